@@ -1,0 +1,180 @@
+import type { Database } from 'better-sqlite3'
+import { StoreError } from './store-error'
+
+export interface Migration {
+  version: number
+  name: string
+  sql: string
+}
+
+// Each migration runs in its own transaction together with the bump of PRAGMA user_version, so
+// a failure leaves the database exactly at the previous version.
+// Bodies are BLOBs: raw bytes as received or sent, never re-serialised.
+// Times are INTEGER milliseconds since the epoch on the clock that produced them.
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      -- receiver side ---------------------------------------------------------------
+      CREATE TABLE endpoints (
+        id            TEXT PRIMARY KEY,
+        slug          TEXT NOT NULL UNIQUE,
+        name          TEXT NOT NULL,
+        scheme        TEXT,                      -- verify scheme id, NULL = no verification
+        secrets_json  TEXT NOT NULL DEFAULT '[]',
+        dedupe_json   TEXT,                      -- how the dedupe key is taken, NULL = none
+        dedupe_window_ms INTEGER NOT NULL DEFAULT 86400000,
+        body_limit    INTEGER NOT NULL DEFAULT 10485760,
+        config_json   TEXT NOT NULL DEFAULT '{}',
+        created_at    INTEGER NOT NULL
+      );
+
+      CREATE TABLE rules (
+        id            TEXT PRIMARY KEY,
+        endpoint_id   TEXT REFERENCES endpoints(id) ON DELETE CASCADE,  -- NULL = every endpoint
+        position      INTEGER NOT NULL,
+        enabled       INTEGER NOT NULL DEFAULT 1,
+        definition_json TEXT NOT NULL,
+        created_at    INTEGER NOT NULL
+      );
+      CREATE INDEX rules_by_endpoint ON rules(endpoint_id, position);
+
+      CREATE TABLE requests (
+        id            INTEGER PRIMARY KEY,
+        endpoint_id   TEXT,                      -- NULL = unmatched path
+        received_at   INTEGER NOT NULL,
+        method        TEXT NOT NULL,
+        path          TEXT NOT NULL,
+        query         TEXT NOT NULL DEFAULT '',
+        http_version  TEXT NOT NULL DEFAULT '1.1',
+        headers_json  TEXT NOT NULL,             -- [[name, value], ...] in arrival order, duplicates kept
+        body          BLOB,
+        body_size     INTEGER NOT NULL,
+        body_truncated INTEGER NOT NULL DEFAULT 0,
+        remote_address TEXT,
+        verify_valid  INTEGER,                   -- NULL = not verified
+        verify_reason TEXT,
+        verify_json   TEXT,
+        dedupe_key    TEXT,
+        duplicate_of  INTEGER REFERENCES requests(id),
+        duplicate_number INTEGER,                -- 1 = first arrival, 2 = dup #2 …
+        rule_id       TEXT,
+        fault_json    TEXT,
+        response_status INTEGER,
+        response_headers_json TEXT,
+        response_body BLOB,
+        response_ms   REAL,
+        attempt_id    INTEGER                    -- loop mode: the sender attempt that made it
+      );
+      CREATE INDEX requests_by_time ON requests(received_at);
+      CREATE INDEX requests_by_endpoint ON requests(endpoint_id, received_at);
+      CREATE INDEX requests_by_dedupe_key ON requests(endpoint_id, dedupe_key, received_at);
+      CREATE INDEX requests_by_attempt ON requests(attempt_id) WHERE attempt_id IS NOT NULL;
+
+      -- sender side -----------------------------------------------------------------
+      CREATE TABLE subscriptions (
+        id            TEXT PRIMARY KEY,
+        name          TEXT NOT NULL,
+        url           TEXT NOT NULL,
+        scheme        TEXT NOT NULL,
+        secrets_json  TEXT NOT NULL DEFAULT '[]',
+        policy_json   TEXT NOT NULL,
+        headers_json  TEXT NOT NULL DEFAULT '{}',
+        event_id_header TEXT,
+        paused        INTEGER NOT NULL DEFAULT 0,
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL
+      );
+
+      CREATE TABLE events (
+        id            TEXT PRIMARY KEY,          -- event_id, UUID v4
+        event_type    TEXT NOT NULL,
+        payload       BLOB NOT NULL,             -- the envelope body exactly as sent
+        created_at    INTEGER NOT NULL
+      );
+      CREATE INDEX events_by_time ON events(created_at);
+
+      CREATE TABLE deliveries (
+        id            INTEGER PRIMARY KEY,
+        event_id      TEXT NOT NULL REFERENCES events(id),
+        subscription_id TEXT NOT NULL REFERENCES subscriptions(id),
+        status        TEXT NOT NULL CHECK (status IN ('pending', 'retrying', 'succeeded', 'failed')),
+        attempts      INTEGER NOT NULL DEFAULT 0,
+        last_status_code INTEGER,
+        last_attempt_at INTEGER,
+        next_attempt_at INTEGER,                 -- NULL = nothing scheduled
+        in_flight     INTEGER NOT NULL DEFAULT 0, -- an attempt started and not yet recorded
+        faults_json   TEXT,                      -- sending-side faults asked for
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL
+      );
+      CREATE INDEX deliveries_due ON deliveries(next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+      CREATE INDEX deliveries_by_subscription ON deliveries(subscription_id, created_at);
+      CREATE INDEX deliveries_by_status ON deliveries(status, created_at);
+      CREATE INDEX deliveries_by_event ON deliveries(event_id);
+
+      CREATE TABLE attempts (
+        id            INTEGER PRIMARY KEY,
+        delivery_id   INTEGER NOT NULL REFERENCES deliveries(id),
+        n             INTEGER NOT NULL,
+        started_at    INTEGER NOT NULL,
+        duration_ms   REAL,
+        outcome       TEXT NOT NULL,             -- http_503, timeout, connection_refused, reset, dns …
+        status_code   INTEGER,
+        request_headers_json TEXT,
+        response_headers_json TEXT,
+        response_body BLOB,
+        error         TEXT,
+        fault_json    TEXT,                      -- sending-side fault applied to this attempt
+        decision      TEXT NOT NULL,             -- succeeded | retry | failed
+        next_attempt_at INTEGER,
+        UNIQUE (delivery_id, n)
+      );
+
+      -- scenarios -------------------------------------------------------------------
+      CREATE TABLE scenarios (
+        id            TEXT PRIMARY KEY,
+        name          TEXT NOT NULL,
+        definition_json TEXT NOT NULL,
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL
+      );
+    `,
+  },
+]
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number
+}
+
+/** Brings the database to LATEST_SCHEMA_VERSION; refuses one written by a newer Hookloop. */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  const latest = migrations[migrations.length - 1]?.version ?? 0
+  const current = schemaVersion(db)
+  if (current > latest) {
+    throw new StoreError(
+      'newer_schema',
+      `this database was written by a newer Hookloop (schema version ${current}; this version knows up to ${latest}). Update Hookloop, or open another data folder.`,
+    )
+  }
+  for (const migration of migrations) {
+    if (migration.version <= current) continue
+    const apply = db.transaction(() => {
+      db.exec(migration.sql)
+      db.pragma(`user_version = ${migration.version}`)
+    })
+    try {
+      apply()
+    } catch (error) {
+      throw new StoreError(
+        'migration_failed',
+        `migration ${migration.version} (${migration.name}) failed: ${error instanceof Error ? error.message : String(error)}. The database is left at schema version ${schemaVersion(db)}; nothing was changed by the failed step.`,
+        { cause: error },
+      )
+    }
+  }
+  return schemaVersion(db)
+}
