@@ -1,0 +1,2 @@
+export { createRealClock } from './real-clock'
+export type { Clock, ClockMode, TimerHandle } from '../../../shared/clock'
