@@ -31,6 +31,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: 'out/renderer',
+      // The same renderer is served to browsers by `hookloop serve`: ship it minified.
+      minify: true,
       rollupOptions: { input: { index: resolve('renderer/index.html') } },
     },
   },
