@@ -48,6 +48,8 @@ export interface VerifyResult {
   /** What we computed vs what arrived, for the inspector (never the secret itself). */
   expected?: string
   received?: string
+  /** now - timestamp in seconds, when a timestamp was checked (negative = from the future). */
+  skewSeconds?: number
 }
 
 /** Settings of the configurable custom HMAC scheme. */
@@ -89,4 +91,171 @@ export interface VerifyInput {
   /** Override the scheme's default tolerance in seconds. */
   toleranceSeconds?: number
   custom?: CustomHmacOptions
+}
+
+/** What the UI and the receiver need to know about a scheme without running it. */
+export interface SchemeMeta {
+  id: SchemeId
+  label: string
+  /** Lower-case names of every header the scheme reads or writes. */
+  headers: string[]
+  /** Lower-case name of the signature header; null when configurable (custom). */
+  signatureHeader: string | null
+  timestampHeader?: string
+  /** Header carrying the provider's message/delivery id, for duplicate detection. */
+  idHeader?: string
+  /** Signs the public URL the request went to (verify needs `url`). */
+  needsUrl: boolean
+  /** Default tolerance in seconds; null = the scheme has no time check. */
+  toleranceSeconds: number | null
+  /** 'both' rejects too old and too new; 'past' rejects only too old. */
+  toleranceMode: 'both' | 'past'
+  /** How the secret string becomes key bytes. */
+  secretFormat: 'whsec-base64' | 'utf8'
+  /** Whether one request may carry several signatures (secret rotation). */
+  multipleSignatures: boolean
+}
+
+export const SCHEMES: Record<SchemeId, SchemeMeta> = {
+  'standard-webhooks': {
+    id: 'standard-webhooks',
+    label: 'Standard Webhooks',
+    headers: ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
+    signatureHeader: 'webhook-signature',
+    timestampHeader: 'webhook-timestamp',
+    idHeader: 'webhook-id',
+    needsUrl: false,
+    toleranceSeconds: 300,
+    toleranceMode: 'both',
+    secretFormat: 'whsec-base64',
+    multipleSignatures: true,
+  },
+  svix: {
+    id: 'svix',
+    label: 'Svix',
+    headers: ['svix-id', 'svix-timestamp', 'svix-signature'],
+    signatureHeader: 'svix-signature',
+    timestampHeader: 'svix-timestamp',
+    idHeader: 'svix-id',
+    needsUrl: false,
+    toleranceSeconds: 300,
+    toleranceMode: 'both',
+    secretFormat: 'whsec-base64',
+    multipleSignatures: true,
+  },
+  stripe: {
+    id: 'stripe',
+    label: 'Stripe',
+    headers: ['stripe-signature'],
+    signatureHeader: 'stripe-signature',
+    needsUrl: false,
+    toleranceSeconds: 300,
+    toleranceMode: 'past',
+    secretFormat: 'utf8',
+    multipleSignatures: true,
+  },
+  github: {
+    id: 'github',
+    label: 'GitHub',
+    headers: ['x-hub-signature-256', 'x-hub-signature', 'x-github-delivery', 'x-github-event'],
+    signatureHeader: 'x-hub-signature-256',
+    idHeader: 'x-github-delivery',
+    needsUrl: false,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
+  shopify: {
+    id: 'shopify',
+    label: 'Shopify',
+    headers: ['x-shopify-hmac-sha256', 'x-shopify-webhook-id'],
+    signatureHeader: 'x-shopify-hmac-sha256',
+    idHeader: 'x-shopify-webhook-id',
+    needsUrl: false,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
+  slack: {
+    id: 'slack',
+    label: 'Slack',
+    headers: ['x-slack-signature', 'x-slack-request-timestamp'],
+    signatureHeader: 'x-slack-signature',
+    timestampHeader: 'x-slack-request-timestamp',
+    needsUrl: false,
+    toleranceSeconds: 300,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
+  twilio: {
+    id: 'twilio',
+    label: 'Twilio',
+    headers: ['x-twilio-signature'],
+    signatureHeader: 'x-twilio-signature',
+    needsUrl: true,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
+  square: {
+    id: 'square',
+    label: 'Square',
+    headers: ['x-square-hmacsha256-signature'],
+    signatureHeader: 'x-square-hmacsha256-signature',
+    needsUrl: true,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
+  paddle: {
+    id: 'paddle',
+    label: 'Paddle Billing',
+    headers: ['paddle-signature'],
+    signatureHeader: 'paddle-signature',
+    needsUrl: false,
+    toleranceSeconds: 5,
+    toleranceMode: 'past',
+    secretFormat: 'utf8',
+    multipleSignatures: true,
+  },
+  linear: {
+    id: 'linear',
+    label: 'Linear',
+    headers: ['linear-signature', 'linear-delivery', 'linear-event'],
+    signatureHeader: 'linear-signature',
+    idHeader: 'linear-delivery',
+    needsUrl: false,
+    toleranceSeconds: 60,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
+  zoom: {
+    id: 'zoom',
+    label: 'Zoom',
+    headers: ['x-zm-signature', 'x-zm-request-timestamp'],
+    signatureHeader: 'x-zm-signature',
+    timestampHeader: 'x-zm-request-timestamp',
+    needsUrl: false,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
+  custom: {
+    id: 'custom',
+    label: 'Custom HMAC',
+    headers: [],
+    signatureHeader: null,
+    needsUrl: false,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
 }

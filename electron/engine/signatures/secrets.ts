@@ -1,0 +1,89 @@
+import type { SchemeMeta } from '../../../shared/signatures'
+import { isBase64 } from './mac'
+
+const WHSEC = 'whsec_'
+
+/** Thrown by sign() when the secret cannot be a key of the scheme. */
+export class SecretFormatError extends Error {
+  override readonly name = 'SecretFormatError'
+}
+
+export type DecodedKey = { key: Buffer } | { error: string }
+
+/** Standard Webhooks / Svix: `whsec_` + base64 of the key bytes. */
+function decodeWhsec(secret: string): DecodedKey {
+  if (!secret.startsWith(WHSEC)) {
+    return { error: 'it does not start with "whsec_" (the secret must be whsec_ followed by base64, as the provider shows it)' }
+  }
+  const encoded = secret.slice(WHSEC.length)
+  if (encoded.length === 0 || !isBase64(encoded)) return { error: 'the part after "whsec_" is not valid base64' }
+  return { key: Buffer.from(encoded, 'base64') }
+}
+
+export function decodeSecret(secret: string, format: SchemeMeta['secretFormat']): DecodedKey {
+  if (secret.length === 0) return { error: 'it is empty' }
+  switch (format) {
+    case 'whsec-base64':
+      return decodeWhsec(secret)
+    case 'utf8':
+      return { key: Buffer.from(secret, 'utf8') }
+    default: {
+      const never: never = format
+      throw new Error(`unknown secret format ${String(never)}`)
+    }
+  }
+}
+
+/** For sign(): the key, or a clear error naming what is wrong with the secret. */
+export function signingKey(secret: string, meta: SchemeMeta): Buffer {
+  const decoded = decodeSecret(secret, meta.secretFormat)
+  if ('error' in decoded) throw new SecretFormatError(`${meta.label} secret is not usable: ${decoded.error}`)
+  return decoded.key
+}
+
+export interface KeyAlternative {
+  key: Buffer
+  /** Completes "the signature was made with …". */
+  hint: string
+}
+
+/**
+ * The keys people derive by mistake from a secret, so a mismatch can name the mistake instead
+ * of just saying "wrong secret".
+ */
+export function keyAlternatives(secret: string, meta: SchemeMeta): KeyAlternative[] {
+  const alternatives: KeyAlternative[] = []
+  const trimmed = secret.trim()
+  if (trimmed !== secret && trimmed.length > 0) {
+    const key = decodeSecret(trimmed, meta.secretFormat)
+    if ('key' in key) alternatives.push({ key: key.key, hint: 'the secret without its surrounding whitespace: remove the spaces or newline around the configured secret' })
+  }
+  const bare = secret.startsWith(WHSEC) ? secret.slice(WHSEC.length) : secret
+  switch (meta.secretFormat) {
+    case 'whsec-base64':
+      alternatives.push({
+        key: Buffer.from(secret, 'utf8'),
+        hint: `the secret's text used as raw bytes: ${meta.label} keys are the base64-decoded part after "whsec_"`,
+      })
+      if (bare !== secret) {
+        alternatives.push({
+          key: Buffer.from(bare, 'utf8'),
+          hint: `the text after "whsec_" used as raw bytes: ${meta.label} keys are that text base64-decoded`,
+        })
+      }
+      break
+    case 'utf8':
+      if (bare.length > 0 && isBase64(bare)) {
+        alternatives.push({
+          key: Buffer.from(bare, 'base64'),
+          hint: `the secret base64-decoded: ${meta.label} uses the whole secret string${bare !== secret ? ' (whsec_ prefix included)' : ''} as UTF-8 bytes`,
+        })
+      }
+      break
+    default: {
+      const never: never = meta.secretFormat
+      throw new Error(`unknown secret format ${String(never)}`)
+    }
+  }
+  return alternatives
+}
