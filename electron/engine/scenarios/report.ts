@@ -1,0 +1,121 @@
+// Builds the run report from what the store recorded: attempt times become offsets from the
+// delivery's first attempt on the scenario clock, and each attempt that reached one of our own
+// endpoints carries the receiver's verdict (signature reason, duplicate number).
+import type { Scenario } from '../../../shared/scenario'
+import type { ReportAttempt, ReportDelivery, ReportEndpoint, ScenarioReport } from '../../../shared/scenario-report'
+import type { DeliveryStatus } from '../../../shared/scenario'
+import { evaluateExpectations } from './expectations'
+
+export interface RecordedRequest {
+  id: number
+  verify_reason: string | null
+  duplicate_number: number | null
+  fault: unknown
+}
+
+export interface RecordedAttempt {
+  n: number
+  started_at: number
+  duration_ms: number | null
+  outcome: string
+  status_code: number | null
+  decision: string
+  next_attempt_at: number | null
+  fault: unknown
+  request: RecordedRequest | null
+}
+
+export interface RecordedDelivery {
+  event: string
+  subscription: string
+  event_id: string
+  event_type: string
+  url: string
+  loop: boolean
+  status: DeliveryStatus
+  attempts: RecordedAttempt[]
+}
+
+export interface RecordedEndpointRequest {
+  slug: string
+  verify_reason: string | null
+  duplicate_number: number | null
+}
+
+export interface BuildReportInput {
+  scenario: Scenario
+  file: string | null
+  /** Scenario clock at the start and end of the run (ms since epoch). */
+  startedAt: number
+  endedAt: number
+  wallMs: number
+  incomplete: string | null
+  deliveries: readonly RecordedDelivery[]
+  /** Every request our endpoints captured during the run (loop mode or not). */
+  endpointRequests: readonly RecordedEndpointRequest[]
+}
+
+export function reportAttempts(attempts: readonly RecordedAttempt[], runStartedAt: number): ReportAttempt[] {
+  const sorted = [...attempts].sort((a, b) => a.n - b.n)
+  const first = sorted[0]?.started_at ?? 0
+  return sorted.map((a) => ({
+    n: a.n,
+    at_ms: a.started_at - first,
+    run_ms: a.started_at - runStartedAt,
+    duration_ms: a.duration_ms,
+    outcome: a.outcome,
+    status_code: a.status_code,
+    decision: a.decision,
+    next_at_ms: a.next_attempt_at === null ? null : a.next_attempt_at - first,
+    fault: a.fault ?? null,
+    request_id: a.request?.id ?? null,
+    signature: a.request?.verify_reason ?? null,
+    duplicate: a.request?.duplicate_number ?? null,
+    receiver_fault: a.request?.fault ?? null,
+  }))
+}
+
+export function summarizeEndpoints(scenario: Scenario, requests: readonly RecordedEndpointRequest[]): ReportEndpoint[] {
+  return scenario.endpoints.map((endpoint) => {
+    const mine = requests.filter((r) => r.slug === endpoint.slug)
+    const signatures: Record<string, number> = {}
+    for (const r of mine) {
+      const reason = r.verify_reason ?? 'not_verified'
+      signatures[reason] = (signatures[reason] ?? 0) + 1
+    }
+    return {
+      slug: endpoint.slug,
+      requests: mine.length,
+      duplicates_flagged: mine.filter((r) => (r.duplicate_number ?? 0) > 1).length,
+      signatures,
+    }
+  })
+}
+
+export function buildReport(input: BuildReportInput): ScenarioReport {
+  const deliveries: ReportDelivery[] = input.deliveries.map((d) => ({
+    event: d.event,
+    subscription: d.subscription,
+    event_id: d.event_id,
+    event_type: d.event_type,
+    url: d.url,
+    loop: d.loop,
+    status: d.status,
+    attempts: reportAttempts(d.attempts, input.startedAt),
+  }))
+  const endpoints = summarizeEndpoints(input.scenario, input.endpointRequests)
+  const expectations = evaluateExpectations(input.scenario, deliveries, endpoints)
+  return {
+    ok: input.incomplete === null && expectations.every((e) => e.ok),
+    scenario: input.scenario.name,
+    file: input.file,
+    clock: input.scenario.clock,
+    started_at: input.startedAt,
+    clock_ms: input.endedAt - input.startedAt,
+    wall_ms: input.wallMs,
+    incomplete: input.incomplete,
+    deliveries,
+    endpoints,
+    expectations,
+  }
+}

@@ -1,0 +1,80 @@
+// What running a scenario produces: per delivery every attempt with its time on the scenario
+// clock, its outcome and (in loop mode) what the receiver made of it, plus each expectation's
+// verdict. Written as JSON by `hookloop run --report` and shown by the UI.
+import type { DeliveryStatus, ScenarioClock } from './scenario'
+
+export interface ReportAttempt {
+  n: number
+  /** ms since the delivery's first attempt, on the scenario clock. */
+  at_ms: number
+  /** ms since the run started, on the scenario clock. */
+  run_ms: number
+  duration_ms: number | null
+  /** http_<status>, timeout, connection_refused, reset, dns … */
+  outcome: string
+  status_code: number | null
+  /** What the sender decided: succeeded, retry or failed. */
+  decision: string
+  /** When the next attempt is due, ms since the delivery's first attempt; null when final. */
+  next_at_ms: number | null
+  /** Sending-side fault applied to this attempt, if any. */
+  fault: unknown
+  /** Loop mode: the request the receiver captured for this attempt (null when none arrived). */
+  request_id: number | null
+  /** The receiver's verify reason ("ok", "signature_mismatch" …); null when not verified or not ours. */
+  signature: string | null
+  /** The receiver's duplicate number (1 = first arrival); null when not deduped or not ours. */
+  duplicate: number | null
+  /** Receiver fault applied to the request, if any. */
+  receiver_fault: unknown
+}
+
+export interface ReportDelivery {
+  /** Scenario-local event name. */
+  event: string
+  subscription: string
+  event_id: string
+  event_type: string
+  url: string
+  /** True when the subscription targets one of this scenario's endpoints. */
+  loop: boolean
+  status: DeliveryStatus
+  attempts: ReportAttempt[]
+}
+
+export interface ReportEndpoint {
+  slug: string
+  requests: number
+  duplicates_flagged: number
+  /** Requests per verify reason. */
+  signatures: Record<string, number>
+}
+
+export interface ExpectationResult {
+  /** JSON path of the expectation field in the scenario file, e.g. expect.deliveries[0].at_ms */
+  path: string
+  /** What was checked, readable: "e1 → sub-a: status". */
+  label: string
+  ok: boolean
+  expected: unknown
+  actual: unknown
+  /** Why it failed, in one sentence (empty when ok). */
+  message: string
+}
+
+export interface ScenarioReport {
+  ok: boolean
+  scenario: string
+  file: string | null
+  clock: ScenarioClock
+  /** Scenario clock time when the run started (ms since epoch) and how long it ran on that clock. */
+  started_at: number
+  clock_ms: number
+  /** Wall time the run took. */
+  wall_ms: number
+  /** Why the run stopped before everything settled, when it did (limit reached …). */
+  incomplete: string | null
+  deliveries: ReportDelivery[]
+  endpoints: ReportEndpoint[]
+  expectations: ExpectationResult[]
+}

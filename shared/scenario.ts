@@ -1,0 +1,126 @@
+// The scenario file: one JSON document a QA engineer writes once and CI replays headless.
+// It names the receiver side (endpoints + rules), the sender side (subscriptions + policies),
+// the events to send (with sending-side faults) and what must happen (expectations).
+// The schema is strict: an unknown field is an error, never silently ignored, because a typo in
+// an expectation would otherwise make a broken scenario pass.
+import { z } from 'zod'
+import { SCHEME_IDS } from './signatures'
+import { endpointSchema, policySchema, sendFaultSchema } from './scenario-parts'
+
+export const SCENARIO_VERSION = 1
+
+/** Scenario-local names (events, subscriptions): short, readable in reports and messages. */
+const localId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a name is letters, digits, "_", "." and "-" (starting with a letter or digit)')
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+
+export const scenarioClockSchema = z.discriminatedUnion('mode', [
+  z.strictObject({ mode: z.literal('real') }),
+  z.strictObject({ mode: z.literal('scaled'), factor: z.number().positive() }),
+  z.strictObject({ mode: z.literal('virtual') }),
+])
+
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
+
+/** What one attempt ended with: `http_<status>` or a transport outcome. */
+export const ATTEMPT_OUTCOME = /^(http_[1-5]\d\d|timeout|connection_refused|reset|dns|redirect_not_followed|dropped|error)$/
+
+export const subscriptionSchema = z
+  .strictObject({
+    id: localId,
+    name: z.string().optional(),
+    /** Loop mode: one of this scenario's endpoints (by slug). Exactly one of endpoint / url. */
+    endpoint: z.string().optional(),
+    /** A consumer's own URL (http/https). */
+    url: z.url({ protocol: /^https?$/ }).optional(),
+    scheme: z.enum(SCHEME_IDS).default('standard-webhooks'),
+    secrets: z.array(z.string().min(1)).default([]),
+    policy: policySchema,
+    headers: z.record(z.string(), z.string()).default({}),
+    /** Header that carries the event id; the scheme's default when absent. */
+    event_id_header: z.string().optional(),
+  })
+  .superRefine((sub, ctx) => {
+    if ((sub.endpoint === undefined) === (sub.url === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of "endpoint" (one of this scenario\'s endpoints) or "url"' })
+    }
+  })
+
+export const scenarioEventSchema = z.strictObject({
+  /** Scenario-local name used by expectations; "e1", "e2" … by position when absent. */
+  id: localId.optional(),
+  type: z.string().min(1),
+  payload: z.json(),
+  /** A fixed event id (UUID v4); a fresh one per run when absent. */
+  event_id: z.string().regex(UUID_V4, 'an event_id is a UUID v4').optional(),
+  /** Subscriptions to deliver to (by id); every subscription when absent. */
+  subscriptions: z.array(localId).min(1).optional(),
+  /** When to emit the event, in ms of scenario clock after the run starts. */
+  at_ms: z.number().int().nonnegative().default(0),
+  faults: z.array(sendFaultSchema).default([]),
+})
+
+const reasonOrList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+
+export const deliveryExpectationSchema = z.strictObject({
+  /** The event (scenario-local id). */
+  event: localId,
+  /** Required when the event goes to more than one subscription. */
+  subscription: localId.optional(),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  attempts: z.number().int().nonnegative().optional(),
+  /** Exact attempt times, ms since the delivery's first attempt, on the scenario clock. */
+  at_ms: z.array(z.number().int().nonnegative()).optional(),
+  /** Allowed difference per attempt time (real and scaled clocks need some). */
+  tolerance_ms: z.number().int().nonnegative().default(0),
+  /** Outcome of each attempt, e.g. ["http_503", "timeout", "http_200"]. */
+  outcomes: z.array(z.string().regex(ATTEMPT_OUTCOME, 'an outcome is http_<status>, timeout, connection_refused, reset, dns, redirect_not_followed, dropped or error')).optional(),
+  /** The receiver's duplicate number per attempt (1 = first arrival, 2 = dup #2 …). */
+  duplicates: z.array(z.number().int().positive().nullable()).optional(),
+  /** How many attempts the receiver flagged as duplicates. */
+  duplicates_flagged: z.number().int().nonnegative().optional(),
+  /** The receiver's verify reason: one for every attempt, or one per attempt ("ok", "signature_mismatch" …). */
+  signatures: reasonOrList.optional(),
+})
+
+export const endpointExpectationSchema = z.strictObject({
+  /** The endpoint (slug). */
+  endpoint: z.string().min(1),
+  requests: z.number().int().nonnegative().optional(),
+  duplicates_flagged: z.number().int().nonnegative().optional(),
+  /** Count of requests per verify reason, e.g. {"ok": 3, "signature_mismatch": 1}. */
+  signatures: z.record(z.string(), z.number().int().nonnegative()).optional(),
+})
+
+export const scenarioSchema = z.strictObject({
+  version: z.literal(SCENARIO_VERSION),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  clock: scenarioClockSchema.default({ mode: 'virtual' }),
+  /** Run-wide limit on scenario clock time, so a scenario that never settles still ends. */
+  max_duration_ms: z.number().int().positive().optional(),
+  endpoints: z.array(endpointSchema).default([]),
+  subscriptions: z.array(subscriptionSchema).min(1),
+  events: z.array(scenarioEventSchema).min(1),
+  expect: z
+    .strictObject({
+      deliveries: z.array(deliveryExpectationSchema).default([]),
+      endpoints: z.array(endpointExpectationSchema).default([]),
+    })
+    .default({ deliveries: [], endpoints: [] }),
+})
+
+export type ScenarioClock = z.infer<typeof scenarioClockSchema>
+export type ScenarioSubscription = z.infer<typeof subscriptionSchema>
+export type ScenarioEvent = z.infer<typeof scenarioEventSchema>
+export type DeliveryExpectation = z.infer<typeof deliveryExpectationSchema>
+export type EndpointExpectation = z.infer<typeof endpointExpectationSchema>
+export type Scenario = z.infer<typeof scenarioSchema>
+/** A scenario as written in a file, before defaults are filled in. */
+export type ScenarioInput = z.input<typeof scenarioSchema>
+
+/** The local id of an event: its own, or "e<position>" (1-based). */
+export function eventLocalId(event: Pick<ScenarioEvent, 'id'>, index: number): string {
+  return event.id ?? `e${index + 1}`
+}
