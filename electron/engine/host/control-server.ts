@@ -1,0 +1,209 @@
+// The engine's one front door for UIs: an HTTP server on 127.0.0.1 that serves the renderer and,
+// at CONTROL_PATH, a WebSocket speaking shared/contract.ts. Host, Origin and the per-run token
+// are checked before the upgrade; every command's request is validated by its schema.
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type WebSocket } from 'ws'
+import {
+  clientFrameSchema,
+  CONTROL_PATH,
+  describeIssues,
+  isCommandName,
+  requestSchemas,
+  type CommandName,
+  type CommandResponse,
+  type EventName,
+  type EventPayloads,
+  type ServerFrame,
+} from '../../../shared/contract'
+import type { z } from 'zod'
+import { createEventBatcher, type EventBatcher } from './event-batcher'
+import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
+import { HostError } from './host-error'
+import { createStaticHandler, securityHeaders } from './static-files'
+
+export type CommandHandlers = {
+  [C in CommandName]: (req: z.output<(typeof requestSchemas)[C]>) => Promise<CommandResponse<C>> | CommandResponse<C>
+}
+
+export interface ControlServerOptions {
+  /** 0 picks a free port. */
+  port: number
+  token: string
+  handlers: CommandHandlers
+  /** The built renderer to serve; without it only the WebSocket answers. */
+  staticDir?: string
+  /** How often queued events are flushed to the UIs. */
+  flushMs?: number
+  /** A client whose socket holds more than this many unsent bytes gets no row updates until it
+   *  drains; it then receives one timeline.reset and re-reads (a slow UI never stalls the engine). */
+  maxBufferedBytes?: number
+  log?: (line: string) => void
+}
+
+export interface ControlServer {
+  readonly port: number
+  /** http://127.0.0.1:<port> */
+  readonly origin: string
+  /** The URL a person opens: the origin with the token in the fragment (never sent over HTTP). */
+  readonly openUrl: string
+  publish<E extends EventName>(name: E, payload: EventPayloads[E]): void
+  readonly clientCount: number
+  close(): Promise<void>
+}
+
+interface Client {
+  socket: WebSocket
+  behind: boolean
+}
+
+export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
+  const flushMs = options.flushMs ?? 30
+  const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024
+  const log = options.log ?? (() => {})
+  const clients = new Set<Client>()
+  const batcher: EventBatcher = createEventBatcher()
+  let flushTimer: NodeJS.Timeout | null = null
+  let port = options.port
+  let serveStatic: ReturnType<typeof createStaticHandler> | null = null
+
+  const server: Server = createServer((req, res) => {
+    if (!hostAllowed(port, req.headers.host)) {
+      res.writeHead(421, { 'content-type': 'text/plain' }).end('misdirected request: this server answers only to 127.0.0.1 and localhost\n')
+      return
+    }
+    if (serveStatic) {
+      void serveStatic(req, res)
+      return
+    }
+    res.writeHead(404, { ...securityHeaders(contentSecurityPolicy(port)), 'content-type': 'text/plain' }).end('no UI is served here\n')
+  })
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 2 * 1024 * 1024 })
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const refusal = refuseUpgrade(req)
+    if (refusal) {
+      log(`control: refused a connection (${refusal.reason})`)
+      socket.end(`HTTP/1.1 ${refusal.status}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${refusal.reason}\n`)
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws))
+  })
+
+  function refuseUpgrade(req: IncomingMessage): { status: string; reason: string } | null {
+    if (!hostAllowed(port, req.headers.host)) return { status: '421 Misdirected Request', reason: 'foreign Host' }
+    if (!originAllowed(port, req.headers.origin)) return { status: '403 Forbidden', reason: 'foreign Origin' }
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    if (url.pathname !== CONTROL_PATH) return { status: '404 Not Found', reason: 'unknown path' }
+    if (!tokenMatches(options.token, url.searchParams.get('token'))) return { status: '401 Unauthorized', reason: 'wrong token' }
+    return null
+  }
+
+  function send(client: Client, frame: ServerFrame): void {
+    if (client.socket.readyState !== client.socket.OPEN) return
+    client.socket.send(JSON.stringify(frame))
+  }
+
+  function accept(socket: WebSocket): void {
+    const client: Client = { socket, behind: false }
+    clients.add(client)
+    socket.on('close', () => clients.delete(client))
+    socket.on('error', () => clients.delete(client))
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return socket.close(1003, 'text frames only')
+      void handleFrame(client, data.toString())
+    })
+    send(client, { t: 'hello', version: 1 })
+  }
+
+  async function handleFrame(client: Client, text: string): Promise<void> {
+    let raw: unknown
+    try {
+      raw = JSON.parse(text)
+    } catch {
+      client.socket.close(1007, 'frames are JSON')
+      return
+    }
+    const frame = clientFrameSchema.safeParse(raw)
+    if (!frame.success) {
+      client.socket.close(1008, 'not a command frame')
+      return
+    }
+    const { id, name } = frame.data
+    if (!isCommandName(name)) {
+      send(client, { t: 'res', id, ok: false, error: { code: 'unknown_command', message: `unknown command "${name}"` } })
+      return
+    }
+    const parsed = requestSchemas[name].safeParse(frame.data.req ?? {})
+    if (!parsed.success) {
+      send(client, { t: 'res', id, ok: false, error: { code: 'bad_request', message: describeIssues(name, parsed.error) } })
+      return
+    }
+    try {
+      const handler = options.handlers[name] as (req: unknown) => unknown
+      const res = await handler(parsed.data)
+      send(client, { t: 'res', id, ok: true, res })
+    } catch (error) {
+      if (error instanceof HostError) {
+        send(client, { t: 'res', id, ok: false, error: { code: error.code, message: error.message } })
+      } else {
+        log(`control: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+        const message = error instanceof Error ? error.message : String(error)
+        send(client, { t: 'res', id, ok: false, error: { code: 'internal', message: `${name} failed: ${message}` } })
+      }
+    }
+  }
+
+  function flush(): void {
+    flushTimer = null
+    const batch = batcher.drain()
+    if (batch.length === 0) return
+    for (const client of clients) {
+      if (client.socket.bufferedAmount > maxBuffered) {
+        client.behind = true
+        continue
+      }
+      if (client.behind) {
+        client.behind = false
+        const others = batch.filter((event) => event.name !== 'timeline.upsert')
+        send(client, { t: 'events', batch: [...others, { name: 'timeline.reset', payload: { total: -1 } }] })
+        continue
+      }
+      send(client, { t: 'events', batch })
+    }
+  }
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, '127.0.0.1', () => {
+      server.off('error', reject)
+      resolvePromise()
+    })
+  })
+  const address = server.address()
+  if (!address || typeof address === 'string') throw new Error('control server: no port after listen')
+  port = address.port
+  if (options.staticDir) serveStatic = createStaticHandler(options.staticDir, contentSecurityPolicy(port))
+  const origin = `http://127.0.0.1:${port}`
+
+  return {
+    port,
+    origin,
+    openUrl: `${origin}/#token=${encodeURIComponent(options.token)}`,
+    publish(name, payload) {
+      batcher.push(name, payload)
+      if (!flushTimer && clients.size > 0) flushTimer = setTimeout(flush, flushMs)
+      else if (clients.size === 0) batcher.drain() // nobody listens: nothing to keep
+    },
+    get clientCount() {
+      return clients.size
+    },
+    async close() {
+      if (flushTimer) clearTimeout(flushTimer)
+      for (const client of clients) client.socket.terminate()
+      wss.close()
+      await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()))
+    },
+  }
+}

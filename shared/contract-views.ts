@@ -1,0 +1,221 @@
+// What the UI sees: read models the engine host builds from the store and pushes to every front
+// door (Electron window, browser mode). Plain JSON: bodies travel as base64, times as ms.
+import type { ClockMode } from './clock'
+import type { SchemeId, VerifyReason } from './signatures'
+
+export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
+
+/** Colour class of one attempt mark on the timeline. */
+export type MarkTone =
+  | 'ok' // 2xx, accepted
+  | 'retrying' // 5xx, timeout, connection error: another attempt follows
+  | 'final' // 4xx / 3xx: final, no retry
+  | 'failed' // the last attempt of a delivery that ended failed
+  | 'pending' // scheduled, not yet made
+
+export interface SignatureBadge {
+  state: 'valid' | 'invalid' | 'none'
+  scheme?: SchemeId
+  reason?: VerifyReason
+  detail?: string
+}
+
+export interface TimelineMark {
+  /** 'attempt' (sender side) or 'request' (a captured inbound request). */
+  kind: 'attempt' | 'request'
+  id: number
+  n: number
+  at: number
+  durationMs: number | null
+  tone: MarkTone
+  /** Short label: "503", "timeout", "200", "reset" … */
+  label: string
+  /** Next attempt due at (sender side), for the wait drawn between marks. */
+  nextAt: number | null
+}
+
+/**
+ * One row of the timeline: one delivery (sender side), or one dedupe key at an endpoint
+ * (receive-only, e.g. a real provider retrying).
+ */
+export interface TimelineRow {
+  key: string
+  kind: 'delivery' | 'received'
+  deliveryId: number | null
+  eventId: string
+  eventType: string
+  status: DeliveryStatus | 'received'
+  subscriptionId: string | null
+  endpointId: string | null
+  attempts: number
+  lastStatusCode: number | null
+  firstAt: number
+  lastAt: number | null
+  nextAt: number | null
+  signature: SignatureBadge
+  /** Arrivals of the same dedupe key beyond the first (0 = no duplicate). */
+  duplicates: number
+  marks: TimelineMark[]
+}
+
+export interface TimelineFilter {
+  status?: (DeliveryStatus | 'received')[]
+  endpointId?: string
+  subscriptionId?: string
+  eventType?: string
+  search?: string
+}
+
+export interface HeaderPair {
+  name: string
+  value: string
+}
+
+export interface FaultView {
+  /** What was injected, in a sentence ("answered 503", "held the request 11 s, no answer"). */
+  summary: string
+  ruleId: string | null
+  ruleExplain: string | null
+  data: unknown
+}
+
+export interface RequestDetail {
+  id: number
+  endpointId: string | null
+  receivedAt: number
+  method: string
+  path: string
+  query: string
+  headers: HeaderPair[]
+  bodyBase64: string
+  bodySize: number
+  bodyTruncated: boolean
+  remoteAddress: string | null
+  verify: SignatureBadge & { expected?: string; received?: string }
+  dedupeKey: string | null
+  duplicateOf: number | null
+  duplicateNumber: number | null
+  fault: FaultView | null
+  response: { status: number | null; headers: HeaderPair[]; bodyBase64: string; ms: number | null }
+  attemptId: number | null
+}
+
+export interface AttemptDetail {
+  id: number
+  n: number
+  startedAt: number
+  durationMs: number | null
+  outcome: string
+  statusCode: number | null
+  decision: 'succeeded' | 'retry' | 'failed'
+  nextAttemptAt: number | null
+  error: string | null
+  requestHeaders: HeaderPair[]
+  responseHeaders: HeaderPair[]
+  responseBodyBase64: string
+  fault: unknown
+  /** The request our receiver captured for this attempt (loop mode). */
+  requestId: number | null
+}
+
+export interface DeliveryDetail {
+  id: number
+  eventId: string
+  eventType: string
+  subscriptionId: string
+  subscriptionUrl: string
+  status: DeliveryStatus
+  payloadBase64: string
+  faults: unknown
+  attempts: AttemptDetail[]
+}
+
+export interface DedupeConfigView {
+  kind: 'none' | 'header' | 'json' | 'template'
+  value: string
+}
+
+export interface EndpointView {
+  id: string
+  slug: string
+  name: string
+  scheme: SchemeId | null
+  /** Secrets are never sent in full: a hint per secret (first and last characters). */
+  secretHints: string[]
+  dedupe: DedupeConfigView
+  localUrl: string
+  publicUrl: string | null
+}
+
+export interface RuleView {
+  id: string
+  endpointId: string | null
+  position: number
+  enabled: boolean
+  /** The rule's explain() sentence. */
+  explain: string
+  definition: unknown
+}
+
+export interface SubscriptionMetrics {
+  deliveries: number
+  attempts: number
+  successes: number
+  failures: number
+  duplicates: number
+  /** Failed deliveries / deliveries over the last 24 h, 0..1. */
+  failureRate24h: number
+}
+
+export interface SubscriptionView {
+  id: string
+  name: string
+  url: string
+  scheme: SchemeId
+  secretHints: string[]
+  policyId: string
+  policyLabel: string
+  paused: boolean
+  metrics: SubscriptionMetrics
+}
+
+export type TunnelView =
+  | { state: 'disabled' }
+  | { state: 'connecting' }
+  | { state: 'online'; url: string }
+  | { state: 'degraded'; url: string; liveSockets: number; maxSockets: number }
+  | { state: 'reconnecting'; attempt: number; nextAt: number; lastError: string }
+  | { state: 'offline'; reason: string }
+  | { state: 'stopped' }
+
+export interface ClockView {
+  mode: ClockMode
+  scale: number
+  now: number
+}
+
+export interface PresetView {
+  id: string
+  label: string
+  description: string
+}
+
+export interface PolicyPresetView extends PresetView {
+  /** Offsets in ms from the first attempt, one per attempt. */
+  schedule: number[]
+  timeoutMs: number
+}
+
+export interface Snapshot {
+  endpoints: EndpointView[]
+  rules: RuleView[]
+  subscriptions: SubscriptionView[]
+  tunnel: TunnelView
+  clock: ClockView
+  receiverUrl: string
+  rulePresets: PresetView[]
+  policyPresets: PolicyPresetView[]
+  schemes: SchemeId[]
+  /** Warnings the UI shows in a banner (e.g. secrets stored as plain text). */
+  warnings: string[]
+}

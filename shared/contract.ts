@@ -1,0 +1,188 @@
+// The one contract between the engine and every UI: each command's request (a zod schema, checked
+// at the engine's edge) and response type, each pushed event's payload, and the wire frames.
+// The engine host's handlers and the renderer's client are both typed from this file.
+import { z } from 'zod'
+import { SCHEME_IDS } from './signatures'
+import type {
+  ClockView,
+  DeliveryDetail,
+  EndpointView,
+  RequestDetail,
+  RuleView,
+  Snapshot,
+  SubscriptionView,
+  TimelineFilter,
+  TimelineRow,
+  TunnelView,
+} from './contract-views'
+
+export * from './contract-views'
+
+const id = z.string().min(1).max(200)
+const rowId = z.number().int().nonnegative()
+const scheme = z.enum(SCHEME_IDS)
+const status = z.enum(['pending', 'retrying', 'succeeded', 'failed', 'received'])
+
+export const timelineFilterSchema = z
+  .object({
+    status: z.array(status).max(5).optional(),
+    endpointId: id.optional(),
+    subscriptionId: id.optional(),
+    eventType: z.string().max(200).optional(),
+    search: z.string().max(200).optional(),
+  })
+  .strict()
+
+export const dedupeSchema = z
+  .object({ kind: z.enum(['none', 'header', 'json', 'template']), value: z.string().max(500) })
+  .strict()
+  .refine((d) => d.kind === 'none' || d.value.trim() !== '', { message: 'a dedupe key needs a header name, JSON path or template' })
+
+/** Sending-side faults (to test a consumer). */
+export const SENDER_FAULTS = ['duplicate', 'bad_signature', 'stale_timestamp', 'drop'] as const
+export type SenderFault = (typeof SENDER_FAULTS)[number]
+
+export const requestSchemas = {
+  snapshot: z.object({}).strict(),
+  'timeline.page': z
+    .object({ offset: z.number().int().min(0), limit: z.number().int().min(1).max(2000), filter: timelineFilterSchema.optional() })
+    .strict(),
+  'delivery.get': z.object({ id: rowId }).strict(),
+  'delivery.retryNow': z.object({ id: rowId }).strict(),
+  'delivery.replay': z.object({ id: rowId }).strict(),
+  'request.get': z.object({ id: rowId }).strict(),
+  'endpoint.create': z
+    .object({
+      name: z.string().trim().min(1).max(120),
+      slug: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a slug is lower-case letters, digits and dashes')
+        .optional(),
+      scheme: scheme.nullable(),
+      secrets: z.array(z.string().min(1).max(500)).max(5),
+      dedupe: dedupeSchema,
+    })
+    .strict(),
+  'endpoint.delete': z.object({ id }).strict(),
+  'rule.addPreset': z
+    .object({
+      endpointId: id,
+      preset: z.string().min(1).max(60),
+      /** Preset parameter, e.g. N for "fail the first N". */
+      n: z.number().int().min(1).max(100).optional(),
+    })
+    .strict(),
+  'rule.setEnabled': z.object({ id, enabled: z.boolean() }).strict(),
+  'rule.move': z.object({ id, position: z.number().int().min(0) }).strict(),
+  'rule.delete': z.object({ id }).strict(),
+  'subscription.create': z
+    .object({
+      name: z.string().trim().min(1).max(120),
+      /** Either a URL or one of our endpoints (loop mode). */
+      target: z.union([z.object({ url: z.url({ protocol: /^https?$/ }) }).strict(), z.object({ endpointId: id }).strict()]),
+      scheme,
+      secret: z.string().min(1).max(500).optional(),
+      policyId: z.string().min(1).max(60),
+    })
+    .strict(),
+  'subscription.setPaused': z.object({ id, paused: z.boolean() }).strict(),
+  'subscription.rotateSecret': z.object({ id }).strict(),
+  'event.send': z
+    .object({
+      subscriptionId: id,
+      eventType: z.string().trim().min(1).max(200),
+      /** The payload as JSON text; it must parse. */
+      payload: z.string().max(1_000_000).refine(isJson, { message: 'the payload is not valid JSON' }),
+      count: z.number().int().min(1).max(1000),
+      faults: z.array(z.enum(SENDER_FAULTS)).max(SENDER_FAULTS.length),
+    })
+    .strict(),
+  'clock.set': z.object({ mode: z.enum(['real', 'scaled', 'virtual']), scale: z.number().min(1).max(100_000).optional() }).strict(),
+  'loop.try': z.object({}).strict(),
+} as const
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+export type CommandName = keyof typeof requestSchemas
+export type CommandRequest<C extends CommandName> = z.input<(typeof requestSchemas)[C]>
+
+export interface CommandResponses {
+  snapshot: Snapshot
+  'timeline.page': { rows: TimelineRow[]; total: number }
+  'delivery.get': DeliveryDetail
+  'delivery.retryNow': { ok: true }
+  'delivery.replay': { deliveryId: number }
+  'request.get': RequestDetail
+  'endpoint.create': EndpointView
+  'endpoint.delete': { ok: true }
+  'rule.addPreset': RuleView
+  'rule.setEnabled': { ok: true }
+  'rule.move': { ok: true }
+  'rule.delete': { ok: true }
+  'subscription.create': SubscriptionView
+  'subscription.setPaused': { ok: true }
+  'subscription.rotateSecret': { secretHint: string }
+  'event.send': { eventIds: string[]; deliveryIds: number[] }
+  'clock.set': ClockView
+  'loop.try': { endpointId: string; subscriptionId: string; eventId: string }
+}
+
+export type CommandResponse<C extends CommandName> = CommandResponses[C]
+
+/** Events pushed to every connected UI, batched (the UI applies a batch once per frame). */
+export interface EventPayloads {
+  /** Rows that changed or appeared (upsert by key). */
+  'timeline.upsert': { rows: TimelineRow[] }
+  /** The timeline was emptied or its shape changed: re-read it. */
+  'timeline.reset': { total: number }
+  'endpoints.changed': { endpoints: EndpointView[] }
+  'rules.changed': { rules: RuleView[] }
+  'subscriptions.changed': { subscriptions: SubscriptionView[] }
+  'tunnel.state': TunnelView
+  'clock.state': ClockView
+}
+export type EventName = keyof EventPayloads
+export interface EventMessage<E extends EventName = EventName> {
+  name: E
+  payload: EventPayloads[E]
+}
+
+// ---- wire frames (one JSON text frame each) -----------------------------------------------------
+
+export const clientFrameSchema = z
+  .object({ t: z.literal('cmd'), id: z.number().int().nonnegative(), name: z.string().max(60), req: z.unknown() })
+  .strict()
+export type ClientFrame = z.infer<typeof clientFrameSchema>
+
+export type ErrorCode = 'bad_request' | 'unknown_command' | 'not_found' | 'conflict' | 'unavailable' | 'internal'
+
+export type ServerFrame =
+  | { t: 'res'; id: number; ok: true; res: unknown }
+  | { t: 'res'; id: number; ok: false; error: { code: ErrorCode; message: string } }
+  | { t: 'events'; batch: EventMessage[] }
+  | { t: 'hello'; version: 1 }
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.prototype.hasOwnProperty.call(requestSchemas, name)
+}
+
+/** Turns a zod failure into one line naming the field: "event.send: payload: the payload is not valid JSON". */
+export function describeIssues(command: string, error: z.ZodError): string {
+  const parts = error.issues.slice(0, 3).map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.join('.') + ': ' : ''
+    return path + issue.message
+  })
+  return `${command}: ${parts.join('; ')}`
+}
+
+/** The path the control WebSocket listens on. */
+export const CONTROL_PATH = '/control'
+
+export type { TimelineFilter }
