@@ -36,6 +36,8 @@ export type VerifyReason =
   | 'missing_url'
   | 'empty_body'
   | 'malformed_body'
+  /** The custom scheme's settings are incomplete or contradictory (e.g. {timestamp} without a header). */
+  | 'bad_options'
 
 export interface VerifyResult {
   valid: boolean

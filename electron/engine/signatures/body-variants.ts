@@ -44,7 +44,7 @@ function jsonVariants(body: Uint8Array): BodyVariant[] {
   ]
   return texts.map(([text, shape]) => ({
     body: Buffer.from(text, 'utf8'),
-    explanation: `the same JSON as ${shape} but not these bytes, so ${RESERIALISED}`,
+    explanation: `this JSON written as ${shape}, not the bytes received, so ${RESERIALISED}`,
   }))
 }
 

@@ -3,13 +3,24 @@
 import type { SchemeId, SignInput, VerifyInput, VerifyResult } from '../../../shared/signatures'
 import { freshId } from './ids'
 import type { SchemeModule } from './scheme'
+import { custom } from './custom'
+import { github } from './github'
+import { linear } from './linear'
+import { paddle } from './paddle'
+import { shopify } from './shopify'
+import { slack } from './slack'
+import { square } from './square'
 import { standardWebhooks } from './standard-webhooks'
+import { stripe } from './stripe'
 import { svix } from './svix'
+import { twilio } from './twilio'
+import { zoom } from './zoom'
 
 export { SCHEMES, SCHEME_IDS, isSchemeId } from '../../../shared/signatures'
 export type { SchemeId, SchemeMeta, SignInput, VerifyInput, VerifyResult, VerifyReason, CustomHmacOptions, HeaderMap } from '../../../shared/signatures'
 export { SecretFormatError } from './secrets'
 export { constantTimeEqual } from './compare'
+export { twilioBodyHashUrl } from './twilio'
 
 function moduleFor(scheme: SchemeId): SchemeModule {
   switch (scheme) {
@@ -18,16 +29,25 @@ function moduleFor(scheme: SchemeId): SchemeModule {
     case 'svix':
       return svix
     case 'stripe':
+      return stripe
     case 'github':
+      return github
     case 'shopify':
+      return shopify
     case 'slack':
+      return slack
     case 'twilio':
+      return twilio
     case 'square':
+      return square
     case 'paddle':
+      return paddle
     case 'linear':
+      return linear
     case 'zoom':
+      return zoom
     case 'custom':
-      throw new Error(`signature scheme ${scheme} is not available yet`)
+      return custom
     default: {
       const never: never = scheme
       throw new Error(`unknown signature scheme ${String(never)}`)

@@ -1,0 +1,16 @@
+import { SCHEMES } from '../../../shared/signatures'
+import { hmacScheme } from './hmac-scheme'
+
+// Zoom: Slack's format under x-zm-* headers; Zoom documents no time limit, so none by default
+// (VerifyInput.toleranceSeconds adds one).
+const meta = SCHEMES.zoom
+export const zoom = hmacScheme({
+  meta,
+  signatureHeader: 'x-zm-signature',
+  prefix: 'v0=',
+  algorithm: 'sha256',
+  encoding: 'hex',
+  template: 'v0:{timestamp}:{body}',
+  timestampHeader: 'x-zm-request-timestamp',
+  tolerance: { seconds: meta.toleranceSeconds, mode: meta.toleranceMode },
+})
