@@ -1,0 +1,56 @@
+import type { LookupFunction } from 'node:net'
+import { httpGet, HttpGetError } from './http-get'
+
+// The health check goes through the public URL end to end (DNS, TLS, the tunnel server, one of
+// our sockets) but never reaches the receiver: the socket pool answers this one path itself, so
+// health checks are not captured as requests. The path carries a random per-run secret, so no
+// outside request can be mistaken for it, and the answer echoes it, so a page served by
+// something else (a reminder page, a proxy error) never passes.
+
+export const HEALTH_PATH_PREFIX = '/__hookloop_tunnel_health/'
+export const HEALTH_ECHO_HEADER = 'x-hookloop-tunnel'
+
+/** The exact bytes a health request starts with on a tunnel socket. */
+export function healthRequestMarker(secret: string): Buffer {
+  return Buffer.from(`GET ${HEALTH_PATH_PREFIX}${secret} `, 'latin1')
+}
+
+/** What the socket pool writes back for a health request. */
+export function healthResponse(secret: string): string {
+  return `HTTP/1.1 204 No Content\r\n${HEALTH_ECHO_HEADER}: ${secret}\r\nconnection: close\r\n\r\n`
+}
+
+/** Compares the first bytes seen on a socket with the marker: decided, or more bytes needed. */
+export function matchMarker(head: Buffer, marker: Buffer): 'match' | 'mismatch' | 'partial' {
+  const n = Math.min(head.length, marker.length)
+  if (head.subarray(0, n).compare(marker.subarray(0, n)) !== 0) return 'mismatch'
+  return head.length >= marker.length ? 'match' : 'partial'
+}
+
+export interface HealthCheckOptions {
+  publicUrl: string
+  secret: string
+  timeoutMs: number
+  lookup: LookupFunction
+  signal?: AbortSignal
+}
+
+/** Resolves to undefined when healthy, or to why not. Never rejects. */
+export async function checkHealth(options: HealthCheckOptions): Promise<string | undefined> {
+  const url = new URL(`${options.publicUrl}${HEALTH_PATH_PREFIX}${options.secret}`)
+  try {
+    const answer = await httpGet(url, {
+      timeoutMs: options.timeoutMs,
+      lookup: options.lookup,
+      signal: options.signal,
+      // loca.lt shows browsers a reminder page; this header and a non-browser agent skip it.
+      headers: { 'bypass-tunnel-reminder': '1', 'user-agent': 'hookloop-tunnel-health', connection: 'close' },
+      maxBodyBytes: 16 * 1024,
+    })
+    if (answer.headers[HEALTH_ECHO_HEADER] === options.secret) return undefined
+    return `health check through ${options.publicUrl} got HTTP ${answer.status} from something other than this tunnel`
+  } catch (error) {
+    if (error instanceof HttpGetError) return `health check through ${options.publicUrl} failed: ${error.message}`
+    return `health check through ${options.publicUrl} failed: ${String(error)}`
+  }
+}

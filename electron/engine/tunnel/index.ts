@@ -1,0 +1,6 @@
+export { createTunnelManager, type TunnelManager } from './manager'
+export { DEFAULT_TUNNEL_HOST, type TunnelManagerOptions } from './options'
+export { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff'
+export { subdomainProblem } from './assignment'
+export { describeTunnelNotice, describeTunnelState } from '../../../shared/tunnel'
+export type { TunnelEvents, TunnelNotice, TunnelState, TunnelStateKind } from '../../../shared/tunnel'
