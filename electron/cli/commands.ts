@@ -8,4 +8,7 @@ export interface CommandEntry {
 }
 
 // Loaded lazily so `hookloop sign` never pays for the receiver or the UI server.
-export const COMMANDS: Record<string, CommandEntry> = {}
+export const COMMANDS: Record<string, CommandEntry> = {
+  sign: { summary: 'print the signature headers for a body', load: () => import('./sign').then((m) => m.signCommand) },
+  verify: { summary: 'verify a signed request and explain a failure', load: () => import('./verify').then((m) => m.verifyCommand) },
+}

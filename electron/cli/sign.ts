@@ -1,0 +1,46 @@
+// `hookloop sign`: the headers a provider would send for a body, as one JSON object.
+import type { Command } from './commands'
+import { sign } from '../engine/signatures'
+import { COMMON_OPTIONS, CUSTOM_HELP, SCHEME_LIST, customOptions, parseOptions, parseUnixOption, readBytes, requireOption, requireScheme } from './signature-args'
+import { UsageError } from './usage-error'
+
+const HELP = `Usage: hookloop sign --scheme S --secret K --body-file F [--id ID] [--timestamp UNIX] [--url URL]
+
+Prints a JSON object of the headers to send (lower-case names) and nothing else.
+The body is signed as the exact bytes of F ("-" reads stdin).
+
+  --scheme S        signature scheme
+  --secret K        the signing secret, as the provider shows it (e.g. whsec_…)
+  --body-file F     file holding the request body
+  --id ID           message id (default: msg_… for standard-webhooks/svix, a UUID otherwise)
+  --timestamp UNIX  signing time in Unix seconds (default: now)
+  --url URL         public URL the request goes to (required for twilio and square)
+
+${SCHEME_LIST}
+
+${CUSTOM_HELP}`
+
+const OPTIONS = { ...COMMON_OPTIONS, id: { type: 'string' }, timestamp: { type: 'string' } } as const
+
+export const signCommand: Command = async (args) => {
+  const values = parseOptions(args, OPTIONS)
+  if (values.help) {
+    process.stdout.write(HELP + '\n')
+    return 0
+  }
+  const scheme = requireScheme(values.scheme)
+  const secrets = values.secret ?? []
+  if (secrets.length > 1) throw new UsageError('sign takes one --secret (rotation applies to verify)')
+  const secret = requireOption(secrets[0], 'secret')
+  const body = readBytes(requireOption(values['body-file'], 'body-file'), 'body-file')
+  const custom = customOptions(scheme, values)
+  let headers: Record<string, string>
+  try {
+    headers = sign(scheme, { body, secret, id: values.id, timestamp: parseUnixOption(values.timestamp, 'timestamp'), url: values.url, custom })
+  } catch (error) {
+    if (error instanceof UsageError) throw error
+    throw new UsageError(error instanceof Error ? error.message : String(error))
+  }
+  process.stdout.write(JSON.stringify(headers, null, 2) + '\n')
+  return 0
+}
