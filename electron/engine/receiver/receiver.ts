@@ -1,0 +1,271 @@
+// createReceiver: the HTTP server, its endpoints and rules (kept in the store, served from a
+// compiled in-memory snapshot), the capture writer and the event stream, wired together.
+import { randomUUID } from 'node:crypto'
+import type { Database } from 'better-sqlite3'
+import type { Clock } from '../../../shared/clock'
+import { DefinitionError } from '../../../shared/receiver-errors'
+import { ENDPOINT_PATH_PREFIX, endpointPath, parseEndpoint, type Endpoint } from '../../../shared/receiver'
+import type { ReceiverEvent, ReceiverEventListener } from '../../../shared/receiver-events'
+import type { RequestRecord } from '../../../shared/receiver-records'
+import { explainRule, type Rule } from '../../../shared/rules'
+import { parseRuleOrPreset } from '../../../shared/rules-presets'
+import { createEndpointStore } from '../store/endpoints'
+import { createRequestStore, type RequestListQuery } from '../store/requests'
+import { createRuleStore, type StoredRule } from '../store/rules'
+import { createCaptureWriter } from './capture-writer'
+import { compileKeyExtractor, createDedupeTracker } from './dedupe'
+import { createRequestHandler, type LiveEndpoint } from './handle-request'
+import { toRequestRecord } from './records'
+import { createRuleEngine } from './rule-engine'
+import { createReceiverServer } from './server'
+
+export interface ReceiverOptions {
+  db: Database
+  clock: Clock
+  /** Default 127.0.0.1: the receiver is reached from outside only through the tunnel. */
+  host?: string
+  /** Default 0 (any free port). */
+  port?: number
+  /** The tunnel's public base URL, when one is up (URL-signed schemes verify against it). */
+  publicUrl?: () => string | undefined
+  onEvent?: ReceiverEventListener
+  /** Longest time from a request's first byte to its last; default 30 s. */
+  requestDeadlineMs?: number
+  /** Ids for new endpoints and rules (tests pass a counter). */
+  newId?: () => string
+}
+
+export interface RuleEntry extends StoredRule {
+  explain: string
+}
+
+export interface Receiver {
+  readonly port: number
+  /** Local base URL, e.g. http://127.0.0.1:4567 */
+  readonly url: string
+  /** Local URL of an endpoint (its public one is publicUrl() + endpointPath(slug)). */
+  endpointUrl(slug: string): string
+  /** Adds a listener; returns a function that removes it. */
+  subscribe(listener: ReceiverEventListener): () => void
+  endpoints: {
+    create(input: unknown): Endpoint
+    update(id: string, input: unknown): Endpoint
+    delete(id: string): boolean
+    get(id: string): Endpoint | undefined
+    list(): Endpoint[]
+  }
+  rules: {
+    /** A rule or a preset (`{preset: 'fail-first', n: 3}`); endpointId null = every endpoint. At position, or last. */
+    add(endpointId: string | null, input: unknown, position?: number): RuleEntry
+    update(id: string, input: unknown): RuleEntry
+    delete(id: string): boolean
+    reorder(id: string, position: number): boolean
+    enable(id: string, enabled: boolean): boolean
+    list(endpointId?: string | null): RuleEntry[]
+  }
+  requests: {
+    list(query?: RequestListQuery): RequestRecord[]
+    get(id: number): RequestRecord | undefined
+    count(): number
+    /** Commit every queued capture now. */
+    flush(): void
+  }
+  openConnections(): number
+  /** Stops listening, ends every connection (aborting holds and delays), commits what is queued. */
+  close(): Promise<void>
+}
+
+export async function createReceiver(options: ReceiverOptions): Promise<Receiver> {
+  const { db, clock } = options
+  const host = options.host ?? '127.0.0.1'
+  const newId = options.newId ?? (() => randomUUID())
+  const endpointStore = createEndpointStore(db)
+  const ruleStore = createRuleStore(db)
+  const requestStore = createRequestStore(db)
+  const listeners = new Set<ReceiverEventListener>()
+  if (options.onEvent) listeners.add(options.onEvent)
+  const emit = (event: ReceiverEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event)
+      } catch {
+        // A listener's bug must not stop capture; listeners report their own errors.
+      }
+    }
+  }
+
+  const writer = createCaptureWriter({
+    store: requestStore,
+    onError: (error, pending) => emit({ type: 'store.error', message: error.message, pending }),
+  })
+  const dedupe = createDedupeTracker(requestStore)
+  const engine = createRuleEngine()
+  let routes = new Map<string, LiveEndpoint>()
+  let lastId = requestStore.maxId()
+  let baseUrl = ''
+
+  function reload(): void {
+    const endpoints = endpointStore.list()
+    routes = new Map(endpoints.map((endpoint) => [endpoint.slug, { endpoint, key: endpoint.dedupe ? compileKeyExtractor(endpoint.dedupe) : null }]))
+    const byEndpoint = new Map<string, { id: string; rule: Rule }[]>()
+    const global: { id: string; rule: Rule }[] = []
+    for (const stored of ruleStore.list()) {
+      const entry = { id: stored.id, rule: stored.rule }
+      if (stored.endpointId === null) global.push(entry)
+      else byEndpoint.set(stored.endpointId, [...(byEndpoint.get(stored.endpointId) ?? []), entry])
+    }
+    engine.load(byEndpoint, global)
+  }
+  reload()
+
+  function route(path: string): LiveEndpoint | null {
+    if (!path.startsWith(ENDPOINT_PATH_PREFIX)) return null
+    const rest = path.slice(ENDPOINT_PATH_PREFIX.length)
+    const slash = rest.indexOf('/')
+    return routes.get(slash === -1 ? rest : rest.slice(0, slash)) ?? null
+  }
+
+  const inFlight = new Set<Promise<void>>()
+  const handler = createRequestHandler({
+    clock,
+    writer,
+    dedupe,
+    rules: engine,
+    route,
+    nextId: () => ++lastId,
+    baseUrl: () => (options.publicUrl?.() ?? baseUrl).replace(/\/+$/, ''),
+    emit,
+  })
+  const track = (work: Promise<void>) => {
+    const done = work.catch((error: unknown) => emit({ type: 'store.error', message: `request handling failed: ${error instanceof Error ? error.message : String(error)}`, pending: writer.pending() }))
+    inFlight.add(done)
+    void done.finally(() => inFlight.delete(done))
+  }
+  const server = createReceiverServer({
+    requestDeadlineMs: options.requestDeadlineMs ?? 30_000,
+    hooks: {
+      onRequest: (req, res, connection) => track(handler.onRequest(req, res, connection)),
+      onExpectContinue: (req, res, connection) => track(handler.onExpectContinue(req, res, connection)),
+      onRefused: (remoteAddress, reason, status) => emit({ type: 'connection.refused', remoteAddress, reason, status }),
+    },
+  })
+  const port = await server.listen(host, options.port ?? 0)
+  baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+
+  const entry = (stored: StoredRule): RuleEntry => ({ ...stored, explain: explainRule(stored.rule) })
+  const requireEndpoint = (id: string) => {
+    const endpoint = endpointStore.get(id)
+    if (!endpoint) throw new DefinitionError('endpointId', `no endpoint with id "${id}"`)
+    return endpoint
+  }
+
+  return {
+    port,
+    url: baseUrl,
+    endpointUrl: (slug) => `${baseUrl}${endpointPath(slug)}`,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    endpoints: {
+      create(input) {
+        const settings = parseEndpoint(input)
+        if (endpointStore.getBySlug(settings.slug)) throw new DefinitionError('slug', `an endpoint already answers at ${endpointPath(settings.slug)}`)
+        const endpoint: Endpoint = { ...settings, id: settings.id ?? newId(), createdAt: clock.now() }
+        endpointStore.insert(endpoint)
+        reload()
+        return endpoint
+      },
+      update(id, input) {
+        const current = requireEndpoint(id)
+        const settings = parseEndpoint(input)
+        const other = endpointStore.getBySlug(settings.slug)
+        if (other && other.id !== id) throw new DefinitionError('slug', `an endpoint already answers at ${endpointPath(settings.slug)}`)
+        const endpoint: Endpoint = { ...settings, id, createdAt: current.createdAt }
+        endpointStore.update(endpoint)
+        dedupe.forget(id)
+        reload()
+        return endpoint
+      },
+      delete(id) {
+        const removed = endpointStore.delete(id)
+        if (removed) {
+          dedupe.forget(id)
+          reload()
+        }
+        return removed
+      },
+      get: (id) => endpointStore.get(id),
+      list: () => endpointStore.list(),
+    },
+    rules: {
+      add(endpointId, input, position) {
+        if (endpointId !== null) requireEndpoint(endpointId)
+        const rule = parseRuleOrPreset(input)
+        const siblings = ruleStore.listFor(endpointId)
+        const stored: StoredRule = {
+          id: rule.id ?? newId(),
+          endpointId,
+          position: siblings.length,
+          enabled: rule.enabled,
+          rule,
+          createdAt: clock.now(),
+        }
+        if (ruleStore.get(stored.id)) throw new DefinitionError('id', `a rule with id "${stored.id}" already exists`)
+        db.transaction(() => {
+          ruleStore.insert(stored)
+          if (position !== undefined) ruleStore.move(stored.id, position)
+        })()
+        reload()
+        return entry(ruleStore.get(stored.id) ?? stored)
+      },
+      update(id, input) {
+        const current = ruleStore.get(id)
+        if (!current) throw new DefinitionError('id', `no rule with id "${id}"`)
+        const rule = parseRuleOrPreset(input)
+        ruleStore.update(id, rule)
+        reload()
+        return entry(ruleStore.get(id) ?? current)
+      },
+      delete(id) {
+        const removed = ruleStore.delete(id)
+        if (removed) reload()
+        return removed
+      },
+      reorder(id, position) {
+        const moved = ruleStore.move(id, position)
+        if (moved) reload()
+        return moved
+      },
+      enable(id, enabled) {
+        const changed = ruleStore.setEnabled(id, enabled)
+        if (changed) reload()
+        return changed
+      },
+      list: (endpointId) => (endpointId === undefined ? ruleStore.list() : ruleStore.listFor(endpointId)).map(entry),
+    },
+    requests: {
+      list(query) {
+        writer.flushNow()
+        return requestStore.list(query).map(toRequestRecord)
+      },
+      get(id) {
+        writer.flushNow()
+        const row = requestStore.get(id)
+        return row && toRequestRecord(row)
+      },
+      count() {
+        writer.flushNow()
+        return requestStore.count()
+      },
+      flush: () => writer.flushNow(),
+    },
+    openConnections: () => server.openConnections(),
+    async close() {
+      await server.close()
+      // Every hold, delay and drip was aborted with its connection: let them record their outcome.
+      await Promise.all([...inFlight])
+      writer.close()
+    },
+  }
+}

@@ -1,0 +1,138 @@
+// Chooses what to answer: the first enabled rule (endpoint rules first, then global ones) whose
+// matchers all match. Matchers are checked in the order listed and stop at the first miss, so a
+// counter (every-nth) or a random draw (probability) only advances for requests that passed the
+// matchers before it — which keeps a seeded run reproducible.
+import type { IncomingHttpHeaders } from 'node:http'
+import { parseJsonPath, readJsonPath, type JsonPath } from '../../../shared/receiver'
+import type { Matcher, Rule, Step } from '../../../shared/rules'
+
+export interface MatchInput {
+  method: string
+  path: string
+  headers: IncomingHttpHeaders
+  json: () => unknown
+  /** Arrival number of the request's dedupe key, null when it has none. */
+  arrival: number | null
+  dedupeKey: string | null
+}
+
+export interface Plan {
+  ruleId: string | null
+  steps: Step[]
+}
+
+type CompiledMatcher = (input: MatchInput) => boolean
+
+interface CompiledRule {
+  id: string
+  rule: Rule
+  matchers: CompiledMatcher[]
+  /** Sequence arrivals for requests without a dedupe key: counted per rule. */
+  keylessCount: number
+}
+
+/** mulberry32: tiny, fast, and the same sequence for the same seed on every platform. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function compileMatcher(m: Matcher): CompiledMatcher {
+  switch (m.type) {
+    case 'method': {
+      const method = m.method.toUpperCase()
+      return (input) => input.method === method
+    }
+    case 'path': {
+      const path = m.path
+      const base = path.endsWith('/') ? path : `${path}/`
+      return m.prefix ? (input) => input.path === path || input.path.startsWith(base) : (input) => input.path === path
+    }
+    case 'header': {
+      const name = m.name.toLowerCase()
+      const expected = m.value
+      return (input) => {
+        const value = input.headers[name]
+        if (value === undefined) return false
+        if (expected === undefined) return true
+        return Array.isArray(value) ? value.includes(expected) : value === expected
+      }
+    }
+    case 'event-type': {
+      const path: JsonPath = parseJsonPath(m.path ?? 'event_type')
+      const values = new Set(Array.isArray(m.value) ? m.value : [m.value])
+      return (input) => {
+        const value = readJsonPath(input.json(), path)
+        return typeof value === 'string' && values.has(value)
+      }
+    }
+    case 'nth-arrival': {
+      const ns = new Set(Array.isArray(m.n) ? m.n : [m.n])
+      return (input) => input.arrival !== null && ns.has(input.arrival)
+    }
+    case 'every-nth': {
+      let seen = 0
+      const { n, offset = 0 } = m
+      return () => {
+        seen += 1
+        return seen > offset && (seen - offset) % n === 0
+      }
+    }
+    case 'probability': {
+      const random = seededRandom(m.seed)
+      return () => random() < m.p
+    }
+    default: {
+      const never: never = m
+      return never
+    }
+  }
+}
+
+export interface RuleEngine {
+  /** Replace the rule set (counters and random draws restart). */
+  load(endpointRules: ReadonlyMap<string, readonly { id: string; rule: Rule }[]>, globalRules: readonly { id: string; rule: Rule }[]): void
+  plan(endpointId: string | null, input: MatchInput): Plan | null
+}
+
+export function createRuleEngine(): RuleEngine {
+  let byEndpoint = new Map<string, CompiledRule[]>()
+  let global: CompiledRule[] = []
+  const compile = (list: readonly { id: string; rule: Rule }[]): CompiledRule[] =>
+    list.filter((r) => r.rule.enabled).map((r) => ({ id: r.id, rule: r.rule, matchers: r.rule.matchers.map(compileMatcher), keylessCount: 0 }))
+
+  function tryRule(rule: CompiledRule, input: MatchInput): Step[] | null {
+    for (const matcher of rule.matchers) if (!matcher(input)) return null
+    const { sequence, steps } = rule.rule
+    if (!sequence) return steps ?? null
+    let n: number
+    if (input.arrival !== null) n = input.arrival
+    else n = ++rule.keylessCount
+    const item = sequence.items[n - 1]
+    if (item) return item
+    return sequence.then === 'repeat-last' ? (sequence.items[sequence.items.length - 1] ?? null) : null
+  }
+
+  return {
+    load(endpointRules, globalRules) {
+      byEndpoint = new Map([...endpointRules].map(([endpointId, list]) => [endpointId, compile(list)]))
+      global = compile(globalRules)
+    },
+    plan(endpointId, input) {
+      const lists = endpointId === null ? [global] : [byEndpoint.get(endpointId) ?? [], global]
+      for (const list of lists) {
+        for (const rule of list) {
+          const steps = tryRule(rule, input)
+          if (steps) return { ruleId: rule.id, steps }
+        }
+      }
+      return null
+    },
+  }
+}

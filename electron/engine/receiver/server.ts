@@ -1,0 +1,177 @@
+// The receiver's HTTP/1.1 server and its connections. Node's own headersTimeout/requestTimeout
+// are off: the localtunnel client pre-opens idle sockets and Node would answer them 408. Instead
+// each request gets a deadline from its FIRST byte (the parser's message-begin hook), so idle
+// sockets may wait forever but a client trickling headers or a body (slow-loris) is cut off.
+// The deadline is wall time on purpose: it protects a real socket, it is not a scripted fault.
+import http, { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+
+/** Index of the parser's on-message-begin callback (HTTPParser.kOnMessageBegin, 0 in Node 18–22). */
+function messageBeginSlot(): number {
+  try {
+    const common = process.getBuiltinModule?.('_http_common') as { HTTPParser?: { kOnMessageBegin?: number } } | undefined
+    const slot = common?.HTTPParser?.kOnMessageBegin
+    if (typeof slot === 'number') return slot
+  } catch {
+    // fall through to the known value
+  }
+  return 0
+}
+const K_ON_MESSAGE_BEGIN = messageBeginSlot()
+
+export interface Connection {
+  socket: Socket
+  /** Aborted when the socket closes or the server stops. */
+  signal: AbortSignal
+  /** Called by a request while its body is being read; run by the deadline if it fires first. */
+  onDeadline: (() => void) | null
+  /** The request being received has all its bytes: stop its deadline. */
+  received(): void
+}
+
+export interface ServerHooks {
+  onRequest(req: IncomingMessage, res: ServerResponse, connection: Connection): void
+  /** Expect: 100-continue — return false to refuse (the hook answers) before the body is sent. */
+  onExpectContinue(req: IncomingMessage, res: ServerResponse, connection: Connection): void
+  onRefused(remoteAddress: string | null, reason: 'bad_request' | 'slow_request' | 'headers_too_large', status: number | null): void
+}
+
+export interface ReceiverServer {
+  listen(host: string, port: number): Promise<number>
+  close(): Promise<void>
+  openConnections(): number
+}
+
+export interface ReceiverServerOptions {
+  hooks: ServerHooks
+  requestDeadlineMs: number
+  /** Largest request head; above it the request is refused with 431. */
+  maxHeaderSize?: number
+}
+
+interface ConnectionState extends Connection {
+  abort: AbortController
+  deadline: NodeJS.Timeout | null
+}
+
+function rawRefusal(status: number): string {
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`
+}
+
+export function createReceiverServer(options: ReceiverServerOptions): ReceiverServer {
+  const { hooks, requestDeadlineMs } = options
+  const connections = new Map<Socket, ConnectionState>()
+  const server = http.createServer({
+    headersTimeout: 0,
+    requestTimeout: 0,
+    maxHeaderSize: options.maxHeaderSize ?? 64 * 1024,
+    // Keep every header a sender sent (the head size limit above still bounds them).
+    joinDuplicateHeaders: false,
+  })
+  server.maxHeadersCount = 0
+  let closing = false
+
+  function clearDeadline(state: ConnectionState): void {
+    if (state.deadline) clearTimeout(state.deadline)
+    state.deadline = null
+  }
+
+  function armDeadline(state: ConnectionState): void {
+    clearDeadline(state)
+    state.deadline = setTimeout(() => {
+      state.deadline = null
+      const reading = state.onDeadline
+      if (reading) {
+        state.onDeadline = null
+        reading()
+        return
+      }
+      // Still in the request head: nothing to record but the refusal.
+      hooks.onRefused(state.socket.remoteAddress ?? null, 'slow_request', 408)
+      if (state.socket.writable) state.socket.end(rawRefusal(408))
+      state.socket.destroySoon()
+    }, requestDeadlineMs)
+  }
+
+  server.on('connection', (socket: Socket) => {
+    if (closing) {
+      socket.destroy()
+      return
+    }
+    const abort = new AbortController()
+    const state: ConnectionState = {
+      socket,
+      abort,
+      signal: abort.signal,
+      deadline: null,
+      onDeadline: null,
+      received: () => clearDeadline(state),
+    }
+    connections.set(socket, state)
+    socket.once('close', () => {
+      clearDeadline(state)
+      state.onDeadline = null
+      connections.delete(socket)
+      abort.abort(new Error('the connection closed'))
+    })
+    const parser = (socket as Socket & { parser?: Record<number, unknown> }).parser
+    if (parser) parser[K_ON_MESSAGE_BEGIN] = () => armDeadline(state)
+  })
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const state = connections.get(req.socket)
+    if (!state) {
+      req.socket.destroy()
+      return
+    }
+    hooks.onRequest(req, res, state)
+  })
+
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const state = connections.get(req.socket)
+    if (!state) {
+      req.socket.destroy()
+      return
+    }
+    hooks.onExpectContinue(req, res, state)
+  })
+
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const state = connections.get(socket)
+    if (state) clearDeadline(state)
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+    hooks.onRefused(socket.remoteAddress ?? null, status === 431 ? 'headers_too_large' : 'bad_request', status)
+    socket.end(rawRefusal(status))
+    socket.destroySoon()
+  })
+
+  return {
+    listen(host, port) {
+      return new Promise((resolve, reject) => {
+        const onError = (error: Error) => reject(error)
+        server.once('error', onError)
+        server.listen(port, host, () => {
+          server.off('error', onError)
+          const address = server.address()
+          resolve(typeof address === 'object' && address ? address.port : port)
+        })
+      })
+    },
+    close() {
+      closing = true
+      return new Promise((resolve) => {
+        server.close(() => resolve())
+        for (const state of connections.values()) {
+          clearDeadline(state)
+          state.abort.abort(new Error('the receiver is closing'))
+          state.socket.destroy()
+        }
+      })
+    },
+    openConnections: () => connections.size,
+  }
+}

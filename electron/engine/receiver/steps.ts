@@ -1,0 +1,181 @@
+// What each step does on a real socket. Every wait goes through the injected Clock with the
+// connection's AbortSignal, so a virtual clock resolves them at once and a client that goes away
+// (or a receiver that closes) ends them: no timer outlives its socket.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { Clock } from '../../../shared/clock'
+import type { ResponseOutcome } from '../../../shared/receiver-events'
+import type { Step } from '../../../shared/rules'
+
+export interface StepRun {
+  req: IncomingMessage
+  res: ServerResponse
+  socket: Socket
+  /** Aborted when the connection closes or the receiver shuts down. */
+  signal: AbortSignal
+  clock: Clock
+  /** Resolves once the request's row is committed; called before the first byte of any answer. */
+  beforeAnswer: () => Promise<void>
+}
+
+export interface StepResult {
+  outcome: ResponseOutcome
+  status: number | null
+  headers: [string, string][] | null
+  body: Buffer | null
+  /** The final step that was applied (null when the client left before it). */
+  fault: Step | null
+}
+
+/** Thrown by beforeAnswer when the capture could not be committed. */
+export class CaptureNotStoredError extends Error {
+  override readonly name = 'CaptureNotStoredError'
+}
+
+const MALFORMED: Record<NonNullable<Extract<Step, { type: 'malformed' }>['variant']>, string> = {
+  garbage: '\u0000\u0001\u0002 this is not HTTP \r\n\r\n',
+  'bad-status-line': 'HTTP/1.1 OK 200\r\nContent-Length: 0\r\n\r\n',
+  'bad-header': 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nthis line is not a header\r\n\r\nok',
+  'short-body': 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nonly part of the body',
+}
+
+function gone(fault: Step | null = null): StepResult {
+  return { outcome: 'client_gone', status: null, headers: null, body: null, fault }
+}
+
+/** Waits until the response is fully handed to the OS, or the connection closes first. */
+function finished(res: ServerResponse): Promise<boolean> {
+  if (res.writableFinished) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    const onFinish = () => {
+      res.off('close', onClose)
+      resolve(true)
+    }
+    const onClose = () => {
+      res.off('finish', onFinish)
+      resolve(res.writableFinished)
+    }
+    res.once('finish', onFinish)
+    res.once('close', onClose)
+  })
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve()
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+}
+
+function replyHeaders(headers: Record<string, string> | undefined, body: Buffer, defaults: Record<string, string>): [string, string][] {
+  const out: [string, string][] = Object.entries(headers ?? {})
+  const names = new Set(out.map(([name]) => name.toLowerCase()))
+  for (const [name, value] of Object.entries(defaults)) if (!names.has(name)) out.push([name, value])
+  if (!names.has('content-length') && !names.has('transfer-encoding')) out.push(['content-length', String(body.length)])
+  return out
+}
+
+async function writeReply(run: StepRun, status: number, headers: [string, string][], body: Buffer, fault: Step | null): Promise<StepResult> {
+  const { res } = run
+  res.writeHead(status, headers.flat())
+  res.end(body)
+  const ok = await finished(res)
+  return ok ? { outcome: 'replied', status, headers, body, fault } : { ...gone(fault), status, headers, body }
+}
+
+/** Runs the steps; the last one is final (validated when the rule was built). */
+export async function runSteps(steps: readonly Step[], run: StepRun): Promise<StepResult> {
+  const { signal, clock, socket } = run
+  for (const step of steps) {
+    if (signal.aborted) return gone()
+    switch (step.type) {
+      case 'delay':
+        try {
+          await clock.sleep(step.ms, signal)
+        } catch {
+          return gone()
+        }
+        continue
+      case 'reply': {
+        await run.beforeAnswer()
+        const body = Buffer.from(step.body ?? '', 'utf8')
+        const defaults: Record<string, string> = body.length > 0 ? { 'content-type': 'text/plain; charset=utf-8' } : {}
+        return writeReply(run, step.status, replyHeaders(step.headers, body, defaults), body, step)
+      }
+      case 'redirect': {
+        await run.beforeAnswer()
+        const body = Buffer.alloc(0)
+        return writeReply(run, step.status, replyHeaders({ location: step.location }, body, {}), body, step)
+      }
+      case 'timeout': {
+        await run.beforeAnswer()
+        if (step.ms === undefined) {
+          await untilAborted(signal)
+          return { outcome: 'timed_out', status: null, headers: null, body: null, fault: step }
+        }
+        try {
+          await clock.sleep(step.ms, signal)
+        } catch {
+          return { outcome: 'timed_out', status: null, headers: null, body: null, fault: step }
+        }
+        socket.destroySoon()
+        return { outcome: 'timed_out', status: null, headers: null, body: null, fault: step }
+      }
+      case 'close':
+        await run.beforeAnswer()
+        // end() sends FIN; destroySoon() releases the socket once that is written.
+        socket.destroySoon()
+        return { outcome: 'closed', status: null, headers: null, body: null, fault: step }
+      case 'reset':
+        await run.beforeAnswer()
+        socket.resetAndDestroy()
+        return { outcome: 'reset', status: null, headers: null, body: null, fault: step }
+      case 'malformed': {
+        await run.beforeAnswer()
+        const bytes = Buffer.from(MALFORMED[step.variant ?? 'garbage'], 'latin1')
+        socket.end(bytes)
+        socket.destroySoon()
+        return { outcome: 'malformed', status: null, headers: null, body: bytes, fault: step }
+      }
+      case 'drip':
+        await run.beforeAnswer()
+        return drip(step, run)
+      default: {
+        const never: never = step
+        return never
+      }
+    }
+  }
+  // Unreachable for validated rules (the last step is final); answer rather than hang.
+  await run.beforeAnswer()
+  const body = Buffer.from('OK')
+  return writeReply(run, 200, replyHeaders(undefined, body, { 'content-type': 'text/plain; charset=utf-8' }), body, null)
+}
+
+async function drip(step: Extract<Step, { type: 'drip' }>, run: StepRun): Promise<StepResult> {
+  const { res, signal, clock } = run
+  const status = step.status ?? 200
+  const body = Buffer.from(step.body, 'utf8')
+  const headers = replyHeaders(step.headers, body, { 'content-type': 'text/plain; charset=utf-8' })
+  const size = step.chunk_bytes ?? 1
+  res.writeHead(status, headers.flat())
+  res.flushHeaders()
+  for (let offset = 0; offset < body.length; offset += size) {
+    if (offset > 0) {
+      try {
+        await clock.sleep(step.interval_ms, signal)
+      } catch {
+        return { ...gone(step), status, headers, body }
+      }
+    }
+    if (signal.aborted) return { ...gone(step), status, headers, body }
+    res.write(body.subarray(offset, offset + size))
+  }
+  res.end()
+  const ok = await finished(res)
+  return ok ? { outcome: 'replied', status, headers, body, fault: step } : { ...gone(step), status, headers, body }
+}
+
+/** The answer when no rule matched. */
+export function defaultReply(run: StepRun, status: number, text: string): Promise<StepResult> {
+  const body = Buffer.from(text, 'utf8')
+  return run.beforeAnswer().then(() => writeReply(run, status, replyHeaders(undefined, body, { 'content-type': 'text/plain; charset=utf-8' }), body, null))
+}

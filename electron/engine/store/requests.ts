@@ -1,0 +1,122 @@
+// Named statements over the `requests` table (captured inbound HTTP requests). The receiver
+// assigns ids itself (it links duplicates before a row is committed), so it asks for the
+// highest id once at start; one receiver writes one database.
+import type { Database } from 'better-sqlite3'
+
+export interface RequestRow {
+  id: number
+  endpoint_id: string | null
+  received_at: number
+  method: string
+  path: string
+  query: string
+  http_version: string
+  headers_json: string
+  body: Buffer | null
+  body_size: number
+  body_truncated: number
+  remote_address: string | null
+  verify_valid: number | null
+  verify_reason: string | null
+  verify_json: string | null
+  dedupe_key: string | null
+  duplicate_of: number | null
+  duplicate_number: number | null
+  rule_id: string | null
+  fault_json: string | null
+  response_status: number | null
+  response_headers_json: string | null
+  response_body: Buffer | null
+  response_ms: number | null
+  attempt_id: number | null
+}
+
+/** What is known once the request is answered (or the connection ended). */
+export interface RequestOutcomeRow {
+  id: number
+  fault_json: string | null
+  response_status: number | null
+  response_headers_json: string | null
+  response_body: Buffer | null
+  response_ms: number
+}
+
+/** The current group of a dedupe key: its first arrival and how many arrived since. */
+export interface KeyGroup {
+  firstId: number
+  firstAt: number
+  count: number
+}
+
+export interface RequestListQuery {
+  endpointId?: string | null
+  /** Only rows with an id below this (paging backwards from the newest). */
+  beforeId?: number
+  limit?: number
+}
+
+export interface RequestStore {
+  maxId(): number
+  /** Inserts and outcome updates in ONE transaction (the receiver's write batch). */
+  writeBatch(inserts: readonly RequestRow[], outcomes: readonly RequestOutcomeRow[]): void
+  get(id: number): RequestRow | undefined
+  list(query?: RequestListQuery): RequestRow[]
+  count(): number
+  /** The latest group of a dedupe key on an endpoint (from the newest row's duplicate link). */
+  keyGroup(endpointId: string, dedupeKey: string): KeyGroup | undefined
+  byAttempt(attemptId: number): RequestRow[]
+}
+
+const COLUMNS = [
+  'id', 'endpoint_id', 'received_at', 'method', 'path', 'query', 'http_version', 'headers_json', 'body', 'body_size',
+  'body_truncated', 'remote_address', 'verify_valid', 'verify_reason', 'verify_json', 'dedupe_key', 'duplicate_of',
+  'duplicate_number', 'rule_id', 'fault_json', 'response_status', 'response_headers_json', 'response_body', 'response_ms', 'attempt_id',
+] as const
+
+export function createRequestStore(db: Database): RequestStore {
+  const insert = db.prepare(`INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
+  const setOutcome = db.prepare(
+    `UPDATE requests SET fault_json = @fault_json, response_status = @response_status, response_headers_json = @response_headers_json,
+       response_body = @response_body, response_ms = @response_ms WHERE id = @id`,
+  )
+  const selectMaxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck()
+  const selectById = db.prepare('SELECT * FROM requests WHERE id = ?')
+  const selectCount = db.prepare('SELECT count(*) FROM requests').pluck()
+  const selectPage = db.prepare('SELECT * FROM requests WHERE id < @before ORDER BY id DESC LIMIT @limit')
+  const selectPageByEndpoint = db.prepare('SELECT * FROM requests WHERE endpoint_id = @endpoint AND id < @before ORDER BY id DESC LIMIT @limit')
+  const selectPageUnmatched = db.prepare('SELECT * FROM requests WHERE endpoint_id IS NULL AND id < @before ORDER BY id DESC LIMIT @limit')
+  const selectLastOfKey = db.prepare(
+    `SELECT id, received_at, duplicate_of, duplicate_number FROM requests
+      WHERE endpoint_id = ? AND dedupe_key = ? ORDER BY received_at DESC, id DESC LIMIT 1`,
+  )
+  const selectReceivedAt = db.prepare('SELECT received_at FROM requests WHERE id = ?').pluck()
+  const selectByAttempt = db.prepare('SELECT * FROM requests WHERE attempt_id = ? ORDER BY id')
+
+  const batch = db.transaction((inserts: readonly RequestRow[], outcomes: readonly RequestOutcomeRow[]) => {
+    for (const row of inserts) insert.run(row)
+    for (const row of outcomes) setOutcome.run(row)
+  })
+
+  return {
+    maxId: () => selectMaxId.get() as number,
+    writeBatch: (inserts, outcomes) => batch(inserts, outcomes),
+    get: (id) => selectById.get(id) as RequestRow | undefined,
+    list(query = {}) {
+      const params = { before: query.beforeId ?? Number.MAX_SAFE_INTEGER, limit: Math.min(Math.max(query.limit ?? 100, 1), 10_000) }
+      if (query.endpointId === undefined) return selectPage.all(params) as RequestRow[]
+      if (query.endpointId === null) return selectPageUnmatched.all(params) as RequestRow[]
+      return selectPageByEndpoint.all({ ...params, endpoint: query.endpointId }) as RequestRow[]
+    },
+    count: () => selectCount.get() as number,
+    keyGroup(endpointId, dedupeKey) {
+      const last = selectLastOfKey.get(endpointId, dedupeKey) as
+        | { id: number; received_at: number; duplicate_of: number | null; duplicate_number: number | null }
+        | undefined
+      if (!last) return undefined
+      if (last.duplicate_of === null) return { firstId: last.id, firstAt: last.received_at, count: last.duplicate_number ?? 1 }
+      const firstAt = selectReceivedAt.get(last.duplicate_of) as number | undefined
+      return { firstId: last.duplicate_of, firstAt: firstAt ?? last.received_at, count: last.duplicate_number ?? 1 }
+    },
+    byAttempt: (attemptId) => selectByAttempt.all(attemptId) as RequestRow[],
+  }
+}
