@@ -155,3 +155,32 @@ export function post(path: string, body: string, headers: Record<string, string>
   const lines = Object.entries({ host: 'localhost', 'content-type': 'application/json', 'content-length': String(length), ...headers }).map(([k, v]) => `${k}: ${v}`)
   return `POST ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n${body}`
 }
+
+/** A clock whose waits end at once (time jumps forward), recording each wait: proves the fault steps wait on the injected clock. */
+export function instantClock(start = 1_700_000_000_000) {
+  let now = start
+  const sleeps: number[] = []
+  return {
+    sleeps,
+    clock: {
+      mode: 'virtual' as const,
+      now: () => now,
+      setTimer(delayMs: number, fn: () => void) {
+        const t = setImmediate(() => {
+          now += delayMs
+          fn()
+        })
+        return { cancel: () => clearImmediate(t) }
+      },
+      sleep(delayMs: number, signal?: AbortSignal) {
+        sleeps.push(delayMs)
+        if (signal?.aborted) return Promise.reject(signal.reason)
+        now += delayMs
+        return Promise.resolve()
+      },
+    },
+    advance(ms: number) {
+      now += ms
+    },
+  }
+}
