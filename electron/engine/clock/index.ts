@@ -1,2 +1,7 @@
 export { createRealClock } from './real-clock'
+export { createScaledClock, type ScaledClockOptions } from './scaled-clock'
+export { createVirtualClock, type VirtualClock, type VirtualClockOptions, type HoldOptions } from './virtual-clock'
+export { holdWork, waitingOnClock, isVirtualClock } from './work'
+export { createClock, type ClockSpec } from './create-clock'
+export { MinHeap } from './min-heap'
 export type { Clock, ClockMode, TimerHandle } from '../../../shared/clock'

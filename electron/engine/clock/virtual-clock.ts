@@ -1,0 +1,190 @@
+import type { Clock, TimerHandle } from '../../../shared/clock'
+import { MinHeap } from './min-heap'
+
+// The virtual clock stands still while anything real is happening and jumps straight to the next
+// due timer as soon as nothing can make progress without time passing. "Something real is
+// happening" is said explicitly: a party doing real I/O (the sender's POST, a socket write) takes a
+// hold and releases it when done. Between holds, the clock waits a few event-loop turns (each one
+// runs the poll phase, so loopback I/O that is already on its way is delivered first) before it
+// jumps. A hold with a key can be parked by the party that ends up waiting on this clock for that
+// work (the receiver sleeping in a `delay` step for the sender's request): parked holds do not stop
+// a jump, so "receiver sleeps 11 s, sender times out after 10 s" resolves at once and exactly.
+
+export interface HoldOptions {
+  /** Names the work (the sender uses its attempt key) so `waiting(key)` can park it. */
+  key?: string
+  /**
+   * Real milliseconds after which the hold stops blocking on its own: real work that hangs (an
+   * external endpoint that never answers) cannot freeze the clock; its clock timeout then fires.
+   */
+  maxRealMs?: number
+}
+
+export interface VirtualClock extends Clock {
+  readonly mode: 'virtual'
+  /** Take a hold on real work; call the returned function once (more calls are harmless). */
+  hold(options?: HoldOptions): () => void
+  /**
+   * The work named `key` is now waiting on this clock (a sleep on its behalf is pending); its
+   * holds stop blocking jumps until the returned resume is called.
+   */
+  waiting(key: string): () => void
+  /** Timers not yet fired or cancelled. */
+  pendingTimers(): number
+  /** Stop jumping and drop every timer (nothing fires afterwards). */
+  dispose(): void
+}
+
+export interface VirtualClockOptions {
+  /** Clock time at creation, ms since the epoch; default: the real time now. */
+  start?: number
+  /** Quiet event-loop turns required before a jump (default 3). */
+  settleTurns?: number
+}
+
+interface Timer {
+  fn: () => void
+  cancelled: boolean
+}
+
+export function createVirtualClock(options: VirtualClockOptions = {}): VirtualClock {
+  let current = options.start ?? Date.now()
+  const settleTurns = Math.max(1, options.settleTurns ?? 3)
+  const timers = new MinHeap<Timer>()
+  let live = 0
+  let seq = 0
+  // key → number of active holds; key → number of parties waiting on the clock for it.
+  const holds = new Map<string, number>()
+  const waiters = new Map<string, number>()
+  let anonymous = 0
+  let version = 0
+  let checking = false
+  let disposed = false
+
+  function blocked(): boolean {
+    for (const [key, count] of holds) if (count > 0 && !waiters.get(key)) return true
+    return false
+  }
+
+  function poke(): void {
+    version++
+    if (checking || disposed) return
+    checking = true
+    settle(version, settleTurns)
+  }
+
+  function settle(seen: number, turns: number): void {
+    setImmediate(() => {
+      if (disposed) {
+        checking = false
+        return
+      }
+      if (version !== seen) return settle(version, settleTurns)
+      if (turns > 1) return settle(seen, turns - 1)
+      checking = false
+      jump()
+    })
+  }
+
+  function dropCancelled(): void {
+    while (timers.size > 0 && timers.peek()?.cancelled) timers.pop()
+  }
+
+  function jump(): void {
+    dropCancelled()
+    if (timers.size === 0 || blocked()) return // a release or a new timer pokes again
+    const at = timers.peekPriority() as number
+    if (at > current) current = at
+    // Fire every timer due at this instant, in the order they were set.
+    while (timers.size > 0 && (timers.peekPriority() as number) <= current) {
+      const timer = timers.pop() as Timer
+      if (timer.cancelled) continue
+      timer.cancelled = true
+      live--
+      try {
+        timer.fn()
+      } catch (error) {
+        // A throwing callback is a bug in its owner; report it without stopping the clock.
+        queueMicrotask(() => {
+          throw error
+        })
+      }
+    }
+    poke()
+  }
+
+  function changeCount(map: Map<string, number>, key: string, by: number): void {
+    const next = (map.get(key) ?? 0) + by
+    if (next <= 0) map.delete(key)
+    else map.set(key, next)
+  }
+
+  const clock: VirtualClock = {
+    mode: 'virtual',
+    now: () => current,
+    setTimer(delayMs: number, fn: () => void): TimerHandle {
+      const timer: Timer = { fn, cancelled: false }
+      timers.push(current + Math.max(0, delayMs), seq++, timer)
+      live++
+      poke()
+      return {
+        cancel: () => {
+          if (timer.cancelled) return
+          timer.cancelled = true
+          live--
+        },
+      }
+    },
+    sleep(delayMs: number, signal?: AbortSignal): Promise<void> {
+      return new Promise((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason)
+        const onAbort = () => {
+          handle.cancel()
+          reject(signal?.reason)
+        }
+        const handle = clock.setTimer(delayMs, () => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve()
+        })
+        signal?.addEventListener('abort', onAbort, { once: true })
+      })
+    },
+    hold(holdOptions: HoldOptions = {}): () => void {
+      const key = holdOptions.key ?? `\0anonymous:${anonymous++}`
+      changeCount(holds, key, 1)
+      version++
+      let released = false
+      let expiry: ReturnType<typeof setTimeout> | undefined
+      const release = () => {
+        if (released) return
+        released = true
+        if (expiry) clearTimeout(expiry)
+        changeCount(holds, key, -1)
+        poke()
+      }
+      if (holdOptions.maxRealMs !== undefined) {
+        expiry = setTimeout(release, holdOptions.maxRealMs)
+        expiry.unref?.()
+      }
+      return release
+    },
+    waiting(key: string): () => void {
+      changeCount(waiters, key, 1)
+      poke()
+      let resumed = false
+      return () => {
+        if (resumed) return
+        resumed = true
+        changeCount(waiters, key, -1)
+        poke()
+      }
+    },
+    pendingTimers: () => live,
+    dispose() {
+      disposed = true
+      timers.clear()
+      live = 0
+    },
+  }
+  return clock
+}
