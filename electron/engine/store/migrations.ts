@@ -76,7 +76,8 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE subscriptions (
         id            TEXT PRIMARY KEY,
         name          TEXT NOT NULL,
-        url           TEXT NOT NULL,
+        url           TEXT NOT NULL,             -- '' when the target is one of our endpoints
+        endpoint_slug TEXT,                      -- loop mode: deliver to this endpoint of ours
         scheme        TEXT NOT NULL,
         secrets_json  TEXT NOT NULL DEFAULT '[]',
         policy_json   TEXT NOT NULL,
@@ -105,6 +106,7 @@ export const MIGRATIONS: readonly Migration[] = [
         last_attempt_at INTEGER,
         next_attempt_at INTEGER,                 -- NULL = nothing scheduled
         in_flight     INTEGER NOT NULL DEFAULT 0, -- an attempt started and not yet recorded
+        interrupted   INTEGER NOT NULL DEFAULT 0, -- attempts cut short by a crash (not counted toward max)
         faults_json   TEXT,                      -- sending-side faults asked for
         created_at    INTEGER NOT NULL,
         updated_at    INTEGER NOT NULL
@@ -113,6 +115,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deliveries_by_subscription ON deliveries(subscription_id, created_at);
       CREATE INDEX deliveries_by_status ON deliveries(status, created_at);
       CREATE INDEX deliveries_by_event ON deliveries(event_id);
+      CREATE INDEX deliveries_in_flight ON deliveries(in_flight) WHERE in_flight = 1;
 
       CREATE TABLE attempts (
         id            INTEGER PRIMARY KEY,
@@ -120,17 +123,19 @@ export const MIGRATIONS: readonly Migration[] = [
         n             INTEGER NOT NULL,
         started_at    INTEGER NOT NULL,
         duration_ms   REAL,
-        outcome       TEXT NOT NULL,             -- http_503, timeout, connection_refused, reset, dns …
+        outcome       TEXT NOT NULL,             -- http_503, timeout, connection_refused, reset, dns, dropped, interrupted; in_flight while running
         status_code   INTEGER,
+        url           TEXT,                      -- where it went (loop mode: the endpoint's URL then)
         request_headers_json TEXT,
         response_headers_json TEXT,
         response_body BLOB,
         error         TEXT,
         fault_json    TEXT,                      -- sending-side fault applied to this attempt
-        decision      TEXT NOT NULL,             -- succeeded | retry | failed
+        decision      TEXT NOT NULL,             -- succeeded | retry | failed; pending while running
         next_attempt_at INTEGER,
         UNIQUE (delivery_id, n)
       );
+      CREATE INDEX attempts_by_time ON attempts(started_at);
 
       -- scenarios -------------------------------------------------------------------
       CREATE TABLE scenarios (

@@ -1,0 +1,1 @@
+export { createScheduler, type Scheduler, type SchedulerOptions } from './scheduler'

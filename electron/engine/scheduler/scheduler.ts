@@ -1,0 +1,153 @@
+import type { Clock, TimerHandle } from '../../../shared/clock'
+import { MinHeap } from '../clock/min-heap'
+import type { DeliveryStatements, DueDelivery } from '../store/deliveries'
+
+// The durable timer queue of deliveries. The store is the truth (deliveries.next_attempt_at); this
+// keeps in memory exactly the scheduled deliveries whose (next_attempt_at, id) is at or before a
+// "window" mark, in a binary heap (O(log n) per schedule and pop). Everything after the mark is
+// only in the store and comes in by index (deliveries_due) when the heap runs dry, so memory is
+// bounded by the horizon and the batch size, and a restart simply starts with an empty window.
+//
+// Entries are never removed when a delivery is rescheduled or finished: the consumer re-reads the
+// row anyway before an attempt and drops an entry whose next_attempt_at no longer matches.
+
+export interface SchedulerOptions {
+  clock: Clock
+  deliveries: Pick<DeliveryStatements, 'due' | 'nextAfter'>
+  /** Called when deliveries have become due; pull them with takeDue(). */
+  onDue: () => void
+  /** How far ahead of now the heap mirrors the store, in clock ms (default 10 min). */
+  horizonMs?: number
+  /** Rows loaded per refill (default 5 000). */
+  batch?: number
+}
+
+export interface Scheduler {
+  /** Loads the first window and arms the timer. */
+  start(): void
+  /** The store already says next_attempt_at = at for this delivery; mirror it. */
+  schedule(id: number, at: number): void
+  /** Up to `max` deliveries due now, earliest first. */
+  takeDue(max: number): DueDelivery[]
+  /** When the next delivery is due (memory or store); undefined when nothing is scheduled. */
+  nextDueAt(): number | undefined
+  /** Entries held in memory (stale ones included until popped). */
+  memorySize(): number
+  stop(): void
+}
+
+const MIN_KEY = Number.MIN_SAFE_INTEGER
+const MAX_KEY = Number.MAX_SAFE_INTEGER
+
+export function createScheduler(options: SchedulerOptions): Scheduler {
+  const { clock, deliveries, onDue } = options
+  const horizonMs = options.horizonMs ?? 600_000
+  const batch = options.batch ?? 5_000
+  const heap = new MinHeap<number>()
+  // Every scheduled (at, id) <= (windowAt, windowId) is in the heap; everything after is not.
+  let windowAt = MIN_KEY
+  let windowId = MIN_KEY
+  let timer: TimerHandle | undefined
+  let timerAt = MAX_KEY
+  let running = false
+
+  const inWindow = (at: number, id: number) => at < windowAt || (at === windowAt && id <= windowId)
+
+  function refill(): void {
+    const until = clock.now() + horizonMs
+    const rows = deliveries.due(windowAt, windowId, until, batch)
+    for (const row of rows) heap.push(row.next_attempt_at, row.id, row.id)
+    if (rows.length === batch) {
+      const last = rows[rows.length - 1] as DueDelivery
+      windowAt = last.next_attempt_at
+      windowId = last.id
+    } else if (until > windowAt || (until === windowAt && windowId < MAX_KEY)) {
+      // Everything up to `until` is loaded now.
+      windowAt = until
+      windowId = MAX_KEY
+    }
+  }
+
+  function arm(): void {
+    if (!running) return
+    const next = nextDueAt()
+    if (next === undefined) {
+      timer?.cancel()
+      timer = undefined
+      timerAt = MAX_KEY
+      return
+    }
+    const now = clock.now()
+    if (next <= now) {
+      // Already due: the consumer pulls when it has room; make sure it hears about it.
+      if (timer && timerAt <= now) return
+      timer?.cancel()
+      timerAt = now
+      timer = clock.setTimer(0, fire)
+      return
+    }
+    if (timer && timerAt === next) return
+    timer?.cancel()
+    timerAt = next
+    timer = clock.setTimer(next - now, fire)
+  }
+
+  function fire(): void {
+    timer = undefined
+    timerAt = MAX_KEY
+    if (!running) return
+    if (heap.size === 0) refill()
+    const top = heap.peekPriority()
+    if (top !== undefined && top <= clock.now()) onDue()
+    else arm()
+  }
+
+  function nextDueAt(): number | undefined {
+    const top = heap.peekPriority()
+    if (top !== undefined) return top
+    return deliveries.nextAfter(windowAt, windowId)?.next_attempt_at
+  }
+
+  return {
+    start() {
+      running = true
+      refill()
+      arm()
+    },
+    schedule(id, at) {
+      if (inWindow(at, id)) heap.push(at, id, id)
+      if (!running) return
+      if (at <= clock.now()) {
+        arm()
+        return
+      }
+      // Only an earlier time than the armed one needs the timer moved.
+      if (at < timerAt) arm()
+    },
+    takeDue(max) {
+      const out: DueDelivery[] = []
+      const now = clock.now()
+      while (out.length < max) {
+        if (heap.size === 0) {
+          refill()
+          if (heap.size === 0) break
+        }
+        const at = heap.peekPriority() as number
+        if (at > now) break
+        const id = heap.pop() as number
+        out.push({ id, next_attempt_at: at })
+      }
+      if (out.length < max) arm()
+      else if (running && heap.size > 0 && (heap.peekPriority() as number) > clock.now()) arm()
+      return out
+    },
+    nextDueAt,
+    memorySize: () => heap.size,
+    stop() {
+      running = false
+      timer?.cancel()
+      timer = undefined
+      timerAt = MAX_KEY
+    },
+  }
+}

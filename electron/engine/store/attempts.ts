@@ -1,0 +1,121 @@
+import type { Database } from 'better-sqlite3'
+
+export type AttemptDecisionColumn = 'pending' | 'succeeded' | 'retry' | 'failed'
+
+export interface AttemptRow {
+  id: number
+  delivery_id: number
+  n: number
+  started_at: number
+  duration_ms: number | null
+  /** http_<code>, timeout, connection_refused, reset, dns, connection_error, dropped, interrupted; in_flight while running. */
+  outcome: string
+  status_code: number | null
+  url: string | null
+  request_headers_json: string | null
+  response_headers_json: string | null
+  response_body: Buffer | null
+  error: string | null
+  fault_json: string | null
+  decision: AttemptDecisionColumn
+  next_attempt_at: number | null
+}
+
+export interface NewAttempt {
+  delivery_id: number
+  n: number
+  started_at: number
+  url: string | null
+  request_headers_json: string | null
+  fault_json: string | null
+}
+
+export interface AttemptFinish {
+  id: number
+  duration_ms: number | null
+  outcome: string
+  status_code: number | null
+  response_headers_json: string | null
+  response_body: Buffer | null
+  error: string | null
+  decision: Exclude<AttemptDecisionColumn, 'pending'>
+  next_attempt_at: number | null
+}
+
+export interface SubscriptionAttemptCounts {
+  attempts: number
+  successes: number
+  failures: number
+}
+
+export interface AttemptStatements {
+  /** Inserted before the request goes out, so its id can travel in x-hookloop-attempt. */
+  insertStarted(row: NewAttempt): number
+  /** An attempt that never went out (a dropped delivery): recorded final at once. */
+  insertFinal(row: NewAttempt & Omit<AttemptFinish, 'id'>): number
+  finish(row: AttemptFinish): void
+  get(id: number): AttemptRow | undefined
+  byDelivery(deliveryId: number): AttemptRow[]
+  /** The unfinished attempt of a delivery (after a crash). */
+  unfinished(deliveryId: number): AttemptRow | undefined
+  markInterrupted(id: number, nextAttemptAt: number): void
+  countsForSubscription(subscriptionId: string): SubscriptionAttemptCounts
+  /** Σ over event ids of (attempts that reached the endpoint − 1): the same event delivered again. */
+  duplicatesForSubscription(subscriptionId: string): number
+  total(): number
+}
+
+const COLUMNS =
+  'id, delivery_id, n, started_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json, response_body, error, fault_json, decision, next_attempt_at'
+
+// Outcomes after which the endpoint may have processed the request (a response came, or the
+// request was sent and the answer lost): a later send of the same event id is a duplicate.
+const REACHED = `(a.outcome LIKE 'http_%' OR a.outcome IN ('timeout', 'reset', 'interrupted'))`
+
+/** Named prepared statements over the attempts table. */
+export function createAttemptStatements(db: Database): AttemptStatements {
+  const insertStarted = db.prepare(
+    `INSERT INTO attempts (delivery_id, n, started_at, outcome, url, request_headers_json, fault_json, decision)
+     VALUES (@delivery_id, @n, @started_at, 'in_flight', @url, @request_headers_json, @fault_json, 'pending')`,
+  )
+  const insertFinal = db.prepare(
+    `INSERT INTO attempts (delivery_id, n, started_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json,
+       response_body, error, fault_json, decision, next_attempt_at)
+     VALUES (@delivery_id, @n, @started_at, @duration_ms, @outcome, @status_code, @url, @request_headers_json, @response_headers_json,
+       @response_body, @error, @fault_json, @decision, @next_attempt_at)`,
+  )
+  const finish = db.prepare(
+    `UPDATE attempts SET duration_ms = @duration_ms, outcome = @outcome, status_code = @status_code, response_headers_json = @response_headers_json,
+       response_body = @response_body, error = @error, decision = @decision, next_attempt_at = @next_attempt_at WHERE id = @id`,
+  )
+  const get = db.prepare(`SELECT ${COLUMNS} FROM attempts WHERE id = ?`)
+  const byDelivery = db.prepare(`SELECT ${COLUMNS} FROM attempts WHERE delivery_id = ? ORDER BY n`)
+  const unfinished = db.prepare(`SELECT ${COLUMNS} FROM attempts WHERE delivery_id = ? AND decision = 'pending' ORDER BY n DESC LIMIT 1`)
+  const markInterrupted = db.prepare(
+    `UPDATE attempts SET outcome = 'interrupted', decision = 'retry', error = 'the engine stopped before this attempt finished; it is retried',
+       next_attempt_at = ? WHERE id = ?`,
+  )
+  const counts = db.prepare(
+    `SELECT COUNT(*) AS attempts, COALESCE(SUM(a.decision = 'succeeded'), 0) AS successes,
+       COALESCE(SUM(a.decision IN ('retry', 'failed')), 0) AS failures
+     FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.subscription_id = ?`,
+  )
+  const duplicates = db.prepare(
+    `SELECT COALESCE(SUM(sent - 1), 0) FROM (
+       SELECT COUNT(*) AS sent FROM attempts a JOIN deliveries d ON d.id = a.delivery_id
+       WHERE d.subscription_id = ? AND ${REACHED} GROUP BY d.event_id)`,
+  ).pluck()
+  const total = db.prepare('SELECT COUNT(*) FROM attempts').pluck()
+  return {
+    insertStarted: (row) => Number(insertStarted.run(row).lastInsertRowid),
+    insertFinal: (row) => Number(insertFinal.run(row).lastInsertRowid),
+    finish: (row) => void finish.run(row),
+    get: (id) => get.get(id) as AttemptRow | undefined,
+    byDelivery: (deliveryId) => byDelivery.all(deliveryId) as AttemptRow[],
+    unfinished: (deliveryId) => unfinished.get(deliveryId) as AttemptRow | undefined,
+    markInterrupted: (id, nextAttemptAt) => void markInterrupted.run(nextAttemptAt, id),
+    countsForSubscription: (subscriptionId) => counts.get(subscriptionId) as SubscriptionAttemptCounts,
+    duplicatesForSubscription: (subscriptionId) => duplicates.get(subscriptionId) as number,
+    total: () => total.get() as number,
+  }
+}

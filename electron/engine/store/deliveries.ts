@@ -1,0 +1,140 @@
+import type { Database } from 'better-sqlite3'
+
+export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
+
+export interface DeliveryRow {
+  id: number
+  event_id: string
+  subscription_id: string
+  status: DeliveryStatus
+  /** Attempt rows made so far (interrupted ones included). */
+  attempts: number
+  last_status_code: number | null
+  last_attempt_at: number | null
+  /** NULL = nothing scheduled (final, in flight, or waiting for a paused subscription). */
+  next_attempt_at: number | null
+  in_flight: number
+  interrupted: number
+  faults_json: string | null
+  created_at: number
+  updated_at: number
+}
+
+export interface DueDelivery {
+  id: number
+  next_attempt_at: number
+}
+
+export interface NewDelivery {
+  event_id: string
+  subscription_id: string
+  next_attempt_at: number | null
+  faults_json: string | null
+  created_at: number
+}
+
+export interface DeliveryFinish {
+  id: number
+  status: DeliveryStatus
+  last_status_code: number | null
+  next_attempt_at: number | null
+  updated_at: number
+}
+
+export interface DeliveryListQuery {
+  subscription_id: string
+  status?: DeliveryStatus
+  limit: number
+}
+
+export interface DeliveryStatements {
+  insert(row: NewDelivery): number
+  get(id: number): DeliveryRow | undefined
+  /** Due deliveries after (at, id) in (next_attempt_at, id) order, up to `until` inclusive. */
+  due(afterAt: number, afterId: number, until: number, limit: number): DueDelivery[]
+  /** Earliest scheduled delivery after (at, id), if any. */
+  nextAfter(afterAt: number, afterId: number): DueDelivery | undefined
+  /** Marks an attempt started: counts it, clears the schedule, sets in_flight. */
+  markStarted(id: number, now: number): void
+  markFinished(finish: DeliveryFinish): void
+  /** Schedule (or unschedule with null) without starting anything. */
+  reschedule(id: number, status: DeliveryStatus, nextAttemptAt: number | null, now: number): void
+  inFlight(): DeliveryRow[]
+  /** After a crash: clears in_flight, counts the interruption and schedules the retry at `now`. */
+  recoverInFlight(id: number, now: number): void
+  /** Deliveries of a paused subscription that never started, waiting for resume. */
+  waitingForResume(subscriptionId: string): number[]
+  list(query: DeliveryListQuery): DeliveryRow[]
+  byEvent(eventId: string): DeliveryRow[]
+  /** Failure rate inputs over deliveries created since `since`. */
+  failureCounts(subscriptionId: string, since: number): { total: number; failed: number }
+  countByStatus(): Array<{ status: DeliveryStatus; count: number }>
+  pendingCount(): number
+}
+
+const COLUMNS =
+  'id, event_id, subscription_id, status, attempts, last_status_code, last_attempt_at, next_attempt_at, in_flight, interrupted, faults_json, created_at, updated_at'
+
+/** Named prepared statements over the deliveries table. */
+export function createDeliveryStatements(db: Database): DeliveryStatements {
+  const insert = db.prepare(
+    `INSERT INTO deliveries (event_id, subscription_id, status, next_attempt_at, faults_json, created_at, updated_at)
+     VALUES (@event_id, @subscription_id, 'pending', @next_attempt_at, @faults_json, @created_at, @created_at)`,
+  )
+  const get = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?`)
+  // Row-value comparison keeps ties on next_attempt_at ordered by id and walks deliveries_due.
+  const due = db.prepare(
+    `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
+     WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) AND next_attempt_at <= ?
+     ORDER BY next_attempt_at, id LIMIT ?`,
+  )
+  const nextAfter = db.prepare(
+    `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
+     WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) ORDER BY next_attempt_at, id LIMIT 1`,
+  )
+  const markStarted = db.prepare(
+    'UPDATE deliveries SET attempts = attempts + 1, in_flight = 1, next_attempt_at = NULL, last_attempt_at = ?, updated_at = ? WHERE id = ?',
+  )
+  const markFinished = db.prepare(
+    `UPDATE deliveries SET status = @status, last_status_code = @last_status_code, next_attempt_at = @next_attempt_at,
+       in_flight = 0, updated_at = @updated_at WHERE id = @id`,
+  )
+  const reschedule = db.prepare('UPDATE deliveries SET status = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?')
+  const inFlight = db.prepare(`SELECT ${COLUMNS} FROM deliveries INDEXED BY deliveries_in_flight WHERE in_flight = 1 ORDER BY id`)
+  const recoverInFlight = db.prepare(
+    `UPDATE deliveries SET in_flight = 0, interrupted = interrupted + 1, status = 'retrying', next_attempt_at = ?, updated_at = ? WHERE id = ?`,
+  )
+  const waitingForResume = db.prepare(
+    `SELECT id FROM deliveries WHERE subscription_id = ? AND status = 'pending' AND attempts = 0 AND in_flight = 0 AND next_attempt_at IS NULL ORDER BY id`,
+  )
+  const listAll = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE subscription_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`)
+  const listByStatus = db.prepare(
+    `SELECT ${COLUMNS} FROM deliveries WHERE subscription_id = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+  )
+  const byEvent = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE event_id = ? ORDER BY id`)
+  const failureCounts = db.prepare(
+    `SELECT COUNT(*) AS total, COALESCE(SUM(status = 'failed'), 0) AS failed FROM deliveries WHERE subscription_id = ? AND created_at >= ?`,
+  )
+  const countByStatus = db.prepare('SELECT status, COUNT(*) AS count FROM deliveries GROUP BY status')
+  const pendingCount = db.prepare(`SELECT COUNT(*) FROM deliveries WHERE status IN ('pending', 'retrying')`).pluck()
+  return {
+    insert: (row) => Number(insert.run(row).lastInsertRowid),
+    get: (id) => get.get(id) as DeliveryRow | undefined,
+    due: (afterAt, afterId, until, limit) => due.all(afterAt, afterId, until, limit) as DueDelivery[],
+    nextAfter: (afterAt, afterId) => nextAfter.get(afterAt, afterId) as DueDelivery | undefined,
+    markStarted: (id, now) => void markStarted.run(now, now, id),
+    markFinished: (finish) => void markFinished.run(finish),
+    reschedule: (id, status, nextAttemptAt, now) => void reschedule.run(status, nextAttemptAt, now, id),
+    inFlight: () => inFlight.all() as DeliveryRow[],
+    recoverInFlight: (id, now) => void recoverInFlight.run(now, now, id),
+    waitingForResume: (subscriptionId) => (waitingForResume.all(subscriptionId) as Array<{ id: number }>).map((r) => r.id),
+    list: (query) =>
+      (query.status === undefined
+        ? listAll.all(query.subscription_id, query.limit)
+        : listByStatus.all(query.subscription_id, query.status, query.limit)) as DeliveryRow[],
+    byEvent: (eventId) => byEvent.all(eventId) as DeliveryRow[],
+    failureCounts: (subscriptionId, since) => failureCounts.get(subscriptionId, since) as { total: number; failed: number },
+    countByStatus: () => countByStatus.all() as Array<{ status: DeliveryStatus; count: number }>,
+    pendingCount: () => pendingCount.get() as number,
+  }
+}

@@ -1,0 +1,53 @@
+import type { Database } from 'better-sqlite3'
+
+export interface SubscriptionRow {
+  id: string
+  name: string
+  /** '' when the target is one of our endpoints (endpoint_slug). */
+  url: string
+  endpoint_slug: string | null
+  scheme: string
+  /** JSON array of secrets; the first one signs. */
+  secrets_json: string
+  policy_json: string
+  headers_json: string
+  event_id_header: string | null
+  paused: number
+  created_at: number
+  updated_at: number
+}
+
+export interface SubscriptionStatements {
+  insert(row: SubscriptionRow): void
+  update(row: SubscriptionRow): void
+  get(id: string): SubscriptionRow | undefined
+  list(): SubscriptionRow[]
+  setPaused(id: string, paused: boolean, now: number): boolean
+  setSecrets(id: string, secretsJson: string, now: number): boolean
+}
+
+const COLUMNS = 'id, name, url, endpoint_slug, scheme, secrets_json, policy_json, headers_json, event_id_header, paused, created_at, updated_at'
+
+/** Named prepared statements over the subscriptions table. */
+export function createSubscriptionStatements(db: Database): SubscriptionStatements {
+  const insert = db.prepare(
+    `INSERT INTO subscriptions (${COLUMNS}) VALUES (@id, @name, @url, @endpoint_slug, @scheme, @secrets_json, @policy_json, @headers_json, @event_id_header, @paused, @created_at, @updated_at)`,
+  )
+  const update = db.prepare(
+    `UPDATE subscriptions SET name = @name, url = @url, endpoint_slug = @endpoint_slug, scheme = @scheme, secrets_json = @secrets_json,
+       policy_json = @policy_json, headers_json = @headers_json, event_id_header = @event_id_header, paused = @paused, updated_at = @updated_at
+     WHERE id = @id`,
+  )
+  const get = db.prepare(`SELECT ${COLUMNS} FROM subscriptions WHERE id = ?`)
+  const list = db.prepare(`SELECT ${COLUMNS} FROM subscriptions ORDER BY created_at, id`)
+  const setPaused = db.prepare('UPDATE subscriptions SET paused = ?, updated_at = ? WHERE id = ?')
+  const setSecrets = db.prepare('UPDATE subscriptions SET secrets_json = ?, updated_at = ? WHERE id = ?')
+  return {
+    insert: (row) => void insert.run(row),
+    update: (row) => void update.run(row),
+    get: (id) => get.get(id) as SubscriptionRow | undefined,
+    list: () => list.all() as SubscriptionRow[],
+    setPaused: (id, paused, now) => setPaused.run(paused ? 1 : 0, now, id).changes > 0,
+    setSecrets: (id, secretsJson, now) => setSecrets.run(secretsJson, now, id).changes > 0,
+  }
+}
