@@ -62,7 +62,8 @@ export function bodyVariants(body: Uint8Array): BodyVariant[] {
   const original = Buffer.from(body)
   const seen = new Set<string>([original.toString('latin1')])
   const variants: BodyVariant[] = []
-  for (const variant of [...jsonVariants(body), ...newlineVariants(body)]) {
+  // Newline first: a JSON body plus a newline also matches "compact JSON", but the newline is the real story.
+  for (const variant of [...newlineVariants(body), ...jsonVariants(body)]) {
     const fingerprint = variant.body.toString('latin1')
     if (seen.has(fingerprint)) continue
     seen.add(fingerprint)

@@ -78,6 +78,7 @@ export const twilio: SchemeModule = {
     const hash = input.url ? bodyHashParam(input.url) : null
     if (!result.valid || hash === null || hash === sha256Hex(input.body)) return result
     // The URL is authentic but the body is not the one it was signed for.
+    if (input.body.length === 0) return fail(meta.id, 'empty_body', 'The body is empty but the URL\'s bodySHA256 covers one: pass the raw request body to verify (a body parser probably consumed it first).', { received: receivedText })
     const variant = bodyVariants(input.body).find((v) => sha256Hex(v.body) === hash)
     const why = variant ? `the bodySHA256 in the URL matches ${variant.explanation}` : 'the body changed after signing'
     return fail(meta.id, 'signature_mismatch', `The signature over the URL is valid but its bodySHA256 is not the SHA-256 of this body: ${why}.`, { received: receivedText })
