@@ -1,0 +1,47 @@
+// Runs the built `hookloop` CLI as a real process, the way a user or CI does.
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+export const CLI_PATH = resolve(REPO_ROOT, 'out/main/cli.js')
+
+export interface CliResult {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stdout: string
+  stderr: string
+}
+
+export interface RunCliOptions {
+  /** Written to the process's stdin, then stdin is closed (closed empty when absent). */
+  stdin?: string | Uint8Array
+  cwd?: string
+  env?: NodeJS.ProcessEnv
+}
+
+/** `node out/main/cli.js ...args` with cwd = repo root; resolves when the process exits. */
+export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
+  if (!existsSync(CLI_PATH)) {
+    return Promise.reject(new Error(`${CLI_PATH} is missing: run npm run build first (or npx electron-vite build)`))
+  }
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI_PATH, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    const stdout: Buffer[] = []
+    const stderr: Buffer[] = []
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      resolvePromise({ code, signal, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') })
+    })
+    // A CLI that exits before reading stdin closes the pipe; that is not the test's failure.
+    child.stdin.on('error', () => {})
+    child.stdin.end(options.stdin ?? '')
+  })
+}
