@@ -1,0 +1,220 @@
+import type { Database } from 'better-sqlite3'
+import type { Dispatcher } from 'undici'
+import type { Clock } from '../../../shared/clock'
+import { decideAfterAttempt, type AttemptDecision } from '../../../shared/policy'
+import type { AppliedFault } from '../../../shared/sender-events'
+import { holdWork } from '../clock/work'
+import type { Scheduler } from '../scheduler/scheduler'
+import type { AttemptStatements } from '../store/attempts'
+import type { DeliveryRow, DeliveryStatements, DeliveryStatus, DueDelivery } from '../store/deliveries'
+import type { EventStatements } from '../store/events'
+import type { SenderEmitter } from './emitter'
+import { postOnce, type PostResult } from './http-post'
+import { ATTEMPT_HEADER, buildHeaders, defaultEventIdHeader, type SignFn } from './request-headers'
+import type { Subscription, SubscriptionBook } from './subscriptions'
+import { attemptView, deliveryView, parseDeliveryFaults } from './views'
+
+// One attempt of one delivery, start to record. The attempt row is written (and committed) before
+// the request leaves, so its id travels in x-hookloop-attempt and a crash mid-request leaves a row
+// that the next start finds and retries. While the request is out, the attempt holds the clock
+// (a virtual clock does not jump under real I/O), keyed by the attempt id so a receiver on the same
+// clock can park it while it sleeps on the attempt's behalf.
+
+/** Resolves a loop-mode target (an endpoint slug) to the URL to POST to right now. */
+export type ResolveEndpointUrl = (slug: string) => string
+
+export interface AttemptDeps {
+  db: Database
+  clock: Clock
+  events: EventStatements
+  deliveries: DeliveryStatements
+  attempts: AttemptStatements
+  subscriptions: SubscriptionBook
+  scheduler: Scheduler
+  emitter: SenderEmitter
+  sign: SignFn
+  resolveEndpointUrl: ResolveEndpointUrl | undefined
+  dispatcher: Dispatcher
+  maxResponseBytes: number
+  eventType(eventId: string): string
+}
+
+function statusFor(decision: AttemptDecision): DeliveryStatus {
+  switch (decision.decision) {
+    case 'succeeded':
+      return 'succeeded'
+    case 'failed':
+      return 'failed'
+    case 'retry':
+      return 'retrying'
+    default: {
+      const never: never = decision
+      throw new Error(`unknown decision ${JSON.stringify(never)}`)
+    }
+  }
+}
+
+function targetUrl(deps: AttemptDeps, sub: Subscription): { url: string } | { error: string } {
+  if ('url' in sub.target) return { url: sub.target.url }
+  if (!deps.resolveEndpointUrl) return { error: `loop-mode target ${sub.target.endpoint} cannot be resolved: no receiver is attached to this sender` }
+  try {
+    return { url: deps.resolveEndpointUrl(sub.target.endpoint) }
+  } catch (error) {
+    return { error: `endpoint ${sub.target.endpoint}: ${error instanceof Error ? error.message : String(error)}` }
+  }
+}
+
+export function createAttemptRunner(deps: AttemptDeps) {
+  const { db, clock, deliveries, attempts, emitter } = deps
+
+  const start = db.transaction((row: DeliveryRow, now: number, url: string | null, headersJson: string, faultJson: string | null) => {
+    deliveries.markStarted(row.id, now)
+    return attempts.insertStarted({ delivery_id: row.id, n: row.attempts + 1, started_at: now, url, request_headers_json: headersJson, fault_json: faultJson })
+  })
+
+  const finish = db.transaction((deliveryId: number, attemptId: number, result: PostResult, decision: AttemptDecision) => {
+    const next = decision.decision === 'retry' ? decision.at : null
+    attempts.finish({
+      id: attemptId,
+      duration_ms: result.durationMs,
+      outcome: result.outcome,
+      status_code: result.statusCode,
+      response_headers_json: result.responseHeaders ? JSON.stringify(result.responseHeaders) : null,
+      response_body: result.responseBody,
+      error: result.error,
+      decision: decision.decision,
+      next_attempt_at: next,
+    })
+    deliveries.markFinished({ id: deliveryId, status: statusFor(decision), last_status_code: result.statusCode, next_attempt_at: next, updated_at: clock.now() })
+  })
+
+  const recordDrop = db.transaction((row: DeliveryRow, now: number, faultJson: string) => {
+    deliveries.markStarted(row.id, now)
+    const id = attempts.insertFinal({
+      delivery_id: row.id,
+      n: row.attempts + 1,
+      started_at: now,
+      url: null,
+      request_headers_json: null,
+      fault_json: faultJson,
+      duration_ms: 0,
+      outcome: 'dropped',
+      status_code: null,
+      response_headers_json: null,
+      response_body: null,
+      error: null,
+      decision: 'failed',
+      next_attempt_at: null,
+    })
+    deliveries.markFinished({ id: row.id, status: 'failed', last_status_code: null, next_attempt_at: null, updated_at: now })
+    return id
+  })
+
+  function emitDelivery(id: number, type: 'delivery.created' | 'delivery.updated'): void {
+    if (!emitter.hasListeners(type)) return
+    const row = deliveries.get(id)
+    if (row) emitter.emit(type, deliveryView(row, deps.eventType(row.event_id)))
+  }
+
+  function emitAttempt(id: number, eventId: string, type: 'attempt.started' | 'attempt.finished'): void {
+    if (!emitter.hasListeners(type)) return
+    const row = attempts.get(id)
+    if (row) emitter.emit(type, attemptView(row, eventId))
+  }
+
+  // `at-once` duplicates wait for the first attempt of the delivery they copy.
+  function releaseWaitingCopies(row: DeliveryRow): void {
+    if (row.attempts !== 0) return
+    for (const other of deliveries.byEvent(row.event_id)) {
+      if (other.id === row.id || other.attempts !== 0 || other.next_attempt_at !== null || other.in_flight) continue
+      if (parseDeliveryFaults(other.faults_json).after_first_attempt_of !== row.id) continue
+      const now = clock.now()
+      deliveries.reschedule(other.id, 'pending', now, now)
+      deps.scheduler.schedule(other.id, now)
+      emitDelivery(other.id, 'delivery.updated')
+    }
+  }
+
+  /**
+   * Runs the attempt for a due entry; resolves when it is recorded. Stale entries (the delivery was
+   * rescheduled, retried by hand or is already running) resolve at once. Everything up to the
+   * request is synchronous, so the clock hold is in place before the caller returns.
+   */
+  async function run(due: DueDelivery): Promise<void> {
+    const row = deliveries.get(due.id)
+    if (!row || row.in_flight === 1 || row.next_attempt_at !== due.next_attempt_at) return
+    const sub = deps.subscriptions.require(row.subscription_id)
+    const event = deps.events.get(row.event_id)
+    if (!event) throw new Error(`delivery ${row.id} names event ${row.event_id}, which is not in the store`)
+    const faults = parseDeliveryFaults(row.faults_json)
+    const now = clock.now()
+    const first = row.attempts === 0
+    const applied: AppliedFault[] = []
+    if (faults.duplicate_of !== undefined && first) applied.push({ type: 'duplicate', detail: `second delivery of this event (copy of delivery ${faults.duplicate_of})` })
+    const outOfOrder = faults.faults.find((f) => f.type === 'out-of-order')
+    if (outOfOrder && first) applied.push({ type: 'out-of-order', detail: `held back ${outOfOrder.delay_ms} ms so later events go first` })
+
+    if (faults.faults.some((f) => f.type === 'drop')) {
+      applied.push({ type: 'drop', detail: 'a lost webhook: recorded, never sent' })
+      const attemptId = recordDrop(row, now, JSON.stringify(applied))
+      emitAttempt(attemptId, row.event_id, 'attempt.finished')
+      emitDelivery(row.id, 'delivery.updated')
+      releaseWaitingCopies(row)
+      return
+    }
+
+    const target = targetUrl(deps, sub)
+    const url = 'url' in target ? target.url : null
+    const built = buildHeaders({
+      scheme: sub.scheme,
+      secret: sub.secret,
+      retiredSecret: sub.retired_secrets[0],
+      eventId: row.event_id,
+      eventIdHeader: sub.event_id_header ?? defaultEventIdHeader(sub.scheme),
+      extraHeaders: sub.headers,
+      body: event.payload,
+      url: url ?? '',
+      now,
+      faults: faults.faults,
+      sign: deps.sign,
+    })
+    applied.push(...built.applied)
+    const attemptId = start(row, now, url, JSON.stringify(built.headers), applied.length > 0 ? JSON.stringify(applied) : null)
+    const release = holdWork(clock, { key: String(attemptId), maxRealMs: sub.policy.timeout_ms })
+    try {
+      emitAttempt(attemptId, row.event_id, 'attempt.started')
+      emitDelivery(row.id, 'delivery.updated')
+      releaseWaitingCopies(row)
+      const result: PostResult =
+        url === null
+          ? { outcome: 'connection_error', statusCode: null, responseHeaders: null, responseBody: null, durationMs: 0, error: 'error' in target ? target.error : null, finalUrl: '' }
+          : await postOnce({
+              url,
+              headers: { ...built.headers, [ATTEMPT_HEADER]: String(attemptId) },
+              body: event.payload,
+              clock,
+              timeoutMs: sub.policy.timeout_ms,
+              followRedirects: sub.policy.follow_redirects,
+              maxResponseBytes: deps.maxResponseBytes,
+              dispatcher: deps.dispatcher,
+            })
+      // Policy and subscription may have changed while the request was out: the current ones decide.
+      const policy = deps.subscriptions.require(row.subscription_id).policy
+      const decision = decideAfterAttempt(policy, {
+        attempt: row.attempts + 1 - row.interrupted,
+        outcome: result.outcome,
+        now: clock.now(),
+        retryAfter: result.responseHeaders?.['retry-after'],
+        jitterKey: String(row.id),
+      })
+      finish(row.id, attemptId, result, decision)
+      if (decision.decision === 'retry') deps.scheduler.schedule(row.id, decision.at)
+      emitAttempt(attemptId, row.event_id, 'attempt.finished')
+      emitDelivery(row.id, 'delivery.updated')
+    } finally {
+      release()
+    }
+  }
+
+  return { run, emitDelivery }
+}

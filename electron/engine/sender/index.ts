@@ -1,0 +1,8 @@
+// The sending half of Hookloop. See docs/sender.md.
+export { createSender, type Sender, type SenderOptions, type PublishInput, type PublishResult, type FailureRate, type SenderMetrics } from './sender'
+export { SenderError, type SenderErrorCode } from './sender-error'
+export type { Subscription, SubscriptionInput, SubscriptionPatch, SubscriptionTarget } from './subscriptions'
+export type { ResolveEndpointUrl } from './attempt-runner'
+export { ATTEMPT_HEADER, defaultEventIdHeader, type SignFn } from './request-headers'
+export { postOnce, type PostInput, type PostResult } from './http-post'
+export { classifyNetworkError } from './classify-error'

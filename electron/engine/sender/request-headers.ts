@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto'
+import type { SchemeId, SignInput } from '../../../shared/signatures'
+import type { AppliedFault } from '../../../shared/sender-events'
+import type { SendFault } from '../../../shared/sender-faults'
+
+// The headers of one attempt: content type, the event id header, the subscription's own headers,
+// the signature (from the signatures module) and the attempt link. Signing faults change exactly
+// one input of sign() (secret, timestamp) or its output (one character of the signature), and say
+// what they did.
+
+export type SignFn = (scheme: SchemeId, input: SignInput) => Record<string, string>
+
+/** The header that carries the event id when a subscription names none. */
+const DEFAULT_EVENT_ID_HEADER: Partial<Record<SchemeId, string>> = {
+  'standard-webhooks': 'webhook-id',
+  svix: 'svix-id',
+  github: 'x-github-delivery',
+  shopify: 'x-shopify-webhook-id',
+}
+
+export function defaultEventIdHeader(scheme: SchemeId): string {
+  return DEFAULT_EVENT_ID_HEADER[scheme] ?? 'x-hookloop-event-id'
+}
+
+export const ATTEMPT_HEADER = 'x-hookloop-attempt'
+
+export interface HeaderInput {
+  scheme: SchemeId
+  /** Signing secret first; secrets rotated out after it (newest first). */
+  secret: string | undefined
+  retiredSecret: string | undefined
+  eventId: string
+  eventIdHeader: string
+  extraHeaders: Record<string, string>
+  body: Buffer
+  url: string
+  /** Clock time of the attempt, ms. */
+  now: number
+  faults: readonly SendFault[]
+  sign: SignFn
+}
+
+export interface BuiltHeaders {
+  headers: Record<string, string>
+  applied: AppliedFault[]
+}
+
+/** A secret in the same format as `like` that nobody has. */
+function strangerSecret(like: string | undefined): string {
+  if (like?.startsWith('whsec_')) return `whsec_${randomBytes(24).toString('base64')}`
+  return randomBytes(24).toString('hex')
+}
+
+// Swap one character for another of the same alphabet, so the header still parses and only the
+// comparison fails.
+function corruptOne(value: string): string {
+  const index = value.length - 2
+  if (index < 0) return `${value}x`
+  const c = value.charAt(index)
+  const swapped = /[0-9]/.test(c) ? String((Number(c) + 1) % 10) : c === 'A' ? 'B' : c === 'a' ? 'b' : /[a-z]/.test(c) ? 'a' : 'A'
+  return value.slice(0, index) + swapped + value.slice(index + 1)
+}
+
+export function buildHeaders(input: HeaderInput): BuiltHeaders {
+  const applied: AppliedFault[] = []
+  let secret = input.secret
+  let timestamp = Math.floor(input.now / 1000)
+  let corrupt = false
+  for (const fault of input.faults) {
+    switch (fault.type) {
+      case 'wrong-secret':
+        secret = strangerSecret(input.secret)
+        applied.push({ type: fault.type, detail: 'signed with a secret the subscription never had' })
+        break
+      case 'rotated-secret':
+        if (input.retiredSecret !== undefined) {
+          secret = input.retiredSecret
+          applied.push({ type: fault.type, detail: 'signed with the secret rotated out last' })
+        } else {
+          secret = strangerSecret(input.secret)
+          applied.push({ type: fault.type, detail: 'no secret was rotated out yet: signed with an unrelated secret instead' })
+        }
+        break
+      case 'stale-timestamp':
+        timestamp -= fault.by_s
+        applied.push({ type: fault.type, detail: `timestamp ${fault.by_s} s in the past` })
+        break
+      case 'future-timestamp':
+        timestamp += fault.by_s
+        applied.push({ type: fault.type, detail: `timestamp ${fault.by_s} s in the future` })
+        break
+      case 'corrupt-signature':
+        corrupt = true
+        applied.push({ type: fault.type, detail: 'one character of the signature changed after signing' })
+        break
+      case 'duplicate':
+      case 'drop':
+      case 'out-of-order':
+        break // delivery-level faults: handled when the delivery is created or attempted
+      default: {
+        const never: never = fault
+        throw new Error(`unknown send fault ${JSON.stringify(never)}`)
+      }
+    }
+  }
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'Hookloop-Sender/0.1',
+    ...lowerCaseKeys(input.extraHeaders),
+  }
+  headers[input.eventIdHeader.toLowerCase()] = input.eventId
+  if (secret !== undefined && secret !== '') {
+    const signed = input.sign(input.scheme, { body: input.body, secret, id: input.eventId, timestamp, url: input.url })
+    for (const [name, value] of Object.entries(signed)) {
+      // The signature header is the one that is neither the id nor the timestamp.
+      const isSignature = value !== input.eventId && value !== String(timestamp)
+      headers[name] = corrupt && isSignature ? corruptOne(value) : value
+    }
+  }
+  return { headers, applied }
+}
+
+function lowerCaseKeys(record: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(record)) out[k.toLowerCase()] = v
+  return out
+}

@@ -1,0 +1,347 @@
+import { randomUUID } from 'node:crypto'
+import type { Database } from 'better-sqlite3'
+import { Agent, type Dispatcher } from 'undici'
+import type { Clock } from '../../../shared/clock'
+import type { AttemptView, DeliveryStatus, DeliveryView, SenderEventMap } from '../../../shared/sender-events'
+import { sendFaultSchema, type SendFault, type SendFaultInput } from '../../../shared/sender-faults'
+import { createScheduler } from '../scheduler/scheduler'
+import { createAttemptStatements } from '../store/attempts'
+import { createDeliveryStatements } from '../store/deliveries'
+import { createEventStatements } from '../store/events'
+import { createSubscriptionStatements } from '../store/subscriptions'
+import { createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
+import { SenderEmitter, type SenderListener } from './emitter'
+import type { SignFn } from './request-headers'
+import { SenderError } from './sender-error'
+import { createSubscriptionBook, type Subscription, type SubscriptionInput, type SubscriptionPatch } from './subscriptions'
+import { attemptView, deliveryView, type DeliveryFaults } from './views'
+
+// The sending half of Hookloop: subscriptions, events, deliveries and their attempts over the
+// store, driven by the durable scheduler on the injected clock.
+
+export interface SenderOptions {
+  db: Database
+  clock: Clock
+  /** sign() from electron/engine/signatures. */
+  sign: SignFn
+  /** Loop mode: the URL of one of our endpoints now (tunnel URL when up, loopback otherwise). */
+  resolveEndpointUrl?: ResolveEndpointUrl
+  /** Attempts in flight at once (default 64). */
+  concurrency?: number
+  /** Response body bytes kept per attempt (default 64 KiB). */
+  maxResponseBytes?: number
+  /** HTTP client; default: an undici Agent owned (and closed) by the sender. */
+  dispatcher?: Dispatcher
+  /** Scheduler tuning (clock ms ahead mirrored in memory; rows per refill). */
+  horizonMs?: number
+  batch?: number
+}
+
+export interface PublishInput {
+  /** UUID v4; a fresh one when absent. */
+  event_id?: string
+  event_type: string
+  payload: unknown
+  /** Default: every subscription. */
+  subscription_ids?: string[]
+  faults?: SendFaultInput[]
+}
+
+export interface PublishResult {
+  event_id: string
+  deliveries: DeliveryView[]
+}
+
+export interface FailureRate {
+  total: number
+  failed: number
+  /** failed / total over deliveries created in the last 24 h (0 when none). */
+  rate: number
+  /** Above 5 %. */
+  red: boolean
+}
+
+export interface SenderMetrics {
+  attempts: number
+  successes: number
+  failures: number
+  /** Sends of an event id beyond its first that reached the endpoint. */
+  duplicates: number
+}
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+const DAY_MS = 86_400_000
+
+export function createSender(options: SenderOptions) {
+  const { db, clock } = options
+  const concurrency = options.concurrency ?? 64
+  const events = createEventStatements(db)
+  const deliveries = createDeliveryStatements(db)
+  const attempts = createAttemptStatements(db)
+  const subscriptions = createSubscriptionBook(createSubscriptionStatements(db))
+  const emitter = new SenderEmitter()
+  const ownDispatcher = options.dispatcher === undefined
+  // Timeouts are the clock's business: undici's own (real-time) ones are switched off.
+  const dispatcher = options.dispatcher ?? new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: concurrency })
+  const eventTypes = new Map<string, string>()
+  let inFlight = 0
+  let running = false
+  let idleWaiters: Array<() => void> = []
+  let drainWaiters: Array<() => void> = []
+
+  const eventType = (eventId: string): string => {
+    let type = eventTypes.get(eventId)
+    if (type === undefined) {
+      type = events.get(eventId)?.event_type ?? ''
+      if (eventTypes.size > 10_000) eventTypes.clear()
+      eventTypes.set(eventId, type)
+    }
+    return type
+  }
+
+  const scheduler = createScheduler({
+    clock,
+    deliveries,
+    onDue: () => pump(),
+    ...(options.horizonMs === undefined ? {} : { horizonMs: options.horizonMs }),
+    ...(options.batch === undefined ? {} : { batch: options.batch }),
+  })
+
+  const runner = createAttemptRunner({
+    db,
+    clock,
+    events,
+    deliveries,
+    attempts,
+    subscriptions,
+    scheduler,
+    emitter,
+    sign: options.sign,
+    resolveEndpointUrl: options.resolveEndpointUrl,
+    dispatcher,
+    maxResponseBytes: options.maxResponseBytes ?? 65_536,
+    eventType,
+  })
+
+  function pump(): void {
+    if (!running) return
+    while (inFlight < concurrency) {
+      const due = scheduler.takeDue(concurrency - inFlight)
+      if (due.length === 0) break
+      for (const entry of due) {
+        inFlight++
+        runner
+          .run(entry)
+          .catch((error: unknown) => {
+            // A bug, not a delivery outcome: say so loudly, keep the other deliveries going.
+            console.error(`hookloop sender: attempt for delivery ${entry.id} failed to run:`, error)
+          })
+          .finally(() => {
+            inFlight--
+            if (inFlight === 0 && drainWaiters.length > 0) {
+              const waiters = drainWaiters
+              drainWaiters = []
+              for (const resolve of waiters) resolve()
+            }
+            pump()
+            checkIdle()
+          })
+      }
+    }
+    checkIdle()
+  }
+
+  function checkIdle(): void {
+    if (idleWaiters.length === 0 || inFlight > 0 || scheduler.nextDueAt() !== undefined) return
+    const waiters = idleWaiters
+    idleWaiters = []
+    for (const resolve of waiters) resolve()
+  }
+
+  function requireDelivery(id: number) {
+    const row = deliveries.get(id)
+    if (!row) throw new SenderError('not_found', `no delivery ${id}`)
+    return row
+  }
+
+  const insertDeliveries = db.transaction((eventRow: { id: string; event_type: string; payload: Buffer; created_at: number }, subs: Subscription[], faults: SendFault[]) => {
+    events.insert(eventRow)
+    const now = eventRow.created_at
+    const ids: number[] = []
+    const simple = faults.filter((f) => f.type !== 'duplicate')
+    const copyFaults = simple.filter((f) => f.type !== 'drop' && f.type !== 'out-of-order')
+    const outOfOrder = simple.find((f) => f.type === 'out-of-order')
+    for (const sub of subs) {
+      // Pause: deliveries created while paused wait (no schedule) until resume.
+      const first = sub.paused ? null : now + (outOfOrder?.delay_ms ?? 0)
+      const main = deliveries.insert({ event_id: eventRow.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults: simple }), created_at: now })
+      ids.push(main)
+      for (const fault of faults) {
+        if (fault.type !== 'duplicate') continue
+        const at = sub.paused || first === null ? null : fault.mode === 'parallel' ? first : fault.mode === 'delayed' ? first + fault.delay_ms : null
+        const copy: DeliveryFaults = { faults: copyFaults, duplicate_of: main, ...(fault.mode === 'at-once' ? { after_first_attempt_of: main } : {}) }
+        ids.push(deliveries.insert({ event_id: eventRow.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now }))
+      }
+    }
+    return ids
+  })
+
+  function stringifyFaults(faults: DeliveryFaults): string | null {
+    return faults.faults.length === 0 && faults.duplicate_of === undefined ? null : JSON.stringify(faults)
+  }
+
+  function scheduleIfDue(id: number): void {
+    const row = deliveries.get(id)
+    if (row && row.next_attempt_at !== null) scheduler.schedule(id, row.next_attempt_at)
+  }
+
+  function resume(id: string): Subscription {
+    const now = clock.now()
+    const sub = subscriptions.setPaused(id, false, now)
+    for (const deliveryId of deliveries.waitingForResume(id)) {
+      deliveries.reschedule(deliveryId, 'pending', now, now)
+      scheduler.schedule(deliveryId, now)
+      runner.emitDelivery(deliveryId, 'delivery.updated')
+    }
+    return sub
+  }
+
+  /** After a crash: unfinished attempts become `interrupted` and their deliveries are retried now. */
+  const recover = db.transaction((now: number) => {
+    const recovered: number[] = []
+    for (const row of deliveries.inFlight()) {
+      const open = attempts.unfinished(row.id)
+      if (open) attempts.markInterrupted(open.id, now)
+      deliveries.recoverInFlight(row.id, now)
+      recovered.push(row.id)
+    }
+    // Deliveries that were waiting (an `at-once` copy whose original already went, or a paused
+    // subscription that is not paused any more) are scheduled now rather than forgotten.
+    for (const sub of subscriptions.list()) {
+      if (sub.paused) continue
+      for (const id of deliveries.waitingForResume(sub.id)) {
+        const faults = deliveries.get(id)?.faults_json
+        const waitsFor = faults ? (JSON.parse(faults) as DeliveryFaults).after_first_attempt_of : undefined
+        if (waitsFor !== undefined && (deliveries.get(waitsFor)?.attempts ?? 0) === 0) continue
+        deliveries.reschedule(id, 'pending', now, now)
+      }
+    }
+    return recovered
+  })
+
+  return {
+    /** Recovers what a crash left in flight, then starts delivering everything pending. */
+    start(): { recovered: number } {
+      if (running) return { recovered: 0 }
+      const recovered = recover(clock.now())
+      running = true
+      scheduler.start()
+      pump()
+      return { recovered: recovered.length }
+    },
+    /** Stops starting attempts and waits for the ones in flight to be recorded. */
+    async stop(): Promise<void> {
+      running = false
+      scheduler.stop()
+      while (inFlight > 0) await new Promise<void>((resolve) => drainWaiters.push(resolve))
+      if (ownDispatcher) await dispatcher.close()
+    },
+    /** Resolves when nothing is in flight and nothing is scheduled (paused deliveries wait). */
+    settled(): Promise<void> {
+      return new Promise((resolve) => {
+        idleWaiters.push(resolve)
+        checkIdle()
+      })
+    },
+    on<K extends keyof SenderEventMap>(type: K, listener: SenderListener<K>): () => void {
+      return emitter.on(type, listener)
+    },
+
+    createSubscription(input: SubscriptionInput): Subscription {
+      return subscriptions.create(input, clock.now())
+    },
+    updateSubscription(id: string, patch: SubscriptionPatch): Subscription {
+      const before = subscriptions.require(id)
+      const after = subscriptions.update(id, patch, clock.now())
+      if (before.paused && !after.paused) resume(id)
+      return after
+    },
+    getSubscription: (id: string): Subscription | undefined => subscriptions.get(id),
+    listSubscriptions: (): Subscription[] => subscriptions.list(),
+    /** New deliveries wait; deliveries already going on continue. */
+    pause(id: string): Subscription {
+      return subscriptions.setPaused(id, true, clock.now())
+    },
+    /** Waiting deliveries are scheduled now. */
+    resume,
+    /** The old secret is invalid at once; returns the new one. */
+    rotateSecret(id: string): string {
+      return subscriptions.rotate(id, clock.now()).secret as string
+    },
+
+    publish(input: PublishInput): PublishResult {
+      const eventId = input.event_id ?? randomUUID()
+      if (!UUID_V4.test(eventId)) throw new SenderError('invalid_event', `event_id must be a UUID v4, got ${JSON.stringify(eventId)}`)
+      if (typeof input.event_type !== 'string' || input.event_type === '') throw new SenderError('invalid_event', 'event_type must be a non-empty string')
+      if (events.get(eventId)) throw new SenderError('conflict', `event ${eventId} was published already (retry its deliveries instead)`)
+      const faults = (input.faults ?? []).map((fault, i) => {
+        const parsed = sendFaultSchema.safeParse(fault)
+        if (!parsed.success) throw new SenderError('invalid_event', `faults[${i}]: ${parsed.error.issues[0]?.message ?? 'invalid fault'}`)
+        return parsed.data
+      })
+      const subs = (input.subscription_ids ?? subscriptions.list().map((s) => s.id)).map((id) => subscriptions.require(id))
+      // The envelope of the seeds, serialised once: these bytes are what every attempt sends.
+      const body = Buffer.from(JSON.stringify({ event_id: eventId, event_type: input.event_type, payload: input.payload }))
+      const ids = insertDeliveries({ id: eventId, event_type: input.event_type, payload: body, created_at: clock.now() }, subs, faults)
+      eventTypes.set(eventId, input.event_type)
+      for (const id of ids) runner.emitDelivery(id, 'delivery.created')
+      for (const id of ids) scheduleIfDue(id)
+      return { event_id: eventId, deliveries: ids.map((id) => deliveryView(requireDelivery(id), input.event_type)) }
+    },
+
+    /** One more attempt now, also after `failed`; refused while an attempt is in flight. */
+    retryNow(deliveryId: number): DeliveryView {
+      const row = requireDelivery(deliveryId)
+      if (row.in_flight === 1) throw new SenderError('in_flight', `delivery ${deliveryId} has an attempt in flight`)
+      const now = clock.now()
+      const status: DeliveryStatus = row.attempts === 0 ? 'pending' : 'retrying'
+      deliveries.reschedule(deliveryId, status, now, now)
+      scheduler.schedule(deliveryId, now)
+      runner.emitDelivery(deliveryId, 'delivery.updated')
+      return deliveryView(requireDelivery(deliveryId), eventType(row.event_id))
+    },
+    /** The body exactly as sent. */
+    viewPayload(deliveryId: number): { event_id: string; event_type: string; body: Buffer } {
+      const row = requireDelivery(deliveryId)
+      const event = events.get(row.event_id)
+      if (!event) throw new SenderError('not_found', `event ${row.event_id} is missing`)
+      return { event_id: event.id, event_type: event.event_type, body: event.payload }
+    },
+    listDeliveries(query: { subscription_id: string; status?: DeliveryStatus; limit?: number }): DeliveryView[] {
+      subscriptions.require(query.subscription_id)
+      const limit = Math.min(Math.max(query.limit ?? 100, 1), 10_000)
+      return deliveries.list({ subscription_id: query.subscription_id, limit, ...(query.status ? { status: query.status } : {}) }).map((row) => deliveryView(row, eventType(row.event_id)))
+    },
+    getDelivery(deliveryId: number): { delivery: DeliveryView; attempts: AttemptView[] } {
+      const row = requireDelivery(deliveryId)
+      return { delivery: deliveryView(row, eventType(row.event_id)), attempts: attempts.byDelivery(deliveryId).map((a) => attemptView(a, row.event_id)) }
+    },
+    deliveriesOfEvent(eventId: string): DeliveryView[] {
+      return deliveries.byEvent(eventId).map((row) => deliveryView(row, eventType(eventId)))
+    },
+    failureRate(subscriptionId: string): FailureRate {
+      subscriptions.require(subscriptionId)
+      const { total, failed } = deliveries.failureCounts(subscriptionId, clock.now() - DAY_MS)
+      const rate = total === 0 ? 0 : failed / total
+      return { total, failed, rate, red: rate > 0.05 }
+    },
+    metrics(subscriptionId: string): SenderMetrics {
+      subscriptions.require(subscriptionId)
+      return { ...attempts.countsForSubscription(subscriptionId), duplicates: attempts.duplicatesForSubscription(subscriptionId) }
+    },
+    /** In flight right now (for status displays). */
+    inFlight: (): number => inFlight,
+  }
+}
+
+export type Sender = ReturnType<typeof createSender>

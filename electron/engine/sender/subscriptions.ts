@@ -1,0 +1,208 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { isSchemeId, type SchemeId } from '../../../shared/signatures'
+import { policySchema, type Policy } from '../../../shared/policy'
+import { resolvePolicy, type PolicySpec } from '../../../shared/policy-presets'
+import type { SubscriptionRow, SubscriptionStatements } from '../store/subscriptions'
+import { SenderError } from './sender-error'
+
+// Subscriptions as the sender uses them: parsed once, cached by id, written through to the store.
+// secrets_json holds [signing secret, then secrets rotated out, newest first]: rotation makes the
+// old secret invalid at once (no grace), and the `rotated-secret` fault can still sign with it.
+
+/** Where a subscription delivers: any URL, or one of Hookloop's own endpoints (loop mode). */
+export type SubscriptionTarget = { url: string } | { endpoint: string }
+
+export interface SubscriptionInput {
+  id?: string
+  name?: string
+  target: SubscriptionTarget
+  scheme: SchemeId
+  /** First signs; the rest count as rotated out (newest first). Default: one fresh secret. */
+  secrets?: string[]
+  policy: PolicySpec
+  headers?: Record<string, string>
+  /** Header carrying the event id; default per scheme (webhook-id, svix-id …). */
+  event_id_header?: string
+  paused?: boolean
+}
+
+export type SubscriptionPatch = Partial<Omit<SubscriptionInput, 'id'>>
+
+export interface Subscription {
+  id: string
+  name: string
+  target: SubscriptionTarget
+  scheme: SchemeId
+  /** The signing secret. */
+  secret: string | undefined
+  /** Rotated out, newest first. */
+  retired_secrets: string[]
+  policy: Policy
+  headers: Record<string, string>
+  event_id_header: string | null
+  paused: boolean
+  created_at: number
+  updated_at: number
+}
+
+const RETIRED_KEPT = 5
+
+export function freshSecret(scheme: SchemeId): string {
+  const bytes = randomBytes(24)
+  return scheme === 'standard-webhooks' || scheme === 'svix' || scheme === 'stripe' ? `whsec_${bytes.toString('base64')}` : bytes.toString('hex')
+}
+
+function validateTarget(target: SubscriptionTarget): SubscriptionTarget {
+  if ('url' in target) {
+    let parsed: URL
+    try {
+      parsed = new URL(target.url)
+    } catch {
+      throw new SenderError('invalid_subscription', `target.url is not a URL: ${JSON.stringify(target.url)}`)
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new SenderError('invalid_subscription', `target.url must be http or https, got ${parsed.protocol}`)
+    }
+    return { url: target.url }
+  }
+  if (typeof target.endpoint !== 'string' || target.endpoint === '') throw new SenderError('invalid_subscription', 'target.endpoint must name an endpoint slug')
+  return { endpoint: target.endpoint }
+}
+
+function toSubscription(row: SubscriptionRow): Subscription {
+  const secrets = JSON.parse(row.secrets_json) as string[]
+  return {
+    id: row.id,
+    name: row.name,
+    target: row.endpoint_slug !== null ? { endpoint: row.endpoint_slug } : { url: row.url },
+    scheme: row.scheme as SchemeId,
+    secret: secrets[0],
+    retired_secrets: secrets.slice(1),
+    policy: policySchema.parse(JSON.parse(row.policy_json)),
+    headers: JSON.parse(row.headers_json) as Record<string, string>,
+    event_id_header: row.event_id_header,
+    paused: row.paused === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+function toRow(sub: Subscription): SubscriptionRow {
+  return {
+    id: sub.id,
+    name: sub.name,
+    url: 'url' in sub.target ? sub.target.url : '',
+    endpoint_slug: 'endpoint' in sub.target ? sub.target.endpoint : null,
+    scheme: sub.scheme,
+    secrets_json: JSON.stringify(sub.secret === undefined ? [] : [sub.secret, ...sub.retired_secrets]),
+    policy_json: JSON.stringify(sub.policy),
+    headers_json: JSON.stringify(sub.headers),
+    event_id_header: sub.event_id_header,
+    paused: sub.paused ? 1 : 0,
+    created_at: sub.created_at,
+    updated_at: sub.updated_at,
+  }
+}
+
+function policyOf(spec: PolicySpec): Policy {
+  try {
+    return resolvePolicy(spec)
+  } catch (error) {
+    const issues = (error as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues
+    const first = issues?.[0]
+    const where = first ? `policy${first.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}` : 'policy'
+    throw new SenderError('invalid_subscription', `${where}: ${first?.message ?? String(error)}`)
+  }
+}
+
+export interface SubscriptionBook {
+  create(input: SubscriptionInput, now: number): Subscription
+  update(id: string, patch: SubscriptionPatch, now: number): Subscription
+  get(id: string): Subscription | undefined
+  require(id: string): Subscription
+  list(): Subscription[]
+  setPaused(id: string, paused: boolean, now: number): Subscription
+  /** New signing secret; the old one moves to the rotated-out list. */
+  rotate(id: string, now: number): Subscription
+}
+
+export function createSubscriptionBook(statements: SubscriptionStatements): SubscriptionBook {
+  const cache = new Map<string, Subscription>()
+
+  function load(id: string): Subscription | undefined {
+    const cached = cache.get(id)
+    if (cached) return cached
+    const row = statements.get(id)
+    if (!row) return undefined
+    const sub = toSubscription(row)
+    cache.set(id, sub)
+    return sub
+  }
+
+  function requireSub(id: string): Subscription {
+    const sub = load(id)
+    if (!sub) throw new SenderError('not_found', `no subscription ${JSON.stringify(id)}`)
+    return sub
+  }
+
+  function save(sub: Subscription): Subscription {
+    statements.update(toRow(sub))
+    cache.set(sub.id, sub)
+    return sub
+  }
+
+  return {
+    create(input, now) {
+      if (!isSchemeId(input.scheme)) throw new SenderError('invalid_subscription', `scheme: unknown signature scheme ${JSON.stringify(input.scheme)}`)
+      const id = input.id ?? randomUUID()
+      if (load(id)) throw new SenderError('conflict', `a subscription ${JSON.stringify(id)} exists already`)
+      const secrets = input.secrets ?? [freshSecret(input.scheme)]
+      const sub: Subscription = {
+        id,
+        name: input.name ?? id,
+        target: validateTarget(input.target),
+        scheme: input.scheme,
+        secret: secrets[0],
+        retired_secrets: secrets.slice(1),
+        policy: policyOf(input.policy),
+        headers: { ...(input.headers ?? {}) },
+        event_id_header: input.event_id_header ?? null,
+        paused: input.paused ?? false,
+        created_at: now,
+        updated_at: now,
+      }
+      statements.insert(toRow(sub))
+      cache.set(id, sub)
+      return sub
+    },
+    update(id, patch, now) {
+      const current = requireSub(id)
+      if (patch.scheme !== undefined && !isSchemeId(patch.scheme)) throw new SenderError('invalid_subscription', `scheme: unknown signature scheme ${JSON.stringify(patch.scheme)}`)
+      const next: Subscription = {
+        ...current,
+        name: patch.name ?? current.name,
+        target: patch.target ? validateTarget(patch.target) : current.target,
+        scheme: patch.scheme ?? current.scheme,
+        secret: patch.secrets ? patch.secrets[0] : current.secret,
+        retired_secrets: patch.secrets ? patch.secrets.slice(1) : current.retired_secrets,
+        policy: patch.policy !== undefined ? policyOf(patch.policy) : current.policy,
+        headers: patch.headers ?? current.headers,
+        event_id_header: patch.event_id_header ?? current.event_id_header,
+        paused: patch.paused ?? current.paused,
+        updated_at: now,
+      }
+      return save(next)
+    },
+    get: load,
+    require: requireSub,
+    list: () => statements.list().map((row) => load(row.id) ?? toSubscription(row)),
+    setPaused(id, paused, now) {
+      return save({ ...requireSub(id), paused, updated_at: now })
+    },
+    rotate(id, now) {
+      const current = requireSub(id)
+      const retired = current.secret === undefined ? current.retired_secrets : [current.secret, ...current.retired_secrets]
+      return save({ ...current, secret: freshSecret(current.scheme), retired_secrets: retired.slice(0, RETIRED_KEPT), updated_at: now })
+    },
+  }
+}

@@ -1,0 +1,107 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import type { Clock } from '../../../shared/clock'
+import type { AttemptView } from '../../../shared/sender-events'
+import { createVirtualClock, type VirtualClock } from '../../../electron/engine/clock'
+import { createSender, type Sender, type SenderOptions } from '../../../electron/engine/sender'
+import { sign } from '../../../electron/engine/signatures'
+import { openDatabase } from '../../../electron/engine/store'
+import { makeTempDir } from '../../support/temp-dir'
+
+export interface Captured {
+  method: string
+  path: string
+  headers: IncomingMessage['headers']
+  body: Buffer
+  /** Clock time the request arrived. */
+  at: number
+}
+
+export type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer, captured: Captured) => void | Promise<void>
+
+export interface TestServer {
+  url: string
+  port: number
+  requests: Captured[]
+  setHandler(handler: Handler): void
+  close(): Promise<void>
+}
+
+/** A plain node:http server on loopback that records every request and answers with `handler`. */
+export async function startServer(clock: Clock, handler: Handler): Promise<TestServer> {
+  const requests: Captured[] = []
+  let current = handler
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      const captured: Captured = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, at: clock.now() }
+      requests.push(captured)
+      Promise.resolve(current(req, res, body, captured)).catch(() => res.destroy())
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    setHandler: (h) => {
+      current = h
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+export const answer = (status: number, headers: Record<string, string> = {}) => (_req: IncomingMessage, res: ServerResponse) => {
+  res.writeHead(status, headers)
+  res.end(`status ${status}`)
+}
+
+export interface SenderRig {
+  sender: Sender
+  clock: VirtualClock
+  file: string
+  close(): Promise<void>
+}
+
+/** A sender on a fresh SQLite file and a virtual clock starting at `start`. */
+export function startSender(options: Partial<SenderOptions> & { start?: number } = {}): SenderRig {
+  const temp = makeTempDir('hookloop-sender-')
+  const file = join(temp.dir, 'hookloop.db')
+  const db = openDatabase({ file })
+  const clock = (options.clock as VirtualClock | undefined) ?? createVirtualClock({ start: options.start ?? 1_700_000_000_000 })
+  const sender = createSender({ sign, ...options, db, clock })
+  sender.start()
+  return {
+    sender,
+    clock,
+    file,
+    async close() {
+      await sender.stop()
+      clock.dispose()
+      db.close()
+      temp.cleanup()
+    },
+  }
+}
+
+/** Resolves once `count` attempts have finished, with their views in order. */
+export function attemptsFinished(sender: Sender, count: number): Promise<AttemptView[]> {
+  const seen: AttemptView[] = []
+  return new Promise((resolve) => {
+    const off = sender.on('attempt.finished', (attempt) => {
+      seen.push(attempt)
+      if (seen.length === count) {
+        off()
+        resolve(seen)
+      }
+    })
+  })
+}
