@@ -17,7 +17,8 @@ export function healthRequestMarker(secret: string): Buffer {
 
 /** What the socket pool writes back for a health request. */
 export function healthResponse(secret: string): string {
-  return `HTTP/1.1 204 No Content\r\n${HEALTH_ECHO_HEADER}: ${secret}\r\nconnection: close\r\n\r\n`
+  // Keep-alive: the tunnel server may reuse the socket, so a health check costs no socket.
+  return `HTTP/1.1 204 No Content\r\n${HEALTH_ECHO_HEADER}: ${secret}\r\n\r\n`
 }
 
 /** Compares the first bytes seen on a socket with the marker: decided, or more bytes needed. */
@@ -44,7 +45,8 @@ export async function checkHealth(options: HealthCheckOptions): Promise<string |
       lookup: options.lookup,
       signal: options.signal,
       // loca.lt shows browsers a reminder page; this header and a non-browser agent skip it.
-      headers: { 'bypass-tunnel-reminder': '1', 'user-agent': 'hookloop-tunnel-health', connection: 'close' },
+      headers: { 'bypass-tunnel-reminder': '1', 'user-agent': 'hookloop-tunnel-health' },
+      keepAlive: true,
       maxBodyBytes: 16 * 1024,
     })
     if (answer.headers[HEALTH_ECHO_HEADER] === options.secret) return undefined

@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { LookupFunction } from 'node:net'
 
 export interface HttpGetOptions {
@@ -10,6 +10,8 @@ export interface HttpGetOptions {
   signal?: AbortSignal
   /** Bodies past this are cut off: a tunnel server's answers are small. */
   maxBodyBytes?: number
+  /** Send `Connection: keep-alive` (the connection is still closed after this one exchange). */
+  keepAlive?: boolean
 }
 
 export interface HttpGetResult {
@@ -37,6 +39,7 @@ export function httpGet(url: URL, options: HttpGetOptions): Promise<HttpGetResul
   const maxBody = options.maxBodyBytes ?? 64 * 1024
   const request = url.protocol === 'https:' ? httpsRequest : url.protocol === 'http:' ? httpRequest : undefined
   if (!request) return Promise.reject(new HttpGetError(`unsupported protocol ${url.protocol} in ${url.href}`, 'network'))
+  const agent = options.keepAlive ? new (url.protocol === 'https:' ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: 1 }) : false
   return new Promise((resolve, reject) => {
     let settled = false
     const finish = (error: HttpGetError | undefined, result?: HttpGetResult) => {
@@ -44,12 +47,13 @@ export function httpGet(url: URL, options: HttpGetOptions): Promise<HttpGetResul
       settled = true
       clearTimeout(deadline)
       options.signal?.removeEventListener('abort', onAbort)
+      if (agent) agent.destroy()
       if (error) {
         req.destroy()
         reject(error)
       } else resolve(result as HttpGetResult)
     }
-    const req = request(url, { method: 'GET', headers: options.headers, lookup: options.lookup, agent: false }, (res) => {
+    const req = request(url, { method: 'GET', headers: options.headers, lookup: options.lookup, agent }, (res) => {
       const chunks: Buffer[] = []
       let size = 0
       res.on('data', (chunk: Buffer) => {

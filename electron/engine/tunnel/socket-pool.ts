@@ -38,7 +38,7 @@ export interface SocketPool {
 
 /** The receiver is always reached on loopback: the tunnel exposes this one port and nothing else. */
 const LOCAL_HOST = '127.0.0.1'
-/** A socket that stayed open this long, or carried a request, was healthy when it closed. */
+/** A socket that stayed open this long, or carried a request, is live (and was healthy when it closed). */
 const STABLE_MS = 250
 const REOPEN_FIRST_MS = 100
 const REOPEN_MAX_MS = 5000
@@ -72,7 +72,16 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
     const remote = connect({ host: options.remoteHost, port: options.remotePort, lookup: options.lookup })
     sockets.add(remote)
     let connectedAt: number | undefined
-    let carried = false
+    // A socket counts as live once it has stayed open STABLE_MS or carried a request, so a server
+    // that accepts and at once closes sockets does not make the count flicker.
+    let counted = false
+    const count = () => {
+      if (counted || remote.destroyed || closed) return
+      counted = true
+      live++
+      if (live === options.maxSockets) failures = 0
+      options.onChange()
+    }
     remote.setTimeout(options.connectTimeoutMs, () => remote.destroy(new Error(`connecting to ${options.remoteHost}:${options.remotePort} timed out`)))
     remote.once('connect', () => {
       connectedAt = Date.now()
@@ -80,22 +89,19 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       remote.setNoDelay(true)
       // Idle sockets can sit for hours; keepalive notices a peer that vanished without a FIN.
       remote.setKeepAlive(true, 15_000)
-      live++
-      if (live === options.maxSockets) failures = 0
-      options.onChange()
+      later(STABLE_MS, count)
     })
     remote.on('error', (error: NodeJS.ErrnoException) => {
       lastError = `tunnel socket to ${options.remoteHost}:${options.remotePort}: ${error.code ?? error.message}`
     })
     remote.once('close', () => {
       sockets.delete(remote)
-      if (connectedAt !== undefined) {
+      if (counted) {
         live--
         if (!closed) options.onChange()
       }
       if (closed || dead) return
-      const healthy = carried || (connectedAt !== undefined && Date.now() - connectedAt >= STABLE_MS)
-      if (healthy) {
+      if (counted) {
         failures = 0
         // The usual case: the receiver closed an idle keep-alive connection after a request.
         setImmediate(() => openSlot(0))
@@ -111,9 +117,7 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       const next = slotFailures + 1
       later(Math.min(REOPEN_MAX_MS, REOPEN_FIRST_MS * 2 ** (next - 1)), () => openSlot(next))
     })
-    bridge(remote, () => {
-      carried = true
-    })
+    bridge(remote, count)
   }
 
   /** Carries bytes between one server socket and a receiver connection opened on first request. */
@@ -123,19 +127,23 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
     let head: Buffer | undefined = Buffer.alloc(0)
     const pending: Buffer[] = []
 
+    // Answered here; the socket stays open for the next request, which is sniffed the same way.
     const answerHealth = () => {
-      remote.end(healthResponse(options.healthSecret))
-      local?.destroy()
+      remote.write(healthResponse(options.healthSecret))
     }
 
     remote.on('data', (chunk: Buffer) => {
       onRequest()
       if (head !== undefined) {
-        // First bytes on this socket: a health request, or the start of a request for the receiver.
+        // First bytes of a request with no receiver connection yet: a health check, or a
+        // request for the receiver.
         head = Buffer.concat([head, chunk])
         const found = matchMarker(head, marker)
         if (found === 'partial') return
-        if (found === 'match') return answerHealth()
+        if (found === 'match') {
+          head = Buffer.alloc(0)
+          return answerHealth()
+        }
         const first = head
         head = undefined
         openLocal(first)

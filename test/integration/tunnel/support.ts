@@ -102,3 +102,14 @@ export function sendToPublicUrl(
     req.end(init.body)
   })
 }
+
+/**
+ * A receiver that keeps Node's header timeout: 1 s (checked every 100 ms), or Node's own
+ * defaults (60 s) when `nodeDefaults`. Answers every request with "delivered".
+ */
+export function idleTimeoutReceiver(nodeDefaults = false): Server {
+  return createServer(nodeDefaults ? {} : { headersTimeout: 1000, requestTimeout: 1000, connectionsCheckingInterval: 100 }, (req, res) => {
+    req.resume()
+    req.on('end', () => res.end('delivered'))
+  })
+}

@@ -33,8 +33,12 @@ export interface TunnelServer {
   setNewTunnelMode(mode: NewTunnelMode): void
   /** Tunnel ports accept and at once close every new client socket. */
   setRefuseSockets(refuse: boolean): void
+  /** Off: public requests get 404 "no active client" although the sockets stay connected. */
+  setRouteRequests(route: boolean): void
   /** Destroys every client socket; with `forget`, also forgets the clients (their ports close). */
   dropAllSockets(options?: { forget?: boolean }): number
+  /** Destroys up to `count` sockets of every client. */
+  dropSomeSockets(count: number): number
   /** Subdomains that are "taken": asking for one gets a random subdomain, as on the real server. */
   takeSubdomain(name: string): void
   /** Times (ms) at which tunnel requests (/?new or /<subdomain>) arrived, whatever the answer. */
@@ -57,6 +61,7 @@ export async function createTunnelServer(options: TunnelServerOptions = {}): Pro
   const connections = new Set<Socket>()
   let mode: NewTunnelMode = { kind: 'ok' }
   let refuseSockets = false
+  let routeRequests = true
   let port = options.port ?? 0
   let server: Server | undefined
 
@@ -110,7 +115,7 @@ export async function createTunnelServer(options: TunnelServerOptions = {}): Pro
   }
 
   function proxy(id: string, req: IncomingMessage, res: ServerResponse) {
-    const client = clients.get(id)
+    const client = routeRequests ? clients.get(id) : undefined
     if (!client) return json(res, 404, { message: `no active client for '${id}'` })
     proxiedCount.set(id, (proxiedCount.get(id) ?? 0) + 1)
     const upstream = request({ method: req.method, path: req.url, headers: req.headers, agent: client.agent }, (answer) => {
@@ -179,12 +184,20 @@ export async function createTunnelServer(options: TunnelServerOptions = {}): Pro
     setRefuseSockets(refuse) {
       refuseSockets = refuse
     },
+    setRouteRequests(route) {
+      routeRequests = route
+    },
     dropAllSockets(opts = {}) {
       let n = 0
       for (const client of [...clients.values()]) {
         n += client.dropSockets()
         if (opts.forget) client.close()
       }
+      return n
+    },
+    dropSomeSockets(count) {
+      let n = 0
+      for (const client of clients.values()) n += client.dropSockets(count)
       return n
     },
     takeSubdomain(name) {

@@ -108,11 +108,11 @@ export class TunnelClient {
     this.graceTimer = setTimeout(() => this.close(), this.options.graceMs)
   }
 
-  /** Destroys every connected socket; the client stays registered (for its grace period). */
-  dropSockets(): number {
-    const n = this.connected.size
-    for (const socket of [...this.connected]) socket.destroy()
-    return n
+  /** Destroys connected sockets (all by default); the client stays registered (for its grace period). */
+  dropSockets(count = Infinity): number {
+    const victims = [...this.connected].slice(0, count)
+    for (const socket of victims) socket.destroy()
+    return victims.length
   }
 
   close() {
