@@ -23,11 +23,8 @@ ${CUSTOM_HELP}`
 const OPTIONS = { ...COMMON_OPTIONS, id: { type: 'string' }, timestamp: { type: 'string' } } as const
 
 export const signCommand: Command = async (args) => {
-  const values = parseOptions(args, OPTIONS)
-  if (values.help) {
-    process.stdout.write(HELP + '\n')
-    return 0
-  }
+  const values = parseOptions(args, OPTIONS, HELP)
+  if (!values) return 0
   const scheme = requireScheme(values.scheme)
   const secrets = values.secret ?? []
   if (secrets.length > 1) throw new UsageError('sign takes one --secret (rotation applies to verify)')

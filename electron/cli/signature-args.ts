@@ -33,13 +33,27 @@ export const CUSTOM_HELP = `Custom scheme (--scheme custom):
 
 export const SCHEME_LIST = `Schemes: ${SCHEME_IDS.join(', ')}.`
 
-/** parseArgs with its errors turned into one-line usage errors. */
-export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+type Options = NonNullable<ParseArgsConfig['options']>
+
+function parseStrict<T extends Options>(args: string[], options: T) {
   try {
     return parseArgs({ args, options, strict: true as const, allowPositionals: false as const }).values
   } catch (error) {
     throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error))
   }
+}
+
+/**
+ * parseArgs with its errors turned into one-line usage errors. With --help it prints the help and
+ * answers undefined: the command then exits 0.
+ */
+export function parseOptions<T extends Options>(args: string[], options: T, help: string) {
+  const values = parseStrict(args, options)
+  if ((values as { help?: boolean }).help) {
+    process.stdout.write(help + '\n')
+    return undefined
+  }
+  return values
 }
 
 export function requireOption(value: string | undefined, name: string): string {

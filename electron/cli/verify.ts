@@ -45,11 +45,8 @@ function parseHeaders(bytes: Buffer, path: string): HeaderMap {
 }
 
 export const verifyCommand: Command = async (args) => {
-  const values = parseOptions(args, OPTIONS)
-  if (values.help) {
-    process.stdout.write(HELP + '\n')
-    return 0
-  }
+  const values = parseOptions(args, OPTIONS, HELP)
+  if (!values) return 0
   const scheme = requireScheme(values.scheme)
   const secrets = values.secret ?? []
   if (secrets.length === 0) throw new UsageError('missing --secret')
