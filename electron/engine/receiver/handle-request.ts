@@ -40,7 +40,7 @@ const NOT_PARSED = Symbol('not parsed')
 type BodyRead =
   | { kind: 'complete'; body: Buffer; size: number }
   | { kind: 'too_large'; body: Buffer; size: number }
-  | { kind: 'aborted' | 'deadline'; body: Buffer; size: number }
+  | { kind: 'aborted' | 'deadline' | 'bad_request'; body: Buffer; size: number }
 
 function splitUrl(url: string): { path: string; query: string } {
   const q = url.indexOf('?')
@@ -77,7 +77,7 @@ function readBody(req: IncomingMessage, connection: Connection, limit: number): 
     const settle = (kind: BodyRead['kind']) => {
       if (settled) return
       settled = true
-      connection.onDeadline = null
+      connection.interrupt = null
       req.off('data', onData)
       req.off('end', onEnd)
       req.off('close', onClose)
@@ -99,7 +99,7 @@ function readBody(req: IncomingMessage, connection: Connection, limit: number): 
       settle(tooLarge ? 'too_large' : 'complete')
     }
     const onClose = () => settle(req.complete ? (tooLarge ? 'too_large' : 'complete') : 'aborted')
-    connection.onDeadline = () => settle('deadline')
+    connection.interrupt = (reason) => settle(reason)
     req.on('data', onData)
     req.on('end', onEnd)
     req.on('close', onClose)
@@ -251,6 +251,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         return { outcome: 'client_gone', status: null, headers: null, body: null, fault: null }
       case 'deadline':
         return refuse(run, 408, 'the request took too long to arrive')
+      case 'bad_request':
+        return refuse(run, 400, 'the request body is not valid HTTP (bad chunk framing, or the connection ended mid-body)')
       case 'too_large':
         return refuse(run, 413, `the body is larger than this endpoint's limit of ${endpoint?.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`)
       case 'complete':

@@ -23,8 +23,8 @@ export interface Connection {
   socket: Socket
   /** Aborted when the socket closes or the server stops. */
   signal: AbortSignal
-  /** Called by a request while its body is being read; run by the deadline if it fires first. */
-  onDeadline: (() => void) | null
+  /** Set by a request while its body is being read: the deadline or a parse error mid-body ends the read. */
+  interrupt: ((reason: 'deadline' | 'bad_request' | 'aborted') => void) | null
   /** The request being received has all its bytes: stop its deadline. */
   received(): void
 }
@@ -80,10 +80,10 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
     clearDeadline(state)
     state.deadline = setTimeout(() => {
       state.deadline = null
-      const reading = state.onDeadline
+      const reading = state.interrupt
       if (reading) {
-        state.onDeadline = null
-        reading()
+        state.interrupt = null
+        reading('deadline')
         return
       }
       // Still in the request head: nothing to record but the refusal.
@@ -104,13 +104,13 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
       abort,
       signal: abort.signal,
       deadline: null,
-      onDeadline: null,
+      interrupt: null,
       received: () => clearDeadline(state),
     }
     connections.set(socket, state)
     socket.once('close', () => {
       clearDeadline(state)
-      state.onDeadline = null
+      state.interrupt = null
       connections.delete(socket)
       abort.abort(new Error('the connection closed'))
     })
@@ -139,6 +139,16 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const state = connections.get(socket)
     if (state) clearDeadline(state)
+    const reading = state?.interrupt
+    if (state && reading) {
+      // The head was fine and the request is being recorded: it keeps the row, and answers 400
+      // unless the client is already gone.
+      state.interrupt = null
+      const gone = error.code === 'ECONNRESET' || socket.destroyed || !socket.writable
+      reading(gone ? 'aborted' : 'bad_request')
+      if (gone) socket.destroy()
+      return
+    }
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy()
       return

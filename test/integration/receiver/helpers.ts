@@ -75,7 +75,7 @@ export interface RawResult {
 }
 
 /** Parses as many complete HTTP/1.x responses (Content-Length framed) as `data` holds. */
-export function parseResponses(data: Buffer): RawResponse[] {
+export function parseResponses(data: Buffer, noBody = false): RawResponse[] {
   const out: RawResponse[] = []
   let offset = 0
   while (offset < data.length) {
@@ -90,7 +90,7 @@ export function parseResponses(data: Buffer): RawResponse[] {
       if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
     }
     const status = Number(match[1])
-    const length = status < 200 ? 0 : Number(headers['content-length'] ?? '0')
+    const length = status < 200 || noBody ? 0 : Number(headers['content-length'] ?? '0')
     const bodyStart = headEnd + 4
     if (data.length < bodyStart + length) break
     out.push({ status, headers, body: data.subarray(bodyStart, bodyStart + length) })
@@ -109,6 +109,8 @@ export interface SendOptions {
   endAfterWrite?: boolean
   /** Reset our side right after writing (a client that vanishes). */
   resetAfterWrite?: boolean
+  /** Responses carry no body whatever their Content-Length (answers to HEAD). */
+  noBody?: boolean
 }
 
 export function send(port: number, bytes: string | Buffer, options: SendOptions = {}): Promise<RawResult> {
@@ -121,14 +123,14 @@ export function send(port: number, bytes: string | Buffer, options: SendOptions 
       if (settled) return
       settled = true
       const raw = Buffer.concat(chunks)
-      const result: RawResult = { responses: parseResponses(raw), raw, ended }
+      const result: RawResult = { responses: parseResponses(raw, options.noBody), raw, ended }
       if (errorCode) result.errorCode = errorCode
       socket.destroy()
       resolve(result)
     }
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk)
-      if (want > 0 && parseResponses(Buffer.concat(chunks)).filter((r) => r.status >= 200).length >= want) finish('done')
+      if (want > 0 && parseResponses(Buffer.concat(chunks), options.noBody).filter((r) => r.status >= 200).length >= want) finish('done')
     })
     socket.on('end', () => finish('fin'))
     socket.on('error', (error: NodeJS.ErrnoException) => finish(error.code === 'ECONNRESET' ? 'reset' : 'error', error.code))
