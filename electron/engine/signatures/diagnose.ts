@@ -41,6 +41,7 @@ export function explainMismatch(plan: VerifyPlan, keys: IndexedKey[]): VerifyRes
   if (usesUrl && input.url && isLocalUrl(input.url)) {
     return mismatch(`${meta.label} signs the public URL it called, but this was checked against the local ${input.url}: verify against the public tunnel URL instead.`)
   }
-  const changed = usesUrl ? 'body, URL or timestamp' : 'body or timestamp'
+  const signed = ['body', ...(usesUrl ? ['URL'] : []), ...(plan.timestamp ? ['timestamp'] : [])]
+  const changed = signed.length === 1 ? 'body' : `${signed.slice(0, -1).join(', ')} or ${signed[signed.length - 1]}`
   return mismatch(`No signature matches with ${secretsPhrase(input.secrets.length)}: the secret is probably wrong (or the ${changed} changed after signing).`)
 }

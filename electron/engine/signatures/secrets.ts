@@ -12,6 +12,7 @@ export type DecodedKey = { key: Buffer } | { error: string }
 
 /** Standard Webhooks / Svix: `whsec_` + base64 of the key bytes. */
 function decodeWhsec(secret: string): DecodedKey {
+  if (secret.trim() !== secret) return { error: 'it has spaces or a newline around it (remove them)' }
   if (!secret.startsWith(WHSEC)) {
     return { error: 'it does not start with "whsec_" (the secret must be whsec_ followed by base64, as the provider shows it)' }
   }

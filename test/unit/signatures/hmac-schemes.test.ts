@@ -103,6 +103,6 @@ describe('square', () => {
     expect(local).toMatchObject({ valid: false, reason: 'signature_mismatch' })
     expect(local.detail).toContain('verify against the public tunnel URL')
     const elsewhere = verify('square', { body, headers, secrets: ['sq-key'], url: 'https://other.example/hooks' })
-    expect(elsewhere.detail).toContain('body, URL or timestamp')
+    expect(elsewhere.detail).toContain('(or the body or URL changed after signing)')
   })
 })

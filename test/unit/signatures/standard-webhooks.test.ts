@@ -79,6 +79,7 @@ describe('standard-webhooks', () => {
   it('diagnoses a secret with a trailing newline pasted in', () => {
     const result = check(signed(), { secrets: [WHSEC + '\n'] })
     expect(result.reason).toBe('bad_secret_format')
+    expect(result.detail).toContain('spaces or a newline around it')
     const viaUtf8 = verify('github', { body, headers: sign('github', { body, secret: 's3cret' }), secrets: ['s3cret\n'] })
     expect(viaUtf8.detail).toContain('without its surrounding whitespace')
   })
