@@ -1,0 +1,240 @@
+// `hookloop listen`: a receiver on this machine with endpoints and rules from a JSON config file,
+// one log line per request, everything captured into the SQLite file of a data folder.
+// Ctrl-C (SIGINT) or SIGTERM commits what is queued, closes every connection and exits 0.
+import { readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { DefinitionError } from '../../shared/receiver-errors'
+import { endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig } from '../../shared/receiver'
+import type { ReceiverEvent } from '../../shared/receiver-events'
+import { explainStep } from '../../shared/rules'
+import { createRealClock } from '../engine/clock'
+import { createReceiver, type Receiver } from '../engine/receiver'
+import { openDatabase } from '../engine/store'
+import { UsageError } from './usage-error'
+
+export const DEFAULT_LISTEN_PORT = 7780
+export const DATA_FILE = 'hookloop.db'
+
+/** Options of `hookloop listen`; other features (the tunnel) add theirs by spreading this. */
+export const LISTEN_OPTIONS = {
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  config: { type: 'string', short: 'c' },
+  data: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>
+
+export const LISTEN_HELP = `Usage: hookloop listen [--port P] [--host H] [--config FILE] [--data DIR]
+
+Runs a receiver: every request to http://HOST:PORT/h/<slug> is captured, verified, deduped and
+answered by the endpoint's rules; one line is logged per request.
+
+  -p, --port P       port to listen on (default: the config's, else ${DEFAULT_LISTEN_PORT}; 0 = any free port)
+      --host H       address to bind (default 127.0.0.1)
+  -c, --config FILE  endpoints and rules (JSON; schema in the README, section "hookloop listen")
+      --data DIR     data folder holding ${DATA_FILE} (default: the user data folder)
+  -h, --help         show this help
+
+Ctrl-C stops it cleanly (exit 0). A bad config file exits 2 naming the field at fault.`
+
+/** The user data folder, per platform (the Electron app uses the same place). */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Hookloop')
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Hookloop')
+  const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith('/') ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share')
+  return join(base, 'hookloop')
+}
+
+export interface ListenSettings {
+  host: string
+  port: number
+  dataDir: string
+  config: ListenConfig | null
+}
+
+export function parsePort(text: string): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${text}"`)
+  return Number(text)
+}
+
+/** Reads and validates a config file; every problem is a UsageError naming the file and the JSON path. */
+export function loadListenConfig(file: string): ListenConfig {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new UsageError(`cannot read the config file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new UsageError(`${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  try {
+    return parseListenConfig(json)
+  } catch (error) {
+    if (error instanceof DefinitionError) throw new UsageError(`${file}: ${error.path || '(top level)'}: ${error.problem}`)
+    throw error
+  }
+}
+
+export function listenSettings(values: { port?: string; host?: string; config?: string; data?: string }): ListenSettings {
+  const config = values.config === undefined ? null : loadListenConfig(values.config)
+  return {
+    host: values.host ?? config?.host ?? '127.0.0.1',
+    port: values.port !== undefined ? parsePort(values.port) : (config?.port ?? DEFAULT_LISTEN_PORT),
+    dataDir: values.data ?? defaultDataDir(),
+    config,
+  }
+}
+
+/** The config's endpoints replace those with the same slug (rules included); others are kept. */
+function applyConfig(receiver: Receiver, config: ListenConfig): void {
+  for (const { endpoint, rules } of config.endpoints) {
+    const input = {
+      ...(endpoint.id === undefined ? {} : { id: endpoint.id }),
+      slug: endpoint.slug,
+      name: endpoint.name,
+      scheme: endpoint.scheme,
+      secrets: endpoint.secrets,
+      ...(endpoint.toleranceSeconds === null ? {} : { tolerance_s: endpoint.toleranceSeconds }),
+      ...(endpoint.custom === null ? {} : { custom: endpoint.custom }),
+      dedupe: endpoint.dedupe,
+      dedupe_window_ms: endpoint.dedupeWindowMs,
+      body_limit: endpoint.bodyLimit,
+    }
+    const existing = receiver.endpoints.list().find((e) => e.slug === endpoint.slug)
+    const saved = existing ? receiver.endpoints.update(existing.id, { ...input, id: undefined }) : receiver.endpoints.create(input)
+    for (const rule of receiver.rules.list(saved.id)) receiver.rules.delete(rule.id)
+    for (const rule of rules) receiver.rules.add(saved.id, rule)
+  }
+}
+
+/** One line per request: time, endpoint, method + path, key, dup #, signature, fault, status, ms. */
+export function createRequestLog(write: (line: string) => void) {
+  const pending = new Map<number, { time: string; endpoint: string; request: string; key: string; dup: string; sig: string }>()
+  return (event: ReceiverEvent) => {
+    switch (event.type) {
+      case 'request.captured': {
+        const r = event.request
+        pending.set(r.id, {
+          time: new Date(r.receivedAt).toISOString(),
+          endpoint: r.endpointSlug ?? '(none)',
+          request: `${r.method} ${r.path}${r.query ? `?${r.query}` : ''}`,
+          key: r.dedupeKey ?? '-',
+          dup: '-',
+          sig: '-',
+        })
+        return
+      }
+      case 'request.verified': {
+        const line = pending.get(event.requestId)
+        if (line) line.sig = event.result.reason
+        return
+      }
+      case 'request.duplicate': {
+        const line = pending.get(event.requestId)
+        if (line) line.dup = `#${event.number}`
+        return
+      }
+      case 'request.responded': {
+        const line = pending.get(event.requestId)
+        pending.delete(event.requestId)
+        if (!line) return
+        const fault = event.fault && !(event.fault.type === 'reply' && event.fault.status < 300) ? explainStep(event.fault) : '-'
+        const status = event.status === null ? event.outcome : `${event.status}${event.outcome === 'replied' ? '' : ` ${event.outcome}`}`
+        write(`${line.time}  ${line.endpoint}  ${line.request}  key=${line.key}  dup=${line.dup}  sig=${line.sig}  fault=${fault}  status=${status}  ${Math.round(event.durationMs)}ms`)
+        return
+      }
+      case 'connection.refused':
+        write(`${new Date().toISOString()}  (refused)  ${event.remoteAddress ?? '?'}  ${event.reason}  status=${event.status ?? '-'}`)
+        return
+      case 'store.error':
+        write(`${new Date().toISOString()}  STORE ERROR  ${event.message} (${event.pending} writes queued, retrying)`)
+        return
+      default: {
+        const never: never = event
+        return never
+      }
+    }
+  }
+}
+
+export async function listenCommand(args: string[]): Promise<number> {
+  let values
+  try {
+    values = parseArgs({ args, options: LISTEN_OPTIONS, strict: true, allowPositionals: false }).values
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error))
+  }
+  if (values.help) {
+    process.stdout.write(LISTEN_HELP + '\n')
+    return 0
+  }
+  const settings = listenSettings(values)
+  const file = join(settings.dataDir, DATA_FILE)
+  const db = openDatabase({ file })
+  const write = (line: string) => process.stdout.write(line + '\n')
+  let receiver: Receiver
+  try {
+    receiver = await createReceiver({
+      db,
+      clock: createRealClock(),
+      host: settings.host,
+      port: settings.port,
+      onEvent: createRequestLog(write),
+      ...(settings.config?.requestDeadlineMs === undefined ? {} : { requestDeadlineMs: settings.config.requestDeadlineMs }),
+    })
+  } catch (error) {
+    db.close()
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${settings.port} on ${settings.host} is already in use (pick another with --port)`)
+    throw error
+  }
+  try {
+    if (settings.config) applyConfig(receiver, settings.config)
+    if (receiver.endpoints.list().length === 0) receiver.endpoints.create({ slug: 'default', name: 'default' })
+  } catch (error) {
+    await receiver.close()
+    db.close()
+    if (error instanceof DefinitionError) throw new UsageError(`${values.config ?? 'config'}: ${error.message}`)
+    throw error
+  }
+
+  write(`Hookloop receiver on ${receiver.url} (data: ${file})`)
+  for (const endpoint of receiver.endpoints.list()) {
+    const rules = receiver.rules.list(endpoint.id).map((r) => r.rule.name ?? r.explain)
+    write(
+      `  ${receiver.url}${endpointPath(endpoint.slug)}  verify=${endpoint.scheme ?? 'none'}  dedupe=${explainDedupeKey(endpoint.dedupe)}  rules=${rules.length ? rules.join('; ') : 'none (answer 200)'}`,
+    )
+  }
+  write('Press Ctrl-C to stop.')
+
+  return new Promise<number>((resolve) => {
+    let stopping = false
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return
+      stopping = true
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      write(`${signal}: stopping…`)
+      receiver
+        .close()
+        .then(() => {
+          const count = db.prepare('SELECT count(*) FROM requests').pluck().get() as number
+          db.close()
+          write(`Stopped. ${count} request${count === 1 ? '' : 's'} in ${file}.`)
+          resolve(0)
+        })
+        .catch((error: unknown) => {
+          process.stderr.write(`hookloop: could not stop cleanly: ${error instanceof Error ? error.message : String(error)}\n`)
+          resolve(1)
+        })
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+}
