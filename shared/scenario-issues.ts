@@ -114,7 +114,10 @@ function issueProblems(issue: Issue, basePath: readonly PathKey[], root: unknown
         const options = (issue as { options?: unknown[] }).options ?? []
         const parentPath = path.slice(0, -1)
         if (value === undefined) return [{ path: at, message: `required field missing (expected one of ${listValues(options)})` }]
-        return [{ path: at, message: `unknown ${nounFor(parentPath)} ${JSON.stringify(value)} (expected one of ${listValues(options)})` }]
+        // `type` and `mode` name the thing itself; other tags (`preset`, `kind`) qualify it.
+        const tag = String(issue.discriminator)
+        const noun = tag === 'type' || tag === 'mode' ? nounFor(parentPath) : `${nounFor(parentPath) === 'value' ? '' : `${nounFor(parentPath)} `}${tag}`
+        return [{ path: at, message: `unknown ${noun} ${JSON.stringify(value)} (expected one of ${listValues(options)})` }]
       }
       // An untagged union (e.g. a policy preset name or a policy object): report against the
       // branch that matches the kind of value given, else say which kinds are accepted.
@@ -126,8 +129,9 @@ function issueProblems(issue: Issue, basePath: readonly PathKey[], root: unknown
       return [{ path: at, message: `${describeValue(value)} matches none of the accepted forms` }]
     }
     case 'invalid_value': {
+      if (value === undefined) return [{ path: at, message: `required field missing (expected ${issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${listValues(issue.values)}`})` }]
       if (issue.values.length === 1 && path.length === 1 && path[0] === 'version') {
-        return [{ path: at, message: `unsupported scenario version ${JSON.stringify(value) ?? '(none)'} (this Hookloop reads version ${String(issue.values[0])})` }]
+        return [{ path: at, message: `unsupported scenario version ${JSON.stringify(value)} (this Hookloop reads version ${String(issue.values[0])})` }]
       }
       if (issue.values.length === 1) return [{ path: at, message: `expected ${JSON.stringify(issue.values[0])}, got ${describeValue(value)}` }]
       if (typeof value === 'string') return [{ path: at, message: `unknown ${nounFor(path)} ${JSON.stringify(value)} (expected one of ${listValues(issue.values)})` }]

@@ -30,6 +30,9 @@ export interface ReportAttempt {
 }
 
 export interface ReportDelivery {
+  delivery_id: number
+  /** Set on the copy a `duplicate` fault made: the delivery id it duplicates. */
+  duplicate_of: number | null
   /** Scenario-local event name. */
   event: string
   subscription: string

@@ -5,6 +5,7 @@
 // an expectation would otherwise make a broken scenario pass.
 import { z } from 'zod'
 import { SCHEME_IDS } from './signatures'
+import { NETWORK_OUTCOMES } from './policy'
 import { endpointSchema, policySchema, sendFaultSchema } from './scenario-parts'
 
 export const SCENARIO_VERSION = 1
@@ -14,17 +15,23 @@ const localId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a name is lett
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
 
+/** A fixed start time (ISO 8601) makes timestamps, and so signatures, the same on every run. */
+const clockStart = z.iso.datetime({ offset: true }).optional()
+
 export const scenarioClockSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('real') }),
-  z.strictObject({ mode: z.literal('scaled'), factor: z.number().positive() }),
-  z.strictObject({ mode: z.literal('virtual') }),
+  z.strictObject({ mode: z.literal('scaled'), factor: z.number().positive(), start: clockStart }),
+  z.strictObject({ mode: z.literal('virtual'), start: clockStart }),
 ])
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
-/** What one attempt ended with: `http_<status>` or a transport outcome. */
-export const ATTEMPT_OUTCOME = /^(http_[1-5]\d\d|timeout|connection_refused|reset|dns|redirect_not_followed|dropped|error)$/
+/** What one attempt ended with: `http_<status>`, a network outcome, or what the sender recorded instead of a try. */
+export const ATTEMPT_OUTCOMES = [...NETWORK_OUTCOMES, 'dropped', 'interrupted'] as const
+const attemptOutcomeSchema = z.string().refine((value) => /^http_[1-5]\d\d$/.test(value) || (ATTEMPT_OUTCOMES as readonly string[]).includes(value), {
+  message: `an outcome is http_<status> or one of ${ATTEMPT_OUTCOMES.join(', ')}`,
+})
 
 export const subscriptionSchema = z
   .strictObject({
@@ -75,7 +82,7 @@ export const deliveryExpectationSchema = z.strictObject({
   /** Allowed difference per attempt time (real and scaled clocks need some). */
   tolerance_ms: z.number().int().nonnegative().default(0),
   /** Outcome of each attempt, e.g. ["http_503", "timeout", "http_200"]. */
-  outcomes: z.array(z.string().regex(ATTEMPT_OUTCOME, 'an outcome is http_<status>, timeout, connection_refused, reset, dns, redirect_not_followed, dropped or error')).optional(),
+  outcomes: z.array(attemptOutcomeSchema).optional(),
   /** The receiver's duplicate number per attempt (1 = first arrival, 2 = dup #2 …). */
   duplicates: z.array(z.number().int().positive().nullable()).optional(),
   /** How many attempts the receiver flagged as duplicates. */

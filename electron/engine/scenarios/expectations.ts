@@ -118,7 +118,8 @@ export function findDelivery(scenario: Scenario, exp: DeliveryExpectation, deliv
   const eventIndex = scenario.events.findIndex((e, i) => eventLocalId(e, i) === exp.event)
   const event = scenario.events[eventIndex]
   const subscription = exp.subscription ?? event?.subscriptions?.[0] ?? scenario.subscriptions[0]?.id ?? ''
-  return { subscription, delivery: deliveries.find((d) => d.event === exp.event && d.subscription === subscription) }
+  // A `duplicate` fault's copy is judged through the endpoint's counts; expectations mean the original.
+  return { subscription, delivery: deliveries.find((d) => d.event === exp.event && d.subscription === subscription && d.duplicate_of === null) }
 }
 
 export function evaluateExpectations(scenario: Scenario, deliveries: readonly ReportDelivery[], endpoints: readonly ReportEndpoint[]): ExpectationResult[] {

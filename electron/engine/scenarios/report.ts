@@ -26,6 +26,8 @@ export interface RecordedAttempt {
 }
 
 export interface RecordedDelivery {
+  delivery_id: number
+  duplicate_of: number | null
   event: string
   subscription: string
   event_id: string
@@ -94,6 +96,8 @@ export function summarizeEndpoints(scenario: Scenario, requests: readonly Record
 
 export function buildReport(input: BuildReportInput): ScenarioReport {
   const deliveries: ReportDelivery[] = input.deliveries.map((d) => ({
+    delivery_id: d.delivery_id,
+    duplicate_of: d.duplicate_of,
     event: d.event,
     subscription: d.subscription,
     event_id: d.event_id,

@@ -48,7 +48,8 @@ export function formatSummary(report: ScenarioReport): string {
   for (const d of report.deliveries) {
     lines.push('')
     const count = `${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}`
-    lines.push(`${d.event} ${d.event_type} ${d.event_id} → ${d.subscription}${d.loop ? ' (loop)' : ''}: ${d.status} after ${count}`)
+    const copy = d.duplicate_of === null ? '' : ` [duplicate copy of delivery ${d.duplicate_of}]`
+    lines.push(`${d.event} ${d.event_type} ${d.event_id} → ${d.subscription}${d.loop ? ' (loop)' : ''}${copy}: ${d.status} after ${count}`)
     for (const a of d.attempts) lines.push(attemptLine(a))
   }
   if (report.endpoints.length) {

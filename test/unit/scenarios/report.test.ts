@@ -37,6 +37,8 @@ function attempt(n: number, offset: number, status: number, duplicate: number, r
 
 function delivery(attempts: RecordedAttempt[]): RecordedDelivery {
   return {
+    delivery_id: 7,
+    duplicate_of: null,
     event: 'booking',
     subscription: 'sub',
     event_id: '550e8400-e29b-41d4-a716-446655440000',

@@ -13,7 +13,7 @@ function valid(): Record<string, unknown> {
         scheme: 'standard-webhooks',
         secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
         dedupe: { type: 'header', name: 'x-pandoktorek-event-id' },
-        rules: [{ matchers: [{ type: 'nth-of-key', n: [1, 2, 3] }], steps: [{ type: 'reply', status: 503 }] }],
+        rules: [{ matchers: [{ type: 'nth-arrival', n: [1, 2, 3] }], steps: [{ type: 'reply', status: 503 }] }, { preset: 'fail-first', n: 3 }],
       },
     ],
     subscriptions: [{ id: 'clinic-sub', endpoint: 'clinic', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], policy: 'pandoktorek' }],
@@ -70,10 +70,18 @@ describe('scenario validation', () => {
     expect(policy).toEqual([expect.stringMatching(/^subscriptions\[0\]\.policy: unknown policy "pandoktor" \(expected one of .*pandoktorek.*csku/)])
   })
 
+  it('names an unknown rule preset, and a wrong field inside a policy object', () => {
+    const preset = problems(mutate((d) => (d.endpoints[0].rules[1] = { preset: 'fail-frist', n: 3 })))
+    expect(preset).toEqual([expect.stringMatching(/^endpoints\[0\]\.rules\[1\]\.preset: unknown rule preset "fail-frist" \(expected one of fail-first, /)])
+    const kind = problems(mutate((d) => (d.subscriptions[0].policy = { preset: 'pandoktorek', schedule: { kind: 'fibonacci' } })))
+    expect(kind).toEqual([expect.stringMatching(/^subscriptions\[0\]\.policy\.schedule\.kind: unknown schedule kind "fibonacci" \(expected one of exponential, fixed, list\)/)])
+    const attempts = problems(mutate((d) => (d.subscriptions[0].policy = { preset: 'csku', max_attempts: 'four' })))
+    expect(attempts).toEqual(['subscriptions[0].policy.max_attempts: expected number, got string "four"'])
+  })
+
   it('refuses a final step that is not last', () => {
     const list = problems(mutate((d) => (d.endpoints[0].rules[0].steps = [{ type: 'reply', status: 503 }, { type: 'delay', ms: 10 }])))
-    expect(list[0]).toMatch(/^endpoints\[0\]\.rules\[0\]\.steps\[0\]/)
-    expect(list[0]).toMatch(/last/)
+    expect(list[0]).toBe('endpoints[0].rules[0].steps[0].type: "reply" is a final step and must be the last one (found at position 1 of 2)')
   })
 
   it('reports a wrong type at its path with what was given', () => {

@@ -1,0 +1,78 @@
+// `hookloop run FILE [--report OUT.json] [--data DIR] [--json]`: runs a scenario headless.
+// Exit codes are the contract CI relies on: 0 every expectation holds, 1 one fails (or the run
+// could not finish), 2 the file is unreadable, not JSON, or not a valid scenario.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { parseScenario } from '../../shared/scenario-validate'
+import { formatProblem } from '../../shared/scenario-issues'
+import { runScenario } from '../engine/scenarios/run'
+import { formatSummary } from '../engine/scenarios/summary'
+import type { Command } from './commands'
+import { UsageError } from './usage-error'
+
+const USAGE = `Usage: hookloop run FILE [--report OUT.json] [--data DIR] [--json]
+
+Runs the scenario in FILE headless and prints what happened to every delivery.
+  --report OUT.json  also write the full report as JSON
+  --data DIR         keep the run's SQLite file in DIR (default: a temp file, removed after)
+  --json             print the report as JSON instead of the summary
+Exit status: 0 every expectation holds, 1 one fails, 2 the file is invalid.`
+
+export async function run(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        report: { type: 'string' },
+        data: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    })
+  } catch (error) {
+    throw new UsageError(`run: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  if (parsed.values.help) {
+    out.write(`${USAGE}\n`)
+    return 0
+  }
+  const [file, ...extra] = parsed.positionals
+  if (!file) throw new UsageError('run: which scenario file? (hookloop run FILE [--report OUT.json])')
+  if (extra.length) throw new UsageError(`run: one scenario file at a time (got also ${extra.join(', ')})`)
+
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (error as Error).message
+    err.write(`hookloop: cannot read the scenario ${file}: ${why}\n`)
+    return 2
+  }
+  // Editors on Windows save a byte-order mark; JSON.parse refuses it.
+  const result = parseScenario(text.replace(/^\uFEFF/, ''))
+  if (!result.ok) {
+    err.write(`hookloop: ${file} is not a valid scenario:\n`)
+    for (const problem of result.problems) err.write(`  ${formatProblem(problem)}\n`)
+    return 2
+  }
+
+  const report = await runScenario(result.scenario, {
+    file,
+    ...(parsed.values.data === undefined ? {} : { dataDir: parsed.values.data }),
+  })
+  if (parsed.values.json) out.write(`${JSON.stringify(report, null, 2)}\n`)
+  else out.write(`${formatSummary(report)}\n`)
+  if (parsed.values.report !== undefined) {
+    try {
+      writeFileSync(parsed.values.report, `${JSON.stringify(report, null, 2)}\n`)
+    } catch (error) {
+      err.write(`hookloop: cannot write the report to ${parsed.values.report}: ${(error as Error).message}\n`)
+      return 1
+    }
+  }
+  return report.ok ? 0 : 1
+}
+export const runCommand: Command = (args) => run(args)

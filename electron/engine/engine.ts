@@ -1,0 +1,226 @@
+// One engine for every front door (Electron window, browser mode, CLI): the store, one clock,
+// the receiver, the sender with its durable scheduler, and — when asked — the public tunnel,
+// composed into a single object. Its events are the receiver's, the sender's and the tunnel's,
+// merged into one typed stream in the order they happen.
+import { join } from 'node:path'
+import type { Database } from 'better-sqlite3'
+import type { Clock } from '../../shared/clock'
+import { endpointPath, type Endpoint, type EndpointInput } from '../../shared/receiver'
+import type { ReceiverEvent } from '../../shared/receiver-events'
+import type { AttemptView, DeliveryView } from '../../shared/sender-events'
+import type { SendFaultInput } from '../../shared/sender-faults'
+import type { TunnelNotice, TunnelState } from '../../shared/tunnel'
+import { createClock, isVirtualClock, type ClockSpec } from './clock'
+import { createReceiver, type Receiver } from './receiver'
+import { createSender, type Sender } from './sender/sender'
+import type { Subscription, SubscriptionInput } from './sender/subscriptions'
+import { sign } from './signatures'
+import { openDatabase } from './store'
+import { createTunnelManager, type TunnelManager, type TunnelManagerOptions } from './tunnel'
+import { tunnelLookup } from './tunnel/lookup'
+import { Agent } from 'undici'
+
+export const DATA_FILE_NAME = 'hookloop.db'
+
+export interface EngineOptions {
+  /** The SQLite file; or give dataDir and the file is `<dataDir>/hookloop.db`. */
+  dataFile?: string
+  dataDir?: string
+  /** A clock description (default real), or a clock built by the caller. */
+  clock?: ClockSpec | Clock
+  receiver?: { host?: string; port?: number; requestDeadlineMs?: number }
+  /** Open a public tunnel to the receiver (started at once). Absent: no tunnel. */
+  tunnel?: Omit<TunnelManagerOptions, 'localPort'>
+  /** better-sqlite3's addon for another ABI (Electron). */
+  nativeBinding?: string
+  /** Attempts in flight at once (default: the sender's). */
+  concurrency?: number
+}
+
+/** Everything that happens in the engine, one stream: receiver, sender and tunnel events. */
+export type EngineEvent =
+  | ReceiverEvent
+  | { type: 'delivery.created' | 'delivery.updated'; delivery: DeliveryView }
+  | { type: 'attempt.started' | 'attempt.finished'; attempt: AttemptView }
+  | { type: 'tunnel.state'; state: TunnelState }
+  | { type: 'tunnel.notice'; notice: TunnelNotice }
+export type EngineEventType = EngineEvent['type']
+export type EngineListener = (event: EngineEvent) => void
+
+export interface SendEventInput {
+  /** Default: every subscription. */
+  subscriptionIds?: string[]
+  eventType: string
+  payload: unknown
+  /** UUID v4; a fresh one when absent. */
+  eventId?: string
+  faults?: SendFaultInput[]
+}
+
+export interface Engine {
+  readonly db: Database
+  readonly clock: Clock
+  readonly receiver: Receiver
+  readonly sender: Sender
+  readonly tunnel: TunnelManager | null
+  /** The file the store lives in. */
+  readonly dataFile: string
+  /**
+   * Where a subscription that targets one of our endpoints delivers right now: through the
+   * tunnel's public URL while it is up, else straight to the receiver on loopback.
+   */
+  endpointUrl(slug: string): string
+  /** Adds a listener to the merged event stream; returns its removal. */
+  on(listener: EngineListener): () => void
+  /**
+   * Creates the endpoint, or replaces the one with the same slug; its rules (full rules or
+   * presets, as `hookloop listen` takes them) are replaced too. Throws DefinitionError.
+   */
+  putEndpoint(definition: EndpointInput & { rules?: readonly unknown[] }): Endpoint
+  putSubscription(input: SubscriptionInput): Subscription
+  /** Publishes one event to its subscriptions; one delivery each (plus `duplicate` copies). */
+  sendEvent(input: SendEventInput): Promise<{ eventId: string; deliveryIds: number[]; deliveries: DeliveryView[] }>
+  /** Final (succeeded or failed) with no attempt in flight. */
+  isDeliverySettled(deliveryId: number): boolean
+  /** Commits every queued capture, so the store shows everything seen so far. */
+  quiesce(): Promise<void>
+  /** Stops the tunnel, the sender (recording attempts in flight) and the receiver, then the store. */
+  close(): Promise<void>
+}
+
+function resolveDataFile(options: EngineOptions): string {
+  if (options.dataFile !== undefined) return options.dataFile
+  if (options.dataDir !== undefined) return join(options.dataDir, DATA_FILE_NAME)
+  throw new TypeError('createEngine needs dataFile or dataDir')
+}
+
+function isClock(value: ClockSpec | Clock): value is Clock {
+  return typeof (value as Clock).now === 'function'
+}
+
+export async function createEngine(options: EngineOptions): Promise<Engine> {
+  const dataFile = resolveDataFile(options)
+  const db = openDatabase({ file: dataFile, ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) })
+  const clockOption = options.clock ?? { mode: 'real' }
+  const ownClock = !isClock(clockOption)
+  const clock = isClock(clockOption) ? clockOption : createClock(clockOption)
+  const listeners = new Set<EngineListener>()
+  const emit = (event: EngineEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event)
+      } catch (error) {
+        // A listener's bug must not stop capture or delivery; surface it without unwinding them.
+        queueMicrotask(() => {
+          throw error
+        })
+      }
+    }
+  }
+
+  let tunnel: TunnelManager | null = null
+  let receiver: Receiver
+  try {
+    receiver = await createReceiver({
+      db,
+      clock,
+      ...(options.receiver?.host === undefined ? {} : { host: options.receiver.host }),
+      ...(options.receiver?.port === undefined ? {} : { port: options.receiver.port }),
+      ...(options.receiver?.requestDeadlineMs === undefined ? {} : { requestDeadlineMs: options.receiver.requestDeadlineMs }),
+      publicUrl: () => tunnel?.publicUrl(),
+      onEvent: emit,
+    })
+  } catch (error) {
+    db.close()
+    throw error
+  }
+
+  const endpointUrl = (slug: string): string => {
+    const publicUrl = tunnel?.publicUrl()
+    return publicUrl ? `${publicUrl.replace(/\/+$/, '')}${endpointPath(slug)}` : receiver.endpointUrl(slug)
+  }
+
+  // The sender's HTTP client resolves names under .localhost to loopback (RFC 6761), as the
+  // tunnel does: a self-hosted tunnel server hands out URLs like http://abcd.localhost:3000, and
+  // loop mode through it must reach them. Timeouts are the clock's business, not undici's.
+  const concurrency = options.concurrency ?? 64
+  const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: concurrency, connect: { lookup: tunnelLookup } })
+  const sender = createSender({
+    db,
+    clock,
+    sign,
+    dispatcher,
+    concurrency,
+    resolveEndpointUrl: (slug) => {
+      // An unknown slug would be a 404 recorded as unmatched; say what is wrong instead.
+      if (!receiver.endpoints.list().some((e) => e.slug === slug)) throw new Error(`no endpoint answers at ${endpointPath(slug)}`)
+      return endpointUrl(slug)
+    },
+  })
+  sender.on('delivery.created', (delivery) => emit({ type: 'delivery.created', delivery }))
+  sender.on('delivery.updated', (delivery) => emit({ type: 'delivery.updated', delivery }))
+  sender.on('attempt.started', (attempt) => emit({ type: 'attempt.started', attempt }))
+  sender.on('attempt.finished', (attempt) => emit({ type: 'attempt.finished', attempt }))
+  sender.start()
+
+  if (options.tunnel) {
+    tunnel = createTunnelManager({ ...options.tunnel, localPort: receiver.port })
+    tunnel.on('state', (state) => emit({ type: 'tunnel.state', state }))
+    tunnel.on('notice', (notice) => emit({ type: 'tunnel.notice', notice }))
+    tunnel.start()
+  }
+
+  let closed: Promise<void> | null = null
+  const settledStatement = db.prepare("SELECT status IN ('succeeded', 'failed') AND in_flight = 0 FROM deliveries WHERE id = ?").pluck()
+
+  return {
+    db,
+    clock,
+    receiver,
+    sender,
+    get tunnel() {
+      return tunnel
+    },
+    dataFile,
+    endpointUrl,
+    on(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    putEndpoint(definition) {
+      const { rules = [], ...fields } = definition
+      const existing = receiver.endpoints.list().find((e) => e.slug === fields.slug)
+      const endpoint = existing ? receiver.endpoints.update(existing.id, fields) : receiver.endpoints.create(fields)
+      if (existing) for (const rule of receiver.rules.list(existing.id)) receiver.rules.delete(rule.id)
+      for (const rule of rules) receiver.rules.add(endpoint.id, rule)
+      return endpoint
+    },
+    putSubscription: (input) => sender.createSubscription(input),
+    async sendEvent(input) {
+      const result = sender.publish({
+        event_type: input.eventType,
+        payload: input.payload,
+        ...(input.eventId === undefined ? {} : { event_id: input.eventId }),
+        ...(input.subscriptionIds === undefined ? {} : { subscription_ids: input.subscriptionIds }),
+        ...(input.faults === undefined ? {} : { faults: input.faults }),
+      })
+      return { eventId: result.event_id, deliveryIds: result.deliveries.map((d) => d.id), deliveries: result.deliveries }
+    },
+    isDeliverySettled: (deliveryId) => settledStatement.get(deliveryId) === 1,
+    async quiesce() {
+      receiver.requests.flush()
+    },
+    close() {
+      closed ??= (async () => {
+        await tunnel?.stop()
+        await sender.stop()
+        await dispatcher.close()
+        await receiver.close()
+        if (ownClock && isVirtualClock(clock)) clock.dispose()
+        listeners.clear()
+        db.close()
+      })()
+      return closed
+    },
+  }
+}

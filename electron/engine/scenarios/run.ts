@@ -1,0 +1,220 @@
+// Runs a validated scenario on a fresh engine: sets up the receiver's endpoints and rules and the
+// sender's subscriptions, emits each event at its offset on the scenario clock, waits until every
+// delivery is final (or a limit is reached), then builds the report from what the store recorded.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { eventLocalId, type Scenario, type ScenarioClock } from '../../../shared/scenario'
+import type { ClockSpec } from '../clock'
+import type { ScenarioReport } from '../../../shared/scenario-report'
+import { createEngine, type Engine } from '../engine'
+import { createScenarioRecordStatements } from '../store/scenario-records'
+import { buildReport, type RecordedDelivery } from './report'
+import { runLimits } from './limits'
+
+export interface RunScenarioOptions {
+  /** Shown in the report. */
+  file?: string | null
+  /** Keep the run's SQLite file in this folder; default a temp folder removed afterwards. */
+  dataDir?: string
+  /** Host the receiver listens on (loopback by default). */
+  host?: string
+  /** Wall-clock bound, so a scenario that never settles cannot hang CI; default from the clock mode. */
+  wallLimitMs?: number
+}
+
+interface PlannedDelivery {
+  event: string
+  subscription: string
+  deliveryId: number
+  duplicateOf: number | null
+}
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}
+
+/** The scenario's clock; a fixed start (ISO time) makes signature timestamps reproducible. */
+function clockSpec(clock: ScenarioClock): ClockSpec {
+  switch (clock.mode) {
+    case 'real':
+      return { mode: 'real' }
+    case 'scaled':
+      return { mode: 'scaled', factor: clock.factor, ...(clock.start === undefined ? {} : { start: Date.parse(clock.start) }) }
+    case 'virtual':
+      return { mode: 'virtual', ...(clock.start === undefined ? {} : { start: Date.parse(clock.start) }) }
+    default: {
+      const never: never = clock
+      throw new Error(`unknown clock ${JSON.stringify(never)}`)
+    }
+  }
+}
+
+export async function runScenario(scenario: Scenario, options: RunScenarioOptions = {}): Promise<ScenarioReport> {
+  const wallStart = performance.now()
+  const temp = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'hookloop-run-')) : null
+  const dataDir = options.dataDir ?? (temp as string)
+  const engine = await createEngine({
+    dataDir,
+    clock: clockSpec(scenario.clock),
+    receiver: { host: options.host ?? '127.0.0.1', port: 0 },
+  })
+  try {
+    return await runOnEngine(engine, scenario, options, wallStart)
+  } finally {
+    await engine.close()
+    if (temp) rmSync(temp, { recursive: true, force: true })
+  }
+}
+
+async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScenarioOptions, wallStart: number): Promise<ScenarioReport> {
+  const { clock } = engine
+  for (const endpoint of scenario.endpoints) await engine.putEndpoint(endpoint)
+  const subscriptionIds = new Map<string, string>()
+  const localSubscription = new Map<string, string>()
+  const subscriptionUrls = new Map<string, string>()
+  for (const sub of scenario.subscriptions) {
+    // Loop mode without secrets of its own signs with the endpoint's: the usual "both sides agree".
+    const endpoint = sub.endpoint === undefined ? undefined : scenario.endpoints.find((e) => e.slug === sub.endpoint)
+    const secrets = sub.secrets.length > 0 ? sub.secrets : (endpoint?.secrets ?? [])
+    const created = engine.putSubscription({
+      name: sub.id,
+      target: sub.endpoint !== undefined ? { endpoint: sub.endpoint } : { url: sub.url as string },
+      scheme: sub.scheme,
+      ...(secrets.length > 0 ? { secrets } : {}),
+      policy: sub.policy,
+      headers: sub.headers,
+      ...(sub.event_id_header === undefined ? {} : { event_id_header: sub.event_id_header }),
+    })
+    subscriptionIds.set(sub.id, created.id)
+    localSubscription.set(created.id, sub.id)
+    subscriptionUrls.set(sub.id, sub.endpoint !== undefined ? engine.endpointUrl(sub.endpoint) : (sub.url as string))
+  }
+
+  const limits = runLimits(scenario, options.wallLimitMs)
+  const startedAt = clock.now()
+  const planned: PlannedDelivery[] = []
+  let toEmit = scenario.events.length
+  let stopReason: string | null = null
+  let done = false
+  let finish: () => void = () => {}
+  const finished = new Promise<void>((resolve) => {
+    finish = () => {
+      done = true
+      resolve()
+    }
+  })
+
+  // Settled = every event emitted and every delivery final. Checked after each sender event,
+  // once per turn, against the store (the source of truth).
+  let checkQueued = false
+  const check = () => {
+    checkQueued = false
+    if (toEmit > 0) return
+    if (planned.every((p) => engine.isDeliverySettled(p.deliveryId))) finish()
+  }
+  const queueCheck = () => {
+    if (checkQueued) return
+    checkQueued = true
+    setImmediate(check)
+  }
+  const off = engine.on((event) => {
+    if (event.type.startsWith('delivery.') || event.type.startsWith('attempt.')) queueCheck()
+  })
+  const clockLimit = clock.setTimer(limits.clockMs, () => {
+    if (done) return
+    // An explicit max_duration_ms is where the scenario means to look; the default is a safety net.
+    if (!limits.explicit) stopReason = `stopped after ${limits.clockMs} ms of scenario time with deliveries still open (set max_duration_ms to wait longer)`
+    finish()
+  })
+  // Real time bounds a run on any clock: an endpoint that hangs cannot hang CI.
+  const wallLimit = setTimeout(() => {
+    if (done) return
+    stopReason = `stopped after ${limits.wallMs} ms of real time with deliveries still open`
+    finish()
+  }, limits.wallMs)
+
+  scenario.events.forEach((event, index) => {
+    const local = eventLocalId(event, index)
+    const targets = event.subscriptions ?? scenario.subscriptions.map((s) => s.id)
+    clock.setTimer(event.at_ms, () => {
+      engine
+        .sendEvent({
+          subscriptionIds: targets.map((t) => subscriptionIds.get(t) as string),
+          eventType: event.type,
+          payload: event.payload,
+          ...(event.event_id === undefined ? {} : { eventId: event.event_id }),
+          faults: event.faults,
+        })
+        .then(
+          (sent) => {
+            for (const d of sent.deliveries) planned.push({ event: local, subscription: localSubscription.get(d.subscription_id) ?? d.subscription_id, deliveryId: d.id, duplicateOf: d.duplicate_of })
+          },
+          (error: unknown) => {
+            stopReason = `event ${local} could not be sent: ${error instanceof Error ? error.message : String(error)}`
+            finish()
+          },
+        )
+        .finally(() => {
+          toEmit--
+          queueCheck()
+        })
+    })
+  })
+
+  await finished
+  const endedAt = clock.now()
+  off()
+  clockLimit.cancel()
+  clearTimeout(wallLimit)
+  await engine.quiesce()
+
+  const records = createScenarioRecordStatements(engine.db)
+  const deliveries: RecordedDelivery[] = []
+  for (const p of planned) {
+    const row = records.delivery(p.deliveryId)
+    if (!row) continue
+    const sub = scenario.subscriptions.find((s) => s.id === p.subscription)
+    deliveries.push({
+      delivery_id: row.id,
+      duplicate_of: p.duplicateOf,
+      event: p.event,
+      subscription: p.subscription,
+      event_id: row.event_id,
+      event_type: row.event_type,
+      url: subscriptionUrls.get(p.subscription) ?? '',
+      loop: sub?.endpoint !== undefined,
+      status: row.status,
+      attempts: records.attempts(row.id).map((a) => ({
+        n: a.n,
+        started_at: a.started_at,
+        duration_ms: a.duration_ms,
+        outcome: a.outcome,
+        status_code: a.status_code,
+        decision: a.decision,
+        next_attempt_at: a.next_attempt_at,
+        fault: parseJson(a.fault_json),
+        request: a.request_id === null ? null : { id: a.request_id, verify_reason: a.verify_reason, duplicate_number: a.duplicate_number, fault: parseJson(a.request_fault_json) },
+      })),
+    })
+  }
+  // Scenario order, not the order sends happened to complete in.
+  const order = scenario.events.map((e, i) => eventLocalId(e, i))
+  deliveries.sort((a, b) => order.indexOf(a.event) - order.indexOf(b.event) || a.subscription.localeCompare(b.subscription) || a.delivery_id - b.delivery_id)
+
+  return buildReport({
+    scenario,
+    file: options.file ?? null,
+    startedAt,
+    endedAt,
+    wallMs: performance.now() - wallStart,
+    incomplete: stopReason,
+    deliveries,
+    endpointRequests: records.endpointRequests(startedAt),
+  })
+}

@@ -1,0 +1,108 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ScenarioReport } from '../../../shared/scenario-report'
+import { makeTempDir } from '../../support/temp-dir'
+import { EXAMPLES, runCli } from './cli'
+
+const MIN = 60_000
+
+describe('hookloop run on the example scenarios', () => {
+  let temp: ReturnType<typeof makeTempDir>
+  beforeAll(() => {
+    temp = makeTempDir('hookloop-run-examples-')
+  })
+  afterAll(() => temp.cleanup())
+
+  async function runExample(name: string, extra: string[] = []): Promise<{ report: ScenarioReport; stdout: string; code: number | null }> {
+    const out = join(temp.dir, name.replace('.json', '.report.json'))
+    const result = await runCli(['run', join(EXAMPLES, name), '--report', out, ...extra])
+    expect(result.stderr).toBe('')
+    return { report: JSON.parse(readFileSync(out, 'utf8')) as ScenarioReport, stdout: result.stdout, code: result.code }
+  }
+
+  it('seed provider A, fail the first 3: four attempts at exactly 0, 2, 6 and 14 min', async () => {
+    const { report, stdout, code } = await runExample('provider-a-fail-first-3.json')
+    expect(code).toBe(0)
+    expect(report.ok).toBe(true)
+    expect(report.deliveries).toHaveLength(1)
+    const d = report.deliveries[0]!
+    expect(d.event_id).toBe('550e8400-e29b-41d4-a716-446655440000')
+    expect(d.status).toBe('succeeded')
+    expect(d.loop).toBe(true)
+    expect(d.attempts.map((a) => a.n)).toEqual([1, 2, 3, 4])
+    expect(d.attempts.map((a) => a.at_ms)).toEqual([0, 2 * MIN, 6 * MIN, 14 * MIN])
+    expect(d.attempts.map((a) => a.outcome)).toEqual(['http_503', 'http_503', 'http_503', 'http_200'])
+    expect(d.attempts.map((a) => a.status_code)).toEqual([503, 503, 503, 200])
+    expect(d.attempts.map((a) => a.signature)).toEqual(['ok', 'ok', 'ok', 'ok'])
+    expect(d.attempts.map((a) => a.duplicate)).toEqual([1, 2, 3, 4])
+    // Every attempt is linked to the request the receiver captured for it.
+    expect(d.attempts.every((a) => typeof a.request_id === 'number')).toBe(true)
+    expect(new Set(d.attempts.map((a) => a.request_id)).size).toBe(4)
+    expect(report.expectations.every((e) => e.ok)).toBe(true)
+    expect(stdout).toMatch(/#4 +\+840000 ms +\(14 min\) +http_200 +succeeded sig ok dup #4/)
+    expect(stdout.trim().split('\n').at(-1)).toBe('PASS: 9 of 9 expectations hold')
+  })
+
+  it('seed provider A, always 503: ten attempts over 14.5 h, then failed — in seconds', async () => {
+    const { report, code } = await runExample('provider-a-always-503.json')
+    expect(code).toBe(0)
+    const d = report.deliveries[0]!
+    expect(d.status).toBe('failed')
+    expect(d.attempts.map((a) => a.at_ms / MIN)).toEqual([0, 2, 6, 14, 30, 62, 126, 254, 510, 870])
+    expect(d.attempts.map((a) => a.decision)).toEqual([...Array(9).fill('retry'), 'failed'])
+    expect(d.attempts.at(-1)!.next_at_ms).toBeNull()
+    expect(report.clock_ms).toBe(870 * MIN)
+    expect(report.clock).toEqual({ mode: 'virtual', start: '2026-01-05T09:00:00Z' })
+  })
+
+  it('seed provider B: 30 s apart, a 201 is retried, the composite key numbers duplicates', async () => {
+    const { report, code } = await runExample('provider-b-csku.json')
+    expect(code).toBe(0)
+    const d = report.deliveries[0]!
+    expect(d.attempts.map((a) => [a.at_ms, a.outcome, a.decision, a.duplicate])).toEqual([
+      [0, 'http_503', 'retry', 1],
+      [30_000, 'http_201', 'retry', 2],
+      [60_000, 'http_200', 'succeeded', 3],
+    ])
+  })
+
+  it('sending-side faults: the copy is dup #2, the receiver explains each bad signature', async () => {
+    const { report, code } = await runExample('duplicate-bad-signature.json')
+    expect(code).toBe(0)
+    expect(report.deliveries.map((d) => [d.event, d.duplicate_of === null ? 'original' : 'copy', d.attempts[0]?.signature, d.attempts[0]?.duplicate])).toEqual([
+      ['twice', 'original', 'ok', 1],
+      ['twice', 'copy', 'ok', 2],
+      ['tampered', 'original', 'signature_mismatch', 1],
+      ['stale', 'original', 'timestamp_too_old', 1],
+    ])
+    // The delayed copy goes 5 s after the original, on the scenario clock.
+    const [original, copy] = report.deliveries
+    expect(copy!.attempts[0]!.run_ms - original!.attempts[0]!.run_ms).toBe(5000)
+    expect(report.endpoints).toEqual([{ slug: 'consumer', requests: 4, duplicates_flagged: 1, signatures: { ok: 2, signature_mismatch: 1, timestamp_too_old: 1 } }])
+  })
+
+  it('a deliberately wrong expectation exits 1 with the ✗ line and its path', async () => {
+    const doc = JSON.parse(readFileSync(join(EXAMPLES, 'provider-a-fail-first-3.json'), 'utf8')) as { expect: { deliveries: { at_ms: number[] }[] } }
+    doc.expect.deliveries[0]!.at_ms = [0, 2 * MIN, 4 * MIN, 14 * MIN]
+    const file = join(temp.dir, 'wrong-times.json')
+    writeFileSync(file, JSON.stringify(doc))
+    const out = join(temp.dir, 'wrong-times.report.json')
+    const result = await runCli(['run', file, '--report', out])
+    expect(result.code).toBe(1)
+    expect(result.stdout).toContain('  ✗ booking → pandoktorek: at_ms: attempt 3 at 360000 ms, expected 240000 ms  [expect.deliveries[0].at_ms]')
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('FAIL: 1 of 9 expectations failed')
+    const report = JSON.parse(readFileSync(out, 'utf8')) as ScenarioReport
+    expect(report.ok).toBe(false)
+    expect(report.expectations.filter((e) => !e.ok).map((e) => e.path)).toEqual(['expect.deliveries[0].at_ms'])
+  })
+
+  it('--data keeps the run\'s SQLite file; --json prints the report', async () => {
+    const dataDir = join(temp.dir, 'kept')
+    const result = await runCli(['run', join(EXAMPLES, 'provider-b-csku.json'), '--data', dataDir, '--json'])
+    expect(result.code).toBe(0)
+    const report = JSON.parse(result.stdout) as ScenarioReport
+    expect(report.ok).toBe(true)
+    expect(existsSync(join(dataDir, 'hookloop.db'))).toBe(true)
+  })
+})

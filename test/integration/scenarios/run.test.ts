@@ -1,0 +1,117 @@
+import { createServer } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import { validateScenario } from '../../../shared/scenario-validate'
+import type { Scenario } from '../../../shared/scenario'
+import { runScenario } from '../../../electron/engine/scenarios/run'
+
+const MIN = 60_000
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+
+function scenario(doc: Record<string, unknown>): Scenario {
+  const result = validateScenario({ version: 1, name: 'run test', clock: { mode: 'virtual' }, ...doc })
+  if (!result.ok) throw new Error(result.problems.map((p) => `${p.path}: ${p.message}`).join('\n'))
+  return result.scenario
+}
+
+/** A loopback port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+describe('runScenario on a real engine', () => {
+  it('records an 11 s receiver delay against provider A\'s 10 s timeout as a timeout at exactly 10 000 ms', async () => {
+    const report = await runScenario(
+      scenario({
+        endpoints: [
+          {
+            slug: 'slow',
+            scheme: 'standard-webhooks',
+            secrets: [SECRET],
+            dedupe: 'pandoktorek',
+            rules: [{ sequence: { items: [[{ type: 'delay', ms: 11_000 }, { type: 'reply', status: 200 }], { type: 'reply', status: 200 }] } }],
+          },
+        ],
+        subscriptions: [{ id: 'a', endpoint: 'slow', policy: 'pandoktorek', event_id_header: 'X-Pandoktorek-Event-Id' }],
+        events: [{ id: 'booking', type: 'booking.created', payload: { n: 1 } }],
+        expect: { deliveries: [{ event: 'booking', status: 'succeeded', at_ms: [0, 10_000 + 2 * MIN], outcomes: ['timeout', 'http_200'] }] },
+      }),
+    )
+    expect(report.expectations.filter((e) => !e.ok)).toEqual([])
+    const [first, second] = report.deliveries[0]!.attempts
+    expect(first!.duration_ms).toBe(10_000)
+    expect(first!.status_code).toBeNull()
+    expect(first!.next_at_ms).toBe(10_000 + 2 * MIN)
+    // The receiver still saw the first attempt, and numbered the retry as its duplicate.
+    expect([first!.duplicate, second!.duplicate]).toEqual([1, 2])
+    expect(report.ok).toBe(true)
+  })
+
+  it('delivers to a plain URL: connection refused, 4 attempts 30 s apart under seed B, then failed', async () => {
+    const port = await closedPort()
+    const report = await runScenario(
+      scenario({
+        subscriptions: [{ id: 'consumer', url: `http://127.0.0.1:${port}/webhooks`, policy: 'csku', secrets: ['topsecret-for-github'], scheme: 'github' }],
+        events: [{ type: 'message.received', payload: { event: 'message.received', message: { id: 'm1' } } }],
+        expect: { deliveries: [{ event: 'e1', status: 'failed', attempts: 4, at_ms: [0, 30_000, 60_000, 90_000], outcomes: ['connection_refused', 'connection_refused', 'connection_refused', 'connection_refused'] }] },
+      }),
+    )
+    expect(report.expectations.filter((e) => !e.ok)).toEqual([])
+    const d = report.deliveries[0]!
+    expect(d.loop).toBe(false)
+    expect(d.url).toBe(`http://127.0.0.1:${port}/webhooks`)
+    expect(d.attempts.map((a) => [a.signature, a.duplicate, a.request_id])).toEqual(Array(4).fill([null, null, null]))
+    expect(report.endpoints).toEqual([])
+  })
+
+  it('stops at an explicit max_duration_ms and judges the delivery still retrying', async () => {
+    const report = await runScenario(
+      scenario({
+        max_duration_ms: 10 * MIN,
+        endpoints: [{ slug: 'down', rules: [{ preset: 'always-500' }] }],
+        subscriptions: [{ id: 'a', endpoint: 'down', policy: 'pandoktorek' }],
+        events: [{ type: 'booking.created', payload: {} }],
+        expect: { deliveries: [{ event: 'e1', status: 'retrying', attempts: 3, at_ms: [0, 2 * MIN, 6 * MIN] }] },
+      }),
+    )
+    expect(report.incomplete).toBeNull()
+    expect(report.clock_ms).toBe(10 * MIN)
+    expect(report.deliveries[0]!.attempts.at(-1)!.next_at_ms).toBe(14 * MIN)
+    expect(report.ok).toBe(true)
+  })
+
+  it('sends each event at its offset, to several subscriptions, in scenario order', async () => {
+    const report = await runScenario(
+      scenario({
+        endpoints: [
+          { slug: 'one', dedupe: 'standard-webhooks' },
+          { slug: 'two', dedupe: 'standard-webhooks', rules: [{ preset: 'fail-first', n: 1 }] },
+        ],
+        subscriptions: [
+          { id: 's1', endpoint: 'one', policy: 'svix', secrets: [SECRET] },
+          { id: 's2', endpoint: 'two', policy: { preset: 'custom', schedule: { kind: 'fixed', interval_ms: 1000 } }, secrets: [SECRET] },
+        ],
+        events: [
+          { id: 'late', type: 'x.late', payload: {}, at_ms: 5000, subscriptions: ['s1'] },
+          { id: 'both', type: 'x.both', payload: {}, at_ms: 2000 },
+        ],
+        expect: {
+          deliveries: [
+            { event: 'both', subscription: 's2', attempts: 2, at_ms: [0, 1000], status: 'succeeded' },
+            { event: 'late', status: 'succeeded' },
+          ],
+        },
+      }),
+    )
+    expect(report.expectations.filter((e) => !e.ok)).toEqual([])
+    expect(report.deliveries.map((d) => [d.event, d.subscription, d.attempts[0]!.run_ms])).toEqual([
+      ['late', 's1', 5000],
+      ['both', 's1', 2000],
+      ['both', 's2', 2000],
+    ])
+  })
+})
