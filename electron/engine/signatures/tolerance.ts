@@ -32,10 +32,12 @@ export function checkTolerance(meta: SchemeMeta, timestamp: number, now: number,
     )
   }
   if (tolerance.mode === 'both' && -skew > tolerance.seconds) {
+    // A 13-digit value is the classic milliseconds-for-seconds mix-up, not a clock problem.
+    const why = timestamp > now * 100 ? `the ${what} looks like milliseconds, but it must be Unix seconds` : `the sender's clock is ahead or the ${what} was changed`
     return fail(
       meta.id,
       'timestamp_too_new',
-      `The signature matches but the ${what} is ${-skew} s in the future, beyond ${meta.label}'s tolerance of ${tolerance.seconds} s: the sender's clock is ahead or the ${what} was changed.`,
+      `The signature matches but the ${what} is ${-skew} s in the future, beyond ${meta.label}'s tolerance of ${tolerance.seconds} s: ${why}.`,
       { skewSeconds: skew },
     )
   }

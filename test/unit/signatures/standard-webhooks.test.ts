@@ -51,6 +51,9 @@ describe('standard-webhooks', () => {
     expect(ahead).toMatchObject({ valid: false, reason: 'timestamp_too_new', skewSeconds: -400 })
     expect(ahead.detail).toContain('400 s in the future')
     expect(check(signed(), { now: NOW + 300 }).valid).toBe(true)
+    const millis = check(signed(WHSEC, NOW * 1000))
+    expect(millis.reason).toBe('timestamp_too_new')
+    expect(millis.detail).toContain('looks like milliseconds')
     expect(check(signed(), { now: NOW + 3600, toleranceSeconds: 7200 }).valid).toBe(true)
   })
 
