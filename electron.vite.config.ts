@@ -12,6 +12,8 @@ export default defineConfig({
         input: {
           index: resolve('electron/main/index.ts'),
           cli: resolve('electron/cli/index.ts'),
+          // The engine process (utilityProcess in the app, a Node child of `hookloop serve`).
+          host: resolve('electron/engine/host.ts'),
         },
       },
     },

@@ -131,7 +131,7 @@ export interface DeliveryDetail {
 }
 
 export interface DedupeConfigView {
-  kind: 'none' | 'header' | 'json' | 'template'
+  kind: 'none' | 'header' | 'json-path' | 'template'
   value: string
 }
 

@@ -2,6 +2,7 @@
 // at the engine's edge) and response type, each pushed event's payload, and the wire frames.
 // The engine host's handlers and the renderer's client are both typed from this file.
 import { z } from 'zod'
+import { SEND_FAULT_TYPES, type SendFaultType } from './sender-faults'
 import { SCHEME_IDS } from './signatures'
 import type {
   ClockView,
@@ -34,13 +35,13 @@ export const timelineFilterSchema = z
   .strict()
 
 export const dedupeSchema = z
-  .object({ kind: z.enum(['none', 'header', 'json', 'template']), value: z.string().max(500) })
+  .object({ kind: z.enum(['none', 'header', 'json-path', 'template']), value: z.string().max(500) })
   .strict()
   .refine((d) => d.kind === 'none' || d.value.trim() !== '', { message: 'a dedupe key needs a header name, JSON path or template' })
 
-/** Sending-side faults (to test a consumer). */
-export const SENDER_FAULTS = ['duplicate', 'bad_signature', 'stale_timestamp', 'drop'] as const
-export type SenderFault = (typeof SENDER_FAULTS)[number]
+/** Sending-side faults (to test a consumer), each with its default settings. */
+export const SENDER_FAULTS = SEND_FAULT_TYPES
+export type SenderFault = SendFaultType
 
 export const requestSchemas = {
   snapshot: z.object({}).strict(),

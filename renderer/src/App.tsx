@@ -1,8 +1,149 @@
+// The app shell: connects to the engine, then top bar, navigation, the current view and the
+// inspector. Loading, connection-lost and error states are explicit.
+import { useEffect } from 'react'
+import { applyBatch, createFrameApplier, loadSnapshot, reloadTimeline, useApp, type ViewId } from './state/app-store'
+import { createEngineClient, findEngineAddress } from './transport/client'
+import { EndpointsPage } from './views/EndpointsPage'
+import { Inspector } from './views/Inspector'
+import { SenderPage } from './views/SenderPage'
+import { SHORTCUTS, useShortcuts } from './views/shortcuts'
+import { SubscriptionsPage } from './views/SubscriptionsPage'
+import { TimelinePage } from './views/TimelinePage'
+import { TopBar } from './views/TopBar'
+
 export function App() {
+  const snapshot = useApp((s) => s.snapshot)
+  const loadError = useApp((s) => s.loadError)
+  const connection = useApp((s) => s.connection)
+  useShortcuts()
+
+  useEffect(() => {
+    let closed = false
+    let dispose = () => {}
+    findEngineAddress().then(
+      (address) => {
+        if (closed) return
+        const client = createEngineClient(address)
+        const offEvents = client.onEvents(createFrameApplier(applyBatch))
+        const offConnection = client.onConnection((state) => {
+          useApp.setState({ connection: state })
+          // On every (re)connect, read the whole state again: events may have been missed.
+          if (state.state === 'open') void loadSnapshot().then(reloadTimeline)
+        })
+        useApp.setState({ client })
+        dispose = () => {
+          offEvents()
+          offConnection()
+          client.close()
+        }
+      },
+      (error: unknown) => useApp.setState({ loadError: error instanceof Error ? error.message : String(error) }),
+    )
+    return () => {
+      closed = true
+      dispose()
+    }
+  }, [])
+
+  if (!snapshot) {
+    return (
+      <div className="center" data-testid="app-loading">
+        {loadError ? (
+          <div>
+            <h2>Hookloop cannot reach its engine</h2>
+            <p className="error-text">{loadError}</p>
+          </div>
+        ) : (
+          <div className="row">
+            <span className="spinner" /> Connecting to the engine…
+          </div>
+        )}
+      </div>
+    )
+  }
   return (
-    <main>
-      <h1>Hookloop</h1>
-      <p>Send, receive, break and replay webhooks.</p>
-    </main>
+    <div className="app" data-testid="app">
+      <TopBar />
+      <Shell />
+      {connection.state === 'closed' && (
+        <div className="toasts" style={{ left: 16, right: 'auto' }}>
+          <div className="toast error">Connection to the engine lost ({connection.reason}); reconnecting…</div>
+        </div>
+      )}
+      <Toasts />
+      <ShortcutsDialog />
+    </div>
+  )
+}
+
+const NAV: { id: ViewId; label: string }[] = [
+  { id: 'timeline', label: 'Timeline' },
+  { id: 'endpoints', label: 'Endpoints & rules' },
+  { id: 'sender', label: 'Sender' },
+  { id: 'subscriptions', label: 'Subscriptions' },
+]
+
+function Shell() {
+  const view = useApp((s) => s.view)
+  const inspecting = useApp((s) => s.selection !== null && s.view === 'timeline')
+  const warnings = useApp((s) => s.snapshot?.warnings ?? [])
+  const total = useApp((s) => s.timeline.total)
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+      {warnings.map((w) => (
+        <div key={w} className="banner" data-testid="warning">
+          ⚠ {w}
+        </div>
+      ))}
+      <div className={`body${inspecting ? ' with-inspector' : ''}`} style={{ flex: 1 }}>
+        <nav className="nav" aria-label="views">
+          {NAV.map((item, i) => (
+            <button key={item.id} className={view === item.id ? 'active' : ''} onClick={() => useApp.setState({ view: item.id })} data-testid={`nav-${item.id}`}>
+              {item.label}
+              <kbd>{i + 1}</kbd>
+            </button>
+          ))}
+          <div className="footer">{total.toLocaleString()} on the timeline</div>
+        </nav>
+        {view === 'timeline' && <TimelinePage />}
+        {view === 'endpoints' && <EndpointsPage />}
+        {view === 'sender' && <SenderPage />}
+        {view === 'subscriptions' && <SubscriptionsPage />}
+        {inspecting && <Inspector />}
+      </div>
+    </div>
+  )
+}
+
+function Toasts() {
+  const toasts = useApp((s) => s.toasts)
+  return (
+    <div className="toasts" role="status">
+      {toasts.map((t) => (
+        <div key={t.id} className={`toast ${t.tone}`} data-testid="toast">
+          {t.text}
+        </div>
+      ))}
+    </div>
+  )
+}
+
+function ShortcutsDialog() {
+  const open = useApp((s) => s.showShortcuts)
+  if (!open) return null
+  return (
+    <div className="overlay" onClick={() => useApp.setState({ showShortcuts: false })}>
+      <div className="dialog" onClick={(e) => e.stopPropagation()}>
+        <h2>Keyboard shortcuts</h2>
+        <div className="shortcuts">
+          {SHORTCUTS.map(([keys, what]) => (
+            <div key={keys} style={{ display: 'contents' }}>
+              <kbd>{keys}</kbd>
+              <span>{what}</span>
+            </div>
+          ))}
+        </div>
+      </div>
+    </div>
   )
 }

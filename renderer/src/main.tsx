@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
+import './styles.css'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('Hookloop: #root element missing from index.html')

@@ -1,0 +1,103 @@
+// `hookloop serve [--port P] [--data DIR]`: browser mode. Starts the engine in its own process and
+// serves the app on 127.0.0.1; the first line printed is the URL to open (it carries this run's
+// token). Ctrl-C stops the engine cleanly.
+import { fork } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import type { HostReplyMessage, HostStartMessage } from '../engine/host'
+import { createToken } from '../engine/host/guard'
+import type { Command } from './commands'
+import { defaultDataDir } from './listen'
+import { UsageError } from './usage-error'
+
+const USAGE = `Usage: hookloop serve [--port P] [--data DIR] [--receiver-port P] [--tunnel-host URL]
+
+Runs the engine and serves the Hookloop app in your browser, on this machine only.
+  -p, --port P           port of the app (default: any free port)
+      --data DIR         data folder (default: the user data folder, shared with the app)
+      --receiver-port P  port of the webhook receiver (default: any free port)
+      --tunnel-host URL  open a public tunnel through this localtunnel server
+The first line printed is the address to open; it carries a secret token for this run.`
+
+function port(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`serve: ${flag} must be a port number 0–65535, got "${value}"`)
+  return n
+}
+
+export async function serve(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        port: { type: 'string', short: 'p' },
+        data: { type: 'string' },
+        'receiver-port': { type: 'string' },
+        'tunnel-host': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    })
+  } catch (error) {
+    throw new UsageError(`serve: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  if (parsed.values.help) {
+    out.write(`${USAGE}\n`)
+    return 0
+  }
+  const appPort = port(parsed.values.port, '--port') ?? 0
+  const receiverPort = port(parsed.values['receiver-port'], '--receiver-port')
+  // This module may be bundled into out/main/ or a chunk folder below it.
+  const here = dirname(fileURLToPath(import.meta.url))
+  const mainDir = [here, dirname(here)].find((dir) => existsSync(join(dir, 'host.js'))) ?? here
+  const staticDir = join(mainDir, '..', 'renderer')
+  const hostScript = join(mainDir, 'host.js')
+  if (!existsSync(join(staticDir, 'index.html')) || !existsSync(hostScript)) {
+    err.write(`hookloop: the app is not built next to this command (looked in ${staticDir}); run \`npm run build\` first\n`)
+    return 1
+  }
+  const dataDir = parsed.values.data ?? defaultDataDir()
+  const tunnelHost = parsed.values['tunnel-host']
+
+  const child = fork(hostScript, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const start: HostStartMessage = {
+    type: 'start',
+    options: {
+      dataDir,
+      port: appPort,
+      token: createToken(),
+      staticDir,
+      ...(receiverPort === undefined ? {} : { receiverPort }),
+      ...(tunnelHost ? { tunnel: { host: tunnelHost } } : {}),
+    },
+  }
+  const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(signal ? 1 : (code ?? 1))))
+  const ready = new Promise<HostReplyMessage | null>((resolve) => {
+    child.once('message', (message) => resolve(message as HostReplyMessage))
+    void exited.then(() => resolve(null))
+  })
+  child.send(start)
+  const reply = await ready
+  if (!reply || reply.type === 'failed') {
+    err.write(`hookloop: the engine did not start: ${reply?.message ?? 'its process exited'}\n`)
+    child.kill('SIGTERM')
+    await exited
+    return 1
+  }
+  out.write(`${reply.openUrl}\n`)
+  out.write(`Hookloop is running: open the address above (it carries this run's access token).\n`)
+  out.write(`Webhook receiver: ${reply.receiverUrl}/h/<endpoint>   data: ${dataDir}   Ctrl-C to stop.\n`)
+
+  const stop = () => child.kill('SIGTERM')
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  const code = await exited
+  process.off('SIGINT', stop)
+  process.off('SIGTERM', stop)
+  return code
+}
+
+export const serveCommand: Command = (args) => serve(args)

@@ -1,0 +1,188 @@
+// An engine plus its front door: the store, receiver, sender (and tunnel) from createEngine, the
+// read models over the store, the change feed, and the control server for UIs. Switching the
+// clock mode rebuilds the engine on the same data file and receiver port; UIs stay connected.
+import type { Clock } from '../../../shared/clock'
+import type { Snapshot } from '../../../shared/contract'
+import { explainRule, explainStep, parseRule, type Step } from '../../../shared/rules'
+import { createEngine, type Engine, type EngineOptions } from '../engine'
+import { createChangeFeed, type ChangeFeed } from './change-feed'
+import { startControlServer, type ControlServer } from './control-server'
+import { createDetailsRead } from './details-read'
+import { createHandlers, endpointViews, ruleViews, subscriptionViews, toTunnelView, type EngineBinding } from './handlers'
+import { createLoopTry } from './loop-try'
+import { createTimelineRead } from './timeline-read'
+
+export interface HostOptions {
+  dataDir: string
+  /** Control server port; 0 picks a free one. */
+  port: number
+  token: string
+  /** The built renderer to serve (browser mode); the Electron window loads it from here too. */
+  staticDir?: string
+  receiverPort?: number
+  tunnel?: EngineOptions['tunnel']
+  nativeBinding?: string
+  /** Shown in a banner in every UI (e.g. secrets kept as plain text). */
+  warnings?: string[]
+  log?: (line: string) => void
+}
+
+export interface Host {
+  readonly control: ControlServer
+  readonly engine: Engine
+  close(): Promise<void>
+}
+
+type ClockMode = 'real' | 'scaled' | 'virtual'
+
+function clockScale(clock: Clock, fallback: number): number {
+  const factor = (clock as unknown as { factor?: number }).factor
+  return typeof factor === 'number' ? factor : fallback
+}
+
+export async function startHost(options: HostOptions): Promise<Host> {
+  let clockMode: ClockMode = 'real'
+  let scale = 1
+  let receiverPort = options.receiverPort ?? 0
+  let binding: EngineBinding
+  let feed: ChangeFeed
+  let offEngine: () => void = () => {}
+  let control: ControlServer | null = null
+  let metricsTimer: NodeJS.Timeout | null = null
+
+  const publishList = (what: 'endpoints' | 'rules' | 'subscriptions') => {
+    if (!control) return
+    if (what === 'endpoints') control.publish('endpoints.changed', { endpoints: endpointViews(binding) })
+    else if (what === 'rules') control.publish('rules.changed', { rules: ruleViews(binding) })
+    else control.publish('subscriptions.changed', { subscriptions: subscriptionViews(binding) })
+  }
+  // Metrics move with every attempt; one refresh per half second is enough for a badge.
+  const metricsSoon = () => {
+    metricsTimer ??= setTimeout(() => {
+      metricsTimer = null
+      publishList('subscriptions')
+    }, 500)
+  }
+
+  async function bind(mode: ClockMode, factor: number): Promise<void> {
+    const clock = mode === 'real' ? { mode } : mode === 'scaled' ? { mode, factor } : { mode }
+    const engine = await createEngine({
+      dataDir: options.dataDir,
+      clock: clock as EngineOptions['clock'],
+      receiver: { port: receiverPort },
+      ...(options.tunnel ? { tunnel: options.tunnel } : {}),
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    })
+    receiverPort = engine.receiver.port
+    const timeline = createTimelineRead(engine.db)
+    const details = createDetailsRead(engine.db, {
+      explainFault,
+      explainRule: (definition) => explainRule(parseRule(definition)),
+      endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: engine.tunnel?.publicUrl() ? engine.endpointUrl(slug) : null }),
+    })
+    binding = { engine, timeline, details }
+    feed = createChangeFeed({
+      db: engine.db,
+      timeline,
+      intervalMs: 50,
+      onRows: (rows) => control?.publish('timeline.upsert', { rows }),
+      onDeliveriesSettled: metricsSoon,
+    })
+    offEngine = engine.on((event) => {
+      switch (event.type) {
+        case 'delivery.created':
+        case 'delivery.updated':
+          feed.touchDelivery(event.delivery.id)
+          metricsSoon()
+          break
+        case 'attempt.started':
+        case 'attempt.finished':
+          feed.touchDelivery(event.attempt.delivery_id)
+          break
+        case 'request.captured':
+          feed.touchRequest(event.request.id)
+          break
+        case 'request.verified':
+        case 'request.duplicate':
+        case 'request.responded':
+          feed.touchRequest(event.requestId)
+          break
+        case 'tunnel.state':
+          control?.publish('tunnel.state', toTunnelView(event.state))
+          publishList('endpoints')
+          break
+        case 'tunnel.notice':
+        case 'connection.refused':
+        case 'store.error':
+          break
+        default: {
+          const never: never = event
+          return never
+        }
+      }
+    })
+  }
+
+  async function unbind(): Promise<void> {
+    offEngine()
+    feed.stop()
+    await binding.engine.close()
+  }
+
+  const clockView = (): Snapshot['clock'] => ({ mode: clockMode, scale: clockMode === 'scaled' ? clockScale(binding.engine.clock, scale) : 1, now: binding.engine.clock.now() })
+
+  let switching: Promise<void> = Promise.resolve()
+  const switchClock = (mode: ClockMode, factor: number): Promise<void> => {
+    switching = switching.then(async () => {
+      if (mode === clockMode && (mode !== 'scaled' || factor === scale)) return
+      await unbind()
+      clockMode = mode
+      scale = factor
+      await bind(mode, factor)
+      control?.publish('clock.state', clockView())
+      control?.publish('timeline.reset', { total: -1 })
+    })
+    return switching
+  }
+
+  await bind(clockMode, scale)
+  const ctx = {
+    current: () => binding,
+    switchClock,
+    clockView,
+    warnings: () => options.warnings ?? [],
+    changed: publishList,
+    touchDelivery: (id: number) => feed.touchDelivery(id),
+  }
+  control = await startControlServer({
+    port: options.port,
+    token: options.token,
+    handlers: createHandlers(ctx, createLoopTry(ctx)),
+    ...(options.staticDir ? { staticDir: options.staticDir } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  })
+  const server = control
+  return {
+    control: server,
+    get engine() {
+      return binding.engine
+    },
+    async close() {
+      if (metricsTimer) clearTimeout(metricsTimer)
+      await server.close()
+      await switching
+      await unbind()
+    },
+  }
+}
+
+function explainFault(fault: unknown): string {
+  if (!fault || typeof fault !== 'object') return String(fault)
+  const step = fault as { type?: string }
+  try {
+    // The stored fault is the final step the rule applied; explainStep reads it as a sentence.
+    return explainStep(fault as Step)
+  } catch {
+    return JSON.stringify(step)
+  }
+}

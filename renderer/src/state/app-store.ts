@@ -1,0 +1,202 @@
+// The UI's state, in one zustand store with narrow selectors: what the engine told us (snapshot,
+// timeline rows) and what the person chose (view, selection, filter, zoom). Engine events land
+// here through applyBatch(), called at most once per animation frame.
+import { create } from 'zustand'
+import type { EventMessage, Snapshot, TimelineFilter, TimelineRow } from '../../../shared/contract'
+import type { ConnectionState, EngineClient } from '../transport/client'
+import { appendPage, applyUpserts, emptyTimeline, type TimelineModel } from './timeline-model'
+
+export type ViewId = 'timeline' | 'endpoints' | 'sender' | 'subscriptions'
+export type Selection = { rowKey: string; mark?: { kind: 'attempt' | 'request'; id: number } } | null
+
+export interface Toast {
+  id: number
+  tone: 'info' | 'error' | 'ok'
+  text: string
+}
+
+export interface TimeWindow {
+  start: number
+  end: number
+}
+
+export interface AppState {
+  client: EngineClient | null
+  connection: ConnectionState
+  snapshot: Snapshot | null
+  loadError: string | null
+  timeline: TimelineModel
+  timelineLoading: boolean
+  filter: TimelineFilter
+  view: ViewId
+  layout: 'timeline' | 'table'
+  selection: Selection
+  window: TimeWindow | null
+  relative: boolean
+  live: boolean
+  toasts: Toast[]
+  showShortcuts: boolean
+}
+
+const PAGE = 300
+
+export const useApp = create<AppState>(() => ({
+  client: null,
+  connection: { state: 'connecting' },
+  snapshot: null,
+  loadError: null,
+  timeline: emptyTimeline,
+  timelineLoading: false,
+  filter: {},
+  view: 'timeline',
+  layout: 'timeline',
+  selection: null,
+  window: null,
+  relative: false,
+  live: true,
+  toasts: [],
+  showShortcuts: false,
+}))
+
+let toastId = 0
+export function toast(tone: Toast['tone'], text: string): void {
+  const id = ++toastId
+  useApp.setState((s) => ({ toasts: [...s.toasts.slice(-3), { id, tone, text }] }))
+  setTimeout(() => useApp.setState((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), tone === 'error' ? 7000 : 3500)
+}
+
+/** Runs a command and reports a failure as a toast; resolves to undefined on failure. */
+export async function run<T>(what: string, action: (client: EngineClient) => Promise<T>): Promise<T | undefined> {
+  const client = useApp.getState().client
+  if (!client) return undefined
+  try {
+    return await action(client)
+  } catch (error) {
+    toast('error', `${what}: ${error instanceof Error ? error.message : String(error)}`)
+    return undefined
+  }
+}
+
+export async function loadSnapshot(): Promise<void> {
+  const client = useApp.getState().client
+  if (!client) return
+  try {
+    const snapshot = await client.call('snapshot', {})
+    useApp.setState({ snapshot, loadError: null })
+  } catch (error) {
+    useApp.setState({ loadError: error instanceof Error ? error.message : String(error) })
+  }
+}
+
+let timelineGeneration = 0
+/** Re-reads the timeline from the first page (after a filter change or a reset). */
+export async function reloadTimeline(): Promise<void> {
+  const { client, filter } = useApp.getState()
+  if (!client) return
+  const generation = ++timelineGeneration
+  useApp.setState({ timelineLoading: true })
+  try {
+    const page = await client.call('timeline.page', { offset: 0, limit: PAGE, filter })
+    if (generation !== timelineGeneration) return
+    useApp.setState({ timeline: appendPage(emptyTimeline, page.rows, page.total), timelineLoading: false })
+  } catch (error) {
+    if (generation !== timelineGeneration) return
+    useApp.setState({ timelineLoading: false, loadError: error instanceof Error ? error.message : String(error) })
+  }
+}
+
+let loadingMore = false
+/** Loads the next page when the list is scrolled near its end. */
+export async function loadMoreRows(): Promise<void> {
+  const { client, filter, timeline } = useApp.getState()
+  if (!client || loadingMore || timeline.rows.length >= timeline.total) return
+  loadingMore = true
+  const generation = timelineGeneration
+  try {
+    const page = await client.call('timeline.page', { offset: timeline.rows.length, limit: PAGE, filter })
+    if (generation === timelineGeneration) useApp.setState((s) => ({ timeline: appendPage(s.timeline, page.rows, page.total) }))
+  } finally {
+    loadingMore = false
+  }
+}
+
+export function setFilter(patch: Partial<TimelineFilter>): void {
+  useApp.setState((s) => ({ filter: clean({ ...s.filter, ...patch }), selection: null }))
+  void reloadTimeline()
+}
+
+export function clearFilters(): void {
+  useApp.setState({ filter: {}, selection: null })
+  void reloadTimeline()
+}
+
+function clean(filter: TimelineFilter): TimelineFilter {
+  const out: TimelineFilter = {}
+  if (filter.status && filter.status.length > 0) out.status = filter.status
+  if (filter.endpointId) out.endpointId = filter.endpointId
+  if (filter.subscriptionId) out.subscriptionId = filter.subscriptionId
+  if (filter.eventType) out.eventType = filter.eventType
+  if (filter.search) out.search = filter.search
+  return out
+}
+
+/** Applies one frame's worth of engine events. */
+export function applyBatch(batch: EventMessage[]): void {
+  let upserts: TimelineRow[] = []
+  let reset = false
+  const patch: Partial<AppState> = {}
+  let snapshot = useApp.getState().snapshot
+  for (const event of batch) {
+    switch (event.name) {
+      case 'timeline.upsert':
+        upserts = upserts.concat((event as EventMessage<'timeline.upsert'>).payload.rows)
+        break
+      case 'timeline.reset':
+        reset = true
+        break
+      case 'endpoints.changed':
+        if (snapshot) snapshot = { ...snapshot, endpoints: (event as EventMessage<'endpoints.changed'>).payload.endpoints }
+        break
+      case 'rules.changed':
+        if (snapshot) snapshot = { ...snapshot, rules: (event as EventMessage<'rules.changed'>).payload.rules }
+        break
+      case 'subscriptions.changed':
+        if (snapshot) snapshot = { ...snapshot, subscriptions: (event as EventMessage<'subscriptions.changed'>).payload.subscriptions }
+        break
+      case 'tunnel.state':
+        if (snapshot) snapshot = { ...snapshot, tunnel: (event as EventMessage<'tunnel.state'>).payload }
+        break
+      case 'clock.state':
+        if (snapshot) snapshot = { ...snapshot, clock: (event as EventMessage<'clock.state'>).payload }
+        break
+      default: {
+        const never: never = event.name
+        return never
+      }
+    }
+  }
+  if (snapshot !== useApp.getState().snapshot) patch.snapshot = snapshot
+  if (upserts.length > 0 && !reset) {
+    const { timeline, filter } = useApp.getState()
+    patch.timeline = applyUpserts(timeline, upserts, filter)
+  }
+  if (Object.keys(patch).length > 0) useApp.setState(patch)
+  if (reset) void reloadTimeline()
+}
+
+/** Collects event batches and applies them together on the next animation frame. */
+export function createFrameApplier(apply: (batch: EventMessage[]) => void): (batch: EventMessage[]) => void {
+  let queued: EventMessage[] = []
+  let scheduled = false
+  return (batch) => {
+    queued = queued.concat(batch)
+    if (scheduled) return
+    scheduled = true
+    requestAnimationFrame(() => {
+      scheduled = false
+      const next = queued
+      queued = []
+      apply(next)
+    })
+  }
+}

@@ -1,0 +1,113 @@
+// Pure logic of the timeline list: rows kept newest first with an id → index map, updated
+// incrementally as batches of upserts arrive (no re-sort of the whole list per event).
+import type { TimelineFilter, TimelineRow } from '../../../shared/contract'
+
+export interface TimelineModel {
+  rows: TimelineRow[]
+  index: Map<string, number>
+  /** Rows on the engine's side matching the filter (the list may hold fewer: it loads by page). */
+  total: number
+}
+
+export const emptyTimeline: TimelineModel = { rows: [], index: new Map(), total: 0 }
+
+/** Newest first; the key breaks ties so the order is stable. */
+export function compareRows(a: TimelineRow, b: TimelineRow): number {
+  if (a.firstAt !== b.firstAt) return b.firstAt - a.firstAt
+  return a.key < b.key ? 1 : a.key > b.key ? -1 : 0
+}
+
+export function matchesFilter(row: TimelineRow, filter: TimelineFilter): boolean {
+  if (filter.status && filter.status.length > 0 && !filter.status.includes(row.status)) return false
+  if (filter.endpointId && row.endpointId !== filter.endpointId) return false
+  if (filter.subscriptionId && row.subscriptionId !== filter.subscriptionId) return false
+  if (filter.eventType && row.eventType !== filter.eventType) return false
+  if (filter.search && !row.eventId.toLowerCase().includes(filter.search.toLowerCase())) return false
+  return true
+}
+
+function reindex(rows: TimelineRow[], from: number, index: Map<string, number>): void {
+  for (let i = from; i < rows.length; i++) index.set((rows[i] as TimelineRow).key, i)
+}
+
+/** Upserts a batch. Rows that stop matching the filter leave; new matching rows enter in order. */
+export function applyUpserts(model: TimelineModel, batch: TimelineRow[], filter: TimelineFilter): TimelineModel {
+  if (batch.length === 0) return model
+  const rows = model.rows.slice()
+  const index = new Map(model.index)
+  let total = model.total
+  let dirtyFrom = Number.POSITIVE_INFINITY
+  const oldest = rows[rows.length - 1]
+  for (const row of batch) {
+    const at = index.get(row.key)
+    const matches = matchesFilter(row, filter)
+    if (at !== undefined) {
+      if (matches && compareRows(rows[at] as TimelineRow, row) === 0) {
+        rows[at] = row // same place in the order: replace in place
+        continue
+      }
+      rows.splice(at, 1)
+      index.delete(row.key)
+      dirtyFrom = Math.min(dirtyFrom, at)
+      if (!matches) {
+        total = Math.max(0, total - 1)
+        continue
+      }
+    } else {
+      if (!matches) continue
+      total++
+      // Older than everything loaded while more remain on the engine: it belongs to a later page.
+      if (oldest && rows.length < total - 1 && compareRows(row, oldest) > 0) continue
+    }
+    const pos = insertionPoint(rows, row)
+    rows.splice(pos, 0, row)
+    dirtyFrom = Math.min(dirtyFrom, pos)
+  }
+  if (dirtyFrom !== Number.POSITIVE_INFINITY) reindex(rows, dirtyFrom, index)
+  return { rows, index, total }
+}
+
+function insertionPoint(rows: TimelineRow[], row: TimelineRow): number {
+  let lo = 0
+  let hi = rows.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (compareRows(rows[mid] as TimelineRow, row) < 0) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** Appends a page read from the engine (rows already known are replaced). */
+export function appendPage(model: TimelineModel, page: TimelineRow[], total: number): TimelineModel {
+  const rows = model.rows.slice()
+  const index = new Map(model.index)
+  for (const row of page) {
+    const at = index.get(row.key)
+    if (at !== undefined) rows[at] = row
+    else {
+      index.set(row.key, rows.length)
+      rows.push(row)
+    }
+  }
+  return { rows, index, total }
+}
+
+/** The time span the rows cover, for "fit": from the first mark to the last mark or pending retry. */
+export function timeExtent(rows: readonly TimelineRow[], relative: boolean): { start: number; end: number } | null {
+  let start = Number.POSITIVE_INFINITY
+  let end = Number.NEGATIVE_INFINITY
+  for (const row of rows) {
+    const origin = relative ? row.firstAt : 0
+    for (const mark of row.marks) {
+      start = Math.min(start, mark.at - origin)
+      end = Math.max(end, mark.at + (mark.durationMs ?? 0) - origin, (mark.nextAt ?? 0) - origin)
+    }
+    if (row.nextAt !== null) end = Math.max(end, row.nextAt - origin)
+  }
+  if (!Number.isFinite(start) || !Number.isFinite(end)) return null
+  if (end - start < 1000) end = start + 1000
+  // Room on both sides so the first and last marks (and their labels) are whole.
+  const pad = (end - start) * 0.05
+  return { start: start - pad, end: end + pad * 1.6 }
+}

@@ -1,0 +1,210 @@
+// Endpoints and their rules: create an endpoint (verify scheme, secret, dedupe key); each rule
+// reads as its explain() sentence; one-click presets; reorder, enable / disable, delete.
+import { useState } from 'react'
+import type { DedupeConfigView, EndpointView, RuleView } from '../../../shared/contract'
+import { run, setFilter, toast, useApp } from '../state/app-store'
+
+export function EndpointsPage() {
+  const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
+  const rules = useApp((s) => s.snapshot?.rules ?? [])
+  return (
+    <div className="scroll">
+      <div className="page">
+        <div>
+          <h2>Endpoints &amp; rules</h2>
+          <div className="hint">An endpoint is a receiving path of ours. Rules decide how it answers: make it fail on purpose and watch the sender retry.</div>
+        </div>
+        <NewEndpoint />
+        {endpoints.length === 0 && (
+          <div className="card">
+            <div className="empty">
+              <h2>No endpoints yet</h2>
+              <div>Create one above, or use “Try the loop” on the timeline.</div>
+            </div>
+          </div>
+        )}
+        {endpoints.map((endpoint) => (
+          <EndpointCard key={endpoint.id} endpoint={endpoint} rules={rules.filter((r) => r.endpointId === endpoint.id).sort((a, b) => a.position - b.position)} />
+        ))}
+      </div>
+    </div>
+  )
+}
+
+const DEDUPE_PRESETS: { label: string; value: DedupeConfigView }[] = [
+  { label: 'Provider A event id header', value: { kind: 'header', value: 'X-Pandoktorek-Event-Id' } },
+  { label: 'Provider A body event_id', value: { kind: 'json-path', value: 'event_id' } },
+  { label: 'Provider B ${event}_${message.id}', value: { kind: 'template', value: '${event}_${message.id}' } },
+  { label: 'Standard Webhooks webhook-id', value: { kind: 'header', value: 'webhook-id' } },
+  { label: 'GitHub X-GitHub-Delivery', value: { kind: 'header', value: 'X-GitHub-Delivery' } },
+]
+
+function NewEndpoint() {
+  const schemes = useApp((s) => s.snapshot?.schemes ?? [])
+  const [name, setName] = useState('')
+  const [scheme, setScheme] = useState('standard-webhooks')
+  const [secret, setSecret] = useState('')
+  const [dedupe, setDedupe] = useState<DedupeConfigView>({ kind: 'header', value: 'webhook-id' })
+  const [busy, setBusy] = useState(false)
+  const create = async () => {
+    setBusy(true)
+    const created = await run('Create endpoint', (c) =>
+      c.call('endpoint.create', {
+        name: name.trim(),
+        scheme: scheme === '' ? null : (scheme as EndpointView['scheme']),
+        secrets: secret ? [secret] : [],
+        dedupe,
+      }),
+    )
+    setBusy(false)
+    if (created) {
+      toast('ok', `Endpoint ${created.name} answers at ${created.localUrl}`)
+      setName('')
+      setSecret('')
+    }
+  }
+  return (
+    <div className="card" data-testid="new-endpoint">
+      <div className="card-head">
+        <h3>New endpoint</h3>
+      </div>
+      <div className="card-body">
+        <div className="grid2">
+          <label className="field">
+            Name
+            <input className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="orders" data-testid="endpoint-name" />
+          </label>
+          <label className="field">
+            Verify scheme
+            <select className="input" value={scheme} onChange={(e) => setScheme(e.target.value)} data-testid="endpoint-scheme">
+              <option value="">none (capture only)</option>
+              {schemes.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            Signing secret
+            <input className="input mono" value={secret} onChange={(e) => setSecret(e.target.value)} placeholder={scheme === 'standard-webhooks' || scheme === 'svix' ? 'whsec_…' : 'secret'} data-testid="endpoint-secret" />
+          </label>
+          <label className="field">
+            Dedupe key
+            <div className="row" style={{ flexWrap: 'nowrap' }}>
+              <select className="input" value={dedupe.kind} onChange={(e) => setDedupe({ kind: e.target.value as DedupeConfigView['kind'], value: dedupe.value })}>
+                <option value="none">none</option>
+                <option value="header">header</option>
+                <option value="json-path">body field</option>
+                <option value="template">template</option>
+              </select>
+              <input className="input mono" style={{ flex: 1 }} value={dedupe.value} disabled={dedupe.kind === 'none'} onChange={(e) => setDedupe({ ...dedupe, value: e.target.value })} />
+            </div>
+          </label>
+        </div>
+        <div className="row">
+          <span className="hint">Dedupe presets:</span>
+          {DEDUPE_PRESETS.map((p) => (
+            <button key={p.label} className="btn small" onClick={() => setDedupe(p.value)}>
+              {p.label}
+            </button>
+          ))}
+        </div>
+        <div className="row">
+          <button className="btn primary" disabled={busy || name.trim() === ''} onClick={() => void create()} data-testid="create-endpoint">
+            Create endpoint
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+function EndpointCard({ endpoint, rules }: { endpoint: EndpointView; rules: RuleView[] }) {
+  const presets = useApp((s) => s.snapshot?.rulePresets ?? [])
+  const [n, setN] = useState(3)
+  const addPreset = (preset: string) =>
+    void run('Add rule', (c) => c.call('rule.addPreset', { endpointId: endpoint.id, preset, n: preset === 'fail-first' ? n : undefined })).then(
+      (rule) => rule && toast('ok', `Rule added: ${rule.explain}`),
+    )
+  return (
+    <div className="card" data-testid="endpoint-card" data-endpoint={endpoint.slug}>
+      <div className="card-head">
+        <h3>{endpoint.name}</h3>
+        <span className="badge accent">{endpoint.scheme ?? 'no verify'}</span>
+        <span className="badge neutral">dedupe: {endpoint.dedupe.kind === 'none' ? 'none' : endpoint.dedupe.value}</span>
+        <span style={{ flex: 1 }} />
+        <button className="btn small" onClick={() => {
+            useApp.setState({ view: 'timeline' })
+            setFilter({ endpointId: endpoint.id })
+          }}>
+          Show on timeline
+        </button>
+        <button
+          className="btn small danger"
+          onClick={() => {
+            if (window.confirm(`Delete endpoint ${endpoint.name} and its rules? Captured requests stay.`)) void run('Delete endpoint', (c) => c.call('endpoint.delete', { id: endpoint.id }))
+          }}
+        >
+          Delete
+        </button>
+      </div>
+      <div className="card-body">
+        <div className="row" style={{ flexWrap: 'nowrap' }}>
+          <span className="mono ellipsis" style={{ flex: 1 }} data-testid="endpoint-url">
+            {endpoint.publicUrl ?? endpoint.localUrl}
+          </span>
+          <button className="btn small" onClick={() => void navigator.clipboard.writeText(endpoint.publicUrl ?? endpoint.localUrl).then(() => toast('ok', 'URL copied'))}>
+            Copy URL
+          </button>
+        </div>
+        {endpoint.secretHints.length > 0 && <div className="hint">Secrets: {endpoint.secretHints.join(', ')}</div>}
+        <div className="section-title">Rules, first match wins</div>
+        <div className="card" style={{ boxShadow: 'none' }}>
+          {rules.length === 0 ? (
+            <div className="list-item hint">No rules: every request gets 200. Add a preset below.</div>
+          ) : (
+            <div className="list" data-testid="rule-list">
+              {rules.map((rule, i) => (
+                <RuleLine key={rule.id} rule={rule} first={i === 0} last={i === rules.length - 1} />
+              ))}
+            </div>
+          )}
+        </div>
+        <div className="presets" data-testid="rule-presets">
+          {presets.map((p) => (
+            <button key={p.id} className="btn small" title={p.description} onClick={() => addPreset(p.id)} data-testid={`preset-${p.id}`}>
+              + {p.id === 'fail-first' ? `Fail first ${n}, then 200` : p.label}
+            </button>
+          ))}
+          <label className="hint row" style={{ gap: 4 }}>
+            N =
+            <input className="input" type="number" min={1} max={20} value={n} onChange={(e) => setN(Math.max(1, Math.min(20, Number(e.target.value) || 1)))} style={{ width: 56 }} />
+          </label>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+function RuleLine({ rule, first, last }: { rule: RuleView; first: boolean; last: boolean }) {
+  return (
+    <div className={`list-item${rule.enabled ? '' : ' disabled'}`} data-testid="rule">
+      <label className="check" title={rule.enabled ? 'Disable' : 'Enable'}>
+        <input type="checkbox" checked={rule.enabled} onChange={(e) => void run('Rule', (c) => c.call('rule.setEnabled', { id: rule.id, enabled: e.target.checked }))} />
+      </label>
+      <span className="grow sentence" data-testid="rule-sentence">
+        {rule.explain}
+      </span>
+      <button className="btn small" disabled={first} onClick={() => void run('Move rule', (c) => c.call('rule.move', { id: rule.id, position: rule.position - 1 }))} title="Move up">
+        ↑
+      </button>
+      <button className="btn small" disabled={last} onClick={() => void run('Move rule', (c) => c.call('rule.move', { id: rule.id, position: rule.position + 1 }))} title="Move down">
+        ↓
+      </button>
+      <button className="btn small danger" onClick={() => void run('Delete rule', (c) => c.call('rule.delete', { id: rule.id }))} title="Delete">
+        ✕
+      </button>
+    </div>
+  )
+}

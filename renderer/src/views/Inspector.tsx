@@ -1,0 +1,347 @@
+// The selected delivery, attempt or request: headers, body (pretty / raw / hex), the response,
+// the signature verdict explained, the rule and fault applied; Retry now, Replay, Copy as cURL.
+import { useEffect, useState } from 'react'
+import type { AttemptDetail, DeliveryDetail, HeaderPair, RequestDetail, TimelineRow } from '../../../shared/contract'
+import { run, toast, useApp } from '../state/app-store'
+import { bodyText, decodeBase64, hexDump, prettyJson } from '../lib/body'
+import { curlCommand } from '../lib/curl'
+import { formatDuration, formatTime } from '../lib/format'
+import { DuplicateBadge, SignatureBadgeView, StatusBadge, TONE_COLOR } from './badges'
+
+export function Inspector() {
+  const selection = useApp((s) => s.selection)
+  const row = useApp((s) => {
+    const key = s.selection?.rowKey
+    const i = key ? s.timeline.index.get(key) : undefined
+    return i !== undefined ? s.timeline.rows[i] : undefined
+  })
+  if (!selection) return null
+  return (
+    <aside className="inspector" data-testid="inspector" aria-label="inspector">
+      {row ? <RowInspector row={row} markId={selection.mark?.id ?? null} /> : <div className="center">This row is not loaded any more.</div>}
+    </aside>
+  )
+}
+
+function RowInspector({ row, markId }: { row: TimelineRow; markId: number | null }) {
+  const close = () => useApp.setState({ selection: null })
+  const chosen = row.marks.find((m) => m.id === markId) ?? row.marks[row.marks.length - 1]
+  return (
+    <>
+      <div className="inspector-head">
+        <div className="row">
+          <StatusBadge status={row.status} />
+          <SignatureBadgeView signature={row.signature} />
+          <DuplicateBadge count={row.duplicates} />
+          <span style={{ flex: 1 }} />
+          <button className="btn small" onClick={close} title="Close (Esc)">
+            ✕
+          </button>
+        </div>
+        <div className="mono ellipsis" title={row.eventId} data-testid="inspector-event-id">
+          {row.eventId}
+        </div>
+        <div className="hint">
+          {row.eventType || 'no event type'} · {row.attempts} {row.kind === 'delivery' ? 'attempts' : 'requests'} · first at {formatTime(row.firstAt)}
+        </div>
+        <div className="attempts" role="tablist">
+          {row.marks.map((mark) => (
+            <button
+              key={mark.id}
+              className={`attempt-chip${chosen?.id === mark.id ? ' active' : ''}`}
+              onClick={() => useApp.setState({ selection: { rowKey: row.key, mark: { kind: mark.kind, id: mark.id } } })}
+              data-testid="attempt-chip"
+            >
+              <i style={{ background: TONE_COLOR[mark.tone] }} />#{mark.n} {mark.label}
+            </button>
+          ))}
+        </div>
+      </div>
+      {row.kind === 'delivery' && row.deliveryId !== null ? (
+        <DeliveryInspector row={row} deliveryId={row.deliveryId} attemptId={chosen?.kind === 'attempt' ? chosen.id : null} />
+      ) : chosen ? (
+        <RequestPanel requestId={chosen.id} version={`${row.attempts}:${row.lastStatusCode}`} showActions />
+      ) : null}
+    </>
+  )
+}
+
+function DeliveryInspector({ row, deliveryId, attemptId }: { row: TimelineRow; deliveryId: number; attemptId: number | null }) {
+  const [detail, setDetail] = useState<DeliveryDetail | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const version = `${row.status}:${row.attempts}:${row.lastAt}:${row.nextAt}:${row.marks.map((m) => m.label).join(',')}`
+  useEffect(() => {
+    let live = true
+    const client = useApp.getState().client
+    client
+      ?.call('delivery.get', { id: deliveryId })
+      .then((d) => live && (setDetail(d), setError(null)))
+      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)))
+    return () => {
+      live = false
+    }
+  }, [deliveryId, version])
+  if (error) return <div className="inspector-body error-text">Could not load the delivery: {error}</div>
+  if (!detail) return <div className="center"><span className="spinner" /></div>
+  const attempt = detail.attempts.find((a) => a.id === attemptId) ?? detail.attempts[detail.attempts.length - 1]
+  const payload = decodeBase64(detail.payloadBase64)
+  return (
+    <div className="inspector-body">
+      <div className="row">
+        <button
+          className="btn primary"
+          data-testid="retry-now"
+          disabled={row.status === 'succeeded'}
+          onClick={() => void run('Retry now', (c) => c.call('delivery.retryNow', { id: deliveryId })).then((r) => r && toast('ok', 'Retrying now'))}
+          title="Retry now (R)"
+        >
+          ↻ Retry now
+        </button>
+        <button
+          className="btn"
+          data-testid="replay"
+          onClick={() => void run('Replay', (c) => c.call('delivery.replay', { id: deliveryId })).then((r) => r && toast('ok', `Replayed as delivery #${r.deliveryId}, signed afresh`))}
+        >
+          ⟲ Replay
+        </button>
+        <button
+          className="btn"
+          data-testid="copy-curl"
+          onClick={() =>
+            void copy(curlCommand({ method: 'POST', url: detail.subscriptionUrl, headers: attempt?.requestHeaders ?? [], body: payload }), 'cURL command copied')
+          }
+        >
+          Copy as cURL
+        </button>
+      </div>
+      <dl className="kv">
+        <dt>delivery</dt>
+        <dd>#{detail.id}</dd>
+        <dt>to</dt>
+        <dd>{detail.subscriptionUrl}</dd>
+        <dt>status</dt>
+        <dd>{detail.status}</dd>
+        {row.nextAt !== null && (
+          <>
+            <dt>next attempt</dt>
+            <dd>{formatTime(row.nextAt)}</dd>
+          </>
+        )}
+        {detail.faults !== null && detail.faults !== undefined && (
+          <>
+            <dt>sending faults</dt>
+            <dd>{JSON.stringify(detail.faults)}</dd>
+          </>
+        )}
+      </dl>
+      {attempt ? <AttemptPanel attempt={attempt} /> : <div className="hint">No attempt yet: the first one is scheduled.</div>}
+      <Body title="Payload sent" bytes={payload} />
+      {attempt?.requestId != null && <RequestPanel requestId={attempt.requestId} version={version} showActions={false} />}
+    </div>
+  )
+}
+
+function AttemptPanel({ attempt }: { attempt: AttemptDetail }) {
+  return (
+    <section>
+      <div className="section-title">Attempt #{attempt.n}</div>
+      <dl className="kv">
+        <dt>started</dt>
+        <dd>{formatTime(attempt.startedAt)}</dd>
+        <dt>outcome</dt>
+        <dd data-testid="attempt-outcome">{attempt.outcome}</dd>
+        <dt>duration</dt>
+        <dd>{attempt.durationMs !== null ? formatDuration(attempt.durationMs) : '—'}</dd>
+        <dt>decision</dt>
+        <dd>{attempt.decision === 'retry' && attempt.nextAttemptAt ? `retry at ${formatTime(attempt.nextAttemptAt)}` : attempt.decision}</dd>
+        {attempt.error && (
+          <>
+            <dt>error</dt>
+            <dd>{attempt.error}</dd>
+          </>
+        )}
+        {attempt.fault != null && (
+          <>
+            <dt>fault (sender)</dt>
+            <dd>{JSON.stringify(attempt.fault)}</dd>
+          </>
+        )}
+      </dl>
+      <Headers title="Request headers" headers={attempt.requestHeaders} />
+      <Headers title="Response headers" headers={attempt.responseHeaders} />
+      {attempt.responseBodyBase64 && <Body title="Response body" bytes={decodeBase64(attempt.responseBodyBase64)} />}
+    </section>
+  )
+}
+
+function RequestPanel({ requestId, version, showActions }: { requestId: number; version: string; showActions: boolean }) {
+  const [request, setRequest] = useState<RequestDetail | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const receiverUrl = useApp((s) => s.snapshot?.receiverUrl ?? '')
+  useEffect(() => {
+    let live = true
+    useApp
+      .getState()
+      .client?.call('request.get', { id: requestId })
+      .then((r) => live && (setRequest(r), setError(null)))
+      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)))
+    return () => {
+      live = false
+    }
+  }, [requestId, version])
+  if (error) return <div className="inspector-body error-text">Could not load the request: {error}</div>
+  if (!request) return <div className="center"><span className="spinner" /></div>
+  const body = decodeBase64(request.bodyBase64)
+  const url = `${receiverUrl}${request.path}${request.query ? `?${request.query}` : ''}`
+  const content = (
+    <>
+      {showActions && (
+        <div className="row">
+          <button className="btn" data-testid="copy-curl" onClick={() => void copy(curlCommand({ method: request.method, url, headers: request.headers, body }), 'cURL command copied')}>
+            Copy as cURL
+          </button>
+        </div>
+      )}
+      <section>
+        <div className="section-title">Received by our endpoint</div>
+        <dl className="kv">
+          <dt>request</dt>
+          <dd>
+            #{request.id} {request.method} {request.path}
+            {request.query ? `?${request.query}` : ''}
+          </dd>
+          <dt>received</dt>
+          <dd>{formatTime(request.receivedAt)}</dd>
+          <dt>from</dt>
+          <dd>{request.remoteAddress ?? '—'}</dd>
+          <dt>dedupe key</dt>
+          <dd>{request.dedupeKey ?? '—'}</dd>
+          <dt>arrival</dt>
+          <dd data-testid="duplicate-number">
+            {request.duplicateNumber && request.duplicateNumber > 1 ? `duplicate #${request.duplicateNumber} of request #${request.duplicateOf}` : 'first arrival'}
+          </dd>
+        </dl>
+      </section>
+      <Verdict request={request} />
+      <section data-testid="fault">
+        <div className="section-title">Rule and fault applied</div>
+        {request.fault ? (
+          <div className="sentence">
+            {request.fault.ruleExplain && (
+              <div>
+                Rule: <strong>{request.fault.ruleExplain}</strong>
+              </div>
+            )}
+            <div>Fault: {request.fault.summary}</div>
+          </div>
+        ) : (
+          <div className="hint">No rule matched: the default answer was given.</div>
+        )}
+      </section>
+      <Headers title="Headers" headers={request.headers} />
+      <Body title={`Body (${request.bodySize} bytes${request.bodyTruncated ? ', truncated' : ''})`} bytes={body} />
+      <section>
+        <div className="section-title">Our response</div>
+        <dl className="kv">
+          <dt>status</dt>
+          <dd data-testid="response-status">{request.response.status ?? 'none (connection ended)'}</dd>
+          <dt>time</dt>
+          <dd>{request.response.ms !== null ? formatDuration(request.response.ms) : '—'}</dd>
+        </dl>
+        <Headers title="" headers={request.response.headers} />
+      </section>
+    </>
+  )
+  return showActions ? <div className="inspector-body">{content}</div> : content
+}
+
+function Verdict({ request }: { request: RequestDetail }) {
+  const v = request.verify
+  if (v.state === 'none') {
+    return (
+      <section className="verdict" data-testid="verdict" data-state="none">
+        <div className="headline">Signature not verified</div>
+        <div className="hint">This endpoint has no verify scheme. Pick one under Endpoints to check every request.</div>
+      </section>
+    )
+  }
+  return (
+    <section className={`verdict ${v.state}`} data-testid="verdict" data-state={v.state} data-reason={v.reason}>
+      <div className="headline">
+        {v.state === 'valid' ? '✓ Signature valid' : '✗ Signature invalid'} {v.scheme ? `(${v.scheme})` : ''}
+      </div>
+      {v.reason && v.state === 'invalid' && (
+        <div>
+          Reason: <code>{v.reason}</code>
+        </div>
+      )}
+      {v.detail && <div data-testid="verdict-detail">{v.detail}</div>}
+      {(v.expected || v.received) && (
+        <dl className="kv">
+          <dt>expected</dt>
+          <dd>{v.expected ?? '—'}</dd>
+          <dt>received</dt>
+          <dd>{v.received ?? '—'}</dd>
+        </dl>
+      )}
+    </section>
+  )
+}
+
+function Headers({ title, headers }: { title: string; headers: HeaderPair[] }) {
+  if (headers.length === 0) return null
+  return (
+    <section>
+      {title && <div className="section-title">{title}</div>}
+      <dl className="kv">
+        {headers.map((h, i) => (
+          <HeaderLine key={i} header={h} />
+        ))}
+      </dl>
+    </section>
+  )
+}
+
+function HeaderLine({ header }: { header: HeaderPair }) {
+  return (
+    <>
+      <dt>{header.name}</dt>
+      <dd>{header.value}</dd>
+    </>
+  )
+}
+
+type BodyMode = 'pretty' | 'raw' | 'hex'
+
+function Body({ title, bytes }: { title: string; bytes: Uint8Array }) {
+  const text = bodyText(bytes)
+  const pretty = prettyJson(text)
+  const [mode, setMode] = useState<BodyMode>(pretty ? 'pretty' : 'raw')
+  const shown = mode === 'hex' ? hexDump(bytes) : mode === 'pretty' ? (pretty ?? text) : text
+  return (
+    <section>
+      <div className="section-title">
+        {title}
+        <span style={{ flex: 1 }} />
+        <span className="segmented">
+          {(['pretty', 'raw', 'hex'] as const).map((m) => (
+            <button key={m} className={mode === m ? 'active' : ''} onClick={() => setMode(m)} disabled={m === 'pretty' && !pretty}>
+              {m}
+            </button>
+          ))}
+        </span>
+      </div>
+      {bytes.length === 0 ? <div className="hint">empty</div> : <pre className="code" data-testid="body">{shown}</pre>}
+    </section>
+  )
+}
+
+async function copy(text: string, done: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text)
+    toast('ok', done)
+  } catch {
+    // Clipboard access can be refused (an unfocused page): show the text to copy by hand.
+    window.prompt('Copy this:', text)
+  }
+}

@@ -1,0 +1,139 @@
+// Compose an event, pick a subscription, send one or many, add sending-side faults; the chosen
+// subscription's policy is previewed as its expected schedule.
+import { useState } from 'react'
+import { SENDER_FAULTS, type SenderFault } from '../../../shared/contract'
+import { run, setFilter, toast, useApp } from '../state/app-store'
+import { ScheduleChart } from './ScheduleChart'
+
+const FAULT_LABEL: Record<SenderFault, string> = {
+  duplicate: 'Send twice (duplicate)',
+  'wrong-secret': 'Wrong secret',
+  'rotated-secret': 'Rotated-out secret',
+  'stale-timestamp': 'Stale timestamp',
+  'future-timestamp': 'Future timestamp',
+  'corrupt-signature': 'Corrupt signature',
+  drop: 'Drop (a lost webhook)',
+  'out-of-order': 'Out of order',
+}
+
+const SAMPLE = JSON.stringify({ booking_id: 'b_1042', clinic_id: 'c_7', starts_at: '2026-12-01T09:30:00Z', status: 'confirmed' }, null, 2)
+
+export function SenderPage() {
+  const subscriptions = useApp((s) => s.snapshot?.subscriptions ?? [])
+  const presets = useApp((s) => s.snapshot?.policyPresets ?? [])
+  const [subscriptionId, setSubscriptionId] = useState('')
+  const [eventType, setEventType] = useState('booking.created')
+  const [payload, setPayload] = useState(SAMPLE)
+  const [count, setCount] = useState(1)
+  const [faults, setFaults] = useState<SenderFault[]>([])
+  const [busy, setBusy] = useState(false)
+  const chosen = subscriptions.find((s) => s.id === subscriptionId) ?? subscriptions[0]
+  const policy = presets.find((p) => p.id === chosen?.policyId)
+  let jsonError: string | null = null
+  try {
+    JSON.parse(payload)
+  } catch (error) {
+    jsonError = error instanceof Error ? error.message : 'not valid JSON'
+  }
+  const send = async () => {
+    if (!chosen) return
+    setBusy(true)
+    const result = await run('Send', (c) => c.call('event.send', { subscriptionId: chosen.id, eventType: eventType.trim(), payload, count, faults }))
+    setBusy(false)
+    if (result) toast('ok', `Sent ${result.eventIds.length} event${result.eventIds.length === 1 ? '' : 's'} to ${chosen.name}`)
+  }
+  return (
+    <div className="scroll">
+      <div className="page">
+        <div>
+          <h2>Sender</h2>
+          <div className="hint">Hookloop signs and delivers events under the subscription's retry policy, exactly like the provider would.</div>
+        </div>
+        {subscriptions.length === 0 ? (
+          <div className="card">
+            <div className="empty">
+              <h2>No subscription to send to</h2>
+              <div>Create one under Subscriptions (it can target one of your endpoints), or use “Try the loop”.</div>
+              <button className="btn" onClick={() => useApp.setState({ view: 'subscriptions' })}>
+                Go to Subscriptions
+              </button>
+            </div>
+          </div>
+        ) : (
+          <div className="card" data-testid="sender-form">
+            <div className="card-body">
+              <div className="grid2">
+                <label className="field">
+                  Subscription
+                  <select className="input" value={chosen?.id ?? ''} onChange={(e) => setSubscriptionId(e.target.value)} data-testid="sender-subscription">
+                    {subscriptions.map((s) => (
+                      <option key={s.id} value={s.id}>
+                        {s.name} — {s.url}
+                        {s.paused ? ' (paused)' : ''}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label className="field">
+                  Event type
+                  <input className="input mono" value={eventType} onChange={(e) => setEventType(e.target.value)} data-testid="sender-event-type" />
+                </label>
+              </div>
+              <label className="field">
+                Payload (JSON) — sent inside the envelope {'{event_id, event_type, payload}'}
+                <textarea className={`input${jsonError ? ' invalid' : ''}`} rows={9} value={payload} onChange={(e) => setPayload(e.target.value)} spellCheck={false} data-testid="sender-payload" />
+              </label>
+              {jsonError && (
+                <div className="error-text" data-testid="payload-error">
+                  The payload is not valid JSON: {jsonError}
+                </div>
+              )}
+              <div className="row">
+                <span className="hint">Sending faults:</span>
+                {SENDER_FAULTS.map((fault) => (
+                  <label key={fault} className="check">
+                    <input
+                      type="checkbox"
+                      checked={faults.includes(fault)}
+                      onChange={(e) => setFaults(e.target.checked ? [...faults, fault] : faults.filter((f) => f !== fault))}
+                      data-testid={`fault-${fault}`}
+                    />
+                    {FAULT_LABEL[fault]}
+                  </label>
+                ))}
+              </div>
+              <div className="row">
+                <label className="hint row" style={{ gap: 4 }}>
+                  Events
+                  <input className="input" type="number" min={1} max={1000} value={count} onChange={(e) => setCount(Math.max(1, Math.min(1000, Number(e.target.value) || 1)))} style={{ width: 80 }} />
+                </label>
+                <button className="btn primary" disabled={busy || jsonError !== null || eventType.trim() === ''} onClick={() => void send()} data-testid="send">
+                  {busy ? <span className="spinner" /> : null} Send {count > 1 ? `${count} events` : 'event'}
+                </button>
+                <button
+                  className="btn"
+                  onClick={() => {
+                    useApp.setState({ view: 'timeline' })
+                    if (chosen) setFilter({ subscriptionId: chosen.id })
+                  }}
+                >
+                  Watch on timeline
+                </button>
+                {chosen?.paused && <span className="badge warn">paused: new deliveries wait until resumed</span>}
+              </div>
+            </div>
+          </div>
+        )}
+        {chosen && (
+          <div className="card">
+            <div className="card-head">
+              <h3>Expected schedule</h3>
+              <span className="badge accent">{chosen.policyLabel}</span>
+            </div>
+            <div className="card-body">{policy ? <ScheduleChart schedule={policy.schedule} timeoutMs={policy.timeoutMs} /> : <div className="hint">A custom policy: no preview.</div>}</div>
+          </div>
+        )}
+      </div>
+    </div>
+  )
+}

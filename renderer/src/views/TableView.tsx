@@ -1,0 +1,54 @@
+// The same rows as a table with the seed panel's columns: event_id, event_type, status, attempts,
+// status_code, last_attempt_at, next_attempt_at. Virtualized like the timeline.
+import { loadMoreRows, useApp } from '../state/app-store'
+import { formatTime } from '../lib/format'
+import { DuplicateBadge, SignatureBadgeView, StatusBadge } from './badges'
+import { ROW_HEIGHT, useVirtualRows } from './use-virtual'
+
+export function TableView() {
+  const rows = useApp((s) => s.timeline.rows)
+  const selectedKey = useApp((s) => s.selection?.rowKey ?? null)
+  const { viewport, onScroll, first, last, totalHeight } = useVirtualRows(rows.length, loadMoreRows)
+  const visible = rows.slice(first, last)
+  return (
+    <div className="vtable" data-testid="table">
+      <div className="vt-head">
+        <span>event_id</span>
+        <span>event_type</span>
+        <span>status</span>
+        <span>attempts</span>
+        <span>status_code</span>
+        <span>last_attempt_at</span>
+        <span>next_attempt_at</span>
+      </div>
+      <div className="tl-viewport" ref={viewport} onScroll={onScroll}>
+        <div style={{ height: totalHeight, position: 'relative' }}>
+          {visible.map((row, offset) => (
+            <div
+              key={row.key}
+              className={`vt-row${row.key === selectedKey ? ' selected' : ''}`}
+              style={{ top: (first + offset) * ROW_HEIGHT }}
+              onClick={() => useApp.setState({ selection: { rowKey: row.key } })}
+              data-testid="table-row"
+              data-event-id={row.eventId}
+            >
+              <span className="mono ellipsis row" style={{ flexWrap: 'nowrap' }} title={row.eventId}>
+                <span className="ellipsis">{row.eventId}</span>
+                <SignatureBadgeView signature={row.signature} />
+                <DuplicateBadge count={row.duplicates} />
+              </span>
+              <span className="ellipsis">{row.eventType || '—'}</span>
+              <span>
+                <StatusBadge status={row.status} />
+              </span>
+              <span className="mono">{row.attempts}</span>
+              <span className="mono">{row.lastStatusCode ?? '—'}</span>
+              <span className="mono">{formatTime(row.lastAt)}</span>
+              <span className="mono">{formatTime(row.nextAt)}</span>
+            </div>
+          ))}
+        </div>
+      </div>
+    </div>
+  )
+}

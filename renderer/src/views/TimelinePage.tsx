@@ -1,0 +1,163 @@
+// The timeline page: filters, zoom/pan/live controls, timeline or table, and the first-run
+// empty state with "Try the loop".
+import { useState } from 'react'
+import type { TimelineRow } from '../../../shared/contract'
+import { clearFilters, run, setFilter, toast, useApp } from '../state/app-store'
+import { Legend } from './badges'
+import { TableView } from './TableView'
+import { panBy, Timeline, zoomBy } from './Timeline'
+
+const STATUSES: TimelineRow['status'][] = ['pending', 'retrying', 'succeeded', 'failed', 'received']
+
+export function TimelinePage() {
+  const layout = useApp((s) => s.layout)
+  const total = useApp((s) => s.timeline.total)
+  const loaded = useApp((s) => s.timeline.rows.length)
+  const loading = useApp((s) => s.timelineLoading)
+  const filtered = useApp((s) => Object.keys(s.filter).length > 0)
+  return (
+    <div className="main" style={{ flex: 1 }}>
+      <Toolbar />
+      {loaded === 0 && loading ? (
+        <div className="center">
+          <span className="spinner" /> Loading the timeline…
+        </div>
+      ) : total === 0 && !filtered ? (
+        <FirstRun />
+      ) : total === 0 ? (
+        <div className="empty">
+          <h2>Nothing matches these filters</h2>
+          <button className="btn" onClick={clearFilters}>
+            Clear filters
+          </button>
+        </div>
+      ) : layout === 'timeline' ? (
+        <Timeline />
+      ) : (
+        <TableView />
+      )}
+    </div>
+  )
+}
+
+function Toolbar() {
+  const filter = useApp((s) => s.filter)
+  const layout = useApp((s) => s.layout)
+  const live = useApp((s) => s.live)
+  const relative = useApp((s) => s.relative)
+  const total = useApp((s) => s.timeline.total)
+  const rows = useApp((s) => s.timeline.rows)
+  const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
+  const subscriptions = useApp((s) => s.snapshot?.subscriptions ?? [])
+  const eventTypes = [...new Set(rows.slice(0, 500).map((r) => r.eventType).filter(Boolean))].sort()
+  const toggleStatus = (status: TimelineRow['status']) => {
+    const current = filter.status ?? []
+    setFilter({ status: current.includes(status) ? current.filter((s) => s !== status) : [...current, status] })
+  }
+  return (
+    <div className="toolbar" data-testid="timeline-toolbar">
+      <div className="segmented" aria-label="view">
+        <button className={layout === 'timeline' ? 'active' : ''} onClick={() => useApp.setState({ layout: 'timeline' })} title="Timeline (T)">
+          Timeline
+        </button>
+        <button className={layout === 'table' ? 'active' : ''} onClick={() => useApp.setState({ layout: 'table' })} title="Table (T)" data-testid="table-toggle">
+          Table
+        </button>
+      </div>
+      <div className="row" style={{ gap: 4 }} aria-label="status filter">
+        {STATUSES.map((status) => (
+          <button
+            key={status}
+            className={`btn small${filter.status?.includes(status) ? ' on' : ''}`}
+            onClick={() => toggleStatus(status)}
+            data-testid={`filter-${status}`}
+          >
+            {status}
+          </button>
+        ))}
+      </div>
+      <select className="input" value={filter.subscriptionId ?? ''} onChange={(e) => setFilter({ subscriptionId: e.target.value || undefined })} aria-label="subscription filter">
+        <option value="">All subscriptions</option>
+        {subscriptions.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.name}
+          </option>
+        ))}
+      </select>
+      <select className="input" value={filter.endpointId ?? ''} onChange={(e) => setFilter({ endpointId: e.target.value || undefined })} aria-label="endpoint filter">
+        <option value="">All endpoints</option>
+        {endpoints.map((e) => (
+          <option key={e.id} value={e.id}>
+            {e.name}
+          </option>
+        ))}
+      </select>
+      <select className="input" value={filter.eventType ?? ''} onChange={(e) => setFilter({ eventType: e.target.value || undefined })} aria-label="event type filter">
+        <option value="">All event types</option>
+        {[...new Set([...(filter.eventType ? [filter.eventType] : []), ...eventTypes])].map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
+      </select>
+      <span className="spacer" />
+      <span className="hint" data-testid="row-count">
+        {total.toLocaleString()} row{total === 1 ? '' : 's'}
+      </span>
+      {layout === 'timeline' && (
+        <>
+          <div className="segmented">
+            <button onClick={() => panBy(-0.25, rows)} title="Pan left (←)">
+              ←
+            </button>
+            <button onClick={() => zoomBy(0.66, rows)} title="Zoom in (+)">
+              +
+            </button>
+            <button onClick={() => zoomBy(1.5, rows)} title="Zoom out (−)">
+              −
+            </button>
+            <button onClick={() => panBy(0.25, rows)} title="Pan right (→)">
+              →
+            </button>
+          </div>
+          <button className={`btn small${relative ? ' on' : ''}`} onClick={() => useApp.setState({ relative: !relative, window: null, live: true })} title="Align every row on its first attempt (A)">
+            Align
+          </button>
+          <button className={`btn small${live ? ' on' : ''}`} onClick={() => useApp.setState({ live: !live, window: null })} title="Follow live: keep the newest activity in view (L)" data-testid="live-toggle">
+            ● Live
+          </button>
+        </>
+      )}
+    </div>
+  )
+}
+
+export function FirstRun() {
+  const [busy, setBusy] = useState(false)
+  const start = async () => {
+    setBusy(true)
+    const result = await run('Try the loop', (c) => c.call('loop.try', {}))
+    setBusy(false)
+    if (result) toast('ok', `Sent ${result.eventId}: watch its four attempts arrive`)
+  }
+  return (
+    <div className="empty" data-testid="first-run">
+      <div className="brand-mark" style={{ width: 48, height: 48, fontSize: 24, borderRadius: 12 }}>
+        ↻
+      </div>
+      <h2>See a webhook retry, end to end</h2>
+      <p style={{ maxWidth: 560 }}>
+        One click creates an endpoint that fails the first 3 requests and then answers 200, a subscription that delivers to it under provider A's retry
+        policy (min(2^N, 360) minutes, 10 attempts) on the virtual clock, and sends one event. Its four attempts land on the timeline in about a second,
+        each with its signature check and duplicate flag.
+      </p>
+      <button className="btn primary big" onClick={() => void start()} disabled={busy} data-testid="try-the-loop">
+        {busy ? <span className="spinner" /> : '▶'} Try the loop
+      </button>
+      <div className="steps hint">
+        Or: add an endpoint under <strong>Endpoints &amp; rules</strong> and point a real provider at it, or send your own events from <strong>Sender</strong>.
+      </div>
+      <Legend />
+    </div>
+  )
+}

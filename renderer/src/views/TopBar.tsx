@@ -1,0 +1,146 @@
+// Tunnel state with copyable endpoint URLs, the clock mode, and search by event id.
+import { useEffect, useState } from 'react'
+import type { TunnelView } from '../../../shared/contract'
+import { run, setFilter, toast, useApp } from '../state/app-store'
+import { formatDuration } from '../lib/format'
+
+export function TopBar() {
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <span className="brand-mark">↻</span> Hookloop
+      </div>
+      <TunnelPill />
+      <ClockControl />
+      <span className="spacer" />
+      <Search />
+      <button className="btn small" onClick={() => useApp.setState({ showShortcuts: true })} title="Keyboard shortcuts (?)">
+        ?
+      </button>
+    </header>
+  )
+}
+
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (!active) return
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [active])
+  return now
+}
+
+function TunnelPill() {
+  const tunnel = useApp((s) => s.snapshot?.tunnel)
+  const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
+  const receiverUrl = useApp((s) => s.snapshot?.receiverUrl ?? '')
+  const [open, setOpen] = useState(false)
+  const now = useNow(tunnel?.state === 'reconnecting')
+  if (!tunnel) return null
+  const { tone, text } = describe(tunnel, now)
+  const copyable = endpoints.map((e) => ({ name: e.name, url: e.publicUrl ?? e.localUrl }))
+  return (
+    <div style={{ position: 'relative' }}>
+      <button className={`pill ${tone}`} onClick={() => setOpen(!open)} data-testid="tunnel-state" data-state={tunnel.state} title="Endpoint URLs">
+        <span className="dot" />
+        <span className="ellipsis">{text}</span>
+      </button>
+      {open && (
+        <div className="card" style={{ position: 'absolute', top: 34, left: 0, zIndex: 30, minWidth: 420 }}>
+          <div className="card-body">
+            <div className="hint">Receiver on this machine: {receiverUrl}</div>
+            {copyable.length === 0 && <div className="hint">No endpoints yet.</div>}
+            {copyable.map((e) => (
+              <div key={e.url} className="row" style={{ flexWrap: 'nowrap' }}>
+                <span className="mono ellipsis" style={{ flex: 1 }} title={e.url}>
+                  {e.url}
+                </span>
+                <button className="btn small" onClick={() => void navigator.clipboard.writeText(e.url).then(() => toast('ok', `Copied ${e.name}'s URL`))}>
+                  Copy
+                </button>
+              </div>
+            ))}
+          </div>
+        </div>
+      )}
+    </div>
+  )
+}
+
+function describe(tunnel: TunnelView, now: number): { tone: string; text: string } {
+  switch (tunnel.state) {
+    case 'disabled':
+      return { tone: '', text: 'Local only (no public tunnel)' }
+    case 'connecting':
+      return { tone: 'warn', text: 'Tunnel connecting…' }
+    case 'online':
+      return { tone: 'online', text: tunnel.url }
+    case 'degraded':
+      return { tone: 'warn', text: `${tunnel.url} (${tunnel.liveSockets}/${tunnel.maxSockets} sockets)` }
+    case 'reconnecting':
+      return { tone: 'warn', text: `Reconnecting in ${formatDuration(Math.max(0, tunnel.nextAt - now))} — ${tunnel.lastError}` }
+    case 'offline':
+      return { tone: 'bad', text: `Tunnel offline: ${tunnel.reason}` }
+    case 'stopped':
+      return { tone: '', text: 'Tunnel stopped' }
+    default: {
+      const never: never = tunnel
+      return never
+    }
+  }
+}
+
+function ClockControl() {
+  const clock = useApp((s) => s.snapshot?.clock)
+  if (!clock) return null
+  const set = (mode: 'real' | 'scaled' | 'virtual') =>
+    void run('Clock', (c) => c.call('clock.set', mode === 'scaled' ? { mode, scale: 60 } : { mode })).then((view) => {
+      const snapshot = useApp.getState().snapshot
+      if (view && snapshot) useApp.setState({ snapshot: { ...snapshot, clock: view } })
+    })
+  return (
+    <div className="segmented" role="radiogroup" aria-label="clock mode" data-testid="clock-mode">
+      {(['real', 'scaled', 'virtual'] as const).map((mode) => (
+        <button key={mode} className={clock.mode === mode ? 'active' : ''} onClick={() => set(mode)} title={CLOCK_HELP[mode]}>
+          {mode === 'scaled' ? `scaled ×${clock.mode === 'scaled' ? clock.scale : 60}` : mode}
+        </button>
+      ))}
+    </div>
+  )
+}
+
+const CLOCK_HELP = {
+  real: 'Retries wait as long as the policy says',
+  scaled: 'Time runs faster by a fixed factor',
+  virtual: 'Jump straight to the next due retry: 14.5 h in a second',
+}
+
+function Search() {
+  const search = useApp((s) => s.filter.search ?? '')
+  const [text, setText] = useState(search)
+  const [seen, setSeen] = useState(search)
+  if (search !== seen) {
+    // The filter changed elsewhere (cleared): show it.
+    setSeen(search)
+    setText(search)
+  }
+  useEffect(() => {
+    if (text === search) return
+    const timer = setTimeout(() => setFilter({ search: text.trim() || undefined }), 200)
+    return () => clearTimeout(timer)
+  }, [text, search])
+  return (
+    <input
+      id="search"
+      className="input search"
+      placeholder="Search by event id   /"
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') (e.target as HTMLInputElement).blur()
+      }}
+      aria-label="search by event id"
+    />
+  )
+}

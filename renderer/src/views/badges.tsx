@@ -1,0 +1,83 @@
+// Small shared pieces: status, signature and duplicate badges, the outcome legend.
+import type { MarkTone, SignatureBadge, TimelineRow } from '../../../shared/contract'
+
+const STATUS_TONE: Record<TimelineRow['status'], string> = {
+  pending: 'pending',
+  retrying: 'retrying',
+  succeeded: 'ok',
+  failed: 'failed',
+  received: 'received',
+}
+
+export function StatusBadge({ status }: { status: TimelineRow['status'] }) {
+  return (
+    <span className={`badge ${STATUS_TONE[status]}`} data-status={status}>
+      {status}
+    </span>
+  )
+}
+
+export function SignatureBadgeView({ signature }: { signature: SignatureBadge }) {
+  switch (signature.state) {
+    case 'valid':
+      return (
+        <span className="badge ok" title={signature.detail ?? 'signature valid'} data-signature="valid">
+          ✓ sig
+        </span>
+      )
+    case 'invalid':
+      return (
+        <span className="badge bad" title={signature.detail ?? signature.reason} data-signature="invalid">
+          ✗ {signature.reason?.replace(/_/g, ' ') ?? 'invalid'}
+        </span>
+      )
+    case 'none':
+      return (
+        <span className="badge neutral" title="not verified" data-signature="none">
+          no sig
+        </span>
+      )
+    default: {
+      const never: never = signature.state
+      return never
+    }
+  }
+}
+
+export function DuplicateBadge({ count }: { count: number }) {
+  if (count <= 0) return null
+  return (
+    <span className="badge warn" title={`${count} duplicate arrival${count === 1 ? '' : 's'} of this event id`} data-duplicates={count}>
+      dup ×{count}
+    </span>
+  )
+}
+
+export const TONE_LABEL: Record<MarkTone, string> = {
+  ok: '2xx',
+  retrying: 'retrying (5xx, timeout, connection)',
+  final: 'final (4xx, 3xx)',
+  failed: 'failed',
+  pending: 'scheduled',
+}
+
+export const TONE_COLOR: Record<MarkTone, string> = {
+  ok: 'var(--ok)',
+  retrying: 'var(--retry)',
+  final: 'var(--final)',
+  failed: 'var(--fail)',
+  pending: 'var(--pending)',
+}
+
+export function Legend() {
+  return (
+    <div className="legend" aria-label="legend">
+      {(Object.keys(TONE_LABEL) as MarkTone[]).map((tone) => (
+        <span key={tone}>
+          <i style={{ background: TONE_COLOR[tone] }} />
+          {TONE_LABEL[tone]}
+        </span>
+      ))}
+    </div>
+  )
+}

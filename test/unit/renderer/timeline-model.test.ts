@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest'
+import type { TimelineRow } from '../../../shared/contract'
+import { appendPage, applyUpserts, emptyTimeline, matchesFilter, timeExtent } from '../../../renderer/src/state/timeline-model'
+
+function row(key: string, firstAt: number, patch: Partial<TimelineRow> = {}): TimelineRow {
+  return {
+    key,
+    kind: 'delivery',
+    deliveryId: 1,
+    eventId: `evt-${key}`,
+    eventType: 'booking.created',
+    status: 'retrying',
+    subscriptionId: 'sub-1',
+    endpointId: null,
+    attempts: 1,
+    lastStatusCode: 503,
+    firstAt,
+    lastAt: firstAt,
+    nextAt: firstAt + 120_000,
+    signature: { state: 'valid' },
+    duplicates: 0,
+    marks: [{ kind: 'attempt', id: 1, n: 1, at: firstAt, durationMs: 5, tone: 'retrying', label: '503', nextAt: firstAt + 120_000 }],
+    ...patch,
+  }
+}
+
+function keys(model: { rows: TimelineRow[] }): string[] {
+  return model.rows.map((r) => r.key)
+}
+
+function indexConsistent(model: { rows: TimelineRow[]; index: Map<string, number> }): boolean {
+  return model.rows.every((r, i) => model.index.get(r.key) === i) && model.index.size === model.rows.length
+}
+
+describe('timeline model', () => {
+  it('keeps rows newest first as upserts arrive, with the index in step', () => {
+    let model = applyUpserts(emptyTimeline, [row('a', 100), row('c', 300), row('b', 200)], {})
+    expect(keys(model)).toEqual(['c', 'b', 'a'])
+    expect(model.total).toBe(3)
+    model = applyUpserts(model, [row('d', 250)], {})
+    expect(keys(model)).toEqual(['c', 'd', 'b', 'a'])
+    expect(indexConsistent(model)).toBe(true)
+  })
+
+  it('replaces a row in place when it changes, without counting it twice', () => {
+    let model = applyUpserts(emptyTimeline, [row('a', 100), row('b', 200)], {})
+    model = applyUpserts(model, [row('a', 100, { status: 'succeeded', attempts: 4 })], {})
+    expect(keys(model)).toEqual(['b', 'a'])
+    expect(model.rows[1]?.status).toBe('succeeded')
+    expect(model.total).toBe(2)
+  })
+
+  it('drops a row that stops matching the filter and ignores new rows that do not match', () => {
+    const filter = { status: ['retrying' as const] }
+    let model = applyUpserts(emptyTimeline, [row('a', 100), row('b', 200)], filter)
+    model = applyUpserts(model, [row('a', 100, { status: 'succeeded' }), row('c', 300, { status: 'failed' })], filter)
+    expect(keys(model)).toEqual(['b'])
+    expect(model.total).toBe(1)
+    expect(indexConsistent(model)).toBe(true)
+  })
+
+  it('leaves rows older than the loaded page to later pages', () => {
+    let model = appendPage(emptyTimeline, [row('z', 900), row('y', 800)], 10)
+    model = applyUpserts(model, [row('old', 5)], {})
+    expect(keys(model)).toEqual(['z', 'y'])
+    expect(model.total).toBe(11)
+    model = applyUpserts(model, [row('new', 1000)], {})
+    expect(keys(model)).toEqual(['new', 'z', 'y'])
+  })
+
+  it('matches filters by status, subscription, endpoint, type and event id', () => {
+    const r = row('a', 1, { eventId: '5b0a8677-7ccd', endpointId: 'ep' })
+    expect(matchesFilter(r, { search: '7CCD' })).toBe(true)
+    expect(matchesFilter(r, { search: 'nope' })).toBe(false)
+    expect(matchesFilter(r, { subscriptionId: 'sub-2' })).toBe(false)
+    expect(matchesFilter(r, { endpointId: 'ep', eventType: 'booking.created', status: ['retrying'] })).toBe(true)
+  })
+
+  it('fits the time window around marks and scheduled retries, absolute or aligned', () => {
+    const rows = [row('a', 1_000_000), row('b', 2_000_000)]
+    const absolute = timeExtent(rows, false)
+    expect(absolute!.start).toBeLessThan(1_000_000)
+    expect(absolute!.end).toBeGreaterThan(2_120_000)
+    const aligned = timeExtent(rows, true)
+    expect(aligned!.start).toBeLessThan(0)
+    expect(aligned!.end).toBeGreaterThan(120_000)
+    expect(aligned!.end).toBeLessThan(200_000)
+    expect(timeExtent([], false)).toBeNull()
+  })
+})
