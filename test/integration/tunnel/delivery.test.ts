@@ -8,8 +8,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
 })
 
-async function setUp(): Promise<{ server: TunnelServer; manager: TunnelManager; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
-  const server = await createTunnelServer({ maxSockets: 4 })
+async function setUp(reuseSockets = false): Promise<{ server: TunnelServer; manager: TunnelManager; receiver: Awaited<ReturnType<typeof startReceiver>> }> {
+  const server = await createTunnelServer({ maxSockets: 4, reuseSockets })
   cleanups.push(() => server.stop())
   const receiver = await startReceiver()
   cleanups.push(() => receiver.close())
@@ -44,8 +44,11 @@ describe('tunnel delivery', () => {
     expect(receiver.captured.filter((c) => !c.url.startsWith('/hooks/'))).toEqual([])
   })
 
-  it('carries many requests in parallel over the socket pool', async () => {
-    const { manager, receiver } = await setUp()
+  it.each([
+    ['closes all but one free socket after each response (localtunnel-server)', false],
+    ['keeps its sockets for the next request', true],
+  ])('carries many requests in parallel when the server %s', async (_policy, reuse) => {
+    const { manager, receiver } = await setUp(reuse)
     manager.start()
     const online = await waitForState(manager, (s) => s.kind === 'online', 'online')
     const url = manager.publicUrl() ?? online.kind

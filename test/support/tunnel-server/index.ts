@@ -20,6 +20,8 @@ export interface TunnelServerOptions {
   /** A client with no socket for this long is forgotten (localtunnel-server: 1 s). */
   graceMs?: number
   socketWaitMs?: number
+  /** Keep every client socket for the next request (default: localtunnel-server's one free socket). */
+  reuseSockets?: boolean
 }
 
 export interface TunnelServer {
@@ -80,6 +82,7 @@ export async function createTunnelServer(options: TunnelServerOptions = {}): Pro
       maxSockets,
       graceMs,
       socketWaitMs,
+      reuseSockets: options.reuseSockets ?? false,
       refuseSockets: () => refuseSockets,
       onGone: (gone) => {
         if (clients.get(gone) === client) clients.delete(gone)

@@ -13,6 +13,12 @@ export interface TunnelClientOptions {
   graceMs: number
   /** A request waits this long for a free socket before it fails (keeps tests bounded). */
   socketWaitMs: number
+  /**
+   * false (default): localtunnel-server's policy — its agent keeps one free socket and closes
+   * the others after each response, so under load the client reopens a socket per request.
+   * true: keep every socket for the next request (a server tuned for throughput).
+   */
+  reuseSockets: boolean
   refuseSockets: () => boolean
   onGone: (id: string) => void
 }
@@ -35,7 +41,9 @@ export class TunnelClient {
     this.id = options.id
     this.server = createServer((socket) => this.onSocket(socket))
     this.server.on('error', () => this.close())
-    const agent = new Agent({ keepAlive: true, maxFreeSockets: 1 })
+    const agent = options.reuseSockets
+      ? new Agent({ keepAlive: true, maxFreeSockets: options.maxSockets, maxSockets: options.maxSockets })
+      : new Agent({ keepAlive: true, maxFreeSockets: 1 })
     // The agent's sockets come from the pool instead of new connections.
     ;(agent as unknown as { createConnection: (o: ClientRequestArgs, cb: SocketCallback) => undefined }).createConnection = (_o, cb) => {
       this.take(cb)
@@ -72,6 +80,9 @@ export class TunnelClient {
     }
     this.accepted++
     this.connected.add(socket)
+    // Proxied requests write headers and body separately; without this, Nagle holds the body
+    // back until the client's delayed ACK (tens of ms per request).
+    socket.setNoDelay(true)
     if (this.graceTimer) clearTimeout(this.graceTimer)
     this.graceTimer = undefined
     socket.on('error', () => socket.destroy())
