@@ -59,10 +59,25 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
     return 2
   }
 
-  const report = await runScenario(result.scenario, {
-    file,
-    ...(parsed.values.data === undefined ? {} : { dataDir: parsed.values.data }),
-  })
+  // Ctrl-C ends the run early but still prints and writes what happened so far.
+  const interrupt = new AbortController()
+  const onSignal = () => interrupt.abort()
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  let report
+  try {
+    report = await runScenario(result.scenario, {
+      file,
+      signal: interrupt.signal,
+      ...(parsed.values.data === undefined ? {} : { dataDir: parsed.values.data }),
+    })
+  } catch (error) {
+    err.write(`hookloop: the scenario could not run: ${error instanceof Error ? error.message : String(error)}\n`)
+    return 1
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
   if (parsed.values.json) out.write(`${JSON.stringify(report, null, 2)}\n`)
   else out.write(`${formatSummary(report)}\n`)
   if (parsed.values.report !== undefined) {

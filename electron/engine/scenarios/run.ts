@@ -21,6 +21,8 @@ export interface RunScenarioOptions {
   host?: string
   /** Wall-clock bound, so a scenario that never settles cannot hang CI; default from the clock mode. */
   wallLimitMs?: number
+  /** Aborting stops the run early (Ctrl-C): the report says so and is not ok. */
+  signal?: AbortSignal
 }
 
 interface PlannedDelivery {
@@ -139,6 +141,14 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     finish()
   }, limits.wallMs)
 
+  const onAbort = () => {
+    if (done) return
+    stopReason = 'interrupted before every delivery was final'
+    finish()
+  }
+  if (options.signal?.aborted) onAbort()
+  options.signal?.addEventListener('abort', onAbort, { once: true })
+
   scenario.events.forEach((event, index) => {
     const local = eventLocalId(event, index)
     const targets = event.subscriptions ?? scenario.subscriptions.map((s) => s.id)
@@ -172,6 +182,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
   off()
   clockLimit.cancel()
   clearTimeout(wallLimit)
+  options.signal?.removeEventListener('abort', onAbort)
   await engine.quiesce()
 
   const records = createScenarioRecordStatements(engine.db)

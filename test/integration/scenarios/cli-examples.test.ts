@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScenarioReport } from '../../../shared/scenario-report'
 import { makeTempDir } from '../../support/temp-dir'
+import { CLI_PATH } from '../../support/run-cli'
 import { EXAMPLES, runCli } from './cli'
 
 const MIN = 60_000
@@ -104,5 +106,26 @@ describe('hookloop run on the example scenarios', () => {
     const report = JSON.parse(result.stdout) as ScenarioReport
     expect(report.ok).toBe(true)
     expect(existsSync(join(dataDir, 'hookloop.db'))).toBe(true)
+  })
+
+  it('Ctrl-C stops a long real-clock run, still prints and writes the report, exit 1', async () => {
+    const doc = JSON.parse(readFileSync(join(EXAMPLES, 'provider-a-always-503.json'), 'utf8')) as { clock: unknown }
+    doc.clock = { mode: 'real' } // 14.5 hours of real time: only the interrupt ends it
+    const file = join(temp.dir, 'long.json')
+    writeFileSync(file, JSON.stringify(doc))
+    const dataDir = join(temp.dir, 'long-data')
+    const out = join(temp.dir, 'long.report.json')
+    const child = spawn(process.execPath, [CLI_PATH, 'run', file, '--data', dataDir, '--report', out], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+    // The store file appears once the engine is being built, after the signal handlers are set.
+    for (let i = 0; i < 3000 && !existsSync(join(dataDir, 'hookloop.db')); i++) await new Promise((r) => setTimeout(r, 10))
+    child.kill('SIGINT')
+    expect(await exited).toBe(1)
+    expect(stdout).toContain('! interrupted before every delivery was final')
+    const report = JSON.parse(readFileSync(out, 'utf8')) as ScenarioReport
+    expect(report.ok).toBe(false)
+    expect(report.incomplete).toBe('interrupted before every delivery was final')
   })
 })

@@ -114,4 +114,20 @@ describe('runScenario on a real engine', () => {
       ['both', 's2', 2000],
     ])
   })
+
+  it('runs on a scaled clock (times approximate, so only outcomes are judged)', async () => {
+    const report = await runScenario(
+      scenario({
+        // A scaled clock shrinks the sender's timeout too: keep it well above a loopback round trip.
+        clock: { mode: 'scaled', factor: 20 },
+        endpoints: [{ slug: 'b', dedupe: 'standard-webhooks', rules: [{ preset: 'fail-first', n: 1 }] }],
+        subscriptions: [{ id: 'csku', endpoint: 'b', policy: { preset: 'csku', timeout_ms: 60_000 } }],
+        events: [{ type: 'message.received', payload: {} }],
+        expect: { deliveries: [{ event: 'e1', status: 'succeeded', outcomes: ['http_503', 'http_200'], duplicates: [1, 2] }] },
+      }),
+    )
+    expect(report.expectations.filter((e) => !e.ok)).toEqual([])
+    expect(report.clock).toEqual({ mode: 'scaled', factor: 20 })
+    expect(report.ok).toBe(true)
+  })
 })
