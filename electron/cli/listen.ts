@@ -12,6 +12,7 @@ import { explainStep } from '../../shared/rules'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, type Receiver } from '../engine/receiver'
 import { openDatabase } from '../engine/store'
+import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
 import { UsageError } from './usage-error'
 
 export const DEFAULT_LISTEN_PORT = 7780
@@ -26,7 +27,7 @@ export const LISTEN_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
-export const LISTEN_HELP = `Usage: hookloop listen [--port P] [--host H] [--config FILE] [--data DIR]
+export const LISTEN_HELP = `Usage: hookloop listen [--port P] [--host H] [--config FILE] [--data DIR] [--tunnel [--tunnel-host URL] [--subdomain NAME]]
 
 Runs a receiver: every request to http://HOST:PORT/h/<slug> is captured, verified, deduped and
 answered by the endpoint's rules; one line is logged per request.
@@ -35,6 +36,7 @@ answered by the endpoint's rules; one line is logged per request.
       --host H       address to bind (default 127.0.0.1)
   -c, --config FILE  endpoints and rules (JSON; schema in the README, section "hookloop listen")
       --data DIR     data folder holding ${DATA_FILE} (default: the user data folder)
+${TUNNEL_HELP}
   -h, --help         show this help
 
 Ctrl-C stops it cleanly (exit 0). A bad config file exits 2 naming the field at fault.`
@@ -166,7 +168,7 @@ export function createRequestLog(write: (line: string) => void) {
 export async function listenCommand(args: string[]): Promise<number> {
   let values
   try {
-    values = parseArgs({ args, options: LISTEN_OPTIONS, strict: true, allowPositionals: false }).values
+    values = parseArgs({ args, options: { ...LISTEN_OPTIONS, ...TUNNEL_OPTIONS }, strict: true, allowPositionals: false }).values
   } catch (error) {
     throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error))
   }
@@ -175,6 +177,8 @@ export async function listenCommand(args: string[]): Promise<number> {
     return 0
   }
   const settings = listenSettings(values)
+  const tunnelOptions = tunnelSettings(values, settings.host)
+  let tunnel: ReturnType<typeof startListenTunnel> | undefined
   const file = join(settings.dataDir, DATA_FILE)
   const db = openDatabase({ file })
   const write = (line: string) => process.stdout.write(line + '\n')
@@ -186,6 +190,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       host: settings.host,
       port: settings.port,
       onEvent: createRequestLog(write),
+      publicUrl: () => tunnel?.publicUrl(),
       ...(settings.config?.requestDeadlineMs === undefined ? {} : { requestDeadlineMs: settings.config.requestDeadlineMs }),
     })
   } catch (error) {
@@ -211,6 +216,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       `  ${receiver.url}${endpointPath(endpoint.slug)}  verify=${endpoint.scheme ?? 'none'}  dedupe=${explainDedupeKey(endpoint.dedupe)}  rules=${rules.length ? rules.join('; ') : 'none (answer 200)'}`,
     )
   }
+  if (tunnelOptions) tunnel = startListenTunnel(receiver.port, tunnelOptions, () => receiver.endpoints.list().map((e) => endpointPath(e.slug)), write)
   write('Press Ctrl-C to stop.')
 
   return new Promise<number>((resolve) => {
@@ -221,8 +227,8 @@ export async function listenCommand(args: string[]): Promise<number> {
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
       write(`${signal}: stopping…`)
-      receiver
-        .close()
+      Promise.resolve(tunnel?.stop())
+        .then(() => receiver.close())
         .then(() => {
           const count = db.prepare('SELECT count(*) FROM requests').pluck().get() as number
           db.close()
