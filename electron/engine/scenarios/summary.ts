@@ -49,7 +49,8 @@ export function formatSummary(report: ScenarioReport): string {
     lines.push('')
     const count = `${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}`
     const copy = d.duplicate_of === null ? '' : ` [duplicate copy of delivery ${d.duplicate_of}]`
-    lines.push(`${d.event} ${d.event_type} ${d.event_id} → ${d.subscription}${d.loop ? ' (loop)' : ''}${copy}: ${d.status} after ${count}`)
+    const firstAt = d.attempts[0] ? `, first at run +${d.attempts[0].run_ms} ms` : ''
+    lines.push(`${d.event} ${d.event_type} ${d.event_id} → ${d.subscription}${d.loop ? ' (loop)' : ''}${copy}: ${d.status} after ${count}${firstAt}`)
     for (const a of d.attempts) lines.push(attemptLine(a))
   }
   if (report.endpoints.length) {

@@ -130,4 +130,31 @@ describe('runScenario on a real engine', () => {
     expect(report.clock).toEqual({ mode: 'scaled', factor: 20 })
     expect(report.ok).toBe(true)
   })
+
+  it('settles with dropped, held-back and parallel-duplicate deliveries', async () => {
+    const report = await runScenario(
+      scenario({
+        endpoints: [{ slug: 'c', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks' }],
+        subscriptions: [{ id: 's', endpoint: 'c', policy: 'pandoktorek' }],
+        events: [
+          { id: 'lost', type: 'a', payload: {}, faults: [{ type: 'drop' }] },
+          { id: 'late', type: 'b', payload: {}, faults: [{ type: 'out-of-order', delay_ms: 5000 }] },
+          { id: 'early', type: 'c', payload: {}, at_ms: 1000 },
+          { id: 'twice', type: 'd', payload: {}, at_ms: 2000, faults: [{ type: 'duplicate', mode: 'parallel' }, { type: 'wrong-secret' }] },
+        ],
+        expect: {
+          deliveries: [
+            { event: 'lost', status: 'failed', outcomes: ['dropped'] },
+            { event: 'twice', status: 'succeeded', signatures: 'signature_mismatch' },
+          ],
+          endpoints: [{ endpoint: 'c', requests: 4, duplicates_flagged: 1, signatures: { ok: 2, signature_mismatch: 2 } }],
+        },
+      }),
+    )
+    expect(report.expectations.filter((e) => !e.ok)).toEqual([])
+    const firstRunMs = Object.fromEntries(report.deliveries.filter((d) => d.duplicate_of === null).map((d) => [d.event, d.attempts[0]!.run_ms]))
+    // The held-back event arrives after the one sent a second later.
+    expect(firstRunMs).toEqual({ lost: 0, late: 5000, early: 1000, twice: 2000 })
+    expect(report.ok).toBe(true)
+  })
 })

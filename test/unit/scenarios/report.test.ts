@@ -152,7 +152,7 @@ describe('scenario report', () => {
   it('prints a readable summary with ✓ and ✗ lines', () => {
     const r = report(scenario([{ event: 'booking', status: 'succeeded', at_ms: [0, 2 * MIN, 4 * MIN, 14 * MIN] }]))
     const text = formatSummary(r)
-    expect(text).toContain('booking booking.created 550e8400-e29b-41d4-a716-446655440000 → sub (loop): succeeded after 4 attempts')
+    expect(text).toContain('booking booking.created 550e8400-e29b-41d4-a716-446655440000 → sub (loop): succeeded after 4 attempts, first at run +1000 ms')
     expect(text).toMatch(/#3 +\+360000 ms +\(6 min\) +http_503 +retry sig ok dup #3/)
     expect(text).toContain('  ✓ booking → sub: status = "succeeded"')
     expect(text).toContain('  ✗ booking → sub: at_ms: attempt 3 at 360000 ms, expected 240000 ms  [expect.deliveries[0].at_ms]')
