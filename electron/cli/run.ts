@@ -1,10 +1,12 @@
 // `hookloop run FILE [--report OUT.json] [--data DIR] [--json]`: runs a scenario headless.
 // Exit codes are the contract CI relies on: 0 every expectation holds, 1 one fails (or the run
 // could not finish), 2 the file is unreadable, not JSON, or not a valid scenario.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parseScenario } from '../../shared/scenario-validate'
 import { formatProblem } from '../../shared/scenario-issues'
+import { DATA_FILE_NAME } from '../engine/engine'
 import { runScenario } from '../engine/scenarios/run'
 import { formatSummary } from '../engine/scenarios/summary'
 import type { Command } from './commands'
@@ -14,7 +16,8 @@ const USAGE = `Usage: hookloop run FILE [--report OUT.json] [--data DIR] [--json
 
 Runs the scenario in FILE headless and prints what happened to every delivery.
   --report OUT.json  also write the full report as JSON
-  --data DIR         keep the run's SQLite file in DIR (default: a temp file, removed after)
+  --data DIR         keep the run's SQLite file in DIR/hookloop.db (a new folder; default: a
+                     temp file, removed after)
   --json             print the report as JSON instead of the summary
 Exit status: 0 every expectation holds, 1 one fails, 2 the file is invalid.`
 
@@ -41,6 +44,12 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
   const [file, ...extra] = parsed.positionals
   if (!file) throw new UsageError('run: which scenario file? (hookloop run FILE [--report OUT.json])')
   if (extra.length) throw new UsageError(`run: one scenario file at a time (got also ${extra.join(', ')})`)
+
+  const dataDir = parsed.values.data
+  // A run judges only what it did itself: it starts from an empty store, never on top of another.
+  if (dataDir !== undefined && existsSync(join(dataDir, DATA_FILE_NAME))) {
+    throw new UsageError(`run: ${join(dataDir, DATA_FILE_NAME)} already exists; a scenario run starts from an empty store (give --data a new folder)`)
+  }
 
   let text: string
   try {
@@ -69,7 +78,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
     report = await runScenario(result.scenario, {
       file,
       signal: interrupt.signal,
-      ...(parsed.values.data === undefined ? {} : { dataDir: parsed.values.data }),
+      ...(dataDir === undefined ? {} : { dataDir }),
     })
   } catch (error) {
     err.write(`hookloop: the scenario could not run: ${error instanceof Error ? error.message : String(error)}\n`)

@@ -140,6 +140,15 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     return publicUrl ? `${publicUrl.replace(/\/+$/, '')}${endpointPath(slug)}` : receiver.endpointUrl(slug)
   }
 
+  // Bad tunnel options throw here, before anything else starts.
+  try {
+    if (options.tunnel) tunnel = createTunnelManager({ ...options.tunnel, localPort: receiver.port })
+  } catch (error) {
+    await receiver.close()
+    db.close()
+    throw error
+  }
+
   // The sender's HTTP client resolves names under .localhost to loopback (RFC 6761), as the
   // tunnel does: a self-hosted tunnel server hands out URLs like http://abcd.localhost:3000, and
   // loop mode through it must reach them. Timeouts are the clock's business, not undici's.
@@ -161,10 +170,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   sender.on('delivery.updated', (delivery) => emit({ type: 'delivery.updated', delivery }))
   sender.on('attempt.started', (attempt) => emit({ type: 'attempt.started', attempt }))
   sender.on('attempt.finished', (attempt) => emit({ type: 'attempt.finished', attempt }))
+  // Resumes whatever a previous run of this data folder left pending (a crash included).
   sender.start()
 
-  if (options.tunnel) {
-    tunnel = createTunnelManager({ ...options.tunnel, localPort: receiver.port })
+  if (tunnel) {
     tunnel.on('state', (state) => emit({ type: 'tunnel.state', state }))
     tunnel.on('notice', (notice) => emit({ type: 'tunnel.notice', notice }))
     tunnel.start()

@@ -106,6 +106,10 @@ describe('hookloop run on the example scenarios', () => {
     const report = JSON.parse(result.stdout) as ScenarioReport
     expect(report.ok).toBe(true)
     expect(existsSync(join(dataDir, 'hookloop.db'))).toBe(true)
+    // A second run into the same folder would judge two runs at once: refused, nothing touched.
+    const again = await runCli(['run', join(EXAMPLES, 'provider-b-csku.json'), '--data', dataDir])
+    expect(again.code).toBe(2)
+    expect(again.stderr).toBe(`hookloop: run: ${join(dataDir, 'hookloop.db')} already exists; a scenario run starts from an empty store (give --data a new folder)\n`)
   })
 
   it('Ctrl-C stops a long real-clock run, still prints and writes the report, exit 1', async () => {

@@ -112,4 +112,14 @@ describe('createEngine', () => {
     expect(engine.receiver.endpoints.list().map((e) => e.slug)).toEqual(['x'])
     expect(engine.receiver.rules.list(again.id).map((r) => r.explain)).toEqual(['Every request: reply 410'])
   })
+
+  it('refuses bad tunnel options with a clear error and leaves nothing open', async () => {
+    const temp = makeTempDir('hookloop-engine-')
+    cleanups.push(() => temp.cleanup())
+    await expect(createEngine({ dataDir: temp.dir, tunnel: { host: 'ftp://tunnels.example' } })).rejects.toThrow('tunnel host must be an http:// or https:// URL, got "ftp://tunnels.example"')
+    // The store was closed: it opens again at once (no lock, nothing half-written).
+    const engine = await createEngine({ dataDir: temp.dir })
+    cleanups.push(() => engine.close())
+    expect(engine.receiver.endpoints.list()).toEqual([])
+  })
 })
