@@ -45,8 +45,11 @@ async function load(url: string, host: string | undefined, durationS: number): P
 async function tunnelPath(policy: 'reuse' | 'one-free') {
   const server = await start<{ port: number; url: string }>('tunnel-server-process.mjs', [policy])
   const app = await start<{ receiverPort: number; publicUrl: string }>('tunnel-app-process.mjs', [server.message.url])
+  server.child.send({ proxyTo: app.message.receiverPort })
+  const proxyPort = await new Promise<number>((resolve) => server.child.once('message', (m: { proxyPort: number }) => resolve(m.proxyPort)))
   return {
     receiverPort: app.message.receiverPort,
+    proxyUrl: `http://127.0.0.1:${proxyPort}/h/bench`,
     url: `http://127.0.0.1:${server.message.port}/h/bench`,
     host: new URL(app.message.publicUrl).host,
     stop() {
@@ -63,10 +66,13 @@ async function measure(url: string, host: string | undefined): Promise<LoadResul
 
 // The tunnel server's free-socket policy decides much of the tunnel's cost, and it is not
 // Hookloop's to choose: measure a server that keeps its sockets (the figure in the JSON line) and
-// one with localtunnel-server's policy, which closes all but one after each response.
+// one with localtunnel-server's policy, which closes all but one after each response. The plain
+// proxy row is the tunnel server's own HTTP proxying without any tunnel: the ceiling for any
+// tunnel through such a server on this machine.
 const reuse = await tunnelPath('reuse')
 const results: Record<string, LoadResult> = {}
 results.direct = await measure(`http://127.0.0.1:${reuse.receiverPort}/h/bench`, undefined)
+results['plain proxy, no tunnel'] = await measure(reuse.proxyUrl, undefined)
 results.tunnel = await measure(reuse.url, reuse.host)
 reuse.stop()
 const oneFree = await tunnelPath('one-free')
@@ -87,4 +93,6 @@ console.table(rows)
 const direct = rps(results.direct)
 const tunnel = rps(results.tunnel as LoadResult)
 const ratio = Math.round((tunnel / direct) * 100) / 100
+const vsProxy = Math.round((tunnel / rps(results['plain proxy, no tunnel'] as LoadResult)) * 100) / 100
+process.stdout.write(`tunnel / direct: ${ratio}   tunnel / plain proxy: ${vsProxy} (what the tunnel adds over the server's own proxying)\n`)
 process.stdout.write(`${JSON.stringify({ bench: 'tunnel', rps: { direct, tunnel }, ratio_vs_direct: ratio })}\n`)
