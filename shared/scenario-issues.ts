@@ -3,6 +3,7 @@
 //   events[2].faults[0].type: unknown fault "dupe" (expected one of duplicate, drop, …)
 // Pure: used by the CLI, the engine and the UI's scenario editor alike.
 import type { z } from 'zod'
+import { closestName, knownFieldsAt } from './scenario-suggest'
 
 export interface ScenarioProblem {
   /** JSON path of the offending value, e.g. `events[2].faults[0].type`; `(root)` for the document. */
@@ -101,7 +102,7 @@ function branchExpectation(branch: readonly Issue[]): string {
   return 'something else'
 }
 
-function issueProblems(issue: Issue, basePath: readonly PathKey[], root: unknown): ScenarioProblem[] {
+function issueProblems(issue: Issue, basePath: readonly PathKey[], root: unknown, schema?: z.ZodType): ScenarioProblem[] {
   const path = [...basePath, ...issue.path]
   const value = valueAt(root, path)
   const at = formatPath(path)
@@ -122,7 +123,7 @@ function issueProblems(issue: Issue, basePath: readonly PathKey[], root: unknown
       // An untagged union (e.g. a policy preset name or a policy object): report against the
       // branch that matches the kind of value given, else say which kinds are accepted.
       const fitting = issue.errors.filter((branch) => !branchIsTypeMismatch(branch, value))
-      if (fitting.length === 1 && fitting[0]) return fitting[0].flatMap((sub) => issueProblems(sub, path, root))
+      if (fitting.length === 1 && fitting[0]) return fitting[0].flatMap((sub) => issueProblems(sub, path, root, schema))
       if (fitting.length === 0) {
         return [{ path: at, message: `expected ${issue.errors.map(branchExpectation).join(' or ')}, got ${describeValue(value)}` }]
       }
@@ -137,11 +138,14 @@ function issueProblems(issue: Issue, basePath: readonly PathKey[], root: unknown
       if (typeof value === 'string') return [{ path: at, message: `unknown ${nounFor(path)} ${JSON.stringify(value)} (expected one of ${listValues(issue.values)})` }]
       return [{ path: at, message: `expected one of ${listValues(issue.values)}, got ${describeValue(value)}` }]
     }
-    case 'unrecognized_keys':
-      return issue.keys.map((key) => ({
-        path: formatPath([...path, key]),
-        message: `unknown field ${JSON.stringify(key)}`,
-      }))
+    case 'unrecognized_keys': {
+      const known = schema ? knownFieldsAt(schema, root, path) : undefined
+      return issue.keys.map((key) => {
+        const guess = known && closestName(key, known)
+        const hint = guess ? ` (did you mean ${JSON.stringify(guess)}?)` : known ? ` (known fields: ${known.join(', ')})` : ''
+        return { path: formatPath([...path, key]), message: `unknown field ${JSON.stringify(key)}${hint}` }
+      })
+    }
     case 'too_small':
       if (issue.origin === 'array') return [{ path: at, message: `needs at least ${String(issue.minimum)} item${issue.minimum === 1 ? '' : 's'}` }]
       if (issue.origin === 'string') return [{ path: at, message: issue.minimum === 1 ? 'must not be empty' : `needs at least ${String(issue.minimum)} characters` }]
@@ -157,7 +161,7 @@ function issueProblems(issue: Issue, basePath: readonly PathKey[], root: unknown
       return [{ path: at, message: `must be a multiple of ${String(issue.divisor)}, got ${describeValue(value)}` }]
     case 'invalid_key':
     case 'invalid_element':
-      return issue.issues.flatMap((sub) => issueProblems(sub, path, root))
+      return issue.issues.flatMap((sub) => issueProblems(sub, path, root, schema))
     case 'custom':
       return [{ path: at, message: issue.message }]
     default: {
@@ -167,7 +171,10 @@ function issueProblems(issue: Issue, basePath: readonly PathKey[], root: unknown
   }
 }
 
-/** One problem per zod issue (or per unknown key), in document order of the issues. */
-export function problemsFromZod(error: z.ZodError, root: unknown): ScenarioProblem[] {
-  return error.issues.flatMap((issue) => issueProblems(issue, [], root))
+/**
+ * One problem per zod issue (or per unknown key), in document order of the issues. With the
+ * schema that was checked, an unknown field also gets the closest known one as a suggestion.
+ */
+export function problemsFromZod(error: z.ZodError, root: unknown, schema?: z.ZodType): ScenarioProblem[] {
+  return error.issues.flatMap((issue) => issueProblems(issue, [], root, schema))
 }

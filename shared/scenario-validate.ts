@@ -133,7 +133,7 @@ export function crossCheck(scenario: Scenario): ScenarioProblem[] {
 /** Validates an already-parsed JSON document. */
 export function validateScenario(document: unknown): ScenarioParseResult {
   const parsed = scenarioSchema.safeParse(document)
-  if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error, document) }
+  if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error, document, scenarioSchema) }
   const problems = crossCheck(parsed.data)
   return problems.length ? { ok: false, problems } : { ok: true, scenario: parsed.data }
 }

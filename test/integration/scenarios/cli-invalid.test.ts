@@ -96,7 +96,7 @@ describe('hookloop run with an invalid scenario file', () => {
   it('refuses an unknown field, so a typo cannot pass silently', async () => {
     const doc = example('provider-a-fail-first-3.json')
     doc.expect.deliveries[0].attemps = 4
-    await expectInvalid(write('typo.json', doc), 'expect.deliveries[0].attemps: unknown field "attemps"')
+    await expectInvalid(write('typo.json', doc), 'expect.deliveries[0].attemps: unknown field "attemps" (did you mean "attempts"?)')
   })
 
   it('refuses a file it cannot read, and a folder', async () => {

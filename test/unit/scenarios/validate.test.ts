@@ -97,7 +97,17 @@ describe('scenario validation', () => {
 
   it('reports an unknown field, so a typo in an expectation cannot pass silently', () => {
     const list = problems(mutate((d) => (d.expect.deliveries[0].attemps = 4)))
-    expect(list).toEqual(['expect.deliveries[0].attemps: unknown field "attemps"'])
+    expect(list).toEqual(['expect.deliveries[0].attemps: unknown field "attemps" (did you mean "attempts"?)'])
+  })
+
+  it('suggests the field meant, through unions picked by their tag, or lists the known ones', () => {
+    expect(problems(mutate((d) => (d.events[0].faults = [{ type: 'duplicate', delay: 5 }])))).toEqual(['events[0].faults[0].delay: unknown field "delay" (did you mean "delay_ms"?)'])
+    expect(problems(mutate((d) => (d.clock = { mode: 'scaled', factr: 10 })))).toEqual([
+      'clock.factor: required field missing (expected number)',
+      'clock.factr: unknown field "factr" (did you mean "factor"?)',
+    ])
+    expect(problems(mutate((d) => (d.subscriptions[0].policy = { preset: 'csku', max_attempt: 3 })))).toEqual(['subscriptions[0].policy.max_attempt: unknown field "max_attempt" (did you mean "max_attempts"?)'])
+    expect(problems(mutate((d) => (d.zzz = 1)))).toEqual([expect.stringMatching(/^zzz: unknown field "zzz" \(known fields: version, name, description, clock, /)])
   })
 
   it('reports an unsupported version and an unknown clock mode', () => {
