@@ -5,7 +5,8 @@
 import type { RequestOutcomeRow, RequestRow, RequestStore } from '../store/requests'
 
 export interface CaptureWriter {
-  insert(row: RequestRow): void
+  /** Queue a row; beforeCommit runs just before its transaction (to stamp the answer's time). */
+  insert(row: RequestRow, beforeCommit?: () => void): void
   outcome(row: RequestOutcomeRow): void
   /** Resolves once every row queued so far is committed; rejects if that commit failed. */
   committed(): Promise<void>
@@ -26,6 +27,7 @@ export interface CaptureWriterOptions {
 export function createCaptureWriter(options: CaptureWriterOptions): CaptureWriter {
   const { store, onError, retryMs = 1000 } = options
   let inserts: RequestRow[] = []
+  let stamps: (() => void)[] = []
   let outcomes: RequestOutcomeRow[] = []
   let waiters: { resolve: () => void; reject: (e: Error) => void }[] = []
   let immediate: NodeJS.Immediate | null = null
@@ -46,6 +48,8 @@ export function createCaptureWriter(options: CaptureWriterOptions): CaptureWrite
     const batchInserts = inserts
     const batchOutcomes = outcomes
     const batchWaiters = waiters
+    for (const stamp of stamps) stamp()
+    stamps = []
     inserts = []
     outcomes = []
     waiters = []
@@ -86,8 +90,9 @@ export function createCaptureWriter(options: CaptureWriterOptions): CaptureWrite
   }
 
   return {
-    insert(row) {
+    insert(row, beforeCommit) {
       inserts.push(row)
+      if (beforeCommit) stamps.push(beforeCommit)
       schedule()
     },
     outcome(row) {

@@ -71,13 +71,29 @@ export interface DedupeTracker {
 // and are read back from the store if they show up again (long committed by then).
 const MAX_CACHED_GROUPS = 100_000
 
-export function createDedupeTracker(store: RequestStore): DedupeTracker {
+/**
+ * startMaxId: the highest request id when the receiver started. A key missing from memory can
+ * only be in the store if the endpoint had keyed rows before that, or memory dropped some groups;
+ * otherwise the store lookup is skipped (it is most of the cost of a never-seen key).
+ */
+export function createDedupeTracker(store: RequestStore, startMaxId: number): DedupeTracker {
   const groups = new Map<string, KeyGroup & { endpointId: string }>()
+  const storeMayKnow = new Map<string, boolean>()
+  let dropped = false
+  const mayBeStored = (endpointId: string): boolean => {
+    if (dropped) return true
+    let known = storeMayKnow.get(endpointId)
+    if (known === undefined) {
+      known = store.hasKeyedRows(endpointId, startMaxId)
+      storeMayKnow.set(endpointId, known)
+    }
+    return known
+  }
   return {
     arrive(endpoint, key, requestId, now) {
       const cacheKey = `${endpoint.id}\u0000${key}`
       let group = groups.get(cacheKey)
-      if (!group) {
+      if (!group && mayBeStored(endpoint.id)) {
         const stored = store.keyGroup(endpoint.id, key)
         if (stored) group = { ...stored, endpointId: endpoint.id }
       }
@@ -92,11 +108,14 @@ export function createDedupeTracker(store: RequestStore): DedupeTracker {
       if (groups.size > MAX_CACHED_GROUPS) {
         const oldest = groups.keys().next()
         if (!oldest.done) groups.delete(oldest.value)
+        dropped = true
       }
       return { number: 1, duplicateOf: null }
     },
     forget(endpointId) {
       for (const [k, g] of groups) if (g.endpointId === endpointId) groups.delete(k)
+      // Its groups now live only in the store.
+      storeMayKnow.set(endpointId, true)
     },
   }
 }

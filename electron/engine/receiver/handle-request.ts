@@ -12,7 +12,7 @@ import type { DedupeTracker, KeyExtractor } from './dedupe'
 import type { Plan, RuleEngine } from './rule-engine'
 import type { Step } from '../../../shared/rules'
 import type { Connection } from './server'
-import { CaptureNotStoredError, defaultReply, runSteps, type StepResult, type StepRun } from './steps'
+import { CaptureNotStoredError, defaultReply, prepareReply, runSteps, sendPrepared, type PreparedReply, type StepResult, type StepRun } from './steps'
 import { verifyRequest } from './verify-request'
 
 /** An endpoint with its compiled dedupe key. */
@@ -203,7 +203,24 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       if (plan) row.fault_json = JSON.stringify({ outcome: 'pending', step: null, steps: plan.steps })
     }
 
-    writer.insert(row)
+    // A plain answer (a single reply or redirect, the default 200, the 404) goes into the row as
+    // it is inserted: one write per request. Its time is stamped just before the commit, which
+    // the answer immediately follows. Anything else records its outcome with an update later.
+    let prepared: PreparedReply | null = null
+    if (read.kind === 'complete') {
+      prepared = endpoint ? prepareReply(plan?.steps ?? null, { status: 200, text: 'OK' }) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
+    }
+    if (prepared) {
+      row.response_status = prepared.status
+      row.response_headers_json = JSON.stringify(prepared.headers)
+      row.response_body = prepared.body
+      row.fault_json = plan ? JSON.stringify({ outcome: 'replied', step: prepared.fault, steps: plan.steps }) : null
+      writer.insert(row, () => {
+        row.response_ms = clock.now() - receivedAt
+      })
+    } else {
+      writer.insert(row)
+    }
     const captured: CapturedRequest = {
       id,
       endpointId: row.endpoint_id,
@@ -238,11 +255,11 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     }
     let result: StepResult
     try {
-      result = await respond(read, endpoint, plan, run)
+      result = prepared ? await sendPrepared(run, prepared) : await respond(read, endpoint, plan, run)
     } catch (error) {
       result = await answerStoreFailure(run, error)
     }
-    finish(row, result, plan?.steps ?? null)
+    finish(row, result, plan?.steps ?? null, prepared !== null && result.outcome === 'replied')
   }
 
   async function respond(read: BodyRead, endpoint: Endpoint | null, plan: Plan | null, run: StepRun): Promise<StepResult> {
@@ -291,17 +308,19 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     return { outcome, status: 503, headers, body, fault: null }
   }
 
-  function finish(row: RequestRow, result: StepResult, steps: readonly Step[] | null): void {
-    const durationMs = clock.now() - row.received_at
-    writer.outcome({
-      id: row.id,
-      // Null only for a plain default answer: anything a rule did, or any other ending, is kept.
-      fault_json: steps || result.outcome !== 'replied' ? JSON.stringify({ outcome: result.outcome, step: result.fault, steps }) : null,
-      response_status: result.status,
-      response_headers_json: result.headers ? JSON.stringify(result.headers) : null,
-      response_body: result.body,
-      response_ms: durationMs,
-    })
+  function finish(row: RequestRow, result: StepResult, steps: readonly Step[] | null, alreadyStored: boolean): void {
+    const durationMs = alreadyStored && row.response_ms !== null ? row.response_ms : clock.now() - row.received_at
+    if (!alreadyStored) {
+      writer.outcome({
+        id: row.id,
+        // Null only for a plain default answer: anything a rule did, or any other ending, is kept.
+        fault_json: steps || result.outcome !== 'replied' ? JSON.stringify({ outcome: result.outcome, step: result.fault, steps }) : null,
+        response_status: result.status,
+        response_headers_json: result.headers ? JSON.stringify(result.headers) : null,
+        response_body: result.body,
+        response_ms: durationMs,
+      })
+    }
     emit({ type: 'request.responded', requestId: row.id, ruleId: row.rule_id, fault: result.fault, outcome: result.outcome, status: result.status, durationMs })
   }
 

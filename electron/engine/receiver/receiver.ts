@@ -98,10 +98,10 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     store: requestStore,
     onError: (error, pending) => emit({ type: 'store.error', message: error.message, pending }),
   })
-  const dedupe = createDedupeTracker(requestStore)
+  let lastId = requestStore.maxId()
+  const dedupe = createDedupeTracker(requestStore, lastId)
   const engine = createRuleEngine()
   let routes = new Map<string, LiveEndpoint>()
-  let lastId = requestStore.maxId()
   let baseUrl = ''
 
   function reload(): void {

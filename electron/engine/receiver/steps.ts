@@ -174,6 +174,40 @@ async function drip(step: Extract<Step, { type: 'drip' }>, run: StepRun): Promis
   return ok ? { outcome: 'replied', status, headers, body, fault: step } : { ...gone(step), status, headers, body }
 }
 
+/** A complete answer known before any step runs: written with the row, in one insert. */
+export interface PreparedReply {
+  status: number
+  headers: [string, string][]
+  body: Buffer
+  /** The final step it comes from, null for the receiver's own answers. */
+  fault: Step | null
+}
+
+/** The plan's answer when it is a single reply or redirect (no delay, no connection fault). */
+export function prepareReply(steps: readonly Step[] | null, fallback: { status: number; text: string }): PreparedReply | null {
+  if (steps === null) {
+    const body = Buffer.from(fallback.text, 'utf8')
+    return { status: fallback.status, headers: replyHeaders(undefined, body, { 'content-type': 'text/plain; charset=utf-8' }), body, fault: null }
+  }
+  const only = steps.length === 1 ? steps[0] : undefined
+  if (only?.type === 'reply') {
+    const body = Buffer.from(only.body ?? '', 'utf8')
+    const defaults: Record<string, string> = body.length > 0 ? { 'content-type': 'text/plain; charset=utf-8' } : {}
+    return { status: only.status, headers: replyHeaders(only.headers, body, defaults), body, fault: only }
+  }
+  if (only?.type === 'redirect') {
+    const body = Buffer.alloc(0)
+    return { status: only.status, headers: replyHeaders({ location: only.location }, body, {}), body, fault: only }
+  }
+  return null
+}
+
+export async function sendPrepared(run: StepRun, reply: PreparedReply): Promise<StepResult> {
+  await run.beforeAnswer()
+  if (run.signal.aborted) return { ...gone(reply.fault), status: reply.status, headers: reply.headers, body: reply.body }
+  return writeReply(run, reply.status, reply.headers, reply.body, reply.fault)
+}
+
 /** The answer when no rule matched. */
 export function defaultReply(run: StepRun, status: number, text: string): Promise<StepResult> {
   const body = Buffer.from(text, 'utf8')

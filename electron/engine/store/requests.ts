@@ -65,6 +65,8 @@ export interface RequestStore {
   /** The latest group of a dedupe key on an endpoint (from the newest row's duplicate link). */
   keyGroup(endpointId: string, dedupeKey: string): KeyGroup | undefined
   byAttempt(attemptId: number): RequestRow[]
+  /** Whether an endpoint has rows with a dedupe key among ids up to maxId. */
+  hasKeyedRows(endpointId: string, maxId: number): boolean
 }
 
 const COLUMNS = [
@@ -91,6 +93,7 @@ export function createRequestStore(db: Database): RequestStore {
   )
   const selectReceivedAt = db.prepare('SELECT received_at FROM requests WHERE id = ?').pluck()
   const selectByAttempt = db.prepare('SELECT * FROM requests WHERE attempt_id = ? ORDER BY id')
+  const selectHasKeyed = db.prepare('SELECT 1 FROM requests WHERE endpoint_id = ? AND dedupe_key IS NOT NULL AND id <= ? LIMIT 1').pluck()
 
   const batch = db.transaction((inserts: readonly RequestRow[], outcomes: readonly RequestOutcomeRow[]) => {
     for (const row of inserts) insert.run(row)
@@ -118,5 +121,6 @@ export function createRequestStore(db: Database): RequestStore {
       return { firstId: last.duplicate_of, firstAt: firstAt ?? last.received_at, count: last.duplicate_number ?? 1 }
     },
     byAttempt: (attemptId) => selectByAttempt.all(attemptId) as RequestRow[],
+    hasKeyedRows: (endpointId, maxId) => selectHasKeyed.get(endpointId, maxId) !== undefined,
   }
 }

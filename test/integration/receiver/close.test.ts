@@ -58,6 +58,8 @@ describe('closing the receiver', () => {
     )
     await h.stop()
     await new Promise((resolve) => setImmediate(resolve))
-    expect(handles()).toEqual(before)
+    // Nothing of ours is left (the test runner's own timers may come and go, hence ≤).
+    const after = handles()
+    for (const kind of KINDS) expect(after[kind], kind).toBeLessThanOrEqual(before[kind] ?? 0)
   })
 })
