@@ -20,10 +20,12 @@ export function formatTime(ms: number | null): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
 }
 
-export function formatClock(ms: number): string {
+/** HH:MM:SS, with milliseconds when ticks are closer than a second. */
+export function formatClock(ms: number, withMs = false): string {
   const d = new Date(ms)
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0')
+  const base = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+  return withMs ? `${base}.${pad(d.getMilliseconds(), 3)}` : base
 }
 
 export function formatPercent(ratio: number): string {

@@ -42,7 +42,8 @@ function RowInspector({ row, markId }: { row: TimelineRow; markId: number | null
           {row.eventId}
         </div>
         <div className="hint">
-          {row.eventType || 'no event type'} · {row.attempts} {row.kind === 'delivery' ? 'attempts' : 'requests'} · first at {formatTime(row.firstAt)}
+          {row.eventType || 'no event type'} · {row.attempts} {row.kind === 'delivery' ? 'attempt' : 'request'}
+          {row.attempts === 1 ? '' : 's'} · first at {formatTime(row.firstAt)}
         </div>
         <div className="attempts" role="tablist">
           {row.marks.map((mark) => (

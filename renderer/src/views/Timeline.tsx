@@ -100,7 +100,7 @@ export function Timeline() {
         >
           {ticks.map((t) => (
             <div key={t} className="tick" style={{ left: x(t) }}>
-              {relative ? `+${formatDuration(t)}` : formatClock(t)}
+              {relative ? `+${formatDuration(t)}` : formatClock(t, ticks.length > 1 && (ticks[1] ?? 0) - (ticks[0] ?? 0) < 1000)}
             </div>
           ))}
         </div>

@@ -8,6 +8,8 @@ import { createInterface } from 'node:readline'
 
 export interface Served {
   url: string
+  /** http://127.0.0.1:<port> of the webhook receiver. */
+  receiverUrl: string
   origin: string
   token: string
   process: ChildProcess
@@ -24,15 +26,35 @@ export async function startServe(extraArgs: string[] = []): Promise<Served> {
   const output: string[] = []
   const lines = createInterface({ input: child.stdout! })
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-  const first = await new Promise<string>((resolvePromise, reject) => {
-    lines.once('line', resolvePromise)
-    child.once('exit', (code) => reject(new Error(`hookloop serve exited (${code}) before printing its URL: ${output.join('')}`)))
+  // Collect every line from the start: readline can emit several in one tick.
+  const stdoutLines: string[] = []
+  const waiters: (() => void)[] = []
+  lines.on('line', (line) => {
+    stdoutLines.push(line)
+    output.push(line)
+    for (const wake of waiters.splice(0)) wake()
   })
-  lines.on('line', (line) => output.push(line))
+  let exitedEarly: Error | null = null
+  child.once('exit', (code) => {
+    exitedEarly = new Error(`hookloop serve exited (${code}) before it was ready: ${output.join('')}`)
+    for (const wake of waiters.splice(0)) wake()
+  })
+  const lineMatching = async (test: (line: string) => boolean): Promise<string> => {
+    for (;;) {
+      const found = stdoutLines.find(test)
+      if (found !== undefined) return found
+      if (exitedEarly) throw exitedEarly
+      await new Promise<void>((wake) => waiters.push(wake))
+    }
+  }
+  const first = await lineMatching(() => true)
+  const receiverLine = await lineMatching((line) => line.startsWith('Webhook receiver: '))
+  const receiverUrl = /Webhook receiver: (http:\/\/[^/\s]+)/.exec(receiverLine)?.[1] ?? ''
   const url = new URL(first)
   const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? ''
   return {
     url: first,
+    receiverUrl,
     origin: url.origin,
     token,
     process: child,

@@ -1,0 +1,164 @@
+// The app end to end in real headless Chromium against `hookloop serve` spawned as a process:
+// every assertion is on the DOM, every test leaves a screenshot in test-results/e2e/.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { sign } from '../../electron/engine/signatures'
+import { openBrowser, type Browser } from './support/browser'
+import { createEndpoint, createSubscription, openApp, rowSelector, screenshot, sendEvent } from './support/app'
+import { startServe, type Served } from './support/serve'
+
+let browser: Browser
+let served: Served | null = null
+
+beforeAll(async () => {
+  browser = await openBrowser()
+  // Waits end with Playwright's own message (what it waited for) well before the test's limit.
+  browser.page.setDefaultTimeout(20_000)
+})
+afterAll(async () => {
+  await browser?.close()
+})
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') await screenshot(browser.page, `failed-${context.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`)
+  await served?.stop()
+  served = null
+})
+
+async function fresh(): Promise<Served> {
+  served = await startServe()
+  await openApp(browser.page, served.url)
+  return served
+}
+
+async function post(url: string, body: string, headers: Record<string, string>): Promise<number> {
+  const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } })
+  await response.arrayBuffer()
+  return response.status
+}
+
+describe('Hookloop in the browser', () => {
+  it('first run: "Try the loop" shows four attempts of one event, three 503s then a 200', async () => {
+    await fresh()
+    const page = browser.page
+    await page.waitForSelector('[data-testid=first-run]')
+    await page.click('[data-testid=try-the-loop]')
+    const row = page.locator(rowSelector('[data-status=succeeded][data-attempts="4"]'))
+    await row.waitFor({ timeout: 20_000 })
+    const tones = await row.locator('.mark[data-tone]').evaluateAll((marks) => marks.map((m) => m.getAttribute('data-tone')))
+    expect(tones).toEqual(['retrying', 'retrying', 'retrying', 'ok'])
+    expect(await row.locator('.mark[data-tone]').allInnerTexts()).toEqual(['503', '503', '503', '200'])
+    expect(await row.locator('[data-signature]').getAttribute('data-signature')).toBe('valid')
+    expect(await row.locator('[data-duplicates]').innerText()).toBe('dup ×3')
+    // The waits between attempts are provider A's: 2, 4 and 8 minutes.
+    expect(await row.locator('.wait-label').allInnerTexts()).toEqual(['2 min', '4 min', '8 min'])
+    await screenshot(page, 'first-run-loop')
+  })
+
+  it('a fault rule: an endpoint answering 410 makes the delivery fail at once, final, no retry', async () => {
+    await fresh()
+    const page = browser.page
+    await createEndpoint(page, { name: 'orders', scheme: 'standard-webhooks' })
+    await page.click('[data-testid=preset-always-410]')
+    await page.waitForSelector('[data-testid=rule-sentence]:has-text("reply 410")')
+    await createSubscription(page, { name: 'orders feed', policy: 'pandoktorek' })
+    await sendEvent(page, 'order.paid')
+    await page.click('[data-testid=nav-timeline]')
+    const row = page.locator(rowSelector('[data-status=failed]'))
+    await row.waitFor({ timeout: 20_000 })
+    expect(await row.getAttribute('data-attempts')).toBe('1')
+    expect(await row.locator('.mark').getAttribute('data-tone')).toBe('final')
+    await row.click()
+    await page.waitForSelector('[data-testid=fault]:has-text("reply 410")')
+    expect(await page.locator('[data-testid=response-status]').innerText()).toBe('410')
+    await screenshot(page, 'fault-rule-410')
+  })
+
+  it('a duplicate from a real provider retrying is flagged on its dedupe key row', async () => {
+    const { receiverUrl } = await fresh()
+    const page = browser.page
+    await createEndpoint(page, { name: 'inbox', scheme: '', dedupeHeader: 'webhook-id' })
+    const body = JSON.stringify({ event_id: 'evt_dup_1', event_type: 'booking.created', payload: {} })
+    expect(await post(`${receiverUrl}/h/inbox`, body, { 'webhook-id': 'evt_dup_1' })).toBe(200)
+    expect(await post(`${receiverUrl}/h/inbox`, body, { 'webhook-id': 'evt_dup_1' })).toBe(200)
+    await page.click('[data-testid=nav-timeline]')
+    const row = page.locator(rowSelector('[data-event-id=evt_dup_1][data-attempts="2"]'))
+    await row.waitFor({ timeout: 20_000 })
+    expect(await row.getAttribute('data-status')).toBe('received')
+    expect(await row.locator('[data-duplicates]').innerText()).toBe('dup ×1')
+    await row.locator('.mark >> nth=1').click()
+    await page.waitForSelector('[data-testid=duplicate-number]:has-text("duplicate #2")')
+    await screenshot(page, 'duplicate-flagged')
+  })
+
+  it('a bad signature is explained: reason, sentence, expected vs received', async () => {
+    const { receiverUrl } = await fresh()
+    const page = browser.page
+    const secret = `whsec_${Buffer.from('the-endpoint-secret-32-bytes-ok!').toString('base64')}`
+    const wrong = `whsec_${Buffer.from('a-different-secret-32-bytes-yes!').toString('base64')}`
+    await createEndpoint(page, { name: 'signed', scheme: 'standard-webhooks', secret, dedupeHeader: 'webhook-id' })
+    const body = JSON.stringify({ event_id: 'evt_sig_1', event_type: 'booking.created', payload: {} })
+    const headers = sign('standard-webhooks', { body: Buffer.from(body), secret: wrong, id: 'evt_sig_1' })
+    await post(`${receiverUrl}/h/signed`, body, headers)
+    await page.click('[data-testid=nav-timeline]')
+    const row = page.locator(rowSelector('[data-event-id=evt_sig_1]'))
+    await row.waitFor({ timeout: 20_000 })
+    await row.locator('[data-signature=invalid]').waitFor()
+    await row.click()
+    const verdict = page.locator('[data-testid=verdict]')
+    await verdict.waitFor()
+    expect(await verdict.getAttribute('data-state')).toBe('invalid')
+    expect(await verdict.getAttribute('data-reason')).toBe('signature_mismatch')
+    expect((await page.locator('[data-testid=verdict-detail]').innerText()).length).toBeGreaterThan(20)
+    expect(await verdict.innerText()).toContain('expected')
+    await screenshot(page, 'bad-signature-explained')
+  })
+
+  it('pause holds new deliveries until resumed; rotate makes the old secret fail at once', async () => {
+    await fresh()
+    const page = browser.page
+    await page.click('[data-testid=try-the-loop]')
+    await page.locator(rowSelector('[data-status=succeeded]')).waitFor({ timeout: 20_000 })
+    await page.click('[data-testid=nav-subscriptions]')
+    await page.click('[data-testid=pause-toggle]')
+    await page.waitForSelector('[data-testid=subscription-card][data-paused=true]')
+    await screenshot(page, 'subscription-paused')
+    await sendEvent(page, 'booking.updated')
+    await page.click('[data-testid=nav-timeline]')
+    const waiting = page.locator(rowSelector('[data-status=pending][data-attempts="0"]'))
+    await waiting.waitFor({ timeout: 20_000 })
+    await page.click('[data-testid=nav-subscriptions]')
+    await page.click('[data-testid=pause-toggle]')
+    await page.waitForSelector('[data-testid=subscription-card][data-paused=false]')
+    await page.click('[data-testid=nav-timeline]')
+    await page.locator(rowSelector('[data-status=succeeded]')).nth(1).waitFor({ timeout: 20_000 })
+    expect(await page.locator(rowSelector('[data-status=pending]')).count()).toBe(0)
+
+    // Rotate: the subscription signs with a new secret; the endpoint still knows only the old one.
+    await page.click('[data-testid=nav-subscriptions]')
+    const before = await page.locator('[data-testid=secret-hint]').innerText()
+    page.once('dialog', (dialog) => void dialog.accept())
+    await page.click('[data-testid=rotate-secret]')
+    await page.waitForFunction((old) => document.querySelector('[data-testid=secret-hint]')?.textContent !== old, before)
+    await sendEvent(page, 'booking.cancelled')
+    await page.click('[data-testid=nav-timeline]')
+    await page.locator(`${rowSelector('')} [data-signature=invalid]`).first().waitFor({ timeout: 20_000 })
+    await screenshot(page, 'rotated-secret-invalid')
+  })
+
+  it('retry now after failed makes one more attempt', async () => {
+    await fresh()
+    const page = browser.page
+    await createEndpoint(page, { name: 'gone', scheme: 'standard-webhooks' })
+    await page.click('[data-testid=preset-always-410]')
+    await page.waitForSelector('[data-testid=rule-sentence]')
+    await createSubscription(page, { name: 'gone feed', policy: 'pandoktorek' })
+    await sendEvent(page)
+    await page.click('[data-testid=nav-timeline]')
+    const row = page.locator(rowSelector('[data-status=failed][data-attempts="1"]'))
+    await row.waitFor({ timeout: 20_000 })
+    await row.click()
+    await page.click('[data-testid=retry-now]')
+    await page.locator(rowSelector('[data-status=failed][data-attempts="2"]')).waitFor({ timeout: 20_000 })
+    expect(await page.locator(`${rowSelector('')} .mark`).count()).toBe(2)
+    await screenshot(page, 'retry-now-after-failed')
+  })
+})

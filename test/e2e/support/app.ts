@@ -1,0 +1,49 @@
+// Moves a person makes in the app, and artifacts: screenshots under test-results/e2e/.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+
+export const ARTIFACTS = join('test-results', 'e2e')
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true })
+  const path = join(ARTIFACTS, `${name}.png`)
+  await page.screenshot({ path })
+  return path
+}
+
+/** Opens the app and waits until it has its first snapshot from the engine. */
+export async function openApp(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await page.waitForSelector('[data-testid=app]', { timeout: 20_000 })
+}
+
+export async function createEndpoint(page: Page, input: { name: string; scheme: string; secret?: string; dedupeHeader?: string }): Promise<void> {
+  await page.click('[data-testid=nav-endpoints]')
+  await page.fill('[data-testid=endpoint-name]', input.name)
+  await page.selectOption('[data-testid=endpoint-scheme]', input.scheme)
+  if (input.secret) await page.fill('[data-testid=endpoint-secret]', input.secret)
+  if (input.dedupeHeader) await page.fill('[data-testid=new-endpoint] input.mono >> nth=1', input.dedupeHeader)
+  await page.click('[data-testid=create-endpoint]')
+  await page.waitForSelector(`[data-testid=endpoint-card] h3:text-is("${input.name}")`)
+}
+
+export async function createSubscription(page: Page, input: { name: string; policy: string }): Promise<void> {
+  await page.click('[data-testid=nav-subscriptions]')
+  await page.fill('[data-testid=subscription-name]', input.name)
+  await page.selectOption('[data-testid=new-subscription] select >> nth=2', input.policy)
+  await page.click('[data-testid=create-subscription]')
+  await page.waitForSelector(`[data-testid=subscription-card] h3:text-is("${input.name}")`)
+}
+
+export async function sendEvent(page: Page, eventType = 'booking.created'): Promise<void> {
+  await page.click('[data-testid=nav-sender]')
+  await page.fill('[data-testid=sender-event-type]', eventType)
+  await page.click('[data-testid=send]')
+  await page.waitForSelector('[data-testid=toast]:has-text("Sent 1 event")')
+}
+
+/** A timeline row, found by a property, once it satisfies `where` (a CSS attribute selector). */
+export function rowSelector(where: string): string {
+  return `[data-testid=timeline-row]${where}`
+}
