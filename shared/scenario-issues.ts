@@ -55,6 +55,7 @@ function describeValue(value: unknown): string {
 // What the value at a path is called in messages: the array or field it sits in says what it is.
 const NOUNS: Record<string, string> = {
   faults: 'fault',
+  actions: 'action',
   steps: 'step',
   matchers: 'matcher',
   rules: 'rule',

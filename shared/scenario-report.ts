@@ -65,6 +65,18 @@ export interface ExpectationResult {
   message: string
 }
 
+/** A panel action of the scenario (retry now, pause, resume, rotate secret) and how it went. */
+export interface ReportAction {
+  /** JSON path in the scenario file, e.g. actions[0]. */
+  path: string
+  type: string
+  /** ms since the run started, on the scenario clock. */
+  at_ms: number
+  ok: boolean
+  /** What it did, or why it could not be done. */
+  message: string
+}
+
 export interface ScenarioReport {
   ok: boolean
   scenario: string
@@ -79,5 +91,6 @@ export interface ScenarioReport {
   incomplete: string | null
   deliveries: ReportDelivery[]
   endpoints: ReportEndpoint[]
+  actions: ReportAction[]
   expectations: ExpectationResult[]
 }

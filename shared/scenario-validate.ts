@@ -77,6 +77,28 @@ export function crossCheck(scenario: Scenario): ScenarioProblem[] {
     targets.set(eventLocalId(event, i), subs)
   })
 
+  scenario.actions.forEach((action, i) => {
+    if (action.type !== 'retry-now') {
+      if (!subscriptionIds.includes(action.subscription)) problems.push({ path: formatPath(['actions', i, 'subscription']), message: unknownRef('subscription', action.subscription, subscriptionIds) })
+      return
+    }
+    const subs = targets.get(action.event)
+    if (!subs) {
+      problems.push({ path: formatPath(['actions', i, 'event']), message: unknownRef('event', action.event, eventIds) })
+      return
+    }
+    if (action.subscription !== undefined && !subs.includes(action.subscription)) {
+      problems.push({ path: formatPath(['actions', i, 'subscription']), message: `event ${JSON.stringify(action.event)} is not delivered to subscription ${JSON.stringify(action.subscription)} (it goes to: ${subs.join(', ')})` })
+    } else if (action.subscription === undefined && subs.length > 1) {
+      problems.push({ path: formatPath(['actions', i]), message: `event ${JSON.stringify(action.event)} goes to ${subs.length} subscriptions (${subs.join(', ')}): name one in "subscription"` })
+    }
+    // The delivery must exist before it can be retried: the event is sent at its own at_ms.
+    const sentAt = scenario.events[eventIds.indexOf(action.event)]?.at_ms ?? 0
+    if (action.at_ms <= sentAt) {
+      problems.push({ path: formatPath(['actions', i, 'at_ms']), message: `retry-now at ${action.at_ms} ms comes before the event is sent (at ${sentAt} ms): use a later time` })
+    }
+  })
+
   const expected = new Set<string>()
   scenario.expect.deliveries.forEach((exp, i) => {
     const subs = targets.get(exp.event)

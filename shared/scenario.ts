@@ -68,6 +68,25 @@ export const scenarioEventSchema = z.strictObject({
   faults: z.array(sendFaultSchema).default([]),
 })
 
+/**
+ * What a person does in the provider's panel, at a point of the run: the seeds' "Retry now" (also
+ * after failed), "Pause" / resume and "Rotate secret" (the old secret is invalid at once).
+ */
+export const scenarioActionSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('retry-now'),
+    at_ms: z.number().int().nonnegative(),
+    /** The event whose delivery gets one more attempt now. */
+    event: localId,
+    /** Required when the event goes to more than one subscription. */
+    subscription: localId.optional(),
+  }),
+  z.strictObject({ type: z.literal('pause'), at_ms: z.number().int().nonnegative(), subscription: localId }),
+  z.strictObject({ type: z.literal('resume'), at_ms: z.number().int().nonnegative(), subscription: localId }),
+  z.strictObject({ type: z.literal('rotate-secret'), at_ms: z.number().int().nonnegative(), subscription: localId }),
+])
+export const SCENARIO_ACTION_TYPES = ['retry-now', 'pause', 'resume', 'rotate-secret'] as const
+
 const reasonOrList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])
 
 export const deliveryExpectationSchema = z.strictObject({
@@ -110,6 +129,7 @@ export const scenarioSchema = z.strictObject({
   endpoints: z.array(endpointSchema).default([]),
   subscriptions: z.array(subscriptionSchema).min(1),
   events: z.array(scenarioEventSchema).min(1),
+  actions: z.array(scenarioActionSchema).default([]),
   expect: z
     .strictObject({
       deliveries: z.array(deliveryExpectationSchema).default([]),
@@ -121,6 +141,7 @@ export const scenarioSchema = z.strictObject({
 export type ScenarioClock = z.infer<typeof scenarioClockSchema>
 export type ScenarioSubscription = z.infer<typeof subscriptionSchema>
 export type ScenarioEvent = z.infer<typeof scenarioEventSchema>
+export type ScenarioAction = z.infer<typeof scenarioActionSchema>
 export type DeliveryExpectation = z.infer<typeof deliveryExpectationSchema>
 export type EndpointExpectation = z.infer<typeof endpointExpectationSchema>
 export type Scenario = z.infer<typeof scenarioSchema>

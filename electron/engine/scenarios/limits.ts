@@ -27,7 +27,12 @@ function worstCaseMs(policy: ReturnType<typeof resolvePolicy>): number {
 }
 
 export function runLimits(scenario: Scenario, wallLimitMs?: number): RunLimits {
-  const lastEvent = Math.max(0, ...scenario.events.map((e) => e.at_ms + Math.max(0, ...e.faults.map((f) => ('delay_ms' in f && typeof f.delay_ms === 'number' ? f.delay_ms : 0)))))
+  // The last moment something starts a delivery or an attempt: an event (or its delayed copy), or a panel action.
+  const lastEvent = Math.max(
+    0,
+    ...scenario.events.map((e) => e.at_ms + Math.max(0, ...e.faults.map((f) => ('delay_ms' in f && typeof f.delay_ms === 'number' ? f.delay_ms : 0)))),
+    ...scenario.actions.map((a) => a.at_ms),
+  )
   const slowest = Math.max(0, ...scenario.subscriptions.map((s) => worstCaseMs(resolvePolicy(s.policy))))
   const explicit = scenario.max_duration_ms !== undefined
   const clockMs = scenario.max_duration_ms ?? lastEvent + slowest + HOUR

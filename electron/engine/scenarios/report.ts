@@ -2,7 +2,7 @@
 // delivery's first attempt on the scenario clock, and each attempt that reached one of our own
 // endpoints carries the receiver's verdict (signature reason, duplicate number).
 import type { Scenario } from '../../../shared/scenario'
-import type { ReportAttempt, ReportDelivery, ReportEndpoint, ScenarioReport } from '../../../shared/scenario-report'
+import type { ReportAction, ReportAttempt, ReportDelivery, ReportEndpoint, ScenarioReport } from '../../../shared/scenario-report'
 import type { DeliveryStatus } from '../../../shared/scenario'
 import { evaluateExpectations } from './expectations'
 
@@ -55,6 +55,8 @@ export interface BuildReportInput {
   deliveries: readonly RecordedDelivery[]
   /** Every request our endpoints captured during the run (loop mode or not). */
   endpointRequests: readonly RecordedEndpointRequest[]
+  /** Panel actions done during the run (none by default). */
+  actions?: readonly ReportAction[]
 }
 
 export function reportAttempts(attempts: readonly RecordedAttempt[], runStartedAt: number): ReportAttempt[] {
@@ -109,8 +111,9 @@ export function buildReport(input: BuildReportInput): ScenarioReport {
   }))
   const endpoints = summarizeEndpoints(input.scenario, input.endpointRequests)
   const expectations = evaluateExpectations(input.scenario, deliveries, endpoints)
+  const actions = [...(input.actions ?? [])]
   return {
-    ok: input.incomplete === null && expectations.every((e) => e.ok),
+    ok: input.incomplete === null && expectations.every((e) => e.ok) && actions.every((a) => a.ok),
     scenario: input.scenario.name,
     file: input.file,
     clock: input.scenario.clock,
@@ -120,6 +123,7 @@ export function buildReport(input: BuildReportInput): ScenarioReport {
     incomplete: input.incomplete,
     deliveries,
     endpoints,
+    actions,
     expectations,
   }
 }

@@ -11,6 +11,8 @@ import { createEngine, type Engine } from '../engine'
 import { createScenarioRecordStatements } from '../store/scenario-records'
 import { buildReport, type RecordedDelivery } from './report'
 import { runLimits } from './limits'
+import { performAction } from './actions'
+import type { ReportAction } from '../../../shared/scenario-report'
 
 export interface RunScenarioOptions {
   /** Shown in the report. */
@@ -101,7 +103,9 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
   const limits = runLimits(scenario, options.wallLimitMs)
   const startedAt = clock.now()
   const planned: PlannedDelivery[] = []
-  let toEmit = scenario.events.length
+  // Events still to send and panel actions still to do: the run cannot be settled before them.
+  let toEmit = scenario.events.length + scenario.actions.length
+  const actionResults: ReportAction[] = []
   let stopReason: string | null = null
   let done = false
   let finish: () => void = () => {}
@@ -177,6 +181,23 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     })
   })
 
+  const actionContext = {
+    engine,
+    subscriptionId: (local: string) => subscriptionIds.get(local),
+    deliveryId: (event: string, subscription: string) => planned.find((p) => p.event === event && p.subscription === subscription && p.duplicateOf === null)?.deliveryId,
+    defaultSubscription: (event: string) => {
+      const index = scenario.events.findIndex((e, i) => eventLocalId(e, i) === event)
+      return scenario.events[index]?.subscriptions?.[0] ?? scenario.subscriptions[0]?.id ?? ''
+    },
+  }
+  scenario.actions.forEach((action, index) => {
+    clock.setTimer(action.at_ms, () => {
+      actionResults.push(performAction(action, index, actionContext))
+      toEmit--
+      queueCheck()
+    })
+  })
+
   await finished
   const endedAt = clock.now()
   off()
@@ -227,5 +248,6 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     incomplete: stopReason,
     deliveries,
     endpointRequests: records.endpointRequests(startedAt),
+    actions: actionResults,
   })
 }

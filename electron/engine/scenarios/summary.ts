@@ -62,6 +62,11 @@ export function formatSummary(report: ScenarioReport): string {
       lines.push(`endpoint ${e.slug}: ${e.requests} request${e.requests === 1 ? '' : 's'}, ${e.duplicates_flagged} flagged as duplicate${sigs ? `, signatures ${sigs}` : ''}`)
     }
   }
+  if (report.actions.length) {
+    lines.push('')
+    lines.push('Actions:')
+    for (const a of report.actions) lines.push(`  ${a.ok ? '✓' : '✗'} run +${a.at_ms} ms ${a.type}: ${a.message}  [${a.path}]`)
+  }
   if (report.expectations.length) {
     lines.push('')
     lines.push('Expectations:')
@@ -72,8 +77,10 @@ export function formatSummary(report: ScenarioReport): string {
   lines.push('')
   const failed = report.expectations.filter((e) => !e.ok).length
   const total = report.expectations.length
+  const failedActions = report.actions.filter((a) => !a.ok).length
   if (report.ok) lines.push(`PASS: ${total} of ${total} expectations hold`)
   else if (failed) lines.push(`FAIL: ${failed} of ${total} expectations failed`)
+  else if (failedActions) lines.push(`FAIL: ${failedActions} of ${report.actions.length} actions could not be done`)
   else lines.push('FAIL: the run did not settle')
   return lines.join('\n')
 }

@@ -84,6 +84,21 @@ describe('hookloop run on the example scenarios', () => {
     expect(report.endpoints).toEqual([{ slug: 'consumer', requests: 4, duplicates_flagged: 1, signatures: { ok: 2, signature_mismatch: 1, timestamp_too_old: 1 } }])
   })
 
+  it('seed provider A panel: Retry now an hour after a final 410, then a rotated secret fails verification', async () => {
+    const { report, code } = await runExample('provider-a-panel-actions.json')
+    expect(code).toBe(0)
+    const [booking, afterRotation] = report.deliveries
+    expect(booking!.attempts.map((a) => [a.at_ms, a.outcome, a.decision])).toEqual([
+      [0, 'http_410', 'failed'],
+      [60 * MIN, 'http_200', 'succeeded'],
+    ])
+    expect(afterRotation!.attempts.map((a) => [a.run_ms, a.signature])).toEqual([[120 * MIN, 'signature_mismatch']])
+    expect(report.actions.map((a) => [a.type, a.at_ms, a.ok])).toEqual([
+      ['retry-now', 60 * MIN, true],
+      ['rotate-secret', 90 * MIN, true],
+    ])
+  })
+
   it('a deliberately wrong expectation exits 1 with the ✗ line and its path', async () => {
     const doc = JSON.parse(readFileSync(join(EXAMPLES, 'provider-a-fail-first-3.json'), 'utf8')) as { expect: { deliveries: { at_ms: number[] }[] } }
     doc.expect.deliveries[0]!.at_ms = [0, 2 * MIN, 4 * MIN, 14 * MIN]

@@ -157,4 +157,43 @@ describe('runScenario on a real engine', () => {
     expect(firstRunMs).toEqual({ lost: 0, late: 5000, early: 1000, twice: 2000 })
     expect(report.ok).toBe(true)
   })
+
+  it('pause holds new deliveries until resume; a retry while paused still goes', async () => {
+    const report = await runScenario(
+      scenario({
+        endpoints: [
+          {
+            slug: 'c',
+            dedupe: 'standard-webhooks',
+            rules: [{ matchers: [{ type: 'event-type', value: 'a' }], sequence: { items: [{ type: 'reply', status: 404 }, { type: 'reply', status: 200 }] } }],
+          },
+        ],
+        subscriptions: [{ id: 's', endpoint: 'c', policy: 'pandoktorek' }],
+        events: [
+          { id: 'first', type: 'a', payload: {} },
+          { id: 'held', type: 'b', payload: {}, at_ms: 2000 },
+        ],
+        actions: [
+          { type: 'pause', subscription: 's', at_ms: 1000 },
+          { type: 'retry-now', event: 'first', at_ms: 3000 },
+          { type: 'resume', subscription: 's', at_ms: 60_000 },
+        ],
+        expect: {
+          deliveries: [
+            { event: 'first', status: 'succeeded', at_ms: [0, 3000], outcomes: ['http_404', 'http_200'] },
+            { event: 'held', status: 'succeeded', attempts: 1 },
+          ],
+        },
+      }),
+    )
+    expect(report.expectations.filter((e) => !e.ok)).toEqual([])
+    expect(report.actions.map((a) => [a.type, a.ok])).toEqual([
+      ['pause', true],
+      ['retry-now', true],
+      ['resume', true],
+    ])
+    // Created while paused at 2 s, it waited for the resume at 60 s.
+    expect(report.deliveries.find((d) => d.event === 'held')!.attempts[0]!.run_ms).toBe(60_000)
+    expect(report.ok).toBe(true)
+  })
 })

@@ -160,6 +160,25 @@ describe('scenario report', () => {
     expect(text.trim().split('\n').at(-1)).toBe('FAIL: 1 of 2 expectations failed')
   })
 
+  it('is not ok when a panel action could not be done, and prints it with ✗', () => {
+    const r = buildReport({
+      scenario: scenario([{ event: 'booking', status: 'succeeded' }]),
+      file: null,
+      startedAt: T0,
+      endedAt: T0 + 15 * MIN,
+      wallMs: 1,
+      incomplete: null,
+      deliveries: [delivery(seedA)],
+      endpointRequests: [],
+      actions: [{ path: 'actions[0]', type: 'retry-now', at_ms: 1000, ok: false, message: 'delivery 7 has an attempt in flight' }],
+    })
+    expect(r.expectations.every((e) => e.ok)).toBe(true)
+    expect(r.ok).toBe(false)
+    const text = formatSummary(r)
+    expect(text).toContain('  ✗ run +1000 ms retry-now: delivery 7 has an attempt in flight  [actions[0]]')
+    expect(text.trim().split('\n').at(-1)).toBe('FAIL: 1 of 1 actions could not be done')
+  })
+
   it('writes durations the way people read them', () => {
     expect(humanDuration(850)).toBe('850 ms')
     expect(humanDuration(30_000)).toBe('30 s')

@@ -152,6 +152,26 @@ describe('scenario validation', () => {
     expect(list).toContain('expect.endpoints[0].endpoint: unknown endpoint "elsewhere" (endpoints: clinic)')
   })
 
+  it('checks panel actions: their kind, what they name, and that a retry comes after its event', () => {
+    expect(problems(mutate((d) => (d.actions = [{ type: 'replay', at_ms: 5 }])))).toEqual([expect.stringMatching(/^actions\[0\]\.type: unknown action "replay" \(expected one of retry-now, pause, resume, rotate-secret\)/)])
+    const list = problems(
+      mutate((d) => {
+        d.events[0].at_ms = 1000
+        d.actions = [
+          { type: 'retry-now', event: 'bookin', at_ms: 5000 },
+          { type: 'retry-now', event: 'booking', at_ms: 1000 },
+          { type: 'pause', subscription: 'nope', at_ms: 0 },
+          { type: 'rotate-secret', subscription: 'clinic-sub', at_ms: 0 },
+        ]
+      }),
+    )
+    expect(list).toEqual([
+      'actions[0].event: unknown event "bookin" (events: booking)',
+      'actions[1].at_ms: retry-now at 1000 ms comes before the event is sent (at 1000 ms): use a later time',
+      'actions[2].subscription: unknown subscription "nope" (subscriptions: clinic-sub)',
+    ])
+  })
+
   it('names default event ids e1, e2 … by position', () => {
     const list = problems(
       mutate((d) => {
