@@ -132,7 +132,25 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       remote.write(healthResponse(options.healthSecret))
     }
 
+    // After the receiver side ended, further bytes are dropped; the socket keeps reading so that
+    // the server's FIN is seen (a paused socket would sit half-open and still count as live).
+    let ended = false
+    const endRemote = (how: 'end' | 'destroy' | 'reset', data?: string) => {
+      ended = true
+      if (remote.destroyed) return
+      if (how === 'reset') remote.resetAndDestroy()
+      else if (how === 'destroy') remote.destroy()
+      else {
+        if (data === undefined) remote.end()
+        else remote.end(data)
+        remote.resume()
+        // A server that never closes its side must not hold the socket forever.
+        remote.setTimeout(options.connectTimeoutMs, () => remote.destroy())
+      }
+    }
+
     remote.on('data', (chunk: Buffer) => {
+      if (ended) return
       onRequest()
       if (head !== undefined) {
         // First bytes of a request with no receiver connection yet: a health check, or a
@@ -183,13 +201,12 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
         if (!localOpen) {
           const why = localError?.code ?? localError?.message ?? 'closed'
           options.onLocalUnreachable(why)
-          if (!remote.destroyed) remote.end(BAD_GATEWAY)
-          return
+          return endRemote('end', BAD_GATEWAY)
         }
         // Pass a reset on as a reset (the receiver may inject one on purpose); a clean close as a FIN.
-        if (localError?.code === 'ECONNRESET' && !remote.destroyed) remote.resetAndDestroy()
-        else if (localError) remote.destroy()
-        else remote.end()
+        if (localError?.code === 'ECONNRESET') endRemote('reset')
+        else if (localError) endRemote('destroy')
+        else endRemote('end')
       })
     }
   }

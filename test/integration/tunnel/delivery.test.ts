@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTunnelManager, type TunnelManager } from '../../../electron/engine/tunnel'
 import { createTunnelServer, type TunnelServer } from '../../support/tunnel-server'
-import { record, sendToPublicUrl, startReceiver, waitForState } from './support'
+import { record, sendToPublicUrl, startReceiver, waitForState, waitUntil } from './support'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -58,15 +58,23 @@ describe('tunnel delivery', () => {
   })
 
   it('answers 502 and reports local-unreachable when nothing listens on the receiver port', async () => {
-    const { manager, receiver } = await setUp()
+    const { server, manager, receiver } = await setUp()
     const { notices } = record(manager)
     manager.start()
     await waitForState(manager, (s) => s.kind === 'online', 'online')
+    const acceptedBefore = server.clients()[0]?.accepted ?? 0
     await receiver.close()
-    const answer = await sendToPublicUrl(manager.publicUrl() ?? '', '/hooks/x', { body: '{}' })
-    expect(answer.status).toBe(502)
-    expect(answer.body).toContain('local receiver is not reachable')
+    for (let i = 0; i < 6; i++) {
+      const answer = await sendToPublicUrl(manager.publicUrl() ?? '', `/hooks/x${i}`, { body: '{}' })
+      expect(answer.status).toBe(502)
+      expect(answer.body).toContain('local receiver is not reachable')
+    }
     expect(notices).toContainEqual(expect.objectContaining({ kind: 'local-unreachable', port: receiver.port }))
+    // Each socket that answered 502 is closed and replaced, none left half-open.
+    await waitUntil(
+      () => (server.clients()[0]?.accepted ?? 0) >= acceptedBefore + 6 && server.clients()[0]?.sockets === 4 && manager.sockets().live === 4,
+      'the sockets that answered 502 to be replaced',
+    )
     expect(manager.state.kind).toBe('online')
   })
 })
