@@ -7,6 +7,7 @@ import { holdWork } from '../clock/work'
 import type { Scheduler } from '../scheduler/scheduler'
 import type { AttemptStatements } from '../store/attempts'
 import type { DeliveryRow, DeliveryStatements, DeliveryStatus, DueDelivery } from '../store/deliveries'
+import { createWriteBatch } from './write-batch'
 import type { EventStatements } from '../store/events'
 import type { SenderEmitter } from './emitter'
 import { postOnce, type PostResult } from './http-post'
@@ -14,9 +15,10 @@ import { ATTEMPT_HEADER, buildHeaders, defaultEventIdHeader, type SignFn } from 
 import type { Subscription, SubscriptionBook } from './subscriptions'
 import { attemptView, deliveryView, parseDeliveryFaults } from './views'
 
-// One attempt of one delivery, start to record. The attempt row is written (and committed) before
-// the request leaves, so its id travels in x-hookloop-attempt and a crash mid-request leaves a row
-// that the next start finds and retries. While the request is out, the attempt holds the clock
+// One attempt of one delivery, start to record. The attempt row is written (and committed, in a
+// group commit with the other attempts of the same event-loop turn) before the request leaves, so
+// its id travels in x-hookloop-attempt and a crash mid-request leaves a row that the next start
+// finds and retries. While the request is out, the attempt holds the clock
 // (a virtual clock does not jump under real I/O), keyed by the attempt id so a receiver on the same
 // clock can park it while it sleeps on the attempt's behalf.
 
@@ -26,7 +28,7 @@ export type ResolveEndpointUrl = (slug: string) => string
 export interface AttemptDeps {
   db: Database
   clock: Clock
-  events: EventStatements
+  events: Pick<EventStatements, 'get'>
   deliveries: DeliveryStatements
   attempts: AttemptStatements
   subscriptions: SubscriptionBook
@@ -67,48 +69,56 @@ function targetUrl(deps: AttemptDeps, sub: Subscription): { url: string } | { er
 export function createAttemptRunner(deps: AttemptDeps) {
   const { db, clock, deliveries, attempts, emitter } = deps
 
-  const start = db.transaction((row: DeliveryRow, now: number, url: string | null, headersJson: string, faultJson: string | null) => {
-    deliveries.markStarted(row.id, now)
-    return attempts.insertStarted({ delivery_id: row.id, n: row.attempts + 1, started_at: now, url, request_headers_json: headersJson, fault_json: faultJson })
-  })
+  const batch = createWriteBatch(db)
+  // Deliveries with an attempt being started or running in this process: a second heap entry for
+  // one of them (retry now, a reschedule) must not start another attempt before the row says so.
+  const running = new Set<number>()
 
-  const finish = db.transaction((deliveryId: number, attemptId: number, result: PostResult, decision: AttemptDecision) => {
-    const next = decision.decision === 'retry' ? decision.at : null
-    attempts.finish({
-      id: attemptId,
-      duration_ms: result.durationMs,
-      outcome: result.outcome,
-      status_code: result.statusCode,
-      response_headers_json: result.responseHeaders ? JSON.stringify(result.responseHeaders) : null,
-      response_body: result.responseBody,
-      error: result.error,
-      decision: decision.decision,
-      next_attempt_at: next,
+  const start = (row: DeliveryRow, now: number, url: string | null, headersJson: string, faultJson: string | null) =>
+    batch.run(() => {
+      deliveries.markStarted(row.id, now)
+      return attempts.insertStarted({ delivery_id: row.id, n: row.attempts + 1, started_at: now, url, request_headers_json: headersJson, fault_json: faultJson })
     })
-    deliveries.markFinished({ id: deliveryId, status: statusFor(decision), last_status_code: result.statusCode, next_attempt_at: next, updated_at: clock.now() })
-  })
 
-  const recordDrop = db.transaction((row: DeliveryRow, now: number, faultJson: string) => {
-    deliveries.markStarted(row.id, now)
-    const id = attempts.insertFinal({
-      delivery_id: row.id,
-      n: row.attempts + 1,
-      started_at: now,
-      url: null,
-      request_headers_json: null,
-      fault_json: faultJson,
-      duration_ms: 0,
-      outcome: 'dropped',
-      status_code: null,
-      response_headers_json: null,
-      response_body: null,
-      error: null,
-      decision: 'failed',
-      next_attempt_at: null,
+  const finish = (deliveryId: number, attemptId: number, result: PostResult, decision: AttemptDecision) =>
+    batch.run(() => {
+      const next = decision.decision === 'retry' ? decision.at : null
+      attempts.finish({
+        id: attemptId,
+        duration_ms: result.durationMs,
+        outcome: result.outcome,
+        status_code: result.statusCode,
+        response_headers_json: result.responseHeaders ? JSON.stringify(result.responseHeaders) : null,
+        response_body: result.responseBody,
+        error: result.error,
+        decision: decision.decision,
+        next_attempt_at: next,
+      })
+      deliveries.markFinished({ id: deliveryId, status: statusFor(decision), last_status_code: result.statusCode, next_attempt_at: next, updated_at: clock.now() })
     })
-    deliveries.markFinished({ id: row.id, status: 'failed', last_status_code: null, next_attempt_at: null, updated_at: now })
-    return id
-  })
+
+  const recordDrop = (row: DeliveryRow, now: number, faultJson: string) =>
+    batch.run(() => {
+      deliveries.markStarted(row.id, now)
+      const id = attempts.insertFinal({
+        delivery_id: row.id,
+        n: row.attempts + 1,
+        started_at: now,
+        url: null,
+        request_headers_json: null,
+        fault_json: faultJson,
+        duration_ms: 0,
+        outcome: 'dropped',
+        status_code: null,
+        response_headers_json: null,
+        response_body: null,
+        error: null,
+        decision: 'failed',
+        next_attempt_at: null,
+      })
+      deliveries.markFinished({ id: row.id, status: 'failed', last_status_code: null, next_attempt_at: null, updated_at: now })
+      return id
+    })
 
   function emitDelivery(id: number, type: 'delivery.created' | 'delivery.updated'): void {
     if (!emitter.hasListeners(type)) return
@@ -124,7 +134,6 @@ export function createAttemptRunner(deps: AttemptDeps) {
 
   // `at-once` duplicates wait for the first attempt of the delivery they copy.
   function releaseWaitingCopies(row: DeliveryRow): void {
-    if (row.attempts !== 0) return
     for (const other of deliveries.byEvent(row.event_id)) {
       if (other.id === row.id || other.attempts !== 0 || other.next_attempt_at !== null || other.in_flight) continue
       if (parseDeliveryFaults(other.faults_json).after_first_attempt_of !== row.id) continue
@@ -136,13 +145,36 @@ export function createAttemptRunner(deps: AttemptDeps) {
   }
 
   /**
-   * Runs the attempt for a due entry; resolves when it is recorded. Stale entries (the delivery was
-   * rescheduled, retried by hand or is already running) resolve at once. Everything up to the
-   * request is synchronous, so the clock hold is in place before the caller returns.
+   * Runs the attempt for a due entry; resolves when it is recorded (`requestDone` runs earlier, when
+   * the HTTP exchange ends). Stale entries (the delivery was rescheduled, retried by hand or is
+   * already running) resolve at once. The clock hold is taken synchronously, before the caller
+   * regains control.
    */
-  async function run(due: DueDelivery): Promise<void> {
+  async function run(due: DueDelivery, requestDone: () => void = () => {}): Promise<void> {
+    if (running.has(due.id)) return
     const row = deliveries.get(due.id)
     if (!row || row.in_flight === 1 || row.next_attempt_at !== due.next_attempt_at) return
+    running.add(row.id)
+    // Held from here until the outcome is recorded: a virtual clock does not jump while this
+    // attempt does real work. Keyed by delivery until the attempt id exists.
+    let release = holdWork(clock)
+    try {
+      await attempt(
+        row,
+        (attemptId, timeoutMs) => {
+          const keyed = holdWork(clock, { key: String(attemptId), maxRealMs: timeoutMs })
+          release()
+          release = keyed
+        },
+        requestDone,
+      )
+    } finally {
+      running.delete(row.id)
+      release()
+    }
+  }
+
+  async function attempt(row: DeliveryRow, rekey: (attemptId: number, timeoutMs: number) => void, requestDone: () => void): Promise<void> {
     const sub = deps.subscriptions.require(row.subscription_id)
     const event = deps.events.get(row.event_id)
     if (!event) throw new Error(`delivery ${row.id} names event ${row.event_id}, which is not in the store`)
@@ -153,13 +185,14 @@ export function createAttemptRunner(deps: AttemptDeps) {
     if (faults.duplicate_of !== undefined && first) applied.push({ type: 'duplicate', detail: `second delivery of this event (copy of delivery ${faults.duplicate_of})` })
     const outOfOrder = faults.faults.find((f) => f.type === 'out-of-order')
     if (outOfOrder && first) applied.push({ type: 'out-of-order', detail: `held back ${outOfOrder.delay_ms} ms so later events go first` })
+    const hasAtOnceCopy = first && faults.faults.some((f) => f.type === 'duplicate' && f.mode === 'at-once')
 
     if (faults.faults.some((f) => f.type === 'drop')) {
       applied.push({ type: 'drop', detail: 'a lost webhook: recorded, never sent' })
-      const attemptId = recordDrop(row, now, JSON.stringify(applied))
+      const attemptId = await recordDrop(row, now, JSON.stringify(applied))
       emitAttempt(attemptId, row.event_id, 'attempt.finished')
       emitDelivery(row.id, 'delivery.updated')
-      releaseWaitingCopies(row)
+      if (hasAtOnceCopy) releaseWaitingCopies(row)
       return
     }
 
@@ -179,42 +212,42 @@ export function createAttemptRunner(deps: AttemptDeps) {
       sign: deps.sign,
     })
     applied.push(...built.applied)
-    const attemptId = start(row, now, url, JSON.stringify(built.headers), applied.length > 0 ? JSON.stringify(applied) : null)
-    const release = holdWork(clock, { key: String(attemptId), maxRealMs: sub.policy.timeout_ms })
-    try {
-      emitAttempt(attemptId, row.event_id, 'attempt.started')
-      emitDelivery(row.id, 'delivery.updated')
-      releaseWaitingCopies(row)
-      const result: PostResult =
-        url === null
-          ? { outcome: 'connection_error', statusCode: null, responseHeaders: null, responseBody: null, durationMs: 0, error: 'error' in target ? target.error : null, finalUrl: '' }
-          : await postOnce({
-              url,
-              headers: { ...built.headers, [ATTEMPT_HEADER]: String(attemptId) },
-              body: event.payload,
-              clock,
-              timeoutMs: sub.policy.timeout_ms,
-              followRedirects: sub.policy.follow_redirects,
-              maxResponseBytes: deps.maxResponseBytes,
-              dispatcher: deps.dispatcher,
-            })
-      // Policy and subscription may have changed while the request was out: the current ones decide.
-      const policy = deps.subscriptions.require(row.subscription_id).policy
-      const decision = decideAfterAttempt(policy, {
-        attempt: row.attempts + 1 - row.interrupted,
-        outcome: result.outcome,
-        now: clock.now(),
-        retryAfter: result.responseHeaders?.['retry-after'],
-        jitterKey: String(row.id),
-      })
-      finish(row.id, attemptId, result, decision)
-      if (decision.decision === 'retry') deps.scheduler.schedule(row.id, decision.at)
-      emitAttempt(attemptId, row.event_id, 'attempt.finished')
-      emitDelivery(row.id, 'delivery.updated')
-    } finally {
-      release()
-    }
+    // The attempt row is committed before the request leaves (its id is the x-hookloop-attempt link).
+    const attemptId = await start(row, now, url, JSON.stringify(built.headers), applied.length > 0 ? JSON.stringify(applied) : null)
+    rekey(attemptId, sub.policy.timeout_ms)
+    emitAttempt(attemptId, row.event_id, 'attempt.started')
+    emitDelivery(row.id, 'delivery.updated')
+    if (hasAtOnceCopy) releaseWaitingCopies(row)
+    const result: PostResult =
+      url === null
+        ? { outcome: 'connection_error', statusCode: null, responseHeaders: null, responseBody: null, durationMs: 0, error: 'error' in target ? target.error : null, finalUrl: '' }
+        : await postOnce({
+            url,
+            headers: { ...built.headers, [ATTEMPT_HEADER]: String(attemptId) },
+            body: event.payload,
+            clock,
+            timeoutMs: sub.policy.timeout_ms,
+            followRedirects: sub.policy.follow_redirects,
+            maxResponseBytes: deps.maxResponseBytes,
+            dispatcher: deps.dispatcher,
+          })
+    // The HTTP exchange is over: its concurrency slot can take the next attempt, whose start row
+    // then shares this attempt's group commit.
+    requestDone()
+    // Policy and subscription may have changed while the request was out: the current ones decide.
+    const policy = deps.subscriptions.require(row.subscription_id).policy
+    const decision = decideAfterAttempt(policy, {
+      attempt: row.attempts + 1 - row.interrupted,
+      outcome: result.outcome,
+      now: clock.now(),
+      retryAfter: result.responseHeaders?.['retry-after'],
+      jitterKey: String(row.id),
+    })
+    await finish(row.id, attemptId, result, decision)
+    if (decision.decision === 'retry') deps.scheduler.schedule(row.id, decision.at)
+    emitAttempt(attemptId, row.event_id, 'attempt.finished')
+    emitDelivery(row.id, 'delivery.updated')
   }
 
-  return { run, emitDelivery }
+  return { run, emitDelivery, flush: () => batch.flush() }
 }

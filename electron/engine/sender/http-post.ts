@@ -45,7 +45,10 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out
 }
 
-async function readBounded(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
+async function readBounded(body: Dispatcher.ResponseData['body'], limit: number, contentLength: string | string[] | undefined): Promise<Buffer> {
+  // The common case (a declared length within the limit) reads in one go, without a stream loop.
+  const declared = typeof contentLength === 'string' ? Number(contentLength) : NaN
+  if (declared <= limit) return Buffer.from(await body.arrayBuffer())
   const chunks: Buffer[] = []
   let kept = 0
   for await (const chunk of body) {
@@ -79,7 +82,7 @@ export async function postOnce(input: PostInput): Promise<PostResult> {
         url = new URL(location, url).toString()
         continue
       }
-      const body = await readBounded(response.body, input.maxResponseBytes)
+      const body = await readBounded(response.body, input.maxResponseBytes, response.headers['content-length'])
       return {
         outcome: httpOutcome(response.statusCode),
         statusCode: response.statusCode,

@@ -59,6 +59,7 @@ export interface DeliveryStatements {
   markFinished(finish: DeliveryFinish): void
   /** Schedule (or unschedule with null) without starting anything. */
   reschedule(id: number, status: DeliveryStatus, nextAttemptAt: number | null, now: number): void
+  /** A full scan, run once at start: an index here would cost two updates on every attempt. */
   inFlight(): DeliveryRow[]
   /** After a crash: clears in_flight, counts the interruption and schedules the retry at `now`. */
   recoverInFlight(id: number, now: number): void
@@ -100,7 +101,7 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
        in_flight = 0, updated_at = @updated_at WHERE id = @id`,
   )
   const reschedule = db.prepare('UPDATE deliveries SET status = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?')
-  const inFlight = db.prepare(`SELECT ${COLUMNS} FROM deliveries INDEXED BY deliveries_in_flight WHERE in_flight = 1 ORDER BY id`)
+  const inFlight = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE in_flight = 1 ORDER BY id`)
   const recoverInFlight = db.prepare(
     `UPDATE deliveries SET in_flight = 0, interrupted = interrupted + 1, status = 'retrying', next_attempt_at = ?, updated_at = ? WHERE id = ?`,
   )

@@ -115,7 +115,6 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deliveries_by_subscription ON deliveries(subscription_id, created_at);
       CREATE INDEX deliveries_by_status ON deliveries(status, created_at);
       CREATE INDEX deliveries_by_event ON deliveries(event_id);
-      CREATE INDEX deliveries_in_flight ON deliveries(in_flight) WHERE in_flight = 1;
 
       CREATE TABLE attempts (
         id            INTEGER PRIMARY KEY,
@@ -135,7 +134,6 @@ export const MIGRATIONS: readonly Migration[] = [
         next_attempt_at INTEGER,
         UNIQUE (delivery_id, n)
       );
-      CREATE INDEX attempts_by_time ON attempts(started_at);
 
       -- scenarios -------------------------------------------------------------------
       CREATE TABLE scenarios (

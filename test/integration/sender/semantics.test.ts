@@ -1,0 +1,159 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { SenderEventMap } from '../../../shared/sender-events'
+import { SenderError } from '../../../electron/engine/sender'
+import { verify } from '../../../electron/engine/signatures'
+import { answer, startSender, startServer, type SenderRig, type TestServer } from './helpers'
+
+// The panel operations of seed A (pause, rotate secret, retry now, view payload, filter, the 24 h
+// failure badge) and seed B's metrics, against real loopback servers on a virtual clock.
+
+const MIN = 60_000
+
+describe('subscription and delivery operations', () => {
+  let rig: SenderRig
+  let server: TestServer
+  afterEach(async () => {
+    await rig?.close()
+    await server?.close()
+  })
+
+  it('pause: new deliveries wait, a delivery already retrying goes on; resume sends the waiting ones', async () => {
+    rig = startSender({ start: 0 })
+    let fail = true
+    server = await startServer(rig.clock, (req, res) => answer(fail ? 503 : 200)(req, res))
+    const { sender, clock } = rig
+    sender.createSubscription({ id: 'p', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    const active = sender.publish({ event_type: 'a', payload: {} }).deliveries[0]!.id
+    await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
+    sender.pause('p')
+    const waiting = sender.publish({ event_type: 'b', payload: {} }).deliveries[0]!
+    expect(waiting).toMatchObject({ status: 'pending', next_attempt_at: null })
+    fail = false
+    await sender.settled()
+    // The active one retried at +2 min while paused; the new one never went out.
+    expect(sender.getDelivery(active).delivery.status).toBe('succeeded')
+    expect(sender.getDelivery(active).attempts.map((a) => a.started_at)).toEqual([0, 2 * MIN])
+    expect(sender.getDelivery(waiting.id).attempts).toEqual([])
+    expect(server.requests).toHaveLength(2)
+    const resumedAt = clock.now()
+    sender.resume('p')
+    await sender.settled()
+    const after = sender.getDelivery(waiting.id)
+    expect(after.delivery.status).toBe('succeeded')
+    expect(after.attempts.map((a) => a.started_at)).toEqual([resumedAt])
+  })
+
+  it('rotate secret: the new secret signs from the next attempt on, the old one is invalid at once', async () => {
+    rig = startSender({ start: 1_700_000_000_000 })
+    server = await startServer(rig.clock, answer(503))
+    const { sender, clock } = rig
+    const sub = sender.createSubscription({ id: 'r', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] })
+    const oldSecret = sub.secret!
+    sender.publish({ event_type: 'a', payload: { x: 1 } })
+    await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
+    const newSecret = sender.rotateSecret('r')
+    expect(newSecret).not.toBe(oldSecret)
+    expect(newSecret).toMatch(/^whsec_/)
+    await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
+    const [first, second] = server.requests
+    const check = (r: typeof first, secret: string) => verify('standard-webhooks', { body: r!.body, headers: r!.headers, secrets: [secret], now: Math.floor(clock.now() / 1000) })
+    expect(check(first, oldSecret).valid).toBe(true)
+    expect(check(second, oldSecret)).toMatchObject({ valid: false, reason: 'signature_mismatch' })
+    expect(check(second, newSecret).valid).toBe(true)
+    expect(sender.getSubscription('r')?.retired_secrets).toEqual([oldSecret])
+  })
+
+  it('retry now: after failed, one more attempt at once; refused while one is in flight', async () => {
+    rig = startSender({ start: 0 })
+    let status = 404
+    server = await startServer(rig.clock, (req, res) => answer(status)(req, res))
+    const { sender, clock } = rig
+    sender.createSubscription({ id: 'n', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    const id = sender.publish({ event_type: 'a', payload: {} }).deliveries[0]!.id
+    await sender.settled()
+    expect(sender.getDelivery(id).delivery.status).toBe('failed')
+    status = 200
+    await clock.sleep(5 * MIN)
+    const retried = sender.retryNow(id)
+    expect(retried).toMatchObject({ status: 'retrying', next_attempt_at: 5 * MIN })
+    await sender.settled()
+    const { delivery, attempts } = sender.getDelivery(id)
+    expect(delivery.status).toBe('succeeded')
+    expect(attempts.map((a) => [a.started_at, a.outcome])).toEqual([
+      [0, 'http_404'],
+      [5 * MIN, 'http_200'],
+    ])
+    expect(() => sender.retryNow(999_999)).toThrow(SenderError)
+  })
+
+  it('retry now moves a scheduled retry to now, and the schedule continues from there', async () => {
+    rig = startSender({ start: 0 })
+    server = await startServer(rig.clock, answer(503))
+    const { sender } = rig
+    sender.createSubscription({ id: 'n', target: { url: server.url }, scheme: 'standard-webhooks', policy: { preset: 'pandoktorek', max_attempts: 3 } })
+    const id = sender.publish({ event_type: 'a', payload: {} }).deliveries[0]!.id
+    await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
+    sender.retryNow(id)
+    await sender.settled()
+    // 0 (fails, next at +2 min) → retry now at 0 (2nd, next +4 min) → 4 min (3rd, final).
+    expect(sender.getDelivery(id).attempts.map((a) => a.started_at / MIN)).toEqual([0, 0, 4])
+    expect(sender.getDelivery(id).delivery.status).toBe('failed')
+  })
+
+  it('view payload gives the envelope exactly as sent; list filters by status; the 24 h failure badge turns red above 5 %', async () => {
+    rig = startSender({ start: 0 })
+    server = await startServer(rig.clock, (req, res) => answer(JSON.parse(req.headers['x-want'] as string) as number)(req, res))
+    const { sender } = rig
+    sender.createSubscription({ id: 'ok', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'github', headers: { 'X-Want': '200' } })
+    sender.createSubscription({ id: 'bad', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'github', headers: { 'X-Want': '500' } })
+    const published = sender.publish({ event_id: '550e8400-e29b-41d4-a716-446655440000', event_type: 'booking.created', payload: { booking: { id: 7 } }, subscription_ids: ['ok', 'bad'] })
+    for (let i = 0; i < 19; i++) sender.publish({ event_type: 'booking.created', payload: { i }, subscription_ids: ['ok'] })
+    await sender.settled()
+    const payload = sender.viewPayload(published.deliveries[0]!.id)
+    expect(payload.body.toString()).toBe('{"event_id":"550e8400-e29b-41d4-a716-446655440000","event_type":"booking.created","payload":{"booking":{"id":7}}}')
+    expect(server.requests.find((r) => r.headers['x-want'] === '500')?.body.toString()).toBe(payload.body.toString())
+    expect(sender.listDeliveries({ subscription_id: 'ok', status: 'succeeded' })).toHaveLength(20)
+    expect(sender.listDeliveries({ subscription_id: 'ok', status: 'failed' })).toHaveLength(0)
+    expect(sender.listDeliveries({ subscription_id: 'bad', status: 'failed' })).toHaveLength(1)
+    expect(sender.failureRate('ok')).toEqual({ total: 20, failed: 0, rate: 0, red: false })
+    expect(sender.failureRate('bad')).toEqual({ total: 1, failed: 1, rate: 1, red: true })
+    expect(sender.metrics('ok')).toEqual({ attempts: 20, successes: 20, failures: 0, duplicates: 0 })
+  })
+
+  it('metrics count a retried event as a duplicate once it had reached the endpoint', async () => {
+    rig = startSender({ start: 0 })
+    let n = 0
+    server = await startServer(rig.clock, (req, res) => answer(++n <= 2 ? 500 : 200)(req, res))
+    const { sender } = rig
+    sender.createSubscription({ id: 'm', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
+    sender.publish({ event_type: 'message', payload: {} })
+    await sender.settled()
+    expect(sender.metrics('m')).toEqual({ attempts: 3, successes: 1, failures: 2, duplicates: 2 })
+  })
+
+  it('emits delivery and attempt events in order', async () => {
+    rig = startSender({ start: 0 })
+    server = await startServer(rig.clock, answer(200))
+    const { sender } = rig
+    const log: string[] = []
+    for (const type of ['delivery.created', 'delivery.updated', 'attempt.started', 'attempt.finished'] as const) {
+      sender.on(type, (p: SenderEventMap[typeof type]) => log.push(`${type}:${'outcome' in p ? p.outcome : p.status}`))
+    }
+    sender.createSubscription({ id: 'e', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    sender.publish({ event_type: 'a', payload: {} })
+    await sender.settled()
+    expect(log).toEqual(['delivery.created:pending', 'attempt.started:in_flight', 'delivery.updated:pending', 'attempt.finished:http_200', 'delivery.updated:succeeded'])
+  })
+
+  it('bad input is refused with a sentence naming what is wrong', async () => {
+    rig = startSender({ start: 0 })
+    const { sender } = rig
+    expect(() => sender.createSubscription({ target: { url: 'ftp://x' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })).toThrow(/http or https/)
+    expect(() => sender.createSubscription({ target: { url: 'http://127.0.0.1:1/' }, scheme: 'nope' as never, policy: 'pandoktorek' })).toThrow(/scheme/)
+    expect(() => sender.createSubscription({ target: { url: 'http://127.0.0.1:1/' }, scheme: 'standard-webhooks', policy: { max_attempts: 0 } })).toThrow(/policy\.max_attempts/)
+    sender.createSubscription({ id: 's', target: { url: 'http://127.0.0.1:1/' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    expect(() => sender.publish({ event_id: 'not-a-uuid', event_type: 'a', payload: {} })).toThrow(/UUID v4/)
+    expect(() => sender.publish({ event_type: 'a', payload: {}, faults: [{ type: 'dupe' } as never] })).toThrow(/faults\[0\]/)
+    expect(() => sender.publish({ event_type: 'a', payload: {}, subscription_ids: ['missing'] })).toThrow(/no subscription "missing"/)
+  })
+})
