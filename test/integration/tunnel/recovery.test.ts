@@ -195,3 +195,19 @@ describe('tunnel recovery', () => {
     expect(notices).toEqual([])
   })
 })
+
+describe('tunnel recovery with the default settings', () => {
+  it('is back online within 10 s of the tunnel server returning', { timeout: 60_000 }, async () => {
+    // Only the socket count is small; backoff, health interval and timeouts are the defaults.
+    const { server, manager } = await tunnelFixture(cleanup, { requestTimeoutMs: undefined, backoff: undefined, healthIntervalMs: undefined, degradedGraceMs: undefined })
+    const { states } = record(manager)
+    manager.start()
+    await waitForState(manager, isOnline, 'online')
+    await server.stop()
+    await waitForState(manager, (s) => s.kind === 'reconnecting' && s.attempt >= 3, 'a third reconnect attempt', 30_000)
+    await server.start()
+    await waitForState(manager, isOnline, 'online within 10 s of the restart', 10_000)
+    const waits = states.flatMap((s) => (s.kind === 'reconnecting' ? [s.nextInMs] : []))
+    for (const ms of waits) expect(ms).toBeLessThanOrEqual(10_000)
+  })
+})

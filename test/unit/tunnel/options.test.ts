@@ -9,7 +9,7 @@ describe('tunnel options', () => {
     expect(o.host.href).toBe('https://localtunnel.me/')
     expect(o.requestTimeoutMs).toBe(10_000)
     expect(o.healthIntervalMs).toBe(30_000)
-    expect(o.backoff).toEqual({ initialMs: 1000, maxMs: 60_000, jitter: 0.2 })
+    expect(o.backoff).toEqual({ initialMs: 1000, maxMs: 10_000, jitter: 0.2 })
   })
 
   it('names the bad option', () => {
