@@ -212,6 +212,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     const row = records.delivery(p.deliveryId)
     if (!row) continue
     const sub = scenario.subscriptions.find((s) => s.id === p.subscription)
+    const attempts = records.attempts(row.id)
     deliveries.push({
       delivery_id: row.id,
       duplicate_of: p.duplicateOf,
@@ -219,10 +220,11 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
       subscription: p.subscription,
       event_id: row.event_id,
       event_type: row.event_type,
-      url: subscriptionUrls.get(p.subscription) ?? '',
+      // Where it really went (through the tunnel or not); the configured target when never tried.
+      url: attempts.find((a) => a.url !== null)?.url ?? subscriptionUrls.get(p.subscription) ?? '',
       loop: sub?.endpoint !== undefined,
       status: row.status,
-      attempts: records.attempts(row.id).map((a) => ({
+      attempts: attempts.map((a) => ({
         n: a.n,
         started_at: a.started_at,
         duration_ms: a.duration_ms,

@@ -13,6 +13,8 @@ export interface AttemptWithRequestRow {
   decision: string
   next_attempt_at: number | null
   fault_json: string | null
+  /** Where the attempt went (a loop-mode attempt names the endpoint's URL at the time). */
+  url: string | null
   request_id: number | null
   verify_reason: string | null
   duplicate_number: number | null
@@ -48,7 +50,7 @@ export function createScenarioRecordStatements(db: Database): ScenarioRecordStat
   )
   const attempts = db.prepare(
     `SELECT a.id AS attempt_id, a.n, a.started_at, a.duration_ms, a.outcome, a.status_code, a.decision,
-            a.next_attempt_at, a.fault_json,
+            a.next_attempt_at, a.fault_json, a.url,
             r.id AS request_id, r.verify_reason, r.duplicate_number, r.fault_json AS request_fault_json
      FROM attempts a
      LEFT JOIN requests r ON r.id = (SELECT MIN(id) FROM requests WHERE attempt_id = a.id)
