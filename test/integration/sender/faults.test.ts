@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { SendFaultInput } from '../../../shared/sender-faults'
+import { verify } from '../../../electron/engine/signatures'
+import { answer, startSender, startServer, type Captured, type SenderRig, type TestServer } from './helpers'
+
+// Sending-side faults, each checked from the consumer's side (what verify() says about what
+// arrived) and from the sender's record (the attempt says which fault it carried).
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+const RETIRED = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
+
+describe('sending-side faults', () => {
+  let rig: SenderRig
+  let server: TestServer
+  afterEach(async () => {
+    await rig?.close()
+    await server?.close()
+  })
+
+  async function send(faults: SendFaultInput[], events = 1) {
+    rig = startSender({ start: 1_700_000_000_000 })
+    server = await startServer(rig.clock, answer(200))
+    const { sender } = rig
+    sender.createSubscription({ id: 'f', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek', secrets: [SECRET, RETIRED] })
+    const published = Array.from({ length: events }, (_, i) => sender.publish({ event_type: 'booking.created', payload: { i }, faults: i === 0 ? faults : [] }))
+    await sender.settled()
+    return published
+  }
+
+  const verdict = (r: Captured | undefined, secret = SECRET) =>
+    verify('standard-webhooks', { body: r!.body, headers: r!.headers, secrets: [secret], now: Math.floor(rig.clock.now() / 1000) })
+
+  const cases: Array<[SendFaultInput, string]> = [
+    [{ type: 'wrong-secret' }, 'signature_mismatch'],
+    [{ type: 'corrupt-signature' }, 'signature_mismatch'],
+    [{ type: 'stale-timestamp', by_s: 600 }, 'timestamp_too_old'],
+    [{ type: 'future-timestamp', by_s: 600 }, 'timestamp_too_new'],
+  ]
+  for (const [fault, reason] of cases) {
+    it(`${fault.type} → the consumer sees ${reason}; the attempt records the fault`, async () => {
+      const [published] = await send([fault])
+      expect(verdict(server.requests[0])).toMatchObject({ valid: false, reason })
+      const { attempts } = rig.sender.getDelivery(published!.deliveries[0]!.id)
+      expect(attempts[0]?.faults.map((f) => f.type)).toEqual([fault.type])
+    })
+  }
+
+  it('rotated-secret → invalid with the current secret, valid with the one rotated out', async () => {
+    await send([{ type: 'rotated-secret' }])
+    expect(verdict(server.requests[0])).toMatchObject({ valid: false, reason: 'signature_mismatch' })
+    expect(verdict(server.requests[0], RETIRED).valid).toBe(true)
+  })
+
+  it('without a fault the signature verifies and the event id is in body and header', async () => {
+    const [published] = await send([])
+    const request = server.requests[0]!
+    expect(verdict(request).valid).toBe(true)
+    expect(request.headers['webhook-id']).toBe(published!.event_id)
+    expect(JSON.parse(request.body.toString()).event_id).toBe(published!.event_id)
+  })
+
+  it('drop → never sent, recorded as dropped, delivery failed', async () => {
+    const [published] = await send([{ type: 'drop' }])
+    expect(server.requests).toHaveLength(0)
+    const { delivery, attempts } = rig.sender.getDelivery(published!.deliveries[0]!.id)
+    expect(delivery.status).toBe('failed')
+    expect(attempts).toMatchObject([{ outcome: 'dropped', decision: 'failed', faults: [{ type: 'drop' }] }])
+  })
+
+  it('duplicate in parallel → two deliveries of one event id at the same instant', async () => {
+    const [published] = await send([{ type: 'duplicate', mode: 'parallel' }])
+    expect(published!.deliveries).toHaveLength(2)
+    expect(published!.deliveries[1]?.duplicate_of).toBe(published!.deliveries[0]?.id)
+    expect(server.requests.map((r) => r.headers['webhook-id'])).toEqual([published!.event_id, published!.event_id])
+    expect(server.requests[0]?.at).toBe(server.requests[1]?.at)
+    expect(rig.sender.metrics('f').duplicates).toBe(1)
+  })
+
+  it('duplicate at once → the copy goes right after the first attempt of the original', async () => {
+    const [published] = await send([{ type: 'duplicate', mode: 'at-once' }])
+    const [original, copy] = published!.deliveries
+    expect(copy).toMatchObject({ next_attempt_at: null, duplicate_of: original!.id })
+    expect(server.requests.map((r) => r.headers['x-hookloop-attempt'])).toEqual([
+      String(rig.sender.getDelivery(original!.id).attempts[0]?.id),
+      String(rig.sender.getDelivery(copy!.id).attempts[0]?.id),
+    ])
+    expect(rig.sender.getDelivery(copy!.id).attempts[0]?.faults.map((f) => f.type)).toEqual(['duplicate'])
+  })
+
+  it('duplicate after a delay → the copy arrives delay_ms later', async () => {
+    await send([{ type: 'duplicate', mode: 'delayed', delay_ms: 90_000 }])
+    expect(server.requests).toHaveLength(2)
+    expect(server.requests[1]!.at - server.requests[0]!.at).toBe(90_000)
+  })
+
+  it('out of order → the events published after it arrive first', async () => {
+    const published = await send([{ type: 'out-of-order', delay_ms: 5_000 }], 3)
+    const order = server.requests.map((r) => JSON.parse(r.body.toString()).event_id)
+    expect(order).toEqual([published[1]!.event_id, published[2]!.event_id, published[0]!.event_id])
+    expect(server.requests[2]!.at - server.requests[0]!.at).toBe(5_000)
+  })
+})

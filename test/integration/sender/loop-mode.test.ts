@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { answer, startSender, startServer, type SenderRig, type TestServer } from './helpers'
+
+// A subscription that targets one of our own endpoints goes wherever the engine says that
+// endpoint is right now (tunnel URL when up, loopback otherwise), asked again for every attempt.
+
+describe('loop mode targets', () => {
+  let rig: SenderRig
+  let server: TestServer | undefined
+  afterEach(async () => {
+    await rig?.close()
+    await server?.close()
+    server = undefined
+  })
+
+  it('resolves the endpoint slug on each attempt and links each request to its attempt', async () => {
+    let base = ''
+    const asked: string[] = []
+    rig = startSender({
+      start: 0,
+      resolveEndpointUrl: (slug) => {
+        asked.push(slug)
+        return `${base}/e/${slug}`
+      },
+    })
+    let n = 0
+    server = await startServer(rig.clock, (req, res) => answer(++n === 1 ? 503 : 200)(req, res))
+    base = server.url
+    const { sender } = rig
+    sender.createSubscription({ id: 'loop', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', policy: 'csku' })
+    const id = sender.publish({ event_type: 'a', payload: {} }).deliveries[0]!.id
+    await sender.settled()
+    const { delivery, attempts } = sender.getDelivery(id)
+    expect(delivery.status).toBe('succeeded')
+    expect(asked).toEqual(['orders', 'orders'])
+    expect(server.requests.map((r) => r.path)).toEqual(['/e/orders', '/e/orders'])
+    expect(server.requests.map((r) => r.headers['x-hookloop-attempt'])).toEqual(attempts.map((a) => String(a.id)))
+    expect(attempts.map((a) => a.url)).toEqual([`${server.url}/e/orders`, `${server.url}/e/orders`])
+    expect(sender.getSubscription('loop')?.target).toEqual({ endpoint: 'orders' })
+  })
+
+  it('an endpoint that cannot be resolved is a recorded connection error, retried by the policy', async () => {
+    rig = startSender({
+      start: 0,
+      resolveEndpointUrl: () => {
+        throw new Error('no endpoint with this slug')
+      },
+    })
+    const { sender } = rig
+    sender.createSubscription({ id: 'loop', target: { endpoint: 'gone' }, scheme: 'standard-webhooks', policy: 'csku' })
+    const id = sender.publish({ event_type: 'a', payload: {} }).deliveries[0]!.id
+    await sender.settled()
+    const { delivery, attempts } = sender.getDelivery(id)
+    expect(delivery.status).toBe('failed')
+    expect(attempts).toHaveLength(4)
+    expect(attempts[0]).toMatchObject({ outcome: 'connection_error', decision: 'retry', url: null })
+    expect(attempts[0]?.error).toMatch(/endpoint gone: no endpoint with this slug/)
+  })
+
+  it('without a resolver attached, a loop-mode attempt says so', async () => {
+    rig = startSender({ start: 0 })
+    const { sender } = rig
+    sender.createSubscription({ id: 'loop', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', policy: 'github' })
+    const id = sender.publish({ event_type: 'a', payload: {} }).deliveries[0]!.id
+    await sender.settled()
+    expect(sender.getDelivery(id).attempts[0]?.error).toMatch(/no receiver is attached/)
+  })
+})
