@@ -1,12 +1,20 @@
 import { join } from 'node:path'
-import { app, BrowserWindow, session, shell } from 'electron'
+import { app, BrowserWindow, dialog, session } from 'electron'
+import { contentSecurityPolicy } from '../engine/host/guard'
+import { defaultDataDir } from '../cli/listen'
+import { electronNativeBinding, startEngineProcess, type EngineProcess } from './engine-process'
+import { registerIpc } from './ipc'
+import { createSecretStore, secretStorageStatus } from './secret-store'
 
-// The Electron shell only: one window, locked down. The engine runs elsewhere and never imports
-// 'electron'.
-function createWindow(): BrowserWindow {
+// The Electron shell only: one locked-down window, native dialogs, secret storage, and starting
+// the engine in its own process. The window shows the app the engine serves on 127.0.0.1.
+let mainWindow: BrowserWindow | null = null
+let engine: EngineProcess | null = null
+
+function createWindow(origin: string): BrowserWindow {
   const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
+    width: 1440,
+    height: 900,
     show: false,
     title: 'Hookloop',
     webPreferences: {
@@ -14,29 +22,84 @@ function createWindow(): BrowserWindow {
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
       webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      // Middle-click must not open links in new windows.
+      disableBlinkFeatures: 'Auxclick',
     },
   })
   window.once('ready-to-show', () => window.show())
-  // No navigation away from the app and no new windows; external links open in the browser.
-  window.webContents.on('will-navigate', (event) => event.preventDefault())
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url)
-    return { action: 'deny' }
+  // No navigation away from the app and no new windows at all (the app has no external links).
+  window.webContents.on('will-navigate', (event, url) => {
+    if (new URL(url).origin !== origin) event.preventDefault()
   })
-  if (process.env.ELECTRON_RENDERER_URL) void window.loadURL(process.env.ELECTRON_RENDERER_URL)
-  else void window.loadFile(join(__dirname, '../renderer/index.html'))
+  window.webContents.on('will-redirect', (event, url) => {
+    if (new URL(url).origin !== origin) event.preventDefault()
+  })
+  window.webContents.on('will-attach-webview', (event) => event.preventDefault())
+  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }))
+  void window.loadURL(`${origin}/`)
   return window
 }
 
-void app.whenReady().then(() => {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
-  createWindow()
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow()
+function lockDownSession(origin: string, port: number): void {
+  const ses = session.defaultSession
+  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  ses.setPermissionCheckHandler(() => false)
+  // The engine's pages carry the CSP already; this adds it to anything else the window loads.
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    const headers = { ...details.responseHeaders }
+    if (new URL(details.url).origin !== origin) headers['Content-Security-Policy'] = [contentSecurityPolicy(port)]
+    callback({ responseHeaders: headers })
   })
-})
+}
+
+async function start(): Promise<void> {
+  const dataDir = process.env.HOOKLOOP_DATA ?? defaultDataDir()
+  const secrets = createSecretStore(join(app.getPath('userData'), 'secrets.json'))
+  const storage = secretStorageStatus()
+  const nativeBinding = electronNativeBinding(app.getAppPath())
+  try {
+    engine = await startEngineProcess({
+      dataDir,
+      rendererDir: join(__dirname, '../renderer'),
+      warnings: storage.warning ? [storage.warning] : [],
+      ...(nativeBinding ? { nativeBinding } : {}),
+    })
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    dialog.showErrorBox(
+      'Hookloop could not start its engine',
+      `${message}\n\nIf this mentions NODE_MODULE_VERSION, better-sqlite3 must be built for Electron: see docs/ui.md, "better-sqlite3 in the app".`,
+    )
+    app.quit()
+    return
+  }
+  const running = engine
+  lockDownSession(running.origin, running.port)
+  registerIpc({
+    window: () => mainWindow,
+    origin: () => running.origin,
+    address: () => ({ socketOrigin: running.origin.replace(/^http/, 'ws'), token: running.token }),
+    secrets,
+  })
+  mainWindow = createWindow(running.origin)
+  mainWindow.on('closed', () => (mainWindow = null))
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow(running.origin)
+  })
+}
+
+void app.whenReady().then(start)
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit()
 })
+
+app.on('will-quit', () => engine?.stop())

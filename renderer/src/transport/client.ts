@@ -1,5 +1,6 @@
 // The renderer's side of shared/contract.ts: typed command calls over the control WebSocket, and
 // pushed event batches handed on as they arrive (the stores apply them once per frame).
+import type { HookloopBridge } from '../../../shared/bridge'
 import { CONTROL_PATH, type CommandName, type CommandRequest, type CommandResponse, type EventMessage, type ServerFrame } from '../../../shared/contract'
 
 export type ConnectionState = { state: 'connecting' } | { state: 'open' } | { state: 'closed'; reason: string; retryInMs: number }
@@ -122,7 +123,7 @@ export function createEngineClient(address: EngineAddress, WebSocketImpl: typeof
  * the Electron window the preload asks the main process.
  */
 export async function findEngineAddress(): Promise<EngineAddress> {
-  const bridge = (window as unknown as { hookloop?: { engineAddress?: () => Promise<EngineAddress> } }).hookloop
+  const bridge = (window as unknown as { hookloop?: HookloopBridge }).hookloop
   if (bridge?.engineAddress) return bridge.engineAddress()
   const fragment = new URLSearchParams(window.location.hash.slice(1))
   const fromUrl = fragment.get('token')
