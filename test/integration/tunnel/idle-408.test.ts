@@ -19,6 +19,10 @@ describe('tunnel after an idle period', () => {
     const { manager } = await tunnelFixture(cleanup, { localPort: receiver.port, healthIntervalMs: 0 })
     manager.start()
     await waitForState(manager, (s) => s.kind === 'online', 'online')
+    // One keep-alive request first, so that a kept-alive receiver connection sits idle too
+    // (the idle period is shorter than the receiver's 5 s keepAliveTimeout).
+    const first = await sendToPublicUrl(manager.publicUrl() ?? '', '/hooks/before-idle', { body: '{}', headers: { connection: 'keep-alive' } })
+    expect(first.status).toBe(200)
     await new Promise((r) => setTimeout(r, idleMs))
     for (let i = 0; i < 4; i++) {
       const answer = await sendToPublicUrl(manager.publicUrl() ?? '', `/hooks/after-idle-${i}`, { body: '{}' })
