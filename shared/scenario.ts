@@ -120,6 +120,8 @@ export const endpointExpectationSchema = z.strictObject({
 })
 
 export const scenarioSchema = z.strictObject({
+  /** Where an editor finds the JSON Schema (docs/scenario.schema.json); not used by the run. */
+  $schema: z.string().optional(),
   version: z.literal(SCENARIO_VERSION),
   name: z.string().min(1),
   description: z.string().optional(),

@@ -1,11 +1,12 @@
 // `hookloop run FILE [--report OUT.json] [--data DIR] [--json]`: runs a scenario headless.
 // Exit codes are the contract CI relies on: 0 every expectation holds, 1 one fails (or the run
 // could not finish), 2 the file is unreadable, not JSON, or not a valid scenario.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { parseScenario } from '../../shared/scenario-validate'
 import { formatProblem } from '../../shared/scenario-issues'
+import { scenarioJsonSchema } from '../../shared/scenario-json-schema'
 import { DATA_FILE_NAME } from '../engine/engine'
 import { runScenario } from '../engine/scenarios/run'
 import { formatSummary } from '../engine/scenarios/summary'
@@ -13,12 +14,14 @@ import type { Command } from './commands'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop run FILE [--report OUT.json] [--data DIR] [--json]
+       hookloop run --schema
 
 Runs the scenario in FILE headless and prints what happened to every delivery.
   --report OUT.json  also write the full report as JSON
   --data DIR         keep the run's SQLite file in DIR/hookloop.db (a new folder; default: a
                      temp file, removed after)
   --json             print the report as JSON instead of the summary
+  --schema           print the JSON Schema of scenario files (for editors) and exit
 Exit status: 0 every expectation holds, 1 one fails, 2 the file is invalid.`
 
 export async function run(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
@@ -31,6 +34,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
         report: { type: 'string' },
         data: { type: 'string' },
         json: { type: 'boolean', default: false },
+        schema: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -39,6 +43,10 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
   }
   if (parsed.values.help) {
     out.write(`${USAGE}\n`)
+    return 0
+  }
+  if (parsed.values.schema) {
+    out.write(`${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`)
     return 0
   }
   const [file, ...extra] = parsed.positionals
@@ -91,6 +99,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
   else out.write(`${formatSummary(report)}\n`)
   if (parsed.values.report !== undefined) {
     try {
+      mkdirSync(dirname(resolve(parsed.values.report)), { recursive: true })
       writeFileSync(parsed.values.report, `${JSON.stringify(report, null, 2)}\n`)
     } catch (error) {
       err.write(`hookloop: cannot write the report to ${parsed.values.report}: ${(error as Error).message}\n`)

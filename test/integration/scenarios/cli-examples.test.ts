@@ -17,7 +17,8 @@ describe('hookloop run on the example scenarios', () => {
   afterAll(() => temp.cleanup())
 
   async function runExample(name: string, extra: string[] = []): Promise<{ report: ScenarioReport; stdout: string; code: number | null }> {
-    const out = join(temp.dir, name.replace('.json', '.report.json'))
+    // The report's folder is made when missing (CI writes to artifacts/ …).
+    const out = join(temp.dir, 'reports', name.replace('.json', '.report.json'))
     const result = await runCli(['run', join(EXAMPLES, name), '--report', out, ...extra])
     expect(result.stderr).toBe('')
     return { report: JSON.parse(readFileSync(out, 'utf8')) as ScenarioReport, stdout: result.stdout, code: result.code }

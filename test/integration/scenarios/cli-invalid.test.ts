@@ -119,4 +119,12 @@ describe('hookloop run with an invalid scenario file', () => {
     expect(flag.code).toBe(2)
     expect(flag.stderr).toMatch(/^hookloop: run: Unknown option '--frobnicate'/)
   })
+
+  it('--schema prints the JSON Schema of scenario files', async () => {
+    const result = await runCli(['run', '--schema'])
+    expect(result.code).toBe(0)
+    const schema = JSON.parse(result.stdout) as { title: string; properties: Record<string, unknown> }
+    expect(schema.title).toBe('Hookloop scenario')
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['$schema', 'version', 'clock', 'endpoints', 'subscriptions', 'events', 'actions', 'expect']))
+  })
 })

@@ -107,7 +107,7 @@ describe('scenario validation', () => {
       'clock.factr: unknown field "factr" (did you mean "factor"?)',
     ])
     expect(problems(mutate((d) => (d.subscriptions[0].policy = { preset: 'csku', max_attempt: 3 })))).toEqual(['subscriptions[0].policy.max_attempt: unknown field "max_attempt" (did you mean "max_attempts"?)'])
-    expect(problems(mutate((d) => (d.zzz = 1)))).toEqual([expect.stringMatching(/^zzz: unknown field "zzz" \(known fields: version, name, description, clock, /)])
+    expect(problems(mutate((d) => (d.zzz = 1)))).toEqual([expect.stringMatching(/^zzz: unknown field "zzz" \(known fields: \$schema, version, name, description, clock, /)])
   })
 
   it('reports an unsupported version and an unknown clock mode', () => {

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest'
+import { scenarioJsonSchema } from '../../../shared/scenario-json-schema'
+import { validateScenario } from '../../../shared/scenario-validate'
+
+describe('scenario JSON Schema for editors', () => {
+  it('describes the whole format, rule presets and panel actions included, and refuses unknown fields', () => {
+    const schema = scenarioJsonSchema()
+    const text = JSON.stringify(schema)
+    expect(schema.additionalProperties).toBe(false)
+    expect(schema.required).toEqual(expect.arrayContaining(['version', 'name', 'subscriptions', 'events']))
+    for (const name of ['fail-first', 'nth-arrival', 'retry-now', 'rotate-secret', 'corrupt-signature', 'pandoktorek', 'tolerance_ms']) expect(text).toContain(`"${name}"`)
+  })
+
+  it('a scenario may name its schema with "$schema"', () => {
+    const result = validateScenario({ $schema: '../docs/scenario.schema.json', version: 1, name: 'x', subscriptions: [{ id: 's', url: 'http://127.0.0.1:9/x', policy: 'github' }], events: [{ type: 't', payload: {} }] })
+    expect(result.ok).toBe(true)
+  })
+})
