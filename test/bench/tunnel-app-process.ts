@@ -1,30 +1,58 @@
 // Benchmark process 2: Hookloop's side — a receiver and the tunnel manager in one process, as
-// in the engine. The receiver is a minimal node:http server so the figure measures the tunnel,
-// not capture; it answers a small JSON 200 to every request.
+// in the engine. argv[3] picks the receiver: "hookloop" is Hookloop's own (capture to a SQLite
+// file, endpoint /h/bench answering 200); "minimal" is a bare node:http server answering a small
+// JSON 200, so that the figure isolates the tunnel's own cost.
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createTunnelManager } from '../../electron/engine/tunnel'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createRealClock } from '../../electron/engine/clock'
+import { createReceiver } from '../../electron/engine/receiver'
+import { openDatabase } from '../../electron/engine/store'
+import { createTunnelManager, type TunnelManager } from '../../electron/engine/tunnel'
 
 const tunnelHost = process.argv[2]
-if (!tunnelHost) throw new Error('usage: tunnel-app-process <tunnel server URL>')
-const receiver = createServer({ headersTimeout: 0, requestTimeout: 0, keepAliveTimeout: 30_000 }, (req, res) => {
-  req.resume()
-  req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'application/json' })
-    res.end('{"received":true}')
+const kind = process.argv[3] ?? 'minimal'
+if (!tunnelHost || (kind !== 'hookloop' && kind !== 'minimal')) throw new Error('usage: tunnel-app-process <tunnel server URL> hookloop|minimal')
+
+const holder: { manager?: TunnelManager } = {}
+let receiverPort: number
+let closeReceiver: () => Promise<void>
+if (kind === 'hookloop') {
+  const dir = mkdtempSync(join(tmpdir(), 'hookloop-bench-tunnel-'))
+  const db = openDatabase({ file: join(dir, 'hookloop.db') })
+  const receiver = await createReceiver({ db, clock: createRealClock(), publicUrl: () => holder.manager?.publicUrl() })
+  receiver.endpoints.create({ slug: 'bench' })
+  receiverPort = receiver.port
+  closeReceiver = async () => {
+    await receiver.close()
+    db.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+} else {
+  const server = createServer({ headersTimeout: 0, requestTimeout: 0, keepAliveTimeout: 30_000 }, (req, res) => {
+    req.resume()
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end('{"received":true}')
+    })
   })
-})
-await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
-const receiverPort = (receiver.address() as AddressInfo).port
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  receiverPort = (server.address() as AddressInfo).port
+  closeReceiver = () => new Promise((resolve) => server.close(() => resolve()))
+}
+
 const manager = createTunnelManager({ localPort: receiverPort, host: tunnelHost, healthIntervalMs: 30_000 })
+holder.manager = manager
 manager.on('state', (state) => {
   if (state.kind === 'online') process.send?.({ receiverPort, publicUrl: state.url })
   if (state.kind === 'offline') throw new Error(`tunnel offline: ${state.reason}`)
 })
 manager.start()
 process.on('disconnect', () => {
-  void manager.stop().then(() => {
-    receiver.close()
-    process.exit(0)
-  })
+  void manager
+    .stop()
+    .then(closeReceiver)
+    .then(() => process.exit(0))
 })

@@ -42,15 +42,15 @@ async function load(url: string, host: string | undefined, durationS: number): P
   return message
 }
 
-async function tunnelPath(policy: 'reuse' | 'one-free') {
+async function tunnelPath(policy: 'reuse' | 'one-free', receiver: 'hookloop' | 'minimal') {
   const server = await start<{ port: number; url: string }>('tunnel-server-process.mjs', [policy])
-  const app = await start<{ receiverPort: number; publicUrl: string }>('tunnel-app-process.mjs', [server.message.url])
+  const app = await start<{ receiverPort: number; publicUrl: string }>('tunnel-app-process.mjs', [server.message.url, receiver])
   server.child.send({ proxyTo: app.message.receiverPort })
   const proxyPort = await new Promise<number>((resolve) => server.child.once('message', (m: { proxyPort: number }) => resolve(m.proxyPort)))
   return {
-    receiverPort: app.message.receiverPort,
-    proxyUrl: `http://127.0.0.1:${proxyPort}/h/bench`,
-    url: `http://127.0.0.1:${server.message.port}/h/bench`,
+    direct: `http://127.0.0.1:${app.message.receiverPort}/h/bench`,
+    proxy: `http://127.0.0.1:${proxyPort}/h/bench`,
+    tunnel: `http://127.0.0.1:${server.message.port}/h/bench`,
     host: new URL(app.message.publicUrl).host,
     stop() {
       app.child.disconnect()
@@ -64,22 +64,24 @@ async function measure(url: string, host: string | undefined): Promise<LoadResul
   return load(url, host, DURATION_S)
 }
 
-// The tunnel server's free-socket policy decides much of the tunnel's cost, and it is not
-// Hookloop's to choose: measure a server that keeps its sockets (the figure in the JSON line) and
-// one with localtunnel-server's policy, which closes all but one after each response. The plain
-// proxy row is the tunnel server's own HTTP proxying without any tunnel: the ceiling for any
-// tunnel through such a server on this machine.
-const reuse = await tunnelPath('reuse')
+// Two receivers: Hookloop's own (the product path: the figures in the JSON line) and a bare
+// node:http server, against which the tunnel's own cost shows. The tunnel server's free-socket
+// policy is not Hookloop's to choose: "tunnel" is a server that keeps its sockets, "one free
+// socket" is localtunnel-server's policy (all but one closed after each response). "plain proxy"
+// is the tunnel server's HTTP proxying alone, one hop, no tunnel.
 const results: Record<string, LoadResult> = {}
-results.direct = await measure(`http://127.0.0.1:${reuse.receiverPort}/h/bench`, undefined)
-results['plain proxy, no tunnel'] = await measure(reuse.proxyUrl, undefined)
-results.tunnel = await measure(reuse.url, reuse.host)
-reuse.stop()
-const oneFree = await tunnelPath('one-free')
-results['tunnel, one free socket'] = await measure(oneFree.url, oneFree.host)
-oneFree.stop()
+for (const receiver of ['hookloop', 'minimal'] as const) {
+  const reuse = await tunnelPath('reuse', receiver)
+  results[`${receiver} receiver: direct`] = await measure(reuse.direct, undefined)
+  if (receiver === 'minimal') results[`${receiver} receiver: plain proxy, no tunnel`] = await measure(reuse.proxy, undefined)
+  results[`${receiver} receiver: tunnel`] = await measure(reuse.tunnel, reuse.host)
+  reuse.stop()
+  const oneFree = await tunnelPath('one-free', receiver)
+  results[`${receiver} receiver: tunnel, one free socket`] = await measure(oneFree.tunnel, oneFree.host)
+  oneFree.stop()
+}
 
-const rps = (r: LoadResult) => Math.round(r.ok2xx / r.durationS)
+const rps = (r: LoadResult | undefined) => (r ? Math.round(r.ok2xx / r.durationS) : 0)
 const rows = Object.entries(results).map(([name, r]) => ({
   path: name,
   'req/s (2xx)': rps(r),
@@ -90,9 +92,15 @@ const rows = Object.entries(results).map(([name, r]) => ({
 }))
 process.stdout.write(`tunnel benchmark: ${CONNECTIONS} connections, ${DURATION_S} s each, POST ${Buffer.byteLength(BODY)} B JSON, Node ${process.version}\n`)
 console.table(rows)
-const direct = rps(results.direct)
-const tunnel = rps(results.tunnel as LoadResult)
-const ratio = Math.round((tunnel / direct) * 100) / 100
-const vsProxy = Math.round((tunnel / rps(results['plain proxy, no tunnel'] as LoadResult)) * 100) / 100
-process.stdout.write(`tunnel / direct: ${ratio}   tunnel / plain proxy: ${vsProxy} (what the tunnel adds over the server's own proxying)\n`)
-process.stdout.write(`${JSON.stringify({ bench: 'tunnel', rps: { direct, tunnel }, ratio_vs_direct: ratio })}\n`)
+const ratioOf = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 100) / 100)
+const minimal = {
+  direct: rps(results['minimal receiver: direct']),
+  proxy: rps(results['minimal receiver: plain proxy, no tunnel']),
+  tunnel: rps(results['minimal receiver: tunnel']),
+}
+process.stdout.write(
+  `minimal receiver: tunnel / direct ${ratioOf(minimal.tunnel, minimal.direct)}, tunnel / plain proxy ${ratioOf(minimal.tunnel, minimal.proxy)} (what the tunnel adds over the server's own proxying)\n`,
+)
+const direct = rps(results['hookloop receiver: direct'])
+const tunnel = rps(results['hookloop receiver: tunnel'])
+process.stdout.write(`${JSON.stringify({ bench: 'tunnel', rps: { direct, tunnel }, ratio_vs_direct: ratioOf(tunnel, direct) })}\n`)
