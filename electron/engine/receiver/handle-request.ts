@@ -248,6 +248,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       socket: req.socket,
       signal: connection.signal,
       clock,
+      ...(row.attempt_id === null ? {} : { attemptKey: String(row.attempt_id) }),
       beforeAnswer: () =>
         writer.committed().catch((error: unknown) => {
           throw new CaptureNotStoredError(error instanceof Error ? error.message : String(error))

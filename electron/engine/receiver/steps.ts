@@ -6,6 +6,7 @@ import type { Socket } from 'node:net'
 import type { Clock } from '../../../shared/clock'
 import type { ResponseOutcome } from '../../../shared/receiver-events'
 import type { Step } from '../../../shared/rules'
+import { waitingOnClock } from '../clock'
 
 export interface StepRun {
   req: IncomingMessage
@@ -16,6 +17,32 @@ export interface StepRun {
   clock: Clock
   /** Resolves once the request's row is committed; called before the first byte of any answer. */
   beforeAnswer: () => Promise<void>
+  /** Loop mode: the sender's attempt id (x-hookloop-attempt) this request belongs to. */
+  attemptKey?: string
+}
+
+/**
+ * Waits on the clock on behalf of the request. In loop mode on a virtual clock, the sender's
+ * attempt is parked meanwhile, so the clock may jump (an 11 s delay against a 10 s sender
+ * timeout resolves at once, in the right order).
+ */
+async function sleep(run: StepRun, ms: number): Promise<void> {
+  const resume = waitingOnClock(run.clock, run.attemptKey)
+  try {
+    await run.clock.sleep(ms, run.signal)
+  } finally {
+    resume()
+  }
+}
+
+/** Holds until the connection closes (the sender gives up), parking the attempt meanwhile. */
+async function holdUntilClosed(run: StepRun): Promise<void> {
+  const resume = waitingOnClock(run.clock, run.attemptKey)
+  try {
+    await untilAborted(run.signal)
+  } finally {
+    resume()
+  }
 }
 
 export interface StepResult {
@@ -83,13 +110,13 @@ async function writeReply(run: StepRun, status: number, headers: [string, string
 
 /** Runs the steps; the last one is final (validated when the rule was built). */
 export async function runSteps(steps: readonly Step[], run: StepRun): Promise<StepResult> {
-  const { signal, clock, socket } = run
+  const { signal, socket } = run
   for (const step of steps) {
     if (signal.aborted) return gone()
     switch (step.type) {
       case 'delay':
         try {
-          await clock.sleep(step.ms, signal)
+          await sleep(run, step.ms)
         } catch {
           return gone()
         }
@@ -108,11 +135,11 @@ export async function runSteps(steps: readonly Step[], run: StepRun): Promise<St
       case 'timeout': {
         await run.beforeAnswer()
         if (step.ms === undefined) {
-          await untilAborted(signal)
+          await holdUntilClosed(run)
           return { outcome: 'timed_out', status: null, headers: null, body: null, fault: step }
         }
         try {
-          await clock.sleep(step.ms, signal)
+          await sleep(run, step.ms)
         } catch {
           return { outcome: 'timed_out', status: null, headers: null, body: null, fault: step }
         }
@@ -151,7 +178,7 @@ export async function runSteps(steps: readonly Step[], run: StepRun): Promise<St
 }
 
 async function drip(step: Extract<Step, { type: 'drip' }>, run: StepRun): Promise<StepResult> {
-  const { res, signal, clock } = run
+  const { res, signal } = run
   const status = step.status ?? 200
   const body = Buffer.from(step.body, 'utf8')
   const headers = replyHeaders(step.headers, body, { 'content-type': 'text/plain; charset=utf-8' })
@@ -161,7 +188,7 @@ async function drip(step: Extract<Step, { type: 'drip' }>, run: StepRun): Promis
   for (let offset = 0; offset < body.length; offset += size) {
     if (offset > 0) {
       try {
-        await clock.sleep(step.interval_ms, signal)
+        await sleep(run, step.interval_ms)
       } catch {
         return { ...gone(step), status, headers, body }
       }

@@ -1,0 +1,55 @@
+// Loop mode on the engine's virtual clock: the sender holds the clock for its attempt; the
+// receiver parks that attempt while it waits on the clock, so long faults resolve at once.
+import net from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createVirtualClock, holdWork, type VirtualClock } from '../../../electron/engine/clock'
+import { post, send, startHarness, type Harness } from './helpers'
+
+describe('fault waits on a virtual clock (loop mode)', () => {
+  let h: Harness
+  let clock: VirtualClock
+  afterEach(async () => {
+    await h?.stop()
+    clock?.dispose()
+  })
+
+  it('an 11 s delay passes at once while the sender holds the clock for its attempt', async () => {
+    clock = createVirtualClock({ start: 1_700_000_000_000 })
+    h = await startHarness({ clock })
+    const e = h.receiver.endpoints.create({ slug: 'v' })
+    h.receiver.rules.add(e.id, { preset: 'slow' })
+    // Like the sender: a hold keyed by the attempt id, for (far) longer than the test may run.
+    const release = holdWork(clock, { key: '41', maxRealMs: 600_000 })
+    try {
+      const result = await send(h.receiver.port, post('/h/v', '{}', { 'x-hookloop-attempt': '41' }))
+      expect(result.responses[0]?.status).toBe(200)
+    } finally {
+      release()
+    }
+    const [record] = h.receiver.requests.list()
+    expect(record?.attemptId).toBe(41)
+    expect(record?.response.ms).toBe(11_000)
+    expect(clock.now()).toBe(1_700_000_011_000)
+  })
+
+  it('a hold-forever meets the sender\'s 10 s clock timeout: the clock jumps 10 s, the hold ends with the connection', async () => {
+    clock = createVirtualClock({ start: 1_700_000_000_000 })
+    h = await startHarness({ clock })
+    const e = h.receiver.endpoints.create({ slug: 'v' })
+    h.receiver.rules.add(e.id, { preset: 'timeout-once' })
+    const release = holdWork(clock, { key: '42', maxRealMs: 600_000 })
+    const socket = net.connect(h.receiver.port, '127.0.0.1')
+    socket.on('error', () => undefined)
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    socket.write(post('/h/v', '{}', { 'x-hookloop-attempt': '42' }))
+    await h.waitFor('request.captured')
+    // The sender's own timeout, on the same clock.
+    clock.setTimer(10_000, () => socket.destroy())
+    await h.waitFor('request.responded')
+    release()
+    await closed
+    const [record] = h.receiver.requests.list()
+    expect(record?.fault?.outcome).toBe('timed_out')
+    expect(record?.response.ms).toBe(10_000)
+  })
+})
