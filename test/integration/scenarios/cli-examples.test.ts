@@ -59,6 +59,16 @@ describe('hookloop run on the example scenarios', () => {
     expect(report.clock).toEqual({ mode: 'virtual', start: '2026-01-05T09:00:00Z' })
   })
 
+  it('seed provider A, slow 11 s: the first attempt is a timeout at exactly 10 000 ms, the retry 2 min after it', async () => {
+    const { report, code } = await runExample('provider-a-slow-timeout.json')
+    expect(code).toBe(0)
+    const d = report.deliveries[0]!
+    expect(d.attempts.map((a) => [a.at_ms, a.duration_ms, a.outcome, a.next_at_ms])).toEqual([
+      [0, 10_000, 'timeout', 130_000],
+      [130_000, 0, 'http_200', null],
+    ])
+  })
+
   it('seed provider B: 30 s apart, a 201 is retried, the composite key numbers duplicates', async () => {
     const { report, code } = await runExample('provider-b-csku.json')
     expect(code).toBe(0)
