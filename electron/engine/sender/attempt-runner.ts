@@ -203,7 +203,7 @@ export function createAttemptRunner(deps: AttemptDeps) {
       secret: sub.secret,
       retiredSecret: sub.retired_secrets[0],
       eventId: row.event_id,
-      eventIdHeader: sub.event_id_header ?? defaultEventIdHeader(sub.scheme),
+      eventIdHeader: sub.event_id_header ?? defaultEventIdHeader(sub.scheme, sub.policy.name),
       extraHeaders: sub.headers,
       body: event.payload,
       url: url ?? '',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { SchemeId, SignInput } from '../../../shared/signatures'
+import { SCHEMES, type SchemeId, type SignInput } from '../../../shared/signatures'
 import type { AppliedFault } from '../../../shared/sender-events'
 import type { SendFault } from '../../../shared/sender-faults'
 
@@ -10,16 +10,13 @@ import type { SendFault } from '../../../shared/sender-faults'
 
 export type SignFn = (scheme: SchemeId, input: SignInput) => Record<string, string>
 
-/** The header that carries the event id when a subscription names none. */
-const DEFAULT_EVENT_ID_HEADER: Partial<Record<SchemeId, string>> = {
-  'standard-webhooks': 'webhook-id',
-  svix: 'svix-id',
-  github: 'x-github-delivery',
-  shopify: 'x-shopify-webhook-id',
-}
-
-export function defaultEventIdHeader(scheme: SchemeId): string {
-  return DEFAULT_EVENT_ID_HEADER[scheme] ?? 'x-hookloop-event-id'
+/**
+ * The header that carries the event id when a subscription names none: seed provider A's own
+ * header for its policy, else the scheme's id header (webhook-id, svix-id …), else ours.
+ */
+export function defaultEventIdHeader(scheme: SchemeId, policyName?: string): string {
+  if (policyName === 'pandoktorek') return 'x-pandoktorek-event-id'
+  return SCHEMES[scheme]?.idHeader ?? 'x-hookloop-event-id'
 }
 
 export const ATTEMPT_HEADER = 'x-hookloop-attempt'

@@ -35,6 +35,7 @@ describe('full schedules on the virtual clock', () => {
     expect(server.requests.map((r) => r.at / MIN)).toEqual([0, 2, 6, 14, 30, 62, 126, 254, 510, 870])
     const ids = new Set(server.requests.map((r) => r.headers['webhook-id']))
     expect(ids).toEqual(new Set([delivery.event_id]))
+    expect(server.requests.every((r) => r.headers['x-pandoktorek-event-id'] === delivery.event_id)).toBe(true)
     expect(server.requests.map((r) => r.headers['x-hookloop-attempt'])).toEqual(attempts.map((a) => String(a.id)))
   })
 
