@@ -120,9 +120,15 @@ export function crossCheck(scenario: Scenario): ScenarioProblem[] {
       })
       return
     }
-    const key = `${exp.event}\u0000${exp.subscription ?? subs[0] ?? ''}`
-    if (expected.has(key)) problems.push({ path: formatPath(['expect', 'deliveries', i]), message: `a second expectation for the same delivery (${exp.event} → ${exp.subscription ?? subs[0]}); merge them` })
+    const key = `${exp.event}\u0000${exp.subscription ?? subs[0] ?? ''}\u0000${exp.copy}`
+    if (expected.has(key)) problems.push({ path: formatPath(['expect', 'deliveries', i]), message: `a second expectation for the same delivery (${exp.event} → ${exp.subscription ?? subs[0]}${exp.copy ? ', copy' : ''}); merge them` })
     expected.add(key)
+    if (exp.copy) {
+      const event = scenario.events[eventIds.indexOf(exp.event)]
+      if (!event?.faults.some((f) => f.type === 'duplicate')) {
+        problems.push({ path: formatPath(['expect', 'deliveries', i, 'copy']), message: `event ${JSON.stringify(exp.event)} has no "duplicate" fault, so it has no copy to judge` })
+      }
+    }
 
     // Lists that contradict the attempt count can never pass: say so now, not after a run.
     const count = exp.attempts

@@ -94,6 +94,8 @@ export const deliveryExpectationSchema = z.strictObject({
   event: localId,
   /** Required when the event goes to more than one subscription. */
   subscription: localId.optional(),
+  /** Judge the second delivery a `duplicate` fault made, instead of the original. */
+  copy: z.boolean().default(false),
   status: z.enum(DELIVERY_STATUSES).optional(),
   attempts: z.number().int().nonnegative().optional(),
   /** Exact attempt times, ms since the delivery's first attempt, on the scenario clock. */

@@ -32,12 +32,12 @@ function timesDifference(expected: readonly number[], actual: readonly number[],
 
 export function evaluateDelivery(exp: DeliveryExpectation, index: number, delivery: ReportDelivery | undefined, subscription: string): ExpectationResult[] {
   const base: (string | number)[] = ['expect', 'deliveries', index]
-  const label = (field: string) => `${exp.event} → ${subscription}: ${field}`
+  const label = (field: string) => `${exp.event} → ${subscription}${exp.copy ? ' (copy)' : ''}: ${field}`
   const out: ExpectationResult[] = []
   const fields = (['status', 'attempts', 'at_ms', 'outcomes', 'duplicates', 'duplicates_flagged', 'signatures'] as const).filter((f) => exp[f] !== undefined)
   if (!delivery) {
     // A delivery that never came into being (e.g. a dropped event) fails every check on it.
-    for (const field of fields) out.push(result([...base, field], label(field), exp[field], null, `no delivery of ${exp.event} to ${subscription} was made`))
+    for (const field of fields) out.push(result([...base, field], label(field), exp[field], null, `no ${exp.copy ? 'duplicate copy' : 'delivery'} of ${exp.event} to ${subscription} was made`))
     return out
   }
   const attempts = delivery.attempts
@@ -118,8 +118,8 @@ export function findDelivery(scenario: Scenario, exp: DeliveryExpectation, deliv
   const eventIndex = scenario.events.findIndex((e, i) => eventLocalId(e, i) === exp.event)
   const event = scenario.events[eventIndex]
   const subscription = exp.subscription ?? event?.subscriptions?.[0] ?? scenario.subscriptions[0]?.id ?? ''
-  // A `duplicate` fault's copy is judged through the endpoint's counts; expectations mean the original.
-  return { subscription, delivery: deliveries.find((d) => d.event === exp.event && d.subscription === subscription && d.duplicate_of === null) }
+  // The original delivery, or with `copy` the second one a `duplicate` fault made.
+  return { subscription, delivery: deliveries.find((d) => d.event === exp.event && d.subscription === subscription && (d.duplicate_of !== null) === exp.copy) }
 }
 
 export function evaluateExpectations(scenario: Scenario, deliveries: readonly ReportDelivery[], endpoints: readonly ReportEndpoint[]): ExpectationResult[] {

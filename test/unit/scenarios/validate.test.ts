@@ -172,6 +172,19 @@ describe('scenario validation', () => {
     ])
   })
 
+  it('lets an expectation judge a duplicate fault\'s copy, only where there is one', () => {
+    expect(problems(mutate((d) => d.expect.deliveries.push({ event: 'booking', copy: true, duplicates: [2] })))).toEqual([])
+    expect(problems(mutate((d) => d.expect.deliveries.push({ event: 'booking', duplicates: [2] })))).toEqual(['expect.deliveries[1]: a second expectation for the same delivery (booking → clinic-sub); merge them'])
+    expect(
+      problems(
+        mutate((d) => {
+          d.events[0].faults = []
+          d.expect.deliveries.push({ event: 'booking', copy: true })
+        }),
+      ),
+    ).toEqual(['expect.deliveries[1].copy: event "booking" has no "duplicate" fault, so it has no copy to judge'])
+  })
+
   it('names default event ids e1, e2 … by position', () => {
     const list = problems(
       mutate((d) => {
