@@ -86,6 +86,8 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
     report = await runScenario(result.scenario, {
       file,
       signal: interrupt.signal,
+      // On a virtual clock the whole run takes a moment; on real time, show it as it goes.
+      ...(result.scenario.clock.mode === 'virtual' || parsed.values.json ? {} : { onProgress: (line: string) => err.write(`${line}\n`) }),
       ...(dataDir === undefined ? {} : { dataDir }),
     })
   } catch (error) {

@@ -25,6 +25,8 @@ export interface RunScenarioOptions {
   wallLimitMs?: number
   /** Aborting stops the run early (Ctrl-C): the report says so and is not ok. */
   signal?: AbortSignal
+  /** One line per finished attempt as it happens (for long real-clock runs). */
+  onProgress?: (line: string) => void
 }
 
 interface PlannedDelivery {
@@ -131,6 +133,12 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
   }
   const off = engine.on((event) => {
     if (event.type.startsWith('delivery.') || event.type.startsWith('attempt.')) queueCheck()
+    if (event.type === 'attempt.finished' && options.onProgress) {
+      const a = event.attempt
+      const p = planned.find((entry) => entry.deliveryId === a.delivery_id)
+      const next = a.next_attempt_at === null ? a.decision : `${a.decision}, next at run +${a.next_attempt_at - startedAt} ms`
+      options.onProgress(`run +${a.started_at - startedAt} ms  ${p ? `${p.event} → ${p.subscription}${p.duplicateOf === null ? '' : ' (copy)'}` : `delivery ${a.delivery_id}`}  #${a.n} ${a.outcome} (${next})`)
+    }
   })
   const clockLimit = clock.setTimer(limits.clockMs, () => {
     if (done) return

@@ -115,7 +115,8 @@ describe('runScenario on a real engine', () => {
     ])
   })
 
-  it('runs on a scaled clock (times approximate, so only outcomes are judged)', async () => {
+  it('runs on a scaled clock (times approximate, so only outcomes are judged), reporting progress as it goes', async () => {
+    const progress: string[] = []
     const report = await runScenario(
       scenario({
         // A scaled clock shrinks the sender's timeout too: keep it well above a loopback round trip.
@@ -125,7 +126,11 @@ describe('runScenario on a real engine', () => {
         events: [{ type: 'message.received', payload: {} }],
         expect: { deliveries: [{ event: 'e1', status: 'succeeded', outcomes: ['http_503', 'http_200'], duplicates: [1, 2] }] },
       }),
+      { onProgress: (line) => progress.push(line) },
     )
+    expect(progress).toHaveLength(2)
+    expect(progress[0]).toMatch(/^run \+\d+ ms {2}e1 → csku {2}#1 http_503 \(retry, next at run \+\d+ ms\)$/)
+    expect(progress[1]).toMatch(/^run \+\d+ ms {2}e1 → csku {2}#2 http_200 \(succeeded\)$/)
     expect(report.expectations.filter((e) => !e.ok)).toEqual([])
     expect(report.clock).toEqual({ mode: 'scaled', factor: 20 })
     expect(report.ok).toBe(true)
