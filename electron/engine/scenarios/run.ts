@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eventLocalId, type Scenario, type ScenarioClock } from '../../../shared/scenario'
-import type { ClockSpec } from '../clock'
+import type { ClockSpec, TimerHandle } from '../clock'
 import type { ScenarioReport } from '../../../shared/scenario-report'
 import { createEngine, type Engine } from '../engine'
 import { createScenarioRecordStatements } from '../store/scenario-records'
@@ -161,10 +161,12 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
   if (options.signal?.aborted) onAbort()
   options.signal?.addEventListener('abort', onAbort, { once: true })
 
+  // Kept so a run that stops early leaves no timer behind (a real clock's would hold the process).
+  const timers: TimerHandle[] = []
   scenario.events.forEach((event, index) => {
     const local = eventLocalId(event, index)
     const targets = event.subscriptions ?? scenario.subscriptions.map((s) => s.id)
-    clock.setTimer(event.at_ms, () => {
+    timers.push(clock.setTimer(event.at_ms, () => {
       engine
         .sendEvent({
           subscriptionIds: targets.map((t) => subscriptionIds.get(t) as string),
@@ -186,7 +188,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
           toEmit--
           queueCheck()
         })
-    })
+    }))
   })
 
   const actionContext = {
@@ -199,16 +201,19 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     },
   }
   scenario.actions.forEach((action, index) => {
-    clock.setTimer(action.at_ms, () => {
-      actionResults.push(performAction(action, index, actionContext))
-      toEmit--
-      queueCheck()
-    })
+    timers.push(
+      clock.setTimer(action.at_ms, () => {
+        actionResults.push(performAction(action, index, actionContext))
+        toEmit--
+        queueCheck()
+      }),
+    )
   })
 
   await finished
   const endedAt = clock.now()
   off()
+  for (const timer of timers) timer.cancel()
   clockLimit.cancel()
   clearTimeout(wallLimit)
   options.signal?.removeEventListener('abort', onAbort)

@@ -139,8 +139,10 @@ describe('hookloop run on the example scenarios', () => {
   })
 
   it('Ctrl-C stops a long real-clock run, still prints and writes the report, exit 1', async () => {
-    const doc = JSON.parse(readFileSync(join(EXAMPLES, 'provider-a-always-503.json'), 'utf8')) as { clock: unknown }
+    const doc = JSON.parse(readFileSync(join(EXAMPLES, 'provider-a-always-503.json'), 'utf8')) as { clock: unknown; events: unknown[] }
     doc.clock = { mode: 'real' } // 14.5 hours of real time: only the interrupt ends it
+    // An event still to come must not keep the process alive after the interrupt.
+    doc.events.push({ id: 'later', type: 'booking.created', payload: {}, at_ms: 600_000 })
     const file = join(temp.dir, 'long.json')
     writeFileSync(file, JSON.stringify(doc))
     const dataDir = join(temp.dir, 'long-data')
