@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20)
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10)
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
+// Direct and tunnel alternate for ROUNDS rounds and the median round counts, so that load from
+// other jobs on the machine drifting over a minute hits both paths alike.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const BODY = JSON.stringify({
   event_id: '5f0c2a8e-9b1d-4c3e-8f7a-6b5d4c3b2a19',
   event_type: 'booking.created',
@@ -69,12 +72,25 @@ async function measure(url: string, host: string | undefined): Promise<LoadResul
 // policy is not Hookloop's to choose: "tunnel" is a server that keeps its sockets, "one free
 // socket" is localtunnel-server's policy (all but one closed after each response). "plain proxy"
 // is the tunnel server's HTTP proxying alone, one hop, no tunnel.
+function median(runs: LoadResult[]): LoadResult {
+  const sorted = [...runs].sort((a, b) => a.ok2xx / a.durationS - b.ok2xx / b.durationS)
+  return sorted[Math.floor(sorted.length / 2)] as LoadResult
+}
+
 const results: Record<string, LoadResult> = {}
 for (const receiver of ['hookloop', 'minimal'] as const) {
   const reuse = await tunnelPath('reuse', receiver)
-  results[`${receiver} receiver: direct`] = await measure(reuse.direct, undefined)
+  await load(reuse.direct, undefined, 1) // warm up (JIT, socket pools)
+  await load(reuse.tunnel, reuse.host, 1)
+  const direct: LoadResult[] = []
+  const tunnel: LoadResult[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    direct.push(await load(reuse.direct, undefined, DURATION_S))
+    tunnel.push(await load(reuse.tunnel, reuse.host, DURATION_S))
+  }
+  results[`${receiver} receiver: direct`] = median(direct)
+  results[`${receiver} receiver: tunnel`] = median(tunnel)
   if (receiver === 'minimal') results[`${receiver} receiver: plain proxy, no tunnel`] = await measure(reuse.proxy, undefined)
-  results[`${receiver} receiver: tunnel`] = await measure(reuse.tunnel, reuse.host)
   reuse.stop()
   const oneFree = await tunnelPath('one-free', receiver)
   results[`${receiver} receiver: tunnel, one free socket`] = await measure(oneFree.tunnel, oneFree.host)
@@ -90,7 +106,9 @@ const rows = Object.entries(results).map(([name, r]) => ({
   'non-2xx': r.non2xx,
   errors: r.errors + r.timeouts,
 }))
-process.stdout.write(`tunnel benchmark: ${CONNECTIONS} connections, ${DURATION_S} s each, POST ${Buffer.byteLength(BODY)} B JSON, Node ${process.version}\n`)
+process.stdout.write(
+  `tunnel benchmark: ${CONNECTIONS} connections, POST ${Buffer.byteLength(BODY)} B JSON, Node ${process.version}; direct and tunnel: median of ${ROUNDS} alternating ${DURATION_S} s runs, other rows one run\n`,
+)
 console.table(rows)
 const ratioOf = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 100) / 100)
 const minimal = {
