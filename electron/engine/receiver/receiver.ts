@@ -133,7 +133,15 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     rules: engine,
     route,
     nextId: () => ++lastId,
-    baseUrl: () => (options.publicUrl?.() ?? baseUrl).replace(/\/+$/, ''),
+    baseUrl: () => {
+      let url: string | undefined
+      try {
+        url = options.publicUrl?.()
+      } catch {
+        url = undefined // a failing getter must not fail the request: verify against the local URL
+      }
+      return (url || baseUrl).replace(/\/+$/, '')
+    },
     emit,
   })
   const track = (work: Promise<void>) => {
