@@ -1,5 +1,5 @@
 // npm run bench:sender — the sender against the limit of its own HTTP client.
-//  1. bare: 40 000 POSTs with undici request() and the same concurrency, nothing else.
+//  1. bare: 40 000 POSTs with undici dispatch() on the same Agent and concurrency, nothing else.
 //  2. hookloop: 10 000 events under seed A's policy on a virtual clock to a receiver that fails
 //     the first 3 attempts of each event: 40 000 attempts, each signed, recorded and scheduled.
 //  3. scheduler: 1 000 000 pending deliveries in the store and the heap; memory, schedule/s, pop/s.
@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { Agent, request } from 'undici'
+import { Agent, type Dispatcher } from 'undici'
 import { createVirtualClock } from '../../electron/engine/clock'
 import { createScheduler } from '../../electron/engine/scheduler'
 import { createSender } from '../../electron/engine/sender'
@@ -45,12 +45,24 @@ async function bare(url: string): Promise<{ perSecond: number; cpuUs: number }> 
   let next = 0
   const cpu = process.cpuUsage()
   const started = performance.now()
+  const { origin, pathname } = new URL(url)
+  // The same client at the same level the sender uses: dispatch() on an undici Agent, the
+  // response drained and discarded.
+  const post = (i: number) =>
+    new Promise<void>((done, fail) => {
+      dispatcher.dispatch(
+        { origin, path: pathname, method: 'POST', body, headers: { 'content-type': 'application/json', 'x-bench-id': String(i % EVENTS) } },
+        {
+          onConnect: () => {},
+          onHeaders: () => true,
+          onData: () => true,
+          onComplete: () => done(),
+          onError: (error: Error) => fail(error),
+        } as unknown as Dispatcher.DispatchHandler,
+      )
+    })
   async function worker(): Promise<void> {
-    while (next < ATTEMPTS) {
-      const i = next++
-      const res = await request(url, { method: 'POST', body, dispatcher, headers: { 'content-type': 'application/json', 'x-bench-id': String(i % EVENTS) } })
-      await res.body.dump()
-    }
+    while (next < ATTEMPTS) await post(next++)
   }
   await Promise.all(Array.from({ length: CONCURRENCY }, worker))
   const seconds = (performance.now() - started) / 1000

@@ -1,11 +1,11 @@
-import { request, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
 import type { Clock } from '../../../shared/clock'
 import { httpOutcome, type AttemptOutcome } from '../../../shared/policy'
 import { classifyNetworkError } from './classify-error'
 
 // One HTTP POST of one attempt. The timeout runs on the injected clock (so a virtual clock decides
 // it exactly), redirects are followed only when asked, and the response is kept bounded.
-// undici's request() is used for speed; the benchmark's bare loop uses the same client.
+// undici is the client (dispatch() on the same Agent the benchmark's bare loop uses).
 
 export interface PostInput {
   url: string
@@ -36,72 +36,112 @@ class AttemptTimeout extends Error {
   override readonly name = 'AttemptTimeout'
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+interface Hop {
+  statusCode: number
+  headers: Record<string, string>
+  body: Buffer
+}
+
+// Parsed target URLs: every attempt of a subscription goes to the same few.
+const targets = new Map<string, { origin: string; path: string }>()
+function target(url: string): { origin: string; path: string } {
+  let hit = targets.get(url)
+  if (!hit) {
+    const parsed = new URL(url)
+    hit = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` }
+    if (targets.size >= 1_000) targets.clear()
+    targets.set(url, hit)
+  }
+  return hit
+}
+
+function headerRecord(raw: Buffer[]): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue
-    out[name] = Array.isArray(value) ? value.join(', ') : value
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as Buffer).toString('latin1').toLowerCase()
+    const value = (raw[i + 1] as Buffer).toString('latin1')
+    out[name] = name in out ? `${out[name]}, ${value}` : value
   }
   return out
 }
 
-async function readBounded(body: Dispatcher.ResponseData['body'], limit: number, contentLength: string | string[] | undefined): Promise<Buffer> {
-  // The common case (a declared length within the limit) reads in one go, without a stream loop.
-  const declared = typeof contentLength === 'string' ? Number(contentLength) : NaN
-  if (declared <= limit) return Buffer.from(await body.arrayBuffer())
-  const chunks: Buffer[] = []
-  let kept = 0
-  for await (const chunk of body) {
-    const buf = chunk as Buffer
-    if (kept >= limit) continue // keep reading so the connection can be reused
-    const room = limit - kept
-    chunks.push(buf.length > room ? buf.subarray(0, room) : buf)
-    kept += Math.min(room, buf.length)
-  }
-  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+// One request/response over undici's dispatch() handler interface: no response stream, no
+// AbortSignal and no promise per chunk, which request() would add to every attempt. `onAbortable`
+// receives the function that aborts this hop (the clock timeout uses it).
+function dispatchHop(input: PostInput, url: string, onAbortable: (abort: (reason: Error) => void) => void): Promise<Hop> {
+  const { origin, path } = target(url)
+  return new Promise<Hop>((resolve, reject) => {
+    let statusCode = 0
+    let headers: Record<string, string> = {}
+    const chunks: Buffer[] = []
+    let kept = 0
+    input.dispatcher.dispatch(
+      { origin, path, method: 'POST', headers: input.headers, body: input.body },
+      {
+        onConnect: (abort: (reason?: Error) => void) => onAbortable(abort),
+        onHeaders: (status: number, raw: Buffer[]) => {
+          if (status < 200) return true // 1xx: the final response follows
+          statusCode = status
+          headers = headerRecord(raw)
+          return true
+        },
+        onData: (chunk: Buffer) => {
+          // Keep reading past the limit so the connection can be reused; keep only the first bytes.
+          if (kept < input.maxResponseBytes) {
+            const room = input.maxResponseBytes - kept
+            chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk)
+            kept += Math.min(room, chunk.length)
+          }
+          return true
+        },
+        onComplete: () => resolve({ statusCode, headers, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks) }),
+        onError: (error: Error) => reject(error),
+      } as unknown as Dispatcher.DispatchHandler,
+    )
+  })
 }
 
 export async function postOnce(input: PostInput): Promise<PostResult> {
   const { clock } = input
   const started = clock.now()
-  const controller = new AbortController()
-  const timeout = clock.setTimer(input.timeoutMs, () => controller.abort(new AttemptTimeout(`no complete response within ${input.timeoutMs} ms`)))
+  let timedOut: AttemptTimeout | null = null
+  let abortHop: ((reason: Error) => void) | null = null
+  const timeout = clock.setTimer(input.timeoutMs, () => {
+    timedOut = new AttemptTimeout(`no complete response within ${input.timeoutMs} ms`)
+    abortHop?.(timedOut)
+  })
+  const abortable = (abort: (reason: Error) => void) => {
+    abortHop = abort
+    if (timedOut) abort(timedOut)
+  }
   let url = input.url
   try {
     for (let hop = 0; ; hop++) {
-      const response = await request(url, {
-        method: 'POST',
-        headers: input.headers,
-        body: input.body,
-        dispatcher: input.dispatcher,
-        signal: controller.signal,
-      })
+      const response = await dispatchHop(input, url, abortable)
       const location = response.headers.location
-      if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string' && hop < input.followRedirects) {
-        await response.body.dump()
+      if (response.statusCode >= 300 && response.statusCode < 400 && location !== undefined && hop < input.followRedirects) {
         url = new URL(location, url).toString()
         continue
       }
-      const body = await readBounded(response.body, input.maxResponseBytes, response.headers['content-length'])
       return {
         outcome: httpOutcome(response.statusCode),
         statusCode: response.statusCode,
-        responseHeaders: flattenHeaders(response.headers),
-        responseBody: body,
+        responseHeaders: response.headers,
+        responseBody: response.body,
         durationMs: clock.now() - started,
         error: null,
         finalUrl: url,
       }
     }
   } catch (error) {
-    const timedOut = controller.signal.aborted && controller.signal.reason instanceof AttemptTimeout
+    const reason = timedOut as AttemptTimeout | null
     return {
-      outcome: timedOut ? 'timeout' : classifyNetworkError(error),
+      outcome: reason ? 'timeout' : classifyNetworkError(error),
       statusCode: null,
       responseHeaders: null,
       responseBody: null,
       durationMs: clock.now() - started,
-      error: timedOut ? (controller.signal.reason as Error).message : describeError(error),
+      error: reason ? reason.message : describeError(error),
       finalUrl: url,
     }
   } finally {
