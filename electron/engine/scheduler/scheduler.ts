@@ -36,6 +36,8 @@ export interface Scheduler {
   stop(): void
 }
 
+// Node timers overflow past 2^31 − 1 ms (≈ 24.8 days): a later due time is reached in steps.
+const MAX_TIMER_MS = 2 ** 31 - 1
 const MIN_KEY = Number.MIN_SAFE_INTEGER
 const MAX_KEY = Number.MAX_SAFE_INTEGER
 
@@ -86,10 +88,11 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       timer = clock.setTimer(0, fire)
       return
     }
-    if (timer && timerAt === next) return
+    // Already armed for it (or for a step toward a due time beyond the timer range).
+    if (timer && (timerAt === next || (next - now > MAX_TIMER_MS && timerAt < next))) return
     timer?.cancel()
-    timerAt = next
-    timer = clock.setTimer(next - now, fire)
+    timerAt = Math.min(next, now + MAX_TIMER_MS)
+    timer = clock.setTimer(timerAt - now, fire)
   }
 
   function fire(): void {

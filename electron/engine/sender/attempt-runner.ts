@@ -190,6 +190,7 @@ export function createAttemptRunner(deps: AttemptDeps) {
     if (faults.faults.some((f) => f.type === 'drop')) {
       applied.push({ type: 'drop', detail: 'a lost webhook: recorded, never sent' })
       const attemptId = await recordDrop(row, now, JSON.stringify(applied))
+      running.delete(row.id)
       emitAttempt(attemptId, row.event_id, 'attempt.finished')
       emitDelivery(row.id, 'delivery.updated')
       if (hasAtOnceCopy) releaseWaitingCopies(row)
@@ -244,10 +245,11 @@ export function createAttemptRunner(deps: AttemptDeps) {
       jitterKey: String(row.id),
     })
     await finish(row.id, attemptId, result, decision)
+    running.delete(row.id) // recorded: no longer in flight for retryNow and the listeners below
     if (decision.decision === 'retry') deps.scheduler.schedule(row.id, decision.at)
     emitAttempt(attemptId, row.event_id, 'attempt.finished')
     emitDelivery(row.id, 'delivery.updated')
   }
 
-  return { run, emitDelivery, flush: () => batch.flush() }
+  return { run, emitDelivery, isRunning: (deliveryId: number) => running.has(deliveryId), flush: () => batch.flush() }
 }

@@ -333,7 +333,7 @@ export function createSender(options: SenderOptions) {
     /** One more attempt now, also after `failed`; refused while an attempt is in flight. */
     retryNow(deliveryId: number): DeliveryView {
       const row = requireDelivery(deliveryId)
-      if (row.in_flight === 1) throw new SenderError('in_flight', `delivery ${deliveryId} has an attempt in flight`)
+      if (row.in_flight === 1 || runner.isRunning(deliveryId)) throw new SenderError('in_flight', `delivery ${deliveryId} has an attempt in flight`)
       const now = clock.now()
       const status: DeliveryStatus = row.attempts === 0 ? 'pending' : 'retrying'
       deliveries.reschedule(deliveryId, status, now, now)

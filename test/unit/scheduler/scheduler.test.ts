@@ -90,6 +90,26 @@ describe('scheduler over the store', () => {
     scheduler.stop()
   })
 
+  it('a delivery due beyond the timer range (40 days) still fires at exactly its time', async () => {
+    const at = 40 * 86_400_000
+    const dueTimes: number[] = []
+    const scheduler = createScheduler({
+      clock,
+      deliveries,
+      onDue: () => {
+        for (const d of scheduler.takeDue(10)) {
+          dueTimes.push(clock.now())
+          deliveries.reschedule(d.id, 'succeeded', null, clock.now())
+        }
+      },
+    })
+    add(at)
+    scheduler.start()
+    await clock.sleep(at + 1)
+    expect(dueTimes).toEqual([at])
+    scheduler.stop()
+  })
+
   it('a new scheduler on the same store picks up everything still scheduled (restart)', () => {
     for (let i = 0; i < 50; i++) add(i * 10)
     const fake = { mode: 'virtual' as const, now: () => 10_000, setTimer: () => ({ cancel() {} }), sleep: async () => {} }
