@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import type { Clock } from '../../../shared/clock'
 import type { AttemptView } from '../../../shared/sender-events'
-import { createVirtualClock, type VirtualClock } from '../../../electron/engine/clock'
+import { createVirtualClock, isVirtualClock, type VirtualClock } from '../../../electron/engine/clock'
 import { createSender, type Sender, type SenderOptions } from '../../../electron/engine/sender'
 import { sign } from '../../../electron/engine/signatures'
 import { openDatabase } from '../../../electron/engine/store'
@@ -85,7 +85,7 @@ export function startSender(options: Partial<SenderOptions> & { start?: number }
     file,
     async close() {
       await sender.stop()
-      clock.dispose()
+      if (isVirtualClock(clock)) clock.dispose()
       db.close()
       temp.cleanup()
     },

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { expectedSchedule } from '../../../shared/policy'
+import { createScaledClock } from '../../../electron/engine/clock'
 import { POLICY_PRESETS } from '../../../shared/policy-presets'
 import { answer, startSender, startServer, type SenderRig, type TestServer } from './helpers'
 
@@ -66,6 +67,19 @@ describe('full schedules on the virtual clock', () => {
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery).toMatchObject({ status: 'failed', attempts: 4 })
     expect(attempts.map((a) => a.started_at)).toEqual([0, 30_000, 60_000, 90_000])
+  })
+
+  it('seed B on a scaled clock (x1000): the same 4 attempts, each at least 30 s of clock time after the previous', async () => {
+    const clock = createScaledClock({ factor: 1_000, start: 0 })
+    rig = startSender({ clock: clock as never })
+    server = await startServer(clock, answer(500))
+    const { sender } = rig
+    sender.createSubscription({ id: 'b', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
+    const { deliveries } = sender.publish({ event_type: 'message.received', payload: {} })
+    await sender.settled()
+    const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 4 })
+    for (let i = 1; i < attempts.length; i++) expect(attempts[i]!.started_at - attempts[i - 1]!.started_at).toBeGreaterThanOrEqual(30_000)
   })
 
   it('seed B counts only HTTP 200 as success: a 201 is retried', async () => {
