@@ -28,7 +28,7 @@ export function SignatureBadgeView({ signature }: { signature: SignatureBadge })
     case 'invalid':
       return (
         <span className="badge bad" title={signature.detail ?? signature.reason} data-signature="invalid">
-          ✗ {signature.reason?.replace(/_/g, ' ') ?? 'invalid'}
+          ✗ {shortReason(signature.reason)}
         </span>
       )
     case 'none':
@@ -42,6 +42,26 @@ export function SignatureBadgeView({ signature }: { signature: SignatureBadge })
       return never
     }
   }
+}
+
+const SHORT_REASON: Partial<Record<NonNullable<SignatureBadge['reason']>, string>> = {
+  signature_mismatch: 'mismatch',
+  missing_header: 'no header',
+  malformed_header: 'bad header',
+  no_matching_version: 'no v1',
+  timestamp_too_old: 'too old',
+  timestamp_too_new: 'too new',
+  bad_secret_format: 'bad secret',
+  no_secret: 'no secret',
+  missing_url: 'no URL',
+  empty_body: 'empty body',
+  malformed_body: 'bad body',
+}
+
+/** A few words for the badge; the full reason and sentence are in its title and the inspector. */
+function shortReason(reason: SignatureBadge['reason']): string {
+  if (!reason) return 'invalid'
+  return SHORT_REASON[reason] ?? reason.replace(/_/g, ' ')
 }
 
 export function DuplicateBadge({ count }: { count: number }) {

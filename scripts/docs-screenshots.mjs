@@ -1,0 +1,95 @@
+// Regenerates docs/screenshots/*.png: starts `hookloop serve` from the build, sets a scene through
+// the control socket (Try the loop, a chaotic endpoint, a gone one, signature faults, a
+// duplicate), and photographs each main view in headless Chromium. `npm run build` first.
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { chromium } from 'playwright-core'
+import WebSocket from 'ws'
+
+const OUT = 'docs/screenshots'
+mkdirSync(OUT, { recursive: true })
+const dataDir = mkdtempSync(join(tmpdir(), 'hookloop-shots-'))
+const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] })
+// Whatever happens below, the engine does not outlive this script.
+process.on('exit', () => child.kill('SIGTERM'))
+setTimeout(() => {
+  console.error('docs-screenshots: gave up after 120 s')
+  process.exit(1)
+}, 120_000).unref()
+const lines = createInterface({ input: child.stdout })
+const collected = []
+const url = await new Promise((resolve) => lines.on('line', (line) => (collected.push(line), collected.length === 1 && resolve(line))))
+await new Promise((r) => setTimeout(r, 300))
+const receiverUrl = /Webhook receiver: (http:\/\/[^/\s]+)/.exec(collected.join('\n'))?.[1]
+const { origin, hash } = new URL(url)
+const token = new URLSearchParams(hash.slice(1)).get('token')
+
+const ws = new WebSocket(`${origin.replace('http', 'ws')}/control?token=${token}`, { headers: { origin } })
+await new Promise((r) => ws.once('open', r))
+let next = 1
+const pending = new Map()
+ws.on('message', (data) => {
+  const frame = JSON.parse(String(data))
+  if (frame.t !== 'res') return
+  const p = pending.get(frame.id)
+  pending.delete(frame.id)
+  if (frame.ok) p.resolve(frame.res)
+  else p.reject(new Error(frame.error.message))
+})
+const call = (name, req = {}) => new Promise((resolve, reject) => {
+  const id = next++
+  pending.set(id, { resolve, reject })
+  ws.send(JSON.stringify({ t: 'cmd', id, name, req }))
+})
+
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] })
+async function shoot(name, scheme, steps) {
+  console.log(`shooting ${name}`)
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: scheme })
+  const page = await context.newPage()
+  await page.goto(url)
+  await page.waitForSelector('[data-testid=app]')
+  await page.waitForTimeout(800)
+  for (const step of steps) await step(page)
+  await page.waitForTimeout(500)
+  await page.screenshot({ path: join(OUT, `${name}.png`) })
+  await context.close()
+}
+
+await shoot('first-run', 'light', [])
+await call('loop.try')
+const secret = 'whsec_' + Buffer.from('docs-screenshots-secret-32-bytes').toString('base64')
+const orders = await call('endpoint.create', { name: 'orders', scheme: 'standard-webhooks', secrets: [secret], dedupe: { kind: 'header', value: 'webhook-id' } })
+await call('rule.addPreset', { endpointId: orders.id, preset: 'fail-first', n: 1 })
+const shop = await call('subscription.create', { name: 'Shop orders', target: { endpointId: orders.id }, scheme: 'standard-webhooks', secret, policyId: 'csku' })
+const payload = JSON.stringify({ order_id: 'o_5521', total: 129.5, currency: 'PLN' })
+await call('event.send', { subscriptionId: shop.id, eventType: 'order.paid', payload, count: 8, faults: [] })
+await call('event.send', { subscriptionId: shop.id, eventType: 'order.refunded', payload, count: 2, faults: ['corrupt-signature'] })
+await call('event.send', { subscriptionId: shop.id, eventType: 'order.paid', payload, count: 1, faults: ['duplicate'] })
+const gone = await call('endpoint.create', { name: 'legacy crm', scheme: null, secrets: [], dedupe: { kind: 'json-path', value: 'event_id' } })
+await call('rule.addPreset', { endpointId: gone.id, preset: 'always-410' })
+const crm = await call('subscription.create', { name: 'Legacy CRM', target: { endpointId: gone.id }, scheme: 'github', policyId: 'pandoktorek' })
+await call('event.send', { subscriptionId: crm.id, eventType: 'patient.updated', payload: '{"patient_id":"p_77"}', count: 2, faults: [] })
+const inbox = await call('endpoint.create', { name: 'provider inbox', scheme: null, secrets: [], dedupe: { kind: 'header', value: 'X-Pandoktorek-Event-Id' } })
+for (let i = 0; i < 3; i++) {
+  await fetch(`${receiverUrl}/h/${inbox.slug}`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Pandoktorek-Event-Id': '7d0f5f8e-real-provider-retry' }, body: '{"event_id":"7d0f5f8e-real-provider-retry","event_type":"booking.created","payload":{}}' })
+}
+await new Promise((r) => setTimeout(r, 2500))
+
+await shoot('timeline', 'light', [])
+await shoot('timeline-dark', 'dark', [])
+await shoot('inspector', 'light', [async (page) => page.click('[data-testid=timeline-row]:has([data-signature=invalid])'), async (page) => page.waitForSelector('[data-testid=verdict]')])
+await shoot('table', 'light', [async (page) => page.click('[data-testid=table-toggle]')])
+await shoot('endpoints-and-rules', 'light', [async (page) => page.click('[data-testid=nav-endpoints]'), async (page) => page.mouse.wheel(0, 380)])
+await shoot('sender', 'light', [async (page) => page.click('[data-testid=nav-sender]')])
+await shoot('subscriptions', 'light', [async (page) => page.click('[data-testid=nav-subscriptions]'), async (page) => page.mouse.wheel(0, 300)])
+
+await browser.close()
+ws.close()
+child.kill('SIGTERM')
+await new Promise((r) => child.once('exit', r))
+rmSync(dataDir, { recursive: true, force: true })
+console.log(`screenshots written to ${OUT}/`)
