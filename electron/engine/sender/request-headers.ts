@@ -49,13 +49,16 @@ function strangerSecret(like: string | undefined): string {
 }
 
 // Swap one character for another of the same alphabet, so the header still parses and only the
-// comparison fails.
+// comparison fails. A character from the middle: the last base64 character before `=` padding
+// can carry padding bits only, and changing those decodes to the same bytes.
 function corruptOne(value: string): string {
-  const index = value.length - 2
-  if (index < 0) return `${value}x`
-  const c = value.charAt(index)
-  const swapped = /[0-9]/.test(c) ? String((Number(c) + 1) % 10) : c === 'A' ? 'B' : c === 'a' ? 'b' : /[a-z]/.test(c) ? 'a' : 'A'
-  return value.slice(0, index) + swapped + value.slice(index + 1)
+  for (let i = Math.floor(value.length / 2); i < value.length; i++) {
+    const c = value.charAt(i)
+    if (!/[0-9A-Za-z]/.test(c)) continue
+    const swapped = /[0-9]/.test(c) ? String((Number(c) + 5) % 10) : c === c.toUpperCase() ? (c === 'Z' ? 'A' : 'Z') : c === 'z' ? 'a' : 'z'
+    return value.slice(0, i) + swapped + value.slice(i + 1)
+  }
+  return `${value}x`
 }
 
 export function buildHeaders(input: HeaderInput): BuiltHeaders {

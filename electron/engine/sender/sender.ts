@@ -101,21 +101,12 @@ export function createSender(options: SenderOptions) {
     if (eventCache.size >= EVENT_CACHE_SIZE) eventCache.delete(eventCache.keys().next().value as string)
     eventCache.set(row.id, row)
   }
-  const eventTypes = new Map<string, string>()
   let inFlight = 0
   let running = false
   let idleWaiters: Array<() => void> = []
   let drainWaiters: Array<() => void> = []
 
-  const eventType = (eventId: string): string => {
-    let type = eventTypes.get(eventId)
-    if (type === undefined) {
-      type = events.get(eventId)?.event_type ?? ''
-      if (eventTypes.size > 10_000) eventTypes.clear()
-      eventTypes.set(eventId, type)
-    }
-    return type
-  }
+  const eventType = (eventId: string): string => cachedEvent(eventId)?.event_type ?? ''
 
   const scheduler = createScheduler({
     clock,
@@ -197,31 +188,26 @@ export function createSender(options: SenderOptions) {
   const insertDeliveries = db.transaction((eventRow: { id: string; event_type: string; payload: Buffer; created_at: number }, subs: Subscription[], faults: SendFault[]) => {
     events.insert(eventRow)
     const now = eventRow.created_at
-    const ids: number[] = []
+    const created: Array<{ id: number; at: number | null }> = []
     const copyFaults = faults.filter((f) => f.type !== 'duplicate' && f.type !== 'drop' && f.type !== 'out-of-order')
     const outOfOrder = faults.find((f) => f.type === 'out-of-order')
     for (const sub of subs) {
       // Pause: deliveries created while paused wait (no schedule) until resume.
       const first = sub.paused ? null : now + (outOfOrder?.delay_ms ?? 0)
       const main = deliveries.insert({ event_id: eventRow.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now })
-      ids.push(main)
+      created.push({ id: main, at: first })
       for (const fault of faults) {
         if (fault.type !== 'duplicate') continue
         const at = sub.paused || first === null ? null : fault.mode === 'parallel' ? first : fault.mode === 'delayed' ? first + fault.delay_ms : null
         const copy: DeliveryFaults = { faults: copyFaults, duplicate_of: main, ...(fault.mode === 'at-once' ? { after_first_attempt_of: main } : {}) }
-        ids.push(deliveries.insert({ event_id: eventRow.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now }))
+        created.push({ id: deliveries.insert({ event_id: eventRow.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now }), at })
       }
     }
-    return ids
+    return created
   })
 
   function stringifyFaults(faults: DeliveryFaults): string | null {
     return faults.faults.length === 0 && faults.duplicate_of === undefined ? null : JSON.stringify(faults)
-  }
-
-  function scheduleIfDue(id: number): void {
-    const row = deliveries.get(id)
-    if (row && row.next_attempt_at !== null) scheduler.schedule(id, row.next_attempt_at)
   }
 
   function resume(id: string): Subscription {
@@ -322,12 +308,12 @@ export function createSender(options: SenderOptions) {
       // The envelope of the seeds, serialised once: these bytes are what every attempt sends.
       const body = Buffer.from(JSON.stringify({ event_id: eventId, event_type: input.event_type, payload: input.payload }))
       const eventRow: EventRow = { id: eventId, event_type: input.event_type, payload: body, created_at: clock.now() }
-      const ids = insertDeliveries(eventRow, subs, faults)
+      const created = insertDeliveries(eventRow, subs, faults)
       rememberEvent(eventRow)
-      eventTypes.set(eventId, input.event_type)
-      for (const id of ids) runner.emitDelivery(id, 'delivery.created')
-      for (const id of ids) scheduleIfDue(id)
-      return { event_id: eventId, deliveries: ids.map((id) => deliveryView(requireDelivery(id), input.event_type)) }
+      const views = created.map(({ id }) => deliveryView(requireDelivery(id), input.event_type))
+      for (const view of views) emitter.emit('delivery.created', view)
+      for (const { id, at } of created) if (at !== null) scheduler.schedule(id, at)
+      return { event_id: eventId, deliveries: views }
     },
 
     /** One more attempt now, also after `failed`; refused while an attempt is in flight. */
