@@ -191,6 +191,8 @@ export async function listenCommand(args: string[]): Promise<number> {
       port: settings.port,
       onEvent: createRequestLog(write),
       publicUrl: () => tunnel?.publicUrl(),
+      // Commits run beside the server: a burst of webhooks is answered without waiting on SQLite's turn.
+      captureThread: true,
       ...(settings.config?.requestDeadlineMs === undefined ? {} : { requestDeadlineMs: settings.config.requestDeadlineMs }),
     })
   } catch (error) {

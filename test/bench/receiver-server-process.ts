@@ -41,7 +41,8 @@ async function start(): Promise<{ port: number; stop: () => Promise<Record<strin
     case 'hookloop': {
       const dir = mkdtempSync(join(tmpdir(), 'hookloop-bench-'))
       const db = openDatabase({ file: join(dir, 'hookloop.db') })
-      const receiver = await createReceiver({ db, clock: createRealClock() })
+      // As `hookloop listen` runs it: captures committed on the capture thread.
+      const receiver = await createReceiver({ db, clock: createRealClock(), captureThread: true })
       receiver.endpoints.create({ slug: 'bench', scheme: 'standard-webhooks', secrets: [secret], dedupe: 'standard-webhooks' })
       return {
         port: receiver.port,

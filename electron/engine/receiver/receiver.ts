@@ -13,6 +13,7 @@ import { createEndpointStore } from '../store/endpoints'
 import { createRequestStore, type RequestListQuery } from '../store/requests'
 import { createRuleStore, type StoredRule } from '../store/rules'
 import { createCaptureWriter } from './capture-writer'
+import { createCaptureThread } from './capture-thread'
 import { compileKeyExtractor, createDedupeTracker } from './dedupe'
 import { createRequestHandler, type LiveEndpoint } from './handle-request'
 import { toRequestRecord } from './records'
@@ -33,6 +34,12 @@ export interface ReceiverOptions {
   requestDeadlineMs?: number
   /** Ids for new endpoints and rules (tests pass a counter). */
   newId?: () => string
+  /**
+   * Commit captures on a thread of their own (a second connection to the same file) so SQLite
+   * work does not hold up the HTTP server. Needs a file database; pass the nativeBinding given to
+   * openDatabase where better-sqlite3 needs another ABI (Electron). Default: on the event loop.
+   */
+  captureThread?: boolean | { nativeBinding?: string }
 }
 
 export interface RuleEntry extends StoredRule {
@@ -94,10 +101,15 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     }
   }
 
-  const writer = createCaptureWriter({
-    store: requestStore,
-    onError: (error, pending) => emit({ type: 'store.error', message: error.message, pending }),
-  })
+  const onStoreError = (error: Error, pending: number) => emit({ type: 'store.error', message: error.message, pending })
+  const threaded = options.captureThread && !db.memory ? options.captureThread : null
+  const writer = threaded
+    ? createCaptureThread({
+        file: db.name,
+        onError: onStoreError,
+        ...(typeof threaded === 'object' && threaded.nativeBinding ? { nativeBinding: threaded.nativeBinding } : {}),
+      })
+    : createCaptureWriter({ store: requestStore, onError: onStoreError })
   let lastId = requestStore.maxId()
   const dedupe = createDedupeTracker(requestStore, lastId)
   const engine = createRuleEngine()
@@ -157,7 +169,13 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       onRefused: (remoteAddress, reason, status) => emit({ type: 'connection.refused', remoteAddress, reason, status }),
     },
   })
-  const port = await server.listen(host, options.port ?? 0)
+  let port: number
+  try {
+    port = await server.listen(host, options.port ?? 0)
+  } catch (error) {
+    writer.close() // stops the capture thread, if any: nothing else was started
+    throw error
+  }
   baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 
   const entry = (stored: StoredRule): RuleEntry => ({ ...stored, explain: explainRule(stored.rule) })

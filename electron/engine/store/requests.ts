@@ -75,12 +75,14 @@ const COLUMNS = [
   'duplicate_number', 'rule_id', 'fault_json', 'response_status', 'response_headers_json', 'response_body', 'response_ms', 'attempt_id',
 ] as const
 
+/** The two capture statements, shared with the receiver's capture thread (its own connection). */
+export const INSERT_REQUEST_SQL = `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`
+export const UPDATE_OUTCOME_SQL = `UPDATE requests SET fault_json = @fault_json, response_status = @response_status, response_headers_json = @response_headers_json,
+       response_body = @response_body, response_ms = @response_ms WHERE id = @id`
+
 export function createRequestStore(db: Database): RequestStore {
-  const insert = db.prepare(`INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
-  const setOutcome = db.prepare(
-    `UPDATE requests SET fault_json = @fault_json, response_status = @response_status, response_headers_json = @response_headers_json,
-       response_body = @response_body, response_ms = @response_ms WHERE id = @id`,
-  )
+  const insert = db.prepare(INSERT_REQUEST_SQL)
+  const setOutcome = db.prepare(UPDATE_OUTCOME_SQL)
   const selectMaxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck()
   const selectById = db.prepare('SELECT * FROM requests WHERE id = ?')
   const selectCount = db.prepare('SELECT count(*) FROM requests').pluck()

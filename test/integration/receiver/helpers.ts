@@ -29,6 +29,7 @@ export async function startHarness(options: Partial<ReceiverOptions> = {}): Prom
     db,
     clock: createRealClock(),
     newId: () => `id-${++n}`,
+    captureThread: process.env.TEST_CAPTURE_THREAD === '1',
     ...options,
     onEvent: (event) => {
       events.push(event)
