@@ -1,8 +1,9 @@
 import type { Clock, TimerHandle } from '../../../shared/clock'
+import { sleepOn } from './sleep'
 
 /** Wall-clock time: for real providers and real endpoints. */
 export function createRealClock(): Clock {
-  return {
+  const clock: Clock = {
     mode: 'real',
     now: () => Date.now(),
     setTimer(delayMs: number, fn: () => void): TimerHandle {
@@ -10,18 +11,8 @@ export function createRealClock(): Clock {
       return { cancel: () => clearTimeout(timer) }
     },
     sleep(delayMs: number, signal?: AbortSignal): Promise<void> {
-      return new Promise((resolve, reject) => {
-        if (signal?.aborted) return reject(signal.reason)
-        const timer = setTimeout(() => {
-          signal?.removeEventListener('abort', onAbort)
-          resolve()
-        }, Math.max(0, delayMs))
-        const onAbort = () => {
-          clearTimeout(timer)
-          reject(signal?.reason)
-        }
-        signal?.addEventListener('abort', onAbort, { once: true })
-      })
+      return sleepOn(clock.setTimer, delayMs, signal)
     },
   }
+  return clock
 }

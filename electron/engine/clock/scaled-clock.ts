@@ -1,4 +1,5 @@
 import type { Clock, TimerHandle } from '../../../shared/clock'
+import { sleepOn } from './sleep'
 
 export interface ScaledClockOptions {
   /** Clock time runs `factor` times faster than real time (10 = ten clock seconds per real second). */
@@ -14,26 +15,27 @@ export function createScaledClock(options: ScaledClockOptions): Clock {
   const realStart = Date.now()
   const start = options.start ?? realStart
   const toReal = (delayMs: number) => Math.max(0, delayMs) / factor
-  return {
+  const clock: Clock = {
     mode: 'scaled',
     now: () => start + Math.round((Date.now() - realStart) * factor),
     setTimer(delayMs: number, fn: () => void): TimerHandle {
-      const timer = setTimeout(fn, toReal(delayMs))
+      // Real timers may fire a millisecond early, which is `factor` ms of clock time: check the
+      // clock on firing and wait out the rest, so a timer never runs before its clock time.
+      const due = clock.now() + Math.max(0, delayMs)
+      let timer: ReturnType<typeof setTimeout>
+      const arm = (clockMs: number) => {
+        timer = setTimeout(() => {
+          const rest = due - clock.now()
+          if (rest > 0) arm(rest)
+          else fn()
+        }, toReal(clockMs))
+      }
+      arm(delayMs)
       return { cancel: () => clearTimeout(timer) }
     },
     sleep(delayMs: number, signal?: AbortSignal): Promise<void> {
-      return new Promise((resolve, reject) => {
-        if (signal?.aborted) return reject(signal.reason)
-        const timer = setTimeout(() => {
-          signal?.removeEventListener('abort', onAbort)
-          resolve()
-        }, toReal(delayMs))
-        const onAbort = () => {
-          clearTimeout(timer)
-          reject(signal?.reason)
-        }
-        signal?.addEventListener('abort', onAbort, { once: true })
-      })
+      return sleepOn(clock.setTimer, delayMs, signal)
     },
   }
+  return clock
 }

@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from '../../../shared/clock'
 import { MinHeap } from './min-heap'
+import { sleepOn } from './sleep'
 
 // The virtual clock stands still while anything real is happening and jumps straight to the next
 // due timer as soon as nothing can make progress without time passing. "Something real is
@@ -136,18 +137,7 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
       }
     },
     sleep(delayMs: number, signal?: AbortSignal): Promise<void> {
-      return new Promise((resolve, reject) => {
-        if (signal?.aborted) return reject(signal.reason)
-        const onAbort = () => {
-          handle.cancel()
-          reject(signal?.reason)
-        }
-        const handle = clock.setTimer(delayMs, () => {
-          signal?.removeEventListener('abort', onAbort)
-          resolve()
-        })
-        signal?.addEventListener('abort', onAbort, { once: true })
-      })
+      return sleepOn(clock.setTimer, delayMs, signal)
     },
     hold(holdOptions: HoldOptions = {}): () => void {
       const key = holdOptions.key ?? `\0anonymous:${anonymous++}`
