@@ -5,7 +5,7 @@
 // Batches stay in memory on this side until the thread confirms the commit; a failed commit puts
 // them back in the queue, so nothing captured is dropped.
 import { createRequire } from 'node:module'
-import { Worker } from 'node:worker_threads'
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import { INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow } from '../store/requests'
 import type { CaptureWriter } from './capture-writer'
 
@@ -19,12 +19,13 @@ export interface CaptureThreadOptions {
 }
 
 // Plain JavaScript, evaluated in the thread (no bundler involved: it runs the same in tests, the
-// CLI and the app). Acknowledges each batch by sequence number, in a message and in shared
-// memory (the latter lets flushNow() wait synchronously).
+// CLI and the app). Acknowledges each batch by sequence number on a port of its own, then bumps a
+// shared counter: flushNow() sleeps on that counter and reads the acks synchronously.
 const THREAD_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads')
+const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads')
 const Database = require(workerData.driver)
-const acked = new Int32Array(workerData.shared)
+const signals = new Int32Array(workerData.shared)
+const acks = workerData.acks
 let db
 try {
   db = new Database(workerData.file, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {})
@@ -37,17 +38,29 @@ try {
 const insert = db.prepare(workerData.insertSql)
 const update = db.prepare(workerData.updateSql)
 const toBuffer = (v) => (v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v)
-const batch = db.transaction((inserts, outcomes) => {
-  for (const row of inserts) { row.body = toBuffer(row.body); row.response_body = toBuffer(row.response_body); insert.run(row) }
-  for (const row of outcomes) { row.response_body = toBuffer(row.response_body); update.run(row) }
+const commit = db.transaction((messages) => {
+  for (const message of messages) {
+    for (const row of message.inserts) { row.body = toBuffer(row.body); row.response_body = toBuffer(row.response_body); insert.run(row) }
+    for (const row of message.outcomes) { row.response_body = toBuffer(row.response_body); update.run(row) }
+  }
 })
-parentPort.on('message', (message) => {
-  if (message.type === 'close') { db.close(); parentPort.close(); return }
-  let error = null
-  try { batch(message.inserts, message.outcomes) } catch (e) { error = String(e && e.message || e) }
-  if (error === null) { Atomics.store(acked, 0, message.seq); Atomics.notify(acked, 0) }
-  else { Atomics.store(acked, 1, message.seq); Atomics.notify(acked, 0) }
-  parentPort.postMessage({ type: 'ack', seq: message.seq, error })
+parentPort.on('message', (first) => {
+  // Batches that queued up while the last commit ran go into ONE transaction.
+  const messages = []
+  let closing = first.type === 'close'
+  if (!closing) messages.push(first)
+  for (let next = receiveMessageOnPort(parentPort); next !== undefined && !closing; next = receiveMessageOnPort(parentPort)) {
+    if (next.message.type === 'close') closing = true
+    else messages.push(next.message)
+  }
+  if (messages.length > 0) {
+    let error = null
+    try { commit(messages) } catch (e) { error = String(e && e.message || e) }
+    acks.postMessage({ seqs: messages.map((m) => m.seq), error })
+    Atomics.add(signals, 0, 1)
+    Atomics.notify(signals, 0)
+  }
+  if (closing) { db.close(); acks.close(); parentPort.close() }
 })
 parentPort.postMessage({ type: 'ready' })
 `
@@ -71,9 +84,11 @@ interface InFlight {
 
 export function createCaptureThread(options: CaptureThreadOptions): CaptureWriter {
   const { onError, retryMs = 1000 } = options
-  const shared = new SharedArrayBuffer(8)
-  const acked = new Int32Array(shared) // [0] last committed seq, [1] last failed seq
+  const shared = new SharedArrayBuffer(4)
+  const signals = new Int32Array(shared) // bumped by the thread after each ack it sends
+  const { port1: acks, port2: threadAcks } = new MessageChannel()
   const worker = new Worker(THREAD_SOURCE, {
+    transferList: [threadAcks],
     eval: true,
     workerData: {
       driver: createRequire(import.meta.url).resolve('better-sqlite3'),
@@ -82,6 +97,7 @@ export function createCaptureThread(options: CaptureThreadOptions): CaptureWrite
       insertSql: INSERT_REQUEST_SQL,
       updateSql: UPDATE_OUTCOME_SQL,
       shared,
+      acks: threadAcks,
     },
   })
   let inserts: RequestRow[] = []
@@ -117,9 +133,12 @@ export function createCaptureThread(options: CaptureThreadOptions): CaptureWrite
     }
   }
 
-  worker.on('message', (message: { type: string; seq?: number; error?: string | null; message?: string }) => {
-    if (message.type === 'ack' && message.seq !== undefined) settle(message.seq, message.error ?? null)
-    else if (message.type === 'fatal') fatal = new Error(`the capture thread cannot open ${options.file}: ${message.message ?? ''}`)
+  const onAck = (ack: { seqs: number[]; error: string | null }) => {
+    for (const n of ack.seqs) settle(n, ack.error)
+  }
+  acks.on('message', onAck)
+  worker.on('message', (message: { type: string; message?: string }) => {
+    if (message.type === 'fatal') fatal = new Error(`the capture thread cannot open ${options.file}: ${message.message ?? ''}`)
   })
   worker.on('error', (error) => {
     fatal = error
@@ -174,18 +193,18 @@ export function createCaptureThread(options: CaptureThreadOptions): CaptureWrite
     })
   }
 
-  /** Blocks until the thread has answered batch n (committed or failed), then settles it. */
+  /** Blocks until the thread has answered batch n (committed or failed), settling every ack read on the way. */
   function waitFor(n: number): void {
     while (inFlight.has(n)) {
-      const done = Atomics.load(acked, 0)
-      const failed = Atomics.load(acked, 1)
-      if (done >= n) settle(n, null)
-      else if (failed >= n) settle(n, 'the commit failed (see the store error)')
-      else if (fatal) settle(n, fatal.message)
-      else Atomics.wait(acked, 0, done, 1000)
+      const seen = Atomics.load(signals, 0)
+      for (let m = receiveMessageOnPort(acks); m !== undefined; m = receiveMessageOnPort(acks)) onAck(m.message as { seqs: number[]; error: string | null })
+      if (!inFlight.has(n)) return
+      if (fatal) {
+        for (const k of [...inFlight.keys()]) settle(k, fatal.message)
+        return
+      }
+      Atomics.wait(signals, 0, seen, 1000)
     }
-    // Earlier batches are committed too (the thread commits in order).
-    for (const k of [...inFlight.keys()]) if (k < n && Atomics.load(acked, 0) >= k) settle(k, null)
   }
 
   return {
@@ -224,6 +243,7 @@ export function createCaptureThread(options: CaptureThreadOptions): CaptureWrite
         waitFor(n === 0 ? seq : n)
       } finally {
         worker.postMessage({ type: 'close' })
+        acks.close()
         void worker.terminate()
       }
     },
