@@ -2,14 +2,17 @@ import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { post, send, startHarness, type Harness } from './helpers'
 
-describe('receiver capture on real sockets and a real SQLite file', () => {
+describe.each([
+  ['on the event loop', false],
+  ['on the capture thread', true],
+] as const)('receiver capture on real sockets and a real SQLite file, commits %s', (_mode, captureThread) => {
   let h: Harness
   afterEach(async () => {
     await h?.stop()
   })
 
   it('records a request with raw bytes, headers in order with duplicates, and answers 200 by default', async () => {
-    h = await startHarness()
+    h = await startHarness({ captureThread })
     const endpoint = h.receiver.endpoints.create({ slug: 'shop' })
     const body = '{"event_id":"e1", "spaced" : true}'
     const raw = `POST /h/shop/sub?x=1&y=2 HTTP/1.1\r\nHost: localhost\r\nX-Dup: a\r\nContent-Type: application/json\r\nX-Dup: b\r\nX-Hookloop-Attempt: 42\r\nContent-Length: ${body.length}\r\n\r\n${body}`
@@ -35,7 +38,7 @@ describe('receiver capture on real sockets and a real SQLite file', () => {
   })
 
   it('records unknown paths as unmatched and answers 404', async () => {
-    h = await startHarness()
+    h = await startHarness({ captureThread })
     const result = await send(h.receiver.port, post('/nowhere', '{}'))
     expect(result.responses[0]?.status).toBe(404)
     const [record] = h.receiver.requests.list({ endpointId: null })
@@ -45,7 +48,7 @@ describe('receiver capture on real sockets and a real SQLite file', () => {
   })
 
   it('a 2xx answer is committed before the response: another connection to the file sees the row', async () => {
-    h = await startHarness()
+    h = await startHarness({ captureThread })
     h.receiver.endpoints.create({ slug: 'a' })
     const reader = new BetterSqlite3(h.file, { readonly: true })
     try {
@@ -62,7 +65,7 @@ describe('receiver capture on real sockets and a real SQLite file', () => {
   })
 
   it('emits captured → responded in order for each request', async () => {
-    h = await startHarness()
+    h = await startHarness({ captureThread })
     h.receiver.endpoints.create({ slug: 'a' })
     await send(h.receiver.port, post('/h/a', '{}'))
     await h.waitFor('request.responded')

@@ -4,7 +4,7 @@ import net from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { post, startHarness } from './helpers'
 
-const KINDS = ['TCPSocketWrap', 'TCPServerWrap', 'Timeout', 'Immediate']
+const KINDS = ['TCPSocketWrap', 'TCPServerWrap', 'Timeout', 'Immediate', 'MessagePort', 'Worker']
 
 function handles(): Record<string, number> {
   const counts: Record<string, number> = Object.fromEntries(KINDS.map((k) => [k, 0]))
@@ -20,10 +20,13 @@ function connect(port: number): Promise<net.Socket> {
   })
 }
 
-describe('closing the receiver', () => {
+describe.each([
+  ['on the event loop', false],
+  ['on the capture thread', true],
+] as const)('closing the receiver (commits %s)', (_mode, captureThread) => {
   it('ends every hold and wait, records their outcome, and leaks no handle', async () => {
     const before = handles()
-    const h = await startHarness({ requestDeadlineMs: 60_000 })
+    const h = await startHarness({ requestDeadlineMs: 60_000, captureThread })
     const e = h.receiver.endpoints.create({ slug: 'l' })
     h.receiver.rules.add(e.id, { matchers: [{ type: 'path', path: '/h/l/hold' }], steps: [{ type: 'timeout' }] })
     h.receiver.rules.add(e.id, { matchers: [{ type: 'path', path: '/h/l/hold-60s' }], steps: [{ type: 'timeout', ms: 60_000 }] })
@@ -57,7 +60,8 @@ describe('closing the receiver', () => {
       ].sort(),
     )
     await h.stop()
-    await new Promise((resolve) => setImmediate(resolve))
+    // A terminated capture thread is released asynchronously.
+    for (let i = 0; i < 100 && KINDS.some((k) => (handles()[k] ?? 0) > (before[k] ?? 0)); i++) await new Promise((resolve) => setTimeout(resolve, 20))
     // Nothing of ours is left (the test runner's own timers may come and go, hence ≤).
     const after = handles()
     for (const kind of KINDS) expect(after[kind], kind).toBeLessThanOrEqual(before[kind] ?? 0)
