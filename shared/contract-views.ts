@@ -165,6 +165,9 @@ export interface SubscriptionMetrics {
   duplicates: number
   /** Failed deliveries / deliveries over the last 24 h, 0..1. */
   failureRate24h: number
+  /** True while attempt-level counts (attempts, successes, failures, duplicates) are still being
+   *  counted on a large store; exact figures follow in a `subscriptions.changed` event. */
+  counting?: boolean
 }
 
 export interface SubscriptionView {

@@ -137,7 +137,7 @@ describe('Hookloop in the browser', () => {
     const before = await page.locator('[data-testid=secret-hint]').innerText()
     page.once('dialog', (dialog) => void dialog.accept())
     await page.click('[data-testid=rotate-secret]')
-    await page.waitForFunction(`document.querySelector('[data-testid=secret-hint]')?.textContent !== ${JSON.stringify(before)}`)
+    await page.locator('[data-testid=secret-hint]').filter({ hasNotText: before }).waitFor()
     await sendEvent(page, 'booking.cancelled')
     await page.click('[data-testid=nav-timeline]')
     await page.locator(`${rowSelector('')} [data-signature=invalid]`).first().waitFor({ timeout: 20_000 })

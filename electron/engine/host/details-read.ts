@@ -80,6 +80,18 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
     `SELECT id, slug, name, scheme, secrets_json, dedupe_json FROM endpoints ORDER BY created_at, id`,
   )
 
+  const deliveryCounts = db.prepare<[string], { attempts: number | null; successes: number | null }>(
+    `SELECT SUM(attempts) AS attempts, SUM(status = 'succeeded') AS successes FROM deliveries WHERE subscription_id = ?`,
+  )
+
+  /** Attempts, successes and failures from the deliveries table: one row per delivery, not per attempt. */
+  function quickMetrics(subscriptionId: string): { attempts: number; successes: number; failures: number } {
+    const row = deliveryCounts.get(subscriptionId)
+    const attempts = row?.attempts ?? 0
+    const successes = row?.successes ?? 0
+    return { attempts, successes, failures: Math.max(0, attempts - successes) }
+  }
+
   function faultView(faultJson: string | null, ruleId: string | null): FaultView | null {
     if (!faultJson && !ruleId) return null
     const data = parseJson(faultJson)
@@ -172,7 +184,7 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
     }))
   }
 
-  return { deliveryDetail, requestDetail, endpointViews }
+  return { deliveryDetail, requestDetail, endpointViews, quickMetrics }
 }
 
 export type DetailsRead = ReturnType<typeof createDetailsRead>

@@ -29,6 +29,8 @@ export interface HandlerContext {
   warnings(): string[]
   /** Something the UIs list changed: push the new list to every UI. */
   changed(what: 'endpoints' | 'rules' | 'subscriptions'): void
+  /** The subscriptions with their metrics, as last computed. */
+  subscriptions(): SubscriptionView[]
   touchDelivery(id: number): void
 }
 
@@ -108,13 +110,14 @@ export function ruleViews(binding: EngineBinding): RuleView[] {
   }))
 }
 
-export function subscriptionViews(binding: EngineBinding): SubscriptionView[] {
+export function subscriptionViews(binding: EngineBinding, quick = false): SubscriptionView[] {
   const { engine } = binding
-  return engine.sender.listSubscriptions().map((s) => subscriptionView(engine, s))
+  return engine.sender.listSubscriptions().map((s) => subscriptionView(engine, s, quick ? binding.details.quickMetrics : undefined))
 }
 
-function subscriptionView(engine: Engine, s: Subscription): SubscriptionView {
-  const metrics = engine.sender.metrics(s.id)
+function subscriptionView(engine: Engine, s: Subscription, quick?: DetailsRead['quickMetrics']): SubscriptionView {
+  // Quick: from the deliveries table alone, while the exact attempt-level counts are computed.
+  const metrics = quick ? { ...quick(s.id), duplicates: 0 } : engine.sender.metrics(s.id)
   const rate = engine.sender.failureRate(s.id)
   const policyId = isPolicyPresetId(s.policy.name) ? s.policy.name : 'custom'
   return {
@@ -133,6 +136,7 @@ function subscriptionView(engine: Engine, s: Subscription): SubscriptionView {
       failures: metrics.failures,
       duplicates: metrics.duplicates,
       failureRate24h: rate.rate,
+      ...(quick ? { counting: true } : {}),
     },
   }
 }
@@ -199,7 +203,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       return {
         endpoints: endpointViews(binding),
         rules: ruleViews(binding),
-        subscriptions: subscriptionViews(binding),
+        subscriptions: ctx.subscriptions(),
         tunnel: tunnelView(binding.engine),
         clock: ctx.clockView(),
         receiverUrl: binding.engine.receiver.url,
@@ -302,7 +306,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         ...(req.secret ? { secrets: [req.secret] } : {}),
       })
       ctx.changed('subscriptions')
-      return subscriptionView(engine, created)
+      return ctx.subscriptions().find((s) => s.id === created.id) ?? subscriptionView(engine, created)
     },
     'subscription.setPaused': (req) => {
       const { sender } = ctx.current().engine

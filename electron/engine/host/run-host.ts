@@ -2,7 +2,7 @@
 // read models over the store, the change feed, and the control server for UIs. Switching the
 // clock mode rebuilds the engine on the same data file and receiver port; UIs stay connected.
 import type { Clock } from '../../../shared/clock'
-import type { Snapshot } from '../../../shared/contract'
+import type { Snapshot, SubscriptionView } from '../../../shared/contract'
 import { explainRule, explainStep, parseRule, type Step } from '../../../shared/rules'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { createChangeFeed, type ChangeFeed } from './change-feed'
@@ -50,11 +50,26 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let control: ControlServer | null = null
   let metricsTimer: NodeJS.Timeout | null = null
 
+  // Subscription metrics scan every attempt of a subscription: they are computed off the request
+  // path (at start, and at most twice a second while deliveries move) and served from here.
+  let subscriptionsCache: SubscriptionView[] | null = null
+  let exactSoon: NodeJS.Timeout | null = null
+  const subscriptions = (): SubscriptionView[] => {
+    if (subscriptionsCache) return subscriptionsCache
+    // First ask on a store this engine has not counted yet: answer at once from the deliveries
+    // table, count exactly just after (the first snapshot must not wait on a scan of every attempt).
+    exactSoon ??= setTimeout(() => {
+      exactSoon = null
+      publishList('subscriptions')
+    }, 250)
+    return subscriptionViews(binding, true)
+  }
   const publishList = (what: 'endpoints' | 'rules' | 'subscriptions') => {
+    if (what === 'subscriptions') subscriptionsCache = subscriptionViews(binding)
     if (!control) return
     if (what === 'endpoints') control.publish('endpoints.changed', { endpoints: endpointViews(binding) })
     else if (what === 'rules') control.publish('rules.changed', { rules: ruleViews(binding) })
-    else control.publish('subscriptions.changed', { subscriptions: subscriptionViews(binding) })
+    else control.publish('subscriptions.changed', { subscriptions: subscriptions() })
   }
   // Metrics move with every attempt; one refresh per half second is enough for a badge.
   const metricsSoon = () => {
@@ -81,6 +96,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: engine.tunnel?.publicUrl() ? engine.endpointUrl(slug) : null }),
     })
     binding = { engine, timeline, details }
+    subscriptionsCache = null
     feed = createChangeFeed({
       db: engine.db,
       timeline,
@@ -152,6 +168,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     clockView,
     warnings: () => options.warnings ?? [],
     changed: publishList,
+    subscriptions,
     touchDelivery: (id: number) => feed.touchDelivery(id),
   }
   control = await startControlServer({
@@ -169,6 +186,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     },
     async close() {
       if (metricsTimer) clearTimeout(metricsTimer)
+      if (exactSoon) clearTimeout(exactSoon)
       await server.close()
       await switching
       await unbind()

@@ -164,9 +164,9 @@ function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView 
         <div className="metrics" data-testid="metrics">
           <Metric name="deliveries" value={s.metrics.deliveries} />
           <Metric name="attempts" value={s.metrics.attempts} />
-          <Metric name="successes" value={s.metrics.successes} />
-          <Metric name="failures" value={s.metrics.failures} />
-          <Metric name="duplicates" value={s.metrics.duplicates} />
+          <Metric name="successes" value={s.metrics.successes} counting={s.metrics.counting} />
+          <Metric name="failures" value={s.metrics.failures} counting={s.metrics.counting} />
+          <Metric name="duplicates" value={s.metrics.duplicates} counting={s.metrics.counting} />
         </div>
         <div className="row">
           <span className="hint">Show deliveries:</span>
@@ -184,10 +184,10 @@ function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView 
   )
 }
 
-function Metric({ name, value }: { name: string; value: number }) {
+function Metric({ name, value, counting }: { name: string; value: number; counting?: boolean }) {
   return (
-    <div className="metric" data-metric={name}>
-      <div className="value">{value.toLocaleString()}</div>
+    <div className="metric" data-metric={name} title={counting ? 'counting every attempt…' : undefined}>
+      <div className="value">{counting ? <span className="spinner" /> : value.toLocaleString()}</div>
       <div className="name">{name}</div>
     </div>
   )

@@ -15,7 +15,16 @@ export function useTimeWindow(rows: readonly TimelineRow[]): TimeWindow | null {
   const live = useApp((s) => s.live)
   const relative = useApp((s) => s.relative)
   const chosen = useApp((s) => s.window)
-  const fit = useMemo(() => timeExtent(rows.slice(0, FIT_SAMPLE), relative), [rows, relative])
+  const computed = useMemo(() => timeExtent(rows.slice(0, FIT_SAMPLE), relative), [rows, relative])
+  // Keep the same object while the extent is unchanged, so rows are not re-rendered for nothing
+  // when a page of older rows arrives.
+  // While following live, the window only moves when activity leaves it, and then with headroom:
+  // a flood of arrivals does not re-draw every row's axis on every frame.
+  const [fit, setFit] = useState(computed)
+  if (computed !== fit && (computed?.start !== fit?.start || computed?.end !== fit?.end)) {
+    const inside = computed && fit && computed.start >= fit.start && computed.end <= fit.end && computed.end - computed.start > (fit.end - fit.start) / 2
+    if (!inside) setFit(computed ? { start: computed.start, end: computed.end + (computed.end - computed.start) * 0.15 } : computed)
+  }
   return live || !chosen ? fit : chosen
 }
 
@@ -75,7 +84,8 @@ export function Timeline() {
     dragging.current = null
   }
 
-  const ticks = window ? axisTicks(window.start, window.end, Math.max(2, Math.floor(trackWidth / 110))) : []
+  // Memoized so rows (memo components) keep equal props while the list scrolls.
+  const ticks = useMemo(() => (window ? axisTicks(window.start, window.end, Math.max(2, Math.floor(trackWidth / 110))) : []), [window, trackWidth])
   const span = window ? window.end - window.start : 1
   const x = (t: number) => (window ? ((t - window.start) / span) * trackWidth : 0)
 

@@ -7,7 +7,8 @@ const OVERSCAN = 6
 
 export function useVirtualRows(count: number, onNearEnd?: () => void) {
   const viewport = useRef<HTMLDivElement | null>(null)
-  const [scrollTop, setScrollTop] = useState(0)
+  // The first row in view, not the pixel offset: scrolling within a row renders nothing.
+  const [topRow, setTopRow] = useState(0)
   const [height, setHeight] = useState(600)
 
   useEffect(() => {
@@ -21,11 +22,11 @@ export function useVirtualRows(count: number, onNearEnd?: () => void) {
 
   const onScroll = useCallback(() => {
     const el = viewport.current
-    if (el) setScrollTop(el.scrollTop)
+    if (el) setTopRow(Math.floor(el.scrollTop / ROW_HEIGHT))
   }, [])
 
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN)
-  const last = Math.min(count, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN)
+  const first = Math.max(0, topRow - OVERSCAN)
+  const last = Math.min(count, topRow + Math.ceil(height / ROW_HEIGHT) + 1 + OVERSCAN)
 
   useEffect(() => {
     if (onNearEnd && count > 0 && last >= count - OVERSCAN * 2) onNearEnd()
