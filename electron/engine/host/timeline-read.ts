@@ -163,17 +163,28 @@ export function createTimelineRead(db: Database) {
     return { endpointId: found.endpoint_id, key: found.key }
   }
 
+  // Newest first, read as two ordered streams and merged: deliveries by id (insertion order, so
+  // SQLite walks the rowid backwards and never sorts the whole table) and receive-only groups by
+  // their first arrival.
   function page(filter: TimelineFilter, offset: number, limit: number): { rows: TimelineRow[]; total: number } {
-    const { sql, params } = unionSql(filter)
-    const total = (db.prepare(`SELECT COUNT(*) AS n FROM (${sql})`).get(...params) as { n: number }).n
-    const refs = db.prepare(`${sql} ORDER BY first_at DESC, ref DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as {
-      kind: 'd' | 'r'
-      ref: number
-      endpoint_id: string | null
-      gkey: string | null
-    }[]
+    const parts = timelineParts(filter)
+    const k = offset + limit
+    type Ref = { kind: 'd' | 'r'; ref: number; endpoint_id: string | null; gkey: string | null; first_at: number }
+    let total = 0
+    const refs: Ref[] = []
+    if (parts.deliveries) {
+      const { from, params } = parts.deliveries
+      total += (db.prepare(`SELECT COUNT(*) AS n ${from}`).get(...params) as { n: number }).n
+      refs.push(...(db.prepare(`SELECT 'd' AS kind, d.id AS ref, NULL AS endpoint_id, NULL AS gkey, d.created_at AS first_at ${from} ORDER BY d.id DESC LIMIT ?`).all(...params, k) as Ref[]))
+    }
+    if (parts.received) {
+      const { sql, params } = parts.received
+      total += (db.prepare(`SELECT COUNT(*) AS n FROM (${sql})`).get(...params) as { n: number }).n
+      refs.push(...(db.prepare(`${sql} ORDER BY first_at DESC, ref DESC LIMIT ?`).all(...params, k) as Ref[]))
+    }
+    if (parts.deliveries && parts.received) refs.sort((a, b) => b.first_at - a.first_at || b.ref - a.ref)
     const rows: TimelineRow[] = []
-    for (const ref of refs) {
+    for (const ref of refs.slice(offset, offset + limit)) {
       const row = ref.kind === 'd' ? deliveryRow(ref.ref) : receivedRow({ endpointId: ref.endpoint_id, key: ref.gkey ?? '' })
       if (row) rows.push(row)
     }
@@ -185,14 +196,21 @@ export function createTimelineRead(db: Database) {
 
 export type TimelineRead = ReturnType<typeof createTimelineRead>
 
-function unionSql(filter: TimelineFilter): { sql: string; params: unknown[] } {
+interface TimelineParts {
+  /** `FROM deliveries d … WHERE …` and its parameters. */
+  deliveries: { from: string; params: unknown[] } | null
+  /** A grouped SELECT of receive-only requests (kind, ref, endpoint_id, gkey, first_at). */
+  received: { sql: string; params: unknown[] } | null
+}
+
+function timelineParts(filter: TimelineFilter): TimelineParts {
   const statuses = filter.status && filter.status.length > 0 ? filter.status : null
   const wantDeliveries = !filter.endpointId && (!statuses || statuses.some((s) => s !== 'received'))
   const wantReceived = !filter.subscriptionId && (!statuses || statuses.includes('received'))
-  const parts: string[] = []
-  const params: unknown[] = []
+  const parts: TimelineParts = { deliveries: null, received: null }
   if (wantDeliveries) {
     const where: string[] = []
+    const params: unknown[] = []
     const deliveryStatuses = statuses?.filter((s) => s !== 'received') ?? []
     if (deliveryStatuses.length > 0) {
       where.push(`d.status IN (${deliveryStatuses.map(() => '?').join(', ')})`)
@@ -211,13 +229,11 @@ function unionSql(filter: TimelineFilter): { sql: string; params: unknown[] } {
       params.push(`%${escapeLike(filter.search)}%`)
     }
     const join = filter.eventType ? 'JOIN events e ON e.id = d.event_id' : ''
-    parts.push(
-      `SELECT 'd' AS kind, d.id AS ref, NULL AS endpoint_id, NULL AS gkey, d.created_at AS first_at FROM deliveries d ${join}` +
-        (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''),
-    )
+    parts.deliveries = { from: `FROM deliveries d ${join}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`, params }
   }
   if (wantReceived) {
     const where = ['attempt_id IS NULL']
+    const params: unknown[] = []
     if (filter.endpointId) {
       where.push('endpoint_id = ?')
       params.push(filter.endpointId)
@@ -228,12 +244,12 @@ function unionSql(filter: TimelineFilter): { sql: string; params: unknown[] } {
     }
     const having = filter.eventType ? ` HAVING MAX(${EVENT_TYPE_SQL}) = ?` : ''
     if (filter.eventType) params.push(filter.eventType)
-    parts.push(
-      `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests WHERE ${where.join(' AND ')} GROUP BY endpoint_id, gkey${having}`,
-    )
+    parts.received = {
+      sql: `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests WHERE ${where.join(' AND ')} GROUP BY endpoint_id, gkey${having}`,
+      params,
+    }
   }
-  if (parts.length === 0) return { sql: `SELECT 'd' AS kind, 0 AS ref, NULL AS endpoint_id, NULL AS gkey, 0 AS first_at WHERE 0`, params: [] }
-  return { sql: parts.join(' UNION ALL '), params }
+  return parts
 }
 
 function escapeLike(text: string): string {
