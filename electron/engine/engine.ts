@@ -11,6 +11,7 @@ import type { AttemptView, DeliveryView } from '../../shared/sender-events'
 import type { SendFaultInput } from '../../shared/sender-faults'
 import type { TunnelNotice, TunnelState } from '../../shared/tunnel'
 import { createClock, isVirtualClock, type ClockSpec } from './clock'
+import { createApiRoute, createEventFeed, type EventFeed } from './feed'
 import { createReceiver, type Receiver } from './receiver'
 import { createSender, type Sender } from './sender/sender'
 import type { Subscription, SubscriptionInput } from './sender/subscriptions'
@@ -63,6 +64,8 @@ export interface Engine {
   readonly receiver: Receiver
   readonly sender: Sender
   readonly tunnel: TunnelManager | null
+  /** The events this engine emitted, as GET /api/v1/events serves them on the receiver's port. */
+  readonly feed: EventFeed
   /** The file the store lives in. */
   readonly dataFile: string
   /**
@@ -120,6 +123,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   let tunnel: TunnelManager | null = null
   let receiver: Receiver
+  const feed = createEventFeed(db)
   try {
     receiver = await createReceiver({
       db,
@@ -129,6 +133,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...(options.receiver?.requestDeadlineMs === undefined ? {} : { requestDeadlineMs: options.receiver.requestDeadlineMs }),
       publicUrl: () => tunnel?.publicUrl(),
       onEvent: emit,
+      api: createApiRoute(feed),
     })
   } catch (error) {
     db.close()
@@ -190,6 +195,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     get tunnel() {
       return tunnel
     },
+    feed,
     dataFile,
     endpointUrl,
     on(listener) {

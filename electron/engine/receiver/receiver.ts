@@ -1,6 +1,7 @@
 // createReceiver: the HTTP server, its endpoints and rules (kept in the store, served from a
 // compiled in-memory snapshot), the capture writer and the event stream, wired together.
 import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
 import { DefinitionError } from '../../../shared/receiver-errors'
@@ -40,6 +41,11 @@ export interface ReceiverOptions {
    * openDatabase where better-sqlite3 needs another ABI (Electron). Default: on the event loop.
    */
   captureThread?: boolean | { nativeBinding?: string }
+  /**
+   * Non-webhook routes served beside the endpoints (the engine's /api/v1/ feed): asked first for
+   * every request; true = answered there, not captured. Kept out of capture on purpose.
+   */
+  api?: (req: IncomingMessage, res: ServerResponse) => boolean
 }
 
 export interface RuleEntry extends StoredRule {
@@ -164,7 +170,13 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const server = createReceiverServer({
     requestDeadlineMs: options.requestDeadlineMs ?? 30_000,
     hooks: {
-      onRequest: (req, res, connection) => track(handler.onRequest(req, res, connection)),
+      onRequest: (req, res, connection) => {
+        if (options.api?.(req, res)) {
+          connection.received() // answered without reading a body: no slow-request deadline
+          return
+        }
+        track(handler.onRequest(req, res, connection))
+      },
       onExpectContinue: (req, res, connection) => track(handler.onExpectContinue(req, res, connection)),
       onRefused: (remoteAddress, reason, status) => emit({ type: 'connection.refused', remoteAddress, reason, status }),
     },
