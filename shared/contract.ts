@@ -73,6 +73,8 @@ export const requestSchemas = {
       n: z.number().int().min(1).max(100).optional(),
     })
     .strict(),
+  /** Replaces a rule's definition (matchers, steps or sequence), validated by the receiver. */
+  'rule.update': z.object({ id, definition: z.record(z.string(), z.unknown()) }).strict(),
   'rule.setEnabled': z.object({ id, enabled: z.boolean() }).strict(),
   'rule.move': z.object({ id, position: z.number().int().min(0) }).strict(),
   'rule.delete': z.object({ id }).strict(),
@@ -124,6 +126,7 @@ export interface CommandResponses {
   'endpoint.create': EndpointView
   'endpoint.delete': { ok: true }
   'rule.addPreset': RuleView
+  'rule.update': RuleView
   'rule.setEnabled': { ok: true }
   'rule.move': { ok: true }
   'rule.delete': { ok: true }

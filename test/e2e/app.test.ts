@@ -72,6 +72,24 @@ describe('Hookloop in the browser', () => {
     await screenshot(page, 'fault-rule-410')
   })
 
+  it('a rule edited as data reads as its new sentence; an invalid edit is refused with the reason', async () => {
+    await fresh()
+    const page = browser.page
+    await createEndpoint(page, { name: 'editable', scheme: 'standard-webhooks' })
+    await page.click('[data-testid=preset-always-500]')
+    await page.waitForSelector('[data-testid=rule-sentence]:has-text("reply 500")')
+    await page.click('[data-testid=rule] button:text-is("Edit")')
+    const editor = page.locator('[data-testid=rule-editor]')
+    const definition = JSON.parse(await editor.inputValue()) as { steps: { type: string; status?: number }[] }
+    await editor.fill(JSON.stringify({ ...definition, steps: [{ type: 'reply', status: 200 }, { type: 'delay', ms: 10 }] }))
+    await page.click('[data-testid=rule-save]')
+    await page.waitForSelector('[data-testid=rule] .error-text:has-text("final")')
+    await editor.fill(JSON.stringify({ ...definition, steps: [{ type: 'delay', ms: 250 }, { type: 'reply', status: 429 }] }))
+    await page.click('[data-testid=rule-save]')
+    await page.waitForSelector('[data-testid=rule-sentence]:has-text("wait 250 ms, then reply 429")')
+    await screenshot(page, 'rule-edited')
+  })
+
   it('a duplicate from a real provider retrying is flagged on its dedupe key row', async () => {
     const { receiverUrl } = await fresh()
     const page = browser.page

@@ -273,6 +273,12 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       ctx.changed('rules')
       return ruleViews(binding).find((r) => r.id === rule.id) ?? notFound(`rule ${rule.id}`)
     },
+    'rule.update': (req) => {
+      const binding = ctx.current()
+      const rule = binding.engine.receiver.rules.update(req.id, req.definition)
+      ctx.changed('rules')
+      return ruleViews(binding).find((r) => r.id === rule.id) ?? notFound(`rule ${rule.id}`)
+    },
     'rule.setEnabled': (req) => {
       if (!ctx.current().engine.receiver.rules.enable(req.id, req.enabled)) notFound(`rule ${req.id}`)
       ctx.changed('rules')

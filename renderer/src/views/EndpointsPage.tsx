@@ -188,23 +188,64 @@ function EndpointCard({ endpoint, rules }: { endpoint: EndpointView; rules: Rule
 }
 
 function RuleLine({ rule, first, last }: { rule: RuleView; first: boolean; last: boolean }) {
+  const [editing, setEditing] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const save = async () => {
+    if (editing === null) return
+    let definition: Record<string, unknown>
+    try {
+      definition = JSON.parse(editing) as Record<string, unknown>
+    } catch (e) {
+      setError(`not valid JSON: ${e instanceof Error ? e.message : String(e)}`)
+      return
+    }
+    const client = useApp.getState().client
+    try {
+      await client?.call('rule.update', { id: rule.id, definition })
+      setEditing(null)
+      setError(null)
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e))
+    }
+  }
   return (
-    <div className={`list-item${rule.enabled ? '' : ' disabled'}`} data-testid="rule">
-      <label className="check" title={rule.enabled ? 'Disable' : 'Enable'}>
-        <input type="checkbox" checked={rule.enabled} onChange={(e) => void run('Rule', (c) => c.call('rule.setEnabled', { id: rule.id, enabled: e.target.checked }))} />
-      </label>
-      <span className="grow sentence" data-testid="rule-sentence">
-        {rule.explain}
-      </span>
-      <button className="btn small" disabled={first} onClick={() => void run('Move rule', (c) => c.call('rule.move', { id: rule.id, position: rule.position - 1 }))} title="Move up">
-        ↑
-      </button>
-      <button className="btn small" disabled={last} onClick={() => void run('Move rule', (c) => c.call('rule.move', { id: rule.id, position: rule.position + 1 }))} title="Move down">
-        ↓
-      </button>
-      <button className="btn small danger" onClick={() => void run('Delete rule', (c) => c.call('rule.delete', { id: rule.id }))} title="Delete">
-        ✕
-      </button>
+    <div className={`list-item${rule.enabled ? '' : ' disabled'}`} data-testid="rule" style={editing !== null ? { flexDirection: 'column', alignItems: 'stretch' } : undefined}>
+      {editing === null ? (
+        <>
+          <label className="check" title={rule.enabled ? 'Disable' : 'Enable'}>
+            <input type="checkbox" checked={rule.enabled} onChange={(e) => void run('Rule', (c) => c.call('rule.setEnabled', { id: rule.id, enabled: e.target.checked }))} />
+          </label>
+          <span className="grow sentence" data-testid="rule-sentence">
+            {rule.explain}
+          </span>
+          <button className="btn small" onClick={() => setEditing(JSON.stringify(rule.definition, null, 2))} title="Edit the rule as data">
+            Edit
+          </button>
+          <button className="btn small" disabled={first} onClick={() => void run('Move rule', (c) => c.call('rule.move', { id: rule.id, position: rule.position - 1 }))} title="Move up">
+            ↑
+          </button>
+          <button className="btn small" disabled={last} onClick={() => void run('Move rule', (c) => c.call('rule.move', { id: rule.id, position: rule.position + 1 }))} title="Move down">
+            ↓
+          </button>
+          <button className="btn small danger" onClick={() => void run('Delete rule', (c) => c.call('rule.delete', { id: rule.id }))} title="Delete">
+            ✕
+          </button>
+        </>
+      ) : (
+        <>
+          <div className="hint">Matchers, then steps (or a sequence per arrival of the dedupe key). A final step must come last.</div>
+          <textarea className={`input${error ? ' invalid' : ''}`} rows={10} value={editing} onChange={(e) => setEditing(e.target.value)} spellCheck={false} data-testid="rule-editor" />
+          {error && <div className="error-text">{error}</div>}
+          <div className="row">
+            <button className="btn primary small" onClick={() => void save()} data-testid="rule-save">
+              Save
+            </button>
+            <button className="btn small" onClick={() => (setEditing(null), setError(null))}>
+              Cancel
+            </button>
+          </div>
+        </>
+      )}
     </div>
   )
 }
