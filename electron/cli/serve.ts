@@ -62,7 +62,9 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
   const dataDir = parsed.values.data ?? defaultDataDir()
   const tunnelHost = parsed.values['tunnel-host']
 
-  const child = fork(hostScript, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  // Anything the engine prints goes to stderr: stdout's first line is the URL, for scripts.
+  const child = fork(hostScript, [], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+  child.stdout?.pipe(err)
   const start: HostStartMessage = {
     type: 'start',
     options: {
