@@ -1,28 +1,102 @@
-// `hookloop run FILE [--report OUT.json] [--data DIR] [--json]`: runs a scenario headless.
-// Exit codes are the contract CI relies on: 0 every expectation holds, 1 one fails (or the run
-// could not finish), 2 the file is unreadable, not JSON, or not a valid scenario.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+// `hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR] [--json]`: runs
+// scenarios headless. Exit codes are the contract CI relies on: 0 every expectation holds, 1 one
+// fails (or a run could not finish), 2 a file is unreadable, not JSON, or not a valid scenario.
+// A folder runs every *.json file in it (sorted by name), one summary each and a total; the
+// invalid ones are named with their problems and the others still run.
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { basename, dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { parseScenario } from '../../shared/scenario-validate'
-import { formatProblem } from '../../shared/scenario-issues'
 import { scenarioJsonSchema } from '../../shared/scenario-json-schema'
 import { DATA_FILE_NAME } from '../engine/engine'
-import { runScenario } from '../engine/scenarios/run'
+import { toJUnitXml, type ScenarioFileResult } from '../engine/scenarios/junit'
 import { formatSummary } from '../engine/scenarios/summary'
 import type { Command } from './commands'
+import { exitCodeOf, runScenarioFile } from './run-file'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop run FILE [--report OUT.json] [--data DIR] [--json]
+const USAGE = `Usage: hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR] [--json]
        hookloop run --schema
 
-Runs the scenario in FILE headless and prints what happened to every delivery.
-  --report OUT.json  also write the full report as JSON
-  --data DIR         keep the run's SQLite file in DIR/hookloop.db (a new folder; default: a
-                     temp file, removed after)
+Runs the scenario in FILE headless and prints what happened to every delivery. With a folder,
+runs every *.json scenario in it (sorted by name) and prints one summary each and a total.
+  --report OUT.json  also write the full report as JSON (a folder: {ok, scenarios: [...]})
+  --junit OUT.xml    also write JUnit XML for CI: a testsuite per scenario, a testcase per
+                     expectation
+  --data DIR         keep the run's SQLite file in DIR/hookloop.db (a new folder; a folder of
+                     scenarios uses DIR/<name>/hookloop.db; default: a temp file, removed after)
   --json             print the report as JSON instead of the summary
   --schema           print the JSON Schema of scenario files (for editors) and exit
-Exit status: 0 every expectation holds, 1 one fails, 2 the file is invalid.`
+Exit status: 0 every expectation holds, 1 one fails, 2 a file is invalid.`
+
+interface Options {
+  report: string | undefined
+  junit: string | undefined
+  data: string | undefined
+  json: boolean
+}
+
+/** The *.json files directly in `dir`, sorted by name (byte order, the same on every machine). */
+function scenarioFiles(dir: string): string[] {
+  let names: string[]
+  try {
+    names = readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.toLowerCase().endsWith('.json'))
+      .map((entry) => entry.name)
+  } catch (error) {
+    throw new UsageError(`run: cannot list the folder ${dir}: ${(error as Error).message}`)
+  }
+  if (names.length === 0) throw new UsageError(`run: no *.json scenario files in ${dir}`)
+  return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((name) => join(dir, name))
+}
+
+function dataDirFor(options: Options, file: string, folderMode: boolean): string | undefined {
+  if (options.data === undefined) return undefined
+  return folderMode ? join(options.data, basename(file).replace(/\.json$/i, '')) : options.data
+}
+
+function writeOutput(path: string, text: string, what: string, err: NodeJS.WritableStream): boolean {
+  try {
+    mkdirSync(dirname(resolve(path)), { recursive: true })
+    writeFileSync(path, text)
+    return true
+  } catch (error) {
+    err.write(`hookloop: cannot write the ${what} to ${path}: ${(error as Error).message}\n`)
+    return false
+  }
+}
+
+function verdictOf(result: ScenarioFileResult): 'passed' | 'failed' | 'invalid' {
+  if (result.kind === 'invalid') return 'invalid'
+  return result.kind === 'ran' && result.report.ok ? 'passed' : 'failed'
+}
+
+/** What --json and --report hold for a folder: every file with its verdict and report. */
+function folderJson(results: readonly ScenarioFileResult[]): unknown {
+  return {
+    ok: exitCodeOf(results) === 0,
+    scenarios: results.map((r) => {
+      switch (r.kind) {
+        case 'ran':
+          return { file: r.file, result: verdictOf(r), report: r.report }
+        case 'invalid':
+          return { file: r.file, result: 'invalid', problems: r.problems }
+        case 'error':
+          return { file: r.file, result: 'failed', error: r.message }
+        default: {
+          const never: never = r
+          throw new Error(`unknown result ${JSON.stringify(never)}`)
+        }
+      }
+    }),
+  }
+}
+
+function totalLine(results: readonly ScenarioFileResult[]): string {
+  const count = (v: string) => results.filter((r) => verdictOf(r) === v).length
+  const n = results.length
+  return `TOTAL: ${n} scenario${n === 1 ? '' : 's'}: ${count('passed')} passed, ${count('failed')} failed, ${count('invalid')} invalid`
+}
 
 export async function run(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   let parsed
@@ -32,6 +106,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
       allowPositionals: true,
       options: {
         report: { type: 'string' },
+        junit: { type: 'string' },
         data: { type: 'string' },
         json: { type: 'boolean', default: false },
         schema: { type: 'boolean', default: false },
@@ -49,65 +124,53 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
     out.write(`${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`)
     return 0
   }
-  const [file, ...extra] = parsed.positionals
-  if (!file) throw new UsageError('run: which scenario file? (hookloop run FILE [--report OUT.json])')
-  if (extra.length) throw new UsageError(`run: one scenario file at a time (got also ${extra.join(', ')})`)
+  const [target, ...extra] = parsed.positionals
+  if (!target) throw new UsageError('run: which scenario file or folder? (hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml])')
+  if (extra.length) throw new UsageError(`run: one scenario file or folder at a time (got also ${extra.join(', ')})`)
+  const options: Options = { report: parsed.values.report, junit: parsed.values.junit, data: parsed.values.data, json: parsed.values.json }
 
-  const dataDir = parsed.values.data
-  // A run judges only what it did itself: it starts from an empty store, never on top of another.
-  if (dataDir !== undefined && existsSync(join(dataDir, DATA_FILE_NAME))) {
-    throw new UsageError(`run: ${join(dataDir, DATA_FILE_NAME)} already exists; a scenario run starts from an empty store (give --data a new folder)`)
-  }
-
-  let text: string
+  let folderMode = false
   try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (error as Error).message
-    err.write(`hookloop: cannot read the scenario ${file}: ${why}\n`)
-    return 2
+    folderMode = statSync(target).isDirectory()
+  } catch {
+    // A missing file is reported by the file run below, with the usual message and exit 2.
   }
-  // Editors on Windows save a byte-order mark; JSON.parse refuses it.
-  const result = parseScenario(text.replace(/^\uFEFF/, ''))
-  if (!result.ok) {
-    err.write(`hookloop: ${file} is not a valid scenario:\n`)
-    for (const problem of result.problems) err.write(`  ${formatProblem(problem)}\n`)
-    return 2
+  const files = folderMode ? scenarioFiles(target) : [target]
+  // A run judges only what it did itself: it starts from an empty store, never on top of another.
+  for (const file of files) {
+    const dataDir = dataDirFor(options, file, folderMode)
+    if (dataDir !== undefined && existsSync(join(dataDir, DATA_FILE_NAME))) {
+      throw new UsageError(`run: ${join(dataDir, DATA_FILE_NAME)} already exists; a scenario run starts from an empty store (give --data a new folder)`)
+    }
   }
 
-  // Ctrl-C ends the run early but still prints and writes what happened so far.
+  // Ctrl-C ends the current run early (it still reports what happened so far) and skips the rest.
   const interrupt = new AbortController()
   const onSignal = () => interrupt.abort()
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
-  let report
+  const results: ScenarioFileResult[] = []
   try {
-    report = await runScenario(result.scenario, {
-      file,
-      signal: interrupt.signal,
-      // On a virtual clock the whole run takes a moment; on real time, show it as it goes.
-      ...(result.scenario.clock.mode === 'virtual' || parsed.values.json ? {} : { onProgress: (line: string) => err.write(`${line}\n`) }),
-      ...(dataDir === undefined ? {} : { dataDir }),
-    })
-  } catch (error) {
-    err.write(`hookloop: the scenario could not run: ${error instanceof Error ? error.message : String(error)}\n`)
-    return 1
+    for (const file of files) {
+      if (interrupt.signal.aborted) break
+      const dataDir = dataDirFor(options, file, folderMode)
+      const result = await runScenarioFile(file, { err, signal: interrupt.signal, progress: !options.json, ...(dataDir === undefined ? {} : { dataDir }) })
+      results.push(result)
+      if (result.kind === 'ran' && !options.json) out.write(`${formatSummary(result.report)}\n${folderMode ? '\n' : ''}`)
+    }
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
   }
-  if (parsed.values.json) out.write(`${JSON.stringify(report, null, 2)}\n`)
-  else out.write(`${formatSummary(report)}\n`)
-  if (parsed.values.report !== undefined) {
-    try {
-      mkdirSync(dirname(resolve(parsed.values.report)), { recursive: true })
-      writeFileSync(parsed.values.report, `${JSON.stringify(report, null, 2)}\n`)
-    } catch (error) {
-      err.write(`hookloop: cannot write the report to ${parsed.values.report}: ${(error as Error).message}\n`)
-      return 1
-    }
-  }
-  return report.ok ? 0 : 1
+  if (folderMode && !options.json) out.write(`${totalLine(results)}\n`)
+
+  let code = exitCodeOf(results)
+  const single = !folderMode ? results[0] : undefined
+  // A single file keeps its report as the document (what scripts and the UI already read).
+  const document = single === undefined ? folderJson(results) : single.kind === 'ran' ? single.report : null
+  if (options.json && document !== null) out.write(`${JSON.stringify(document, null, 2)}\n`)
+  if (options.report !== undefined && document !== null && !writeOutput(options.report, `${JSON.stringify(document, null, 2)}\n`, 'report', err)) code = Math.max(code, 1)
+  if (options.junit !== undefined && !writeOutput(options.junit, toJUnitXml(results, { hostname: hostname() }), 'JUnit XML', err)) code = Math.max(code, 1)
+  return code
 }
 export const runCommand: Command = (args) => run(args)

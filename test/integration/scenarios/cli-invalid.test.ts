@@ -99,7 +99,7 @@ describe('hookloop run with an invalid scenario file', () => {
     await expectInvalid(write('typo.json', doc), 'expect.deliveries[0].attemps: unknown field "attemps" (did you mean "attempts"?)')
   })
 
-  it('refuses a file it cannot read, and a folder', async () => {
+  it('refuses a file it cannot read, and a folder without scenarios', async () => {
     const missing = join(temp.dir, 'nope.json')
     const result = await runCli(['run', missing])
     expect(result.code).toBe(2)
@@ -108,13 +108,13 @@ describe('hookloop run with an invalid scenario file', () => {
     mkdirSync(folder)
     const dir = await runCli(['run', folder])
     expect(dir.code).toBe(2)
-    expect(dir.stderr).toBe(`hookloop: cannot read the scenario ${folder}: it is a folder\n`)
+    expect(dir.stderr).toBe(`hookloop: run: no *.json scenario files in ${folder}\n`)
   })
 
   it('exits 2 with one line on bad usage', async () => {
     const none = await runCli(['run'])
     expect(none.code).toBe(2)
-    expect(none.stderr).toBe('hookloop: run: which scenario file? (hookloop run FILE [--report OUT.json])\n')
+    expect(none.stderr).toBe('hookloop: run: which scenario file or folder? (hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml])\n')
     const flag = await runCli(['run', 'x.json', '--frobnicate'])
     expect(flag.code).toBe(2)
     expect(flag.stderr).toMatch(/^hookloop: run: Unknown option '--frobnicate'/)
