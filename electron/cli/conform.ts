@@ -1,0 +1,92 @@
+// `hookloop conform --data DIR --endpoint SLUG --policy NAME|FILE [--tolerance-ms N]
+// [--tolerance-pct P] [--report OUT.json] [--as-of ISO]`: judges a provider's deliveries to one of
+// our endpoints against its documented retry policy. 0 every check passes (or is pending/skipped),
+// 1 one fails, 2 bad usage or a data folder/endpoint that is not there.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { DEFAULT_SENDER_TOLERANCE, type SenderCheckStatus, type SenderConformanceReport } from '../../shared/conformance-sender'
+import { checkSenderConformance, UnknownEndpointError } from '../engine/conformance/sender'
+import { DATA_FILE_NAME } from '../engine/engine'
+import { openDatabase } from '../engine/store'
+import type { Command } from './commands'
+import { numberArg, policyArg } from './policy-arg'
+import { UsageError } from './usage-error'
+
+const USAGE = `Usage: hookloop conform --data DIR --endpoint SLUG --policy NAME|FILE [options]
+
+Compares the requests a provider delivered to an endpoint (grouped per event) with the retry
+policy it documents: intervals, stop after success, stop after a final outcome (4xx), redirects
+not followed, attempt count.
+  --data DIR          the Hookloop data folder (DIR/hookloop.db) that captured the requests
+  --endpoint SLUG     the endpoint (/h/SLUG)
+  --policy NAME|FILE  a preset (pandoktorek, csku, stripe, …) or a JSON policy spec file
+  --tolerance-ms N    allowed difference per interval in ms (default ${DEFAULT_SENDER_TOLERANCE.ms})
+  --tolerance-pct P   or P % of the expected delay, whichever is larger (default ${DEFAULT_SENDER_TOLERANCE.pct})
+  --as-of ISO         "now" for attempts not yet due (default: the current time)
+  --report OUT.json   also write the full report as JSON
+Exit status: 0 no check fails, 1 a check fails, 2 bad usage.`
+
+const MARK: Record<SenderCheckStatus, string> = { pass: 'PASS', fail: 'FAIL', skip: 'skip', pending: 'wait' }
+
+export function formatSenderReport(report: SenderConformanceReport): string {
+  const lines = [`Endpoint /h/${report.endpoint} against policy ${report.policy} (±${report.tolerance.ms} ms or ${report.tolerance.pct} %)`]
+  if (report.events.length === 0) lines.push('  no requests captured on this endpoint')
+  for (const event of report.events) {
+    lines.push(`${event.ok ? 'ok  ' : 'FAIL'} ${event.key_source === 'request' ? event.key : `${event.key_source.replace('_', ' ')} ${event.key}`}: ${event.arrivals.length} attempt(s) — ${event.arrivals.map((a) => a.outcome).join(', ')}`)
+    for (const check of event.checks) if (check.status !== 'skip') lines.push(`    ${MARK[check.status]} ${check.title}: ${check.detail}`)
+  }
+  const failed = report.events.filter((e) => !e.ok).length
+  lines.push(`${report.ok ? 'PASSED' : 'FAILED'}: ${report.events.length} event(s), ${failed} with a failing check`)
+  return lines.join('\n')
+}
+
+export const conformCommand: Command = async (args) => {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        data: { type: 'string' },
+        endpoint: { type: 'string' },
+        policy: { type: 'string' },
+        'tolerance-ms': { type: 'string' },
+        'tolerance-pct': { type: 'string' },
+        'as-of': { type: 'string' },
+        report: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    })
+  } catch (error) {
+    throw new UsageError(`conform: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`)
+  }
+  const v = parsed.values
+  if (v.help) {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
+  if (!v.data || !v.endpoint || !v.policy) throw new UsageError('conform: --data, --endpoint and --policy are required (hookloop conform --help)')
+  const policy = policyArg('conform', v.policy)
+  const tolerance = { ms: numberArg('conform', 'tolerance-ms', v['tolerance-ms'], DEFAULT_SENDER_TOLERANCE.ms), pct: numberArg('conform', 'tolerance-pct', v['tolerance-pct'], DEFAULT_SENDER_TOLERANCE.pct) }
+  const file = join(v.data, DATA_FILE_NAME)
+  if (!existsSync(file)) throw new UsageError(`conform: no Hookloop data in ${v.data} (${file} does not exist)`)
+  const asOf = v['as-of'] === undefined ? Date.now() : Date.parse(v['as-of'])
+  if (Number.isNaN(asOf)) throw new UsageError(`conform: --as-of must be an ISO 8601 date-time, got "${v['as-of']}"`)
+
+  const db = openDatabase({ file })
+  let report: SenderConformanceReport
+  try {
+    report = checkSenderConformance(db, { endpoint: v.endpoint, policy, tolerance, asOf })
+  } catch (error) {
+    if (error instanceof UnknownEndpointError) throw new UsageError(`conform: ${error.message}`)
+    throw error
+  } finally {
+    db.close()
+  }
+  process.stdout.write(formatSenderReport(report) + '\n')
+  if (v.report) {
+    mkdirSync(dirname(resolve(v.report)), { recursive: true })
+    writeFileSync(v.report, JSON.stringify(report, null, 2) + '\n')
+  }
+  return report.ok ? 0 : 1
+}

@@ -1,0 +1,35 @@
+// --policy NAME|FILE for commands that judge against a retry policy: a preset name, or a JSON
+// file holding a policy spec as subscriptions take it ({"preset": "stripe", "max_attempts": 5}).
+import { existsSync, readFileSync } from 'node:fs'
+import { ZodError } from 'zod'
+import type { Policy } from '../../shared/policy'
+import { POLICY_PRESET_IDS, isPolicyPresetId, resolvePolicy, type PolicySpec } from '../../shared/policy-presets'
+import { UsageError } from './usage-error'
+
+export function policyArg(command: string, value: string): Policy {
+  if (isPolicyPresetId(value)) return resolvePolicy(value)
+  if (!existsSync(value)) throw new UsageError(`${command}: --policy "${value}" is neither a preset (${POLICY_PRESET_IDS.join(', ')}) nor a file`)
+  let spec: unknown
+  try {
+    spec = JSON.parse(readFileSync(value, 'utf8'))
+  } catch (error) {
+    throw new UsageError(`${command}: --policy ${value} is not JSON: ${(error as Error).message}`)
+  }
+  try {
+    return resolvePolicy(spec as PolicySpec)
+  } catch (error) {
+    if (error instanceof ZodError) {
+      const first = error.issues[0]
+      throw new UsageError(`${command}: --policy ${value}: ${first ? `${first.path.join('.') || '(root)'}: ${first.message}` : error.message}`)
+    }
+    throw error
+  }
+}
+
+/** A non-negative number option, or a UsageError naming it. */
+export function numberArg(command: string, name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`${command}: --${name} must be a non-negative number, got "${value}"`)
+  return n
+}

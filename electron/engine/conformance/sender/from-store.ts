@@ -1,0 +1,38 @@
+// The sender conformance check over a Hookloop data folder: an endpoint's captured requests
+// read from the store, judged against a policy.
+import type { Database } from 'better-sqlite3'
+import { DEFAULT_SENDER_TOLERANCE, type SenderConformanceReport, type SenderTolerance } from '../../../../shared/conformance-sender'
+import type { Policy } from '../../../../shared/policy'
+import { endpointPath } from '../../../../shared/receiver'
+import { toRequestRecord } from '../../receiver/records'
+import { createEndpointStore } from '../../store/endpoints'
+import { createRequestReads } from '../../store/request-reads'
+import { evaluateSenderConformance } from './evaluate'
+
+export interface CheckSenderOptions {
+  /** The endpoint's slug. */
+  endpoint: string
+  policy: Policy
+  tolerance?: Partial<SenderTolerance>
+  /** "Now" for the verdicts: an attempt not yet due by then is pending, one overdue is missing. */
+  asOf: number
+}
+
+export class UnknownEndpointError extends Error {
+  override readonly name = 'UnknownEndpointError'
+}
+
+export function checkSenderConformance(db: Database, options: CheckSenderOptions): SenderConformanceReport {
+  const endpoint = createEndpointStore(db).getBySlug(options.endpoint)
+  if (!endpoint) throw new UnknownEndpointError(`no endpoint answers at ${endpointPath(options.endpoint)} in this data folder`)
+  const reads = createRequestReads(db)
+  const requests = reads.byEndpoint(endpoint.id).map(toRequestRecord)
+  return evaluateSenderConformance({
+    endpoint: endpoint.slug,
+    requests,
+    policy: options.policy,
+    tolerance: { ...DEFAULT_SENDER_TOLERANCE, ...options.tolerance },
+    asOf: options.asOf,
+    lookupPath: (path, from, to) => reads.atPath(path, from, to ?? Number.MAX_SAFE_INTEGER).map(toRequestRecord),
+  })
+}
