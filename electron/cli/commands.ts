@@ -14,5 +14,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   listen: { summary: 'run a receiver: capture, verify, dedupe and answer by rules', load: () => import('./listen').then((m) => m.listenCommand) },
   run: { summary: 'run a scenario file headless and judge its expectations', load: () => import('./run').then((m) => m.runCommand) },
   conform: { summary: "judge a provider's deliveries to an endpoint against its retry policy", load: () => import('./conform').then((m) => m.conformCommand) },
+  check: { summary: 'grade a webhook endpoint: signatures, duplicates, errors, redirects, latency', load: () => import('./check').then((m) => m.checkCommand) },
   serve: { summary: 'open the app in your browser (engine + UI on 127.0.0.1)', load: () => import('./serve').then((m) => m.serveCommand) },
 }

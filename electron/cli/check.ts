@@ -1,0 +1,123 @@
+// `hookloop check URL --scheme S --secret K [...]`: the consumer conformance check. Sends a
+// battery of deliveries to someone's webhook endpoint and prints a report card. Exit codes: 0
+// every check passes (warnings allowed), 1 one fails, 2 bad usage or an unreachable URL.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { CONSUMER_CHECK_DEFAULTS } from '../../shared/conformance'
+import { SecretFormatError } from '../engine/signatures'
+import { ConsumerCheckInputError, ConsumerUnreachableError, formatReportCard, runConsumerCheck } from '../engine/conformance/consumer'
+import type { Command } from './commands'
+import { COMMON_OPTIONS, CUSTOM_HELP, SCHEME_LIST, customOptions, readBytes, requireOption, requireScheme } from './signature-args'
+import { UsageError } from './usage-error'
+
+const USAGE = `Usage: hookloop check URL --scheme S --secret K [--timeout-ms 10000] [--warn-ms 5000]
+                      [--event-type T] [--payload-file F] [--samples 10] [--report OUT.json] [--json]
+
+Sends a battery of signed deliveries to the webhook endpoint at URL and grades the answers: a
+valid event gets 2xx in time, a duplicate gets 2xx, a wrong or missing signature, a stale
+timestamp and a malformed body get 4xx, nothing redirects; p50/p95 latency.
+  --scheme S          signature scheme the endpoint verifies
+  --secret K          the endpoint's signing secret
+  --timeout-ms N      provider timeout per request (default ${CONSUMER_CHECK_DEFAULTS.timeoutMs})
+  --warn-ms N         warn when a 2xx takes longer (default ${CONSUMER_CHECK_DEFAULTS.warnAboveMs})
+  --event-type T      type of the generated events (default ${CONSUMER_CHECK_DEFAULTS.eventType})
+  --payload-file F    send this JSON instead of the generated event (its "id" is replaced per request)
+  --samples N         valid events sent to measure latency (default ${CONSUMER_CHECK_DEFAULTS.latencySamples})
+  --report OUT.json   also write the result as JSON
+  --json              print the result as JSON instead of the report card
+${SCHEME_LIST}
+${CUSTOM_HELP}
+Exit status: 0 every check passes (warnings allowed), 1 a check fails, 2 bad usage or unreachable URL.`
+
+function positiveInt(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw new UsageError(`check: --${name} must be a positive whole number, got "${value}"`)
+  return Number(value)
+}
+
+function readPayload(path: string | undefined): unknown {
+  if (path === undefined) return undefined
+  const text = readBytes(path, 'payload-file').toString('utf8').replace(/^\uFEFF/, '')
+  try {
+    return JSON.parse(text) as unknown
+  } catch (error) {
+    throw new UsageError(`check: --payload-file ${path} is not valid JSON (${(error as Error).message})`)
+  }
+}
+
+export async function check(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        ...COMMON_OPTIONS,
+        secret: { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        'warn-ms': { type: 'string' },
+        'event-type': { type: 'string' },
+        'payload-file': { type: 'string' },
+        samples: { type: 'string' },
+        report: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    })
+  } catch (error) {
+    throw new UsageError(`check: ${error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error)}`)
+  }
+  const v = parsed.values
+  if (v.help) {
+    out.write(`${USAGE}\n`)
+    return 0
+  }
+  const [url, ...extra] = parsed.positionals
+  if (!url) throw new UsageError('check: which endpoint? (hookloop check URL --scheme S --secret K)')
+  if (extra.length) throw new UsageError(`check: one URL at a time (got also ${extra.join(', ')})`)
+  if (v['body-file'] !== undefined || v.url !== undefined) throw new UsageError('check: the URL is the argument; the bodies are generated (use --payload-file for your own JSON)')
+  const scheme = requireScheme(v.scheme)
+  const secret = requireOption(v.secret, 'secret')
+  const custom = customOptions(scheme, v)
+  const timeoutMs = positiveInt(v['timeout-ms'], 'timeout-ms')
+  const warnAboveMs = positiveInt(v['warn-ms'], 'warn-ms')
+  const latencySamples = positiveInt(v.samples, 'samples')
+  const payload = readPayload(v['payload-file'])
+
+  let result
+  try {
+    result = await runConsumerCheck({
+      url,
+      scheme,
+      secret,
+      ...(custom ? { custom } : {}),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(warnAboveMs === undefined ? {} : { warnAboveMs }),
+      ...(latencySamples === undefined ? {} : { latencySamples }),
+      ...(v['event-type'] === undefined ? {} : { eventType: v['event-type'] }),
+      ...(payload === undefined ? {} : { payload }),
+      // A real endpoint can take seconds per answer: show that the battery is moving.
+      ...(v.json ? {} : { onProbe: (kind, index, total, o) => err.write(`  [${index + 1}/${total}] ${kind}: ${o.status_code ?? o.outcome} in ${o.duration_ms} ms\n`) }),
+    })
+  } catch (error) {
+    if (error instanceof ConsumerUnreachableError) {
+      err.write(`hookloop: ${error.message}\n`)
+      return 2
+    }
+    if (error instanceof ConsumerCheckInputError || error instanceof SecretFormatError) throw new UsageError(`check: ${error.message}`)
+    throw error
+  }
+  out.write(v.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatReportCard(result)}\n`)
+  if (v.report !== undefined) {
+    try {
+      mkdirSync(dirname(resolve(v.report)), { recursive: true })
+      writeFileSync(v.report, `${JSON.stringify(result, null, 2)}\n`)
+    } catch (error) {
+      err.write(`hookloop: cannot write the report to ${v.report}: ${(error as Error).message}\n`)
+      return 1
+    }
+  }
+  return result.ok ? 0 : 1
+}
+
+export const checkCommand: Command = (args) => check(args)
