@@ -10,7 +10,7 @@ import type { RunningConsumer } from '../../support/consumers/server'
 // asserted for both. No timed assertions: the sloppy consumer's delay is a lower bound far above
 // the warning threshold used here.
 
-export const SW_SECRET = `whsec_${Buffer.from('hookloop consumer check secret!!').toString('base64')}`
+const SW_SECRET = `whsec_${Buffer.from('hookloop consumer check secret!!').toString('base64')}`
 
 const running: RunningConsumer[] = []
 afterEach(async () => {

@@ -44,14 +44,19 @@ function signatureHeader(scheme: SchemeId, custom?: CustomHmacOptions): string |
   return scheme === 'custom' ? (custom?.header.toLowerCase() ?? null) : SCHEMES[scheme].signatureHeader
 }
 
-export function eventBody(input: BatteryInput, eventId: string, now: number): Buffer {
+/**
+ * The event's JSON at signing time `at` (ms). Linear carries its timestamp in the body
+ * (`webhookTimestamp`, ms), so for Linear the body holds the time that the stale probe moves back.
+ */
+export function eventBody(input: BatteryInput, eventId: string, at: number): Buffer {
   const payload = input.payload
+  const bodyTime = input.scheme === 'linear' ? { webhookTimestamp: at } : {}
   if (payload !== undefined) {
     const isObject = typeof payload === 'object' && payload !== null && !Array.isArray(payload)
-    const doc = isObject && 'id' in payload ? { ...payload, id: eventId } : payload
-    return Buffer.from(JSON.stringify(doc))
+    if (!isObject) return Buffer.from(JSON.stringify(payload))
+    return Buffer.from(JSON.stringify({ ...payload, ...('id' in payload ? { id: eventId } : {}), ...bodyTime }))
   }
-  return Buffer.from(JSON.stringify({ id: eventId, type: input.eventType, created_at: new Date(now).toISOString(), data: { source: 'hookloop check' } }))
+  return Buffer.from(JSON.stringify({ id: eventId, type: input.eventType, created_at: new Date(at).toISOString(), ...bodyTime, data: { source: 'hookloop check' } }))
 }
 
 /** Cut inside the object: a JSON parser must refuse it, yet it is signed correctly. */
@@ -71,8 +76,10 @@ export function newEventId(scheme: SchemeId): string {
  */
 export function buildProbe(kind: ProbeKind, input: BatteryInput, now: number, same?: { eventId: string; body: Buffer }): ProbeRequest {
   const eventId = same?.eventId ?? newEventId(input.scheme)
-  const body = kind === 'malformed_body' ? malformedBody(eventId, input.eventType) : (same?.body ?? eventBody(input, eventId, now))
-  const faults: SendFault[] = kind === 'wrong_signature' ? [{ type: 'wrong-secret' }] : kind === 'stale_timestamp' ? [{ type: 'stale-timestamp', by_s: staleBySeconds(input.scheme, input.custom) }] : []
+  const staleBy = staleBySeconds(input.scheme, input.custom)
+  const signedAt = kind === 'stale_timestamp' ? now - staleBy * 1000 : now
+  const body = kind === 'malformed_body' ? malformedBody(eventId, input.eventType) : (same?.body ?? eventBody(input, eventId, signedAt))
+  const faults: SendFault[] = kind === 'wrong_signature' ? [{ type: 'wrong-secret' }] : kind === 'stale_timestamp' ? [{ type: 'stale-timestamp', by_s: staleBy }] : []
   const custom = input.custom
   const { headers } = buildHeaders({
     scheme: input.scheme,

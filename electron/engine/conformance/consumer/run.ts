@@ -49,7 +49,7 @@ export class ConsumerUnreachableError extends Error {
     readonly outcome: string,
     detail: string,
   ) {
-    super(`cannot reach ${url}: ${outcome.replace(/_/g, ' ')}${detail ? ` (${detail})` : ''}`)
+    super(`cannot reach ${url}: ${outcome === 'dns' ? 'DNS lookup failed' : outcome.replace(/_/g, ' ')}${detail ? ` (${detail})` : ''}`)
   }
 }
 
