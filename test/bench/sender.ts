@@ -1,7 +1,9 @@
 // npm run bench:sender — the sender against the limit of its own HTTP client.
 //  1. bare: 40 000 POSTs with undici dispatch() on the same Agent and concurrency, nothing else.
 //  2. hookloop: 10 000 events under seed A's policy on a virtual clock to a receiver that fails
-//     the first 3 attempts of each event: 40 000 attempts, each signed, recorded and scheduled.
+//     the first 3 attempts of each event: 40 000 attempts, each signed, recorded and scheduled,
+//     with the attempt writes on the sender's writer thread (the figure reported) and, for
+//     comparison, inline on the event loop.
 //  3. scheduler: 1 000 000 pending deliveries in the store and the heap; memory, schedule/s, pop/s.
 // The receiver runs in its own process. Nothing here is asserted: figures are printed.
 import { fork } from 'node:child_process'
@@ -71,21 +73,28 @@ async function bare(url: string): Promise<{ perSecond: number; cpuUs: number }> 
   return { perSecond: ATTEMPTS / seconds, cpuUs: (used.user + used.system) / ATTEMPTS }
 }
 
-async function hookloop(url: string): Promise<{ perSecond: number; cpuUs: number; attempts: number; publishPerSecond: number }> {
+interface TimedHooks {
+  begin(): Promise<void>
+  end(): Promise<void>
+}
+
+async function hookloop(url: string, writerThread: boolean, hooks?: TimedHooks): Promise<{ perSecond: number; cpuUs: number; attempts: number; publishPerSecond: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'hookloop-bench-sender-'))
   const db = openDatabase({ file: join(dir, 'hookloop.db') })
   const clock = createVirtualClock({ start: 0 })
-  const sender = createSender({ db, clock, sign, concurrency: CONCURRENCY })
+  const sender = createSender({ db, clock, sign, concurrency: CONCURRENCY, writerThread })
   sender.createSubscription({ id: 'bench', target: { url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
   const publishStart = performance.now()
   for (let i = 0; i < EVENTS; i++) sender.publish({ event_type: 'booking.created', payload: { n: i } })
   const publishSeconds = (performance.now() - publishStart) / 1000
+  await hooks?.begin()
   const cpu = process.cpuUsage()
   const started = performance.now()
   sender.start()
   await sender.settled()
   const seconds = (performance.now() - started) / 1000
   const used = process.cpuUsage(cpu)
+  await hooks?.end()
   const attempts = db.prepare('SELECT COUNT(*) FROM attempts').pluck().get() as number
   const succeeded = db.prepare("SELECT COUNT(*) FROM deliveries WHERE status = 'succeeded'").pluck().get() as number
   if (succeeded !== EVENTS) throw new Error(`expected ${EVENTS} succeeded deliveries, got ${succeeded}`)
@@ -142,11 +151,48 @@ async function scheduler(): Promise<{ rssMb: number; rssBeforeMb: number; schedu
   return { rssMb: rss / 2 ** 20, rssBeforeMb: rssBefore / 2 ** 20, schedulePerSecond: PENDING / scheduleSeconds, popPerSecond: PENDING / popSeconds, memory }
 }
 
+async function profiler(file: string): Promise<TimedHooks> {
+  const { Session } = await import('node:inspector/promises')
+  const { writeFileSync } = await import('node:fs')
+  const session = new Session()
+  session.connect()
+  return {
+    async begin() {
+      await session.post('Profiler.enable')
+      await session.post('Profiler.setSamplingInterval', { interval: 200 })
+      await session.post('Profiler.start')
+    },
+    async end() {
+      const { profile } = await session.post('Profiler.stop')
+      writeFileSync(file, JSON.stringify(profile))
+      session.disconnect()
+    },
+  }
+}
+
 // The machine is shared and noisy: bare and hookloop runs alternate, and each side's best round
 // counts (the least disturbed one).
 const ROUNDS = Number(process.env.ROUNDS ?? 3)
 
 async function main(): Promise<void> {
+  // `--only=hookloop`: the sender side alone, twice (warm-up, then measured). With
+  // `--profile=FILE`, the measured round's main thread is CPU-profiled (the timed section only,
+  // publishing excluded) into FILE (.cpuprofile, for Chrome DevTools).
+  if (process.argv.includes('--only=hookloop')) {
+    const receiver = await startReceiver()
+    const url = `http://127.0.0.1:${receiver.port}/hook`
+    const profileTo = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length)
+    try {
+      for (let round = 0; round < 2; round++) {
+        await receiver.reset()
+        const run = await hookloop(url, process.env.SENDER_WRITER !== 'inline', round === 1 && profileTo ? await profiler(profileTo) : undefined)
+        console.log(`hookloop attempts/s ${run.perSecond.toFixed(0)}, CPU µs per attempt ${run.cpuUs.toFixed(0)}`)
+      }
+    } finally {
+      receiver.stop()
+    }
+    return
+  }
   // The scheduler part first, in a fresh process, so its memory figure is not mixed with the
   // HTTP runs' garbage.
   const sched = await scheduler()
@@ -157,23 +203,29 @@ async function main(): Promise<void> {
     await bare(url) // warm-up: connections, JIT
     const bareRuns: Array<{ perSecond: number; cpuUs: number }> = []
     const hookRuns: Array<Awaited<ReturnType<typeof hookloop>>> = []
+    const inlineRuns: Array<Awaited<ReturnType<typeof hookloop>>> = []
     for (let round = 0; round < ROUNDS; round++) {
       await receiver.reset()
       bareRuns.push(await bare(url))
       await receiver.reset()
-      hookRuns.push(await hookloop(url))
+      hookRuns.push(await hookloop(url, true))
+      await receiver.reset()
+      inlineRuns.push(await hookloop(url, false))
     }
     receiver.stop()
     const best = <T extends { perSecond: number }>(runs: T[]) => runs.reduce((a, b) => (b.perSecond > a.perSecond ? b : a))
     const bareBest = best(bareRuns)
     const hook = best(hookRuns)
+    const inline = best(inlineRuns)
     const ratio = hook.perSecond / bareBest.perSecond
     const list = (runs: Array<{ perSecond: number }>) => runs.map((r) => r.perSecond.toFixed(0)).join(' / ')
     const rows: Array<[string, string]> = [
       [`bare undici POSTs/s (40 000, concurrency ${CONCURRENCY}), best of`, `${bareBest.perSecond.toFixed(0)}  (${list(bareRuns)})`],
       [`hookloop attempts/s (${hook.attempts} attempts of ${EVENTS} events), best of`, `${hook.perSecond.toFixed(0)}  (${list(hookRuns)})`],
       ['ratio hookloop / bare', ratio.toFixed(2)],
-      ['CPU µs per request: bare / hookloop', `${bareBest.cpuUs.toFixed(0)} / ${hook.cpuUs.toFixed(0)}`],
+      [`  same, attempt writes inline (on the event loop), best of`, `${inline.perSecond.toFixed(0)}  (${list(inlineRuns)})`],
+      ['ratio inline / bare', (inline.perSecond / bareBest.perSecond).toFixed(2)],
+      ['CPU µs per request (all threads): bare / hookloop / inline', `${bareBest.cpuUs.toFixed(0)} / ${hook.cpuUs.toFixed(0)} / ${inline.cpuUs.toFixed(0)}`],
       [`publish events/s (${EVENTS}, not in the ratio)`, hook.publishPerSecond.toFixed(0)],
       ['scheduler: pending deliveries', String(PENDING)],
       ['scheduler: entries in memory', String(sched.memory)],

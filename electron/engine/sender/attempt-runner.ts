@@ -1,13 +1,13 @@
-import type { Database } from 'better-sqlite3'
 import type { Dispatcher } from 'undici'
 import type { Clock } from '../../../shared/clock'
 import { decideAfterAttempt, type AttemptDecision } from '../../../shared/policy'
 import type { AppliedFault } from '../../../shared/sender-events'
 import { holdWork } from '../clock/work'
 import type { Scheduler } from '../scheduler/scheduler'
-import type { AttemptStatements } from '../store/attempts'
-import type { DeliveryRow, DeliveryStatements, DeliveryStatus, DueDelivery } from '../store/deliveries'
-import { createWriteBatch } from './write-batch'
+import { ATTEMPT_WRITE_SQL, type AttemptFinish, type AttemptStatements, type NewAttempt } from '../store/attempts'
+import { DELIVERY_WRITE_SQL, type DeliveryFinish, type DeliveryRow, type DeliveryStatus, type DueDelivery } from '../store/deliveries'
+import type { CachedDeliveries } from './delivery-cache'
+import type { SqlWriter, WriteOp } from '../store/sql-writer'
 import type { EventStatements } from '../store/events'
 import type { SenderEmitter } from './emitter'
 import { postOnce, type PostResult } from './http-post'
@@ -16,20 +16,32 @@ import type { Subscription, SubscriptionBook } from './subscriptions'
 import { attemptView, deliveryView, parseDeliveryFaults } from './views'
 
 // One attempt of one delivery, start to record. The attempt row is written (and committed, in a
-// group commit with the other attempts of the same event-loop turn) before the request leaves, so
-// its id travels in x-hookloop-attempt and a crash mid-request leaves a row that the next start
-// finds and retries. While the request is out, the attempt holds the clock
+// group commit with the other attempts of the same event-loop turn, by the SqlWriter: inline or on
+// its writer thread) before the request leaves, so its id travels in x-hookloop-attempt and a
+// crash mid-request leaves a row that the next start finds and retries. Attempt ids are reserved
+// here, in memory, after the highest id in the store: the id is known before the row is written,
+// so the writer never has to hand one back. While the request is out, the attempt holds the clock
 // (a virtual clock does not jump under real I/O), keyed by the attempt id so a receiver on the same
 // clock can park it while it sleeps on the attempt's behalf.
 
 /** Resolves a loop-mode target (an endpoint slug) to the URL to POST to right now. */
 export type ResolveEndpointUrl = (slug: string) => string
 
+/** Every statement the attempt path writes, by name (the SqlWriter's statement map). */
+export const ATTEMPT_PATH_SQL = { ...ATTEMPT_WRITE_SQL, ...DELIVERY_WRITE_SQL } as const
+type WriteName = keyof typeof ATTEMPT_PATH_SQL
+
+const op = (name: WriteName, params: NewAttempt | AttemptFinish | DeliveryFinish | (NewAttempt & Omit<AttemptFinish, 'id'>) | { id: number; now: number }): WriteOp => [
+  name,
+  params as unknown as Record<string, unknown>,
+]
+
 export interface AttemptDeps {
-  db: Database
+  /** Commits the attempt path's writes (ATTEMPT_PATH_SQL). */
+  writer: SqlWriter
   clock: Clock
   events: Pick<EventStatements, 'get'>
-  deliveries: DeliveryStatements
+  deliveries: CachedDeliveries
   attempts: AttemptStatements
   subscriptions: SubscriptionBook
   scheduler: Scheduler
@@ -67,23 +79,42 @@ function targetUrl(deps: AttemptDeps, sub: Subscription): { url: string } | { er
 }
 
 export function createAttemptRunner(deps: AttemptDeps) {
-  const { db, clock, deliveries, attempts, emitter } = deps
+  const { writer, clock, deliveries, attempts, emitter } = deps
 
-  const batch = createWriteBatch(db)
+  let lastAttemptId: number | null = null
+  const nextAttemptId = () => {
+    lastAttemptId ??= attempts.maxId()
+    return ++lastAttemptId
+  }
   // Deliveries with an attempt being started or running in this process: a second heap entry for
   // one of them (retry now, a reschedule) must not start another attempt before the row says so.
   const running = new Set<number>()
 
-  const start = (row: DeliveryRow, now: number, url: string | null, headersJson: string, faultJson: string | null) =>
-    batch.run(() => {
-      deliveries.markStarted(row.id, now)
-      return attempts.insertStarted({ delivery_id: row.id, n: row.attempts + 1, started_at: now, url, request_headers_json: headersJson, fault_json: faultJson })
-    })
+  // A write that failed leaves the cached row unknown: the next read goes to the store.
+  async function committed(deliveryId: number, ops: WriteOp[]): Promise<void> {
+    try {
+      await writer.write(ops)
+    } catch (error) {
+      deliveries.forget(deliveryId)
+      throw error
+    }
+  }
 
-  const finish = (deliveryId: number, attemptId: number, result: PostResult, decision: AttemptDecision) =>
-    batch.run(() => {
-      const next = decision.decision === 'retry' ? decision.at : null
-      attempts.finish({
+  async function start(row: DeliveryRow, now: number, url: string | null, headersJson: string, faultJson: string | null): Promise<number> {
+    const id = nextAttemptId()
+    await committed(row.id, [
+      op('markStarted', { id: row.id, now }),
+      op('insertStarted', { id, delivery_id: row.id, n: row.attempts + 1, started_at: now, url, request_headers_json: headersJson, fault_json: faultJson }),
+    ])
+    deliveries.started(row.id, now)
+    return id
+  }
+
+  async function finish(deliveryId: number, attemptId: number, result: PostResult, decision: AttemptDecision): Promise<void> {
+    const next = decision.decision === 'retry' ? decision.at : null
+    const delivery: DeliveryFinish = { id: deliveryId, status: statusFor(decision), last_status_code: result.statusCode, next_attempt_at: next, updated_at: clock.now() }
+    await committed(deliveryId, [
+      op('finishAttempt', {
         id: attemptId,
         duration_ms: result.durationMs,
         outcome: result.outcome,
@@ -93,14 +124,19 @@ export function createAttemptRunner(deps: AttemptDeps) {
         error: result.error,
         decision: decision.decision,
         next_attempt_at: next,
-      })
-      deliveries.markFinished({ id: deliveryId, status: statusFor(decision), last_status_code: result.statusCode, next_attempt_at: next, updated_at: clock.now() })
-    })
+      }),
+      op('markFinished', delivery),
+    ])
+    deliveries.finished(delivery)
+  }
 
-  const recordDrop = (row: DeliveryRow, now: number, faultJson: string) =>
-    batch.run(() => {
-      deliveries.markStarted(row.id, now)
-      const id = attempts.insertFinal({
+  async function recordDrop(row: DeliveryRow, now: number, faultJson: string): Promise<number> {
+    const id = nextAttemptId()
+    const delivery: DeliveryFinish = { id: row.id, status: 'failed', last_status_code: null, next_attempt_at: null, updated_at: now }
+    await committed(row.id, [
+      op('markStarted', { id: row.id, now }),
+      op('insertFinal', {
+        id,
         delivery_id: row.id,
         n: row.attempts + 1,
         started_at: now,
@@ -115,10 +151,13 @@ export function createAttemptRunner(deps: AttemptDeps) {
         error: null,
         decision: 'failed',
         next_attempt_at: null,
-      })
-      deliveries.markFinished({ id: row.id, status: 'failed', last_status_code: null, next_attempt_at: null, updated_at: now })
-      return id
-    })
+      }),
+      op('markFinished', delivery),
+    ])
+    deliveries.started(row.id, now)
+    deliveries.finished(delivery)
+    return id
+  }
 
   function emitDelivery(id: number, type: 'delivery.created' | 'delivery.updated'): void {
     if (!emitter.hasListeners(type)) return
@@ -251,5 +290,13 @@ export function createAttemptRunner(deps: AttemptDeps) {
     emitDelivery(row.id, 'delivery.updated')
   }
 
-  return { run, emitDelivery, isRunning: (deliveryId: number) => running.has(deliveryId), flush: () => batch.flush() }
+  return {
+    run,
+    emitDelivery,
+    isRunning: (deliveryId: number) => running.has(deliveryId),
+    /** Forget the reserved ids: the next attempt reads the highest id from the store again (after recovery, a restart). */
+    resetIds: () => {
+      lastAttemptId = null
+    },
+  }
 }

@@ -9,7 +9,10 @@ import { createAttemptStatements } from '../store/attempts'
 import { createDeliveryStatements } from '../store/deliveries'
 import { createEventStatements, type EventRow } from '../store/events'
 import { createSubscriptionStatements } from '../store/subscriptions'
-import { createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
+import { createInlineWriter, type SqlWriter } from '../store/sql-writer'
+import { createSqlWriterThread } from '../store/sql-writer-thread'
+import { ATTEMPT_PATH_SQL, createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
+import { cacheDeliveries } from './delivery-cache'
 import { SenderEmitter, type SenderListener } from './emitter'
 import type { SignFn } from './request-headers'
 import { SenderError } from './sender-error'
@@ -35,6 +38,12 @@ export interface SenderOptions {
   /** Scheduler tuning (clock ms ahead mirrored in memory; rows per refill). */
   horizonMs?: number
   batch?: number
+  /**
+   * Commit the attempt path's writes on a worker thread with its own connection to the same file,
+   * so SQLite work does not hold up the sender's event loop. Needs a file database; pass the
+   * nativeBinding given to openDatabase (Electron). Default: inline, on the caller's connection.
+   */
+  writerThread?: boolean | { nativeBinding?: string }
 }
 
 export interface PublishInput {
@@ -81,7 +90,7 @@ export function createSender(options: SenderOptions) {
   // benchmark runs 3x slower). 64 MiB keeps the working set of a large run in memory.
   if (Math.abs(Number(db.pragma('cache_size', { simple: true }))) < 65_536) db.pragma('cache_size = -65536')
   const events = createEventStatements(db)
-  const deliveries = createDeliveryStatements(db)
+  const deliveries = cacheDeliveries(createDeliveryStatements(db))
   const attempts = createAttemptStatements(db)
   const subscriptions = createSubscriptionBook(createSubscriptionStatements(db))
   const emitter = new SenderEmitter()
@@ -101,6 +110,29 @@ export function createSender(options: SenderOptions) {
     if (eventCache.size >= EVENT_CACHE_SIZE) eventCache.delete(eventCache.keys().next().value as string)
     eventCache.set(row.id, row)
   }
+  // The attempt path's writer, opened on first use and closed by stop() (a thread ends there).
+  const threaded = options.writerThread && !db.memory ? options.writerThread : null
+  const pragmas = ['cache_size = -65536']
+  let openWriter: SqlWriter | null = null
+  const currentWriter = (): SqlWriter =>
+    (openWriter ??= threaded
+      ? createSqlWriterThread({
+          file: db.name,
+          statements: ATTEMPT_PATH_SQL,
+          pragmas,
+          ...(typeof threaded === 'object' && threaded.nativeBinding ? { nativeBinding: threaded.nativeBinding } : {}),
+        })
+      : createInlineWriter(db, ATTEMPT_PATH_SQL))
+  const writer: SqlWriter = {
+    write: (ops) => currentWriter().write(ops),
+    flushNow: () => openWriter?.flushNow(),
+    pending: () => openWriter?.pending() ?? 0,
+    close: () => {
+      const open = openWriter
+      openWriter = null
+      open?.close()
+    },
+  }
   let inFlight = 0
   let running = false
   let idleWaiters: Array<() => void> = []
@@ -117,7 +149,7 @@ export function createSender(options: SenderOptions) {
   })
 
   const runner = createAttemptRunner({
-    db,
+    writer,
     clock,
     events: { get: cachedEvent },
     deliveries,
@@ -249,6 +281,7 @@ export function createSender(options: SenderOptions) {
     start(): { recovered: number } {
       if (running) return { recovered: 0 }
       const recovered = recover(clock.now())
+      runner.resetIds()
       running = true
       scheduler.start()
       pump()
@@ -259,6 +292,7 @@ export function createSender(options: SenderOptions) {
       running = false
       scheduler.stop()
       while (inFlight > 0) await new Promise<void>((resolve) => drainWaiters.push(resolve))
+      writer.close()
       if (ownDispatcher) await dispatcher.close()
     },
     /** Resolves when nothing is in flight and nothing is scheduled (paused deliveries wait). */

@@ -22,6 +22,8 @@ export interface AttemptRow {
 }
 
 export interface NewAttempt {
+  /** Reserved by the sender (see maxId), so it is known before the row is committed. */
+  id: number
   delivery_id: number
   n: number
   started_at: number
@@ -49,11 +51,8 @@ export interface SubscriptionAttemptCounts {
 }
 
 export interface AttemptStatements {
-  /** Inserted before the request goes out, so its id can travel in x-hookloop-attempt. */
-  insertStarted(row: NewAttempt): number
-  /** An attempt that never went out (a dropped delivery): recorded final at once. */
-  insertFinal(row: NewAttempt & Omit<AttemptFinish, 'id'>): number
-  finish(row: AttemptFinish): void
+  /** The highest attempt id so far (0 when none): the sender reserves ids after it. */
+  maxId(): number
   get(id: number): AttemptRow | undefined
   byDelivery(deliveryId: number): AttemptRow[]
   /** The unfinished attempt of a delivery (after a crash). */
@@ -72,22 +71,26 @@ const COLUMNS =
 // request was sent and the answer lost): a later send of the same event id is a duplicate.
 const REACHED = `(a.outcome LIKE 'http_%' OR a.outcome IN ('timeout', 'reset', 'interrupted'))`
 
-/** Named prepared statements over the attempts table. */
-export function createAttemptStatements(db: Database): AttemptStatements {
-  const insertStarted = db.prepare(
-    `INSERT INTO attempts (delivery_id, n, started_at, outcome, url, request_headers_json, fault_json, decision)
-     VALUES (@delivery_id, @n, @started_at, 'in_flight', @url, @request_headers_json, @fault_json, 'pending')`,
-  )
-  const insertFinal = db.prepare(
-    `INSERT INTO attempts (delivery_id, n, started_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json,
+/**
+ * The attempt path's writes, by name, with named parameters (NewAttempt, AttemptFinish): run by
+ * the sender's SqlWriter, inline or on its writer thread.
+ */
+export const ATTEMPT_WRITE_SQL = {
+  /** Inserted before the request goes out, so its id can travel in x-hookloop-attempt. */
+  insertStarted: `INSERT INTO attempts (id, delivery_id, n, started_at, outcome, url, request_headers_json, fault_json, decision)
+     VALUES (@id, @delivery_id, @n, @started_at, 'in_flight', @url, @request_headers_json, @fault_json, 'pending')`,
+  /** An attempt that never went out (a dropped delivery): recorded final at once. */
+  insertFinal: `INSERT INTO attempts (id, delivery_id, n, started_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json,
        response_body, error, fault_json, decision, next_attempt_at)
-     VALUES (@delivery_id, @n, @started_at, @duration_ms, @outcome, @status_code, @url, @request_headers_json, @response_headers_json,
+     VALUES (@id, @delivery_id, @n, @started_at, @duration_ms, @outcome, @status_code, @url, @request_headers_json, @response_headers_json,
        @response_body, @error, @fault_json, @decision, @next_attempt_at)`,
-  )
-  const finish = db.prepare(
-    `UPDATE attempts SET duration_ms = @duration_ms, outcome = @outcome, status_code = @status_code, response_headers_json = @response_headers_json,
+  finishAttempt: `UPDATE attempts SET duration_ms = @duration_ms, outcome = @outcome, status_code = @status_code, response_headers_json = @response_headers_json,
        response_body = @response_body, error = @error, decision = @decision, next_attempt_at = @next_attempt_at WHERE id = @id`,
-  )
+} as const
+
+/** Named prepared statements over the attempts table (reads, and the writes of recovery). */
+export function createAttemptStatements(db: Database): AttemptStatements {
+  const maxId = db.prepare('SELECT COALESCE(MAX(id), 0) FROM attempts').pluck()
   const get = db.prepare(`SELECT ${COLUMNS} FROM attempts WHERE id = ?`)
   const byDelivery = db.prepare(`SELECT ${COLUMNS} FROM attempts WHERE delivery_id = ? ORDER BY n`)
   const unfinished = db.prepare(`SELECT ${COLUMNS} FROM attempts WHERE delivery_id = ? AND decision = 'pending' ORDER BY n DESC LIMIT 1`)
@@ -107,9 +110,7 @@ export function createAttemptStatements(db: Database): AttemptStatements {
   ).pluck()
   const total = db.prepare('SELECT COUNT(*) FROM attempts').pluck()
   return {
-    insertStarted: (row) => Number(insertStarted.run(row).lastInsertRowid),
-    insertFinal: (row) => Number(insertFinal.run(row).lastInsertRowid),
-    finish: (row) => void finish.run(row),
+    maxId: () => maxId.get() as number,
     get: (id) => get.get(id) as AttemptRow | undefined,
     byDelivery: (deliveryId) => byDelivery.all(deliveryId) as AttemptRow[],
     unfinished: (deliveryId) => unfinished.get(deliveryId) as AttemptRow | undefined,

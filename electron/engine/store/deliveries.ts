@@ -54,9 +54,6 @@ export interface DeliveryStatements {
   due(afterAt: number, afterId: number, until: number, limit: number): DueDelivery[]
   /** Earliest scheduled delivery after (at, id), if any. */
   nextAfter(afterAt: number, afterId: number): DueDelivery | undefined
-  /** Marks an attempt started: counts it, clears the schedule, sets in_flight. */
-  markStarted(id: number, now: number): void
-  markFinished(finish: DeliveryFinish): void
   /** Schedule (or unschedule with null) without starting anything. */
   reschedule(id: number, status: DeliveryStatus, nextAttemptAt: number | null, now: number): void
   /** A full scan, run once at start: an index here would cost two updates on every attempt. */
@@ -76,6 +73,18 @@ export interface DeliveryStatements {
 const COLUMNS =
   'id, event_id, subscription_id, status, attempts, last_status_code, last_attempt_at, next_attempt_at, in_flight, interrupted, faults_json, created_at, updated_at'
 
+/**
+ * The attempt path's writes to deliveries, by name, with named parameters: run by the sender's
+ * SqlWriter (inline or on its writer thread) in the same transaction as the attempt row.
+ */
+export const DELIVERY_WRITE_SQL = {
+  /** An attempt started ({id, now}): counts it, clears the schedule, sets in_flight. */
+  markStarted: 'UPDATE deliveries SET attempts = attempts + 1, in_flight = 1, next_attempt_at = NULL, last_attempt_at = @now, updated_at = @now WHERE id = @id',
+  /** An attempt's outcome (DeliveryFinish). */
+  markFinished: `UPDATE deliveries SET status = @status, last_status_code = @last_status_code, next_attempt_at = @next_attempt_at,
+       in_flight = 0, updated_at = @updated_at WHERE id = @id`,
+} as const
+
 /** Named prepared statements over the deliveries table. */
 export function createDeliveryStatements(db: Database): DeliveryStatements {
   const insert = db.prepare(
@@ -92,13 +101,6 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   const nextAfter = db.prepare(
     `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
      WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) ORDER BY next_attempt_at, id LIMIT 1`,
-  )
-  const markStarted = db.prepare(
-    'UPDATE deliveries SET attempts = attempts + 1, in_flight = 1, next_attempt_at = NULL, last_attempt_at = ?, updated_at = ? WHERE id = ?',
-  )
-  const markFinished = db.prepare(
-    `UPDATE deliveries SET status = @status, last_status_code = @last_status_code, next_attempt_at = @next_attempt_at,
-       in_flight = 0, updated_at = @updated_at WHERE id = @id`,
   )
   const reschedule = db.prepare('UPDATE deliveries SET status = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?')
   const inFlight = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE in_flight = 1 ORDER BY id`)
@@ -123,8 +125,6 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
     get: (id) => get.get(id) as DeliveryRow | undefined,
     due: (afterAt, afterId, until, limit) => due.all(afterAt, afterId, until, limit) as DueDelivery[],
     nextAfter: (afterAt, afterId) => nextAfter.get(afterAt, afterId) as DueDelivery | undefined,
-    markStarted: (id, now) => void markStarted.run(now, now, id),
-    markFinished: (finish) => void markFinished.run(finish),
     reschedule: (id, status, nextAttemptAt, now) => void reschedule.run(status, nextAttemptAt, now, id),
     inFlight: () => inFlight.all() as DeliveryRow[],
     recoverInFlight: (id, now) => void recoverInFlight.run(now, now, id),

@@ -6,13 +6,13 @@ import { createSender } from '../../../electron/engine/sender'
 import { sign } from '../../../electron/engine/signatures'
 import { openDatabase } from '../../../electron/engine/store'
 
-const [file, url, mode, count] = process.argv.slice(2)
+const [file, url, mode, count, writer] = process.argv.slice(2)
 if (!file || !url || (mode !== 'fresh' && mode !== 'resume')) {
-  console.error('usage: crash-child FILE URL fresh|resume [COUNT]')
+  console.error('usage: crash-child FILE URL fresh|resume [COUNT] [inline|thread]')
   process.exit(2)
 }
 const db = openDatabase({ file })
-const sender = createSender({ db, clock: createRealClock(), sign, concurrency: 16 })
+const sender = createSender({ db, clock: createRealClock(), sign, concurrency: 16, writerThread: writer === 'thread' })
 if (mode === 'fresh') {
   sender.createSubscription({
     id: 'crash',

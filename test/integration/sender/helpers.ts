@@ -77,7 +77,8 @@ export function startSender(options: Partial<SenderOptions> & { start?: number }
   const file = join(temp.dir, 'hookloop.db')
   const db = openDatabase({ file })
   const clock = (options.clock as VirtualClock | undefined) ?? createVirtualClock({ start: options.start ?? 1_700_000_000_000 })
-  const sender = createSender({ sign, ...options, db, clock })
+  // TEST_SENDER_WRITER_THREAD=1 runs every sender test with the attempt writes on the writer thread.
+  const sender = createSender({ sign, writerThread: process.env.TEST_SENDER_WRITER_THREAD === '1', ...options, db, clock })
   sender.start()
   return {
     sender,

@@ -41,7 +41,7 @@ function lines(child: ChildProcess): AsyncIterableIterator<string> {
   })()
 }
 
-describe('kill -9 and restart', () => {
+describe.each(['inline', 'thread'] as const)('kill -9 and restart, attempt writes %s', (writer) => {
   let outDir: string
   let temp: ReturnType<typeof makeTempDir>
   let server: TestServer
@@ -83,7 +83,7 @@ describe('kill -9 and restart', () => {
     const file = join(temp.dir, 'hookloop.db')
     const child = join(outDir, 'crash-child.mjs')
 
-    const first = spawn(process.execPath, [child, file, `${server.url}/hook`, 'fresh', String(EVENTS)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const first = spawn(process.execPath, [child, file, `${server.url}/hook`, 'fresh', String(EVENTS), writer], { stdio: ['ignore', 'pipe', 'inherit'] })
     const firstLines = lines(first)
     expect((await firstLines.next()).value).toBe('started')
     // Kill once a good part has gone out (bounded: the child cannot finish 2 000 attempts unseen).
@@ -93,7 +93,7 @@ describe('kill -9 and restart', () => {
     const seenBeforeKill = server.requests.length
     expect(seenBeforeKill).toBeGreaterThan(0)
 
-    const second = spawn(process.execPath, [child, file, `${server.url}/hook`, 'resume'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const second = spawn(process.execPath, [child, file, `${server.url}/hook`, 'resume', '0', writer], { stdio: ['ignore', 'pipe', 'inherit'] })
     const summary = JSON.parse((await lines(second).next()).value as string) as { recovered: number }
     await new Promise<void>((r) => second.once('close', () => r()))
     expect(second.exitCode).toBe(0)

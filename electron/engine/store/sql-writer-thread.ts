@@ -1,0 +1,255 @@
+// The SqlWriter on a worker thread with its own connection to the same file (WAL: reads on the
+// caller's connection see every row as soon as its commit is acknowledged). The caller's event
+// loop only posts batches and reads acknowledgements; statement runs, the commit and WAL
+// checkpoints happen beside it. Same guarantees as the inline writer: one transaction per batch
+// of writes (batches that queue up while the thread commits join the next transaction), each
+// write's promise settles after its commit, a failed shared transaction is retried write by write.
+import { createRequire } from 'node:module'
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
+import { encodeWrites, positional, type SqlWriter } from './sql-writer'
+
+export interface SqlWriterThreadOptions {
+  /** The SQLite file (already created and migrated by openDatabase). */
+  file: string
+  /** better-sqlite3's addon for another ABI (Electron), as given to openDatabase. */
+  nativeBinding?: string
+  /** Statement name → SQL with named parameters. */
+  statements: Readonly<Record<string, string>>
+  /** Extra pragmas for the thread's connection, e.g. 'cache_size = -65536'. */
+  pragmas?: readonly string[]
+}
+
+// Plain JavaScript, evaluated in the thread (no bundler involved: it runs the same in tests, the
+// CLI and the app). Acknowledges batches by sequence number on a port of its own, then bumps a
+// shared counter: flushNow() sleeps on that counter and reads the acks synchronously.
+const THREAD_SOURCE = `
+const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads')
+const Database = require(workerData.driver)
+const signals = new Int32Array(workerData.shared)
+const acks = workerData.acks
+let db
+const statements = []
+try {
+  db = new Database(workerData.file, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {})
+  db.pragma('synchronous = NORMAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  for (const p of workerData.pragmas) db.pragma(p)
+  for (const { sql, arity } of workerData.statements) statements.push({ statement: db.prepare(sql), arity })
+} catch (error) {
+  parentPort.postMessage({ type: 'fatal', message: String((error && error.message) || error) })
+  throw error
+}
+// A batch arrives flat: [statement index, its values in placeholder order, …]; \`ends\` marks where
+// each write (a unit that commits together) ends.
+const runItem = (data, from, to) => {
+  for (let i = from; i < to; ) {
+    const s = statements[data[i]]
+    const values = data.slice(i + 1, i + 1 + s.arity)
+    for (let k = 0; k < values.length; k++) {
+      const v = values[k]
+      if (v instanceof Uint8Array && !Buffer.isBuffer(v)) values[k] = Buffer.from(v.buffer, v.byteOffset, v.byteLength)
+    }
+    s.statement.run(values)
+    i += 1 + s.arity
+  }
+}
+const runMessage = (m) => { let from = 0; for (const end of m.ends) { runItem(m.data, from, end); from = end } }
+const commitAll = db.transaction((messages) => { for (const m of messages) runMessage(m) })
+const commitOne = db.transaction((data, from, to) => runItem(data, from, to))
+const describe = (e) => String((e && e.message) || e)
+parentPort.on('message', (first) => {
+  const messages = []
+  let closing = first.type === 'close'
+  if (!closing) messages.push(first)
+  for (let next = receiveMessageOnPort(parentPort); next !== undefined && !closing; next = receiveMessageOnPort(parentPort)) {
+    if (next.message.type === 'close') closing = true
+    else messages.push(next.message)
+  }
+  if (messages.length > 0) {
+    let results
+    try {
+      commitAll(messages)
+      results = messages.map((m) => ({ seq: m.seq, errors: null }))
+    } catch {
+      results = messages.map((m) => ({
+        seq: m.seq,
+        errors: m.ends.map((end, k) => { try { commitOne(m.data, k === 0 ? 0 : m.ends[k - 1], end); return null } catch (e) { return describe(e) } }),
+      }))
+    }
+    acks.postMessage(results)
+    Atomics.add(signals, 0, 1)
+    Atomics.notify(signals, 0)
+  }
+  if (closing) { db.close(); acks.close(); parentPort.close() }
+})
+`
+
+interface Item {
+  /** [statement index, values…] per op. */
+  data: unknown[]
+  resolve: () => void
+  reject: (error: Error) => void
+}
+
+type Ack = Array<{ seq: number; errors: Array<string | null> | null }>
+
+/**
+ * A Buffer is usually a view into a larger memory block (Node's 8 KiB pool, a socket's read
+ * buffer), and posting it to a thread copies the WHOLE block: give it its own exact-size copy.
+ */
+function exact(value: unknown): unknown {
+  if (!Buffer.isBuffer(value) || (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength)) return value
+  const copy = Buffer.allocUnsafeSlow(value.byteLength)
+  value.copy(copy)
+  return copy
+}
+
+export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWriter {
+  const statements = positional(options.statements)
+  const shared = new SharedArrayBuffer(4)
+  const signals = new Int32Array(shared) // bumped by the thread after each ack it sends
+  const { port1: acks, port2: threadAcks } = new MessageChannel()
+  const worker = new Worker(THREAD_SOURCE, {
+    eval: true,
+    transferList: [threadAcks],
+    workerData: {
+      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+      file: options.file,
+      nativeBinding: options.nativeBinding,
+      statements: [...statements.values()].map((s) => ({ sql: s.sql, arity: s.names.length })),
+      pragmas: options.pragmas ?? [],
+      shared,
+      acks: threadAcks,
+    },
+  })
+  let queue: Item[] = []
+  const inFlight = new Map<number, Item[]>()
+  let seq = 0
+  let immediate: NodeJS.Immediate | null = null
+  let fatal: Error | null = null
+  let closed = false
+  // The thread and its port keep the process alive only while writes are on their way: a writer
+  // nobody closes must not hold a finished process open.
+  let referenced = false
+  const setReferenced = (on: boolean) => {
+    if (on === referenced) return
+    referenced = on
+    if (on) {
+      worker.ref()
+      acks.ref()
+    } else {
+      worker.unref()
+      acks.unref()
+    }
+  }
+  setReferenced(false)
+
+  function settle(n: number, errors: Array<string | null> | null): void {
+    const items = inFlight.get(n)
+    if (!items) return
+    inFlight.delete(n)
+    items.forEach((item, i) => {
+      const error = errors?.[i] ?? null
+      if (error === null) item.resolve()
+      else item.reject(new Error(error))
+    })
+    if (inFlight.size === 0 && queue.length === 0) setReferenced(false)
+  }
+  const failAll = (error: Error) => {
+    for (const n of [...inFlight.keys()]) settle(n, (inFlight.get(n) ?? []).map(() => error.message))
+  }
+
+  acks.on('message', (ack: Ack) => {
+    for (const { seq: n, errors } of ack) settle(n, errors)
+  })
+  worker.on('message', (message: { type: string; message?: string }) => {
+    if (message.type === 'fatal') fatal = new Error(`the writer thread cannot open ${options.file}: ${message.message ?? ''}`)
+  })
+  worker.on('error', (error) => {
+    fatal ??= error
+    failAll(fatal)
+  })
+  worker.on('exit', () => {
+    if (!closed) {
+      fatal ??= new Error('the writer thread stopped')
+      failAll(fatal)
+    }
+  })
+
+  /** Posts what is queued as one batch; returns its sequence number (0 when nothing was queued). */
+  function post(): number {
+    if (immediate) {
+      clearImmediate(immediate)
+      immediate = null
+    }
+    if (queue.length === 0) return 0
+    const items = queue
+    queue = []
+    const n = ++seq
+    inFlight.set(n, items)
+    if (fatal) {
+      settle(n, items.map(() => (fatal as Error).message))
+      return n
+    }
+    const data: unknown[] = []
+    const ends: number[] = []
+    for (const item of items) {
+      for (const v of item.data) data.push(v)
+      ends.push(data.length)
+    }
+    worker.postMessage({ type: 'batch', seq: n, data, ends })
+    return n
+  }
+
+  /** Blocks until every batch up to `last` is answered, settling each ack read on the way. */
+  function waitFor(last: number): void {
+    const open = () => [...inFlight.keys()].some((n) => n <= last)
+    while (open()) {
+      const seen = Atomics.load(signals, 0)
+      for (let m = receiveMessageOnPort(acks); m !== undefined; m = receiveMessageOnPort(acks)) {
+        for (const { seq: n, errors } of m.message as Ack) settle(n, errors)
+      }
+      if (!open()) return
+      if (fatal) {
+        failAll(fatal)
+        return
+      }
+      Atomics.wait(signals, 0, seen, 1000)
+    }
+  }
+
+  return {
+    write(ops) {
+      if (closed) return Promise.reject(new Error('the writer thread is closed'))
+      let data: unknown[]
+      try {
+        data = encodeWrites(statements, ops, exact)
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)))
+      }
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ data, resolve, reject })
+        setReferenced(true)
+        immediate ??= setImmediate(post)
+      })
+    },
+    flushNow() {
+      post()
+      waitFor(seq)
+    },
+    pending: () => queue.length + [...inFlight.values()].reduce((sum, items) => sum + items.length, 0),
+    close() {
+      if (closed) return
+      try {
+        post()
+        waitFor(seq)
+      } finally {
+        closed = true
+        worker.postMessage({ type: 'close' })
+        acks.close()
+        setReferenced(false)
+      }
+    },
+  }
+}

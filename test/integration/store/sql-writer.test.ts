@@ -1,0 +1,89 @@
+import { join } from 'node:path'
+import type { Database } from 'better-sqlite3'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openDatabase } from '../../../electron/engine/store'
+import { createInlineWriter, type SqlWriter } from '../../../electron/engine/store/sql-writer'
+import { createSqlWriterThread } from '../../../electron/engine/store/sql-writer-thread'
+import { makeTempDir } from '../../support/temp-dir'
+
+// The group-commit writer, inline and on its thread, against a real SQLite file: what a write()
+// promise means (committed, visible to the caller's connection), one write failing alone, buffers
+// stored byte for byte, and flushNow/close committing what is queued.
+
+const SQL = {
+  put: 'INSERT INTO kv (k, v, blob) VALUES (@k, @v, @blob)',
+  bump: 'UPDATE kv SET v = v + @by WHERE k = @k',
+} as const
+
+describe.each(['inline', 'thread'] as const)('SqlWriter (%s)', (mode) => {
+  let temp: ReturnType<typeof makeTempDir>
+  let db: Database
+  let writer: SqlWriter
+
+  function open(): void {
+    temp = makeTempDir('hookloop-sql-writer-')
+    const file = join(temp.dir, 'w.db')
+    db = openDatabase({ file, migrations: [{ version: 1, name: 'kv', sql: 'CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER NOT NULL, blob BLOB)' }] })
+    writer = mode === 'inline' ? createInlineWriter(db, SQL) : createSqlWriterThread({ file, statements: SQL })
+  }
+  const count = () => db.prepare('SELECT COUNT(*) FROM kv').pluck().get() as number
+
+  afterEach(() => {
+    writer.close()
+    db.close()
+    temp.cleanup()
+  })
+
+  it('a resolved write is committed and visible on the caller connection, with its statements together', async () => {
+    open()
+    const body = Buffer.from('héllo bytes\u0000\u00ff')
+    await Promise.all([
+      writer.write([
+        ['put', { k: 'a', v: 1, blob: body.subarray(0, 5) }],
+        ['bump', { k: 'a', by: 41 }],
+      ]),
+      writer.write([['put', { k: 'b', v: 2, blob: null }]]),
+    ])
+    expect(db.prepare('SELECT k, v FROM kv ORDER BY k').all()).toEqual([
+      { k: 'a', v: 42 },
+      { k: 'b', v: 2 },
+    ])
+    expect((db.prepare("SELECT blob FROM kv WHERE k = 'a'").pluck().get() as Buffer).equals(body.subarray(0, 5))).toBe(true)
+    expect(writer.pending()).toBe(0)
+  })
+
+  it('a failing write is rejected alone and leaves nothing behind; the others commit', async () => {
+    open()
+    await writer.write([['put', { k: 'dup', v: 1, blob: null }]])
+    const results = await Promise.allSettled([
+      writer.write([['put', { k: 'x', v: 1, blob: null }]]),
+      // The second statement fails (primary key): the first one of the same write must roll back.
+      writer.write([
+        ['put', { k: 'y', v: 1, blob: null }],
+        ['put', { k: 'dup', v: 2, blob: null }],
+      ]),
+      writer.write([['put', { k: 'z', v: 1, blob: null }]]),
+    ])
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/)
+    expect(db.prepare('SELECT k FROM kv ORDER BY k').pluck().all()).toEqual(['dup', 'x', 'z'])
+  })
+
+  it('names a missing parameter or an unknown statement instead of writing', async () => {
+    open()
+    await expect(writer.write([['put', { k: 'a', v: 1 }]])).rejects.toThrow(/missing parameter blob/)
+    await expect(writer.write([['nope', {}]])).rejects.toThrow(/unknown write statement nope/)
+    expect(count()).toBe(0)
+  })
+
+  it('flushNow and close commit what is queued, synchronously', async () => {
+    open()
+    const first = writer.write([['put', { k: 'a', v: 1, blob: null }]])
+    writer.flushNow()
+    expect(count()).toBe(1)
+    await first
+    void writer.write([['put', { k: 'b', v: 1, blob: null }]])
+    writer.close()
+    expect(count()).toBe(2)
+  })
+})
