@@ -137,3 +137,22 @@ describe('consumer check', () => {
     await expect(runConsumerCheck({ url, scheme: 'github', secret: 'k', timeoutMs: 0 })).rejects.toThrow('timeoutMs must be a positive whole number, got 0')
   })
 })
+
+describe('consumer check cancellation', () => {
+  it('stops before the next request when the signal aborts', async () => {
+    const consumer = await startCarefulConsumer({ scheme: 'standard-webhooks', secret: SW_SECRET })
+    running.push(consumer)
+    const controller = new AbortController()
+    const run = runConsumerCheck({
+      url: consumer.url,
+      scheme: 'standard-webhooks',
+      secret: SW_SECRET,
+      signal: controller.signal,
+      onProbe: (_kind, index) => {
+        if (index === 2) controller.abort(new Error('cancelled by the user'))
+      },
+    })
+    await expect(run).rejects.toThrow('cancelled by the user')
+    expect(consumer.requests).toHaveLength(3)
+  })
+})

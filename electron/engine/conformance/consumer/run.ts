@@ -26,6 +26,8 @@ export interface ConsumerCheckOptions {
   payload?: unknown
   /** Valid events sent to measure p50/p95 (default 10). */
   latencySamples?: number
+  /** Stops the battery before its next request (the UI's Cancel); the promise rejects with the signal's reason. */
+  signal?: AbortSignal
   /** Called after each request, e.g. to show progress: (kind, index, total). */
   onProbe?: (kind: ProbeKind, index: number, total: number, observation: ProbeObservation) => void
 }
@@ -119,6 +121,7 @@ export async function runConsumerCheck(options: ConsumerCheckOptions, deps: Cons
   try {
     let first: ProbeRequest | null = null
     for (const [index, kind] of kinds.entries()) {
+      options.signal?.throwIfAborted()
       const same = kind === 'duplicate' && first ? { eventId: first.eventId, body: first.body } : undefined
       const request = buildProbe(kind, battery, clock.now(), same)
       if (kind === 'valid') first = request
