@@ -1,7 +1,7 @@
 // Conformance checks: what Hookloop grades about the other side of a webhook integration. The
 // consumer check sends a battery of deliveries to someone's endpoint and grades each answer; the
 // CLI prints it as a report card, writes it as JSON, and the UI can show the same objects.
-import type { SchemeId } from './signatures'
+import type { CustomHmacOptions, SchemeId } from './signatures'
 
 export const CONSUMER_CHECK_IDS = [
   'valid_delivery',
@@ -75,6 +75,24 @@ export interface ConsumerCheckResult {
   warn_above_ms: number
   checks: ConsumerCheck[]
   latency: LatencyStats | null
+}
+
+/** What to check, as plain data (a UI form or an engine request can carry it as JSON). */
+export interface ConsumerCheckSettings {
+  url: string
+  scheme: SchemeId
+  secret: string
+  custom?: CustomHmacOptions
+  /** Provider timeout per request (default 10 000 ms). */
+  timeoutMs?: number
+  /** A 2xx slower than this passes with a warning (default 5 000 ms). */
+  warnAboveMs?: number
+  /** `type` of the generated events (default hookloop.check). */
+  eventType?: string
+  /** A JSON document to send instead of the generated event; its `id`, when present, is replaced per request. */
+  payload?: unknown
+  /** Valid events sent to measure p50/p95 (default 10). */
+  latencySamples?: number
 }
 
 export const CONSUMER_CHECK_DEFAULTS = {

@@ -3,29 +3,15 @@
 // the clock, redirects never followed, outcome words of the policy) and grades the answers.
 import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../../../../shared/clock'
-import { CONSUMER_CHECK_DEFAULTS, type ConsumerCheckResult, type ProbeObservation } from '../../../../shared/conformance'
-import { isSchemeId, type CustomHmacOptions, type SchemeId } from '../../../../shared/signatures'
+import { CONSUMER_CHECK_DEFAULTS, type ConsumerCheckResult, type ConsumerCheckSettings, type ProbeObservation } from '../../../../shared/conformance'
+import { isSchemeId } from '../../../../shared/signatures'
 import { createRealClock } from '../../clock'
 import { postOnce, type PostResult } from '../../sender/http-post'
 import { buildProbe, signsTimestamp, staleBySeconds, type BatteryInput, type ProbeKind, type ProbeRequest } from './battery'
 import { gradeConsumer } from './grade'
 import { latencyStats } from './latency'
 
-export interface ConsumerCheckOptions {
-  url: string
-  scheme: SchemeId
-  secret: string
-  custom?: CustomHmacOptions
-  /** Provider timeout per request (default 10 000 ms). */
-  timeoutMs?: number
-  /** A 2xx slower than this passes with a warning (default 5 000 ms). */
-  warnAboveMs?: number
-  /** `type` of the generated events (default hookloop.check). */
-  eventType?: string
-  /** A JSON document to send instead of the generated event; its `id`, when present, is replaced per request. */
-  payload?: unknown
-  /** Valid events sent to measure p50/p95 (default 10). */
-  latencySamples?: number
+export interface ConsumerCheckOptions extends ConsumerCheckSettings {
   /** Stops the battery before its next request (the UI's Cancel); the promise rejects with the signal's reason. */
   signal?: AbortSignal
   /** Called after each request, e.g. to show progress: (kind, index, total). */
