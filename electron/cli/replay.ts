@@ -1,0 +1,93 @@
+// `hookloop replay FILE --to URL [--scheme S --secret K] [--json]`: sends the requests of a HAR
+// 1.2 or case file again, re-signed when a scheme and secret are given. 0 every answer matches
+// the original outcome, 1 one differs or fails, 2 bad usage or a broken file.
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { SCHEMES } from '../../shared/signatures'
+import { ImportError, parseImportFile, replayItems, type ReplayOptions } from '../engine/exports'
+import type { Command } from './commands'
+import { CUSTOM_HELP, customOptions, requireScheme } from './signature-args'
+import { UsageError } from './usage-error'
+
+const USAGE = `Usage: hookloop replay FILE --to URL [--scheme S --secret K] [--json]
+
+Sends every request of a HAR 1.2 file or a Hookloop case file to URL, one after another, and
+compares each answer with the original outcome.
+  --to URL       where to send (http:// or https://)
+  --scheme S     re-sign each request with this scheme (old signature headers are dropped;
+  --secret K     the scheme's id header is kept, so it is the same message to a deduper)
+  --json         print the results as JSON
+${CUSTOM_HELP}
+Exit status: 0 every answer matches the original, 1 one differs or fails, 2 bad usage or a broken file.`
+
+export const replayCommand: Command = async (args) => {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        to: { type: 'string' },
+        scheme: { type: 'string' },
+        secret: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        header: { type: 'string' },
+        prefix: { type: 'string' },
+        algorithm: { type: 'string' },
+        encoding: { type: 'string' },
+        template: { type: 'string' },
+        'timestamp-header': { type: 'string' },
+        'id-header': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    })
+  } catch (error) {
+    throw new UsageError(`replay: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`)
+  }
+  const v = parsed.values
+  if (v.help) {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
+  const [file, ...extra] = parsed.positionals
+  if (!file || extra.length > 0) throw new UsageError('replay: give exactly one FILE (hookloop replay --help)')
+  if (!v.to || !/^https?:\/\/[^\s]+$/.test(v.to)) throw new UsageError(`replay: --to must be an http:// or https:// URL${v.to ? `, got "${v.to}"` : ''}`)
+  if ((v.scheme === undefined) !== (v.secret === undefined)) throw new UsageError('replay: --scheme and --secret go together')
+
+  let resign: ReplayOptions['resign']
+  if (v.scheme !== undefined && v.secret !== undefined) {
+    const scheme = requireScheme(v.scheme)
+    const custom = customOptions(scheme, v)
+    resign = { scheme, secret: v.secret, ...(custom ? { custom } : {}) }
+  }
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new UsageError(`replay: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+  }
+  let items
+  try {
+    items = parseImportFile(text).items
+  } catch (error) {
+    if (error instanceof ImportError) throw new UsageError(`replay: ${file}: ${error.message}`)
+    throw error
+  }
+  let results
+  try {
+    results = await replayItems(items, { to: v.to, ...(resign ? { resign } : {}) })
+  } catch (error) {
+    // sign() refuses an unusable secret (wrong format for the scheme) before anything is sent.
+    if (resign && results === undefined) throw new UsageError(`replay: cannot sign with ${SCHEMES[resign.scheme].label}: ${(error as Error).message}`)
+    throw error
+  }
+  if (v.json) process.stdout.write(JSON.stringify({ ok: results.every((r) => r.same !== false && r.error === null), results }, null, 2) + '\n')
+  else {
+    for (const r of results) {
+      const verdict = r.same === null ? '' : r.same ? ' (same)' : ` (was ${r.original_outcome})`
+      process.stdout.write(`${r.same === false || r.error ? 'DIFF' : 'ok  '} ${r.label}: ${r.outcome}${verdict}${r.error ? ` — ${r.error}` : ''}\n`)
+      if (r.dropped_redacted.length > 0) process.stderr.write(`hookloop: ${r.label}: dropped redacted header(s) ${r.dropped_redacted.join(', ')} (give --scheme and --secret to re-sign)\n`)
+    }
+  }
+  return results.every((r) => r.same !== false && r.error === null) ? 0 : 1
+}

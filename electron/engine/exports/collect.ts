@@ -1,0 +1,69 @@
+// Reads what an export needs from the store: the selected requests and deliveries (with their
+// attempts and event bodies), and the endpoints (with rules) and subscriptions involved.
+import type { Database } from 'better-sqlite3'
+import type { Endpoint } from '../../../shared/receiver'
+import type { RequestRecord } from '../../../shared/receiver-records'
+import { toRequestRecord } from '../receiver/records'
+import { createAttemptStatements, type AttemptRow } from '../store/attempts'
+import { createDeliveryStatements, type DeliveryRow } from '../store/deliveries'
+import { createEndpointStore } from '../store/endpoints'
+import { createEventStatements, type EventRow } from '../store/events'
+import { createRequestReads } from '../store/request-reads'
+import { createRuleStore, type StoredRule } from '../store/rules'
+import { createSubscriptionStatements, type SubscriptionRow } from '../store/subscriptions'
+
+export interface CollectedDelivery {
+  delivery: DeliveryRow
+  event: EventRow
+  attempts: AttemptRow[]
+}
+
+export interface Collected {
+  requests: RequestRecord[]
+  deliveries: CollectedDelivery[]
+  endpoints: Array<{ endpoint: Endpoint; rules: StoredRule[] }>
+  subscriptions: SubscriptionRow[]
+  /** Endpoint id → slug, for every endpoint (requests name their endpoint by slug). */
+  slugs: Map<string, string>
+}
+
+export class ExportSelectionError extends Error {
+  override readonly name = 'ExportSelectionError'
+}
+
+export function collectSelection(db: Database, selection: { requestIds?: readonly number[]; deliveryIds?: readonly number[] }): Collected {
+  const endpointStore = createEndpointStore(db)
+  const ruleStore = createRuleStore(db)
+  const allEndpoints = endpointStore.list()
+  const slugs = new Map(allEndpoints.map((e) => [e.id, e.slug]))
+
+  const requestIds = selection.requestIds ?? []
+  const requests = createRequestReads(db).byIds(requestIds).map(toRequestRecord)
+  const missingRequests = requestIds.filter((id) => !requests.some((r) => r.id === id))
+  if (missingRequests.length > 0) throw new ExportSelectionError(`no captured request with id ${missingRequests.join(', ')}`)
+
+  const deliveryStatements = createDeliveryStatements(db)
+  const events = createEventStatements(db)
+  const attempts = createAttemptStatements(db)
+  const deliveries: CollectedDelivery[] = []
+  for (const id of selection.deliveryIds ?? []) {
+    const delivery = deliveryStatements.get(id)
+    if (!delivery) throw new ExportSelectionError(`no delivery with id ${id}`)
+    const event = events.get(delivery.event_id)
+    if (!event) throw new ExportSelectionError(`delivery ${id}: its event ${delivery.event_id} is missing from the store`)
+    deliveries.push({ delivery, event, attempts: attempts.byDelivery(id) })
+  }
+
+  const subscriptionStatements = createSubscriptionStatements(db)
+  const subscriptionIds = [...new Set(deliveries.map((d) => d.delivery.subscription_id))]
+  const subscriptions = subscriptionIds.map((id) => subscriptionStatements.get(id)).filter((s): s is SubscriptionRow => s !== undefined)
+
+  // Endpoints involved: those the requests arrived on, and those loop-mode subscriptions target.
+  const endpointIds = new Set(requests.map((r) => r.endpointId).filter((id): id is string => id !== null))
+  for (const sub of subscriptions) {
+    const target = allEndpoints.find((e) => e.slug === sub.endpoint_slug)
+    if (target) endpointIds.add(target.id)
+  }
+  const endpoints = allEndpoints.filter((e) => endpointIds.has(e.id)).map((endpoint) => ({ endpoint, rules: ruleStore.listFor(endpoint.id) }))
+  return { requests, deliveries, endpoints, subscriptions, slugs }
+}

@@ -1,0 +1,81 @@
+// One HTTP exchange, whichever side it comes from: a request we captured (and our answer), or an
+// attempt our sender made (and the answer it got). HAR and cURL exports are written from these.
+import type { HarHookloopFields } from '../../../shared/exports'
+import type { RequestRecord } from '../../../shared/receiver-records'
+import { headerValue } from './body'
+import type { Collected } from './collect'
+
+export interface Exchange {
+  startedAt: number
+  method: string
+  url: string
+  httpVersion: string
+  headers: [string, string][]
+  body: Buffer
+  /** null when no response arrived (timeout, reset, dropped …). */
+  response: { status: number; headers: [string, string][]; body: Buffer } | null
+  timeMs: number
+  hookloop: HarHookloopFields
+}
+
+/** What we answered, as the sender would name it. */
+export function requestOutcome(request: RequestRecord): string {
+  const fault = request.fault?.outcome
+  if (fault && fault !== 'replied' && fault !== 'refused' && fault !== 'store_failed') return fault
+  return request.response.status === null ? 'no_response' : `http_${request.response.status}`
+}
+
+function requestUrl(request: RequestRecord): string {
+  // The Host the sender used (the tunnel's public host, or loopback) names where it was sent.
+  const host = headerValue(request.headers, 'host') ?? 'localhost'
+  return `http://${host}${request.path}${request.query ? `?${request.query}` : ''}`
+}
+
+function parsePairs(json: string | null): [string, string][] {
+  if (!json) return []
+  const value = JSON.parse(json) as unknown
+  if (Array.isArray(value)) return value as [string, string][]
+  return Object.entries(value as Record<string, string>)
+}
+
+export function toExchanges(collected: Collected): Exchange[] {
+  const out: Exchange[] = []
+  for (const request of collected.requests) {
+    const status = request.response.status
+    const outcome = requestOutcome(request)
+    out.push({
+      startedAt: request.receivedAt,
+      method: request.method,
+      url: requestUrl(request),
+      httpVersion: `HTTP/${request.httpVersion}`,
+      headers: request.headers,
+      body: Buffer.from(request.body),
+      response: status === null || outcome !== `http_${status}` ? null : { status, headers: request.response.headers, body: Buffer.from(request.response.body ?? new Uint8Array(0)) },
+      timeMs: request.response.ms ?? 0,
+      hookloop: {
+        source: 'request',
+        id: request.id,
+        endpoint: request.endpointId === null ? null : (collected.slugs.get(request.endpointId) ?? null),
+        outcome,
+        verify: request.verify ? { valid: request.verify.valid, reason: request.verify.reason } : null,
+        duplicate_number: request.duplicateNumber,
+      },
+    })
+  }
+  for (const { delivery, event, attempts } of collected.deliveries) {
+    for (const attempt of attempts) {
+      out.push({
+        startedAt: attempt.started_at,
+        method: 'POST',
+        url: attempt.url ?? 'http://unsent.invalid/',
+        httpVersion: 'HTTP/1.1',
+        headers: parsePairs(attempt.request_headers_json),
+        body: event.payload,
+        response: attempt.status_code === null ? null : { status: attempt.status_code, headers: parsePairs(attempt.response_headers_json), body: attempt.response_body ?? Buffer.alloc(0) },
+        timeMs: attempt.duration_ms ?? 0,
+        hookloop: { source: 'attempt', id: attempt.id, delivery_id: delivery.id, event_id: event.id, attempt: attempt.n, outcome: attempt.outcome },
+      })
+    }
+  }
+  return out.sort((a, b) => a.startedAt - b.startedAt)
+}

@@ -1,0 +1,50 @@
+// exportSelection: the one entry point — selected requests and deliveries out of a store, in a
+// format, redacted unless asked not to. Returns the file's text.
+import type { Database } from 'better-sqlite3'
+import type { ExportFormat, ExportSelection } from '../../../shared/exports'
+import { toCaseFile } from './case-file'
+import { collectSelection, ExportSelectionError, type Collected } from './collect'
+import { toCurlScript } from './curl'
+import { toExchanges } from './exchange'
+import { toHar } from './har'
+import { createRedactor } from './redact'
+
+export interface ExportOptions extends ExportSelection {
+  format: ExportFormat
+  /** Stamped into the case file (exported_at). */
+  now: number
+  /** Hookloop's version, for HAR's creator. */
+  version?: string
+}
+
+/** Every secret the involved definitions hold (signing, verifying, retired). */
+function knownSecrets(collected: Collected): string[] {
+  const out: string[] = []
+  for (const { endpoint } of collected.endpoints) out.push(...endpoint.secrets)
+  for (const sub of collected.subscriptions) out.push(...(JSON.parse(sub.secrets_json) as string[]))
+  return out
+}
+
+export function exportSelection(db: Database, options: ExportOptions): string {
+  if ((options.requestIds?.length ?? 0) + (options.deliveryIds?.length ?? 0) === 0) throw new ExportSelectionError('nothing selected: give request ids and/or delivery ids')
+  const collected = collectSelection(db, options)
+  const custom = collected.endpoints.map((e) => e.endpoint.custom?.header).filter((h): h is string => h !== undefined)
+  const redactor = createRedactor({ keepSecrets: options.keepSecrets === true, secrets: knownSecrets(collected), customSignatureHeaders: custom })
+  let text: string
+  switch (options.format) {
+    case 'har':
+      text = JSON.stringify(toHar(toExchanges(collected), redactor, options.version ?? '0.0.0'), null, 2)
+      break
+    case 'curl':
+      text = toCurlScript(toExchanges(collected), redactor)
+      break
+    case 'case':
+      text = JSON.stringify(toCaseFile(collected, redactor, options.now), null, 2)
+      break
+    default: {
+      const never: never = options.format
+      throw new Error(`unknown export format ${String(never)}`)
+    }
+  }
+  return redactor.text(text) + '\n'
+}

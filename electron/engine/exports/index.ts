@@ -1,0 +1,6 @@
+export { exportSelection, type ExportOptions } from './export'
+export { ExportSelectionError } from './collect'
+export { parseImportFile, ImportError } from './import'
+export { replayItems, type ReplayOptions } from './replay'
+export { createRedactor, isSecretHeader, signatureHeaderNames, type Redactor } from './redact'
+export { shellQuote, ansiCQuote } from './curl'
