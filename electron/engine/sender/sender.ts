@@ -125,6 +125,7 @@ export function createSender(options: SenderOptions) {
       : createInlineWriter(db, ATTEMPT_PATH_SQL))
   const writer: SqlWriter = {
     write: (ops) => currentWriter().write(ops),
+    submit: (ops, done) => currentWriter().submit(ops, done),
     flushNow: () => openWriter?.flushNow(),
     pending: () => openWriter?.pending() ?? 0,
     close: () => {

@@ -6,7 +6,7 @@
 // write's promise settles after its commit, a failed shared transaction is retried write by write.
 import { createRequire } from 'node:module'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
-import { encodeWrites, positional, type SqlWriter } from './sql-writer'
+import { encodeWrites, positional, promiseWrite, type SqlWriter, type WriteOp } from './sql-writer'
 
 export interface SqlWriterThreadOptions {
   /** The SQLite file (already created and migrated by openDatabase). */
@@ -88,8 +88,7 @@ parentPort.on('message', (first) => {
 interface Item {
   /** [statement index, values…] per op. */
   data: unknown[]
-  resolve: () => void
-  reject: (error: Error) => void
+  done: (error: Error | null) => void
 }
 
 type Ack = Array<{ seq: number; errors: Array<string | null> | null }>
@@ -149,12 +148,11 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
     const items = inFlight.get(n)
     if (!items) return
     inFlight.delete(n)
+    if (inFlight.size === 0 && queue.length === 0) setReferenced(false)
     items.forEach((item, i) => {
       const error = errors?.[i] ?? null
-      if (error === null) item.resolve()
-      else item.reject(new Error(error))
+      item.done(error === null ? null : new Error(error))
     })
-    if (inFlight.size === 0 && queue.length === 0) setReferenced(false)
   }
   const failAll = (error: Error) => {
     for (const n of [...inFlight.keys()]) settle(n, (inFlight.get(n) ?? []).map(() => error.message))
@@ -176,6 +174,23 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
       failAll(fatal)
     }
   })
+
+  function submit(ops: readonly WriteOp[], done: (error: Error | null) => void): void {
+    if (closed) {
+      done(new Error('the writer thread is closed'))
+      return
+    }
+    let data: unknown[]
+    try {
+      data = encodeWrites(statements, ops, exact)
+    } catch (error) {
+      done(error instanceof Error ? error : new Error(String(error)))
+      return
+    }
+    queue.push({ data, done })
+    setReferenced(true)
+    immediate ??= setImmediate(post)
+  }
 
   /** Posts what is queued as one batch; returns its sequence number (0 when nothing was queued). */
   function post(): number {
@@ -220,20 +235,8 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
   }
 
   return {
-    write(ops) {
-      if (closed) return Promise.reject(new Error('the writer thread is closed'))
-      let data: unknown[]
-      try {
-        data = encodeWrites(statements, ops, exact)
-      } catch (error) {
-        return Promise.reject(error instanceof Error ? error : new Error(String(error)))
-      }
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ data, resolve, reject })
-        setReferenced(true)
-        immediate ??= setImmediate(post)
-      })
-    },
+    write: (ops) => promiseWrite(submit, ops),
+    submit,
     flushNow() {
       post()
       waitFor(seq)

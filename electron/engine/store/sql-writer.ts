@@ -17,6 +17,12 @@ export type WriteOp = readonly [statement: string, params: Record<string, unknow
 export interface SqlWriter {
   /** Queue statements that commit together; resolves once committed, rejects if they cannot be. */
   write(ops: readonly WriteOp[]): Promise<void>
+  /**
+   * The same, told through `done` (null = committed), which runs synchronously where the commit
+   * is learnt — inside flushNow() when that is where — so a caller can act on a failure at once.
+   * Parameter values are read when submit() is called.
+   */
+  submit(ops: readonly WriteOp[], done: (error: Error | null) => void): void
   /** Commit everything queued now, synchronously (waits for the thread's commit when threaded). */
   flushNow(): void
   /** Writes queued or being committed. */
@@ -27,8 +33,14 @@ export interface SqlWriter {
 
 interface Queued {
   data: unknown[]
-  resolve: () => void
-  reject: (error: Error) => void
+  done: (error: Error | null) => void
+}
+
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)))
+
+/** write() over submit(): a promise settled by `done`. */
+export function promiseWrite(submit: SqlWriter['submit'], ops: readonly WriteOp[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => submit(ops, (error) => (error ? reject(error) : resolve())))
 }
 
 export interface Positional {
@@ -113,29 +125,31 @@ export function createInlineWriter(db: Database, sql: Readonly<Record<string, st
       for (const item of items) {
         try {
           commitOne(item.data)
-          item.resolve()
+          item.done(null)
         } catch (error) {
-          item.reject(error instanceof Error ? error : new Error(String(error)))
+          item.done(asError(error))
         }
       }
       return
     }
-    for (const item of items) item.resolve()
+    for (const item of items) item.done(null)
+  }
+
+  function submit(ops: readonly WriteOp[], done: (error: Error | null) => void): void {
+    let data: unknown[]
+    try {
+      data = writes.encode(ops)
+    } catch (error) {
+      done(asError(error))
+      return
+    }
+    queue.push({ data, done })
+    scheduled ??= setImmediate(flushNow)
   }
 
   return {
-    write(ops) {
-      let data: unknown[]
-      try {
-        data = writes.encode(ops)
-      } catch (error) {
-        return Promise.reject(error instanceof Error ? error : new Error(String(error)))
-      }
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ data, resolve, reject })
-        scheduled ??= setImmediate(flushNow)
-      })
-    },
+    write: (ops) => promiseWrite(submit, ops),
+    submit,
     flushNow,
     pending: () => queue.length,
     close: flushNow,
