@@ -222,9 +222,11 @@ async function main(): Promise<void> {
     const rows: Array<[string, string]> = [
       [`bare undici POSTs/s (40 000, concurrency ${CONCURRENCY}), best of`, `${bareBest.perSecond.toFixed(0)}  (${list(bareRuns)})`],
       [`hookloop attempts/s (${hook.attempts} attempts of ${EVENTS} events), best of`, `${hook.perSecond.toFixed(0)}  (${list(hookRuns)})`],
-      ['ratio hookloop / bare', ratio.toFixed(2)],
+      ['ratio hookloop / bare (best / best)', ratio.toFixed(2)],
+      ['  ratio paired round by round', hookRuns.map((h, i) => (h.perSecond / (bareRuns[i] as { perSecond: number }).perSecond).toFixed(2)).join(' / ')],
       [`  same, attempt writes inline (on the event loop), best of`, `${inline.perSecond.toFixed(0)}  (${list(inlineRuns)})`],
-      ['ratio inline / bare', (inline.perSecond / bareBest.perSecond).toFixed(2)],
+      ['ratio inline / bare (best / best)', (inline.perSecond / bareBest.perSecond).toFixed(2)],
+      ['  ratio paired round by round', inlineRuns.map((h, i) => (h.perSecond / (bareRuns[i] as { perSecond: number }).perSecond).toFixed(2)).join(' / ')],
       ['CPU µs per request (all threads): bare / hookloop / inline', `${bareBest.cpuUs.toFixed(0)} / ${hook.cpuUs.toFixed(0)} / ${inline.cpuUs.toFixed(0)}`],
       [`publish events/s (${EVENTS}, not in the ratio)`, hook.publishPerSecond.toFixed(0)],
       ['scheduler: pending deliveries', String(PENDING)],
