@@ -4,11 +4,11 @@
 // 1 one fails, 2 bad usage or a data folder/endpoint that is not there.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { DEFAULT_SENDER_TOLERANCE, type SenderCheckStatus, type SenderConformanceReport } from '../../shared/conformance-sender'
 import { checkSenderConformance, UnknownEndpointError } from '../engine/conformance/sender'
 import { DATA_FILE_NAME } from '../engine/engine'
 import { openDatabase } from '../engine/store'
+import { commandArgs } from './command-args'
 import type { Command } from './commands'
 import { numberArg, policyArg } from './policy-arg'
 import { UsageError } from './usage-error'
@@ -42,29 +42,17 @@ export function formatSenderReport(report: SenderConformanceReport): string {
 }
 
 export const conformCommand: Command = async (args) => {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        data: { type: 'string' },
-        endpoint: { type: 'string' },
-        policy: { type: 'string' },
-        'tolerance-ms': { type: 'string' },
-        'tolerance-pct': { type: 'string' },
-        'as-of': { type: 'string' },
-        report: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    })
-  } catch (error) {
-    throw new UsageError(`conform: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`)
-  }
+  const parsed = commandArgs('conform', USAGE, args, {
+    data: { type: 'string' },
+    endpoint: { type: 'string' },
+    policy: { type: 'string' },
+    'tolerance-ms': { type: 'string' },
+    'tolerance-pct': { type: 'string' },
+    'as-of': { type: 'string' },
+    report: { type: 'string' },
+  })
+  if (!parsed) return 0
   const v = parsed.values
-  if (v.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
   if (!v.data || !v.endpoint || !v.policy) throw new UsageError('conform: --data, --endpoint and --policy are required (hookloop conform --help)')
   const policy = policyArg('conform', v.policy)
   const tolerance = { ms: numberArg('conform', 'tolerance-ms', v['tolerance-ms'], DEFAULT_SENDER_TOLERANCE.ms), pct: numberArg('conform', 'tolerance-pct', v['tolerance-pct'], DEFAULT_SENDER_TOLERANCE.pct) }

@@ -3,11 +3,11 @@
 // a Hookloop case file; secrets and signature headers redacted unless --keep-secrets.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { EXPORT_FORMATS, type ExportFormat } from '../../shared/exports'
 import { DATA_FILE_NAME } from '../engine/engine'
 import { exportSelection, ExportSelectionError } from '../engine/exports'
 import { openDatabase } from '../engine/store'
+import { commandArgs } from './command-args'
 import type { Command } from './commands'
 import { UsageError } from './usage-error'
 
@@ -37,28 +37,16 @@ export function parseIdList(text: string, name: string): number[] {
 }
 
 export const exportCommand: Command = async (args) => {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        data: { type: 'string' },
-        format: { type: 'string' },
-        requests: { type: 'string' },
-        deliveries: { type: 'string' },
-        'keep-secrets': { type: 'boolean', default: false },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    })
-  } catch (error) {
-    throw new UsageError(`export: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`)
-  }
+  const parsed = commandArgs('export', USAGE, args, {
+    data: { type: 'string' },
+    format: { type: 'string' },
+    requests: { type: 'string' },
+    deliveries: { type: 'string' },
+    'keep-secrets': { type: 'boolean', default: false },
+    out: { type: 'string' },
+  })
+  if (!parsed) return 0
   const v = parsed.values
-  if (v.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
   if (!v.data || !v.format) throw new UsageError('export: --data and --format are required (hookloop export --help)')
   if (!(EXPORT_FORMATS as readonly string[]).includes(v.format)) throw new UsageError(`export: --format must be one of ${EXPORT_FORMATS.join(', ')}, got "${v.format}"`)
   const requestIds = v.requests === undefined ? [] : parseIdList(v.requests, 'requests')

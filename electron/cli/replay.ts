@@ -2,11 +2,11 @@
 // 1.2 or case file again, re-signed when a scheme and secret are given. 0 every answer matches
 // the original outcome, 1 one differs or fails, 2 bad usage or a broken file.
 import { readFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { SCHEMES } from '../../shared/signatures'
 import { ImportError, parseImportFile, replayItems, type ReplayOptions } from '../engine/exports'
+import { commandArgs } from './command-args'
 import type { Command } from './commands'
-import { CUSTOM_HELP, customOptions, requireScheme } from './signature-args'
+import { COMMON_OPTIONS, CUSTOM_HELP, customOptions, requireScheme } from './signature-args'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop replay FILE --to URL [--scheme S --secret K] [--json]
@@ -21,34 +21,16 @@ ${CUSTOM_HELP}
 Exit status: 0 every answer matches the original, 1 one differs or fails, 2 bad usage or a broken file.`
 
 export const replayCommand: Command = async (args) => {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        to: { type: 'string' },
-        scheme: { type: 'string' },
-        secret: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        header: { type: 'string' },
-        prefix: { type: 'string' },
-        algorithm: { type: 'string' },
-        encoding: { type: 'string' },
-        template: { type: 'string' },
-        'timestamp-header': { type: 'string' },
-        'id-header': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    })
-  } catch (error) {
-    throw new UsageError(`replay: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`)
-  }
+  const { header, prefix, algorithm, encoding, template } = COMMON_OPTIONS
+  const parsed = commandArgs(
+    'replay',
+    USAGE,
+    args,
+    { to: { type: 'string' }, scheme: { type: 'string' }, secret: { type: 'string' }, json: { type: 'boolean', default: false }, header, prefix, algorithm, encoding, template, 'timestamp-header': COMMON_OPTIONS['timestamp-header'], 'id-header': COMMON_OPTIONS['id-header'] },
+    true,
+  )
+  if (!parsed) return 0
   const v = parsed.values
-  if (v.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
   const [file, ...extra] = parsed.positionals
   if (!file || extra.length > 0) throw new UsageError('replay: give exactly one FILE (hookloop replay --help)')
   if (!v.to || !/^https?:\/\/[^\s]+$/.test(v.to)) throw new UsageError(`replay: --to must be an http:// or https:// URL${v.to ? `, got "${v.to}"` : ''}`)
