@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createEngine, type Engine } from '../../../electron/engine/engine'
 import type { FeedErrorBody, FeedPage } from '../../../shared/feed'
 import { startPollingIntegration, type PollingIntegration } from '../../support/polling-integration'
+import { createTunnelServer } from '../../support/tunnel-server'
+import { Agent, request } from 'undici'
+import { tunnelLookup } from '../../../electron/engine/tunnel/lookup'
 import { makeTempDir } from '../../support/temp-dir'
 
 // GET /api/v1/events on the receiver's own port, over real HTTP, against events the real sender
@@ -126,5 +129,30 @@ describe('reconciliation feed', () => {
     expect(integration.processed.get(lost.eventId)).toBe('poll')
     // Polling again finds nothing new (idempotent by event_id; the watermark is inclusive).
     expect(await integration.reconcile()).toEqual([])
+  })
+
+  it('is reachable through the public tunnel, where an integration under test polls it', async () => {
+    const server = await createTunnelServer({ maxSockets: 4 })
+    cleanups.push(() => server.stop())
+    const temp = makeTempDir('hookloop-feed-')
+    cleanups.push(() => temp.cleanup())
+    const engine = await createEngine({
+      dataDir: temp.dir,
+      receiver: { host: '127.0.0.1', port: 0 },
+      tunnel: { host: server.url, requestTimeoutMs: 2000, healthIntervalMs: 500, backoff: { initialMs: 100, maxMs: 500, jitter: 0.2 } },
+    })
+    cleanups.push(() => engine.close())
+    for (let i = 0; i < 2000 && engine.tunnel?.state.kind !== 'online'; i++) await new Promise((r) => setTimeout(r, 10))
+    const publicUrl = engine.tunnel?.publicUrl()
+    expect(publicUrl).toBeDefined()
+    const sub = engine.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
+    const sent = await engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { via: 'tunnel' } })
+    // The tunnel hands out *.localhost URLs; resolve them to loopback as the engine does (RFC 6761).
+    const dispatcher = new Agent({ connect: { lookup: tunnelLookup } })
+    cleanups.push(() => dispatcher.close())
+    const response = await request(`${publicUrl}/api/v1/events?updated_since=1970-01-01T00:00:00Z`, { dispatcher })
+    expect(response.statusCode).toBe(200)
+    const body = (await response.body.json()) as FeedPage
+    expect(body.data.map((e) => e.event_id)).toEqual([sent.eventId])
   })
 })
