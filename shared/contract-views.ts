@@ -1,6 +1,7 @@
 // What the UI sees: read models the engine host builds from the store and pushes to every front
 // door (Electron window, browser mode). Plain JSON: bodies travel as base64, times as ms.
 import type { ClockMode } from './clock'
+import type { ScenarioReport } from './scenario-report'
 import type { SchemeId, VerifyReason } from './signatures'
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
@@ -221,4 +222,36 @@ export interface Snapshot {
   schemes: SchemeId[]
   /** Warnings the UI shows in a banner (e.g. secrets stored as plain text). */
   warnings: string[]
+  recording: RecordingView
+  /** The scenario run started from a UI, if any (the last one, finished or not). */
+  scenarioRun: ScenarioRunView | null
+}
+
+/** Whether a session is being recorded into a scenario, and how much so far. */
+export interface RecordingView {
+  active: boolean
+  /** Engine clock time the recording started (null when not recording). */
+  startedAt: number | null
+  /** Commands recorded, and events sent among them. */
+  steps: number
+  events: number
+}
+
+/** What Stop made: the scenario file's text, its validation problems by JSON path, and notes. */
+export interface RecordedScenarioView {
+  text: string
+  problems: { path: string; message: string }[]
+  /** What the scenario cannot say exactly as it happened. */
+  notes: string[]
+}
+
+/** A scenario run started from a UI: progress while it runs, the report when done. */
+export interface ScenarioRunView {
+  runId: number
+  name: string
+  state: 'running' | 'done' | 'error'
+  settled: number
+  total: number
+  report: ScenarioReport | null
+  error: string | null
 }

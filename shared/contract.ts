@@ -4,10 +4,15 @@
 import { z } from 'zod'
 import { SEND_FAULT_TYPES, type SendFaultType } from './sender-faults'
 import { SCHEME_IDS } from './signatures'
+import type { ConsumerCheckResult } from './conformance'
+import type { SenderConformanceReport } from './conformance-sender'
 import type {
   ClockView,
   DeliveryDetail,
   EndpointView,
+  RecordedScenarioView,
+  RecordingView,
+  ScenarioRunView,
   RequestDetail,
   RuleView,
   Snapshot,
@@ -102,6 +107,42 @@ export const requestSchemas = {
     .strict(),
   'clock.set': z.object({ mode: z.enum(['real', 'scaled', 'virtual']), scale: z.number().min(1).max(100_000).optional() }).strict(),
   'loop.try': z.object({}).strict(),
+  /** Start recording what the person does into a scenario; Stop returns the file. */
+  'record.start': z.object({}).strict(),
+  'record.stop': z.object({}).strict(),
+  /** Runs a scenario file (its text, validated like `hookloop run`) on a fresh engine of its own. */
+  'scenario.run': z.object({ text: z.string().min(1).max(5_000_000) }).strict(),
+  'scenario.cancel': z.object({ runId: z.number().int().nonnegative() }).strict(),
+  /** Opens the public tunnel through a localtunnel server (rebuilds the engine on the same data). */
+  'tunnel.start': z
+    .object({
+      host: z.url({ protocol: /^https?$/ }),
+      subdomain: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a subdomain is lower-case letters, digits and dashes')
+        .optional(),
+    })
+    .strict(),
+  'tunnel.stop': z.object({}).strict(),
+  /** The consumer conformance check: a battery of deliveries to someone's endpoint, graded. */
+  'check.consumer': z
+    .object({
+      url: z.url({ protocol: /^https?$/ }),
+      scheme,
+      secret: z.string().min(1).max(500),
+      timeoutMs: z.number().int().min(100).max(120_000).optional(),
+      latencySamples: z.number().int().min(1).max(100).optional(),
+    })
+    .strict(),
+  /** The sender conformance check: what arrived at one of our endpoints against a policy. */
+  'check.sender': z
+    .object({
+      endpointId: id,
+      policyId: z.string().min(1).max(60),
+      toleranceMs: z.number().int().min(0).max(3_600_000).optional(),
+      tolerancePct: z.number().min(0).max(100).optional(),
+    })
+    .strict(),
 } as const
 
 function isJson(text: string): boolean {
@@ -136,6 +177,14 @@ export interface CommandResponses {
   'event.send': { eventIds: string[]; deliveryIds: number[] }
   'clock.set': ClockView
   'loop.try': { endpointId: string; subscriptionId: string; eventId: string }
+  'record.start': RecordingView
+  'record.stop': RecordedScenarioView
+  'scenario.run': ScenarioRunView
+  'scenario.cancel': { ok: true }
+  'tunnel.start': TunnelView
+  'tunnel.stop': TunnelView
+  'check.consumer': ConsumerCheckResult
+  'check.sender': SenderConformanceReport
 }
 
 export type CommandResponse<C extends CommandName> = CommandResponses[C]
@@ -151,6 +200,8 @@ export interface EventPayloads {
   'subscriptions.changed': { subscriptions: SubscriptionView[] }
   'tunnel.state': TunnelView
   'clock.state': ClockView
+  'recording.state': RecordingView
+  'scenario.progress': ScenarioRunView
 }
 export type EventName = keyof EventPayloads
 export interface EventMessage<E extends EventName = EventName> {

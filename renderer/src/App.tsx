@@ -8,6 +8,8 @@ import { Inspector } from './views/Inspector'
 import { SenderPage } from './views/SenderPage'
 import { SHORTCUTS, useShortcuts } from './views/shortcuts'
 import { SubscriptionsPage } from './views/SubscriptionsPage'
+import { ScenariosPage } from './views/ScenariosPage'
+import { ChecksPage } from './views/ChecksPage'
 import { TimelinePage } from './views/TimelinePage'
 import { TopBar } from './views/TopBar'
 
@@ -81,6 +83,8 @@ const NAV: { id: ViewId; label: string }[] = [
   { id: 'endpoints', label: 'Endpoints & rules' },
   { id: 'sender', label: 'Sender' },
   { id: 'subscriptions', label: 'Subscriptions' },
+  { id: 'scenarios', label: 'Scenarios' },
+  { id: 'checks', label: 'Checks' },
 ]
 
 function Shell() {
@@ -109,6 +113,8 @@ function Shell() {
         {view === 'endpoints' && <EndpointsPage />}
         {view === 'sender' && <SenderPage />}
         {view === 'subscriptions' && <SubscriptionsPage />}
+        {view === 'scenarios' && <ScenariosPage />}
+        {view === 'checks' && <ChecksPage />}
         {inspecting && <Inspector />}
       </div>
     </div>

@@ -32,6 +32,8 @@ export interface HandlerContext {
   /** The subscriptions with their metrics, as last computed. */
   subscriptions(): SubscriptionView[]
   touchDelivery(id: number): void
+  recording(): Snapshot['recording']
+  scenarioRun(): Snapshot['scenarioRun']
 }
 
 export const RULE_PRESETS: Snapshot['rulePresets'] = [
@@ -193,11 +195,15 @@ function wrap<H extends Record<string, (req: never) => unknown>>(handlers: H): H
   return out as H
 }
 
-export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['loop.try']): CommandHandlers {
+/** Commands handled in handlers-qa.ts (recording, scenario runs, tunnel, checks). */
+export type QaCommandName = 'record.start' | 'record.stop' | 'scenario.run' | 'scenario.cancel' | 'tunnel.start' | 'tunnel.stop' | 'check.consumer' | 'check.sender'
+export type CoreHandlers = Omit<CommandHandlers, QaCommandName>
+
+export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['loop.try']): CoreHandlers {
   const notFound = (what: string): never => {
     throw new HostError('not_found', `${what} does not exist`)
   }
-  return wrap<CommandHandlers>({
+  return wrap<CoreHandlers>({
     snapshot: () => {
       const binding = ctx.current()
       return {
@@ -211,6 +217,8 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         policyPresets: policyPresets(),
         schemes: [...SCHEME_IDS],
         warnings: ctx.warnings(),
+        recording: ctx.recording(),
+        scenarioRun: ctx.scenarioRun(),
       }
     },
     'timeline.page': (req) => ctx.current().timeline.page(req.filter ?? {}, req.offset, req.limit),

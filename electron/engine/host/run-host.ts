@@ -11,6 +11,11 @@ import { createDetailsRead } from './details-read'
 import { createHandlers, endpointViews, ruleViews, subscriptionViews, toTunnelView, type EngineBinding } from './handlers'
 import { createLoopTry } from './loop-try'
 import { createTimelineRead } from './timeline-read'
+import { createRecorder } from '../recorder/recorder'
+import { createQaHandlers } from './handlers-qa'
+import { createScenarioRuns } from './scenario-runs'
+import { recordingHandlers } from './recording-handlers'
+import { tunnelView } from './handlers'
 
 export interface HostOptions {
   dataDir: string
@@ -44,6 +49,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let clockMode: ClockMode = 'real'
   let scale = 1
   let receiverPort = options.receiverPort ?? 0
+  let tunnelOption: EngineOptions['tunnel'] | undefined = options.tunnel
   let binding: EngineBinding
   let feed: ChangeFeed
   let offEngine: () => void = () => {}
@@ -85,7 +91,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       dataDir: options.dataDir,
       clock: clock as EngineOptions['clock'],
       receiver: { port: receiverPort },
-      ...(options.tunnel ? { tunnel: options.tunnel } : {}),
+      ...(tunnelOption ? { tunnel: tunnelOption } : {}),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     })
     receiverPort = engine.receiver.port
@@ -160,8 +166,37 @@ export async function startHost(options: HostOptions): Promise<Host> {
     })
     return switching
   }
+  // The tunnel is part of the engine: starting or stopping it rebuilds the engine on the same
+  // data file and receiver port, like a clock switch. A bad host fails here and keeps the old one.
+  const setTunnel = (tunnel: { host: string; subdomain?: string } | null): Promise<void> => {
+    const next = switching.then(async () => {
+      const previous = tunnelOption
+      await unbind()
+      tunnelOption = tunnel ?? undefined
+      try {
+        await bind(clockMode, scale)
+      } catch (error) {
+        tunnelOption = previous
+        await bind(clockMode, scale)
+        throw error
+      } finally {
+        control?.publish('tunnel.state', tunnelView(binding.engine))
+        publishList('endpoints')
+      }
+    })
+    switching = next.catch(() => {})
+    return next
+  }
 
   await bind(clockMode, scale)
+  const recorder = createRecorder({
+    engine: () => binding.engine,
+    clock: () => (clockMode === 'scaled' ? { mode: 'scaled', factor: clockScale(binding.engine.clock, scale) } : { mode: clockMode }),
+  })
+  const runs = createScenarioRuns({
+    publish: (view) => control?.publish('scenario.progress', view),
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  })
   const ctx = {
     current: () => binding,
     switchClock,
@@ -170,11 +205,18 @@ export async function startHost(options: HostOptions): Promise<Host> {
     changed: publishList,
     subscriptions,
     touchDelivery: (id: number) => feed.touchDelivery(id),
+    recording: () => recorder.view(),
+    scenarioRun: () => runs.current(),
+  }
+  const recordingChanged = () => control?.publish('recording.state', recorder.view())
+  const handlers = {
+    ...createHandlers(ctx, createLoopTry(ctx)),
+    ...createQaHandlers({ base: ctx, recorder, runs, recordingChanged, setTunnel }, () => tunnelView(binding.engine)),
   }
   control = await startControlServer({
     port: options.port,
     token: options.token,
-    handlers: createHandlers(ctx, createLoopTry(ctx)),
+    handlers: recordingHandlers(handlers, { recorder, now: () => binding.engine.clock.now(), changed: recordingChanged }),
     ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     ...(options.log ? { log: options.log } : {}),
   })
@@ -188,6 +230,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       if (metricsTimer) clearTimeout(metricsTimer)
       if (exactSoon) clearTimeout(exactSoon)
       await server.close()
+      await runs.close()
       await switching
       await unbind()
     },

@@ -3,10 +3,27 @@
 // here through applyBatch(), called at most once per animation frame.
 import { create } from 'zustand'
 import type { EventMessage, Snapshot, TimelineFilter, TimelineRow } from '../../../shared/contract'
+import type { ScenarioReport } from '../../../shared/scenario-report'
 import type { ConnectionState, EngineClient } from '../transport/client'
 import { appendPage, applyUpserts, emptyTimeline, type TimelineModel } from './timeline-model'
 
-export type ViewId = 'timeline' | 'endpoints' | 'sender' | 'subscriptions'
+export type ViewId = 'timeline' | 'endpoints' | 'sender' | 'subscriptions' | 'scenarios' | 'checks'
+
+/** The scenario open in the editor: its text and where it came from. */
+export interface ScenarioDraft {
+  text: string
+  /** File name to save under (and shown in the header). */
+  fileName: string
+  /** What the recording could not say exactly as it happened. */
+  notes: string[]
+}
+
+/** A verdict drawn on the timeline rows a scenario's expectations are about (by event id). */
+export interface RowVerdict {
+  ok: boolean
+  /** One line per expectation about this row. */
+  lines: string[]
+}
 export type Selection = { rowKey: string; mark?: { kind: 'attempt' | 'request'; id: number } } | null
 
 export interface Toast {
@@ -36,6 +53,11 @@ export interface AppState {
   live: boolean
   toasts: Toast[]
   showShortcuts: boolean
+  draft: ScenarioDraft | null
+  /** Event id → the last scenario run's verdict on it. */
+  verdicts: ReadonlyMap<string, RowVerdict>
+  /** Event key → expected attempt times (the sender check's ghosts). */
+  ghosts: ReadonlyMap<string, number[]>
 }
 
 const PAGE = 300
@@ -56,7 +78,31 @@ export const useApp = create<AppState>(() => ({
   live: true,
   toasts: [],
   showShortcuts: false,
+  draft: null,
+  verdicts: new Map(),
+  ghosts: new Map(),
 }))
+
+/** Per event id, the verdicts of the expectations about its deliveries (✓ only when all hold). */
+export function verdictsOf(report: ScenarioReport): Map<string, RowVerdict> {
+  const out = new Map<string, RowVerdict>()
+  for (const e of report.expectations) {
+    const match = /^expect\.deliveries\[(\d+)\]/.exec(e.path)
+    if (!match) continue
+    const label = e.label.split(': ').slice(1).join(': ') || e.label
+    // The label starts "<event> → <subscription>"; the report's deliveries carry the event ids.
+    const [event, rest] = e.label.split(' → ')
+    const subscription = rest?.split(':')[0]?.replace(' (copy)', '')
+    for (const d of report.deliveries) {
+      if (d.event !== event || (subscription !== undefined && d.subscription !== subscription)) continue
+      const v = out.get(d.event_id) ?? { ok: true, lines: [] }
+      v.ok &&= e.ok
+      v.lines.push(`${e.ok ? '✓' : '✗'} ${label}${e.ok ? '' : ` — ${e.message}`}`)
+      out.set(d.event_id, v)
+    }
+  }
+  return out
+}
 
 let toastId = 0
 export function toast(tone: Toast['tone'], text: string): void {
@@ -169,6 +215,15 @@ export function applyBatch(batch: EventMessage[]): void {
       case 'clock.state':
         if (snapshot) snapshot = { ...snapshot, clock: (event as EventMessage<'clock.state'>).payload }
         break
+      case 'recording.state':
+        if (snapshot) snapshot = { ...snapshot, recording: (event as EventMessage<'recording.state'>).payload }
+        break
+      case 'scenario.progress': {
+        const run = (event as EventMessage<'scenario.progress'>).payload
+        if (snapshot) snapshot = { ...snapshot, scenarioRun: run }
+        if (run.report) patch.verdicts = verdictsOf(run.report)
+        break
+      }
       default: {
         const never: never = event.name
         return never

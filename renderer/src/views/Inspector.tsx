@@ -101,9 +101,9 @@ function DeliveryInspector({ row, deliveryId, attemptId }: { row: TimelineRow; d
         <button
           className="btn"
           data-testid="replay"
-          onClick={() => void run('Replay', (c) => c.call('delivery.replay', { id: deliveryId })).then((r) => r && toast('ok', `Replayed as delivery #${r.deliveryId}, signed afresh`))}
+          onClick={() => void run('Replay', (c) => c.call('delivery.replay', { id: deliveryId })).then((r) => r && toast('ok', `Replayed as a new event (delivery #${r.deliveryId}), signed afresh`))}
         >
-          ⟲ Replay
+          ⟲ Replay as new event
         </button>
         <button
           className="btn"

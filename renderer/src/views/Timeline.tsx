@@ -2,7 +2,7 @@
 // each attempt a mark coloured by outcome, the wait to the next attempt drawn between marks.
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { TimelineRow } from '../../../shared/contract'
-import { loadMoreRows, useApp, type TimeWindow } from '../state/app-store'
+import { loadMoreRows, useApp, type RowVerdict, type TimeWindow } from '../state/app-store'
 import { timeExtent } from '../state/timeline-model'
 import { axisTicks, formatClock, formatDuration } from '../lib/format'
 import { DuplicateBadge, SignatureBadgeView, StatusBadge } from './badges'
@@ -32,6 +32,8 @@ export function Timeline() {
   const rows = useApp((s) => s.timeline.rows)
   const selectedKey = useApp((s) => s.selection?.rowKey ?? null)
   const selectedMark = useApp((s) => s.selection?.mark?.id ?? null)
+  const verdicts = useApp((s) => s.verdicts)
+  const ghosts = useApp((s) => s.ghosts)
   const relative = useApp((s) => s.relative)
   const window = useTimeWindow(rows)
   const { viewport, onScroll, first, last, totalHeight, reveal } = useVirtualRows(rows.length, loadMoreRows)
@@ -128,6 +130,8 @@ export function Timeline() {
               width={trackWidth}
               relative={relative}
               ticks={ticks}
+              verdict={verdicts.get(row.eventId)}
+              ghosts={ghosts.get(row.eventId)}
             />
           ))}
         </div>
@@ -168,14 +172,21 @@ interface RowProps {
   width: number
   relative: boolean
   ticks: number[]
+  /** The last scenario run's verdict on this row's event, if it was about it. */
+  verdict: RowVerdict | undefined
+  /** Expected attempt times (sender check): faint marks beside the real ones. */
+  ghosts: number[] | undefined
 }
 
-const TimelineRowView = memo(function TimelineRowView({ row, top, selected, selectedMark, window, width, relative, ticks }: RowProps) {
+const TimelineRowView = memo(function TimelineRowView({ row, top, selected, selectedMark, window, width, relative, ticks, verdict, ghosts }: RowProps) {
   const origin = relative ? row.firstAt : 0
   const span = window ? window.end - window.start : 1
   const x = (t: number) => (window ? ((t - origin - window.start) / span) * width : 0)
   const select = (mark?: { kind: 'attempt' | 'request'; id: number }) => useApp.setState({ selection: { rowKey: row.key, mark } })
   const pieces: React.ReactNode[] = []
+  ghosts?.forEach((at, i) => {
+    pieces.push(<div key={`g${i}`} className="ghost" style={{ left: x(at) }} title={`expected attempt ${i + 1} at ${formatClock(at)}`} data-testid="ghost" />)
+  })
   row.marks.forEach((mark, i) => {
     const next = row.marks[i + 1]
     const waitEnd = next ? next.at : row.status === 'retrying' || row.status === 'pending' ? mark.nextAt : null
@@ -239,6 +250,11 @@ const TimelineRowView = memo(function TimelineRowView({ row, top, selected, sele
         </div>
         <SignatureBadgeView signature={row.signature} />
         <DuplicateBadge count={row.duplicates} />
+        {verdict && (
+          <span className={`verdict ${verdict.ok ? 'ok' : 'fail'}`} title={verdict.lines.join('\n')} data-testid="row-verdict" data-ok={verdict.ok}>
+            {verdict.ok ? '✓' : '✗'}
+          </span>
+        )}
       </div>
       <div className="tl-track">
         {ticks.map((t) => (

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react'
 import type { TunnelView } from '../../../shared/contract'
 import { run, setFilter, toast, useApp } from '../state/app-store'
 import { formatDuration } from '../lib/format'
+import { RecordButton } from './RecordButton'
 
 export function TopBar() {
   return (
@@ -12,6 +13,7 @@ export function TopBar() {
       </div>
       <TunnelPill />
       <ClockControl />
+      <RecordButton />
       <span className="spacer" />
       <Search />
       <button className="btn small" onClick={() => useApp.setState({ showShortcuts: true })} title="Keyboard shortcuts (?)">
@@ -49,6 +51,7 @@ function TunnelPill() {
       {open && (
         <div className="card" style={{ position: 'absolute', top: 34, left: 0, zIndex: 30, minWidth: 420 }}>
           <div className="card-body">
+            <TunnelControl tunnel={tunnel} />
             <div className="hint">Receiver on this machine: {receiverUrl}</div>
             {copyable.length === 0 && <div className="hint">No endpoints yet.</div>}
             {copyable.map((e) => (
@@ -64,6 +67,44 @@ function TunnelPill() {
           </div>
         </div>
       )}
+    </div>
+  )
+}
+
+/** Start the public tunnel (a localtunnel server, an optional subdomain) or stop it. */
+function TunnelControl({ tunnel }: { tunnel: TunnelView }) {
+  const [host, setHost] = useState('https://localtunnel.me')
+  const [subdomain, setSubdomain] = useState('')
+  const [busy, setBusy] = useState(false)
+  const up = tunnel.state !== 'disabled' && tunnel.state !== 'stopped'
+  const act = async (start: boolean) => {
+    setBusy(true)
+    const view = await run(start ? 'Start tunnel' : 'Stop tunnel', (c) =>
+      start ? c.call('tunnel.start', { host: host.trim(), ...(subdomain.trim() ? { subdomain: subdomain.trim() } : {}) }) : c.call('tunnel.stop', {}),
+    )
+    setBusy(false)
+    const snapshot = useApp.getState().snapshot
+    if (view && snapshot) useApp.setState({ snapshot: { ...snapshot, tunnel: view } })
+  }
+  if (up) {
+    return (
+      <div className="row" style={{ flexWrap: 'nowrap' }}>
+        <span className="hint" style={{ flex: 1 }}>
+          The public tunnel forwards to the receiver only; pages and the control socket never answer through it.
+        </span>
+        <button className="btn small" disabled={busy} onClick={() => void act(false)} data-testid="tunnel-stop">
+          {busy ? <span className="spinner" /> : null} Stop tunnel
+        </button>
+      </div>
+    )
+  }
+  return (
+    <div className="row" style={{ flexWrap: 'nowrap' }} data-testid="tunnel-form">
+      <input className="input mono" style={{ flex: 2 }} value={host} onChange={(e) => setHost(e.target.value)} aria-label="tunnel server" title="localtunnel server (public or self-hosted)" data-testid="tunnel-host" />
+      <input className="input mono" style={{ flex: 1 }} value={subdomain} onChange={(e) => setSubdomain(e.target.value)} placeholder="subdomain (optional)" aria-label="subdomain" data-testid="tunnel-subdomain" />
+      <button className="btn small primary" disabled={busy || host.trim() === ''} onClick={() => void act(true)} data-testid="tunnel-start">
+        {busy ? <span className="spinner" /> : null} Start tunnel
+      </button>
     </div>
   )
 }

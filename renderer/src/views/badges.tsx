@@ -64,11 +64,16 @@ function shortReason(reason: SignatureBadge['reason']): string {
   return SHORT_REASON[reason] ?? reason.replace(/_/g, ' ')
 }
 
+/**
+ * `count` is the arrivals of the event id beyond the first; the badge counts arrivals, like the
+ * receiver's "duplicate #2", so it only appears from ×2 up (a single arrival is no duplicate).
+ */
 export function DuplicateBadge({ count }: { count: number }) {
   if (count <= 0) return null
+  const arrivals = count + 1
   return (
-    <span className="badge warn" title={`${count} duplicate arrival${count === 1 ? '' : 's'} of this event id`} data-duplicates={count}>
-      dup ×{count}
+    <span className="badge warn" title={`${arrivals} arrivals of this event id (${count} duplicate${count === 1 ? '' : 's'})`} data-duplicates={count}>
+      dup ×{arrivals}
     </span>
   )
 }

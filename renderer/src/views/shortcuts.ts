@@ -4,7 +4,7 @@ import { run, toast, useApp, type ViewId } from '../state/app-store'
 import { panBy, zoomBy } from './Timeline'
 
 export const SHORTCUTS: [string, string][] = [
-  ['1 – 4', 'Timeline, Endpoints & rules, Sender, Subscriptions'],
+  ['1 – 6', 'Timeline, Endpoints & rules, Sender, Subscriptions, Scenarios, Checks'],
   ['/', 'Search by event id'],
   ['j / k', 'Next / previous row'],
   ['Enter', 'Open the selected row'],
@@ -18,7 +18,7 @@ export const SHORTCUTS: [string, string][] = [
   ['?', 'This list'],
 ]
 
-const VIEWS: ViewId[] = ['timeline', 'endpoints', 'sender', 'subscriptions']
+const VIEWS: ViewId[] = ['timeline', 'endpoints', 'sender', 'subscriptions', 'scenarios', 'checks']
 
 export function useShortcuts(): void {
   useEffect(() => {
@@ -38,6 +38,8 @@ export function useShortcuts(): void {
         case '2':
         case '3':
         case '4':
+        case '5':
+        case '6':
           useApp.setState({ view: VIEWS[Number(event.key) - 1] ?? 'timeline' })
           break
         case '/':

@@ -1,0 +1,199 @@
+// Scenarios: what a recording made (or a file opened) in an editable JSON view, checked as you
+// type by the same validator `hookloop run` uses (problems by JSON path); Save, Open, and Run with
+// progress and the report, each expectation ✓/✗, the run's deliveries drawn with their verdicts.
+import { useMemo } from 'react'
+import type { ScenarioReport } from '../../../shared/scenario-report'
+import { parseScenario } from '../../../shared/scenario-validate'
+import { openTextFile, saveTextFile } from '../lib/files'
+import { formatDuration } from '../lib/format'
+import { run, toast, useApp } from '../state/app-store'
+
+function fileNameFor(text: string): string {
+  try {
+    const name = (JSON.parse(text) as { name?: unknown }).name
+    if (typeof name === 'string' && name.trim() !== '') return `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'scenario'}.json`
+  } catch {
+    // Not JSON yet: a generic name.
+  }
+  return 'scenario.json'
+}
+
+export function ScenariosPage() {
+  const draft = useApp((s) => s.draft)
+  const scenarioRun = useApp((s) => s.snapshot?.scenarioRun ?? null)
+  const checked = useMemo(() => (draft ? parseScenario(draft.text) : null), [draft])
+  const problems = checked && !checked.ok ? checked.problems : []
+  const running = scenarioRun?.state === 'running'
+
+  const setText = (text: string) => useApp.setState((s) => ({ draft: { fileName: s.draft?.fileName ?? fileNameFor(text), notes: s.draft?.notes ?? [], text } }))
+  const save = async () => {
+    if (!draft) return
+    const where = await saveTextFile({ title: 'Save scenario', defaultName: draft.fileName, text: draft.text })
+    if (where) toast('ok', `Saved ${where}`)
+  }
+  const open = async () => {
+    const file = await openTextFile({ title: 'Open scenario', extensions: ['json'] })
+    if (file) useApp.setState({ draft: { text: file.text, fileName: file.name, notes: [] } })
+  }
+  const start = async () => {
+    if (!draft) return
+    await run('Run scenario', (c) => c.call('scenario.run', { text: draft.text }))
+  }
+
+  return (
+    <div className="scroll">
+      <div className="page">
+        <div className="row" style={{ justifyContent: 'space-between' }}>
+          <div>
+            <h2>Scenarios</h2>
+            <div className="hint">Record what you do, get a scenario file with what happened as its expectations; the same file runs headless with `hookloop run`.</div>
+          </div>
+          <div className="row">
+            <button className="btn" onClick={() => void open()} data-testid="scenario-open">
+              Open…
+            </button>
+            <button className="btn" disabled={!draft} onClick={() => void save()} data-testid="scenario-save">
+              Save…
+            </button>
+            <button className="btn primary" disabled={!draft || problems.length > 0 || running} onClick={() => void start()} data-testid="scenario-run">
+              ▶ Run
+            </button>
+          </div>
+        </div>
+        {!draft ? (
+          <div className="card">
+            <div className="empty">
+              <h2>No scenario open</h2>
+              <div>Press Record in the top bar, set things up and send events as usual, then Stop: the scenario opens here. Or open a scenario file.</div>
+            </div>
+          </div>
+        ) : (
+          <div className="card" data-testid="scenario-editor-card">
+            <div className="card-head">
+              <h3 className="mono">{draft.fileName}</h3>
+              {problems.length === 0 ? (
+                <span className="badge ok" data-testid="scenario-valid">
+                  valid scenario
+                </span>
+              ) : (
+                <span className="badge bad" data-testid="scenario-invalid">
+                  {problems.length} problem{problems.length === 1 ? '' : 's'}
+                </span>
+              )}
+            </div>
+            <div className="card-body">
+              {draft.notes.length > 0 && (
+                <ul className="hint" data-testid="scenario-notes">
+                  {draft.notes.map((n) => (
+                    <li key={n}>{n}</li>
+                  ))}
+                </ul>
+              )}
+              <textarea className="input scenario-editor" spellCheck={false} value={draft.text} onChange={(e) => setText(e.target.value)} data-testid="scenario-text" aria-label="scenario JSON" />
+              {problems.length > 0 && (
+                <ul className="problems" data-testid="scenario-problems">
+                  {problems.slice(0, 50).map((p, i) => (
+                    <li key={i}>
+                      <code>{p.path}</code>: {p.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          </div>
+        )}
+        {scenarioRun && <RunCard />}
+      </div>
+    </div>
+  )
+}
+
+function RunCard() {
+  const scenarioRun = useApp((s) => s.snapshot?.scenarioRun)
+  if (!scenarioRun) return null
+  const { report } = scenarioRun
+  const fraction = scenarioRun.total > 0 ? Math.min(1, scenarioRun.settled / scenarioRun.total) : 0
+  return (
+    <div className="card" data-testid="scenario-run-card" data-state={scenarioRun.state} data-ok={report ? String(report.ok) : undefined}>
+      <div className="card-head">
+        <h3>Run: {scenarioRun.name}</h3>
+        {scenarioRun.state === 'running' && (
+          <button className="btn small" onClick={() => void run('Stop run', (c) => c.call('scenario.cancel', { runId: scenarioRun.runId }))}>
+            Stop
+          </button>
+        )}
+        {report && <span className={`badge ${report.ok ? 'ok' : 'bad'}`}>{report.ok ? 'passed' : 'failed'}</span>}
+      </div>
+      <div className="card-body">
+        <div className="row">
+          <div className="progress" aria-label="deliveries settled">
+            <div style={{ width: `${Math.round(fraction * 100)}%` }} />
+          </div>
+          <span className="hint" data-testid="scenario-progress">
+            {scenarioRun.settled} / {scenarioRun.total} deliveries settled
+          </span>
+        </div>
+        {scenarioRun.error && <div className="error-text">{scenarioRun.error}</div>}
+        {report && <ReportView report={report} />}
+      </div>
+    </div>
+  )
+}
+
+function ReportView({ report }: { report: ScenarioReport }) {
+  const longest = Math.max(1, ...report.deliveries.flatMap((d) => d.attempts.map((a) => a.at_ms)))
+  return (
+    <>
+      <div className="hint">
+        {formatDuration(report.clock_ms)} of scenario time in {formatDuration(Math.round(report.wall_ms))}
+        {report.incomplete ? ` — ${report.incomplete}` : ''}. Rows on the Timeline with the same event ids carry ✓ / ✗.
+      </div>
+      <ul className="checks-list" data-testid="expectations">
+        {report.expectations.map((e) => (
+          <li key={e.path} data-testid="expectation" data-ok={e.ok}>
+            <span className={`mark-cell ${e.ok ? 'pass' : 'fail'}`}>{e.ok ? '✓' : '✗'}</span>
+            <span>
+              <strong>{e.label}</strong> <code className="hint">{e.path}</code>
+              {!e.ok && <div className="error-text">{e.message}</div>}
+            </span>
+          </li>
+        ))}
+        {report.actions.map((a) => (
+          <li key={a.path}>
+            <span className={`mark-cell ${a.ok ? 'pass' : 'fail'}`}>{a.ok ? '✓' : '✗'}</span>
+            <span>
+              {a.type} at +{formatDuration(a.at_ms)}: {a.message}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div>
+        {report.deliveries.map((d) => {
+          const mine = report.expectations.filter((e) => e.label.startsWith(`${d.event} → ${d.subscription}${d.duplicate_of === null ? ':' : ' (copy):'}`))
+          const ok = mine.every((e) => e.ok)
+          return (
+            <div key={d.delivery_id} className="row" style={{ flexWrap: 'nowrap', borderTop: '1px solid var(--border)' }} data-testid="run-delivery">
+              {mine.length > 0 && <span className={`verdict ${ok ? 'ok' : 'fail'}`}>{ok ? '✓' : '✗'}</span>}
+              <span className="mono ellipsis" style={{ width: 220 }} title={d.event_id}>
+                {d.event} → {d.subscription}
+                {d.duplicate_of === null ? '' : ' (copy)'} · {d.status}
+              </span>
+              <div className="run-track">
+                {d.attempts.map((a) => (
+                  <span
+                    key={a.n}
+                    className={`mark ${a.outcome.startsWith('http_2') ? 'ok' : a.decision === 'failed' ? 'failed' : 'retrying'}`}
+                    style={{ left: `calc(${(a.at_ms / longest) * 95}% + 9px)` }}
+                    title={`#${a.n} ${a.outcome} at +${formatDuration(a.at_ms)}`}
+                  >
+                    {a.status_code ?? a.outcome}
+                  </span>
+                ))}
+              </div>
+            </div>
+          )
+        })}
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,129 @@
+// Record → save → replay, end to end: a session recorded in real Chromium against `hookloop
+// serve`, the scenario saved as a download, then played headless by `hookloop run` as a separate
+// process, which must judge it the same (exit 0). The same file also runs from the UI.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openBrowser, type Browser } from './support/browser'
+import { createEndpoint, createSubscription, openApp, rowSelector, screenshot, sendEvent } from './support/app'
+import { CLI, startServe, type Served } from './support/serve'
+
+let browser: Browser
+let served: Served | null = null
+let work: string
+
+beforeAll(async () => {
+  browser = await openBrowser()
+  browser.page.setDefaultTimeout(20_000)
+  work = mkdtempSync(join(tmpdir(), 'hookloop-e2e-scenario-'))
+})
+afterAll(async () => {
+  await browser?.close()
+  rmSync(work, { recursive: true, force: true })
+})
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') await screenshot(browser.page, `failed-${context.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`)
+  await served?.stop()
+  served = null
+})
+
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+    child.once('error', reject)
+    child.once('exit', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+describe('scenarios in the browser', () => {
+  it('record → save → hookloop run: the recorded session replays headless with the same outcome', async () => {
+    served = await startServe()
+    const page = browser.page
+    await openApp(page, served.url)
+    // A virtual clock: provider A's 2, 4 and 8 minute waits pass at once, here and in the replay.
+    await page.click('[data-testid=clock-mode] button:text-is("virtual")')
+    await page.waitForSelector('[data-testid=clock-mode] button.active:text-is("virtual")')
+
+    await page.click('[data-testid=record]')
+    await page.waitForSelector('[data-testid=record-stop]')
+    await createEndpoint(page, { name: 'bookings', scheme: 'standard-webhooks', dedupeHeader: 'webhook-id' })
+    await page.click('[data-testid=preset-fail-first]')
+    await page.waitForSelector('[data-testid=rule-sentence]')
+    await createSubscription(page, { name: 'clinic feed', policy: 'pandoktorek' })
+    await sendEvent(page, 'booking.created')
+    await page.click('[data-testid=nav-timeline]')
+    const row = page.locator(rowSelector('[data-status=succeeded][data-attempts="4"]'))
+    await row.waitFor()
+    const eventId = await row.getAttribute('data-event-id')
+    await page.waitForSelector('[data-testid=record-stop]:has-text("1 event")')
+    await page.click('[data-testid=record-stop]')
+
+    // Stop opens the scenario: valid, with what happened as its expectations.
+    await page.waitForSelector('[data-testid=scenario-valid]')
+    const recorded = JSON.parse(await page.locator('[data-testid=scenario-text]').inputValue()) as {
+      clock: { mode: string }
+      events: { event_id: string; type: string }[]
+      expect: { deliveries: { status: string; attempts: number; at_ms: number[]; outcomes: string[]; duplicates: number[] }[] }
+    }
+    expect(recorded.clock.mode).toBe('virtual')
+    expect(recorded.events).toHaveLength(1)
+    expect(recorded.events[0]?.event_id).toBe(eventId)
+    expect(recorded.expect.deliveries[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 4,
+      at_ms: [0, 120_000, 360_000, 840_000],
+      outcomes: ['http_503', 'http_503', 'http_503', 'http_200'],
+      duplicates: [1, 2, 3, 4],
+    })
+    await screenshot(page, 'scenario-recorded')
+
+    // Save: a browser download of the very text in the editor.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=scenario-save]')])
+    const file = join(work, 'recorded.json')
+    await download.saveAs(file)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(recorded)
+
+    // Headless, as CI would: same outcome, every expectation holds.
+    const report = join(work, 'report.json')
+    const cli = await runCli(['run', file, '--report', report])
+    expect(cli.stderr + cli.stdout).not.toContain('✗')
+    expect(cli.code).toBe(0)
+    const written = JSON.parse(readFileSync(report, 'utf8')) as { ok: boolean; expectations: { ok: boolean }[]; deliveries: { event_id: string }[] }
+    expect(written.ok).toBe(true)
+    expect(written.expectations.length).toBeGreaterThanOrEqual(6)
+    expect(written.deliveries[0]?.event_id).toBe(eventId)
+
+    // And from the UI: progress, a passing report, and ✓ on the recorded row of the timeline.
+    await page.click('[data-testid=scenario-run]')
+    const card = page.locator('[data-testid=scenario-run-card][data-state=done]')
+    await card.waitFor()
+    expect(await card.getAttribute('data-ok')).toBe('true')
+    expect(await page.locator('[data-testid=scenario-progress]').innerText()).toBe('1 / 1 deliveries settled')
+    expect(await page.locator('[data-testid=expectation][data-ok=false]').count()).toBe(0)
+    await screenshot(page, 'scenario-run-passed')
+    await page.click('[data-testid=nav-timeline]')
+    await page.locator(`${rowSelector(`[data-event-id="${eventId}"]`)} [data-testid=row-verdict][data-ok=true]`).waitFor()
+  })
+
+  it('an edit that breaks the file is shown by JSON path and blocks Run; opening a file loads it', async () => {
+    served = await startServe()
+    const page = browser.page
+    await openApp(page, served.url)
+    await page.click('[data-testid=nav-scenarios]')
+    const text = JSON.stringify({ version: 1, name: 'typo', subscriptions: [{ id: 's', url: 'http://127.0.0.1:9/x', policy: 'pandoktorek' }], events: [{ type: 'a', payload: {} }], expect: { deliveries: [{ event: 'e1', attemps: 3 }] } })
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-testid=scenario-open]')])
+    await chooser.setFiles({ name: 'typo.json', mimeType: 'application/json', buffer: Buffer.from(text) })
+    await page.waitForSelector('[data-testid=scenario-problems]')
+    expect(await page.locator('[data-testid=scenario-problems]').innerText()).toContain('expect.deliveries[0].attemps')
+    expect(await page.locator('[data-testid=scenario-run]').isDisabled()).toBe(true)
+    await page.locator('[data-testid=scenario-text]').fill(text.replace('attemps', 'attempts'))
+    await page.waitForSelector('[data-testid=scenario-valid]')
+    expect(await page.locator('[data-testid=scenario-run]').isDisabled()).toBe(false)
+  })
+})
