@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { SCHEMES } from '../../shared/signatures'
 import { ImportError, parseImportFile, replayItems, type ReplayOptions } from '../engine/exports'
+import { sign } from '../engine/signatures'
 import { commandArgs } from './command-args'
 import type { Command } from './commands'
 import { COMMON_OPTIONS, CUSTOM_HELP, customOptions, requireScheme } from './signature-args'
@@ -55,14 +56,15 @@ export const replayCommand: Command = async (args) => {
     if (error instanceof ImportError) throw new UsageError(`replay: ${file}: ${error.message}`)
     throw error
   }
-  let results
-  try {
-    results = await replayItems(items, { to: v.to, ...(resign ? { resign } : {}) })
-  } catch (error) {
-    // sign() refuses an unusable secret (wrong format for the scheme) before anything is sent.
-    if (resign && results === undefined) throw new UsageError(`replay: cannot sign with ${SCHEMES[resign.scheme].label}: ${(error as Error).message}`)
-    throw error
+  if (resign) {
+    // An unusable secret (wrong format for the scheme) is bad usage: find out before anything is sent.
+    try {
+      sign(resign.scheme, { body: new Uint8Array(0), secret: resign.secret, url: v.to, ...(resign.custom ? { custom: resign.custom } : {}) })
+    } catch (error) {
+      throw new UsageError(`replay: cannot sign with ${SCHEMES[resign.scheme].label}: ${(error as Error).message}`)
+    }
   }
+  const results = await replayItems(items, { to: v.to, ...(resign ? { resign } : {}) })
   if (v.json) process.stdout.write(JSON.stringify({ ok: results.every((r) => r.same !== false && r.error === null), results }, null, 2) + '\n')
   else {
     for (const r of results) {

@@ -65,6 +65,7 @@ describe('hookloop export / replay', () => {
       [['replay', notJson, '--to', 'http://127.0.0.1:9/'], /not\.json: not JSON/],
       [['replay', broken], /--to must be an http/],
       [['replay', broken, '--to', 'http://127.0.0.1:9/', '--scheme', 'stripe'], /--scheme and --secret go together/],
+      [['replay', join(fixture.dir, 'missing.har'), '--to', 'http://127.0.0.1:9/'], /cannot read .*missing\.har \(ENOENT\)/],
       [['export', '--data', fixture.dir, '--format', 'xml', '--requests', '1'], /--format must be one of har, curl, case/],
       [['export', '--data', fixture.dir, '--format', 'har'], /select something/],
       [['export', '--data', fixture.dir, '--format', 'har', '--requests', '999999'], /no captured request with id 999999/],
