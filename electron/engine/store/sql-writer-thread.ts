@@ -54,7 +54,11 @@ const runItem = (data, from, to) => {
     i += 1 + s.arity
   }
 }
-const runMessage = (m) => { let from = 0; for (const end of m.ends) { runItem(m.data, from, end); from = end } }
+const runMessage = (m) => {
+  if (m.blobs) { for (const i of m.blobs) m.data[i] = Buffer.from(m.data[i], 'latin1'); m.blobs = null }
+  let from = 0
+  for (const end of m.ends) { runItem(m.data, from, end); from = end }
+}
 const commitAll = db.transaction((messages) => { for (const m of messages) runMessage(m) })
 const commitOne = db.transaction((data, from, to) => runItem(data, from, to))
 const describe = (e) => String((e && e.message) || e)
@@ -72,6 +76,7 @@ parentPort.on('message', (first) => {
       commitAll(messages)
       results = messages.map((m) => ({ seq: m.seq, errors: null }))
     } catch {
+      for (const m of messages) if (m.blobs) { for (const i of m.blobs) m.data[i] = Buffer.from(m.data[i], 'latin1'); m.blobs = null }
       results = messages.map((m) => ({
         seq: m.seq,
         errors: m.ends.map((end, k) => { try { commitOne(m.data, k === 0 ? 0 : m.ends[k - 1], end); return null } catch (e) { return describe(e) } }),
@@ -88,21 +93,12 @@ parentPort.on('message', (first) => {
 interface Item {
   /** [statement index, values…] per op. */
   data: unknown[]
+  /** Indexes in data of byte values, carried as latin1 strings. */
+  blobs: number[] | null
   done: (error: Error | null) => void
 }
 
 type Ack = Array<{ seq: number; errors: Array<string | null> | null }>
-
-/**
- * A Buffer is usually a view into a larger memory block (Node's 8 KiB pool, a socket's read
- * buffer), and posting it to a thread copies the WHOLE block: give it its own exact-size copy.
- */
-function exact(value: unknown): unknown {
-  if (!Buffer.isBuffer(value) || (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength)) return value
-  const copy = Buffer.allocUnsafeSlow(value.byteLength)
-  value.copy(copy)
-  return copy
-}
 
 export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWriter {
   const statements = positional(options.statements)
@@ -182,12 +178,22 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
     }
     let data: unknown[]
     try {
-      data = encodeWrites(statements, ops, exact)
+      data = encodeWrites(statements, ops)
     } catch (error) {
       done(error instanceof Error ? error : new Error(String(error)))
       return
     }
-    queue.push({ data, done })
+    // Bytes travel as latin1 strings (one copy, no ArrayBuffer per value to clone and free: a
+    // Buffer per write made the structured clone cost more than the rest of the message).
+    let blobs: number[] | null = null
+    for (let i = 0; i < data.length; i++) {
+      const v = data[i]
+      if (Buffer.isBuffer(v)) {
+        data[i] = v.toString('latin1')
+        ;(blobs ??= []).push(i)
+      }
+    }
+    queue.push({ data, done, blobs })
     setReferenced(true)
     immediate ??= setImmediate(post)
   }
@@ -209,11 +215,13 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
     }
     const data: unknown[] = []
     const ends: number[] = []
+    let blobs: number[] | null = null
     for (const item of items) {
+      if (item.blobs) for (const i of item.blobs) (blobs ??= []).push(data.length + i)
       for (const v of item.data) data.push(v)
       ends.push(data.length)
     }
-    worker.postMessage({ type: 'batch', seq: n, data, ends })
+    worker.postMessage({ type: 'batch', seq: n, data, ends, blobs })
     return n
   }
 
