@@ -124,7 +124,12 @@ export interface CaseFile {
   exported_at: string
   redacted: boolean
   /** The endpoints (with rules) and subscriptions involved, in scenario-file form. */
-  setup: { endpoints: Record<string, unknown>[]; subscriptions: Record<string, unknown>[] }
+  setup: {
+    endpoints: Record<string, unknown>[]
+    /** Rules for every endpoint (added with endpoint null), when any exist: they answered too. */
+    global_rules?: Record<string, unknown>[]
+    subscriptions: Record<string, unknown>[]
+  }
   requests: CaseRequest[]
   deliveries: CaseDelivery[]
 }

@@ -36,7 +36,8 @@ function setupOf(collected: Collected, redactor: Redactor): CaseFile['setup'] {
     headers: Object.fromEntries(redactor.headers(Object.entries(JSON.parse(sub.headers_json) as Record<string, string>))),
     ...(sub.event_id_header ? { event_id_header: sub.event_id_header } : {}),
   }))
-  return { endpoints, subscriptions }
+  const globalRules: Record<string, unknown>[] = collected.globalRules.map((r) => ({ ...r.rule }))
+  return { endpoints, ...(globalRules.length > 0 ? { global_rules: globalRules } : {}), subscriptions }
 }
 
 export function toCaseFile(collected: Collected, redactor: Redactor, exportedAt: number): CaseFile {

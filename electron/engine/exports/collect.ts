@@ -22,6 +22,8 @@ export interface Collected {
   requests: RequestRecord[]
   deliveries: CollectedDelivery[]
   endpoints: Array<{ endpoint: Endpoint; rules: StoredRule[] }>
+  /** Rules of every endpoint (endpoint null). */
+  globalRules: StoredRule[]
   subscriptions: SubscriptionRow[]
   /** Endpoint id → slug, for every endpoint (requests name their endpoint by slug). */
   slugs: Map<string, string>
@@ -65,5 +67,5 @@ export function collectSelection(db: Database, selection: { requestIds?: readonl
     if (target) endpointIds.add(target.id)
   }
   const endpoints = allEndpoints.filter((e) => endpointIds.has(e.id)).map((endpoint) => ({ endpoint, rules: ruleStore.listFor(endpoint.id) }))
-  return { requests, deliveries, endpoints, subscriptions, slugs }
+  return { requests, deliveries, endpoints, globalRules: ruleStore.listFor(null), subscriptions, slugs }
 }

@@ -75,6 +75,7 @@ describe('exports', () => {
     const file = JSON.parse(exportAs('case')) as CaseFile
     expect(file).toMatchObject({ hookloop_case: 1, redacted: true })
     expect(endpointSchema.safeParse({ ...file.setup.endpoints[0], secrets: [SECRET] }).success).toBe(true)
+    expect(file.setup.global_rules).toEqual([expect.objectContaining({ name: 'teapot on demand' })])
     expect(file.setup.subscriptions[0]).toMatchObject({ endpoint: 'shop', scheme: 'standard-webhooks', secrets: [REDACTED, REDACTED] })
     expect(file.requests.map((r) => r.outcome)).toEqual(['http_200', 'http_422', 'http_200'])
     expect(file.requests.map((r) => r.verify?.reason)).toEqual(['ok', 'ok', 'ok'])

@@ -40,6 +40,8 @@ export async function newEngine(): Promise<{ engine: Engine; dir: string; close:
 export async function createFixture(): Promise<Fixture> {
   const { engine, dir, close } = await newEngine()
   engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: RULES })
+  // A rule for every endpoint (it never matches here): a case file carries it too.
+  engine.receiver.rules.add(null, { name: 'teapot on demand', matchers: [{ type: 'header', name: 'x-teapot' }], steps: [{ type: 'reply', status: 418 }] })
   const bodies = [
     Buffer.from(JSON.stringify({ event_type: 'order.paid', payload: { id: 1, note: "it's \"quoted\" $HOME `x` \\ ünï" } })),
     Buffer.from(JSON.stringify({ event_type: 'order.refused', payload: { id: 2 } })),
