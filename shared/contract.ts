@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { SEND_FAULT_TYPES, type SendFaultType } from './sender-faults'
 import { SCHEME_IDS } from './signatures'
 import type { ConsumerCheckResult } from './conformance'
+import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import type { SenderConformanceReport } from './conformance-sender'
 import type {
   ClockView,
@@ -143,6 +144,23 @@ export const requestSchemas = {
       tolerancePct: z.number().min(0).max(100).optional(),
     })
     .strict(),
+  /** Selected deliveries and requests as HAR 1.2, cURL commands or a case file; redacted unless keepSecrets. */
+  'export.selection': z
+    .object({
+      deliveryIds: z.array(rowId).max(10_000).default([]),
+      requestIds: z.array(rowId).max(10_000).default([]),
+      format: z.enum(EXPORT_FORMATS),
+      keepSecrets: z.boolean().default(false),
+    })
+    .strict(),
+  /** Imports a HAR or case file and sends its requests again to a URL or one of our endpoints, optionally re-signed. */
+  'import.replay': z
+    .object({
+      text: z.string().min(1).max(50_000_000),
+      target: z.union([z.object({ url: z.url({ protocol: /^https?$/ }) }).strict(), z.object({ endpointId: id }).strict()]),
+      resign: z.object({ scheme, secret: z.string().min(1).max(500) }).strict().optional(),
+    })
+    .strict(),
 } as const
 
 function isJson(text: string): boolean {
@@ -185,6 +203,8 @@ export interface CommandResponses {
   'tunnel.stop': TunnelView
   'check.consumer': ConsumerCheckResult
   'check.sender': SenderConformanceReport
+  'export.selection': { text: string; fileName: string; mime: string }
+  'import.replay': { kind: 'har' | 'case'; to: string; results: ReplayResult[] }
 }
 
 export type CommandResponse<C extends CommandName> = CommandResponses[C]

@@ -10,6 +10,7 @@ import { SHORTCUTS, useShortcuts } from './views/shortcuts'
 import { SubscriptionsPage } from './views/SubscriptionsPage'
 import { ScenariosPage } from './views/ScenariosPage'
 import { ChecksPage } from './views/ChecksPage'
+import { ExportDialog, ImportDialog } from './views/ExportImport'
 import { TimelinePage } from './views/TimelinePage'
 import { TopBar } from './views/TopBar'
 
@@ -74,6 +75,7 @@ export function App() {
       )}
       <Toasts />
       <ShortcutsDialog />
+      <Dialogs />
     </div>
   )
 }
@@ -119,6 +121,13 @@ function Shell() {
       </div>
     </div>
   )
+}
+
+function Dialogs() {
+  const dialog = useApp((s) => s.dialog)
+  if (dialog === 'export') return <ExportDialog />
+  if (dialog === 'import') return <ImportDialog />
+  return null
 }
 
 function Toasts() {

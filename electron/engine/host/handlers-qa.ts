@@ -4,6 +4,7 @@
 import { isPolicyPresetId, POLICY_PRESETS, POLICY_PRESET_IDS } from '../../../shared/policy-presets'
 import { ConsumerCheckInputError, ConsumerUnreachableError, runConsumerCheck } from '../conformance/consumer'
 import { checkSenderConformance, UnknownEndpointError } from '../conformance/sender'
+import { ExportSelectionError, exportSelection, ImportError, parseImportFile, replayItems } from '../exports'
 import { RecordingError, type Recorder } from '../recorder/recorder'
 import type { CommandHandlers } from './control-server'
 import type { HandlerContext, QaCommandName } from './handlers'
@@ -25,6 +26,8 @@ function asQaError(error: unknown): unknown {
   if (error instanceof ConsumerCheckInputError) return new HostError('bad_request', error.message)
   if (error instanceof ConsumerUnreachableError) return new HostError('unavailable', error.message)
   if (error instanceof UnknownEndpointError) return new HostError('not_found', error.message)
+  if (error instanceof ExportSelectionError) return new HostError('bad_request', `export: ${error.message}`)
+  if (error instanceof ImportError) return new HostError('bad_request', `import: ${error.message}`)
   if (error instanceof TypeError || error instanceof RangeError) return new HostError('bad_request', error.message)
   return error
 }
@@ -87,6 +90,38 @@ export function createQaHandlers(ctx: QaContext, tunnelView: () => ReturnType<Co
         },
         asOf: engine.clock.now(),
       })
+    }),
+    'export.selection': guarded((req) => {
+      const { engine } = ctx.base.current()
+      // exported_at is when the person made the file: wall time, whatever the engine's clock.
+      const text = exportSelection(engine.db, { deliveryIds: req.deliveryIds, requestIds: req.requestIds, format: req.format, keepSecrets: req.keepSecrets, now: Date.now() })
+      const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
+      const file = `hookloop-${stamp}`
+      switch (req.format) {
+        case 'har':
+          return { text, fileName: `${file}.har`, mime: 'application/json' }
+        case 'curl':
+          return { text, fileName: `${file}.sh`, mime: 'text/x-shellscript' }
+        case 'case':
+          return { text, fileName: `${file}.case.json`, mime: 'application/json' }
+        default: {
+          const never: never = req.format
+          return never
+        }
+      }
+    }),
+    'import.replay': guarded(async (req) => {
+      const { engine } = ctx.base.current()
+      const parsed = parseImportFile(req.text)
+      let to: string
+      if ('url' in req.target) to = req.target.url
+      else {
+        const endpoint = engine.receiver.endpoints.get(req.target.endpointId)
+        if (!endpoint) throw new HostError('not_found', `endpoint ${req.target.endpointId} does not exist`)
+        to = engine.receiver.endpointUrl(endpoint.slug)
+      }
+      const results = await replayItems(parsed.items, { to, ...(req.resign ? { resign: { scheme: req.resign.scheme, secret: req.resign.secret } } : {}) })
+      return { kind: parsed.kind, to, results }
     }),
   }
 }

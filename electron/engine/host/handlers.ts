@@ -196,7 +196,17 @@ function wrap<H extends Record<string, (req: never) => unknown>>(handlers: H): H
 }
 
 /** Commands handled in handlers-qa.ts (recording, scenario runs, tunnel, checks). */
-export type QaCommandName = 'record.start' | 'record.stop' | 'scenario.run' | 'scenario.cancel' | 'tunnel.start' | 'tunnel.stop' | 'check.consumer' | 'check.sender'
+export type QaCommandName =
+  | 'record.start'
+  | 'record.stop'
+  | 'scenario.run'
+  | 'scenario.cancel'
+  | 'tunnel.start'
+  | 'tunnel.stop'
+  | 'check.consumer'
+  | 'check.sender'
+  | 'export.selection'
+  | 'import.replay'
 export type CoreHandlers = Omit<CommandHandlers, QaCommandName>
 
 export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['loop.try']): CoreHandlers {

@@ -58,6 +58,9 @@ export interface AppState {
   verdicts: ReadonlyMap<string, RowVerdict>
   /** Event key → expected attempt times (the sender check's ghosts). */
   ghosts: ReadonlyMap<string, number[]>
+  /** Rows picked for export (Ctrl/⌘-click), besides the selected one. */
+  picked: ReadonlySet<string>
+  dialog: 'export' | 'import' | null
 }
 
 const PAGE = 300
@@ -81,7 +84,17 @@ export const useApp = create<AppState>(() => ({
   draft: null,
   verdicts: new Map(),
   ghosts: new Map(),
+  picked: new Set(),
+  dialog: null,
 }))
+
+export function togglePicked(key: string): void {
+  useApp.setState((s) => {
+    const picked = new Set(s.picked)
+    if (!picked.delete(key)) picked.add(key)
+    return { picked }
+  })
+}
 
 /** Per event id, the verdicts of the expectations about its deliveries (✓ only when all hold). */
 export function verdictsOf(report: ScenarioReport): Map<string, RowVerdict> {

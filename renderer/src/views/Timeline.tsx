@@ -2,7 +2,7 @@
 // each attempt a mark coloured by outcome, the wait to the next attempt drawn between marks.
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { TimelineRow } from '../../../shared/contract'
-import { loadMoreRows, useApp, type RowVerdict, type TimeWindow } from '../state/app-store'
+import { loadMoreRows, togglePicked, useApp, type RowVerdict, type TimeWindow } from '../state/app-store'
 import { timeExtent } from '../state/timeline-model'
 import { axisTicks, formatClock, formatDuration } from '../lib/format'
 import { DuplicateBadge, SignatureBadgeView, StatusBadge } from './badges'
@@ -34,6 +34,7 @@ export function Timeline() {
   const selectedMark = useApp((s) => s.selection?.mark?.id ?? null)
   const verdicts = useApp((s) => s.verdicts)
   const ghosts = useApp((s) => s.ghosts)
+  const picked = useApp((s) => s.picked)
   const relative = useApp((s) => s.relative)
   const window = useTimeWindow(rows)
   const { viewport, onScroll, first, last, totalHeight, reveal } = useVirtualRows(rows.length, loadMoreRows)
@@ -132,6 +133,7 @@ export function Timeline() {
               ticks={ticks}
               verdict={verdicts.get(row.eventId)}
               ghosts={ghosts.get(row.eventId)}
+              picked={picked.has(row.key)}
             />
           ))}
         </div>
@@ -176,9 +178,11 @@ interface RowProps {
   verdict: RowVerdict | undefined
   /** Expected attempt times (sender check): faint marks beside the real ones. */
   ghosts: number[] | undefined
+  /** Picked for export (Ctrl/⌘-click). */
+  picked: boolean
 }
 
-const TimelineRowView = memo(function TimelineRowView({ row, top, selected, selectedMark, window, width, relative, ticks, verdict, ghosts }: RowProps) {
+const TimelineRowView = memo(function TimelineRowView({ row, top, selected, selectedMark, window, width, relative, ticks, verdict, ghosts, picked }: RowProps) {
   const origin = relative ? row.firstAt : 0
   const span = window ? window.end - window.start : 1
   const x = (t: number) => (window ? ((t - origin - window.start) / span) * width : 0)
@@ -228,9 +232,10 @@ const TimelineRowView = memo(function TimelineRowView({ row, top, selected, sele
   })
   return (
     <div
-      className={`tl-row${selected ? ' selected' : ''}`}
+      className={`tl-row${selected ? ' selected' : ''}${picked ? ' picked' : ''}`}
       style={{ top }}
-      onClick={() => select()}
+      onClick={(event) => (event.ctrlKey || event.metaKey ? togglePicked(row.key) : select())}
+      data-picked={picked || undefined}
       data-testid="timeline-row"
       data-key={row.key}
       data-event-id={row.eventId}

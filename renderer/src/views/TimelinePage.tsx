@@ -47,6 +47,7 @@ function Toolbar() {
   const relative = useApp((s) => s.relative)
   const total = useApp((s) => s.timeline.total)
   const rows = useApp((s) => s.timeline.rows)
+  const picked = useApp((s) => s.picked.size)
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
   const subscriptions = useApp((s) => s.snapshot?.subscriptions ?? [])
   const eventTypes = [...new Set(rows.slice(0, 500).map((r) => r.eventType).filter(Boolean))].sort()
@@ -103,7 +104,14 @@ function Toolbar() {
       <span className="spacer" />
       <span className="hint" data-testid="row-count">
         {total.toLocaleString()} row{total === 1 ? '' : 's'}
+        {picked > 0 ? ` · ${picked} picked` : ''}
       </span>
+      <button className="btn small" onClick={() => useApp.setState({ dialog: 'export' })} title="Export the selected row and the Ctrl/⌘-clicked ones (HAR, cURL, case file)" data-testid="export-open">
+        Export…
+      </button>
+      <button className="btn small" onClick={() => useApp.setState({ dialog: 'import' })} title="Import a HAR or case file and replay it" data-testid="import-open">
+        Import…
+      </button>
       {layout === 'timeline' && (
         <>
           <div className="segmented">

@@ -53,7 +53,7 @@ export function useShortcuts(): void {
           move(-1)
           break
         case 'Escape':
-          useApp.setState({ selection: null, showShortcuts: false })
+          useApp.setState(state.dialog ? { dialog: null } : { selection: null, showShortcuts: false, picked: new Set() })
           break
         case 't':
           useApp.setState({ layout: state.layout === 'timeline' ? 'table' : 'timeline' })

@@ -1,0 +1,186 @@
+// Export the selected rows (the inspected one plus any Ctrl/⌘-clicked) as HAR 1.2, cURL commands
+// or a Hookloop case file — secrets and signatures redacted unless "keep secrets" is ticked — and
+// import a HAR or case file to replay it against an endpoint, re-signed with a given secret.
+import { useState } from 'react'
+import type { ExportFormat, ReplayResult } from '../../../shared/exports'
+import type { TimelineRow } from '../../../shared/contract'
+import { openTextFile, saveTextFile } from '../lib/files'
+import { run, toast, useApp } from '../state/app-store'
+
+/** The rows an export covers, and the ids the engine needs for them. */
+export function exportTargets(rows: readonly TimelineRow[], keys: ReadonlySet<string>): { deliveryIds: number[]; requestIds: number[]; count: number } {
+  const deliveryIds: number[] = []
+  const requestIds: number[] = []
+  let count = 0
+  for (const row of rows) {
+    if (!keys.has(row.key)) continue
+    count++
+    if (row.kind === 'delivery' && row.deliveryId !== null) deliveryIds.push(row.deliveryId)
+    else requestIds.push(...row.marks.filter((m) => m.kind === 'request').map((m) => m.id))
+  }
+  return { deliveryIds, requestIds, count }
+}
+
+const FORMATS: { id: ExportFormat; label: string; hint: string }[] = [
+  { id: 'har', label: 'HAR 1.2', hint: 'opens in browser devtools (Network → Import) and HTTP tools' },
+  { id: 'curl', label: 'cURL', hint: 'a bash script, one curl per request, the same bytes' },
+  { id: 'case', label: 'Case file', hint: 'Hookloop JSON: setup, captured requests and outcome; can be imported and replayed' },
+]
+
+export function ExportDialog() {
+  const rows = useApp((s) => s.timeline.rows)
+  const picked = useApp((s) => s.picked)
+  const selected = useApp((s) => s.selection?.rowKey ?? null)
+  const [format, setFormat] = useState<ExportFormat>('har')
+  const [keepSecrets, setKeepSecrets] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const keys = new Set(picked)
+  if (selected) keys.add(selected)
+  const targets = exportTargets(rows, keys)
+  const close = () => useApp.setState({ dialog: null })
+  const go = async () => {
+    setBusy(true)
+    const out = await run('Export', (c) => c.call('export.selection', { deliveryIds: targets.deliveryIds, requestIds: targets.requestIds, format, keepSecrets }))
+    setBusy(false)
+    if (!out) return
+    const where = await saveTextFile({ title: 'Export', defaultName: out.fileName, text: out.text, mime: out.mime })
+    if (where) {
+      toast('ok', `Exported ${targets.count} row${targets.count === 1 ? '' : 's'} to ${where}${keepSecrets ? ' (with secrets: keep it private)' : ''}`)
+      close()
+    }
+  }
+  return (
+    <div className="overlay" onClick={close}>
+      <div className="dialog" onClick={(e) => e.stopPropagation()} data-testid="export-dialog">
+        <h2>Export {targets.count} row{targets.count === 1 ? '' : 's'}</h2>
+        {targets.count === 0 && <div className="hint">Select a row (click), or pick several with Ctrl/⌘-click, then export.</div>}
+        {FORMATS.map((f) => (
+          <label key={f.id} className="check" style={{ display: 'flex', gap: 6 }}>
+            <input type="radio" name="export-format" checked={format === f.id} onChange={() => setFormat(f.id)} data-testid={`export-format-${f.id}`} />
+            <span>
+              <strong>{f.label}</strong> <span className="hint">— {f.hint}</span>
+            </span>
+          </label>
+        ))}
+        <label className="check" style={{ display: 'flex', gap: 6, marginTop: 8 }}>
+          <input type="checkbox" checked={keepSecrets} onChange={(e) => setKeepSecrets(e.target.checked)} data-testid="export-keep-secrets" />
+          <span>
+            Keep secrets <span className="hint">— off: signature headers, Authorization and endpoint / subscription secrets become [redacted]</span>
+          </span>
+        </label>
+        <div className="row" style={{ marginTop: 12, justifyContent: 'flex-end' }}>
+          <button className="btn" onClick={close}>
+            Cancel
+          </button>
+          <button className="btn primary" disabled={busy || targets.count === 0} onClick={() => void go()} data-testid="export-download">
+            {busy ? <span className="spinner" /> : null} Download
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+export function ImportDialog() {
+  const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
+  const schemes = useApp((s) => s.snapshot?.schemes ?? [])
+  const [file, setFile] = useState<{ name: string; text: string } | null>(null)
+  const [targetKind, setTargetKind] = useState<'endpoint' | 'url'>(endpoints.length > 0 ? 'endpoint' : 'url')
+  const [endpointId, setEndpointId] = useState('')
+  const [url, setUrl] = useState('')
+  const [resign, setResign] = useState(false)
+  const [scheme, setScheme] = useState('standard-webhooks')
+  const [secret, setSecret] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [results, setResults] = useState<ReplayResult[] | null>(null)
+  const endpoint = endpoints.find((e) => e.id === endpointId) ?? endpoints[0]
+  const close = () => useApp.setState({ dialog: null })
+  const pick = async () => {
+    const opened = await openTextFile({ title: 'Import HAR or case file', extensions: ['har', 'json'] })
+    if (opened) {
+      setFile(opened)
+      setResults(null)
+    }
+  }
+  const go = async () => {
+    if (!file) return
+    setBusy(true)
+    const target = targetKind === 'endpoint' && endpoint ? { endpointId: endpoint.id } : { url: url.trim() }
+    const out = await run('Replay', (c) => c.call('import.replay', { text: file.text, target, ...(resign ? { resign: { scheme: scheme as never, secret } } : {}) }))
+    setBusy(false)
+    if (out) setResults(out.results)
+  }
+  const ready = file !== null && (targetKind === 'endpoint' ? endpoint !== undefined : url.trim() !== '') && (!resign || secret !== '')
+  return (
+    <div className="overlay" onClick={close}>
+      <div className="dialog" style={{ minWidth: 560 }} onClick={(e) => e.stopPropagation()} data-testid="import-dialog">
+        <h2>Import and replay</h2>
+        <div className="row">
+          <button className="btn" onClick={() => void pick()} data-testid="import-pick">
+            Choose a HAR or case file…
+          </button>
+          <span className="mono ellipsis">{file?.name ?? 'no file chosen'}</span>
+        </div>
+        <div className="row" style={{ marginTop: 8 }}>
+          <label className="check">
+            <input type="radio" checked={targetKind === 'endpoint'} disabled={endpoints.length === 0} onChange={() => setTargetKind('endpoint')} /> One of my endpoints
+          </label>
+          <select className="input" disabled={targetKind !== 'endpoint'} value={endpoint?.id ?? ''} onChange={(e) => setEndpointId(e.target.value)} data-testid="import-endpoint">
+            {endpoints.map((e) => (
+              <option key={e.id} value={e.id}>
+                {e.name} — /h/{e.slug}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="row">
+          <label className="check">
+            <input type="radio" checked={targetKind === 'url'} onChange={() => setTargetKind('url')} /> A URL
+          </label>
+          <input className="input mono" style={{ flex: 1 }} disabled={targetKind !== 'url'} value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://staging.example.com/webhooks" data-testid="import-url" />
+        </div>
+        <label className="check" style={{ display: 'flex', gap: 6, marginTop: 8 }}>
+          <input type="checkbox" checked={resign} onChange={(e) => setResign(e.target.checked)} data-testid="import-resign" />
+          <span>
+            Re-sign <span className="hint">— drop the old (or redacted) signature headers and sign afresh; the id header is kept</span>
+          </span>
+        </label>
+        {resign && (
+          <div className="row">
+            <select className="input" value={scheme} onChange={(e) => setScheme(e.target.value)} aria-label="scheme">
+              {schemes.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+            <input className="input mono" style={{ flex: 1 }} type="password" autoComplete="off" value={secret} onChange={(e) => setSecret(e.target.value)} placeholder="secret" data-testid="import-secret" />
+          </div>
+        )}
+        {results && (
+          <ul className="checks-list" data-testid="replay-results">
+            {results.map((r, i) => (
+              <li key={i} data-testid="replay-result" data-same={String(r.same)}>
+                <span className={`mark-cell ${r.same === false ? 'warn' : r.outcome.startsWith('http_2') ? 'pass' : 'fail'}`}>{r.same === false ? '≠' : r.outcome.startsWith('http_2') ? '✓' : '✗'}</span>
+                <span>
+                  <strong>{r.label}</strong> — {r.outcome}
+                  {r.original_outcome ? ` (originally ${r.original_outcome})` : ''}
+                  {r.error ? <div className="error-text">{r.error}</div> : null}
+                  {r.dropped_redacted.length > 0 && <div className="hint">Dropped redacted headers: {r.dropped_redacted.join(', ')} (tick Re-sign to sign afresh)</div>}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="row" style={{ marginTop: 12, justifyContent: 'flex-end' }}>
+          <button className="btn" onClick={close}>
+            Close
+          </button>
+          <button className="btn primary" disabled={busy || !ready} onClick={() => void go()} data-testid="import-replay">
+            {busy ? <span className="spinner" /> : null} Replay
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}

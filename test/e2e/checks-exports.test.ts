@@ -1,0 +1,152 @@
+// The Checks view and exports in real Chromium: the consumer check graded against a careful local
+// consumer (verifies raw bytes with the standardwebhooks library, rejects bad input with 4xx,
+// tolerates duplicates), and a HAR export downloaded, parsed, validated and checked for redaction.
+import { createServer, type Server } from 'node:http'
+import { createRequire } from 'node:module'
+import type { AddressInfo } from 'node:net'
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Ajv from 'ajv'
+import draft6 from 'ajv/dist/refs/json-schema-draft-06.json'
+import { Webhook } from 'standardwebhooks'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { REDACTED, type Har } from '../../shared/exports'
+import { openBrowser, type Browser } from './support/browser'
+import { createEndpoint, createSubscription, openApp, rowSelector, screenshot, sendEvent } from './support/app'
+import { startServe, type Served } from './support/serve'
+
+let browser: Browser
+let served: Served | null = null
+let work: string
+const SECRET = `whsec_${Buffer.from('careful-consumer-secret-32-bytes').toString('base64')}`
+
+beforeAll(async () => {
+  browser = await openBrowser()
+  browser.page.setDefaultTimeout(30_000)
+  work = mkdtempSync(join(tmpdir(), 'hookloop-e2e-exports-'))
+})
+afterAll(async () => {
+  await browser?.close()
+  rmSync(work, { recursive: true, force: true })
+})
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') await screenshot(browser.page, `failed-${context.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`)
+  await served?.stop()
+  served = null
+})
+
+/** A consumer that does everything right: verify the raw bytes, 4xx on bad input, 2xx on a duplicate. */
+async function startCarefulConsumer(): Promise<{ url: string; server: Server }> {
+  const webhook = new Webhook(SECRET)
+  const seen = new Set<string>()
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8')
+      try {
+        webhook.verify(body, req.headers as Record<string, string>)
+      } catch {
+        res.writeHead(401).end('bad signature')
+        return
+      }
+      try {
+        JSON.parse(body)
+      } catch {
+        res.writeHead(400).end('malformed')
+        return
+      }
+      seen.add(String(req.headers['webhook-id']))
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, server }
+}
+
+function harValidator() {
+  const ajv = new Ajv({ allErrors: true, strict: false, logger: false })
+  ajv.addMetaSchema(draft6)
+  const schemas = createRequire(import.meta.url)('har-schema') as Record<string, { $id: string }>
+  for (const schema of Object.values(schemas)) ajv.addSchema(schema)
+  return ajv.getSchema('har.json#')!
+}
+
+describe('checks and exports in the browser', () => {
+  it('the consumer check grades a careful local consumer: every check passes, with a report card line each', async () => {
+    const consumer = await startCarefulConsumer()
+    try {
+      served = await startServe()
+      const page = browser.page
+      await openApp(page, served.url)
+      await page.click('[data-testid=nav-checks]')
+      await page.fill('[data-testid=consumer-url]', consumer.url)
+      await page.selectOption('[data-testid=consumer-scheme]', 'standard-webhooks')
+      await page.fill('[data-testid=consumer-secret]', SECRET)
+      await page.click('[data-testid=consumer-run]')
+      const verdict = page.locator('[data-testid=consumer-verdict]')
+      await verdict.waitFor()
+      const lines = page.locator('[data-testid=consumer-check-line]')
+      const severities = await lines.evaluateAll((els) => els.map((e) => [e.getAttribute('data-check'), e.getAttribute('data-severity')]))
+      expect(Object.fromEntries(severities)).toMatchObject({
+        valid_delivery: 'pass',
+        duplicate_tolerated: 'pass',
+        wrong_signature_rejected: 'pass',
+        missing_signature_rejected: 'pass',
+        stale_timestamp_rejected: 'pass',
+        malformed_body_rejected: 'pass',
+        no_redirect: 'pass',
+      })
+      expect(await verdict.getAttribute('data-ok')).toBe('true')
+      await screenshot(page, 'consumer-check')
+    } finally {
+      await new Promise((resolve) => consumer.server.close(resolve))
+    }
+  })
+
+  it('export: the selected row downloads as HAR 1.2 that parses and validates, signatures and secrets redacted by default', async () => {
+    served = await startServe()
+    const page = browser.page
+    await openApp(page, served.url)
+    await page.click('[data-testid=clock-mode] button:text-is("virtual")')
+    await page.waitForSelector('[data-testid=clock-mode] button.active:text-is("virtual")')
+    const endpointSecret = `whsec_${Buffer.from('the-endpoint-secret-32-bytes-ok!').toString('base64')}`
+    await createEndpoint(page, { name: 'orders', scheme: 'standard-webhooks', secret: endpointSecret, dedupeHeader: 'webhook-id' })
+    await createSubscription(page, { name: 'orders feed', policy: 'pandoktorek' })
+    await sendEvent(page, 'order.paid')
+    await page.click('[data-testid=nav-timeline]')
+    const row = page.locator(rowSelector('[data-status=succeeded]'))
+    await row.waitFor()
+    await row.click()
+
+    const download = async (keep: boolean): Promise<string> => {
+      await page.click('[data-testid=export-open]')
+      await page.waitForSelector('[data-testid=export-dialog] h2:has-text("Export 1 row")')
+      await page.check('[data-testid=export-format-har]')
+      if (keep) await page.check('[data-testid=export-keep-secrets]')
+      expect(await page.isChecked('[data-testid=export-keep-secrets]')).toBe(keep)
+      if (!keep) await screenshot(page, 'export-dialog')
+      const [file] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-download]')])
+      const path = join(work, `export-${keep}.har`)
+      await file.saveAs(path)
+      await page.waitForSelector('[data-testid=export-dialog]', { state: 'detached' })
+      return readFileSync(path, 'utf8')
+    }
+
+    const text = await download(false)
+    const har = JSON.parse(text) as Har
+    const validate = harValidator()
+    expect(validate(har), JSON.stringify(validate.errors)).toBe(true)
+    expect(har.log.entries.length).toBeGreaterThanOrEqual(1)
+    const signatures = har.log.entries.flatMap((e) => e.request.headers.filter((h) => h.name.toLowerCase() === 'webhook-signature').map((h) => h.value))
+    expect(signatures.length).toBeGreaterThanOrEqual(1)
+    expect(signatures.every((v) => v === REDACTED)).toBe(true)
+    expect(text).not.toContain(endpointSecret)
+
+    // The explicit choice keeps them.
+    const kept = JSON.parse(await download(true)) as Har
+    const keptSignatures = kept.log.entries.flatMap((e) => e.request.headers.filter((h) => h.name.toLowerCase() === 'webhook-signature').map((h) => h.value))
+    expect(keptSignatures.some((v) => v.startsWith('v1,'))).toBe(true)
+  })
+})
