@@ -139,7 +139,8 @@ export const policySpecSchema = z.union([
     timeout_ms: z.number().int().positive().optional(),
     classification: classificationSchema.optional(),
     follow_redirects: z.number().int().min(0).max(20).optional(),
-    retry_after: policySchema.shape.retry_after.optional(),
+    // Without its default: an override that leaves retry_after out keeps the preset's own.
+    retry_after: policySchema.shape.retry_after.unwrap().optional(),
   }),
 ])
 export type PolicySpec = z.input<typeof policySpecSchema>

@@ -163,6 +163,14 @@ describe('resolvePolicy', () => {
     expect(p).toMatchObject({ name: 'csku', max_attempts: 2, timeout_ms: 1_000, schedule: B.schedule })
   })
 
+  it('keeps the preset\'s Retry-After handling when an override leaves it out', () => {
+    const preset = POLICY_PRESET_IDS.find((id) => POLICY_PRESETS[id].retry_after.honour)
+    expect(preset).toBeDefined()
+    const p = resolvePolicy({ preset: preset!, max_attempts: 2 })
+    expect(p.retry_after).toEqual(POLICY_PRESETS[preset!].retry_after)
+    expect(p.max_attempts).toBe(2)
+  })
+
   it('names the path of what is wrong', () => {
     expect(() => resolvePolicy({ preset: 'pandoktorek', schedule: { kind: 'fixed', interval_ms: -1 } })).toThrow(/interval_ms/)
     expect(() => resolvePolicy('nope' as never)).toThrow()
