@@ -127,7 +127,20 @@ export function buildScenario(input: BuildInput): ScenarioInput {
   /** delivery id → the event (local name) it belongs to, for Retry now. */
   const eventOfDelivery = new Map<number, { event: string; subscription: string }>()
   const tolerance = toleranceFor(input.clock)
-  const at = (time: number) => Math.max(0, Math.round(time - input.startedAt))
+  // Steps keep the order they were done in. On a virtual clock many happen at the same instant
+  // (the clock stands still between clicks, and sits on the time of the retry that just ran), but
+  // a run sets its step timers first, so at one instant they would go before the engine's retries
+  // and an action before the event it needs. So each step after the first goes 1 ms after both the
+  // previous step and its own instant; the shift carries on to every later step, keeping what the
+  // engine did in between in the same order relative to the person's steps.
+  let last = -1
+  let shift = 0
+  const at = (time: number) => {
+    const raw = Math.max(0, Math.round(time - input.startedAt))
+    last = last < 0 ? raw : Math.max(raw + shift + 1, last + 1)
+    shift = last - raw
+    return last
+  }
   let unsettled = false
 
   for (const step of input.steps) {
@@ -186,6 +199,10 @@ export function buildScenario(input: BuildInput): ScenarioInput {
     }
   }
 
+  // Attempts made by an action (Retry now) moved with it: allow the few ms the steps were spread by.
+  if (shift > 0) {
+    for (const exp of deliveries) if (exp.at_ms !== undefined) exp.tolerance_ms = Math.max(exp.tolerance_ms ?? 0, shift)
+  }
   const subscriptions = [...input.subscriptions.values()].filter((s) => usedSubscriptions.has(s.id))
   const endpointIds = new Set(subscriptions.map((s) => s.endpointId).filter((id): id is string => id !== null))
   const endpoints = [...input.endpoints.values()].filter((e) => endpointIds.has(e.id))
@@ -195,7 +212,7 @@ export function buildScenario(input: BuildInput): ScenarioInput {
     description: `Recorded in Hookloop on ${new Date(input.startedAt).toISOString()}; expectations are what happened then.`,
     clock: scenarioClock(input.clock, input.startedAt),
     // Stopped while deliveries were still retrying: look at the same moment, not at the end.
-    ...(unsettled ? { max_duration_ms: Math.max(1, at(input.stoppedAt)) } : {}),
+    ...(unsettled ? { max_duration_ms: Math.max(1, Math.round(input.stoppedAt - input.startedAt) + shift, last + 1) } : {}),
     endpoints: endpoints.map((e) => e.definition) as never,
     subscriptions: subscriptions.map((s) => ({ id: s.local, ...s.definition })) as never,
     events,

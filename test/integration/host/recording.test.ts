@@ -1,0 +1,139 @@
+// Recording at the host's command layer, over the real control socket: a session with sending
+// faults, a final 4xx and Retry now, pause / resume and a secret rotation is recorded on the
+// virtual clock; Stop gives a valid scenario whose expectations are what happened, and running it
+// on a fresh engine (runScenario, what `hookloop run` does) gives the same outcome.
+import { afterEach, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { CONTROL_PATH, type CommandName, type CommandRequest, type CommandResponse, type ServerFrame } from '../../../shared/contract'
+import { parseScenario } from '../../../shared/scenario-validate'
+import { createToken } from '../../../electron/engine/host/guard'
+import { startHost, type Host } from '../../../electron/engine/host/run-host'
+import { runScenario } from '../../../electron/engine/scenarios/run'
+import { makeTempDir } from '../../support/temp-dir'
+
+let host: Host | null = null
+let socket: WebSocket | null = null
+const cleanups: (() => void)[] = []
+afterEach(async () => {
+  socket?.close()
+  await host?.close()
+  host = null
+  socket = null
+  while (cleanups.length > 0) cleanups.pop()?.()
+})
+
+type Call = <C extends CommandName>(name: C, req: CommandRequest<C>) => Promise<CommandResponse<C>>
+
+async function connect(h: Host, token: string): Promise<Call> {
+  const ws = new WebSocket(`${h.control.origin.replace('http', 'ws')}${CONTROL_PATH}?token=${token}`, { headers: { origin: h.control.origin } })
+  socket = ws
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
+  ws.on('message', (data: Buffer) => {
+    const frame = JSON.parse(data.toString()) as ServerFrame
+    if (frame.t !== 'res') return
+    const waiting = pending.get(frame.id)
+    pending.delete(frame.id)
+    if (frame.ok) waiting?.resolve(frame.res)
+    else waiting?.reject(new Error(`${frame.error.code}: ${frame.error.message}`))
+  })
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve())
+    ws.once('error', reject)
+  })
+  let next = 1
+  return (name, req) =>
+    new Promise((resolve, reject) => {
+      const id = next++
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject })
+      ws.send(JSON.stringify({ t: 'cmd', id, name, req }))
+    })
+}
+
+async function settled(h: Host, ids: readonly number[]): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (ids.every((id) => h.engine.isDeliverySettled(id))) return
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error(`deliveries ${ids.join(', ')} did not settle`)
+}
+
+const SECRET = `whsec_${Buffer.from('recorded-session-secret-32-byte!').toString('base64')}`
+
+describe('recording a session into a scenario', () => {
+  it('faults, a final 4xx with Retry now, pause / resume and rotation replay headless with the same outcome', async () => {
+    const { dir, cleanup } = makeTempDir()
+    cleanups.push(cleanup)
+    const token = createToken()
+    host = await startHost({ dataDir: dir, port: 0, token })
+    const h = host
+    const call = await connect(h, token)
+    await call('clock.set', { mode: 'virtual' })
+    expect((await call('snapshot', {})).recording.active).toBe(false)
+
+    await call('record.start', {})
+    const shop = await call('endpoint.create', { name: 'shop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { kind: 'header', value: 'webhook-id' } })
+    await call('rule.addPreset', { endpointId: shop.id, preset: 'fail-first', n: 1 })
+    const gone = await call('endpoint.create', { name: 'gone', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { kind: 'header', value: 'webhook-id' } })
+    await call('rule.addPreset', { endpointId: gone.id, preset: 'always-410' })
+    const feed = await call('subscription.create', { name: 'shop feed', target: { endpointId: shop.id }, scheme: 'standard-webhooks', secret: SECRET, policyId: 'pandoktorek' })
+    const goneFeed = await call('subscription.create', { name: 'gone feed', target: { endpointId: gone.id }, scheme: 'standard-webhooks', secret: SECRET, policyId: 'pandoktorek' })
+    const payload = JSON.stringify({ booking_id: 'b_1' })
+
+    const twice = await call('event.send', { subscriptionId: feed.id, eventType: 'booking.created', payload, count: 1, faults: ['duplicate'] })
+    expect(twice.deliveryIds).toHaveLength(2)
+    await settled(h, twice.deliveryIds)
+    const corrupt = await call('event.send', { subscriptionId: feed.id, eventType: 'booking.updated', payload, count: 1, faults: ['corrupt-signature'] })
+    await settled(h, corrupt.deliveryIds)
+
+    const final = await call('event.send', { subscriptionId: goneFeed.id, eventType: 'booking.cancelled', payload, count: 1, faults: [] })
+    await settled(h, final.deliveryIds)
+    await call('delivery.retryNow', { id: final.deliveryIds[0]! })
+    await settled(h, final.deliveryIds)
+
+    await call('subscription.setPaused', { id: feed.id, paused: true })
+    const held = await call('event.send', { subscriptionId: feed.id, eventType: 'booking.moved', payload, count: 1, faults: [] })
+    await call('subscription.setPaused', { id: feed.id, paused: false })
+    await settled(h, held.deliveryIds)
+
+    await call('subscription.rotateSecret', { id: feed.id })
+    const rotated = await call('event.send', { subscriptionId: feed.id, eventType: 'booking.noted', payload, count: 1, faults: [] })
+    await settled(h, rotated.deliveryIds)
+    expect((await call('snapshot', {})).recording).toMatchObject({ active: true, events: 5 })
+
+    const recorded = await call('record.stop', {})
+    expect(recorded.problems).toEqual([])
+    const parsed = parseScenario(recorded.text)
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems))
+    const scenario = parsed.scenario
+    expect(scenario.clock.mode).toBe('virtual')
+    expect(scenario.endpoints.map((e) => e.slug).sort()).toEqual(['gone', 'shop'])
+    expect(scenario.events.map((e) => e.faults.map((f) => f.type))).toEqual([['duplicate'], ['corrupt-signature'], [], [], []])
+    expect(scenario.actions.map((a) => a.type)).toEqual(['retry-now', 'pause', 'resume', 'rotate-secret'])
+    // The recorded outcome, as expectations: the copy is dup #2, the corrupted one a mismatch, the 410 final twice.
+    const byEvent = (event: string, copy = false) => scenario.expect.deliveries.find((d) => d.event === event && d.copy === copy)
+    expect(byEvent('e1', true)?.duplicates).toEqual([2])
+    expect([byEvent('e2')?.signatures].flat()).toContain('signature_mismatch')
+    expect(byEvent('e3')).toMatchObject({ status: 'failed', attempts: 2, outcomes: ['http_410', 'http_410'] })
+    expect([byEvent('e5')?.signatures].flat()).toContain('signature_mismatch')
+
+    const report = await runScenario(scenario)
+    const failed = report.expectations.filter((e) => !e.ok).map((e) => `${e.path}: ${e.message}`)
+    expect(failed).toEqual([])
+    expect(report.actions.every((a) => a.ok)).toBe(true)
+    expect(report.ok).toBe(true)
+    expect(report.expectations.length).toBeGreaterThan(30)
+  })
+
+  it('Stop without an event says so, and a second Record while recording is refused', async () => {
+    const { dir, cleanup } = makeTempDir()
+    cleanups.push(cleanup)
+    const token = createToken()
+    host = await startHost({ dataDir: dir, port: 0, token })
+    const call = await connect(host, token)
+    await call('record.start', {})
+    await expect(call('record.start', {})).rejects.toThrow(/conflict: a recording is already running/)
+    await expect(call('record.stop', {})).rejects.toThrow(/nothing was sent while recording/)
+    await expect(call('record.stop', {})).rejects.toThrow(/no recording is running/)
+    expect((await call('snapshot', {})).recording.active).toBe(false)
+  })
+})

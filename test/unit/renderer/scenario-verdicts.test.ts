@@ -1,0 +1,34 @@
+// Which timeline rows a scenario run's expectations are about, and what an export covers.
+import { describe, expect, it } from 'vitest'
+import type { TimelineRow } from '../../../shared/contract'
+import type { ScenarioReport } from '../../../shared/scenario-report'
+import { verdictsOf } from '../../../renderer/src/state/app-store'
+import { exportTargets } from '../../../renderer/src/views/ExportImport'
+
+const delivery = (id: number, event: string, eventId: string, copy = false) => ({ delivery_id: id, duplicate_of: copy ? 1 : null, event, subscription: 's', event_id: eventId, event_type: 't', url: '', loop: true, status: 'succeeded' as const, attempts: [] })
+
+describe('verdictsOf', () => {
+  it('marks each event id ✓ only when every expectation about it holds, with one line each', () => {
+    const report = {
+      deliveries: [delivery(1, 'e1', 'id-1'), delivery(2, 'e1', 'id-1', true), delivery(3, 'e2', 'id-2')],
+      expectations: [
+        { path: 'expect.deliveries[0].status', label: 'e1 → s: status', ok: true, expected: 'succeeded', actual: 'succeeded', message: '' },
+        { path: 'expect.deliveries[1].attempts', label: 'e2 → s: attempts', ok: false, expected: 2, actual: 1, message: '1 attempts, expected 2' },
+        { path: 'expect.endpoints[0].requests', label: 'shop: requests', ok: false, expected: 1, actual: 0, message: 'x' },
+      ],
+    } as unknown as ScenarioReport
+    const verdicts = verdictsOf(report)
+    expect(verdicts.get('id-1')).toEqual({ ok: true, lines: ['✓ status', '✓ status'] })
+    expect(verdicts.get('id-2')).toEqual({ ok: false, lines: ['✗ attempts — 1 attempts, expected 2'] })
+  })
+})
+
+describe('exportTargets', () => {
+  it('deliveries by id, receive-only rows by their captured requests', () => {
+    const row = (key: string, kind: 'delivery' | 'received', deliveryId: number | null, requestIds: number[]) =>
+      ({ key, kind, deliveryId, marks: requestIds.map((id) => ({ kind: 'request', id })) }) as unknown as TimelineRow
+    const rows = [row('d:1', 'delivery', 1, []), row('r:a', 'received', null, [7, 8]), row('d:2', 'delivery', 2, [])]
+    expect(exportTargets(rows, new Set(['d:1', 'r:a']))).toEqual({ deliveryIds: [1], requestIds: [7, 8], count: 2 })
+    expect(exportTargets(rows, new Set())).toEqual({ deliveryIds: [], requestIds: [], count: 0 })
+  })
+})
