@@ -174,6 +174,12 @@ async function profiler(file: string): Promise<TimedHooks> {
 // counts (the least disturbed one).
 const ROUNDS = Number(process.env.ROUNDS ?? 3)
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+}
+
 async function main(): Promise<void> {
   // `--only=hookloop`: the sender side alone, twice (warm-up, then measured). With
   // `--profile=FILE`, the measured round's main thread is CPU-profiled (the timed section only,
@@ -223,10 +229,10 @@ async function main(): Promise<void> {
       [`bare undici POSTs/s (40 000, concurrency ${CONCURRENCY}), best of`, `${bareBest.perSecond.toFixed(0)}  (${list(bareRuns)})`],
       [`hookloop attempts/s (${hook.attempts} attempts of ${EVENTS} events), best of`, `${hook.perSecond.toFixed(0)}  (${list(hookRuns)})`],
       ['ratio hookloop / bare (best / best)', ratio.toFixed(2)],
-      ['  ratio paired round by round', hookRuns.map((h, i) => (h.perSecond / (bareRuns[i] as { perSecond: number }).perSecond).toFixed(2)).join(' / ')],
+      ['  ratio paired round by round (median first)', median(hookRuns.map((h, i) => h.perSecond / (bareRuns[i] as { perSecond: number }).perSecond)).toFixed(2) + ' : ' + hookRuns.map((h, i) => (h.perSecond / (bareRuns[i] as { perSecond: number }).perSecond).toFixed(2)).join(' / ')],
       [`  same, attempt writes inline (on the event loop), best of`, `${inline.perSecond.toFixed(0)}  (${list(inlineRuns)})`],
       ['ratio inline / bare (best / best)', (inline.perSecond / bareBest.perSecond).toFixed(2)],
-      ['  ratio paired round by round', inlineRuns.map((h, i) => (h.perSecond / (bareRuns[i] as { perSecond: number }).perSecond).toFixed(2)).join(' / ')],
+      ['  ratio paired round by round (median first)', median(inlineRuns.map((h, i) => h.perSecond / (bareRuns[i] as { perSecond: number }).perSecond)).toFixed(2) + ' : ' + inlineRuns.map((h, i) => (h.perSecond / (bareRuns[i] as { perSecond: number }).perSecond).toFixed(2)).join(' / ')],
       ['CPU µs per request (all threads): bare / hookloop / inline', `${bareBest.cpuUs.toFixed(0)} / ${hook.cpuUs.toFixed(0)} / ${inline.cpuUs.toFixed(0)}`],
       [`publish events/s (${EVENTS}, not in the ratio)`, hook.publishPerSecond.toFixed(0)],
       ['scheduler: pending deliveries', String(PENDING)],
