@@ -3,16 +3,15 @@
 // virtual clock; Stop gives a valid scenario whose expectations are what happened, and running it
 // on a fresh engine (runScenario, what `hookloop run` does) gives the same outcome.
 import { afterEach, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
-import { CONTROL_PATH, type CommandName, type CommandRequest, type CommandResponse, type ServerFrame } from '../../../shared/contract'
 import { parseScenario } from '../../../shared/scenario-validate'
 import { createToken } from '../../../electron/engine/host/guard'
 import { startHost, type Host } from '../../../electron/engine/host/run-host'
 import { runScenario } from '../../../electron/engine/scenarios/run'
 import { makeTempDir } from '../../support/temp-dir'
+import { connectControl } from './control-client'
 
 let host: Host | null = null
-let socket: WebSocket | null = null
+let socket: { close(): void } | null = null
 const cleanups: (() => void)[] = []
 afterEach(async () => {
   socket?.close()
@@ -21,33 +20,6 @@ afterEach(async () => {
   socket = null
   while (cleanups.length > 0) cleanups.pop()?.()
 })
-
-type Call = <C extends CommandName>(name: C, req: CommandRequest<C>) => Promise<CommandResponse<C>>
-
-async function connect(h: Host, token: string): Promise<Call> {
-  const ws = new WebSocket(`${h.control.origin.replace('http', 'ws')}${CONTROL_PATH}?token=${token}`, { headers: { origin: h.control.origin } })
-  socket = ws
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
-  ws.on('message', (data: Buffer) => {
-    const frame = JSON.parse(data.toString()) as ServerFrame
-    if (frame.t !== 'res') return
-    const waiting = pending.get(frame.id)
-    pending.delete(frame.id)
-    if (frame.ok) waiting?.resolve(frame.res)
-    else waiting?.reject(new Error(`${frame.error.code}: ${frame.error.message}`))
-  })
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve())
-    ws.once('error', reject)
-  })
-  let next = 1
-  return (name, req) =>
-    new Promise((resolve, reject) => {
-      const id = next++
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject })
-      ws.send(JSON.stringify({ t: 'cmd', id, name, req }))
-    })
-}
 
 async function settled(h: Host, ids: readonly number[]): Promise<void> {
   for (let i = 0; i < 400; i++) {
@@ -66,7 +38,8 @@ describe('recording a session into a scenario', () => {
     const token = createToken()
     host = await startHost({ dataDir: dir, port: 0, token })
     const h = host
-    const call = await connect(h, token)
+    const { call, ws } = await connectControl(h, token)
+    socket = ws
     await call('clock.set', { mode: 'virtual' })
     expect((await call('snapshot', {})).recording.active).toBe(false)
 
@@ -129,7 +102,8 @@ describe('recording a session into a scenario', () => {
     cleanups.push(cleanup)
     const token = createToken()
     host = await startHost({ dataDir: dir, port: 0, token })
-    const call = await connect(host, token)
+    const { call, ws } = await connectControl(host, token)
+    socket = ws
     await call('record.start', {})
     await expect(call('record.start', {})).rejects.toThrow(/conflict: a recording is already running/)
     await expect(call('record.stop', {})).rejects.toThrow(/nothing was sent while recording/)
