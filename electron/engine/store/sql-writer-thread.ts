@@ -183,8 +183,9 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
       done(error instanceof Error ? error : new Error(String(error)))
       return
     }
-    // Bytes travel as latin1 strings (one copy, no ArrayBuffer per value to clone and free: a
-    // Buffer per write made the structured clone cost more than the rest of the message).
+    // Bytes travel as latin1 strings: one copy into the message, where a Buffer would be cloned
+    // with its whole backing memory block (often a socket's 64 KiB read buffer) or need an
+    // exact-size copy first.
     let blobs: number[] | null = null
     for (let i = 0; i < data.length; i++) {
       const v = data[i]
