@@ -152,10 +152,14 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
   }
   const failAll = (error: Error) => {
     for (const n of [...inFlight.keys()]) settle(n, (inFlight.get(n) ?? []).map(() => error.message))
+    // No ack will come to send what queued meanwhile: it fails now too.
+    if (queue.length > 0) post()
   }
 
   acks.on('message', (ack: Ack) => {
     for (const { seq: n, errors } of ack) settle(n, errors)
+    // The thread is free: what queued up while it committed goes now, as one batch.
+    if (inFlight.size === 0 && queue.length > 0) post()
   })
   worker.on('message', (message: { type: string; message?: string }) => {
     if (message.type === 'fatal') fatal = new Error(`the writer thread cannot open ${options.file}: ${message.message ?? ''}`)
@@ -196,7 +200,15 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
     }
     queue.push({ data, done, blobs })
     setReferenced(true)
-    immediate ??= setImmediate(post)
+    // One batch at a time: while the thread commits, writes gather here and go together when it
+    // acknowledges (fewer messages and wake-ups; the thread would join them in one transaction
+    // anyway). With nothing in flight, the batch goes at the end of this event-loop turn.
+    if (inFlight.size === 0) immediate ??= setImmediate(postIfIdle)
+  }
+
+  function postIfIdle(): void {
+    immediate = null
+    if (inFlight.size === 0) post()
   }
 
   /** Posts what is queued as one batch; returns its sequence number (0 when nothing was queued). */
