@@ -1,12 +1,15 @@
 // Regenerates docs/screenshots/*.png: starts `hookloop serve` from the build, sets a scene through
 // the control socket (Try the loop, a chaotic endpoint, a gone one, signature faults, a
-// duplicate), and photographs each main view in headless Chromium. `npm run build` first.
+// duplicate, a recorded session), and photographs each view in headless Chromium (scenarios,
+// checks, export and the tunnel pill included). `npm run build` first.
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { createServer } from 'node:http'
 import { chromium } from 'playwright-core'
+import { Webhook } from 'standardwebhooks'
 import WebSocket from 'ws'
 
 const OUT = 'docs/screenshots'
@@ -86,6 +89,80 @@ await shoot('table', 'light', [async (page) => page.click('[data-testid=table-to
 await shoot('endpoints-and-rules', 'light', [async (page) => page.click('[data-testid=nav-endpoints]'), async (page) => page.mouse.wheel(0, 380)])
 await shoot('sender', 'light', [async (page) => page.click('[data-testid=nav-sender]')])
 await shoot('subscriptions', 'light', [async (page) => page.click('[data-testid=nav-subscriptions]'), async (page) => page.mouse.wheel(0, 300)])
+
+// Tunnel pill open: start / stop the public tunnel.
+await shoot('tunnel', 'light', [async (page) => page.click('[data-testid=tunnel-state]'), async (page) => page.waitForSelector('[data-testid=tunnel-form]')])
+// Export dialog on the selected row.
+await shoot('export', 'light', [
+  async (page) => page.click('[data-testid=timeline-row]:has([data-signature=invalid])'),
+  async (page) => page.click('[data-testid=export-open]'),
+  async (page) => page.waitForSelector('[data-testid=export-dialog]'),
+])
+
+// A recorded session on the virtual clock: provider A against an endpoint that fails 3 times, one
+// event sent twice. Stop gives the scenario; it is opened in the Scenarios view and run there.
+await call('clock.set', { mode: 'virtual' })
+await call('record.start')
+const bookings = await call('endpoint.create', { name: 'bookings', scheme: 'standard-webhooks', secrets: [secret], dedupe: { kind: 'header', value: 'webhook-id' } })
+await call('rule.addPreset', { endpointId: bookings.id, preset: 'fail-first', n: 3 })
+const clinic = await call('subscription.create', { name: 'clinic feed', target: { endpointId: bookings.id }, scheme: 'standard-webhooks', secret, policyId: 'pandoktorek' })
+await call('event.send', { subscriptionId: clinic.id, eventType: 'booking.created', payload: '{"booking_id":"b_1042"}', count: 1, faults: ['duplicate'] })
+await new Promise((r) => setTimeout(r, 1500))
+const recorded = await call('record.stop')
+const openRecorded = [
+  async (page) => page.click('[data-testid=nav-scenarios]'),
+  async (page) => {
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-testid=scenario-open]')])
+    await chooser.setFiles({ name: 'clinic-feed-fail-first-3.json', mimeType: 'application/json', buffer: Buffer.from(recorded.text) })
+  },
+  async (page) => page.waitForSelector('[data-testid=scenario-valid]'),
+]
+await shoot('scenario-recorded', 'light', openRecorded)
+await shoot('scenario-run', 'light', [
+  ...openRecorded,
+  async (page) => page.click('[data-testid=scenario-run]'),
+  async (page) => page.waitForSelector('[data-testid=scenario-run-card][data-state=done]'),
+  async (page) => page.locator('[data-testid=scenario-run-card]').scrollIntoViewIfNeeded(),
+])
+await shoot('scenario-verdicts', 'light', [async (page) => page.waitForSelector('[data-testid=row-verdict]')])
+
+// Checks: the consumer check against a careful consumer on loopback, the sender check's report
+// and its ghosts on the timeline.
+const verifier = new Webhook(secret)
+const consumer = createServer((req, res) => {
+  const chunks = []
+  req.on('data', (c) => chunks.push(c))
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8')
+    try {
+      verifier.verify(body, req.headers)
+      JSON.parse(body)
+    } catch {
+      res.writeHead(400).end('rejected')
+      return
+    }
+    setTimeout(() => res.writeHead(204).end(), 5)
+  })
+})
+await new Promise((r) => consumer.listen(0, '127.0.0.1', r))
+const consumerUrl = `http://127.0.0.1:${consumer.address().port}/webhooks`
+await shoot('checks-consumer', 'light', [
+  async (page) => page.click('[data-testid=nav-checks]'),
+  async (page) => page.fill('[data-testid=consumer-url]', consumerUrl),
+  async (page) => page.fill('[data-testid=consumer-secret]', secret),
+  async (page) => page.click('[data-testid=consumer-run]'),
+  async (page) => page.waitForSelector('[data-testid=consumer-verdict]', { timeout: 60_000 }),
+])
+consumer.close()
+const senderCheck = [
+  async (page) => page.click('[data-testid=nav-checks]'),
+  async (page) => page.selectOption('[data-testid=sender-check-endpoint]', { label: 'bookings — /h/bookings' }),
+  async (page) => page.selectOption('[data-testid=sender-check-policy]', 'pandoktorek'),
+  async (page) => page.click('[data-testid=sender-check-run]'),
+  async (page) => page.waitForSelector('[data-testid=sender-verdict]'),
+]
+await shoot('checks-sender', 'light', [...senderCheck, async (page) => page.locator('[data-testid=sender-check]').scrollIntoViewIfNeeded()])
+await shoot('checks-sender-ghosts', 'light', [...senderCheck, async (page) => page.click('[data-testid=nav-timeline]'), async (page) => page.waitForSelector('[data-testid=ghost]')])
 
 await browser.close()
 ws.close()

@@ -149,4 +149,34 @@ describe('checks and exports in the browser', () => {
     const keptSignatures = kept.log.entries.flatMap((e) => e.request.headers.filter((h) => h.name.toLowerCase() === 'webhook-signature').map((h) => h.value))
     expect(keptSignatures.some((v) => v.startsWith('v1,'))).toBe(true)
   })
+
+  it('the sender check compares what arrived with the policy and draws the expected attempts as ghosts on the timeline', async () => {
+    served = await startServe()
+    const page = browser.page
+    await openApp(page, served.url)
+    // Try the loop: provider A's sender against an endpoint that fails the first 3 arrivals.
+    await page.click('[data-testid=try-the-loop]')
+    const row = page.locator(rowSelector('[data-status=succeeded][data-attempts="4"]'))
+    await row.waitFor()
+    await page.click('[data-testid=nav-checks]')
+    await page.selectOption('[data-testid=sender-check-policy]', 'pandoktorek')
+    await page.click('[data-testid=sender-check-run]')
+    await page.waitForSelector('[data-testid=sender-verdict]')
+    expect(await page.getAttribute('[data-testid=sender-verdict]', 'data-ok')).toBe('true')
+    expect(await page.locator('[data-testid=sender-check-event][data-ok=true]').count()).toBe(1)
+    await screenshot(page, 'sender-check')
+
+    // A policy that deviates (Stripe's schedule) fails, and says so per event.
+    await page.selectOption('[data-testid=sender-check-policy]', 'stripe')
+    await page.click('[data-testid=sender-check-run]')
+    await page.waitForSelector('[data-testid=sender-verdict][data-ok=false]')
+
+    await page.selectOption('[data-testid=sender-check-policy]', 'pandoktorek')
+    await page.click('[data-testid=sender-check-run]')
+    await page.waitForSelector('[data-testid=sender-verdict][data-ok=true]')
+    await page.click('[data-testid=nav-timeline]')
+    await row.locator('[data-testid=ghost]').first().waitFor()
+    expect(await row.locator('[data-testid=ghost]').count()).toBe(4)
+    await screenshot(page, 'sender-check-ghosts')
+  })
 })

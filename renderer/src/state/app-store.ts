@@ -141,7 +141,9 @@ export async function loadSnapshot(): Promise<void> {
   if (!client) return
   try {
     const snapshot = await client.call('snapshot', {})
-    useApp.setState({ snapshot, loadError: null })
+    // A run that finished before this window connected still marks its rows.
+    const report = snapshot.scenarioRun?.report
+    useApp.setState({ snapshot, loadError: null, ...(report ? { verdicts: verdictsOf(report) } : {}) })
   } catch (error) {
     useApp.setState({ loadError: error instanceof Error ? error.message : String(error) })
   }

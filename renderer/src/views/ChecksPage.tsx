@@ -181,7 +181,7 @@ function SenderCheck() {
         {report?.events.map((event) => (
           <div key={event.key} data-testid="sender-check-event" data-ok={event.ok} style={{ borderTop: '1px solid var(--border)', paddingTop: 8 }}>
             <div className="row">
-              <span className={`verdict ${event.ok ? 'ok' : 'fail'}`}>{event.ok ? '✓' : '✗'}</span>
+              <span className={`vmark ${event.ok ? 'ok' : 'fail'}`}>{event.ok ? '✓' : '✗'}</span>
               <span className="mono">{event.key}</span>
               <span className="hint">
                 {event.arrivals.length} arrived · expected at {event.expected.map((x) => formatClock(x.at)).join(', ')}

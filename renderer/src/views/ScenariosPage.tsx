@@ -8,6 +8,10 @@ import { openTextFile, saveTextFile } from '../lib/files'
 import { formatDuration } from '../lib/format'
 import { run, toast, useApp } from '../state/app-store'
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`
+}
+
 function fileNameFor(text: string): string {
   try {
     const name = (JSON.parse(text) as { name?: unknown }).name
@@ -46,7 +50,10 @@ export function ScenariosPage() {
         <div className="row" style={{ justifyContent: 'space-between' }}>
           <div>
             <h2>Scenarios</h2>
-            <div className="hint">Record what you do, get a scenario file with what happened as its expectations; the same file runs headless with `hookloop run`.</div>
+            <div className="hint">
+              Record what you do, get a scenario file with what happened as its expectations; the same file runs headless with <code>hookloop run</code>. A
+              recorded file holds the secrets it signs and verifies with.
+            </div>
           </div>
           <div className="row">
             <button className="btn" onClick={() => void open()} data-testid="scenario-open">
@@ -71,10 +78,16 @@ export function ScenariosPage() {
           <div className="card" data-testid="scenario-editor-card">
             <div className="card-head">
               <h3 className="mono">{draft.fileName}</h3>
-              {problems.length === 0 ? (
-                <span className="badge ok" data-testid="scenario-valid">
-                  valid scenario
-                </span>
+              {checked?.ok ? (
+                <>
+                  <span className="badge ok" data-testid="scenario-valid">
+                    valid scenario
+                  </span>
+                  <span className="hint" data-testid="scenario-summary">
+                    {checked.scenario.clock.mode} clock · {plural(checked.scenario.events.length, 'event')} · {plural(checked.scenario.actions.length, 'panel action')} ·{' '}
+                    {plural(checked.scenario.expect.deliveries.length, 'delivery expectation')}
+                  </span>
+                </>
               ) : (
                 <span className="badge bad" data-testid="scenario-invalid">
                   {problems.length} problem{problems.length === 1 ? '' : 's'}
@@ -173,7 +186,7 @@ function ReportView({ report }: { report: ScenarioReport }) {
           const ok = mine.every((e) => e.ok)
           return (
             <div key={d.delivery_id} className="row" style={{ flexWrap: 'nowrap', borderTop: '1px solid var(--border)' }} data-testid="run-delivery">
-              {mine.length > 0 && <span className={`verdict ${ok ? 'ok' : 'fail'}`}>{ok ? '✓' : '✗'}</span>}
+              {mine.length > 0 && <span className={`vmark ${ok ? 'ok' : 'fail'}`}>{ok ? '✓' : '✗'}</span>}
               <span className="mono ellipsis" style={{ width: 220 }} title={d.event_id}>
                 {d.event} → {d.subscription}
                 {d.duplicate_of === null ? '' : ' (copy)'} · {d.status}

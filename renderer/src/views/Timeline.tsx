@@ -256,7 +256,7 @@ const TimelineRowView = memo(function TimelineRowView({ row, top, selected, sele
         <SignatureBadgeView signature={row.signature} />
         <DuplicateBadge count={row.duplicates} />
         {verdict && (
-          <span className={`verdict ${verdict.ok ? 'ok' : 'fail'}`} title={verdict.lines.join('\n')} data-testid="row-verdict" data-ok={verdict.ok}>
+          <span className={`vmark ${verdict.ok ? 'ok' : 'fail'}`} title={verdict.lines.join('\n')} data-testid="row-verdict" data-ok={verdict.ok}>
             {verdict.ok ? '✓' : '✗'}
           </span>
         )}

@@ -49,7 +49,7 @@ function TunnelPill() {
         <span className="ellipsis">{text}</span>
       </button>
       {open && (
-        <div className="card" style={{ position: 'absolute', top: 34, left: 0, zIndex: 30, minWidth: 420 }}>
+        <div className="card" style={{ position: 'absolute', top: 34, left: 0, zIndex: 30, minWidth: 560 }}>
           <div className="card-body">
             <TunnelControl tunnel={tunnel} />
             <div className="hint">Receiver on this machine: {receiverUrl}</div>
@@ -99,12 +99,16 @@ function TunnelControl({ tunnel }: { tunnel: TunnelView }) {
     )
   }
   return (
-    <div className="row" style={{ flexWrap: 'nowrap' }} data-testid="tunnel-form">
-      <input className="input mono" style={{ flex: 2 }} value={host} onChange={(e) => setHost(e.target.value)} aria-label="tunnel server" title="localtunnel server (public or self-hosted)" data-testid="tunnel-host" />
-      <input className="input mono" style={{ flex: 1 }} value={subdomain} onChange={(e) => setSubdomain(e.target.value)} placeholder="subdomain (optional)" aria-label="subdomain" data-testid="tunnel-subdomain" />
-      <button className="btn small primary" disabled={busy || host.trim() === ''} onClick={() => void act(true)} data-testid="tunnel-start">
-        {busy ? <span className="spinner" /> : null} Start tunnel
-      </button>
+    <div data-testid="tunnel-form" style={{ display: 'flex', flexDirection: 'column', gap: 6, paddingBottom: 8, borderBottom: '1px solid var(--border)' }}>
+      <strong>Public tunnel</strong>
+      <span className="hint">Through a localtunnel server (the public one or your own), so a real provider can reach your endpoints.</span>
+      <div className="row" style={{ flexWrap: 'nowrap' }}>
+        <input className="input mono" style={{ flex: 3, minWidth: 0 }} value={host} onChange={(e) => setHost(e.target.value)} aria-label="tunnel server" title="localtunnel server (public or self-hosted)" data-testid="tunnel-host" />
+        <input className="input mono" style={{ flex: 2, minWidth: 0 }} value={subdomain} onChange={(e) => setSubdomain(e.target.value)} placeholder="subdomain (optional)" aria-label="subdomain" data-testid="tunnel-subdomain" />
+        <button className="btn small primary" disabled={busy || host.trim() === ''} onClick={() => void act(true)} data-testid="tunnel-start">
+          {busy ? <span className="spinner" /> : null} Start tunnel
+        </button>
+      </div>
     </div>
   )
 }
