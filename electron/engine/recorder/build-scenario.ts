@@ -64,8 +64,8 @@ export function toleranceFor(clock: RecordedClock): number {
     case 'virtual':
       return 0
     case 'scaled':
-      // 50 ms of real timer and network jitter is `factor` times that on the scenario clock.
-      return Math.max(1000, Math.round(50 * clock.factor))
+      // 250 ms of real timer, network and busy-machine jitter is `factor` times that on the scenario clock.
+      return Math.max(1000, Math.round(250 * clock.factor))
     case 'real':
       return 1000
     default: {

@@ -97,6 +97,32 @@ describe('recording a session into a scenario', () => {
     expect(report.expectations.length).toBeGreaterThan(30)
   })
 
+  it('on the real clock: a final 4xx under a policy without retries records and replays the same', async () => {
+    const { dir, cleanup } = makeTempDir()
+    cleanups.push(cleanup)
+    const token = createToken()
+    host = await startHost({ dataDir: dir, port: 0, token })
+    const { call, ws } = await connectControl(host, token)
+    socket = ws
+    await call('record.start', {})
+    const gone = await call('endpoint.create', { name: 'gone', scheme: null, secrets: [], dedupe: { kind: 'header', value: 'x-github-delivery' } })
+    await call('rule.addPreset', { endpointId: gone.id, preset: 'always-410' })
+    const sub = await call('subscription.create', { name: 'hooks', target: { endpointId: gone.id }, scheme: 'github', secret: 'gh-secret', policyId: 'github' })
+    const sent = await call('event.send', { subscriptionId: sub.id, eventType: 'push', payload: '{"ref":"main"}', count: 2, faults: [] })
+    await settled(host, sent.deliveryIds)
+    const recorded = await call('record.stop', {})
+    expect(recorded.problems).toEqual([])
+    const parsed = parseScenario(recorded.text)
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems))
+    expect(parsed.scenario.clock).toEqual({ mode: 'real' })
+    expect(parsed.scenario.subscriptions[0]?.policy).toBe('github')
+    expect(parsed.scenario.expect.deliveries).toHaveLength(2)
+    expect(parsed.scenario.expect.deliveries[0]).toMatchObject({ status: 'failed', attempts: 1, at_ms: [0], tolerance_ms: 1000, outcomes: ['http_410'] })
+    const report = await runScenario(parsed.scenario)
+    expect(report.expectations.filter((e) => !e.ok)).toEqual([])
+    expect(report.ok).toBe(true)
+  })
+
   it('Stop without an event says so, and a second Record while recording is refused', async () => {
     const { dir, cleanup } = makeTempDir()
     cleanups.push(cleanup)

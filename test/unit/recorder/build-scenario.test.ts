@@ -94,7 +94,7 @@ describe('buildScenario', () => {
 
   it('tolerance per clock and names the format accepts', () => {
     expect(toleranceFor({ mode: 'virtual' })).toBe(0)
-    expect(toleranceFor({ mode: 'scaled', factor: 60 })).toBe(3000)
+    expect(toleranceFor({ mode: 'scaled', factor: 60 })).toBe(15_000)
     expect(toleranceFor({ mode: 'real' })).toBe(1000)
     expect(localName('Clinic feed #1', new Set())).toBe('Clinic-feed-1')
     expect(localName('feed', new Set(['feed']))).toBe('feed-2')
