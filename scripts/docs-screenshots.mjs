@@ -99,6 +99,21 @@ await shoot('export', 'light', [
   async (page) => page.waitForSelector('[data-testid=export-dialog]'),
 ])
 
+// Import: the dialog with a file chosen and the replay's answers.
+const exported = await call('export.selection', { deliveryIds: [1], requestIds: [], format: 'case', keepSecrets: false })
+await shoot('import', 'light', [
+  async (page) => page.click('[data-testid=import-open]'),
+  async (page) => {
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-testid=import-pick]')])
+    await chooser.setFiles({ name: 'ticket-4711.case.json', mimeType: 'application/json', buffer: Buffer.from(exported.text) })
+  },
+  async (page) => page.selectOption('[data-testid=import-endpoint]', { label: 'Try the loop — /h/try-the-loop' }),
+  async (page) => page.check('[data-testid=import-resign]'),
+  async (page) => page.fill('[data-testid=import-secret]', secret),
+  async (page) => page.click('[data-testid=import-replay]'),
+  async (page) => page.waitForSelector('[data-testid=replay-result]'),
+])
+
 // A recorded session on the virtual clock: provider A against an endpoint that fails 3 times, one
 // event sent twice. Stop gives the scenario; it is opened in the Scenarios view and run there.
 await call('clock.set', { mode: 'virtual' })

@@ -148,6 +148,19 @@ describe('checks and exports in the browser', () => {
     const kept = JSON.parse(await download(true)) as Har
     const keptSignatures = kept.log.entries.flatMap((e) => e.request.headers.filter((h) => h.name.toLowerCase() === 'webhook-signature').map((h) => h.value))
     expect(keptSignatures.some((v) => v.startsWith('v1,'))).toBe(true)
+
+    // Import the redacted HAR and replay it to the endpoint, re-signed with its secret: same answer.
+    await page.click('[data-testid=import-open]')
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-testid=import-pick]')])
+    await chooser.setFiles({ name: 'ticket.har', mimeType: 'application/json', buffer: Buffer.from(text) })
+    await page.check('[data-testid=import-resign]')
+    await page.fill('[data-testid=import-secret]', endpointSecret)
+    await page.click('[data-testid=import-replay]')
+    const result = page.locator('[data-testid=replay-result]').first()
+    await result.waitFor()
+    expect(await result.getAttribute('data-same')).toBe('true')
+    expect(await result.innerText()).toContain('http_200')
+    await screenshot(page, 'import-replayed')
   })
 
   it('the sender check compares what arrived with the policy and draws the expected attempts as ghosts on the timeline', async () => {

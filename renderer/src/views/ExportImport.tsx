@@ -163,8 +163,8 @@ export function ImportDialog() {
               <li key={i} data-testid="replay-result" data-same={String(r.same)}>
                 <span className={`mark-cell ${r.same === false ? 'warn' : r.outcome.startsWith('http_2') ? 'pass' : 'fail'}`}>{r.same === false ? '≠' : r.outcome.startsWith('http_2') ? '✓' : '✗'}</span>
                 <span>
-                  <strong>{r.label}</strong> — {r.outcome}
-                  {r.original_outcome ? ` (originally ${r.original_outcome})` : ''}
+                  <strong>{r.label}</strong> → now {r.outcome}
+                  {r.same === true ? ', the same answer' : r.same === false ? `, not the ${r.original_outcome ?? 'original'} it got then` : ''}
                   {r.error ? <div className="error-text">{r.error}</div> : null}
                   {r.dropped_redacted.length > 0 && <div className="hint">Dropped redacted headers: {r.dropped_redacted.join(', ')} (tick Re-sign to sign afresh)</div>}
                 </span>
