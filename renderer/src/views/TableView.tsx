@@ -1,6 +1,6 @@
 // The same rows as a table with the seed panel's columns: event_id, event_type, status, attempts,
 // status_code, last_attempt_at, next_attempt_at. Virtualized like the timeline.
-import { loadMoreRows, useApp } from '../state/app-store'
+import { loadMoreRows, togglePicked, useApp } from '../state/app-store'
 import { formatTime } from '../lib/format'
 import { DuplicateBadge, SignatureBadgeView, StatusBadge } from './badges'
 import { ROW_HEIGHT, useVirtualRows } from './use-virtual'
@@ -8,6 +8,8 @@ import { ROW_HEIGHT, useVirtualRows } from './use-virtual'
 export function TableView() {
   const rows = useApp((s) => s.timeline.rows)
   const selectedKey = useApp((s) => s.selection?.rowKey ?? null)
+  const picked = useApp((s) => s.picked)
+  const verdicts = useApp((s) => s.verdicts)
   const { viewport, onScroll, first, last, totalHeight } = useVirtualRows(rows.length, loadMoreRows)
   const visible = rows.slice(first, last)
   return (
@@ -23,19 +25,27 @@ export function TableView() {
       </div>
       <div className="tl-viewport" ref={viewport} onScroll={onScroll}>
         <div style={{ height: totalHeight, position: 'relative' }}>
-          {visible.map((row, offset) => (
+          {visible.map((row, offset) => {
+            const verdict = verdicts.get(row.eventId)
+            return (
             <div
               key={row.key}
-              className={`vt-row${row.key === selectedKey ? ' selected' : ''}`}
+              className={`vt-row${row.key === selectedKey ? ' selected' : ''}${picked.has(row.key) ? ' picked' : ''}`}
               style={{ top: (first + offset) * ROW_HEIGHT }}
-              onClick={() => useApp.setState({ selection: { rowKey: row.key } })}
+              onClick={(event) => (event.ctrlKey || event.metaKey ? togglePicked(row.key) : useApp.setState({ selection: { rowKey: row.key } }))}
               data-testid="table-row"
               data-event-id={row.eventId}
+              data-picked={picked.has(row.key) || undefined}
             >
               <span className="mono ellipsis row" style={{ flexWrap: 'nowrap' }} title={row.eventId}>
                 <span className="ellipsis">{row.eventId}</span>
                 <SignatureBadgeView signature={row.signature} />
                 <DuplicateBadge count={row.duplicates} />
+                {verdict && (
+                  <span className={`vmark ${verdict.ok ? 'ok' : 'fail'}`} title={verdict.lines.join('\n')} data-testid="row-verdict" data-ok={verdict.ok}>
+                    {verdict.ok ? '✓' : '✗'}
+                  </span>
+                )}
               </span>
               <span className="ellipsis">{row.eventType || '—'}</span>
               <span>
@@ -46,7 +56,8 @@ export function TableView() {
               <span className="mono">{formatTime(row.lastAt)}</span>
               <span className="mono">{formatTime(row.nextAt)}</span>
             </div>
-          ))}
+            )
+          })}
         </div>
       </div>
     </div>
