@@ -134,6 +134,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       publicUrl: () => tunnel?.publicUrl(),
       onEvent: emit,
       api: createApiRoute(feed),
+      // Commits run on a thread of their own beside the HTTP server: capture keeps its pace
+      // under a flood (see docs/BENCHMARKS.md, receiver). The thread loads the same addon.
+      captureThread: options.nativeBinding === undefined ? true : { nativeBinding: options.nativeBinding },
     })
   } catch (error) {
     db.close()
