@@ -53,8 +53,14 @@ async function shoot(name, scheme, steps) {
   console.log(`shooting ${name}`)
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: scheme })
   const page = await context.newPage()
+  const consoleLines = []
+  page.on('console', (m) => consoleLines.push(m.text()))
+  page.on('pageerror', (e) => consoleLines.push(String(e)))
   await page.goto(url)
-  await page.waitForSelector('[data-testid=app]')
+  await page.waitForSelector('[data-testid=app]').catch(async (error) => {
+    console.error(`docs-screenshots: ${name}: the app did not load: ${(await page.innerText('body')).slice(0, 500)}\n${consoleLines.join('\n')}`)
+    throw error
+  })
   await page.waitForTimeout(800)
   for (const step of steps) await step(page)
   await page.waitForTimeout(500)
@@ -134,6 +140,12 @@ const openRecorded = [
 ]
 await shoot('scenario-recorded', 'light', openRecorded)
 await shoot('scenario-run', 'light', [
+  ...openRecorded,
+  async (page) => page.click('[data-testid=scenario-run]'),
+  async (page) => page.waitForSelector('[data-testid=scenario-run-card][data-state=done]'),
+  async (page) => page.locator('[data-testid=scenario-run-card]').scrollIntoViewIfNeeded(),
+])
+await shoot('scenario-run-dark', 'dark', [
   ...openRecorded,
   async (page) => page.click('[data-testid=scenario-run]'),
   async (page) => page.waitForSelector('[data-testid=scenario-run-card][data-state=done]'),
