@@ -3,6 +3,7 @@
 import type { ClockMode } from './clock'
 import type { ScenarioReport } from './scenario-report'
 import type { SchemeId, VerifyReason } from './signatures'
+import type { Envelope } from './envelope'
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
 
@@ -179,6 +180,8 @@ export interface SubscriptionView {
   secretHints: string[]
   policyId: string
   policyLabel: string
+  /** 'event': {event_id, event_type, payload}; 'payload': the payload is the whole body. */
+  envelope: Envelope
   paused: boolean
   metrics: SubscriptionMetrics
 }

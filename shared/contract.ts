@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { SEND_FAULT_TYPES, type SendFaultType } from './sender-faults'
 import { SCHEME_IDS } from './signatures'
+import { ENVELOPES } from './envelope'
 import type { ConsumerCheckResult } from './conformance'
 import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import type { SenderConformanceReport } from './conformance-sender'
@@ -92,6 +93,8 @@ export const requestSchemas = {
       scheme,
       secret: z.string().min(1).max(500).optional(),
       policyId: z.string().min(1).max(60),
+      /** Body shape: Hookloop's envelope (default) or the payload as the whole body. */
+      envelope: z.enum(ENVELOPES).optional(),
     })
     .strict(),
   'subscription.setPaused': z.object({ id, paused: z.boolean() }).strict(),

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { SCHEME_IDS } from './signatures'
 import { NETWORK_OUTCOMES } from './policy'
 import { endpointSchema, policySchema, sendFaultSchema } from './scenario-parts'
+import { ENVELOPES } from './envelope'
 
 export const SCENARIO_VERSION = 1
 
@@ -47,6 +48,11 @@ export const subscriptionSchema = z
     headers: z.record(z.string(), z.string()).default({}),
     /** Header that carries the event id; the scheme's default when absent. */
     event_id_header: z.string().optional(),
+    /**
+     * Body shape: "event" sends Hookloop's {event_id, event_type, payload}; "payload" sends the
+     * event's payload as the whole body (it should carry its own id fields).
+     */
+    envelope: z.enum(ENVELOPES).default('event'),
   })
   .superRefine((sub, ctx) => {
     if ((sub.endpoint === undefined) === (sub.url === undefined)) {

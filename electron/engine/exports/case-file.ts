@@ -35,6 +35,7 @@ function setupOf(collected: Collected, redactor: Redactor): CaseFile['setup'] {
     policy: JSON.parse(sub.policy_json) as unknown,
     headers: Object.fromEntries(redactor.headers(Object.entries(JSON.parse(sub.headers_json) as Record<string, string>))),
     ...(sub.event_id_header ? { event_id_header: sub.event_id_header } : {}),
+    ...(sub.envelope === 'payload' ? { envelope: sub.envelope } : {}),
   }))
   const globalRules: Record<string, unknown>[] = collected.globalRules.map((r) => ({ ...r.rule }))
   return { endpoints, ...(globalRules.length > 0 ? { global_rules: globalRules } : {}), subscriptions }
@@ -55,13 +56,13 @@ export function toCaseFile(collected: Collected, redactor: Redactor, exportedAt:
     outcome: requestOutcome(r),
     response: { status: r.response.status, headers: redactor.headers(r.response.headers), body: r.response.body ? toCaseBody(r.response.body) : null, ms: r.response.ms },
   }))
-  const deliveries: CaseDelivery[] = collected.deliveries.map(({ delivery, event, attempts }) => ({
+  const deliveries: CaseDelivery[] = collected.deliveries.map(({ delivery, event, body, attempts }) => ({
     id: delivery.id,
     event_id: event.id,
     event_type: event.event_type,
     subscription: delivery.subscription_id,
     status: delivery.status,
-    body: toCaseBody(event.payload),
+    body: toCaseBody(body),
     attempts: attempts.map(
       (a): CaseAttempt => ({
         n: a.n,

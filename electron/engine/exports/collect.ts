@@ -11,10 +11,14 @@ import { createEventStatements, type EventRow } from '../store/events'
 import { createRequestReads } from '../store/request-reads'
 import { createRuleStore, type StoredRule } from '../store/rules'
 import { createSubscriptionStatements, type SubscriptionRow } from '../store/subscriptions'
+import { isEnvelope } from '../../../shared/envelope'
+import { sentBody } from '../sender/envelope'
 
 export interface CollectedDelivery {
   delivery: DeliveryRow
   event: EventRow
+  /** The body its attempts send: the stored payload in the subscription's envelope. */
+  body: Buffer
   attempts: AttemptRow[]
 }
 
@@ -45,6 +49,7 @@ export function collectSelection(db: Database, selection: { requestIds?: readonl
   if (missingRequests.length > 0) throw new ExportSelectionError(`no captured request with id ${missingRequests.join(', ')}`)
 
   const deliveryStatements = createDeliveryStatements(db)
+  const subscriptionStatements = createSubscriptionStatements(db)
   const events = createEventStatements(db)
   const attempts = createAttemptStatements(db)
   const deliveries: CollectedDelivery[] = []
@@ -53,10 +58,10 @@ export function collectSelection(db: Database, selection: { requestIds?: readonl
     if (!delivery) throw new ExportSelectionError(`no delivery with id ${id}`)
     const event = events.get(delivery.event_id)
     if (!event) throw new ExportSelectionError(`delivery ${id}: its event ${delivery.event_id} is missing from the store`)
-    deliveries.push({ delivery, event, attempts: attempts.byDelivery(id) })
+    const envelope = subscriptionStatements.get(delivery.subscription_id)?.envelope
+    deliveries.push({ delivery, event, body: sentBody(event, isEnvelope(envelope) ? envelope : 'event'), attempts: attempts.byDelivery(id) })
   }
 
-  const subscriptionStatements = createSubscriptionStatements(db)
   const subscriptionIds = [...new Set(deliveries.map((d) => d.delivery.subscription_id))]
   const subscriptions = subscriptionIds.map((id) => subscriptionStatements.get(id)).filter((s): s is SubscriptionRow => s !== undefined)
 

@@ -62,7 +62,7 @@ export function toExchanges(collected: Collected): Exchange[] {
       },
     })
   }
-  for (const { delivery, event, attempts } of collected.deliveries) {
+  for (const { delivery, event, body, attempts } of collected.deliveries) {
     for (const attempt of attempts) {
       out.push({
         startedAt: attempt.started_at,
@@ -70,7 +70,7 @@ export function toExchanges(collected: Collected): Exchange[] {
         url: attempt.url ?? 'http://unsent.invalid/',
         httpVersion: 'HTTP/1.1',
         headers: parsePairs(attempt.request_headers_json),
-        body: event.payload,
+        body,
         response: attempt.status_code === null ? null : { status: attempt.status_code, headers: parsePairs(attempt.response_headers_json), body: attempt.response_body ?? Buffer.alloc(0) },
         timeMs: attempt.duration_ms ?? 0,
         hookloop: { source: 'attempt', id: attempt.id, delivery_id: delivery.id, event_id: event.id, attempt: attempt.n, outcome: attempt.outcome },

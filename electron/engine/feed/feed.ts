@@ -3,26 +3,15 @@
 // is exactly what a polling integration must find here.
 import type { Database } from 'better-sqlite3'
 import type { FeedEvent, FeedPage, FeedQuery } from '../../../shared/feed'
-import { createFeedStatements, type FeedEventRow } from '../store/feed'
+import { createFeedStatements } from '../store/feed'
 import { encodeCursor } from './cursor'
+import { parsedPayload } from '../sender/envelope'
 
 export interface EventFeed {
   page(query: FeedQuery): FeedPage
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
-
-/** The envelope's payload (what the sender was asked to emit); the raw text if it is not our envelope. */
-function payloadOf(row: FeedEventRow): unknown {
-  const text = row.payload.toString('utf8')
-  try {
-    const envelope = JSON.parse(text) as unknown
-    if (envelope && typeof envelope === 'object' && 'payload' in envelope) return (envelope as { payload: unknown }).payload
-    return envelope
-  } catch {
-    return text
-  }
-}
 
 export function createEventFeed(db: Database): EventFeed {
   const statements = createFeedStatements(db)
@@ -40,7 +29,7 @@ export function createEventFeed(db: Database): EventFeed {
       const data: FeedEvent[] = pageRows.map((row) => ({
         event_id: row.id,
         event_type: row.event_type,
-        payload: payloadOf(row),
+        payload: parsedPayload(row.payload),
         created_at: iso(row.created_at),
         deliveries: statements.deliveries(row.id).map((d) => ({
           delivery_id: d.id,

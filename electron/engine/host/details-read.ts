@@ -13,6 +13,8 @@ import type {
 } from '../../../shared/contract'
 import type { SchemeId } from '../../../shared/signatures'
 import { badge } from './timeline-read'
+import { isEnvelope } from '../../../shared/envelope'
+import { sentBody } from '../sender/envelope'
 
 export interface DetailsReadOptions {
   /** The explain() sentence of a stored rule definition. */
@@ -67,8 +69,8 @@ function dedupeView(json: string | null): DedupeConfigView {
 }
 
 export function createDetailsRead(db: Database, options: DetailsReadOptions) {
-  const delivery = db.prepare<[number], { id: number; event_id: string; event_type: string; subscription_id: string; status: DeliveryStatus; payload: Buffer; faults_json: string | null; url: string | null; endpoint_slug: string | null }>(
-    `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, e.payload, d.faults_json, s.url, s.endpoint_slug
+  const delivery = db.prepare<[number], { id: number; event_id: string; event_type: string; subscription_id: string; status: DeliveryStatus; payload: Buffer; faults_json: string | null; url: string | null; endpoint_slug: string | null; envelope: string | null }>(
+    `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, e.payload, d.faults_json, s.url, s.endpoint_slug, s.envelope
        FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN subscriptions s ON s.id = d.subscription_id WHERE d.id = ?`,
   )
   const attempts = db.prepare<[number], Record<string, unknown>>(
@@ -131,7 +133,8 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
       subscriptionId: d.subscription_id,
       subscriptionUrl: target,
       status: d.status,
-      payloadBase64: base64(d.payload),
+      // The body as its attempts send it: the stored payload in the subscription's envelope.
+      payloadBase64: base64(sentBody({ id: d.event_id, event_type: d.event_type, payload: d.payload }, isEnvelope(d.envelope) ? d.envelope : 'event')),
       faults: parseJson(d.faults_json),
       attempts: list,
     }

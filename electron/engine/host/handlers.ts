@@ -130,6 +130,7 @@ function subscriptionView(engine: Engine, s: Subscription, quick?: DetailsRead['
     secretHints: s.secret ? [secretHint(s.secret)] : [],
     policyId,
     policyLabel: POLICY_LABELS[policyId] ?? s.policy.name,
+    envelope: s.envelope,
     paused: s.paused,
     metrics: {
       deliveries: rate.total,
@@ -244,11 +245,12 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       const { engine } = ctx.current()
       const { delivery } = engine.sender.getDelivery(req.id)
       const sent = engine.sender.viewPayload(req.id)
+      // The stored payload, whatever envelope the subscription sends it in.
       let payload: unknown
       try {
-        payload = (JSON.parse(sent.body.toString('utf8')) as { payload?: unknown }).payload ?? null
+        payload = JSON.parse(sent.payload.toString('utf8')) as unknown
       } catch {
-        throw new HostError('bad_request', `delivery #${req.id} was not sent as a JSON envelope; it cannot be replayed`)
+        throw new HostError('bad_request', `delivery #${req.id} has no JSON payload; it cannot be replayed`)
       }
       const result = engine.sender.publish({ event_type: sent.event_type, payload, subscription_ids: [delivery.subscription_id] })
       const id = result.deliveries[0]?.id
@@ -328,6 +330,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         scheme: req.scheme,
         policy: req.policyId,
         ...(req.secret ? { secrets: [req.secret] } : {}),
+        ...(req.envelope ? { envelope: req.envelope } : {}),
       })
       ctx.changed('subscriptions')
       return ctx.subscriptions().find((s) => s.id === created.id) ?? subscriptionView(engine, created)

@@ -13,6 +13,7 @@ import type { SendFaultInput } from '../../../shared/sender-faults'
 import type { Engine } from '../engine'
 import { createScenarioRecordStatements } from '../store/scenario-records'
 import { buildScenario, localName, type DeliveryOutcome, type EndpointRecord, type RecordedClock, type RecordedStep, type SubscriptionRecord } from './build-scenario'
+import { parsedPayload } from '../sender/envelope'
 
 export interface RecorderContext {
   engine(): Engine
@@ -111,6 +112,7 @@ export function createRecorder(ctx: RecorderContext): Recorder {
         policy,
         ...(Object.keys(s.headers).length > 0 ? { headers: s.headers } : {}),
         ...(s.event_id_header ? { event_id_header: s.event_id_header } : {}),
+        ...(s.envelope === 'payload' ? { envelope: s.envelope } : {}),
       },
     }
   }
@@ -207,9 +209,8 @@ export function createRecorder(ctx: RecorderContext): Recorder {
         case 'delivery.replay': {
           // A replay is a new event with the same payload, signed afresh: it is one in the scenario too.
           const { delivery } = engine.sender.getDelivery((res as { deliveryId: number }).deliveryId)
-          const sent = engine.sender.viewPayload(delivery.id)
-          const envelope = JSON.parse(sent.body.toString('utf8')) as { payload?: unknown }
-          eventStep(at, delivery.event_id, delivery.event_type, envelope.payload ?? null, [], delivery.subscription_id)
+          const payload = parsedPayload(engine.sender.viewPayload(delivery.id).payload)
+          eventStep(at, delivery.event_id, delivery.event_type, payload, [], delivery.subscription_id)
           return
         }
         case 'delivery.retryNow':
@@ -221,9 +222,8 @@ export function createRecorder(ctx: RecorderContext): Recorder {
           if (record) endpoints.set(r.endpointId, record)
           knowSubscription(r.subscriptionId)
           const { delivery } = engine.sender.getDelivery(deliveriesOfEvent(engine.db, r.eventId)[0] ?? -1)
-          const sent = engine.sender.viewPayload(delivery.id)
-          const envelope = JSON.parse(sent.body.toString('utf8')) as { payload?: unknown }
-          eventStep(at, r.eventId, delivery.event_type, envelope.payload ?? null, [], r.subscriptionId)
+          const payload = parsedPayload(engine.sender.viewPayload(delivery.id).payload)
+          eventStep(at, r.eventId, delivery.event_type, payload, [], r.subscriptionId)
           return
         }
         case 'clock.set':

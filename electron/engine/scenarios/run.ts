@@ -96,6 +96,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
       policy: sub.policy,
       headers: sub.headers,
       ...(sub.event_id_header === undefined ? {} : { event_id_header: sub.event_id_header }),
+      envelope: sub.envelope,
     })
     subscriptionIds.set(sub.id, created.id)
     localSubscription.set(created.id, sub.id)

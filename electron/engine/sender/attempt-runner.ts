@@ -14,6 +14,7 @@ import { postOnce, type PostResult } from './http-post'
 import { ATTEMPT_HEADER, buildHeaders, defaultEventIdHeader, type SignFn } from './request-headers'
 import type { Subscription, SubscriptionBook } from './subscriptions'
 import { attemptView, deliveryView, parseDeliveryFaults } from './views'
+import { sentBody } from './envelope'
 
 // One attempt of one delivery, start to record. The attempt row is written (and committed, in a
 // group commit with the other attempts of the same event-loop turn, by the SqlWriter: inline or on
@@ -236,6 +237,8 @@ export function createAttemptRunner(deps: AttemptDeps) {
       return
     }
 
+    // Built per attempt from the stored columns: the subscription's current envelope decides.
+    const body = sentBody(event, sub.envelope)
     const target = targetUrl(deps, sub)
     const url = 'url' in target ? target.url : null
     const built = buildHeaders({
@@ -245,7 +248,7 @@ export function createAttemptRunner(deps: AttemptDeps) {
       eventId: row.event_id,
       eventIdHeader: sub.event_id_header ?? defaultEventIdHeader(sub.scheme, sub.policy.name),
       extraHeaders: sub.headers,
-      body: event.payload,
+      body,
       url: url ?? '',
       now,
       faults: faults.faults,
@@ -264,7 +267,7 @@ export function createAttemptRunner(deps: AttemptDeps) {
         : await postOnce({
             url,
             headers: { ...built.headers, [ATTEMPT_HEADER]: String(attemptId) },
-            body: event.payload,
+            body,
             clock,
             timeoutMs: sub.policy.timeout_ms,
             followRedirects: sub.policy.follow_redirects,

@@ -18,6 +18,7 @@ import type { SignFn } from './request-headers'
 import { SenderError } from './sender-error'
 import { createSubscriptionBook, type Subscription, type SubscriptionInput, type SubscriptionPatch } from './subscriptions'
 import { attemptView, deliveryView, type DeliveryFaults } from './views'
+import { payloadBytes, sentBody } from './envelope'
 
 // The sending half of Hookloop: subscriptions, events, deliveries and their attempts over the
 // store, driven by the durable scheduler on the injected clock.
@@ -340,9 +341,9 @@ export function createSender(options: SenderOptions) {
         return parsed.data
       })
       const subs = (input.subscription_ids ?? subscriptions.list().map((s) => s.id)).map((id) => subscriptions.require(id))
-      // The envelope of the seeds, serialised once: these bytes are what every attempt sends.
-      const body = Buffer.from(JSON.stringify({ event_id: eventId, event_type: input.event_type, payload: input.payload }))
-      const eventRow: EventRow = { id: eventId, event_type: input.event_type, payload: body, created_at: clock.now() }
+      // The payload, serialised once: every attempt sends these bytes, wrapped or not by its
+      // subscription's envelope (sentBody).
+      const eventRow: EventRow = { id: eventId, event_type: input.event_type, payload: payloadBytes(input.payload), created_at: clock.now() }
       const created = insertDeliveries(eventRow, subs, faults)
       rememberEvent(eventRow)
       const views = created.map(({ id }) => deliveryView(requireDelivery(id), input.event_type))
@@ -362,12 +363,13 @@ export function createSender(options: SenderOptions) {
       runner.emitDelivery(deliveryId, 'delivery.updated')
       return deliveryView(requireDelivery(deliveryId), eventType(row.event_id))
     },
-    /** The body exactly as sent. */
-    viewPayload(deliveryId: number): { event_id: string; event_type: string; body: Buffer } {
+    /** The body as the delivery's subscription sends it (its current envelope), and the payload's own bytes. */
+    viewPayload(deliveryId: number): { event_id: string; event_type: string; body: Buffer; payload: Buffer } {
       const row = requireDelivery(deliveryId)
       const event = events.get(row.event_id)
       if (!event) throw new SenderError('not_found', `event ${row.event_id} is missing`)
-      return { event_id: event.id, event_type: event.event_type, body: event.payload }
+      const envelope = subscriptions.get(row.subscription_id)?.envelope ?? 'event'
+      return { event_id: event.id, event_type: event.event_type, body: sentBody(event, envelope), payload: event.payload }
     },
     listDeliveries(query: { subscription_id: string; status?: DeliveryStatus; limit?: number }): DeliveryView[] {
       subscriptions.require(query.subscription_id)

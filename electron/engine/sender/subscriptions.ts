@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { isSchemeId, type SchemeId } from '../../../shared/signatures'
 import { policySchema, type Policy } from '../../../shared/policy'
 import { resolvePolicy, type PolicySpec } from '../../../shared/policy-presets'
+import { ENVELOPES, isEnvelope, type Envelope } from '../../../shared/envelope'
 import type { SubscriptionRow, SubscriptionStatements } from '../store/subscriptions'
 import { SenderError } from './sender-error'
 
@@ -23,6 +24,11 @@ export interface SubscriptionInput {
   headers?: Record<string, string>
   /** Header carrying the event id; default per scheme (webhook-id, svix-id …). */
   event_id_header?: string
+  /**
+   * Body shape: 'event' (default) sends `{event_id, event_type, payload}`; 'payload' sends the
+   * payload as the whole body (it should carry its own id fields; the event id is in the header).
+   */
+  envelope?: Envelope
   paused?: boolean
 }
 
@@ -40,6 +46,7 @@ export interface Subscription {
   policy: Policy
   headers: Record<string, string>
   event_id_header: string | null
+  envelope: Envelope
   paused: boolean
   created_at: number
   updated_at: number
@@ -81,6 +88,7 @@ function toSubscription(row: SubscriptionRow): Subscription {
     policy: policySchema.parse(JSON.parse(row.policy_json)),
     headers: JSON.parse(row.headers_json) as Record<string, string>,
     event_id_header: row.event_id_header,
+    envelope: isEnvelope(row.envelope) ? row.envelope : 'event',
     paused: row.paused === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -98,10 +106,16 @@ function toRow(sub: Subscription): SubscriptionRow {
     policy_json: JSON.stringify(sub.policy),
     headers_json: JSON.stringify(sub.headers),
     event_id_header: sub.event_id_header,
+    envelope: sub.envelope,
     paused: sub.paused ? 1 : 0,
     created_at: sub.created_at,
     updated_at: sub.updated_at,
   }
+}
+
+function envelopeOf(value: unknown): Envelope {
+  if (isEnvelope(value)) return value
+  throw new SenderError('invalid_subscription', `envelope: must be one of ${ENVELOPES.map((e) => JSON.stringify(e)).join(', ')}, got ${JSON.stringify(value)}`)
 }
 
 function policyOf(spec: PolicySpec): Policy {
@@ -167,6 +181,7 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
         policy: policyOf(input.policy),
         headers: { ...(input.headers ?? {}) },
         event_id_header: input.event_id_header ?? null,
+        envelope: input.envelope === undefined ? 'event' : envelopeOf(input.envelope),
         paused: input.paused ?? false,
         created_at: now,
         updated_at: now,
@@ -188,6 +203,7 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
         policy: patch.policy !== undefined ? policyOf(patch.policy) : current.policy,
         headers: patch.headers ?? current.headers,
         event_id_header: patch.event_id_header ?? current.event_id_header,
+        envelope: patch.envelope === undefined ? current.envelope : envelopeOf(patch.envelope),
         paused: patch.paused ?? current.paused,
         updated_at: now,
       }

@@ -1,6 +1,9 @@
 import type { Database } from 'better-sqlite3'
 
-/** One event as stored: the payload column is the envelope body exactly as it is sent. */
+/**
+ * One event as stored: the payload column holds the payload's JSON bytes. The body an attempt sends
+ * is built from them by the subscription's envelope (electron/engine/sender/envelope.ts).
+ */
 export interface EventRow {
   id: string
   event_type: string

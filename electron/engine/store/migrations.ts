@@ -83,6 +83,7 @@ export const MIGRATIONS: readonly Migration[] = [
         policy_json   TEXT NOT NULL,
         headers_json  TEXT NOT NULL DEFAULT '{}',
         event_id_header TEXT,
+        envelope      TEXT NOT NULL DEFAULT 'event' CHECK (envelope IN ('event', 'payload')),  -- body shape sent
         paused        INTEGER NOT NULL DEFAULT 0,
         created_at    INTEGER NOT NULL,
         updated_at    INTEGER NOT NULL
@@ -91,7 +92,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE events (
         id            TEXT PRIMARY KEY,          -- event_id, UUID v4
         event_type    TEXT NOT NULL,
-        payload       BLOB NOT NULL,             -- the envelope body exactly as sent
+        payload       BLOB NOT NULL,             -- the payload's JSON bytes; the body sent is built from them per subscription envelope
         created_at    INTEGER NOT NULL
       );
       CREATE INDEX events_by_time ON events(created_at);

@@ -80,7 +80,7 @@ export function SenderPage() {
                 </label>
               </div>
               <label className="field">
-                Payload (JSON) — sent inside the envelope {'{event_id, event_type, payload}'}
+                Payload (JSON) — sent inside the envelope {'{event_id, event_type, payload}'}, or as the whole body when the subscription says so
                 <textarea className={`input${jsonError ? ' invalid' : ''}`} rows={9} value={payload} onChange={(e) => setPayload(e.target.value)} spellCheck={false} data-testid="sender-payload" />
               </label>
               {jsonError && (

@@ -42,6 +42,7 @@ function NewSubscription() {
   const [url, setUrl] = useState('')
   const [scheme, setScheme] = useState('standard-webhooks')
   const [policyId, setPolicyId] = useState('pandoktorek')
+  const [envelope, setEnvelope] = useState<SubscriptionView['envelope']>('event')
   const create = async () => {
     const created = await run('Create subscription', (c) =>
       c.call('subscription.create', {
@@ -49,6 +50,7 @@ function NewSubscription() {
         target: target === 'url' ? { url: url.trim() } : { endpointId: target || (endpoints[0]?.id ?? '') },
         scheme: scheme as SubscriptionView['scheme'],
         policyId,
+        envelope,
       }),
     )
     if (created) {
@@ -102,6 +104,13 @@ function NewSubscription() {
                   {p.label}
                 </option>
               ))}
+            </select>
+          </label>
+          <label className="field">
+            Body
+            <select className="input" value={envelope} onChange={(e) => setEnvelope(e.target.value === 'payload' ? 'payload' : 'event')} data-testid="subscription-envelope">
+              <option value="event" title="{event_id, event_type, payload}">Hookloop envelope</option>
+              <option value="payload" title="The payload is the whole body; the event id travels in the event-id header">payload as the body</option>
             </select>
           </label>
         </div>

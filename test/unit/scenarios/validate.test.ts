@@ -70,6 +70,16 @@ describe('scenario validation', () => {
     expect(policy).toEqual([expect.stringMatching(/^subscriptions\[0\]\.policy: unknown policy "pandoktor" \(expected one of .*pandoktorek.*csku/)])
   })
 
+  it('takes a subscription envelope ("event" by default) and names a bad one with its path', () => {
+    const defaulted = validateScenario(valid())
+    expect(defaulted.ok && defaulted.scenario.subscriptions[0]?.envelope).toBe('event')
+    const bare = validateScenario(mutate((d) => (d.subscriptions[0].envelope = 'payload')))
+    expect(bare.ok && bare.scenario.subscriptions[0]?.envelope).toBe('payload')
+    const bad = problems(mutate((d) => (d.subscriptions[0].envelope = 'body')))
+    expect(bad).toHaveLength(1)
+    expect(bad[0]).toMatch(/^subscriptions\[0\]\.envelope: .*"body".*event.*payload/)
+  })
+
   it('names an unknown rule preset, and a wrong field inside a policy object', () => {
     const preset = problems(mutate((d) => (d.endpoints[0].rules[1] = { preset: 'fail-frist', n: 3 })))
     expect(preset).toEqual([expect.stringMatching(/^endpoints\[0\]\.rules\[1\]\.preset: unknown rule preset "fail-frist" \(expected one of fail-first, /)])
