@@ -10,6 +10,11 @@ import { sleepOn } from './sleep'
 // jumps. A hold with a key can be parked by the party that ends up waiting on this clock for that
 // work (the receiver sleeping in a `delay` step for the sender's request): parked holds do not stop
 // a jump, so "receiver sleeps 11 s, sender times out after 10 s" resolves at once and exactly.
+//
+// No hold can freeze the clock for good: one whose owner never releases it (a path that forgot
+// to, a commit that never settles) stops blocking after a real-time limit of its own
+// (`maxRealMs`) or the clock's (`holdLimitMs`), and inspect() counts it, so a leak is seen
+// rather than felt as a clock that silently stopped.
 
 export interface HoldOptions {
   /** Names the work (the sender uses its attempt key) so `waiting(key)` can park it. */
@@ -17,6 +22,7 @@ export interface HoldOptions {
   /**
    * Real milliseconds after which the hold stops blocking on its own: real work that hangs (an
    * external endpoint that never answers) cannot freeze the clock; its clock timeout then fires.
+   * Default: the clock's holdLimitMs.
    */
   maxRealMs?: number
 }
@@ -32,8 +38,24 @@ export interface VirtualClock extends Clock {
   waiting(key: string): () => void
   /** Timers not yet fired or cancelled. */
   pendingTimers(): number
+  /** What the clock is waiting on right now (for diagnostics: a clock that does not advance says why). */
+  inspect(): VirtualClockState
   /** Stop jumping and drop every timer (nothing fires afterwards). */
   dispose(): void
+}
+
+export interface VirtualClockState {
+  now: number
+  pendingTimers: number
+  /** Due time of the earliest live timer. */
+  nextTimerAt: number | null
+  /** Active holds by key (anonymous holds are counted under "anonymous"), and whether each is parked. */
+  holds: { key: string; count: number; parked: boolean }[]
+  /** True when an unparked hold stops the next jump. */
+  blocked: boolean
+  /** Holds that stopped blocking on their real-time limit instead of being released. */
+  expiredHolds: number
+  disposed: boolean
 }
 
 export interface VirtualClockOptions {
@@ -41,7 +63,14 @@ export interface VirtualClockOptions {
   start?: number
   /** Quiet event-loop turns required before a jump (default 3). */
   settleTurns?: number
+  /**
+   * Real milliseconds after which a hold given no maxRealMs stops blocking (default 60 000): far
+   * beyond any real step a hold covers (a commit, a loopback exchange), so it only ends leaks.
+   */
+  holdLimitMs?: number
 }
+
+export const DEFAULT_HOLD_LIMIT_MS = 60_000
 
 interface Timer {
   fn: () => void
@@ -51,6 +80,8 @@ interface Timer {
 export function createVirtualClock(options: VirtualClockOptions = {}): VirtualClock {
   let current = options.start ?? Date.now()
   const settleTurns = Math.max(1, options.settleTurns ?? 3)
+  const holdLimitMs = Math.max(1, options.holdLimitMs ?? DEFAULT_HOLD_LIMIT_MS)
+  let expiredHolds = 0
   const timers = new MinHeap<Timer>()
   let live = 0
   let seq = 0
@@ -144,18 +175,20 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
       changeCount(holds, key, 1)
       version++
       let released = false
-      let expiry: ReturnType<typeof setTimeout> | undefined
+      // Every hold is bounded in real time (see the header): a leaked one cannot stop the clock.
+      const expiry = setTimeout(() => {
+        if (released) return
+        expiredHolds++
+        release()
+      }, holdOptions.maxRealMs ?? holdLimitMs)
       const release = () => {
         if (released) return
         released = true
-        if (expiry) clearTimeout(expiry)
+        clearTimeout(expiry)
         changeCount(holds, key, -1)
         poke()
       }
-      if (holdOptions.maxRealMs !== undefined) {
-        expiry = setTimeout(release, holdOptions.maxRealMs)
-        expiry.unref?.()
-      }
+      expiry.unref?.()
       return release
     },
     waiting(key: string): () => void {
@@ -170,6 +203,17 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
       }
     },
     pendingTimers: () => live,
+    inspect(): VirtualClockState {
+      dropCancelled()
+      const list: VirtualClockState['holds'] = []
+      let unnamed = 0
+      for (const [key, count] of holds) {
+        if (key.startsWith('\0anonymous:')) unnamed += count
+        else list.push({ key, count, parked: (waiters.get(key) ?? 0) > 0 })
+      }
+      if (unnamed > 0) list.push({ key: 'anonymous', count: unnamed, parked: false })
+      return { now: current, pendingTimers: live, nextTimerAt: timers.size > 0 ? (timers.peekPriority() as number) : null, holds: list, blocked: blocked(), expiredHolds, disposed }
+    },
     dispose() {
       disposed = true
       timers.clear()

@@ -78,6 +78,33 @@ describe('virtual clock', () => {
     expect(clock.now()).toBe(60_000)
   })
 
+  it('a hold that is never released (a leak) stops blocking after holdLimitMs and is counted', async () => {
+    const clock = createVirtualClock({ start: 0, holdLimitMs: 20 })
+    clock.hold() // its owner never releases it
+    let fired = false
+    clock.setTimer(30_000, () => (fired = true))
+    await turns(30)
+    expect(fired).toBe(false)
+    expect(clock.inspect()).toMatchObject({ blocked: true, holds: [{ key: 'anonymous', count: 1, parked: false }], expiredHolds: 0 })
+    await clock.sleep(30_000) // resolves only once the leaked hold has expired
+    expect(fired).toBe(true)
+    expect(clock.inspect()).toMatchObject({ now: 30_000, blocked: false, holds: [], expiredHolds: 1, pendingTimers: 0, nextTimerAt: null })
+  })
+
+  it('a released hold is not counted as expired, and its limit timer never releases a later hold', async () => {
+    const clock = createVirtualClock({ start: 0, holdLimitMs: 20 })
+    clock.hold()()
+    const second = clock.hold({ key: 'attempt-1', maxRealMs: 60_000 })
+    await new Promise((resolve) => setTimeout(resolve, 40))
+    expect(clock.inspect()).toMatchObject({ blocked: true, holds: [{ key: 'attempt-1', count: 1, parked: false }], expiredHolds: 0 })
+    const resume = clock.waiting('attempt-1')
+    clock.setTimer(5_000, () => {})
+    expect(clock.inspect()).toMatchObject({ blocked: false, holds: [{ key: 'attempt-1', count: 1, parked: true }], pendingTimers: 1, nextTimerAt: 5_000 })
+    resume()
+    second()
+    expect(clock.inspect().holds).toEqual([])
+  })
+
   it('an aborted sleep rejects with the reason and its timer never fires', async () => {
     const clock = createVirtualClock({ start: 0 })
     const controller = new AbortController()
