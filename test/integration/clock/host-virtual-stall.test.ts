@@ -9,6 +9,7 @@ import { isVirtualClock } from '../../../electron/engine/clock'
 import { createToken } from '../../../electron/engine/host/guard'
 import { startHost, type Host } from '../../../electron/engine/host/run-host'
 import { makeTempDir } from '../../support/temp-dir'
+import type { ServerFrame, TimelineRow } from '../../../shared/contract'
 import { connectControl, type Call } from '../host/control-client'
 
 let host: Host | null = null
@@ -63,7 +64,18 @@ function expectFailedByTimeouts(h: Host, ids: readonly number[]): void {
   }
 }
 
-async function setUp(virtualFirst: boolean): Promise<{ h: Host; call: Call; subscriptionId: string }> {
+// What the UI shows: the latest timeline row per delivery, from the pushed timeline.upsert frames.
+type UiRows = Map<number, TimelineRow>
+
+/** The UI's view must end where the store is: every delivery failed after 4 attempts. */
+async function uiShowsFailed(ui: UiRows, ids: readonly number[]): Promise<void> {
+  const done = () => ids.every((id) => ui.get(id)?.status === 'failed' && ui.get(id)?.attempts === 4)
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 25))
+  const shown = ids.map((id) => `${id}:${ui.get(id)?.status ?? 'unseen'}/${ui.get(id)?.attempts ?? '-'}`)
+  expect(done(), `the UI still shows ${shown.join(' ')}`).toBe(true)
+}
+
+async function setUp(virtualFirst: boolean): Promise<{ h: Host; call: Call; subscriptionId: string; ui: UiRows }> {
   const { dir, cleanup } = makeTempDir()
   cleanups.push(cleanup)
   const token = createToken()
@@ -71,12 +83,21 @@ async function setUp(virtualFirst: boolean): Promise<{ h: Host; call: Call; subs
   const h = host
   const { call, ws } = await connectControl(h, token)
   socket = ws
+  const ui: UiRows = new Map()
+  ws.on('message', (data: Buffer) => {
+    const frame = JSON.parse(data.toString()) as ServerFrame
+    if (frame.t !== 'events') return
+    for (const message of frame.batch) {
+      if (message.name !== 'timeline.upsert') continue
+      for (const row of (message.payload as { rows: TimelineRow[] }).rows) if (row.deliveryId !== null) ui.set(row.deliveryId, row)
+    }
+  })
   if (virtualFirst) await call('clock.set', { mode: 'virtual' })
   const endpoint = await call('endpoint.create', { name: 'slow shop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { kind: 'header', value: 'webhook-id' } })
   await call('rule.addPreset', { endpointId: endpoint.id, preset: 'slow' })
   const sub = await call('subscription.create', { name: 'csku feed', target: { endpointId: endpoint.id }, scheme: 'standard-webhooks', secret: SECRET, policyId: 'csku' })
   if (!virtualFirst) await call('clock.set', { mode: 'virtual' })
-  return { h, call, subscriptionId: sub.id }
+  return { h, call, subscriptionId: sub.id, ui }
 }
 
 const SECRET = `whsec_${Buffer.from('slow-endpoint-session-secret-32!').toString('base64')}`
@@ -85,35 +106,38 @@ const payload = JSON.stringify({ order: 1 })
 describe('a slow endpoint under csku on the virtual clock, through the host', () => {
   for (let round = 0; round < Number(process.env.STALL_ROUNDS ?? 3); round++) {
     it(`12 events in one batch fail after 4 timeouts each (round ${round + 1})`, async () => {
-      const { h, call, subscriptionId } = await setUp(true)
+      const { h, call, subscriptionId, ui } = await setUp(true)
       const sent = await call('event.send', { subscriptionId, eventType: 'order.created', payload, count: 12, faults: [] })
       await allFinal(h, sent.deliveryIds)
       expectFailedByTimeouts(h, sent.deliveryIds)
+      await uiShowsFailed(ui, sent.deliveryIds)
     })
   }
 
   it('12 events sent one by one in quick succession after switching to virtual', async () => {
-    const { h, call, subscriptionId } = await setUp(false)
+    const { h, call, subscriptionId, ui } = await setUp(false)
     const sent = await Promise.all(Array.from({ length: 12 }, () => call('event.send', { subscriptionId, eventType: 'order.created', payload, count: 1, faults: [] })))
     const ids = sent.flatMap((s) => s.deliveryIds)
     await allFinal(h, ids)
     expectFailedByTimeouts(h, ids)
+    await uiShowsFailed(ui, ids)
   })
 
   it('more events sent while retries are pending', async () => {
-    const { h, call, subscriptionId } = await setUp(true)
+    const { h, call, subscriptionId, ui } = await setUp(true)
     const first = await call('event.send', { subscriptionId, eventType: 'order.created', payload, count: 6, faults: [] })
     for (let i = 0; i < 200 && (h.engine.db.prepare('SELECT count(*) FROM attempts').pluck().get() as number) < 6; i++) await new Promise((r) => setTimeout(r, 10))
     const more = await Promise.all(Array.from({ length: 6 }, () => call('event.send', { subscriptionId, eventType: 'order.created', payload, count: 1, faults: [] })))
     const ids = [...first.deliveryIds, ...more.flatMap((s) => s.deliveryIds)]
     await allFinal(h, ids)
     expectFailedByTimeouts(h, ids)
+    await uiShowsFailed(ui, ids)
   })
 })
 
 describe('a slow endpoint under csku across clock switches, through the host', () => {
   it('virtual → real → virtual while attempts are out, then more events: all fail after 4 exact timeouts', async () => {
-    const { h, call, subscriptionId } = await setUp(true)
+    const { h, call, subscriptionId, ui } = await setUp(true)
     const first = await call('event.send', { subscriptionId, eventType: 'order.created', payload, count: 12, faults: [] })
     for (let i = 0; i < 200 && (h.engine.db.prepare('SELECT count(*) FROM attempts').pluck().get() as number) < 12; i++) await new Promise((r) => setTimeout(r, 5))
     await call('clock.set', { mode: 'real' })
@@ -122,10 +146,11 @@ describe('a slow endpoint under csku across clock switches, through the host', (
     const ids = [...first.deliveryIds, ...more.flatMap((s) => s.deliveryIds)]
     await allFinal(h, ids)
     expectFailedByTimeouts(h, ids)
+    await uiShowsFailed(ui, ids)
   })
 
   it('real → virtual with attempts out, events sent while the engine is rebuilt: all fail after 4 timeouts', async () => {
-    const { h, call, subscriptionId } = await setUp(false)
+    const { h, call, subscriptionId, ui } = await setUp(false)
     await call('clock.set', { mode: 'real' })
     const first = await call('event.send', { subscriptionId, eventType: 'order.created', payload, count: 12, faults: [] })
     for (let i = 0; i < 200 && (h.engine.db.prepare('SELECT count(*) FROM attempts').pluck().get() as number) < 12; i++) await new Promise((r) => setTimeout(r, 5))
@@ -141,5 +166,6 @@ describe('a slow endpoint under csku across clock switches, through the host', (
       const outcomes = db.prepare('SELECT outcome FROM attempts WHERE delivery_id = ? ORDER BY id').pluck().all(id)
       expect(outcomes, `delivery ${id}`).toEqual(['timeout', 'timeout', 'timeout', 'timeout'])
     }
+    await uiShowsFailed(ui, ids)
   }, 30_000)
 })
