@@ -11,6 +11,14 @@ import { sleepOn } from './sleep'
 // work (the receiver sleeping in a `delay` step for the sender's request): parked holds do not stop
 // a jump, so "receiver sleeps 11 s, sender times out after 10 s" resolves at once and exactly.
 //
+// Work can be queued behind parked work where the clock cannot see it: through a tunnel with 10
+// sockets, 10 requests sleeping in the receiver (parked) occupy every socket and the 11th waits at
+// the tunnel server for one to free up, which happens only once the clock moves, while its hold
+// keeps the clock still. So a keyed hold still unparked `transitMs` real ms after it was taken
+// stops blocking while other work is parked: the clock moves on (the queued request then meets
+// its own clock timeout, as it would in real time). Without parked work nothing waits on the clock
+// and such a hold keeps blocking (until maxRealMs).
+//
 // No hold can freeze the clock for good: one whose owner never releases it (a path that forgot
 // to, a commit that never settles) stops blocking after a real-time limit of its own
 // (`maxRealMs`) or the clock's (`holdLimitMs`), and inspect() counts it, so a leak is seen
@@ -49,8 +57,11 @@ export interface VirtualClockState {
   pendingTimers: number
   /** Due time of the earliest live timer. */
   nextTimerAt: number | null
-  /** Active holds by key (anonymous holds are counted under "anonymous"), and whether each is parked. */
-  holds: { key: string; count: number; parked: boolean }[]
+  /**
+   * Active holds by key (anonymous holds are counted under "anonymous"): whether each is parked,
+   * and whether it is taken for queued behind parked work (unparked past transitMs).
+   */
+  holds: { key: string; count: number; parked: boolean; queued: boolean }[]
   /** True when an unparked hold stops the next jump. */
   blocked: boolean
   /** Holds that stopped blocking on their real-time limit instead of being released. */
@@ -68,7 +79,14 @@ export interface VirtualClockOptions {
    * beyond any real step a hold covers (a commit, a loopback exchange), so it only ends leaks.
    */
   holdLimitMs?: number
+  /**
+   * Real milliseconds a keyed hold may stay unparked, while other work is parked, before it
+   * counts as queued behind that work and stops blocking (default 2 000; see the header).
+   */
+  transitMs?: number
 }
+
+export const DEFAULT_TRANSIT_MS = 2_000
 
 export const DEFAULT_HOLD_LIMIT_MS = 60_000
 
@@ -82,6 +100,10 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
   const settleTurns = Math.max(1, options.settleTurns ?? 3)
   const holdLimitMs = Math.max(1, options.holdLimitMs ?? DEFAULT_HOLD_LIMIT_MS)
   let expiredHolds = 0
+  const transitMs = Math.max(0, options.transitMs ?? DEFAULT_TRANSIT_MS)
+  // keyed hold → real time (performance.now()) its key was first held; a poke when one turns queued.
+  const heldSince = new Map<string, number>()
+  let transitTimer: ReturnType<typeof setTimeout> | null = null
   const timers = new MinHeap<Timer>()
   let live = 0
   let seq = 0
@@ -93,9 +115,39 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
   let checking = false
   let disposed = false
 
-  function blocked(): boolean {
-    for (const [key, count] of holds) if (count > 0 && !waiters.get(key)) return true
+  function parkedWork(): boolean {
+    for (const [key, count] of holds) if (count > 0 && waiters.get(key)) return true
     return false
+  }
+
+  /** Unparked keyed hold taken more than transitMs ago while other work is parked: queued behind it. */
+  function queuedFor(key: string, parked: boolean, now: number): number {
+    const since = heldSince.get(key)
+    if (!parked || since === undefined) return Number.POSITIVE_INFINITY
+    return since + transitMs - now
+  }
+
+  function blocked(): boolean {
+    const parked = parkedWork()
+    const now = performance.now()
+    let soonest = Number.POSITIVE_INFINITY
+    for (const [key, count] of holds) {
+      if (count <= 0 || waiters.get(key)) continue
+      const left = queuedFor(key, parked, now)
+      if (left <= 0) continue
+      if (left === Number.POSITIVE_INFINITY) return true // released (or parked) later: that pokes
+      soonest = Math.min(soonest, left)
+    }
+    if (soonest === Number.POSITIVE_INFINITY) return false
+    // Only holds that may turn "queued" block: look again when the first of them does.
+    if (!transitTimer && !disposed) {
+      transitTimer = setTimeout(() => {
+        transitTimer = null
+        poke()
+      }, Math.ceil(soonest))
+      transitTimer.unref?.()
+    }
+    return true
   }
 
   function poke(): void {
@@ -172,6 +224,7 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
     },
     hold(holdOptions: HoldOptions = {}): () => void {
       const key = holdOptions.key ?? `\0anonymous:${anonymous++}`
+      if (holdOptions.key !== undefined && !holds.has(key)) heldSince.set(key, performance.now())
       changeCount(holds, key, 1)
       version++
       let released = false
@@ -186,6 +239,7 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
         released = true
         clearTimeout(expiry)
         changeCount(holds, key, -1)
+        if (!holds.has(key)) heldSince.delete(key)
         poke()
       }
       expiry.unref?.()
@@ -207,15 +261,22 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
       dropCancelled()
       const list: VirtualClockState['holds'] = []
       let unnamed = 0
+      const parked = parkedWork()
+      const now = performance.now()
       for (const [key, count] of holds) {
         if (key.startsWith('\0anonymous:')) unnamed += count
-        else list.push({ key, count, parked: (waiters.get(key) ?? 0) > 0 })
+        else {
+          const isParked = (waiters.get(key) ?? 0) > 0
+          list.push({ key, count, parked: isParked, queued: !isParked && queuedFor(key, parked, now) <= 0 })
+        }
       }
-      if (unnamed > 0) list.push({ key: 'anonymous', count: unnamed, parked: false })
+      if (unnamed > 0) list.push({ key: 'anonymous', count: unnamed, parked: false, queued: false })
       return { now: current, pendingTimers: live, nextTimerAt: timers.size > 0 ? (timers.peekPriority() as number) : null, holds: list, blocked: blocked(), expiredHolds, disposed }
     },
     dispose() {
       disposed = true
+      if (transitTimer) clearTimeout(transitTimer)
+      transitTimer = null
       timers.clear()
       live = 0
     },

@@ -8,16 +8,20 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { isVirtualClock } from '../../../electron/engine/clock'
 import { createToken } from '../../../electron/engine/host/guard'
 import { startHost, type Host } from '../../../electron/engine/host/run-host'
+import { createTunnelServer, type TunnelServer } from '../../support/tunnel-server'
 import { makeTempDir } from '../../support/temp-dir'
 import type { ServerFrame, TimelineRow } from '../../../shared/contract'
 import { connectControl, type Call } from '../host/control-client'
 
 let host: Host | null = null
+let tunnelServer: TunnelServer | null = null
 let socket: { close(): void } | null = null
 const cleanups: (() => void)[] = []
 afterEach(async () => {
   socket?.close()
   await host?.close()
+  await tunnelServer?.stop()
+  tunnelServer = null
   host = null
   socket = null
   while (cleanups.length > 0) cleanups.pop()?.()
@@ -42,13 +46,13 @@ function report(h: Host, ids: readonly number[]): string {
   return `clock now ${clock.now()} ${state}\n${lines.join('\n')}`
 }
 
-async function allFinal(h: Host, ids: readonly number[]): Promise<void> {
+async function allFinal(h: Host, ids: readonly number[], realSeconds = 20): Promise<void> {
   // Bounded: 4 attempts of 11 s answers against a 5 s timeout need no real waiting on a virtual clock.
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < realSeconds * 20; i++) {
     if (ids.every((id) => h.engine.isDeliverySettled(id))) return
     await new Promise((r) => setTimeout(r, 50))
   }
-  throw new Error(`deliveries did not all become final within 20 s real:\n${report(h, ids)}`)
+  throw new Error(`deliveries did not all become final within ${realSeconds} s real:\n${report(h, ids)}`)
 }
 
 function expectFailedByTimeouts(h: Host, ids: readonly number[]): void {
@@ -75,7 +79,7 @@ async function uiShowsFailed(ui: UiRows, ids: readonly number[]): Promise<void> 
   expect(done(), `the UI still shows ${shown.join(' ')}`).toBe(true)
 }
 
-async function setUp(virtualFirst: boolean): Promise<{ h: Host; call: Call; subscriptionId: string; ui: UiRows }> {
+async function setUp(virtualFirst: boolean, tunnel?: TunnelServer): Promise<{ h: Host; call: Call; subscriptionId: string; ui: UiRows }> {
   const { dir, cleanup } = makeTempDir()
   cleanups.push(cleanup)
   const token = createToken()
@@ -93,6 +97,12 @@ async function setUp(virtualFirst: boolean): Promise<{ h: Host; call: Call; subs
     }
   })
   if (virtualFirst) await call('clock.set', { mode: 'virtual' })
+  if (tunnel) {
+    // Loop mode then delivers through the tunnel's public URL, as the app does while it is up.
+    await call('tunnel.start', { host: tunnel.url, subdomain: 'slow-shop' })
+    for (let i = 0; i < 200 && (await call('snapshot', {})).tunnel.state !== 'online'; i++) await new Promise((r) => setTimeout(r, 50))
+    expect((await call('snapshot', {})).tunnel.state).toBe('online')
+  }
   const endpoint = await call('endpoint.create', { name: 'slow shop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { kind: 'header', value: 'webhook-id' } })
   await call('rule.addPreset', { endpointId: endpoint.id, preset: 'slow' })
   const sub = await call('subscription.create', { name: 'csku feed', target: { endpointId: endpoint.id }, scheme: 'standard-webhooks', secret: SECRET, policyId: 'csku' })
@@ -168,4 +178,22 @@ describe('a slow endpoint under csku across clock switches, through the host', (
     }
     await uiShowsFailed(ui, ids)
   }, 30_000)
+})
+
+describe('a slow endpoint under csku through a tunnel with fewer sockets than deliveries', () => {
+  // 10 requests sleep in the receiver (parked) and hold every tunnel socket; the other 2 wait at
+  // the tunnel server for a socket that frees only once the clock moves. Their holds must not keep
+  // the clock still until their real-time limit (the policy timeout, 5 s real per round).
+  it('12 events through a 10-socket tunnel fail after 4 exact timeouts, no hold running out its limit', async () => {
+    tunnelServer = await createTunnelServer({ maxSockets: 10 })
+    const { h, call, subscriptionId, ui } = await setUp(true, tunnelServer)
+    const sent = await call('event.send', { subscriptionId, eventType: 'order.created', payload, count: 12, faults: [] })
+    expect(h.engine.endpointUrl('slow-shop')).toContain('slow-shop.localhost')
+    await allFinal(h, sent.deliveryIds, 60)
+    expectFailedByTimeouts(h, sent.deliveryIds)
+    await uiShowsFailed(ui, sent.deliveryIds)
+    const clock = h.engine.clock
+    if (!isVirtualClock(clock)) throw new Error('the engine should run on the virtual clock')
+    expect(clock.inspect().expiredHolds, report(h, sent.deliveryIds)).toBe(0)
+  }, 90_000)
 })

@@ -105,6 +105,33 @@ describe('virtual clock', () => {
     expect(clock.inspect().holds).toEqual([])
   })
 
+  it('a keyed hold queued behind parked work stops blocking after transitMs (the tunnel-socket cycle)', async () => {
+    const clock = createVirtualClock({ start: 0, transitMs: 20 })
+    clock.hold({ key: 'sleeping', maxRealMs: 60_000 })
+    const resume = clock.waiting('sleeping') // the receiver sleeps on the clock for this one
+    clock.hold({ key: 'queued', maxRealMs: 60_000 }) // never reaches the receiver: no socket is free
+    let fired = false
+    clock.setTimer(5_000, () => (fired = true))
+    await clock.sleep(5_000)
+    expect(fired).toBe(true)
+    expect(clock.inspect()).toMatchObject({ blocked: false, expiredHolds: 0, holds: [{ key: 'sleeping', parked: true, queued: false }, { key: 'queued', parked: false, queued: true }] })
+    resume()
+  })
+
+  it('without parked work a keyed hold keeps blocking past transitMs', async () => {
+    const clock = createVirtualClock({ start: 0, transitMs: 5 })
+    const release = clock.hold({ key: 'in-transit', maxRealMs: 60_000 })
+    let fired = false
+    clock.setTimer(1_000, () => (fired = true))
+    await new Promise((resolve) => setTimeout(resolve, 40))
+    await turns(20)
+    expect(fired).toBe(false)
+    expect(clock.inspect()).toMatchObject({ blocked: true, holds: [{ key: 'in-transit', parked: false, queued: false }] })
+    release()
+    await clock.sleep(1_000)
+    expect(fired).toBe(true)
+  })
+
   it('an aborted sleep rejects with the reason and its timer never fires', async () => {
     const clock = createVirtualClock({ start: 0 })
     const controller = new AbortController()
