@@ -2,45 +2,19 @@
 // host's command layer over the real control socket: the receiver dedupes on B's composite key
 // from the body, the delivery detail shows the body as sent, Replay sends the same payload again,
 // and a recording of it keeps the envelope and replays headless with the same outcome.
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseScenario } from '../../../shared/scenario-validate'
-import { createToken } from '../../../electron/engine/host/guard'
-import { startHost, type Host } from '../../../electron/engine/host/run-host'
 import { runScenario } from '../../../electron/engine/scenarios/run'
-import { makeTempDir } from '../../support/temp-dir'
-import { connectControl } from './control-client'
+import { settled, useHostSessions } from './host-session'
 
-let host: Host | null = null
-let socket: { close(): void } | null = null
-const cleanups: (() => void)[] = []
-afterEach(async () => {
-  socket?.close()
-  await host?.close()
-  host = null
-  socket = null
-  while (cleanups.length > 0) cleanups.pop()?.()
-})
-
-async function settled(h: Host, ids: readonly number[]): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (ids.every((id) => h.engine.isDeliverySettled(id))) return
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error(`deliveries ${ids.join(', ')} did not settle`)
-}
+const openSession = useHostSessions()
 
 const SECRET = `whsec_${Buffer.from('seed provider B secret, 32 byte!').toString('base64')}`
 const PAYLOAD = JSON.stringify({ event: 'message.received', message: { id: 'msg_88412', text: 'Halo, pesanan saya belum sampai' } })
 
 describe('payload envelope through the host', () => {
   it('sends, shows, replays and records the payload as the whole body', async () => {
-    const { dir, cleanup } = makeTempDir()
-    cleanups.push(cleanup)
-    const token = createToken()
-    host = await startHost({ dataDir: dir, port: 0, token })
-    const h = host
-    const { call, ws } = await connectControl(h, token)
-    socket = ws
+    const { host: h, call } = await openSession()
     await call('clock.set', { mode: 'virtual' })
     await call('record.start', {})
     const inbox = await call('endpoint.create', { name: 'cs inbox', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { kind: 'template', value: '${event}_${message.id}' } })

@@ -2,44 +2,18 @@
 // faults, a final 4xx and Retry now, pause / resume and a secret rotation is recorded on the
 // virtual clock; Stop gives a valid scenario whose expectations are what happened, and running it
 // on a fresh engine (runScenario, what `hookloop run` does) gives the same outcome.
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseScenario } from '../../../shared/scenario-validate'
-import { createToken } from '../../../electron/engine/host/guard'
-import { startHost, type Host } from '../../../electron/engine/host/run-host'
 import { runScenario } from '../../../electron/engine/scenarios/run'
-import { makeTempDir } from '../../support/temp-dir'
-import { connectControl } from './control-client'
+import { settled, useHostSessions } from './host-session'
 
-let host: Host | null = null
-let socket: { close(): void } | null = null
-const cleanups: (() => void)[] = []
-afterEach(async () => {
-  socket?.close()
-  await host?.close()
-  host = null
-  socket = null
-  while (cleanups.length > 0) cleanups.pop()?.()
-})
-
-async function settled(h: Host, ids: readonly number[]): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (ids.every((id) => h.engine.isDeliverySettled(id))) return
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error(`deliveries ${ids.join(', ')} did not settle`)
-}
+const openSession = useHostSessions()
 
 const SECRET = `whsec_${Buffer.from('recorded-session-secret-32-byte!').toString('base64')}`
 
 describe('recording a session into a scenario', () => {
   it('faults, a final 4xx with Retry now, pause / resume and rotation replay headless with the same outcome', async () => {
-    const { dir, cleanup } = makeTempDir()
-    cleanups.push(cleanup)
-    const token = createToken()
-    host = await startHost({ dataDir: dir, port: 0, token })
-    const h = host
-    const { call, ws } = await connectControl(h, token)
-    socket = ws
+    const { host: h, call } = await openSession()
     await call('clock.set', { mode: 'virtual' })
     expect((await call('snapshot', {})).recording.active).toBe(false)
 
@@ -98,12 +72,7 @@ describe('recording a session into a scenario', () => {
   })
 
   it('on the real clock: a final 4xx under a policy without retries records and replays the same', async () => {
-    const { dir, cleanup } = makeTempDir()
-    cleanups.push(cleanup)
-    const token = createToken()
-    host = await startHost({ dataDir: dir, port: 0, token })
-    const { call, ws } = await connectControl(host, token)
-    socket = ws
+    const { host, call } = await openSession()
     await call('record.start', {})
     const gone = await call('endpoint.create', { name: 'gone', scheme: null, secrets: [], dedupe: { kind: 'header', value: 'x-github-delivery' } })
     await call('rule.addPreset', { endpointId: gone.id, preset: 'always-410' })
@@ -124,12 +93,7 @@ describe('recording a session into a scenario', () => {
   })
 
   it('Stop without an event says so, and a second Record while recording is refused', async () => {
-    const { dir, cleanup } = makeTempDir()
-    cleanups.push(cleanup)
-    const token = createToken()
-    host = await startHost({ dataDir: dir, port: 0, token })
-    const { call, ws } = await connectControl(host, token)
-    socket = ws
+    const { call } = await openSession()
     await call('record.start', {})
     await expect(call('record.start', {})).rejects.toThrow(/conflict: a recording is already running/)
     await expect(call('record.stop', {})).rejects.toThrow(/nothing was sent while recording/)
