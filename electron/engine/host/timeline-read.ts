@@ -3,20 +3,14 @@
 // only; the engine's modules own every write.
 import type { Database } from 'better-sqlite3'
 import type { DeliveryStatus, MarkTone, SignatureBadge, TimelineFilter, TimelineMark, TimelineRow } from '../../../shared/contract'
+import type { DeliveryView } from '../../../shared/sender-events'
 import type { SchemeId, VerifyReason } from '../../../shared/signatures'
 
-interface DeliveryRecord {
-  id: number
-  event_id: string
-  event_type: string
-  subscription_id: string
-  status: DeliveryStatus
-  attempts: number
-  last_status_code: number | null
-  last_attempt_at: number | null
-  next_attempt_at: number | null
-  created_at: number
-}
+/** The columns of a delivery the timeline reads (the sender's view, without faults or in-flight state). */
+type DeliveryRecord = Pick<
+  DeliveryView,
+  'id' | 'event_id' | 'event_type' | 'subscription_id' | 'status' | 'attempts' | 'last_status_code' | 'last_attempt_at' | 'next_attempt_at' | 'created_at'
+>
 
 interface AttemptRecord {
   id: number
