@@ -3,7 +3,6 @@
 // endpoints carries the receiver's verdict (signature reason, duplicate number).
 import type { Scenario } from '../../../shared/scenario'
 import type { ReportAction, ReportAttempt, ReportDelivery, ReportEndpoint, ScenarioReport } from '../../../shared/scenario-report'
-import type { DeliveryStatus } from '../../../shared/scenario'
 import { evaluateExpectations } from './expectations'
 
 export interface RecordedRequest {
@@ -25,16 +24,8 @@ export interface RecordedAttempt {
   request: RecordedRequest | null
 }
 
-export interface RecordedDelivery {
-  delivery_id: number
-  duplicate_of: number | null
-  event: string
-  subscription: string
-  event_id: string
-  event_type: string
-  url: string
-  loop: boolean
-  status: DeliveryStatus
+/** A delivery as read from the store: the report's own fields, with attempts not yet timed. */
+export interface RecordedDelivery extends Omit<ReportDelivery, 'attempts'> {
   attempts: RecordedAttempt[]
 }
 
