@@ -100,7 +100,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
 
   /** A refusal decided from the head alone: the body is not read. */
   function refuseBeforeReading(req: IncomingMessage, arrival: Arrival, limit: number, declared: number | null, reservation: BodyReservation): Refusal | null {
-    if (arrival === 'expectation') return { status: 417, reason: `the expectation "Expect: ${String(req.headers.expect)}" is not supported (only 100-continue is)` }
+    if (arrival === 'expectation') return { status: 417, reason: `the expectation "Expect: ${String(req.headers.expect).slice(0, 100)}" is not supported (only 100-continue is)` }
     if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) return { status: 400, reason: 'an HTTP/1.1 request needs a Host header' }
     if (declared !== null && declared > limit) return refusals.tooLarge(limit)
     if (declared !== null && !reservation.take(declared)) return refusals.overBudget(deps.budget.limit)
