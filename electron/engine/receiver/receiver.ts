@@ -90,6 +90,8 @@ export interface Receiver {
     flush(): void
   }
   openConnections(): number
+  /** Bytes of request bodies held right now, and the budget for them. */
+  bodyBudget(): { inUse: number; limit: number }
   /** Stops listening, ends every connection (aborting holds and delays), commits what is queued. */
   close(): Promise<void>
 }
@@ -150,12 +152,13 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   }
 
   const inFlight = new Set<Promise<void>>()
+  const budget = createBodyBudget(options.bodyBudgetBytes)
   const handler = createRequestHandler({
     clock,
     writer,
     dedupe,
     rules: engine,
-    budget: createBodyBudget(options.bodyBudgetBytes),
+    budget,
     ...(options.inspectLimits ? { limits: options.inspectLimits } : {}),
     route,
     nextId: () => ++lastId,
@@ -310,6 +313,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       flush: () => writer.flushNow(),
     },
     openConnections: () => server.openConnections(),
+    bodyBudget: () => ({ inUse: budget.inUse(), limit: budget.limit }),
     async close() {
       await server.close()
       // Every hold, delay and drip was aborted with its connection: let them record their outcome.
