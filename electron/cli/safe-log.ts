@@ -13,6 +13,7 @@ const SECRET_PARAM = /token|secret|passw(or)?d|pwd|key|auth|signature|sig|sessio
 
 /** `\n` → `\\n`, ESC → `\\x1b`, DEL and C1 controls, bidi overrides and line separators → `\\u…`. */
 export function escapeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\\]/g, (c) => {
     switch (c) {
       case '\\':
