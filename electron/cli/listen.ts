@@ -199,6 +199,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       // Commits run beside the server: a burst of webhooks is answered without waiting on SQLite's turn.
       captureThread: true,
       ...(settings.config?.requestDeadlineMs === undefined ? {} : { requestDeadlineMs: settings.config.requestDeadlineMs }),
+      ...(settings.config?.bodyBudgetBytes === undefined ? {} : { bodyBudgetBytes: settings.config.bodyBudgetBytes }),
     })
   } catch (error) {
     db.close()

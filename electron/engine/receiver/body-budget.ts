@@ -4,7 +4,7 @@
 // request is always let in when nothing else is held, so an endpoint's own body limit still works.
 
 /** Default: enough for dozens of large webhooks at once, small beside a laptop's memory. */
-export const DEFAULT_BODY_BUDGET_BYTES = 256 * 1024 * 1024
+export const DEFAULT_BODY_BUDGET_BYTES = 128 * 1024 * 1024
 
 export interface BodyBudget {
   readonly limit: number

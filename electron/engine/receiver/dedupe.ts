@@ -9,10 +9,10 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { parseJsonPath, parseTemplate, readJsonPath, type DedupeKey, type Endpoint, type JsonPath } from '../../../shared/receiver'
 import type { DedupeKeyMark } from '../../../shared/receiver-records'
 import type { KeyGroup, RequestStore } from '../store/requests'
+import { KEY_MAX_BYTES } from './dedupe-limits'
 import { KeyBytes, JsonNumberText } from './json-document'
 
-/** Longest key stored and compared as itself. */
-export const KEY_MAX_BYTES = 512
+export { KEY_MAX_BYTES } from './dedupe-limits'
 
 /** A compiled key extractor: headers + the body's (sparse) JSON document → the key, or null when absent. */
 export type KeyExtractor = ((headers: IncomingHttpHeaders, json: () => unknown) => string | KeyBytes | null) & {

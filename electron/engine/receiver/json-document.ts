@@ -3,6 +3,7 @@
 // parsed body, so keys and matchers are written once; leaves keep what JSON.parse would lose.
 import { isUtf8 } from 'node:buffer'
 import type { JsonPath } from '../../../shared/receiver'
+import { KEY_MAX_BYTES } from './dedupe-limits'
 import { DEFAULT_INSPECT_LIMITS, NotInspected, pathId, readJsonField, type InspectLimits, type JsonScalar } from './json-fields'
 
 /** A string value whose bytes are not valid UTF-8: kept as bytes so two such keys stay distinct. */
@@ -28,7 +29,8 @@ export interface BodyDocument {
 function leaf(value: JsonScalar): unknown {
   switch (value.type) {
     case 'string':
-      return isUtf8(value.bytes) ? value.bytes.toString('utf8') : new KeyBytes(Buffer.from(value.bytes))
+      // Long or not UTF-8: kept as the body's own bytes (no 10 MB string, no copy); the key becomes their digest.
+      return value.bytes.length <= KEY_MAX_BYTES && isUtf8(value.bytes) ? value.bytes.toString('utf8') : new KeyBytes(value.bytes)
     case 'number':
       return new JsonNumberText(value.text)
     case 'boolean':

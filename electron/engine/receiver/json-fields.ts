@@ -187,17 +187,28 @@ class Walker {
   }
 }
 
-/** `\n`, `\"`, `\u00e9`, surrogate pairs → bytes. Malformed escapes throw. */
+/** `\n`, `\"`, `\u00e9`, surrogate pairs → bytes (never longer than the escaped text). Malformed escapes throw. */
 function unescape(raw: Buffer): Buffer {
-  const out: number[] = []
+  const out = Buffer.allocUnsafe(raw.length)
+  let at = 0
   const push = (cp: number) => {
-    if (cp < 0x80) out.push(cp)
-    else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 0x3f))
-    else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f))
-    else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f))
+    if (cp < 0x80) out[at++] = cp
+    else if (cp < 0x800) {
+      out[at++] = 0xc0 | (cp >> 6)
+      out[at++] = 0x80 | (cp & 0x3f)
+    } else if (cp < 0x10000) {
+      out[at++] = 0xe0 | (cp >> 12)
+      out[at++] = 0x80 | ((cp >> 6) & 0x3f)
+      out[at++] = 0x80 | (cp & 0x3f)
+    } else {
+      out[at++] = 0xf0 | (cp >> 18)
+      out[at++] = 0x80 | ((cp >> 12) & 0x3f)
+      out[at++] = 0x80 | ((cp >> 6) & 0x3f)
+      out[at++] = 0x80 | (cp & 0x3f)
+    }
   }
-  const hex = (at: number) => {
-    const text = raw.toString('latin1', at, at + 4)
+  const hex = (from: number) => {
+    const text = raw.toString('latin1', from, from + 4)
     if (!/^[0-9a-fA-F]{4}$/.test(text)) throw new Malformed()
     return parseInt(text, 16)
   }
@@ -205,7 +216,7 @@ function unescape(raw: Buffer): Buffer {
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i] as number
     if (c !== BACKSLASH) {
-      out.push(c)
+      out[at++] = c
       continue
     }
     const e = raw[++i] as number
@@ -220,10 +231,10 @@ function unescape(raw: Buffer): Buffer {
         }
       }
       push(cp)
-    } else if (simple[e] !== undefined) out.push(simple[e])
+    } else if (simple[e] !== undefined) out[at++] = simple[e]
     else throw new Malformed()
   }
-  return Buffer.from(out)
+  return out.subarray(0, at)
 }
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve))

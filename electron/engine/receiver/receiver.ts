@@ -35,7 +35,7 @@ export interface ReceiverOptions {
   onEvent?: ReceiverEventListener
   /** Longest time from a request's first byte to its last; default 30 s. */
   requestDeadlineMs?: number
-  /** Memory for request bodies in flight, all requests together; past it new requests get 503 + Retry-After. Default 256 MiB. */
+  /** Memory for request bodies in flight, all requests together; past it new requests get 503 + Retry-After. Default 128 MiB. */
   bodyBudgetBytes?: number
   /** Caps on reading a body's JSON fields (bytes examined, depth); past them the request is marked "not inspected". */
   inspectLimits?: InspectLimits
