@@ -46,3 +46,13 @@ export interface RequestRecord {
 
 /** What the receiver records for one request: the same record, before the store encodes it. */
 export type Capture = RequestRecord
+
+/** The marks a capture carries, in words for the inspector: key kept as a digest, body not inspected, refused. */
+export function captureMarks(capture: Pick<RequestRecord, 'dedupeKeyMark' | 'notInspected' | 'refusedReason'>): string[] {
+  const marks: string[] = []
+  const mark = capture.dedupeKeyMark
+  if (mark) marks.push(mark.reason === 'too_long' ? `key too long (${mark.bytes} bytes): kept and compared as its SHA-256` : `key not UTF-8 (${mark.bytes} bytes): kept and compared as its SHA-256`)
+  if (capture.notInspected) marks.push(`not inspected: ${capture.notInspected}`)
+  if (capture.refusedReason) marks.push(`refused: ${capture.refusedReason}`)
+  return marks
+}

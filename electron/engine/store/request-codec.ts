@@ -53,10 +53,15 @@ export function encodeOutcome(capture: Capture): RequestOutcomeRow {
   }
 }
 
-function markOf(row: RequestRow): DedupeKeyMark | null {
+function markOf(row: Pick<RequestRow, 'dedupe_key_mark' | 'dedupe_key_bytes'>): DedupeKeyMark | null {
   const reason = row.dedupe_key_mark
   if (reason !== 'too_long' && reason !== 'not_utf8') return null
   return { reason, bytes: row.dedupe_key_bytes ?? 0 }
+}
+
+/** Just the receiver's marks of a row (for readers that decode the rest themselves). */
+export function decodeMarks(row: Pick<RequestRow, 'dedupe_key_mark' | 'dedupe_key_bytes' | 'not_inspected' | 'refused_reason'>): Pick<RequestRecord, 'dedupeKeyMark' | 'notInspected' | 'refusedReason'> {
+  return { dedupeKeyMark: markOf(row), notInspected: row.not_inspected ?? null, refusedReason: row.refused_reason ?? null }
 }
 
 export function decodeCapture(row: RequestRow): RequestRecord {
