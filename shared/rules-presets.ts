@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { parseRule, type Rule } from './rules'
 import { toDefinitionError } from './receiver-errors'
+import { forwardPresetRule, forwardPresetSchemas, isForwardPreset } from './forward-presets'
 
 export const PRESET_IDS = ['fail-first', 'always-500', 'always-410', 'timeout-once', 'chaos', 'slow'] as const
 export type PresetId = (typeof PRESET_IDS)[number]
@@ -26,6 +27,8 @@ export const presetSchema = z.discriminatedUnion('preset', [
   }),
   /** Answer 200 after ms (default 11 s: past provider A's 10 s timeout). */
   z.strictObject({ preset: z.literal('slow'), ms: z.number().int().nonnegative().optional(), name: z.string().optional() }),
+  /** Faults around your app (forward mode): shared/forward-presets.ts. */
+  ...forwardPresetSchemas,
 ])
 export type PresetInput = z.input<typeof presetSchema>
 
@@ -34,6 +37,7 @@ export function expandPreset(input: unknown, pathPrefix = ''): Rule {
   const parsed = presetSchema.safeParse(input)
   if (!parsed.success) throw toDefinitionError(parsed.error, input, pathPrefix)
   const p = parsed.data
+  if (isForwardPreset(p)) return parseRule(forwardPresetRule(p), pathPrefix)
   const ok = { type: 'reply', status: 200 } as const
   switch (p.preset) {
     case 'fail-first': {
