@@ -2,7 +2,7 @@
 // better-sqlite3's prebuilt binary for Electron's runtime (prebuild-install) and falls back to
 // compiling against Electron's headers (node-gyp). It rebuilds modules in place, so it works on a
 // copy of the package in a staging folder: node_modules keeps Node's build for the CLI and tests.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { installNativeBuild, NATIVE_FILE } from './record.mjs'
@@ -28,8 +28,11 @@ export async function buildNative({ root, target, outDir, log = () => {} }) {
     mkdirSync(join(staging, 'node_modules'), { recursive: true })
     writeFileSync(join(staging, 'package.json'), JSON.stringify({ name: 'hookloop-native', private: true, dependencies: { 'better-sqlite3': moduleVersion } }))
     const copy = join(staging, 'node_modules', 'better-sqlite3')
-    // Node's compiled build stays behind: the copy must be built afresh, never mistaken for done.
-    cpSync(source, copy, { recursive: true, filter: (path) => path !== join(source, 'build') })
+    // A real copy (node_modules/better-sqlite3 may be a link: @electron/rebuild would follow it and
+    // rebuild Node's build in place). Node's compiled build stays behind: the copy is built afresh.
+    const real = realpathSync(source)
+    cpSync(real, copy, { recursive: true, dereference: true, filter: (path) => path !== join(real, 'build') })
+    if (realpathSync(copy) !== copy) throw new Error(`the staging copy ${copy} is not a folder of its own`)
     log(`building better-sqlite3 ${moduleVersion} for Electron ${target.electron} (${target.platform}-${target.arch}) with @electron/rebuild ${rebuilderVersion}…`)
     const { rebuild } = require(require.resolve('@electron/rebuild', { paths: [root] }))
     try {

@@ -18,7 +18,9 @@ export function spawnNativeBuild(root, { env = process.env } = {}) {
   } finally {
     closeSync(fd)
   }
-  const lines = readFileSync(log, 'utf8').split('\n')
-  const line = lines.filter((l) => l.startsWith('hookloop: ')).pop()?.slice('hookloop: '.length) ?? `the native build exited (${status}) without saying why`
+  const text = readFileSync(log, 'utf8')
+  let line = text.split('\n').filter((l) => l.startsWith('hookloop: ')).pop()?.slice('hookloop: '.length) ?? `the native build exited (${status}) without saying why`
+  // node-gyp says why in its transcript, not in the error @electron/rebuild rethrows.
+  if (status !== 0 && /network connectivity|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/.test(text)) line += ' (Electron\'s headers could not be downloaded: no network)'
   return { ok: status === 0, line, log: relative(root, log) || log }
 }
