@@ -68,7 +68,7 @@ export async function probe({ record }, { root }) {
   const window = await until(() => record.windows[0]?.webContents.page && record.windows[0], 'the window')
   const contents = window.webContents
   const page = contents.page
-  await page.waitForSelector('[data-testid=app]', { timeout: 30_000 })
+  await page.waitForSelector('[data-testid=app]', { timeout: 150_000 })
   const engine = record.forks[0]
   const start = engine.messages[0]
   const ready = engine.replies[0]

@@ -102,6 +102,9 @@ interface Probe {
   errorBoxes: unknown[]
 }
 
+// Each run starts an engine and Chromium; on a busy machine that takes a while.
+const SHELL_BOUND = 180_000
+
 type Forks = { killedByMain: boolean; leftRunning: boolean; exit: { code: number | null; signal: string | null } }[]
 
 describe('the Electron shell under a stand-in electron module', () => {
@@ -178,7 +181,7 @@ describe('the Electron shell under a stand-in electron module', () => {
     // Quitting stopped the engine cleanly (main waited for it) before the app ended.
     expect(run.said.forks as Forks).toEqual([{ pid: expect.any(Number), killedByMain: true, leftRunning: false, exit: { code: 0, signal: null } }])
     expect(run.code).toBe(0)
-  })
+  }, SHELL_BOUND)
 
   it('--smoke-test: engine started, store open, window connected, exit 0', async () => {
     const dataDir = join(scratch, 'smoke-data')
@@ -187,7 +190,7 @@ describe('the Electron shell under a stand-in electron module', () => {
     expect(existsSync(join(dataDir, 'hookloop.db'))).toBe(true)
     expect((run.said.forks as Forks)[0]).toMatchObject({ killedByMain: true, leftRunning: false, exit: { code: 0 } })
     expect(run.code).toBe(0)
-  })
+  }, SHELL_BOUND)
 
   it('--smoke-test: a store that cannot open fails with the reason and exit 1, no dialog', async () => {
     const notAFolder = join(scratch, 'data-is-a-file')
@@ -196,7 +199,7 @@ describe('the Electron shell under a stand-in electron module', () => {
     expect(run.stderr).toMatch(/^hookloop: smoke test failed: Hookloop could not start its engine: .+/m)
     expect(run.said['error-box']).toBeUndefined()
     expect(run.code).toBe(1)
-  })
+  }, SHELL_BOUND)
 
   it('better-sqlite3 recorded for another Electron is refused by name before the engine starts', async () => {
     const appPath = appFolder({ electron: '38.0.0' })
@@ -211,7 +214,7 @@ describe('the Electron shell under a stand-in electron module', () => {
     const opened = await launch([], { appPath })
     expect(opened.said['error-box']).toEqual({ title: 'Hookloop cannot open its store', content: expect.stringContaining('was built for Electron 38.0.0') })
     expect(opened.code).toBe(0)
-  })
+  }, SHELL_BOUND)
 
   it('a damaged better-sqlite3 (not the file its record describes) is refused by name', async () => {
     const appPath = appFolder()
@@ -221,5 +224,5 @@ describe('the Electron shell under a stand-in electron module', () => {
     const run = await launch(['--smoke-test'], { appPath })
     expect(run.stderr).toContain('is not the file its build record describes (4096 bytes')
     expect(run.code).toBe(1)
-  })
+  }, SHELL_BOUND)
 })
