@@ -15,6 +15,7 @@ import { createForwardLegStore } from '../store/forward-legs'
 import type { ForwardLeg } from '../../../shared/forward'
 import { createForwarder, type Forwarder } from './forward'
 import { refuseLoops, ruleTargets } from './forward-targets'
+import { resendRequest, type ResendOptions } from './resend'
 import { createRequestStore, type RequestListQuery } from '../store/requests'
 import { createRuleStore, type StoredRule } from '../store/rules'
 import { createCaptureWriter } from './capture-writer'
@@ -91,8 +92,10 @@ export interface Receiver {
     list(requestId: number): ForwardLeg[]
     listMany(requestIds: readonly number[]): Map<number, ForwardLeg[]>
   }
-  /** The forwarder, for resends of captured requests (resend.ts). */
+  /** The forwarder (background copies, resends). */
   readonly forwarder: Forwarder
+  /** Resend a captured request to a target (as it was, re-signed, or edited with its signature broken); the leg is stored. */
+  resend(requestId: number, options: ResendOptions): Promise<ForwardLeg>
   requests: {
     list(query?: RequestListQuery): RequestRecord[]
     get(id: number): RequestRecord | undefined
@@ -347,6 +350,14 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       listMany: (requestIds) => legStore.listForMany(requestIds),
     },
     forwarder,
+    async resend(requestId, options) {
+      writer.flushNow()
+      const row = requestStore.get(requestId)
+      if (!row) throw new DefinitionError('requestId', `no captured request with id ${requestId}`)
+      const request = toRequestRecord(row)
+      refuseLoops([{ path: 'to', url: options.to }], self())
+      return resendRequest(forwarder, request, request.endpointId ? (endpointStore.get(request.endpointId) ?? null) : null, options)
+    },
     openConnections: () => server.openConnections(),
     bodyBudget: () => ({ inUse: budget.inUse(), limit: budget.limit }),
     async close() {
