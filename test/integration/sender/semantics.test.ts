@@ -56,7 +56,7 @@ describe('subscription and delivery operations', () => {
     expect(newSecret).toMatch(/^whsec_/)
     await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
     const [first, second] = server.requests
-    const check = (r: typeof first, secret: string) => verify('standard-webhooks', { body: r!.body, headers: r!.headers, secrets: [secret], now: Math.floor(clock.now() / 1000) })
+    const check = (r: typeof first, secret: string) => verify('standard-webhooks', { body: r!.body, headers: r!.headers, secrets: [secret], now: Math.floor(Date.now() / 1000) }) // signed at wall time: a URL target
     expect(check(first, oldSecret).valid).toBe(true)
     expect(check(second, oldSecret)).toMatchObject({ valid: false, reason: 'signature_mismatch' })
     expect(check(second, newSecret).valid).toBe(true)
