@@ -41,8 +41,11 @@ function signedUrl(input: AttemptRequestInput, body: Buffer, contentType: string
 export function buildAttemptRequest(input: AttemptRequestInput): AttemptRequest {
   const { sub, event } = input
   const pack = sub.provider ? PROVIDERS[sub.provider] : null
+  // A stale or future timestamp fault moves a provider's send time in the body too (Linear's
+  // webhookTimestamp), as it moves the signed timestamp.
+  const shiftMs = input.faults.reduce((ms, f) => (f.type === 'stale-timestamp' ? ms - f.by_s * 1000 : f.type === 'future-timestamp' ? ms + f.by_s * 1000 : ms), 0)
   const body = pack
-    ? providerBody(pack, { eventId: event.id, eventType: event.event_type, payload: event.payload, createdAt: event.created_at, sentAt: input.signedAt })
+    ? providerBody(pack, { eventId: event.id, eventType: event.event_type, payload: event.payload, createdAt: event.created_at, sentAt: input.signedAt + shiftMs })
     : sentBody(event, sub.envelope)
   const extraHeaders = {
     ...(pack ? providerHeaders(pack, { eventId: event.id, eventType: event.event_type, attempt: input.attempt, createdAt: event.created_at, sentAt: input.signedAt }) : {}),
