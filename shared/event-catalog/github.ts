@@ -68,7 +68,9 @@ function pullRequest(ctx: FixtureContext, state: 'open' | 'closed', merged: bool
   }
 }
 
-export const githubEvents: CatalogEvent[] = [
+// `as const`: each entry keeps its literal type, so test/unit/providers/catalog-types.test.ts can check
+// each payload against the provider's published type by event type.
+export const githubEvents = [
   {
     type: 'push',
     description: 'Commits were pushed to a branch.',
@@ -129,4 +131,4 @@ export const githubEvents: CatalogEvent[] = [
       sender: sender(ctx),
     }),
   },
-]
+] as const satisfies readonly CatalogEvent[]

@@ -17,7 +17,7 @@ export * from './types'
 export { fixtureContext } from './context'
 export { applyOverrides, parseOverride, type Override } from './overrides'
 
-export const EVENT_CATALOG: Record<ProviderId, CatalogEvent[]> = {
+export const EVENT_CATALOG: Record<ProviderId, readonly CatalogEvent[]> = {
   github: githubEvents,
   stripe: stripeEvents,
   shopify: shopifyEvents,

@@ -30,7 +30,9 @@ function order(ctx: FixtureContext, financial: 'pending' | 'paid') {
   }
 }
 
-export const shopifyEvents: CatalogEvent[] = [
+// `as const`: each entry keeps its literal type, so test/unit/providers/catalog-types.test.ts can check
+// each payload against the provider's published type by event type.
+export const shopifyEvents = [
   { type: 'orders/create', description: 'An order was placed.', payload: (ctx) => order(ctx, 'pending') },
   { type: 'orders/paid', description: 'An order was paid.', payload: (ctx) => order(ctx, 'paid') },
   {
@@ -48,4 +50,4 @@ export const shopifyEvents: CatalogEvent[] = [
     payload: (ctx) => ({ id: Number(ctx.digits(12)), order_id: Number(ctx.digits(13)), created_at: ctx.iso(), note: 'Damaged in transit', restock: true, processed_at: ctx.iso(), admin_graphql_api_id: `gid://shopify/Refund/${ctx.digits(12)}`, transactions: [{ id: Number(ctx.digits(13)), kind: 'refund', status: 'success', amount: '199.00', currency: 'USD', gateway: 'bogus' }], refund_line_items: [] }),
   },
   { type: 'app/uninstalled', description: 'The app was uninstalled from a shop.', payload: (ctx) => ({ id: Number(ctx.digits(9)), name: 'Hookloop Test Shop', email: 'owner@example.com', domain: 'hookloop-test.myshopify.com', myshopify_domain: 'hookloop-test.myshopify.com', plan_name: 'partner_test', created_at: ctx.iso(-86_400_000 * 10), updated_at: ctx.iso() }) },
-]
+] as const satisfies readonly CatalogEvent[]

@@ -32,7 +32,9 @@ function paymentIntent(ctx: FixtureContext, status: 'succeeded' | 'requires_paym
   }
 }
 
-export const stripeEvents: CatalogEvent[] = [
+// `as const`: each entry keeps its literal type, so test/unit/providers/catalog-types.test.ts can check
+// each payload against the provider's published type by event type.
+export const stripeEvents = [
   { type: 'payment_intent.succeeded', description: 'A PaymentIntent was paid in full.', payload: (ctx) => ({ object: paymentIntent(ctx, 'succeeded') }) },
   {
     type: 'payment_intent.payment_failed',
@@ -132,9 +134,8 @@ export const stripeEvents: CatalogEvent[] = [
         customer_email: 'jenny.rosen@example.com',
         livemode: false,
         number: `HOOK-${ctx.digits(4)}`,
-        paid: true,
         status: 'paid',
       },
     }),
   },
-]
+] as const satisfies readonly CatalogEvent[]
