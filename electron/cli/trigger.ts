@@ -8,7 +8,7 @@ import { isProviderId, PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../sh
 import { sendFaultSchema, SEND_FAULT_TYPES, type SendFaultInput } from '../../shared/sender-faults'
 import type { AttemptView } from '../../shared/sender-events'
 import type { ClockSpec } from '../engine/clock'
-import { CatalogError, trigger } from '../engine/providers'
+import { CatalogError, HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind, runHandshake, trigger } from '../engine/providers'
 import { humanDuration } from '../engine/scenarios/summary'
 import { commandArgs } from './command-args'
 import type { Command } from './commands'
@@ -18,6 +18,7 @@ import { UsageError } from './usage-error'
 const USAGE = `Usage: hookloop trigger PROVIDER EVENT_TYPE --to URL [--secret K …] [--set PATH=VALUE …]
                         [--fixture FILE] [--policy NAME|FILE] [--clock virtual|real] [--fault F …]
                         [--header 'Name: value' …] [--signing-time auto|clock|wall] [--json]
+       hookloop trigger --handshake KIND --to URL [--secret K] [--json]
        hookloop trigger --list [PROVIDER]
 
 Delivers one event to URL exactly as PROVIDER delivers it: its headers (routing, delivery id,
@@ -38,6 +39,10 @@ policy on failure. The payload comes from the event catalog, with fresh ids and 
   --header H         an extra header 'Name: value' on every attempt; repeatable
   --signing-time S   which time signatures carry: auto (default), clock or wall
   --json             print the result as JSON
+  --handshake KIND   instead of an event, make the verification handshake a provider makes
+                     before it delivers, and grade the answer: ${HANDSHAKE_KINDS.join(', ')}
+                     (slack, zoom and x-crc need --secret: the signing secret / secret token /
+                     consumer secret)
   --list [PROVIDER]  list the providers, or one provider's event types, and exit
 Providers: ${PROVIDER_IDS.join(', ')}
 Exit status: 0 the delivery succeeded, 1 it failed, 2 bad usage.`
@@ -54,6 +59,7 @@ const OPTIONS = {
   'signing-time': { type: 'string', default: 'auto' },
   json: { type: 'boolean', default: false },
   list: { type: 'boolean', default: false },
+  handshake: { type: 'string' },
 } as const
 
 function listing(provider: string | undefined): string {
@@ -100,6 +106,17 @@ function readFixture(file: string): unknown {
   }
 }
 
+async function handshake(kind: string, to: string | undefined, secret: string | undefined, json: boolean): Promise<number> {
+  if (!isHandshakeKind(kind)) throw new UsageError(`trigger: --handshake must be one of ${HANDSHAKE_KINDS.join(', ')}, got "${kind}"`)
+  if (!to || !/^https?:\/\/[^\s]+$/.test(to)) throw new UsageError(`trigger: --to must be an http:// or https:// URL${to ? `, got "${to}"` : ''}`)
+  if (handshakeNeedsSecret(kind) && secret === undefined) throw new UsageError(`trigger: --handshake ${kind} needs --secret (its answer, or its request's signature, depends on it)`)
+  // A one-off exchange outside any delivery: real time, a 10 s limit (Microsoft Graph's).
+  const result = await runHandshake(kind, { url: to, ...(secret === undefined ? {} : { secret }), now: Date.now() })
+  if (json) process.stdout.write(JSON.stringify({ ok: result.ok, kind, detail: result.detail, status: result.response?.status ?? null, answer: result.response?.body.toString('utf8') ?? null }, null, 2) + '\n')
+  else process.stdout.write(`${result.ok ? '✓' : '✗'} ${kind} → ${to}: ${result.detail}\n`)
+  return result.ok ? 0 : 1
+}
+
 function attemptLine(a: AttemptView, first: number): string {
   const at = a.started_at - first
   const when = `+${at} ms`.padEnd(14) + `(${at === 0 ? '0' : humanDuration(at)})`.padEnd(16)
@@ -116,6 +133,7 @@ export const triggerCommand: Command = async (args) => {
     process.stdout.write(listing(parsed.positionals[0]) + '\n')
     return 0
   }
+  if (v.handshake !== undefined) return handshake(v.handshake, v.to, v.secret?.[0], v.json)
   const [providerText, eventType, ...extra] = parsed.positionals
   if (!providerText || !eventType || extra.length > 0) throw new UsageError('trigger: give PROVIDER and EVENT_TYPE (hookloop trigger --help; --list shows them)')
   const provider = providerArg(providerText)
