@@ -39,7 +39,7 @@ const op = (name: WriteName, params: NewAttempt | AttemptFinish | DeliveryFinish
 
 export interface AttemptDeps {
   /** Commits the attempt path's writes (ATTEMPT_PATH_SQL). */
-  writer: SqlWriter
+  writer: Pick<SqlWriter, 'write'>
   clock: Clock
   events: Pick<EventStatements, 'get'>
   deliveries: CachedDeliveries
