@@ -100,7 +100,6 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
       else handle.unref()
     }
   }
-  setReferenced(false)
 
   const answer = (result: Error | ReadonlyArray<Error | null> | null) => {
     const settle = settleBatch
@@ -123,6 +122,7 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
     fatal ??= new Error('the writer thread stopped')
     answer(fatal)
   })
+  setReferenced(false) // after the listeners: adding one refs its handle again
 
   const transport: WriteTransport = {
     commit(batch: EncodedBatch, split, settle) {
