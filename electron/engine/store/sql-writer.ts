@@ -162,9 +162,11 @@ export function createSqlWriter(statements: ReadonlyMap<string, Positional>, tra
       for (const w of done) w.resolve()
       return
     }
+    const queued = queue
+    queue = []
     const items: Item[] = []
     const batch: EncodedBatch = { data: [], ends: [], blobs: null }
-    for (const item of queue) {
+    for (const item of queued) {
       if (item.stamp) {
         item.stamp()
         item.stamp = undefined // once: a kept batch keeps the time it was first committed at
@@ -176,7 +178,6 @@ export function createSqlWriter(statements: ReadonlyMap<string, Positional>, tra
         item.done(asError(error)) // a bug in the caller, not the disk: never retried
       }
     }
-    queue = []
     inFlight = { items, waiters }
     waiters = []
     if (items.length === 0) return settle(null)
