@@ -5,6 +5,7 @@ import type { Clock } from '../../../shared/clock'
 import type { AttemptView, DeliveryStatus, DeliveryView, SenderEventMap } from '../../../shared/sender-events'
 import { sendFaultSchema, type SendFault, type SendFaultInput } from '../../../shared/sender-faults'
 import { createScheduler } from '../scheduler/scheduler'
+import { growPageCache } from '../store'
 import { createAttemptStatements } from '../store/attempts'
 import { createDeliveryStatements } from '../store/deliveries'
 import { createEventStatements, type EventRow } from '../store/events'
@@ -89,7 +90,7 @@ export function createSender(options: SenderOptions) {
   // Every attempt reads its delivery and event and writes two rows; with SQLite's default 2 MiB
   // page cache a store of a few thousand deliveries already misses on most of those pages (the
   // benchmark runs 3x slower). 64 MiB keeps the working set of a large run in memory.
-  if (Math.abs(Number(db.pragma('cache_size', { simple: true }))) < 65_536) db.pragma('cache_size = -65536')
+  growPageCache(db, 64)
   const events = createEventStatements(db)
   const deliveries = cacheDeliveries(createDeliveryStatements(db))
   const attempts = createAttemptStatements(db)

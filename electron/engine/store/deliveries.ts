@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import { prepareWrite, type WriteSql } from './changes'
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
 
@@ -64,6 +65,8 @@ export interface DeliveryStatements {
   waitingForResume(subscriptionId: string): number[]
   list(query: DeliveryListQuery): DeliveryRow[]
   byEvent(eventId: string): DeliveryRow[]
+  /** Final (succeeded or failed) with no attempt in flight; false for no such delivery. */
+  isSettled(id: number): boolean
   /** Failure rate inputs over deliveries created since `since`. */
   failureCounts(subscriptionId: string, since: number): { total: number; failed: number }
   countByStatus(): Array<{ status: DeliveryStatus; count: number }>
@@ -79,15 +82,22 @@ const COLUMNS =
  */
 export const DELIVERY_WRITE_SQL = {
   /** An attempt started ({id, now}): counts it, clears the schedule, sets in_flight. */
-  markStarted: 'UPDATE deliveries SET attempts = attempts + 1, in_flight = 1, next_attempt_at = NULL, last_attempt_at = @now, updated_at = @now WHERE id = @id',
+  markStarted: {
+    sql: 'UPDATE deliveries SET attempts = attempts + 1, in_flight = 1, next_attempt_at = NULL, last_attempt_at = @now, updated_at = @now WHERE id = @id',
+    tables: ['deliveries'],
+  },
   /** An attempt's outcome (DeliveryFinish). */
-  markFinished: `UPDATE deliveries SET status = @status, last_status_code = @last_status_code, next_attempt_at = @next_attempt_at,
+  markFinished: {
+    sql: `UPDATE deliveries SET status = @status, last_status_code = @last_status_code, next_attempt_at = @next_attempt_at,
        in_flight = 0, updated_at = @updated_at WHERE id = @id`,
-} as const
+    tables: ['deliveries'],
+  },
+} as const satisfies Record<string, WriteSql>
 
 /** Named prepared statements over the deliveries table. */
 export function createDeliveryStatements(db: Database): DeliveryStatements {
-  const insert = db.prepare(
+  const write = (sql: string) => prepareWrite(db, { sql, tables: ['deliveries'] })
+  const insert = write(
     `INSERT INTO deliveries (event_id, subscription_id, status, next_attempt_at, faults_json, created_at, updated_at)
      VALUES (@event_id, @subscription_id, 'pending', @next_attempt_at, @faults_json, @created_at, @created_at)`,
   )
@@ -102,9 +112,9 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
     `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
      WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) ORDER BY next_attempt_at, id LIMIT 1`,
   )
-  const reschedule = db.prepare('UPDATE deliveries SET status = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?')
+  const reschedule = write('UPDATE deliveries SET status = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?')
   const inFlight = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE in_flight = 1 ORDER BY id`)
-  const recoverInFlight = db.prepare(
+  const recoverInFlight = write(
     `UPDATE deliveries SET in_flight = 0, interrupted = interrupted + 1, status = 'retrying', next_attempt_at = ?, updated_at = ? WHERE id = ?`,
   )
   const waitingForResume = db.prepare(
@@ -115,6 +125,7 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
     `SELECT ${COLUMNS} FROM deliveries WHERE subscription_id = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
   )
   const byEvent = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE event_id = ? ORDER BY id`)
+  const isSettled = db.prepare("SELECT status IN ('succeeded', 'failed') AND in_flight = 0 FROM deliveries WHERE id = ?").pluck()
   const failureCounts = db.prepare(
     `SELECT COUNT(*) AS total, COALESCE(SUM(status = 'failed'), 0) AS failed FROM deliveries WHERE subscription_id = ? AND created_at >= ?`,
   )
@@ -134,8 +145,17 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
         ? listAll.all(query.subscription_id, query.limit)
         : listByStatus.all(query.subscription_id, query.status, query.limit)) as DeliveryRow[],
     byEvent: (eventId) => byEvent.all(eventId) as DeliveryRow[],
+    isSettled: (id) => isSettled.get(id) === 1,
     failureCounts: (subscriptionId, since) => failureCounts.get(subscriptionId, since) as { total: number; failed: number },
     countByStatus: () => countByStatus.all() as Array<{ status: DeliveryStatus; count: number }>,
     pendingCount: () => pendingCount.get() as number,
   }
+}
+
+/** How many deliveries there are and how many have settled (final, nothing in flight): a run's progress. */
+export function createDeliveryProgress(db: Database): () => { made: number; settled: number } {
+  const progress = db.prepare<[], { made: number; settled: number }>(
+    "SELECT count(*) AS made, coalesce(sum(status IN ('succeeded', 'failed') AND in_flight = 0), 0) AS settled FROM deliveries",
+  )
+  return () => progress.get() ?? { made: 0, settled: 0 }
 }

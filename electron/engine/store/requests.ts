@@ -2,6 +2,7 @@
 // assigns ids itself (it links duplicates before a row is committed), so it asks for the
 // highest id once at start; one receiver writes one database.
 import type { Database } from 'better-sqlite3'
+import { storeChanges, type WriteSql } from './changes'
 
 export interface RequestRow {
   id: number
@@ -76,13 +77,20 @@ const COLUMNS = [
 ] as const
 
 /** The two capture statements, shared with the receiver's capture thread (its own connection). */
-export const INSERT_REQUEST_SQL = `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`
-export const UPDATE_OUTCOME_SQL = `UPDATE requests SET fault_json = @fault_json, response_status = @response_status, response_headers_json = @response_headers_json,
-       response_body = @response_body, response_ms = @response_ms WHERE id = @id`
+export const INSERT_REQUEST_SQL: WriteSql = {
+  sql: `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
+  tables: ['requests'],
+}
+export const UPDATE_OUTCOME_SQL: WriteSql = {
+  sql: `UPDATE requests SET fault_json = @fault_json, response_status = @response_status, response_headers_json = @response_headers_json,
+       response_body = @response_body, response_ms = @response_ms WHERE id = @id`,
+  tables: ['requests'],
+}
 
 export function createRequestStore(db: Database): RequestStore {
-  const insert = db.prepare(INSERT_REQUEST_SQL)
-  const setOutcome = db.prepare(UPDATE_OUTCOME_SQL)
+  const insert = db.prepare(INSERT_REQUEST_SQL.sql)
+  const setOutcome = db.prepare(UPDATE_OUTCOME_SQL.sql)
+  const changes = storeChanges(db)
   const selectMaxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck()
   const selectById = db.prepare('SELECT * FROM requests WHERE id = ?')
   const selectCount = db.prepare('SELECT count(*) FROM requests').pluck()
@@ -104,7 +112,10 @@ export function createRequestStore(db: Database): RequestStore {
 
   return {
     maxId: () => selectMaxId.get() as number,
-    writeBatch: (inserts, outcomes) => batch(inserts, outcomes),
+    writeBatch(inserts, outcomes) {
+      batch(inserts, outcomes)
+      if (inserts.length + outcomes.length > 0) changes.wrote(INSERT_REQUEST_SQL.tables)
+    },
     get: (id) => selectById.get(id) as RequestRow | undefined,
     list(query = {}) {
       const params = { before: query.beforeId ?? Number.MAX_SAFE_INTEGER, limit: Math.min(Math.max(query.limit ?? 100, 1), 10_000) }

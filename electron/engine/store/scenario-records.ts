@@ -2,38 +2,21 @@
 // the request our receiver captured for each (loop mode: requests.attempt_id = attempts.id), and
 // every request our endpoints captured.
 import type { Database } from 'better-sqlite3'
+import type { AttemptRow } from './attempts'
+import type { DeliveryRow } from './deliveries'
+import type { EventRow } from './events'
+import type { RequestRow } from './requests'
 
-export interface AttemptWithRequestRow {
-  attempt_id: number
-  n: number
-  started_at: number
-  duration_ms: number | null
-  outcome: string
-  status_code: number | null
-  decision: string
-  next_attempt_at: number | null
-  fault_json: string | null
-  /** Where the attempt went (a loop-mode attempt names the endpoint's URL at the time). */
-  url: string | null
-  request_id: number | null
-  verify_reason: string | null
-  duplicate_number: number | null
-  request_fault_json: string | null
-}
+/** An attempt (url: where it went; a loop-mode attempt names the endpoint's URL at the time) and its captured request, if any. */
+export type AttemptWithRequestRow = Pick<
+  AttemptRow,
+  'n' | 'started_at' | 'duration_ms' | 'outcome' | 'status_code' | 'decision' | 'next_attempt_at' | 'fault_json' | 'url'
+> &
+  Pick<RequestRow, 'verify_reason' | 'duplicate_number'> & { attempt_id: number; request_id: number | null; request_fault_json: string | null }
 
-export interface DeliverySummaryRow {
-  id: number
-  event_id: string
-  subscription_id: string
-  status: 'pending' | 'retrying' | 'succeeded' | 'failed'
-  event_type: string
-}
+export type DeliverySummaryRow = Pick<DeliveryRow, 'id' | 'event_id' | 'subscription_id' | 'status'> & Pick<EventRow, 'event_type'>
 
-export interface EndpointRequestRow {
-  slug: string
-  verify_reason: string | null
-  duplicate_number: number | null
-}
+export type EndpointRequestRow = Pick<RequestRow, 'verify_reason' | 'duplicate_number'> & { slug: string }
 
 export interface ScenarioRecordStatements {
   delivery(id: number): DeliverySummaryRow | undefined
@@ -41,6 +24,8 @@ export interface ScenarioRecordStatements {
   attempts(deliveryId: number): AttemptWithRequestRow[]
   /** Requests captured by our endpoints at or after `since` (receiver clock ms). */
   endpointRequests(since: number): EndpointRequestRow[]
+  /** The first 100 deliveries of an event, by id. */
+  deliveryIdsOfEvent(eventId: string): number[]
 }
 
 export function createScenarioRecordStatements(db: Database): ScenarioRecordStatements {
@@ -61,7 +46,9 @@ export function createScenarioRecordStatements(db: Database): ScenarioRecordStat
      FROM requests r JOIN endpoints e ON e.id = r.endpoint_id
      WHERE r.received_at >= ? ORDER BY r.id`,
   )
+  const deliveryIds = db.prepare('SELECT id FROM deliveries WHERE event_id = ? ORDER BY id LIMIT 100').pluck()
   return {
+    deliveryIdsOfEvent: (eventId) => deliveryIds.all(eventId) as number[],
     delivery: (id) => delivery.get(id) as DeliverySummaryRow | undefined,
     attempts: (deliveryId) => attempts.all(deliveryId) as AttemptWithRequestRow[],
     endpointRequests: (since) => endpointRequests.all(since) as EndpointRequestRow[],

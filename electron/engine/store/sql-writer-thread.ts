@@ -6,6 +6,7 @@
 // write's promise settles after its commit, a failed shared transaction is retried write by write.
 import { createRequire } from 'node:module'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
+import type { WriteSql } from './changes'
 import { encodeWrites, positional, promiseWrite, type SqlWriter, type WriteOp } from './sql-writer'
 
 export interface SqlWriterThreadOptions {
@@ -14,7 +15,7 @@ export interface SqlWriterThreadOptions {
   /** better-sqlite3's addon for another ABI (Electron), as given to openDatabase. */
   nativeBinding?: string
   /** Statement name → SQL with named parameters. */
-  statements: Readonly<Record<string, string>>
+  statements: Readonly<Record<string, WriteSql>>
   /** Extra pragmas for the thread's connection, e.g. 'cache_size = -65536'. */
   pragmas?: readonly string[]
 }

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3'
+import { storeChanges, tablesOf, type WriteSql } from './changes'
 
 // Group commit of named write statements. Every write() queued during one turn of the event loop
 // is committed in ONE transaction on the next turn (setImmediate): a commit costs far more than
@@ -9,7 +10,8 @@ import type { Database, Statement } from 'better-sqlite3'
 //
 // Two executors behind one interface: inline (the caller's connection, on its thread) and a
 // worker thread with its own connection to the same file (sql-writer-thread.ts), which moves the
-// SQLite work off the event loop.
+// SQLite work off the event loop. The inline writer tells its connection's StoreChanges which tables
+// each commit wrote; the thread's commits show to other connections as a new data_version.
 
 /** One statement run: the statement's name (a key of the writer's statement map) and its named parameters. */
 export type WriteOp = readonly [statement: string, params: Record<string, unknown>]
@@ -55,9 +57,9 @@ export interface Positional {
 // a flat array of values posts to the writer thread for less than named rows (postMessage went
 // from ≈ 13 % to 8–11 % of the sender's event loop). Named placeholders become `?`s, and each
 // write is encoded as [statement index, values in placeholder order, …].
-export function positional(sql: Readonly<Record<string, string>>): Map<string, Positional> {
+export function positional(sql: Readonly<Record<string, WriteSql>>): Map<string, Positional> {
   const out = new Map<string, Positional>()
-  Object.entries(sql).forEach(([name, text], index) => {
+  Object.entries(sql).forEach(([name, { sql: text }], index) => {
     const names: string[] = []
     const rewritten = text.replace(/[@:$]([A-Za-z_][A-Za-z0-9_]*)/g, (_m, param: string) => {
       names.push(param)
@@ -84,7 +86,7 @@ export function encodeWrites(statements: ReadonlyMap<string, Positional>, ops: r
 }
 
 /** Runs encoded writes (encodeWrites) on `db`, statements prepared from `sql`. */
-export function prepareWrites(db: Database, sql: Readonly<Record<string, string>>) {
+export function prepareWrites(db: Database, sql: Readonly<Record<string, WriteSql>>) {
   const statements = positional(sql)
   const prepared: Array<{ statement: Statement; arity: number }> = []
   for (const s of statements.values()) prepared[s.index] = { statement: db.prepare(s.sql), arity: s.names.length }
@@ -101,8 +103,10 @@ export function prepareWrites(db: Database, sql: Readonly<Record<string, string>
 }
 
 /** Group commit on the caller's own connection and thread. */
-export function createInlineWriter(db: Database, sql: Readonly<Record<string, string>>): SqlWriter {
+export function createInlineWriter(db: Database, sql: Readonly<Record<string, WriteSql>>): SqlWriter {
   const writes = prepareWrites(db, sql)
+  const changes = storeChanges(db)
+  const tables = tablesOf(sql)
   const commitAll = db.transaction((items: Queued[]) => {
     for (const item of items) writes.run(item.data)
   })
@@ -129,8 +133,10 @@ export function createInlineWriter(db: Database, sql: Readonly<Record<string, st
           item.done(asError(error))
         }
       }
+      changes.wrote(tables)
       return
     }
+    changes.wrote(tables)
     for (const item of items) item.done(null)
   }
 
