@@ -6,7 +6,7 @@ import type { AttemptDetail, DedupeConfigView, DeliveryDetail, EndpointView, Fau
 import type { Endpoint } from '../../../shared/receiver'
 import { createDetailReads } from '../store/detail-reads'
 import { createEndpointStore } from '../store/endpoints'
-import { createRequestReads } from '../store/request-reads'
+import { createRequestStore } from '../store/requests'
 import { createRuleStore } from '../store/rules'
 import { badge } from './timeline-read'
 import { isEnvelope } from '../../../shared/envelope'
@@ -66,7 +66,7 @@ function dedupeView(dedupe: Endpoint['dedupe']): DedupeConfigView {
 
 export function createDetailsRead(db: Database, options: DetailsReadOptions) {
   const reads = createDetailReads(db)
-  const requests = createRequestReads(db)
+  const requests = createRequestStore(db)
   const rules = createRuleStore(db)
   const endpoints = createEndpointStore(db)
 
@@ -123,7 +123,7 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
   }
 
   function requestDetail(id: number): RequestDetail | null {
-    const [r] = requests.byIds([id])
+    const r = requests.get(id)
     if (!r) return null
     const verify = parseJson(r.verify_json) as { expected?: string; received?: string } | null
     return {

@@ -12,7 +12,7 @@ import { parseScenario } from '../../../shared/scenario-validate'
 import { DATA_FILE_NAME } from '../engine'
 import { runScenario } from '../scenarios/run'
 import { openReader } from '../store'
-import { createDeliveryProgress } from '../store/deliveries'
+import { createDeliveryStatements, type DeliveryStatements } from '../store/deliveries'
 import { HostError } from './host-error'
 
 export interface ScenarioRunsOptions {
@@ -64,12 +64,12 @@ export function createScenarioRuns(options: ScenarioRunsOptions): ScenarioRuns {
 
       // Progress from the run's own store (WAL: a reader beside the run's writer).
       let reader: Database | null = null
-      let progress: ReturnType<typeof createDeliveryProgress> | null = null
+      let deliveries: DeliveryStatements | null = null
       const poll = setInterval(() => {
         try {
           reader ??= openReader(join(dir, DATA_FILE_NAME), options.nativeBinding)
-          progress ??= createDeliveryProgress(reader)
-          const row = progress()
+          deliveries ??= createDeliveryStatements(reader)
+          const row = deliveries.progress()
           if (view?.runId === runId && view.state === 'running' && (row.settled !== view.settled || row.made > view.total)) {
             update({ ...view, settled: row.settled, total: Math.max(view.total, row.made) })
           }

@@ -10,6 +10,7 @@ import type { ScenarioProblem } from '../../../shared/scenario-issues'
 import { validateScenario } from '../../../shared/scenario-validate'
 import type { SendFaultInput } from '../../../shared/sender-faults'
 import type { Engine } from '../engine'
+import { createDetailReads } from '../store/detail-reads'
 import { createScenarioRecordStatements } from '../store/scenario-records'
 import { buildScenario, localName, type DeliveryOutcome, type EndpointRecord, type RecordedClock, type RecordedStep, type SubscriptionRecord } from './build-scenario'
 import { parsedPayload } from '../sender/envelope'
@@ -240,7 +241,7 @@ export function createRecorder(ctx: RecorderContext): Recorder {
       const stoppedAt = engine.clock.now()
       active = false
       if (!steps.some((s) => s.kind === 'event')) throw new RecordingError('nothing was sent while recording: a scenario needs at least one event')
-      const records = createScenarioRecordStatements(engine.db)
+      const records = createDetailReads(engine.db)
       const delivery = (id: number): DeliveryOutcome | undefined => {
         const row = records.delivery(id)
         if (!row) return undefined

@@ -3,45 +3,36 @@
 // which moves when another connection (a writer thread, another process) committed. Reads only.
 import type { Database } from 'better-sqlite3'
 import type { AttemptRow } from './attempts'
-import type { RequestRow } from './requests'
+
+export const WATCHED_TABLES = ['deliveries', 'attempts', 'requests'] as const
+export type WatchedTable = (typeof WATCHED_TABLES)[number]
 
 /** At most this many new rows per table per read: the rest come on the next one. */
 const PAGE = 5000
 
-export type WatchedTable = 'deliveries' | 'attempts' | 'requests'
-
 export function createChangeReads(db: Database) {
-  const maxIds = {
-    deliveries: db.prepare<[], number>('SELECT COALESCE(MAX(id), 0) FROM deliveries').pluck(),
-    attempts: db.prepare<[], number>('SELECT COALESCE(MAX(id), 0) FROM attempts').pluck(),
-    requests: db.prepare<[], number>('SELECT COALESCE(MAX(id), 0) FROM requests').pluck(),
-  }
+  const maxId = (table: WatchedTable) => db.prepare<[], number>(`SELECT COALESCE(MAX(id), 0) FROM ${table}`).pluck().get() ?? 0
   const newDeliveries = db.prepare<[number], number>(`SELECT id FROM deliveries WHERE id > ? ORDER BY id LIMIT ${PAGE}`).pluck()
   const newAttempts = db.prepare<[number], Pick<AttemptRow, 'id' | 'delivery_id'>>(`SELECT id, delivery_id FROM attempts WHERE id > ? ORDER BY id LIMIT ${PAGE}`)
-  const newRequests = db.prepare<[number], Pick<RequestRow, 'id'> & { answered: number }>(
+  const newRequests = db.prepare<[number], { id: number; answered: number }>(
     `SELECT id, response_ms IS NOT NULL OR response_status IS NOT NULL AS answered FROM requests WHERE id > ? ORDER BY id LIMIT ${PAGE}`,
   )
   const active = db.prepare<[], { id: number; sig: string }>(
     `SELECT id, status || ':' || attempts || ':' || COALESCE(next_attempt_at, '') || ':' || in_flight || ':' || updated_at AS sig
        FROM deliveries WHERE status IN ('pending', 'retrying')`,
   )
-  const answered = db.prepare<[number], number>(`SELECT response_ms IS NOT NULL OR response_status IS NOT NULL FROM requests WHERE id = ?`).pluck()
+  const answered = db.prepare<[number], number>('SELECT response_ms IS NOT NULL OR response_status IS NOT NULL FROM requests WHERE id = ?').pluck()
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck()
   return {
-    maxId: (table: WatchedTable) => maxIds[table].get() ?? 0,
+    maxId,
     deliveriesAfter: (id: number) => newDeliveries.all(id),
     attemptsAfter: (id: number) => newAttempts.all(id),
     requestsAfter: (id: number) => newRequests.all(id),
     /** Every pending or retrying delivery, with a signature that changes whenever its row does. */
     activeDeliveries: () => active.all(),
-    /** Whether the request has its answer; undefined when there is no such request. */
-    answered: (id: number): boolean | undefined => {
-      const value = answered.get(id)
-      return value === undefined ? undefined : value === 1
-    },
-    /** Changes whenever another connection commits to the file (never for this connection's own commits). */
+    /** 1 when the request has its answer, 0 while it waits, undefined when there is no such request. */
+    answered: (id: number) => answered.get(id),
+    /** Moves whenever another connection commits to the file (never for this connection's own commits). */
     dataVersion: () => dataVersion.get() ?? 0,
   }
 }
-
-export type ChangeReads = ReturnType<typeof createChangeReads>

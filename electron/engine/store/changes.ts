@@ -1,9 +1,8 @@
 // Who wrote what, in this process. Every write statement of the store names the tables it touches
-// (a WriteSql); whatever runs one on a connection tells that connection's StoreChanges, so a reader
-// in the same process (the host's change feed) learns of the engine's own writes at once instead of
-// polling for them. Writes on other connections — a writer thread, a `hookloop listen` in another
-// process on the same file — are not told here: they show as a new PRAGMA data_version on this
-// connection (change-reads.ts), which is what a reader polls for.
+// (a WriteSql), and whatever runs one on a connection tells that connection's StoreChanges: a reader
+// in the same process (the host's change feed) learns of the engine's own writes without polling.
+// Writes on other connections (a writer thread, another process) are not told here; they show as a
+// new PRAGMA data_version on this connection (change-reads.ts), which is what a reader polls.
 import type { Database, RunResult } from 'better-sqlite3'
 
 /** The schema's tables (migrations.ts). */
@@ -15,45 +14,31 @@ export interface WriteSql {
   readonly tables: readonly StoreTable[]
 }
 
-export type ChangeListener = (tables: readonly StoreTable[]) => void
-
 export interface StoreChanges {
-  /**
-   * These tables were written on this connection. Listeners run synchronously, possibly inside the
-   * writer's transaction: they note what changed and read it later (on a later turn), never at once.
-   */
+  /** Listeners run at once, maybe inside the writer's transaction: they note it and read later. */
   wrote(tables: readonly StoreTable[]): void
   /** Returns the listener's removal. */
-  subscribe(listener: ChangeListener): () => void
+  subscribe(listener: (tables: readonly StoreTable[]) => void): () => void
 }
 
 const hubs = new WeakMap<Database, StoreChanges>()
 
-/** The change hub of one connection (made on first use). */
+/** The change hub of one connection. */
 export function storeChanges(db: Database): StoreChanges {
   let hub = hubs.get(db)
   if (!hub) {
-    const listeners = new Set<ChangeListener>()
+    const listeners = new Set<(tables: readonly StoreTable[]) => void>()
     hub = {
-      wrote(tables) {
-        if (tables.length > 0) for (const listener of listeners) listener(tables)
-      },
-      subscribe(listener) {
-        listeners.add(listener)
-        return () => listeners.delete(listener)
-      },
+      wrote: (tables) => listeners.forEach((listener) => listener(tables)),
+      subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
     }
     hubs.set(db, hub)
   }
   return hub
 }
 
-export interface PreparedWrite {
-  run(...params: unknown[]): RunResult
-}
-
 /** Prepares a write whose runs that change rows tell the connection's StoreChanges. */
-export function prepareWrite(db: Database, write: WriteSql): PreparedWrite {
+export function prepareWrite(db: Database, write: WriteSql): { run(...params: unknown[]): RunResult } {
   const statement = db.prepare(write.sql)
   const changes = storeChanges(db)
   return {
@@ -63,9 +48,4 @@ export function prepareWrite(db: Database, write: WriteSql): PreparedWrite {
       return result
     },
   }
-}
-
-/** Every table the statements of a writer's map touch, once each. */
-export function tablesOf(statements: Readonly<Record<string, WriteSql>>): StoreTable[] {
-  return [...new Set(Object.values(statements).flatMap((s) => s.tables))]
 }

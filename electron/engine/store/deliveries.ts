@@ -67,6 +67,8 @@ export interface DeliveryStatements {
   byEvent(eventId: string): DeliveryRow[]
   /** Final (succeeded or failed) with no attempt in flight; false for no such delivery. */
   isSettled(id: number): boolean
+  /** How many deliveries there are and how many have settled: a run's progress. */
+  progress(): { made: number; settled: number }
   /** Failure rate inputs over deliveries created since `since`. */
   failureCounts(subscriptionId: string, since: number): { total: number; failed: number }
   countByStatus(): Array<{ status: DeliveryStatus; count: number }>
@@ -125,7 +127,9 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
     `SELECT ${COLUMNS} FROM deliveries WHERE subscription_id = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
   )
   const byEvent = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE event_id = ? ORDER BY id`)
-  const isSettled = db.prepare("SELECT status IN ('succeeded', 'failed') AND in_flight = 0 FROM deliveries WHERE id = ?").pluck()
+  const SETTLED = "status IN ('succeeded', 'failed') AND in_flight = 0"
+  const isSettled = db.prepare(`SELECT ${SETTLED} FROM deliveries WHERE id = ?`).pluck()
+  const progress = db.prepare(`SELECT count(*) AS made, coalesce(sum(${SETTLED}), 0) AS settled FROM deliveries`)
   const failureCounts = db.prepare(
     `SELECT COUNT(*) AS total, COALESCE(SUM(status = 'failed'), 0) AS failed FROM deliveries WHERE subscription_id = ? AND created_at >= ?`,
   )
@@ -146,16 +150,9 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
         : listByStatus.all(query.subscription_id, query.status, query.limit)) as DeliveryRow[],
     byEvent: (eventId) => byEvent.all(eventId) as DeliveryRow[],
     isSettled: (id) => isSettled.get(id) === 1,
+    progress: () => progress.get() as { made: number; settled: number },
     failureCounts: (subscriptionId, since) => failureCounts.get(subscriptionId, since) as { total: number; failed: number },
     countByStatus: () => countByStatus.all() as Array<{ status: DeliveryStatus; count: number }>,
     pendingCount: () => pendingCount.get() as number,
   }
-}
-
-/** How many deliveries there are and how many have settled (final, nothing in flight): a run's progress. */
-export function createDeliveryProgress(db: Database): () => { made: number; settled: number } {
-  const progress = db.prepare<[], { made: number; settled: number }>(
-    "SELECT count(*) AS made, coalesce(sum(status IN ('succeeded', 'failed') AND in_flight = 0), 0) AS settled FROM deliveries",
-  )
-  return () => progress.get() ?? { made: 0, settled: 0 }
 }

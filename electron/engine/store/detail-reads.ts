@@ -1,10 +1,12 @@
-// What the inspector reads that no other store module has: one delivery with its event and its
-// subscription's target, a delivery's attempts each with the request our receiver captured for it,
-// and a subscription's counts from the deliveries table alone. Reads only.
+// One delivery in detail, for the inspector, a scenario's report and a recording: the delivery
+// with its event and its subscription's target, its attempts each with the request our receiver
+// captured for it (loop mode: requests.attempt_id), and a subscription's counts from the
+// deliveries table alone. Reads only.
 import type { Database } from 'better-sqlite3'
 import type { AttemptRow } from './attempts'
 import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
+import type { RequestRow } from './requests'
 import type { SubscriptionRow } from './subscriptions'
 
 type Target = Pick<SubscriptionRow, 'url' | 'endpoint_slug' | 'envelope'>
@@ -13,7 +15,9 @@ type Target = Pick<SubscriptionRow, 'url' | 'endpoint_slug' | 'envelope'>
 export type DeliveryDetailRow = Pick<DeliveryRow, 'id' | 'event_id' | 'subscription_id' | 'status' | 'faults_json'> &
   Pick<EventRow, 'event_type' | 'payload'> & { [K in keyof Target]: Target[K] | null }
 
-export type AttemptDetailRow = AttemptRow & { request_id: number | null }
+/** An attempt and the first request that carries its id (the request columns are null without one). */
+export type AttemptDetailRow = AttemptRow &
+  Pick<RequestRow, 'verify_reason' | 'duplicate_number'> & { request_id: number | null; request_fault_json: string | null }
 
 export function createDetailReads(db: Database) {
   const delivery = db.prepare<[number], DeliveryDetailRow>(
@@ -21,7 +25,9 @@ export function createDetailReads(db: Database) {
        FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN subscriptions s ON s.id = d.subscription_id WHERE d.id = ?`,
   )
   const attempts = db.prepare<[number], AttemptDetailRow>(
-    `SELECT a.*, (SELECT r.id FROM requests r WHERE r.attempt_id = a.id LIMIT 1) AS request_id FROM attempts a WHERE a.delivery_id = ? ORDER BY a.n`,
+    `SELECT a.*, r.id AS request_id, r.verify_reason, r.duplicate_number, r.fault_json AS request_fault_json
+       FROM attempts a LEFT JOIN requests r ON r.id = (SELECT MIN(id) FROM requests WHERE attempt_id = a.id)
+      WHERE a.delivery_id = ? ORDER BY a.n`,
   )
   const deliveryCounts = db.prepare<[string], { attempts: number | null; successes: number | null }>(
     `SELECT SUM(attempts) AS attempts, SUM(status = 'succeeded') AS successes FROM deliveries WHERE subscription_id = ?`,

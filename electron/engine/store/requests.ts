@@ -66,6 +66,10 @@ export interface RequestStore {
   /** The latest group of a dedupe key on an endpoint (from the newest row's duplicate link). */
   keyGroup(endpointId: string, dedupeKey: string): KeyGroup | undefined
   byAttempt(attemptId: number): RequestRow[]
+  /** For checks and exports: an endpoint's requests in arrival order, those at a path in [from, to), and some by id. */
+  byEndpoint(endpointId: string): RequestRow[]
+  atPath(path: string, from: number, to: number): RequestRow[]
+  byIds(ids: readonly number[]): RequestRow[]
   /** Whether an endpoint has rows with a dedupe key among ids up to maxId. */
   hasKeyedRows(endpointId: string, maxId: number): boolean
 }
@@ -103,6 +107,8 @@ export function createRequestStore(db: Database): RequestStore {
   )
   const selectReceivedAt = db.prepare('SELECT received_at FROM requests WHERE id = ?').pluck()
   const selectByAttempt = db.prepare('SELECT * FROM requests WHERE attempt_id = ? ORDER BY id')
+  const selectByEndpoint = db.prepare('SELECT * FROM requests WHERE endpoint_id = ? ORDER BY received_at, id')
+  const selectAtPath = db.prepare('SELECT * FROM requests WHERE path = ? AND received_at >= ? AND received_at < ? ORDER BY received_at, id')
   const selectHasKeyed = db.prepare('SELECT 1 FROM requests WHERE endpoint_id = ? AND dedupe_key IS NOT NULL AND id <= ? LIMIT 1').pluck()
 
   const batch = db.transaction((inserts: readonly RequestRow[], outcomes: readonly RequestOutcomeRow[]) => {
@@ -134,6 +140,9 @@ export function createRequestStore(db: Database): RequestStore {
       return { firstId: last.duplicate_of, firstAt: firstAt ?? last.received_at, count: last.duplicate_number ?? 1 }
     },
     byAttempt: (attemptId) => selectByAttempt.all(attemptId) as RequestRow[],
+    byEndpoint: (endpointId) => selectByEndpoint.all(endpointId) as RequestRow[],
+    atPath: (path, from, to) => selectAtPath.all(path, from, to) as RequestRow[],
+    byIds: (ids) => ids.map((id) => selectById.get(id) as RequestRow | undefined).filter((row): row is RequestRow => row !== undefined),
     hasKeyedRows: (endpointId, maxId) => selectHasKeyed.get(endpointId, maxId) !== undefined,
   }
 }

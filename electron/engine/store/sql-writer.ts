@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3'
-import { storeChanges, tablesOf, type WriteSql } from './changes'
+import { storeChanges, type WriteSql } from './changes'
 
 // Group commit of named write statements. Every write() queued during one turn of the event loop
 // is committed in ONE transaction on the next turn (setImmediate): a commit costs far more than
@@ -106,7 +106,7 @@ export function prepareWrites(db: Database, sql: Readonly<Record<string, WriteSq
 export function createInlineWriter(db: Database, sql: Readonly<Record<string, WriteSql>>): SqlWriter {
   const writes = prepareWrites(db, sql)
   const changes = storeChanges(db)
-  const tables = tablesOf(sql)
+  const tables = [...new Set(Object.values(sql).flatMap((s) => s.tables))]
   const commitAll = db.transaction((items: Queued[]) => {
     for (const item of items) writes.run(item.data)
   })
@@ -122,6 +122,7 @@ export function createInlineWriter(db: Database, sql: Readonly<Record<string, Wr
     if (queue.length === 0) return
     const items = queue
     queue = []
+    changes.wrote(tables) // listeners read on a later turn, after this commit
     try {
       commitAll(items)
     } catch {
@@ -133,10 +134,8 @@ export function createInlineWriter(db: Database, sql: Readonly<Record<string, Wr
           item.done(asError(error))
         }
       }
-      changes.wrote(tables)
       return
     }
-    changes.wrote(tables)
     for (const item of items) item.done(null)
   }
 
