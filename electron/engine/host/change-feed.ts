@@ -122,7 +122,8 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
       for (const table of WATCHED_TABLES) dirty.add(table)
     }
   }
-  // Read on a later turn (the writer's transaction has committed by then).
+  // Read on a later turn (the writer's transaction has committed by then), no sooner than
+  // pushGapMs after the last read: one read per gap, whether pushed or polled.
   function push(): void {
     if (pushed || stopped) return
     pushed = setTimeout(readNow, Math.max(0, lastRead + pushGapMs - performance.now()))
@@ -141,7 +142,7 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
     } catch {
       return // asked again on the next poll
     }
-    if (!pushed && dirty.size + touchedDeliveries.size + touchedRequests.size > 0) readNow()
+    if (dirty.size + touchedDeliveries.size + touchedRequests.size > 0) push()
   }, intervalMs)
   poll.unref()
 

@@ -14,6 +14,9 @@ export interface WriteSql {
   readonly tables: readonly StoreTable[]
 }
 
+/** A write statement over one table, or over each table it changes. */
+export const writeSql = (tables: StoreTable | readonly StoreTable[], sql: string): WriteSql => ({ sql, tables: typeof tables === 'string' ? [tables] : tables })
+
 export interface StoreChanges {
   /** Listeners run at once, maybe inside the writer's transaction: they note it and read later. */
   wrote(tables: readonly StoreTable[]): void
@@ -37,8 +40,9 @@ export function storeChanges(db: Database): StoreChanges {
   return hub
 }
 
-/** Prepares a write whose runs that change rows tell the connection's StoreChanges. */
-export function prepareWrite(db: Database, write: WriteSql): { run(...params: unknown[]): RunResult } {
+/** Prepares a write over `tables` whose runs that change rows tell the connection's StoreChanges. */
+export function prepareWrite(db: Database, tables: StoreTable | readonly StoreTable[], sql: string): { run(...params: unknown[]): RunResult } {
+  const write = writeSql(tables, sql)
   const statement = db.prepare(write.sql)
   const changes = storeChanges(db)
   return {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { prepareWrite, type WriteSql } from './changes'
+import { prepareWrite, writeSql } from './changes'
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
 
@@ -84,21 +84,18 @@ const COLUMNS =
  */
 export const DELIVERY_WRITE_SQL = {
   /** An attempt started ({id, now}): counts it, clears the schedule, sets in_flight. */
-  markStarted: {
-    sql: 'UPDATE deliveries SET attempts = attempts + 1, in_flight = 1, next_attempt_at = NULL, last_attempt_at = @now, updated_at = @now WHERE id = @id',
-    tables: ['deliveries'],
-  },
+  markStarted: writeSql('deliveries', 'UPDATE deliveries SET attempts = attempts + 1, in_flight = 1, next_attempt_at = NULL, last_attempt_at = @now, updated_at = @now WHERE id = @id'),
   /** An attempt's outcome (DeliveryFinish). */
-  markFinished: {
-    sql: `UPDATE deliveries SET status = @status, last_status_code = @last_status_code, next_attempt_at = @next_attempt_at,
+  markFinished: writeSql(
+    'deliveries',
+    `UPDATE deliveries SET status = @status, last_status_code = @last_status_code, next_attempt_at = @next_attempt_at,
        in_flight = 0, updated_at = @updated_at WHERE id = @id`,
-    tables: ['deliveries'],
-  },
-} as const satisfies Record<string, WriteSql>
+  ),
+} as const
 
 /** Named prepared statements over the deliveries table. */
 export function createDeliveryStatements(db: Database): DeliveryStatements {
-  const write = (sql: string) => prepareWrite(db, { sql, tables: ['deliveries'] })
+  const write = (sql: string) => prepareWrite(db, 'deliveries', sql)
   const insert = write(
     `INSERT INTO deliveries (event_id, subscription_id, status, next_attempt_at, faults_json, created_at, updated_at)
      VALUES (@event_id, @subscription_id, 'pending', @next_attempt_at, @faults_json, @created_at, @created_at)`,

@@ -60,7 +60,7 @@ function fromRow(r: EndpointDbRow): Endpoint {
 }
 
 export function createEndpointStore(db: Database): EndpointStore {
-  const write = (sql: string, tables: StoreTable[] = ['endpoints']) => prepareWrite(db, { sql, tables })
+  const write = (sql: string, tables: StoreTable[] = ['endpoints']) => prepareWrite(db, tables, sql)
   const insert = write(
     `INSERT INTO endpoints (id, slug, name, scheme, secrets_json, dedupe_json, dedupe_window_ms, body_limit, config_json, created_at)
      VALUES (@id, @slug, @name, @scheme, @secrets_json, @dedupe_json, @dedupe_window_ms, @body_limit, @config_json, @created_at)`,

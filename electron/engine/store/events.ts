@@ -19,7 +19,7 @@ export interface EventStatements {
 
 /** Named prepared statements over the events table. */
 export function createEventStatements(db: Database): EventStatements {
-  const insert = prepareWrite(db, { sql: 'INSERT INTO events (id, event_type, payload, created_at) VALUES (@id, @event_type, @payload, @created_at)', tables: ['events'] })
+  const insert = prepareWrite(db, 'events', 'INSERT INTO events (id, event_type, payload, created_at) VALUES (@id, @event_type, @payload, @created_at)')
   const get = db.prepare('SELECT id, event_type, payload, created_at FROM events WHERE id = ?')
   return {
     insert: (row) => void insert.run(row),

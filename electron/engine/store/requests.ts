@@ -2,7 +2,7 @@
 // assigns ids itself (it links duplicates before a row is committed), so it asks for the
 // highest id once at start; one receiver writes one database.
 import type { Database } from 'better-sqlite3'
-import { storeChanges, type WriteSql } from './changes'
+import { storeChanges, writeSql } from './changes'
 
 export interface RequestRow {
   id: number
@@ -81,15 +81,12 @@ const COLUMNS = [
 ] as const
 
 /** The two capture statements, shared with the receiver's capture thread (its own connection). */
-export const INSERT_REQUEST_SQL: WriteSql = {
-  sql: `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
-  tables: ['requests'],
-}
-export const UPDATE_OUTCOME_SQL: WriteSql = {
-  sql: `UPDATE requests SET fault_json = @fault_json, response_status = @response_status, response_headers_json = @response_headers_json,
+export const INSERT_REQUEST_SQL = writeSql('requests', `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
+export const UPDATE_OUTCOME_SQL = writeSql(
+  'requests',
+  `UPDATE requests SET fault_json = @fault_json, response_status = @response_status, response_headers_json = @response_headers_json,
        response_body = @response_body, response_ms = @response_ms WHERE id = @id`,
-  tables: ['requests'],
-}
+)
 
 export function createRequestStore(db: Database): RequestStore {
   const insert = db.prepare(INSERT_REQUEST_SQL.sql)

@@ -44,7 +44,7 @@ function fromRow(r: RuleDbRow): StoredRule {
 }
 
 export function createRuleStore(db: Database): RuleStore {
-  const write = (sql: string) => prepareWrite(db, { sql, tables: ['rules'] })
+  const write = (sql: string) => prepareWrite(db, 'rules', sql)
   const insert = write(
     'INSERT INTO rules (id, endpoint_id, position, enabled, definition_json, created_at) VALUES (@id, @endpoint_id, @position, @enabled, @definition_json, @created_at)',
   )

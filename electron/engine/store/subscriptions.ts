@@ -33,7 +33,7 @@ const COLUMNS = 'id, name, url, endpoint_slug, scheme, secrets_json, policy_json
 
 /** Named prepared statements over the subscriptions table. */
 export function createSubscriptionStatements(db: Database): SubscriptionStatements {
-  const write = (sql: string) => prepareWrite(db, { sql, tables: ['subscriptions'] })
+  const write = (sql: string) => prepareWrite(db, 'subscriptions', sql)
   const insert = write(
     `INSERT INTO subscriptions (${COLUMNS}) VALUES (@id, @name, @url, @endpoint_slug, @scheme, @secrets_json, @policy_json, @headers_json, @event_id_header, @envelope, @paused, @created_at, @updated_at)`,
   )
