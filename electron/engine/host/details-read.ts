@@ -9,6 +9,8 @@ import { createEndpointStore } from '../store/endpoints'
 import { createRequestStore } from '../store/requests'
 import { createRuleStore } from '../store/rules'
 import { badge } from './timeline-read'
+import { captureMarks } from '../../../shared/receiver-records'
+import { decodeMarks } from '../store/request-codec'
 import { isEnvelope } from '../../../shared/envelope'
 import { sentBody } from '../sender/envelope'
 
@@ -144,6 +146,7 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
         received: verify?.received,
       },
       dedupeKey: r.dedupe_key,
+      marks: captureMarks(decodeMarks(r)),
       duplicateOf: r.duplicate_of,
       duplicateNumber: r.duplicate_number,
       fault: faultView(r.fault_json, r.rule_id),
