@@ -8,6 +8,7 @@ import { createRealClock } from '../clock/real-clock'
 import { PROVIDERS } from '../../../shared/providers'
 import { providerBody } from '../providers/envelopes'
 import { createScheduler } from '../scheduler/scheduler'
+import { growPageCache } from '../store'
 import { createAttemptStatements } from '../store/attempts'
 import { createDeliveryStatements } from '../store/deliveries'
 import { createEventStatements, type EventRow } from '../store/events'
@@ -104,7 +105,7 @@ export function createSender(options: SenderOptions) {
   // Every attempt reads its delivery and event and writes two rows; with SQLite's default 2 MiB
   // page cache a store of a few thousand deliveries already misses on most of those pages (the
   // benchmark runs 3x slower). 64 MiB keeps the working set of a large run in memory.
-  if (Math.abs(Number(db.pragma('cache_size', { simple: true }))) < 65_536) db.pragma('cache_size = -65536')
+  growPageCache(db, 64)
   const events = createEventStatements(db)
   const deliveries = cacheDeliveries(createDeliveryStatements(db))
   const attempts = createAttemptStatements(db)

@@ -5,6 +5,7 @@
 // (sql-writer.ts), the same as inline.
 import { createRequire } from 'node:module'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
+import type { WriteSql } from './changes'
 import { createSqlWriter, positional, type EncodedBatch, type SqlWriter, type SqlWriterOptions, type WriteTransport } from './sql-writer'
 
 export interface SqlWriterThreadOptions extends SqlWriterOptions {
@@ -13,7 +14,7 @@ export interface SqlWriterThreadOptions extends SqlWriterOptions {
   /** better-sqlite3's addon for another ABI (Electron), as given to openDatabase. */
   nativeBinding?: string
   /** Statement name → SQL with named parameters. */
-  statements: Readonly<Record<string, string>>
+  statements: Readonly<Record<string, WriteSql>>
   /** Extra pragmas for the thread's connection, e.g. 'cache_size = -65536'. */
   pragmas?: readonly string[]
 }

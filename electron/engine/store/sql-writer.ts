@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3'
+import { storeChanges, type WriteSql } from './changes'
 
 // The group-commit writer: the one queue, batch, retry and waiter logic behind every write path
 // (the sender's attempts, the receiver's captures). Every write queued during one turn of the
@@ -80,9 +81,9 @@ export interface Positional {
 // a flat array of values posts to the writer thread for less than named rows (postMessage went
 // from ≈ 13 % to 8–11 % of the sender's event loop). Named placeholders become `?`s, and each
 // write is encoded as [statement index, values in placeholder order, …].
-export function positional(sql: Readonly<Record<string, string>>): Map<string, Positional> {
+export function positional(sql: Readonly<Record<string, WriteSql>>): Map<string, Positional> {
   const out = new Map<string, Positional>()
-  Object.entries(sql).forEach(([name, text], index) => {
+  Object.entries(sql).forEach(([name, { sql: text }], index) => {
     const names: string[] = []
     const rewritten = text.replace(/[@:$]([A-Za-z_][A-Za-z0-9_]*)/g, (_m, param: string) => {
       names.push(param)
@@ -261,8 +262,10 @@ export function createSqlWriter(statements: ReadonlyMap<string, Positional>, tra
 }
 
 /** Group commit on the caller's own connection and thread. */
-export function createInlineWriter(db: Database, sql: Readonly<Record<string, string>>, options?: SqlWriterOptions): SqlWriter {
+export function createInlineWriter(db: Database, sql: Readonly<Record<string, WriteSql>>, options?: SqlWriterOptions): SqlWriter {
   const statements = positional(sql)
+  const changes = storeChanges(db)
+  const tables = [...new Set(Object.values(sql).flatMap((s) => s.tables))]
   const prepared: Array<{ statement: Statement; arity: number }> = []
   for (const s of statements.values()) prepared[s.index] = { statement: db.prepare(s.sql), arity: s.names.length }
   const run = (data: readonly unknown[], from: number, to: number) => {
@@ -284,6 +287,7 @@ export function createInlineWriter(db: Database, sql: Readonly<Record<string, st
           batch.ends.map((end, k) => {
             try {
               commitOne(batch.data, k === 0 ? 0 : (batch.ends[k - 1] as number), end)
+              changes.wrote(tables) // listeners read on a later turn, after this commit
               return null
             } catch (one) {
               return asError(one)
@@ -291,6 +295,7 @@ export function createInlineWriter(db: Database, sql: Readonly<Record<string, st
           }),
         )
       }
+      changes.wrote(tables) // listeners read on a later turn, after this commit
       settle(null)
     },
     wait: () => {},
