@@ -158,6 +158,13 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
+    name: 'subscriptions.provider',
+    // The provider pack a subscription delivers as (shared/providers/): its headers, body
+    // envelope and content type per attempt. NULL = Hookloop's own shape (the envelope column).
+    sql: `ALTER TABLE subscriptions ADD COLUMN provider TEXT;`,
+  },
+  {
+    version: 4,
     name: 'forward legs: each request sent on to a target, and its answer',
     sql: `
       CREATE TABLE forward_legs (
