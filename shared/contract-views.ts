@@ -4,8 +4,14 @@ import type { ClockMode } from './clock'
 import type { ScenarioReport } from './scenario-report'
 import type { SchemeId, VerifyReason } from './signatures'
 import type { Envelope } from './envelope'
+import type { Decision } from './policy'
+import type { DeliveryStatus, TimelineStatus } from './delivery'
+import type { PresetView } from './catalog'
+import type { DedupeKey, DedupePresetId } from './receiver'
+import type { PolicyPresetId } from './policy-presets'
+import type { PresetId } from './rules-presets'
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
+export type { DeliveryStatus, TimelineStatus }
 
 /** Colour class of one attempt mark on the timeline. */
 export type MarkTone =
@@ -46,7 +52,7 @@ export interface TimelineRow {
   deliveryId: number | null
   eventId: string
   eventType: string
-  status: DeliveryStatus | 'received'
+  status: TimelineStatus
   subscriptionId: string | null
   endpointId: string | null
   attempts: number
@@ -61,7 +67,7 @@ export interface TimelineRow {
 }
 
 export interface TimelineFilter {
-  status?: (DeliveryStatus | 'received')[]
+  status?: TimelineStatus[]
   endpointId?: string
   subscriptionId?: string
   eventType?: string
@@ -109,7 +115,7 @@ export interface AttemptDetail {
   durationMs: number | null
   outcome: string
   statusCode: number | null
-  decision: 'succeeded' | 'retry' | 'failed'
+  decision: Decision
   nextAttemptAt: number | null
   error: string | null
   requestHeaders: HeaderPair[]
@@ -132,9 +138,8 @@ export interface DeliveryDetail {
   attempts: AttemptDetail[]
 }
 
-export interface DedupeConfigView {
-  kind: 'none' | 'header' | 'json-path' | 'template'
-  value: string
+export interface DedupePresetView extends PresetView<DedupePresetId> {
+  key: DedupeKey
 }
 
 export interface EndpointView {
@@ -144,7 +149,8 @@ export interface EndpointView {
   scheme: SchemeId | null
   /** Secrets are never sent in full: a hint per secret (first and last characters). */
   secretHints: string[]
-  dedupe: DedupeConfigView
+  /** The domain key itself (null: no dedupe). */
+  dedupe: DedupeKey | null
   localUrl: string
   publicUrl: string | null
 }
@@ -201,13 +207,9 @@ export interface ClockView {
   now: number
 }
 
-export interface PresetView {
-  id: string
-  label: string
-  description: string
-}
+export type { PresetView }
 
-export interface PolicyPresetView extends PresetView {
+export interface PolicyPresetView extends PresetView<PolicyPresetId> {
   /** Offsets in ms from the first attempt, one per attempt. */
   schedule: number[]
   timeoutMs: number
@@ -220,8 +222,10 @@ export interface Snapshot {
   tunnel: TunnelView
   clock: ClockView
   receiverUrl: string
-  rulePresets: PresetView[]
+  rulePresets: PresetView<PresetId>[]
   policyPresets: PolicyPresetView[]
+  /** Where well-known senders put their event id, for the endpoint form. */
+  dedupePresets: DedupePresetView[]
   schemes: SchemeId[]
   /** Warnings the UI shows in a banner (e.g. secrets stored as plain text). */
   warnings: string[]

@@ -5,6 +5,10 @@ import { z } from 'zod'
 import { SEND_FAULT_TYPES, type SendFaultType } from './sender-faults'
 import { SCHEME_IDS } from './signatures'
 import { ENVELOPES } from './envelope'
+import { TIMELINE_STATUSES } from './delivery'
+import { RULE_PRESETS } from './rules-presets'
+import { POLICY_PRESET_IDS } from './policy-presets'
+import { dedupeKeySchema } from './receiver'
 import type { ConsumerCheckResult } from './conformance'
 import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import type { SenderConformanceReport } from './conformance-sender'
@@ -29,7 +33,7 @@ export * from './contract-views'
 const id = z.string().min(1).max(200)
 const rowId = z.number().int().nonnegative()
 const scheme = z.enum(SCHEME_IDS)
-const status = z.enum(['pending', 'retrying', 'succeeded', 'failed', 'received'])
+const status = z.enum(TIMELINE_STATUSES)
 
 export const timelineFilterSchema = z
   .object({
@@ -40,11 +44,6 @@ export const timelineFilterSchema = z
     search: z.string().max(200).optional(),
   })
   .strict()
-
-export const dedupeSchema = z
-  .object({ kind: z.enum(['none', 'header', 'json-path', 'template']), value: z.string().max(500) })
-  .strict()
-  .refine((d) => d.kind === 'none' || d.value.trim() !== '', { message: 'a dedupe key needs a header name, JSON path or template' })
 
 /** Sending-side faults (to test a consumer), each with its default settings. */
 export const SENDER_FAULTS = SEND_FAULT_TYPES
@@ -68,16 +67,17 @@ export const requestSchemas = {
         .optional(),
       scheme: scheme.nullable(),
       secrets: z.array(z.string().min(1).max(500)).max(5),
-      dedupe: dedupeSchema,
+      /** The receiver's own dedupe key definition; null for none. */
+      dedupe: dedupeKeySchema.nullable(),
     })
     .strict(),
   'endpoint.delete': z.object({ id }).strict(),
   'rule.addPreset': z
     .object({
       endpointId: id,
-      preset: z.string().min(1).max(60),
-      /** Preset parameter, e.g. N for "fail the first N". */
-      n: z.number().int().min(1).max(100).optional(),
+      preset: z.enum(RULE_PRESETS.ids),
+      /** The preset's parameters by name (its catalog entry lists them), e.g. {n: 3} for "fail the first N". */
+      parameters: z.record(z.string().max(60), z.number()).optional(),
     })
     .strict(),
   /** Replaces a rule's definition (matchers, steps or sequence), validated by the receiver. */
@@ -92,7 +92,7 @@ export const requestSchemas = {
       target: z.union([z.object({ url: z.url({ protocol: /^https?$/ }) }).strict(), z.object({ endpointId: id }).strict()]),
       scheme,
       secret: z.string().min(1).max(500).optional(),
-      policyId: z.string().min(1).max(60),
+      policyId: z.enum(POLICY_PRESET_IDS),
       /** Body shape: Hookloop's envelope (default) or the payload as the whole body. */
       envelope: z.enum(ENVELOPES).optional(),
     })
@@ -142,7 +142,7 @@ export const requestSchemas = {
   'check.sender': z
     .object({
       endpointId: id,
-      policyId: z.string().min(1).max(60),
+      policyId: z.enum(POLICY_PRESET_IDS),
       toleranceMs: z.number().int().min(0).max(3_600_000).optional(),
       tolerancePct: z.number().min(0).max(100).optional(),
     })

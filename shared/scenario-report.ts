@@ -1,7 +1,8 @@
 // What running a scenario produces: per delivery every attempt with its time on the scenario
 // clock, its outcome and (in loop mode) what the receiver made of it, plus each expectation's
 // verdict. Written as JSON by `hookloop run --report` and shown by the UI.
-import type { DeliveryStatus, ScenarioClock } from './scenario'
+import type { ScenarioClock } from './scenario'
+import type { DeliveryStatus } from './delivery'
 
 export interface ReportAttempt {
   n: number

@@ -1,9 +1,8 @@
 // What the sender tells the rest of Hookloop, in the order it happens: a delivery is created, each
 // attempt starts and finishes, and the delivery's state changes. Views are plain JSON.
 import type { SendFault } from './sender-faults'
+import type { AttemptDecisionState, DeliveryStatus } from './delivery'
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
-export type AttemptDecisionView = 'pending' | 'succeeded' | 'retry' | 'failed'
 
 export interface DeliveryView {
   id: number
@@ -39,7 +38,7 @@ export interface AttemptView {
   /** http_<code>, timeout, connection_refused, reset, dns, connection_error, dropped, interrupted; in_flight while running. */
   outcome: string
   status_code: number | null
-  decision: AttemptDecisionView
+  decision: AttemptDecisionState
   next_attempt_at: number | null
   faults: AppliedFault[]
   error: string | null

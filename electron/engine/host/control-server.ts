@@ -19,7 +19,7 @@ import {
 import type { z } from 'zod'
 import { createEventBatcher, type EventBatcher } from './event-batcher'
 import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
-import { HostError } from './host-error'
+import { hostErrorOf } from './host-error'
 import { createStaticHandler, securityHeaders } from './static-files'
 
 export type CommandHandlers = {
@@ -145,8 +145,9 @@ export async function startControlServer(options: ControlServerOptions): Promise
       const res = await handler(parsed.data)
       send(client, { t: 'res', id, ok: true, res })
     } catch (error) {
-      if (error instanceof HostError) {
-        send(client, { t: 'res', id, ok: false, error: { code: error.code, message: error.message } })
+      const known = hostErrorOf(error)
+      if (known) {
+        send(client, { t: 'res', id, ok: false, error: { code: known.code, message: known.message } })
       } else {
         log(`control: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
         const message = error instanceof Error ? error.message : String(error)

@@ -3,7 +3,6 @@
 import type { Database } from 'better-sqlite3'
 import type {
   AttemptDetail,
-  DedupeConfigView,
   DeliveryDetail,
   DeliveryStatus,
   EndpointView,
@@ -12,6 +11,7 @@ import type {
   RequestDetail,
 } from '../../../shared/contract'
 import type { SchemeId } from '../../../shared/signatures'
+import type { DedupeKey } from '../../../shared/receiver'
 import { badge } from './timeline-read'
 import { isEnvelope } from '../../../shared/envelope'
 import { sentBody } from '../sender/envelope'
@@ -57,15 +57,6 @@ function parseJson(json: string | null): unknown {
 
 function base64(bytes: Buffer | null): string {
   return bytes ? bytes.toString('base64') : ''
-}
-
-function dedupeView(json: string | null): DedupeConfigView {
-  const d = parseJson(json) as { type?: string; name?: string; path?: string; template?: string } | null
-  if (!d || typeof d !== 'object') return { kind: 'none', value: '' }
-  if (d.type === 'header') return { kind: 'header', value: d.name ?? '' }
-  if (d.type === 'json-path') return { kind: 'json-path', value: d.path ?? '' }
-  if (d.type === 'template') return { kind: 'template', value: d.template ?? '' }
-  return { kind: 'none', value: '' }
 }
 
 export function createDetailsRead(db: Database, options: DetailsReadOptions) {
@@ -182,7 +173,7 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
       name: e.name,
       scheme: e.scheme as SchemeId | null,
       secretHints: (parseJson(e.secrets_json) as string[] | null)?.map(secretHint) ?? [],
-      dedupe: dedupeView(e.dedupe_json),
+      dedupe: parseJson(e.dedupe_json) as DedupeKey | null,
       ...options.endpointUrls(e.slug),
     }))
   }

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3'
+import type { AttemptDecisionState } from '../../../shared/delivery'
 
-export type AttemptDecisionColumn = 'pending' | 'succeeded' | 'retry' | 'failed'
+export type AttemptDecisionColumn = AttemptDecisionState
 
 export interface AttemptRow {
   id: number

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3'
+import type { DeliveryStatus } from '../../../shared/delivery'
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
+export type { DeliveryStatus }
 
 export interface DeliveryRow {
   id: number

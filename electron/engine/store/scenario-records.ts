@@ -2,6 +2,7 @@
 // the request our receiver captured for each (loop mode: requests.attempt_id = attempts.id), and
 // every request our endpoints captured.
 import type { Database } from 'better-sqlite3'
+import type { DeliveryStatus } from '../../../shared/delivery'
 
 export interface AttemptWithRequestRow {
   attempt_id: number
@@ -25,7 +26,7 @@ export interface DeliverySummaryRow {
   id: number
   event_id: string
   subscription_id: string
-  status: 'pending' | 'retrying' | 'succeeded' | 'failed'
+  status: DeliveryStatus
   event_type: string
 }
 

@@ -7,6 +7,8 @@ import type { ConsumerCheckResult } from '../../../shared/conformance'
 import type { SenderConformanceReport } from '../../../shared/conformance-sender'
 import { formatClock, formatDuration } from '../lib/format'
 import { run, toast, useApp } from '../state/app-store'
+import type { PolicyPresetId } from '../../../shared/policy-presets'
+import { PresetSelect } from './PresetSelect'
 
 const SEVERITY_MARK = { pass: '✓', warn: '!', fail: '✗', skip: '–' } as const
 const SENDER_MARK = { pass: '✓', fail: '✗', skip: '–', pending: '…' } as const
@@ -108,7 +110,7 @@ function SenderCheck() {
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
   const presets = useApp((s) => s.snapshot?.policyPresets ?? [])
   const [endpointId, setEndpointId] = useState('')
-  const [policyId, setPolicyId] = useState('pandoktorek')
+  const [policyId, setPolicyId] = useState<PolicyPresetId>('pandoktorek')
   const [toleranceMs, setToleranceMs] = useState(1000)
   const [busy, setBusy] = useState(false)
   const [report, setReport] = useState<SenderConformanceReport | null>(null)
@@ -153,13 +155,7 @@ function SenderCheck() {
             </label>
             <label className="field">
               Documented policy
-              <select className="input" value={policyId} onChange={(e) => setPolicyId(e.target.value)} data-testid="sender-check-policy">
-                {presets.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.label}
-                  </option>
-                ))}
-              </select>
+              <PresetSelect presets={presets} value={policyId} onChange={setPolicyId} testId="sender-check-policy" />
             </label>
           </div>
         )}

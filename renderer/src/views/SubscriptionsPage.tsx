@@ -4,6 +4,8 @@ import { useState } from 'react'
 import type { DeliveryStatus, SubscriptionView } from '../../../shared/contract'
 import { run, setFilter, toast, useApp } from '../state/app-store'
 import { formatPercent } from '../lib/format'
+import type { PolicyPresetId } from '../../../shared/policy-presets'
+import { PresetSelect } from './PresetSelect'
 
 export const FAILURE_RATE_RED = 0.05
 
@@ -41,7 +43,7 @@ function NewSubscription() {
   const [target, setTarget] = useState('')
   const [url, setUrl] = useState('')
   const [scheme, setScheme] = useState('standard-webhooks')
-  const [policyId, setPolicyId] = useState('pandoktorek')
+  const [policyId, setPolicyId] = useState<PolicyPresetId>('pandoktorek')
   const [envelope, setEnvelope] = useState<SubscriptionView['envelope']>('event')
   const create = async () => {
     const created = await run('Create subscription', (c) =>
@@ -98,13 +100,7 @@ function NewSubscription() {
           </label>
           <label className="field">
             Retry policy
-            <select className="input" value={policyId} onChange={(e) => setPolicyId(e.target.value)}>
-              {presets.map((p) => (
-                <option key={p.id} value={p.id} title={p.description}>
-                  {p.label}
-                </option>
-              ))}
-            </select>
+            <PresetSelect presets={presets} value={policyId} onChange={setPolicyId} />
           </label>
           <label className="field">
             Body
