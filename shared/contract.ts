@@ -227,9 +227,15 @@ export interface EventPayloads {
   'scenario.progress': ScenarioRunView
 }
 export type EventName = keyof EventPayloads
-export interface EventMessage<E extends EventName = EventName> {
-  name: E
-  payload: EventPayloads[E]
+/** One pushed event: a union discriminated by name, so a switch on `name` types its payload. */
+export type EventMessage<E extends EventName = EventName> = { [K in E]: { name: K; payload: EventPayloads[K] } }[E]
+/** An event as (name, payload) arguments, each payload checked against its name. */
+export type EventArgs = { [K in EventName]: [name: K, payload: EventPayloads[K]] }[EventName]
+
+/** Joins an event's name and payload into its message. TypeScript cannot see that a checked
+ *  (name, payload) pair is one member of the union, so this is the one place that says so. */
+export function eventMessage(...[name, payload]: EventArgs): EventMessage {
+  return { name, payload } as EventMessage
 }
 
 // ---- wire frames (one JSON text frame each) -----------------------------------------------------
@@ -239,7 +245,9 @@ export const clientFrameSchema = z
   .strict()
 export type ClientFrame = z.infer<typeof clientFrameSchema>
 
-export type ErrorCode = 'bad_request' | 'unknown_command' | 'not_found' | 'conflict' | 'unavailable' | 'internal'
+export const ERROR_CODES = ['bad_request', 'unknown_command', 'not_found', 'conflict', 'unavailable', 'internal'] as const
+/** What a failed command answers: bad_request is bad input (the message names the field); internal is a bug. */
+export type ErrorCode = (typeof ERROR_CODES)[number]
 
 export type ServerFrame =
   | { t: 'res'; id: number; ok: true; res: unknown }

@@ -54,9 +54,16 @@ export interface ReportEndpoint {
   signatures: Record<string, number>
 }
 
+/** What an expectation is about, as data (a UI marks timeline rows by it, never by the label). */
+export type ExpectationSubject =
+  /** The deliveries of a scenario event to a subscription (`copy`: the one a duplicate fault made). */
+  | { kind: 'delivery'; event: string; subscription: string; copy: boolean; field: string }
+  | { kind: 'endpoint'; endpoint: string; field: string }
+
 export interface ExpectationResult {
   /** JSON path of the expectation field in the scenario file, e.g. expect.deliveries[0].at_ms */
   path: string
+  subject: ExpectationSubject
   /** What was checked, readable: "e1 → sub-a: status". */
   label: string
   ok: boolean

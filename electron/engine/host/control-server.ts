@@ -12,12 +12,11 @@ import {
   requestSchemas,
   type CommandName,
   type CommandResponse,
-  type EventName,
-  type EventPayloads,
+  type EventArgs,
   type ServerFrame,
 } from '../../../shared/contract'
 import type { z } from 'zod'
-import { createEventBatcher, type EventBatcher } from './event-batcher'
+import { createEventBatcher, type EventBatcher } from '../../../shared/event-batcher'
 import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
 import { hostErrorOf } from './host-error'
 import { createStaticHandler, securityHeaders } from './static-files'
@@ -47,7 +46,7 @@ export interface ControlServer {
   readonly origin: string
   /** The URL a person opens: the origin with the token in the fragment (never sent over HTTP). */
   readonly openUrl: string
-  publish<E extends EventName>(name: E, payload: EventPayloads[E]): void
+  publish(...event: EventArgs): void
   readonly clientCount: number
   close(): Promise<void>
 }
@@ -192,8 +191,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
     port,
     origin,
     openUrl: `${origin}/#token=${encodeURIComponent(options.token)}`,
-    publish(name, payload) {
-      batcher.push(name, payload)
+    publish(...event) {
+      batcher.push(...event)
       if (!flushTimer && clients.size > 0) flushTimer = setTimeout(flush, flushMs)
       else if (clients.size === 0) batcher.drain() // nobody listens: nothing to keep
     },
