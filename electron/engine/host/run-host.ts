@@ -122,7 +122,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
           break
         case 'attempt.started':
         case 'attempt.finished':
-          feed.touchDelivery(event.attempt.delivery_id)
+          feed.touchDelivery(event.attempt.deliveryId)
           break
         case 'request.captured':
           feed.touchRequest(event.request.id)

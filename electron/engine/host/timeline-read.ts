@@ -3,14 +3,13 @@
 // only; the engine's modules own every write.
 import type { Database } from 'better-sqlite3'
 import type { DeliveryStatus, MarkTone, SignatureBadge, TimelineFilter, TimelineMark, TimelineRow } from '../../../shared/contract'
-import type { DeliveryView } from '../../../shared/sender-events'
+import type { DeliveryRow } from '../store/deliveries'
 import type { SchemeId, VerifyReason } from '../../../shared/signatures'
 
-/** The columns of a delivery the timeline reads (the sender's view, without faults or in-flight state). */
-type DeliveryRecord = Pick<
-  DeliveryView,
-  'id' | 'event_id' | 'event_type' | 'subscription_id' | 'status' | 'attempts' | 'last_status_code' | 'last_attempt_at' | 'next_attempt_at' | 'created_at'
->
+/** The columns of a delivery the timeline reads (the store's row, with its event's type). */
+type DeliveryRecord = Pick<DeliveryRow, 'id' | 'event_id' | 'subscription_id' | 'status' | 'attempts' | 'last_status_code' | 'last_attempt_at' | 'next_attempt_at' | 'created_at'> & {
+  event_type: string
+}
 
 interface AttemptRecord {
   id: number
