@@ -7,6 +7,7 @@ import type { Envelope } from './envelope'
 import type { Decision } from './policy'
 import type { DeliveryStatus, TimelineStatus } from './delivery'
 import type { PresetView } from './catalog'
+import type { RequestRecord } from './receiver-records'
 import type { DedupeKey, DedupePresetId } from './receiver'
 import type { PolicyPresetId } from './policy-presets'
 import type { PresetId } from './rules-presets'
@@ -87,25 +88,17 @@ export interface FaultView {
   data: unknown
 }
 
-export interface RequestDetail {
-  id: number
-  endpointId: string | null
-  receivedAt: number
-  method: string
-  path: string
-  query: string
+/** A captured request for the inspector: the store's record with bodies as base64 and the verdict and fault explained. */
+export interface RequestDetail
+  extends Pick<
+    RequestRecord,
+    'id' | 'endpointId' | 'receivedAt' | 'method' | 'path' | 'query' | 'bodySize' | 'bodyTruncated' | 'remoteAddress' | 'dedupeKey' | 'duplicateOf' | 'duplicateNumber' | 'attemptId'
+  > {
   headers: HeaderPair[]
   bodyBase64: string
-  bodySize: number
-  bodyTruncated: boolean
-  remoteAddress: string | null
   verify: SignatureBadge & { expected?: string; received?: string }
-  dedupeKey: string | null
-  duplicateOf: number | null
-  duplicateNumber: number | null
   fault: FaultView | null
   response: { status: number | null; headers: HeaderPair[]; bodyBase64: string; ms: number | null }
-  attemptId: number | null
 }
 
 export interface AttemptDetail {

@@ -21,6 +21,16 @@ const ANY_2XX_ELSE_RETRY: Classification = {
 
 const NO_RETRY_AFTER = { honour: false, statuses: [429, 503], max_ms: 86_400_000 }
 
+/** The schedule the Standard Webhooks spec recommends, as Svix (its reference implementation) runs it. */
+const STANDARD_WEBHOOKS = {
+  schedule: { kind: 'list', delays_ms: [5_000, 5 * MIN, 30 * MIN, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR] },
+  max_attempts: 8,
+  timeout_ms: 15_000,
+  classification: ANY_2XX_ELSE_RETRY,
+  follow_redirects: 0,
+  retry_after: NO_RETRY_AFTER,
+} satisfies Omit<PolicyPresetEntry, keyof PresetInfo>
+
 export const POLICY_CATALOG = defineCatalog({
   pandoktorek: {
     label: 'Provider A (pandoktorek)',
@@ -57,22 +67,12 @@ export const POLICY_CATALOG = defineCatalog({
   'standard-webhooks': {
     label: 'Standard Webhooks',
     description: 'Standard Webhooks spec: the example schedule it recommends (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); 2xx succeeds, 3xx is a failure; 15 s timeout as its reference implementation (Svix).',
-    schedule: { kind: 'list', delays_ms: [5_000, 5 * MIN, 30 * MIN, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR] },
-    max_attempts: 8,
-    timeout_ms: 15_000,
-    classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
+    ...STANDARD_WEBHOOKS,
   },
   svix: {
     label: 'Svix',
     description: 'docs.svix.com/retries: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; 2xx within 15 s succeeds; any other status, 3xx included, is a failure.',
-    schedule: { kind: 'list', delays_ms: [5_000, 5 * MIN, 30 * MIN, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR] },
-    max_attempts: 8,
-    timeout_ms: 15_000,
-    classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
+    ...STANDARD_WEBHOOKS,
   },
   stripe: {
     label: 'Stripe',
