@@ -97,17 +97,9 @@ export type DedupeKey = z.infer<typeof dedupeKeySchema>
 
 /** Where well-known senders put their event id: one entry per sender, the key and why. */
 export const DEDUPE_CATALOG = defineCatalog({
-  pandoktorek: {
-    label: 'Provider A event id header',
-    description: "Provider A (seeds 000/001): the event id header (the same UUID is in the body's event_id)",
-    key: { type: 'header', name: 'X-Pandoktorek-Event-Id' },
-  },
+  pandoktorek: { label: 'Provider A event id header', description: "Provider A: the event id header (the same UUID is in the body's event_id)", key: { type: 'header', name: 'X-Pandoktorek-Event-Id' } },
   'pandoktorek-body': { label: 'Provider A body event_id', description: "Provider A: the body's event_id", key: { type: 'json-path', path: 'event_id' } },
-  csku: {
-    label: 'Provider B ${event}_${message.id}',
-    description: 'Provider B (seed 003): a composite built from body fields',
-    key: { type: 'template', template: '${event}_${message.id}' },
-  },
+  csku: { label: 'Provider B ${event}_${message.id}', description: 'Provider B: a composite built from body fields', key: { type: 'template', template: '${event}_${message.id}' } },
   'standard-webhooks': { label: 'Standard Webhooks webhook-id', description: 'The Standard Webhooks message id header', key: { type: 'header', name: 'webhook-id' } },
   svix: { label: 'Svix svix-id', description: "Svix's message id header", key: { type: 'header', name: 'svix-id' } },
   github: { label: 'GitHub X-GitHub-Delivery', description: "GitHub's delivery id header (the same on a redelivery)", key: { type: 'header', name: 'X-GitHub-Delivery' } },
@@ -119,37 +111,12 @@ export type DedupePresetId = (typeof DEDUPE_CATALOG.ids)[number]
 
 /** The one text field of a key (header name, JSON path or template), as a form edits it. */
 export function dedupeKeyText(key: DedupeKey | null): string {
-  if (!key) return ''
-  switch (key.type) {
-    case 'header':
-      return key.name
-    case 'json-path':
-      return key.path
-    case 'template':
-      return key.template
-    default: {
-      const never: never = key
-      return never
-    }
-  }
+  return key === null ? '' : key.type === 'header' ? key.name : key.type === 'json-path' ? key.path : key.template
 }
 
 /** A key of the type with its one text field; none for 'none'. */
 export function dedupeKeyOf(type: DedupeKey['type'] | 'none', text: string): DedupeKey | null {
-  switch (type) {
-    case 'none':
-      return null
-    case 'header':
-      return { type, name: text }
-    case 'json-path':
-      return { type, path: text }
-    case 'template':
-      return { type, template: text }
-    default: {
-      const never: never = type
-      return never
-    }
-  }
+  return type === 'none' ? null : type === 'header' ? { type, name: text } : type === 'json-path' ? { type, path: text } : { type, template: text }
 }
 
 export function explainDedupeKey(key: DedupeKey | null): string {

@@ -252,21 +252,15 @@ export function applyBatch(batch: EventMessage[]): void {
   if (reset) void reloadTimeline()
 }
 
-/** What a frame applier waits on: the next frame, and a timer for when frames stop coming. */
+/** What a frame applier waits on (each returns its cancel): the next frame, and a timer for when frames stop coming. */
 export interface FrameTimers {
   frame(run: () => void): () => void
   timeout(run: () => void, ms: number): () => void
 }
 
 const browserTimers: FrameTimers = {
-  frame: (run) => {
-    const id = requestAnimationFrame(run)
-    return () => cancelAnimationFrame(id)
-  },
-  timeout: (run, ms) => {
-    const id = setTimeout(run, ms)
-    return () => clearTimeout(id)
-  },
+  frame: (run) => cancelAnimationFrame.bind(window, requestAnimationFrame(run)),
+  timeout: (run, ms) => clearTimeout.bind(window, setTimeout(run, ms)),
 }
 
 /**

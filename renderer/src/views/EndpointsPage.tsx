@@ -5,6 +5,8 @@ import type { EndpointView, PresetView, RuleView } from '../../../shared/contrac
 import type { PresetParameter } from '../../../shared/catalog'
 import { dedupeKeyOf, dedupeKeyText, type DedupeKey } from '../../../shared/receiver'
 import type { PresetId } from '../../../shared/rules-presets'
+import type { SchemeId } from '../../../shared/signatures'
+import { named, Select, type Choice } from './Select'
 import { run, setFilter, toast, useApp } from '../state/app-store'
 
 export function EndpointsPage() {
@@ -34,18 +36,18 @@ export function EndpointsPage() {
   )
 }
 
-const DEDUPE_TYPES: { type: DedupeKey['type'] | 'none'; label: string }[] = [
-  { type: 'none', label: 'none' },
-  { type: 'header', label: 'header' },
-  { type: 'json-path', label: 'body field' },
-  { type: 'template', label: 'template' },
+const DEDUPE_TYPES: Choice<DedupeKey['type'] | 'none'>[] = [
+  { value: 'none', label: 'none' },
+  { value: 'header', label: 'header' },
+  { value: 'json-path', label: 'body field' },
+  { value: 'template', label: 'template' },
 ]
 
 function NewEndpoint() {
   const schemes = useApp((s) => s.snapshot?.schemes ?? [])
   const dedupePresets = useApp((s) => s.snapshot?.dedupePresets ?? [])
   const [name, setName] = useState('')
-  const [scheme, setScheme] = useState('standard-webhooks')
+  const [scheme, setScheme] = useState<SchemeId | ''>('standard-webhooks')
   const [secret, setSecret] = useState('')
   // The form edits the key's type and its one text field; the command gets the key itself.
   const [dedupeType, setDedupeType] = useState<DedupeKey['type'] | 'none'>('header')
@@ -57,7 +59,7 @@ function NewEndpoint() {
     const created = await run('Create endpoint', (c) =>
       c.call('endpoint.create', {
         name: name.trim(),
-        scheme: scheme === '' ? null : (scheme as EndpointView['scheme']),
+        scheme: scheme === '' ? null : scheme,
         secrets: secret ? [secret] : [],
         dedupe: dedupeKeyOf(dedupeType, dedupeType === 'template' ? dedupeText : dedupeText.trim()),
       }),
@@ -82,14 +84,7 @@ function NewEndpoint() {
           </label>
           <label className="field">
             Verify scheme
-            <select className="input" value={scheme} onChange={(e) => setScheme(e.target.value)} data-testid="endpoint-scheme">
-              <option value="">none (capture only)</option>
-              {schemes.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
+            <Select<SchemeId | ''> choices={[{ value: '', label: 'none (capture only)' }, ...named(schemes)]} value={scheme} onChange={setScheme} testId="endpoint-scheme" />
           </label>
           <label className="field">
             Signing secret
@@ -98,13 +93,7 @@ function NewEndpoint() {
           <label className="field">
             Dedupe key
             <div className="row" style={{ flexWrap: 'nowrap' }}>
-              <select className="input" value={dedupeType} onChange={(e) => setDedupeType(DEDUPE_TYPES.find((t) => t.type === e.target.value)?.type ?? 'none')}>
-                {DEDUPE_TYPES.map((t) => (
-                  <option key={t.type} value={t.type}>
-                    {t.label}
-                  </option>
-                ))}
-              </select>
+              <Select choices={DEDUPE_TYPES} value={dedupeType} onChange={setDedupeType} />
               <input className="input mono" style={{ flex: 1 }} value={dedupeText} disabled={dedupeType === 'none'} onChange={(e) => setDedupeText(e.target.value)} />
             </div>
           </label>

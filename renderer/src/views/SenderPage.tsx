@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { SENDER_FAULTS, type SenderFault } from '../../../shared/contract'
 import { run, setFilter, toast, useApp } from '../state/app-store'
 import { ScheduleChart } from './ScheduleChart'
+import { Select } from './Select'
 
 const FAULT_LABEL: Record<SenderFault, string> = {
   duplicate: 'Send twice (duplicate)',
@@ -65,14 +66,12 @@ export function SenderPage() {
               <div className="grid2">
                 <label className="field">
                   Subscription
-                  <select className="input" value={chosen?.id ?? ''} onChange={(e) => setSubscriptionId(e.target.value)} data-testid="sender-subscription">
-                    {subscriptions.map((s) => (
-                      <option key={s.id} value={s.id}>
-                        {s.name} — {s.url}
-                        {s.paused ? ' (paused)' : ''}
-                      </option>
-                    ))}
-                  </select>
+                  <Select
+                    choices={subscriptions.map((s) => ({ value: s.id, label: `${s.name} — ${s.url}${s.paused ? ' (paused)' : ''}` }))}
+                    value={chosen?.id ?? ''}
+                    onChange={setSubscriptionId}
+                    testId="sender-subscription"
+                  />
                 </label>
                 <label className="field">
                   Event type
