@@ -34,8 +34,6 @@ export interface Catalog<Id extends string, E extends PresetInfo> {
   /** The entries as the UI sees them, in catalog order, each with what `extra` adds. */
   views(): PresetView<Id>[]
   views<X extends object>(extra: (entry: E, id: Id) => X): (PresetView<Id> & X)[]
-  /** "one of a, b, c" for error messages. */
-  oneOf(): string
 }
 
 export function defineCatalog<Id extends string, E extends PresetInfo>(entries: Record<Id, E>): Catalog<Id, E> {
@@ -50,7 +48,6 @@ export function defineCatalog<Id extends string, E extends PresetInfo>(entries: 
         const { label, description, parameters = [] } = entries[id]
         return { id, label, description, parameters, ...extra?.(entries[id], id) }
       }),
-    oneOf: () => `one of ${ids.join(', ')}`,
   }
 }
 

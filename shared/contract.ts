@@ -2,7 +2,7 @@
 // at the engine's edge) and response type, each pushed event's payload, and the wire frames.
 // The engine host's handlers and the renderer's client are both typed from this file.
 import { z } from 'zod'
-import { SEND_FAULT_TYPES, type SendFaultType } from './sender-faults'
+import { SEND_FAULT_TYPES } from './sender-faults'
 import { SCHEME_IDS } from './signatures'
 import { ENVELOPES } from './envelope'
 import { TIMELINE_STATUSES } from './delivery'
@@ -23,7 +23,6 @@ import type {
   RuleView,
   Snapshot,
   SubscriptionView,
-  TimelineFilter,
   TimelineRow,
   TunnelView,
 } from './contract-views'
@@ -44,10 +43,6 @@ export const timelineFilterSchema = z
     search: z.string().max(200).optional(),
   })
   .strict()
-
-/** Sending-side faults (to test a consumer), each with its default settings. */
-export const SENDER_FAULTS = SEND_FAULT_TYPES
-export type SenderFault = SendFaultType
 
 export const requestSchemas = {
   snapshot: z.object({}).strict(),
@@ -106,7 +101,7 @@ export const requestSchemas = {
       /** The payload as JSON text; it must parse. */
       payload: z.string().max(1_000_000).refine(isJson, { message: 'the payload is not valid JSON' }),
       count: z.number().int().min(1).max(1000),
-      faults: z.array(z.enum(SENDER_FAULTS)).max(SENDER_FAULTS.length),
+      faults: z.array(z.enum(SEND_FAULT_TYPES)).max(SEND_FAULT_TYPES.length),
     })
     .strict(),
   'clock.set': z.object({ mode: z.enum(['real', 'scaled', 'virtual']), scale: z.number().min(1).max(100_000).optional() }).strict(),
@@ -271,4 +266,3 @@ export function describeIssues(command: string, error: z.ZodError): string {
 /** The path the control WebSocket listens on. */
 export const CONTROL_PATH = '/control'
 
-export type { TimelineFilter }

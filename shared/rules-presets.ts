@@ -9,18 +9,15 @@ import { toDefinitionError } from './receiver-errors'
 const status = z.number().int().min(100).max(599)
 const ok = { type: 'reply', status: 200 } as const
 
-interface RulePreset extends PresetInfo {
-  /** The preset's own fields, beside `preset` and `name`. */
-  shape: z.ZodRawShape
-  /** The preset's fields (checked by `shape`) → the rule's definition, with its default name. */
-  rule(p: never): Record<string, unknown> & { name: string }
-  /** A UI adding the preset draws a random `seed` (the rule itself stays deterministic). */
-  seeded?: boolean
-}
+type Definition = Record<string, unknown> & { name: string }
 
-/** Types one entry: its rule() gets exactly the fields its shape checks. */
-function preset<S extends z.ZodRawShape>(entry: PresetInfo & { shape: S; seeded?: boolean; rule(p: z.output<z.ZodObject<S>>): Record<string, unknown> & { name: string } }): RulePreset {
-  return entry
+/**
+ * One entry: `shape` is the preset's own fields (beside `preset` and `name`), `rule` turns them into
+ * the rule's definition with its default name, `seeded` makes a UI draw a random `seed` when it adds
+ * the preset (the rule itself stays deterministic). rule() is typed by its own entry's shape.
+ */
+function preset<S extends z.ZodRawShape>(entry: PresetInfo & { shape: S; seeded?: boolean; rule(p: z.output<z.ZodObject<S>>): Definition }) {
+  return entry as PresetInfo & { shape: z.ZodRawShape; seeded?: boolean; rule(p: never): Definition }
 }
 
 /** A label's `{name}` stands for the parameter of that name. */

@@ -1,12 +1,12 @@
 // Compose an event, pick a subscription, send one or many, add sending-side faults; the chosen
 // subscription's policy is previewed as its expected schedule.
 import { useState } from 'react'
-import { SENDER_FAULTS, type SenderFault } from '../../../shared/contract'
+import { SEND_FAULT_TYPES, type SendFaultType } from '../../../shared/sender-faults'
 import { run, setFilter, toast, useApp } from '../state/app-store'
 import { ScheduleChart } from './ScheduleChart'
 import { Select } from './Select'
 
-const FAULT_LABEL: Record<SenderFault, string> = {
+const FAULT_LABEL: Record<SendFaultType, string> = {
   duplicate: 'Send twice (duplicate)',
   'wrong-secret': 'Wrong secret',
   'rotated-secret': 'Rotated-out secret',
@@ -26,7 +26,7 @@ export function SenderPage() {
   const [eventType, setEventType] = useState('booking.created')
   const [payload, setPayload] = useState(SAMPLE)
   const [count, setCount] = useState(1)
-  const [faults, setFaults] = useState<SenderFault[]>([])
+  const [faults, setFaults] = useState<SendFaultType[]>([])
   const [busy, setBusy] = useState(false)
   const chosen = subscriptions.find((s) => s.id === subscriptionId) ?? subscriptions[0]
   const policy = presets.find((p) => p.id === chosen?.policyId)
@@ -89,7 +89,7 @@ export function SenderPage() {
               )}
               <div className="row">
                 <span className="hint">Sending faults:</span>
-                {SENDER_FAULTS.map((fault) => (
+                {SEND_FAULT_TYPES.map((fault) => (
                   <label key={fault} className="check">
                     <input
                       type="checkbox"
