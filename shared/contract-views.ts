@@ -97,6 +97,8 @@ export interface RequestDetail
   headers: HeaderPair[]
   bodyBase64: string
   verify: SignatureBadge & { expected?: string; received?: string }
+  /** What the receiver marked on it, in words (key kept as a digest, not inspected: why, refused: why). */
+  marks?: string[]
   fault: FaultView | null
   response: { status: number | null; headers: HeaderPair[]; bodyBase64: string; ms: number | null }
 }

@@ -16,10 +16,24 @@ export type ResponseOutcome =
   | 'refused' //        answered with an error status by the receiver itself (413, 408 …)
   | 'store_failed' //   the capture could not be committed, answered 503
 
-/** A request as the captured event tells it: its head and what the receiver knew on arrival. */
+/** A request as the captured event tells it: its head, what the receiver knew on arrival and its marks. */
 export type CapturedRequest = Pick<
   RequestRecord,
-  'id' | 'endpointId' | 'receivedAt' | 'method' | 'path' | 'query' | 'httpVersion' | 'bodySize' | 'bodyTruncated' | 'remoteAddress' | 'attemptId' | 'dedupeKey'
+  | 'id'
+  | 'endpointId'
+  | 'receivedAt'
+  | 'method'
+  | 'path'
+  | 'query'
+  | 'httpVersion'
+  | 'bodySize'
+  | 'bodyTruncated'
+  | 'remoteAddress'
+  | 'attemptId'
+  | 'dedupeKey'
+  | 'dedupeKeyMark'
+  | 'notInspected'
+  | 'refusedReason'
 > & { endpointSlug: string | null }
 
 export interface ReceiverEventMap {
