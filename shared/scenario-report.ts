@@ -1,7 +1,8 @@
 // What running a scenario produces: per delivery every attempt with its time on the scenario
 // clock, its outcome and (in loop mode) what the receiver made of it, plus each expectation's
 // verdict. Written as JSON by `hookloop run --report` and shown by the UI.
-import type { DeliveryStatus, ScenarioClock } from './scenario'
+import type { ScenarioClock } from './scenario'
+import type { DeliveryStatus } from './delivery'
 
 export interface ReportAttempt {
   n: number
@@ -53,9 +54,16 @@ export interface ReportEndpoint {
   signatures: Record<string, number>
 }
 
+/** What an expectation is about, as data (a UI marks timeline rows by it, never by the label). */
+export type ExpectationSubject =
+  /** The deliveries of a scenario event to a subscription (`copy`: the one a duplicate fault made). */
+  | { kind: 'delivery'; event: string; subscription: string; copy: boolean; field: string }
+  | { kind: 'endpoint'; endpoint: string; field: string }
+
 export interface ExpectationResult {
   /** JSON path of the expectation field in the scenario file, e.g. expect.deliveries[0].at_ms */
   path: string
+  subject: ExpectationSubject
   /** What was checked, readable: "e1 → sub-a: status". */
   label: string
   ok: boolean

@@ -8,6 +8,7 @@ import { SCHEME_IDS } from './signatures'
 import { NETWORK_OUTCOMES } from './policy'
 import { endpointSchema, policySchema, sendFaultSchema } from './scenario-parts'
 import { ENVELOPES } from './envelope'
+import { DELIVERY_STATUSES } from './delivery'
 
 export const SCENARIO_VERSION = 1
 
@@ -25,8 +26,6 @@ export const scenarioClockSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('virtual'), start: clockStart }),
 ])
 
-export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'] as const
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
 /** What one attempt ended with: `http_<status>`, a network outcome, or what the sender recorded instead of a try. */
 export const ATTEMPT_OUTCOMES = [...NETWORK_OUTCOMES, 'dropped', 'interrupted'] as const

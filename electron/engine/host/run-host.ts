@@ -6,16 +6,19 @@ import type { Snapshot, SubscriptionView } from '../../../shared/contract'
 import { explainRule, explainStep, parseRule, type Step } from '../../../shared/rules'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { createChangeFeed, type ChangeFeed } from './change-feed'
-import { startControlServer, type ControlServer } from './control-server'
+import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
 import { createDetailsRead } from './details-read'
-import { createHandlers, endpointViews, ruleViews, subscriptionViews, toTunnelView, type EngineBinding } from './handlers'
+import { createHandlers } from './handlers'
+import { createCheckHandlers } from './handlers-checks'
+import { createExportHandlers } from './handlers-exports'
+import { createScenarioHandlers } from './handlers-scenarios'
+import { createTunnelHandlers } from './handlers-tunnel'
+import { endpointViews, ruleViews, subscriptionViews, toTunnelView, tunnelView, type EngineBinding } from './views'
 import { createLoopTry } from './loop-try'
 import { createTimelineRead } from './timeline-read'
 import { createRecorder } from '../recorder/recorder'
-import { createQaHandlers } from './handlers-qa'
 import { createScenarioRuns } from './scenario-runs'
 import { recordingHandlers } from './recording-handlers'
-import { tunnelView } from './handlers'
 
 export interface HostOptions {
   dataDir: string
@@ -119,7 +122,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
           break
         case 'attempt.started':
         case 'attempt.finished':
-          feed.touchDelivery(event.attempt.delivery_id)
+          feed.touchDelivery(event.attempt.deliveryId)
           break
         case 'request.captured':
           feed.touchRequest(event.request.id)
@@ -209,9 +212,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
     scenarioRun: () => runs.current(),
   }
   const recordingChanged = () => control?.publish('recording.state', recorder.view())
-  const handlers = {
+  const handlers: CommandHandlers = {
     ...createHandlers(ctx, createLoopTry(ctx)),
-    ...createQaHandlers({ base: ctx, recorder, runs, recordingChanged, setTunnel }, () => tunnelView(binding.engine)),
+    ...createScenarioHandlers({ recorder, runs, recordingChanged }),
+    ...createTunnelHandlers({ setTunnel, tunnelView: () => tunnelView(binding.engine) }),
+    ...createCheckHandlers(ctx),
+    ...createExportHandlers(ctx),
   }
   control = await startControlServer({
     port: options.port,

@@ -140,9 +140,9 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     if (event.type.startsWith('delivery.') || event.type.startsWith('attempt.')) queueCheck()
     if (event.type === 'attempt.finished' && options.onProgress) {
       const a = event.attempt
-      const p = planned.find((entry) => entry.deliveryId === a.delivery_id)
-      const next = a.next_attempt_at === null ? a.decision : `${a.decision}, next at run +${a.next_attempt_at - startedAt} ms`
-      options.onProgress(`run +${a.started_at - startedAt} ms  ${p ? `${p.event} → ${p.subscription}${p.duplicateOf === null ? '' : ' (copy)'}` : `delivery ${a.delivery_id}`}  #${a.n} ${a.outcome} (${next})`)
+      const p = planned.find((entry) => entry.deliveryId === a.deliveryId)
+      const next = a.nextAttemptAt === null ? a.decision : `${a.decision}, next at run +${a.nextAttemptAt - startedAt} ms`
+      options.onProgress(`run +${a.startedAt - startedAt} ms  ${p ? `${p.event} → ${p.subscription}${p.duplicateOf === null ? '' : ' (copy)'}` : `delivery ${a.deliveryId}`}  #${a.n} ${a.outcome} (${next})`)
     }
   })
   const clockLimit = clock.setTimer(limits.clockMs, () => {
@@ -182,7 +182,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
         })
         .then(
           (sent) => {
-            for (const d of sent.deliveries) planned.push({ event: local, subscription: localSubscription.get(d.subscription_id) ?? d.subscription_id, deliveryId: d.id, duplicateOf: d.duplicate_of })
+            for (const d of sent.deliveries) planned.push({ event: local, subscription: localSubscription.get(d.subscriptionId) ?? d.subscriptionId, deliveryId: d.id, duplicateOf: d.duplicateOf })
           },
           (error: unknown) => {
             stopReason = `event ${local} could not be sent: ${error instanceof Error ? error.message : String(error)}`
