@@ -3,7 +3,6 @@
 // store's read modules (endpoints and rules decoded by their own store modules).
 import type { Database } from 'better-sqlite3'
 import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail } from '../../../shared/contract'
-import type { Endpoint } from '../../../shared/receiver'
 import { createDetailReads } from '../store/detail-reads'
 import { createEndpointStore } from '../store/endpoints'
 import { createRequestStore } from '../store/requests'
