@@ -4,6 +4,7 @@ import { requestAssignment, TunnelRequestError, type TunnelAssignment } from './
 import { backoffDelay } from './backoff'
 import { checkHealth } from './health'
 import { resolveTunnelOptions, type TunnelManagerOptions } from './options'
+import { serverView } from './server-status'
 import { createSocketPool, type SocketPool } from './socket-pool'
 
 export interface TunnelManager {
@@ -30,6 +31,15 @@ interface OpenTunnel {
   degradedTimer: NodeJS.Timeout | undefined
 }
 
+// localtunnel-server frees an id 1 s after its last socket closed, and until then hands out a
+// random one instead. A rebuild asks again this often, this many times, before it settles for
+// another id (then reported as url-changed, and the wanted one is asked for at the next rebuild).
+const WANTED_ID_TRIES = 4
+const WANTED_ID_RETRY_MS = 1000
+// A replaced pool closes each socket once its request is answered; what is still open after
+// this is closed (the receiver's own request deadlines end far sooner).
+const DRAIN_MS = 120_000
+
 /**
  * Keeps a public URL pointing at the receiver: asks a localtunnel server for a tunnel (with a
  * deadline), keeps its sockets open, checks the URL end to end, and rebuilds a dead tunnel with
@@ -47,8 +57,11 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
   let attempt = 0
   let requestAbort: AbortController | undefined
   let tunnel: OpenTunnel | undefined
-  // Asked for again on rebuild so the URL configured at a provider keeps working.
-  let grantedId: string | undefined
+  // Pools of torn-down tunnels still carrying requests (make before break); stop() closes them.
+  const draining = new Set<SocketPool>()
+  // Asked for at every rebuild so the URL configured at a provider keeps working: the subdomain
+  // the user asked for, or else the first one granted (never a stand-in granted later).
+  let wantedId: string | undefined = opts.subdomain
   let lastUrl: string | undefined
 
   function emit<K extends keyof TunnelEvents>(event: K, payload: TunnelEvents[K]) {
@@ -77,26 +90,37 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
     return timer
   }
 
-  function teardown() {
+  /** `drain`: requests in flight on the old sockets are answered before those sockets close. */
+  function teardown(how: 'drain' | 'close') {
     generation++
     requestAbort?.abort()
     requestAbort = undefined
     for (const timer of timers) clearTimeout(timer)
     timers.clear()
     if (tunnel) {
+      const pool = tunnel.pool
       tunnel.health.abort()
-      tunnel.pool.close()
       tunnel = undefined
+      if (how === 'drain' && pool.inFlight() > 0) {
+        draining.add(pool)
+        pool.drain(DRAIN_MS)
+        const forget = setInterval(() => {
+          if (pool.inFlight() > 0 && draining.has(pool)) return
+          clearInterval(forget)
+          draining.delete(pool)
+        }, 500)
+        forget.unref()
+      } else pool.close()
     }
   }
 
   function scheduleRebuild(lastError: string) {
-    teardown()
+    teardown('drain')
     if (!running) return
     attempt++
     const nextInMs = backoffDelay(attempt, opts.backoff, opts.random)
     setState({ kind: 'reconnecting', attempt, nextInMs, lastError })
-    later(nextInMs, () => void connect(grantedId))
+    later(nextInMs, () => void connect())
   }
 
   function noticeUrl(assignment: TunnelAssignment) {
@@ -107,25 +131,42 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       notice = { kind: 'url-changed', url: assignment.url, requestedSubdomain: opts.subdomain, assignedSubdomain: assignment.id }
     }
     lastUrl = assignment.url
-    grantedId = assignment.id
+    wantedId ??= assignment.id
     if (notice) emit('notice', notice)
   }
 
-  async function connect(subdomain: string | undefined) {
-    teardown()
+  /** Asks for the wanted id; while the server still holds it, waits a little and asks again. */
+  async function requestWanted(gen: number, signal: AbortSignal): Promise<TunnelAssignment> {
+    for (let tries = 1; ; tries++) {
+      const assignment = await requestAssignment({ serverHost: opts.host, subdomain: wantedId, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal })
+      if (wantedId === undefined || assignment.id === wantedId || tries >= WANTED_ID_TRIES || gen !== generation) return assignment
+      // The id granted instead is never connected to; the server drops it after its own grace.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, WANTED_ID_RETRY_MS)
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
+      if (signal.aborted) throw new TunnelRequestError('aborted', true)
+    }
+  }
+
+  async function connect() {
+    teardown('close')
     const gen = generation
     setState({ kind: 'connecting', host: opts.host.origin })
     const abort = new AbortController()
     requestAbort = abort
     let assignment: TunnelAssignment
     try {
-      assignment = await requestAssignment({ serverHost: opts.host, subdomain, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal: abort.signal })
+      assignment = await requestWanted(gen, abort.signal)
     } catch (error) {
       if (gen !== generation) return
       const failure = error instanceof TunnelRequestError ? error : new TunnelRequestError(`tunnel request failed: ${String(error)}`, true)
       if (failure.retryable) return scheduleRebuild(failure.message)
       // A refusal (bad subdomain, blocked client): asking again would be refused again.
-      teardown()
+      teardown('close')
       running = false
       setState(failure.status === undefined ? { kind: 'offline', reason: failure.message } : { kind: 'offline', reason: failure.message, status: failure.status })
       return
@@ -162,7 +203,12 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
     }
   }
 
-  /** Turns the socket count and health into online / degraded. */
+  /**
+   * Turns the socket count and health into online / degraded. A full pool is online at once; a
+   * shortfall is reported only once it has lasted `degradedGraceMs` — after a rebuild as well as
+   * while online, since sockets close and reopen after every request — and then at most once per
+   * grace period while it lasts.
+   */
   function evaluate() {
     const t = tunnel
     if (!t) return
@@ -172,24 +218,22 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       if (live > 0 && !t.healthInFlight) void runHealth(t)
       return
     }
-    if (t.verified && attempt !== 0) attempt = 0
+    if (attempt !== 0) attempt = 0
     if (live >= max) {
       if (t.degradedTimer) clearTimeout(t.degradedTimer)
       t.degradedTimer = undefined
       setState({ kind: 'online', url: t.assignment.url, sockets: max })
       return
     }
-    const degraded: TunnelState = { kind: 'degraded', url: t.assignment.url, liveSockets: live, maxSockets: max }
-    // Sockets close and reopen after every request; only a shortfall that lasts is news.
-    if (state.kind !== 'online') return setState(degraded)
-    if (t.degradedTimer === undefined) {
-      t.degradedTimer = later(opts.degradedGraceMs, () => {
-        t.degradedTimer = undefined
-        if (tunnel !== t) return
-        const nowLive = t.pool.live()
-        setState(nowLive >= max ? { kind: 'online', url: t.assignment.url, sockets: max } : { kind: 'degraded', url: t.assignment.url, liveSockets: nowLive, maxSockets: max })
-      })
-    }
+    if (t.degradedTimer !== undefined) return
+    t.degradedTimer = later(opts.degradedGraceMs, () => {
+      t.degradedTimer = undefined
+      if (tunnel !== t) return
+      const nowLive = t.pool.live()
+      setState(nowLive >= max ? { kind: 'online', url: t.assignment.url, sockets: max } : { kind: 'degraded', url: t.assignment.url, liveSockets: nowLive, maxSockets: max })
+      // Still short: look again after another grace period (a count that changed is news then).
+      if (nowLive < max) evaluate()
+    })
   }
 
   async function runHealth(t: OpenTunnel) {
@@ -204,8 +248,19 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       later(opts.healthIntervalMs, () => void runHealth(t))
       return
     }
+    if (problem.timedOut && t.pool.inFlight() > 0) {
+      // Requests held by the receiver may fill every socket, and the check queues behind them.
+      // The server's own view of the tunnel (no socket needed) tells busy from dead.
+      const view = await serverView({ serverHost: opts.host, id: t.assignment.id, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal: t.health.signal })
+      if (tunnel !== t) return
+      if (view.kind === 'connected') {
+        t.healthFailures = 0
+        later(opts.healthIntervalMs, () => void runHealth(t))
+        return
+      }
+    }
     t.healthFailures++
-    if (t.healthFailures >= opts.healthFailuresBeforeRebuild) return scheduleRebuild(problem)
+    if (t.healthFailures >= opts.healthFailuresBeforeRebuild) return scheduleRebuild(problem.message)
     // Check again soon: one lost check is not yet a dead tunnel.
     later(Math.min(1000, opts.healthIntervalMs), () => void runHealth(t))
   }
@@ -215,11 +270,13 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       if (running) return
       running = true
       attempt = 0
-      void connect(opts.subdomain ?? grantedId)
+      void connect()
     },
     async stop() {
       running = false
-      teardown()
+      teardown('close')
+      for (const pool of draining) pool.close()
+      draining.clear()
       setState({ kind: 'stopped' })
       // Let the destroyed sockets' close events run before the caller moves on.
       await new Promise<void>((resolve) => setImmediate(resolve))
