@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { TunnelEvents, TunnelNotice, TunnelState } from '../../../shared/tunnel'
 import { requestAssignment, TunnelRequestError, type TunnelAssignment } from './assignment'
 import { backoffDelay } from './backoff'
-import { checkHealth } from './health'
+import { checkHealth, type HealthProblem } from './health'
 import { resolveTunnelOptions, type TunnelManagerOptions } from './options'
 import { serverView } from './server-status'
 import { createSocketPool, type SocketPool } from './socket-pool'
@@ -59,6 +59,10 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
   let tunnel: OpenTunnel | undefined
   // Pools of torn-down tunnels still carrying requests (make before break); stop() closes them.
   const draining = new Set<SocketPool>()
+  // The tunnel a failed health check replaces, kept running until its successor is in place: when
+  // the server hands out another id because it still holds this one, and this one answers a
+  // health check again (a server that was only frozen for a while), it is kept after all.
+  let standby: OpenTunnel | undefined
   // Asked for at every rebuild so the URL configured at a provider keeps working: the subdomain
   // the user asked for, or else the first one granted (never a stand-in granted later).
   let wantedId: string | undefined = opts.subdomain
@@ -90,32 +94,53 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
     return timer
   }
 
-  /** `drain`: requests in flight on the old sockets are answered before those sockets close. */
-  function teardown(how: 'drain' | 'close') {
+  /** Everything scheduled or asked for by the current tunnel stops; its callbacks see the mismatch. */
+  function cancelPending() {
     generation++
     requestAbort?.abort()
     requestAbort = undefined
     for (const timer of timers) clearTimeout(timer)
     timers.clear()
+  }
+
+  /** `drain`: requests in flight on the old sockets are answered before those sockets close. */
+  function teardown(how: 'drain' | 'close') {
+    cancelPending()
     if (tunnel) {
-      const pool = tunnel.pool
-      tunnel.health.abort()
+      const t = tunnel
       tunnel = undefined
-      if (how === 'drain' && pool.inFlight() > 0) {
-        draining.add(pool)
-        pool.drain(DRAIN_MS)
-        const forget = setInterval(() => {
-          if (pool.inFlight() > 0 && draining.has(pool)) return
-          clearInterval(forget)
-          draining.delete(pool)
-        }, 500)
-        forget.unref()
-      } else pool.close()
+      t.health.abort()
+      retire(t.pool, how)
     }
   }
 
-  function scheduleRebuild(lastError: string) {
-    teardown('drain')
+  function dropStandby(how: 'drain' | 'close') {
+    const t = standby
+    standby = undefined
+    if (t) retire(t.pool, how)
+  }
+
+  function retire(pool: SocketPool, how: 'drain' | 'close') {
+    if (how === 'close' || pool.inFlight() === 0) return pool.close()
+    draining.add(pool)
+    pool.drain(DRAIN_MS)
+    const forget = setInterval(() => {
+      if (pool.inFlight() > 0 && draining.has(pool)) return
+      clearInterval(forget)
+      draining.delete(pool)
+    }, 500)
+    forget.unref()
+  }
+
+  /** `keepOld`: the tunnel still has sockets; keep it as the standby until its successor is in place. */
+  function scheduleRebuild(lastError: string, keepOld = false) {
+    const old = tunnel
+    if (keepOld && old && standby === undefined && old.pool.live() > 0) {
+      cancelPending()
+      tunnel = undefined
+      old.health.abort()
+      standby = old
+    } else teardown('drain')
     if (!running) return
     attempt++
     const nextInMs = backoffDelay(attempt, opts.backoff, opts.random)
@@ -140,13 +165,19 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
     for (let tries = 1; ; tries++) {
       const assignment = await requestAssignment({ serverHost: opts.host, subdomain: wantedId, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal })
       if (wantedId === undefined || assignment.id === wantedId || tries >= WANTED_ID_TRIES || gen !== generation) return assignment
+      // Held by our own standby tunnel: waiting would not free it.
+      if (standby !== undefined && standby.assignment.id === wantedId && standby.pool.live() > 0) return assignment
       // The id granted instead is never connected to; the server drops it after its own grace.
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, WANTED_ID_RETRY_MS)
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer)
-          resolve()
-        })
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer)
+            resolve()
+          },
+          { once: true },
+        )
       })
       if (signal.aborted) throw new TunnelRequestError('aborted', true)
     }
@@ -167,13 +198,38 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       if (failure.retryable) return scheduleRebuild(failure.message)
       // A refusal (bad subdomain, blocked client): asking again would be refused again.
       teardown('close')
+      dropStandby('drain')
       running = false
       setState(failure.status === undefined ? { kind: 'offline', reason: failure.message } : { kind: 'offline', reason: failure.message, status: failure.status })
       return
     }
     if (gen !== generation) return
+    const old = standby
+    if (old) {
+      if (assignment.id !== old.assignment.id && old.pool.live() > 0) {
+        // The server still holds the old tunnel's id for its sockets: maybe it is alive after all.
+        old.health = new AbortController()
+        abort.signal.addEventListener('abort', () => old.health.abort(), { once: true })
+        const problem = await probe(old)
+        if (gen !== generation) return
+        if (problem === undefined && standby === old) {
+          // The new id is never connected to; the server drops it after its own grace.
+          standby = undefined
+          requestAbort = undefined
+          tunnel = old
+          old.healthFailures = 0
+          old.verified = true
+          evaluate()
+          later(opts.healthIntervalMs, () => void runHealth(old))
+          return
+        }
+      }
+      dropStandby('drain')
+    }
     requestAbort = undefined
     noticeUrl(assignment)
+    // Callbacks act only while this is the current tunnel (or the standby, for the last two).
+    const ref: { self?: OpenTunnel } = {}
     const pool = createSocketPool({
       remoteHost: assignment.remoteHost,
       remotePort: assignment.remotePort,
@@ -183,16 +239,18 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       lookup: opts.lookup,
       healthSecret,
       onChange: () => {
-        if (gen === generation) evaluate()
+        if (ref.self !== undefined && tunnel === ref.self) evaluate()
       },
       onDead: (lastError) => {
-        if (gen === generation) scheduleRebuild(lastError)
+        if (ref.self === undefined) return
+        if (tunnel === ref.self) scheduleRebuild(lastError)
+        else if (standby === ref.self) dropStandby('close')
       },
       onLocalUnreachable: (error) => {
-        if (gen === generation) emit('notice', { kind: 'local-unreachable', port: opts.localPort, error })
+        if (ref.self !== undefined && (tunnel === ref.self || standby === ref.self)) emit('notice', { kind: 'local-unreachable', port: opts.localPort, error })
       },
     })
-    tunnel = {
+    ref.self = {
       assignment,
       pool,
       verified: opts.healthIntervalMs === 0,
@@ -201,6 +259,7 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       health: new AbortController(),
       degradedTimer: undefined,
     }
+    tunnel = ref.self
   }
 
   /**
@@ -236,9 +295,19 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
     })
   }
 
+  /** A health check through the public URL; a timeout while requests are in flight may be only busy. */
+  async function probe(t: OpenTunnel): Promise<HealthProblem | undefined> {
+    const problem = await checkHealth({ publicUrl: t.assignment.url, secret: healthSecret, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal: t.health.signal })
+    if (problem === undefined || !problem.timedOut || t.pool.inFlight() === 0) return problem
+    // Requests held by the receiver may fill every socket, and the check queues behind them.
+    // The server's own view of the tunnel (no socket needed) tells busy from dead.
+    const view = await serverView({ serverHost: opts.host, id: t.assignment.id, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal: t.health.signal })
+    return view.kind === 'connected' ? undefined : problem
+  }
+
   async function runHealth(t: OpenTunnel) {
     t.healthInFlight = true
-    const problem = await checkHealth({ publicUrl: t.assignment.url, secret: healthSecret, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal: t.health.signal })
+    const problem = await probe(t)
     t.healthInFlight = false
     if (tunnel !== t) return
     if (problem === undefined) {
@@ -248,19 +317,8 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       later(opts.healthIntervalMs, () => void runHealth(t))
       return
     }
-    if (problem.timedOut && t.pool.inFlight() > 0) {
-      // Requests held by the receiver may fill every socket, and the check queues behind them.
-      // The server's own view of the tunnel (no socket needed) tells busy from dead.
-      const view = await serverView({ serverHost: opts.host, id: t.assignment.id, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal: t.health.signal })
-      if (tunnel !== t) return
-      if (view.kind === 'connected') {
-        t.healthFailures = 0
-        later(opts.healthIntervalMs, () => void runHealth(t))
-        return
-      }
-    }
     t.healthFailures++
-    if (t.healthFailures >= opts.healthFailuresBeforeRebuild) return scheduleRebuild(problem.message)
+    if (t.healthFailures >= opts.healthFailuresBeforeRebuild) return scheduleRebuild(problem.message, true)
     // Check again soon: one lost check is not yet a dead tunnel.
     later(Math.min(1000, opts.healthIntervalMs), () => void runHealth(t))
   }
@@ -275,6 +333,7 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
     async stop() {
       running = false
       teardown('close')
+      dropStandby('close')
       for (const pool of draining) pool.close()
       draining.clear()
       setState({ kind: 'stopped' })

@@ -46,7 +46,7 @@ export interface SocketPool {
   /** Destroys every socket; nothing is reopened after. */
   close(): void
 }
-/** A socket that stayed open this long, or carried a request, is live (and was healthy when it closed). */
+/** A socket that stayed open this long, or carried a request, was healthy when it closed. */
 const STABLE_MS = 250
 const REOPEN_FIRST_MS = 100
 const REOPEN_MAX_MS = 5000
@@ -83,15 +83,16 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
     const remote = connect({ host: options.remoteHost, port: options.remotePort, lookup: options.lookup })
     sockets.add(remote)
     let connectedAt: number | undefined
-    // A socket counts as live once it has stayed open STABLE_MS or carried a request, so a server
-    // that accepts and at once closes sockets does not make the count flicker.
+    // Live: connected now (what the server counts too). Healthy: it stayed open STABLE_MS or
+    // carried a request — only a socket that closes without being healthy counts as a failure
+    // (backoff, dead), so a server that accepts and at once closes sockets gets no storm, while
+    // the sockets localtunnel-server closes after each answer are replaced at once.
     let counted = false
-    const count = () => {
-      if (counted || remote.destroyed || closed) return
-      counted = true
-      live++
+    let healthy = false
+    const markHealthy = () => {
+      if (healthy || remote.destroyed || closed) return
+      healthy = true
       if (live === options.maxSockets) failures = 0
-      options.onChange()
     }
     remote.setTimeout(options.connectTimeoutMs, () => remote.destroy(new Error(`connecting to ${options.remoteHost}:${options.remotePort} timed out`)))
     remote.once('connect', () => {
@@ -100,7 +101,11 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       remote.setNoDelay(true)
       // Idle sockets can sit for hours; keepalive notices a peer that vanished without a FIN.
       remote.setKeepAlive(true, 15_000)
-      later(STABLE_MS, count)
+      if (closed) return
+      counted = true
+      live++
+      options.onChange()
+      later(STABLE_MS, markHealthy)
     })
     remote.on('error', (error: NodeJS.ErrnoException) => {
       lastError = `tunnel socket to ${options.remoteHost}:${options.remotePort}: ${error.code ?? error.message}`
@@ -112,9 +117,9 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
         if (!closed) options.onChange()
       }
       if (closed || dead || draining) return
-      if (counted) {
+      if (healthy) {
         failures = 0
-        // The usual case: the receiver closed an idle keep-alive connection after a request.
+        // The usual case: the server closed a socket after its answer (it keeps one free socket).
         setImmediate(() => openSlot(0))
         return
       }
@@ -128,7 +133,7 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       const next = slotFailures + 1
       later(Math.min(REOPEN_MAX_MS, REOPEN_FIRST_MS * 2 ** (next - 1)), () => openSlot(next))
     })
-    relay(remote, count)
+    relay(remote, markHealthy)
   }
 
   interface Relay {
