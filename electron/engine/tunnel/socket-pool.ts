@@ -271,6 +271,13 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
         return feed(first)
       }
       if (unframed) return toLocal(first)
+      if (local && (!local.reusable || local.unframed)) {
+        // Its last answer said it closes (or could not be followed): the next request gets another.
+        const stale = local
+        local = undefined
+        stale.owner = undefined
+        stale.socket.destroy()
+      }
       if (!local) local = locals.take(owner)
       feed(first)
     }
