@@ -29,6 +29,8 @@ interface LoadResult {
   durationS: number
   p50: number
   p99: number
+  /** CPU time of Hookloop's process (receiver + tunnel) per 2xx answer, µs. */
+  cpuUsPerRequest?: number
 }
 
 function start<T>(file: string, args: string[]): Promise<{ child: ChildProcess; message: T }> {
@@ -40,10 +42,24 @@ function start<T>(file: string, args: string[]): Promise<{ child: ChildProcess; 
   })
 }
 
-async function load(url: string, host: string | undefined, durationS: number): Promise<LoadResult> {
+function appCpu(app: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (m: { cpuUs?: number }) => {
+      if (m.cpuUs === undefined) return
+      app.off('message', onMessage)
+      resolve(m.cpuUs)
+    }
+    app.on('message', onMessage)
+    app.send('cpu')
+  })
+}
+
+async function load(url: string, host: string | undefined, durationS: number, app?: ChildProcess): Promise<LoadResult> {
   const job = { url, host, connections: CONNECTIONS, durationS, body: BODY }
+  const before = app ? await appCpu(app) : 0
   const { child, message } = await start<LoadResult>('tunnel-load-process.mjs', [JSON.stringify(job)])
   child.disconnect()
+  if (app && message.ok2xx > 0) message.cpuUsPerRequest = Math.round(((await appCpu(app)) - before) / message.ok2xx)
   return message
 }
 
@@ -66,6 +82,7 @@ async function tunnelPath(kind: ServerKind, receiver: 'hookloop' | 'minimal') {
     proxy,
     tunnel: `http://127.0.0.1:${server.message.port}/h/bench`,
     host: new URL(app.message.publicUrl).host,
+    app: app.child,
     stop() {
       app.child.disconnect()
       server.child.disconnect()
@@ -101,8 +118,8 @@ for (const receiver of ['hookloop', 'minimal'] as const) {
   // Direct and the three tunnels alternate round by round, so load from other jobs on the
   // machine drifting over a minute hits every path alike.
   for (let round = 0; round < ROUNDS; round++) {
-    runs.direct?.push(await load(direct, undefined, DURATION_S))
-    for (const kind of KINDS) runs[kind]?.push(await load(paths[kind].tunnel, paths[kind].host, DURATION_S))
+    runs.direct?.push(await load(direct, undefined, DURATION_S, paths.reuse.app))
+    for (const kind of KINDS) runs[kind]?.push(await load(paths[kind].tunnel, paths[kind].host, DURATION_S, paths[kind].app))
   }
   results[`${receiver} receiver: direct`] = median(runs.direct ?? [])
   for (const kind of KINDS) results[`${receiver} receiver: ${LABELS[kind]}`] = median(runs[kind] ?? [])
@@ -116,6 +133,7 @@ const rows = Object.entries(results).map(([name, r]) => ({
   'req/s (2xx)': rps(r),
   'p50 ms': r.p50,
   'p99 ms': r.p99,
+  'Hookloop CPU µs/req': r.cpuUsPerRequest === undefined ? '' : Math.round(r.cpuUsPerRequest),
   'non-2xx': r.non2xx,
   errors: r.errors + r.timeouts,
 }))
@@ -144,4 +162,6 @@ const ratio_vs_direct = {
   test_server_one_free: ratioOf(hookloop.test_server_one_free, hookloop.direct),
   real_server: ratioOf(hookloop.real_server, hookloop.direct),
 }
-process.stdout.write(`${JSON.stringify({ bench: 'tunnel', rps: hookloop, ratio_vs_direct })}\n`)
+const cpu = (name: string) => Math.round(results[`hookloop receiver: ${name}`]?.cpuUsPerRequest ?? 0)
+const cpu_us_per_request = { direct: cpu('direct'), test_server: cpu(LABELS.reuse), test_server_one_free: cpu(LABELS['one-free']), real_server: cpu(LABELS.real) }
+process.stdout.write(`${JSON.stringify({ bench: 'tunnel', rps: hookloop, ratio_vs_direct, cpu_us_per_request })}\n`)
