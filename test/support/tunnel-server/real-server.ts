@@ -154,6 +154,12 @@ function apiGet(port: number, path: string): Promise<{ status: number; body: str
   })
 }
 
+// Servers still running when the test process exits (a crashed worker) are killed with it.
+const running = new Set<ChildProcess>()
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
 /** Installs (once) and starts the real localtunnel server on a free loopback port. */
 export async function startRealTunnelServer(options: { port?: number } = {}): Promise<RealTunnelServer> {
   const dir = installRealServer()
@@ -168,6 +174,8 @@ export async function startRealTunnelServer(options: { port?: number } = {}): Pr
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     child = proc
+    running.add(proc)
+    proc.once('exit', () => running.delete(proc))
     proc.stdout?.on('data', (c: Buffer) => output.push(c.toString('utf8')))
     proc.stderr?.on('data', (c: Buffer) => output.push(c.toString('utf8')))
     const exited = new Promise<never>((_, reject) => proc.once('exit', (code, signal) => reject(new Error(`the localtunnel server exited (${code ?? signal}): ${output.join('').slice(-1000)}`))))
