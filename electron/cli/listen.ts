@@ -2,7 +2,6 @@
 // one log line per request, everything captured into the SQLite file of a data folder.
 // Ctrl-C (SIGINT) or SIGTERM commits what is queued, closes every connection and exits 0.
 import { readFileSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { DefinitionError } from '../../shared/receiver-errors'
@@ -10,8 +9,10 @@ import { endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig } 
 import type { ReceiverEvent } from '../../shared/receiver-events'
 import { explainStep } from '../../shared/rules'
 import { createRealClock } from '../engine/clock'
+import { defaultDataDir } from '../engine/data-dir'
 import { createReceiver, type Receiver } from '../engine/receiver'
 import { openDatabase } from '../engine/store'
+import { logKey, logNotes, logRequestLine } from './safe-log'
 import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
 import { UsageError } from './usage-error'
 
@@ -40,14 +41,6 @@ ${TUNNEL_HELP}
   -h, --help         show this help
 
 Ctrl-C stops it cleanly (exit 0). A bad config file exits 2 naming the field at fault.`
-
-/** The user data folder, per platform (the Electron app uses the same place). */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Hookloop')
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Hookloop')
-  const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith('/') ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share')
-  return join(base, 'hookloop')
-}
 
 export interface ListenSettings {
   host: string
@@ -115,9 +108,12 @@ function applyConfig(receiver: Receiver, config: ListenConfig): void {
   }
 }
 
-/** One line per request: time, endpoint, method + path, key, dup #, signature, fault, status, ms. */
+/**
+ * One line per request: time, endpoint, method + path, key, dup #, signature, fault, status, ms,
+ * then why it was refused or not inspected, when it was. Request text goes through safe-log.
+ */
 export function createRequestLog(write: (line: string) => void) {
-  const pending = new Map<number, { time: string; endpoint: string; request: string; key: string; dup: string; sig: string }>()
+  const pending = new Map<number, { time: string; endpoint: string; request: string; key: string; dup: string; sig: string; notes: string }>()
   return (event: ReceiverEvent) => {
     switch (event.type) {
       case 'request.captured': {
@@ -125,10 +121,11 @@ export function createRequestLog(write: (line: string) => void) {
         pending.set(r.id, {
           time: new Date(r.receivedAt).toISOString(),
           endpoint: r.endpointSlug ?? '(none)',
-          request: `${r.method} ${r.path}${r.query ? `?${r.query}` : ''}`,
-          key: r.dedupeKey ?? '-',
+          request: logRequestLine(r.method, r.path, r.query),
+          key: logKey(r.dedupeKey, r.dedupeKeyMark ?? null),
           dup: '-',
           sig: '-',
+          notes: logNotes(r),
         })
         return
       }
@@ -148,7 +145,7 @@ export function createRequestLog(write: (line: string) => void) {
         if (!line) return
         const fault = event.fault && !(event.fault.type === 'reply' && event.fault.status < 300) ? explainStep(event.fault) : '-'
         const status = event.status === null ? event.outcome : `${event.status}${event.outcome === 'replied' ? '' : ` ${event.outcome}`}`
-        write(`${line.time}  ${line.endpoint}  ${line.request}  key=${line.key}  dup=${line.dup}  sig=${line.sig}  fault=${fault}  status=${status}  ${Math.round(event.durationMs)}ms`)
+        write(`${line.time}  ${line.endpoint}  ${line.request}  key=${line.key}  dup=${line.dup}  sig=${line.sig}  fault=${fault}  status=${status}  ${Math.round(event.durationMs)}ms${line.notes}`)
         return
       }
       case 'connection.refused':
@@ -194,6 +191,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       // Commits run beside the server: a burst of webhooks is answered without waiting on SQLite's turn.
       captureThread: true,
       ...(settings.config?.requestDeadlineMs === undefined ? {} : { requestDeadlineMs: settings.config.requestDeadlineMs }),
+      ...(settings.config?.bodyBudgetBytes === undefined ? {} : { bodyBudgetBytes: settings.config.bodyBudgetBytes }),
     })
   } catch (error) {
     db.close()
