@@ -12,6 +12,7 @@ import { explainStep } from '../../shared/rules'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, type Receiver } from '../engine/receiver'
 import { openDatabase } from '../engine/store'
+import { redactQuery } from '../../shared/redaction'
 import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
 import { UsageError } from './usage-error'
 
@@ -125,7 +126,7 @@ export function createRequestLog(write: (line: string) => void) {
         pending.set(r.id, {
           time: new Date(r.receivedAt).toISOString(),
           endpoint: r.endpointSlug ?? '(none)',
-          request: `${r.method} ${r.path}${r.query ? `?${r.query}` : ''}`,
+          request: `${r.method} ${r.path}${r.query ? `?${redactQuery(r.query)}` : ''}`,
           key: r.dedupeKey ?? '-',
           dup: '-',
           sig: '-',

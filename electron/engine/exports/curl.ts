@@ -28,7 +28,7 @@ function command(exchange: Exchange, redactor: Redactor): string {
   const lines: string[] = []
   const describe = `${exchange.hookloop.source} ${exchange.hookloop.id} · ${new Date(exchange.startedAt).toISOString()} · ${exchange.hookloop.outcome}`
   lines.push(`# ${describe.replace(/[\r\n]/g, ' ')}`)
-  const parts = [`curl -sS -X ${shellQuote(exchange.method)} ${shellQuote(exchange.url)}`]
+  const parts = [`curl -sS -X ${shellQuote(exchange.method)} ${shellQuote(redactor.url(exchange.url))}`]
   for (const [name, value] of redactor.headers(exchange.headers)) {
     if (SKIP.has(name.toLowerCase())) continue
     // curl drops a header given as "name:" — "name;" sends it empty.
