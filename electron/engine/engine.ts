@@ -36,6 +36,8 @@ export interface EngineOptions {
   nativeBinding?: string
   /** Attempts in flight at once (default: the sender's). */
   concurrency?: number
+  /** The key that seals signing secrets at rest (the app's, kept with the OS keychain); default a key file beside the database. */
+  secretKey?: Buffer
 }
 
 /** Everything that happens in the engine, one stream: receiver, sender and tunnel events. */
@@ -103,7 +105,11 @@ function isClock(value: ClockSpec | Clock): value is Clock {
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const dataFile = resolveDataFile(options)
-  const db = openDatabase({ file: dataFile, ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) })
+  const db = openDatabase({
+    file: dataFile,
+    ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+    ...(options.secretKey === undefined ? {} : { secretKey: options.secretKey }),
+  })
   const clockOption = options.clock ?? { mode: 'real' }
   const ownClock = !isClock(clockOption)
   const clock = isClock(clockOption) ? clockOption : createClock(clockOption)

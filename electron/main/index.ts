@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { app, BrowserWindow, dialog, session } from 'electron'
 import { contentSecurityPolicy } from '../engine/host/guard'
 import { defaultDataDir } from '../cli/listen'
+import { appDataKey } from './data-key'
 import { electronNativeBinding, startEngineProcess, type EngineProcess } from './engine-process'
 import { registerIpc } from './ipc'
 import { createSecretStore, secretStorageStatus } from './secret-store'
@@ -66,11 +67,13 @@ async function start(): Promise<void> {
   const storage = secretStorageStatus()
   const nativeBinding = electronNativeBinding(app.getAppPath())
   try {
+    const dataKey = appDataKey(dataDir)
     engine = await startEngineProcess({
       dataDir,
       rendererDir: join(__dirname, '../renderer'),
-      warnings: storage.warning ? [storage.warning] : [],
+      warnings: [storage.warning, dataKey.warning].filter((w): w is string => w !== null),
       ...(nativeBinding ? { nativeBinding } : {}),
+      ...(dataKey.key ? { secretKey: dataKey.key } : {}),
     })
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)

@@ -15,6 +15,7 @@ import type { SchemeId } from '../../../shared/signatures'
 import { badge } from './timeline-read'
 import { isEnvelope } from '../../../shared/envelope'
 import { sentBody } from '../sender/envelope'
+import { secretBoxOf } from '../store/secret-box'
 
 export interface DetailsReadOptions {
   /** The explain() sentence of a stored rule definition. */
@@ -78,6 +79,8 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
   )
   const request = db.prepare<[number], Record<string, unknown>>(`SELECT * FROM requests WHERE id = ?`)
   const ruleById = db.prepare<[string], { definition_json: string }>(`SELECT definition_json FROM rules WHERE id = ?`)
+  // Secrets are sealed at rest; only their hints leave this module.
+  const secretBox = secretBoxOf(db)
   const endpoints = db.prepare<[], { id: string; slug: string; name: string; scheme: string | null; secrets_json: string; dedupe_json: string | null }>(
     `SELECT id, slug, name, scheme, secrets_json, dedupe_json FROM endpoints ORDER BY created_at, id`,
   )
@@ -181,7 +184,7 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
       slug: e.slug,
       name: e.name,
       scheme: e.scheme as SchemeId | null,
-      secretHints: (parseJson(e.secrets_json) as string[] | null)?.map(secretHint) ?? [],
+      secretHints: (parseJson(secretBox.open(e.secrets_json)) as string[] | null)?.map(secretHint) ?? [],
       dedupe: dedupeView(e.dedupe_json),
       ...options.endpointUrls(e.slug),
     }))

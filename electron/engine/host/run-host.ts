@@ -27,6 +27,8 @@ export interface HostOptions {
   receiverPort?: number
   tunnel?: EngineOptions['tunnel']
   nativeBinding?: string
+  /** The data key sealing signing secrets at rest, base64 (the app's, from the OS keychain); absent: a key file beside the database. */
+  secretKey?: string
   /** Shown in a banner in every UI (e.g. secrets kept as plain text). */
   warnings?: string[]
   log?: (line: string) => void
@@ -93,6 +95,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       receiver: { port: receiverPort },
       ...(tunnelOption ? { tunnel: tunnelOption } : {}),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      ...(options.secretKey ? { secretKey: Buffer.from(options.secretKey, 'base64') } : {}),
     })
     receiverPort = engine.receiver.port
     const timeline = createTimelineRead(engine.db)

@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { randomBytes } from 'node:crypto'
 import BetterSqlite3 from 'better-sqlite3'
 import type { Database } from 'better-sqlite3'
+import { prepareDataFiles, tightenDatabaseFiles } from './file-modes'
 import { migrate, type Migration, MIGRATIONS } from './migrations'
+import { attachSecretBox, createSecretBox, fileSecretKey, sealSecretsAtRest, secretKeyFileOf, type SecretKeySource } from './secret-box'
 import { StoreError } from './store-error'
 
 export interface OpenDatabaseOptions {
@@ -11,12 +12,22 @@ export interface OpenDatabaseOptions {
   migrations?: readonly Migration[]
   /** Where better-sqlite3's native addon lives (Electron needs its own ABI build). */
   nativeBinding?: string
+  /**
+   * The 32-byte key that seals signing secrets at rest (the app passes one kept with the OS
+   * keychain). Default: a random key in a 0600 file beside the database (`<file>.key`).
+   */
+  secretKey?: SecretKeySource
+  /** Where a notice goes (a file mode tightened, plain secrets sealed); default stderr. */
+  notice?: (line: string) => void
 }
+
+const stderrNotice = (line: string) => void process.stderr.write(`hookloop: ${line}\n`)
 
 /** Opens (creating if needed) and migrates the database; WAL mode for files. */
 export function openDatabase(options: OpenDatabaseOptions): Database {
   const { file } = options
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const notice = options.notice ?? stderrNotice
+  if (file !== ':memory:') prepareDataFiles(file, notice)
   let db: Database
   try {
     db = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
@@ -34,6 +45,12 @@ export function openDatabase(options: OpenDatabaseOptions): Database {
     db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
     migrate(db, options.migrations ?? MIGRATIONS)
+    if (file !== ':memory:') tightenDatabaseFiles(file, notice)
+    const source = options.secretKey ?? (file === ':memory:' ? randomBytes(32) : () => fileSecretKey(secretKeyFileOf(file), notice))
+    const box = createSecretBox(typeof source === 'function' ? source() : source)
+    const sealed = sealSecretsAtRest(db, box, options.secretKey === undefined ? `the key file ${secretKeyFileOf(file)}` : 'the one given')
+    if (sealed > 0) notice(`sealed the signing secrets of ${sealed} endpoint(s) and subscription(s) in ${file}: they were stored in plain text`)
+    attachSecretBox(db, box)
     return db
   } catch (error) {
     db.close()
