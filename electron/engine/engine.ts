@@ -10,9 +10,11 @@ import type { ReceiverEvent } from '../../shared/receiver-events'
 import type { AttemptView, DeliveryView } from '../../shared/sender-events'
 import type { SendFaultInput } from '../../shared/sender-faults'
 import type { TunnelNotice, TunnelState } from '../../shared/tunnel'
+import type { PruneResult } from '../../shared/history'
 import { createClock, isVirtualClock, type ClockSpec } from './clock'
 import { createApiRoute, createEventFeed, type EventFeed } from './feed'
 import { createReceiver, type Receiver } from './receiver'
+import { createRetention, type Retention } from './retention/retention'
 import { createSender, type Sender } from './sender/sender'
 import type { Subscription, SubscriptionInput } from './sender/subscriptions'
 import { sign } from './signatures'
@@ -47,6 +49,7 @@ export type EngineEvent =
   | { type: 'attempt.started' | 'attempt.finished'; attempt: AttemptView }
   | { type: 'tunnel.state'; state: TunnelState }
   | { type: 'tunnel.notice'; notice: TunnelNotice }
+  | { type: 'history.pruned'; result: PruneResult }
 export type EngineEventType = EngineEvent['type']
 export type EngineListener = (event: EngineEvent) => void
 
@@ -66,6 +69,8 @@ export interface Engine {
   readonly receiver: Receiver
   readonly sender: Sender
   readonly tunnel: TunnelManager | null
+  /** Keeps the captured history within the data folder's retention; Clear history. */
+  readonly retention: Retention
   /** The events this engine emitted, as GET /api/v1/events serves them on the receiver's port. */
   readonly feed: EventFeed
   /** The file the store lives in. */
@@ -193,6 +198,17 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     tunnel.start()
   }
 
+  // Under a virtual clock the schedule runs on real time (see retention.ts); ages are measured
+  // on the engine's clock, the one that stamped the captures.
+  const retention = createRetention({
+    db,
+    clock,
+    timers: isVirtualClock(clock) ? createClock({ mode: 'real' }) : clock,
+    capture: receiver.requests,
+    onPruned: (result) => emit({ type: 'history.pruned', result }),
+    onError: (error) => process.stderr.write(`hookloop: retention: ${error instanceof Error ? error.message : String(error)}\n`),
+  })
+
   let closed: Promise<void> | null = null
   const settledStatement = db.prepare("SELECT status IN ('succeeded', 'failed') AND in_flight = 0 FROM deliveries WHERE id = ?").pluck()
 
@@ -201,6 +217,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     clock,
     receiver,
     sender,
+    retention,
     get tunnel() {
       return tunnel
     },
@@ -236,6 +253,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     close() {
       closed ??= (async () => {
+        await retention.stop()
         await tunnel?.stop()
         await sender.stop()
         await dispatcher.close()

@@ -2,6 +2,7 @@
 // checked; engine errors become HostErrors with a code the UI can act on.
 import { randomBytes } from 'node:crypto'
 import type { EndpointView, RuleView, Snapshot, SubscriptionView, TunnelView } from '../../../shared/contract'
+import type { HistoryCommandName } from '../../../shared/contract-history'
 import { expectedSchedule } from '../../../shared/policy'
 import { isPolicyPresetId, POLICY_PRESETS, POLICY_PRESET_IDS } from '../../../shared/policy-presets'
 import { DefinitionError } from '../../../shared/receiver-errors'
@@ -208,7 +209,7 @@ export type QaCommandName =
   | 'check.sender'
   | 'export.selection'
   | 'import.replay'
-export type CoreHandlers = Omit<CommandHandlers, QaCommandName>
+export type CoreHandlers = Omit<CommandHandlers, QaCommandName | HistoryCommandName>
 
 export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['loop.try']): CoreHandlers {
   const notFound = (what: string): never => {

@@ -15,6 +15,7 @@ import { createRecorder } from '../recorder/recorder'
 import { createQaHandlers } from './handlers-qa'
 import { createScenarioRuns } from './scenario-runs'
 import { recordingHandlers } from './recording-handlers'
+import { createHistoryHandlers } from './history-handlers'
 import { tunnelView } from './handlers'
 
 export interface HostOptions {
@@ -136,6 +137,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
           control?.publish('tunnel.state', toTunnelView(event.state))
           publishList('endpoints')
           break
+        case 'history.pruned':
+          // Retention removed rows: every UI reads its timeline again.
+          control?.publish('timeline.reset', { total: -1 })
+          break
         case 'tunnel.notice':
         case 'connection.refused':
         case 'store.error':
@@ -215,6 +220,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const handlers = {
     ...createHandlers(ctx, createLoopTry(ctx)),
     ...createQaHandlers({ base: ctx, recorder, runs, recordingChanged, setTunnel }, () => tunnelView(binding.engine)),
+    ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
   }
   control = await startControlServer({
     port: options.port,

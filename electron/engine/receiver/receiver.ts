@@ -82,6 +82,11 @@ export interface Receiver {
     count(): number
     /** Commit every queued capture now. */
     flush(): void
+    /**
+     * Requests of these endpoints were deleted (retention, Clear history): their dedupe numbering
+     * is read back from the store, so no new arrival points at a deleted first arrival.
+     */
+    forgetDeleted(endpointIds: readonly string[]): void
   }
   openConnections(): number
   /** Stops listening, ends every connection (aborting holds and delays), commits what is queued. */
@@ -297,6 +302,9 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         return requestStore.count()
       },
       flush: () => writer.flushNow(),
+      forgetDeleted: (endpointIds) => {
+        for (const id of endpointIds) dedupe.forget(id)
+      },
     },
     openConnections: () => server.openConnections(),
     async close() {

@@ -36,6 +36,9 @@ export function openDatabase(options: OpenDatabaseOptions): Database {
   }
   try {
     if (file !== ':memory:') {
+      // A new file frees pruned pages back to the file system (incremental vacuum, store/history.ts);
+      // the setting can only be chosen before the first page is written.
+      if (db.pragma('page_count', { simple: true }) === 0) db.pragma('auto_vacuum = INCREMENTAL')
       const mode = db.pragma('journal_mode = WAL', { simple: true })
       if (mode !== 'wal') throw new StoreError('open_failed', `cannot switch ${file} to WAL mode (journal_mode is ${String(mode)})`)
     }

@@ -1,0 +1,175 @@
+// Retention: keeps the captured history within the data folder's limits (N days and/or N MB) and
+// clears it on demand. Work is done in small batches (a few hundred rows or a few MB each, one
+// short write transaction) with a turn of the event loop between them, so capture goes on while
+// history is pruned; afterwards freed pages go back to the file system and the WAL is truncated.
+//
+// Two clocks are injected: `clock` stamped the captures (received_at), so "older than N days" is
+// measured on it; `timers` schedules the passes. Under a virtual clock the engine hands a real
+// clock as `timers`: a housekeeping timer must not be the next thing a virtual clock jumps to.
+import type { Database } from 'better-sqlite3'
+import type { Clock, TimerHandle } from '../../../shared/clock'
+import { RETENTION_LIMITS, type PruneResult, type RetentionSettings, type StoreSizeView } from '../../../shared/history'
+import { createHistoryStore, type BatchLimits, type HistoryBatch, type HistorySelection } from '../store/history'
+
+const DAY_MS = 86_400_000
+const MB = 1_000_000
+
+/** What pruning needs of a receiver writing to the same store (none when there is no receiver in this process). */
+export interface CaptureHooks {
+  /** Commit every queued capture (so none still points at a row about to go). */
+  flush(): void
+  /** These endpoints' dedupe numbering is to be read back from the store. */
+  forgetDeleted(endpointIds: readonly string[]): void
+}
+
+export interface RetentionOptions {
+  db: Database
+  clock: Clock
+  timers: Clock
+  capture?: CaptureHooks
+  /** Between scheduled passes (default a minute). */
+  intervalMs?: number
+  /** Until the first scheduled pass (default 10 s: start-up comes first). */
+  firstPassMs?: number
+  batch?: Partial<BatchLimits>
+  /** After each pass that deleted something. */
+  onPruned?(result: PruneResult): void
+  /** A scheduled pass failed (the next one tries again). */
+  onError?(error: unknown): void
+}
+
+/** One prune: by age and/or size, optionally one endpoint's, or everything up to now. */
+export interface PrunePlan {
+  olderThanMs?: number
+  maxBytes?: number
+  endpointId?: string
+  /** Every request that exists now (Clear history). */
+  all?: boolean
+}
+
+export interface Retention {
+  settings(): RetentionSettings
+  /** Saves the settings and applies them at once; returns them with the size after. */
+  set(settings: RetentionSettings): Promise<RetentionSettings & { size: StoreSizeView }>
+  size(): StoreSizeView
+  /** Runs a plan now (after any pass in progress). */
+  prune(plan: PrunePlan): Promise<PruneResult>
+  /** Applies the saved settings now. */
+  apply(): Promise<PruneResult>
+  /** Stops the schedule and waits for a pass in progress to finish its batch. */
+  stop(): Promise<void>
+}
+
+export const DEFAULT_BATCH: BatchLimits = { rows: 500, bytes: 4 * MB }
+
+export function checkRetention(settings: RetentionSettings): RetentionSettings {
+  const check = (value: number | null, bounds: { min: number; max: number }, what: string) => {
+    if (value === null) return
+    if (!Number.isInteger(value) || value < bounds.min || value > bounds.max) throw new RangeError(`retention ${what} must be a whole number from ${bounds.min} to ${bounds.max}, or none (got ${value})`)
+  }
+  check(settings.days, RETENTION_LIMITS.days, 'days')
+  check(settings.maxMb, RETENTION_LIMITS.maxMb, 'maxMb')
+  return { days: settings.days, maxMb: settings.maxMb }
+}
+
+export function createRetention(options: RetentionOptions): Retention {
+  const store = createHistoryStore(options.db)
+  const limits: BatchLimits = { ...DEFAULT_BATCH, ...options.batch }
+  const intervalMs = options.intervalMs ?? 60_000
+  let timer: TimerHandle | null = null
+  let stopped = false
+  // One pass at a time: a Clear history asked during a scheduled pass runs after it.
+  let queue: Promise<unknown> = Promise.resolve()
+
+  const pageSize = () => options.db.pragma('page_size', { simple: true }) as number
+
+  function deleteBatch(batch: HistoryBatch): number {
+    // Synchronous from here on: no arrival can take a dedupe number from a row between its
+    // deletion and the forgetting below. Queued captures commit first, so none points at it.
+    if (batch.keyedEndpointIds.length > 0) options.capture?.flush()
+    const deleted = store.deleteIds(batch.ids)
+    if (batch.keyedEndpointIds.length > 0) options.capture?.forgetDeleted(batch.keyedEndpointIds)
+    return deleted
+  }
+
+  async function run(plan: PrunePlan): Promise<PruneResult> {
+    const result = { deleted: 0, bytes: 0, batches: 0, reclaimedPages: 0 }
+    if (plan.all || plan.endpointId !== undefined) options.capture?.flush()
+    const maxId = plan.all || plan.endpointId !== undefined ? store.maxId() : undefined
+    const step = async (selection: HistorySelection, more: () => boolean) => {
+      while (!stopped && more()) {
+        const batch = store.nextBatch(selection, limits)
+        if (batch.ids.length === 0) return
+        result.deleted += deleteBatch(batch)
+        result.bytes += batch.bytes
+        result.batches++
+        // Give the batch's pages back as we go, so the file shrinks along with the history.
+        result.reclaimedPages += store.reclaim(Math.ceil(batch.bytes / pageSize()) + 64)
+        // A turn of the event loop: captures waiting on the socket get in between batches.
+        await options.timers.sleep(0)
+      }
+    }
+    const scope = {
+      ...(plan.endpointId === undefined ? {} : { endpointId: plan.endpointId }),
+      ...(maxId === undefined ? {} : { maxId }),
+    }
+    if (plan.all || plan.endpointId !== undefined) await step({ ...scope, ...(plan.olderThanMs === undefined ? {} : { before: options.clock.now() - plan.olderThanMs }) }, () => true)
+    else if (plan.olderThanMs !== undefined) await step({ before: options.clock.now() - plan.olderThanMs }, () => true)
+    if (plan.maxBytes !== undefined) {
+      const maxBytes = plan.maxBytes
+      await step(scope, () => store.usedBytes() > maxBytes)
+    }
+    if (result.deleted > 0 && !stopped) {
+      result.reclaimedPages += store.reclaim(Number.MAX_SAFE_INTEGER)
+      store.checkpoint('truncate')
+    }
+    return { ...result, size: store.size() }
+  }
+
+  function enqueue(plan: PrunePlan): Promise<PruneResult> {
+    const next = queue.then(() => run(plan))
+    queue = next.catch(() => undefined)
+    return next
+  }
+
+  function planOf(settings: RetentionSettings): PrunePlan {
+    return {
+      ...(settings.days === null ? {} : { olderThanMs: settings.days * DAY_MS }),
+      ...(settings.maxMb === null ? {} : { maxBytes: settings.maxMb * MB }),
+    }
+  }
+
+  const apply = () => enqueue(planOf(store.retention()))
+
+  function schedule(delayMs: number): void {
+    if (stopped) return
+    timer = options.timers.setTimer(delayMs, () => {
+      timer = null
+      apply()
+        .then((result) => {
+          if (result.deleted > 0) options.onPruned?.(result)
+        })
+        .catch((error: unknown) => options.onError?.(error))
+        .finally(() => schedule(intervalMs))
+    })
+  }
+  schedule(options.firstPassMs ?? 10_000)
+
+  return {
+    settings: () => store.retention(),
+    async set(settings) {
+      store.setRetention(checkRetention(settings))
+      await apply()
+      return { ...store.retention(), size: store.size() }
+    },
+    size: () => store.size(),
+    prune: enqueue,
+    apply,
+    async stop() {
+      stopped = true
+      timer?.cancel()
+      timer = null
+      await queue
+    },
+  }
+}
