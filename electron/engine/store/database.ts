@@ -17,6 +17,11 @@ export interface OpenDatabaseOptions {
    * keychain). Default: a random key in a 0600 file beside the database (`<file>.key`).
    */
   secretKey?: SecretKeySource
+  /**
+   * For work that never reads a signing secret (pruning history): no data key is read or made,
+   * plain secrets are left for the next full open, and the secret statements refuse to run.
+   */
+  withoutSecrets?: boolean
   /** Where a notice goes (a file mode tightened, plain secrets sealed); default stderr. */
   notice?: (line: string) => void
 }
@@ -49,6 +54,7 @@ export function openDatabase(options: OpenDatabaseOptions): Database {
     db.pragma('busy_timeout = 5000')
     migrate(db, options.migrations ?? MIGRATIONS)
     if (file !== ':memory:') tightenDatabaseFiles(file, notice)
+    if (options.withoutSecrets) return db
     const source = options.secretKey ?? (file === ':memory:' ? randomBytes(32) : () => fileSecretKey(secretKeyFileOf(file), notice))
     const box = createSecretBox(typeof source === 'function' ? source() : source)
     const sealed = sealSecretsAtRest(db, box, options.secretKey === undefined ? `the key file ${secretKeyFileOf(file)}` : 'the one given')

@@ -42,6 +42,8 @@ export interface HistoryStore {
   /** Folds the WAL into the database; 'truncate' also shrinks the WAL file to nothing. */
   checkpoint(mode: 'passive' | 'truncate'): void
   maxId(): number
+  /** The id of the endpoint answering at this slug. */
+  endpointIdOf(slug: string): string | undefined
 }
 
 interface CandidateRow {
@@ -65,6 +67,7 @@ export function createHistoryStore(db: Database): HistoryStore {
   const count = db.prepare('SELECT count(*) FROM requests').pluck()
   const oldestAt = db.prepare('SELECT min(received_at) FROM requests').pluck()
   const maxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck()
+  const endpointBySlug = db.prepare('SELECT id FROM endpoints WHERE slug = ?').pluck()
   const readSetting = db.prepare("SELECT value_json FROM settings WHERE key = 'retention'").pluck()
   const writeSetting = db.prepare("INSERT INTO settings (key, value_json) VALUES ('retention', ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json")
   const remove = db.transaction((json: string) => {
@@ -131,5 +134,6 @@ export function createHistoryStore(db: Database): HistoryStore {
       if (!db.memory) db.pragma(`wal_checkpoint(${mode === 'truncate' ? 'TRUNCATE' : 'PASSIVE'})`)
     },
     maxId: () => maxId.get() as number,
+    endpointIdOf: (slug) => endpointBySlug.get(slug) as string | undefined,
   }
 }
