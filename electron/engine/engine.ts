@@ -11,7 +11,7 @@ import type { AttemptView, DeliveryView } from '../../shared/sender-events'
 import type { SendFaultInput } from '../../shared/sender-faults'
 import type { TunnelNotice, TunnelState } from '../../shared/tunnel'
 import type { PruneResult } from '../../shared/history'
-import { createClock, isVirtualClock, type ClockSpec } from './clock'
+import { createClock, createRealClock, isVirtualClock, type ClockSpec } from './clock'
 import { createApiRoute, createEventFeed, type EventFeed } from './feed'
 import { createReceiver, type Receiver } from './receiver'
 import { createRetention, type Retention } from './retention/retention'
@@ -198,12 +198,13 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     tunnel.start()
   }
 
-  // Under a virtual clock the schedule runs on real time (see retention.ts); ages are measured
-  // on the engine's clock, the one that stamped the captures.
+  // The schedule runs on real time whatever the engine's clock (a housekeeping timer must not be
+  // what a virtual clock jumps to, nor keep a process alive); ages are measured on the engine's
+  // clock, the one that stamped the captures.
   const retention = createRetention({
     db,
     clock,
-    timers: isVirtualClock(clock) ? createClock({ mode: 'real' }) : clock,
+    timers: createRealClock({ unref: true }),
     capture: receiver.requests,
     onPruned: (result) => emit({ type: 'history.pruned', result }),
     onError: (error) => process.stderr.write(`hookloop: retention: ${error instanceof Error ? error.message : String(error)}\n`),

@@ -15,10 +15,9 @@ export function createHistoryHandlers(ctx: HistoryContext): Pick<CommandHandlers
   const retention = () => ctx.current().engine.retention
   return {
     'history.size': () => retention().size(),
-    'history.setRetention': async (req) => {
+    'history.setRetention': (req) => {
       try {
-        const saved = await retention().set({ days: req.days, maxMb: req.maxMb })
-        ctx.timelineReset()
+        const { applied: _applied, ...saved } = retention().set({ days: req.days, maxMb: req.maxMb })
         return saved
       } catch (error) {
         if (error instanceof RangeError) throw new HostError('bad_request', error.message)
