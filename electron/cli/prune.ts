@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { formatBytes, type PruneResult, type RetentionSettings } from '../../shared/history'
 import { createRealClock } from '../engine/clock'
 import { DATA_FILE_NAME } from '../engine/engine'
-import { createRetention, checkRetention, type PrunePlan } from '../engine/retention/retention'
+import { createRetention, checkRetention, retentionPlan, type PrunePlan } from '../engine/retention/retention'
 import { openDatabase } from '../engine/store'
 import { createHistoryStore } from '../engine/store/history'
 import { commandArgs } from './command-args'
@@ -91,14 +91,16 @@ export const pruneCommand: Command = async (args) => {
       if (endpointId === undefined) throw new UsageError(`prune: no endpoint "${v.endpoint}" in ${dataDir}`)
     }
     if (saved) history.setRetention(saved)
+    // Asked for by a person who wants the space back: every freed page goes back.
     const plan: PrunePlan = {
+      giveBack: 'all',
       ...(v.all ? { all: true } : {}),
       ...(endpointId === undefined ? {} : { endpointId }),
       ...(olderThanMs === undefined ? {} : { olderThanMs }),
       ...(maxMb === undefined ? {} : { maxBytes: maxMb * 1_000_000 }),
     }
     const explicit = v.all || olderThanMs !== undefined || maxMb !== undefined
-    const result = explicit ? await retention.prune(plan) : await retention.apply()
+    const result = explicit ? await retention.prune(plan) : await retention.prune({ ...retentionPlan(history.retention()), giveBack: 'all' })
     process.stdout.write(v.json ? JSON.stringify(result, null, 2) + '\n' : describe(result) + '\n')
     return 0
   } finally {

@@ -92,6 +92,14 @@ export function checkRetention(settings: RetentionSettings): RetentionSettings {
   return { days: settings.days, maxMb: settings.maxMb }
 }
 
+/** The plan that applies retention settings. */
+export function retentionPlan(settings: RetentionSettings): PrunePlan {
+  return {
+    ...(settings.days === null ? {} : { olderThanMs: settings.days * DAY_MS }),
+    ...(settings.maxMb === null ? {} : { maxBytes: settings.maxMb * MB }),
+  }
+}
+
 export function createRetention(options: RetentionOptions): Retention {
   const store = createHistoryStore(options.db)
   const limits: BatchLimits = { ...DEFAULT_BATCH, ...options.batch }
@@ -177,14 +185,7 @@ export function createRetention(options: RetentionOptions): Retention {
     return next
   }
 
-  function planOf(settings: RetentionSettings): PrunePlan {
-    return {
-      ...(settings.days === null ? {} : { olderThanMs: settings.days * DAY_MS }),
-      ...(settings.maxMb === null ? {} : { maxBytes: settings.maxMb * MB }),
-    }
-  }
-
-  const apply = () => enqueue(planOf(store.retention()))
+  const apply = () => enqueue(retentionPlan(store.retention()))
 
   function schedule(delayMs: number): void {
     if (stopped) return

@@ -100,7 +100,7 @@ describe('retention', () => {
     const ids = engine.receiver.requests.list({ limit: 20 }).map((r) => r.id).sort((x, y) => x - y)
     expect(ids).toHaveLength(8)
 
-    const result = await engine.retention.prune({ maxBytes: 3_500_000 })
+    const result = await engine.retention.prune({ maxBytes: 3_500_000, giveBack: 'all' })
     expect(result.size.usedBytes).toBeLessThanOrEqual(3_500_000)
     expect(result.reclaimedPages).toBeGreaterThan(0)
     const kept = engine.receiver.requests.list({ limit: 20 }).map((r) => r.id).sort((x, y) => x - y)
