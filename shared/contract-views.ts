@@ -95,6 +95,8 @@ export interface RequestDetail {
   remoteAddress: string | null
   verify: SignatureBadge & { expected?: string; received?: string }
   dedupeKey: string | null
+  /** What the receiver marked on it, in words (key kept as a digest, not inspected: why, refused: why). */
+  marks?: string[]
   duplicateOf: number | null
   duplicateNumber: number | null
   fault: FaultView | null

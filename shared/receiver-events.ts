@@ -3,6 +3,7 @@
 // duplicate (if it is one) → responded. Across requests, in the order things happened.
 import type { VerifyResult } from './signatures'
 import type { Step } from './rules'
+import type { DedupeKeyMark } from './receiver-records'
 
 /** What was done to a request: the final step applied, or how it ended otherwise. */
 export type ResponseOutcome =
@@ -30,6 +31,12 @@ export interface CapturedRequest {
   /** Loop mode: the sender's attempt id from the x-hookloop-attempt header. */
   attemptId: number | null
   dedupeKey: string | null
+  /** Set when the key is kept as its digest (too long, not UTF-8). Optional: older producers leave it out. */
+  dedupeKeyMark?: DedupeKeyMark | null
+  /** Why the body's fields were not read, when they were not. */
+  notInspected?: string | null
+  /** Why the receiver itself refused the request. */
+  refusedReason?: string | null
 }
 
 export interface ReceiverEventMap {

@@ -201,6 +201,8 @@ export const listenConfigSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
   /** Longest time from a request's first byte to its last (slow clients get 408). */
   request_deadline_ms: z.number().int().positive().optional(),
+  /** Memory for request bodies in flight, all requests together (past it: 503 + Retry-After). */
+  body_budget_bytes: z.number().int().positive().optional(),
   endpoints: z.array(z.looseObject({ rules: z.array(z.unknown()).optional() })).default([]),
 })
 
@@ -208,6 +210,7 @@ export interface ListenConfig {
   host?: string
   port?: number
   requestDeadlineMs?: number
+  bodyBudgetBytes?: number
   endpoints: { endpoint: EndpointSettings & { id?: string }; rules: Rule[] }[]
 }
 
@@ -219,6 +222,7 @@ export function parseListenConfig(input: unknown): ListenConfig {
   if (result.data.host !== undefined) out.host = result.data.host
   if (result.data.port !== undefined) out.port = result.data.port
   if (result.data.request_deadline_ms !== undefined) out.requestDeadlineMs = result.data.request_deadline_ms
+  if (result.data.body_budget_bytes !== undefined) out.bodyBudgetBytes = result.data.body_budget_bytes
   const slugs = new Set<string>()
   result.data.endpoints.forEach((raw, i) => {
     const { rules = [], ...endpointFields } = raw

@@ -12,7 +12,7 @@ import { explainStep } from '../../shared/rules'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, type Receiver } from '../engine/receiver'
 import { openDatabase } from '../engine/store'
-import { redactQuery } from '../../shared/redaction'
+import { logKey, logNotes, logRequestLine } from './safe-log'
 import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
 import { UsageError } from './usage-error'
 
@@ -116,9 +116,12 @@ function applyConfig(receiver: Receiver, config: ListenConfig): void {
   }
 }
 
-/** One line per request: time, endpoint, method + path, key, dup #, signature, fault, status, ms. */
+/**
+ * One line per request: time, endpoint, method + path, key, dup #, signature, fault, status, ms,
+ * then why it was refused or not inspected, when it was. Request text goes through safe-log.
+ */
 export function createRequestLog(write: (line: string) => void) {
-  const pending = new Map<number, { time: string; endpoint: string; request: string; key: string; dup: string; sig: string }>()
+  const pending = new Map<number, { time: string; endpoint: string; request: string; key: string; dup: string; sig: string; notes: string }>()
   return (event: ReceiverEvent) => {
     switch (event.type) {
       case 'request.captured': {
@@ -126,10 +129,11 @@ export function createRequestLog(write: (line: string) => void) {
         pending.set(r.id, {
           time: new Date(r.receivedAt).toISOString(),
           endpoint: r.endpointSlug ?? '(none)',
-          request: `${r.method} ${r.path}${r.query ? `?${redactQuery(r.query)}` : ''}`,
-          key: r.dedupeKey ?? '-',
+          request: logRequestLine(r.method, r.path, r.query),
+          key: logKey(r.dedupeKey, r.dedupeKeyMark ?? null),
           dup: '-',
           sig: '-',
+          notes: logNotes(r),
         })
         return
       }
@@ -149,7 +153,7 @@ export function createRequestLog(write: (line: string) => void) {
         if (!line) return
         const fault = event.fault && !(event.fault.type === 'reply' && event.fault.status < 300) ? explainStep(event.fault) : '-'
         const status = event.status === null ? event.outcome : `${event.status}${event.outcome === 'replied' ? '' : ` ${event.outcome}`}`
-        write(`${line.time}  ${line.endpoint}  ${line.request}  key=${line.key}  dup=${line.dup}  sig=${line.sig}  fault=${fault}  status=${status}  ${Math.round(event.durationMs)}ms`)
+        write(`${line.time}  ${line.endpoint}  ${line.request}  key=${line.key}  dup=${line.dup}  sig=${line.sig}  fault=${fault}  status=${status}  ${Math.round(event.durationMs)}ms${line.notes}`)
         return
       }
       case 'connection.refused':
@@ -195,6 +199,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       // Commits run beside the server: a burst of webhooks is answered without waiting on SQLite's turn.
       captureThread: true,
       ...(settings.config?.requestDeadlineMs === undefined ? {} : { requestDeadlineMs: settings.config.requestDeadlineMs }),
+      ...(settings.config?.bodyBudgetBytes === undefined ? {} : { bodyBudgetBytes: settings.config.bodyBudgetBytes }),
     })
   } catch (error) {
     db.close()

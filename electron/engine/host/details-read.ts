@@ -13,6 +13,9 @@ import type {
 } from '../../../shared/contract'
 import type { SchemeId } from '../../../shared/signatures'
 import { badge } from './timeline-read'
+import { captureMarks } from '../../../shared/receiver-records'
+import { decodeMarks } from '../store/request-codec'
+import type { RequestRow } from '../store/requests'
 import { isEnvelope } from '../../../shared/envelope'
 import { sentBody } from '../sender/envelope'
 import { secretBoxOf } from '../store/secret-box'
@@ -165,6 +168,7 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
         received: verify?.received,
       },
       dedupeKey: (r.dedupe_key as string | null) ?? null,
+      marks: captureMarks(decodeMarks(r as unknown as RequestRow)),
       duplicateOf: (r.duplicate_of as number | null) ?? null,
       duplicateNumber: (r.duplicate_number as number | null) ?? null,
       fault: faultView(r.fault_json as string | null, (r.rule_id as string | null) ?? null),

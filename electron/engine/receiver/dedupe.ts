@@ -1,56 +1,97 @@
 // Dedupe: take the key a request carries (header, body field or template over body fields) and
 // number its arrivals inside the endpoint's window (fixed from the first arrival, like a
 // `SET key NX EX window`). The numbering lives in memory for speed and falls back to the store
-// for keys first seen in an earlier run.
+// for keys first seen in an earlier run. Keys are bounded: past KEY_MAX_BYTES (or when not UTF-8)
+// a key is kept and compared as its SHA-256 digest, with a mark saying so.
+import { createHash } from 'node:crypto'
+import { isUtf8 } from 'node:buffer'
 import type { IncomingHttpHeaders } from 'node:http'
 import { parseJsonPath, parseTemplate, readJsonPath, type DedupeKey, type Endpoint, type JsonPath } from '../../../shared/receiver'
+import type { DedupeKeyMark } from '../../../shared/receiver-records'
 import type { KeyGroup, RequestStore } from '../store/requests'
+import { KEY_MAX_BYTES } from './dedupe-limits'
+import { KeyBytes, JsonNumberText } from './json-document'
 
-/** A compiled key extractor: headers + lazily parsed JSON body → the key, or null when absent. */
-export type KeyExtractor = (headers: IncomingHttpHeaders, json: () => unknown) => string | null
+export { KEY_MAX_BYTES } from './dedupe-limits'
 
-function scalar(value: unknown): string | null {
+/** A compiled key extractor: headers + the body's (sparse) JSON document → the key, or null when absent. */
+export type KeyExtractor = ((headers: IncomingHttpHeaders, json: () => unknown) => string | KeyBytes | null) & {
+  /** The body fields it reads (empty for a header key). */
+  paths: JsonPath[]
+}
+
+/** A key as stored: itself, or its digest with a mark. */
+export interface BoundedKey {
+  key: string
+  mark: DedupeKeyMark | null
+}
+
+function scalar(value: unknown): string | KeyBytes | null {
   if (typeof value === 'string') return value === '' ? null : value
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (value instanceof JsonNumberText) return value.text
+  if (value instanceof KeyBytes) return value.bytes.length === 0 ? null : value
   return null
 }
+
+const withPaths = (fn: (headers: IncomingHttpHeaders, json: () => unknown) => string | KeyBytes | null, paths: JsonPath[]): KeyExtractor =>
+  Object.assign(fn, { paths })
 
 export function compileKeyExtractor(key: DedupeKey): KeyExtractor {
   switch (key.type) {
     case 'header': {
       const name = key.name.toLowerCase()
-      return (headers) => {
+      return withPaths((headers) => {
         const value = headers[name]
         const first = Array.isArray(value) ? value[0] : value
         return first === undefined || first.trim() === '' ? null : first.trim()
-      }
+      }, [])
     }
     case 'json-path': {
       const path = parseJsonPath(key.path)
-      return (_headers, json) => scalar(readJsonPath(json(), path))
+      return withPaths((_headers, json) => scalar(readJsonPath(json(), path)), [path])
     }
     case 'template': {
       const pieces = parseTemplate(key.template)
-      return (_headers, json) => {
-        const body = json()
-        let out = ''
-        for (const piece of pieces) {
-          if (typeof piece === 'string') {
-            out += piece
-            continue
+      return withPaths(
+        (_headers, json) => {
+          const body = json()
+          const parts: (string | KeyBytes)[] = []
+          for (const piece of pieces) {
+            if (typeof piece === 'string') {
+              parts.push(piece)
+              continue
+            }
+            // Every placeholder must resolve: a partial key would merge unrelated events.
+            const value = scalar(readJsonPath(body, piece as JsonPath))
+            if (value === null) return null
+            parts.push(value)
           }
-          // Every placeholder must resolve: a partial key would merge unrelated events.
-          const value = scalar(readJsonPath(body, piece as JsonPath))
-          if (value === null) return null
-          out += value
-        }
-        return out
-      }
+          if (parts.every((p) => typeof p === 'string')) return parts.join('')
+          return new KeyBytes(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p.bytes))))
+        },
+        pieces.filter((p): p is JsonPath => typeof p !== 'string'),
+      )
     }
     default: {
       const never: never = key
       return never
     }
+  }
+}
+
+/**
+ * The key as stored and compared: its exact bytes (header values are Latin-1 as Node reads them),
+ * or their SHA-256 when longer than KEY_MAX_BYTES or not valid UTF-8 (two different invalid keys
+ * stay two keys).
+ */
+export function boundKey(value: string | KeyBytes, headerKey = false): BoundedKey {
+  const bytes = value instanceof KeyBytes ? value.bytes : Buffer.from(value, headerKey ? 'latin1' : 'utf8')
+  const tooLong = bytes.length > KEY_MAX_BYTES
+  if (!tooLong && isUtf8(bytes)) return { key: value instanceof KeyBytes ? bytes.toString('utf8') : value, mark: null }
+  return {
+    key: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+    mark: { reason: tooLong ? 'too_long' : 'not_utf8', bytes: bytes.length },
   }
 }
 
@@ -62,7 +103,7 @@ export interface Arrival {
 }
 
 export interface DedupeTracker {
-  arrive(endpoint: Endpoint, key: string, requestId: number, now: number): Arrival
+  arrive(endpoint: Endpoint, key: BoundedKey, requestId: number, now: number): Arrival
   /** Forget an endpoint's keys (its window or key definition changed). */
   forget(endpointId: string): void
 }
@@ -91,10 +132,13 @@ export function createDedupeTracker(store: RequestStore, startMaxId: number): De
   }
   return {
     arrive(endpoint, key, requestId, now) {
-      const cacheKey = `${endpoint.id}\u0000${key}`
+      // A digest and a key that spells the same text are different keys; long keys are cached
+      // by their hash so 100 000 groups stay a few megabytes.
+      const text = key.key.length > 64 ? createHash('sha256').update(key.key).digest('base64') : key.key
+      const cacheKey = `${endpoint.id}\u0000${key.mark ? 'd' : 'k'}${key.key.length > 64 ? 'h' : '='}${text}`
       let group = groups.get(cacheKey)
       if (!group && mayBeStored(endpoint.id)) {
-        const stored = store.keyGroup(endpoint.id, key)
+        const stored = store.keyGroup(endpoint.id, key.key, key.mark !== null)
         if (stored) group = { ...stored, endpointId: endpoint.id }
       }
       if (group && now - group.firstAt <= endpoint.dedupeWindowMs) {

@@ -1,46 +1,37 @@
-// One request, start to end: read the body (within the endpoint's limit and the deadline), verify
-// the raw bytes, number the dedupe key, choose the rule, queue the row, and only then answer.
-// Everything that happens to the request ends in the row and in events, in that order.
+// One request, start to end, in four stages: read (the body, within the endpoint's limit, the
+// memory budget and the deadline) → inspect (verify, dedupe, plan: inspect.ts) → record (the
+// Capture, encoded by the store, queued before any answer) → answer (steps.ts). Everything that
+// happens to the request ends in its Capture and in events, in that order. The receiver answers
+// even what Node would answer by itself (a missing Host, an unknown Expect, CONNECT), so every
+// answer has its row.
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Clock } from '../../../shared/clock'
-import { ATTEMPT_HEADER, DEFAULT_BODY_LIMIT, type Endpoint } from '../../../shared/receiver'
-import type { CapturedRequest, ReceiverEvent, ResponseOutcome } from '../../../shared/receiver-events'
-import type { VerifyResult } from '../../../shared/signatures'
-import type { RequestRow } from '../store/requests'
-import type { CaptureWriter } from './capture-writer'
-import type { DedupeTracker, KeyExtractor } from './dedupe'
-import type { Plan, RuleEngine } from './rule-engine'
+import { ATTEMPT_HEADER, DEFAULT_BODY_LIMIT } from '../../../shared/receiver'
+import type { CapturedRequest, ReceiverEvent } from '../../../shared/receiver-events'
+import type { Capture } from '../../../shared/receiver-records'
 import type { Step } from '../../../shared/rules'
+import { encodeCapture, encodeOutcome } from '../store/request-codec'
+import type { BodyBudget, BodyReservation } from './body-budget'
+import type { CaptureWriter } from './capture-writer'
+import { inspect, type InspectDeps, type Inspection, type LiveEndpoint } from './inspect'
+import { declaredLength, readBody, refusals, RETRY_AFTER_S, type BodyRead, type Refusal, TRUNCATED_PREVIEW } from './read-body'
 import type { Connection } from './server'
 import { CaptureNotStoredError, defaultReply, prepareReply, runSteps, sendPrepared, type PreparedReply, type StepResult, type StepRun } from './steps'
-import { verifyRequest } from './verify-request'
 
-/** An endpoint with its compiled dedupe key. */
-export interface LiveEndpoint {
-  endpoint: Endpoint
-  key: KeyExtractor | null
-}
+export type { LiveEndpoint } from './inspect'
 
-export interface RequestHandlerDeps {
+export interface RequestHandlerDeps extends InspectDeps {
   clock: Clock
   writer: CaptureWriter
-  dedupe: DedupeTracker
-  rules: RuleEngine
+  budget: BodyBudget
   route(path: string): LiveEndpoint | null
   nextId(): number
-  /** The URL a sender called, for URL-signed schemes: public URL when known, else local. */
-  baseUrl(): string
   emit(event: ReceiverEvent): void
 }
 
-/** How much of an over-limit body is kept (the rest is counted, not stored). */
-const TRUNCATED_PREVIEW = 64 * 1024
-const NOT_PARSED = Symbol('not parsed')
-
-type BodyRead =
-  | { kind: 'complete'; body: Buffer; size: number }
-  | { kind: 'too_large'; body: Buffer; size: number }
-  | { kind: 'aborted' | 'deadline' | 'bad_request'; body: Buffer; size: number }
+/** How the request reached us: plain, `Expect: 100-continue`, or another Expect value. */
+type Arrival = 'plain' | 'continue' | 'expectation'
 
 function splitUrl(url: string): { path: string; query: string } {
   const q = url.indexOf('?')
@@ -60,278 +51,289 @@ function attemptIdOf(req: IncomingMessage): number | null {
   return Number(text.trim())
 }
 
-function declaredLength(req: IncomingMessage): number | null {
-  const value = req.headers['content-length']
-  if (value === undefined || !/^\d+$/.test(value)) return null
-  return Number(value)
-}
+const textBody = (text: string) => Buffer.from(text, 'utf8')
 
-/** Reads the body, keeping at most `limit` bytes; a too-large body is drained (not stored) to its end. */
-function readBody(req: IncomingMessage, connection: Connection, limit: number): Promise<BodyRead> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let kept = 0
-    let tooLarge = false
-    let settled = false
-    const settle = (kind: BodyRead['kind']) => {
-      if (settled) return
-      settled = true
-      connection.interrupt = null
-      req.off('data', onData)
-      req.off('end', onEnd)
-      req.off('close', onClose)
-      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
-      resolve({ kind, body, size })
-    }
-    const onData = (chunk: Buffer) => {
-      size += chunk.length
-      if (!tooLarge && size > limit) tooLarge = true
-      const room = (tooLarge ? Math.min(limit, TRUNCATED_PREVIEW) : limit) - kept
-      if (room > 0) {
-        const part = chunk.length <= room ? chunk : chunk.subarray(0, room)
-        chunks.push(part)
-        kept += part.length
-      }
-    }
-    const onEnd = () => {
-      connection.received()
-      settle(tooLarge ? 'too_large' : 'complete')
-    }
-    const onClose = () => settle(req.complete ? (tooLarge ? 'too_large' : 'complete') : 'aborted')
-    connection.interrupt = (reason) => settle(reason)
-    req.on('data', onData)
-    req.on('end', onEnd)
-    req.on('close', onClose)
-  })
+/** The receiver's own answer to a refusal: plain text, Retry-After when retrying may work. */
+function refusalAnswer(refusal: Refusal): { headers: [string, string][]; body: Buffer } {
+  const body = textBody(refusal.reason)
+  const headers: [string, string][] = [
+    ['content-type', 'text/plain; charset=utf-8'],
+    ['content-length', String(body.length)],
+  ]
+  if (refusal.retryAfterS !== undefined) headers.push(['retry-after', String(refusal.retryAfterS)])
+  return { headers, body }
 }
 
 export function createRequestHandler(deps: RequestHandlerDeps) {
   const { clock, writer, emit } = deps
 
-  async function handle(req: IncomingMessage, res: ServerResponse, connection: Connection, refuseEarly: boolean): Promise<void> {
-    const receivedAt = clock.now()
-    const id = deps.nextId()
+  /** The request as known from its head: everything but the body, the inspection and the answer. */
+  function captureHead(req: IncomingMessage, connection: Connection, live: LiveEndpoint | null): Capture {
     const { path, query } = splitUrl(req.url ?? '/')
-    const live = deps.route(path)
-    const endpoint = live?.endpoint ?? null
-    const limit = endpoint?.bodyLimit ?? DEFAULT_BODY_LIMIT
-    const declared = declaredLength(req)
-
-    let read: BodyRead
-    if (declared !== null && declared > limit) {
-      // Refuse before reading: nothing is kept but the head and the declared size.
-      read = { kind: 'too_large', body: Buffer.alloc(0), size: declared }
-      connection.received()
-    } else {
-      if (refuseEarly) res.writeContinue()
-      read = await readBody(req, connection, limit)
-    }
-    const body = read.kind === 'too_large' ? read.body.subarray(0, Math.min(limit, TRUNCATED_PREVIEW)) : read.body
-
-    const row: RequestRow = {
-      id,
-      endpoint_id: endpoint?.id ?? null,
-      received_at: receivedAt,
+    return {
+      id: deps.nextId(),
+      endpointId: live?.endpoint.id ?? null,
+      // From the request's first byte: the time recorded is the time the client waited.
+      receivedAt: connection.beganAt ?? clock.now(),
       method: req.method ?? 'GET',
       path,
       query,
-      http_version: req.httpVersion,
-      headers_json: JSON.stringify(headerPairs(req.rawHeaders)),
-      body,
-      body_size: read.size,
-      body_truncated: read.kind === 'complete' ? 0 : 1,
-      remote_address: req.socket.remoteAddress ?? null,
-      verify_valid: null,
-      verify_reason: null,
-      verify_json: null,
-      dedupe_key: null,
-      duplicate_of: null,
-      duplicate_number: null,
-      rule_id: null,
-      fault_json: null,
-      response_status: null,
-      response_headers_json: null,
-      response_body: null,
-      response_ms: null,
-      attempt_id: attemptIdOf(req),
+      httpVersion: req.httpVersion,
+      headers: headerPairs(req.rawHeaders),
+      body: Buffer.alloc(0),
+      bodySize: 0,
+      bodyTruncated: false,
+      remoteAddress: req.socket.remoteAddress ?? null,
+      verify: null,
+      dedupeKey: null,
+      dedupeKeyMark: null,
+      notInspected: null,
+      refusedReason: null,
+      duplicateOf: null,
+      duplicateNumber: null,
+      ruleId: null,
+      fault: null,
+      response: { status: null, headers: [], body: null, ms: null },
+      attemptId: attemptIdOf(req),
     }
-
-    let verified: VerifyResult | null = null
-    let arrival: { number: number; duplicateOf: number | null } | null = null
-    let plan: Plan | null = null
-    if (live && endpoint && read.kind === 'complete') {
-      let parsed: unknown = NOT_PARSED
-      const json = () => {
-        if (parsed === NOT_PARSED) {
-          parsed = undefined
-          const first = body.find((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09)
-          if (first === 0x7b || first === 0x5b) {
-            try {
-              parsed = JSON.parse(body.toString('utf8'))
-            } catch {
-              parsed = undefined
-            }
-          }
-        }
-        return parsed
-      }
-      if (endpoint.scheme) {
-        verified = verifyRequest(endpoint, { body, headers: req.headers, url: `${deps.baseUrl()}${req.url ?? '/'}`, nowMs: receivedAt })
-        row.verify_valid = verified.valid ? 1 : 0
-        row.verify_reason = verified.reason
-        row.verify_json = JSON.stringify(verified)
-      }
-      const key = live.key ? live.key(req.headers, json) : null
-      if (key !== null) {
-        arrival = deps.dedupe.arrive(endpoint, key, id, receivedAt)
-        row.dedupe_key = key
-        row.duplicate_number = arrival.number
-        row.duplicate_of = arrival.duplicateOf
-      }
-      plan = deps.rules.plan(endpoint.id, {
-        method: row.method,
-        path,
-        headers: req.headers,
-        json,
-        arrival: arrival?.number ?? null,
-        dedupeKey: key,
-      })
-      row.rule_id = plan?.ruleId ?? null
-      const final = plan?.steps[plan.steps.length - 1]
-      if (final?.type === 'reply' || final?.type === 'redirect') row.response_status = final.status
-      if (plan) row.fault_json = JSON.stringify({ outcome: 'pending', step: null, steps: plan.steps })
-    }
-
-    // A plain answer (a single reply or redirect, the default 200, the 404) goes into the row as
-    // it is inserted: one write per request. Its time is stamped just before the commit, which
-    // the answer immediately follows. Anything else records its outcome with an update later.
-    let prepared: PreparedReply | null = null
-    if (read.kind === 'complete') {
-      prepared = endpoint ? prepareReply(plan?.steps ?? null, { status: 200, text: 'OK' }) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
-    }
-    if (prepared) {
-      row.response_status = prepared.status
-      row.response_headers_json = JSON.stringify(prepared.headers)
-      row.response_body = prepared.body
-      row.fault_json = plan ? JSON.stringify({ outcome: 'replied', step: prepared.fault, steps: plan.steps }) : null
-      writer.insert(row, () => {
-        row.response_ms = clock.now() - receivedAt
-      })
-    } else {
-      writer.insert(row)
-    }
-    const captured: CapturedRequest = {
-      id,
-      endpointId: row.endpoint_id,
-      endpointSlug: endpoint?.slug ?? null,
-      receivedAt,
-      method: row.method,
-      path,
-      query,
-      httpVersion: row.http_version,
-      bodySize: row.body_size,
-      bodyTruncated: row.body_truncated === 1,
-      remoteAddress: row.remote_address,
-      attemptId: row.attempt_id,
-      dedupeKey: row.dedupe_key,
-    }
-    emit({ type: 'request.captured', request: captured })
-    if (verified && endpoint) emit({ type: 'request.verified', requestId: id, endpointId: endpoint.id, result: verified })
-    if (arrival && arrival.duplicateOf !== null && endpoint && row.dedupe_key !== null) {
-      emit({ type: 'request.duplicate', requestId: id, endpointId: endpoint.id, dedupeKey: row.dedupe_key, duplicateOf: arrival.duplicateOf, number: arrival.number })
-    }
-
-    const run: StepRun = {
-      req,
-      res,
-      socket: req.socket,
-      signal: connection.signal,
-      clock,
-      ...(row.attempt_id === null ? {} : { attemptKey: String(row.attempt_id) }),
-      beforeAnswer: () =>
-        writer.committed().catch((error: unknown) => {
-          throw new CaptureNotStoredError(error instanceof Error ? error.message : String(error))
-        }),
-    }
-    let result: StepResult
-    try {
-      result = prepared ? await sendPrepared(run, prepared) : await respond(read, endpoint, plan, run)
-    } catch (error) {
-      result = await answerStoreFailure(run, error)
-    }
-    finish(row, result, plan?.steps ?? null, prepared !== null && result.outcome === 'replied')
   }
 
-  async function respond(read: BodyRead, endpoint: Endpoint | null, plan: Plan | null, run: StepRun): Promise<StepResult> {
-    switch (read.kind) {
+  /** A refusal decided from the head alone: the body is not read. */
+  function refuseBeforeReading(req: IncomingMessage, arrival: Arrival, limit: number, declared: number | null, reservation: BodyReservation): Refusal | null {
+    if (arrival === 'expectation') return { status: 417, reason: `the expectation "Expect: ${String(req.headers.expect).slice(0, 100)}" is not supported (only 100-continue is)` }
+    if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) return { status: 400, reason: 'an HTTP/1.1 request needs a Host header' }
+    if (declared !== null && declared > limit) return refusals.tooLarge(limit)
+    if (declared !== null && !reservation.take(declared)) return refusals.overBudget(deps.budget.limit)
+    return null
+  }
+
+  // ---------------------------------------------------------------- read
+  async function read(req: IncomingMessage, res: ServerResponse, connection: Connection, arrival: Arrival, limit: number, reservation: BodyReservation): Promise<BodyRead> {
+    const declared = declaredLength(req)
+    const early = refuseBeforeReading(req, arrival, limit, declared, reservation)
+    if (early) {
+      connection.received() // nothing more is read: no deadline for the rest
+      const size = declared ?? 0
+      return { kind: 'refused', body: Buffer.alloc(0), size, refusal: early, whole: size === 0 && req.headers['transfer-encoding'] === undefined }
+    }
+    if (arrival === 'continue') res.writeContinue()
+    return readBody(req, connection, { limit, reservation, budgetLimit: deps.budget.limit, declared })
+  }
+
+  // ---------------------------------------------------------------- record
+  function applyRead(capture: Capture, body: BodyRead, limit: number): void {
+    capture.body = body.kind === 'refused' ? body.body.subarray(0, Math.min(limit, TRUNCATED_PREVIEW)) : body.body
+    capture.bodySize = body.size
+    capture.bodyTruncated = !(body.kind === 'complete' || (body.kind === 'refused' && body.whole))
+    if (body.kind === 'refused') capture.refusedReason = body.refusal.reason
+  }
+
+  function applyInspection(capture: Capture, inspection: Inspection): void {
+    capture.verify = inspection.verify
+    capture.notInspected = inspection.notInspected
+    if (inspection.key) {
+      capture.dedupeKey = inspection.key.key
+      capture.dedupeKeyMark = inspection.key.mark
+    }
+    if (inspection.arrival) {
+      capture.duplicateNumber = inspection.arrival.number
+      capture.duplicateOf = inspection.arrival.duplicateOf
+    }
+    const plan = inspection.plan
+    capture.ruleId = plan?.ruleId ?? null
+    const final = plan?.steps[plan.steps.length - 1]
+    if (final?.type === 'reply' || final?.type === 'redirect') capture.response.status = final.status
+    if (plan) capture.fault = { outcome: 'pending', step: null, steps: plan.steps }
+  }
+
+  /**
+   * Queues the capture. A plain answer (a single reply or redirect, the default 200, the 404, a
+   * refusal) goes into the row as it is inserted: one write per request, its time stamped just
+   * before the commit that the answer immediately follows. Anything else records its outcome later.
+   */
+  function record(capture: Capture, prepared: PreparedReply | null, outcome: 'replied' | 'refused'): void {
+    if (!prepared) {
+      writer.insert(encodeCapture(capture))
+      return
+    }
+    capture.response = { status: prepared.status, headers: prepared.headers, body: prepared.body, ms: null }
+    const steps = capture.fault?.steps ?? null
+    capture.fault = steps || outcome === 'refused' ? { outcome, step: prepared.fault, steps } : null
+    const row = encodeCapture(capture)
+    writer.insert(row, () => {
+      row.response_ms = capture.response.ms = clock.now() - capture.receivedAt
+    })
+  }
+
+  function announce(capture: Capture, endpointSlug: string | null): void {
+    const request: CapturedRequest = {
+      id: capture.id,
+      endpointId: capture.endpointId,
+      endpointSlug,
+      receivedAt: capture.receivedAt,
+      method: capture.method,
+      path: capture.path,
+      query: capture.query,
+      httpVersion: capture.httpVersion,
+      bodySize: capture.bodySize,
+      bodyTruncated: capture.bodyTruncated,
+      remoteAddress: capture.remoteAddress,
+      attemptId: capture.attemptId,
+      dedupeKey: capture.dedupeKey,
+      dedupeKeyMark: capture.dedupeKeyMark ?? null,
+      notInspected: capture.notInspected ?? null,
+      refusedReason: capture.refusedReason ?? null,
+    }
+    emit({ type: 'request.captured', request })
+    if (capture.verify && capture.endpointId) emit({ type: 'request.verified', requestId: capture.id, endpointId: capture.endpointId, result: capture.verify })
+    if (capture.duplicateOf !== null && capture.endpointId && capture.dedupeKey !== null && capture.duplicateNumber !== null) {
+      emit({ type: 'request.duplicate', requestId: capture.id, endpointId: capture.endpointId, dedupeKey: capture.dedupeKey, duplicateOf: capture.duplicateOf, number: capture.duplicateNumber })
+    }
+  }
+
+  /** Resolves once the capture is committed; the answer may then be written. */
+  const beforeAnswer = () =>
+    writer.committed().catch((error: unknown) => {
+      throw new CaptureNotStoredError(error instanceof Error ? error.message : String(error))
+    })
+
+  // ---------------------------------------------------------------- the pipeline
+  async function handle(req: IncomingMessage, res: ServerResponse, connection: Connection, arrival: Arrival): Promise<void> {
+    const live = deps.route(splitUrl(req.url ?? '/').path)
+    const capture = captureHead(req, connection, live)
+    const limit = live?.endpoint.bodyLimit ?? DEFAULT_BODY_LIMIT
+    const reservation = deps.budget.open()
+    try {
+      // read
+      const body = await read(req, res, connection, arrival, limit, reservation)
+      applyRead(capture, body, limit)
+      // inspect
+      if (live && body.kind === 'complete') {
+        applyInspection(capture, await inspect(deps, live, { id: capture.id, receivedAt: capture.receivedAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body }))
+      }
+      // record
+      const steps = capture.fault?.steps ?? null
+      let prepared: PreparedReply | null = null
+      if (body.kind === 'complete') prepared = live ? prepareReply(steps, { status: 200, text: 'OK' }) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
+      else if (body.kind === 'refused') prepared = { status: body.refusal.status, ...refusalAnswer(body.refusal), fault: null }
+      record(capture, prepared, body.kind === 'refused' ? 'refused' : 'replied')
+      announce(capture, live?.endpoint.slug ?? null)
+      // answer
+      const run: StepRun = {
+        req,
+        res,
+        socket: req.socket,
+        // A prepared answer is written even to a client that half-closed; a hold, delay or drip
+        // for it ends (the sender gave up, or will read what comes at once).
+        signal: prepared ? connection.signal : AbortSignal.any([connection.signal, connection.peerEnded]),
+        clock,
+        ...(capture.attemptId === null ? {} : { attemptKey: String(capture.attemptId) }),
+        beforeAnswer,
+      }
+      let result: StepResult
+      try {
+        result = await answer(run, body, prepared, steps)
+      } catch (error) {
+        result = await answerStoreFailure(run.res, run.socket, run.signal, error)
+      }
+      // Half-open: nothing more can arrive, and no answer is coming — release the socket.
+      if (connection.peerEnded.aborted && !res.headersSent) req.socket.destroy()
+      finish(capture, result, steps, prepared !== null && (result.outcome === 'replied' || result.outcome === 'refused'))
+    } finally {
+      reservation.release()
+    }
+  }
+
+  async function answer(run: StepRun, body: BodyRead, prepared: PreparedReply | null, steps: Step[] | null): Promise<StepResult> {
+    switch (body.kind) {
       case 'aborted':
         return { outcome: 'client_gone', status: null, headers: null, body: null, fault: null }
-      case 'deadline':
-        return refuse(run, 408, 'the request took too long to arrive')
-      case 'bad_request':
-        return refuse(run, 400, 'the request body is not valid HTTP (bad chunk framing, or the connection ended mid-body)')
-      case 'too_large':
-        return refuse(run, 413, `the body is larger than this endpoint's limit of ${endpoint?.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`)
+      case 'refused': {
+        // The receiver's own error answers close the connection: the rest of the request is not read.
+        run.res.shouldKeepAlive = false
+        const result = await sendPrepared(run, prepared as PreparedReply)
+        return { ...result, outcome: result.outcome === 'replied' ? 'refused' : result.outcome }
+      }
       case 'complete':
-        if (!endpoint) return defaultReply(run, 404, 'no endpoint at this path')
-        if (plan) return runSteps(plan.steps, run)
+        if (prepared) return sendPrepared(run, prepared)
+        if (steps) return runSteps(steps, run)
         return defaultReply(run, 200, 'OK')
       default: {
-        const never: never = read
+        const never: never = body
         return never
       }
     }
   }
 
-  /** The receiver's own error answers close the connection: the rest of the request is not read. */
-  async function refuse(run: StepRun, status: number, text: string): Promise<StepResult> {
-    await run.beforeAnswer()
-    run.res.shouldKeepAlive = false
-    const result = await defaultReply(run, status, text)
-    return { ...result, outcome: result.outcome === 'replied' ? 'refused' : result.outcome }
-  }
-
-  async function answerStoreFailure(run: StepRun, error: unknown): Promise<StepResult> {
-    const outcome: ResponseOutcome = 'store_failed'
-    if (!(error instanceof CaptureNotStoredError) || run.res.headersSent || run.signal.aborted) {
-      if (!run.res.headersSent && !run.signal.aborted) run.socket.destroy()
-      return { outcome, status: null, headers: null, body: null, fault: null }
+  async function answerStoreFailure(res: ServerResponse | null, socket: Socket, signal: AbortSignal, error: unknown): Promise<StepResult> {
+    const gone: StepResult = { outcome: 'store_failed', status: null, headers: null, body: null, fault: null }
+    if (!(error instanceof CaptureNotStoredError) || res?.headersSent || signal.aborted) {
+      if (!res?.headersSent && !signal.aborted) socket.destroy()
+      return gone
     }
-    const body = Buffer.from('the request could not be stored; retry later', 'utf8')
-    const headers: [string, string][] = [
-      ['content-type', 'text/plain; charset=utf-8'],
-      ['content-length', String(body.length)],
-      ['retry-after', '5'],
-    ]
-    run.res.writeHead(503, headers.flat())
-    run.res.end(body)
-    return { outcome, status: 503, headers, body, fault: null }
+    const { headers, body } = refusalAnswer({ status: 503, reason: 'the request could not be stored; retry later', retryAfterS: RETRY_AFTER_S })
+    if (res) {
+      res.writeHead(503, headers.flat())
+      res.end(body)
+    } else {
+      writeRaw(socket, 503, headers, body)
+    }
+    return { outcome: 'store_failed', status: 503, headers, body, fault: null }
   }
 
-  function finish(row: RequestRow, result: StepResult, steps: readonly Step[] | null, alreadyStored: boolean): void {
-    const durationMs = alreadyStored && row.response_ms !== null ? row.response_ms : clock.now() - row.received_at
+  function finish(capture: Capture, result: StepResult, steps: Step[] | null, alreadyStored: boolean): void {
+    const durationMs = alreadyStored && capture.response.ms !== null ? capture.response.ms : clock.now() - capture.receivedAt
     if (!alreadyStored) {
-      writer.outcome({
-        id: row.id,
-        // Null only for a plain default answer: anything a rule did, or any other ending, is kept.
-        fault_json: steps || result.outcome !== 'replied' ? JSON.stringify({ outcome: result.outcome, step: result.fault, steps }) : null,
-        response_status: result.status,
-        response_headers_json: result.headers ? JSON.stringify(result.headers) : null,
-        response_body: result.body,
-        response_ms: durationMs,
-      })
+      // Null only for a plain default answer: anything a rule did, or any other ending, is kept.
+      capture.fault = steps || result.outcome !== 'replied' ? { outcome: result.outcome, step: result.fault, steps } : null
+      capture.response = { status: result.status, headers: result.headers ?? [], body: result.body, ms: durationMs }
+      writer.outcome(encodeOutcome(capture))
     }
-    emit({ type: 'request.responded', requestId: row.id, ruleId: row.rule_id, fault: result.fault, outcome: result.outcome, status: result.status, durationMs })
+    emit({ type: 'request.responded', requestId: capture.id, ruleId: capture.ruleId, fault: result.fault, outcome: result.outcome, status: result.status, durationMs })
+  }
+
+  function writeRaw(socket: Socket, status: number, headers: [string, string][], body: Buffer): void {
+    if (!socket.writable) return
+    const head = [`HTTP/1.1 ${status} ${status === 405 ? 'Method Not Allowed' : 'Service Unavailable'}`, 'connection: close', ...headers.map(([k, v]) => `${k}: ${v}`)].join('\r\n')
+    socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, 'latin1'), body]))
+  }
+
+  /** CONNECT: Node hands over the raw socket; the receiver records it and answers 405 itself. */
+  async function handleConnect(req: IncomingMessage, socket: Socket, connection: Connection): Promise<void> {
+    connection.received()
+    const capture = captureHead(req, connection, null)
+    capture.path = req.url ?? ''
+    capture.query = ''
+    const refusal: Refusal = { status: 405, reason: 'CONNECT is not supported: this is a webhook receiver, not a proxy' }
+    capture.refusedReason = refusal.reason
+    const { headers, body } = refusalAnswer(refusal)
+    headers.push(['allow', 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'])
+    record(capture, { status: refusal.status, headers, body, fault: null }, 'refused')
+    announce(capture, null)
+    let result: StepResult
+    try {
+      await beforeAnswer()
+      const ok = socket.writable
+      writeRaw(socket, refusal.status, headers, body)
+      result = ok ? { outcome: 'refused', status: refusal.status, headers, body, fault: null } : { outcome: 'client_gone', status: null, headers: null, body: null, fault: null }
+    } catch (error) {
+      result = await answerStoreFailure(null, socket, connection.signal, error)
+    }
+    finish(capture, result, null, result.outcome === 'refused')
   }
 
   return {
     onRequest(req: IncomingMessage, res: ServerResponse, connection: Connection): Promise<void> {
-      return handle(req, res, connection, false)
+      return handle(req, res, connection, 'plain')
     },
-    /** Expect: 100-continue: an over-limit declared body is refused before the client sends it. */
+    /** Expect: 100-continue: a body over a bound is refused before the client sends it. */
     onExpectContinue(req: IncomingMessage, res: ServerResponse, connection: Connection): Promise<void> {
-      return handle(req, res, connection, true)
+      return handle(req, res, connection, 'continue')
     },
+    /** Any other Expect value: recorded and answered 417 by the receiver (not by Node, unseen). */
+    onExpectation(req: IncomingMessage, res: ServerResponse, connection: Connection): Promise<void> {
+      return handle(req, res, connection, 'expectation')
+    },
+    onConnect: handleConnect,
   }
 }

@@ -16,7 +16,9 @@ import { createRuleStore, type StoredRule } from '../store/rules'
 import { createCaptureWriter } from './capture-writer'
 import { createCaptureThread } from './capture-thread'
 import { compileKeyExtractor, createDedupeTracker } from './dedupe'
+import { createBodyBudget } from './body-budget'
 import { createRequestHandler, type LiveEndpoint } from './handle-request'
+import type { InspectLimits } from './json-fields'
 import { toRequestRecord } from './records'
 import { createRuleEngine } from './rule-engine'
 import { createReceiverServer } from './server'
@@ -33,6 +35,10 @@ export interface ReceiverOptions {
   onEvent?: ReceiverEventListener
   /** Longest time from a request's first byte to its last; default 30 s. */
   requestDeadlineMs?: number
+  /** Memory for request bodies in flight, all requests together; past it new requests get 503 + Retry-After. Default 128 MiB. */
+  bodyBudgetBytes?: number
+  /** Caps on reading a body's JSON fields (bytes examined, depth); past them the request is marked "not inspected". */
+  inspectLimits?: InspectLimits
   /** Ids for new endpoints and rules (tests pass a counter). */
   newId?: () => string
   /**
@@ -89,6 +95,8 @@ export interface Receiver {
     forgetDeleted(endpointIds: readonly string[]): void
   }
   openConnections(): number
+  /** Bytes of request bodies held right now, and the budget for them. */
+  bodyBudget(): { inUse: number; limit: number }
   /** Stops listening, ends every connection (aborting holds and delays), commits what is queued. */
   close(): Promise<void>
 }
@@ -149,11 +157,14 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   }
 
   const inFlight = new Set<Promise<void>>()
+  const budget = createBodyBudget(options.bodyBudgetBytes)
   const handler = createRequestHandler({
     clock,
     writer,
     dedupe,
     rules: engine,
+    budget,
+    ...(options.inspectLimits ? { limits: options.inspectLimits } : {}),
     route,
     nextId: () => ++lastId,
     baseUrl: () => {
@@ -174,6 +185,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   }
   const server = createReceiverServer({
     requestDeadlineMs: options.requestDeadlineMs ?? 30_000,
+    now: () => clock.now(),
     hooks: {
       onRequest: (req, res, connection) => {
         if (options.api?.(req, res)) {
@@ -183,6 +195,8 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         track(handler.onRequest(req, res, connection))
       },
       onExpectContinue: (req, res, connection) => track(handler.onExpectContinue(req, res, connection)),
+      onExpectation: (req, res, connection) => track(handler.onExpectation(req, res, connection)),
+      onConnect: (req, socket, connection) => track(handler.onConnect(req, socket, connection)),
       onRefused: (remoteAddress, reason, status) => emit({ type: 'connection.refused', remoteAddress, reason, status }),
     },
   })
@@ -307,6 +321,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       },
     },
     openConnections: () => server.openConnections(),
+    bodyBudget: () => ({ inUse: budget.inUse(), limit: budget.limit }),
     async close() {
       await server.close()
       // Every hold, delay and drip was aborted with its connection: let them record their outcome.

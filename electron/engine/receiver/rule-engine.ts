@@ -10,6 +10,7 @@ export interface MatchInput {
   method: string
   path: string
   headers: IncomingHttpHeaders
+  /** The body's fields the rules named (jsonPaths), as a sparse document. */
   json: () => unknown
   /** Arrival number of the request's dedupe key, null when it has none. */
   arrival: number | null
@@ -29,7 +30,12 @@ interface CompiledRule {
   matchers: CompiledMatcher[]
   /** Sequence arrivals for requests without a dedupe key: counted per rule. */
   keylessCount: number
+  /** Body fields its matchers read. */
+  paths: JsonPath[]
 }
+
+const matcherPaths = (rule: Rule): JsonPath[] =>
+  rule.matchers.flatMap((m) => (m.type === 'event-type' ? [parseJsonPath(m.path ?? 'event_type')] : []))
 
 /** mulberry32: tiny, fast, and the same sequence for the same seed on every platform. */
 export function seededRandom(seed: number): () => number {
@@ -99,13 +105,15 @@ export interface RuleEngine {
   /** Replace the rule set (counters and random draws restart). */
   load(endpointRules: ReadonlyMap<string, readonly { id: string; rule: Rule }[]>, globalRules: readonly { id: string; rule: Rule }[]): void
   plan(endpointId: string | null, input: MatchInput): Plan | null
+  /** The body fields an endpoint's rules (its own and the global ones) read. */
+  jsonPaths(endpointId: string | null): JsonPath[]
 }
 
 export function createRuleEngine(): RuleEngine {
   let byEndpoint = new Map<string, CompiledRule[]>()
   let global: CompiledRule[] = []
   const compile = (list: readonly { id: string; rule: Rule }[]): CompiledRule[] =>
-    list.filter((r) => r.rule.enabled).map((r) => ({ id: r.id, rule: r.rule, matchers: r.rule.matchers.map(compileMatcher), keylessCount: 0 }))
+    list.filter((r) => r.rule.enabled).map((r) => ({ id: r.id, rule: r.rule, matchers: r.rule.matchers.map(compileMatcher), keylessCount: 0, paths: matcherPaths(r.rule) }))
 
   function tryRule(rule: CompiledRule, input: MatchInput): Step[] | null {
     for (const matcher of rule.matchers) if (!matcher(input)) return null
@@ -133,6 +141,10 @@ export function createRuleEngine(): RuleEngine {
         }
       }
       return null
+    },
+    jsonPaths(endpointId) {
+      const lists = endpointId === null ? [global] : [byEndpoint.get(endpointId) ?? [], global]
+      return lists.flatMap((list) => list.flatMap((rule) => rule.paths))
     },
   }
 }

@@ -23,16 +23,24 @@ export interface Connection {
   socket: Socket
   /** Aborted when the socket closes or the server stops. */
   signal: AbortSignal
+  /** Aborted when the client half-closed (FIN): it may still read an answer, but a hold or delay for it ends. */
+  peerEnded: AbortSignal
   /** Set by a request while its body is being read: the deadline or a parse error mid-body ends the read. */
   interrupt: ((reason: 'deadline' | 'bad_request' | 'aborted') => void) | null
   /** The request being received has all its bytes: stop its deadline. */
   received(): void
+  /** When the request being received sent its first byte (on the receiver's clock), null before. */
+  beganAt: number | null
 }
 
 export interface ServerHooks {
   onRequest(req: IncomingMessage, res: ServerResponse, connection: Connection): void
   /** Expect: 100-continue — return false to refuse (the hook answers) before the body is sent. */
   onExpectContinue(req: IncomingMessage, res: ServerResponse, connection: Connection): void
+  /** Any other Expect value (Node would answer 417 unseen). */
+  onExpectation(req: IncomingMessage, res: ServerResponse, connection: Connection): void
+  /** CONNECT (Node would drop it unseen): the raw socket, which the hook answers and ends. */
+  onConnect(req: IncomingMessage, socket: Socket, connection: Connection): void
   onRefused(remoteAddress: string | null, reason: 'bad_request' | 'slow_request' | 'headers_too_large', status: number | null): void
 }
 
@@ -47,10 +55,13 @@ export interface ReceiverServerOptions {
   requestDeadlineMs: number
   /** Largest request head; above it the request is refused with 431. */
   maxHeaderSize?: number
+  /** The receiver's clock, read at each request's first byte. */
+  now: () => number
 }
 
 interface ConnectionState extends Connection {
   abort: AbortController
+  ended: AbortController
   deadline: NodeJS.Timeout | null
 }
 
@@ -67,8 +78,13 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
     maxHeaderSize: options.maxHeaderSize ?? 64 * 1024,
     // Keep every header a sender sent (the head size limit above still bounds them).
     joinDuplicateHeaders: false,
+    // A request without Host reaches the receiver, which records it and answers 400 itself.
+    requireHostHeader: false,
   })
   server.maxHeadersCount = 0
+  // A client that half-closes (FIN) after sending its request still gets its answer; Node's
+  // default ends the socket at once, and the answer recorded would never have been sent.
+  ;(server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
   let closing = false
 
   function clearDeadline(state: ConnectionState): void {
@@ -99,23 +115,33 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
       return
     }
     const abort = new AbortController()
+    const ended = new AbortController()
     const state: ConnectionState = {
       socket,
       abort,
+      ended,
       signal: abort.signal,
+      peerEnded: ended.signal,
       deadline: null,
       interrupt: null,
+      beganAt: null,
       received: () => clearDeadline(state),
     }
     connections.set(socket, state)
+    socket.once('end', () => ended.abort(new Error('the client half-closed the connection')))
     socket.once('close', () => {
+      ended.abort(new Error('the connection closed'))
       clearDeadline(state)
       state.interrupt = null
       connections.delete(socket)
       abort.abort(new Error('the connection closed'))
     })
     const parser = (socket as Socket & { parser?: Record<number, unknown> }).parser
-    if (parser) parser[K_ON_MESSAGE_BEGIN] = () => armDeadline(state)
+    if (parser)
+      parser[K_ON_MESSAGE_BEGIN] = () => {
+        state.beganAt = options.now()
+        armDeadline(state)
+      }
   })
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -134,6 +160,24 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
       return
     }
     hooks.onExpectContinue(req, res, state)
+  })
+
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const state = connections.get(req.socket)
+    if (!state) {
+      req.socket.destroy()
+      return
+    }
+    hooks.onExpectation(req, res, state)
+  })
+
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const state = connections.get(socket)
+    if (!state) {
+      socket.destroy()
+      return
+    }
+    hooks.onConnect(req, socket, state)
   })
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -182,6 +226,10 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
         }
       })
     },
-    openConnections: () => connections.size,
+    openConnections: () => {
+      let open = 0
+      for (const socket of connections.keys()) if (!socket.destroyed) open++
+      return open
+    },
   }
 }

@@ -231,7 +231,8 @@ export function prepareReply(steps: readonly Step[] | null, fallback: { status: 
 
 export async function sendPrepared(run: StepRun, reply: PreparedReply): Promise<StepResult> {
   await run.beforeAnswer()
-  if (run.signal.aborted) return { ...gone(reply.fault), status: reply.status, headers: reply.headers, body: reply.body }
+  // Nothing was written: the record must not claim the answer it could not send.
+  if (run.signal.aborted) return gone(reply.fault)
   return writeReply(run, reply.status, reply.headers, reply.body, reply.fault)
 }
 

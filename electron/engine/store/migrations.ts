@@ -148,6 +148,16 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
+    name: 'receiver marks: bounded dedupe keys, bodies not inspected, refusal reasons',
+    sql: `
+      ALTER TABLE requests ADD COLUMN dedupe_key_mark TEXT;      -- too_long | not_utf8: dedupe_key is sha256:<hex> of the key
+      ALTER TABLE requests ADD COLUMN dedupe_key_bytes INTEGER;  -- the marked key's length in bytes
+      ALTER TABLE requests ADD COLUMN not_inspected TEXT;        -- why the body's fields were not read, NULL = read or not needed
+      ALTER TABLE requests ADD COLUMN refused_reason TEXT;       -- why the receiver itself refused it (413, 503 …)
+    `,
+  },
+  {
+    version: 3,
     name: 'retention: settings, and an index for pruning requests that duplicates point at',
     sql: `
       -- Deleting a request checks requests.duplicate_of (a foreign key): without an index that is

@@ -29,6 +29,10 @@ export interface RequestRow {
   response_body: Buffer | null
   response_ms: number | null
   attempt_id: number | null
+  dedupe_key_mark: string | null
+  dedupe_key_bytes: number | null
+  not_inspected: string | null
+  refused_reason: string | null
 }
 
 /** What is known once the request is answered (or the connection ended). */
@@ -62,8 +66,8 @@ export interface RequestStore {
   get(id: number): RequestRow | undefined
   list(query?: RequestListQuery): RequestRow[]
   count(): number
-  /** The latest group of a dedupe key on an endpoint (from the newest row's duplicate link). */
-  keyGroup(endpointId: string, dedupeKey: string): KeyGroup | undefined
+  /** The latest group of a dedupe key on an endpoint (from the newest row's duplicate link); digest = a marked (hashed) key. */
+  keyGroup(endpointId: string, dedupeKey: string, digest?: boolean): KeyGroup | undefined
   byAttempt(attemptId: number): RequestRow[]
   /** Whether an endpoint has rows with a dedupe key among ids up to maxId. */
   hasKeyedRows(endpointId: string, maxId: number): boolean
@@ -73,6 +77,7 @@ const COLUMNS = [
   'id', 'endpoint_id', 'received_at', 'method', 'path', 'query', 'http_version', 'headers_json', 'body', 'body_size',
   'body_truncated', 'remote_address', 'verify_valid', 'verify_reason', 'verify_json', 'dedupe_key', 'duplicate_of',
   'duplicate_number', 'rule_id', 'fault_json', 'response_status', 'response_headers_json', 'response_body', 'response_ms', 'attempt_id',
+  'dedupe_key_mark', 'dedupe_key_bytes', 'not_inspected', 'refused_reason',
 ] as const
 
 /** The two capture statements, shared with the receiver's capture thread (its own connection). */
@@ -91,7 +96,7 @@ export function createRequestStore(db: Database): RequestStore {
   const selectPageUnmatched = db.prepare('SELECT * FROM requests WHERE endpoint_id IS NULL AND id < @before ORDER BY id DESC LIMIT @limit')
   const selectLastOfKey = db.prepare(
     `SELECT id, received_at, duplicate_of, duplicate_number FROM requests
-      WHERE endpoint_id = ? AND dedupe_key = ? ORDER BY received_at DESC, id DESC LIMIT 1`,
+      WHERE endpoint_id = ? AND dedupe_key = ? AND (dedupe_key_mark IS NOT NULL) = ? ORDER BY received_at DESC, id DESC LIMIT 1`,
   )
   const selectReceivedAt = db.prepare('SELECT received_at FROM requests WHERE id = ?').pluck()
   const selectByAttempt = db.prepare('SELECT * FROM requests WHERE attempt_id = ? ORDER BY id')
@@ -113,8 +118,8 @@ export function createRequestStore(db: Database): RequestStore {
       return selectPageByEndpoint.all({ ...params, endpoint: query.endpointId }) as RequestRow[]
     },
     count: () => selectCount.get() as number,
-    keyGroup(endpointId, dedupeKey) {
-      const last = selectLastOfKey.get(endpointId, dedupeKey) as
+    keyGroup(endpointId, dedupeKey, digest = false) {
+      const last = selectLastOfKey.get(endpointId, dedupeKey, digest ? 1 : 0) as
         | { id: number; received_at: number; duplicate_of: number | null; duplicate_number: number | null }
         | undefined
       if (!last) return undefined

@@ -1,6 +1,6 @@
 // The selected delivery, attempt or request: headers, body (pretty / raw / hex), the response,
 // the signature verdict explained, the rule and fault applied; Retry now, Replay, Copy as cURL.
-import { useEffect, useState } from 'react'
+import { Fragment, useEffect, useState } from 'react'
 import type { AttemptDetail, DeliveryDetail, HeaderPair, RequestDetail, TimelineRow } from '../../../shared/contract'
 import { run, toast, useApp } from '../state/app-store'
 import { bodyText, decodeBase64, hexDump, prettyJson } from '../lib/body'
@@ -217,6 +217,12 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
           <dd>{request.remoteAddress ?? '—'}</dd>
           <dt>dedupe key</dt>
           <dd>{request.dedupeKey ?? '—'}</dd>
+          {request.marks?.map((mark) => (
+            <Fragment key={mark}>
+              <dt>marked</dt>
+              <dd data-testid="request-mark">{mark}</dd>
+            </Fragment>
+          ))}
           <dt>arrival</dt>
           <dd data-testid="duplicate-number">
             {request.duplicateNumber && request.duplicateNumber > 1 ? `duplicate #${request.duplicateNumber} of request #${request.duplicateOf}` : 'first arrival'}

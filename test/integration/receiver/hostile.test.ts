@@ -171,7 +171,14 @@ const CASES: Case[] = [
   { name: 'not HTTP at all', bytes: Buffer.from([0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00, 0x00, 0xa1, 0x03, 0x03, 0x0d, 0x0a, 0x0d, 0x0a]), status: 400, rows: 0 },
   { name: 'unknown method', bytes: 'BREW /h/c HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, rows: 0 },
   { name: 'NUL byte in the request line', bytes: 'GET /h/c\u0000x HTTP/1.1\r\nHost: x\r\n\r\n', status: 400, rows: 0 },
-  { name: 'HTTP/1.1 without Host', bytes: 'GET /h/c HTTP/1.1\r\n\r\n', status: 400, rows: 0 },
+  {
+    // Answered by the receiver itself (not Node, unseen), so it has its row and its reason.
+    name: 'HTTP/1.1 without Host',
+    bytes: 'GET /h/c HTTP/1.1\r\n\r\n',
+    status: 400,
+    rows: 1,
+    check: (h) => expect(h.receiver.requests.list()[0]!.refusedReason).toMatch(/needs a Host header/),
+  },
   {
     name: 'an 8 KiB URL',
     bytes: `GET /h/c/${'p'.repeat(8192)} HTTP/1.1\r\nHost: x\r\n\r\n`,

@@ -1,0 +1,63 @@
+// The inspect stage of a request: verify the raw bytes, read the few body fields the endpoint
+// needs (bounded, off the event loop's critical path), number the dedupe key, choose the rule.
+// Nothing here writes or answers; the result goes into the request's Capture.
+import type { IncomingHttpHeaders } from 'node:http'
+import type { Endpoint } from '../../../shared/receiver'
+import type { VerifyResult } from '../../../shared/signatures'
+import { boundKey, type Arrival, type BoundedKey, type DedupeTracker, type KeyExtractor } from './dedupe'
+import { readBodyDocument } from './json-document'
+import { DEFAULT_INSPECT_LIMITS, type InspectLimits } from './json-fields'
+import type { Plan, RuleEngine } from './rule-engine'
+import { verifyRequest } from './verify-request'
+
+/** An endpoint with its compiled dedupe key. */
+export interface LiveEndpoint {
+  endpoint: Endpoint
+  key: KeyExtractor | null
+}
+
+export interface InspectDeps {
+  dedupe: DedupeTracker
+  rules: RuleEngine
+  /** The URL a sender called, for URL-signed schemes: public URL when known, else local. */
+  baseUrl(): string
+  limits?: InspectLimits
+}
+
+export interface InspectInput {
+  id: number
+  receivedAt: number
+  method: string
+  path: string
+  url: string
+  headers: IncomingHttpHeaders
+  body: Buffer
+}
+
+export interface Inspection {
+  verify: VerifyResult | null
+  key: BoundedKey | null
+  arrival: Arrival | null
+  plan: Plan | null
+  notInspected: string | null
+}
+
+export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: InspectInput): Promise<Inspection> {
+  const { endpoint } = live
+  const verify = endpoint.scheme ? verifyRequest(endpoint, { body: input.body, headers: input.headers, url: `${deps.baseUrl()}${input.url}`, nowMs: input.receivedAt }) : null
+  const paths = [...(live.key?.paths ?? []), ...deps.rules.jsonPaths(endpoint.id)]
+  const document = paths.length > 0 ? await readBodyDocument(input.body, paths, deps.limits ?? DEFAULT_INSPECT_LIMITS) : { json: undefined, notInspected: null }
+  const json = () => document.json
+  const raw = live.key ? live.key(input.headers, json) : null
+  const key = raw === null ? null : boundKey(raw, endpoint.dedupe?.type === 'header')
+  const arrival = key ? deps.dedupe.arrive(endpoint, key, input.id, input.receivedAt) : null
+  const plan = deps.rules.plan(endpoint.id, {
+    method: input.method,
+    path: input.path,
+    headers: input.headers,
+    json,
+    arrival: arrival?.number ?? null,
+    dedupeKey: key?.key ?? null,
+  })
+  return { verify, key, arrival, plan, notInspected: document.notInspected }
+}

@@ -1,0 +1,77 @@
+// Hostile benchmark, server under test: Hookloop's receiver as `hookloop listen` runs it (capture
+// thread, a real SQLite file), one endpoint deduping by a body field with an event-type rule (so
+// every body's JSON is looked into), one plain endpoint for the unrelated request. Run with
+// --expose-gc. Answers the parent over IPC: 'gc' → heap after a full GC; 'stop' → peak RSS, the
+// database's size (file + WAL) and what it stored.
+import { statSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { createRealClock } from '../../electron/engine/clock'
+import { createReceiver } from '../../electron/engine/receiver'
+import { openDatabase } from '../../electron/engine/store'
+
+const gc = (globalThis as { gc?: () => void }).gc
+if (!gc) throw new Error('run with --expose-gc')
+const dir = mkdtempSync(join(tmpdir(), 'hookloop-hostile-'))
+const file = join(dir, 'hookloop.db')
+const db = openDatabase({ file })
+// BENCH_BODY_BUDGET_MB: try another memory budget for bodies in flight (default: the receiver's).
+const budgetMb = Number(process.env.BENCH_BODY_BUDGET_MB ?? 0)
+const receiver = await createReceiver({ db, clock: createRealClock(), captureThread: true, ...(budgetMb > 0 ? { bodyBudgetBytes: budgetMb * 1024 * 1024 } : {}) })
+const hostile = receiver.endpoints.create({ slug: 'hostile', dedupe: 'pandoktorek-body' })
+receiver.rules.add(hostile.id, { matchers: [{ type: 'event-type', path: 'type', value: 'never.sent' }], steps: [{ type: 'reply', status: 500 }] })
+receiver.endpoints.create({ slug: 'ping' })
+
+// How long the event loop was held at most (a blocked loop holds every request, whatever its size).
+const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+loopDelay.enable()
+
+const size = (path: string) => {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
+  }
+}
+const dbBytes = () => size(file) + size(`${file}-wal`)
+
+function heapAfterGc(): number {
+  gc!()
+  gc!()
+  return process.memoryUsage().heapUsed
+}
+
+process.on('message', (message: { op: string }) => {
+  switch (message.op) {
+    case 'gc': {
+      // The loop's worst hold since the last 'gc' (read before this op's own synchronous flush and GC).
+      const loopDelayMaxMs = loopDelay.max / 1e6
+      receiver.requests.flush()
+      process.send!({ heapAfterGc: heapAfterGc(), rss: process.memoryUsage.rss(), dbBytes: dbBytes(), loopDelayMaxMs })
+      loopDelay.reset()
+      return
+    }
+    case 'stop':
+      receiver.requests.flush()
+      void (async () => {
+        // Columns a receiver without the marks does not have count as 0 (the bench also runs on older code).
+        const columns = new Set((db.prepare('PRAGMA table_info(requests)').all() as { name: string }[]).map((c) => c.name))
+        const count = (column: string) => (columns.has(column) ? `coalesce(sum(${column} IS NOT NULL), 0)` : '0')
+        const stats = db.prepare(`SELECT count(*) AS rows, ${count('dedupe_key_mark')} AS digestKeys, ${count('refused_reason')} AS refused, ${count('not_inspected')} AS notInspected, coalesce(sum(response_status = 503), 0) AS answered503 FROM requests`).get() as Record<string, number>
+        // The kernel's high-water mark of the process's resident memory (a sampler would miss the
+        // peak inside a long synchronous parse).
+        const peakRss = process.resourceUsage().maxRSS * 1024
+        const result = { peakRss, heapAfterGc: heapAfterGc(), dbBytes: dbBytes(), ...stats }
+        await receiver.close()
+        db.close()
+        rmSync(dir, { recursive: true, force: true })
+        process.send!(result)
+        process.exit(0)
+      })()
+      return
+    default:
+      throw new Error(`unknown op ${message.op}`)
+  }
+})
+process.send!({ port: receiver.port })
