@@ -1,15 +1,27 @@
 // Electron's own postinstall is disabled (package.json "allowScripts") because it fails the
 // whole install on a machine that cannot download the Electron binary. This runs it instead and
 // turns a failed download into a notice: the CLI, browser mode and tests do not need the binary.
+// With the binary in place it builds better-sqlite3 for that Electron (scripts/native-build.mjs)
+// into native/electron/, where the app's engine looks for it; node_modules keeps Node's build.
 import { existsSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
+import { join, resolve } from 'node:path'
+import { installedElectron } from './native/electron.mjs'
+import { spawnNativeBuild } from './native/spawn-build.mjs'
 
-const installer = 'node_modules/electron/install.js'
+const root = resolve(import.meta.dirname, '..')
+const installer = join(root, 'node_modules', 'electron', 'install.js')
+const WITHOUT_WINDOW = 'the Electron window will not be available; `npm start` opens browser mode instead (the CLI works)'
+
 if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
-  console.log('hookloop: ELECTRON_SKIP_BINARY_DOWNLOAD is set; the Electron window will not be available (browser mode and the CLI work).')
+  console.log(`hookloop: ELECTRON_SKIP_BINARY_DOWNLOAD is set; ${WITHOUT_WINDOW}.`)
 } else if (existsSync(installer)) {
-  const run = spawnSync(process.execPath, [installer], { stdio: 'inherit' })
-  if (run.status !== 0) {
-    console.log('hookloop: the Electron binary could not be downloaded; `npm start` will open browser mode instead (the CLI works).')
+  const run = spawnSync(process.execPath, [installer], { stdio: 'inherit', cwd: root })
+  if (run.status !== 0 || !installedElectron(root)?.binary) {
+    console.log(`hookloop: the Electron binary could not be downloaded; ${WITHOUT_WINDOW}.`)
+  } else {
+    const build = spawnNativeBuild(root)
+    if (build.ok) console.log(`hookloop: ${build.line}`)
+    else console.log(`hookloop: ${build.line} (full output: ${build.log}); \`npm start\` tries again, or run \`npm run native\`.`)
   }
 }

@@ -2,7 +2,6 @@
 // one log line per request, everything captured into the SQLite file of a data folder.
 // Ctrl-C (SIGINT) or SIGTERM commits what is queued, closes every connection and exits 0.
 import { readFileSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { DefinitionError } from '../../shared/receiver-errors'
@@ -10,6 +9,7 @@ import { endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig } 
 import type { ReceiverEvent } from '../../shared/receiver-events'
 import { explainStep } from '../../shared/rules'
 import { createRealClock } from '../engine/clock'
+import { defaultDataDir } from '../engine/data-dir'
 import { createReceiver, type Receiver } from '../engine/receiver'
 import { openDatabase } from '../engine/store'
 import { logKey, logNotes, logRequestLine } from './safe-log'
@@ -41,14 +41,6 @@ ${TUNNEL_HELP}
   -h, --help         show this help
 
 Ctrl-C stops it cleanly (exit 0). A bad config file exits 2 naming the field at fault.`
-
-/** The user data folder, per platform (the Electron app uses the same place). */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Hookloop')
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Hookloop')
-  const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith('/') ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share')
-  return join(base, 'hookloop')
-}
 
 export interface ListenSettings {
   host: string

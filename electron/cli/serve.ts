@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util'
 import type { HostReplyMessage, HostStartMessage } from '../engine/host'
 import { createToken } from '../engine/host/guard'
 import type { Command } from './commands'
-import { defaultDataDir } from './listen'
+import { defaultDataDir } from '../engine/data-dir'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop serve [--port P] [--data DIR] [--receiver-port P] [--tunnel-host URL]

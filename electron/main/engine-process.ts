@@ -11,13 +11,14 @@ export interface EngineProcess {
   port: number
   token: string
   process: UtilityProcess
-  stop(): void
+  /** Ends the engine process; resolves once it has exited. */
+  stop(): Promise<void>
 }
 
 export interface EngineProcessOptions {
   dataDir: string
   rendererDir: string
-  /** better-sqlite3 built for Electron's ABI (see docs/ui.md); absent when not built. */
+  /** better-sqlite3 built for Electron's ABI (native/electron, see native-binding.ts). */
   nativeBinding?: string
   /** The data key sealing signing secrets at rest (base64), from the OS keychain (data-key.ts). */
   secretKey?: string
@@ -50,14 +51,10 @@ export async function startEngineProcess(options: EngineProcessOptions): Promise
     child.kill()
     throw new Error(reply.message)
   }
-  return { origin: reply.origin, port: reply.port, token, process: child, stop: () => child.kill() }
-}
-
-/**
- * better-sqlite3 for Electron's ABI. Tests and the CLI load Node's build from node_modules; the
- * app needs one compiled against Electron's headers, kept apart so neither breaks the other.
- */
-export function electronNativeBinding(appPath: string): string | undefined {
-  const candidate = join(appPath, 'native', 'electron', 'better_sqlite3.node')
-  return existsSync(candidate) ? candidate : undefined
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = () => {
+    child.kill()
+    return exited
+  }
+  return { origin: reply.origin, port: reply.port, token, process: child, stop }
 }

@@ -1,16 +1,38 @@
 import { join } from 'node:path'
 import { app, BrowserWindow, dialog, session } from 'electron'
 import { contentSecurityPolicy } from '../engine/host/guard'
-import { defaultDataDir } from '../cli/listen'
+import { defaultDataDir } from '../engine/data-dir'
 import { appDataKey } from './data-key'
-import { electronNativeBinding, startEngineProcess, type EngineProcess } from './engine-process'
+import { startEngineProcess, type EngineProcess } from './engine-process'
 import { registerIpc } from './ipc'
+import { chooseNativeBinding } from './native-binding'
 import { createSecretStore, secretStorageStatus } from './secret-store'
+import { SMOKE_TEST_FLAG, waitForRenderer } from './smoke-test'
 
 // The Electron shell only: one locked-down window, native dialogs, secret storage, and starting
 // the engine in its own process. The window shows the app the engine serves on 127.0.0.1.
 let mainWindow: BrowserWindow | null = null
 let engine: EngineProcess | null = null
+const smokeTest = process.argv.includes(SMOKE_TEST_FLAG)
+
+/** Stops the engine (its store closes cleanly) before the app exits with code. */
+async function exitAfterEngine(code: number): Promise<void> {
+  const running = engine
+  engine = null
+  if (running) await running.stop()
+  app.exit(code)
+}
+
+/** A failure before the window works: a dialog, or in a smoke test one line and exit 1. */
+function fail(title: string, message: string): void {
+  if (smokeTest) {
+    console.error(`hookloop: smoke test failed: ${title}: ${message}`)
+    void exitAfterEngine(1)
+    return
+  }
+  dialog.showErrorBox(title, message)
+  app.quit()
+}
 
 function createWindow(origin: string): BrowserWindow {
   const window = new BrowserWindow({
@@ -65,24 +87,23 @@ async function start(): Promise<void> {
   const dataDir = process.env.HOOKLOOP_DATA ?? defaultDataDir()
   const secrets = createSecretStore(join(app.getPath('userData'), 'secrets.json'))
   const storage = secretStorageStatus()
-  const nativeBinding = electronNativeBinding(app.getAppPath())
+  const native = chooseNativeBinding(app.getAppPath(), process.versions.electron, process.versions.modules, app.isPackaged)
+  if ('problem' in native) return fail('Hookloop cannot open its store', native.problem)
   try {
     const dataKey = appDataKey(dataDir)
     engine = await startEngineProcess({
       dataDir,
       rendererDir: join(__dirname, '../renderer'),
       warnings: [storage.warning, dataKey.warning].filter((w): w is string => w !== null),
-      ...(nativeBinding ? { nativeBinding } : {}),
+      ...(native.binding ? { nativeBinding: native.binding } : {}),
       ...(dataKey.key ? { secretKey: dataKey.key } : {}),
     })
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    dialog.showErrorBox(
+    return fail(
       'Hookloop could not start its engine',
-      `${message}\n\nIf this mentions NODE_MODULE_VERSION, better-sqlite3 must be built for Electron: see docs/ui.md, "better-sqlite3 in the app".`,
+      `${message}\n\nIf this mentions NODE_MODULE_VERSION, better-sqlite3 is not built for this Electron: run \`npm run native\` (README, "Troubleshooting").`,
     )
-    app.quit()
-    return
   }
   const running = engine
   lockDownSession(running.origin, running.port)
@@ -92,11 +113,21 @@ async function start(): Promise<void> {
     address: () => ({ socketOrigin: running.origin.replace(/^http/, 'ws'), token: running.token }),
     secrets,
   })
-  mainWindow = createWindow(running.origin)
-  mainWindow.on('closed', () => (mainWindow = null))
+  const window = createWindow(running.origin)
+  mainWindow = window
+  window.on('closed', () => (mainWindow = null))
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow(running.origin)
   })
+  if (smokeTest) {
+    waitForRenderer(window).then(
+      () => {
+        console.log(`hookloop: smoke test passed: engine at ${running.origin}, store open in ${dataDir}, window connected`)
+        void exitAfterEngine(0)
+      },
+      (error: unknown) => fail('the window did not connect', error instanceof Error ? error.message : String(error)),
+    )
+  }
 }
 
 void app.whenReady().then(start)
@@ -105,4 +136,12 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit()
 })
 
-app.on('will-quit', () => engine?.stop())
+// Quitting waits for the engine to stop, so its store closes cleanly (Electron would otherwise end
+// the utility process with the app), then quits for real.
+app.on('will-quit', (event) => {
+  const running = engine
+  if (!running) return
+  event.preventDefault()
+  engine = null
+  void running.stop().then(() => app.quit())
+})

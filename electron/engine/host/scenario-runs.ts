@@ -74,7 +74,7 @@ export function createScenarioRuns(options: ScenarioRunsOptions): ScenarioRuns {
         }
       }, 250)
 
-      running = runScenario(scenario, { dataDir: dir, signal: abort.signal, file: null }).then(
+      running = runScenario(scenario, { dataDir: dir, signal: abort.signal, file: null, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) }).then(
         (report) => {
           const settled = report.deliveries.filter((d) => d.status === 'succeeded' || d.status === 'failed').length
           update({ ...base, total: Math.max(base.total, report.deliveries.length), state: 'done', settled, report })

@@ -27,6 +27,8 @@ export interface RunScenarioOptions {
   signal?: AbortSignal
   /** One line per finished attempt as it happens (for long real-clock runs). */
   onProgress?: (line: string) => void
+  /** better-sqlite3 for the runtime (the app's engine runs inside Electron); see EngineOptions. */
+  nativeBinding?: string
 }
 
 interface PlannedDelivery {
@@ -69,6 +71,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     dataDir,
     clock: clockSpec(scenario.clock),
     receiver: { host: options.host ?? '127.0.0.1', port: 0 },
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   })
   try {
     return await runOnEngine(engine, scenario, options, wallStart)

@@ -3,7 +3,7 @@ import { DefinitionError } from '../../../shared/receiver-errors'
 import { DEDUPE_PRESETS, parseEndpoint, parseJsonPath, parseListenConfig, parseTemplate, readJsonPath } from '../../../shared/receiver'
 import { compileKeyExtractor } from '../../../electron/engine/receiver/dedupe'
 import { seededRandom } from '../../../electron/engine/receiver/rule-engine'
-import { defaultDataDir } from '../../../electron/cli/listen'
+import { defaultDataDir } from '../../../electron/engine/data-dir'
 
 describe('JSON paths and templates', () => {
   it('parses dotted paths with indexes and quoted names', () => {
