@@ -11,10 +11,10 @@ import type { SqlWriter, WriteOp } from '../store/sql-writer'
 import type { EventStatements } from '../store/events'
 import type { SenderEmitter } from './emitter'
 import { postOnce, type PostResult } from './http-post'
-import { ATTEMPT_HEADER, buildHeaders, defaultEventIdHeader, type SignFn } from './request-headers'
+import { ATTEMPT_HEADER, type SignFn } from './request-headers'
+import { buildAttemptRequest } from './attempt-request'
 import type { Subscription, SubscriptionBook } from './subscriptions'
 import { attemptView, deliveryView, parseDeliveryFaults } from './views'
-import { sentBody } from './envelope'
 
 // One attempt of one delivery, start to record. The attempt row is written (and committed, in a
 // group commit with the other attempts of the same event-loop turn, by the SqlWriter: inline or on
@@ -48,6 +48,8 @@ export interface AttemptDeps {
   scheduler: Scheduler
   emitter: SenderEmitter
   sign: SignFn
+  /** Ms the attempt's signature carries, given the subscription and the clock's now. */
+  signingTime(sub: Subscription, clockNow: number): number
   resolveEndpointUrl: ResolveEndpointUrl | undefined
   dispatcher: Dispatcher
   maxResponseBytes: number
@@ -237,23 +239,20 @@ export function createAttemptRunner(deps: AttemptDeps) {
       return
     }
 
-    // Built per attempt from the stored columns: the subscription's current envelope decides.
-    const body = sentBody(event, sub.envelope)
+    // Built per attempt from the stored columns: the subscription's current envelope (or provider
+    // pack) decides; signed at the subscription's signing time.
     const target = targetUrl(deps, sub)
-    const url = 'url' in target ? target.url : null
-    const built = buildHeaders({
-      scheme: sub.scheme,
-      secret: sub.secret,
-      retiredSecret: sub.retired_secrets[0],
-      eventId: row.event_id,
-      eventIdHeader: sub.event_id_header ?? defaultEventIdHeader(sub.scheme, sub.policy.name),
-      extraHeaders: sub.headers,
-      body,
-      url: url ?? '',
-      now,
+    const built = buildAttemptRequest({
+      sub,
+      event,
+      attempt: row.attempts + 1,
+      url: 'url' in target ? target.url : '',
+      signedAt: deps.signingTime(sub, now),
       faults: faults.faults,
       sign: deps.sign,
     })
+    const url = 'url' in target ? built.url : null
+    const body = built.body
     applied.push(...built.applied)
     // The attempt row is committed before the request leaves (its id is the x-hookloop-attempt link).
     const attemptId = await start(row, now, url, JSON.stringify(built.headers), applied.length > 0 ? JSON.stringify(applied) : null)

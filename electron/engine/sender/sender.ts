@@ -4,6 +4,9 @@ import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../../../shared/clock'
 import type { AttemptView, DeliveryStatus, DeliveryView, SenderEventMap } from '../../../shared/sender-events'
 import { sendFaultSchema, type SendFault, type SendFaultInput } from '../../../shared/sender-faults'
+import { createRealClock } from '../clock/real-clock'
+import { PROVIDERS } from '../../../shared/providers'
+import { providerBody } from '../providers/envelopes'
 import { createScheduler } from '../scheduler/scheduler'
 import { createAttemptStatements } from '../store/attempts'
 import { createDeliveryStatements } from '../store/deliveries'
@@ -45,7 +48,19 @@ export interface SenderOptions {
    * nativeBinding given to openDatabase (Electron). Default: inline, on the caller's connection.
    */
   writerThread?: boolean | { nativeBinding?: string }
+  /**
+   * Which time a signature's timestamp (and a provider's send time, e.g. Linear's
+   * webhookTimestamp) is taken from. 'auto' (default): the clock's for one of our own endpoints
+   * (loop mode, where the receiver shares the clock) and on a real clock; the wall clock for a
+   * URL target on a virtual or scaled clock, so a retry scheduled hours ahead in virtual time still
+   * carries a timestamp a real consumer's tolerance check accepts. Scheduling stays on the clock.
+   */
+  signingTime?: SigningTime
+  /** Wall time for signing, ms (default: the real clock). */
+  wallNow?: () => number
 }
+
+export type SigningTime = 'auto' | 'clock' | 'wall'
 
 export interface PublishInput {
   /** UUID v4; a fresh one when absent. */
@@ -140,6 +155,7 @@ export function createSender(options: SenderOptions) {
   let idleWaiters: Array<() => void> = []
   let drainWaiters: Array<() => void> = []
 
+  const wallNow = options.wallNow ?? createRealClock().now
   const eventType = (eventId: string): string => cachedEvent(eventId)?.event_type ?? ''
 
   const scheduler = createScheduler({
@@ -160,6 +176,11 @@ export function createSender(options: SenderOptions) {
     scheduler,
     emitter,
     sign: options.sign,
+    signingTime: (sub, clockNow) => {
+      const mode = options.signingTime ?? 'auto'
+      const wall = mode === 'wall' || (mode === 'auto' && clock.mode !== 'real' && 'url' in sub.target)
+      return wall ? wallNow() : clockNow
+    },
     resolveEndpointUrl: options.resolveEndpointUrl,
     dispatcher,
     maxResponseBytes: options.maxResponseBytes ?? 65_536,
@@ -368,8 +389,12 @@ export function createSender(options: SenderOptions) {
       const row = requireDelivery(deliveryId)
       const event = events.get(row.event_id)
       if (!event) throw new SenderError('not_found', `event ${row.event_id} is missing`)
-      const envelope = subscriptions.get(row.subscription_id)?.envelope ?? 'event'
-      return { event_id: event.id, event_type: event.event_type, body: sentBody(event, envelope), payload: event.payload }
+      const sub = subscriptions.get(row.subscription_id)
+      const pack = sub?.provider ? PROVIDERS[sub.provider] : null
+      const body = pack
+        ? providerBody(pack, { eventId: event.id, eventType: event.event_type, payload: event.payload, createdAt: event.created_at, sentAt: event.created_at })
+        : sentBody(event, sub?.envelope ?? 'event')
+      return { event_id: event.id, event_type: event.event_type, body, payload: event.payload }
     },
     listDeliveries(query: { subscription_id: string; status?: DeliveryStatus; limit?: number }): DeliveryView[] {
       subscriptions.require(query.subscription_id)

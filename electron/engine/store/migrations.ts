@@ -158,6 +158,13 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
+    name: 'subscriptions.provider',
+    // The provider pack a subscription delivers as (shared/providers/): its headers, body
+    // envelope and content type per attempt. NULL = Hookloop's own shape (the envelope column).
+    sql: `ALTER TABLE subscriptions ADD COLUMN provider TEXT;`,
+  },
+  {
+    version: 4,
     name: 'retention: settings, and an index for pruning requests that duplicates point at',
     sql: `
       -- Deleting a request checks requests.duplicate_of (a foreign key): without an index that is

@@ -15,6 +15,8 @@ export interface SubscriptionRow {
   event_id_header: string | null
   /** 'event' ({event_id, event_type, payload}) or 'payload' (the payload bytes are the body). */
   envelope: string
+  /** Provider pack id (shared/providers/), or null for Hookloop's own shape. */
+  provider: string | null
   paused: number
   created_at: number
   updated_at: number
@@ -29,7 +31,7 @@ export interface SubscriptionStatements {
   setSecrets(id: string, secretsJson: string, now: number): boolean
 }
 
-const COLUMNS = 'id, name, url, endpoint_slug, scheme, secrets_json, policy_json, headers_json, event_id_header, envelope, paused, created_at, updated_at'
+const COLUMNS = 'id, name, url, endpoint_slug, scheme, secrets_json, policy_json, headers_json, event_id_header, envelope, provider, paused, created_at, updated_at'
 
 /** Named prepared statements over the subscriptions table. */
 export function createSubscriptionStatements(db: Database): SubscriptionStatements {
@@ -37,11 +39,11 @@ export function createSubscriptionStatements(db: Database): SubscriptionStatemen
   const sealed = (row: SubscriptionRow): SubscriptionRow => ({ ...row, secrets_json: box.seal(row.secrets_json) })
   const opened = (row: SubscriptionRow | undefined): SubscriptionRow | undefined => row && { ...row, secrets_json: box.open(row.secrets_json) }
   const insert = db.prepare(
-    `INSERT INTO subscriptions (${COLUMNS}) VALUES (@id, @name, @url, @endpoint_slug, @scheme, @secrets_json, @policy_json, @headers_json, @event_id_header, @envelope, @paused, @created_at, @updated_at)`,
+    `INSERT INTO subscriptions (${COLUMNS}) VALUES (@id, @name, @url, @endpoint_slug, @scheme, @secrets_json, @policy_json, @headers_json, @event_id_header, @envelope, @provider, @paused, @created_at, @updated_at)`,
   )
   const update = db.prepare(
     `UPDATE subscriptions SET name = @name, url = @url, endpoint_slug = @endpoint_slug, scheme = @scheme, secrets_json = @secrets_json,
-       policy_json = @policy_json, headers_json = @headers_json, event_id_header = @event_id_header, envelope = @envelope, paused = @paused, updated_at = @updated_at
+       policy_json = @policy_json, headers_json = @headers_json, event_id_header = @event_id_header, envelope = @envelope, provider = @provider, paused = @paused, updated_at = @updated_at
      WHERE id = @id`,
   )
   const get = db.prepare(`SELECT ${COLUMNS} FROM subscriptions WHERE id = ?`)
