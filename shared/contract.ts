@@ -12,6 +12,7 @@ import { dedupeKeySchema } from './receiver'
 import type { ConsumerCheckResult } from './conformance'
 import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import type { SenderConformanceReport } from './conformance-sender'
+import { historySchemas, type HistoryResponses } from './contract-history'
 import type {
   ClockView,
   DeliveryDetail,
@@ -159,6 +160,7 @@ export const requestSchemas = {
       resign: z.object({ scheme, secret: z.string().min(1).max(500) }).strict().optional(),
     })
     .strict(),
+  ...historySchemas,
 } as const
 
 function isJson(text: string): boolean {
@@ -173,7 +175,7 @@ function isJson(text: string): boolean {
 export type CommandName = keyof typeof requestSchemas
 export type CommandRequest<C extends CommandName> = z.input<(typeof requestSchemas)[C]>
 
-export interface CommandResponses {
+export interface CommandResponses extends HistoryResponses {
   snapshot: Snapshot
   'timeline.page': { rows: TimelineRow[]; total: number }
   'delivery.get': DeliveryDetail

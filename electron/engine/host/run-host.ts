@@ -19,6 +19,7 @@ import { createTimelineRead } from './timeline-read'
 import { createRecorder } from '../recorder/recorder'
 import { createScenarioRuns } from './scenario-runs'
 import { recordingHandlers } from './recording-handlers'
+import { createHistoryHandlers } from './history-handlers'
 
 export interface HostOptions {
   dataDir: string
@@ -30,6 +31,8 @@ export interface HostOptions {
   receiverPort?: number
   tunnel?: EngineOptions['tunnel']
   nativeBinding?: string
+  /** The data key sealing signing secrets at rest, base64 (the app's, from the OS keychain); absent: a key file beside the database. */
+  secretKey?: string
   /** Shown in a banner in every UI (e.g. secrets kept as plain text). */
   warnings?: string[]
   log?: (line: string) => void
@@ -96,6 +99,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       receiver: { port: receiverPort },
       ...(tunnelOption ? { tunnel: tunnelOption } : {}),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      ...(options.secretKey ? { secretKey: Buffer.from(options.secretKey, 'base64') } : {}),
     })
     receiverPort = engine.receiver.port
     const timeline = createTimelineRead(engine.db)
@@ -135,6 +139,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
         case 'tunnel.state':
           control?.publish('tunnel.state', toTunnelView(event.state))
           publishList('endpoints')
+          break
+        case 'history.pruned':
+          // Retention removed rows: every UI reads its timeline again.
+          control?.publish('timeline.reset', { total: -1 })
           break
         case 'tunnel.notice':
         case 'connection.refused':
@@ -218,6 +226,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createTunnelHandlers({ setTunnel, tunnelView: () => tunnelView(binding.engine) }),
     ...createCheckHandlers(ctx),
     ...createExportHandlers(ctx),
+    ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
   }
   control = await startControlServer({
     port: options.port,

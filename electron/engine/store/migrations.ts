@@ -163,6 +163,21 @@ export const MIGRATIONS: readonly Migration[] = [
     // envelope and content type per attempt. NULL = Hookloop's own shape (the envelope column).
     sql: `ALTER TABLE subscriptions ADD COLUMN provider TEXT;`,
   },
+  {
+    version: 4,
+    name: 'retention: settings, and an index for pruning requests that duplicates point at',
+    sql: `
+      -- Deleting a request checks requests.duplicate_of (a foreign key): without an index that is
+      -- a scan of every request per deleted row. Pruning also clears the pointers of survivors.
+      CREATE INDEX requests_by_duplicate_of ON requests(duplicate_of) WHERE duplicate_of IS NOT NULL;
+
+      -- Settings of this data folder (retention …), one JSON value per key.
+      CREATE TABLE settings (
+        key           TEXT PRIMARY KEY,
+        value_json    TEXT NOT NULL
+      );
+    `,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0
