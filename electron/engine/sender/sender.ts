@@ -12,7 +12,7 @@ import { createAttemptStatements } from '../store/attempts'
 import { createDeliveryStatements } from '../store/deliveries'
 import { createEventStatements, type EventRow } from '../store/events'
 import { createSubscriptionStatements } from '../store/subscriptions'
-import { createInlineWriter, type SqlWriter } from '../store/sql-writer'
+import { createInlineWriter, type SqlWriter, type WriteOp } from '../store/sql-writer'
 import { createSqlWriterThread } from '../store/sql-writer-thread'
 import { ATTEMPT_PATH_SQL, createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
 import { cacheDeliveries } from './delivery-cache'
@@ -139,11 +139,8 @@ export function createSender(options: SenderOptions) {
           ...(typeof threaded === 'object' && threaded.nativeBinding ? { nativeBinding: threaded.nativeBinding } : {}),
         })
       : createInlineWriter(db, ATTEMPT_PATH_SQL))
-  const writer: SqlWriter = {
-    write: (ops) => currentWriter().write(ops),
-    submit: (ops, done) => currentWriter().submit(ops, done),
-    flushNow: () => openWriter?.flushNow(),
-    pending: () => openWriter?.pending() ?? 0,
+  const writer = {
+    write: (ops: readonly WriteOp[]) => currentWriter().write(ops),
     close: () => {
       const open = openWriter
       openWriter = null

@@ -61,8 +61,6 @@ export interface RequestListQuery {
 
 export interface RequestStore {
   maxId(): number
-  /** Inserts and outcome updates in ONE transaction (the receiver's write batch). */
-  writeBatch(inserts: readonly RequestRow[], outcomes: readonly RequestOutcomeRow[]): void
   get(id: number): RequestRow | undefined
   list(query?: RequestListQuery): RequestRow[]
   count(): number
@@ -80,14 +78,12 @@ const COLUMNS = [
   'dedupe_key_mark', 'dedupe_key_bytes', 'not_inspected', 'refused_reason',
 ] as const
 
-/** The two capture statements, shared with the receiver's capture thread (its own connection). */
+/** The two capture statements, run by the receiver's capture writer (inline or on its thread). */
 export const INSERT_REQUEST_SQL = `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`
 export const UPDATE_OUTCOME_SQL = `UPDATE requests SET fault_json = @fault_json, response_status = @response_status, response_headers_json = @response_headers_json,
        response_body = @response_body, response_ms = @response_ms WHERE id = @id`
 
 export function createRequestStore(db: Database): RequestStore {
-  const insert = db.prepare(INSERT_REQUEST_SQL)
-  const setOutcome = db.prepare(UPDATE_OUTCOME_SQL)
   const selectMaxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck()
   const selectById = db.prepare('SELECT * FROM requests WHERE id = ?')
   const selectCount = db.prepare('SELECT count(*) FROM requests').pluck()
@@ -102,14 +98,8 @@ export function createRequestStore(db: Database): RequestStore {
   const selectByAttempt = db.prepare('SELECT * FROM requests WHERE attempt_id = ? ORDER BY id')
   const selectHasKeyed = db.prepare('SELECT 1 FROM requests WHERE endpoint_id = ? AND dedupe_key IS NOT NULL AND id <= ? LIMIT 1').pluck()
 
-  const batch = db.transaction((inserts: readonly RequestRow[], outcomes: readonly RequestOutcomeRow[]) => {
-    for (const row of inserts) insert.run(row)
-    for (const row of outcomes) setOutcome.run(row)
-  })
-
   return {
     maxId: () => selectMaxId.get() as number,
-    writeBatch: (inserts, outcomes) => batch(inserts, outcomes),
     get: (id) => selectById.get(id) as RequestRow | undefined,
     list(query = {}) {
       const params = { before: query.beforeId ?? Number.MAX_SAFE_INTEGER, limit: Math.min(Math.max(query.limit ?? 100, 1), 10_000) }
