@@ -9,7 +9,7 @@ const eslint = new ESLint({ cwd: root })
 
 async function problems(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: resolve(root, filePath) })
-  return result.messages.map((message) => `${message.ruleId}: ${message.message}`)
+  return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`)
 }
 
 const layering = /no-restricted-(imports|syntax)/
