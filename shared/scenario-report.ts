@@ -42,7 +42,26 @@ export interface ReportDelivery {
   /** True when the subscription targets one of this scenario's endpoints. */
   loop: boolean
   status: DeliveryStatus
+  /** The status in the policy preset's own words (seed B: `failed_permanent`); ours when it has none. */
+  status_word?: string
+  /** Set on a delivery a `resend` action made: 1 for the first resend of the event to this subscription, 2 … */
+  resend?: number
   attempts: ReportAttempt[]
+}
+
+/** One request that arrived at an endpoint, as the receiver recorded it. */
+export interface ReportArrival {
+  /** The endpoint's slug. */
+  endpoint: string
+  request_id: number
+  /** ms since the run started, on the scenario clock. */
+  run_ms: number
+  /** Header name (lower case) → value; repeated headers joined with ", ". */
+  headers: Record<string, string>
+  /** The body as JSON when it is JSON, else its text; null when empty. */
+  body: unknown
+  signature: string | null
+  duplicate: number | null
 }
 
 export interface ReportEndpoint {
@@ -91,6 +110,8 @@ export interface ScenarioReport {
   incomplete: string | null
   deliveries: ReportDelivery[]
   endpoints: ReportEndpoint[]
+  /** Every request our endpoints received during the run, in arrival order (headers, body, verdicts). */
+  arrivals?: ReportArrival[]
   actions: ReportAction[]
   expectations: ExpectationResult[]
 }

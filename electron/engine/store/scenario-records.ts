@@ -30,7 +30,11 @@ export interface DeliverySummaryRow {
 }
 
 export interface EndpointRequestRow {
+  id: number
   slug: string
+  received_at: number
+  headers_json: string
+  body: Buffer | null
   verify_reason: string | null
   duplicate_number: number | null
 }
@@ -57,7 +61,7 @@ export function createScenarioRecordStatements(db: Database): ScenarioRecordStat
      WHERE a.delivery_id = ? ORDER BY a.n`,
   )
   const endpointRequests = db.prepare(
-    `SELECT e.slug, r.verify_reason, r.duplicate_number
+    `SELECT r.id, e.slug, r.received_at, r.headers_json, r.body, r.verify_reason, r.duplicate_number
      FROM requests r JOIN endpoints e ON e.id = r.endpoint_id
      WHERE r.received_at >= ? ORDER BY r.id`,
   )
