@@ -6,7 +6,7 @@ import { classificationSchema, jitterSchema, policySchema, scheduleSchema, type 
 const MIN = 60_000
 const HOUR = 60 * MIN
 
-export const POLICY_PRESET_IDS = ['pandoktorek', 'csku', 'standard-webhooks', 'svix', 'stripe', 'github', 'shopify', 'custom'] as const
+export const POLICY_PRESET_IDS = ['pandoktorek', 'csku', 'standard-webhooks', 'svix', 'stripe', 'github', 'shopify', 'slack', 'twilio', 'square', 'paddle', 'linear', 'zoom', 'custom'] as const
 export type PolicyPresetId = (typeof POLICY_PRESET_IDS)[number]
 
 export function isPolicyPresetId(value: string): value is PolicyPresetId {
@@ -101,6 +101,72 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     max_attempts: 9,
     timeout_ms: 5_000,
     classification: ANY_2XX_ELSE_RETRY,
+    follow_redirects: 0,
+    retry_after: NO_RETRY_AFTER,
+  },
+  slack: {
+    name: 'slack',
+    source: 'Slack Events API docs: answer with a 2xx within 3 s; a failed event is retried 3 times, nearly at once, after 1 min and after 5 min, with X-Slack-Retry-Num and X-Slack-Retry-Reason.',
+    schedule: { kind: 'list', delays_ms: [0, MIN, 5 * MIN] },
+    max_attempts: 4,
+    timeout_ms: 3_000,
+    classification: ANY_2XX_ELSE_RETRY,
+    follow_redirects: 0,
+    retry_after: NO_RETRY_AFTER,
+  },
+  twilio: {
+    name: 'twilio',
+    source: 'Twilio webhooks connection overrides: total timeout 15 s, 1 retry (rc=1) by default, and only when the connection could not be made (rp=ct); an HTTP answer other than 2xx is not retried.',
+    schedule: { kind: 'fixed', interval_ms: 0 },
+    max_attempts: 2,
+    timeout_ms: 15_000,
+    classification: {
+      rules: [
+        { when: { status_range: [200, 299] }, then: 'succeeded' },
+        { when: { outcome: ['connection_refused', 'dns', 'connection_error'] }, then: 'retry' },
+      ],
+      otherwise: 'failed',
+    },
+    follow_redirects: 0,
+    retry_after: NO_RETRY_AFTER,
+  },
+  square: {
+    name: 'square',
+    source: 'Square webhooks docs: acknowledge with a 2xx within 10 s; failed deliveries are retried for up to 24 hours (intervals unpublished: 1 min doubling, capped at 6 h, 11 attempts ≈ 20 h). An approximation.',
+    schedule: { kind: 'exponential', base: 2, unit_ms: 30_000, cap_ms: 6 * HOUR },
+    max_attempts: 11,
+    timeout_ms: 10_000,
+    classification: ANY_2XX_ELSE_RETRY,
+    follow_redirects: 0,
+    retry_after: NO_RETRY_AFTER,
+  },
+  paddle: {
+    name: 'paddle',
+    source: 'Paddle Billing "Handle webhook delivery": answer 200 within 5 s; live accounts retry up to 60 times over 3 days with exponential backoff (intervals unpublished: 1 min doubling, capped at 80 min, 60 attempts ≈ 3 days). An approximation.',
+    schedule: { kind: 'exponential', base: 2, unit_ms: 30_000, cap_ms: 80 * MIN },
+    max_attempts: 60,
+    timeout_ms: 5_000,
+    classification: ANY_2XX_ELSE_RETRY,
+    follow_redirects: 0,
+    retry_after: NO_RETRY_AFTER,
+  },
+  linear: {
+    name: 'linear',
+    source: 'Linear webhooks docs: answer with HTTP 200 within 5 s; a failed delivery is retried 3 times, after 1 min, 1 h and 6 h.',
+    schedule: { kind: 'list', delays_ms: [MIN, HOUR, 6 * HOUR] },
+    max_attempts: 4,
+    timeout_ms: 5_000,
+    classification: ANY_2XX_ELSE_RETRY,
+    follow_redirects: 0,
+    retry_after: NO_RETRY_AFTER,
+  },
+  zoom: {
+    name: 'zoom',
+    source: 'Zoom webhooks docs: answer 200 or 204 within 3 s; otherwise Zoom retries 3 times, after 5 min, 30 min and 90 min.',
+    schedule: { kind: 'list', delays_ms: [5 * MIN, 30 * MIN, 90 * MIN] },
+    max_attempts: 4,
+    timeout_ms: 3_000,
+    classification: { rules: [{ when: { status: [200, 204] }, then: 'succeeded' }], otherwise: 'retry' },
     follow_redirects: 0,
     retry_after: NO_RETRY_AFTER,
   },

@@ -72,6 +72,11 @@ export type HeaderMap = Record<string, string | string[] | undefined>
 export interface SignInput {
   body: Uint8Array
   secret: string
+  /**
+   * More secrets that sign too, after `secret`: during a rotation a delivery carries a signature
+   * per secret (as Svix sends them). Only schemes with multipleSignatures can carry them.
+   */
+  additionalSecrets?: string[]
   /** Message id for schemes that sign one (webhook-id …); a fresh one when absent. */
   id?: string
   /** Unix seconds; the current time when absent. */

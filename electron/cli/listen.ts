@@ -12,6 +12,7 @@ import { createRealClock } from '../engine/clock'
 import { defaultDataDir } from '../engine/data-dir'
 import { createReceiver, type Receiver } from '../engine/receiver'
 import { openDatabase } from '../engine/store'
+import { createRequestStore } from '../engine/store/requests'
 import { logKey, logNotes, logRequestLine } from './safe-log'
 import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
 import { UsageError } from './usage-error'
@@ -230,7 +231,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       Promise.resolve(tunnel?.stop())
         .then(() => receiver.close())
         .then(() => {
-          const count = db.prepare('SELECT count(*) FROM requests').pluck().get() as number
+          const count = createRequestStore(db).count()
           db.close()
           write(`Stopped. ${count} request${count === 1 ? '' : 's'} in ${file}.`)
           resolve(0)

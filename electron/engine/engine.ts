@@ -17,6 +17,7 @@ import { createSender, type Sender } from './sender/sender'
 import type { Subscription, SubscriptionInput } from './sender/subscriptions'
 import { sign } from './signatures'
 import { openDatabase } from './store'
+import { createDeliveryStatements } from './store/deliveries'
 import { createTunnelManager, type TunnelManager, type TunnelManagerOptions } from './tunnel'
 import { tunnelLookup } from './tunnel/lookup'
 import { Agent } from 'undici'
@@ -188,7 +189,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
 
   let closed: Promise<void> | null = null
-  const settledStatement = db.prepare("SELECT status IN ('succeeded', 'failed') AND in_flight = 0 FROM deliveries WHERE id = ?").pluck()
+  const deliveries = createDeliveryStatements(db)
 
   return {
     db,
@@ -224,7 +225,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       })
       return { eventId: result.event_id, deliveryIds: result.deliveries.map((d) => d.id), deliveries: result.deliveries }
     },
-    isDeliverySettled: (deliveryId) => settledStatement.get(deliveryId) === 1,
+    isDeliverySettled: (deliveryId) => deliveries.isSettled(deliveryId),
     async quiesce() {
       receiver.requests.flush()
     },

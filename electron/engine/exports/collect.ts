@@ -8,7 +8,7 @@ import { createAttemptStatements, type AttemptRow } from '../store/attempts'
 import { createDeliveryStatements, type DeliveryRow } from '../store/deliveries'
 import { createEndpointStore } from '../store/endpoints'
 import { createEventStatements, type EventRow } from '../store/events'
-import { createRequestReads } from '../store/request-reads'
+import { createRequestStore } from '../store/requests'
 import { createRuleStore, type StoredRule } from '../store/rules'
 import { createSubscriptionStatements, type SubscriptionRow } from '../store/subscriptions'
 import { isEnvelope } from '../../../shared/envelope'
@@ -44,7 +44,7 @@ export function collectSelection(db: Database, selection: { requestIds?: readonl
   const slugs = new Map(allEndpoints.map((e) => [e.id, e.slug]))
 
   const requestIds = selection.requestIds ?? []
-  const requests = createRequestReads(db).byIds(requestIds).map(toRequestRecord)
+  const requests = createRequestStore(db).byIds(requestIds).map(toRequestRecord)
   const missingRequests = requestIds.filter((id) => !requests.some((r) => r.id === id))
   if (missingRequests.length > 0) throw new ExportSelectionError(`no captured request with id ${missingRequests.join(', ')}`)
 

@@ -1,92 +1,90 @@
-// Turns what the engine writes into timeline row updates, whoever the writer is (this engine, a
-// `hookloop listen` in another process on the same data folder, a benchmark filling the store).
-// Each tick reads only what can have changed: rows newer than the last seen id, deliveries still
-// active (pending / retrying), and requests still waiting for their answer. Cost per tick grows
-// with the work in flight, never with the history.
+// Turns what is written to the store into timeline row updates, whoever the writer is. The
+// engine's own writes are pushed (its write statements name their tables and tell the connection's
+// StoreChanges; its events name the rows they changed): the feed reads on a later turn, then at most
+// once per pushGapMs while writes keep coming. Other writers (the capture thread, a `hookloop
+// listen` or a benchmark on the same file) are polled for: a poll that finds PRAGMA data_version
+// unchanged reads nothing else. A read covers only what can have changed: rows newer than the last
+// seen id, deliveries still active (pending / retrying), and requests still waiting for their
+// answer. Its cost grows with the work in flight, never with the history.
 import type { Database } from 'better-sqlite3'
 import type { TimelineRow } from '../../../shared/contract'
+import { storeChanges } from '../store/changes'
+import { createChangeReads, WATCHED_TABLES, type WatchedTable } from '../store/change-reads'
 import type { GroupKey, TimelineRead } from './timeline-read'
 
 export interface ChangeFeedOptions {
   db: Database
   timeline: TimelineRead
-  /** Receives the changed rows of one tick (never empty). */
+  /** Receives the changed rows of one read (never empty). */
   onRows: (rows: TimelineRow[]) => void
   /** Something about subscriptions' metrics changed (a delivery settled or appeared). */
   onDeliveriesSettled: () => void
+  /** How often other writers are polled for (default 100 ms). */
   intervalMs?: number
+  /** The least time between two reads while writes keep coming (default: intervalMs). */
+  pushGapMs?: number
 }
 
 export interface ChangeFeed {
-  /** Mark a delivery or request as changed; picked up on the next tick. */
+  /** Mark a delivery or request as changed: read on a later turn. */
   touchDelivery(id: number): void
   touchRequest(id: number): void
-  tick(): void
   stop(): void
 }
 
 const MAX_WATCHED_REQUESTS = 2000
 
 export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
-  const { db, timeline } = options
-  const maxId = (table: 'deliveries' | 'requests' | 'attempts') => (db.prepare(`SELECT COALESCE(MAX(id), 0) AS id FROM ${table}`).get() as { id: number }).id
-  let lastDelivery = maxId('deliveries')
-  let lastAttempt = maxId('attempts')
-  let lastRequest = maxId('requests')
-
-  const newDeliveries = db.prepare<[number], { id: number }>(`SELECT id FROM deliveries WHERE id > ? ORDER BY id LIMIT 5000`)
-  const newAttempts = db.prepare<[number], { id: number; delivery_id: number }>(`SELECT id, delivery_id FROM attempts WHERE id > ? ORDER BY id LIMIT 5000`)
-  const newRequests = db.prepare<[number], { id: number; answered: number }>(
-    `SELECT id, response_ms IS NOT NULL OR response_status IS NOT NULL AS answered FROM requests WHERE id > ? ORDER BY id LIMIT 5000`,
-  )
-  const active = db.prepare<[], { id: number; sig: string }>(
-    `SELECT id, status || ':' || attempts || ':' || COALESCE(next_attempt_at, '') || ':' || in_flight || ':' || updated_at AS sig
-       FROM deliveries WHERE status IN ('pending', 'retrying')`,
-  )
-  const answered = db.prepare<[number], { answered: number }>(`SELECT response_ms IS NOT NULL OR response_status IS NOT NULL AS answered FROM requests WHERE id = ?`)
-
-  let activeSigs = new Map<number, string>()
+  const { db, timeline, intervalMs = 100 } = options
+  const pushGapMs = options.pushGapMs ?? intervalMs
+  const reads = createChangeReads(db)
+  const last = { deliveries: reads.maxId('deliveries'), attempts: reads.maxId('attempts'), requests: reads.maxId('requests') }
+  let version = reads.dataVersion()
+  let activeSigs = new Map(reads.activeDeliveries().map((row) => [row.id, row.sig]))
   const waitingRequests = new Set<number>()
   const touchedDeliveries = new Set<number>()
   const touchedRequests = new Set<number>()
+  /** Tables written since the last read. */
+  const dirty = new Set<WatchedTable>()
 
-  for (const row of active.all()) activeSigs.set(row.id, row.sig)
-
-  function tick(): void {
+  function read(): void {
     let settled = false
-    for (const d of newDeliveries.all(lastDelivery)) {
-      touchedDeliveries.add(d.id)
-      lastDelivery = d.id
-      settled = true
+    if (dirty.has('deliveries')) {
+      for (const id of reads.deliveriesAfter(last.deliveries)) {
+        touchedDeliveries.add((last.deliveries = id))
+        settled = true
+      }
+      const nextSigs = new Map<number, string>()
+      for (const row of reads.activeDeliveries()) {
+        nextSigs.set(row.id, row.sig)
+        if (activeSigs.get(row.id) !== row.sig) touchedDeliveries.add(row.id)
+      }
+      for (const id of activeSigs.keys()) {
+        if (nextSigs.has(id)) continue
+        touchedDeliveries.add(id) // it settled: succeeded or failed
+        settled = true
+      }
+      activeSigs = nextSigs
     }
-    for (const a of newAttempts.all(lastAttempt)) {
-      touchedDeliveries.add(a.delivery_id)
-      lastAttempt = a.id
+    if (dirty.has('attempts')) {
+      for (const a of reads.attemptsAfter(last.attempts)) {
+        touchedDeliveries.add(a.delivery_id)
+        last.attempts = a.id
+      }
     }
-    for (const r of newRequests.all(lastRequest)) {
-      touchedRequests.add(r.id)
-      if (!r.answered && waitingRequests.size < MAX_WATCHED_REQUESTS) waitingRequests.add(r.id)
-      lastRequest = r.id
-    }
-    for (const id of waitingRequests) {
-      const row = answered.get(id)
-      if (!row || row.answered) {
+    if (dirty.has('requests')) {
+      for (const r of reads.requestsAfter(last.requests)) {
+        touchedRequests.add(r.id)
+        if (!r.answered && waitingRequests.size < MAX_WATCHED_REQUESTS) waitingRequests.add(r.id)
+        last.requests = r.id
+      }
+      for (const id of waitingRequests) {
+        if (reads.answered(id) === 0) continue
         waitingRequests.delete(id)
         touchedRequests.add(id)
       }
     }
-    const nextSigs = new Map<number, string>()
-    for (const row of active.all()) {
-      nextSigs.set(row.id, row.sig)
-      if (activeSigs.get(row.id) !== row.sig) touchedDeliveries.add(row.id)
-    }
-    for (const id of activeSigs.keys()) {
-      if (!nextSigs.has(id)) {
-        touchedDeliveries.add(id) // it settled: succeeded or failed
-        settled = true
-      }
-    }
-    activeSigs = nextSigs
+    dirty.clear()
 
     const groups = new Map<string, GroupKey>()
     for (const id of touchedRequests) {
@@ -110,19 +108,58 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
     if (settled) options.onDeliveriesSettled()
   }
 
-  const timer = setInterval(() => {
+  let lastRead = -Infinity
+  let pushed: NodeJS.Timeout | null = null
+  let stopped = false
+  function readNow(): void {
+    if (pushed) clearTimeout(pushed)
+    pushed = null
+    lastRead = performance.now()
     try {
-      tick()
+      read()
     } catch {
-      // A tick that fails (a busy database) is simply retried on the next one.
+      // A read that fails (a busy database) is done again, whole, on the next poll.
+      for (const table of WATCHED_TABLES) dirty.add(table)
     }
-  }, options.intervalMs ?? 100)
-  timer.unref()
+  }
+  // Read on a later turn (the writer's transaction has committed by then), no sooner than
+  // pushGapMs after the last read: one read per gap, whether pushed or polled.
+  function push(): void {
+    if (pushed || stopped) return
+    pushed = setTimeout(readNow, Math.max(0, lastRead + pushGapMs - performance.now()))
+    pushed.unref()
+  }
+
+  const offChanges = storeChanges(db).subscribe((tables) => {
+    for (const table of tables) if ((WATCHED_TABLES as readonly string[]).includes(table)) dirty.add(table as WatchedTable)
+    if (dirty.size > 0) push()
+  })
+  const poll = setInterval(() => {
+    try {
+      const now = reads.dataVersion()
+      if (now !== version) for (const table of WATCHED_TABLES) dirty.add(table)
+      version = now
+    } catch {
+      return // asked again on the next poll
+    }
+    if (dirty.size + touchedDeliveries.size + touchedRequests.size > 0) push()
+  }, intervalMs)
+  poll.unref()
 
   return {
-    touchDelivery: (id) => touchedDeliveries.add(id),
-    touchRequest: (id) => touchedRequests.add(id),
-    tick,
-    stop: () => clearInterval(timer),
+    touchDelivery(id) {
+      touchedDeliveries.add(id)
+      push()
+    },
+    touchRequest(id) {
+      touchedRequests.add(id)
+      push()
+    },
+    stop() {
+      stopped = true
+      offChanges()
+      clearInterval(poll)
+      if (pushed) clearTimeout(pushed)
+    },
   }
 }

@@ -1,21 +1,16 @@
 // Read models for the inspector and the endpoint list: a delivery with its attempts, one captured
-// request with its verdict and fault explained, endpoints with their URLs. Reads only.
+// request with its verdict and fault explained, endpoints with their URLs. Reads only, through the
+// store's read modules (endpoints and rules decoded by their own store modules).
 import type { Database } from 'better-sqlite3'
-import type {
-  AttemptDetail,
-  DedupeConfigView,
-  DeliveryDetail,
-  DeliveryStatus,
-  EndpointView,
-  FaultView,
-  HeaderPair,
-  RequestDetail,
-} from '../../../shared/contract'
-import type { SchemeId } from '../../../shared/signatures'
+import type { AttemptDetail, DedupeConfigView, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail } from '../../../shared/contract'
+import type { Endpoint } from '../../../shared/receiver'
+import { createDetailReads } from '../store/detail-reads'
+import { createEndpointStore } from '../store/endpoints'
+import { createRequestStore } from '../store/requests'
+import { createRuleStore } from '../store/rules'
 import { badge } from './timeline-read'
 import { captureMarks } from '../../../shared/receiver-records'
 import { decodeMarks } from '../store/request-codec'
-import type { RequestRow } from '../store/requests'
 import { isEnvelope } from '../../../shared/envelope'
 import { sentBody } from '../sender/envelope'
 
@@ -62,8 +57,8 @@ function base64(bytes: Buffer | null): string {
   return bytes ? bytes.toString('base64') : ''
 }
 
-function dedupeView(json: string | null): DedupeConfigView {
-  const d = parseJson(json) as { type?: string; name?: string; path?: string; template?: string } | null
+function dedupeView(dedupe: Endpoint['dedupe']): DedupeConfigView {
+  const d = dedupe as { type?: string; name?: string; path?: string; template?: string } | null
   if (!d || typeof d !== 'object') return { kind: 'none', value: '' }
   if (d.type === 'header') return { kind: 'header', value: d.name ?? '' }
   if (d.type === 'json-path') return { kind: 'json-path', value: d.path ?? '' }
@@ -72,61 +67,47 @@ function dedupeView(json: string | null): DedupeConfigView {
 }
 
 export function createDetailsRead(db: Database, options: DetailsReadOptions) {
-  const delivery = db.prepare<[number], { id: number; event_id: string; event_type: string; subscription_id: string; status: DeliveryStatus; payload: Buffer; faults_json: string | null; url: string | null; endpoint_slug: string | null; envelope: string | null }>(
-    `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, e.payload, d.faults_json, s.url, s.endpoint_slug, s.envelope
-       FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN subscriptions s ON s.id = d.subscription_id WHERE d.id = ?`,
-  )
-  const attempts = db.prepare<[number], Record<string, unknown>>(
-    `SELECT a.*, (SELECT r.id FROM requests r WHERE r.attempt_id = a.id LIMIT 1) AS request_id FROM attempts a WHERE a.delivery_id = ? ORDER BY a.n`,
-  )
-  const request = db.prepare<[number], Record<string, unknown>>(`SELECT * FROM requests WHERE id = ?`)
-  const ruleById = db.prepare<[string], { definition_json: string }>(`SELECT definition_json FROM rules WHERE id = ?`)
-  const endpoints = db.prepare<[], { id: string; slug: string; name: string; scheme: string | null; secrets_json: string; dedupe_json: string | null }>(
-    `SELECT id, slug, name, scheme, secrets_json, dedupe_json FROM endpoints ORDER BY created_at, id`,
-  )
-
-  const deliveryCounts = db.prepare<[string], { attempts: number | null; successes: number | null }>(
-    `SELECT SUM(attempts) AS attempts, SUM(status = 'succeeded') AS successes FROM deliveries WHERE subscription_id = ?`,
-  )
+  const reads = createDetailReads(db)
+  const requests = createRequestStore(db)
+  const rules = createRuleStore(db)
+  const endpoints = createEndpointStore(db)
 
   /** Attempts, successes and failures from the deliveries table: one row per delivery, not per attempt. */
   function quickMetrics(subscriptionId: string): { attempts: number; successes: number; failures: number } {
-    const row = deliveryCounts.get(subscriptionId)
-    const attempts = row?.attempts ?? 0
-    const successes = row?.successes ?? 0
+    const { attempts, successes } = reads.deliveryCounts(subscriptionId)
     return { attempts, successes, failures: Math.max(0, attempts - successes) }
   }
 
   function faultView(faultJson: string | null, ruleId: string | null): FaultView | null {
     if (!faultJson && !ruleId) return null
     const data = parseJson(faultJson)
-    const rule = ruleId ? ruleById.get(ruleId) : undefined
+    const rule = ruleId ? rules.get(ruleId) : undefined
     return {
       summary: data ? options.explainFault(data) : 'no fault: the default answer',
       ruleId,
-      ruleExplain: rule ? options.explainRule(parseJson(rule.definition_json)) : null,
+      ruleExplain: rule ? options.explainRule(rule.rule) : null,
       data,
     }
   }
 
   function deliveryDetail(id: number): DeliveryDetail | null {
-    const d = delivery.get(id)
+    const d = reads.delivery(id)
     if (!d) return null
-    const list: AttemptDetail[] = attempts.all(id).map((a) => ({
-      id: a.id as number,
-      n: a.n as number,
-      startedAt: a.started_at as number,
-      durationMs: (a.duration_ms as number | null) ?? null,
-      outcome: a.outcome as string,
-      statusCode: (a.status_code as number | null) ?? null,
+    const list: AttemptDetail[] = reads.attempts(id).map((a) => ({
+      id: a.id,
+      n: a.n,
+      startedAt: a.started_at,
+      durationMs: a.duration_ms,
+      outcome: a.outcome,
+      statusCode: a.status_code,
       decision: a.decision as AttemptDetail['decision'],
-      nextAttemptAt: (a.next_attempt_at as number | null) ?? null,
-      error: (a.error as string | null) ?? null,
-      requestHeaders: headerPairs(a.request_headers_json as string | null),
-      responseHeaders: headerPairs(a.response_headers_json as string | null),
-      responseBodyBase64: base64(a.response_body as Buffer | null),
-      fault: parseJson(a.fault_json as string | null),
-      requestId: (a.request_id as number | null) ?? null,
+      nextAttemptAt: a.next_attempt_at,
+      error: a.error,
+      requestHeaders: headerPairs(a.request_headers_json),
+      responseHeaders: headerPairs(a.response_headers_json),
+      responseBodyBase64: base64(a.response_body),
+      fault: parseJson(a.fault_json),
+      requestId: a.request_id,
     }))
     const target = d.endpoint_slug ? options.endpointUrls(d.endpoint_slug).localUrl : (d.url ?? '')
     return {
@@ -144,49 +125,49 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
   }
 
   function requestDetail(id: number): RequestDetail | null {
-    const r = request.get(id)
+    const r = requests.get(id)
     if (!r) return null
-    const verify = parseJson(r.verify_json as string | null) as { expected?: string; received?: string } | null
+    const verify = parseJson(r.verify_json) as { expected?: string; received?: string } | null
     return {
       id,
-      endpointId: (r.endpoint_id as string | null) ?? null,
-      receivedAt: r.received_at as number,
-      method: r.method as string,
-      path: r.path as string,
-      query: r.query as string,
-      headers: headerPairs(r.headers_json as string),
-      bodyBase64: base64(r.body as Buffer | null),
-      bodySize: r.body_size as number,
+      endpointId: r.endpoint_id,
+      receivedAt: r.received_at,
+      method: r.method,
+      path: r.path,
+      query: r.query,
+      headers: headerPairs(r.headers_json),
+      bodyBase64: base64(r.body),
+      bodySize: r.body_size,
       bodyTruncated: Boolean(r.body_truncated),
-      remoteAddress: (r.remote_address as string | null) ?? null,
+      remoteAddress: r.remote_address,
       verify: {
-        ...badge(r.verify_valid as number | null, r.verify_reason as string | null, r.verify_json as string | null),
+        ...badge(r.verify_valid, r.verify_reason, r.verify_json),
         expected: verify?.expected,
         received: verify?.received,
       },
-      dedupeKey: (r.dedupe_key as string | null) ?? null,
-      marks: captureMarks(decodeMarks(r as unknown as RequestRow)),
-      duplicateOf: (r.duplicate_of as number | null) ?? null,
-      duplicateNumber: (r.duplicate_number as number | null) ?? null,
-      fault: faultView(r.fault_json as string | null, (r.rule_id as string | null) ?? null),
+      dedupeKey: r.dedupe_key,
+      marks: captureMarks(decodeMarks(r)),
+      duplicateOf: r.duplicate_of,
+      duplicateNumber: r.duplicate_number,
+      fault: faultView(r.fault_json, r.rule_id),
       response: {
-        status: (r.response_status as number | null) ?? null,
-        headers: headerPairs(r.response_headers_json as string | null),
-        bodyBase64: base64(r.response_body as Buffer | null),
-        ms: (r.response_ms as number | null) ?? null,
+        status: r.response_status,
+        headers: headerPairs(r.response_headers_json),
+        bodyBase64: base64(r.response_body),
+        ms: r.response_ms,
       },
-      attemptId: (r.attempt_id as number | null) ?? null,
+      attemptId: r.attempt_id,
     }
   }
 
   function endpointViews(): EndpointView[] {
-    return endpoints.all().map((e) => ({
+    return endpoints.list().map((e) => ({
       id: e.id,
       slug: e.slug,
       name: e.name,
-      scheme: e.scheme as SchemeId | null,
-      secretHints: (parseJson(e.secrets_json) as string[] | null)?.map(secretHint) ?? [],
-      dedupe: dedupeView(e.dedupe_json),
+      scheme: e.scheme,
+      secretHints: e.secrets.map(secretHint),
+      dedupe: dedupeView(e.dedupe),
       ...options.endpointUrls(e.slug),
     }))
   }

@@ -4,13 +4,15 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import type { Database } from 'better-sqlite3'
 import type { ScenarioRunView } from '../../../shared/contract'
 import type { Scenario } from '../../../shared/scenario'
 import { formatProblem } from '../../../shared/scenario-issues'
 import { parseScenario } from '../../../shared/scenario-validate'
 import { DATA_FILE_NAME } from '../engine'
 import { runScenario } from '../scenarios/run'
+import { openReader } from '../store'
+import { createDeliveryStatements, type DeliveryStatements } from '../store/deliveries'
 import { HostError } from './host-error'
 
 export interface ScenarioRunsOptions {
@@ -61,11 +63,13 @@ export function createScenarioRuns(options: ScenarioRunsOptions): ScenarioRuns {
       update({ ...base, state: 'running', settled: 0 })
 
       // Progress from the run's own store (WAL: a reader beside the run's writer).
-      let reader: Database.Database | null = null
+      let reader: Database | null = null
+      let deliveries: DeliveryStatements | null = null
       const poll = setInterval(() => {
         try {
-          reader ??= new Database(join(dir, DATA_FILE_NAME), { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) })
-          const row = reader.prepare("SELECT count(*) AS made, coalesce(sum(status IN ('succeeded', 'failed') AND in_flight = 0), 0) AS settled FROM deliveries").get() as { made: number; settled: number }
+          reader ??= openReader(join(dir, DATA_FILE_NAME), options.nativeBinding)
+          deliveries ??= createDeliveryStatements(reader)
+          const row = deliveries.progress()
           if (view?.runId === runId && view.state === 'running' && (row.settled !== view.settled || row.made > view.total)) {
             update({ ...view, settled: row.settled, total: Math.max(view.total, row.made) })
           }

@@ -1,8 +1,14 @@
-// Groups capture writes: every row queued during one turn of the event loop is committed in ONE
-// transaction on the next turn (setImmediate), so a burst of requests costs one commit, not one
-// each. A request's response waits for `committed()`: nothing is answered before it is on disk.
-// If a commit fails, the rows stay queued and are retried; nothing captured is dropped.
-import type { RequestOutcomeRow, RequestRow, RequestStore } from '../store/requests'
+// The receiver's writes, through the store's group-commit writer (store/sql-writer.ts) in `keep`
+// mode: every row queued during one turn of the event loop is committed in ONE transaction, a
+// request's response waits for `committed()` (nothing is answered before it is on disk), and a
+// batch whose commit fails stays queued and is retried, so nothing captured is dropped.
+// With `thread`, the commits run on a writer thread with its own connection to the same file
+// (WAL: the receiver's reads on the main connection see every committed row), beside the HTTP
+// server instead of on its event loop.
+import type { Database } from 'better-sqlite3'
+import { INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow } from '../store/requests'
+import { createInlineWriter, type SqlWriterOptions } from '../store/sql-writer'
+import { createSqlWriterThread } from '../store/sql-writer-thread'
 
 export interface CaptureWriter {
   /** Queue a row; beforeCommit runs just before its transaction (to stamp the answer's time). */
@@ -18,101 +24,28 @@ export interface CaptureWriter {
 }
 
 export interface CaptureWriterOptions {
-  store: RequestStore
+  db: Database
+  /** Commit on a writer thread (file databases only); nativeBinding as given to openDatabase. */
+  thread?: boolean | { nativeBinding?: string } | undefined
   onError: (error: Error, pending: number) => void
-  /** Retry interval after a failed commit (real time: the disk does not follow a virtual clock). */
   retryMs?: number
 }
 
+const STATEMENTS = { insert: INSERT_REQUEST_SQL, outcome: UPDATE_OUTCOME_SQL } as const
+// Each row's own settlement is not needed: a request waits on committed(), a failed batch stays queued.
+const ignore = () => {}
+
 export function createCaptureWriter(options: CaptureWriterOptions): CaptureWriter {
-  const { store, onError, retryMs = 1000 } = options
-  let inserts: RequestRow[] = []
-  let stamps: (() => void)[] = []
-  let outcomes: RequestOutcomeRow[] = []
-  let waiters: { resolve: () => void; reject: (e: Error) => void }[] = []
-  let immediate: NodeJS.Immediate | null = null
-  let retry: NodeJS.Timeout | null = null
-  let closed = false
-
-  function commit(): void {
-    if (immediate) {
-      clearImmediate(immediate)
-      immediate = null
-    }
-    if (inserts.length === 0 && outcomes.length === 0) {
-      const done = waiters
-      waiters = []
-      for (const w of done) w.resolve()
-      return
-    }
-    const batchInserts = inserts
-    const batchOutcomes = outcomes
-    const batchWaiters = waiters
-    for (const stamp of stamps) stamp()
-    stamps = []
-    inserts = []
-    outcomes = []
-    waiters = []
-    try {
-      store.writeBatch(batchInserts, batchOutcomes)
-    } catch (error) {
-      // Put the rows back in front of anything queued meanwhile, and try again later.
-      inserts = batchInserts.concat(inserts)
-      outcomes = batchOutcomes.concat(outcomes)
-      const err = error instanceof Error ? error : new Error(String(error))
-      for (const w of batchWaiters) w.reject(err)
-      onError(err, inserts.length + outcomes.length)
-      if (!retry && !closed) {
-        retry = setTimeout(() => {
-          retry = null
-          try {
-            commit()
-          } catch {
-            // reported through onError already
-          }
-        }, retryMs)
-      }
-      throw err
-    }
-    for (const w of batchWaiters) w.resolve()
-  }
-
-  function schedule(): void {
-    if (immediate || closed) return
-    immediate = setImmediate(() => {
-      immediate = null
-      try {
-        commit()
-      } catch {
-        // reported through onError; the waiters were rejected
-      }
-    })
-  }
-
+  const keep: SqlWriterOptions = { keep: { onError: options.onError, ...(options.retryMs === undefined ? {} : { retryMs: options.retryMs }) } }
+  const { db, thread } = options
+  const nativeBinding = typeof thread === 'object' ? thread.nativeBinding : undefined
+  const writer =
+    thread && !db.memory
+      ? createSqlWriterThread({ file: db.name, statements: STATEMENTS, ...keep, ...(nativeBinding ? { nativeBinding } : {}) })
+      : createInlineWriter(db, STATEMENTS, keep)
   return {
-    insert(row, beforeCommit) {
-      inserts.push(row)
-      if (beforeCommit) stamps.push(beforeCommit)
-      schedule()
-    },
-    outcome(row) {
-      outcomes.push(row)
-      schedule()
-    },
-    committed() {
-      if (inserts.length === 0 && outcomes.length === 0 && !immediate) return Promise.resolve()
-      return new Promise((resolve, reject) => {
-        waiters.push({ resolve, reject })
-        schedule()
-      })
-    },
-    flushNow: () => commit(),
-    pending: () => inserts.length + outcomes.length,
-    close() {
-      closed = true
-      if (retry) clearTimeout(retry)
-      retry = null
-      commit()
-    },
+    ...writer,
+    insert: (row, beforeCommit) => writer.submit([['insert', row as unknown as Record<string, unknown>]], ignore, beforeCommit),
+    outcome: (row) => writer.submit([['outcome', row as unknown as Record<string, unknown>]], ignore),
   }
 }

@@ -14,7 +14,6 @@ import { createEndpointStore } from '../store/endpoints'
 import { createRequestStore, type RequestListQuery } from '../store/requests'
 import { createRuleStore, type StoredRule } from '../store/rules'
 import { createCaptureWriter } from './capture-writer'
-import { createCaptureThread } from './capture-thread'
 import { compileKeyExtractor, createDedupeTracker } from './dedupe'
 import { createBodyBudget } from './body-budget'
 import { createRequestHandler, type LiveEndpoint } from './handle-request'
@@ -116,14 +115,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   }
 
   const onStoreError = (error: Error, pending: number) => emit({ type: 'store.error', message: error.message, pending })
-  const threaded = options.captureThread && !db.memory ? options.captureThread : null
-  const writer = threaded
-    ? createCaptureThread({
-        file: db.name,
-        onError: onStoreError,
-        ...(typeof threaded === 'object' && threaded.nativeBinding ? { nativeBinding: threaded.nativeBinding } : {}),
-      })
-    : createCaptureWriter({ store: requestStore, onError: onStoreError })
+  const writer = createCaptureWriter({ db, thread: options.captureThread, onError: onStoreError })
   let lastId = requestStore.maxId()
   const dedupe = createDedupeTracker(requestStore, lastId)
   const engine = createRuleEngine()

@@ -3,7 +3,6 @@
 // clock's time. Setup (endpoints, rules, subscriptions) is read from the engine as it stands when
 // first needed; what happened (deliveries, attempts, the receiver's verdicts) is read from the store
 // at Stop. The result is a scenario file `hookloop run` plays, checked by the same validator.
-import type { Database } from 'better-sqlite3'
 import type { CommandName, RecordingView } from '../../../shared/contract'
 import { isPolicyPresetId, POLICY_PRESETS } from '../../../shared/policy-presets'
 import type { ScenarioInput } from '../../../shared/scenario'
@@ -11,6 +10,7 @@ import type { ScenarioProblem } from '../../../shared/scenario-issues'
 import { validateScenario } from '../../../shared/scenario-validate'
 import type { SendFaultInput } from '../../../shared/sender-faults'
 import type { Engine } from '../engine'
+import { createDetailReads } from '../store/detail-reads'
 import { createScenarioRecordStatements } from '../store/scenario-records'
 import { buildScenario, localName, type DeliveryOutcome, type EndpointRecord, type RecordedClock, type RecordedStep, type SubscriptionRecord } from './build-scenario'
 import { parsedPayload } from '../sender/envelope'
@@ -136,15 +136,12 @@ export function createRecorder(ctx: RecorderContext): Recorder {
     if (engine.receiver.rules.list(null).some((r) => r.enabled)) notes.push('rules for every endpoint are not part of a scenario; they were left out')
   }
 
-  function deliveriesOfEvent(db: Database, eventId: string): number[] {
-    return (db.prepare('SELECT id FROM deliveries WHERE event_id = ? ORDER BY id').pluck().all(eventId) as number[]).slice(0, 100)
-  }
+  const deliveriesOfEvent = (engine: Engine, eventId: string): number[] => createScenarioRecordStatements(engine.db).deliveryIdsOfEvent(eventId)
 
   function eventStep(at: number, eventId: string, type: string, payload: unknown, faults: SendFaultInput[], subscriptionId: string): void {
     freezeRules()
     knowSubscription(subscriptionId)
-    const db = ctx.engine().db
-    steps.push({ kind: 'event', at, eventId, type, payload, faults, subscriptionId, deliveryIds: deliveriesOfEvent(db, eventId) })
+    steps.push({ kind: 'event', at, eventId, type, payload, faults, subscriptionId, deliveryIds: deliveriesOfEvent(ctx.engine(), eventId) })
   }
 
   return {
@@ -221,7 +218,7 @@ export function createRecorder(ctx: RecorderContext): Recorder {
           const record = endpointRecord(engine, r.endpointId)
           if (record) endpoints.set(r.endpointId, record)
           knowSubscription(r.subscriptionId)
-          const { delivery } = engine.sender.getDelivery(deliveriesOfEvent(engine.db, r.eventId)[0] ?? -1)
+          const { delivery } = engine.sender.getDelivery(deliveriesOfEvent(engine, r.eventId)[0] ?? -1)
           const payload = parsedPayload(engine.sender.viewPayload(delivery.id).payload)
           eventStep(at, r.eventId, delivery.event_type, payload, [], r.subscriptionId)
           return
@@ -244,7 +241,7 @@ export function createRecorder(ctx: RecorderContext): Recorder {
       const stoppedAt = engine.clock.now()
       active = false
       if (!steps.some((s) => s.kind === 'event')) throw new RecordingError('nothing was sent while recording: a scenario needs at least one event')
-      const records = createScenarioRecordStatements(engine.db)
+      const records = createDetailReads(engine.db)
       const delivery = (id: number): DeliveryOutcome | undefined => {
         const row = records.delivery(id)
         if (!row) return undefined

@@ -8,6 +8,7 @@ import { eventLocalId, type Scenario, type ScenarioClock } from '../../../shared
 import type { ClockSpec, TimerHandle } from '../clock'
 import type { ScenarioReport } from '../../../shared/scenario-report'
 import { createEngine, type Engine } from '../engine'
+import { createDetailReads } from '../store/detail-reads'
 import { createScenarioRecordStatements } from '../store/scenario-records'
 import { buildReport, type RecordedDelivery } from './report'
 import { runLimits } from './limits'
@@ -232,12 +233,13 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
   await engine.quiesce()
 
   const records = createScenarioRecordStatements(engine.db)
+  const details = createDetailReads(engine.db)
   const deliveries: RecordedDelivery[] = []
   for (const p of planned) {
-    const row = records.delivery(p.deliveryId)
+    const row = details.delivery(p.deliveryId)
     if (!row) continue
     const sub = scenario.subscriptions.find((s) => s.id === p.subscription)
-    const attempts = records.attempts(row.id)
+    const attempts = details.attempts(row.id)
     deliveries.push({
       delivery_id: row.id,
       duplicate_of: p.duplicateOf,

@@ -4,17 +4,17 @@ import { decideAfterAttempt, type AttemptDecision } from '../../../shared/policy
 import type { AppliedFault } from '../../../shared/sender-events'
 import { holdWork } from '../clock/work'
 import type { Scheduler } from '../scheduler/scheduler'
-import { ATTEMPT_WRITE_SQL, type AttemptFinish, type AttemptStatements, type NewAttempt } from '../store/attempts'
+import { ATTEMPT_WRITE_SQL, type AttemptFinish, type AttemptRow, type AttemptStatements, type NewAttempt } from '../store/attempts'
 import { DELIVERY_WRITE_SQL, type DeliveryFinish, type DeliveryRow, type DeliveryStatus, type DueDelivery } from '../store/deliveries'
 import type { CachedDeliveries } from './delivery-cache'
 import type { SqlWriter, WriteOp } from '../store/sql-writer'
 import type { EventStatements } from '../store/events'
 import type { SenderEmitter } from './emitter'
 import { postOnce, type PostResult } from './http-post'
-import { ATTEMPT_HEADER, buildHeaders, defaultEventIdHeader, type SignFn } from './request-headers'
+import { ATTEMPT_HEADER, type SignFn } from './request-headers'
+import { buildAttemptRequest } from './attempt-request'
 import type { Subscription, SubscriptionBook } from './subscriptions'
 import { attemptView, deliveryView, parseDeliveryFaults } from './views'
-import { sentBody } from './envelope'
 
 // One attempt of one delivery, start to record. The attempt row is written (and committed, in a
 // group commit with the other attempts of the same event-loop turn, by the SqlWriter: inline or on
@@ -32,22 +32,36 @@ export type ResolveEndpointUrl = (slug: string) => string
 export const ATTEMPT_PATH_SQL = { ...ATTEMPT_WRITE_SQL, ...DELIVERY_WRITE_SQL } as const
 type WriteName = keyof typeof ATTEMPT_PATH_SQL
 
-const op = (name: WriteName, params: NewAttempt | AttemptFinish | DeliveryFinish | (NewAttempt & Omit<AttemptFinish, 'id'>) | { id: number; now: number }): WriteOp => [
+const op = (name: WriteName, params: NewAttempt | AttemptFinish | DeliveryFinish | AttemptRow | { id: number; now: number }): WriteOp => [
   name,
   params as unknown as Record<string, unknown>,
 ]
 
+/** What insertStarted writes beside a NewAttempt's columns. */
+const UNFINISHED = {
+  duration_ms: null,
+  outcome: 'in_flight',
+  status_code: null,
+  response_headers_json: null,
+  response_body: null,
+  error: null,
+  decision: 'pending',
+  next_attempt_at: null,
+} as const satisfies Omit<AttemptRow, keyof NewAttempt>
+
 export interface AttemptDeps {
   /** Commits the attempt path's writes (ATTEMPT_PATH_SQL). */
-  writer: SqlWriter
+  writer: Pick<SqlWriter, 'write'>
   clock: Clock
   events: Pick<EventStatements, 'get'>
   deliveries: CachedDeliveries
-  attempts: AttemptStatements
+  attempts: Pick<AttemptStatements, 'maxId'>
   subscriptions: SubscriptionBook
   scheduler: Scheduler
   emitter: SenderEmitter
   sign: SignFn
+  /** Ms the attempt's signature carries, given the subscription and the clock's now. */
+  signingTime(sub: Subscription, clockNow: number): number
   resolveEndpointUrl: ResolveEndpointUrl | undefined
   dispatcher: Dispatcher
   maxResponseBytes: number
@@ -101,63 +115,53 @@ export function createAttemptRunner(deps: AttemptDeps) {
     }
   }
 
-  async function start(row: DeliveryRow, now: number, url: string | null, headersJson: string, faultJson: string | null): Promise<number> {
-    const id = nextAttemptId()
-    await committed(row.id, [
-      op('markStarted', { id: row.id, now }),
-      op('insertStarted', { id, delivery_id: row.id, n: row.attempts + 1, started_at: now, url, request_headers_json: headersJson, fault_json: faultJson }),
-    ])
+  // Each write returns the attempt row as it now stands in the store, built from what was written:
+  // the attempt events are made from it, with no read back.
+  async function start(row: DeliveryRow, now: number, url: string | null, headersJson: string, faultJson: string | null): Promise<AttemptRow> {
+    const attempt: NewAttempt = { id: nextAttemptId(), delivery_id: row.id, n: row.attempts + 1, started_at: now, url, request_headers_json: headersJson, fault_json: faultJson }
+    await committed(row.id, [op('markStarted', { id: row.id, now }), op('insertStarted', attempt)])
     deliveries.started(row.id, now)
-    return id
+    return { ...attempt, ...UNFINISHED }
   }
 
-  async function finish(deliveryId: number, attemptId: number, result: PostResult, decision: AttemptDecision): Promise<void> {
+  async function finish(started: AttemptRow, result: PostResult, decision: AttemptDecision): Promise<AttemptRow> {
     const next = decision.decision === 'retry' ? decision.at : null
-    const delivery: DeliveryFinish = { id: deliveryId, status: statusFor(decision), last_status_code: result.statusCode, next_attempt_at: next, updated_at: clock.now() }
-    await committed(deliveryId, [
-      op('finishAttempt', {
-        id: attemptId,
-        duration_ms: result.durationMs,
-        outcome: result.outcome,
-        status_code: result.statusCode,
-        response_headers_json: result.responseHeaders ? JSON.stringify(result.responseHeaders) : null,
-        response_body: result.responseBody,
-        error: result.error,
-        decision: decision.decision,
-        next_attempt_at: next,
-      }),
-      op('markFinished', delivery),
-    ])
+    const delivery: DeliveryFinish = { id: started.delivery_id, status: statusFor(decision), last_status_code: result.statusCode, next_attempt_at: next, updated_at: clock.now() }
+    const done: AttemptFinish = {
+      id: started.id,
+      duration_ms: result.durationMs,
+      outcome: result.outcome,
+      status_code: result.statusCode,
+      response_headers_json: result.responseHeaders ? JSON.stringify(result.responseHeaders) : null,
+      response_body: result.responseBody,
+      error: result.error,
+      decision: decision.decision,
+      next_attempt_at: next,
+    }
+    await committed(started.delivery_id, [op('finishAttempt', done), op('markFinished', delivery)])
     deliveries.finished(delivery)
+    return { ...started, ...done }
   }
 
-  async function recordDrop(row: DeliveryRow, now: number, faultJson: string): Promise<number> {
-    const id = nextAttemptId()
+  async function recordDrop(row: DeliveryRow, now: number, faultJson: string): Promise<AttemptRow> {
     const delivery: DeliveryFinish = { id: row.id, status: 'failed', last_status_code: null, next_attempt_at: null, updated_at: now }
-    await committed(row.id, [
-      op('markStarted', { id: row.id, now }),
-      op('insertFinal', {
-        id,
-        delivery_id: row.id,
-        n: row.attempts + 1,
-        started_at: now,
-        url: null,
-        request_headers_json: null,
-        fault_json: faultJson,
-        duration_ms: 0,
-        outcome: 'dropped',
-        status_code: null,
-        response_headers_json: null,
-        response_body: null,
-        error: null,
-        decision: 'failed',
-        next_attempt_at: null,
-      }),
-      op('markFinished', delivery),
-    ])
+    const attempt: AttemptRow = {
+      ...UNFINISHED,
+      id: nextAttemptId(),
+      delivery_id: row.id,
+      n: row.attempts + 1,
+      started_at: now,
+      url: null,
+      request_headers_json: null,
+      fault_json: faultJson,
+      duration_ms: 0,
+      outcome: 'dropped',
+      decision: 'failed',
+    }
+    await committed(row.id, [op('markStarted', { id: row.id, now }), op('insertFinal', attempt), op('markFinished', delivery)])
     deliveries.started(row.id, now)
     deliveries.finished(delivery)
-    return id
+    return attempt
   }
 
   function emitDelivery(id: number, type: 'delivery.created' | 'delivery.updated'): void {
@@ -166,10 +170,8 @@ export function createAttemptRunner(deps: AttemptDeps) {
     if (row) emitter.emit(type, deliveryView(row, deps.eventType(row.event_id)))
   }
 
-  function emitAttempt(id: number, eventId: string, type: 'attempt.started' | 'attempt.finished'): void {
-    if (!emitter.hasListeners(type)) return
-    const row = attempts.get(id)
-    if (row) emitter.emit(type, attemptView(row, eventId))
+  function emitAttempt(attempt: AttemptRow, eventId: string, type: 'attempt.started' | 'attempt.finished'): void {
+    if (emitter.hasListeners(type)) emitter.emit(type, attemptView(attempt, eventId))
   }
 
   // `at-once` duplicates wait for the first attempt of the delivery they copy.
@@ -229,36 +231,34 @@ export function createAttemptRunner(deps: AttemptDeps) {
 
     if (faults.faults.some((f) => f.type === 'drop')) {
       applied.push({ type: 'drop', detail: 'a lost webhook: recorded, never sent' })
-      const attemptId = await recordDrop(row, now, JSON.stringify(applied))
+      const dropped = await recordDrop(row, now, JSON.stringify(applied))
       running.delete(row.id)
-      emitAttempt(attemptId, row.event_id, 'attempt.finished')
+      emitAttempt(dropped, row.event_id, 'attempt.finished')
       emitDelivery(row.id, 'delivery.updated')
       if (hasAtOnceCopy) releaseWaitingCopies(row)
       return
     }
 
-    // Built per attempt from the stored columns: the subscription's current envelope decides.
-    const body = sentBody(event, sub.envelope)
+    // Built per attempt from the stored columns: the subscription's current envelope (or provider
+    // pack) decides; signed at the subscription's signing time.
     const target = targetUrl(deps, sub)
-    const url = 'url' in target ? target.url : null
-    const built = buildHeaders({
-      scheme: sub.scheme,
-      secret: sub.secret,
-      retiredSecret: sub.retired_secrets[0],
-      eventId: row.event_id,
-      eventIdHeader: sub.event_id_header ?? defaultEventIdHeader(sub.scheme, sub.policy.name),
-      extraHeaders: sub.headers,
-      body,
-      url: url ?? '',
-      now,
+    const built = buildAttemptRequest({
+      sub,
+      event,
+      attempt: row.attempts + 1,
+      url: 'url' in target ? target.url : '',
+      signedAt: deps.signingTime(sub, now),
       faults: faults.faults,
       sign: deps.sign,
     })
+    const url = 'url' in target ? built.url : null
+    const body = built.body
     applied.push(...built.applied)
     // The attempt row is committed before the request leaves (its id is the x-hookloop-attempt link).
-    const attemptId = await start(row, now, url, JSON.stringify(built.headers), applied.length > 0 ? JSON.stringify(applied) : null)
+    const started = await start(row, now, url, JSON.stringify(built.headers), applied.length > 0 ? JSON.stringify(applied) : null)
+    const attemptId = started.id
     rekey(attemptId, sub.policy.timeout_ms)
-    emitAttempt(attemptId, row.event_id, 'attempt.started')
+    emitAttempt(started, row.event_id, 'attempt.started')
     emitDelivery(row.id, 'delivery.updated')
     if (hasAtOnceCopy) releaseWaitingCopies(row)
     const result: PostResult =
@@ -286,10 +286,10 @@ export function createAttemptRunner(deps: AttemptDeps) {
       retryAfter: result.responseHeaders?.['retry-after'],
       jitterKey: String(row.id),
     })
-    await finish(row.id, attemptId, result, decision)
+    const finished = await finish(started, result, decision)
     running.delete(row.id) // recorded: no longer in flight for retryNow and the listeners below
     if (decision.decision === 'retry') deps.scheduler.schedule(row.id, decision.at)
-    emitAttempt(attemptId, row.event_id, 'attempt.finished')
+    emitAttempt(finished, row.event_id, 'attempt.finished')
     emitDelivery(row.id, 'delivery.updated')
   }
 

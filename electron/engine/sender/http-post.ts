@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici'
-import type { Clock } from '../../../shared/clock'
+import type { Clock, TimerHandle } from '../../../shared/clock'
 import { httpOutcome, type AttemptOutcome } from '../../../shared/policy'
 import { classifyNetworkError } from './classify-error'
 
@@ -106,9 +106,23 @@ export async function postOnce(input: PostInput): Promise<PostResult> {
   const started = clock.now()
   let timedOut: AttemptTimeout | null = null
   let abortHop: ((reason: Error) => void) | null = null
+  // A timeout is *more* than timeoutMs: an answer completing exactly at the deadline is in time.
+  // So when the deadline timer fires, the abort is one more zero-delay timer at the same instant,
+  // set after the current batch of due timers has run (queueMicrotask: a virtual clock fires
+  // every timer due at one instant in one loop, and one set inside it would fire in that loop
+  // too). A receiver whose answer is due at the same instant (a `delay` of exactly timeoutMs on
+  // the same virtual clock) resumes, unparks this attempt's hold, and the clock cannot reach the
+  // abort before the answer is in. On a real clock the extra timer is a few ms of grace at most.
+  let abortTimer: TimerHandle | null = null
+  let settled = false
   const timeout = clock.setTimer(input.timeoutMs, () => {
-    timedOut = new AttemptTimeout(`no complete response within ${input.timeoutMs} ms`)
-    abortHop?.(timedOut)
+    queueMicrotask(() => {
+      if (settled) return
+      abortTimer = clock.setTimer(0, () => {
+        timedOut = new AttemptTimeout(`no complete response within ${input.timeoutMs} ms`)
+        abortHop?.(timedOut)
+      })
+    })
   })
   const abortable = (abort: (reason: Error) => void) => {
     abortHop = abort
@@ -145,7 +159,9 @@ export async function postOnce(input: PostInput): Promise<PostResult> {
       finalUrl: url,
     }
   } finally {
+    settled = true
     timeout.cancel()
+    ;(abortTimer as TimerHandle | null)?.cancel()
   }
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { SCHEMES, type SchemeId, type SignInput } from '../../../shared/signatures'
 import type { AppliedFault } from '../../../shared/sender-events'
 import type { SendFault } from '../../../shared/sender-faults'
+import { corruptSignature } from './corrupt-signature'
 
 // The headers of one attempt: content type, the event id header, the subscription's own headers,
 // the signature (from the signatures module) and the attempt link. Signing faults change exactly
@@ -46,19 +47,6 @@ export interface BuiltHeaders {
 function strangerSecret(like: string | undefined): string {
   if (like?.startsWith('whsec_')) return `whsec_${randomBytes(24).toString('base64')}`
   return randomBytes(24).toString('hex')
-}
-
-// Swap one character for another of the same alphabet, so the header still parses and only the
-// comparison fails. A character from the middle: the last base64 character before `=` padding
-// can carry padding bits only, and changing those decodes to the same bytes.
-function corruptOne(value: string): string {
-  for (let i = Math.floor(value.length / 2); i < value.length; i++) {
-    const c = value.charAt(i)
-    if (!/[0-9A-Za-z]/.test(c)) continue
-    const swapped = /[0-9]/.test(c) ? String((Number(c) + 5) % 10) : c === c.toUpperCase() ? (c === 'Z' ? 'A' : 'Z') : c === 'z' ? 'a' : 'z'
-    return value.slice(0, i) + swapped + value.slice(i + 1)
-  }
-  return `${value}x`
 }
 
 export function buildHeaders(input: HeaderInput): BuiltHeaders {
@@ -114,7 +102,7 @@ export function buildHeaders(input: HeaderInput): BuiltHeaders {
     for (const [name, value] of Object.entries(signed)) {
       // The signature header is the one that is neither the id nor the timestamp.
       const isSignature = value !== input.eventId && value !== String(timestamp)
-      headers[name] = corrupt && isSignature ? corruptOne(value) : value
+      headers[name] = corrupt && isSignature ? corruptSignature(value) : value
     }
   }
   return { headers, applied }

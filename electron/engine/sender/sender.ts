@@ -4,12 +4,16 @@ import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../../../shared/clock'
 import type { AttemptView, DeliveryStatus, DeliveryView, SenderEventMap } from '../../../shared/sender-events'
 import { sendFaultSchema, type SendFault, type SendFaultInput } from '../../../shared/sender-faults'
+import { createRealClock } from '../clock/real-clock'
+import { PROVIDERS } from '../../../shared/providers'
+import { providerBody } from '../providers/envelopes'
 import { createScheduler } from '../scheduler/scheduler'
+import { growPageCache } from '../store'
 import { createAttemptStatements } from '../store/attempts'
 import { createDeliveryStatements } from '../store/deliveries'
 import { createEventStatements, type EventRow } from '../store/events'
 import { createSubscriptionStatements } from '../store/subscriptions'
-import { createInlineWriter, type SqlWriter } from '../store/sql-writer'
+import { createInlineWriter, type SqlWriter, type WriteOp } from '../store/sql-writer'
 import { createSqlWriterThread } from '../store/sql-writer-thread'
 import { ATTEMPT_PATH_SQL, createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
 import { cacheDeliveries } from './delivery-cache'
@@ -45,7 +49,19 @@ export interface SenderOptions {
    * nativeBinding given to openDatabase (Electron). Default: inline, on the caller's connection.
    */
   writerThread?: boolean | { nativeBinding?: string }
+  /**
+   * Which time a signature's timestamp (and a provider's send time, e.g. Linear's
+   * webhookTimestamp) is taken from. 'auto' (default): the clock's for one of our own endpoints
+   * (loop mode, where the receiver shares the clock) and on a real clock; the wall clock for a
+   * URL target on a virtual or scaled clock, so a retry scheduled hours ahead in virtual time still
+   * carries a timestamp a real consumer's tolerance check accepts. Scheduling stays on the clock.
+   */
+  signingTime?: SigningTime
+  /** Wall time for signing, ms (default: the real clock). */
+  wallNow?: () => number
 }
+
+export type SigningTime = 'auto' | 'clock' | 'wall'
 
 export interface PublishInput {
   /** UUID v4; a fresh one when absent. */
@@ -89,7 +105,7 @@ export function createSender(options: SenderOptions) {
   // Every attempt reads its delivery and event and writes two rows; with SQLite's default 2 MiB
   // page cache a store of a few thousand deliveries already misses on most of those pages (the
   // benchmark runs 3x slower). 64 MiB keeps the working set of a large run in memory.
-  if (Math.abs(Number(db.pragma('cache_size', { simple: true }))) < 65_536) db.pragma('cache_size = -65536')
+  growPageCache(db, 64)
   const events = createEventStatements(db)
   const deliveries = cacheDeliveries(createDeliveryStatements(db))
   const attempts = createAttemptStatements(db)
@@ -124,11 +140,8 @@ export function createSender(options: SenderOptions) {
           ...(typeof threaded === 'object' && threaded.nativeBinding ? { nativeBinding: threaded.nativeBinding } : {}),
         })
       : createInlineWriter(db, ATTEMPT_PATH_SQL))
-  const writer: SqlWriter = {
-    write: (ops) => currentWriter().write(ops),
-    submit: (ops, done) => currentWriter().submit(ops, done),
-    flushNow: () => openWriter?.flushNow(),
-    pending: () => openWriter?.pending() ?? 0,
+  const writer = {
+    write: (ops: readonly WriteOp[]) => currentWriter().write(ops),
     close: () => {
       const open = openWriter
       openWriter = null
@@ -140,6 +153,7 @@ export function createSender(options: SenderOptions) {
   let idleWaiters: Array<() => void> = []
   let drainWaiters: Array<() => void> = []
 
+  const wallNow = options.wallNow ?? createRealClock().now
   const eventType = (eventId: string): string => cachedEvent(eventId)?.event_type ?? ''
 
   const scheduler = createScheduler({
@@ -160,6 +174,11 @@ export function createSender(options: SenderOptions) {
     scheduler,
     emitter,
     sign: options.sign,
+    signingTime: (sub, clockNow) => {
+      const mode = options.signingTime ?? 'auto'
+      const wall = mode === 'wall' || (mode === 'auto' && clock.mode !== 'real' && 'url' in sub.target)
+      return wall ? wallNow() : clockNow
+    },
     resolveEndpointUrl: options.resolveEndpointUrl,
     dispatcher,
     maxResponseBytes: options.maxResponseBytes ?? 65_536,
@@ -384,8 +403,12 @@ export function createSender(options: SenderOptions) {
       const row = requireDelivery(deliveryId)
       const event = events.get(row.event_id)
       if (!event) throw new SenderError('not_found', `event ${row.event_id} is missing`)
-      const envelope = subscriptions.get(row.subscription_id)?.envelope ?? 'event'
-      return { event_id: event.id, event_type: event.event_type, body: sentBody(event, envelope), payload: event.payload }
+      const sub = subscriptions.get(row.subscription_id)
+      const pack = sub?.provider ? PROVIDERS[sub.provider] : null
+      const body = pack
+        ? providerBody(pack, { eventId: event.id, eventType: event.event_type, payload: event.payload, createdAt: event.created_at, sentAt: event.created_at })
+        : sentBody(event, sub?.envelope ?? 'event')
+      return { event_id: event.id, event_type: event.event_type, body, payload: event.payload }
     },
     listDeliveries(query: { subscription_id: string; status?: DeliveryStatus; limit?: number }): DeliveryView[] {
       subscriptions.require(query.subscription_id)

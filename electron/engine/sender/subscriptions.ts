@@ -3,6 +3,7 @@ import { isSchemeId, type SchemeId } from '../../../shared/signatures'
 import { policySchema, type Policy } from '../../../shared/policy'
 import { resolvePolicy, type PolicySpec } from '../../../shared/policy-presets'
 import { ENVELOPES, isEnvelope, type Envelope } from '../../../shared/envelope'
+import { isProviderId, PROVIDER_IDS, type ProviderId } from '../../../shared/providers'
 import type { SubscriptionRow, SubscriptionStatements } from '../store/subscriptions'
 import { SenderError } from './sender-error'
 
@@ -29,6 +30,11 @@ export interface SubscriptionInput {
    * payload as the whole body (it should carry its own id fields; the event id is in the header).
    */
   envelope?: Envelope
+  /**
+   * Deliver as this provider does (shared/providers/): its body envelope, content type and
+   * headers, per attempt. Replaces `envelope`; null / absent = Hookloop's own shape.
+   */
+  provider?: ProviderId | null
   paused?: boolean
 }
 
@@ -47,6 +53,7 @@ export interface Subscription {
   headers: Record<string, string>
   event_id_header: string | null
   envelope: Envelope
+  provider: ProviderId | null
   paused: boolean
   created_at: number
   updated_at: number
@@ -89,6 +96,7 @@ function toSubscription(row: SubscriptionRow): Subscription {
     headers: JSON.parse(row.headers_json) as Record<string, string>,
     event_id_header: row.event_id_header,
     envelope: isEnvelope(row.envelope) ? row.envelope : 'event',
+    provider: isProviderId(row.provider) ? row.provider : null,
     paused: row.paused === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -107,6 +115,7 @@ function toRow(sub: Subscription): SubscriptionRow {
     headers_json: JSON.stringify(sub.headers),
     event_id_header: sub.event_id_header,
     envelope: sub.envelope,
+    provider: sub.provider,
     paused: sub.paused ? 1 : 0,
     created_at: sub.created_at,
     updated_at: sub.updated_at,
@@ -116,6 +125,12 @@ function toRow(sub: Subscription): SubscriptionRow {
 function envelopeOf(value: unknown): Envelope {
   if (isEnvelope(value)) return value
   throw new SenderError('invalid_subscription', `envelope: must be one of ${ENVELOPES.map((e) => JSON.stringify(e)).join(', ')}, got ${JSON.stringify(value)}`)
+}
+
+function providerOf(value: unknown): ProviderId | null {
+  if (value === null) return null
+  if (isProviderId(value)) return value
+  throw new SenderError('invalid_subscription', `provider: must be one of ${PROVIDER_IDS.join(', ')}, got ${JSON.stringify(value)}`)
 }
 
 function policyOf(spec: PolicySpec): Policy {
@@ -182,6 +197,7 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
         headers: { ...(input.headers ?? {}) },
         event_id_header: input.event_id_header ?? null,
         envelope: input.envelope === undefined ? 'event' : envelopeOf(input.envelope),
+        provider: input.provider === undefined ? null : providerOf(input.provider),
         paused: input.paused ?? false,
         created_at: now,
         updated_at: now,
@@ -204,6 +220,7 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
         headers: patch.headers ?? current.headers,
         event_id_header: patch.event_id_header ?? current.event_id_header,
         envelope: patch.envelope === undefined ? current.envelope : envelopeOf(patch.envelope),
+        provider: patch.provider === undefined ? current.provider : providerOf(patch.provider),
         paused: patch.paused ?? current.paused,
         updated_at: now,
       }

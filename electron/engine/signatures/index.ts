@@ -1,6 +1,6 @@
 // The one door to every signature scheme: sign() for the sender, verify() for the receiver, the
 // inspector and the CLI. Each scheme lives in its own module; this file only dispatches.
-import type { SchemeId, SignInput, VerifyInput, VerifyResult } from '../../../shared/signatures'
+import { SCHEMES, SCHEME_IDS, type SchemeId, type SignInput, type VerifyInput, type VerifyResult } from '../../../shared/signatures'
 import { freshId } from './ids'
 import type { SchemeModule } from './scheme'
 import { custom } from './custom'
@@ -21,6 +21,7 @@ export type { SchemeId, SchemeMeta, SignInput, VerifyInput, VerifyResult, Verify
 export { SecretFormatError } from './secrets'
 export { constantTimeEqual } from './compare'
 export { twilioBodyHashUrl } from './twilio'
+export { ed25519KeyPair, isAsymmetricKey } from './ed25519'
 
 function moduleFor(scheme: SchemeId): SchemeModule {
   switch (scheme) {
@@ -60,11 +61,32 @@ function moduleFor(scheme: SchemeId): SchemeModule {
  * current time. Throws SecretFormatError for an unusable secret, Error for missing inputs (URL).
  */
 export function sign(scheme: SchemeId, input: SignInput): Record<string, string> {
-  return moduleFor(scheme).sign({
-    ...input,
-    id: input.id ?? freshId(scheme),
-    timestamp: input.timestamp ?? Math.floor(Date.now() / 1000),
-  })
+  const resolved = { ...input, id: input.id ?? freshId(scheme), timestamp: input.timestamp ?? Math.floor(Date.now() / 1000) }
+  const headers = moduleFor(scheme).sign(resolved)
+  const more = input.additionalSecrets ?? []
+  if (more.length === 0) return headers
+  const meta = SCHEMES[scheme]
+  const name = meta.signatureHeader
+  if (!meta.multipleSignatures || name === null) throw new Error(`${meta.label} carries one signature per request: it cannot sign with ${more.length + 1} secrets (schemes that can: ${SCHEME_IDS.filter((id) => SCHEMES[id].multipleSignatures).join(', ')})`)
+  const values = more.map((secret) => moduleFor(scheme).sign({ ...resolved, secret })[name] ?? '')
+  return { ...headers, [name]: joinSignatures(scheme, headers[name] ?? '', values) }
+}
+
+// One header, several signatures, in each scheme's own grammar: Standard Webhooks / Svix list
+// `v1,…` entries separated by spaces; Stripe and Paddle repeat the signature key after one
+// timestamp (`t=…,v1=a,v1=b`, `ts=…;h1=a;h1=b`).
+function joinSignatures(scheme: SchemeId, first: string, more: string[]): string {
+  switch (scheme) {
+    case 'standard-webhooks':
+    case 'svix':
+      return [first, ...more].join(' ')
+    case 'stripe':
+      return [first, ...more.map((v) => v.replace(/^t=\d+,/, ''))].join(',')
+    case 'paddle':
+      return [first, ...more.map((v) => v.replace(/^ts=\d+;/, ''))].join(';')
+    default:
+      throw new Error(`${SCHEMES[scheme].label} carries one signature per request`)
+  }
 }
 
 /** Never throws for bad requests: every failure is a VerifyResult with a reason and a sentence. */

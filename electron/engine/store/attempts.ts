@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import { prepareWrite, writeSql } from './changes'
 
 export type AttemptDecisionColumn = 'pending' | 'succeeded' | 'retry' | 'failed'
 
@@ -77,15 +78,24 @@ const REACHED = `(a.outcome LIKE 'http_%' OR a.outcome IN ('timeout', 'reset', '
  */
 export const ATTEMPT_WRITE_SQL = {
   /** Inserted before the request goes out, so its id can travel in x-hookloop-attempt. */
-  insertStarted: `INSERT INTO attempts (id, delivery_id, n, started_at, outcome, url, request_headers_json, fault_json, decision)
+  insertStarted: writeSql(
+    'attempts',
+    `INSERT INTO attempts (id, delivery_id, n, started_at, outcome, url, request_headers_json, fault_json, decision)
      VALUES (@id, @delivery_id, @n, @started_at, 'in_flight', @url, @request_headers_json, @fault_json, 'pending')`,
+  ),
   /** An attempt that never went out (a dropped delivery): recorded final at once. */
-  insertFinal: `INSERT INTO attempts (id, delivery_id, n, started_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json,
+  insertFinal: writeSql(
+    'attempts',
+    `INSERT INTO attempts (id, delivery_id, n, started_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json,
        response_body, error, fault_json, decision, next_attempt_at)
      VALUES (@id, @delivery_id, @n, @started_at, @duration_ms, @outcome, @status_code, @url, @request_headers_json, @response_headers_json,
        @response_body, @error, @fault_json, @decision, @next_attempt_at)`,
-  finishAttempt: `UPDATE attempts SET duration_ms = @duration_ms, outcome = @outcome, status_code = @status_code, response_headers_json = @response_headers_json,
+  ),
+  finishAttempt: writeSql(
+    'attempts',
+    `UPDATE attempts SET duration_ms = @duration_ms, outcome = @outcome, status_code = @status_code, response_headers_json = @response_headers_json,
        response_body = @response_body, error = @error, decision = @decision, next_attempt_at = @next_attempt_at WHERE id = @id`,
+  ),
 } as const
 
 /** Named prepared statements over the attempts table (reads, and the writes of recovery). */
@@ -94,7 +104,9 @@ export function createAttemptStatements(db: Database): AttemptStatements {
   const get = db.prepare(`SELECT ${COLUMNS} FROM attempts WHERE id = ?`)
   const byDelivery = db.prepare(`SELECT ${COLUMNS} FROM attempts WHERE delivery_id = ? ORDER BY n`)
   const unfinished = db.prepare(`SELECT ${COLUMNS} FROM attempts WHERE delivery_id = ? AND decision = 'pending' ORDER BY n DESC LIMIT 1`)
-  const markInterrupted = db.prepare(
+  const markInterrupted = prepareWrite(
+    db,
+    'attempts',
     `UPDATE attempts SET outcome = 'interrupted', decision = 'retry', error = 'the engine stopped before this attempt finished; it is retried',
        next_attempt_at = ? WHERE id = ?`,
   )

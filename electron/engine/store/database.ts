@@ -45,3 +45,13 @@ export function openDatabase(options: OpenDatabaseOptions): Database {
     throw new StoreError('open_failed', `cannot prepare the database at ${file}: ${message}`, { cause: error })
   }
 }
+
+/** A read-only connection beside the file's writer (WAL), no migration; throws while the file does not exist. */
+export function openReader(file: string, nativeBinding?: string): Database {
+  return new BetterSqlite3(file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) })
+}
+
+/** Grows the connection's page cache to at least `mib` MiB (SQLite's default is 2 MiB). */
+export function growPageCache(db: Database, mib: number): void {
+  if (Math.abs(Number(db.pragma('cache_size', { simple: true }))) < mib * 1024) db.pragma(`cache_size = -${mib * 1024}`)
+}

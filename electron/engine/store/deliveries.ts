@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import { prepareWrite, writeSql } from './changes'
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
 
@@ -64,6 +65,10 @@ export interface DeliveryStatements {
   waitingForResume(subscriptionId: string): number[]
   list(query: DeliveryListQuery): DeliveryRow[]
   byEvent(eventId: string): DeliveryRow[]
+  /** Final (succeeded or failed) with no attempt in flight; false for no such delivery. */
+  isSettled(id: number): boolean
+  /** How many deliveries there are and how many have settled: a run's progress. */
+  progress(): { made: number; settled: number }
   /** Failure rate inputs over deliveries created since `since`. */
   failureCounts(subscriptionId: string, since: number): { total: number; failed: number }
   countByStatus(): Array<{ status: DeliveryStatus; count: number }>
@@ -79,15 +84,19 @@ const COLUMNS =
  */
 export const DELIVERY_WRITE_SQL = {
   /** An attempt started ({id, now}): counts it, clears the schedule, sets in_flight. */
-  markStarted: 'UPDATE deliveries SET attempts = attempts + 1, in_flight = 1, next_attempt_at = NULL, last_attempt_at = @now, updated_at = @now WHERE id = @id',
+  markStarted: writeSql('deliveries', 'UPDATE deliveries SET attempts = attempts + 1, in_flight = 1, next_attempt_at = NULL, last_attempt_at = @now, updated_at = @now WHERE id = @id'),
   /** An attempt's outcome (DeliveryFinish). */
-  markFinished: `UPDATE deliveries SET status = @status, last_status_code = @last_status_code, next_attempt_at = @next_attempt_at,
+  markFinished: writeSql(
+    'deliveries',
+    `UPDATE deliveries SET status = @status, last_status_code = @last_status_code, next_attempt_at = @next_attempt_at,
        in_flight = 0, updated_at = @updated_at WHERE id = @id`,
+  ),
 } as const
 
 /** Named prepared statements over the deliveries table. */
 export function createDeliveryStatements(db: Database): DeliveryStatements {
-  const insert = db.prepare(
+  const write = (sql: string) => prepareWrite(db, 'deliveries', sql)
+  const insert = write(
     `INSERT INTO deliveries (event_id, subscription_id, status, next_attempt_at, faults_json, created_at, updated_at)
      VALUES (@event_id, @subscription_id, 'pending', @next_attempt_at, @faults_json, @created_at, @created_at)`,
   )
@@ -102,9 +111,9 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
     `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
      WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) ORDER BY next_attempt_at, id LIMIT 1`,
   )
-  const reschedule = db.prepare('UPDATE deliveries SET status = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?')
+  const reschedule = write('UPDATE deliveries SET status = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?')
   const inFlight = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE in_flight = 1 ORDER BY id`)
-  const recoverInFlight = db.prepare(
+  const recoverInFlight = write(
     `UPDATE deliveries SET in_flight = 0, interrupted = interrupted + 1, status = 'retrying', next_attempt_at = ?, updated_at = ? WHERE id = ?`,
   )
   const waitingForResume = db.prepare(
@@ -115,6 +124,9 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
     `SELECT ${COLUMNS} FROM deliveries WHERE subscription_id = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
   )
   const byEvent = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE event_id = ? ORDER BY id`)
+  const SETTLED = "status IN ('succeeded', 'failed') AND in_flight = 0"
+  const isSettled = db.prepare(`SELECT ${SETTLED} FROM deliveries WHERE id = ?`).pluck()
+  const progress = db.prepare(`SELECT count(*) AS made, coalesce(sum(${SETTLED}), 0) AS settled FROM deliveries`)
   const failureCounts = db.prepare(
     `SELECT COUNT(*) AS total, COALESCE(SUM(status = 'failed'), 0) AS failed FROM deliveries WHERE subscription_id = ? AND created_at >= ?`,
   )
@@ -134,6 +146,8 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
         ? listAll.all(query.subscription_id, query.limit)
         : listByStatus.all(query.subscription_id, query.status, query.limit)) as DeliveryRow[],
     byEvent: (eventId) => byEvent.all(eventId) as DeliveryRow[],
+    isSettled: (id) => isSettled.get(id) === 1,
+    progress: () => progress.get() as { made: number; settled: number },
     failureCounts: (subscriptionId, since) => failureCounts.get(subscriptionId, since) as { total: number; failed: number },
     countByStatus: () => countByStatus.all() as Array<{ status: DeliveryStatus; count: number }>,
     pendingCount: () => pendingCount.get() as number,

@@ -3,6 +3,7 @@
 import type { Database } from 'better-sqlite3'
 import type { CustomHmacOptions, SchemeId } from '../../../shared/signatures'
 import type { DedupeKey, Endpoint } from '../../../shared/receiver'
+import { prepareWrite, type StoreTable } from './changes'
 
 interface EndpointDbRow {
   id: string
@@ -59,15 +60,16 @@ function fromRow(r: EndpointDbRow): Endpoint {
 }
 
 export function createEndpointStore(db: Database): EndpointStore {
-  const insert = db.prepare(
+  const write = (sql: string, tables: StoreTable[] = ['endpoints']) => prepareWrite(db, tables, sql)
+  const insert = write(
     `INSERT INTO endpoints (id, slug, name, scheme, secrets_json, dedupe_json, dedupe_window_ms, body_limit, config_json, created_at)
      VALUES (@id, @slug, @name, @scheme, @secrets_json, @dedupe_json, @dedupe_window_ms, @body_limit, @config_json, @created_at)`,
   )
-  const update = db.prepare(
+  const update = write(
     `UPDATE endpoints SET slug = @slug, name = @name, scheme = @scheme, secrets_json = @secrets_json, dedupe_json = @dedupe_json,
        dedupe_window_ms = @dedupe_window_ms, body_limit = @body_limit, config_json = @config_json WHERE id = @id`,
   )
-  const remove = db.prepare('DELETE FROM endpoints WHERE id = ?')
+  const remove = write('DELETE FROM endpoints WHERE id = ?', ['endpoints', 'rules']) // rules: ON DELETE CASCADE
   const selectById = db.prepare('SELECT * FROM endpoints WHERE id = ?')
   const selectBySlug = db.prepare('SELECT * FROM endpoints WHERE slug = ?')
   const selectAll = db.prepare('SELECT * FROM endpoints ORDER BY created_at, slug')

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import { prepareWrite } from './changes'
 
 /**
  * One event as stored: the payload column holds the payload's JSON bytes. The body an attempt sends
@@ -18,7 +19,7 @@ export interface EventStatements {
 
 /** Named prepared statements over the events table. */
 export function createEventStatements(db: Database): EventStatements {
-  const insert = db.prepare('INSERT INTO events (id, event_type, payload, created_at) VALUES (@id, @event_type, @payload, @created_at)')
+  const insert = prepareWrite(db, 'events', 'INSERT INTO events (id, event_type, payload, created_at) VALUES (@id, @event_type, @payload, @created_at)')
   const get = db.prepare('SELECT id, event_type, payload, created_at FROM events WHERE id = ?')
   return {
     insert: (row) => void insert.run(row),

@@ -1,23 +1,13 @@
 // Named statements for the reconciliation feed: emitted events in (created_at, id) order after a
 // position, and each event's deliveries with their latest attempt outcome.
 import type { Database } from 'better-sqlite3'
-import type { DeliveryStatus } from './deliveries'
+import type { AttemptRow } from './attempts'
+import type { DeliveryRow } from './deliveries'
+import type { EventRow } from './events'
 
-export interface FeedEventRow {
-  id: string
-  event_type: string
-  payload: Buffer
-  created_at: number
-}
-
-export interface FeedDeliveryRow {
-  id: number
-  subscription_id: string
-  status: DeliveryStatus
-  attempts: number
-  last_status_code: number | null
-  last_outcome: string | null
-  updated_at: number
+/** A delivery with the outcome of its latest attempt (null before the first). */
+export type FeedDeliveryRow = Pick<DeliveryRow, 'id' | 'subscription_id' | 'status' | 'attempts' | 'last_status_code' | 'updated_at'> & {
+  last_outcome: AttemptRow['outcome'] | null
 }
 
 export interface FeedPageQuery {
@@ -30,7 +20,7 @@ export interface FeedPageQuery {
 }
 
 export interface FeedStatements {
-  events(query: FeedPageQuery): FeedEventRow[]
+  events(query: FeedPageQuery): EventRow[]
   deliveries(eventId: string): FeedDeliveryRow[]
 }
 
@@ -47,7 +37,7 @@ export function createFeedStatements(db: Database): FeedStatements {
        FROM deliveries d WHERE d.event_id = ? ORDER BY d.id`,
   )
   return {
-    events: (query) => events.all(query) as FeedEventRow[],
+    events: (query) => events.all(query) as EventRow[],
     deliveries: (eventId) => deliveries.all(eventId) as FeedDeliveryRow[],
   }
 }

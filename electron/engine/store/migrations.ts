@@ -156,6 +156,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE requests ADD COLUMN refused_reason TEXT;       -- why the receiver itself refused it (413, 503 …)
     `,
   },
+  {
+    version: 3,
+    name: 'subscriptions.provider',
+    // The provider pack a subscription delivers as (shared/providers/): its headers, body
+    // envelope and content type per attempt. NULL = Hookloop's own shape (the envelope column).
+    sql: `ALTER TABLE subscriptions ADD COLUMN provider TEXT;`,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

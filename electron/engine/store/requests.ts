@@ -2,6 +2,7 @@
 // assigns ids itself (it links duplicates before a row is committed), so it asks for the
 // highest id once at start; one receiver writes one database.
 import type { Database } from 'better-sqlite3'
+import { writeSql } from './changes'
 
 export interface RequestRow {
   id: number
@@ -61,14 +62,16 @@ export interface RequestListQuery {
 
 export interface RequestStore {
   maxId(): number
-  /** Inserts and outcome updates in ONE transaction (the receiver's write batch). */
-  writeBatch(inserts: readonly RequestRow[], outcomes: readonly RequestOutcomeRow[]): void
   get(id: number): RequestRow | undefined
   list(query?: RequestListQuery): RequestRow[]
   count(): number
   /** The latest group of a dedupe key on an endpoint (from the newest row's duplicate link); digest = a marked (hashed) key. */
   keyGroup(endpointId: string, dedupeKey: string, digest?: boolean): KeyGroup | undefined
   byAttempt(attemptId: number): RequestRow[]
+  /** For checks and exports: an endpoint's requests in arrival order, those at a path in [from, to), and some by id. */
+  byEndpoint(endpointId: string): RequestRow[]
+  atPath(path: string, from: number, to: number): RequestRow[]
+  byIds(ids: readonly number[]): RequestRow[]
   /** Whether an endpoint has rows with a dedupe key among ids up to maxId. */
   hasKeyedRows(endpointId: string, maxId: number): boolean
 }
@@ -80,14 +83,15 @@ const COLUMNS = [
   'dedupe_key_mark', 'dedupe_key_bytes', 'not_inspected', 'refused_reason',
 ] as const
 
-/** The two capture statements, shared with the receiver's capture thread (its own connection). */
-export const INSERT_REQUEST_SQL = `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`
-export const UPDATE_OUTCOME_SQL = `UPDATE requests SET fault_json = @fault_json, response_status = @response_status, response_headers_json = @response_headers_json,
-       response_body = @response_body, response_ms = @response_ms WHERE id = @id`
+/** The two capture statements, run by the receiver's capture writer (inline or on its thread). */
+export const INSERT_REQUEST_SQL = writeSql('requests', `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
+export const UPDATE_OUTCOME_SQL = writeSql(
+  'requests',
+  `UPDATE requests SET fault_json = @fault_json, response_status = @response_status, response_headers_json = @response_headers_json,
+       response_body = @response_body, response_ms = @response_ms WHERE id = @id`,
+)
 
 export function createRequestStore(db: Database): RequestStore {
-  const insert = db.prepare(INSERT_REQUEST_SQL)
-  const setOutcome = db.prepare(UPDATE_OUTCOME_SQL)
   const selectMaxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck()
   const selectById = db.prepare('SELECT * FROM requests WHERE id = ?')
   const selectCount = db.prepare('SELECT count(*) FROM requests').pluck()
@@ -100,16 +104,13 @@ export function createRequestStore(db: Database): RequestStore {
   )
   const selectReceivedAt = db.prepare('SELECT received_at FROM requests WHERE id = ?').pluck()
   const selectByAttempt = db.prepare('SELECT * FROM requests WHERE attempt_id = ? ORDER BY id')
+  const selectByEndpoint = db.prepare('SELECT * FROM requests WHERE endpoint_id = ? ORDER BY received_at, id')
+  const selectAtPath = db.prepare('SELECT * FROM requests WHERE path = ? AND received_at >= ? AND received_at < ? ORDER BY received_at, id')
   const selectHasKeyed = db.prepare('SELECT 1 FROM requests WHERE endpoint_id = ? AND dedupe_key IS NOT NULL AND id <= ? LIMIT 1').pluck()
 
-  const batch = db.transaction((inserts: readonly RequestRow[], outcomes: readonly RequestOutcomeRow[]) => {
-    for (const row of inserts) insert.run(row)
-    for (const row of outcomes) setOutcome.run(row)
-  })
 
   return {
     maxId: () => selectMaxId.get() as number,
-    writeBatch: (inserts, outcomes) => batch(inserts, outcomes),
     get: (id) => selectById.get(id) as RequestRow | undefined,
     list(query = {}) {
       const params = { before: query.beforeId ?? Number.MAX_SAFE_INTEGER, limit: Math.min(Math.max(query.limit ?? 100, 1), 10_000) }
@@ -128,6 +129,9 @@ export function createRequestStore(db: Database): RequestStore {
       return { firstId: last.duplicate_of, firstAt: firstAt ?? last.received_at, count: last.duplicate_number ?? 1 }
     },
     byAttempt: (attemptId) => selectByAttempt.all(attemptId) as RequestRow[],
+    byEndpoint: (endpointId) => selectByEndpoint.all(endpointId) as RequestRow[],
+    atPath: (path, from, to) => selectAtPath.all(path, from, to) as RequestRow[],
+    byIds: (ids) => ids.map((id) => selectById.get(id) as RequestRow | undefined).filter((row): row is RequestRow => row !== undefined),
     hasKeyedRows: (endpointId, maxId) => selectHasKeyed.get(endpointId, maxId) !== undefined,
   }
 }

@@ -2,6 +2,7 @@
 // position orders the rules of one endpoint (global rules, endpoint_id NULL, have their own order).
 import type { Database } from 'better-sqlite3'
 import type { Rule } from '../../../shared/rules'
+import { prepareWrite } from './changes'
 
 export interface StoredRule {
   id: string
@@ -43,14 +44,15 @@ function fromRow(r: RuleDbRow): StoredRule {
 }
 
 export function createRuleStore(db: Database): RuleStore {
-  const insert = db.prepare(
+  const write = (sql: string) => prepareWrite(db, 'rules', sql)
+  const insert = write(
     'INSERT INTO rules (id, endpoint_id, position, enabled, definition_json, created_at) VALUES (@id, @endpoint_id, @position, @enabled, @definition_json, @created_at)',
   )
-  const updateDefinition = db.prepare('UPDATE rules SET definition_json = ?, enabled = ? WHERE id = ?')
-  const updateEnabled = db.prepare('UPDATE rules SET enabled = ? WHERE id = ?')
-  const updatePosition = db.prepare('UPDATE rules SET position = ? WHERE id = ?')
-  const remove = db.prepare('DELETE FROM rules WHERE id = ?')
-  const removeFor = db.prepare('DELETE FROM rules WHERE endpoint_id IS ?')
+  const updateDefinition = write('UPDATE rules SET definition_json = ?, enabled = ? WHERE id = ?')
+  const updateEnabled = write('UPDATE rules SET enabled = ? WHERE id = ?')
+  const updatePosition = write('UPDATE rules SET position = ? WHERE id = ?')
+  const remove = write('DELETE FROM rules WHERE id = ?')
+  const removeFor = write('DELETE FROM rules WHERE endpoint_id IS ?')
   const selectById = db.prepare('SELECT * FROM rules WHERE id = ?')
   const selectAll = db.prepare('SELECT * FROM rules ORDER BY endpoint_id, position, created_at')
   const selectFor = db.prepare('SELECT * FROM rules WHERE endpoint_id IS ? ORDER BY position, created_at')

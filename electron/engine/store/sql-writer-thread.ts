@@ -1,29 +1,29 @@
-// The SqlWriter on a worker thread with its own connection to the same file (WAL: reads on the
-// caller's connection see every row as soon as its commit is acknowledged). The caller's event
-// loop only posts batches and reads acknowledgements; statement runs, the commit and WAL
-// checkpoints happen beside it. Same guarantees as the inline writer: one transaction per batch
-// of writes (batches that queue up while the thread commits join the next transaction), each
-// write's promise settles after its commit, a failed shared transaction is retried write by write.
+// The SqlWriter's thread transport: a worker thread with its own connection to the same file (WAL:
+// reads on the caller's connection see every row as soon as its commit is acknowledged). The
+// caller's event loop only posts batches and reads acknowledgements; statement runs, the commit
+// and WAL checkpoints happen beside it. Queue, batches, retries and waiters are the writer's
+// (sql-writer.ts), the same as inline.
 import { createRequire } from 'node:module'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
-import { encodeWrites, positional, promiseWrite, type SqlWriter, type WriteOp } from './sql-writer'
+import type { WriteSql } from './changes'
+import { createSqlWriter, positional, type EncodedBatch, type SqlWriter, type SqlWriterOptions, type WriteTransport } from './sql-writer'
 
-export interface SqlWriterThreadOptions {
+export interface SqlWriterThreadOptions extends SqlWriterOptions {
   /** The SQLite file (already created and migrated by openDatabase). */
   file: string
   /** better-sqlite3's addon for another ABI (Electron), as given to openDatabase. */
   nativeBinding?: string
   /** Statement name → SQL with named parameters. */
-  statements: Readonly<Record<string, string>>
+  statements: Readonly<Record<string, WriteSql>>
   /** Extra pragmas for the thread's connection, e.g. 'cache_size = -65536'. */
   pragmas?: readonly string[]
 }
 
 // Plain JavaScript, evaluated in the thread (no bundler involved: it runs the same in tests, the
-// CLI and the app). Acknowledges batches by sequence number on a port of its own, then bumps a
-// shared counter: flushNow() sleeps on that counter and reads the acks synchronously.
+// CLI and the app). Acknowledges each batch on a port of its own, then bumps a shared counter:
+// wait() sleeps on that counter and reads the ack synchronously.
 const THREAD_SOURCE = `
-const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads')
+const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.driver)
 const signals = new Int32Array(workerData.shared)
 const acks = workerData.acks
@@ -41,64 +41,35 @@ try {
   throw error
 }
 // A batch arrives flat: [statement index, its values in placeholder order, …]; \`ends\` marks where
-// each write (a unit that commits together) ends.
-const runItem = (data, from, to) => {
+// each write (a unit that commits together) ends; \`blobs\` where bytes came as latin1 strings.
+const run = (data, from, to) => {
   for (let i = from; i < to; ) {
     const s = statements[data[i]]
-    const values = data.slice(i + 1, i + 1 + s.arity)
-    for (let k = 0; k < values.length; k++) {
-      const v = values[k]
-      if (v instanceof Uint8Array && !Buffer.isBuffer(v)) values[k] = Buffer.from(v.buffer, v.byteOffset, v.byteLength)
-    }
-    s.statement.run(values)
+    s.statement.run(data.slice(i + 1, i + 1 + s.arity))
     i += 1 + s.arity
   }
 }
-const runMessage = (m) => {
-  if (m.blobs) { for (const i of m.blobs) m.data[i] = Buffer.from(m.data[i], 'latin1'); m.blobs = null }
-  let from = 0
-  for (const end of m.ends) { runItem(m.data, from, end); from = end }
-}
-const commitAll = db.transaction((messages) => { for (const m of messages) runMessage(m) })
-const commitOne = db.transaction((data, from, to) => runItem(data, from, to))
+const commitAll = db.transaction((data) => run(data, 0, data.length))
+const commitOne = db.transaction(run)
 const describe = (e) => String((e && e.message) || e)
-parentPort.on('message', (first) => {
-  const messages = []
-  let closing = first.type === 'close'
-  if (!closing) messages.push(first)
-  for (let next = receiveMessageOnPort(parentPort); next !== undefined && !closing; next = receiveMessageOnPort(parentPort)) {
-    if (next.message.type === 'close') closing = true
-    else messages.push(next.message)
+parentPort.on('message', (m) => {
+  if (m.type === 'close') { db.close(); acks.close(); parentPort.close(); return }
+  if (m.blobs) for (const i of m.blobs) m.data[i] = Buffer.from(m.data[i], 'latin1')
+  let result = null
+  try {
+    commitAll(m.data)
+  } catch (error) {
+    result = m.split
+      ? m.ends.map((end, k) => { try { commitOne(m.data, k === 0 ? 0 : m.ends[k - 1], end); return null } catch (e) { return describe(e) } })
+      : describe(error)
   }
-  if (messages.length > 0) {
-    let results
-    try {
-      commitAll(messages)
-      results = messages.map((m) => ({ seq: m.seq, errors: null }))
-    } catch {
-      for (const m of messages) if (m.blobs) { for (const i of m.blobs) m.data[i] = Buffer.from(m.data[i], 'latin1'); m.blobs = null }
-      results = messages.map((m) => ({
-        seq: m.seq,
-        errors: m.ends.map((end, k) => { try { commitOne(m.data, k === 0 ? 0 : m.ends[k - 1], end); return null } catch (e) { return describe(e) } }),
-      }))
-    }
-    acks.postMessage(results)
-    Atomics.add(signals, 0, 1)
-    Atomics.notify(signals, 0)
-  }
-  if (closing) { db.close(); acks.close(); parentPort.close() }
+  acks.postMessage(result)
+  Atomics.add(signals, 0, 1)
+  Atomics.notify(signals, 0)
 })
 `
 
-interface Item {
-  /** [statement index, values…] per op. */
-  data: unknown[]
-  /** Indexes in data of byte values, carried as latin1 strings. */
-  blobs: number[] | null
-  done: (error: Error | null) => void
-}
-
-type Ack = Array<{ seq: number; errors: Array<string | null> | null }>
+type Ack = string | Array<string | null> | null
 
 export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWriter {
   const statements = positional(options.statements)
@@ -118,162 +89,73 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
       acks: threadAcks,
     },
   })
-  let queue: Item[] = []
-  const inFlight = new Map<number, Item[]>()
-  let seq = 0
-  let immediate: NodeJS.Immediate | null = null
+  // The batch being committed: told its result once, by the ack or by the thread's end.
+  let settleBatch: ((result: Error | ReadonlyArray<Error | null> | null) => void) | null = null
   let fatal: Error | null = null
   let closed = false
-  // The thread and its port keep the process alive only while writes are on their way: a writer
+  // The thread and its port keep the process alive only while a batch is on its way: a writer
   // nobody closes must not hold a finished process open.
-  let referenced = false
   const setReferenced = (on: boolean) => {
-    if (on === referenced) return
-    referenced = on
-    if (on) {
-      worker.ref()
-      acks.ref()
-    } else {
-      worker.unref()
-      acks.unref()
+    for (const handle of [worker, acks]) {
+      if (on) handle.ref()
+      else handle.unref()
     }
   }
-  setReferenced(false)
 
-  function settle(n: number, errors: Array<string | null> | null): void {
-    const items = inFlight.get(n)
-    if (!items) return
-    inFlight.delete(n)
-    if (inFlight.size === 0 && queue.length === 0) setReferenced(false)
-    items.forEach((item, i) => {
-      const error = errors?.[i] ?? null
-      item.done(error === null ? null : new Error(error))
-    })
+  const answer = (result: Error | ReadonlyArray<Error | null> | null) => {
+    const settle = settleBatch
+    if (!settle) return
+    settleBatch = null
+    setReferenced(false)
+    settle(result)
   }
-  const failAll = (error: Error) => {
-    for (const n of [...inFlight.keys()]) settle(n, (inFlight.get(n) ?? []).map(() => error.message))
-    // No ack will come to send what queued meanwhile: it fails now too.
-    if (queue.length > 0) post()
-  }
-
-  acks.on('message', (ack: Ack) => {
-    for (const { seq: n, errors } of ack) settle(n, errors)
-    // The thread is free: what queued up while it committed goes now, as one batch.
-    if (inFlight.size === 0 && queue.length > 0) post()
-  })
+  const onAck = (ack: Ack) => answer(ack === null ? null : typeof ack === 'string' ? new Error(ack) : ack.map((e) => (e === null ? null : new Error(e))))
+  acks.on('message', onAck)
   worker.on('message', (message: { type: string; message?: string }) => {
     if (message.type === 'fatal') fatal = new Error(`the writer thread cannot open ${options.file}: ${message.message ?? ''}`)
   })
   worker.on('error', (error) => {
     fatal ??= error
-    failAll(fatal)
+    answer(fatal)
   })
   worker.on('exit', () => {
-    if (!closed) {
-      fatal ??= new Error('the writer thread stopped')
-      failAll(fatal)
-    }
+    if (closed) return
+    fatal ??= new Error('the writer thread stopped')
+    answer(fatal)
   })
+  setReferenced(false) // after the listeners: adding one refs its handle again
 
-  function submit(ops: readonly WriteOp[], done: (error: Error | null) => void): void {
-    if (closed) {
-      done(new Error('the writer thread is closed'))
-      return
-    }
-    let data: unknown[]
-    try {
-      data = encodeWrites(statements, ops)
-    } catch (error) {
-      done(error instanceof Error ? error : new Error(String(error)))
-      return
-    }
-    // Bytes travel as latin1 strings: one copy into the message, where a Buffer would be cloned
-    // with its whole backing memory block (often a socket's 64 KiB read buffer) or need an
-    // exact-size copy first.
-    let blobs: number[] | null = null
-    for (let i = 0; i < data.length; i++) {
-      const v = data[i]
-      if (Buffer.isBuffer(v)) {
-        data[i] = v.toString('latin1')
-        ;(blobs ??= []).push(i)
+  const transport: WriteTransport = {
+    commit(batch: EncodedBatch, split, settle) {
+      if (fatal) return settle(fatal)
+      // Bytes travel as latin1 strings: one copy into the message, where a Buffer would be cloned
+      // with its whole backing memory block (often a socket's 64 KiB read buffer) or need an
+      // exact-size copy first.
+      if (batch.blobs) {
+        for (const i of batch.blobs) {
+          const bytes = batch.data[i] as Uint8Array
+          batch.data[i] = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('latin1')
+        }
       }
-    }
-    queue.push({ data, done, blobs })
-    setReferenced(true)
-    // One batch at a time: while the thread commits, writes gather here and go together when it
-    // acknowledges (fewer messages and wake-ups; the thread would join them in one transaction
-    // anyway). With nothing in flight, the batch goes at the end of this event-loop turn.
-    if (inFlight.size === 0) immediate ??= setImmediate(postIfIdle)
-  }
-
-  function postIfIdle(): void {
-    immediate = null
-    if (inFlight.size === 0) post()
-  }
-
-  /** Posts what is queued as one batch; returns its sequence number (0 when nothing was queued). */
-  function post(): number {
-    if (immediate) {
-      clearImmediate(immediate)
-      immediate = null
-    }
-    if (queue.length === 0) return 0
-    const items = queue
-    queue = []
-    const n = ++seq
-    inFlight.set(n, items)
-    if (fatal) {
-      settle(n, items.map(() => (fatal as Error).message))
-      return n
-    }
-    const data: unknown[] = []
-    const ends: number[] = []
-    let blobs: number[] | null = null
-    for (const item of items) {
-      if (item.blobs) for (const i of item.blobs) (blobs ??= []).push(data.length + i)
-      for (const v of item.data) data.push(v)
-      ends.push(data.length)
-    }
-    worker.postMessage({ type: 'batch', seq: n, data, ends, blobs })
-    return n
-  }
-
-  /** Blocks until every batch up to `last` is answered, settling each ack read on the way. */
-  function waitFor(last: number): void {
-    const open = () => [...inFlight.keys()].some((n) => n <= last)
-    while (open()) {
-      const seen = Atomics.load(signals, 0)
-      for (let m = receiveMessageOnPort(acks); m !== undefined; m = receiveMessageOnPort(acks)) {
-        for (const { seq: n, errors } of m.message as Ack) settle(n, errors)
-      }
-      if (!open()) return
-      if (fatal) {
-        failAll(fatal)
-        return
-      }
-      Atomics.wait(signals, 0, seen, 1000)
-    }
-  }
-
-  return {
-    write: (ops) => promiseWrite(submit, ops),
-    submit,
-    flushNow() {
-      post()
-      waitFor(seq)
+      settleBatch = settle
+      setReferenced(true)
+      worker.postMessage({ type: 'batch', data: batch.data, ends: batch.ends, blobs: batch.blobs, split })
     },
-    pending: () => queue.length + [...inFlight.values()].reduce((sum, items) => sum + items.length, 0),
+    wait() {
+      while (settleBatch) {
+        const seen = Atomics.load(signals, 0)
+        const m = receiveMessageOnPort(acks)
+        if (m !== undefined) onAck(m.message as Ack)
+        else if (fatal) answer(fatal)
+        else Atomics.wait(signals, 0, seen, 1000)
+      }
+    },
     close() {
-      if (closed) return
-      try {
-        post()
-        waitFor(seq)
-      } finally {
-        closed = true
-        worker.postMessage({ type: 'close' })
-        acks.close()
-        setReferenced(false)
-      }
+      closed = true
+      worker.postMessage({ type: 'close' })
+      acks.close()
+      setReferenced(false)
     },
   }
+  return createSqlWriter(statements, transport, options)
 }

@@ -1,13 +1,20 @@
 import type { Database, Statement } from 'better-sqlite3'
+import { storeChanges, type WriteSql } from './changes'
 
-// Group commit of named write statements. Every write() queued during one turn of the event loop
-// is committed in ONE transaction on the next turn (setImmediate): a commit costs far more than
-// the statements in it. Each write() is a unit — its statements commit together or not at all —
-// and its promise settles only once the commit is on disk (WAL, synchronous = NORMAL), so a caller
-// can wait for "recorded" before acting on it. If the shared transaction fails, each write is
-// retried in a transaction of its own, so one bad write does not take the others down.
+// The group-commit writer: the one queue, batch, retry and waiter logic behind every write path
+// (the sender's attempts, the receiver's captures). Every write queued during one turn of the
+// event loop is committed in ONE transaction on the next turn (setImmediate): a commit costs far
+// more than the statements in it. Each write is a unit — its statements commit together or not at
+// all — and it is settled only once the commit is on disk (WAL, synchronous = NORMAL), so a caller
+// can wait for "recorded" before acting on it. One batch is committed at a time: writes that queue
+// meanwhile go together as the next batch.
 //
-// Two executors behind one interface: inline (the caller's connection, on its thread) and a
+// When a shared transaction fails, one of two policies applies:
+// - by default each write is retried in a transaction of its own, so one bad write fails alone;
+// - with `keep` (the receiver: nothing captured is lost) the batch goes back, whole and in order,
+//   in front of the queue and is retried every `retryMs`; whoever waits on it is told it failed.
+//
+// Two transports commit a batch: inline (the caller's connection, on its thread; below) and a
 // worker thread with its own connection to the same file (sql-writer-thread.ts), which moves the
 // SQLite work off the event loop.
 
@@ -20,27 +27,46 @@ export interface SqlWriter {
   /**
    * The same, told through `done` (null = committed), which runs synchronously where the commit
    * is learnt — inside flushNow() when that is where — so a caller can act on a failure at once.
-   * Parameter values are read when submit() is called.
+   * `stamp` runs once, just before the batch is committed; parameter values are read after it.
    */
-  submit(ops: readonly WriteOp[], done: (error: Error | null) => void): void
-  /** Commit everything queued now, synchronously (waits for the thread's commit when threaded). */
+  submit(ops: readonly WriteOp[], done: (error: Error | null) => void, stamp?: () => void): void
+  /** Resolves once every write queued so far is committed; rejects if their batch failed. */
+  committed(): Promise<void>
+  /** Commit everything queued now, synchronously. Throws if a kept batch stays queued. */
   flushNow(): void
   /** Writes queued or being committed. */
   pending(): number
-  /** Commit what is left and release the executor (a thread ends). */
+  /** Commit what is left and release the transport (a thread ends); later writes are refused. */
   close(): void
 }
 
-interface Queued {
-  data: unknown[]
-  done: (error: Error | null) => void
+export interface SqlWriterOptions {
+  /** Keep a failed batch queued and retry it instead of failing its writes. */
+  keep?: {
+    onError: (error: Error, pending: number) => void
+    /** Retry interval after a failed commit, default 1 s (real time: the disk does not follow a virtual clock). */
+    retryMs?: number
+  }
 }
 
-const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)))
+/** A batch as transports see it: [statement index, values in placeholder order, …] per op. */
+export interface EncodedBatch {
+  data: unknown[]
+  /** Where each write ends in `data`. */
+  ends: number[]
+  /** Indexes in data of byte values (Buffer or Uint8Array). */
+  blobs: number[] | null
+}
 
-/** write() over submit(): a promise settled by `done`. */
-export function promiseWrite(submit: SqlWriter['submit'], ops: readonly WriteOp[]): Promise<void> {
-  return new Promise<void>((resolve, reject) => submit(ops, (error) => (error ? reject(error) : resolve())))
+/**
+ * Commits one batch and calls `settle` once: null when all of it committed, an Error when the
+ * shared transaction failed and `split` is off, else one error (or null) per write.
+ */
+export interface WriteTransport {
+  commit(batch: EncodedBatch, split: boolean, settle: (result: Error | ReadonlyArray<Error | null> | null) => void): void
+  /** Blocks until the batch being committed is settled (a no-op where commit() settles at once). */
+  wait(): void
+  close(): void
 }
 
 export interface Positional {
@@ -55,9 +81,9 @@ export interface Positional {
 // a flat array of values posts to the writer thread for less than named rows (postMessage went
 // from ≈ 13 % to 8–11 % of the sender's event loop). Named placeholders become `?`s, and each
 // write is encoded as [statement index, values in placeholder order, …].
-export function positional(sql: Readonly<Record<string, string>>): Map<string, Positional> {
+export function positional(sql: Readonly<Record<string, WriteSql>>): Map<string, Positional> {
   const out = new Map<string, Positional>()
-  Object.entries(sql).forEach(([name, text], index) => {
+  Object.entries(sql).forEach(([name, { sql: text }], index) => {
     const names: string[] = []
     const rewritten = text.replace(/[@:$]([A-Za-z_][A-Za-z0-9_]*)/g, (_m, param: string) => {
       names.push(param)
@@ -68,89 +94,212 @@ export function positional(sql: Readonly<Record<string, string>>): Map<string, P
   return out
 }
 
-/** Encodes `ops` as [statement index, values…] per op; `map` may replace each value (e.g. copy a Buffer). */
-export function encodeWrites(statements: ReadonlyMap<string, Positional>, ops: readonly WriteOp[], map: (value: unknown) => unknown = (v) => v): unknown[] {
-  const data: unknown[] = []
-  for (const [name, params] of ops) {
-    const statement = statements.get(name)
-    if (!statement) throw new Error(`unknown write statement ${name}`)
-    data.push(statement.index)
-    for (const param of statement.names) {
-      if (!(param in params)) throw new Error(`write statement ${name}: missing parameter ${param}`)
-      data.push(map(params[param]))
+/** Appends `ops` to `batch` as [statement index, values…] per op; throws (appending nothing) on an unknown statement or a missing parameter. */
+function encodeInto(statements: ReadonlyMap<string, Positional>, ops: readonly WriteOp[], batch: EncodedBatch): void {
+  const { data } = batch
+  const start = data.length
+  const blobsStart = batch.blobs?.length ?? 0
+  try {
+    for (const [name, params] of ops) {
+      const statement = statements.get(name)
+      if (!statement) throw new Error(`unknown write statement ${name}`)
+      data.push(statement.index)
+      for (const param of statement.names) {
+        if (!(param in params)) throw new Error(`write statement ${name}: missing parameter ${param}`)
+        const value = params[param]
+        if (value instanceof Uint8Array) (batch.blobs ??= []).push(data.length)
+        data.push(value)
+      }
     }
+  } catch (error) {
+    data.length = start
+    if (batch.blobs) batch.blobs.length = blobsStart
+    throw error
   }
-  return data
+  batch.ends.push(data.length)
 }
 
-/** Runs encoded writes (encodeWrites) on `db`, statements prepared from `sql`. */
-export function prepareWrites(db: Database, sql: Readonly<Record<string, string>>) {
-  const statements = positional(sql)
-  const prepared: Array<{ statement: Statement; arity: number }> = []
-  for (const s of statements.values()) prepared[s.index] = { statement: db.prepare(s.sql), arity: s.names.length }
+interface Item {
+  ops: readonly WriteOp[]
+  done: (error: Error | null) => void
+  stamp: (() => void) | undefined
+}
+
+interface Waiter {
+  resolve: () => void
+  reject: (error: Error) => void
+}
+
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)))
+
+/** The writer over a transport: `statements` are the ones the transport prepared (same names, same order). */
+export function createSqlWriter(statements: ReadonlyMap<string, Positional>, transport: WriteTransport, options: SqlWriterOptions = {}): SqlWriter {
+  const keep = options.keep
+  const retryMs = keep?.retryMs ?? 1000
+  let queue: Item[] = []
+  let waiters: Waiter[] = []
+  let inFlight: { items: Item[]; waiters: Waiter[] } | null = null
+  let immediate: NodeJS.Immediate | null = null
+  let retry: NodeJS.Timeout | null = null
+  let closed = false
+  // Kept batches that failed so far, and the last failure (what flushNow throws).
+  let failures = 0
+  let lastError: Error | null = null
+
+  const schedule = () => {
+    if (!immediate && !inFlight && !closed) immediate = setImmediate(flush)
+  }
+
+  /** Sends what is queued as one batch, unless one is being committed (it goes when that settles). */
+  function flush(): void {
+    if (immediate) {
+      clearImmediate(immediate)
+      immediate = null
+    }
+    if (inFlight) return
+    if (queue.length === 0) {
+      const done = waiters
+      waiters = []
+      for (const w of done) w.resolve()
+      return
+    }
+    const queued = queue
+    queue = []
+    const items: Item[] = []
+    const batch: EncodedBatch = { data: [], ends: [], blobs: null }
+    for (const item of queued) {
+      if (item.stamp) {
+        item.stamp()
+        item.stamp = undefined // once: a kept batch keeps the time it was first committed at
+      }
+      try {
+        encodeInto(statements, item.ops, batch)
+        items.push(item)
+      } catch (error) {
+        item.done(asError(error)) // a bug in the caller, not the disk: never retried
+      }
+    }
+    inFlight = { items, waiters }
+    waiters = []
+    if (items.length === 0) return settle(null)
+    transport.commit(batch, !keep, settle)
+  }
+
+  function settle(result: Error | ReadonlyArray<Error | null> | null): void {
+    const { items, waiters: batchWaiters } = inFlight as NonNullable<typeof inFlight>
+    inFlight = null
+    if (result instanceof Error && keep) {
+      // Back in front of anything queued meanwhile, in order, and tried again later.
+      failures++
+      lastError = result
+      queue = items.concat(queue)
+      for (const w of batchWaiters) w.reject(result)
+      keep.onError(result, queue.length)
+      if (!retry && !closed) {
+        retry = setTimeout(() => {
+          retry = null
+          flush()
+        }, retryMs)
+      }
+      return
+    }
+    let first: Error | null = null
+    items.forEach((item, i) => {
+      const error = result === null ? null : result instanceof Error ? result : (result[i] ?? null)
+      first ??= error
+      item.done(error)
+    })
+    for (const w of batchWaiters) {
+      if (first) w.reject(first)
+      else w.resolve()
+    }
+    // What queued while this batch was committed goes now, as one batch.
+    if (queue.length > 0) flush()
+  }
+
+  function submit(ops: readonly WriteOp[], done: (error: Error | null) => void, stamp?: () => void): void {
+    if (closed) return done(new Error('the writer is closed'))
+    queue.push({ ops, done, stamp })
+    schedule()
+  }
+
+  function flushNow(): void {
+    if (inFlight) transport.wait()
+    while (inFlight || queue.length > 0) {
+      const seen = failures
+      if (!inFlight) flush()
+      if (inFlight) transport.wait()
+      if (failures !== seen && !inFlight && queue.length > 0) throw lastError as Error
+    }
+  }
+
   return {
-    encode: (ops: readonly WriteOp[]) => encodeWrites(statements, ops),
-    run(data: readonly unknown[]): void {
-      for (let i = 0; i < data.length; ) {
-        const s = prepared[data[i] as number] as { statement: Statement; arity: number }
-        s.statement.run(data.slice(i + 1, i + 1 + s.arity))
-        i += 1 + s.arity
+    write: (ops) => new Promise<void>((resolve, reject) => submit(ops, (error) => (error ? reject(error) : resolve()))),
+    submit,
+    committed() {
+      if (queue.length === 0 && !inFlight) return Promise.resolve()
+      return new Promise((resolve, reject) => {
+        // With nothing queued, what was queued so far is the batch being committed.
+        if (queue.length === 0 && inFlight) inFlight.waiters.push({ resolve, reject })
+        else waiters.push({ resolve, reject })
+        schedule()
+      })
+    },
+    flushNow,
+    pending: () => queue.length + (inFlight?.items.length ?? 0),
+    close() {
+      if (closed) return
+      closed = true
+      if (retry) clearTimeout(retry)
+      retry = null
+      try {
+        flushNow()
+      } finally {
+        transport.close()
       }
     },
   }
 }
 
 /** Group commit on the caller's own connection and thread. */
-export function createInlineWriter(db: Database, sql: Readonly<Record<string, string>>): SqlWriter {
-  const writes = prepareWrites(db, sql)
-  const commitAll = db.transaction((items: Queued[]) => {
-    for (const item of items) writes.run(item.data)
-  })
-  const commitOne = db.transaction((data: readonly unknown[]) => writes.run(data))
-  let queue: Queued[] = []
-  let scheduled: NodeJS.Immediate | null = null
-
-  function flushNow(): void {
-    if (scheduled) {
-      clearImmediate(scheduled)
-      scheduled = null
+export function createInlineWriter(db: Database, sql: Readonly<Record<string, WriteSql>>, options?: SqlWriterOptions): SqlWriter {
+  const statements = positional(sql)
+  const changes = storeChanges(db)
+  const tables = [...new Set(Object.values(sql).flatMap((s) => s.tables))]
+  const prepared: Array<{ statement: Statement; arity: number }> = []
+  for (const s of statements.values()) prepared[s.index] = { statement: db.prepare(s.sql), arity: s.names.length }
+  const run = (data: readonly unknown[], from: number, to: number) => {
+    for (let i = from; i < to; ) {
+      const s = prepared[data[i] as number] as { statement: Statement; arity: number }
+      s.statement.run(data.slice(i + 1, i + 1 + s.arity))
+      i += 1 + s.arity
     }
-    if (queue.length === 0) return
-    const items = queue
-    queue = []
-    try {
-      commitAll(items)
-    } catch {
-      for (const item of items) {
-        try {
-          commitOne(item.data)
-          item.done(null)
-        } catch (error) {
-          item.done(asError(error))
-        }
+  }
+  const commitAll = db.transaction((batch: EncodedBatch) => run(batch.data, 0, batch.data.length))
+  const commitOne = db.transaction(run)
+  const transport: WriteTransport = {
+    commit(batch, split, settle) {
+      try {
+        commitAll(batch)
+      } catch (error) {
+        if (!split) return settle(asError(error))
+        return settle(
+          batch.ends.map((end, k) => {
+            try {
+              commitOne(batch.data, k === 0 ? 0 : (batch.ends[k - 1] as number), end)
+              changes.wrote(tables) // listeners read on a later turn, after this commit
+              return null
+            } catch (one) {
+              return asError(one)
+            }
+          }),
+        )
       }
-      return
-    }
-    for (const item of items) item.done(null)
+      changes.wrote(tables) // listeners read on a later turn, after this commit
+      settle(null)
+    },
+    wait: () => {},
+    close: () => {},
   }
-
-  function submit(ops: readonly WriteOp[], done: (error: Error | null) => void): void {
-    let data: unknown[]
-    try {
-      data = writes.encode(ops)
-    } catch (error) {
-      done(asError(error))
-      return
-    }
-    queue.push({ data, done })
-    scheduled ??= setImmediate(flushNow)
-  }
-
-  return {
-    write: (ops) => promiseWrite(submit, ops),
-    submit,
-    flushNow,
-    pending: () => queue.length,
-    close: flushNow,
-  }
+  return createSqlWriter(statements, transport, options)
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import { prepareWrite } from './changes'
 
 export interface SubscriptionRow {
   id: string
@@ -14,6 +15,8 @@ export interface SubscriptionRow {
   event_id_header: string | null
   /** 'event' ({event_id, event_type, payload}) or 'payload' (the payload bytes are the body). */
   envelope: string
+  /** Provider pack id (shared/providers/), or null for Hookloop's own shape. */
+  provider: string | null
   paused: number
   created_at: number
   updated_at: number
@@ -28,22 +31,23 @@ export interface SubscriptionStatements {
   setSecrets(id: string, secretsJson: string, now: number): boolean
 }
 
-const COLUMNS = 'id, name, url, endpoint_slug, scheme, secrets_json, policy_json, headers_json, event_id_header, envelope, paused, created_at, updated_at'
+const COLUMNS = 'id, name, url, endpoint_slug, scheme, secrets_json, policy_json, headers_json, event_id_header, envelope, provider, paused, created_at, updated_at'
 
 /** Named prepared statements over the subscriptions table. */
 export function createSubscriptionStatements(db: Database): SubscriptionStatements {
-  const insert = db.prepare(
-    `INSERT INTO subscriptions (${COLUMNS}) VALUES (@id, @name, @url, @endpoint_slug, @scheme, @secrets_json, @policy_json, @headers_json, @event_id_header, @envelope, @paused, @created_at, @updated_at)`,
+  const write = (sql: string) => prepareWrite(db, 'subscriptions', sql)
+  const insert = write(
+    `INSERT INTO subscriptions (${COLUMNS}) VALUES (@id, @name, @url, @endpoint_slug, @scheme, @secrets_json, @policy_json, @headers_json, @event_id_header, @envelope, @provider, @paused, @created_at, @updated_at)`,
   )
-  const update = db.prepare(
+  const update = write(
     `UPDATE subscriptions SET name = @name, url = @url, endpoint_slug = @endpoint_slug, scheme = @scheme, secrets_json = @secrets_json,
-       policy_json = @policy_json, headers_json = @headers_json, event_id_header = @event_id_header, envelope = @envelope, paused = @paused, updated_at = @updated_at
+       policy_json = @policy_json, headers_json = @headers_json, event_id_header = @event_id_header, envelope = @envelope, provider = @provider, paused = @paused, updated_at = @updated_at
      WHERE id = @id`,
   )
   const get = db.prepare(`SELECT ${COLUMNS} FROM subscriptions WHERE id = ?`)
   const list = db.prepare(`SELECT ${COLUMNS} FROM subscriptions ORDER BY created_at, id`)
-  const setPaused = db.prepare('UPDATE subscriptions SET paused = ?, updated_at = ? WHERE id = ?')
-  const setSecrets = db.prepare('UPDATE subscriptions SET secrets_json = ?, updated_at = ? WHERE id = ?')
+  const setPaused = write('UPDATE subscriptions SET paused = ?, updated_at = ? WHERE id = ?')
+  const setSecrets = write('UPDATE subscriptions SET secrets_json = ?, updated_at = ? WHERE id = ?')
   return {
     insert: (row) => void insert.run(row),
     update: (row) => void update.run(row),

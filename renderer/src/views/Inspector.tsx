@@ -4,7 +4,7 @@ import { Fragment, useEffect, useState } from 'react'
 import type { AttemptDetail, DeliveryDetail, HeaderPair, RequestDetail, TimelineRow } from '../../../shared/contract'
 import { run, toast, useApp } from '../state/app-store'
 import { bodyText, decodeBase64, hexDump, prettyJson } from '../lib/body'
-import { curlCommand } from '../lib/curl'
+import { curlCommand } from '../../../shared/curl'
 import { formatDuration, formatTime } from '../lib/format'
 import { DuplicateBadge, SignatureBadgeView, StatusBadge, TONE_COLOR } from './badges'
 

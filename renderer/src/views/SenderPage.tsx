@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { SENDER_FAULTS, type SenderFault } from '../../../shared/contract'
 import { run, setFilter, toast, useApp } from '../state/app-store'
 import { ScheduleChart } from './ScheduleChart'
+import { CatalogPicker } from './CatalogPicker'
 
 const FAULT_LABEL: Record<SenderFault, string> = {
   duplicate: 'Send twice (duplicate)',
@@ -62,6 +63,12 @@ export function SenderPage() {
         ) : (
           <div className="card" data-testid="sender-form">
             <div className="card-body">
+              <CatalogPicker
+                onPick={(p) => {
+                  setEventType(p.eventType)
+                  setPayload(p.payload)
+                }}
+              />
               <div className="grid2">
                 <label className="field">
                   Subscription

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { curlCommand } from '../../../renderer/src/lib/curl'
+import { curlCommand } from '../../../shared/curl'
 import { bodyText, hexDump, prettyJson } from '../../../renderer/src/lib/body'
 import { axisTicks, formatDuration } from '../../../renderer/src/lib/format'
 

@@ -6,7 +6,7 @@ import type { Policy } from '../../../../shared/policy'
 import { endpointPath } from '../../../../shared/receiver'
 import { toRequestRecord } from '../../receiver/records'
 import { createEndpointStore } from '../../store/endpoints'
-import { createRequestReads } from '../../store/request-reads'
+import { createRequestStore } from '../../store/requests'
 import { evaluateSenderConformance } from './evaluate'
 
 export interface CheckSenderOptions {
@@ -25,7 +25,7 @@ export class UnknownEndpointError extends Error {
 export function checkSenderConformance(db: Database, options: CheckSenderOptions): SenderConformanceReport {
   const endpoint = createEndpointStore(db).getBySlug(options.endpoint)
   if (!endpoint) throw new UnknownEndpointError(`no endpoint answers at ${endpointPath(options.endpoint)} in this data folder`)
-  const reads = createRequestReads(db)
+  const reads = createRequestStore(db)
   const requests = reads.byEndpoint(endpoint.id).map(toRequestRecord)
   return evaluateSenderConformance({
     endpoint: endpoint.slug,

@@ -1,0 +1,191 @@
+// `hookloop trigger PROVIDER EVENT_TYPE --to URL`: one delivery as that provider makes it (its
+// headers, envelope, content type and signature, a catalog payload with fresh ids), under its
+// retry policy, printed attempt by attempt. 0 the delivery succeeded, 1 it failed, 2 bad usage.
+import { readFileSync } from 'node:fs'
+import { EVENT_CATALOG, parseOverride, type Override } from '../../shared/event-catalog'
+import { OverrideError } from '../../shared/event-catalog/overrides'
+import { isProviderId, PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../shared/providers'
+import { sendFaultSchema, SEND_FAULT_TYPES, type SendFaultInput } from '../../shared/sender-faults'
+import type { AttemptView } from '../../shared/sender-events'
+import type { ClockSpec } from '../engine/clock'
+import { CatalogError, HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind, runHandshake, trigger } from '../engine/providers'
+import { humanDuration } from '../engine/scenarios/summary'
+import { commandArgs } from './command-args'
+import type { Command } from './commands'
+import { policyArg } from './policy-arg'
+import { UsageError } from './usage-error'
+
+const USAGE = `Usage: hookloop trigger PROVIDER EVENT_TYPE --to URL [--secret K …] [--set PATH=VALUE …]
+                        [--fixture FILE] [--policy NAME|FILE] [--clock virtual|real] [--fault F …]
+                        [--header 'Name: value' …] [--signing-time auto|clock|wall] [--json]
+       hookloop trigger --handshake KIND --to URL [--secret K] [--json]
+       hookloop trigger --list [PROVIDER]
+
+Delivers one event to URL exactly as PROVIDER delivers it: its headers (routing, delivery id,
+user agent, API version), its body envelope and content type, its signature, and its retry
+policy on failure. The payload comes from the event catalog, with fresh ids and times.
+  --to URL           where to deliver (your app, or a Hookloop endpoint's URL)
+  --secret K         the signing secret (repeat it to sign with several, as during a rotation);
+                     default: a fresh one, printed on stderr
+  --set PATH=VALUE   override one field of the body, e.g. --set data.object.amount=500 (VALUE is
+                     JSON when it parses as JSON, else text); repeatable
+  --fixture FILE     a JSON file holding the payload (the part the envelope wraps) instead of the
+                     catalog's; any EVENT_TYPE then goes
+  --policy P         retry policy preset or JSON file (default: the provider's)
+  --clock C          virtual (default: the whole schedule at once, signatures still carry the
+                     real time) or real (waits between attempts in real time)
+  --fault F          a sending-side fault: ${SEND_FAULT_TYPES.join(', ')}, or its JSON
+                     ({"type": "stale-timestamp", "by_s": 60}); repeatable
+  --header H         an extra header 'Name: value' on every attempt; repeatable
+  --signing-time S   which time signatures carry: auto (default), clock or wall
+  --json             print the result as JSON
+  --handshake KIND   instead of an event, make the verification handshake a provider makes
+                     before it delivers, and grade the answer: ${HANDSHAKE_KINDS.join(', ')}
+                     (slack, zoom and x-crc need --secret: the signing secret / secret token /
+                     consumer secret)
+  --list [PROVIDER]  list the providers, or one provider's event types, and exit
+Providers: ${PROVIDER_IDS.join(', ')}
+Exit status: 0 the delivery succeeded, 1 it failed, 2 bad usage.`
+
+const OPTIONS = {
+  to: { type: 'string' },
+  secret: { type: 'string', multiple: true },
+  set: { type: 'string', multiple: true },
+  fixture: { type: 'string' },
+  policy: { type: 'string' },
+  clock: { type: 'string', default: 'virtual' },
+  fault: { type: 'string', multiple: true },
+  header: { type: 'string', multiple: true },
+  'signing-time': { type: 'string', default: 'auto' },
+  json: { type: 'boolean', default: false },
+  list: { type: 'boolean', default: false },
+  handshake: { type: 'string' },
+} as const
+
+function listing(provider: string | undefined): string {
+  if (provider === undefined) return PROVIDER_IDS.map((id) => `${id.padEnd(18)} ${PROVIDERS[id].label} (${EVENT_CATALOG[id].length} event types)`).join('\n')
+  const id = providerArg(provider)
+  return EVENT_CATALOG[id].map((e) => `${e.type.padEnd(32)} ${e.description}`).join('\n')
+}
+
+function providerArg(value: string): ProviderId {
+  if (isProviderId(value)) return value
+  throw new UsageError(`trigger: unknown provider "${value}" (one of ${PROVIDER_IDS.join(', ')})`)
+}
+
+function faultArg(text: string): SendFaultInput {
+  let raw: unknown = { type: text }
+  if (text.trim().startsWith('{')) {
+    try {
+      raw = JSON.parse(text)
+    } catch (error) {
+      throw new UsageError(`trigger: --fault ${text} is not JSON: ${(error as Error).message}`)
+    }
+  }
+  const parsed = sendFaultSchema.safeParse(raw)
+  if (!parsed.success) throw new UsageError(`trigger: --fault ${text}: ${parsed.error.issues[0]?.message ?? 'invalid'} (faults: ${SEND_FAULT_TYPES.join(', ')})`)
+  return raw as SendFaultInput
+}
+
+function headerArg(text: string): [string, string] {
+  const colon = text.indexOf(':')
+  if (colon <= 0) throw new UsageError(`trigger: --header "${text}" is not 'Name: value'`)
+  return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()]
+}
+
+function clockArg(value: string): ClockSpec {
+  if (value === 'virtual' || value === 'real') return { mode: value }
+  throw new UsageError(`trigger: --clock must be virtual or real, got "${value}"`)
+}
+
+function readFixture(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown
+  } catch (error) {
+    throw new UsageError(`trigger: --fixture ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+}
+
+async function handshake(kind: string, to: string | undefined, secret: string | undefined, json: boolean): Promise<number> {
+  if (!isHandshakeKind(kind)) throw new UsageError(`trigger: --handshake must be one of ${HANDSHAKE_KINDS.join(', ')}, got "${kind}"`)
+  if (!to || !/^https?:\/\/[^\s]+$/.test(to)) throw new UsageError(`trigger: --to must be an http:// or https:// URL${to ? `, got "${to}"` : ''}`)
+  if (handshakeNeedsSecret(kind) && secret === undefined) throw new UsageError(`trigger: --handshake ${kind} needs --secret (its answer, or its request's signature, depends on it)`)
+  // A one-off exchange outside any delivery: real time, a 10 s limit (Microsoft Graph's).
+  const result = await runHandshake(kind, { url: to, ...(secret === undefined ? {} : { secret }), now: Date.now() })
+  if (json) process.stdout.write(JSON.stringify({ ok: result.ok, kind, detail: result.detail, status: result.response?.status ?? null, answer: result.response?.body.toString('utf8') ?? null }, null, 2) + '\n')
+  else process.stdout.write(`${result.ok ? '✓' : '✗'} ${kind} → ${to}: ${result.detail}\n`)
+  return result.ok ? 0 : 1
+}
+
+function attemptLine(a: AttemptView, first: number): string {
+  const at = a.started_at - first
+  const when = `+${at} ms`.padEnd(14) + `(${at === 0 ? '0' : humanDuration(at)})`.padEnd(16)
+  const faults = a.faults.length ? ` fault ${a.faults.map((f) => f.type).join(', ')}` : ''
+  const took = a.duration_ms === null ? '' : ` in ${humanDuration(a.duration_ms)}`
+  return `  #${String(a.n).padEnd(3)} ${when} ${(a.outcome + took).padEnd(26)} ${a.decision}${faults}${a.error ? ` — ${a.error}` : ''}`
+}
+
+export const triggerCommand: Command = async (args) => {
+  const parsed = commandArgs('trigger', USAGE, args, OPTIONS, true)
+  if (!parsed) return 0
+  const v = parsed.values
+  if (v.list) {
+    process.stdout.write(listing(parsed.positionals[0]) + '\n')
+    return 0
+  }
+  if (v.handshake !== undefined) return handshake(v.handshake, v.to, v.secret?.[0], v.json)
+  const [providerText, eventType, ...extra] = parsed.positionals
+  if (!providerText || !eventType || extra.length > 0) throw new UsageError('trigger: give PROVIDER and EVENT_TYPE (hookloop trigger --help; --list shows them)')
+  const provider = providerArg(providerText)
+  if (!v.to || !/^https?:\/\/[^\s]+$/.test(v.to)) throw new UsageError(`trigger: --to must be an http:// or https:// URL${v.to ? `, got "${v.to}"` : ''}`)
+  const signingTime = v['signing-time']
+  if (signingTime !== 'auto' && signingTime !== 'clock' && signingTime !== 'wall') throw new UsageError(`trigger: --signing-time must be auto, clock or wall, got "${signingTime}"`)
+  let overrides: Override[]
+  try {
+    overrides = (v.set ?? []).map(parseOverride)
+  } catch (error) {
+    if (error instanceof OverrideError) throw new UsageError(`trigger: --set ${error.message}`)
+    throw error
+  }
+  const clock = clockArg(v.clock)
+  const pack = PROVIDERS[provider]
+  const out = process.stdout
+  let firstAt: number | null = null
+  let result
+  try {
+    result = await trigger({
+      provider,
+      eventType,
+      url: v.to,
+      ...(v.secret ? { secrets: v.secret } : {}),
+      overrides,
+      ...(v.fixture ? { fixture: readFixture(v.fixture) } : {}),
+      ...(v.policy ? { policy: policyArg('trigger', v.policy) } : {}),
+      clock,
+      faults: (v.fault ?? []).map(faultArg),
+      headers: Object.fromEntries((v.header ?? []).map(headerArg)),
+      signingTime,
+      onAttempt: v.json
+        ? undefined
+        : (a) => {
+            if (firstAt === null) {
+              firstAt = a.started_at
+              out.write(`${pack.label} ${eventType} → ${v.to} (${clock.mode} clock, policy ${v.policy ?? pack.policy})\n`)
+            }
+            out.write(attemptLine(a, firstAt) + '\n')
+          },
+    })
+  } catch (error) {
+    if (error instanceof CatalogError || error instanceof OverrideError) throw new UsageError(`trigger: ${error.message}`)
+    const message = error instanceof Error ? error.message : String(error)
+    if (/secret|subscription|policy/i.test(message)) throw new UsageError(`trigger: ${message}`)
+    throw error
+  }
+  if (!v.secret && result.secret) process.stderr.write(`hookloop: signed with a fresh secret: ${result.secret}\n`)
+  if (v.json) out.write(JSON.stringify({ ok: result.status === 'succeeded', provider, event_type: eventType, ...result }, null, 2) + '\n')
+  else {
+    const n = result.attempts.length
+    out.write(`\nevent ${result.event_id}: ${result.status} after ${n} attempt${n === 1 ? '' : 's'}, ${humanDuration(result.clock_ms)} of clock time in ${humanDuration(Math.round(result.wall_ms))}\n`)
+  }
+  return result.status === 'succeeded' ? 0 : 1
+}

@@ -1,0 +1,167 @@
+import { createHmac, randomBytes } from 'node:crypto'
+import { sign } from '../signatures'
+
+// The verification handshakes providers make before they deliver to a new URL, from the sender's
+// side: the challenge request each provider sends, the answer its docs require, and a grade of the
+// answer a consumer gave. `handshakeAnswer` is the correct answer (what a consumer must do).
+//
+// - Slack Events API `url_verification`: a signed POST {token, challenge, type}; answer 200 with the
+//   challenge (plain text, or JSON {challenge}).
+// - Zoom `endpoint.url_validation`: a signed POST {payload: {plainToken}, event_ts, event}; answer 200
+//   JSON {plainToken, encryptedToken: hex HMAC-SHA256(secret token, plainToken)}.
+// - X (Twitter) Account Activity CRC: GET ?crc_token=…; answer 200 JSON {response_token:
+//   "sha256=" + base64 HMAC-SHA256(consumer secret, crc_token)}.
+// - Microsoft Graph subscription validation: POST ?validationToken=… (empty body); answer 200,
+//   text/plain, the token decoded, within 10 s.
+// - Dropbox webhook verification: GET ?challenge=…; answer 200 with the challenge, text/plain and
+//   X-Content-Type-Options: nosniff.
+
+export const HANDSHAKE_KINDS = ['slack-url-verification', 'zoom-url-validation', 'x-crc', 'graph-validation', 'dropbox-challenge'] as const
+export type HandshakeKind = (typeof HANDSHAKE_KINDS)[number]
+
+export function isHandshakeKind(value: string): value is HandshakeKind {
+  return (HANDSHAKE_KINDS as readonly string[]).includes(value)
+}
+
+/** Whether the handshake's answer depends on a secret (so the sender needs it to grade). */
+export function handshakeNeedsSecret(kind: HandshakeKind): boolean {
+  return kind === 'slack-url-verification' || kind === 'zoom-url-validation' || kind === 'x-crc'
+}
+
+export interface HandshakeRequest {
+  kind: HandshakeKind
+  method: 'GET' | 'POST'
+  url: string
+  headers: Record<string, string>
+  body: Buffer
+  /** The challenge value the answer must carry. */
+  challenge: string
+}
+
+export interface HandshakeResponse {
+  status: number
+  headers: Record<string, string>
+  body: Buffer
+}
+
+export interface HandshakeGrade {
+  ok: boolean
+  detail: string
+}
+
+const hmacHex = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex')
+const hmacBase64 = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64')
+
+function withQuery(url: string, params: Record<string, string>): string {
+  const u = new URL(url)
+  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v)
+  return u.toString()
+}
+
+/** The request the provider sends; `now` (ms) is the signing time. */
+export function handshakeRequest(kind: HandshakeKind, input: { url: string; secret?: string; now: number }): HandshakeRequest {
+  const challenge = randomBytes(18).toString('base64url')
+  const secret = input.secret ?? ''
+  const timestamp = Math.floor(input.now / 1000)
+  switch (kind) {
+    case 'slack-url-verification': {
+      const body = Buffer.from(JSON.stringify({ token: 'hookloopVerificationToken', challenge, type: 'url_verification' }))
+      return { kind, method: 'POST', url: input.url, body, challenge, headers: { 'content-type': 'application/json', ...sign('slack', { body, secret, timestamp }) } }
+    }
+    case 'zoom-url-validation': {
+      const body = Buffer.from(JSON.stringify({ payload: { plainToken: challenge }, event_ts: input.now, event: 'endpoint.url_validation' }))
+      return { kind, method: 'POST', url: input.url, body, challenge, headers: { 'content-type': 'application/json; charset=utf-8', ...sign('zoom', { body, secret, timestamp }) } }
+    }
+    case 'x-crc':
+      return { kind, method: 'GET', url: withQuery(input.url, { crc_token: challenge, nonce: randomBytes(8).toString('hex') }), body: Buffer.alloc(0), challenge, headers: {} }
+    case 'graph-validation':
+      return { kind, method: 'POST', url: withQuery(input.url, { validationToken: `Validation: Testing client application reachability for subscription Request-Id: ${challenge}` }), body: Buffer.alloc(0), challenge: `Validation: Testing client application reachability for subscription Request-Id: ${challenge}`, headers: { 'content-type': 'text/plain; charset=utf-8' } }
+    case 'dropbox-challenge':
+      return { kind, method: 'GET', url: withQuery(input.url, { challenge }), body: Buffer.alloc(0), challenge, headers: {} }
+    default: {
+      const never: never = kind
+      throw new Error(`unknown handshake ${String(never)}`)
+    }
+  }
+}
+
+/** The answer the provider's docs require for a challenge. */
+export function handshakeAnswer(kind: HandshakeKind, challenge: string, secret = ''): HandshakeResponse {
+  const json = (value: unknown): HandshakeResponse => ({ status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(value)) })
+  switch (kind) {
+    case 'slack-url-verification':
+      return { status: 200, headers: { 'content-type': 'text/plain' }, body: Buffer.from(challenge) }
+    case 'zoom-url-validation':
+      return json({ plainToken: challenge, encryptedToken: hmacHex(secret, challenge) })
+    case 'x-crc':
+      return json({ response_token: `sha256=${hmacBase64(secret, challenge)}` })
+    case 'graph-validation':
+      return { status: 200, headers: { 'content-type': 'text/plain' }, body: Buffer.from(challenge) }
+    case 'dropbox-challenge':
+      return { status: 200, headers: { 'content-type': 'text/plain', 'x-content-type-options': 'nosniff' }, body: Buffer.from(challenge) }
+    default: {
+      const never: never = kind
+      throw new Error(`unknown handshake ${String(never)}`)
+    }
+  }
+}
+
+function jsonOf(body: Buffer): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(body.toString('utf8')) as unknown
+    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null
+  } catch {
+    return null
+  }
+}
+
+/** Grades a consumer's answer to a handshake: ok, or the sentence naming what is wrong. */
+export function gradeHandshake(request: HandshakeRequest, response: HandshakeResponse, secret = ''): HandshakeGrade {
+  const { kind, challenge } = request
+  const text = response.body.toString('utf8')
+  const type = (response.headers['content-type'] ?? '').toLowerCase()
+  if (response.status !== 200) return { ok: false, detail: `answered ${response.status}; the handshake needs 200 with the challenge, or the provider will not deliver to this URL` }
+  switch (kind) {
+    case 'slack-url-verification':
+      if (text.trim() === challenge || jsonOf(response.body)?.challenge === challenge) return { ok: true, detail: 'answered the url_verification challenge' }
+      return { ok: false, detail: 'the answer does not carry the challenge: reply with the `challenge` field of the body, as plain text or JSON {"challenge": …}' }
+    case 'zoom-url-validation': {
+      const body = jsonOf(response.body)
+      if (body?.plainToken !== challenge) return { ok: false, detail: 'the answer has no plainToken equal to the one sent: reply JSON {plainToken, encryptedToken}' }
+      if (body.encryptedToken !== hmacHex(secret, challenge)) return { ok: false, detail: 'encryptedToken is not the hex HMAC-SHA256 of plainToken keyed with the secret token (the wrong secret, or base64 instead of hex?)' }
+      return { ok: true, detail: 'answered endpoint.url_validation with the right encryptedToken' }
+    }
+    case 'x-crc': {
+      const token = jsonOf(response.body)?.response_token
+      if (token === `sha256=${hmacBase64(secret, challenge)}`) return { ok: true, detail: 'answered the CRC with the right response_token' }
+      return { ok: false, detail: typeof token === 'string' ? 'response_token is not "sha256=" + base64 HMAC-SHA256 of crc_token keyed with the consumer secret' : 'the answer has no response_token: reply JSON {"response_token": "sha256=…"}' }
+    }
+    case 'graph-validation':
+      if (text !== challenge) return { ok: false, detail: 'the body is not the validationToken (URL-decoded, as plain text)' }
+      if (!type.startsWith('text/plain')) return { ok: false, detail: `the token came back as ${type || 'no content type'}; Microsoft Graph needs text/plain` }
+      return { ok: true, detail: 'echoed the validationToken as text/plain' }
+    case 'dropbox-challenge':
+      if (text !== challenge) return { ok: false, detail: 'the body is not the challenge query parameter' }
+      if (response.headers['x-content-type-options'] !== 'nosniff') return { ok: false, detail: 'echoed the challenge without X-Content-Type-Options: nosniff (Dropbox asks for it, with text/plain)' }
+      return { ok: true, detail: 'echoed the challenge with nosniff' }
+    default: {
+      const never: never = kind
+      throw new Error(`unknown handshake ${String(never)}`)
+    }
+  }
+}
+
+/** Sends the handshake over HTTP and grades the answer. */
+export async function runHandshake(kind: HandshakeKind, input: { url: string; secret?: string; now: number; timeoutMs?: number }): Promise<HandshakeGrade & { request: HandshakeRequest; response: HandshakeResponse | null }> {
+  const request = handshakeRequest(kind, input)
+  let response: HandshakeResponse
+  try {
+    const answer = await fetch(request.url, { method: request.method, headers: request.headers, ...(request.method === 'POST' ? { body: request.body } : {}), signal: AbortSignal.timeout(input.timeoutMs ?? 10_000), redirect: 'manual' })
+    const headers: Record<string, string> = {}
+    answer.headers.forEach((value, name) => (headers[name] = value))
+    response = { status: answer.status, headers, body: Buffer.from(await answer.arrayBuffer()) }
+  } catch (error) {
+    return { ok: false, detail: `no answer: ${error instanceof Error ? error.message : String(error)}`, request, response: null }
+  }
+  return { ...gradeHandshake(request, response, input.secret), request, response }
+}

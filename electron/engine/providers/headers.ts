@@ -1,0 +1,36 @@
+import type { ProviderPack } from '../../../shared/providers'
+import { derivedUuid } from './derived-ids'
+import { splitEventType } from './envelopes'
+
+// A pack's headers for one attempt: its templates filled in (see ProviderHeader in
+// shared/providers/types.ts for the placeholders), retry-only headers only on retries.
+
+export interface HeaderContext {
+  eventId: string
+  eventType: string
+  /** 1 for the first attempt. */
+  attempt: number
+  createdAt: number
+  sentAt: number
+}
+
+export function providerHeaders(pack: ProviderPack, ctx: HeaderContext): Record<string, string> {
+  const [name, action] = splitEventType(ctx.eventType)
+  const values: Record<string, string> = {
+    event_id: ctx.eventId,
+    event_type: ctx.eventType,
+    event_name: name,
+    event_action: action,
+    attempt: String(ctx.attempt),
+    retry_num: String(ctx.attempt - 1),
+    sent_at_iso: new Date(ctx.sentAt).toISOString(),
+    created_at_iso: new Date(ctx.createdAt).toISOString(),
+    derived_uuid: derivedUuid(ctx.eventId, pack.id),
+  }
+  const out: Record<string, string> = { 'content-type': pack.contentType }
+  for (const header of pack.headers) {
+    if (header.on === 'retries' && ctx.attempt <= 1) continue
+    out[header.name.toLowerCase()] = header.value.replace(/\{([a-z_]+)\}/g, (whole, key: string) => values[key] ?? whole)
+  }
+  return out
+}

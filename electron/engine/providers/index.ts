@@ -1,0 +1,6 @@
+export { providerBody, splitEventType, type EnvelopeInput } from './envelopes'
+export { providerHeaders, type HeaderContext } from './headers'
+export { catalogPayload, CatalogError, type PayloadInput } from './payload'
+export { packSubscription, type PackSubscriptionInput } from './subscription'
+export { trigger, type TriggerInput, type TriggerResult } from './trigger'
+export { HANDSHAKE_KINDS, isHandshakeKind, handshakeNeedsSecret, handshakeRequest, handshakeAnswer, gradeHandshake, runHandshake, type HandshakeKind, type HandshakeRequest, type HandshakeResponse, type HandshakeGrade } from './handshakes'

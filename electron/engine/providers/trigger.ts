@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Policy } from '../../../shared/policy'
+import type { PolicySpec } from '../../../shared/policy-presets'
+import type { ProviderId } from '../../../shared/providers'
+import type { AttemptView, DeliveryStatus } from '../../../shared/sender-events'
+import type { SendFaultInput } from '../../../shared/sender-faults'
+import { createClock, isVirtualClock, type ClockSpec } from '../clock'
+import { createSender, type SigningTime } from '../sender'
+import { sign } from '../signatures'
+import { openDatabase } from '../store'
+import { catalogPayload } from './payload'
+import { packSubscription } from './subscription'
+import type { Override } from '../../../shared/event-catalog'
+
+// One delivery as a provider would make it (`hookloop trigger`): a pack subscription to the URL on
+// a fresh store in a temp folder, one catalog event published, every attempt the provider's retry
+// policy makes, on the chosen clock. The store goes when the delivery settles.
+
+export interface TriggerInput {
+  provider: ProviderId
+  eventType: string
+  url: string
+  secrets?: string[]
+  overrides?: readonly Override[]
+  fixture?: unknown
+  policy?: PolicySpec | Policy
+  clock: ClockSpec
+  faults?: SendFaultInput[]
+  headers?: Record<string, string>
+  signingTime?: SigningTime
+  /** Each attempt as it is recorded (the CLI prints them live). */
+  onAttempt?: (attempt: AttemptView) => void
+}
+
+export interface TriggerResult {
+  event_id: string
+  status: DeliveryStatus
+  attempts: AttemptView[]
+  /** Clock ms from the first attempt to the last one's end. */
+  clock_ms: number
+  wall_ms: number
+  /** The body the first attempt sent (what the consumer got). */
+  body: string
+  /** The secret that signed (a fresh one when none was given and the provider signs). */
+  secret: string | null
+}
+
+export async function trigger(input: TriggerInput): Promise<TriggerResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'hookloop-trigger-'))
+  const db = openDatabase({ file: join(dir, 'hookloop.db') })
+  const clock = createClock(input.clock)
+  const sender = createSender({ db, clock, sign, ...(input.signingTime ? { signingTime: input.signingTime } : {}) })
+  const wallStart = performance.now()
+  try {
+    sender.start()
+    const sub = sender.createSubscription(
+      packSubscription(input.provider, {
+        target: { url: input.url },
+        ...(input.secrets ? { secrets: input.secrets } : {}),
+        ...(input.policy ? { policy: input.policy as PolicySpec } : {}),
+        ...(input.headers ? { headers: input.headers } : {}),
+      }),
+    )
+    const payload = catalogPayload({ provider: input.provider, eventType: input.eventType, now: clock.now(), ...(input.overrides ? { overrides: input.overrides } : {}), ...(input.fixture !== undefined ? { fixture: input.fixture } : {}) })
+    const off = input.onAttempt ? sender.on('attempt.finished', input.onAttempt) : () => {}
+    const published = sender.publish({ event_type: input.eventType, payload, subscription_ids: [sub.id], ...(input.faults ? { faults: input.faults } : {}) })
+    await sender.settled()
+    off()
+    const deliveries = published.deliveries.map((d) => sender.getDelivery(d.id))
+    const attempts = deliveries.flatMap((d) => d.attempts).sort((a, b) => a.started_at - b.started_at || a.id - b.id)
+    const first = published.deliveries[0]
+    const last = attempts[attempts.length - 1]
+    const status = deliveries.every((d) => d.delivery.status === 'succeeded') ? 'succeeded' : (deliveries.find((d) => d.delivery.status !== 'succeeded')?.delivery.status ?? 'failed')
+    return {
+      event_id: published.event_id,
+      status,
+      attempts,
+      clock_ms: attempts[0] && last ? last.started_at + (last.duration_ms ?? 0) - attempts[0].started_at : 0,
+      wall_ms: performance.now() - wallStart,
+      body: first ? sender.viewPayload(first.id).body.toString('utf8') : '',
+      secret: sub.secret ?? null,
+    }
+  } finally {
+    await sender.stop()
+    if (isVirtualClock(clock)) clock.dispose()
+    db.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

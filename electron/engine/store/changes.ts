@@ -1,0 +1,55 @@
+// Who wrote what, in this process. Every write statement of the store names the tables it touches
+// (a WriteSql), and whatever runs one on a connection tells that connection's StoreChanges: a reader
+// in the same process (the host's change feed) learns of the engine's own writes without polling.
+// Writes on other connections (a writer thread, another process) are not told here; they show as a
+// new PRAGMA data_version on this connection (change-reads.ts), which is what a reader polls.
+import type { Database, RunResult } from 'better-sqlite3'
+
+/** The schema's tables (migrations.ts). */
+export type StoreTable = 'endpoints' | 'rules' | 'requests' | 'subscriptions' | 'events' | 'deliveries' | 'attempts' | 'scenarios'
+
+/** A write statement and every table it changes (foreign-key cascades included). */
+export interface WriteSql {
+  readonly sql: string
+  readonly tables: readonly StoreTable[]
+}
+
+/** A write statement over one table, or over each table it changes. */
+export const writeSql = (tables: StoreTable | readonly StoreTable[], sql: string): WriteSql => ({ sql, tables: typeof tables === 'string' ? [tables] : tables })
+
+export interface StoreChanges {
+  /** Listeners run at once, maybe inside the writer's transaction: they note it and read later. */
+  wrote(tables: readonly StoreTable[]): void
+  /** Returns the listener's removal. */
+  subscribe(listener: (tables: readonly StoreTable[]) => void): () => void
+}
+
+const hubs = new WeakMap<Database, StoreChanges>()
+
+/** The change hub of one connection. */
+export function storeChanges(db: Database): StoreChanges {
+  let hub = hubs.get(db)
+  if (!hub) {
+    const listeners = new Set<(tables: readonly StoreTable[]) => void>()
+    hub = {
+      wrote: (tables) => listeners.forEach((listener) => listener(tables)),
+      subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+    }
+    hubs.set(db, hub)
+  }
+  return hub
+}
+
+/** Prepares a write over `tables` whose runs that change rows tell the connection's StoreChanges. */
+export function prepareWrite(db: Database, tables: StoreTable | readonly StoreTable[], sql: string): { run(...params: unknown[]): RunResult } {
+  const write = writeSql(tables, sql)
+  const statement = db.prepare(write.sql)
+  const changes = storeChanges(db)
+  return {
+    run(...params) {
+      const result = statement.run(...params)
+      if (result.changes > 0) changes.wrote(write.tables)
+      return result
+    },
+  }
+}

@@ -1,0 +1,44 @@
+// One delivery in detail, for the inspector, a scenario's report and a recording: the delivery
+// with its event and its subscription's target, its attempts each with the request our receiver
+// captured for it (loop mode: requests.attempt_id), and a subscription's counts from the
+// deliveries table alone. Reads only.
+import type { Database } from 'better-sqlite3'
+import type { AttemptRow } from './attempts'
+import type { DeliveryRow } from './deliveries'
+import type { EventRow } from './events'
+import type { RequestRow } from './requests'
+import type { SubscriptionRow } from './subscriptions'
+
+type Target = Pick<SubscriptionRow, 'url' | 'endpoint_slug' | 'envelope'>
+
+/** A delivery with its event; the target is null when its subscription is gone. */
+export type DeliveryDetailRow = Pick<DeliveryRow, 'id' | 'event_id' | 'subscription_id' | 'status' | 'faults_json'> &
+  Pick<EventRow, 'event_type' | 'payload'> & { [K in keyof Target]: Target[K] | null }
+
+/** An attempt and the first request that carries its id (the request columns are null without one). */
+export type AttemptDetailRow = AttemptRow &
+  Pick<RequestRow, 'verify_reason' | 'duplicate_number'> & { request_id: number | null; request_fault_json: string | null }
+
+export function createDetailReads(db: Database) {
+  const delivery = db.prepare<[number], DeliveryDetailRow>(
+    `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, e.payload, d.faults_json, s.url, s.endpoint_slug, s.envelope
+       FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN subscriptions s ON s.id = d.subscription_id WHERE d.id = ?`,
+  )
+  const attempts = db.prepare<[number], AttemptDetailRow>(
+    `SELECT a.*, r.id AS request_id, r.verify_reason, r.duplicate_number, r.fault_json AS request_fault_json
+       FROM attempts a LEFT JOIN requests r ON r.id = (SELECT MIN(id) FROM requests WHERE attempt_id = a.id)
+      WHERE a.delivery_id = ? ORDER BY a.n`,
+  )
+  const deliveryCounts = db.prepare<[string], { attempts: number | null; successes: number | null }>(
+    `SELECT SUM(attempts) AS attempts, SUM(status = 'succeeded') AS successes FROM deliveries WHERE subscription_id = ?`,
+  )
+  return {
+    delivery: (id: number) => delivery.get(id),
+    attempts: (deliveryId: number) => attempts.all(deliveryId),
+    /** Attempts made and deliveries succeeded of a subscription: one row per delivery, not per attempt. */
+    deliveryCounts(subscriptionId: string): { attempts: number; successes: number } {
+      const row = deliveryCounts.get(subscriptionId)
+      return { attempts: row?.attempts ?? 0, successes: row?.successes ?? 0 }
+    },
+  }
+}

@@ -1,0 +1,164 @@
+// What the timeline reads: one delivery with its attempts (and the request our receiver captured
+// for each, in loop mode), the receive-only requests of one dedupe group, where a request belongs,
+// and a page of row references under a filter. Reads only.
+import type { Database } from 'better-sqlite3'
+import type { TimelineFilter } from '../../../shared/contract'
+import type { AttemptRow } from './attempts'
+import type { DeliveryRow } from './deliveries'
+import type { EventRow } from './events'
+import type { RequestRow } from './requests'
+
+/** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
+export type TimelineDeliveryRow = Pick<
+  DeliveryRow,
+  'id' | 'event_id' | 'subscription_id' | 'status' | 'attempts' | 'last_status_code' | 'last_attempt_at' | 'next_attempt_at' | 'created_at'
+> &
+  Pick<EventRow, 'event_type'>
+
+type Verdict = Pick<RequestRow, 'verify_valid' | 'verify_reason' | 'verify_json' | 'duplicate_number'>
+
+/** An attempt with the verdict and duplicate number the receiving side saw (null outside loop mode). */
+export type TimelineAttemptRow = Pick<
+  AttemptRow,
+  'id' | 'delivery_id' | 'n' | 'started_at' | 'duration_ms' | 'outcome' | 'status_code' | 'decision' | 'next_attempt_at'
+> &
+  Verdict
+
+/** A receive-only request, with the event type read from its JSON body when it names one. */
+export type TimelineRequestRow = Pick<
+  RequestRow,
+  'id' | 'endpoint_id' | 'received_at' | 'response_status' | 'response_ms' | 'fault_json' | 'dedupe_key' | keyof Verdict
+> & { event_type: string | null }
+
+/** Where a request belongs: its attempt's delivery, or the dedupe group `key` at its endpoint. */
+export type RequestPlaceRow = Pick<RequestRow, 'endpoint_id' | 'attempt_id'> & { key: string; delivery_id: number | null }
+
+/** One row of a timeline page: a delivery (kind d, ref = its id) or a receive-only group (kind r). */
+export interface TimelineRef {
+  kind: 'd' | 'r'
+  ref: number
+  endpoint_id: string | null
+  gkey: string | null
+  first_at: number
+}
+
+/** The key that groups receive-only requests: the dedupe key, or the request alone. */
+const GROUP_SQL = `COALESCE(dedupe_key, 'request:' || id)`
+const EVENT_TYPE_SQL = `CASE WHEN json_valid(CAST(body AS TEXT)) THEN COALESCE(json_extract(CAST(body AS TEXT), '$.event_type'), json_extract(CAST(body AS TEXT), '$.type'), json_extract(CAST(body AS TEXT), '$.event')) END`
+
+export function createTimelineReads(db: Database) {
+  const deliveryById = db.prepare<[number], TimelineDeliveryRow>(
+    `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, d.attempts, d.last_status_code, d.last_attempt_at,
+            d.next_attempt_at, d.created_at
+       FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ?`,
+  )
+  const attemptsOf = db.prepare<[number], TimelineAttemptRow>(
+    `SELECT a.id, a.delivery_id, a.n, a.started_at, a.duration_ms, a.outcome, a.status_code, a.decision, a.next_attempt_at,
+            r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number
+       FROM attempts a LEFT JOIN requests r ON r.attempt_id = a.id
+      WHERE a.delivery_id = ? ORDER BY a.n`,
+  )
+  const requestsOfGroup = db.prepare<[string | null, string], TimelineRequestRow>(
+    `SELECT id, endpoint_id, received_at, response_status, response_ms, fault_json, verify_valid, verify_reason, verify_json,
+            dedupe_key, duplicate_number, ${EVENT_TYPE_SQL} AS event_type
+       FROM requests
+      WHERE attempt_id IS NULL AND endpoint_id IS ? AND ${GROUP_SQL} = ?
+      ORDER BY id LIMIT 200`,
+  )
+  const placeOfRequest = db.prepare<[number], RequestPlaceRow>(
+    `SELECT r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) AS key, r.attempt_id, a.delivery_id
+       FROM requests r LEFT JOIN attempts a ON a.id = r.attempt_id WHERE r.id = ?`,
+  )
+
+  // Newest first, read as two ordered streams and merged: deliveries by id (insertion order, so
+  // SQLite walks the rowid backwards and never sorts the whole table) and receive-only groups by
+  // their first arrival.
+  function refs(filter: TimelineFilter, count: number): { refs: TimelineRef[]; total: number } {
+    const parts = timelineParts(filter)
+    let total = 0
+    const refs: TimelineRef[] = []
+    if (parts.deliveries) {
+      const { from, params } = parts.deliveries
+      total += (db.prepare(`SELECT COUNT(*) AS n ${from}`).get(...params) as { n: number }).n
+      refs.push(...(db.prepare(`SELECT 'd' AS kind, d.id AS ref, NULL AS endpoint_id, NULL AS gkey, d.created_at AS first_at ${from} ORDER BY d.id DESC LIMIT ?`).all(...params, count) as TimelineRef[]))
+    }
+    if (parts.received) {
+      const { sql, params } = parts.received
+      total += (db.prepare(`SELECT COUNT(*) AS n FROM (${sql})`).get(...params) as { n: number }).n
+      refs.push(...(db.prepare(`${sql} ORDER BY first_at DESC, ref DESC LIMIT ?`).all(...params, count) as TimelineRef[]))
+    }
+    if (parts.deliveries && parts.received) refs.sort((a, b) => b.first_at - a.first_at || b.ref - a.ref)
+    return { refs, total }
+  }
+
+  return {
+    delivery: (id: number) => deliveryById.get(id),
+    attemptsOf: (deliveryId: number) => attemptsOf.all(deliveryId),
+    requestsOfGroup: (endpointId: string | null, key: string) => requestsOfGroup.all(endpointId, key),
+    placeOfRequest: (requestId: number) => placeOfRequest.get(requestId),
+    /** The first `count` row references of the timeline under `filter`, newest first, and how many there are. */
+    refs,
+  }
+}
+
+export type TimelineReads = ReturnType<typeof createTimelineReads>
+
+interface TimelineParts {
+  /** `FROM deliveries d … WHERE …` and its parameters. */
+  deliveries: { from: string; params: unknown[] } | null
+  /** A grouped SELECT of receive-only requests (kind, ref, endpoint_id, gkey, first_at). */
+  received: { sql: string; params: unknown[] } | null
+}
+
+function timelineParts(filter: TimelineFilter): TimelineParts {
+  const statuses = filter.status && filter.status.length > 0 ? filter.status : null
+  const wantDeliveries = !filter.endpointId && (!statuses || statuses.some((s) => s !== 'received'))
+  const wantReceived = !filter.subscriptionId && (!statuses || statuses.includes('received'))
+  const parts: TimelineParts = { deliveries: null, received: null }
+  if (wantDeliveries) {
+    const where: string[] = []
+    const params: unknown[] = []
+    const deliveryStatuses = statuses?.filter((s) => s !== 'received') ?? []
+    if (deliveryStatuses.length > 0) {
+      where.push(`d.status IN (${deliveryStatuses.map(() => '?').join(', ')})`)
+      params.push(...deliveryStatuses)
+    }
+    if (filter.subscriptionId) {
+      where.push('d.subscription_id = ?')
+      params.push(filter.subscriptionId)
+    }
+    if (filter.eventType) {
+      where.push('e.event_type = ?')
+      params.push(filter.eventType)
+    }
+    if (filter.search) {
+      where.push('d.event_id LIKE ?')
+      params.push(`%${escapeLike(filter.search)}%`)
+    }
+    const join = filter.eventType ? 'JOIN events e ON e.id = d.event_id' : ''
+    parts.deliveries = { from: `FROM deliveries d ${join}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`, params }
+  }
+  if (wantReceived) {
+    const where = ['attempt_id IS NULL']
+    const params: unknown[] = []
+    if (filter.endpointId) {
+      where.push('endpoint_id = ?')
+      params.push(filter.endpointId)
+    }
+    if (filter.search) {
+      where.push(`${GROUP_SQL} LIKE ?`)
+      params.push(`%${escapeLike(filter.search)}%`)
+    }
+    const having = filter.eventType ? ` HAVING MAX(${EVENT_TYPE_SQL}) = ?` : ''
+    if (filter.eventType) params.push(filter.eventType)
+    parts.received = {
+      sql: `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests WHERE ${where.join(' AND ')} GROUP BY endpoint_id, gkey${having}`,
+      params,
+    }
+  }
+  return parts
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[%_]/g, '')
+}

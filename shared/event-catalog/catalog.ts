@@ -1,0 +1,34 @@
+// The event catalog: a provider's common event types (a new one = an entry in its file).
+import type { ProviderId } from '../providers/types'
+import { githubEvents } from './github'
+import { linearEvents } from './linear'
+import { paddleEvents } from './paddle'
+import { providerAEvents, providerBEvents } from './seeds'
+import { shopifyEvents } from './shopify'
+import { slackEvents } from './slack'
+import { squareEvents } from './square'
+import { standardWebhooksEvents } from './standard-webhooks'
+import { stripeEvents } from './stripe'
+import { twilioEvents } from './twilio'
+import type { CatalogEvent } from './types'
+import { zoomEvents } from './zoom'
+
+export const EVENT_CATALOG: Record<ProviderId, readonly CatalogEvent[]> = {
+  github: githubEvents,
+  stripe: stripeEvents,
+  shopify: shopifyEvents,
+  slack: slackEvents,
+  'standard-webhooks': standardWebhooksEvents,
+  svix: standardWebhooksEvents,
+  twilio: twilioEvents,
+  square: squareEvents,
+  paddle: paddleEvents,
+  linear: linearEvents,
+  zoom: zoomEvents,
+  'provider-a': providerAEvents,
+  'provider-b': providerBEvents,
+}
+
+export function catalogEvent(provider: ProviderId, type: string): CatalogEvent | undefined {
+  return EVENT_CATALOG[provider].find((e) => e.type === type)
+}

@@ -1,0 +1,23 @@
+// The event catalog: common event types per provider with payloads written from each provider's
+// public documentation. A payload is built per send (fresh ids and times) from a FixtureContext;
+// it is the part of the body the provider's envelope wraps (see payloadPath in shared/providers).
+
+export interface FixtureContext {
+  /** `prefix` + random alphanumerics (Stripe's pi_…, Paddle's txn_…). */
+  id(prefix: string, length?: number): string
+  uuid(): string
+  /** A random decimal number of `digits` digits, as a string (GitHub and Shopify ids). */
+  digits(digits: number): string
+  /** The send time, ms. */
+  now: number
+  /** ISO 8601 of now + offsetMs. */
+  iso(offsetMs?: number): string
+  /** Unix seconds of now + offsetMs. */
+  unix(offsetMs?: number): number
+}
+
+export interface CatalogEvent {
+  type: string
+  description: string
+  payload(ctx: FixtureContext): unknown
+}

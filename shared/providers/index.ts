@@ -1,0 +1,34 @@
+// The provider catalog: one pack per provider (a new provider = a new file + a line here).
+import { github } from './github'
+import { linear } from './linear'
+import { paddle } from './paddle'
+import { providerA } from './provider-a'
+import { providerB } from './provider-b'
+import { shopify } from './shopify'
+import { slack } from './slack'
+import { square } from './square'
+import { standardWebhooks } from './standard-webhooks'
+import { stripe } from './stripe'
+import { svix } from './svix'
+import { twilio } from './twilio'
+import type { ProviderId, ProviderPack } from './types'
+import { zoom } from './zoom'
+
+export * from './types'
+
+export const PROVIDERS: Record<ProviderId, ProviderPack> = {
+  github,
+  stripe,
+  shopify,
+  slack,
+  'standard-webhooks': standardWebhooks,
+  svix,
+  twilio,
+  square,
+  paddle,
+  linear,
+  zoom,
+  'provider-a': providerA,
+  'provider-b': providerB,
+}
+export { payloadPath } from './payload-path'

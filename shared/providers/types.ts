@@ -1,0 +1,92 @@
+// A provider pack: what one real provider's webhook delivery looks like on the wire — its headers,
+// body envelope, content type, signature scheme and retry policy — with the documents it follows.
+// Data only (the renderer reads it too); electron/engine/providers/ builds requests from it.
+import type { PolicyPresetId } from '../policy-presets'
+import type { SchemeId } from '../signatures'
+
+export const PROVIDER_IDS = [
+  'github',
+  'stripe',
+  'shopify',
+  'slack',
+  'standard-webhooks',
+  'svix',
+  'twilio',
+  'square',
+  'paddle',
+  'linear',
+  'zoom',
+  'provider-a',
+  'provider-b',
+] as const
+export type ProviderId = (typeof PROVIDER_IDS)[number]
+
+export function isProviderId(value: unknown): value is ProviderId {
+  return typeof value === 'string' && (PROVIDER_IDS as readonly string[]).includes(value)
+}
+
+/**
+ * How the catalog's payload becomes the body. Each kind is built in
+ * electron/engine/providers/envelopes.ts (one exhaustive switch).
+ */
+export type ProviderEnvelope =
+  /** The payload is the whole body (GitHub, Shopify: the resource itself). */
+  | { kind: 'payload' }
+  /** Seed provider A: `{event_id, event_type, payload}`. */
+  | { kind: 'hookloop' }
+  /** Seed provider B: `{event, message}` (the payload is the message). */
+  | { kind: 'event-message' }
+  /** Stripe's Event object around `data.object`. */
+  | { kind: 'stripe'; api_version: string }
+  /** Slack Events API `event_callback` around the inner event. */
+  | { kind: 'slack'; team_id: string; api_app_id: string }
+  /** Standard Webhooks' `{type, timestamp, data}`. */
+  | { kind: 'type-timestamp-data' }
+  /** Square's `{merchant_id, type, event_id, created_at, data: {type, id, object}}`. */
+  | { kind: 'square'; merchant_id: string }
+  /** Paddle Billing's notification `{event_id, event_type, occurred_at, notification_id, data}`. */
+  | { kind: 'paddle' }
+  /** Linear's `{action, type, data, createdAt, organizationId, webhookTimestamp, webhookId, url}`. */
+  | { kind: 'linear'; organization_id: string }
+  /** Zoom's `{event, event_ts, payload: {account_id, object}}`. */
+  | { kind: 'zoom'; account_id: string }
+  /** Form-encoded parameters (Twilio): the payload is a flat object of strings. */
+  | { kind: 'form' }
+
+/**
+ * A header every attempt carries. Values are templates over the attempt:
+ * `{event_id}`, `{event_type}`, `{event_name}` (the type up to its first '.'), `{event_action}`
+ * (after it), `{attempt}` (1, 2 …), `{retry_num}` (0 on the first attempt), `{sent_at_iso}`,
+ * `{created_at_iso}`, `{derived_uuid}` (a UUID derived from the event id: stable across retries).
+ */
+export interface ProviderHeader {
+  name: string
+  value: string
+  /** Only on retries (Slack's X-Slack-Retry-Num), never on the first attempt. */
+  on?: 'retries'
+}
+
+export interface ProviderSource {
+  /** The provider document this pack follows. */
+  title: string
+  url: string
+  /** What it says that the pack uses, and what it leaves open (where the pack approximates). */
+  note: string
+}
+
+export interface ProviderPack {
+  id: ProviderId
+  label: string
+  scheme: SchemeId
+  /** The provider does not sign: subscriptions made from the pack get no secret unless given one. */
+  unsigned?: true
+  policy: PolicyPresetId
+  contentType: string
+  envelope: ProviderEnvelope
+  headers: ProviderHeader[]
+  /** The header that carries the event id (dedupe key), lower-case. */
+  eventIdHeader: string
+  /** What the provider counts as success, in words (the policy's classification encodes it). */
+  success: string
+  sources: ProviderSource[]
+}

@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { TimelineRow } from '../../../shared/contract'
+import { createEngine } from '../../../electron/engine/engine'
+import { createChangeFeed, type ChangeFeed } from '../../../electron/engine/host/change-feed'
+import { createTimelineRead } from '../../../electron/engine/host/timeline-read'
+import { openDatabase } from '../../../electron/engine/store'
+import { makeTempDir } from '../../support/temp-dir'
+
+// The change feed over a real SQLite file. The engine's own writes are pushed to it (its write
+// statements name their tables): with a poll interval of an hour, rows still arrive. Writes from
+// another process are not pushed: they show as a new data_version, which the feed polls for.
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+const NEVER = 3_600_000
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c()
+})
+
+/** Every row the feed publishes, and a wait for the first one that satisfies `test`. */
+function collect() {
+  const rows: TimelineRow[] = []
+  const waiters: { test: (row: TimelineRow) => boolean; resolve: (row: TimelineRow) => void }[] = []
+  return {
+    rows,
+    onRows(batch: TimelineRow[]) {
+      rows.push(...batch)
+      for (const row of batch) {
+        for (const w of waiters.filter((w) => w.test(row))) {
+          waiters.splice(waiters.indexOf(w), 1)
+          w.resolve(row)
+        }
+      }
+    },
+    next(test: (row: TimelineRow) => boolean): Promise<TimelineRow> {
+      const seen = rows.find(test)
+      return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ test, resolve }))
+    },
+  }
+}
+
+/** Runs SQL against the file from another process (its own connection), as another Hookloop would. */
+async function writeFromAnotherProcess(file: string, sql: string): Promise<void> {
+  const script = `const Database = require('better-sqlite3'); const db = new Database(${JSON.stringify(file)}); db.pragma('busy_timeout = 5000'); db.exec(${JSON.stringify(sql)}); db.close()`
+  const child = spawn(process.execPath, ['-e', script], { cwd: process.cwd(), stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+  if (code !== 0) throw new Error(`the writer process failed (${code}): ${stderr}`)
+}
+
+describe('change feed', () => {
+  it("pushes the engine's own writes: a delivery is seen created and settled with no poll", async () => {
+    const temp = makeTempDir('hookloop-change-feed-')
+    cleanups.push(() => temp.cleanup())
+    const engine = await createEngine({ dataDir: temp.dir, clock: { mode: 'real' }, receiver: { host: '127.0.0.1', port: 0 } })
+    cleanups.push(() => engine.close())
+    engine.putEndpoint({ slug: 'loop', scheme: 'standard-webhooks', secrets: [SECRET], rules: [] })
+    const subscription = engine.putSubscription({ name: 'loop', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'github' })
+
+    // Not wired to the engine's events, and polling once an hour: only the store's push can tell it.
+    const seen = collect()
+    let settled = 0
+    const feed: ChangeFeed = createChangeFeed({
+      db: engine.db,
+      timeline: createTimelineRead(engine.db),
+      intervalMs: NEVER,
+      pushGapMs: 0,
+      onRows: seen.onRows,
+      onDeliveriesSettled: () => settled++,
+    })
+    cleanups.push(() => feed.stop())
+
+    const sent = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'booking.created', payload: { n: 1 } })
+    const [deliveryId] = sent.deliveryIds
+    const created = await seen.next((row) => row.deliveryId === deliveryId)
+    expect(created).toMatchObject({ kind: 'delivery', eventId: sent.eventId, eventType: 'booking.created', subscriptionId: subscription.id })
+
+    // The attempt's rows are committed by the sender's group-commit writer on the engine's connection.
+    const done = await seen.next((row) => row.deliveryId === deliveryId && row.status === 'succeeded')
+    expect(done.attempts).toBe(1)
+    expect(done.marks).toHaveLength(1)
+    expect(done.marks[0]).toMatchObject({ kind: 'attempt', tone: 'ok', label: '200' })
+    expect(settled).toBeGreaterThan(0)
+  })
+
+  it('polls for writers in other processes: their deliveries, updates and requests still arrive', async () => {
+    const temp = makeTempDir('hookloop-change-feed-')
+    cleanups.push(() => temp.cleanup())
+    const file = join(temp.dir, 'hookloop.db')
+    const db = openDatabase({ file })
+    cleanups.push(() => void db.close())
+    const seen = collect()
+    const feed = createChangeFeed({ db, timeline: createTimelineRead(db), intervalMs: 20, onRows: seen.onRows, onDeliveriesSettled: () => {} })
+    cleanups.push(() => feed.stop())
+
+    const eventId = '7a0c3f4e-9b1d-4c2a-8e5f-0d6b7a8c9e1f'
+    await writeFromAnotherProcess(
+      file,
+      `BEGIN;
+       INSERT INTO subscriptions (id, name, url, scheme, policy_json, created_at, updated_at) VALUES ('other', 'other', 'http://127.0.0.1:9/', 'standard-webhooks', '{}', 1, 1);
+       INSERT INTO events (id, event_type, payload, created_at) VALUES ('${eventId}', 'order.paid', X'7B7D', 2);
+       INSERT INTO deliveries (event_id, subscription_id, status, created_at, updated_at) VALUES ('${eventId}', 'other', 'pending', 2, 2);
+       COMMIT;`,
+    )
+    const pending = await seen.next((row) => row.eventId === eventId)
+    expect(pending).toMatchObject({ kind: 'delivery', status: 'pending', eventType: 'order.paid', subscriptionId: 'other', attempts: 0 })
+
+    await writeFromAnotherProcess(file, `UPDATE deliveries SET status = 'failed', attempts = 1, last_status_code = 410, updated_at = 3 WHERE event_id = '${eventId}'`)
+    const failed = await seen.next((row) => row.eventId === eventId && row.status === 'failed')
+    expect(failed).toMatchObject({ deliveryId: pending.deliveryId, lastStatusCode: 410, attempts: 1 })
+
+    await writeFromAnotherProcess(
+      file,
+      `INSERT INTO requests (id, received_at, method, path, headers_json, body_size, dedupe_key, response_status, response_ms)
+       VALUES (1, 4, 'POST', '/h/elsewhere', '[]', 0, 'evt_1', 202, 1.5)`,
+    )
+    const received = await seen.next((row) => row.kind === 'received')
+    expect(received).toMatchObject({ eventId: 'evt_1', status: 'received', endpointId: null, attempts: 1, lastStatusCode: 202 })
+  })
+})

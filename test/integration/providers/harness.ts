@@ -1,0 +1,81 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { catalogPayload, packSubscription } from '../../../electron/engine/providers'
+import type { AttemptView } from '../../../shared/sender-events'
+import type { SendFaultInput } from '../../../shared/sender-faults'
+import { PROVIDERS, type ProviderId } from '../../../shared/providers'
+import { attemptsFinished, startSender, type SenderRig } from '../sender/helpers'
+
+// A Hookloop delivery as a provider makes it (its pack, a catalog event, the sender on a virtual
+// clock) to a real HTTP server on 127.0.0.1 that runs the provider's official library the way its
+// docs say. Only the first attempt is made (the policy's max_attempts is set to 1) so a rejected
+// delivery does not go on retrying.
+
+export interface Consumer {
+  url: string
+  close(): Promise<void>
+}
+
+/** An HTTP server on 127.0.0.1 around a request handler (or a library's node middleware). */
+export async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>, path = '/hooks'): Promise<Consumer> {
+  const server: Server = createServer((req, res) => {
+    Promise.resolve(handler(req, res)).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500)
+      res.end(String(error))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+export function rawBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => resolve(Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}
+
+export interface Delivered {
+  attempt: AttemptView
+}
+
+export interface DeliverOptions {
+  /** Absent: the pack's default (a provider that does not sign gets no secret). */
+  secret?: string
+  eventType: string
+  faults?: SendFaultInput[]
+  overrides?: Parameters<typeof catalogPayload>[0]['overrides']
+}
+
+/** One delivery per call, each on a fresh sender; close() ends them all. */
+export function providerSender(provider: ProviderId) {
+  const rigs: SenderRig[] = []
+  return {
+    async deliver(url: string, options: DeliverOptions): Promise<AttemptView> {
+      const rig = startSender()
+      rigs.push(rig)
+      rig.sender.createSubscription(packSubscription(provider, { id: 'sub', target: { url }, ...(options.secret === undefined ? {} : { secrets: [options.secret] }), policy: { preset: PROVIDERS[provider].policy, max_attempts: 1 } }))
+      const finished = attemptsFinished(rig.sender, 1)
+      rig.sender.publish({
+        event_type: options.eventType,
+        payload: catalogPayload({ provider, eventType: options.eventType, now: rig.clock.now(), ...(options.overrides ? { overrides: options.overrides } : {}) }),
+        ...(options.faults ? { faults: options.faults } : {}),
+      })
+      const [attempt] = await finished
+      return attempt!
+    },
+    async close() {
+      for (const rig of rigs.splice(0)) await rig.close()
+    },
+  }
+}
+
+export const WRONG_SECRET: SendFaultInput[] = [{ type: 'wrong-secret' }]
+export const CORRUPT: SendFaultInput[] = [{ type: 'corrupt-signature' }]
+export const STALE: SendFaultInput[] = [{ type: 'stale-timestamp', by_s: 600 }]

@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { waitingOnClock } from '../../../electron/engine/clock'
+import { verify } from '../../../electron/engine/signatures'
+import { answer, attemptsFinished, startSender, startServer, type SenderRig, type TestServer } from './helpers'
+
+// Two edges of the sender on a virtual clock, over real sockets: an answer that completes exactly
+// at the timeout is in time (a timeout is *more* than timeout_ms), and the timestamp a URL target
+// sees is the wall time while the schedule stays virtual.
+
+describe('sender edges on a virtual clock', () => {
+  let rig: SenderRig | undefined
+  let server: TestServer | undefined
+  afterEach(async () => {
+    await rig?.close()
+    await server?.close()
+    rig = undefined
+    server = undefined
+  })
+
+  function sleepingReceiver(r: SenderRig, ms: number) {
+    return startServer(r.clock, async (req, res) => {
+      const resume = waitingOnClock(r.clock, req.headers['x-hookloop-attempt'] as string)
+      try {
+        await r.clock.sleep(ms)
+      } finally {
+        resume()
+      }
+      if (!res.destroyed) answer(200)(req, res)
+    })
+  }
+
+  it('a 200 completing at exactly 10 000 ms (the policy timeout) succeeds; at 10 001 ms it is a timeout', async () => {
+    rig = startSender()
+    server = await sleepingReceiver(rig, 10_000)
+    rig.sender.createSubscription({ id: 'exact', target: { url: `${server.url}/exact` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    const finished = attemptsFinished(rig.sender, 1)
+    rig.sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
+    const [attempt] = await finished
+    expect(attempt).toMatchObject({ outcome: 'http_200', status_code: 200, duration_ms: 10_000, decision: 'succeeded' })
+
+    await rig.close()
+    await server.close()
+    rig = startSender()
+    server = await sleepingReceiver(rig, 10_001)
+    rig.sender.createSubscription({ id: 'late', target: { url: `${server.url}/late` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    const late = attemptsFinished(rig.sender, 1)
+    rig.sender.publish({ event_type: 'booking.created', payload: { id: 2 } })
+    const [lateAttempt] = await late
+    expect(lateAttempt).toMatchObject({ outcome: 'timeout', duration_ms: 10_000, decision: 'retry' })
+  })
+
+  it('a URL target is signed at wall time; the retry schedule stays on the virtual clock', async () => {
+    const WALL = 1_900_000_000_000 // an injected wall clock, far from the virtual clock's 2023 start
+    let wall = WALL
+    rig = startSender({ wallNow: () => wall })
+    server = await startServer(rig.clock, answer(500))
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+    rig.sender.createSubscription({ id: 'sub', target: { url: `${server.url}/h` }, scheme: 'standard-webhooks', secrets: [secret], policy: 'pandoktorek' })
+    const finished = attemptsFinished(rig.sender, 2)
+    rig.sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
+    await new Promise<void>((resolve) => {
+      rig!.sender.on('attempt.finished', () => {
+        wall += 1_000
+        resolve()
+      })
+    })
+    const attempts = await finished
+    const [first, second] = server.requests
+    expect(first!.headers['webhook-timestamp']).toBe(String(WALL / 1000))
+    expect(second!.headers['webhook-timestamp']).toBe(String(WALL / 1000 + 1))
+    // Two minutes apart on the virtual clock, one second apart on the wall.
+    expect(attempts[1]!.started_at - attempts[0]!.started_at).toBe(2 * 60_000)
+    expect(verify('standard-webhooks', { body: second!.body, headers: second!.headers, secrets: [secret], now: WALL / 1000 + 1 }).valid).toBe(true)
+  })
+
+  it("signingTime 'clock' keeps the clock's time (a receiver on the same virtual clock)", async () => {
+    rig = startSender({ signingTime: 'clock', wallNow: () => 1_900_000_000_000 })
+    server = await startServer(rig.clock, answer(200))
+    rig.sender.createSubscription({ id: 'sub', target: { url: `${server.url}/h` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    const finished = attemptsFinished(rig.sender, 1)
+    rig.sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
+    const [attempt] = await finished
+    expect(server.requests[0]!.headers['webhook-timestamp']).toBe(String(Math.floor(attempt!.started_at / 1000)))
+  })
+})

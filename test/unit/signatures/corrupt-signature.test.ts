@@ -1,0 +1,64 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { buildHeaders } from '../../../electron/engine/sender/request-headers'
+import { corruptSignature } from '../../../electron/engine/sender/corrupt-signature'
+import { sign, verify, type SchemeId } from '../../../electron/engine/signatures'
+
+// The corrupt-signature fault keeps the header's grammar: same length, same alphabet, so every
+// receiver (ours included) answers signature_mismatch — never malformed_header — for every scheme.
+
+const NOW = 1_700_000_000_000
+const URL = 'https://hooks.example.test/in?x=1'
+const SECRETS: Record<Exclude<SchemeId, 'custom'>, string> = {
+  'standard-webhooks': 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  svix: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  stripe: 'whsec_test_secret',
+  github: 'github-secret',
+  shopify: 'shopify-secret',
+  slack: 'slack-secret',
+  twilio: 'twilio-auth-token',
+  square: 'square-signature-key',
+  paddle: 'pdl_ntfset_secret',
+  linear: 'linear-secret',
+  zoom: 'zoom-secret-token',
+}
+
+describe('corrupt-signature', () => {
+  for (const [scheme, secret] of Object.entries(SECRETS) as Array<[SchemeId, string]>) {
+    it(`${scheme}: always a signature_mismatch, same length and alphabet`, () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ minLength: 1, maxLength: 120 }), fc.uuid({ version: 4 }), (bytes, eventId) => {
+          // Linear's time travels in the body: a JSON body with a fresh webhookTimestamp.
+          const body = scheme === 'linear' ? Buffer.from(JSON.stringify({ webhookTimestamp: NOW, b: Buffer.from(bytes).toString('base64') })) : Buffer.from(bytes)
+          const input = { scheme, secret, retiredSecret: undefined, eventId, eventIdHeader: 'x-id', extraHeaders: {}, body, url: URL, now: NOW, sign, faults: [] }
+          const clean = buildHeaders(input).headers
+          const corrupted = buildHeaders({ ...input, faults: [{ type: 'corrupt-signature' }] }).headers
+          const result = verify(scheme, { body, headers: corrupted, secrets: [secret], now: NOW / 1000, url: URL })
+          expect(result.reason).toBe('signature_mismatch')
+          for (const name of Object.keys(clean)) expect(corrupted[name]?.length).toBe(clean[name]?.length)
+        }),
+        { numRuns: 60 },
+      )
+    })
+  }
+
+  it('changes every signature of a header that carries several (a rotation)', () => {
+    const value = 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= v1,3vRDkYk1n7m9Wq2xC1mP0bXyZ8aT4eLrH6uJ5sFgD0Q='
+    const [a, b] = corruptSignature(value).split(' ')
+    const [oa, ob] = value.split(' ')
+    expect(a).not.toBe(oa)
+    expect(b).not.toBe(ob)
+    expect(a!.length).toBe(oa!.length)
+  })
+
+  it('hex stays hex in either case', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9a-f]{64}$/), (hex) => {
+        const out = corruptSignature(`t=1700000000,v1=${hex}`)
+        expect(out).toMatch(/^t=1700000000,v1=[0-9a-f]{64}$/)
+        expect(out).not.toBe(`t=1700000000,v1=${hex}`)
+        expect(corruptSignature(hex.toUpperCase())).toMatch(/^[0-9A-F]{64}$/)
+      }),
+    )
+  })
+})
