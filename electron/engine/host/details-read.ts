@@ -12,7 +12,6 @@ import { captureMarks } from '../../../shared/receiver-records'
 import { decodeMarks } from '../store/request-codec'
 import { isEnvelope } from '../../../shared/envelope'
 import { sentBody } from '../sender/envelope'
-import { secretBoxOf } from '../store/secret-box'
 
 export interface DetailsReadOptions {
   /** The explain() sentence of a stored rule definition. */

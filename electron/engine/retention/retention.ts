@@ -110,7 +110,6 @@ export function createRetention(options: RetentionOptions): Retention {
   // One pass at a time: a Clear history asked during a scheduled pass runs after it.
   let queue: Promise<unknown> = Promise.resolve()
 
-  const pageSize = () => options.db.pragma('page_size', { simple: true }) as number
 
   function deleteBatch(batch: HistoryBatch): number {
     // Synchronous from here on: no arrival can take a dedupe number from a row between its
@@ -150,7 +149,7 @@ export function createRetention(options: RetentionOptions): Retention {
         // time, capture the rest (captures waiting on the socket get in between batches).
         await options.timers.sleep(Math.max(0, REST_FACTOR * (options.timers.now() - started)))
         // Clearing: the batch's pages go back as we go, so the file shrinks along with the history.
-        if (mode === 'all') await giveBack(Math.ceil(batch.bytes / pageSize()) * 2 + 8)
+        if (mode === 'all') await giveBack(Math.ceil(batch.bytes / store.pageSize()) * 2 + 8)
       }
     }
     const scope = {
@@ -172,7 +171,7 @@ export function createRetention(options: RetentionOptions): Retention {
         const size = store.size()
         const reserve = Math.max(16 * MB, size.usedBytes / 10)
         const free = size.fileBytes - size.usedBytes
-        if (free > reserve) await giveBack(Math.floor(Math.min(free - reserve, EXCESS_PER_PASS) / pageSize()))
+        if (free > reserve) await giveBack(Math.floor(Math.min(free - reserve, EXCESS_PER_PASS) / store.pageSize()))
       }
       if (!stopped) store.checkpoint('truncate')
     }

@@ -29,6 +29,8 @@ export interface BatchLimits {
 
 export interface HistoryStore {
   size(): StoreSizeView
+  /** SQLite's page size: what freed bytes are given back in. */
+  pageSize(): number
   /** Bytes the database's pages hold (free pages not counted): what a size limit compares. */
   usedBytes(): number
   retention(): RetentionSettings
@@ -79,6 +81,7 @@ export function createHistoryStore(db: Database): HistoryStore {
   const usedBytes = () => (pragma('page_count') - pragma('freelist_count')) * pragma('page_size')
 
   return {
+    pageSize: () => pragma('page_size'),
     size() {
       const pageSize = pragma('page_size')
       const wal = `${db.name}-wal`
