@@ -36,7 +36,7 @@ describe('sender edges on a virtual clock', () => {
     const finished = attemptsFinished(rig.sender, 1)
     rig.sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished
-    expect(attempt).toMatchObject({ outcome: 'http_200', status_code: 200, duration_ms: 10_000, decision: 'succeeded' })
+    expect(attempt).toMatchObject({ outcome: 'http_200', statusCode: 200, durationMs: 10_000, decision: 'succeeded' })
 
     await rig.close()
     await server.close()
@@ -46,7 +46,7 @@ describe('sender edges on a virtual clock', () => {
     const late = attemptsFinished(rig.sender, 1)
     rig.sender.publish({ event_type: 'booking.created', payload: { id: 2 } })
     const [lateAttempt] = await late
-    expect(lateAttempt).toMatchObject({ outcome: 'timeout', duration_ms: 10_000, decision: 'retry' })
+    expect(lateAttempt).toMatchObject({ outcome: 'timeout', durationMs: 10_000, decision: 'retry' })
   })
 
   it('a URL target is signed at wall time; the retry schedule stays on the virtual clock', async () => {
