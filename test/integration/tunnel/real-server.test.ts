@@ -62,8 +62,17 @@ describe('tunnel against the real localtunnel server', () => {
     tunnel.start()
     const online = await waitForState(tunnel, isOnline, 'online')
     expect(online).toMatchObject({ kind: 'online', sockets: SOCKETS })
+    // The server counts a socket once it has handled its connection, a moment after ours connected.
+    const serverSocketsSettled = async (tunnelId: string) => {
+      let count = await server.tunnelSockets(tunnelId)
+      for (let i = 0; i < 100 && count !== SOCKETS; i++) {
+        await new Promise((r) => setTimeout(r, 20))
+        count = await server.tunnelSockets(tunnelId)
+      }
+      return count
+    }
     const id = idOf(tunnel.publicUrl())
-    expect(await server.tunnelSockets(id)).toBe(SOCKETS)
+    expect(await serverSocketsSettled(id)).toBe(SOCKETS)
 
     // Four bursts of twenty keep-alive requests (as a provider's pooled client sends them): the
     // server closes all but one free socket after each answer.
@@ -79,12 +88,7 @@ describe('tunnel against the real localtunnel server', () => {
     // Every socket the server closed was replaced (the server counts a socket once it has
     // handled its connection, a moment after ours connected).
     await waitUntil(() => tunnel.sockets().live === SOCKETS, 'the pool to be full again')
-    let serverCount = await server.tunnelSockets(id)
-    for (let i = 0; i < 100 && serverCount !== SOCKETS; i++) {
-      await new Promise((r) => setTimeout(r, 20))
-      serverCount = await server.tunnelSockets(id)
-    }
-    expect(serverCount).toBe(SOCKETS)
+    expect(await serverSocketsSettled(id)).toBe(SOCKETS)
   })
 
   it('comes back on the first granted subdomain after the server is killed and restarted, quietly', async () => {
