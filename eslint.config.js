@@ -21,10 +21,80 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  {
-    // The engine, the CLI and shared code must never load Electron (no binary in CI, and the
-    // engine runs as a plain Node process).
-    files: ['electron/engine/**', 'electron/cli/**', 'shared/**', 'renderer/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: ['electron'] }] },
-  },
+  ...layering(),
 )
+
+// The layering of docs/ARCHITECTURE.md, enforced: a wrong import fails `npm run lint`. Imports are
+// relative (no path aliases), so a layer is recognised by the folder a chain of `../` lands on; no
+// folder inside a layer shares a name with another layer, so the match cannot be mistaken.
+function layering() {
+  const electron = {
+    name: 'electron',
+    message: 'Only electron/main and electron/preload load Electron: the engine and the CLI run as plain Node processes, and there is no Electron binary in CI.',
+  }
+  const sqlite = {
+    name: 'better-sqlite3',
+    allowTypeImports: true,
+    message: 'SQL lives in electron/engine/store/: call a store module (a type-only import to pass a Database handle along is allowed).',
+  }
+  const noSqlite = { name: 'better-sqlite3', message: 'shared/ and renderer/ never touch the database: the engine owns it (electron/engine/store/).' }
+  const up = (folders, message) => ({ regex: `^(\\.\\./)+(${folders})(/|$)`, message })
+  const toTest = up('test', 'Production code does not import test/.')
+  const rule = (paths, patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] })
+  const engineUp = up('(electron/)?(main|preload|cli)|renderer', 'The engine never imports the transport (electron/main, electron/preload), the CLI or the UI: they call it, not the other way round.')
+  const engine = [engineUp, toTest]
+  // Files that still run SQL outside the store; each is to move into a store read module.
+  const sqlOutsideStore = [
+    'electron/cli/listen.ts',
+    'electron/engine/engine.ts',
+    'electron/engine/host/change-feed.ts',
+    'electron/engine/host/details-read.ts',
+    'electron/engine/host/scenario-runs.ts',
+    'electron/engine/host/timeline-read.ts',
+    'electron/engine/recorder/recorder.ts',
+    'electron/engine/sender/sender.ts',
+  ]
+  return [
+    {
+      files: ['shared/**'],
+      rules: rule([electron, noSqlite], [up('electron|renderer', 'shared/ is imported by every layer and imports none of them (only its own files and plain packages).'), toTest]),
+    },
+    {
+      files: ['renderer/**'],
+      rules: rule([electron, noSqlite], [up('electron', 'The renderer reaches the engine only through the bridge (window.hookloop) and imports only shared/ and its own code.'), toTest]),
+    },
+    { files: ['electron/engine/**'], ignores: ['electron/engine/store/**', ...sqlOutsideStore], rules: rule([electron, sqlite], engine) },
+    { files: ['electron/engine/store/**', ...sqlOutsideStore.filter((f) => f.startsWith('electron/engine/'))], rules: rule([electron], engine) },
+    {
+      files: ['electron/cli/**'],
+      ignores: sqlOutsideStore,
+      rules: rule([electron, sqlite], [up('(electron/)?(main|preload)|renderer', 'The CLI drives the engine; it does not import the Electron shell or the UI.'), toTest]),
+    },
+    {
+      files: sqlOutsideStore.filter((f) => f.startsWith('electron/cli/')),
+      rules: rule([electron], [up('(electron/)?(main|preload)|renderer', 'The CLI drives the engine; it does not import the Electron shell or the UI.'), toTest]),
+    },
+    {
+      files: ['electron/main/**'],
+      rules: rule([sqlite], [up('(electron/)?cli|renderer', 'The Electron shell starts the engine; it does not import the CLI or the UI (shared helpers belong in electron/engine or shared/).'), toTest]),
+    },
+    {
+      files: ['electron/preload/**'],
+      rules: rule([sqlite], [up('(electron/)?(engine|main|cli)|renderer', 'The preload only exposes the bridge of shared/bridge.ts; it runs in the renderer and cannot load the engine.'), toTest]),
+    },
+    {
+      // Statements are prepared only in the store: outside it, SQL is a store module's job.
+      files: ['electron/**', 'shared/**', 'renderer/**'],
+      ignores: ['electron/engine/store/**', ...sqlOutsideStore],
+      rules: {
+        'no-restricted-syntax': [
+          'error',
+          {
+            selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(prepare|pragma)$/]",
+            message: 'SQL lives in electron/engine/store/: add or call a store module instead of preparing a statement here.',
+          },
+        ],
+      },
+    },
+  ]
+}

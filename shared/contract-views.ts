@@ -4,8 +4,15 @@ import type { ClockMode } from './clock'
 import type { ScenarioReport } from './scenario-report'
 import type { SchemeId, VerifyReason } from './signatures'
 import type { Envelope } from './envelope'
+import type { Decision } from './policy'
+import type { DeliveryStatus, TimelineStatus } from './delivery'
+import type { PresetView } from './catalog'
+import type { RequestRecord } from './receiver-records'
+import type { DedupeKey, DedupePresetId } from './receiver'
+import type { PolicyPresetId } from './policy-presets'
+import type { PresetId } from './rules-presets'
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
+export type { DeliveryStatus, TimelineStatus }
 
 /** Colour class of one attempt mark on the timeline. */
 export type MarkTone =
@@ -46,7 +53,7 @@ export interface TimelineRow {
   deliveryId: number | null
   eventId: string
   eventType: string
-  status: DeliveryStatus | 'received'
+  status: TimelineStatus
   subscriptionId: string | null
   endpointId: string | null
   attempts: number
@@ -61,7 +68,7 @@ export interface TimelineRow {
 }
 
 export interface TimelineFilter {
-  status?: (DeliveryStatus | 'received')[]
+  status?: TimelineStatus[]
   endpointId?: string
   subscriptionId?: string
   eventType?: string
@@ -81,27 +88,19 @@ export interface FaultView {
   data: unknown
 }
 
-export interface RequestDetail {
-  id: number
-  endpointId: string | null
-  receivedAt: number
-  method: string
-  path: string
-  query: string
+/** A captured request for the inspector: the store's record with bodies as base64 and the verdict and fault explained. */
+export interface RequestDetail
+  extends Pick<
+    RequestRecord,
+    'id' | 'endpointId' | 'receivedAt' | 'method' | 'path' | 'query' | 'bodySize' | 'bodyTruncated' | 'remoteAddress' | 'dedupeKey' | 'duplicateOf' | 'duplicateNumber' | 'attemptId'
+  > {
   headers: HeaderPair[]
   bodyBase64: string
-  bodySize: number
-  bodyTruncated: boolean
-  remoteAddress: string | null
   verify: SignatureBadge & { expected?: string; received?: string }
-  dedupeKey: string | null
   /** What the receiver marked on it, in words (key kept as a digest, not inspected: why, refused: why). */
   marks?: string[]
-  duplicateOf: number | null
-  duplicateNumber: number | null
   fault: FaultView | null
   response: { status: number | null; headers: HeaderPair[]; bodyBase64: string; ms: number | null }
-  attemptId: number | null
 }
 
 export interface AttemptDetail {
@@ -111,7 +110,7 @@ export interface AttemptDetail {
   durationMs: number | null
   outcome: string
   statusCode: number | null
-  decision: 'succeeded' | 'retry' | 'failed'
+  decision: Decision
   nextAttemptAt: number | null
   error: string | null
   requestHeaders: HeaderPair[]
@@ -134,9 +133,8 @@ export interface DeliveryDetail {
   attempts: AttemptDetail[]
 }
 
-export interface DedupeConfigView {
-  kind: 'none' | 'header' | 'json-path' | 'template'
-  value: string
+export interface DedupePresetView extends PresetView<DedupePresetId> {
+  key: DedupeKey
 }
 
 export interface EndpointView {
@@ -146,7 +144,10 @@ export interface EndpointView {
   scheme: SchemeId | null
   /** Secrets are never sent in full: a hint per secret (first and last characters). */
   secretHints: string[]
-  dedupe: DedupeConfigView
+  /** The domain key itself (null: no dedupe). */
+  dedupe: DedupeKey | null
+  /** Forward mode: where a request no rule answers goes ("Forward to your app"); empty: none. */
+  forwardTo: string[]
   localUrl: string
   publicUrl: string | null
 }
@@ -203,13 +204,14 @@ export interface ClockView {
   now: number
 }
 
-export interface PresetView {
-  id: string
-  label: string
-  description: string
+export type { PresetView }
+
+export interface RulePresetView extends PresetView<PresetId> {
+  /** The preset forwards to the endpoint's own target ("Forward to your app"). */
+  target: boolean
 }
 
-export interface PolicyPresetView extends PresetView {
+export interface PolicyPresetView extends PresetView<PolicyPresetId> {
   /** Offsets in ms from the first attempt, one per attempt. */
   schedule: number[]
   timeoutMs: number
@@ -222,8 +224,10 @@ export interface Snapshot {
   tunnel: TunnelView
   clock: ClockView
   receiverUrl: string
-  rulePresets: PresetView[]
+  rulePresets: RulePresetView[]
   policyPresets: PolicyPresetView[]
+  /** Where well-known senders put their event id, for the endpoint form. */
+  dedupePresets: DedupePresetView[]
   schemes: SchemeId[]
   /** Warnings the UI shows in a banner (e.g. secrets stored as plain text). */
   warnings: string[]

@@ -2,12 +2,17 @@
 // at the engine's edge) and response type, each pushed event's payload, and the wire frames.
 // The engine host's handlers and the renderer's client are both typed from this file.
 import { z } from 'zod'
-import { SEND_FAULT_TYPES, type SendFaultType } from './sender-faults'
+import { SEND_FAULT_TYPES } from './sender-faults'
 import { SCHEME_IDS } from './signatures'
 import { ENVELOPES } from './envelope'
+import { TIMELINE_STATUSES } from './delivery'
+import { RULE_PRESETS } from './rules-presets'
+import { POLICY_PRESET_IDS } from './policy-presets'
+import { dedupeKeySchema } from './receiver'
 import type { ConsumerCheckResult } from './conformance'
 import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import type { SenderConformanceReport } from './conformance-sender'
+import { historySchemas, type HistoryResponses } from './contract-history'
 import type {
   ClockView,
   DeliveryDetail,
@@ -19,7 +24,6 @@ import type {
   RuleView,
   Snapshot,
   SubscriptionView,
-  TimelineFilter,
   TimelineRow,
   TunnelView,
 } from './contract-views'
@@ -29,7 +33,7 @@ export * from './contract-views'
 const id = z.string().min(1).max(200)
 const rowId = z.number().int().nonnegative()
 const scheme = z.enum(SCHEME_IDS)
-const status = z.enum(['pending', 'retrying', 'succeeded', 'failed', 'received'])
+const status = z.enum(TIMELINE_STATUSES)
 
 export const timelineFilterSchema = z
   .object({
@@ -40,15 +44,6 @@ export const timelineFilterSchema = z
     search: z.string().max(200).optional(),
   })
   .strict()
-
-export const dedupeSchema = z
-  .object({ kind: z.enum(['none', 'header', 'json-path', 'template']), value: z.string().max(500) })
-  .strict()
-  .refine((d) => d.kind === 'none' || d.value.trim() !== '', { message: 'a dedupe key needs a header name, JSON path or template' })
-
-/** Sending-side faults (to test a consumer), each with its default settings. */
-export const SENDER_FAULTS = SEND_FAULT_TYPES
-export type SenderFault = SendFaultType
 
 export const requestSchemas = {
   snapshot: z.object({}).strict(),
@@ -68,16 +63,17 @@ export const requestSchemas = {
         .optional(),
       scheme: scheme.nullable(),
       secrets: z.array(z.string().min(1).max(500)).max(5),
-      dedupe: dedupeSchema,
+      /** The receiver's own dedupe key definition; null for none. */
+      dedupe: dedupeKeySchema.nullable(),
     })
     .strict(),
   'endpoint.delete': z.object({ id }).strict(),
   'rule.addPreset': z
     .object({
       endpointId: id,
-      preset: z.string().min(1).max(60),
-      /** Preset parameter, e.g. N for "fail the first N". */
-      n: z.number().int().min(1).max(100).optional(),
+      preset: z.enum(RULE_PRESETS.ids),
+      /** The preset's parameters by name (its catalog entry lists them), e.g. {n: 3} for "fail the first N". */
+      parameters: z.record(z.string().max(60), z.number()).optional(),
     })
     .strict(),
   /** Replaces a rule's definition (matchers, steps or sequence), validated by the receiver. */
@@ -92,7 +88,7 @@ export const requestSchemas = {
       target: z.union([z.object({ url: z.url({ protocol: /^https?$/ }) }).strict(), z.object({ endpointId: id }).strict()]),
       scheme,
       secret: z.string().min(1).max(500).optional(),
-      policyId: z.string().min(1).max(60),
+      policyId: z.enum(POLICY_PRESET_IDS),
       /** Body shape: Hookloop's envelope (default) or the payload as the whole body. */
       envelope: z.enum(ENVELOPES).optional(),
     })
@@ -106,7 +102,7 @@ export const requestSchemas = {
       /** The payload as JSON text; it must parse. */
       payload: z.string().max(1_000_000).refine(isJson, { message: 'the payload is not valid JSON' }),
       count: z.number().int().min(1).max(1000),
-      faults: z.array(z.enum(SENDER_FAULTS)).max(SENDER_FAULTS.length),
+      faults: z.array(z.enum(SEND_FAULT_TYPES)).max(SEND_FAULT_TYPES.length),
     })
     .strict(),
   'clock.set': z.object({ mode: z.enum(['real', 'scaled', 'virtual']), scale: z.number().min(1).max(100_000).optional() }).strict(),
@@ -142,7 +138,7 @@ export const requestSchemas = {
   'check.sender': z
     .object({
       endpointId: id,
-      policyId: z.string().min(1).max(60),
+      policyId: z.enum(POLICY_PRESET_IDS),
       toleranceMs: z.number().int().min(0).max(3_600_000).optional(),
       tolerancePct: z.number().min(0).max(100).optional(),
     })
@@ -164,6 +160,7 @@ export const requestSchemas = {
       resign: z.object({ scheme, secret: z.string().min(1).max(500) }).strict().optional(),
     })
     .strict(),
+  ...historySchemas,
 } as const
 
 function isJson(text: string): boolean {
@@ -178,7 +175,7 @@ function isJson(text: string): boolean {
 export type CommandName = keyof typeof requestSchemas
 export type CommandRequest<C extends CommandName> = z.input<(typeof requestSchemas)[C]>
 
-export interface CommandResponses {
+export interface CommandResponses extends HistoryResponses {
   snapshot: Snapshot
   'timeline.page': { rows: TimelineRow[]; total: number }
   'delivery.get': DeliveryDetail
@@ -227,9 +224,15 @@ export interface EventPayloads {
   'scenario.progress': ScenarioRunView
 }
 export type EventName = keyof EventPayloads
-export interface EventMessage<E extends EventName = EventName> {
-  name: E
-  payload: EventPayloads[E]
+/** One pushed event: a union discriminated by name, so a switch on `name` types its payload. */
+export type EventMessage<E extends EventName = EventName> = { [K in E]: { name: K; payload: EventPayloads[K] } }[E]
+/** An event as (name, payload) arguments, each payload checked against its name. */
+export type EventArgs = { [K in EventName]: [name: K, payload: EventPayloads[K]] }[EventName]
+
+/** Joins an event's name and payload into its message. TypeScript cannot see that a checked
+ *  (name, payload) pair is one member of the union, so this is the one place that says so. */
+export function eventMessage(...[name, payload]: EventArgs): EventMessage {
+  return { name, payload } as EventMessage
 }
 
 // ---- wire frames (one JSON text frame each) -----------------------------------------------------
@@ -239,7 +242,9 @@ export const clientFrameSchema = z
   .strict()
 export type ClientFrame = z.infer<typeof clientFrameSchema>
 
-export type ErrorCode = 'bad_request' | 'unknown_command' | 'not_found' | 'conflict' | 'unavailable' | 'internal'
+export const ERROR_CODES = ['bad_request', 'unknown_command', 'not_found', 'conflict', 'unavailable', 'internal'] as const
+/** What a failed command answers: bad_request is bad input (the message names the field); internal is a bug. */
+export type ErrorCode = (typeof ERROR_CODES)[number]
 
 export type ServerFrame =
   | { t: 'res'; id: number; ok: true; res: unknown }
@@ -263,4 +268,3 @@ export function describeIssues(command: string, error: z.ZodError): string {
 /** The path the control WebSocket listens on. */
 export const CONTROL_PATH = '/control'
 
-export type { TimelineFilter }

@@ -1,16 +1,16 @@
 // Retry policies of real providers, each with where its numbers come from. The two seed
 // providers are exact; the public ones follow their documentation as far as it is precise.
 import { z } from 'zod'
+import { defineCatalog, mapEntries, type PresetInfo } from './catalog'
 import { classificationSchema, jitterSchema, policySchema, scheduleSchema, type Classification, type Policy } from './policy'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
 
-export const POLICY_PRESET_IDS = ['pandoktorek', 'csku', 'standard-webhooks', 'svix', 'stripe', 'github', 'shopify', 'slack', 'twilio', 'square', 'paddle', 'linear', 'zoom', 'custom'] as const
-export type PolicyPresetId = (typeof POLICY_PRESET_IDS)[number]
-
-export function isPolicyPresetId(value: string): value is PolicyPresetId {
-  return (POLICY_PRESET_IDS as readonly string[]).includes(value)
+/** A preset: what the UI lists (the description is the policy's `source`) and the policy itself. */
+type PolicyPresetEntry = PresetInfo & Omit<Policy, 'name' | 'source'> & {
+  /** Not listed in a UI: a starting point for policy files. */
+  fileOnly?: boolean
 }
 
 /** Any 2xx succeeds; every other status and every network outcome is retried. */
@@ -21,10 +21,20 @@ const ANY_2XX_ELSE_RETRY: Classification = {
 
 const NO_RETRY_AFTER = { honour: false, statuses: [429, 503], max_ms: 86_400_000 }
 
-export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
+/** The schedule the Standard Webhooks spec recommends, as Svix (its reference implementation) runs it. */
+const STANDARD_WEBHOOKS = {
+  schedule: { kind: 'list', delays_ms: [5_000, 5 * MIN, 30 * MIN, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR] },
+  max_attempts: 8,
+  timeout_ms: 15_000,
+  classification: ANY_2XX_ELSE_RETRY,
+  follow_redirects: 0,
+  retry_after: NO_RETRY_AFTER,
+} satisfies Omit<PolicyPresetEntry, keyof PresetInfo>
+
+export const POLICY_CATALOG = defineCatalog({
   pandoktorek: {
-    name: 'pandoktorek',
-    source: 'Seed provider A (Pandoktorek docs): min(2^N, 360) min after failed attempt N, 10 attempts, 10 s timeout; 200/201/204 succeed, 301/302 and 4xx final, 5xx/timeout/refused/DNS retry.',
+    label: 'Provider A (pandoktorek)',
+    description: 'Seed provider A (Pandoktorek docs): min(2^N, 360) min after failed attempt N, 10 attempts, 10 s timeout; 200/201/204 succeed, 301/302 and 4xx final, 5xx/timeout/refused/DNS retry.',
     schedule: { kind: 'exponential', base: 2, unit_ms: MIN, cap_ms: 360 * MIN },
     max_attempts: 10,
     timeout_ms: 10_000,
@@ -45,8 +55,8 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     retry_after: NO_RETRY_AFTER,
   },
   csku: {
-    name: 'csku',
-    source: 'Seed provider B (CSKU AI docs): 3 retries 30 s apart (4 attempts in all), success = HTTP 200 only, then failed_permanent; the docs also say "exponential backoff", which their fixed 30 s contradicts: the 30 s table wins. Timeout: the docs ask for an answer within 5 s.',
+    label: 'Provider B (csku)',
+    description: 'Seed provider B (CSKU AI docs): 3 retries 30 s apart (4 attempts in all), success = HTTP 200 only, then failed_permanent; the docs also say "exponential backoff", which their fixed 30 s contradicts: the 30 s table wins. Timeout: the docs ask for an answer within 5 s.',
     schedule: { kind: 'fixed', interval_ms: 30_000 },
     max_attempts: 4,
     timeout_ms: 5_000,
@@ -55,28 +65,18 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     retry_after: NO_RETRY_AFTER,
   },
   'standard-webhooks': {
-    name: 'standard-webhooks',
-    source: 'Standard Webhooks spec: the example schedule it recommends (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); 2xx succeeds, 3xx is a failure; 15 s timeout as its reference implementation (Svix).',
-    schedule: { kind: 'list', delays_ms: [5_000, 5 * MIN, 30 * MIN, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR] },
-    max_attempts: 8,
-    timeout_ms: 15_000,
-    classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
+    label: 'Standard Webhooks',
+    description: 'Standard Webhooks spec: the example schedule it recommends (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); 2xx succeeds, 3xx is a failure; 15 s timeout as its reference implementation (Svix).',
+    ...STANDARD_WEBHOOKS,
   },
   svix: {
-    name: 'svix',
-    source: 'docs.svix.com/retries: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; 2xx within 15 s succeeds; any other status, 3xx included, is a failure.',
-    schedule: { kind: 'list', delays_ms: [5_000, 5 * MIN, 30 * MIN, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR] },
-    max_attempts: 8,
-    timeout_ms: 15_000,
-    classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
+    label: 'Svix',
+    description: 'docs.svix.com/retries: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; 2xx within 15 s succeeds; any other status, 3xx included, is a failure.',
+    ...STANDARD_WEBHOOKS,
   },
   stripe: {
-    name: 'stripe',
-    source: 'Stripe docs: live mode retries "for up to three days with an exponential back off", no exact intervals published; this preset doubles from 1 h up to 12 h (≈3 days in 10 attempts), 2xx succeeds, redirects are not followed. An approximation.',
+    label: 'Stripe',
+    description: 'Stripe docs: live mode retries "for up to three days with an exponential back off", no exact intervals published; this preset doubles from 1 h up to 12 h (≈3 days in 10 attempts), 2xx succeeds, redirects are not followed. An approximation.',
     schedule: { kind: 'exponential', base: 2, unit_ms: 30 * MIN, cap_ms: 12 * HOUR },
     max_attempts: 10,
     timeout_ms: 20_000,
@@ -85,8 +85,8 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     retry_after: NO_RETRY_AFTER,
   },
   github: {
-    name: 'github',
-    source: 'GitHub docs: no automatic redelivery (failed deliveries are redelivered by hand); a response is expected within 10 s; 2xx succeeds.',
+    label: 'GitHub (no retries)',
+    description: 'GitHub docs: no automatic redelivery (failed deliveries are redelivered by hand); a response is expected within 10 s; 2xx succeeds.',
     schedule: { kind: 'fixed', interval_ms: 0 },
     max_attempts: 1,
     timeout_ms: 10_000,
@@ -95,8 +95,8 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     retry_after: NO_RETRY_AFTER,
   },
   shopify: {
-    name: 'shopify',
-    source: 'Shopify docs: 5 s timeout; a failed webhook is retried 8 times over 4 hours with exponential backoff (exact intervals unpublished: 1 min doubling, capped at 2 h, so 8 retries span ≈4 h); 2xx succeeds, 3xx counts as an error.',
+    label: 'Shopify',
+    description: 'Shopify docs: 5 s timeout; a failed webhook is retried 8 times over 4 hours with exponential backoff (exact intervals unpublished: 1 min doubling, capped at 2 h, so 8 retries span ≈4 h); 2xx succeeds, 3xx counts as an error.',
     schedule: { kind: 'exponential', base: 2, unit_ms: 30_000, cap_ms: 2 * HOUR },
     max_attempts: 9,
     timeout_ms: 5_000,
@@ -105,8 +105,8 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     retry_after: NO_RETRY_AFTER,
   },
   slack: {
-    name: 'slack',
-    source: 'Slack Events API docs: answer with a 2xx within 3 s; a failed event is retried 3 times, nearly at once, after 1 min and after 5 min, with X-Slack-Retry-Num and X-Slack-Retry-Reason.',
+    label: 'Slack',
+    description: 'Slack Events API docs: answer with a 2xx within 3 s; a failed event is retried 3 times, nearly at once, after 1 min and after 5 min, with X-Slack-Retry-Num and X-Slack-Retry-Reason.',
     schedule: { kind: 'list', delays_ms: [0, MIN, 5 * MIN] },
     max_attempts: 4,
     timeout_ms: 3_000,
@@ -115,8 +115,8 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     retry_after: NO_RETRY_AFTER,
   },
   twilio: {
-    name: 'twilio',
-    source: 'Twilio webhooks connection overrides: total timeout 15 s, 1 retry (rc=1) by default, and only when the connection could not be made (rp=ct); an HTTP answer other than 2xx is not retried.',
+    label: 'Twilio',
+    description: 'Twilio webhooks connection overrides: total timeout 15 s, 1 retry (rc=1) by default, and only when the connection could not be made (rp=ct); an HTTP answer other than 2xx is not retried.',
     schedule: { kind: 'fixed', interval_ms: 0 },
     max_attempts: 2,
     timeout_ms: 15_000,
@@ -131,8 +131,8 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     retry_after: NO_RETRY_AFTER,
   },
   square: {
-    name: 'square',
-    source: 'Square webhooks docs: acknowledge with a 2xx within 10 s; failed deliveries are retried for up to 24 hours (intervals unpublished: 1 min doubling, capped at 6 h, 11 attempts ≈ 20 h). An approximation.',
+    label: 'Square',
+    description: 'Square webhooks docs: acknowledge with a 2xx within 10 s; failed deliveries are retried for up to 24 hours (intervals unpublished: 1 min doubling, capped at 6 h, 11 attempts ≈ 20 h). An approximation.',
     schedule: { kind: 'exponential', base: 2, unit_ms: 30_000, cap_ms: 6 * HOUR },
     max_attempts: 11,
     timeout_ms: 10_000,
@@ -141,8 +141,8 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     retry_after: NO_RETRY_AFTER,
   },
   paddle: {
-    name: 'paddle',
-    source: 'Paddle Billing "Handle webhook delivery": answer 200 within 5 s; live accounts retry up to 60 times over 3 days with exponential backoff (intervals unpublished: 1 min doubling, capped at 80 min, 60 attempts ≈ 3 days). An approximation.',
+    label: 'Paddle',
+    description: 'Paddle Billing "Handle webhook delivery": answer 200 within 5 s; live accounts retry up to 60 times over 3 days with exponential backoff (intervals unpublished: 1 min doubling, capped at 80 min, 60 attempts ≈ 3 days). An approximation.',
     schedule: { kind: 'exponential', base: 2, unit_ms: 30_000, cap_ms: 80 * MIN },
     max_attempts: 60,
     timeout_ms: 5_000,
@@ -151,8 +151,8 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     retry_after: NO_RETRY_AFTER,
   },
   linear: {
-    name: 'linear',
-    source: 'Linear webhooks docs: answer with HTTP 200 within 5 s; a failed delivery is retried 3 times, after 1 min, 1 h and 6 h.',
+    label: 'Linear',
+    description: 'Linear webhooks docs: answer with HTTP 200 within 5 s; a failed delivery is retried 3 times, after 1 min, 1 h and 6 h.',
     schedule: { kind: 'list', delays_ms: [MIN, HOUR, 6 * HOUR] },
     max_attempts: 4,
     timeout_ms: 5_000,
@@ -161,8 +161,8 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     retry_after: NO_RETRY_AFTER,
   },
   zoom: {
-    name: 'zoom',
-    source: 'Zoom webhooks docs: answer 200 or 204 within 3 s; otherwise Zoom retries 3 times, after 5 min, 30 min and 90 min.',
+    label: 'Zoom',
+    description: 'Zoom webhooks docs: answer 200 or 204 within 3 s; otherwise Zoom retries 3 times, after 5 min, 30 min and 90 min.',
     schedule: { kind: 'list', delays_ms: [5 * MIN, 30 * MIN, 90 * MIN] },
     max_attempts: 4,
     timeout_ms: 3_000,
@@ -171,8 +171,9 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     retry_after: NO_RETRY_AFTER,
   },
   custom: {
-    name: 'custom',
-    source: 'A starting point to edit: 5 attempts, 1 min doubling to 1 h, 10 s timeout, 2xx succeeds, 4xx final, Retry-After honoured on 429/503.',
+    label: 'Custom',
+    fileOnly: true,
+    description: 'A starting point to edit: 5 attempts, 1 min doubling to 1 h, 10 s timeout, 2xx succeeds, 4xx final, Retry-After honoured on 429/503.',
     schedule: { kind: 'exponential', base: 2, unit_ms: 30_000, cap_ms: HOUR },
     max_attempts: 5,
     timeout_ms: 10_000,
@@ -187,7 +188,13 @@ export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = {
     follow_redirects: 0,
     retry_after: { honour: true, statuses: [429, 503], max_ms: 6 * HOUR },
   },
-}
+} satisfies Record<string, PolicyPresetEntry>)
+export const POLICY_PRESET_IDS = POLICY_CATALOG.ids
+export type PolicyPresetId = (typeof POLICY_PRESET_IDS)[number]
+export const isPolicyPresetId = POLICY_CATALOG.has
+
+/** Each preset's policy, named by its id. */
+export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = mapEntries(POLICY_CATALOG.entries, ({ label: _label, description, fileOnly: _fileOnly, ...policy }, id) => ({ name: id, source: description, ...policy }))
 
 /**
  * A policy as subscriptions and scenario files give it: a preset name, or an object that starts

@@ -3,7 +3,7 @@
 // duplicate (if it is one) → responded. Across requests, in the order things happened.
 import type { VerifyResult } from './signatures'
 import type { Step } from './rules'
-import type { DedupeKeyMark } from './receiver-records'
+import type { RequestRecord } from './receiver-records'
 import type { ForwardLeg } from './forward'
 
 /** What was done to a request: the final step applied, or how it ended otherwise. */
@@ -17,28 +17,25 @@ export type ResponseOutcome =
   | 'refused' //        answered with an error status by the receiver itself (413, 408 …)
   | 'store_failed' //   the capture could not be committed, answered 503
 
-export interface CapturedRequest {
-  id: number
-  endpointId: string | null
-  endpointSlug: string | null
-  receivedAt: number
-  method: string
-  path: string
-  query: string
-  httpVersion: string
-  bodySize: number
-  bodyTruncated: boolean
-  remoteAddress: string | null
-  /** Loop mode: the sender's attempt id from the x-hookloop-attempt header. */
-  attemptId: number | null
-  dedupeKey: string | null
-  /** Set when the key is kept as its digest (too long, not UTF-8). Optional: older producers leave it out. */
-  dedupeKeyMark?: DedupeKeyMark | null
-  /** Why the body's fields were not read, when they were not. */
-  notInspected?: string | null
-  /** Why the receiver itself refused the request. */
-  refusedReason?: string | null
-}
+/** A request as the captured event tells it: its head, what the receiver knew on arrival and its marks. */
+export type CapturedRequest = Pick<
+  RequestRecord,
+  | 'id'
+  | 'endpointId'
+  | 'receivedAt'
+  | 'method'
+  | 'path'
+  | 'query'
+  | 'httpVersion'
+  | 'bodySize'
+  | 'bodyTruncated'
+  | 'remoteAddress'
+  | 'attemptId'
+  | 'dedupeKey'
+  | 'dedupeKeyMark'
+  | 'notInspected'
+  | 'refusedReason'
+> & { endpointSlug: string | null }
 
 export interface ReceiverEventMap {
   /** A request arrived and is recorded (also unmatched paths, and refused bodies over the limit). */

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { SCHEME_IDS, type CustomHmacOptions, type SchemeId } from './signatures'
 import { DefinitionError, toDefinitionError } from './receiver-errors'
 import { parseRuleOrPreset } from './rules-presets'
+import { defineCatalog, mapEntries, type PresetInfo } from './catalog'
 import type { Rule } from './rules'
 import { forwardTargets, forwardToSchema } from './forward'
 
@@ -95,21 +96,29 @@ export const dedupeKeySchema = z.discriminatedUnion('type', [
 ])
 export type DedupeKey = z.infer<typeof dedupeKeySchema>
 
-/** Where well-known senders put their event id. */
-export const DEDUPE_PRESETS = {
-  /** Provider A (seeds 000/001): the event id header (the same UUID is in the body's event_id). */
-  pandoktorek: { type: 'header', name: 'X-Pandoktorek-Event-Id' },
-  'pandoktorek-body': { type: 'json-path', path: 'event_id' },
-  /** Provider B (seed 003): a composite built from body fields. */
-  csku: { type: 'template', template: '${event}_${message.id}' },
-  'standard-webhooks': { type: 'header', name: 'webhook-id' },
-  svix: { type: 'header', name: 'svix-id' },
-  github: { type: 'header', name: 'X-GitHub-Delivery' },
-  shopify: { type: 'header', name: 'X-Shopify-Webhook-Id' },
-  stripe: { type: 'json-path', path: 'id' },
-} as const satisfies Record<string, DedupeKey>
-export type DedupePresetId = keyof typeof DEDUPE_PRESETS
-const DEDUPE_PRESET_IDS = Object.keys(DEDUPE_PRESETS) as [DedupePresetId, ...DedupePresetId[]]
+/** Where well-known senders put their event id: one entry per sender, the key and why. */
+export const DEDUPE_CATALOG = defineCatalog({
+  pandoktorek: { label: 'Provider A event id header', description: "Provider A: the event id header (the same UUID is in the body's event_id)", key: { type: 'header', name: 'X-Pandoktorek-Event-Id' } },
+  'pandoktorek-body': { label: 'Provider A body event_id', description: "Provider A: the body's event_id", key: { type: 'json-path', path: 'event_id' } },
+  csku: { label: 'Provider B ${event}_${message.id}', description: 'Provider B: a composite built from body fields', key: { type: 'template', template: '${event}_${message.id}' } },
+  'standard-webhooks': { label: 'Standard Webhooks webhook-id', description: 'The Standard Webhooks message id header', key: { type: 'header', name: 'webhook-id' } },
+  svix: { label: 'Svix svix-id', description: "Svix's message id header", key: { type: 'header', name: 'svix-id' } },
+  github: { label: 'GitHub X-GitHub-Delivery', description: "GitHub's delivery id header (the same on a redelivery)", key: { type: 'header', name: 'X-GitHub-Delivery' } },
+  shopify: { label: 'Shopify X-Shopify-Webhook-Id', description: "Shopify's webhook id header", key: { type: 'header', name: 'X-Shopify-Webhook-Id' } },
+  stripe: { label: 'Stripe body id', description: "The Stripe event's id in the body", key: { type: 'json-path', path: 'id' } },
+} satisfies Record<string, PresetInfo & { key: DedupeKey }>)
+export const DEDUPE_PRESETS: Record<DedupePresetId, DedupeKey> = mapEntries(DEDUPE_CATALOG.entries, (e) => e.key)
+export type DedupePresetId = (typeof DEDUPE_CATALOG.ids)[number]
+
+/** The one text field of a key (header name, JSON path or template), as a form edits it. */
+export function dedupeKeyText(key: DedupeKey | null): string {
+  return key === null ? '' : key.type === 'header' ? key.name : key.type === 'json-path' ? key.path : key.template
+}
+
+/** A key of the type with its one text field; none for 'none'. */
+export function dedupeKeyOf(type: DedupeKey['type'] | 'none', text: string): DedupeKey | null {
+  return type === 'none' ? null : type === 'header' ? { type, name: text } : type === 'json-path' ? { type, path: text } : { type, template: text }
+}
 
 export function explainDedupeKey(key: DedupeKey | null): string {
   if (!key) return 'no dedupe key'
@@ -151,7 +160,7 @@ export const endpointInputSchema = z.strictObject({
   tolerance_s: z.number().int().nonnegative().optional(),
   custom: customHmacSchema.optional(),
   /** A dedupe key definition, or the name of a preset (`pandoktorek`, `csku`, `standard-webhooks` …). */
-  dedupe: z.union([dedupeKeySchema, z.enum(DEDUPE_PRESET_IDS)]).nullable().optional(),
+  dedupe: z.union([dedupeKeySchema, z.enum(DEDUPE_CATALOG.ids)]).nullable().optional(),
   dedupe_window_ms: z.number().int().positive().optional(),
   body_limit: z.number().int().positive().max(1024 * 1024 * 1024).optional(),
   /** Forward mode: where a request goes when no rule matches (instead of the default 200); several = fan-out. */

@@ -1,7 +1,8 @@
 // What running a scenario produces: per delivery every attempt with its time on the scenario
 // clock, its outcome and (in loop mode) what the receiver made of it, plus each expectation's
 // verdict. Written as JSON by `hookloop run --report` and shown by the UI.
-import type { DeliveryStatus, ScenarioClock } from './scenario'
+import type { ScenarioClock } from './scenario'
+import type { DeliveryStatus } from './delivery'
 
 export interface ReportAttempt {
   n: number
@@ -42,7 +43,26 @@ export interface ReportDelivery {
   /** True when the subscription targets one of this scenario's endpoints. */
   loop: boolean
   status: DeliveryStatus
+  /** The status in the policy preset's own words (seed B: `failed_permanent`); ours when it has none. */
+  status_word?: string
+  /** Set on a delivery a `resend` action made: 1 for the first resend of the event to this subscription, 2 … */
+  resend?: number
   attempts: ReportAttempt[]
+}
+
+/** One request that arrived at an endpoint, as the receiver recorded it. */
+export interface ReportArrival {
+  /** The endpoint's slug. */
+  endpoint: string
+  request_id: number
+  /** ms since the run started, on the scenario clock. */
+  run_ms: number
+  /** Header name (lower case) → value; repeated headers joined with ", ". */
+  headers: Record<string, string>
+  /** The body as JSON when it is JSON, else its text; null when empty. */
+  body: unknown
+  signature: string | null
+  duplicate: number | null
 }
 
 export interface ReportEndpoint {
@@ -53,9 +73,18 @@ export interface ReportEndpoint {
   signatures: Record<string, number>
 }
 
+/** What an expectation is about, as data (a UI marks timeline rows by it, never by the label). */
+export type ExpectationSubject =
+  /** The deliveries of a scenario event to a subscription (`copy`: the one a duplicate fault made). */
+  | { kind: 'delivery'; event: string; subscription: string; copy: boolean; field: string }
+  | { kind: 'endpoint'; endpoint: string; field: string }
+  /** The scenario as a whole (e.g. it has no expectations). */
+  | { kind: 'scenario'; field: string }
+
 export interface ExpectationResult {
   /** JSON path of the expectation field in the scenario file, e.g. expect.deliveries[0].at_ms */
   path: string
+  subject: ExpectationSubject
   /** What was checked, readable: "e1 → sub-a: status". */
   label: string
   ok: boolean
@@ -91,6 +120,8 @@ export interface ScenarioReport {
   incomplete: string | null
   deliveries: ReportDelivery[]
   endpoints: ReportEndpoint[]
+  /** Every request our endpoints received during the run, in arrival order (headers, body, verdicts). */
+  arrivals?: ReportArrival[]
   actions: ReportAction[]
   expectations: ExpectationResult[]
 }

@@ -4,8 +4,14 @@
 // endpoint that does not exist …). Every problem is reported, not just the first.
 import { eventLocalId, scenarioSchema, type Scenario } from './scenario'
 import { formatPath, problemsFromZod, type ScenarioProblem } from './scenario-issues'
+import { applyExplicitPolicyDefaults } from './scenario-policy'
+import { statusOfWord } from './scenario-status-words'
 
-export type ScenarioParseResult = { ok: true; scenario: Scenario } | { ok: false; problems: ScenarioProblem[] }
+/**
+ * A valid scenario comes with `defaults`: what the validator filled into explicit policies
+ * (`subscriptions[0].policy: defaults applied: …`), to be shown, never silent.
+ */
+export type ScenarioParseResult = { ok: true; scenario: Scenario; defaults: ScenarioProblem[] } | { ok: false; problems: ScenarioProblem[] }
 
 function lineAndColumn(text: string, position: number): string {
   const before = text.slice(0, position)
@@ -78,7 +84,7 @@ export function crossCheck(scenario: Scenario): ScenarioProblem[] {
   })
 
   scenario.actions.forEach((action, i) => {
-    if (action.type !== 'retry-now') {
+    if (action.type !== 'retry-now' && action.type !== 'resend') {
       if (!subscriptionIds.includes(action.subscription)) problems.push({ path: formatPath(['actions', i, 'subscription']), message: unknownRef('subscription', action.subscription, subscriptionIds) })
       return
     }
@@ -95,7 +101,7 @@ export function crossCheck(scenario: Scenario): ScenarioProblem[] {
     // The delivery must exist before it can be retried: the event is sent at its own at_ms.
     const sentAt = scenario.events[eventIds.indexOf(action.event)]?.at_ms ?? 0
     if (action.at_ms <= sentAt) {
-      problems.push({ path: formatPath(['actions', i, 'at_ms']), message: `retry-now at ${action.at_ms} ms comes before the event is sent (at ${sentAt} ms): use a later time` })
+      problems.push({ path: formatPath(['actions', i, 'at_ms']), message: `${action.type} at ${action.at_ms} ms comes before the event is sent (at ${sentAt} ms): use a later time` })
     }
   })
 
@@ -120,7 +126,8 @@ export function crossCheck(scenario: Scenario): ScenarioProblem[] {
       })
       return
     }
-    const key = `${exp.event}\u0000${exp.subscription ?? subs[0] ?? ''}\u0000${exp.copy}`
+    const subscription = exp.subscription ?? subs[0] ?? ''
+    const key = `${exp.event}\u0000${subscription}\u0000${exp.copy}\u0000${exp.resend ?? 0}`
     if (expected.has(key)) problems.push({ path: formatPath(['expect', 'deliveries', i]), message: `a second expectation for the same delivery (${exp.event} → ${exp.subscription ?? subs[0]}${exp.copy ? ', copy' : ''}); merge them` })
     expected.add(key)
     if (exp.copy) {
@@ -130,9 +137,22 @@ export function crossCheck(scenario: Scenario): ScenarioProblem[] {
       }
     }
 
+    if (exp.resend !== undefined) {
+      const resends = scenario.actions.filter((a) => a.type === 'resend' && a.event === exp.event && (a.subscription ?? subs[0]) === subscription).length
+      if (exp.resend > resends) problems.push({ path: formatPath(['expect', 'deliveries', i, 'resend']), message: `judges resend #${exp.resend} but the actions resend ${exp.event} → ${subscription} ${resends} time${resends === 1 ? '' : 's'}` })
+      if (exp.copy) problems.push({ path: formatPath(['expect', 'deliveries', i, 'copy']), message: 'a resend has no duplicate copy: give "copy" or "resend", not both' })
+    }
+    if (exp.status !== undefined) {
+      const policy = scenario.subscriptions.find((s) => s.id === subscription)?.policy
+      const preset = typeof policy === 'string' ? policy : policy?.preset
+      if (statusOfWord(preset, exp.status) === undefined) {
+        problems.push({ path: formatPath(['expect', 'deliveries', i, 'status']), message: `"${exp.status}" is not a status of subscription ${subscription}'s policy (${preset ?? 'explicit'}): use pending, retrying, succeeded or failed${preset ? '' : ''}` })
+      }
+    }
+
     // Lists that contradict the attempt count can never pass: say so now, not after a run.
     const count = exp.attempts
-    for (const field of ['at_ms', 'outcomes', 'duplicates'] as const) {
+    for (const field of ['at_ms', 'outcomes', 'duplicates', 'run_ms', 'durations_ms', 'decisions', 'next_at_ms'] as const) {
       const list = exp[field]
       if (count !== undefined && list !== undefined && list.length !== count) {
         problems.push({ path: formatPath(['expect', 'deliveries', i, field]), message: `lists ${list.length} attempts but "attempts" is ${count}` })
@@ -163,7 +183,9 @@ export function validateScenario(document: unknown): ScenarioParseResult {
   const parsed = scenarioSchema.safeParse(document)
   if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error, document, scenarioSchema) }
   const problems = crossCheck(parsed.data)
-  return problems.length ? { ok: false, problems } : { ok: true, scenario: parsed.data }
+  if (problems.length) return { ok: false, problems }
+  const { scenario, defaults } = applyExplicitPolicyDefaults(parsed.data)
+  return { ok: true, scenario, defaults }
 }
 
 /** Parses and validates the text of a scenario file. */

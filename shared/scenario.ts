@@ -5,9 +5,11 @@
 // an expectation would otherwise make a broken scenario pass.
 import { z } from 'zod'
 import { SCHEME_IDS } from './signatures'
-import { NETWORK_OUTCOMES } from './policy'
+import { DECISIONS, NETWORK_OUTCOMES } from './policy'
+import { isStatusWord, providerStatusWords } from './scenario-status-words'
 import { endpointSchema, policySchema, sendFaultSchema } from './scenario-parts'
 import { ENVELOPES } from './envelope'
+import { DELIVERY_STATUSES } from './delivery'
 
 export const SCENARIO_VERSION = 1
 
@@ -25,8 +27,6 @@ export const scenarioClockSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('virtual'), start: clockStart }),
 ])
 
-export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'] as const
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
 /** What one attempt ended with: `http_<status>`, a network outcome, or what the sender recorded instead of a try. */
 export const ATTEMPT_OUTCOMES = [...NETWORK_OUTCOMES, 'dropped', 'interrupted'] as const
@@ -90,10 +90,58 @@ export const scenarioActionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('pause'), at_ms: z.number().int().nonnegative(), subscription: localId }),
   z.strictObject({ type: z.literal('resume'), at_ms: z.number().int().nonnegative(), subscription: localId }),
   z.strictObject({ type: z.literal('rotate-secret'), at_ms: z.number().int().nonnegative(), subscription: localId }),
+  /**
+   * The provider's "Resend": the same event (same event id, same body) sent again as a new
+   * delivery, the way a person does it from the panel. Unlike the `duplicate` fault it is a
+   * deliberate, later send with its own attempts and retries.
+   */
+  z.strictObject({
+    type: z.literal('resend'),
+    at_ms: z.number().int().nonnegative(),
+    event: localId,
+    /** Required when the event goes to more than one subscription. */
+    subscription: localId.optional(),
+  }),
 ])
-export const SCENARIO_ACTION_TYPES = ['retry-now', 'pause', 'resume', 'rotate-secret'] as const
+export const SCENARIO_ACTION_TYPES = ['retry-now', 'pause', 'resume', 'rotate-secret', 'resend'] as const
 
 const reasonOrList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+
+/** A delivery status: ours, or a preset's own word for one (seed B's `failed_permanent`). */
+const statusWordSchema = z.string().refine((value) => isStatusWord(value), {
+  message: `a status is one of ${[...DELIVERY_STATUSES, ...providerStatusWords()].join(', ')}`,
+})
+
+/** A header check on an arrived request: a string is "equals"; or present / equals / matches. */
+export const headerCheckSchema = z.union([
+  z.string(),
+  z.strictObject({ present: z.boolean() }),
+  z.strictObject({ equals: z.string() }),
+  z.strictObject({ matches: z.string().refine((v) => isRegExp(v), { message: 'not a valid regular expression' }) }),
+])
+
+/** What one request that arrived at an endpoint must look like (the n-th arrival, in order). */
+export const arrivalExpectationSchema = z.strictObject({
+  /** Header name (any case) → check. */
+  headers: z.record(z.string().min(1), headerCheckSchema).optional(),
+  /** Body field by path (`payload.id`, `message.id`, `items[0].sku`) → its exact JSON value. */
+  body: z.record(z.string().min(1), z.json()).optional(),
+  /** The receiver's verify reason for this request ("ok", "signature_mismatch" …). */
+  signature: z.string().min(1).optional(),
+  /** The receiver's duplicate number (1 = first arrival); null when the endpoint does not dedupe. */
+  duplicate: z.number().int().positive().nullable().optional(),
+  /** ms since the run started when it arrived, within the endpoint expectation's tolerance_ms. */
+  run_ms: z.number().int().nonnegative().optional(),
+})
+
+function isRegExp(source: string): boolean {
+  try {
+    new RegExp(source)
+    return true
+  } catch {
+    return false
+  }
+}
 
 export const deliveryExpectationSchema = z.strictObject({
   /** The event (scenario-local id). */
@@ -102,7 +150,10 @@ export const deliveryExpectationSchema = z.strictObject({
   subscription: localId.optional(),
   /** Judge the second delivery a `duplicate` fault made, instead of the original. */
   copy: z.boolean().default(false),
-  status: z.enum(DELIVERY_STATUSES).optional(),
+  /** Judge the n-th `resend` action's delivery of the event (1 = the first resend). */
+  resend: z.number().int().positive().optional(),
+  /** Final status: ours (`failed`) or the policy preset's own word (`failed_permanent` under `csku`). */
+  status: statusWordSchema.optional(),
   attempts: z.number().int().nonnegative().optional(),
   /** Exact attempt times, ms since the delivery's first attempt, on the scenario clock. */
   at_ms: z.array(z.number().int().nonnegative()).optional(),
@@ -116,6 +167,14 @@ export const deliveryExpectationSchema = z.strictObject({
   duplicates_flagged: z.number().int().nonnegative().optional(),
   /** The receiver's verify reason: one for every attempt, or one per attempt ("ok", "signature_mismatch" …). */
   signatures: reasonOrList.optional(),
+  /** Attempt times, ms since the run started (not since the delivery's first attempt), within tolerance_ms. */
+  run_ms: z.array(z.number().int().nonnegative()).optional(),
+  /** How long each attempt took, ms (null when it never went out), within tolerance_ms. */
+  durations_ms: z.array(z.number().int().nonnegative().nullable()).optional(),
+  /** What the sender decided after each attempt: succeeded, retry or failed. */
+  decisions: z.array(z.enum(DECISIONS)).optional(),
+  /** When each attempt's next one was due, ms since the delivery's first attempt (null when final), within tolerance_ms. */
+  next_at_ms: z.array(z.number().int().nonnegative().nullable()).optional(),
 })
 
 export const endpointExpectationSchema = z.strictObject({
@@ -125,6 +184,10 @@ export const endpointExpectationSchema = z.strictObject({
   duplicates_flagged: z.number().int().nonnegative().optional(),
   /** Count of requests per verify reason, e.g. {"ok": 3, "signature_mismatch": 1}. */
   signatures: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** The requests that arrived, in arrival order: one check list per request (also fixes their count). */
+  arrivals: z.array(arrivalExpectationSchema).optional(),
+  /** Allowed difference for arrivals' run_ms. */
+  tolerance_ms: z.number().int().nonnegative().default(0),
 })
 
 export const scenarioSchema = z.strictObject({
@@ -140,6 +203,11 @@ export const scenarioSchema = z.strictObject({
   subscriptions: z.array(subscriptionSchema).min(1),
   events: z.array(scenarioEventSchema).min(1),
   actions: z.array(scenarioActionSchema).default([]),
+  /**
+   * A smoke run on purpose: it passes without expectations (it only has to run). Without it a
+   * scenario with no expectations fails ("no expectations"), so CI never goes green on nothing.
+   */
+  smoke: z.boolean().default(false),
   expect: z
     .strictObject({
       deliveries: z.array(deliveryExpectationSchema).default([]),
@@ -154,6 +222,8 @@ export type ScenarioEvent = z.infer<typeof scenarioEventSchema>
 export type ScenarioAction = z.infer<typeof scenarioActionSchema>
 export type DeliveryExpectation = z.infer<typeof deliveryExpectationSchema>
 export type EndpointExpectation = z.infer<typeof endpointExpectationSchema>
+export type ArrivalExpectation = z.infer<typeof arrivalExpectationSchema>
+export type HeaderCheck = z.infer<typeof headerCheckSchema>
 export type Scenario = z.infer<typeof scenarioSchema>
 /** A scenario as written in a file, before defaults are filled in. */
 export type ScenarioInput = z.input<typeof scenarioSchema>

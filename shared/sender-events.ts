@@ -1,26 +1,25 @@
 // What the sender tells the rest of Hookloop, in the order it happens: a delivery is created, each
-// attempt starts and finishes, and the delivery's state changes. Views are plain JSON.
+// attempt starts and finishes, and the delivery's state changes. Views are plain JSON, camelCase
+// like everything in process and on the wire (docs/naming.md).
 import type { SendFault } from './sender-faults'
-
-export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
-export type AttemptDecisionView = 'pending' | 'succeeded' | 'retry' | 'failed'
+import type { AttemptDecisionState, DeliveryStatus } from './delivery'
 
 export interface DeliveryView {
   id: number
-  event_id: string
-  event_type: string
-  subscription_id: string
+  eventId: string
+  eventType: string
+  subscriptionId: string
   status: DeliveryStatus
   attempts: number
-  last_status_code: number | null
-  last_attempt_at: number | null
-  next_attempt_at: number | null
-  in_flight: boolean
-  /** Faults asked for when the event was published (and `duplicate_of` for a duplicate's copy). */
+  lastStatusCode: number | null
+  lastAttemptAt: number | null
+  nextAttemptAt: number | null
+  inFlight: boolean
+  /** Faults asked for when the event was published (and `duplicateOf` for a duplicate's copy). */
   faults: SendFault[]
-  duplicate_of: number | null
-  created_at: number
-  updated_at: number
+  duplicateOf: number | null
+  createdAt: number
+  updatedAt: number
 }
 
 /** A fault as applied to one attempt, with what it changed. */
@@ -31,16 +30,16 @@ export interface AppliedFault {
 
 export interface AttemptView {
   id: number
-  delivery_id: number
-  event_id: string
+  deliveryId: number
+  eventId: string
   n: number
-  started_at: number
-  duration_ms: number | null
+  startedAt: number
+  durationMs: number | null
   /** http_<code>, timeout, connection_refused, reset, dns, connection_error, dropped, interrupted; in_flight while running. */
   outcome: string
-  status_code: number | null
-  decision: AttemptDecisionView
-  next_attempt_at: number | null
+  statusCode: number | null
+  decision: AttemptDecisionState
+  nextAttemptAt: number | null
   faults: AppliedFault[]
   error: string | null
   /** Where it went (a loop-mode attempt names the endpoint's URL at the time). */

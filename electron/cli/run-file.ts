@@ -22,7 +22,11 @@ export function loadScenarioFile(file: string, err: NodeJS.WritableStream): Load
   }
   // Editors on Windows save a byte-order mark; JSON.parse refuses it.
   const result = parseScenario(text.replace(/^\uFEFF/, ''))
-  if (result.ok) return { ok: true, scenario: result.scenario }
+  if (result.ok) {
+    // Defaults filled into explicit policies are said out loud, so nothing hidden changes behaviour.
+    for (const line of result.defaults) err.write(`hookloop: ${file}: ${formatProblem(line)}\n`)
+    return { ok: true, scenario: result.scenario }
+  }
   const problems = result.problems.map(formatProblem)
   err.write(`hookloop: ${file} is not a valid scenario:\n`)
   for (const line of problems) err.write(`  ${line}\n`)

@@ -4,12 +4,10 @@
 // size noted, and query parameters whose name says they carry a secret are redacted.
 import type { CapturedRequest } from '../../shared/receiver-events'
 import type { DedupeKeyMark } from '../../shared/receiver-records'
+import { redactQuery as redactSecretQuery } from '../../shared/redaction'
 
 /** Longest piece of request text printed as is. */
 export const LOG_FIELD_MAX = 120
-
-/** Names of query parameters that carry credentials (matched as words inside the name). */
-const SECRET_PARAM = /token|secret|passw(or)?d|pwd|key|auth|signature|sig|session|credential/i
 
 /** `\n` → `\\n`, ESC → `\\x1b`, DEL and C1 controls, bidi overrides and line separators → `\\u…`. */
 export function escapeControls(text: string): string {
@@ -39,23 +37,9 @@ export function cut(text: string, max = LOG_FIELD_MAX): string {
   return `${escapeControls(text.slice(0, max))}…(${bytes} bytes)`
 }
 
-/** The query with secret-looking parameters' values replaced (names and order kept). */
+/** The query with secret-named parameters' values replaced (names and order kept): the exports' rule, shared/redaction.ts. */
 export function redactQuery(query: string): string {
-  if (query === '') return ''
-  return query
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=')
-      if (eq === -1) return pair
-      let name = pair.slice(0, eq)
-      try {
-        name = decodeURIComponent(name.replace(/\+/g, ' '))
-      } catch {
-        // a malformed escape: judge the name as sent
-      }
-      return SECRET_PARAM.test(name) ? `${pair.slice(0, eq)}=[redacted]` : pair
-    })
-    .join('&')
+  return redactSecretQuery(query)
 }
 
 /** `METHOD /path?query` for a log line: redacted, escaped and cut. */

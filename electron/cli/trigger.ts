@@ -118,10 +118,10 @@ async function handshake(kind: string, to: string | undefined, secret: string | 
 }
 
 function attemptLine(a: AttemptView, first: number): string {
-  const at = a.started_at - first
+  const at = a.startedAt - first
   const when = `+${at} ms`.padEnd(14) + `(${at === 0 ? '0' : humanDuration(at)})`.padEnd(16)
   const faults = a.faults.length ? ` fault ${a.faults.map((f) => f.type).join(', ')}` : ''
-  const took = a.duration_ms === null ? '' : ` in ${humanDuration(a.duration_ms)}`
+  const took = a.durationMs === null ? '' : ` in ${humanDuration(a.durationMs)}`
   return `  #${String(a.n).padEnd(3)} ${when} ${(a.outcome + took).padEnd(26)} ${a.decision}${faults}${a.error ? ` — ${a.error}` : ''}`
 }
 
@@ -169,7 +169,7 @@ export const triggerCommand: Command = async (args) => {
         ? undefined
         : (a) => {
             if (firstAt === null) {
-              firstAt = a.started_at
+              firstAt = a.startedAt
               out.write(`${pack.label} ${eventType} → ${v.to} (${clock.mode} clock, policy ${v.policy ?? pack.policy})\n`)
             }
             out.write(attemptLine(a, firstAt) + '\n')

@@ -10,9 +10,11 @@ import type { ReceiverEvent } from '../../shared/receiver-events'
 import type { AttemptView, DeliveryView } from '../../shared/sender-events'
 import type { SendFaultInput } from '../../shared/sender-faults'
 import type { TunnelNotice, TunnelState } from '../../shared/tunnel'
-import { createClock, isVirtualClock, type ClockSpec } from './clock'
+import type { PruneResult } from '../../shared/history'
+import { createClock, createRealClock, isVirtualClock, type ClockSpec } from './clock'
 import { createApiRoute, createEventFeed, type EventFeed } from './feed'
 import { createReceiver, type Receiver } from './receiver'
+import { createRetention, type Retention } from './retention/retention'
 import { createSender, type Sender } from './sender/sender'
 import type { Subscription, SubscriptionInput } from './sender/subscriptions'
 import { sign } from './signatures'
@@ -37,6 +39,8 @@ export interface EngineOptions {
   nativeBinding?: string
   /** Attempts in flight at once (default: the sender's). */
   concurrency?: number
+  /** The key that seals signing secrets at rest (the app's, kept with the OS keychain); default a key file beside the database. */
+  secretKey?: Buffer
 }
 
 /** Everything that happens in the engine, one stream: receiver, sender and tunnel events. */
@@ -46,6 +50,7 @@ export type EngineEvent =
   | { type: 'attempt.started' | 'attempt.finished'; attempt: AttemptView }
   | { type: 'tunnel.state'; state: TunnelState }
   | { type: 'tunnel.notice'; notice: TunnelNotice }
+  | { type: 'history.pruned'; result: PruneResult }
 export type EngineEventType = EngineEvent['type']
 export type EngineListener = (event: EngineEvent) => void
 
@@ -65,6 +70,8 @@ export interface Engine {
   readonly receiver: Receiver
   readonly sender: Sender
   readonly tunnel: TunnelManager | null
+  /** Keeps the captured history within the data folder's retention; Clear history. */
+  readonly retention: Retention
   /** The events this engine emitted, as GET /api/v1/events serves them on the receiver's port. */
   readonly feed: EventFeed
   /** The file the store lives in. */
@@ -104,7 +111,11 @@ function isClock(value: ClockSpec | Clock): value is Clock {
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const dataFile = resolveDataFile(options)
-  const db = openDatabase({ file: dataFile, ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) })
+  const db = openDatabase({
+    file: dataFile,
+    ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+    ...(options.secretKey === undefined ? {} : { secretKey: options.secretKey }),
+  })
   const clockOption = options.clock ?? { mode: 'real' }
   const ownClock = !isClock(clockOption)
   const clock = isClock(clockOption) ? clockOption : createClock(clockOption)
@@ -188,6 +199,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     tunnel.start()
   }
 
+  // The schedule runs on real time whatever the engine's clock (a housekeeping timer must not be
+  // what a virtual clock jumps to, nor keep a process alive); ages are measured on the engine's
+  // clock, the one that stamped the captures.
+  const retention = createRetention({
+    db,
+    clock,
+    timers: createRealClock({ unref: true }),
+    capture: receiver.requests,
+    onPruned: (result) => emit({ type: 'history.pruned', result }),
+    onError: (error) => process.stderr.write(`hookloop: retention: ${error instanceof Error ? error.message : String(error)}\n`),
+  })
+
   let closed: Promise<void> | null = null
   const deliveries = createDeliveryStatements(db)
 
@@ -196,6 +219,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     clock,
     receiver,
     sender,
+    retention,
     get tunnel() {
       return tunnel
     },
@@ -231,6 +255,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     close() {
       closed ??= (async () => {
+        await retention.stop()
         await tunnel?.stop()
         await sender.stop()
         await dispatcher.close()

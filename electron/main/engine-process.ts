@@ -20,6 +20,8 @@ export interface EngineProcessOptions {
   rendererDir: string
   /** better-sqlite3 built for Electron's ABI (native/electron, see native-binding.ts). */
   nativeBinding?: string
+  /** The data key sealing signing secrets at rest (base64), from the OS keychain (data-key.ts). */
+  secretKey?: string
   warnings: string[]
 }
 
@@ -40,6 +42,7 @@ export async function startEngineProcess(options: EngineProcessOptions): Promise
         staticDir: options.rendererDir,
         warnings: options.warnings,
         ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+        ...(options.secretKey ? { secretKey: options.secretKey } : {}),
       },
     }
     child.postMessage(start)

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { app, BrowserWindow, dialog, session } from 'electron'
 import { contentSecurityPolicy } from '../engine/host/guard'
 import { defaultDataDir } from '../engine/data-dir'
+import { appDataKey } from './data-key'
 import { startEngineProcess, type EngineProcess } from './engine-process'
 import { registerIpc } from './ipc'
 import { chooseNativeBinding } from './native-binding'
@@ -89,11 +90,13 @@ async function start(): Promise<void> {
   const native = chooseNativeBinding(app.getAppPath(), process.versions.electron, process.versions.modules, app.isPackaged)
   if ('problem' in native) return fail('Hookloop cannot open its store', native.problem)
   try {
+    const dataKey = appDataKey(dataDir)
     engine = await startEngineProcess({
       dataDir,
       rendererDir: join(__dirname, '../renderer'),
-      warnings: storage.warning ? [storage.warning] : [],
+      warnings: [storage.warning, dataKey.warning].filter((w): w is string => w !== null),
       ...(native.binding ? { nativeBinding: native.binding } : {}),
+      ...(dataKey.key ? { secretKey: dataKey.key } : {}),
     })
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)

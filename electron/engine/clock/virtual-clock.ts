@@ -84,6 +84,27 @@ export interface VirtualClockOptions {
    * counts as queued behind that work and stops blocking (default 2 000; see the header).
    */
   transitMs?: number
+  /**
+   * The real time that bounds holds (hold limits, transitMs). Default: performance.now() and
+   * unref'd setTimeout. Tests inject their own so a hold limit expires when they say, not when a
+   * busy machine happens to get there.
+   */
+  realTime?: RealTime
+}
+
+/** Real (wall) time as the clock's hold bookkeeping sees it: a monotonic now and a one-shot timer. */
+export interface RealTime {
+  now(): number
+  setTimer(delayMs: number, fn: () => void): TimerHandle
+}
+
+const defaultRealTime: RealTime = {
+  now: () => performance.now(),
+  setTimer(delayMs, fn) {
+    const timer = setTimeout(fn, delayMs)
+    timer.unref?.()
+    return { cancel: () => clearTimeout(timer) }
+  },
 }
 
 export const DEFAULT_TRANSIT_MS = 2_000
@@ -100,10 +121,11 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
   const settleTurns = Math.max(1, options.settleTurns ?? 3)
   const holdLimitMs = Math.max(1, options.holdLimitMs ?? DEFAULT_HOLD_LIMIT_MS)
   let expiredHolds = 0
+  const real = options.realTime ?? defaultRealTime
   const transitMs = Math.max(0, options.transitMs ?? DEFAULT_TRANSIT_MS)
-  // keyed hold → real time (performance.now()) its key was first held; a poke when one turns queued.
+  // keyed hold → real time (real.now()) its key was first held; a poke when one turns queued.
   const heldSince = new Map<string, number>()
-  let transitTimer: ReturnType<typeof setTimeout> | null = null
+  let transitTimer: TimerHandle | null = null
   const timers = new MinHeap<Timer>()
   let live = 0
   let seq = 0
@@ -129,7 +151,7 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
 
   function blocked(): boolean {
     const parked = parkedWork()
-    const now = performance.now()
+    const now = real.now()
     let soonest = Number.POSITIVE_INFINITY
     for (const [key, count] of holds) {
       if (count <= 0 || waiters.get(key)) continue
@@ -141,11 +163,10 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
     if (soonest === Number.POSITIVE_INFINITY) return false
     // Only holds that may turn "queued" block: look again when the first of them does.
     if (!transitTimer && !disposed) {
-      transitTimer = setTimeout(() => {
+      transitTimer = real.setTimer(Math.ceil(soonest), () => {
         transitTimer = null
         poke()
-      }, Math.ceil(soonest))
-      transitTimer.unref?.()
+      })
     }
     return true
   }
@@ -224,25 +245,24 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
     },
     hold(holdOptions: HoldOptions = {}): () => void {
       const key = holdOptions.key ?? `\0anonymous:${anonymous++}`
-      if (holdOptions.key !== undefined && !holds.has(key)) heldSince.set(key, performance.now())
+      if (holdOptions.key !== undefined && !holds.has(key)) heldSince.set(key, real.now())
       changeCount(holds, key, 1)
       version++
       let released = false
       // Every hold is bounded in real time (see the header): a leaked one cannot stop the clock.
-      const expiry = setTimeout(() => {
+      const expiry = real.setTimer(holdOptions.maxRealMs ?? holdLimitMs, () => {
         if (released) return
         expiredHolds++
         release()
-      }, holdOptions.maxRealMs ?? holdLimitMs)
+      })
       const release = () => {
         if (released) return
         released = true
-        clearTimeout(expiry)
+        expiry.cancel()
         changeCount(holds, key, -1)
         if (!holds.has(key)) heldSince.delete(key)
         poke()
       }
-      expiry.unref?.()
       return release
     },
     waiting(key: string): () => void {
@@ -262,7 +282,7 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
       const list: VirtualClockState['holds'] = []
       let unnamed = 0
       const parked = parkedWork()
-      const now = performance.now()
+      const now = real.now()
       for (const [key, count] of holds) {
         if (key.startsWith('\0anonymous:')) unnamed += count
         else {
@@ -275,7 +295,7 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
     },
     dispose() {
       disposed = true
-      if (transitTimer) clearTimeout(transitTimer)
+      transitTimer?.cancel()
       transitTimer = null
       timers.clear()
       live = 0

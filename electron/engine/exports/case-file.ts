@@ -48,7 +48,7 @@ export function toCaseFile(collected: Collected, redactor: Redactor, exportedAt:
     received_at: new Date(r.receivedAt).toISOString(),
     method: r.method,
     path: r.path,
-    query: r.query,
+    query: redactor.query(r.query),
     headers: redactor.headers(r.headers),
     body: toCaseBody(r.body),
     verify: r.verify ? { valid: r.verify.valid, reason: r.verify.reason } : null,
@@ -67,7 +67,7 @@ export function toCaseFile(collected: Collected, redactor: Redactor, exportedAt:
       (a): CaseAttempt => ({
         n: a.n,
         started_at: new Date(a.started_at).toISOString(),
-        url: a.url,
+        url: a.url === null ? null : redactor.url(a.url),
         request_headers: redactor.headers(pairs(a.request_headers_json)),
         outcome: a.outcome,
         status_code: a.status_code,

@@ -6,7 +6,7 @@ import type { Redactor } from './redact'
 function command(exchange: Exchange, redactor: Redactor): string {
   const describe = `${exchange.hookloop.source} ${exchange.hookloop.id} · ${new Date(exchange.startedAt).toISOString()} · ${exchange.hookloop.outcome}`
   const headers = redactor.headers(exchange.headers).map(([name, value]) => ({ name, value }))
-  return `# ${describe.replace(/[\r\n]/g, ' ')}\n${curlCommand({ method: exchange.method, url: exchange.url, headers, body: exchange.body }, 'script')}`
+  return `# ${describe.replace(/[\r\n]/g, ' ')}\n${curlCommand({ method: exchange.method, url: redactor.url(exchange.url), headers, body: exchange.body }, 'script')}`
 }
 
 export function toCurlScript(exchanges: readonly Exchange[], redactor: Redactor): string {

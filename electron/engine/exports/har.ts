@@ -28,16 +28,17 @@ function toEntry(exchange: Exchange, redactor: Redactor): HarEntry {
   const response = exchange.response
   const responseHeaders = response ? redactor.headers(response.headers) : []
   const time = Math.max(0, exchange.timeMs)
+  const url = redactor.url(exchange.url)
   return {
     startedDateTime: new Date(exchange.startedAt).toISOString(),
     time,
     request: {
       method: exchange.method,
-      url: exchange.url,
+      url,
       httpVersion: exchange.httpVersion,
       cookies: [],
       headers: pairs(headers),
-      queryString: queryString(exchange.url),
+      queryString: queryString(url),
       ...(exchange.body.length > 0 || exchange.method !== 'GET' ? { postData: { mimeType, ...bodyFields(exchange.body) } } : {}),
       headersSize: -1,
       bodySize: exchange.body.length,

@@ -1,8 +1,11 @@
-// Redaction for exports: signature headers of every scheme, credentials (Authorization, Cookie …)
-// and every secret Hookloop knows (endpoints, subscriptions, retired ones too). Headers are
-// redacted by name; then every secret and every redacted value is replaced wherever else it
-// appears in the output (a body or a URL that echoes one), so none leaves in an export.
+// Redaction for exports: signature headers of every scheme, credentials (Authorization, Cookie …),
+// every header and query parameter whose name says token, secret, password, key, auth or
+// signature (shared/redaction.ts), and every secret Hookloop knows (endpoints, subscriptions,
+// retired ones too). Headers and query parameters are redacted by name; then every secret and
+// every redacted value is replaced wherever else it appears in the output (a body or a URL that
+// echoes one), so none leaves in an export.
 import { REDACTED } from '../../../shared/exports'
+import { isSecretName, redactKnownValues, redactQuery, redactUrl } from '../../../shared/redaction'
 import { SCHEMES } from '../../../shared/signatures'
 
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']
@@ -20,9 +23,18 @@ export function isSecretHeader(name: string, signatureHeaders: ReadonlySet<strin
   return signatureHeaders.has(lower) || CREDENTIAL_HEADERS.includes(lower) || lower.includes('signature')
 }
 
+/** What an export blanks: a secret header as above, or any name that says it holds a credential. */
+function isRedactedHeader(name: string, signatureHeaders: ReadonlySet<string>): boolean {
+  return isSecretHeader(name, signatureHeaders) || isSecretName(name)
+}
+
 export interface Redactor {
   readonly active: boolean
   headers(pairs: readonly [string, string][]): [string, string][]
+  /** A URL (or path) with secret-named query parameters blanked. */
+  url(url: string): string
+  /** A query string (no '?') with secret-named parameters blanked. */
+  query(query: string): string
   /** A secret value in a definition (endpoint or subscription secrets). */
   secret(value: string): string
   /** The final pass over the serialised export. */
@@ -32,28 +44,22 @@ export interface Redactor {
 export function createRedactor(options: { keepSecrets: boolean; secrets: readonly string[]; customSignatureHeaders?: readonly string[] }): Redactor {
   const signatureHeaders = signatureHeaderNames(options.customSignatureHeaders)
   const seen = new Set<string>(options.secrets.filter((s) => s.length >= 4))
-  if (options.keepSecrets) return { active: false, headers: (pairs) => pairs.map(([n, v]) => [n, v]), secret: (v) => v, text: (t) => t }
+  if (options.keepSecrets) return { active: false, headers: (pairs) => pairs.map(([n, v]) => [n, v]), url: (u) => u, query: (q) => q, secret: (v) => v, text: (t) => t }
   return {
     active: true,
     headers(pairs) {
       return pairs.map(([name, value]) => {
-        if (!isSecretHeader(name, signatureHeaders)) return [name, value]
+        if (!isRedactedHeader(name, signatureHeaders)) return [name, value]
         if (value.length >= 8) seen.add(value)
         // Each signature of a multi-signature header too (v1,abc… v1,def…), in case one is echoed.
         for (const part of value.split(/[\s,;=]+/)) if (part.length >= 16) seen.add(part)
         return [name, REDACTED]
       })
     },
+    url: (url) => redactUrl(url, seen),
+    query: (query) => redactQuery(query, seen),
     secret: () => REDACTED,
-    text(output) {
-      let out = output
-      // Longest first, so a value that contains another is replaced whole.
-      for (const value of [...seen].sort((a, b) => b.length - a.length)) {
-        out = out.split(value).join(REDACTED)
-        const escaped = JSON.stringify(value).slice(1, -1)
-        if (escaped !== value) out = out.split(escaped).join(REDACTED)
-      }
-      return out
-    },
+    // Longest first, so a value that contains another is replaced whole.
+    text: (output) => redactKnownValues(output, seen),
   }
 }

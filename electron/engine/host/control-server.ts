@@ -12,14 +12,13 @@ import {
   requestSchemas,
   type CommandName,
   type CommandResponse,
-  type EventName,
-  type EventPayloads,
+  type EventArgs,
   type ServerFrame,
 } from '../../../shared/contract'
 import type { z } from 'zod'
-import { createEventBatcher, type EventBatcher } from './event-batcher'
+import { createEventBatcher, type EventBatcher } from '../../../shared/event-batcher'
 import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
-import { HostError } from './host-error'
+import { hostErrorOf } from './host-error'
 import { createStaticHandler, securityHeaders } from './static-files'
 
 export type CommandHandlers = {
@@ -47,7 +46,7 @@ export interface ControlServer {
   readonly origin: string
   /** The URL a person opens: the origin with the token in the fragment (never sent over HTTP). */
   readonly openUrl: string
-  publish<E extends EventName>(name: E, payload: EventPayloads[E]): void
+  publish(...event: EventArgs): void
   readonly clientCount: number
   close(): Promise<void>
 }
@@ -145,8 +144,9 @@ export async function startControlServer(options: ControlServerOptions): Promise
       const res = await handler(parsed.data)
       send(client, { t: 'res', id, ok: true, res })
     } catch (error) {
-      if (error instanceof HostError) {
-        send(client, { t: 'res', id, ok: false, error: { code: error.code, message: error.message } })
+      const known = hostErrorOf(error)
+      if (known) {
+        send(client, { t: 'res', id, ok: false, error: { code: known.code, message: known.message } })
       } else {
         log(`control: ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
         const message = error instanceof Error ? error.message : String(error)
@@ -191,8 +191,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
     port,
     origin,
     openUrl: `${origin}/#token=${encodeURIComponent(options.token)}`,
-    publish(name, payload) {
-      batcher.push(name, payload)
+    publish(...event) {
+      batcher.push(...event)
       if (!flushTimer && clients.size > 0) flushTimer = setTimeout(flush, flushMs)
       else if (clients.size === 0) batcher.drain() // nobody listens: nothing to keep
     },

@@ -2,8 +2,7 @@
 // request with its verdict and fault explained, endpoints with their URLs. Reads only, through the
 // store's read modules (endpoints and rules decoded by their own store modules).
 import type { Database } from 'better-sqlite3'
-import type { AttemptDetail, DedupeConfigView, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail } from '../../../shared/contract'
-import type { Endpoint } from '../../../shared/receiver'
+import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail } from '../../../shared/contract'
 import { createDetailReads } from '../store/detail-reads'
 import { createEndpointStore } from '../store/endpoints'
 import { createRequestStore } from '../store/requests'
@@ -55,15 +54,6 @@ function parseJson(json: string | null): unknown {
 
 function base64(bytes: Buffer | null): string {
   return bytes ? bytes.toString('base64') : ''
-}
-
-function dedupeView(dedupe: Endpoint['dedupe']): DedupeConfigView {
-  const d = dedupe as { type?: string; name?: string; path?: string; template?: string } | null
-  if (!d || typeof d !== 'object') return { kind: 'none', value: '' }
-  if (d.type === 'header') return { kind: 'header', value: d.name ?? '' }
-  if (d.type === 'json-path') return { kind: 'json-path', value: d.path ?? '' }
-  if (d.type === 'template') return { kind: 'template', value: d.template ?? '' }
-  return { kind: 'none', value: '' }
 }
 
 export function createDetailsRead(db: Database, options: DetailsReadOptions) {
@@ -167,7 +157,8 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
       name: e.name,
       scheme: e.scheme,
       secretHints: e.secrets.map(secretHint),
-      dedupe: dedupeView(e.dedupe),
+      dedupe: e.dedupe,
+      forwardTo: e.forwardTo ?? [],
       ...options.endpointUrls(e.slug),
     }))
   }

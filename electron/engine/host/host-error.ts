@@ -1,4 +1,14 @@
+// The one place engine errors become command errors. Each error class the engine throws for bad
+// input or an impossible operation gets the code the UI can act on; anything else (a TypeError, a
+// failed assertion) is a bug and stays what it is, so the control server answers it as internal.
 import type { ErrorCode } from '../../../shared/contract'
+import { DefinitionError } from '../../../shared/receiver-errors'
+import { ConsumerCheckInputError, ConsumerUnreachableError } from '../conformance/consumer'
+import { UnknownEndpointError } from '../conformance/sender'
+import { ExportSelectionError, ImportError } from '../exports'
+import { RecordingError } from '../recorder/recorder'
+import { SenderError, type SenderErrorCode } from '../sender/sender-error'
+import { SecretFormatError } from '../signatures'
 
 /** A command that cannot be done, with a code the UI can act on and a sentence it can show. */
 export class HostError extends Error {
@@ -9,4 +19,26 @@ export class HostError extends Error {
   ) {
     super(message)
   }
+}
+
+const SENDER_CODES: Record<SenderErrorCode, ErrorCode> = {
+  not_found: 'not_found',
+  conflict: 'conflict',
+  in_flight: 'conflict',
+  invalid_event: 'bad_request',
+  invalid_subscription: 'bad_request',
+  stopped: 'unavailable',
+}
+
+/** The command error an engine error stands for; null for anything that is not one (a bug). */
+export function hostErrorOf(error: unknown): HostError | null {
+  if (error instanceof HostError) return error
+  if (error instanceof SenderError) return new HostError(SENDER_CODES[error.code], error.message)
+  if (error instanceof DefinitionError || error instanceof ConsumerCheckInputError || error instanceof SecretFormatError) return new HostError('bad_request', error.message)
+  if (error instanceof ExportSelectionError) return new HostError('bad_request', `export: ${error.message}`)
+  if (error instanceof ImportError) return new HostError('bad_request', `import: ${error.message}`)
+  if (error instanceof RecordingError) return new HostError('conflict', error.message)
+  if (error instanceof ConsumerUnreachableError) return new HostError('unavailable', error.message)
+  if (error instanceof UnknownEndpointError) return new HostError('not_found', error.message)
+  return null
 }

@@ -6,16 +6,20 @@ import type { Snapshot, SubscriptionView } from '../../../shared/contract'
 import { explainRule, explainStep, parseRule, type Step } from '../../../shared/rules'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { createChangeFeed, type ChangeFeed } from './change-feed'
-import { startControlServer, type ControlServer } from './control-server'
+import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
 import { createDetailsRead } from './details-read'
-import { createHandlers, endpointViews, ruleViews, subscriptionViews, toTunnelView, type EngineBinding } from './handlers'
+import { createHandlers } from './handlers'
+import { createCheckHandlers } from './handlers-checks'
+import { createExportHandlers } from './handlers-exports'
+import { createScenarioHandlers } from './handlers-scenarios'
+import { createTunnelHandlers } from './handlers-tunnel'
+import { endpointViews, ruleViews, subscriptionViews, toTunnelView, tunnelView, type EngineBinding } from './views'
 import { createLoopTry } from './loop-try'
 import { createTimelineRead } from './timeline-read'
 import { createRecorder } from '../recorder/recorder'
-import { createQaHandlers } from './handlers-qa'
 import { createScenarioRuns } from './scenario-runs'
 import { recordingHandlers } from './recording-handlers'
-import { tunnelView } from './handlers'
+import { createHistoryHandlers } from './history-handlers'
 
 export interface HostOptions {
   dataDir: string
@@ -27,6 +31,8 @@ export interface HostOptions {
   receiverPort?: number
   tunnel?: EngineOptions['tunnel']
   nativeBinding?: string
+  /** The data key sealing signing secrets at rest, base64 (the app's, from the OS keychain); absent: a key file beside the database. */
+  secretKey?: string
   /** Shown in a banner in every UI (e.g. secrets kept as plain text). */
   warnings?: string[]
   log?: (line: string) => void
@@ -93,6 +99,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       receiver: { port: receiverPort },
       ...(tunnelOption ? { tunnel: tunnelOption } : {}),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      ...(options.secretKey ? { secretKey: Buffer.from(options.secretKey, 'base64') } : {}),
     })
     receiverPort = engine.receiver.port
     const timeline = createTimelineRead(engine.db)
@@ -119,7 +126,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
           break
         case 'attempt.started':
         case 'attempt.finished':
-          feed.touchDelivery(event.attempt.delivery_id)
+          feed.touchDelivery(event.attempt.deliveryId)
           break
         case 'request.captured':
           feed.touchRequest(event.request.id)
@@ -135,6 +142,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
         case 'tunnel.state':
           control?.publish('tunnel.state', toTunnelView(event.state))
           publishList('endpoints')
+          break
+        case 'history.pruned':
+          // Retention removed rows: every UI reads its timeline again.
+          control?.publish('timeline.reset', { total: -1 })
           break
         case 'tunnel.notice':
         case 'connection.refused':
@@ -212,9 +223,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
     scenarioRun: () => runs.current(),
   }
   const recordingChanged = () => control?.publish('recording.state', recorder.view())
-  const handlers = {
+  const handlers: CommandHandlers = {
     ...createHandlers(ctx, createLoopTry(ctx)),
-    ...createQaHandlers({ base: ctx, recorder, runs, recordingChanged, setTunnel }, () => tunnelView(binding.engine)),
+    ...createScenarioHandlers({ recorder, runs, recordingChanged }),
+    ...createTunnelHandlers({ setTunnel, tunnelView: () => tunnelView(binding.engine) }),
+    ...createCheckHandlers(ctx),
+    ...createExportHandlers(ctx),
+    ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
   }
   control = await startControlServer({
     port: options.port,

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import type { Policy } from '../../../shared/policy'
 import type { PolicySpec } from '../../../shared/policy-presets'
 import type { ProviderId } from '../../../shared/providers'
-import type { AttemptView, DeliveryStatus } from '../../../shared/sender-events'
+import type { DeliveryStatus } from '../../../shared/delivery'
+import type { AttemptView } from '../../../shared/sender-events'
 import type { SendFaultInput } from '../../../shared/sender-faults'
 import { createClock, isVirtualClock, type ClockSpec } from '../clock'
 import { createSender, type SigningTime } from '../sender'
@@ -69,7 +70,7 @@ export async function trigger(input: TriggerInput): Promise<TriggerResult> {
     await sender.settled()
     off()
     const deliveries = published.deliveries.map((d) => sender.getDelivery(d.id))
-    const attempts = deliveries.flatMap((d) => d.attempts).sort((a, b) => a.started_at - b.started_at || a.id - b.id)
+    const attempts = deliveries.flatMap((d) => d.attempts).sort((a, b) => a.startedAt - b.startedAt || a.id - b.id)
     const first = published.deliveries[0]
     const last = attempts[attempts.length - 1]
     const status = deliveries.every((d) => d.delivery.status === 'succeeded') ? 'succeeded' : (deliveries.find((d) => d.delivery.status !== 'succeeded')?.delivery.status ?? 'failed')
@@ -77,7 +78,7 @@ export async function trigger(input: TriggerInput): Promise<TriggerResult> {
       event_id: published.event_id,
       status,
       attempts,
-      clock_ms: attempts[0] && last ? last.started_at + (last.duration_ms ?? 0) - attempts[0].started_at : 0,
+      clock_ms: attempts[0] && last ? last.startedAt + (last.durationMs ?? 0) - attempts[0].startedAt : 0,
       wall_ms: performance.now() - wallStart,
       body: first ? sender.viewPayload(first.id).body.toString('utf8') : '',
       secret: sub.secret ?? null,

@@ -101,6 +101,11 @@ export interface Receiver {
     count(): number
     /** Commit every queued capture now. */
     flush(): void
+    /**
+     * Requests of these endpoints were deleted (retention, Clear history): their dedupe numbering
+     * is read back from the store, so no new arrival points at a deleted first arrival.
+     */
+    forgetDeleted(endpointIds: readonly string[]): void
   }
   openConnections(): number
   /** Bytes of request bodies held right now, and the budget for them. */
@@ -336,6 +341,9 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         return requestStore.count()
       },
       flush: () => writer.flushNow(),
+      forgetDeleted: (endpointIds) => {
+        for (const id of endpointIds) dedupe.forget(id)
+      },
     },
     forwards: {
       list: (requestId) => legStore.listFor(requestId),

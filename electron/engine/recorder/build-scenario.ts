@@ -2,6 +2,7 @@
 // it (the store's deliveries and attempts) into a scenario file in the format `hookloop run`
 // takes. Pure: the engine's state reaches it through plain records, so it is unit-tested alone.
 import type { ScenarioInput } from '../../../shared/scenario'
+import type { DeliveryStatus } from '../../../shared/delivery'
 import type { SendFaultInput } from '../../../shared/sender-faults'
 
 export type RecordedClock = { mode: 'real' } | { mode: 'scaled'; factor: number } | { mode: 'virtual' }
@@ -35,7 +36,7 @@ export interface DeliveryOutcome {
   id: number
   subscriptionId: string
   duplicateOf: number | null
-  status: 'pending' | 'retrying' | 'succeeded' | 'failed'
+  status: DeliveryStatus
   attempts: RecordedAttemptOutcome[]
 }
 

@@ -207,7 +207,7 @@ export function createRecorder(ctx: RecorderContext): Recorder {
           // A replay is a new event with the same payload, signed afresh: it is one in the scenario too.
           const { delivery } = engine.sender.getDelivery((res as { deliveryId: number }).deliveryId)
           const payload = parsedPayload(engine.sender.viewPayload(delivery.id).payload)
-          eventStep(at, delivery.event_id, delivery.event_type, payload, [], delivery.subscription_id)
+          eventStep(at, delivery.eventId, delivery.eventType, payload, [], delivery.subscriptionId)
           return
         }
         case 'delivery.retryNow':
@@ -220,7 +220,7 @@ export function createRecorder(ctx: RecorderContext): Recorder {
           knowSubscription(r.subscriptionId)
           const { delivery } = engine.sender.getDelivery(deliveriesOfEvent(engine, r.eventId)[0] ?? -1)
           const payload = parsedPayload(engine.sender.viewPayload(delivery.id).payload)
-          eventStep(at, r.eventId, delivery.event_type, payload, [], r.subscriptionId)
+          eventStep(at, r.eventId, delivery.eventType, payload, [], r.subscriptionId)
           return
         }
         case 'clock.set':
@@ -248,7 +248,7 @@ export function createRecorder(ctx: RecorderContext): Recorder {
         return {
           id,
           subscriptionId: row.subscription_id,
-          duplicateOf: engine.sender.getDelivery(id).delivery.duplicate_of,
+          duplicateOf: engine.sender.getDelivery(id).delivery.duplicateOf,
           status: row.status,
           attempts: records.attempts(id).map((a) => ({ n: a.n, startedAt: a.started_at, outcome: a.outcome, verifyReason: a.verify_reason, duplicateNumber: a.duplicate_number })),
         }

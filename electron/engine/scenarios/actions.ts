@@ -13,6 +13,8 @@ export interface ActionContext {
   deliveryId(event: string, subscription: string): number | undefined
   /** The scenario subscription an event goes to when the action names none. */
   defaultSubscription(event: string): string
+  /** Records a delivery a `resend` made (numbered per event and subscription). */
+  resent(event: string, subscription: string, deliveryId: number): number
 }
 
 export function performAction(action: ScenarioAction, index: number, context: ActionContext): ReportAction {
@@ -26,6 +28,16 @@ export function performAction(action: ScenarioAction, index: number, context: Ac
         if (id === undefined) return { ...base, ok: false, message: `no delivery of ${action.event} to ${subscription} exists yet` }
         const after = sender.retryNow(id)
         return { ...base, ok: true, message: `delivery ${id} of ${action.event} → ${subscription}: one more attempt now (attempts so far: ${after.attempts})` }
+      }
+      case 'resend': {
+        const subscription = action.subscription ?? context.defaultSubscription(action.event)
+        const original = context.deliveryId(action.event, subscription)
+        const subscriptionId = context.subscriptionId(subscription)
+        if (original === undefined || subscriptionId === undefined) return { ...base, ok: false, message: `${action.event} was not sent to ${subscription} yet, so it cannot be resent` }
+        const { delivery } = sender.getDelivery(original)
+        const copy = sender.resend(delivery.eventId, subscriptionId)
+        const n = context.resent(action.event, subscription, copy.id)
+        return { ...base, ok: true, message: `${action.event} → ${subscription}: resent as delivery ${copy.id} (resend #${n}, same event id ${delivery.eventId})` }
       }
       case 'pause':
       case 'resume':

@@ -1,15 +1,17 @@
 // Judges a finished run against the scenario's expectations. Pure: it sees only the report's
 // deliveries and endpoints, so the same verdicts come out of a live run and a saved report.
 import { eventLocalId, type DeliveryExpectation, type EndpointExpectation, type Scenario } from '../../../shared/scenario'
-import type { ExpectationResult, ReportDelivery, ReportEndpoint } from '../../../shared/scenario-report'
+import type { ExpectationResult, ExpectationSubject, ReportArrival, ReportDelivery, ReportEndpoint } from '../../../shared/scenario-report'
 import { formatPath } from '../../../shared/scenario-issues'
+import { statusOfWord } from '../../../shared/scenario-status-words'
+import { evaluateArrivals } from './arrivals'
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i])
 }
 
-function result(path: (string | number)[], label: string, expected: unknown, actual: unknown, failure: string | null): ExpectationResult {
-  return { path: formatPath(path), label, ok: failure === null, expected, actual, message: failure ?? '' }
+function result(path: (string | number)[], subject: ExpectationSubject, label: string, expected: unknown, actual: unknown, failure: string | null): ExpectationResult {
+  return { path: formatPath(path), subject, label, ok: failure === null, expected, actual, message: failure ?? '' }
 }
 
 /** First difference between two lists of attempt values, said the way a person reads it. */
@@ -20,54 +22,86 @@ function listDifference(what: string, expected: readonly unknown[], actual: read
   return `attempt ${i + 1} has ${what} ${JSON.stringify(actual[i])}, expected ${JSON.stringify(expected[i])}`
 }
 
-function timesDifference(expected: readonly number[], actual: readonly number[], tolerance: number): string | null {
-  if (expected.length !== actual.length) return `${actual.length} attempts at ${JSON.stringify(actual)} ms; expected ${expected.length} at ${JSON.stringify(expected)} ms`
+function timesDifference(expected: readonly (number | null)[], actual: readonly (number | null)[], tolerance: number, what = 'at'): string | null {
+  if (expected.length !== actual.length) return `${actual.length} attempts ${what} ${JSON.stringify(actual)} ms; expected ${expected.length} ${what} ${JSON.stringify(expected)} ms`
   for (let i = 0; i < expected.length; i++) {
-    const e = expected[i] ?? 0
-    const a = actual[i] ?? 0
-    if (Math.abs(a - e) > tolerance) return `attempt ${i + 1} at ${a} ms, expected ${e} ms${tolerance ? ` (±${tolerance})` : ''}`
+    const e = expected[i] ?? null
+    const a = actual[i] ?? null
+    const differs = e === null || a === null ? e !== a : Math.abs(a - e) > tolerance
+    if (differs) return `attempt ${i + 1} ${what} ${a === null ? 'none' : `${a} ms`}, expected ${e === null ? 'none' : `${e} ms`}${tolerance && e !== null ? ` (±${tolerance})` : ''}`
   }
   return null
 }
 
-export function evaluateDelivery(exp: DeliveryExpectation, index: number, delivery: ReportDelivery | undefined, subscription: string): ExpectationResult[] {
+/** The delivery fields an expectation can check, in the order results are listed. */
+const DELIVERY_FIELDS = ['status', 'attempts', 'at_ms', 'run_ms', 'durations_ms', 'decisions', 'next_at_ms', 'outcomes', 'duplicates', 'duplicates_flagged', 'signatures'] as const
+
+export function evaluateDelivery(exp: DeliveryExpectation, index: number, delivery: ReportDelivery | undefined, subscription: string, preset?: string): ExpectationResult[] {
   const base: (string | number)[] = ['expect', 'deliveries', index]
-  const label = (field: string) => `${exp.event} → ${subscription}${exp.copy ? ' (copy)' : ''}: ${field}`
+  const which = exp.copy ? ' (copy)' : exp.resend !== undefined ? ` (resend #${exp.resend})` : ''
+  const label = (field: string) => `${exp.event} → ${subscription}${which}: ${field}`
+  const about = (field: string): ExpectationSubject => ({ kind: 'delivery', event: exp.event, subscription, copy: exp.copy, field })
   const out: ExpectationResult[] = []
-  const fields = (['status', 'attempts', 'at_ms', 'outcomes', 'duplicates', 'duplicates_flagged', 'signatures'] as const).filter((f) => exp[f] !== undefined)
+  const fields = DELIVERY_FIELDS.filter((f) => exp[f] !== undefined)
   if (!delivery) {
     // A delivery that never came into being (e.g. a dropped event) fails every check on it.
-    for (const field of fields) out.push(result([...base, field], label(field), exp[field], null, `no ${exp.copy ? 'duplicate copy' : 'delivery'} of ${exp.event} to ${subscription} was made`))
+    const what = exp.copy ? 'duplicate copy' : exp.resend !== undefined ? `resend #${exp.resend}` : 'delivery'
+    for (const field of fields) out.push(result([...base, field], about(field), label(field), exp[field], null, `no ${what} of ${exp.event} to ${subscription} was made`))
     return out
   }
   const attempts = delivery.attempts
   for (const field of fields) {
     const path = [...base, field]
     switch (field) {
-      case 'status':
-        out.push(result(path, label(field), exp.status, delivery.status, delivery.status === exp.status ? null : `status is ${delivery.status}, expected ${exp.status}`))
+      case 'status': {
+        // Ours or the preset's own word: `failed_permanent` under csku is our `failed`.
+        const word = delivery.status_word ?? delivery.status
+        const meant = exp.status === undefined ? undefined : statusOfWord(preset, exp.status)
+        const shown = word === delivery.status ? delivery.status : `${word} (${delivery.status})`
+        out.push(result(path, about(field), label(field), exp.status, word, meant === delivery.status ? null : `status is ${shown}, expected ${exp.status}`))
         break
+      }
+      case 'run_ms': {
+        const actual = attempts.map((a) => a.run_ms)
+        out.push(result(path, about(field), label(field), exp.run_ms, actual, timesDifference(exp.run_ms ?? [], actual, exp.tolerance_ms, 'at run +')))
+        break
+      }
+      case 'durations_ms': {
+        const actual = attempts.map((a) => a.duration_ms)
+        out.push(result(path, about(field), label(field), exp.durations_ms, actual, timesDifference(exp.durations_ms ?? [], actual, exp.tolerance_ms, 'took')))
+        break
+      }
+      case 'decisions': {
+        const actual = attempts.map((a) => a.decision)
+        out.push(result(path, about(field), label(field), exp.decisions, actual, listDifference('decision', exp.decisions ?? [], actual)))
+        break
+      }
+      case 'next_at_ms': {
+        const actual = attempts.map((a) => a.next_at_ms)
+        out.push(result(path, about(field), label(field), exp.next_at_ms, actual, timesDifference(exp.next_at_ms ?? [], actual, exp.tolerance_ms, 'has its next attempt at')))
+        break
+      }
       case 'attempts':
-        out.push(result(path, label(field), exp.attempts, attempts.length, attempts.length === exp.attempts ? null : `${attempts.length} attempts, expected ${exp.attempts}`))
+        out.push(result(path, about(field), label(field), exp.attempts, attempts.length, attempts.length === exp.attempts ? null : `${attempts.length} attempts, expected ${exp.attempts}`))
         break
       case 'at_ms': {
         const actual = attempts.map((a) => a.at_ms)
-        out.push(result(path, label(field), exp.at_ms, actual, timesDifference(exp.at_ms ?? [], actual, exp.tolerance_ms)))
+        out.push(result(path, about(field), label(field), exp.at_ms, actual, timesDifference(exp.at_ms ?? [], actual, exp.tolerance_ms)))
         break
       }
       case 'outcomes': {
         const actual = attempts.map((a) => a.outcome)
-        out.push(result(path, label(field), exp.outcomes, actual, listDifference('outcome', exp.outcomes ?? [], actual)))
+        out.push(result(path, about(field), label(field), exp.outcomes, actual, listDifference('outcome', exp.outcomes ?? [], actual)))
         break
       }
       case 'duplicates': {
         const actual = attempts.map((a) => a.duplicate)
-        out.push(result(path, label(field), exp.duplicates, actual, listDifference('duplicate number', exp.duplicates ?? [], actual)))
+        out.push(result(path, about(field), label(field), exp.duplicates, actual, listDifference('duplicate number', exp.duplicates ?? [], actual)))
         break
       }
       case 'duplicates_flagged': {
         const actual = attempts.filter((a) => (a.duplicate ?? 0) > 1).length
-        out.push(result(path, label(field), exp.duplicates_flagged, actual, actual === exp.duplicates_flagged ? null : `${actual} attempts flagged as duplicates, expected ${exp.duplicates_flagged}`))
+        out.push(result(path, about(field), label(field), exp.duplicates_flagged, actual, actual === exp.duplicates_flagged ? null : `${actual} attempts flagged as duplicates, expected ${exp.duplicates_flagged}`))
         break
       }
       case 'signatures': {
@@ -75,7 +109,7 @@ export function evaluateDelivery(exp: DeliveryExpectation, index: number, delive
         const expected = typeof exp.signatures === 'string' ? attempts.map(() => exp.signatures as string) : (exp.signatures ?? [])
         let failure = listDifference('signature result', expected, actual)
         if (typeof exp.signatures === 'string' && attempts.length === 0) failure = `no attempts were made, expected signature results ${JSON.stringify(exp.signatures)}`
-        out.push(result(path, label(field), exp.signatures, actual, failure))
+        out.push(result(path, about(field), label(field), exp.signatures, actual, failure))
         break
       }
       default: {
@@ -94,22 +128,24 @@ function countsDifference(expected: Record<string, number>, actual: Record<strin
   return wrong.map((k) => `${k}: ${actual[k] ?? 0}, expected ${expected[k] ?? 0}`).join('; ')
 }
 
-export function evaluateEndpoint(exp: EndpointExpectation, index: number, endpoint: ReportEndpoint | undefined): ExpectationResult[] {
+export function evaluateEndpoint(exp: EndpointExpectation, index: number, endpoint: ReportEndpoint | undefined, arrivals: readonly ReportArrival[] = []): ExpectationResult[] {
   const base: (string | number)[] = ['expect', 'endpoints', index]
   const label = (field: string) => `endpoint ${exp.endpoint}: ${field}`
+  const about = (field: string): ExpectationSubject => ({ kind: 'endpoint', endpoint: exp.endpoint, field })
   const actual: ReportEndpoint = endpoint ?? { slug: exp.endpoint, requests: 0, duplicates_flagged: 0, signatures: {} }
   const out: ExpectationResult[] = []
   if (exp.requests !== undefined) {
-    out.push(result([...base, 'requests'], label('requests'), exp.requests, actual.requests, actual.requests === exp.requests ? null : `${actual.requests} requests received, expected ${exp.requests}`))
+    out.push(result([...base, 'requests'], about('requests'), label('requests'), exp.requests, actual.requests, actual.requests === exp.requests ? null : `${actual.requests} requests received, expected ${exp.requests}`))
   }
   if (exp.duplicates_flagged !== undefined) {
     out.push(
-      result([...base, 'duplicates_flagged'], label('duplicates_flagged'), exp.duplicates_flagged, actual.duplicates_flagged, actual.duplicates_flagged === exp.duplicates_flagged ? null : `${actual.duplicates_flagged} requests flagged as duplicates, expected ${exp.duplicates_flagged}`),
+      result([...base, 'duplicates_flagged'], about('duplicates_flagged'), label('duplicates_flagged'), exp.duplicates_flagged, actual.duplicates_flagged, actual.duplicates_flagged === exp.duplicates_flagged ? null : `${actual.duplicates_flagged} requests flagged as duplicates, expected ${exp.duplicates_flagged}`),
     )
   }
   if (exp.signatures !== undefined) {
-    out.push(result([...base, 'signatures'], label('signatures'), exp.signatures, actual.signatures, countsDifference(exp.signatures, actual.signatures)))
+    out.push(result([...base, 'signatures'], about('signatures'), label('signatures'), exp.signatures, actual.signatures, countsDifference(exp.signatures, actual.signatures)))
   }
+  if (exp.arrivals !== undefined) out.push(...evaluateArrivals(exp.arrivals, [...base, 'arrivals'], exp.endpoint, arrivals.filter((a) => a.endpoint === exp.endpoint), exp.tolerance_ms))
   return out
 }
 
@@ -118,18 +154,37 @@ export function findDelivery(scenario: Scenario, exp: DeliveryExpectation, deliv
   const eventIndex = scenario.events.findIndex((e, i) => eventLocalId(e, i) === exp.event)
   const event = scenario.events[eventIndex]
   const subscription = exp.subscription ?? event?.subscriptions?.[0] ?? scenario.subscriptions[0]?.id ?? ''
-  // The original delivery, or with `copy` the second one a `duplicate` fault made.
-  return { subscription, delivery: deliveries.find((d) => d.event === exp.event && d.subscription === subscription && (d.duplicate_of !== null) === exp.copy) }
+  // The original delivery, with `copy` the second one a `duplicate` fault made, with `resend` the n-th resend's.
+  return {
+    subscription,
+    delivery: deliveries.find((d) => d.event === exp.event && d.subscription === subscription && (d.duplicate_of !== null) === exp.copy && (d.resend ?? undefined) === exp.resend),
+  }
 }
 
-export function evaluateExpectations(scenario: Scenario, deliveries: readonly ReportDelivery[], endpoints: readonly ReportEndpoint[]): ExpectationResult[] {
+/** The preset a subscription's policy names (undefined for an explicit one). */
+export function presetOf(scenario: Scenario, subscription: string): string | undefined {
+  const policy = scenario.subscriptions.find((s) => s.id === subscription)?.policy
+  if (policy === undefined) return undefined
+  return typeof policy === 'string' ? policy : policy.name === undefined || policy.name === policy.preset ? policy.preset : undefined
+}
+
+/** The verdict a scenario without one expectation gets: it tested nothing, so it fails unless a smoke run. */
+export function noExpectations(scenario: Scenario): ExpectationResult | null {
+  const count = scenario.expect.deliveries.length + scenario.expect.endpoints.length
+  if (count > 0 || scenario.smoke) return null
+  return result(['expect'], { kind: 'scenario', field: 'expect' }, 'expectations', 'at least one expectation (or "smoke": true)', 0, 'no expectations: this scenario checks nothing; add expectations under "expect", or mark it "smoke": true if running it is the whole test')
+}
+
+export function evaluateExpectations(scenario: Scenario, deliveries: readonly ReportDelivery[], endpoints: readonly ReportEndpoint[], arrivals: readonly ReportArrival[] = []): ExpectationResult[] {
   const results: ExpectationResult[] = []
   scenario.expect.deliveries.forEach((exp, i) => {
     const { subscription, delivery } = findDelivery(scenario, exp, deliveries)
-    results.push(...evaluateDelivery(exp, i, delivery, subscription))
+    results.push(...evaluateDelivery(exp, i, delivery, subscription, presetOf(scenario, subscription)))
   })
   scenario.expect.endpoints.forEach((exp, i) => {
-    results.push(...evaluateEndpoint(exp, i, endpoints.find((e) => e.slug === exp.endpoint)))
+    results.push(...evaluateEndpoint(exp, i, endpoints.find((e) => e.slug === exp.endpoint), arrivals))
   })
+  const none = noExpectations(scenario)
+  if (none) results.push(none)
   return results
 }

@@ -2,8 +2,9 @@
 // delivery's first attempt on the scenario clock, and each attempt that reached one of our own
 // endpoints carries the receiver's verdict (signature reason, duplicate number).
 import type { Scenario } from '../../../shared/scenario'
-import type { ReportAction, ReportAttempt, ReportDelivery, ReportEndpoint, ScenarioReport } from '../../../shared/scenario-report'
-import { evaluateExpectations } from './expectations'
+import type { ReportAction, ReportArrival, ReportAttempt, ReportDelivery, ReportEndpoint, ScenarioReport } from '../../../shared/scenario-report'
+import { statusWordFor } from '../../../shared/scenario-status-words'
+import { evaluateExpectations, presetOf } from './expectations'
 
 export interface RecordedRequest {
   id: number
@@ -33,6 +34,11 @@ export interface RecordedEndpointRequest {
   slug: string
   verify_reason: string | null
   duplicate_number: number | null
+  /** What arrived (absent in reports built from older records: then no arrivals are listed). */
+  id?: number
+  received_at?: number
+  headers_json?: string
+  body?: Buffer | null
 }
 
 export interface BuildReportInput {
@@ -70,6 +76,30 @@ export function reportAttempts(attempts: readonly RecordedAttempt[], runStartedA
   }))
 }
 
+function arrivalBody(body: Buffer | null | undefined): unknown {
+  if (!body || body.length === 0) return null
+  const text = body.toString('utf8')
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}
+
+function arrivalHeaders(json: string): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of JSON.parse(json) as [string, string][]) {
+    const key = name.toLowerCase()
+    headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`
+  }
+  return headers
+}
+
+function arrivalOf(r: RecordedEndpointRequest, runStartedAt: number): ReportArrival | null {
+  if (r.id === undefined || r.received_at === undefined || r.headers_json === undefined) return null
+  return { endpoint: r.slug, request_id: r.id, run_ms: r.received_at - runStartedAt, headers: arrivalHeaders(r.headers_json), body: arrivalBody(r.body), signature: r.verify_reason, duplicate: r.duplicate_number }
+}
+
 export function summarizeEndpoints(scenario: Scenario, requests: readonly RecordedEndpointRequest[]): ReportEndpoint[] {
   return scenario.endpoints.map((endpoint) => {
     const mine = requests.filter((r) => r.slug === endpoint.slug)
@@ -78,13 +108,14 @@ export function summarizeEndpoints(scenario: Scenario, requests: readonly Record
       const reason = r.verify_reason ?? 'not_verified'
       signatures[reason] = (signatures[reason] ?? 0) + 1
     }
-    return {
-      slug: endpoint.slug,
-      requests: mine.length,
-      duplicates_flagged: mine.filter((r) => (r.duplicate_number ?? 0) > 1).length,
-      signatures,
-    }
+    return { slug: endpoint.slug, requests: mine.length, duplicates_flagged: mine.filter((r) => (r.duplicate_number ?? 0) > 1).length, signatures }
   })
+}
+
+/** What arrived at the scenario's endpoints, in order. */
+export function reportArrivals(scenario: Scenario, requests: readonly RecordedEndpointRequest[], runStartedAt: number): ReportArrival[] {
+  const slugs = new Set(scenario.endpoints.map((e) => e.slug))
+  return requests.filter((r) => slugs.has(r.slug)).map((r) => arrivalOf(r, runStartedAt)).filter((a): a is ReportArrival => a !== null)
 }
 
 export function buildReport(input: BuildReportInput): ScenarioReport {
@@ -98,10 +129,13 @@ export function buildReport(input: BuildReportInput): ScenarioReport {
     url: d.url,
     loop: d.loop,
     status: d.status,
+    status_word: statusWordFor(presetOf(input.scenario, d.subscription), d.status),
+    ...(d.resend === undefined ? {} : { resend: d.resend }),
     attempts: reportAttempts(d.attempts, input.startedAt),
   }))
   const endpoints = summarizeEndpoints(input.scenario, input.endpointRequests)
-  const expectations = evaluateExpectations(input.scenario, deliveries, endpoints)
+  const arrivals = reportArrivals(input.scenario, input.endpointRequests, input.startedAt)
+  const expectations = evaluateExpectations(input.scenario, deliveries, endpoints, arrivals)
   const actions = [...(input.actions ?? [])]
   return {
     ok: input.incomplete === null && expectations.every((e) => e.ok) && actions.every((a) => a.ok),
@@ -114,6 +148,7 @@ export function buildReport(input: BuildReportInput): ScenarioReport {
     incomplete: input.incomplete,
     deliveries,
     endpoints,
+    arrivals,
     actions,
     expectations,
   }

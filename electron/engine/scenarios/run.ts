@@ -37,6 +37,8 @@ interface PlannedDelivery {
   subscription: string
   deliveryId: number
   duplicateOf: number | null
+  /** Set on a delivery a `resend` action made: which resend of the event it is (1, 2 …). */
+  resend?: number
 }
 
 function parseJson(text: string | null): unknown {
@@ -140,9 +142,10 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     if (event.type.startsWith('delivery.') || event.type.startsWith('attempt.')) queueCheck()
     if (event.type === 'attempt.finished' && options.onProgress) {
       const a = event.attempt
-      const p = planned.find((entry) => entry.deliveryId === a.delivery_id)
-      const next = a.next_attempt_at === null ? a.decision : `${a.decision}, next at run +${a.next_attempt_at - startedAt} ms`
-      options.onProgress(`run +${a.started_at - startedAt} ms  ${p ? `${p.event} → ${p.subscription}${p.duplicateOf === null ? '' : ' (copy)'}` : `delivery ${a.delivery_id}`}  #${a.n} ${a.outcome} (${next})`)
+      const p = planned.find((entry) => entry.deliveryId === a.deliveryId)
+      const which = !p ? '' : p.duplicateOf !== null ? ' (copy)' : p.resend !== undefined ? ` (resend #${p.resend})` : ''
+      const next = a.nextAttemptAt === null ? a.decision : `${a.decision}, next at run +${a.nextAttemptAt - startedAt} ms`
+      options.onProgress(`run +${a.startedAt - startedAt} ms  ${p ? `${p.event} → ${p.subscription}${which}` : `delivery ${a.deliveryId}`}  #${a.n} ${a.outcome} (${next})`)
     }
   })
   const clockLimit = clock.setTimer(limits.clockMs, () => {
@@ -182,7 +185,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
         })
         .then(
           (sent) => {
-            for (const d of sent.deliveries) planned.push({ event: local, subscription: localSubscription.get(d.subscription_id) ?? d.subscription_id, deliveryId: d.id, duplicateOf: d.duplicate_of })
+            for (const d of sent.deliveries) planned.push({ event: local, subscription: localSubscription.get(d.subscriptionId) ?? d.subscriptionId, deliveryId: d.id, duplicateOf: d.duplicateOf })
           },
           (error: unknown) => {
             stopReason = `event ${local} could not be sent: ${error instanceof Error ? error.message : String(error)}`
@@ -199,7 +202,12 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
   const actionContext = {
     engine,
     subscriptionId: (local: string) => subscriptionIds.get(local),
-    deliveryId: (event: string, subscription: string) => planned.find((p) => p.event === event && p.subscription === subscription && p.duplicateOf === null)?.deliveryId,
+    deliveryId: (event: string, subscription: string) => planned.find((p) => p.event === event && p.subscription === subscription && p.duplicateOf === null && p.resend === undefined)?.deliveryId,
+    resent: (event: string, subscription: string, deliveryId: number) => {
+      const n = planned.filter((p) => p.event === event && p.subscription === subscription && p.resend !== undefined).length + 1
+      planned.push({ event, subscription, deliveryId, duplicateOf: null, resend: n })
+      return n
+    },
     defaultSubscription: (event: string) => {
       const index = scenario.events.findIndex((e, i) => eventLocalId(e, i) === event)
       return scenario.events[index]?.subscriptions?.[0] ?? scenario.subscriptions[0]?.id ?? ''
@@ -235,6 +243,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     deliveries.push({
       delivery_id: row.id,
       duplicate_of: p.duplicateOf,
+      ...(p.resend === undefined ? {} : { resend: p.resend }),
       event: p.event,
       subscription: p.subscription,
       event_id: row.event_id,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
 import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../../../shared/clock'
-import type { AttemptView, DeliveryStatus, DeliveryView, SenderEventMap } from '../../../shared/sender-events'
+import type { AttemptView, DeliveryView, SenderEventMap } from '../../../shared/sender-events'
+import type { DeliveryStatus } from '../../../shared/delivery'
 import { sendFaultSchema, type SendFault, type SendFaultInput } from '../../../shared/sender-faults'
 import { createRealClock } from '../clock/real-clock'
 import { PROVIDERS } from '../../../shared/providers'
@@ -381,6 +382,22 @@ export function createSender(options: SenderOptions) {
       scheduler.schedule(deliveryId, now)
       runner.emitDelivery(deliveryId, 'delivery.updated')
       return deliveryView(requireDelivery(deliveryId), eventType(row.event_id))
+    },
+    /**
+     * A provider panel's "Resend": the same event (same id, same body) as a new delivery to the
+     * subscription, with attempts and retries of its own; no sending-side faults.
+     */
+    resend(eventId: string, subscriptionId: string): DeliveryView {
+      const event = events.get(eventId)
+      if (!event) throw new SenderError('not_found', `event ${eventId} is missing`)
+      const sub = subscriptions.require(subscriptionId)
+      const now = clock.now()
+      const at = sub.paused ? null : now
+      const id = deliveries.insert({ event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now })
+      const view = deliveryView(requireDelivery(id), event.event_type)
+      emitter.emit('delivery.created', view)
+      if (at !== null) scheduler.schedule(id, at)
+      return view
     },
     /** The body as the delivery's subscription sends it (its current envelope), and the payload's own bytes. */
     viewPayload(deliveryId: number): { event_id: string; event_type: string; body: Buffer; payload: Buffer } {

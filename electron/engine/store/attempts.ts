@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite, writeSql } from './changes'
+import type { AttemptDecisionState } from '../../../shared/delivery'
 
-export type AttemptDecisionColumn = 'pending' | 'succeeded' | 'retry' | 'failed'
+export type AttemptDecisionColumn = AttemptDecisionState
 
 export interface AttemptRow {
   id: number

@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { randomBytes } from 'node:crypto'
 import BetterSqlite3 from 'better-sqlite3'
 import type { Database } from 'better-sqlite3'
+import { prepareDataFiles, tightenDatabaseFiles } from './file-modes'
 import { migrate, type Migration, MIGRATIONS } from './migrations'
+import { attachSecretBox, createSecretBox, fileSecretKey, sealSecretsAtRest, secretKeyFileOf, type SecretKeySource } from './secret-box'
 import { StoreError } from './store-error'
 
 export interface OpenDatabaseOptions {
@@ -11,12 +12,27 @@ export interface OpenDatabaseOptions {
   migrations?: readonly Migration[]
   /** Where better-sqlite3's native addon lives (Electron needs its own ABI build). */
   nativeBinding?: string
+  /**
+   * The 32-byte key that seals signing secrets at rest (the app passes one kept with the OS
+   * keychain). Default: a random key in a 0600 file beside the database (`<file>.key`).
+   */
+  secretKey?: SecretKeySource
+  /**
+   * For work that never reads a signing secret (pruning history): no data key is read or made,
+   * plain secrets are left for the next full open, and the secret statements refuse to run.
+   */
+  withoutSecrets?: boolean
+  /** Where a notice goes (a file mode tightened, plain secrets sealed); default stderr. */
+  notice?: (line: string) => void
 }
+
+const stderrNotice = (line: string) => void process.stderr.write(`hookloop: ${line}\n`)
 
 /** Opens (creating if needed) and migrates the database; WAL mode for files. */
 export function openDatabase(options: OpenDatabaseOptions): Database {
   const { file } = options
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const notice = options.notice ?? stderrNotice
+  if (file !== ':memory:') prepareDataFiles(file, notice)
   let db: Database
   try {
     db = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
@@ -25,6 +41,9 @@ export function openDatabase(options: OpenDatabaseOptions): Database {
   }
   try {
     if (file !== ':memory:') {
+      // A new file frees pruned pages back to the file system (incremental vacuum, store/history.ts);
+      // the setting can only be chosen before the first page is written.
+      if (db.pragma('page_count', { simple: true }) === 0) db.pragma('auto_vacuum = INCREMENTAL')
       const mode = db.pragma('journal_mode = WAL', { simple: true })
       if (mode !== 'wal') throw new StoreError('open_failed', `cannot switch ${file} to WAL mode (journal_mode is ${String(mode)})`)
     }
@@ -34,6 +53,13 @@ export function openDatabase(options: OpenDatabaseOptions): Database {
     db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
     migrate(db, options.migrations ?? MIGRATIONS)
+    if (file !== ':memory:') tightenDatabaseFiles(file, notice)
+    if (options.withoutSecrets) return db
+    const source = options.secretKey ?? (file === ':memory:' ? randomBytes(32) : () => fileSecretKey(secretKeyFileOf(file), notice))
+    const box = createSecretBox(typeof source === 'function' ? source() : source)
+    const sealed = sealSecretsAtRest(db, box, options.secretKey === undefined ? `the key file ${secretKeyFileOf(file)}` : 'the one given')
+    if (sealed > 0) notice(`sealed the signing secrets of ${sealed} endpoint(s) and subscription(s) in ${file}: they were stored in plain text`)
+    attachSecretBox(db, box)
     return db
   } catch (error) {
     db.close()

@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite, writeSql } from './changes'
+import type { DeliveryStatus } from '../../../shared/delivery'
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed'
+export type { DeliveryStatus }
 
 export interface DeliveryRow {
   id: number

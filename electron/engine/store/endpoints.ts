@@ -1,6 +1,8 @@
 // Named statements over the `endpoints` table. Settings that have no column of their own
-// (signature tolerance, custom HMAC options) live in config_json.
+// (signature tolerance, custom HMAC options) live in config_json. Secrets are sealed at rest
+// (secret-box.ts): sealed on the way in, opened on the way out.
 import type { Database } from 'better-sqlite3'
+import { secretBoxOf, type SecretBox } from './secret-box'
 import type { CustomHmacOptions, SchemeId } from '../../../shared/signatures'
 import type { DedupeKey, Endpoint } from '../../../shared/receiver'
 import { prepareWrite, type StoreTable } from './changes'
@@ -27,13 +29,13 @@ export interface EndpointStore {
   list(): Endpoint[]
 }
 
-function toRow(e: Endpoint): EndpointDbRow {
+function toRow(e: Endpoint, box: SecretBox): EndpointDbRow {
   return {
     id: e.id,
     slug: e.slug,
     name: e.name,
     scheme: e.scheme,
-    secrets_json: JSON.stringify(e.secrets),
+    secrets_json: box.seal(JSON.stringify(e.secrets)),
     dedupe_json: e.dedupe ? JSON.stringify(e.dedupe) : null,
     dedupe_window_ms: e.dedupeWindowMs,
     body_limit: e.bodyLimit,
@@ -42,14 +44,14 @@ function toRow(e: Endpoint): EndpointDbRow {
   }
 }
 
-function fromRow(r: EndpointDbRow): Endpoint {
+function fromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
   const config = JSON.parse(r.config_json) as { toleranceSeconds?: number | null; custom?: CustomHmacOptions | null; forwardTo?: string[] }
   const endpoint: Endpoint = {
     id: r.id,
     slug: r.slug,
     name: r.name,
     scheme: r.scheme as SchemeId | null,
-    secrets: JSON.parse(r.secrets_json) as string[],
+    secrets: JSON.parse(box.open(r.secrets_json)) as string[],
     toleranceSeconds: config.toleranceSeconds ?? null,
     custom: config.custom ?? null,
     dedupe: r.dedupe_json ? (JSON.parse(r.dedupe_json) as DedupeKey) : null,
@@ -63,6 +65,8 @@ function fromRow(r: EndpointDbRow): Endpoint {
 
 export function createEndpointStore(db: Database): EndpointStore {
   const write = (sql: string, tables: StoreTable[] = ['endpoints']) => prepareWrite(db, tables, sql)
+  const box = secretBoxOf(db)
+  const read = (row: EndpointDbRow | undefined) => row && fromRow(row, box)
   const insert = write(
     `INSERT INTO endpoints (id, slug, name, scheme, secrets_json, dedupe_json, dedupe_window_ms, body_limit, config_json, created_at)
      VALUES (@id, @slug, @name, @scheme, @secrets_json, @dedupe_json, @dedupe_window_ms, @body_limit, @config_json, @created_at)`,
@@ -76,17 +80,11 @@ export function createEndpointStore(db: Database): EndpointStore {
   const selectBySlug = db.prepare('SELECT * FROM endpoints WHERE slug = ?')
   const selectAll = db.prepare('SELECT * FROM endpoints ORDER BY created_at, slug')
   return {
-    insert: (e) => void insert.run(toRow(e)),
-    update: (e) => update.run(toRow(e)).changes > 0,
+    insert: (e) => void insert.run(toRow(e, box)),
+    update: (e) => update.run(toRow(e, box)).changes > 0,
     delete: (id) => remove.run(id).changes > 0,
-    get: (id) => {
-      const row = selectById.get(id) as EndpointDbRow | undefined
-      return row && fromRow(row)
-    },
-    getBySlug: (slug) => {
-      const row = selectBySlug.get(slug) as EndpointDbRow | undefined
-      return row && fromRow(row)
-    },
-    list: () => (selectAll.all() as EndpointDbRow[]).map(fromRow),
+    get: (id) => read(selectById.get(id) as EndpointDbRow | undefined),
+    getBySlug: (slug) => read(selectBySlug.get(slug) as EndpointDbRow | undefined),
+    list: () => (selectAll.all() as EndpointDbRow[]).map((row) => fromRow(row, box)),
   }
 }

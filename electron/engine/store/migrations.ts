@@ -165,6 +165,21 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
+    name: 'retention: settings, and an index for pruning requests that duplicates point at',
+    sql: `
+      -- Deleting a request checks requests.duplicate_of (a foreign key): without an index that is
+      -- a scan of every request per deleted row. Pruning also clears the pointers of survivors.
+      CREATE INDEX requests_by_duplicate_of ON requests(duplicate_of) WHERE duplicate_of IS NOT NULL;
+
+      -- Settings of this data folder (retention …), one JSON value per key.
+      CREATE TABLE settings (
+        key           TEXT PRIMARY KEY,
+        value_json    TEXT NOT NULL
+      );
+    `,
+  },
+  {
+    version: 5,
     name: 'forward legs: each request sent on to a target, and its answer',
     sql: `
       CREATE TABLE forward_legs (
@@ -187,6 +202,12 @@ export const MIGRATIONS: readonly Migration[] = [
         error         TEXT                       -- the reason in words, NULL when answered
       );
       CREATE INDEX forward_legs_by_request ON forward_legs(request_id, id);
+      -- Not a foreign key: a leg may be stored before its request's row is committed (the capture
+      -- writer commits in groups). Pruning or clearing a request takes its legs with it.
+      CREATE TRIGGER forward_legs_follow_requests AFTER DELETE ON requests
+      BEGIN
+        DELETE FROM forward_legs WHERE request_id = OLD.id;
+      END;
     `,
   },
 ]

@@ -3,7 +3,7 @@
 import type { Database } from 'better-sqlite3'
 import type { RequestRow } from './requests'
 
-export type EndpointRequestRow = Pick<RequestRow, 'verify_reason' | 'duplicate_number'> & { slug: string }
+export type EndpointRequestRow = Pick<RequestRow, 'id' | 'received_at' | 'headers_json' | 'body' | 'verify_reason' | 'duplicate_number'> & { slug: string }
 
 export interface ScenarioRecordStatements {
   /** Requests captured by our endpoints at or after `since` (receiver clock ms). */
@@ -14,7 +14,7 @@ export interface ScenarioRecordStatements {
 
 export function createScenarioRecordStatements(db: Database): ScenarioRecordStatements {
   const endpointRequests = db.prepare(
-    `SELECT e.slug, r.verify_reason, r.duplicate_number
+    `SELECT r.id, e.slug, r.received_at, r.headers_json, r.body, r.verify_reason, r.duplicate_number
      FROM requests r JOIN endpoints e ON e.id = r.endpoint_id
      WHERE r.received_at >= ? ORDER BY r.id`,
   )

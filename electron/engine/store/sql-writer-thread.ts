@@ -21,7 +21,8 @@ export interface SqlWriterThreadOptions extends SqlWriterOptions {
 
 // Plain JavaScript, evaluated in the thread (no bundler involved: it runs the same in tests, the
 // CLI and the app). Acknowledges each batch on a port of its own, then bumps a shared counter:
-// wait() sleeps on that counter and reads the ack synchronously.
+// wait() sleeps on that counter and reads the ack synchronously. The second slot says the thread's
+// connection is closed, so close() returns only when the thread no longer holds the file.
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.driver)
@@ -53,7 +54,14 @@ const commitAll = db.transaction((data) => run(data, 0, data.length))
 const commitOne = db.transaction(run)
 const describe = (e) => String((e && e.message) || e)
 parentPort.on('message', (m) => {
-  if (m.type === 'close') { db.close(); acks.close(); parentPort.close(); return }
+  if (m.type === 'close') {
+    db.close()
+    acks.close()
+    parentPort.close()
+    Atomics.store(signals, 1, 1)
+    Atomics.notify(signals, 1)
+    return
+  }
   if (m.blobs) for (const i of m.blobs) m.data[i] = Buffer.from(m.data[i], 'latin1')
   let result = null
   try {
@@ -69,12 +77,15 @@ parentPort.on('message', (m) => {
 })
 `
 
+const CLOSE_WAIT_MS = 5000
+
 type Ack = string | Array<string | null> | null
 
 export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWriter {
   const statements = positional(options.statements)
-  const shared = new SharedArrayBuffer(4)
-  const signals = new Int32Array(shared) // bumped by the thread after each ack it sends
+  const shared = new SharedArrayBuffer(8)
+  // [0] bumped by the thread after each ack it sends; [1] set once its connection is closed
+  const signals = new Int32Array(shared)
   const { port1: acks, port2: threadAcks } = new MessageChannel()
   const worker = new Worker(THREAD_SOURCE, {
     eval: true,
@@ -153,6 +164,10 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
     close() {
       closed = true
       worker.postMessage({ type: 'close' })
+      // Wait (bounded) for the thread to close its connection: until then it may still be removing
+      // the -wal and -shm files, and a caller that deletes or copies the folder next would race it.
+      const until = Date.now() + CLOSE_WAIT_MS
+      while (!fatal && Atomics.load(signals, 1) === 0 && Date.now() < until) Atomics.wait(signals, 1, 0, 50)
       acks.close()
       setReferenced(false)
     },

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
+import { secretBoxOf } from './secret-box'
 
 export interface SubscriptionRow {
   id: string
@@ -8,7 +9,7 @@ export interface SubscriptionRow {
   url: string
   endpoint_slug: string | null
   scheme: string
-  /** JSON array of secrets; the first one signs. */
+  /** JSON array of secrets; the first one signs. Plain here: sealed at rest by these statements (secret-box.ts). */
   secrets_json: string
   policy_json: string
   headers_json: string
@@ -36,6 +37,9 @@ const COLUMNS = 'id, name, url, endpoint_slug, scheme, secrets_json, policy_json
 /** Named prepared statements over the subscriptions table. */
 export function createSubscriptionStatements(db: Database): SubscriptionStatements {
   const write = (sql: string) => prepareWrite(db, 'subscriptions', sql)
+  const box = secretBoxOf(db)
+  const sealed = (row: SubscriptionRow): SubscriptionRow => ({ ...row, secrets_json: box.seal(row.secrets_json) })
+  const opened = (row: SubscriptionRow | undefined): SubscriptionRow | undefined => row && { ...row, secrets_json: box.open(row.secrets_json) }
   const insert = write(
     `INSERT INTO subscriptions (${COLUMNS}) VALUES (@id, @name, @url, @endpoint_slug, @scheme, @secrets_json, @policy_json, @headers_json, @event_id_header, @envelope, @provider, @paused, @created_at, @updated_at)`,
   )
@@ -49,11 +53,11 @@ export function createSubscriptionStatements(db: Database): SubscriptionStatemen
   const setPaused = write('UPDATE subscriptions SET paused = ?, updated_at = ? WHERE id = ?')
   const setSecrets = write('UPDATE subscriptions SET secrets_json = ?, updated_at = ? WHERE id = ?')
   return {
-    insert: (row) => void insert.run(row),
-    update: (row) => void update.run(row),
-    get: (id) => get.get(id) as SubscriptionRow | undefined,
-    list: () => list.all() as SubscriptionRow[],
+    insert: (row) => void insert.run(sealed(row)),
+    update: (row) => void update.run(sealed(row)),
+    get: (id) => opened(get.get(id) as SubscriptionRow | undefined),
+    list: () => (list.all() as SubscriptionRow[]).map((row) => opened(row)!),
     setPaused: (id, paused, now) => setPaused.run(paused ? 1 : 0, now, id).changes > 0,
-    setSecrets: (id, secretsJson, now) => setSecrets.run(secretsJson, now, id).changes > 0,
+    setSecrets: (id, secretsJson, now) => setSecrets.run(box.seal(secretsJson), now, id).changes > 0,
   }
 }

@@ -36,8 +36,14 @@ export interface HealthCheckOptions {
   signal?: AbortSignal
 }
 
+/** Why a health check failed; `timedOut`: no answer within the deadline (perhaps only busy). */
+export interface HealthProblem {
+  message: string
+  timedOut: boolean
+}
+
 /** Resolves to undefined when healthy, or to why not. Never rejects. */
-export async function checkHealth(options: HealthCheckOptions): Promise<string | undefined> {
+export async function checkHealth(options: HealthCheckOptions): Promise<HealthProblem | undefined> {
   const url = new URL(`${options.publicUrl}${HEALTH_PATH_PREFIX}${options.secret}`)
   try {
     const answer = await httpGet(url, {
@@ -50,9 +56,9 @@ export async function checkHealth(options: HealthCheckOptions): Promise<string |
       maxBodyBytes: 16 * 1024,
     })
     if (answer.headers[HEALTH_ECHO_HEADER] === options.secret) return undefined
-    return `health check through ${options.publicUrl} got HTTP ${answer.status} from something other than this tunnel`
+    return { message: `health check through ${options.publicUrl} got HTTP ${answer.status} from something other than this tunnel`, timedOut: false }
   } catch (error) {
-    if (error instanceof HttpGetError) return `health check through ${options.publicUrl} failed: ${error.message}`
-    return `health check through ${options.publicUrl} failed: ${String(error)}`
+    if (error instanceof HttpGetError) return { message: `health check through ${options.publicUrl} failed: ${error.message}`, timedOut: error.code === 'timeout' }
+    return { message: `health check through ${options.publicUrl} failed: ${String(error)}`, timedOut: false }
   }
 }

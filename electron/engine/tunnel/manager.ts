@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto'
 import type { TunnelEvents, TunnelNotice, TunnelState } from '../../../shared/tunnel'
 import { requestAssignment, TunnelRequestError, type TunnelAssignment } from './assignment'
 import { backoffDelay } from './backoff'
-import { checkHealth } from './health'
+import { checkHealth, type HealthProblem } from './health'
 import { resolveTunnelOptions, type TunnelManagerOptions } from './options'
+import { serverView } from './server-status'
 import { createSocketPool, type SocketPool } from './socket-pool'
 
 export interface TunnelManager {
@@ -30,6 +31,15 @@ interface OpenTunnel {
   degradedTimer: NodeJS.Timeout | undefined
 }
 
+// localtunnel-server frees an id 1 s after its last socket closed, and until then hands out a
+// random one instead. A rebuild asks again this often, this many times, before it settles for
+// another id (then reported as url-changed, and the wanted one is asked for at the next rebuild).
+const WANTED_ID_TRIES = 4
+const WANTED_ID_RETRY_MS = 1000
+// A replaced pool closes each socket once its request is answered; what is still open after
+// this is closed (the receiver's own request deadlines end far sooner).
+const DRAIN_MS = 120_000
+
 /**
  * Keeps a public URL pointing at the receiver: asks a localtunnel server for a tunnel (with a
  * deadline), keeps its sockets open, checks the URL end to end, and rebuilds a dead tunnel with
@@ -47,8 +57,15 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
   let attempt = 0
   let requestAbort: AbortController | undefined
   let tunnel: OpenTunnel | undefined
-  // Asked for again on rebuild so the URL configured at a provider keeps working.
-  let grantedId: string | undefined
+  // Pools of torn-down tunnels still carrying requests (make before break); stop() closes them.
+  const draining = new Set<SocketPool>()
+  // The tunnel a failed health check replaces, kept running until its successor is in place: when
+  // the server hands out another id because it still holds this one, and this one answers a
+  // health check again (a server that was only frozen for a while), it is kept after all.
+  let standby: OpenTunnel | undefined
+  // Asked for at every rebuild so the URL configured at a provider keeps working: the subdomain
+  // the user asked for, or else the first one granted (never a stand-in granted later).
+  let wantedId: string | undefined = opts.subdomain
   let lastUrl: string | undefined
 
   function emit<K extends keyof TunnelEvents>(event: K, payload: TunnelEvents[K]) {
@@ -77,26 +94,58 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
     return timer
   }
 
-  function teardown() {
+  /** Everything scheduled or asked for by the current tunnel stops; its callbacks see the mismatch. */
+  function cancelPending() {
     generation++
     requestAbort?.abort()
     requestAbort = undefined
     for (const timer of timers) clearTimeout(timer)
     timers.clear()
+  }
+
+  /** `drain`: requests in flight on the old sockets are answered before those sockets close. */
+  function teardown(how: 'drain' | 'close') {
+    cancelPending()
     if (tunnel) {
-      tunnel.health.abort()
-      tunnel.pool.close()
+      const t = tunnel
       tunnel = undefined
+      t.health.abort()
+      retire(t.pool, how)
     }
   }
 
-  function scheduleRebuild(lastError: string) {
-    teardown()
+  function dropStandby(how: 'drain' | 'close') {
+    const t = standby
+    standby = undefined
+    if (t) retire(t.pool, how)
+  }
+
+  function retire(pool: SocketPool, how: 'drain' | 'close') {
+    if (how === 'close' || pool.inFlight() === 0) return pool.close()
+    draining.add(pool)
+    pool.drain(DRAIN_MS)
+    const forget = setInterval(() => {
+      if (pool.inFlight() > 0 && draining.has(pool)) return
+      clearInterval(forget)
+      draining.delete(pool)
+    }, 500)
+    forget.unref()
+  }
+
+  /** `keepOld`: the tunnel still has sockets; keep it as the standby until its successor is in place. */
+  function scheduleRebuild(lastError: string, keepOld = false) {
+    const old = tunnel
+    if (keepOld && old && standby === undefined && old.pool.live() > 0) {
+      cancelPending()
+      tunnel = undefined
+      old.health.abort()
+      standby = old
+    } else teardown('drain')
     if (!running) return
     attempt++
     const nextInMs = backoffDelay(attempt, opts.backoff, opts.random)
     setState({ kind: 'reconnecting', attempt, nextInMs, lastError })
-    later(nextInMs, () => void connect(grantedId))
+    later(nextInMs, () => void connect())
   }
 
   function noticeUrl(assignment: TunnelAssignment) {
@@ -107,32 +156,80 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       notice = { kind: 'url-changed', url: assignment.url, requestedSubdomain: opts.subdomain, assignedSubdomain: assignment.id }
     }
     lastUrl = assignment.url
-    grantedId = assignment.id
+    wantedId ??= assignment.id
     if (notice) emit('notice', notice)
   }
 
-  async function connect(subdomain: string | undefined) {
-    teardown()
+  /** Asks for the wanted id; while the server still holds it, waits a little and asks again. */
+  async function requestWanted(gen: number, signal: AbortSignal): Promise<TunnelAssignment> {
+    for (let tries = 1; ; tries++) {
+      const assignment = await requestAssignment({ serverHost: opts.host, subdomain: wantedId, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal })
+      if (wantedId === undefined || assignment.id === wantedId || tries >= WANTED_ID_TRIES || gen !== generation) return assignment
+      // Held by our own standby tunnel: waiting would not free it.
+      if (standby !== undefined && standby.assignment.id === wantedId && standby.pool.live() > 0) return assignment
+      // The id granted instead is never connected to; the server drops it after its own grace.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, WANTED_ID_RETRY_MS)
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer)
+            resolve()
+          },
+          { once: true },
+        )
+      })
+      if (signal.aborted) throw new TunnelRequestError('aborted', true)
+    }
+  }
+
+  async function connect() {
+    teardown('close')
     const gen = generation
     setState({ kind: 'connecting', host: opts.host.origin })
     const abort = new AbortController()
     requestAbort = abort
     let assignment: TunnelAssignment
     try {
-      assignment = await requestAssignment({ serverHost: opts.host, subdomain, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal: abort.signal })
+      assignment = await requestWanted(gen, abort.signal)
     } catch (error) {
       if (gen !== generation) return
       const failure = error instanceof TunnelRequestError ? error : new TunnelRequestError(`tunnel request failed: ${String(error)}`, true)
       if (failure.retryable) return scheduleRebuild(failure.message)
       // A refusal (bad subdomain, blocked client): asking again would be refused again.
-      teardown()
+      teardown('close')
+      dropStandby('drain')
       running = false
       setState(failure.status === undefined ? { kind: 'offline', reason: failure.message } : { kind: 'offline', reason: failure.message, status: failure.status })
       return
     }
     if (gen !== generation) return
+    const old = standby
+    if (old) {
+      if (assignment.id !== old.assignment.id && old.pool.live() > 0) {
+        // The server still holds the old tunnel's id for its sockets: maybe it is alive after all.
+        old.health = new AbortController()
+        abort.signal.addEventListener('abort', () => old.health.abort(), { once: true })
+        const problem = await probe(old)
+        if (gen !== generation) return
+        if (problem === undefined && standby === old) {
+          // The new id is never connected to; the server drops it after its own grace.
+          standby = undefined
+          requestAbort = undefined
+          tunnel = old
+          old.healthFailures = 0
+          old.verified = true
+          evaluate()
+          later(opts.healthIntervalMs, () => void runHealth(old))
+          return
+        }
+      }
+      dropStandby('drain')
+    }
     requestAbort = undefined
     noticeUrl(assignment)
+    // Callbacks act only while this is the current tunnel (or the standby, for the last two).
+    const ref: { self?: OpenTunnel } = {}
     const pool = createSocketPool({
       remoteHost: assignment.remoteHost,
       remotePort: assignment.remotePort,
@@ -142,16 +239,18 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       lookup: opts.lookup,
       healthSecret,
       onChange: () => {
-        if (gen === generation) evaluate()
+        if (ref.self !== undefined && tunnel === ref.self) evaluate()
       },
       onDead: (lastError) => {
-        if (gen === generation) scheduleRebuild(lastError)
+        if (ref.self === undefined) return
+        if (tunnel === ref.self) scheduleRebuild(lastError)
+        else if (standby === ref.self) dropStandby('close')
       },
       onLocalUnreachable: (error) => {
-        if (gen === generation) emit('notice', { kind: 'local-unreachable', port: opts.localPort, error })
+        if (ref.self !== undefined && (tunnel === ref.self || standby === ref.self)) emit('notice', { kind: 'local-unreachable', port: opts.localPort, error })
       },
     })
-    tunnel = {
+    ref.self = {
       assignment,
       pool,
       verified: opts.healthIntervalMs === 0,
@@ -160,9 +259,15 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       health: new AbortController(),
       degradedTimer: undefined,
     }
+    tunnel = ref.self
   }
 
-  /** Turns the socket count and health into online / degraded. */
+  /**
+   * Turns the socket count and health into online / degraded. A full pool is online at once; a
+   * shortfall is reported only once it has lasted `degradedGraceMs` — after a rebuild as well as
+   * while online, since sockets close and reopen after every request — and then at most once per
+   * grace period while it lasts.
+   */
   function evaluate() {
     const t = tunnel
     if (!t) return
@@ -172,29 +277,37 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       if (live > 0 && !t.healthInFlight) void runHealth(t)
       return
     }
-    if (t.verified && attempt !== 0) attempt = 0
+    if (attempt !== 0) attempt = 0
     if (live >= max) {
       if (t.degradedTimer) clearTimeout(t.degradedTimer)
       t.degradedTimer = undefined
       setState({ kind: 'online', url: t.assignment.url, sockets: max })
       return
     }
-    const degraded: TunnelState = { kind: 'degraded', url: t.assignment.url, liveSockets: live, maxSockets: max }
-    // Sockets close and reopen after every request; only a shortfall that lasts is news.
-    if (state.kind !== 'online') return setState(degraded)
-    if (t.degradedTimer === undefined) {
-      t.degradedTimer = later(opts.degradedGraceMs, () => {
-        t.degradedTimer = undefined
-        if (tunnel !== t) return
-        const nowLive = t.pool.live()
-        setState(nowLive >= max ? { kind: 'online', url: t.assignment.url, sockets: max } : { kind: 'degraded', url: t.assignment.url, liveSockets: nowLive, maxSockets: max })
-      })
-    }
+    if (t.degradedTimer !== undefined) return
+    t.degradedTimer = later(opts.degradedGraceMs, () => {
+      t.degradedTimer = undefined
+      if (tunnel !== t) return
+      const nowLive = t.pool.live()
+      setState(nowLive >= max ? { kind: 'online', url: t.assignment.url, sockets: max } : { kind: 'degraded', url: t.assignment.url, liveSockets: nowLive, maxSockets: max })
+      // Still short: look again after another grace period (a count that changed is news then).
+      if (nowLive < max) evaluate()
+    })
+  }
+
+  /** A health check through the public URL; a timeout while requests are in flight may be only busy. */
+  async function probe(t: OpenTunnel): Promise<HealthProblem | undefined> {
+    const problem = await checkHealth({ publicUrl: t.assignment.url, secret: healthSecret, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal: t.health.signal })
+    if (problem === undefined || !problem.timedOut || t.pool.inFlight() === 0) return problem
+    // Requests held by the receiver may fill every socket, and the check queues behind them.
+    // The server's own view of the tunnel (no socket needed) tells busy from dead.
+    const view = await serverView({ serverHost: opts.host, id: t.assignment.id, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal: t.health.signal })
+    return view.kind === 'connected' ? undefined : problem
   }
 
   async function runHealth(t: OpenTunnel) {
     t.healthInFlight = true
-    const problem = await checkHealth({ publicUrl: t.assignment.url, secret: healthSecret, timeoutMs: opts.requestTimeoutMs, lookup: opts.lookup, signal: t.health.signal })
+    const problem = await probe(t)
     t.healthInFlight = false
     if (tunnel !== t) return
     if (problem === undefined) {
@@ -205,7 +318,7 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       return
     }
     t.healthFailures++
-    if (t.healthFailures >= opts.healthFailuresBeforeRebuild) return scheduleRebuild(problem)
+    if (t.healthFailures >= opts.healthFailuresBeforeRebuild) return scheduleRebuild(problem.message, true)
     // Check again soon: one lost check is not yet a dead tunnel.
     later(Math.min(1000, opts.healthIntervalMs), () => void runHealth(t))
   }
@@ -215,11 +328,14 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       if (running) return
       running = true
       attempt = 0
-      void connect(opts.subdomain ?? grantedId)
+      void connect()
     },
     async stop() {
       running = false
-      teardown()
+      teardown('close')
+      dropStandby('close')
+      for (const pool of draining) pool.close()
+      draining.clear()
       setState({ kind: 'stopped' })
       // Let the destroyed sockets' close events run before the caller moves on.
       await new Promise<void>((resolve) => setImmediate(resolve))

@@ -1,5 +1,7 @@
 import { connect, type LookupFunction, type Socket } from 'node:net'
+import { createFramer, type Framer } from './framing'
 import { healthRequestMarker, healthResponse, matchMarker } from './health'
+import { createLocalConnections, type LocalConnection, type LocalOwner } from './local-connections'
 
 // The client side of the localtunnel protocol: keep `maxSockets` TCP connections open to the
 // server's port; the server writes each public HTTP request into one of them, and we carry it to
@@ -9,8 +11,10 @@ import { healthRequestMarker, healthResponse, matchMarker } from './health'
 // soon as the server socket opens, so an idle receiver socket hits Node's headersTimeout and a
 // stale "408" is later read as the answer to a real request; it loses a socket for good when the
 // server refuses it; and it reopens closed sockets at once, forever, with no way to see that the
-// server is gone. Here the receiver connection opens only when request bytes arrive, every socket
-// is counted, reopening backs off, and a pool that cannot keep any socket reports itself dead.
+// server is gone. Here the receiver connection opens only when request bytes arrive (and is kept
+// for later requests, see local-connections.ts), every socket is counted, reopening backs off, a
+// pool that cannot keep any socket reports itself dead, and a pool that is replaced closes each
+// socket only once the request it carries has been answered.
 
 export interface SocketPoolOptions {
   remoteHost: string
@@ -32,13 +36,17 @@ export interface SocketPoolOptions {
 export interface SocketPool {
   readonly maxSockets: number
   live(): number
+  /** Sockets carrying a request that has not been answered in full yet. */
+  inFlight(): number
+  /**
+   * Stops reopening; idle sockets close now, each busy one as soon as its answer is written (or
+   * its caller is gone), and whatever is left after `timeoutMs`.
+   */
+  drain(timeoutMs: number): void
   /** Destroys every socket; nothing is reopened after. */
   close(): void
 }
-
-/** The receiver is always reached on loopback: the tunnel exposes this one port and nothing else. */
-const LOCAL_HOST = '127.0.0.1'
-/** A socket that stayed open this long, or carried a request, is live (and was healthy when it closed). */
+/** A socket that stayed open this long, or carried a request, was healthy when it closed. */
 const STABLE_MS = 250
 const REOPEN_FIRST_MS = 100
 const REOPEN_MAX_MS = 5000
@@ -51,9 +59,12 @@ const BAD_GATEWAY =
 export function createSocketPool(options: SocketPoolOptions): SocketPool {
   const marker = healthRequestMarker(options.healthSecret)
   const sockets = new Set<Socket>()
+  const relays = new Set<Relay>()
   const timers = new Set<NodeJS.Timeout>()
+  const locals = createLocalConnections(options.localPort, options.maxSockets)
   let live = 0
   let closed = false
+  let draining = false
   let dead = false
   // Failures since the last healthy socket; with no socket open, `maxSockets` of them mean dead.
   let failures = 0
@@ -68,19 +79,20 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
   }
 
   function openSlot(slotFailures: number) {
-    if (closed || dead) return
+    if (closed || dead || draining) return
     const remote = connect({ host: options.remoteHost, port: options.remotePort, lookup: options.lookup })
     sockets.add(remote)
     let connectedAt: number | undefined
-    // A socket counts as live once it has stayed open STABLE_MS or carried a request, so a server
-    // that accepts and at once closes sockets does not make the count flicker.
+    // Live: connected now (what the server counts too). Healthy: it stayed open STABLE_MS or
+    // carried a request — only a socket that closes without being healthy counts as a failure
+    // (backoff, dead), so a server that accepts and at once closes sockets gets no storm, while
+    // the sockets localtunnel-server closes after each answer are replaced at once.
     let counted = false
-    const count = () => {
-      if (counted || remote.destroyed || closed) return
-      counted = true
-      live++
+    let healthy = false
+    const markHealthy = () => {
+      if (healthy || remote.destroyed || closed) return
+      healthy = true
       if (live === options.maxSockets) failures = 0
-      options.onChange()
     }
     remote.setTimeout(options.connectTimeoutMs, () => remote.destroy(new Error(`connecting to ${options.remoteHost}:${options.remotePort} timed out`)))
     remote.once('connect', () => {
@@ -89,7 +101,11 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       remote.setNoDelay(true)
       // Idle sockets can sit for hours; keepalive notices a peer that vanished without a FIN.
       remote.setKeepAlive(true, 15_000)
-      later(STABLE_MS, count)
+      if (closed) return
+      counted = true
+      live++
+      options.onChange()
+      later(STABLE_MS, markHealthy)
     })
     remote.on('error', (error: NodeJS.ErrnoException) => {
       lastError = `tunnel socket to ${options.remoteHost}:${options.remotePort}: ${error.code ?? error.message}`
@@ -100,10 +116,10 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
         live--
         if (!closed) options.onChange()
       }
-      if (closed || dead) return
-      if (counted) {
+      if (closed || dead || draining) return
+      if (healthy) {
         failures = 0
-        // The usual case: the receiver closed an idle keep-alive connection after a request.
+        // The usual case: the server closed a socket after its answer (it keeps one free socket).
         setImmediate(() => openSlot(0))
         return
       }
@@ -117,24 +133,68 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       const next = slotFailures + 1
       later(Math.min(REOPEN_MAX_MS, REOPEN_FIRST_MS * 2 ** (next - 1)), () => openSlot(next))
     })
-    bridge(remote, count)
+    relay(remote, markHealthy)
   }
 
-  /** Carries bytes between one server socket and a receiver connection opened on first request. */
-  function bridge(remote: Socket, onRequest: () => void) {
-    let local: Socket | undefined
-    let localOpen = false
-    let head: Buffer | undefined = Buffer.alloc(0)
-    const pending: Buffer[] = []
+  interface Relay {
+    readonly remote: Socket
+    busy(): boolean
+  }
 
-    // Answered here; the socket stays open for the next request, which is sniffed the same way.
-    const answerHealth = () => {
-      remote.write(healthResponse(options.healthSecret))
+  /**
+   * Carries one tunnel socket's requests to receiver connections and their answers back, byte for
+   * byte. Health checks are answered here. Between requests the tunnel socket holds no receiver
+   * connection; a request takes one (kept from earlier requests, or new) for as long as it lasts.
+   */
+  function relay(remote: Socket, onRequest: () => void) {
+    let local: LocalConnection | undefined
+    // A request has begun on this socket and has not been read in full.
+    let inRequest = false
+    let health = false
+    // Bytes at the start of a request, held until they show whether it is a health check.
+    let head: Buffer = Buffer.alloc(0)
+    // Framing lost (bad bytes, an upgrade, no parser): a plain relay until either side closes.
+    let raw = false
+    let ended = false
+    const requestFramer: Framer | undefined = createFramer('request', {
+      onBegin: () => {
+        inRequest = true
+        if (!health && local) local.awaiting++
+      },
+      onHead: (h) => {
+        if (health || !local) return false
+        local.methods.push(h.method ?? '')
+        if (!h.keepAlive) local.reusable = false
+        if (h.upgrade) becomeRaw()
+        return false
+      },
+      onComplete: () => {
+        inRequest = false
+        if (health) {
+          health = false
+          remote.write(healthResponse(options.healthSecret))
+        }
+        settle()
+      },
+    })
+    if (!requestFramer) raw = true
+
+    const self: Relay = {
+      remote,
+      busy: () => (raw && local !== undefined) || inRequest || head.length > 0 || (local !== undefined && local.awaiting > 0),
+    }
+    relays.add(self)
+
+    function becomeRaw() {
+      raw = true
+      if (local) {
+        local.unframed = true
+        local.reusable = false
+      }
     }
 
     // After the receiver side ended, further bytes are dropped; the socket keeps reading so that
     // the server's FIN is seen (a paused socket would sit half-open and still count as live).
-    let ended = false
     const endRemote = (how: 'end' | 'destroy' | 'reset', data?: string) => {
       ended = true
       if (remote.destroyed) return
@@ -149,80 +209,138 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       }
     }
 
+    /** A request and its answer are both complete: the receiver connection is free again. */
+    function settle() {
+      if (self.busy()) return
+      // Draining: the answer is out, so this socket can close without dropping anything.
+      if (draining) endRemote('end')
+    }
+
+    const owner: LocalOwner = {
+      onData(chunk) {
+        if (!remote.write(chunk)) local?.socket.pause()
+      },
+      onDrain: () => remote.resume(),
+      onHead(h) {
+        if (h.status === 101 || h.upgrade) becomeRaw()
+      },
+      onAnswered: () => settle(),
+      onClose(error, connected) {
+        const wasBusy = raw || inRequest || (local !== undefined && local.awaiting > 0)
+        local = undefined
+        remote.resume()
+        if (!connected) {
+          options.onLocalUnreachable(error?.code ?? error?.message ?? 'closed')
+          return endRemote('end', BAD_GATEWAY)
+        }
+        // Closed between requests (an idle timeout, Connection: close): the next request opens another.
+        if (!wasBusy) return settle()
+        // Pass a reset on as a reset (the receiver may inject one on purpose); a clean close as a FIN.
+        if (error?.code === 'ECONNRESET') endRemote('reset')
+        else if (error) endRemote('destroy')
+        else endRemote('end')
+      },
+    }
+
+    function toLocal(chunk: Buffer) {
+      if (!local) local = locals.take(owner)
+      if (!local.write(chunk)) remote.pause()
+    }
+
     remote.on('data', (chunk: Buffer) => {
       if (ended) return
       onRequest()
-      if (head !== undefined) {
-        // First bytes of a request with no receiver connection yet: a health check, or a
-        // request for the receiver.
-        head = Buffer.concat([head, chunk])
-        const found = matchMarker(head, marker)
-        if (found === 'partial') return
-        if (found === 'match') {
-          head = Buffer.alloc(0)
-          return answerHealth()
-        }
-        const first = head
-        head = undefined
-        openLocal(first)
-        return
+      if (raw) {
+        if (!requestFramer && local === undefined && head !== undefined) return sniff(chunk, true)
+        return toLocal(chunk)
       }
-      // A later request on a kept-alive socket starts its own TCP segment (HTTP/1.1, no pipelining).
-      if (chunk.length >= marker.length && matchMarker(chunk, marker) === 'match') return answerHealth()
-      if (!localOpen) {
-        pending.push(chunk)
-        return
-      }
-      if (local && !local.write(chunk)) remote.pause()
+      if (!inRequest) return sniff(chunk, false)
+      feed(chunk)
     })
-    remote.on('drain', () => local?.resume())
-    remote.once('close', () => local?.destroy())
 
-    function openLocal(first: Buffer) {
-      pending.push(first)
-      remote.pause()
-      const socket = connect({ host: LOCAL_HOST, port: options.localPort })
-      local = socket
-      let localError: NodeJS.ErrnoException | undefined
-      socket.setNoDelay(true)
-      socket.once('connect', () => {
-        localOpen = true
-        for (const chunk of pending.splice(0)) socket.write(chunk)
-        remote.resume()
-      })
-      socket.on('data', (chunk: Buffer) => {
-        if (!remote.write(chunk)) socket.pause()
-      })
-      socket.on('drain', () => remote.resume())
-      socket.on('error', (error: NodeJS.ErrnoException) => {
-        localError = error
-      })
-      socket.once('close', () => {
-        if (!localOpen) {
-          const why = localError?.code ?? localError?.message ?? 'closed'
-          options.onLocalUnreachable(why)
-          return endRemote('end', BAD_GATEWAY)
-        }
-        // Pass a reset on as a reset (the receiver may inject one on purpose); a clean close as a FIN.
-        if (localError?.code === 'ECONNRESET') endRemote('reset')
-        else if (localError) endRemote('destroy')
-        else endRemote('end')
-      })
+    /** First bytes of a request: a health check, or a request for the receiver. */
+    function sniff(chunk: Buffer, unframed: boolean) {
+      head = head.length === 0 ? chunk : Buffer.concat([head, chunk])
+      const found = matchMarker(head, marker)
+      if (found === 'partial') return
+      const first = head
+      head = Buffer.alloc(0)
+      if (found === 'match') {
+        if (unframed) return void remote.write(healthResponse(options.healthSecret))
+        health = true
+        return feed(first)
+      }
+      if (unframed) return toLocal(first)
+      if (local && (!local.reusable || local.unframed)) {
+        // Its last answer said it closes (or could not be followed): the next request gets another.
+        const stale = local
+        local = undefined
+        stale.owner = undefined
+        stale.socket.destroy()
+      }
+      if (!local) local = locals.take(owner)
+      feed(first)
     }
-  }
 
+    function feed(chunk: Buffer) {
+      const wasHealth = health
+      if (!requestFramer?.feed(chunk)) {
+        // Bytes that are not HTTP the framer can follow: the receiver gets them as they are.
+        becomeRaw()
+        if (wasHealth) return endRemote('destroy')
+      }
+      if (!wasHealth) toLocal(chunk)
+    }
+
+    remote.on('drain', () => local?.socket.resume())
+    remote.once('close', () => {
+      relays.delete(self)
+      requestFramer?.close()
+      const l = local
+      local = undefined
+      if (!l) return
+      // The caller is gone mid-request: so is the receiver connection (the receiver records it).
+      if (raw || inRequest || l.awaiting > 0) return void l.socket.destroy()
+      locals.release(l)
+    })
+  }
   for (let i = 0; i < options.maxSockets; i++) openSlot(0)
+
+  function close() {
+    if (closed) return
+    closed = true
+    for (const timer of timers) clearTimeout(timer)
+    timers.clear()
+    for (const socket of sockets) socket.destroy()
+    sockets.clear()
+    locals.close()
+  }
 
   return {
     maxSockets: options.maxSockets,
     live: () => live,
-    close() {
-      if (closed) return
-      closed = true
+    inFlight: () => [...relays].filter((r) => r.busy()).length,
+    drain(timeoutMs) {
+      if (closed || draining) return
+      draining = true
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
-      for (const socket of sockets) socket.destroy()
-      sockets.clear()
+      for (const r of [...relays]) if (!r.busy()) r.remote.destroy()
+      // Sockets still connecting carry nothing yet.
+      for (const socket of sockets) if (socket.connecting) socket.destroy()
+      const check = setInterval(() => {
+        if (sockets.size === 0 || closed) {
+          clearInterval(check)
+          close()
+        }
+      }, 100)
+      const cap = setTimeout(() => {
+        clearInterval(check)
+        close()
+      }, timeoutMs)
+      check.unref()
+      cap.unref()
     },
+    close,
   }
 }

@@ -6,6 +6,7 @@ import type { EventMessage, Snapshot, TimelineFilter, TimelineRow } from '../../
 import type { ScenarioReport } from '../../../shared/scenario-report'
 import type { ConnectionState, EngineClient } from '../transport/client'
 import { appendPage, applyUpserts, emptyTimeline, type TimelineModel } from './timeline-model'
+import { createEventBatcher } from '../../../shared/event-batcher'
 
 export type ViewId = 'timeline' | 'endpoints' | 'sender' | 'subscriptions' | 'scenarios' | 'checks'
 
@@ -100,17 +101,14 @@ export function togglePicked(key: string): void {
 export function verdictsOf(report: ScenarioReport): Map<string, RowVerdict> {
   const out = new Map<string, RowVerdict>()
   for (const e of report.expectations) {
-    const match = /^expect\.deliveries\[(\d+)\]/.exec(e.path)
-    if (!match) continue
-    const label = e.label.split(': ').slice(1).join(': ') || e.label
-    // The label starts "<event> → <subscription>"; the report's deliveries carry the event ids.
-    const [event, rest] = e.label.split(' → ')
-    const subscription = rest?.split(':')[0]?.replace(' (copy)', '')
+    const about = e.subject
+    if (about.kind !== 'delivery') continue
+    // The report's deliveries of that scenario event to that subscription carry the event ids.
     for (const d of report.deliveries) {
-      if (d.event !== event || (subscription !== undefined && d.subscription !== subscription)) continue
+      if (d.event !== about.event || d.subscription !== about.subscription) continue
       const v = out.get(d.event_id) ?? { ok: true, lines: [] }
       v.ok &&= e.ok
-      v.lines.push(`${e.ok ? '✓' : '✗'} ${label}${e.ok ? '' : ` — ${e.message}`}`)
+      v.lines.push(`${e.ok ? '✓' : '✗'} ${about.field}${e.ok ? '' : ` — ${e.message}`}`)
       out.set(d.event_id, v)
     }
   }
@@ -210,37 +208,37 @@ export function applyBatch(batch: EventMessage[]): void {
   for (const event of batch) {
     switch (event.name) {
       case 'timeline.upsert':
-        upserts = upserts.concat((event as EventMessage<'timeline.upsert'>).payload.rows)
+        upserts = upserts.concat(event.payload.rows)
         break
       case 'timeline.reset':
         reset = true
         break
       case 'endpoints.changed':
-        if (snapshot) snapshot = { ...snapshot, endpoints: (event as EventMessage<'endpoints.changed'>).payload.endpoints }
+        if (snapshot) snapshot = { ...snapshot, endpoints: event.payload.endpoints }
         break
       case 'rules.changed':
-        if (snapshot) snapshot = { ...snapshot, rules: (event as EventMessage<'rules.changed'>).payload.rules }
+        if (snapshot) snapshot = { ...snapshot, rules: event.payload.rules }
         break
       case 'subscriptions.changed':
-        if (snapshot) snapshot = { ...snapshot, subscriptions: (event as EventMessage<'subscriptions.changed'>).payload.subscriptions }
+        if (snapshot) snapshot = { ...snapshot, subscriptions: event.payload.subscriptions }
         break
       case 'tunnel.state':
-        if (snapshot) snapshot = { ...snapshot, tunnel: (event as EventMessage<'tunnel.state'>).payload }
+        if (snapshot) snapshot = { ...snapshot, tunnel: event.payload }
         break
       case 'clock.state':
-        if (snapshot) snapshot = { ...snapshot, clock: (event as EventMessage<'clock.state'>).payload }
+        if (snapshot) snapshot = { ...snapshot, clock: event.payload }
         break
       case 'recording.state':
-        if (snapshot) snapshot = { ...snapshot, recording: (event as EventMessage<'recording.state'>).payload }
+        if (snapshot) snapshot = { ...snapshot, recording: event.payload }
         break
       case 'scenario.progress': {
-        const run = (event as EventMessage<'scenario.progress'>).payload
+        const run = event.payload
         if (snapshot) snapshot = { ...snapshot, scenarioRun: run }
         if (run.report) patch.verdicts = verdictsOf(run.report)
         break
       }
       default: {
-        const never: never = event.name
+        const never: never = event
         return never
       }
     }
@@ -254,19 +252,33 @@ export function applyBatch(batch: EventMessage[]): void {
   if (reset) void reloadTimeline()
 }
 
-/** Collects event batches and applies them together on the next animation frame. */
-export function createFrameApplier(apply: (batch: EventMessage[]) => void): (batch: EventMessage[]) => void {
-  let queued: EventMessage[] = []
-  let scheduled = false
+/** What a frame applier waits on (each returns its cancel): the next frame, and a timer for when frames stop coming. */
+export interface FrameTimers {
+  frame(run: () => void): () => void
+  timeout(run: () => void, ms: number): () => void
+}
+
+const browserTimers: FrameTimers = {
+  frame: (run) => cancelAnimationFrame.bind(window, requestAnimationFrame(run)),
+  timeout: (run, ms) => clearTimeout.bind(window, setTimeout(run, ms)),
+}
+
+/**
+ * Collects event batches, merged as the host merges them (each row once, latest wins; each state
+ * event once), and applies them on the next animation frame — or after maxWaitMs when no frame
+ * comes: a hidden window gets none, and its queue must not grow without bound.
+ */
+export function createFrameApplier(apply: (batch: EventMessage[]) => void, timers: FrameTimers = browserTimers, maxWaitMs = 250): (batch: EventMessage[]) => void {
+  const queue = createEventBatcher()
+  let cancel: (() => void)[] = []
+  const flush = () => {
+    for (const stop of cancel) stop()
+    cancel = []
+    const batch = queue.drain()
+    if (batch.length > 0) apply(batch)
+  }
   return (batch) => {
-    queued = queued.concat(batch)
-    if (scheduled) return
-    scheduled = true
-    requestAnimationFrame(() => {
-      scheduled = false
-      const next = queued
-      queued = []
-      apply(next)
-    })
+    for (const event of batch) queue.add(event)
+    if (cancel.length === 0) cancel = [timers.frame(flush), timers.timeout(flush, maxWaitMs)]
   }
 }

@@ -1,7 +1,7 @@
 // The renderer's side of shared/contract.ts: typed command calls over the control WebSocket, and
 // pushed event batches handed on as they arrive (the stores apply them once per frame).
 import type { HookloopBridge } from '../../../shared/bridge'
-import { CONTROL_PATH, type CommandName, type CommandRequest, type CommandResponse, type EventMessage, type ServerFrame } from '../../../shared/contract'
+import { CONTROL_PATH, type CommandName, type CommandRequest, type CommandResponse, type ErrorCode, type EventMessage, type ServerFrame } from '../../../shared/contract'
 
 export type ConnectionState = { state: 'connecting' } | { state: 'open' } | { state: 'closed'; reason: string; retryInMs: number }
 
@@ -15,7 +15,7 @@ export interface EngineClient {
 export class CommandError extends Error {
   override readonly name = 'CommandError'
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message)

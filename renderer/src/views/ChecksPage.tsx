@@ -7,6 +7,9 @@ import type { ConsumerCheckResult } from '../../../shared/conformance'
 import type { SenderConformanceReport } from '../../../shared/conformance-sender'
 import { formatClock, formatDuration } from '../lib/format'
 import { run, toast, useApp } from '../state/app-store'
+import type { PolicyPresetId } from '../../../shared/policy-presets'
+import { endpointChoices, named, presetChoices, Select } from './Select'
+import type { SchemeId } from '../../../shared/signatures'
 
 const SEVERITY_MARK = { pass: '✓', warn: '!', fail: '✗', skip: '–' } as const
 const SENDER_MARK = { pass: '✓', fail: '✗', skip: '–', pending: '…' } as const
@@ -29,13 +32,13 @@ export function ChecksPage() {
 function ConsumerCheck() {
   const schemes = useApp((s) => s.snapshot?.schemes ?? [])
   const [url, setUrl] = useState('')
-  const [scheme, setScheme] = useState('standard-webhooks')
+  const [scheme, setScheme] = useState<SchemeId>('standard-webhooks')
   const [secret, setSecret] = useState('')
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<ConsumerCheckResult | null>(null)
   const start = async () => {
     setBusy(true)
-    const out = await run('Consumer check', (c) => c.call('check.consumer', { url: url.trim(), scheme: scheme as never, secret }))
+    const out = await run('Consumer check', (c) => c.call('check.consumer', { url: url.trim(), scheme, secret }))
     setBusy(false)
     if (out) setResult(out)
   }
@@ -60,13 +63,7 @@ function ConsumerCheck() {
           </label>
           <label className="field">
             Scheme
-            <select className="input" value={scheme} onChange={(e) => setScheme(e.target.value)} data-testid="consumer-scheme">
-              {schemes.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
+            <Select choices={named(schemes)} value={scheme} onChange={setScheme} testId="consumer-scheme" />
           </label>
         </div>
         <label className="field">
@@ -108,7 +105,7 @@ function SenderCheck() {
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
   const presets = useApp((s) => s.snapshot?.policyPresets ?? [])
   const [endpointId, setEndpointId] = useState('')
-  const [policyId, setPolicyId] = useState('pandoktorek')
+  const [policyId, setPolicyId] = useState<PolicyPresetId>('pandoktorek')
   const [toleranceMs, setToleranceMs] = useState(1000)
   const [busy, setBusy] = useState(false)
   const [report, setReport] = useState<SenderConformanceReport | null>(null)
@@ -143,23 +140,11 @@ function SenderCheck() {
           <div className="grid2">
             <label className="field">
               Endpoint
-              <select className="input" value={chosen?.id ?? ''} onChange={(e) => setEndpointId(e.target.value)} data-testid="sender-check-endpoint">
-                {endpoints.map((e) => (
-                  <option key={e.id} value={e.id}>
-                    {e.name} — /h/{e.slug}
-                  </option>
-                ))}
-              </select>
+              <Select choices={endpointChoices(endpoints)} value={chosen?.id ?? ''} onChange={setEndpointId} testId="sender-check-endpoint" />
             </label>
             <label className="field">
               Documented policy
-              <select className="input" value={policyId} onChange={(e) => setPolicyId(e.target.value)} data-testid="sender-check-policy">
-                {presets.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.label}
-                  </option>
-                ))}
-              </select>
+              <Select choices={presetChoices(presets)} value={policyId} onChange={setPolicyId} testId="sender-check-policy" />
             </label>
           </div>
         )}

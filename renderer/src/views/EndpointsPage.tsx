@@ -1,7 +1,12 @@
 // Endpoints and their rules: create an endpoint (verify scheme, secret, dedupe key); each rule
 // reads as its explain() sentence; one-click presets; reorder, enable / disable, delete.
 import { useState } from 'react'
-import type { DedupeConfigView, EndpointView, RuleView } from '../../../shared/contract'
+import type { EndpointView, PresetView, RuleView } from '../../../shared/contract'
+import type { PresetParameter } from '../../../shared/catalog'
+import { dedupeKeyOf, dedupeKeyText, type DedupeKey } from '../../../shared/receiver'
+import type { PresetId } from '../../../shared/rules-presets'
+import type { SchemeId } from '../../../shared/signatures'
+import { named, Select, type Choice } from './Select'
 import { run, setFilter, toast, useApp } from '../state/app-store'
 
 export function EndpointsPage() {
@@ -31,29 +36,32 @@ export function EndpointsPage() {
   )
 }
 
-const DEDUPE_PRESETS: { label: string; value: DedupeConfigView }[] = [
-  { label: 'Provider A event id header', value: { kind: 'header', value: 'X-Pandoktorek-Event-Id' } },
-  { label: 'Provider A body event_id', value: { kind: 'json-path', value: 'event_id' } },
-  { label: 'Provider B ${event}_${message.id}', value: { kind: 'template', value: '${event}_${message.id}' } },
-  { label: 'Standard Webhooks webhook-id', value: { kind: 'header', value: 'webhook-id' } },
-  { label: 'GitHub X-GitHub-Delivery', value: { kind: 'header', value: 'X-GitHub-Delivery' } },
+const DEDUPE_TYPES: Choice<DedupeKey['type'] | 'none'>[] = [
+  { value: 'none', label: 'none' },
+  { value: 'header', label: 'header' },
+  { value: 'json-path', label: 'body field' },
+  { value: 'template', label: 'template' },
 ]
 
 function NewEndpoint() {
   const schemes = useApp((s) => s.snapshot?.schemes ?? [])
+  const dedupePresets = useApp((s) => s.snapshot?.dedupePresets ?? [])
   const [name, setName] = useState('')
-  const [scheme, setScheme] = useState('standard-webhooks')
+  const [scheme, setScheme] = useState<SchemeId | ''>('standard-webhooks')
   const [secret, setSecret] = useState('')
-  const [dedupe, setDedupe] = useState<DedupeConfigView>({ kind: 'header', value: 'webhook-id' })
+  // The form edits the key's type and its one text field; the command gets the key itself.
+  const [dedupeType, setDedupeType] = useState<DedupeKey['type'] | 'none'>('header')
+  const [dedupeText, setDedupeText] = useState('webhook-id')
+  const pickDedupe = (key: DedupeKey) => (setDedupeType(key.type), setDedupeText(dedupeKeyText(key)))
   const [busy, setBusy] = useState(false)
   const create = async () => {
     setBusy(true)
     const created = await run('Create endpoint', (c) =>
       c.call('endpoint.create', {
         name: name.trim(),
-        scheme: scheme === '' ? null : (scheme as EndpointView['scheme']),
+        scheme: scheme === '' ? null : scheme,
         secrets: secret ? [secret] : [],
-        dedupe,
+        dedupe: dedupeKeyOf(dedupeType, dedupeType === 'template' ? dedupeText : dedupeText.trim()),
       }),
     )
     setBusy(false)
@@ -76,14 +84,7 @@ function NewEndpoint() {
           </label>
           <label className="field">
             Verify scheme
-            <select className="input" value={scheme} onChange={(e) => setScheme(e.target.value)} data-testid="endpoint-scheme">
-              <option value="">none (capture only)</option>
-              {schemes.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
+            <Select<SchemeId | ''> choices={[{ value: '', label: 'none (capture only)' }, ...named(schemes)]} value={scheme} onChange={setScheme} testId="endpoint-scheme" />
           </label>
           <label className="field">
             Signing secret
@@ -92,20 +93,15 @@ function NewEndpoint() {
           <label className="field">
             Dedupe key
             <div className="row" style={{ flexWrap: 'nowrap' }}>
-              <select className="input" value={dedupe.kind} onChange={(e) => setDedupe({ kind: e.target.value as DedupeConfigView['kind'], value: dedupe.value })}>
-                <option value="none">none</option>
-                <option value="header">header</option>
-                <option value="json-path">body field</option>
-                <option value="template">template</option>
-              </select>
-              <input className="input mono" style={{ flex: 1 }} value={dedupe.value} disabled={dedupe.kind === 'none'} onChange={(e) => setDedupe({ ...dedupe, value: e.target.value })} />
+              <Select choices={DEDUPE_TYPES} value={dedupeType} onChange={setDedupeType} />
+              <input className="input mono" style={{ flex: 1 }} value={dedupeText} disabled={dedupeType === 'none'} onChange={(e) => setDedupeText(e.target.value)} />
             </div>
           </label>
         </div>
         <div className="row">
           <span className="hint">Dedupe presets:</span>
-          {DEDUPE_PRESETS.map((p) => (
-            <button key={p.label} className="btn small" onClick={() => setDedupe(p.value)}>
+          {dedupePresets.map((p) => (
+            <button key={p.id} className="btn small" title={p.description} onClick={() => pickDedupe(p.key)}>
               {p.label}
             </button>
           ))}
@@ -121,18 +117,24 @@ function NewEndpoint() {
 }
 
 function EndpointCard({ endpoint, rules }: { endpoint: EndpointView; rules: RuleView[] }) {
-  const presets = useApp((s) => s.snapshot?.rulePresets ?? [])
-  const [n, setN] = useState(3)
-  const addPreset = (preset: string) =>
-    void run('Add rule', (c) => c.call('rule.addPreset', { endpointId: endpoint.id, preset, n: preset === 'fail-first' ? n : undefined })).then(
-      (rule) => rule && toast('ok', `Rule added: ${rule.explain}`),
-    )
+  const all = useApp((s) => s.snapshot?.rulePresets ?? [])
+  // Faults around the app need the endpoint's forward target.
+  const presets = all.filter((p) => !p.target || endpoint.forwardTo.length > 0)
+  // One input per parameter name across the catalog, starting at its default.
+  const parameters = [...new Map(presets.flatMap((p) => p.parameters).map((p) => [p.name, p])).values()]
+  const [values, setValues] = useState<Record<string, number>>({})
+  const valueOf = (p: PresetParameter) => values[p.name] ?? p.default
+  const addPreset = (preset: PresetView<PresetId>) =>
+    void run('Add rule', (c) =>
+      c.call('rule.addPreset', { endpointId: endpoint.id, preset: preset.id, parameters: Object.fromEntries(preset.parameters.map((p) => [p.name, valueOf(p)])) }),
+    ).then((rule) => rule && toast('ok', `Rule added: ${rule.explain}`))
+  const label = (preset: PresetView) => preset.parameters.reduce((text, p) => text.replaceAll(`{${p.name}}`, String(valueOf(p))), preset.label)
   return (
     <div className="card" data-testid="endpoint-card" data-endpoint={endpoint.slug}>
       <div className="card-head">
         <h3>{endpoint.name}</h3>
         <span className="badge accent">{endpoint.scheme ?? 'no verify'}</span>
-        <span className="badge neutral">dedupe: {endpoint.dedupe.kind === 'none' ? 'none' : endpoint.dedupe.value}</span>
+        <span className="badge neutral">dedupe: {endpoint.dedupe ? dedupeKeyText(endpoint.dedupe) : 'none'}</span>
         <span style={{ flex: 1 }} />
         <button className="btn small" onClick={() => {
             useApp.setState({ view: 'timeline' })
@@ -173,14 +175,24 @@ function EndpointCard({ endpoint, rules }: { endpoint: EndpointView; rules: Rule
         </div>
         <div className="presets" data-testid="rule-presets">
           {presets.map((p) => (
-            <button key={p.id} className="btn small" title={p.description} onClick={() => addPreset(p.id)} data-testid={`preset-${p.id}`}>
-              + {p.id === 'fail-first' ? `Fail first ${n}, then 200` : p.label}
+            <button key={p.id} className="btn small" title={p.description} onClick={() => addPreset(p)} data-testid={`preset-${p.id}`}>
+              + {label(p)}
             </button>
           ))}
-          <label className="hint row" style={{ gap: 4 }}>
-            N =
-            <input className="input" type="number" min={1} max={20} value={n} onChange={(e) => setN(Math.max(1, Math.min(20, Number(e.target.value) || 1)))} style={{ width: 56 }} />
-          </label>
+          {parameters.map((p) => (
+            <label key={p.name} className="hint row" style={{ gap: 4 }}>
+              {p.label} =
+              <input
+                className="input"
+                type="number"
+                min={p.min}
+                max={p.max}
+                value={valueOf(p)}
+                onChange={(e) => setValues({ ...values, [p.name]: Math.max(p.min, Math.min(p.max, Number(e.target.value) || p.min)) })}
+                style={{ width: 56 }}
+              />
+            </label>
+          ))}
         </div>
       </div>
     </div>

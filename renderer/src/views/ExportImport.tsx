@@ -6,6 +6,8 @@ import type { ExportFormat, ReplayResult } from '../../../shared/exports'
 import type { TimelineRow } from '../../../shared/contract'
 import { openTextFile, saveTextFile } from '../lib/files'
 import { run, toast, useApp } from '../state/app-store'
+import type { SchemeId } from '../../../shared/signatures'
+import { endpointChoices, named, Select } from './Select'
 
 /** The rows an export covers, and the ids the engine needs for them. */
 export function exportTargets(rows: readonly TimelineRow[], keys: ReadonlySet<string>): { deliveryIds: number[]; requestIds: number[]; count: number } {
@@ -89,7 +91,7 @@ export function ImportDialog() {
   const [endpointId, setEndpointId] = useState('')
   const [url, setUrl] = useState('')
   const [resign, setResign] = useState(false)
-  const [scheme, setScheme] = useState('standard-webhooks')
+  const [scheme, setScheme] = useState<SchemeId>('standard-webhooks')
   const [secret, setSecret] = useState('')
   const [busy, setBusy] = useState(false)
   const [results, setResults] = useState<ReplayResult[] | null>(null)
@@ -106,7 +108,7 @@ export function ImportDialog() {
     if (!file) return
     setBusy(true)
     const target = targetKind === 'endpoint' && endpoint ? { endpointId: endpoint.id } : { url: url.trim() }
-    const out = await run('Replay', (c) => c.call('import.replay', { text: file.text, target, ...(resign ? { resign: { scheme: scheme as never, secret } } : {}) }))
+    const out = await run('Replay', (c) => c.call('import.replay', { text: file.text, target, ...(resign ? { resign: { scheme, secret } } : {}) }))
     setBusy(false)
     if (out) setResults(out.results)
   }
@@ -125,13 +127,7 @@ export function ImportDialog() {
           <label className="check">
             <input type="radio" checked={targetKind === 'endpoint'} disabled={endpoints.length === 0} onChange={() => setTargetKind('endpoint')} /> One of my endpoints
           </label>
-          <select className="input" disabled={targetKind !== 'endpoint'} value={endpoint?.id ?? ''} onChange={(e) => setEndpointId(e.target.value)} data-testid="import-endpoint">
-            {endpoints.map((e) => (
-              <option key={e.id} value={e.id}>
-                {e.name} — /h/{e.slug}
-              </option>
-            ))}
-          </select>
+          <Select choices={endpointChoices(endpoints)} disabled={targetKind !== 'endpoint'} value={endpoint?.id ?? ''} onChange={setEndpointId} testId="import-endpoint" />
         </div>
         <div className="row">
           <label className="check">
@@ -147,13 +143,7 @@ export function ImportDialog() {
         </label>
         {resign && (
           <div className="row">
-            <select className="input" value={scheme} onChange={(e) => setScheme(e.target.value)} aria-label="scheme">
-              {schemes.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
+            <Select choices={named(schemes)} value={scheme} onChange={setScheme} ariaLabel="scheme" />
             <input className="input mono" style={{ flex: 1 }} type="password" autoComplete="off" value={secret} onChange={(e) => setSecret(e.target.value)} placeholder="secret" data-testid="import-secret" />
           </div>
         )}

@@ -1,12 +1,13 @@
 // Compose an event, pick a subscription, send one or many, add sending-side faults; the chosen
 // subscription's policy is previewed as its expected schedule.
 import { useState } from 'react'
-import { SENDER_FAULTS, type SenderFault } from '../../../shared/contract'
+import { SEND_FAULT_TYPES, type SendFaultType } from '../../../shared/sender-faults'
 import { run, setFilter, toast, useApp } from '../state/app-store'
 import { ScheduleChart } from './ScheduleChart'
 import { CatalogPicker } from './CatalogPicker'
+import { Select } from './Select'
 
-const FAULT_LABEL: Record<SenderFault, string> = {
+const FAULT_LABEL: Record<SendFaultType, string> = {
   duplicate: 'Send twice (duplicate)',
   'wrong-secret': 'Wrong secret',
   'rotated-secret': 'Rotated-out secret',
@@ -26,7 +27,7 @@ export function SenderPage() {
   const [eventType, setEventType] = useState('booking.created')
   const [payload, setPayload] = useState(SAMPLE)
   const [count, setCount] = useState(1)
-  const [faults, setFaults] = useState<SenderFault[]>([])
+  const [faults, setFaults] = useState<SendFaultType[]>([])
   const [busy, setBusy] = useState(false)
   const chosen = subscriptions.find((s) => s.id === subscriptionId) ?? subscriptions[0]
   const policy = presets.find((p) => p.id === chosen?.policyId)
@@ -72,14 +73,12 @@ export function SenderPage() {
               <div className="grid2">
                 <label className="field">
                   Subscription
-                  <select className="input" value={chosen?.id ?? ''} onChange={(e) => setSubscriptionId(e.target.value)} data-testid="sender-subscription">
-                    {subscriptions.map((s) => (
-                      <option key={s.id} value={s.id}>
-                        {s.name} — {s.url}
-                        {s.paused ? ' (paused)' : ''}
-                      </option>
-                    ))}
-                  </select>
+                  <Select
+                    choices={subscriptions.map((s) => ({ value: s.id, label: `${s.name} — ${s.url}${s.paused ? ' (paused)' : ''}` }))}
+                    value={chosen?.id ?? ''}
+                    onChange={setSubscriptionId}
+                    testId="sender-subscription"
+                  />
                 </label>
                 <label className="field">
                   Event type
@@ -97,7 +96,7 @@ export function SenderPage() {
               )}
               <div className="row">
                 <span className="hint">Sending faults:</span>
-                {SENDER_FAULTS.map((fault) => (
+                {SEND_FAULT_TYPES.map((fault) => (
                   <label key={fault} className="check">
                     <input
                       type="checkbox"

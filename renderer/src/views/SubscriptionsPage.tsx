@@ -4,6 +4,9 @@ import { useState } from 'react'
 import type { DeliveryStatus, SubscriptionView } from '../../../shared/contract'
 import { run, setFilter, toast, useApp } from '../state/app-store'
 import { formatPercent } from '../lib/format'
+import type { PolicyPresetId } from '../../../shared/policy-presets'
+import { named, presetChoices, Select } from './Select'
+import type { SchemeId } from '../../../shared/signatures'
 
 export const FAILURE_RATE_RED = 0.05
 
@@ -40,15 +43,15 @@ function NewSubscription() {
   const [name, setName] = useState('')
   const [target, setTarget] = useState('')
   const [url, setUrl] = useState('')
-  const [scheme, setScheme] = useState('standard-webhooks')
-  const [policyId, setPolicyId] = useState('pandoktorek')
+  const [scheme, setScheme] = useState<SchemeId>('standard-webhooks')
+  const [policyId, setPolicyId] = useState<PolicyPresetId>('pandoktorek')
   const [envelope, setEnvelope] = useState<SubscriptionView['envelope']>('event')
   const create = async () => {
     const created = await run('Create subscription', (c) =>
       c.call('subscription.create', {
         name: name.trim(),
         target: target === 'url' ? { url: url.trim() } : { endpointId: target || (endpoints[0]?.id ?? '') },
-        scheme: scheme as SubscriptionView['scheme'],
+        scheme,
         policyId,
         envelope,
       }),
@@ -88,23 +91,11 @@ function NewSubscription() {
           )}
           <label className="field">
             Signing scheme
-            <select className="input" value={scheme} onChange={(e) => setScheme(e.target.value)}>
-              {schemes.filter((s) => s !== 'custom').map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
+            <Select choices={named(schemes.filter((s) => s !== 'custom'))} value={scheme} onChange={setScheme} />
           </label>
           <label className="field">
             Retry policy
-            <select className="input" value={policyId} onChange={(e) => setPolicyId(e.target.value)}>
-              {presets.map((p) => (
-                <option key={p.id} value={p.id} title={p.description}>
-                  {p.label}
-                </option>
-              ))}
-            </select>
+            <Select choices={presetChoices(presets)} value={policyId} onChange={setPolicyId} />
           </label>
           <label className="field">
             Body

@@ -6,6 +6,7 @@ import { clearFilters, run, setFilter, toast, useApp } from '../state/app-store'
 import { Legend } from './badges'
 import { TableView } from './TableView'
 import { panBy, Timeline, zoomBy } from './Timeline'
+import { named, Select } from './Select'
 
 const STATUSES: TimelineRow['status'][] = ['pending', 'retrying', 'succeeded', 'failed', 'received']
 
@@ -77,30 +78,14 @@ function Toolbar() {
           </button>
         ))}
       </div>
-      <select className="input" value={filter.subscriptionId ?? ''} onChange={(e) => setFilter({ subscriptionId: e.target.value || undefined })} aria-label="subscription filter">
-        <option value="">All subscriptions</option>
-        {subscriptions.map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.name}
-          </option>
-        ))}
-      </select>
-      <select className="input" value={filter.endpointId ?? ''} onChange={(e) => setFilter({ endpointId: e.target.value || undefined })} aria-label="endpoint filter">
-        <option value="">All endpoints</option>
-        {endpoints.map((e) => (
-          <option key={e.id} value={e.id}>
-            {e.name}
-          </option>
-        ))}
-      </select>
-      <select className="input" value={filter.eventType ?? ''} onChange={(e) => setFilter({ eventType: e.target.value || undefined })} aria-label="event type filter">
-        <option value="">All event types</option>
-        {[...new Set([...(filter.eventType ? [filter.eventType] : []), ...eventTypes])].map((t) => (
-          <option key={t} value={t}>
-            {t}
-          </option>
-        ))}
-      </select>
+      <Select choices={[{ value: '', label: 'All subscriptions' }, ...subscriptions.map((s) => ({ value: s.id, label: s.name }))]} value={filter.subscriptionId ?? ''} onChange={(v) => setFilter({ subscriptionId: v || undefined })} ariaLabel="subscription filter" />
+      <Select choices={[{ value: '', label: 'All endpoints' }, ...endpoints.map((e) => ({ value: e.id, label: e.name }))]} value={filter.endpointId ?? ''} onChange={(v) => setFilter({ endpointId: v || undefined })} ariaLabel="endpoint filter" />
+      <Select
+        choices={[{ value: '', label: 'All event types' }, ...named([...new Set([...(filter.eventType ? [filter.eventType] : []), ...eventTypes])])]}
+        value={filter.eventType ?? ''}
+        onChange={(v) => setFilter({ eventType: v || undefined })}
+        ariaLabel="event type filter"
+      />
       <span className="spacer" />
       <span className="hint" data-testid="row-count">
         {total.toLocaleString()} row{total === 1 ? '' : 's'}

@@ -1,9 +1,10 @@
-// Tunnel state with copyable endpoint URLs, the clock mode, and search by event id.
+// Tunnel state with copyable endpoint URLs, the clock mode, search by event id, and the store's size.
 import { useEffect, useState } from 'react'
 import type { TunnelView } from '../../../shared/contract'
 import { run, setFilter, toast, useApp } from '../state/app-store'
 import { formatDuration } from '../lib/format'
 import { RecordButton } from './RecordButton'
+import { HistoryControl } from './HistoryControl'
 
 export function TopBar() {
   return (
@@ -16,6 +17,7 @@ export function TopBar() {
       <RecordButton />
       <span className="spacer" />
       <Search />
+      <HistoryControl />
       <button className="btn small" onClick={() => useApp.setState({ showShortcuts: true })} title="Keyboard shortcuts (?)">
         ?
       </button>

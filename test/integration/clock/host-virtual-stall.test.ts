@@ -103,7 +103,7 @@ async function setUp(virtualFirst: boolean, tunnel?: TunnelServer): Promise<{ h:
     for (let i = 0; i < 200 && (await call('snapshot', {})).tunnel.state !== 'online'; i++) await new Promise((r) => setTimeout(r, 50))
     expect((await call('snapshot', {})).tunnel.state).toBe('online')
   }
-  const endpoint = await call('endpoint.create', { name: 'slow shop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { kind: 'header', value: 'webhook-id' } })
+  const endpoint = await call('endpoint.create', { name: 'slow shop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { type: 'header', name: 'webhook-id' } })
   await call('rule.addPreset', { endpointId: endpoint.id, preset: 'slow' })
   const sub = await call('subscription.create', { name: 'csku feed', target: { endpointId: endpoint.id }, scheme: 'standard-webhooks', secret: SECRET, policyId: 'csku' })
   if (!virtualFirst) await call('clock.set', { mode: 'virtual' })

@@ -17,7 +17,7 @@ describe('payload envelope through the host', () => {
     const { host: h, call } = await openSession()
     await call('clock.set', { mode: 'virtual' })
     await call('record.start', {})
-    const inbox = await call('endpoint.create', { name: 'cs inbox', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { kind: 'template', value: '${event}_${message.id}' } })
+    const inbox = await call('endpoint.create', { name: 'cs inbox', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { type: 'template', template: '${event}_${message.id}' } })
     const sub = await call('subscription.create', { name: 'csku', target: { endpointId: inbox.id }, scheme: 'standard-webhooks', secret: SECRET, policyId: 'csku', envelope: 'payload' })
     expect(sub.envelope).toBe('payload')
     await expect(call('subscription.create', { name: 'bad', target: { endpointId: inbox.id }, scheme: 'standard-webhooks', policyId: 'csku', envelope: 'raw' as never })).rejects.toThrow(/envelope/)

@@ -18,9 +18,9 @@ describe('recording a session into a scenario', () => {
     expect((await call('snapshot', {})).recording.active).toBe(false)
 
     await call('record.start', {})
-    const shop = await call('endpoint.create', { name: 'shop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { kind: 'header', value: 'webhook-id' } })
-    await call('rule.addPreset', { endpointId: shop.id, preset: 'fail-first', n: 1 })
-    const gone = await call('endpoint.create', { name: 'gone', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { kind: 'header', value: 'webhook-id' } })
+    const shop = await call('endpoint.create', { name: 'shop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { type: 'header', name: 'webhook-id' } })
+    await call('rule.addPreset', { endpointId: shop.id, preset: 'fail-first', parameters: { n: 1 } })
+    const gone = await call('endpoint.create', { name: 'gone', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { type: 'header', name: 'webhook-id' } })
     await call('rule.addPreset', { endpointId: gone.id, preset: 'always-410' })
     const feed = await call('subscription.create', { name: 'shop feed', target: { endpointId: shop.id }, scheme: 'standard-webhooks', secret: SECRET, policyId: 'pandoktorek' })
     const goneFeed = await call('subscription.create', { name: 'gone feed', target: { endpointId: gone.id }, scheme: 'standard-webhooks', secret: SECRET, policyId: 'pandoktorek' })
@@ -74,7 +74,7 @@ describe('recording a session into a scenario', () => {
   it('on the real clock: a final 4xx under a policy without retries records and replays the same', async () => {
     const { host, call } = await openSession()
     await call('record.start', {})
-    const gone = await call('endpoint.create', { name: 'gone', scheme: null, secrets: [], dedupe: { kind: 'header', value: 'x-github-delivery' } })
+    const gone = await call('endpoint.create', { name: 'gone', scheme: null, secrets: [], dedupe: { type: 'header', name: 'x-github-delivery' } })
     await call('rule.addPreset', { endpointId: gone.id, preset: 'always-410' })
     const sub = await call('subscription.create', { name: 'hooks', target: { endpointId: gone.id }, scheme: 'github', secret: 'gh-secret', policyId: 'github' })
     const sent = await call('event.send', { subscriptionId: sub.id, eventType: 'push', payload: '{"ref":"main"}', count: 2, faults: [] })

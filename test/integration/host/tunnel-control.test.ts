@@ -45,7 +45,7 @@ describe('tunnel control', () => {
     const { call, ws } = await connectControl(host, token)
     socket = ws
     expect((await call('snapshot', {})).tunnel).toEqual({ state: 'disabled' })
-    const endpoint = await call('endpoint.create', { name: 'inbox', scheme: null, secrets: [], dedupe: { kind: 'none', value: '' } })
+    const endpoint = await call('endpoint.create', { name: 'inbox', scheme: null, secrets: [], dedupe: null })
 
     await expect(call('tunnel.start', { host: 'ftp://nowhere.example', subdomain: 'inbox' })).rejects.toThrow(/bad_request: tunnel\.start: host/)
     await call('tunnel.start', { host: server.url, subdomain: 'hookloop-inbox' })

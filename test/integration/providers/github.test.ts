@@ -32,7 +32,7 @@ describe('GitHub: @octokit/webhooks accepts Hookloop deliveries', () => {
       expect(attempt.outcome).toBe('http_200')
       const last = received[received.length - 1]
       expect(`${last?.name}${last?.action ? `.${last.action}` : ''}`).toBe(event.type)
-      expect(last?.id).toBe(attempt.event_id) // X-GitHub-Delivery carries the event id
+      expect(last?.id).toBe(attempt.eventId) // X-GitHub-Delivery carries the event id
     })
   }
 

@@ -37,7 +37,7 @@ describe('Shopify: shopify.webhooks.validate accepts Hookloop deliveries', () =>
     it(`${event.type}: valid, with its topic and shop`, async () => {
       const attempt = await sender.deliver(consumer.url, { secret: SECRET, eventType: event.type })
       expect(attempt.outcome).toBe('http_200')
-      expect(seen[seen.length - 1]).toMatchObject({ domain: 'hookloop-test.myshopify.com', webhookId: attempt.event_id })
+      expect(seen[seen.length - 1]).toMatchObject({ domain: 'hookloop-test.myshopify.com', webhookId: attempt.eventId })
       // The library stores topics as ORDERS_CREATE; the header carried orders/create.
       expect(seen[seen.length - 1]?.topic).toBe(event.type.toUpperCase().replace('/', '_'))
     })

@@ -65,8 +65,8 @@ describe('seed providers: bodies and headers as the seeds describe them', () => 
       const { headers, body } = requests[requests.length - 1]!
       const parsed = JSON.parse(body.toString()) as { event_id: string; event_type: string; payload: unknown }
       expect(Object.keys(parsed)).toEqual(['event_id', 'event_type', 'payload'])
-      expect(parsed).toMatchObject({ event_id: attempt.event_id, event_type: event.type })
-      expect(headers['x-pandoktorek-event-id']).toBe(attempt.event_id)
+      expect(parsed).toMatchObject({ event_id: attempt.eventId, event_type: event.type })
+      expect(headers['x-pandoktorek-event-id']).toBe(attempt.eventId)
       expect(verify('standard-webhooks', { body, headers, secrets: [secret] }).valid).toBe(true)
     }
   })

@@ -36,7 +36,7 @@ describe('sender edges on a virtual clock', () => {
     const finished = attemptsFinished(rig.sender, 1)
     rig.sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished
-    expect(attempt).toMatchObject({ outcome: 'http_200', status_code: 200, duration_ms: 10_000, decision: 'succeeded' })
+    expect(attempt).toMatchObject({ outcome: 'http_200', statusCode: 200, durationMs: 10_000, decision: 'succeeded' })
 
     await rig.close()
     await server.close()
@@ -46,7 +46,7 @@ describe('sender edges on a virtual clock', () => {
     const late = attemptsFinished(rig.sender, 1)
     rig.sender.publish({ event_type: 'booking.created', payload: { id: 2 } })
     const [lateAttempt] = await late
-    expect(lateAttempt).toMatchObject({ outcome: 'timeout', duration_ms: 10_000, decision: 'retry' })
+    expect(lateAttempt).toMatchObject({ outcome: 'timeout', durationMs: 10_000, decision: 'retry' })
   })
 
   it('a URL target is signed at wall time; the retry schedule stays on the virtual clock', async () => {
@@ -69,7 +69,7 @@ describe('sender edges on a virtual clock', () => {
     expect(first!.headers['webhook-timestamp']).toBe(String(WALL / 1000))
     expect(second!.headers['webhook-timestamp']).toBe(String(WALL / 1000 + 1))
     // Two minutes apart on the virtual clock, one second apart on the wall.
-    expect(attempts[1]!.started_at - attempts[0]!.started_at).toBe(2 * 60_000)
+    expect(attempts[1]!.startedAt - attempts[0]!.startedAt).toBe(2 * 60_000)
     expect(verify('standard-webhooks', { body: second!.body, headers: second!.headers, secrets: [secret], now: WALL / 1000 + 1 }).valid).toBe(true)
   })
 
@@ -80,6 +80,6 @@ describe('sender edges on a virtual clock', () => {
     const finished = attemptsFinished(rig.sender, 1)
     rig.sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished
-    expect(server.requests[0]!.headers['webhook-timestamp']).toBe(String(Math.floor(attempt!.started_at / 1000)))
+    expect(server.requests[0]!.headers['webhook-timestamp']).toBe(String(Math.floor(attempt!.startedAt / 1000)))
   })
 })

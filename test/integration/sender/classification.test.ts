@@ -34,7 +34,7 @@ describe('seed A classification over real sockets', () => {
     it(`${status} → succeeded, no retry`, async () => {
       server = await startServer((rig = startSender()).clock, answer(status))
       const { attempt, delivery } = await firstAttempt(`${server.url}/hook`)
-      expect(attempt).toMatchObject({ outcome: `http_${status}`, status_code: status, decision: 'succeeded', next_attempt_at: null })
+      expect(attempt).toMatchObject({ outcome: `http_${status}`, statusCode: status, decision: 'succeeded', nextAttemptAt: null })
       expect(delivery.status).toBe('succeeded')
     })
   }
@@ -47,7 +47,7 @@ describe('seed A classification over real sockets', () => {
         res.end()
       })
       const { attempt, delivery } = await firstAttempt(`${server.url}/hook`)
-      expect(attempt).toMatchObject({ outcome: `http_${status}`, decision: 'failed', next_attempt_at: null })
+      expect(attempt).toMatchObject({ outcome: `http_${status}`, decision: 'failed', nextAttemptAt: null })
       expect(delivery.status).toBe('failed')
       expect(server.requests.map((r) => r.path)).toEqual(['/hook'])
     })
@@ -57,7 +57,7 @@ describe('seed A classification over real sockets', () => {
     it(`${status} → failed, final`, async () => {
       server = await startServer((rig = startSender()).clock, answer(status))
       const { attempt, delivery } = await firstAttempt(`${server.url}/hook`)
-      expect(attempt).toMatchObject({ outcome: `http_${status}`, decision: 'failed', next_attempt_at: null })
+      expect(attempt).toMatchObject({ outcome: `http_${status}`, decision: 'failed', nextAttemptAt: null })
       expect(delivery.status).toBe('failed')
     })
   }
@@ -67,8 +67,8 @@ describe('seed A classification over real sockets', () => {
       server = await startServer((rig = startSender()).clock, answer(status))
       const { attempt, delivery } = await firstAttempt(`${server.url}/hook`)
       expect(attempt).toMatchObject({ outcome: `http_${status}`, decision: 'retry' })
-      expect(attempt.next_attempt_at! - attempt.started_at).toBe(2 * MIN)
-      expect(delivery).toMatchObject({ status: 'retrying', next_attempt_at: attempt.next_attempt_at })
+      expect(attempt.nextAttemptAt! - attempt.startedAt).toBe(2 * MIN)
+      expect(delivery).toMatchObject({ status: 'retrying', nextAttemptAt: attempt.nextAttemptAt })
     })
   }
 
@@ -86,8 +86,8 @@ describe('seed A classification over real sockets', () => {
       if (!res.destroyed) answer(200)(req, res)
     })
     const { attempt, delivery } = await firstAttempt(`${server.url}/slow`)
-    expect(attempt).toMatchObject({ outcome: 'timeout', status_code: null, duration_ms: 10_000, decision: 'retry' })
-    expect(attempt.next_attempt_at! - attempt.started_at).toBe(10_000 + 2 * MIN)
+    expect(attempt).toMatchObject({ outcome: 'timeout', statusCode: null, durationMs: 10_000, decision: 'retry' })
+    expect(attempt.nextAttemptAt! - attempt.startedAt).toBe(10_000 + 2 * MIN)
     expect(delivery.status).toBe('retrying')
   })
 

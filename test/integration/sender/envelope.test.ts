@@ -49,7 +49,7 @@ describe('subscription envelope', () => {
     // What the panels show as sent is what went out; the payload itself is kept once.
     for (const delivery of published.deliveries) {
       const view = sender.viewPayload(delivery.id)
-      const path = delivery.subscription_id === 'bare' ? '/bare' : '/wrapped'
+      const path = delivery.subscriptionId === 'bare' ? '/bare' : '/wrapped'
       expect(view.body.equals(expected[path]!)).toBe(true)
       expect(view.payload.equals(expected['/bare']!)).toBe(true)
     }

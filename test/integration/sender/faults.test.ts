@@ -70,7 +70,7 @@ describe('sending-side faults', () => {
   it('duplicate in parallel → two deliveries of one event id at the same instant', async () => {
     const [published] = await send([{ type: 'duplicate', mode: 'parallel' }])
     expect(published!.deliveries).toHaveLength(2)
-    expect(published!.deliveries[1]?.duplicate_of).toBe(published!.deliveries[0]?.id)
+    expect(published!.deliveries[1]?.duplicateOf).toBe(published!.deliveries[0]?.id)
     expect(server.requests.map((r) => r.headers['webhook-id'])).toEqual([published!.event_id, published!.event_id])
     expect(server.requests[0]?.at).toBe(server.requests[1]?.at)
     expect(rig.sender.metrics('f').duplicates).toBe(1)
@@ -79,7 +79,7 @@ describe('sending-side faults', () => {
   it('duplicate at once → the copy goes right after the first attempt of the original', async () => {
     const [published] = await send([{ type: 'duplicate', mode: 'at-once' }])
     const [original, copy] = published!.deliveries
-    expect(copy).toMatchObject({ next_attempt_at: null, duplicate_of: original!.id })
+    expect(copy).toMatchObject({ nextAttemptAt: null, duplicateOf: original!.id })
     expect(server.requests.map((r) => r.headers['x-hookloop-attempt'])).toEqual([
       String(rig.sender.getDelivery(original!.id).attempts[0]?.id),
       String(rig.sender.getDelivery(copy!.id).attempts[0]?.id),

@@ -27,16 +27,16 @@ describe('full schedules on the virtual clock', () => {
     const { deliveries } = sender.publish({ event_type: 'booking.created', payload: { booking: 42 } })
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
-    expect(delivery).toMatchObject({ status: 'failed', attempts: 10, next_attempt_at: null, last_status_code: 503 })
-    expect(attempts.map((a) => a.started_at / MIN)).toEqual([0, 2, 6, 14, 30, 62, 126, 254, 510, 870])
-    expect(attempts.map((a) => a.started_at)).toEqual(expectedSchedule(POLICY_PRESETS.pandoktorek).map((s) => s.at_ms))
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 10, nextAttemptAt: null, lastStatusCode: 503 })
+    expect(attempts.map((a) => a.startedAt / MIN)).toEqual([0, 2, 6, 14, 30, 62, 126, 254, 510, 870])
+    expect(attempts.map((a) => a.startedAt)).toEqual(expectedSchedule(POLICY_PRESETS.pandoktorek).map((s) => s.at_ms))
     expect(attempts.map((a) => a.decision)).toEqual([...Array(9).fill('retry'), 'failed'])
-    expect(attempts.every((a) => a.outcome === 'http_503' && a.duration_ms === 0)).toBe(true)
+    expect(attempts.every((a) => a.outcome === 'http_503' && a.durationMs === 0)).toBe(true)
     // The receiver saw each one at the same clock time, with the same event id in body and header.
     expect(server.requests.map((r) => r.at / MIN)).toEqual([0, 2, 6, 14, 30, 62, 126, 254, 510, 870])
     const ids = new Set(server.requests.map((r) => r.headers['webhook-id']))
-    expect(ids).toEqual(new Set([delivery.event_id]))
-    expect(server.requests.every((r) => r.headers['x-pandoktorek-event-id'] === delivery.event_id)).toBe(true)
+    expect(ids).toEqual(new Set([delivery.eventId]))
+    expect(server.requests.every((r) => r.headers['x-pandoktorek-event-id'] === delivery.eventId)).toBe(true)
     expect(server.requests.map((r) => r.headers['x-hookloop-attempt'])).toEqual(attempts.map((a) => String(a.id)))
   })
 
@@ -50,7 +50,7 @@ describe('full schedules on the virtual clock', () => {
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery.status).toBe('succeeded')
-    expect(attempts.map((a) => [a.started_at / MIN, a.outcome])).toEqual([
+    expect(attempts.map((a) => [a.startedAt / MIN, a.outcome])).toEqual([
       [0, 'http_500'],
       [2, 'http_500'],
       [6, 'http_200'],
@@ -66,7 +66,7 @@ describe('full schedules on the virtual clock', () => {
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery).toMatchObject({ status: 'failed', attempts: 4 })
-    expect(attempts.map((a) => a.started_at)).toEqual([0, 30_000, 60_000, 90_000])
+    expect(attempts.map((a) => a.startedAt)).toEqual([0, 30_000, 60_000, 90_000])
   })
 
   it('seed B on a scaled clock (x1000): the same 4 attempts, each at least 30 s of clock time after the previous', async () => {
@@ -79,7 +79,7 @@ describe('full schedules on the virtual clock', () => {
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery).toMatchObject({ status: 'failed', attempts: 4 })
-    for (let i = 1; i < attempts.length; i++) expect(attempts[i]!.started_at - attempts[i - 1]!.started_at).toBeGreaterThanOrEqual(30_000)
+    for (let i = 1; i < attempts.length; i++) expect(attempts[i]!.startedAt - attempts[i - 1]!.startedAt).toBeGreaterThanOrEqual(30_000)
   })
 
   it('seed B counts only HTTP 200 as success: a 201 is retried', async () => {
@@ -92,7 +92,7 @@ describe('full schedules on the virtual clock', () => {
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery.status).toBe('succeeded')
-    expect(attempts.map((a) => [a.started_at, a.outcome, a.decision])).toEqual([
+    expect(attempts.map((a) => [a.startedAt, a.outcome, a.decision])).toEqual([
       [0, 'http_201', 'retry'],
       [30_000, 'http_200', 'succeeded'],
     ])
@@ -106,7 +106,7 @@ describe('full schedules on the virtual clock', () => {
     sender.createSubscription({ id: 'c', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'custom' })
     const { deliveries } = sender.publish({ event_type: 'x', payload: {} })
     await sender.settled()
-    expect(sender.getDelivery(deliveries[0]!.id).attempts.map((a) => a.started_at)).toEqual([0, 90_000])
+    expect(sender.getDelivery(deliveries[0]!.id).attempts.map((a) => a.startedAt)).toEqual([0, 90_000])
   })
 
   it('a policy that follows redirects re-posts to the Location', async () => {
@@ -141,7 +141,7 @@ describe('full schedules on the virtual clock', () => {
     for (const id of ids) {
       const { delivery, attempts } = sender.getDelivery(id)
       expect(delivery.status).toBe('succeeded')
-      expect(attempts.map((a) => a.started_at / MIN)).toEqual([0, 2, 6, 14])
+      expect(attempts.map((a) => a.startedAt / MIN)).toEqual([0, 2, 6, 14])
     }
     expect(server.requests).toHaveLength(800)
   })

@@ -27,12 +27,12 @@ describe('subscription and delivery operations', () => {
     await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
     sender.pause('p')
     const waiting = sender.publish({ event_type: 'b', payload: {} }).deliveries[0]!
-    expect(waiting).toMatchObject({ status: 'pending', next_attempt_at: null })
+    expect(waiting).toMatchObject({ status: 'pending', nextAttemptAt: null })
     fail = false
     await sender.settled()
     // The active one retried at +2 min while paused; the new one never went out.
     expect(sender.getDelivery(active).delivery.status).toBe('succeeded')
-    expect(sender.getDelivery(active).attempts.map((a) => a.started_at)).toEqual([0, 2 * MIN])
+    expect(sender.getDelivery(active).attempts.map((a) => a.startedAt)).toEqual([0, 2 * MIN])
     expect(sender.getDelivery(waiting.id).attempts).toEqual([])
     expect(server.requests).toHaveLength(2)
     const resumedAt = clock.now()
@@ -40,7 +40,7 @@ describe('subscription and delivery operations', () => {
     await sender.settled()
     const after = sender.getDelivery(waiting.id)
     expect(after.delivery.status).toBe('succeeded')
-    expect(after.attempts.map((a) => a.started_at)).toEqual([resumedAt])
+    expect(after.attempts.map((a) => a.startedAt)).toEqual([resumedAt])
   })
 
   it('rotate secret: the new secret signs from the next attempt on, the old one is invalid at once', async () => {
@@ -75,11 +75,11 @@ describe('subscription and delivery operations', () => {
     status = 200
     await clock.sleep(5 * MIN)
     const retried = sender.retryNow(id)
-    expect(retried).toMatchObject({ status: 'retrying', next_attempt_at: 5 * MIN })
+    expect(retried).toMatchObject({ status: 'retrying', nextAttemptAt: 5 * MIN })
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(id)
     expect(delivery.status).toBe('succeeded')
-    expect(attempts.map((a) => [a.started_at, a.outcome])).toEqual([
+    expect(attempts.map((a) => [a.startedAt, a.outcome])).toEqual([
       [0, 'http_404'],
       [5 * MIN, 'http_200'],
     ])
@@ -96,7 +96,7 @@ describe('subscription and delivery operations', () => {
     sender.retryNow(id)
     await sender.settled()
     // 0 (fails, next at +2 min) → retry now at 0 (2nd, next +4 min) → 4 min (3rd, final).
-    expect(sender.getDelivery(id).attempts.map((a) => a.started_at / MIN)).toEqual([0, 0, 4])
+    expect(sender.getDelivery(id).attempts.map((a) => a.startedAt / MIN)).toEqual([0, 0, 4])
     expect(sender.getDelivery(id).delivery.status).toBe('failed')
   })
 

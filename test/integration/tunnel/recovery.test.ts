@@ -1,7 +1,8 @@
+import { createServer } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import type { TunnelState } from '../../../shared/tunnel'
 import { useCleanups, tunnelFixture } from './fixture'
-import { record, sendToPublicUrl, waitForState, waitUntil } from './support'
+import { listening, record, sendToPublicUrl, waitForState, waitUntil } from './support'
 
 const cleanup = useCleanups()
 const isOnline = (s: TunnelState) => s.kind === 'online'
@@ -171,6 +172,43 @@ describe('tunnel recovery', () => {
     server.setRouteRequests(false)
     const retry = await waitForState(manager, (s) => s.kind === 'reconnecting', 'reconnecting after failed health checks')
     expect(retry.kind === 'reconnecting' && retry.lastError).toMatch(/health check through .* got HTTP 404/)
+    server.setRouteRequests(true)
+    await waitForState(manager, isOnline, 'online again')
+  })
+
+  it('answers a request in flight on the old sockets when the tunnel is rebuilt (make before break)', async () => {
+    // A receiver that holds /hooks/slow until the test lets it go.
+    let release = () => undefined as void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let slowArrived = false
+    const holding = await listening(
+      createServer({ headersTimeout: 0, requestTimeout: 0 }, (req, res) => {
+        req.resume()
+        req.on('end', () => {
+          if (req.url !== '/hooks/slow') return res.end('quick')
+          slowArrived = true
+          void held.then(() => res.end('answered late'))
+        })
+      }),
+      undefined,
+    )
+    cleanup(() => holding.close())
+    const { server, manager } = await tunnelFixture(cleanup, { localPort: holding.port, healthIntervalMs: 200 })
+    manager.start()
+    await waitForState(manager, isOnline, 'online')
+    const oldId = server.clients()[0]?.id
+    const inFlight = sendToPublicUrl(manager.publicUrl() ?? '', '/hooks/slow', { body: '{}', timeoutMs: 30_000 })
+    await waitUntil(() => slowArrived, 'the slow request to reach the receiver')
+    // Health checks get 404 from now on: the tunnel is rebuilt on another id (the old one is still
+    // held by the old sockets), and the old pool closes every socket but the busy one.
+    server.setRouteRequests(false)
+    await waitUntil(() => server.clients().some((c) => c.id !== oldId), 'a new tunnel on the server')
+    await waitUntil(() => server.clients().find((c) => c.id === oldId)?.sockets === 1, 'the old tunnel down to its busy socket')
+    release()
+    const answer = await inFlight
+    expect(answer.status).toBe(200)
+    expect(answer.body).toBe('answered late')
+    await waitUntil(() => (server.clients().find((c) => c.id === oldId)?.sockets ?? 0) === 0, 'the old socket to close once answered')
     server.setRouteRequests(true)
     await waitForState(manager, isOnline, 'online again')
   })

@@ -7,6 +7,7 @@ import { TunnelClient } from './tunnel-client'
 // of Hookloop). It speaks what localtunnel-server speaks:
 //   GET /?new          → {id, port, max_conn_count, url}   (a random subdomain)
 //   GET /<subdomain>   → the same, with that subdomain if free (a random one if taken)
+//   GET /api/tunnels/<id>/status → {connected_sockets} (404 for an unknown id)
 //   any request with Host <id>.localhost:<port> → proxied through client <id>'s socket pool
 // and has switches to fail on purpose: answer /?new with an error or never, refuse or drop the
 // clients' sockets, hand out a different subdomain than asked, stop and start (a restart).
@@ -95,6 +96,11 @@ export async function createTunnelServer(options: TunnelServerOptions = {}): Pro
 
   function api(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://x')
+    const status = /^\/api\/tunnels\/([^/]+)\/status$/.exec(url.pathname)
+    if (status) {
+      const client = clients.get(decodeURIComponent(status[1] ?? ''))
+      return client ? json(res, 200, { connected_sockets: client.sockets }) : json(res, 404, { message: 'no such tunnel' })
+    }
     const isNew = url.pathname === '/' && url.searchParams.has('new')
     const requested = url.pathname.length > 1 ? decodeURIComponent(url.pathname.slice(1)) : undefined
     if (!isNew && requested === undefined) return json(res, 404, { message: 'ask for /?new or /<subdomain>' })

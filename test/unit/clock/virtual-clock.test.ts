@@ -1,9 +1,33 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createClock, createScaledClock, createVirtualClock, holdWork, MinHeap, waitingOnClock, createRealClock } from '../../../electron/engine/clock'
+import { createClock, createScaledClock, createVirtualClock, holdWork, MinHeap, waitingOnClock, createRealClock, type RealTime } from '../../../electron/engine/clock'
 
 const turns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve))
+}
+
+// Real time the test moves by hand, so a hold limit expires exactly when the test says (a busy
+// machine cannot make it expire early, nor a quiet one keep it alive).
+function manualRealTime(): RealTime & { advance(ms: number): void; pending(): number[] } {
+  let now = 0
+  const timers: { at: number; fn: () => void; live: boolean }[] = []
+  return {
+    now: () => now,
+    setTimer(delayMs, fn) {
+      const timer = { at: now + delayMs, fn, live: true }
+      timers.push(timer)
+      return { cancel: () => void (timer.live = false) }
+    },
+    advance(ms) {
+      now += ms
+      for (const timer of timers) {
+        if (!timer.live || timer.at > now) continue
+        timer.live = false
+        timer.fn()
+      }
+    },
+    pending: () => timers.filter((timer) => timer.live).map((timer) => timer.at),
+  }
 }
 
 describe('virtual clock', () => {
@@ -79,14 +103,20 @@ describe('virtual clock', () => {
   })
 
   it('a hold that is never released (a leak) stops blocking after holdLimitMs and is counted', async () => {
-    const clock = createVirtualClock({ start: 0, holdLimitMs: 20 })
+    const real = manualRealTime()
+    const clock = createVirtualClock({ start: 0, holdLimitMs: 20, realTime: real })
     clock.hold() // its owner never releases it
+    expect(real.pending()).toEqual([20]) // its limit is the clock's holdLimitMs, in real time
     let fired = false
     clock.setTimer(30_000, () => (fired = true))
     await turns(30)
+    real.advance(19) // just short of the limit: still blocking
+    await turns(30)
     expect(fired).toBe(false)
-    expect(clock.inspect()).toMatchObject({ blocked: true, holds: [{ key: 'anonymous', count: 1, parked: false }], expiredHolds: 0 })
-    await clock.sleep(30_000) // resolves only once the leaked hold has expired
+    expect(clock.inspect()).toMatchObject({ now: 0, blocked: true, holds: [{ key: 'anonymous', count: 1, parked: false }], expiredHolds: 0 })
+    const slept = clock.sleep(30_000) // resolves only once the leaked hold has expired
+    real.advance(1)
+    await slept
     expect(fired).toBe(true)
     expect(clock.inspect()).toMatchObject({ now: 30_000, blocked: false, holds: [], expiredHolds: 1, pendingTimers: 0, nextTimerAt: null })
   })

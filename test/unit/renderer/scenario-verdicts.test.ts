@@ -12,9 +12,9 @@ describe('verdictsOf', () => {
     const report = {
       deliveries: [delivery(1, 'e1', 'id-1'), delivery(2, 'e1', 'id-1', true), delivery(3, 'e2', 'id-2')],
       expectations: [
-        { path: 'expect.deliveries[0].status', label: 'e1 → s: status', ok: true, expected: 'succeeded', actual: 'succeeded', message: '' },
-        { path: 'expect.deliveries[1].attempts', label: 'e2 → s: attempts', ok: false, expected: 2, actual: 1, message: '1 attempts, expected 2' },
-        { path: 'expect.endpoints[0].requests', label: 'shop: requests', ok: false, expected: 1, actual: 0, message: 'x' },
+        { path: 'expect.deliveries[0].status', subject: { kind: 'delivery', event: 'e1', subscription: 's', copy: false, field: 'status' }, label: 'e1 → s: status', ok: true, expected: 'succeeded', actual: 'succeeded', message: '' },
+        { path: 'expect.deliveries[1].attempts', subject: { kind: 'delivery', event: 'e2', subscription: 's', copy: false, field: 'attempts' }, label: 'e2 → s: attempts', ok: false, expected: 2, actual: 1, message: '1 attempts, expected 2' },
+        { path: 'expect.endpoints[0].requests', subject: { kind: 'endpoint', endpoint: 'shop', field: 'requests' }, label: 'shop: requests', ok: false, expected: 1, actual: 0, message: 'x' },
       ],
     } as unknown as ScenarioReport
     const verdicts = verdictsOf(report)

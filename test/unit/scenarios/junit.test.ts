@@ -21,8 +21,8 @@ function report(overrides: Partial<ScenarioReport> = {}): ScenarioReport {
     endpoints: [],
     actions: [{ path: 'actions[0]', type: 'retry-now', at_ms: 5, ok: false, message: `nothing to retry: ${NASTY}` }],
     expectations: [
-      { path: 'expect.deliveries[0].status', label: 'e1 → sub-a: status', ok: true, expected: 'succeeded', actual: 'succeeded', message: '' },
-      { path: 'expect.deliveries[0].attempts', label: `e1 → sub-a: attempts ${NASTY}`, ok: false, expected: 4, actual: 3, message: `expected 4 attempts, got 3 ${NASTY}` },
+      { path: 'expect.deliveries[0].status', subject: { kind: 'delivery', event: 'e1', subscription: 'sub-a', copy: false, field: 'status' }, label: 'e1 → sub-a: status', ok: true, expected: 'succeeded', actual: 'succeeded', message: '' },
+      { path: 'expect.deliveries[0].attempts', subject: { kind: 'delivery', event: 'e1', subscription: 'sub-a', copy: false, field: 'attempts' }, label: `e1 → sub-a: attempts ${NASTY}`, ok: false, expected: 4, actual: 3, message: `expected 4 attempts, got 3 ${NASTY}` },
     ],
     ...overrides,
   }

@@ -78,7 +78,9 @@ describe('scenario report', () => {
     expect(d.attempts.map((a) => [a.signature, a.duplicate])).toEqual([['ok', 1], ['ok', 2], ['ok', 3], ['ok', 4]])
     expect(r.clock_ms).toBe(15 * MIN)
     expect(r.endpoints).toEqual([{ slug: 'clinic', requests: 4, duplicates_flagged: 3, signatures: { ok: 4 } }])
-    expect(r.ok).toBe(true)
+    // A scenario without expectations checks nothing: it fails unless it is a smoke run.
+    expect(r.ok).toBe(false)
+    expect(r.expectations.map((e) => [e.path, e.ok])).toEqual([['expect', false]])
   })
 
   it('passes every expectation that holds', () => {

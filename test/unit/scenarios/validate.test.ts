@@ -163,7 +163,7 @@ describe('scenario validation', () => {
   })
 
   it('checks panel actions: their kind, what they name, and that a retry comes after its event', () => {
-    expect(problems(mutate((d) => (d.actions = [{ type: 'replay', at_ms: 5 }])))).toEqual([expect.stringMatching(/^actions\[0\]\.type: unknown action "replay" \(expected one of retry-now, pause, resume, rotate-secret\)/)])
+    expect(problems(mutate((d) => (d.actions = [{ type: 'replay', at_ms: 5 }])))).toEqual([expect.stringMatching(/^actions\[0\]\.type: unknown action "replay" \(expected one of retry-now, pause, resume, rotate-secret, resend\)/)])
     const list = problems(
       mutate((d) => {
         d.events[0].at_ms = 1000

@@ -1,9 +1,11 @@
-// Push events leave in batches: a flood of webhooks becomes one frame per flush interval with
-// each timeline row at most once (the latest version wins) and each state event at most once.
-import type { EventMessage, EventName, EventPayloads, TimelineRow } from '../../../shared/contract'
+// Pushed events travel in batches: a flood of webhooks becomes one frame per flush interval with
+// each timeline row at most once (the latest version wins) and each state event at most once. The
+// engine host batches what it sends; the renderer merges what arrives between two frames alike.
+import { eventMessage, type EventArgs, type EventMessage, type EventName, type TimelineRow } from './contract'
 
 export interface EventBatcher {
-  push<E extends EventName>(name: E, payload: EventPayloads[E]): void
+  push(...event: EventArgs): void
+  add(event: EventMessage): void
   /** Takes what is queued, coalesced; empty when nothing is. */
   drain(): EventMessage[]
   readonly size: number
@@ -15,24 +17,28 @@ export function createEventBatcher(): EventBatcher {
   let latest = new Map<EventName, EventMessage>()
   let reset: EventMessage<'timeline.reset'> | null = null
 
-  return {
-    push(name, payload) {
-      if (name === 'timeline.upsert') {
-        for (const row of (payload as EventPayloads['timeline.upsert']).rows) {
+  function add(event: EventMessage): void {
+    switch (event.name) {
+      case 'timeline.upsert':
+        for (const row of event.payload.rows) {
           rows.delete(row.key) // re-insert so the order follows the latest change
           rows.set(row.key, row)
         }
         return
-      }
-      if (name === 'timeline.reset') {
+      case 'timeline.reset':
         // A reset makes queued row updates moot: the UI re-reads the timeline.
         rows = new Map()
-        reset = { name: 'timeline.reset', payload: payload as EventPayloads['timeline.reset'] }
+        reset = event
         return
-      }
-      latest.delete(name)
-      latest.set(name, { name, payload } as EventMessage)
-    },
+      default:
+        latest.delete(event.name)
+        latest.set(event.name, event)
+    }
+  }
+
+  return {
+    push: (...args) => add(eventMessage(...args)),
+    add,
     drain() {
       const out: EventMessage[] = [...latest.values()]
       if (reset) out.push(reset)

@@ -1,0 +1,110 @@
+// `hookloop prune [--data DIR] [--older-than AGE] [--max-mb N] [--endpoint SLUG] [--all] [--save]
+// [--json]`: deletes captured requests from a data folder, in the same small batches the app's
+// retention uses, then gives the freed pages back. Without a limit it applies the folder's saved
+// retention (what the app and `hookloop serve` apply every minute).
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { formatBytes, type PruneResult, type RetentionSettings } from '../../shared/history'
+import { createRealClock } from '../engine/clock'
+import { defaultDataDir } from '../engine/data-dir'
+import { DATA_FILE_NAME } from '../engine/engine'
+import { createRetention, checkRetention, retentionPlan, type PrunePlan } from '../engine/retention/retention'
+import { openDatabase } from '../engine/store'
+import { createHistoryStore } from '../engine/store/history'
+import { commandArgs } from './command-args'
+import type { Command } from './commands'
+import { UsageError } from './usage-error'
+
+const USAGE = `Usage: hookloop prune [--data DIR] [--older-than AGE] [--max-mb N] [--endpoint SLUG] [--all] [--save] [--json]
+
+Deletes captured requests, oldest first, in small batches, then gives the space back.
+  --data DIR         the data folder (default: the user data folder, shared with the app)
+  --older-than AGE   requests received more than AGE ago: 30d, 12h, 45m, 90s or 2w
+  --max-mb N         oldest requests until the store holds at most N MB
+  --endpoint SLUG    only this endpoint's requests (with --older-than or --all)
+  --all              every request (Clear history); with --endpoint, that endpoint's
+  --save             keep --older-than (whole days) and --max-mb as the folder's retention
+  --json             print the result as JSON
+Without --older-than, --max-mb or --all: applies the folder's saved retention (default 30 days, 1024 MB).
+Exit status: 0 pruned (or nothing to prune), 1 the store could not be pruned, 2 bad usage or an endpoint not in the data folder.`
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
+
+/** "30d" → ms; a bare number is days. */
+export function parseAge(text: string): number {
+  const match = /^(\d{1,6})([smhdw]?)$/.exec(text.trim())
+  if (!match) throw new UsageError(`prune: --older-than takes an age like 30d, 12h, 45m, 90s or 2w; "${text}" is not one`)
+  return Number(match[1]) * UNIT_MS[match[2] || 'd']!
+}
+
+function describe(result: PruneResult): string {
+  const size = result.size
+  const what = result.deleted === 0 ? 'Nothing to prune.' : `Pruned ${result.deleted} request${result.deleted === 1 ? '' : 's'} (${formatBytes(result.bytes)}) in ${result.batches} batch${result.batches === 1 ? '' : 'es'}.`
+  return `${what} Store: ${formatBytes(size.usedBytes)} used of ${formatBytes(size.fileBytes)}, WAL ${formatBytes(size.walBytes)}, ${size.requests} request${size.requests === 1 ? '' : 's'} kept.`
+}
+
+export const pruneCommand: Command = async (args) => {
+  const parsed = commandArgs('prune', USAGE, args, {
+    data: { type: 'string' },
+    'older-than': { type: 'string' },
+    'max-mb': { type: 'string' },
+    endpoint: { type: 'string' },
+    all: { type: 'boolean', default: false },
+    save: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  })
+  if (!parsed) return 0
+  const v = parsed.values
+  const olderThanMs = v['older-than'] === undefined ? undefined : parseAge(v['older-than'])
+  let maxMb: number | undefined
+  if (v['max-mb'] !== undefined) {
+    if (!/^\d{1,7}$/.test(v['max-mb'].trim())) throw new UsageError(`prune: --max-mb takes a whole number of MB; "${v['max-mb']}" is not one`)
+    maxMb = Number(v['max-mb'])
+  }
+  if (v.all && (olderThanMs !== undefined || maxMb !== undefined)) throw new UsageError('prune: --all deletes everything; leave out --older-than and --max-mb')
+  if (v.endpoint !== undefined && maxMb !== undefined) throw new UsageError('prune: --max-mb is a limit on the whole store; it does not take --endpoint')
+  if (v.endpoint !== undefined && !v.all && olderThanMs === undefined) throw new UsageError('prune: --endpoint needs --older-than or --all')
+  let saved: RetentionSettings | undefined
+  if (v.save) {
+    if (v.all || v.endpoint !== undefined) throw new UsageError('prune: --save keeps a retention for the whole folder; it does not take --all or --endpoint')
+    if (olderThanMs === undefined && maxMb === undefined) throw new UsageError('prune: --save needs --older-than and/or --max-mb')
+    if (olderThanMs !== undefined && olderThanMs % UNIT_MS.d! !== 0) throw new UsageError('prune: --save keeps whole days: give --older-than like 30d')
+    try {
+      saved = checkRetention({ days: olderThanMs === undefined ? null : olderThanMs / UNIT_MS.d!, maxMb: maxMb ?? null })
+    } catch (error) {
+      throw new UsageError(`prune: ${(error as Error).message}`)
+    }
+  }
+
+  const dataDir = v.data ?? defaultDataDir()
+  const file = join(dataDir, DATA_FILE_NAME)
+  if (!existsSync(file)) throw new UsageError(`prune: no Hookloop data in ${dataDir} (${file} does not exist)`)
+  // Pruning reads no secret: a folder whose secrets are sealed with the app's keychain key opens too.
+  const db = openDatabase({ file, withoutSecrets: true })
+  const clock = createRealClock()
+  const retention = createRetention({ db, clock, timers: clock, firstPassMs: 2 ** 31 - 1 })
+  const history = createHistoryStore(db)
+  try {
+    let endpointId: string | undefined
+    if (v.endpoint !== undefined) {
+      endpointId = history.endpointIdOf(v.endpoint)
+      if (endpointId === undefined) throw new UsageError(`prune: no endpoint "${v.endpoint}" in ${dataDir}`)
+    }
+    if (saved) history.setRetention(saved)
+    // Asked for by a person who wants the space back: every freed page goes back.
+    const plan: PrunePlan = {
+      giveBack: 'all',
+      ...(v.all ? { all: true } : {}),
+      ...(endpointId === undefined ? {} : { endpointId }),
+      ...(olderThanMs === undefined ? {} : { olderThanMs }),
+      ...(maxMb === undefined ? {} : { maxBytes: maxMb * 1_000_000 }),
+    }
+    const explicit = v.all || olderThanMs !== undefined || maxMb !== undefined
+    const result = explicit ? await retention.prune(plan) : await retention.prune({ ...retentionPlan(history.retention()), giveBack: 'all' })
+    process.stdout.write(v.json ? JSON.stringify(result, null, 2) + '\n' : describe(result) + '\n')
+    return 0
+  } finally {
+    await retention.stop()
+    db.close()
+  }
+}

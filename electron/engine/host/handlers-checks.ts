@@ -1,0 +1,35 @@
+// The two conformance checks: a battery of deliveries to someone's endpoint, and what a provider
+// delivered to one of ours against its documented policy.
+import { POLICY_PRESETS } from '../../../shared/policy-presets'
+import { runConsumerCheck } from '../conformance/consumer'
+import { checkSenderConformance } from '../conformance/sender'
+import type { CommandHandlers } from './control-server'
+import type { HandlerContext } from './handlers'
+import { HostError } from './host-error'
+
+export function createCheckHandlers(ctx: HandlerContext) {
+  return {
+    'check.consumer': (req) =>
+      runConsumerCheck({
+        url: req.url,
+        scheme: req.scheme,
+        secret: req.secret,
+        ...(req.timeoutMs === undefined ? {} : { timeoutMs: req.timeoutMs }),
+        ...(req.latencySamples === undefined ? {} : { latencySamples: req.latencySamples }),
+      }),
+    'check.sender': (req) => {
+      const { engine } = ctx.current()
+      const endpoint = engine.receiver.endpoints.get(req.endpointId)
+      if (!endpoint) throw new HostError('not_found', `endpoint ${req.endpointId} does not exist`)
+      return checkSenderConformance(engine.db, {
+        endpoint: endpoint.slug,
+        policy: POLICY_PRESETS[req.policyId],
+        tolerance: {
+          ...(req.toleranceMs === undefined ? {} : { ms: req.toleranceMs }),
+          ...(req.tolerancePct === undefined ? {} : { pct: req.tolerancePct }),
+        },
+        asOf: engine.clock.now(),
+      })
+    },
+  } satisfies Partial<CommandHandlers>
+}

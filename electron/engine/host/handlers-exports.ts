@@ -1,0 +1,39 @@
+// Selected deliveries and requests out as a file (HAR, cURL, case file), and a file's requests
+// sent again to a URL or one of our endpoints.
+import type { ExportFormat } from '../../../shared/exports'
+import { exportSelection, parseImportFile, replayItems } from '../exports'
+import type { CommandHandlers } from './control-server'
+import type { HandlerContext } from './handlers'
+import { HostError } from './host-error'
+
+const FILES = {
+  har: { extension: 'har', mime: 'application/json' },
+  curl: { extension: 'sh', mime: 'text/x-shellscript' },
+  case: { extension: 'case.json', mime: 'application/json' },
+} as const satisfies Record<ExportFormat, { extension: string; mime: string }>
+
+export function createExportHandlers(ctx: HandlerContext) {
+  return {
+    'export.selection': (req) => {
+      const { engine } = ctx.current()
+      // exported_at is when the person made the file: wall time, whatever the engine's clock.
+      const text = exportSelection(engine.db, { deliveryIds: req.deliveryIds, requestIds: req.requestIds, format: req.format, keepSecrets: req.keepSecrets, now: Date.now() })
+      const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
+      const file = FILES[req.format]
+      return { text, fileName: `hookloop-${stamp}.${file.extension}`, mime: file.mime }
+    },
+    'import.replay': async (req) => {
+      const { engine } = ctx.current()
+      const parsed = parseImportFile(req.text)
+      let to: string
+      if ('url' in req.target) to = req.target.url
+      else {
+        const endpoint = engine.receiver.endpoints.get(req.target.endpointId)
+        if (!endpoint) throw new HostError('not_found', `endpoint ${req.target.endpointId} does not exist`)
+        to = engine.receiver.endpointUrl(endpoint.slug)
+      }
+      const results = await replayItems(parsed.items, { to, ...(req.resign ? { resign: { scheme: req.resign.scheme, secret: req.resign.secret } } : {}) })
+      return { kind: parsed.kind, to, results }
+    },
+  } satisfies Partial<CommandHandlers>
+}

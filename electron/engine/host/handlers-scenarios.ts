@@ -1,0 +1,35 @@
+// Recording a session into a scenario, and running a scenario file on a fresh engine of its own.
+import type { Recorder } from '../recorder/recorder'
+import type { CommandHandlers } from './control-server'
+import { HostError } from './host-error'
+import type { ScenarioRuns } from './scenario-runs'
+
+export interface ScenarioHandlersContext {
+  recorder: Recorder
+  runs: ScenarioRuns
+  /** The recording started or stopped: tell the UIs. */
+  recordingChanged(): void
+}
+
+export function createScenarioHandlers(ctx: ScenarioHandlersContext) {
+  return {
+    'record.start': () => {
+      const view = ctx.recorder.start()
+      ctx.recordingChanged()
+      return view
+    },
+    'record.stop': () => {
+      try {
+        const result = ctx.recorder.stop()
+        return { text: result.text, problems: result.problems, notes: result.notes }
+      } finally {
+        ctx.recordingChanged()
+      }
+    },
+    'scenario.run': (req) => ctx.runs.start(req.text),
+    'scenario.cancel': (req) => {
+      if (!ctx.runs.cancel(req.runId)) throw new HostError('not_found', `scenario run #${req.runId} is not running`)
+      return { ok: true as const }
+    },
+  } satisfies Partial<CommandHandlers>
+}

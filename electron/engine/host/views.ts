@@ -1,0 +1,105 @@
+// The lists every UI shows, built from the engine as it is now: endpoints, rules, subscriptions
+// with their metrics, the tunnel, and the preset catalogs.
+import type { EndpointView, RuleView, Snapshot, SubscriptionView, TunnelView } from '../../../shared/contract'
+import { expectedSchedule } from '../../../shared/policy'
+import { isPolicyPresetId, POLICY_CATALOG, POLICY_PRESETS } from '../../../shared/policy-presets'
+import { DEDUPE_CATALOG } from '../../../shared/receiver'
+import { RULE_PRESETS } from '../../../shared/rules-presets'
+import type { TunnelState } from '../../../shared/tunnel'
+import type { Engine } from '../engine'
+import type { Subscription } from '../sender'
+import { secretHint, type DetailsRead } from './details-read'
+import type { TimelineRead } from './timeline-read'
+
+export interface EngineBinding {
+  engine: Engine
+  timeline: TimelineRead
+  details: DetailsRead
+}
+
+/** The three catalogs as the snapshot carries them. */
+export function presetViews(): Pick<Snapshot, 'rulePresets' | 'policyPresets' | 'dedupePresets'> {
+  return {
+    rulePresets: RULE_PRESETS.views((e) => ({ target: e.target ?? false })),
+    policyPresets: POLICY_CATALOG.views((_, id) => {
+      const policy = POLICY_PRESETS[id]
+      return { schedule: expectedSchedule(policy).map((a) => a.at_ms), timeoutMs: policy.timeout_ms }
+    }).filter((p) => !POLICY_CATALOG.entries[p.id].fileOnly),
+    dedupePresets: DEDUPE_CATALOG.views((e) => ({ key: e.key })),
+  }
+}
+
+export function tunnelView(engine: Engine): TunnelView {
+  const tunnel = engine.tunnel
+  if (!tunnel) return { state: 'disabled' }
+  return toTunnelView(tunnel.state)
+}
+
+export function toTunnelView(state: TunnelState): TunnelView {
+  switch (state.kind) {
+    case 'stopped':
+      return { state: 'stopped' }
+    case 'connecting':
+      return { state: 'connecting' }
+    case 'online':
+      return { state: 'online', url: state.url }
+    case 'degraded':
+      return { state: 'degraded', url: state.url, liveSockets: state.liveSockets, maxSockets: state.maxSockets }
+    case 'reconnecting':
+      // Wall time: the UI counts down on the person's clock.
+      return { state: 'reconnecting', attempt: state.attempt, nextAt: Date.now() + state.nextInMs, lastError: state.lastError }
+    case 'offline':
+      return { state: 'offline', reason: state.reason }
+    default: {
+      const never: never = state
+      return never
+    }
+  }
+}
+
+export function endpointViews(binding: EngineBinding): EndpointView[] {
+  return binding.details.endpointViews()
+}
+
+export function ruleViews(binding: EngineBinding): RuleView[] {
+  return binding.engine.receiver.rules.list().map((r) => ({
+    id: r.id,
+    endpointId: r.endpointId,
+    position: r.position,
+    enabled: r.enabled,
+    explain: r.explain,
+    definition: r.rule,
+  }))
+}
+
+export function subscriptionViews(binding: EngineBinding, quick = false): SubscriptionView[] {
+  const { engine } = binding
+  return engine.sender.listSubscriptions().map((s) => subscriptionView(engine, s, quick ? binding.details.quickMetrics : undefined))
+}
+
+export function subscriptionView(engine: Engine, s: Subscription, quick?: DetailsRead['quickMetrics']): SubscriptionView {
+  // Quick: from the deliveries table alone, while the exact attempt-level counts are computed.
+  const metrics = quick ? { ...quick(s.id), duplicates: 0 } : engine.sender.metrics(s.id)
+  const rate = engine.sender.failureRate(s.id)
+  const policyId = isPolicyPresetId(s.policy.name) ? s.policy.name : 'custom'
+  return {
+    id: s.id,
+    name: s.name,
+    url: 'url' in s.target ? s.target.url : engine.endpointUrl(s.target.endpoint),
+    scheme: s.scheme,
+    secretHints: s.secret ? [secretHint(s.secret)] : [],
+    policyId,
+    policyLabel: POLICY_CATALOG.entries[policyId].label,
+    envelope: s.envelope,
+    paused: s.paused,
+    metrics: {
+      deliveries: rate.total,
+      attempts: metrics.attempts,
+      successes: metrics.successes,
+      failures: metrics.failures,
+      duplicates: metrics.duplicates,
+      failureRate24h: rate.rate,
+      ...(quick ? { counting: true } : {}),
+    },
+  }
+}

@@ -1,0 +1,223 @@
+// Retention: keeps the captured history within the data folder's limits (N days and/or N MB) and
+// clears it on demand. Work is done in small batches (a few hundred rows or a few MB each, one
+// short write transaction), each followed by a rest three times as long as it took, so capture goes on while
+// history is pruned; freed pages are reused or given back to the file system (see GiveBack) and
+// the WAL is truncated after a pass.
+//
+// Two clocks are injected: `clock` stamped the captures (received_at), so "older than N days" is
+// measured on it; `timers` schedules the passes and the rests between batches. The engine hands
+// an unref'd real clock as `timers`: a housekeeping timer must not be the next thing a virtual
+// clock jumps to, nor keep a process alive.
+import type { Database } from 'better-sqlite3'
+import type { Clock, TimerHandle } from '../../../shared/clock'
+import { RETENTION_LIMITS, type PruneResult, type RetentionSettings, type StoreSizeView } from '../../../shared/history'
+import { createHistoryStore, type BatchLimits, type HistoryBatch, type HistorySelection } from '../store/history'
+
+const DAY_MS = 86_400_000
+const MB = 1_000_000
+
+/** What pruning needs of a receiver writing to the same store (none when there is no receiver in this process). */
+export interface CaptureHooks {
+  /** Commit every queued capture (so none still points at a row about to go). */
+  flush(): void
+  /** These endpoints' dedupe numbering is to be read back from the store. */
+  forgetDeleted(endpointIds: readonly string[]): void
+}
+
+export interface RetentionOptions {
+  db: Database
+  clock: Clock
+  timers: Clock
+  capture?: CaptureHooks
+  /** Between scheduled passes (default a minute). */
+  intervalMs?: number
+  /** Until the first scheduled pass (default 10 s: start-up comes first). */
+  firstPassMs?: number
+  batch?: Partial<BatchLimits>
+  /** What scheduled passes give back to the file system (default 'excess'; see GiveBack). */
+  giveBack?: GiveBack
+  /** After each pass that deleted something. */
+  onPruned?(result: PruneResult): void
+  /** A scheduled pass failed (the next one tries again). */
+  onError?(error: unknown): void
+}
+
+/**
+ * What happens to the pages a prune frees. 'excess' (scheduled passes): new captures reuse them,
+ * and only what is beyond a reserve goes back, in slices, at the end of the pass; 'all' (Clear
+ * history, `hookloop prune`): everything goes back, in slices, as the batches go; 'none'.
+ * Measured in docs/BENCHMARKS.md (retention): giving pages back while capture runs costs capture.
+ */
+export type GiveBack = 'excess' | 'all' | 'none'
+
+/** One prune: by age and/or size, optionally one endpoint's, or everything up to now. */
+export interface PrunePlan {
+  /** Default: 'all' for a plan with `all` or `endpointId`, else the retention's giveBack. */
+  giveBack?: GiveBack
+  olderThanMs?: number
+  maxBytes?: number
+  endpointId?: string
+  /** Every request that exists now (Clear history). */
+  all?: boolean
+}
+
+export interface Retention {
+  settings(): RetentionSettings
+  /** Saves the settings (RangeError when out of bounds) and starts applying them; `applied` settles when that pass is done. */
+  set(settings: RetentionSettings): RetentionSettings & { size: StoreSizeView; applied: Promise<PruneResult> }
+  size(): StoreSizeView
+  /** Runs a plan now (after any pass in progress). */
+  prune(plan: PrunePlan): Promise<PruneResult>
+  /** Applies the saved settings now. */
+  apply(): Promise<PruneResult>
+  /** Stops the schedule and waits for a pass in progress to finish its batch. */
+  stop(): Promise<void>
+}
+
+export const DEFAULT_BATCH: BatchLimits = { rows: 500, bytes: 4 * MB }
+/** Pages one incremental-vacuum slice gives back (1 MB of 4 KB pages). */
+const RECLAIM_SLICE_PAGES = 256
+/** Rest after a batch, as a multiple of the time it took (measured: docs/BENCHMARKS.md, retention). */
+const REST_FACTOR = 3
+/** Bytes of free pages a scheduled pass gives back at most. */
+const EXCESS_PER_PASS = 8 * MB
+
+export function checkRetention(settings: RetentionSettings): RetentionSettings {
+  const check = (value: number | null, bounds: { min: number; max: number }, what: string) => {
+    if (value === null) return
+    if (!Number.isInteger(value) || value < bounds.min || value > bounds.max) throw new RangeError(`retention ${what} must be a whole number from ${bounds.min} to ${bounds.max}, or none (got ${value})`)
+  }
+  check(settings.days, RETENTION_LIMITS.days, 'days')
+  check(settings.maxMb, RETENTION_LIMITS.maxMb, 'maxMb')
+  return { days: settings.days, maxMb: settings.maxMb }
+}
+
+/** The plan that applies retention settings. */
+export function retentionPlan(settings: RetentionSettings): PrunePlan {
+  return {
+    ...(settings.days === null ? {} : { olderThanMs: settings.days * DAY_MS }),
+    ...(settings.maxMb === null ? {} : { maxBytes: settings.maxMb * MB }),
+  }
+}
+
+export function createRetention(options: RetentionOptions): Retention {
+  const store = createHistoryStore(options.db)
+  const limits: BatchLimits = { ...DEFAULT_BATCH, ...options.batch }
+  const intervalMs = options.intervalMs ?? 60_000
+  const scheduledGiveBack = options.giveBack ?? 'excess'
+  let timer: TimerHandle | null = null
+  let stopped = false
+  // One pass at a time: a Clear history asked during a scheduled pass runs after it.
+  let queue: Promise<unknown> = Promise.resolve()
+
+
+  function deleteBatch(batch: HistoryBatch): number {
+    // Synchronous from here on: no arrival can take a dedupe number from a row between its
+    // deletion and the forgetting below. Queued captures commit first, so none points at it.
+    if (batch.keyedEndpointIds.length > 0) options.capture?.flush()
+    const deleted = store.deleteIds(batch.ids)
+    if (batch.keyedEndpointIds.length > 0) options.capture?.forgetDeleted(batch.keyedEndpointIds)
+    return deleted
+  }
+
+  async function run(plan: PrunePlan): Promise<PruneResult> {
+    const result = { deleted: 0, bytes: 0, batches: 0, reclaimedPages: 0 }
+    const mode: GiveBack = plan.giveBack ?? (plan.all || plan.endpointId !== undefined ? 'all' : scheduledGiveBack)
+    if (plan.all || plan.endpointId !== undefined) options.capture?.flush()
+    const maxId = plan.all || plan.endpointId !== undefined ? store.maxId() : undefined
+    // Freed pages go back in slices, each its own short transaction with a turn of the event
+    // loop after it: one big incremental vacuum holds the write lock long enough to stall capture.
+    const giveBack = async (pages: number) => {
+      let left = pages
+      while (mode !== 'none' && !stopped && left > 0) {
+        const freed = store.reclaim(Math.min(left, RECLAIM_SLICE_PAGES))
+        if (freed === 0) return
+        result.reclaimedPages += freed
+        left -= freed
+        await options.timers.sleep(0)
+      }
+    }
+    const step = async (selection: HistorySelection, more: () => boolean) => {
+      while (!stopped && more()) {
+        const started = options.timers.now()
+        const batch = store.nextBatch(selection, limits)
+        if (batch.ids.length === 0) return
+        result.deleted += deleteBatch(batch)
+        result.bytes += batch.bytes
+        result.batches++
+        // Rest three times as long as the batch took: pruning takes at most a quarter of the
+        // time, capture the rest (captures waiting on the socket get in between batches).
+        await options.timers.sleep(Math.max(0, REST_FACTOR * (options.timers.now() - started)))
+        // Clearing: the batch's pages go back as we go, so the file shrinks along with the history.
+        if (mode === 'all') await giveBack(Math.ceil(batch.bytes / store.pageSize()) * 2 + 8)
+      }
+    }
+    const scope = {
+      ...(plan.endpointId === undefined ? {} : { endpointId: plan.endpointId }),
+      ...(maxId === undefined ? {} : { maxId }),
+    }
+    if (plan.all || plan.endpointId !== undefined) await step({ ...scope, ...(plan.olderThanMs === undefined ? {} : { before: options.clock.now() - plan.olderThanMs }) }, () => true)
+    else if (plan.olderThanMs !== undefined) await step({ before: options.clock.now() - plan.olderThanMs }, () => true)
+    if (plan.maxBytes !== undefined) {
+      const maxBytes = plan.maxBytes
+      await step(scope, () => store.usedBytes() > maxBytes)
+    }
+    if (result.deleted > 0 && !stopped) {
+      if (mode === 'all') await giveBack(Number.MAX_SAFE_INTEGER)
+      else if (mode === 'excess') {
+        // Keep a reserve of free pages for the captures to come (the larger of 16 MB and a tenth
+        // of the data); give back the rest, at most EXCESS_PER_PASS a pass (moving pages costs
+        // capture: a big backlog goes back over several passes).
+        const size = store.size()
+        const reserve = Math.max(16 * MB, size.usedBytes / 10)
+        const free = size.fileBytes - size.usedBytes
+        if (free > reserve) await giveBack(Math.floor(Math.min(free - reserve, EXCESS_PER_PASS) / store.pageSize()))
+      }
+      if (!stopped) store.checkpoint('truncate')
+    }
+    return { ...result, size: store.size() }
+  }
+
+  function enqueue(plan: PrunePlan): Promise<PruneResult> {
+    const next = queue.then(() => run(plan))
+    queue = next.catch(() => undefined)
+    return next
+  }
+
+  const apply = () => enqueue(retentionPlan(store.retention()))
+
+  function schedule(delayMs: number): void {
+    if (stopped) return
+    timer = options.timers.setTimer(delayMs, () => {
+      timer = null
+      apply()
+        .then((result) => {
+          if (result.deleted > 0) options.onPruned?.(result)
+        })
+        .catch((error: unknown) => options.onError?.(error))
+        .finally(() => schedule(intervalMs))
+    })
+  }
+  schedule(options.firstPassMs ?? 10_000)
+
+  return {
+    settings: () => store.retention(),
+    set(settings) {
+      store.setRetention(checkRetention(settings))
+      // Applied at once, in the background like a scheduled pass: a long backlog must not hold
+      // the answer (the UIs hear of the deleted rows through onPruned).
+      const pass = apply()
+      pass.then((result) => (result.deleted > 0 ? options.onPruned?.(result) : undefined)).catch((error: unknown) => options.onError?.(error))
+      return { ...store.retention(), size: store.size(), applied: pass }
+    },
+    size: () => store.size(),
+    prune: enqueue,
+    apply,
+    async stop() {
+      stopped = true
+      timer?.cancel()
+      timer = null
+      await queue
+    },
+  }
+}

@@ -1,0 +1,64 @@
+// The real localtunnel server frozen (SIGSTOP) past the health deadline with a request in
+// flight, and the real server after a long idle.
+import { describe, expect, it } from 'vitest'
+import type { TunnelState } from '../../../shared/tunnel'
+import { useCleanups } from './fixture'
+import { idOf, realTunnelFixture } from './real-fixture'
+import { idleTimeoutReceiver, listening, record, sendToPublicUrl, waitForState } from './support'
+
+const cleanup = useCleanups()
+const isOnline = (s: TunnelState) => s.kind === 'online'
+
+// Node's headersTimeout is 60 s: TUNNEL_IDLE_NODE_DEFAULTS=1 idles 65 s in front of a receiver
+// with Node's own defaults; otherwise 2.5 s in front of one with a 1 s header timeout.
+const nodeDefaults = process.env.TUNNEL_IDLE_NODE_DEFAULTS === '1'
+const idleMs = nodeDefaults ? 65_000 : Number(process.env.TUNNEL_IDLE_MS ?? 2500)
+
+describe('tunnel against a stalled real localtunnel server', () => {
+  it('keeps the request in flight and the wanted subdomain when the server was only frozen', async () => {
+    const { server, manager, receiver } = await realTunnelFixture(cleanup, { subdomain: 'wanted-stall', requestTimeoutMs: 1000, healthIntervalMs: 300 })
+    const endpoint = receiver.endpoints.create({ slug: 'held' })
+    // Held longer than it takes two health checks (and the server's status) to time out.
+    receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: 6000 }, { type: 'reply', status: 202, body: 'held, then answered' }] })
+    const { states, notices } = record(manager)
+    manager.start()
+    await waitForState(manager, isOnline, 'online')
+    const url = manager.publicUrl() ?? ''
+    expect(idOf(url)).toBe('wanted-stall')
+
+    const inFlight = sendToPublicUrl(url, '/h/held', { body: '{}', timeoutMs: 30_000 })
+    // Freeze the server once the receiver holds the request.
+    for (let i = 0; i < 500 && receiver.requests.count() === 0; i++) await new Promise((r) => setTimeout(r, 10))
+    expect(receiver.requests.count()).toBe(1)
+    server.pause()
+    await waitForState(manager, (s) => s.kind === 'reconnecting', 'reconnecting while the server is frozen', 20_000)
+    server.resume()
+
+    // The old tunnel was kept while its successor was asked for; the server, back, still held its
+    // id, and it answered a health check again: it stays, with the request it carries.
+    const answer = await inFlight
+    expect(answer.status).toBe(202)
+    expect(answer.body).toBe('held, then answered')
+    await waitForState(manager, (s) => s.kind === 'online' && idOf(s.url) === 'wanted-stall', 'online on the wanted subdomain', 20_000)
+    expect(states.map((s) => s.kind)).toContain('reconnecting')
+    expect(notices).toEqual([])
+    expect(receiver.requests.list().map((r) => r.fault?.outcome)).toEqual(['replied'])
+    expect((await sendToPublicUrl(url, '/h/held?after=stall', { body: '{}' })).status).toBe(202)
+  })
+
+  it(`still delivers after ${idleMs} ms idle to a receiver that keeps Node's header timeout`, { timeout: idleMs + 60_000 }, async () => {
+    const idleReceiver = await listening(idleTimeoutReceiver(nodeDefaults), undefined)
+    cleanup(() => idleReceiver.close())
+    const { manager } = await realTunnelFixture(cleanup, { localPort: idleReceiver.port, healthIntervalMs: 30_000 })
+    manager.start()
+    await waitForState(manager, isOnline, 'online')
+    const first = await sendToPublicUrl(manager.publicUrl() ?? '', '/hooks/before-idle', { body: '{}', headers: { connection: 'keep-alive' } })
+    expect(first.status).toBe(200)
+    await new Promise((r) => setTimeout(r, idleMs))
+    for (let i = 0; i < 4; i++) {
+      const answer = await sendToPublicUrl(manager.publicUrl() ?? '', `/hooks/after-idle-${i}`, { body: '{}' })
+      expect(answer.status, `request ${i} after the idle period`).toBe(200)
+      expect(answer.body).toBe('delivered')
+    }
+  })
+})

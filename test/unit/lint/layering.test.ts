@@ -1,0 +1,73 @@
+import { resolve } from 'node:path'
+import { ESLint } from 'eslint'
+import { describe, expect, it } from 'vitest'
+
+// The layering rules of eslint.config.js (docs/ARCHITECTURE.md), run through ESLint itself on
+// snippets placed in each layer: a wrong import must be reported, the allowed one must not.
+const root = resolve(__dirname, '../../..')
+const eslint = new ESLint({ cwd: root })
+
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: resolve(root, filePath) })
+  return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`)
+}
+
+const layering = /no-restricted-(imports|syntax)/
+
+const cases: { file: string; denied: string[]; allowed: string[] }[] = [
+  {
+    file: 'shared/lint-probe.ts',
+    denied: ["import { a } from '../electron/engine/engine'", "import { a } from '../renderer/src/App'", "import { a } from 'electron'", "import Database from 'better-sqlite3'", "import type { Database } from 'better-sqlite3'", "import { a } from '../test/support/x'"],
+    allowed: ["import { a } from './clock'", "import { a } from './providers/types'", "import { z as a } from 'zod'"],
+  },
+  {
+    file: 'renderer/src/views/lint-probe.ts',
+    denied: ["import { a } from '../../../electron/engine/host'", "import { a } from '../../../electron/preload/index'", "import { a } from 'electron'", "import Database from 'better-sqlite3'"],
+    allowed: ["import { a } from '../../../shared/contract'", "import { a } from '../lib/curl'", "import { useState as a } from 'react'"],
+  },
+  {
+    file: 'electron/engine/host/lint-probe.ts',
+    denied: ["import { a } from '../../main/ipc'", "import { a } from '../../preload/index'", "import { a } from '../../cli/listen'", "import { a } from '../../../renderer/src/App'", "import { a } from 'electron'", "import Database from 'better-sqlite3'", "import { a } from '../../../test/support/x'"],
+    allowed: ["import type { Database as a } from 'better-sqlite3'", "import { a } from '../store/endpoints'", "import { a } from '../../../shared/contract'"],
+  },
+  {
+    file: 'electron/engine/engine-probe.ts',
+    denied: ["import { a } from '../cli/listen'", "import { a } from '../main/index'"],
+    allowed: ["import { a } from './store/endpoints'"],
+  },
+  {
+    file: 'electron/engine/store/lint-probe.ts',
+    denied: ["import { a } from '../../main/ipc'", "import { a } from 'electron'"],
+    allowed: ["import Database from 'better-sqlite3'"],
+  },
+  {
+    file: 'electron/cli/lint-probe.ts',
+    denied: ["import { a } from '../main/ipc'", "import { a } from '../../renderer/src/App'", "import { a } from 'electron'", "import Database from 'better-sqlite3'"],
+    allowed: ["import { a } from '../engine/engine'", "import { a } from './commands'"],
+  },
+  {
+    file: 'electron/main/lint-probe.ts',
+    denied: ["import { a } from '../cli/listen'", "import { a } from '../../renderer/src/App'", "import Database from 'better-sqlite3'"],
+    allowed: ["import { app as a } from 'electron'", "import { a } from '../engine/data-dir'"],
+  },
+  {
+    file: 'electron/preload/lint-probe.ts',
+    denied: ["import { a } from '../engine/engine'", "import { a } from '../main/ipc'"],
+    allowed: ["import { contextBridge as a } from 'electron'", "import type { a } from '../../shared/bridge'"],
+  },
+]
+
+describe('layering rules (eslint.config.js)', () => {
+  for (const { file, denied, allowed } of cases) {
+    it(`${file}: forbidden imports are reported, allowed ones are not`, { timeout: 60_000 }, async () => {
+      for (const line of denied) expect((await problems(file, `${line}\nexport const b = a\n`)).filter((p) => layering.test(p)), line).toHaveLength(1)
+      for (const line of allowed) expect((await problems(file, `${line}\nexport const b = a\n`)).filter((p) => layering.test(p)), line).toEqual([])
+    })
+  }
+
+  it('a statement prepared outside the store is reported; inside the store it is not', async () => {
+    const code = "export const count = (db: { prepare(sql: string): { get(): unknown } }) => db.prepare('SELECT count(*) FROM events').get()\n"
+    expect((await problems('electron/engine/host/lint-probe.ts', code)).filter((p) => layering.test(p))).toHaveLength(1)
+    expect((await problems('electron/engine/store/lint-probe.ts', code)).filter((p) => layering.test(p))).toEqual([])
+  })
+})
