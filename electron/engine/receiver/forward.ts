@@ -7,7 +7,6 @@ import https from 'node:https'
 import type { Clock } from '../../../shared/clock'
 import { DEFAULT_FORWARD_TIMEOUT_MS, type ForwardLeg, type ForwardLegKind, type ForwardLegOutcome } from '../../../shared/forward'
 import { holdWork, waitingOnClock } from '../clock'
-import type { ForwardLegStore } from '../store/forward-legs'
 
 /** The captured request as a target gets it. */
 export interface ForwardSource {
@@ -124,8 +123,16 @@ export function describeFailure(error: NodeJS.ErrnoException): { outcome: Forwar
   }
 }
 
-export function createForwarder(deps: { clock: Clock; store: ForwardLegStore; defaultBodyLimit: number; onLeg?: (leg: ForwardLeg) => void }): Forwarder {
-  const { clock, store } = deps
+export interface ForwarderDeps {
+  clock: Clock
+  /** Numbers the leg and queues it for the store (the capture writer); returns its id. Never blocks on SQLite. */
+  record: (leg: Omit<ForwardLeg, 'id'>) => number
+  defaultBodyLimit: number
+  onLeg?: (leg: ForwardLeg) => void
+}
+
+export function createForwarder(deps: ForwarderDeps): Forwarder {
+  const { clock } = deps
   const closing = new AbortController()
   const legs = new Set<Promise<unknown>>()
   // Keep-alive: a stream of webhooks to one app reuses its connections, as a provider's would not
@@ -176,7 +183,7 @@ export function createForwarder(deps: { clock: Clock; store: ForwardLegStore; de
     if (closing.signal.aborted) {
       leg.outcome = 'aborted'
       leg.error = 'the receiver stopped before it was sent'
-      return { leg: { ...leg, id: store.insert(leg) }, relayed }
+      return { leg: { ...leg, id: deps.record(leg) }, relayed }
     }
     // Real I/O in progress: a virtual clock must not jump past the target's answer.
     const release = holdWork(clock)
@@ -250,7 +257,7 @@ export function createForwarder(deps: { clock: Clock; store: ForwardLegStore; de
       done.abort()
       release()
     }
-    const stored: ForwardLeg = { ...leg, id: store.insert(leg) }
+    const stored: ForwardLeg = { ...leg, id: deps.record(leg) }
     deps.onLeg?.(stored)
     return { leg: stored, relayed }
   }

@@ -11,7 +11,7 @@ import type { RequestRecord } from '../../../shared/receiver-records'
 import { explainRule, type Rule } from '../../../shared/rules'
 import { parseRuleOrPreset } from '../../../shared/rules-presets'
 import { createEndpointStore } from '../store/endpoints'
-import { createForwardLegStore } from '../store/forward-legs'
+import { createForwardLegStore, encodeLeg } from '../store/forward-legs'
 import type { ForwardLeg } from '../../../shared/forward'
 import { createForwarder, type Forwarder } from './forward'
 import { refuseLoops, ruleTargets } from './forward-targets'
@@ -165,7 +165,15 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const inFlight = new Set<Promise<void>>()
   const budget = createBodyBudget(options.bodyBudgetBytes)
   const legStore = createForwardLegStore(db)
-  const forwarder = createForwarder({ clock, store: legStore, defaultBodyLimit: DEFAULT_BODY_LIMIT, onLeg: (leg) => emit({ type: 'request.forwarded', leg }) })
+  let lastLegId = legStore.maxId()
+  // Legs go through the capture writer: committed in order after the request they carry, in the
+  // same group commit (on its thread when there is one), never a statement on the event loop.
+  const recordLeg = (leg: Omit<ForwardLeg, 'id'>): number => {
+    const id = ++lastLegId
+    writer.leg(encodeLeg({ ...leg, id }))
+    return id
+  }
+  const forwarder = createForwarder({ clock, record: recordLeg, defaultBodyLimit: DEFAULT_BODY_LIMIT, onLeg: (leg) => emit({ type: 'request.forwarded', leg }) })
   const handler = createRequestHandler({
     clock,
     writer,
@@ -346,8 +354,14 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       },
     },
     forwards: {
-      list: (requestId) => legStore.listFor(requestId),
-      listMany: (requestIds) => legStore.listForMany(requestIds),
+      list(requestId) {
+        writer.flushNow()
+        return legStore.listFor(requestId)
+      },
+      listMany(requestIds) {
+        writer.flushNow()
+        return legStore.listForMany(requestIds)
+      },
     },
     forwarder,
     async resend(requestId, options) {
