@@ -45,6 +45,8 @@ export interface Forwarder {
   send(source: ForwardSource, target: ForwardTarget, kind: ForwardLegKind, options?: { sink?: RelaySink; attemptKey?: string; bodyLimit?: number; headers?: [string, string][] }): Promise<LegResult>
   /** Background copies still running (they end with the receiver). */
   inFlight(): number
+  /** Resolves once no leg is in flight (a scenario run waits for its copies before judging). */
+  idle(): Promise<void>
   /** Aborts every leg (recorded as aborted) and waits for them to be stored. */
   close(): Promise<void>
 }
@@ -262,9 +264,14 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
     return { leg: stored, relayed }
   }
 
+  const idle = async (): Promise<void> => {
+    while (legs.size > 0) await Promise.allSettled([...legs])
+  }
+
   return {
     send,
     inFlight: () => legs.size,
+    idle,
     async close() {
       closing.abort()
       await Promise.allSettled([...legs])

@@ -38,6 +38,8 @@ export interface ForwardLegStore {
   /** The legs of many requests at once (the timeline), keyed by request id. */
   listForMany(requestIds: readonly number[]): Map<number, ForwardLeg[]>
   get(id: number): ForwardLeg | undefined
+  /** Every leg sent at or after a time (a scenario run's), in the order sent. */
+  listSince(sentAt: number): ForwardLeg[]
 }
 
 const COLUMNS = [
@@ -106,6 +108,7 @@ export function createForwardLegStore(db: Database): ForwardLegStore {
   const byRequest = db.prepare('SELECT * FROM forward_legs WHERE request_id = ? ORDER BY id')
   const byId = db.prepare('SELECT * FROM forward_legs WHERE id = ?')
   // json_each keeps it one statement whatever the number of ids.
+  const since = db.prepare('SELECT * FROM forward_legs WHERE sent_at >= ? ORDER BY id')
   const byRequests = db.prepare('SELECT * FROM forward_legs WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY id')
   return {
     maxId: () => selectMaxId.get() as number,
@@ -116,6 +119,7 @@ export function createForwardLegStore(db: Database): ForwardLegStore {
       for (const row of byRequests.all(JSON.stringify(requestIds)) as ForwardLegRow[]) out.set(row.request_id, [...(out.get(row.request_id) ?? []), fromRow(row)])
       return out
     },
+    listSince: (sentAt) => (since.all(sentAt) as ForwardLegRow[]).map(fromRow),
     get(id) {
       const row = byId.get(id) as ForwardLegRow | undefined
       return row && fromRow(row)
