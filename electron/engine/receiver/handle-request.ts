@@ -15,7 +15,7 @@ import { encodeCapture, encodeOutcome } from '../store/request-codec'
 import type { BodyBudget, BodyReservation } from './body-budget'
 import type { CaptureWriter } from './capture-writer'
 import type { Forwarder } from './forward'
-import { forwardHooks } from './forward-steps'
+import { forwardHooks, type CopyBudget } from './forward-steps'
 import { inspect, type InspectDeps, type Inspection, type LiveEndpoint } from './inspect'
 import { declaredLength, readBody, refusals, RETRY_AFTER_S, type BodyRead, type Refusal, TRUNCATED_PREVIEW } from './read-body'
 import type { Connection } from './server'
@@ -29,6 +29,8 @@ export interface RequestHandlerDeps extends InspectDeps {
   budget: BodyBudget
   /** Sends captured requests on to targets (forward mode); every leg is stored. */
   forwarder: Forwarder
+  /** What background forward copies may hold (body bytes, count) before they make the sender wait. */
+  copies: CopyBudget
   route(path: string): LiveEndpoint | null
   nextId(): number
   emit(event: ReceiverEvent): void
@@ -239,7 +241,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         clock,
         ...(capture.attemptId === null ? {} : { attemptKey: String(capture.attemptId) }),
         beforeAnswer,
-        ...(live && body.kind === 'complete' ? { forward: forwardHooks(deps.forwarder, forwardSource(capture, live.endpoint.slug, body.body), limit) } : {}),
+        ...(live && body.kind === 'complete' ? { forward: forwardHooks(deps.forwarder, forwardSource(capture, live.endpoint.slug, body.body), limit, deps.copies) } : {}),
       }
       let result: StepResult
       try {

@@ -15,6 +15,7 @@ import { createForwardLegStore, encodeLeg } from '../store/forward-legs'
 import type { ForwardLeg } from '../../../shared/forward'
 import { createForwarder, type Forwarder } from './forward'
 import { refuseLoops, ruleTargets } from './forward-targets'
+import { createCopyBudget } from './forward-steps'
 import { resendRequest, type ResendOptions } from './resend'
 import { createRequestStore, type RequestListQuery } from '../store/requests'
 import { createRuleStore, type StoredRule } from '../store/rules'
@@ -41,6 +42,8 @@ export interface ReceiverOptions {
   requestDeadlineMs?: number
   /** Memory for request bodies in flight, all requests together; past it new requests get 503 + Retry-After. Default 128 MiB. */
   bodyBudgetBytes?: number
+  /** Forward copies sent in the background at once (default 256); past it a copy makes its sender wait. */
+  maxBackgroundCopies?: number
   /** Caps on reading a body's JSON fields (bytes examined, depth); past them the request is marked "not inspected". */
   inspectLimits?: InspectLimits
   /** Ids for new endpoints and rules (tests pass a counter). */
@@ -181,6 +184,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     rules: engine,
     budget,
     forwarder,
+    copies: createCopyBudget(budget, options.maxBackgroundCopies),
     ...(options.inspectLimits ? { limits: options.inspectLimits } : {}),
     route,
     nextId: () => ++lastId,
