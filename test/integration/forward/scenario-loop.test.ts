@@ -67,6 +67,8 @@ describe('a scenario through your app', () => {
       ['expect.forwards[0].outcomes', true],
       ['expect.forwards[1].latency_ms', true],
     ])
+    // The summary shows the app's answer under the attempt that reached it.
+    expect(result.stdout).toMatch(/#4 .*http_200 .*\n +→ forward http:\/\/127\.0\.0\.1:\d+\/webhooks: answered 200 in \d+ ms/)
     expect(result.stdout).toMatch(/PASS: \d+ of \d+ expectations hold/)
   })
 
