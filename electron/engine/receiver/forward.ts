@@ -136,6 +136,7 @@ export interface ForwarderDeps {
 export function createForwarder(deps: ForwarderDeps): Forwarder {
   const { clock } = deps
   const closing = new AbortController()
+  const timers = new Set<AbortController>()
   const legs = new Set<Promise<unknown>>()
   // Keep-alive: a stream of webhooks to one app reuses its connections, as a provider's would not
   // necessarily, but the app's handler is what is under test, not its accept loop.
@@ -189,10 +190,14 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
     }
     // Real I/O in progress: a virtual clock must not jump past the target's answer.
     const release = holdWork(clock)
+    // One controller per leg, aborted when the leg ends or the forwarder closes (close() walks
+    // `timers`): AbortSignal.any per leg costs more than the rest of the timer on Node 20.
     const done = new AbortController()
-    const timer = clock.sleep(target.timeout_ms ?? DEFAULT_FORWARD_TIMEOUT_MS, AbortSignal.any([done.signal, closing.signal])).then(
+    let ended = false
+    timers.add(done)
+    const timer = clock.sleep(target.timeout_ms ?? DEFAULT_FORWARD_TIMEOUT_MS, done.signal).then(
       () => 'timeout' as const,
-      () => (closing.signal.aborted && !done.signal.aborted ? ('closing' as const) : null),
+      () => (closing.signal.aborted && !ended ? ('closing' as const) : null),
     )
     try {
       await new Promise<void>((resolve) => {
@@ -256,6 +261,8 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
         req.end(source.body)
       })
     } finally {
+      ended = true
+      timers.delete(done)
       done.abort()
       release()
     }
@@ -274,6 +281,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
     idle,
     async close() {
       closing.abort()
+      for (const timer of timers) timer.abort()
       await Promise.allSettled([...legs])
       agents.http.destroy()
       agents.https.destroy()
