@@ -12,7 +12,7 @@ import type { ScenarioReport } from '../../../shared/scenario-report'
 import { REPO_ROOT, runCli } from '../../support/run-cli'
 import { startApp, type App } from './apps'
 
-const EXAMPLE = join(REPO_ROOT, 'examples', 'provider-a-through-your-app.json')
+const EXAMPLE = join(REPO_ROOT, 'examples', 'forward', 'provider-a-through-your-app.json')
 const SECRET = (JSON.parse(readFileSync(EXAMPLE, 'utf8')) as { endpoints: { secrets: string[] }[] }).endpoints[0]?.secrets[0] as string
 
 /**
