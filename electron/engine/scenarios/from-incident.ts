@@ -9,19 +9,18 @@ import { DEDUPE_PRESETS, type DedupeKey } from '../../../shared/receiver'
 import { DECISIONS } from '../../../shared/policy'
 import { DELIVERY_STATUSES } from '../../../shared/delivery'
 import type { ScenarioInput } from '../../../shared/scenario'
-import { defaultEventIdHeaderName } from '../../../shared/scenario-policy'
 import { placeholder, placeholderName } from '../../../shared/scenario-secrets'
 import { SCHEMES, isSchemeId, type SchemeId } from '../../../shared/signatures'
 import type { Step } from '../../../shared/rules'
-import { headerValue, utf8Text } from '../exports/body'
-import type { Incident, IncidentDelivery, IncidentRequest } from '../exports/incident'
+import { headerValue } from '../exports/body'
+import type { Incident, IncidentRequest } from '../exports/incident'
 import { localName } from '../recorder/build-scenario'
 import { eventIdFor, eventTypeOf, faultsFor, senderOutcomeFor, stepFor } from './incident-words'
+import { deliveryPlan, isObject, jsonBody, type Arrival, type EndpointPlan } from './incident-deliveries'
 
 type Expect = NonNullable<ScenarioInput['expect']>
 type DeliveryExpect = NonNullable<Expect['deliveries']>[number]
 type EndpointExpect = NonNullable<Expect['endpoints']>[number]
-type Arrival = NonNullable<EndpointExpect['arrivals']>[number]
 type EventInput = NonNullable<ScenarioInput['events']>[number]
 type ActionInput = NonNullable<ScenarioInput['actions']>[number]
 
@@ -37,20 +36,6 @@ export class IncidentConversionError extends Error {
   override readonly name = 'IncidentConversionError'
 }
 
-interface EndpointPlan {
-  slug: string
-  definition: Record<string, unknown> & { rules: unknown[] }
-  scheme: SchemeId | null
-  /** The header that carries the event id and keys the dedupe, when it is a header. */
-  idHeader: string | null
-  /** Rules written from the file's answers (it carried none). */
-  synthesized: boolean
-  replaySubscription: string | null
-  arrivals: Arrival[]
-  requests: number
-  /** Our own loop deliveries land here too: arrivals are not listed then. */
-  loopTarget: boolean
-}
 
 const REPLAY_POLICY_BASE = {
   max_attempts: 1,
@@ -60,7 +45,6 @@ const REPLAY_POLICY_BASE = {
   retry_after: { honour: false, statuses: [429, 503], max_ms: 86_400_000 },
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 function dedupeOf(value: unknown): DedupeKey | null {
   if (typeof value === 'string') return (DEDUPE_PRESETS as Record<string, DedupeKey>)[value] ?? null
@@ -76,15 +60,6 @@ function schemeOfHeaders(requests: readonly IncidentRequest[]): SchemeId | null 
   return null
 }
 
-function jsonBody(body: Buffer): { ok: true; value: unknown } | { ok: false } {
-  const text = utf8Text(body)
-  if (text === null || text.trim() === '') return { ok: false }
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown }
-  } catch {
-    return { ok: false }
-  }
-}
 
 export function incidentToScenario(incident: Incident, options: { name?: string; source?: string } = {}): IncidentScenario {
   const notes: string[] = []
@@ -138,6 +113,7 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
       arrivals: [],
       requests: 0,
       loopTarget: false,
+      fileSecret: Array.isArray(e.secrets) && typeof e.secrets[0] === 'string' ? e.secrets[0] : null,
     })
   }
 
@@ -172,6 +148,7 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
       arrivals: [],
       requests: 0,
       loopTarget: false,
+      fileSecret: null,
     })
     notes.push(`endpoint ${slug}: the file carries no rules for it; its rules answer each request as the file says it was answered`)
   }
@@ -258,7 +235,7 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
   let unsettled = false
   const seenEvents = new Map<string, { event: string; subscription: string }>()
   for (const d of incident.deliveries) {
-    const converted = deliveryPlan(d, setup, endpoints, subscriptionLocal, notes)
+    const converted = deliveryPlan(d, setup, endpoints, subscriptionLocal, notes, secrets)
     if (!converted) continue
     const { subscription, payload, idHeader, target } = converted
     if (!subscriptions.some((s) => s.id === subscription.id)) subscriptions.push(subscription)
@@ -344,65 +321,4 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
   }
   if (unsettled) notes.push('a delivery was still retrying when the file was made: the run stops at the last moment the file knows')
   return { scenario, notes, secrets: [...secrets] }
-}
-
-/** A delivery's subscription (from the setup), its payload, and the endpoint it goes to in the run. */
-function deliveryPlan(
-  d: IncidentDelivery,
-  setup: Incident['setup'],
-  endpoints: Map<string, EndpointPlan>,
-  local: (def: Record<string, unknown>) => string,
-  notes: string[],
-): { subscription: Record<string, unknown>; payload: unknown; idHeader: string | null; target: EndpointPlan } | null {
-  const def = setup?.subscriptions.find((s) => s.id === d.subscription)
-  if (!def) {
-    if (setup) notes.push(`${d.label}: its subscription is not in the file's setup; left out`)
-    return null
-  }
-  if (d.attempts.length === 0) {
-    notes.push(`${d.label} has no attempts yet; left out`)
-    return null
-  }
-  const envelope = def.envelope === 'payload' ? 'payload' : 'event'
-  const body = jsonBody(d.body)
-  if (!body.ok) {
-    notes.push(`${d.label}: its body is not JSON; left out`)
-    return null
-  }
-  const payload = envelope === 'payload' ? body.value : isObject(body.value) && 'payload' in body.value ? body.value.payload : body.value
-  const scheme = typeof def.scheme === 'string' && isSchemeId(def.scheme) ? def.scheme : 'standard-webhooks'
-  const policyName = typeof def.policy === 'string' ? def.policy : isObject(def.policy) && typeof def.policy.name === 'string' ? def.policy.name : undefined
-  const idHeader = typeof def.event_id_header === 'string' ? def.event_id_header : defaultEventIdHeaderName(scheme, policyName)
-  const known = endpoints.get(String(def.endpoint ?? ''))
-  let target = known
-  if (!target) {
-    // A consumer's own URL: in the run, an endpoint of ours answers each attempt as it answered.
-    const slug = localName(`consumer-${String(def.name ?? 'target')}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-'), new Set(endpoints.keys())).slice(0, 63)
-    target = {
-      slug,
-      definition: { slug, name: `answers as ${String(def.url ?? 'the target')} did`, scheme: null, secrets: [], dedupe: { type: 'header', name: idHeader }, rules: [] },
-      scheme: null,
-      idHeader,
-      synthesized: true,
-      replaySubscription: null,
-      arrivals: [],
-      requests: 0,
-      loopTarget: true,
-    }
-    endpoints.set(slug, target)
-    notes.push(`${d.label} went to ${String(def.url ?? 'a URL')}; in the scenario endpoint ${slug} answers as it did`)
-  }
-  const headers = isObject(def.headers) ? Object.fromEntries(Object.entries(def.headers).filter(([, v]) => typeof v === 'string' && v !== '[redacted]')) : {}
-  if (isObject(def.headers) && Object.keys(headers).length < Object.keys(def.headers).length) notes.push(`subscription ${String(def.name ?? def.id)}: redacted headers were left out`)
-  const subscription: Record<string, unknown> = {
-    id: local(def),
-    name: def.name,
-    endpoint: target.slug,
-    scheme,
-    policy: def.policy,
-    ...(Object.keys(headers).length > 0 ? { headers } : {}),
-    ...(typeof def.event_id_header === 'string' ? { event_id_header: def.event_id_header } : {}),
-    ...(envelope === 'payload' ? { envelope } : {}),
-  }
-  return { subscription, payload, idHeader, target }
 }

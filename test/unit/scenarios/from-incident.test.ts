@@ -235,6 +235,37 @@ describe('incident → scenario', () => {
     expect(scenario.expect?.endpoints).toEqual([])
   })
 
+  it('a loop subscription gets a secret of its own only when the file (kept secrets) shows it signed with another', () => {
+    const file = (subSecret: string, endpointSecret: string) =>
+      caseFile({
+        redacted: false,
+        setup: {
+          endpoints: [{ slug: 'shop', scheme: 'standard-webhooks', secrets: [endpointSecret], rules: [] }],
+          subscriptions: [{ id: 's', name: 'loop', endpoint: 'shop', scheme: 'standard-webhooks', secrets: [subSecret], policy: 'csku', headers: {} }],
+        },
+        deliveries: [
+          {
+            id: 1,
+            event_id: '3f6c2a1e-8b4d-4e2f-9a7c-1d5e6f7a8b9c',
+            event_type: 'x',
+            subscription: 's',
+            status: 'succeeded',
+            body: { text: '{"event_id":"3f6c2a1e-8b4d-4e2f-9a7c-1d5e6f7a8b9c","event_type":"x","payload":{}}' },
+            attempts: [{ n: 1, started_at: iso(0), url: null, request_headers: [], outcome: 'http_200', status_code: 200, duration_ms: 1, decision: 'succeeded', response_headers: [], response_body: null }],
+          },
+        ],
+      })
+    const other = incidentToScenario(parseIncident(file('whsec_b3RoZXItc2VjcmV0LW9mLXRoZS1zdWJzY3JpcHRpb24=', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')))
+    expect(other.secrets).toEqual(['HOOKLOOP_SECRET_SHOP', 'HOOKLOOP_SECRET_LOOP'])
+    expect(other.scenario.subscriptions?.[0]).toMatchObject({ id: 'loop', secrets: ['${HOOKLOOP_SECRET_LOOP}'] })
+    expect(JSON.stringify(other.scenario)).not.toContain('whsec_')
+    const same = incidentToScenario(parseIncident(file('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')))
+    expect(same.secrets).toEqual(['HOOKLOOP_SECRET_SHOP'])
+    expect(same.scenario.subscriptions?.[0]).not.toHaveProperty('secrets')
+    const redacted = incidentToScenario(parseIncident(file('[redacted]', '[redacted]')))
+    expect(redacted.notes).toEqual(expect.arrayContaining([expect.stringMatching(/whether it signed with endpoint shop's secret is unknown; in the scenario it does/)]))
+  })
+
   it('files with nothing to send, and broken files, say why', () => {
     expect(() => incidentToScenario(parseIncident(har([{ at: 0, id: 'x', body: 'plain text', status: 200 }])))).toThrow(IncidentConversionError)
     expect(() => incidentToScenario(parseIncident(har([{ at: 0, id: 'x', body: 'plain text', status: 200 }])))).toThrow(/nothing in the file can be sent again: .*body is not JSON/)
