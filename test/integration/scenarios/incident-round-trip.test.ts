@@ -4,11 +4,13 @@
 // the endpoint's rule in the file is changed.
 import { randomBytes } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScenarioInput } from '../../../shared/scenario'
 import { runCli } from '../../support/run-cli'
-import { createFixture, SECRET, SUBSCRIPTION_SECRET, type Fixture } from '../exports/fixture'
+import { createFixture, newEngine, SECRET, SUBSCRIPTION_SECRET, type Fixture } from '../exports/fixture'
 
 let fixture: Fixture
 beforeAll(async () => {
@@ -101,6 +103,52 @@ describe('an incident becomes a regression test', () => {
     writeFileSync(changedFile, JSON.stringify(changed, null, 2))
     const failed = await runCli(runArgs(changedFile, join(fixture.dir, 'run-har-2')))
     expect(failed.code).toBe(1)
+  })
+
+  it("a delivery to a consumer's URL: an endpoint of ours answers as the consumer did, and the policy's retries are expected", async () => {
+    // A real consumer on loopback: 500 twice per message id, then 200.
+    const seen = new Map<string, number>()
+    const consumer = createServer((req, res) => {
+      const id = String(req.headers['webhook-id'])
+      const n = (seen.get(id) ?? 0) + 1
+      seen.set(id, n)
+      req.resume()
+      req.on('end', () => res.writeHead(n <= 2 ? 500 : 200).end())
+    })
+    await new Promise<void>((resolve) => consumer.listen(0, '127.0.0.1', resolve))
+    const capture = await newEngine()
+    try {
+      const url = `http://127.0.0.1:${(consumer.address() as AddressInfo).port}/hooks`
+      const sub = capture.engine.putSubscription({ name: 'orders', target: { url }, scheme: 'standard-webhooks', policy: { preset: 'custom', name: 'quick', schedule: { kind: 'fixed', interval_ms: 300 }, max_attempts: 4, timeout_ms: 5000 } })
+      const sent = await capture.engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { id: 5 } })
+      const id = sent.deliveryIds[0]!
+      for (let i = 0; i < 1000 && !capture.engine.isDeliverySettled(id); i++) await new Promise((r) => setTimeout(r, 10))
+      await capture.engine.quiesce()
+      const file = join(capture.dir, 'consumer.case.json')
+      const exported = await runCli(['export', '--data', capture.dir, '--format', 'case', '--deliveries', String(id), '--out', file])
+      expect(exported.code, exported.stderr).toBe(0)
+      const out = join(capture.dir, 'consumer-scenario.json')
+      const made = await runCli(['import', file, '--as-scenario', out])
+      expect(made.code, made.stderr).toBe(0)
+      expect(made.stderr).toContain('in the scenario endpoint consumer-orders answers as it did')
+      const text = readFileSync(out, 'utf8')
+      const scenario = JSON.parse(text) as ScenarioInput
+      expect(scenario.expect?.deliveries?.[0]).toMatchObject({ status: 'succeeded', attempts: 3, outcomes: ['http_500', 'http_500', 'http_200'], decisions: ['retry', 'retry', 'succeeded'] })
+
+      const passed = await runCli(['run', out, '--data', join(capture.dir, 'run-1')])
+      expect(passed.code, passed.stdout + passed.stderr).toBe(0)
+      // The consumer's answers change (it no longer fails first): the scenario says so.
+      const changed = JSON.parse(text) as { endpoints: { slug: string; rules: { sequence: { items: { status: number }[] } }[] }[] }
+      changed.endpoints.find((e) => e.slug === 'consumer-orders')!.rules[0]!.sequence.items[0]!.status = 200
+      const changedFile = join(capture.dir, 'consumer-changed.json')
+      writeFileSync(changedFile, JSON.stringify(changed))
+      const failed = await runCli(['run', changedFile, '--data', join(capture.dir, 'run-2')])
+      expect(failed.code).toBe(1)
+      expect(failed.stdout).toMatch(/✗ .*attempts/)
+    } finally {
+      await capture.close()
+      await new Promise((resolve) => consumer.close(resolve))
+    }
   })
 
   it('bad usage and files with nothing to send: exit 2 or 1, one line naming the problem', async () => {
