@@ -3,6 +3,7 @@
 // variable NAME before the file is validated. A scenario made from a customer's incident keeps
 // its secrets out this way, and CI passes them in as it passes any other secret.
 import { formatPath, type PathKey, type ScenarioProblem } from './scenario-issues'
+import { jsonSyntaxProblem, validateScenario, type ScenarioParseResult } from './scenario-validate'
 
 const PLACEHOLDER = /^\$\{([A-Z_][A-Z0-9_]*)\}$/
 
@@ -67,4 +68,16 @@ export function fillPlaceholders(document: unknown, lookup: (name: string) => st
     filled.add(name)
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, document: copy, filled: [...filled] }
+}
+
+/** A scenario file's text → the scenario, its placeholders filled by lookup(name) first (a problem per one without a value). */
+export function parseScenarioWithSecrets(text: string, lookup: (name: string) => string | undefined): ScenarioParseResult {
+  let document: unknown
+  try {
+    document = JSON.parse(text)
+  } catch (error) {
+    return { ok: false, problems: [jsonSyntaxProblem(text, error)] }
+  }
+  const filled = fillPlaceholders(document, lookup)
+  return filled.ok ? validateScenario(filled.document) : { ok: false, problems: filled.problems }
 }

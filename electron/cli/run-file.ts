@@ -4,8 +4,7 @@
 import { readFileSync } from 'node:fs'
 import type { Scenario } from '../../shared/scenario'
 import { formatProblem } from '../../shared/scenario-issues'
-import { fillPlaceholders } from '../../shared/scenario-secrets'
-import { jsonSyntaxProblem, validateScenario, type ScenarioParseResult } from '../../shared/scenario-validate'
+import { parseScenarioWithSecrets } from '../../shared/scenario-secrets'
 import type { ScenarioFileResult } from '../engine/scenarios/junit'
 import { runScenario } from '../engine/scenarios/run'
 
@@ -14,17 +13,6 @@ export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; pro
 /** Where `${NAME}` secret placeholders get their values: `--secret NAME=VALUE`, then the environment. */
 export type SecretLookup = (name: string) => string | undefined
 
-function parseWithSecrets(text: string, lookup: SecretLookup): ScenarioParseResult {
-  let document: unknown
-  try {
-    document = JSON.parse(text)
-  } catch (error) {
-    return { ok: false, problems: [jsonSyntaxProblem(text, error)] }
-  }
-  const filled = fillPlaceholders(document, lookup)
-  if (!filled.ok) return { ok: false, problems: filled.problems }
-  return validateScenario(filled.document)
-}
 
 export function loadScenarioFile(file: string, err: NodeJS.WritableStream, secrets: SecretLookup = (name) => process.env[name]): LoadedScenario {
   let text: string
@@ -37,7 +25,7 @@ export function loadScenarioFile(file: string, err: NodeJS.WritableStream, secre
     return { ok: false, problems: [`cannot read the file: ${why}`] }
   }
   // Editors on Windows save a byte-order mark; JSON.parse refuses it.
-  const result = parseWithSecrets(text.replace(/^\uFEFF/, ''), secrets)
+  const result = parseScenarioWithSecrets(text.replace(/^\uFEFF/, ''), secrets)
   if (result.ok) {
     // Defaults filled into explicit policies are said out loud, so nothing hidden changes behaviour.
     for (const line of result.defaults) err.write(`hookloop: ${file}: ${formatProblem(line)}\n`)
