@@ -188,6 +188,7 @@ const TimelineRowView = memo(function TimelineRowView({ row, top, selected, sele
   const x = (t: number) => (window ? ((t - origin - window.start) / span) * width : 0)
   const select = (mark?: { kind: 'attempt' | 'request'; id: number }) => useApp.setState({ selection: { rowKey: row.key, mark } })
   const pieces: React.ReactNode[] = []
+  const forwarded = row.marks.some((m) => m.app !== undefined)
   ghosts?.forEach((at, i) => {
     pieces.push(<div key={`g${i}`} className="ghost" style={{ left: x(at) }} title={`expected attempt ${i + 1} at ${formatClock(at)}`} data-testid="ghost" />)
   })
@@ -229,10 +230,18 @@ const TimelineRowView = memo(function TimelineRowView({ row, top, selected, sele
         {mark.label}
       </button>,
     )
+    // Forward mode: under each mark, whether the app saw it and what it answered.
+    if (forwarded) {
+      pieces.push(
+        <div key={`a${mark.id}`} className={`app-saw ${mark.app?.tone ?? 'none'}`} style={{ left: x(mark.at) }} data-testid="app-saw" title={mark.app ? mark.app.label : 'not forwarded to your app'}>
+          {mark.app ? mark.app.label : 'not forwarded'}
+        </div>,
+      )
+    }
   })
   return (
     <div
-      className={`tl-row${selected ? ' selected' : ''}${picked ? ' picked' : ''}`}
+      className={`tl-row${selected ? ' selected' : ''}${picked ? ' picked' : ''}${forwarded ? ' forwarded' : ''}`}
       style={{ top }}
       onClick={(event) => (event.ctrlKey || event.metaKey ? togglePicked(row.key) : select())}
       data-picked={picked || undefined}
