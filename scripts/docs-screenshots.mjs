@@ -19,9 +19,9 @@ const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--port', '0'
 // Whatever happens below, the engine does not outlive this script.
 process.on('exit', () => child.kill('SIGTERM'))
 setTimeout(() => {
-  console.error('docs-screenshots: gave up after 120 s')
+  console.error('docs-screenshots: gave up after 240 s')
   process.exit(1)
-}, 120_000).unref()
+}, 240_000).unref()
 const lines = createInterface({ input: child.stdout })
 const collected = []
 const url = await new Promise((resolve) => lines.on('line', (line) => (collected.push(line), collected.length === 1 && resolve(line))))
@@ -69,26 +69,10 @@ async function shoot(name, scheme, steps) {
 }
 
 await shoot('first-run', 'light', [])
-await call('loop.try')
 const secret = 'whsec_' + Buffer.from('docs-screenshots-secret-32-bytes').toString('base64')
-const orders = await call('endpoint.create', { name: 'orders', scheme: 'standard-webhooks', secrets: [secret], dedupe: { type: 'header', name: 'webhook-id' } })
-await call('rule.addPreset', { endpointId: orders.id, preset: 'fail-first', parameters: { n: 1 } })
-const shop = await call('subscription.create', { name: 'Shop orders', target: { endpointId: orders.id }, scheme: 'standard-webhooks', secret, policyId: 'csku' })
-const payload = JSON.stringify({ order_id: 'o_5521', total: 129.5, currency: 'PLN' })
-await call('event.send', { subscriptionId: shop.id, eventType: 'order.paid', payload, count: 8, faults: [] })
-await call('event.send', { subscriptionId: shop.id, eventType: 'order.refunded', payload, count: 2, faults: ['corrupt-signature'] })
-await call('event.send', { subscriptionId: shop.id, eventType: 'order.paid', payload, count: 1, faults: ['duplicate'] })
-const gone = await call('endpoint.create', { name: 'legacy crm', scheme: null, secrets: [], dedupe: { type: 'json-path', path: 'event_id' } })
-await call('rule.addPreset', { endpointId: gone.id, preset: 'always-410' })
-const crm = await call('subscription.create', { name: 'Legacy CRM', target: { endpointId: gone.id }, scheme: 'github', policyId: 'pandoktorek' })
-await call('event.send', { subscriptionId: crm.id, eventType: 'patient.updated', payload: '{"patient_id":"p_77"}', count: 2, faults: [] })
-const inbox = await call('endpoint.create', { name: 'provider inbox', scheme: null, secrets: [], dedupe: { type: 'header', name: 'X-Pandoktorek-Event-Id' } })
-for (let i = 0; i < 3; i++) {
-  await fetch(`${receiverUrl}/h/${inbox.slug}`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Pandoktorek-Event-Id': '7d0f5f8e-real-provider-retry' }, body: '{"event_id":"7d0f5f8e-real-provider-retry","event_type":"booking.created","payload":{}}' })
-}
-// Forward mode: a real app on loopback (it checks the signature with the official library) behind
-// an endpoint that fails the first arrival of each event id before the app sees it; the provider
-// retries and the app answers.
+// Forward mode first, on the real clock (your app's latency is real time): a real app on loopback
+// (it checks the signature with the official library) behind an endpoint that fails the first
+// arrival of each event id before the app sees it; the provider retries and the app answers.
 const shopApp = createServer((req, res) => {
   const chunks = []
   req.on('data', (c) => chunks.push(c))
@@ -118,10 +102,27 @@ for (const id of ['msg_2Kq8', 'msg_2Kq8', 'msg_7Zt1']) {
   await fetch(`${receiverUrl}/h/${shop2.slug}`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signer.sign(id, at, body) } })
   await new Promise((r) => setTimeout(r, 400))
 }
-await new Promise((r) => setTimeout(r, 1500))
+await call('loop.try')
+const orders = await call('endpoint.create', { name: 'orders', scheme: 'standard-webhooks', secrets: [secret], dedupe: { type: 'header', name: 'webhook-id' } })
+await call('rule.addPreset', { endpointId: orders.id, preset: 'fail-first', parameters: { n: 1 } })
+const shop = await call('subscription.create', { name: 'Shop orders', target: { endpointId: orders.id }, scheme: 'standard-webhooks', secret, policyId: 'csku' })
+const payload = JSON.stringify({ order_id: 'o_5521', total: 129.5, currency: 'PLN' })
+await call('event.send', { subscriptionId: shop.id, eventType: 'order.paid', payload, count: 8, faults: [] })
+await call('event.send', { subscriptionId: shop.id, eventType: 'order.refunded', payload, count: 2, faults: ['corrupt-signature'] })
+await call('event.send', { subscriptionId: shop.id, eventType: 'order.paid', payload, count: 1, faults: ['duplicate'] })
+const gone = await call('endpoint.create', { name: 'legacy crm', scheme: null, secrets: [], dedupe: { type: 'json-path', path: 'event_id' } })
+await call('rule.addPreset', { endpointId: gone.id, preset: 'always-410' })
+const crm = await call('subscription.create', { name: 'Legacy CRM', target: { endpointId: gone.id }, scheme: 'github', policyId: 'pandoktorek' })
+await call('event.send', { subscriptionId: crm.id, eventType: 'patient.updated', payload: '{"patient_id":"p_77"}', count: 2, faults: [] })
+const inbox = await call('endpoint.create', { name: 'provider inbox', scheme: null, secrets: [], dedupe: { type: 'header', name: 'X-Pandoktorek-Event-Id' } })
+for (let i = 0; i < 3; i++) {
+  await fetch(`${receiverUrl}/h/${inbox.slug}`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Pandoktorek-Event-Id': '7d0f5f8e-real-provider-retry' }, body: '{"event_id":"7d0f5f8e-real-provider-retry","event_type":"booking.created","payload":{}}' })
+}
+await new Promise((r) => setTimeout(r, 2500))
 
 await shoot('timeline', 'light', [])
 await shoot('forward-both-legs', 'light', [
+  async (page) => page.selectOption('select[aria-label="endpoint filter"]', { label: 'shop (your app)' }),
   async (page) => page.click('[data-testid=timeline-row][data-event-id=msg_2Kq8]'),
   async (page) => page.waitForSelector('[data-testid=forward-legs][data-legs="1"]'),
 ])

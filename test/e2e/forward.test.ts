@@ -118,7 +118,7 @@ describe('forward mode in the browser', () => {
     expect(failed.status).toBe(503)
     await page.click('[data-testid=nav-timeline]')
     const second = page.locator(rowSelector('[data-event-id=evt_fwd_2]'))
-    await second.waitFor()
+    await second.locator('[data-testid=app-saw]:has-text("not forwarded")').waitFor()
     await second.locator('.mark').first().click()
     await page.locator('[data-testid=not-forwarded]').waitFor()
     expect(app.seen).toHaveLength(2)

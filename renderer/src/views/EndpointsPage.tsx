@@ -8,7 +8,8 @@ import type { PresetId } from '../../../shared/rules-presets'
 import type { SchemeId } from '../../../shared/signatures'
 import { named, Select, type Choice } from './Select'
 import { run, setFilter, toast, useApp } from '../state/app-store'
-import { ForwardToField, splitTargets } from './ForwardToField'
+import { ForwardToField } from './ForwardToField'
+import { splitTargets } from '../lib/forward-input'
 
 export function EndpointsPage() {
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])

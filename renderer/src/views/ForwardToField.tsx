@@ -4,14 +4,7 @@
 import { useState } from 'react'
 import type { EndpointView } from '../../../shared/contract'
 import { toast, useApp } from '../state/app-store'
-
-/** Several targets in one field: separated by spaces, commas or new lines. */
-export function splitTargets(text: string): string[] {
-  return text
-    .split(/[\s,]+/)
-    .map((t) => t.trim())
-    .filter((t) => t !== '')
-}
+import { splitTargets } from '../lib/forward-input'
 
 export function ForwardToField({ endpoint }: { endpoint: EndpointView }) {
   const saved = endpoint.forwardTo.join(' ')

@@ -2,8 +2,9 @@
 // was (its original signature, to test the app's check), edited and re-signed with the endpoint's
 // secret, or edited with the signature left broken on purpose. The engine stores the new leg.
 import { useState } from 'react'
-import type { ForwardLegView, HeaderPair, RequestDetail, ResendMode } from '../../../shared/contract'
+import type { ForwardLegView, RequestDetail, ResendMode } from '../../../shared/contract'
 import { bodyText, decodeBase64 } from '../lib/body'
+import { parseHeaderLines } from '../lib/forward-input'
 import { toast, useApp } from '../state/app-store'
 import { Select, type Choice } from './Select'
 
@@ -12,18 +13,6 @@ const MODES: Choice<ResendMode>[] = [
   { value: 'resign', label: 'edited, re-signed with the endpoint’s secret' },
   { value: 'broken', label: 'edited, signature broken on purpose' },
 ]
-
-/** "Name: value" lines → headers to set; a line without a colon is a mistake, named. */
-export function parseHeaderLines(text: string): { headers: HeaderPair[]; problem: string | null } {
-  const headers: HeaderPair[] = []
-  for (const [i, line] of text.split('\n').entries()) {
-    if (line.trim() === '') continue
-    const colon = line.indexOf(':')
-    if (colon <= 0) return { headers, problem: `headers, line ${i + 1}: write it as "Name: value"` }
-    headers.push({ name: line.slice(0, colon).trim(), value: line.slice(colon + 1).trim() })
-  }
-  return { headers, problem: null }
-}
 
 export function ResendForm({ request, onSent }: { request: RequestDetail; onSent: (leg: ForwardLegView) => void }) {
   const endpoint = useApp((s) => s.snapshot?.endpoints.find((e) => e.id === request.endpointId))
