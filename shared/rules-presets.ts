@@ -3,6 +3,7 @@
 // (label, description, parameters), the fields a config or scenario file may give, and the rule.
 import { z } from 'zod'
 import { defineCatalog, type PresetInfo } from './catalog'
+import { HANDSHAKE_PRESETS } from './handshake-presets'
 import { parseRule, type Rule } from './rules'
 import { toDefinitionError } from './receiver-errors'
 
@@ -74,6 +75,7 @@ export const RULE_PRESETS = defineCatalog({
     shape: { ms: z.number().int().nonnegative().optional() },
     rule: (p) => ({ name: 'slow', steps: [{ type: 'delay', ms: p.ms ?? 11_000 }, ok] }),
   }),
+  ...HANDSHAKE_PRESETS,
 })
 export const PRESET_IDS = RULE_PRESETS.ids
 export type PresetId = (typeof PRESET_IDS)[number]
