@@ -1,23 +1,22 @@
 // Receiver presets that answer providers' verification handshakes (one per entry of
 // shared/handshakes.ts), so a real provider can be pointed at an endpoint's public URL: the
-// handshake's matchers pick the request out, a `handshake` step answers it. Spread into
-// RULE_PRESETS (shared/rules-presets.ts) with one line.
+// handshake's matchers pick the request out, a `handshake` step answers it. Entries of the
+// rule-preset catalog (shared/rules-presets.ts), listed after its own.
 import { z } from 'zod'
-import { mapEntries, type PresetInfo } from './catalog'
+import { mapEntries } from './catalog'
 import { HANDSHAKES, type HandshakeKind } from './handshakes'
+import { preset, type RulePresetEntry } from './rule-preset-entry'
 
-type Definition = Record<string, unknown> & { name: string }
-
-/** Optional: the secret that keys the answer's HMAC (Zoom, X), instead of the endpoint's first secret. */
-const shape = { secret: z.string().min(1).optional() }
-
-export const HANDSHAKE_PRESETS: Record<HandshakeKind, PresetInfo & { shape: typeof shape; seeded?: boolean; rule(p: { secret?: string | undefined }): Definition }> = mapEntries(HANDSHAKES.entries, (h, kind) => ({
-  label: `Answer ${h.label}`,
-  description: `${h.provider}'s verification handshake: ${h.answer}${h.answerSecret ? ` (keyed with the endpoint's secret as ${h.answerSecret})` : ''}`,
-  shape,
-  rule: (p) => ({
-    name: `answer the ${h.label} handshake`,
-    matchers: h.matchers,
-    steps: [{ type: 'handshake', kind, ...(p.secret === undefined ? {} : { secret: p.secret }) }],
+export const HANDSHAKE_PRESETS: Record<HandshakeKind, RulePresetEntry> = mapEntries(HANDSHAKES.entries, (h, kind) =>
+  preset({
+    label: `Answer ${h.label}`,
+    description: `${h.provider}'s verification handshake: ${h.answer}${h.answerSecret ? ` (keyed with the endpoint's secret as ${h.answerSecret})` : ''}`,
+    /** Optional: the secret that keys the answer's HMAC (Zoom, X), instead of the endpoint's first secret. */
+    shape: { secret: z.string().min(1).optional() },
+    rule: (p) => ({
+      name: `answer the ${h.label} handshake`,
+      matchers: h.matchers,
+      steps: [{ type: 'handshake', kind, ...(p.secret === undefined ? {} : { secret: p.secret }) }],
+    }),
   }),
-}))
+)

@@ -3,6 +3,7 @@
 // and validate them; the behaviour lives in electron/engine/receiver/.
 import { z } from 'zod'
 import { DefinitionError, toDefinitionError } from './receiver-errors'
+import { explainForward, forwardCopyStepSchema, forwardStepSchema, type ForwardStepType } from './forward'
 import { HANDSHAKE_KINDS, HANDSHAKES } from './handshakes'
 
 const status = z.number().int().min(100).max(599)
@@ -39,15 +40,16 @@ export const matcherSchema = z.discriminatedUnion('type', [
 export type Matcher = z.infer<typeof matcherSchema>
 
 // ---------------------------------------------------------------- steps
+/** The steps that act on the sender's connection; forward mode adds FORWARD_STEP_TYPES (shared/forward.ts). */
 export const STEP_TYPES = ['delay', 'reply', 'timeout', 'close', 'reset', 'redirect', 'drip', 'malformed', 'handshake'] as const
-export type StepType = (typeof STEP_TYPES)[number]
+export type StepType = (typeof STEP_TYPES)[number] | ForwardStepType
 /** A final step answers (or refuses to answer) the request: nothing may follow it. */
-export const FINAL_STEP_TYPES: readonly StepType[] = ['reply', 'timeout', 'close', 'reset', 'redirect', 'drip', 'malformed', 'handshake']
+export const FINAL_STEP_TYPES: readonly StepType[] = ['reply', 'timeout', 'close', 'reset', 'redirect', 'drip', 'malformed', 'handshake', 'forward']
 export const MALFORMED_VARIANTS = ['garbage', 'bad-status-line', 'bad-header', 'short-body'] as const
 
 const headerRecord = z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'not a valid header name'), z.string().regex(/^[^\r\n\0]*$/, 'header values may not contain CR, LF or NUL'))
 
-export const stepSchema = z.discriminatedUnion('type', [
+const connectionStepSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('delay'), ms }),
   z.strictObject({ type: z.literal('reply'), status, headers: headerRecord.optional(), body: z.string().optional() }),
   /** Hold the request open without answering: for ms, then close the connection; forever without ms. */
@@ -74,6 +76,8 @@ export const stepSchema = z.discriminatedUnion('type', [
    */
   z.strictObject({ type: z.literal('handshake'), kind: z.enum(HANDSHAKE_KINDS), secret: z.string().min(1).optional() }),
 ])
+/** Forward mode (shared/forward.ts) beside the connection steps: to your app, answering with its answer; or a copy, going on. */
+export const stepSchema = z.union([connectionStepSchema, forwardStepSchema, forwardCopyStepSchema])
 export type Step = z.infer<typeof stepSchema>
 
 export function isFinalStep(step: Step): boolean {
@@ -194,6 +198,9 @@ export function explainStep(s: Step): string {
       return `send an invalid HTTP response (${s.variant ?? 'garbage'})`
     case 'handshake':
       return `answer the ${HANDSHAKES.entries[s.kind].label} handshake`
+    case 'forward':
+    case 'forward-copy':
+      return explainForward(s)
     default:
       return assertNever(s)
   }
