@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createTimelineRead } from '../../../electron/engine/host/timeline-read'
 import { startHarness, type Harness } from './helpers'
 
 // Hookloop's receiver answering the verification handshakes as each provider's docs require
@@ -124,5 +125,15 @@ describe('handshake presets on real sockets', () => {
     const record = h.receiver.requests.list().find((r) => r.query === 'challenge=late')
     expect(record?.fault).toMatchObject({ outcome: 'replied', step: { type: 'handshake', kind: 'dropbox-challenge' } })
     expect(record?.response.status).toBe(200)
+  })
+
+  it('the timeline names a handshake: its mark reads "handshake 200", a bodiless one’s row is named after it', async () => {
+    const url = await endpoint('dropbox-challenge')
+    await (await fetch(`${url}?challenge=abc123`)).text()
+    await h.waitFor('request.responded')
+    const { rows } = createTimelineRead(h.db).page({}, 0, 10)
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({ kind: 'received', eventType: 'Dropbox challenge handshake', lastStatusCode: 200 })
+    expect(rows[0]?.marks.map((m) => m.label)).toEqual(['handshake 200'])
   })
 })
