@@ -187,6 +187,14 @@ export const requestSchemas = {
       resign: z.object({ scheme, secret: z.string().min(1).max(500) }).strict().optional(),
     })
     .strict(),
+  /** A HAR or case file as a scenario file: requests sent again in order, rules recreated, what was observed expected, secrets as placeholders. */
+  'import.toScenario': z
+    .object({
+      text: z.string().min(1).max(50_000_000),
+      /** The file's name, for the scenario's name and description. */
+      source: z.string().min(1).max(300).optional(),
+    })
+    .strict(),
   ...historySchemas,
 } as const
 
@@ -234,6 +242,20 @@ export interface CommandResponses extends HistoryResponses {
   'check.sender': SenderConformanceReport
   'export.selection': { text: string; fileName: string; mime: string }
   'import.replay': { kind: 'har' | 'case'; to: string; results: ReplayResult[] }
+  'import.toScenario': ImportedScenarioView
+}
+
+/** A scenario made from an imported file, ready to save. */
+export interface ImportedScenarioView {
+  text: string
+  fileName: string
+  kind: 'har' | 'case'
+  events: number
+  expectations: number
+  /** What the scenario cannot say exactly as it happened. */
+  notes: string[]
+  /** Variable names of the `${NAME}` secret placeholders the run needs. */
+  secrets: string[]
 }
 
 export type CommandResponse<C extends CommandName> = CommandResponses[C]
