@@ -220,13 +220,16 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       const body = await read(req, res, connection, arrival, limit, reservation)
       applyRead(capture, body, limit)
       // inspect
+      let handshake: PreparedReply | null = null
       if (live && body.kind === 'complete') {
-        applyInspection(capture, await inspect(deps, live, { id: capture.id, receivedAt: capture.receivedAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body }))
+        const inspection = await inspect(deps, live, { id: capture.id, receivedAt: capture.receivedAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body })
+        applyInspection(capture, inspection)
+        handshake = inspection.handshake
       }
       // record
       const steps = capture.fault?.steps ?? null
       let prepared: PreparedReply | null = null
-      if (body.kind === 'complete') prepared = live ? prepareReply(steps, { status: 200, text: 'OK' }) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
+      if (body.kind === 'complete') prepared = live ? prepareReply(steps, { status: 200, text: 'OK' }, handshake) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
       else if (body.kind === 'refused') prepared = { status: body.refusal.status, ...refusalAnswer(body.refusal), fault: null }
       record(capture, prepared, body.kind === 'refused' ? 'refused' : 'replied')
       announce(capture, live?.endpoint.slug ?? null)
@@ -240,6 +243,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         signal: prepared ? connection.signal : AbortSignal.any([connection.signal, connection.peerEnded]),
         clock,
         ...(capture.attemptId === null ? {} : { attemptKey: String(capture.attemptId) }),
+        ...(handshake ? { handshake } : {}),
         beforeAnswer,
         ...(live && body.kind === 'complete' ? { forward: forwardHooks(deps.forwarder, forwardSource(capture, live.endpoint.slug, body.body), limit, deps.copies) } : {}),
       }
