@@ -217,7 +217,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       `  ${receiver.url}${endpointPath(endpoint.slug)}  verify=${endpoint.scheme ?? 'none'}  dedupe=${explainDedupeKey(endpoint.dedupe)}  rules=${rules.length ? rules.join('; ') : 'none (answer 200)'}`,
     )
   }
-  if (tunnelOptions) tunnel = startListenTunnel(receiver.port, tunnelOptions, () => receiver.endpoints.list().map((e) => endpointPath(e.slug)), write)
+  if (tunnelOptions) tunnel = startListenTunnel(receiver, tunnelOptions, () => receiver.endpoints.list().map((e) => endpointPath(e.slug)), write)
   write('Press Ctrl-C to stop.')
 
   return new Promise<number>((resolve) => {
