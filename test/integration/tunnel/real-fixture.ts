@@ -17,8 +17,8 @@ export interface RealTunnelFixture {
 
 /**
  * The real localtunnel server in a child process, Hookloop's receiver over a SQLite file, and a
- * manager handing its sockets to that receiver as the engine does (`relay: true`: relayed to the
- * receiver's port instead, as for a receiver in another process).
+ * manager handing its sockets to that receiver as the engine does (`relay: true`, or another
+ * `localPort`: relayed to that port instead, as for a receiver in another process).
  */
 export async function realTunnelFixture(
   cleanup: (fn: () => Promise<void> | void) => void,
@@ -49,8 +49,10 @@ export async function realTunnelFixture(
     cleanup(() => manager.stop())
     return manager
   }
-  // Looked up at each socket, so a test may wrap receiver.accept.
-  const accept: TunnelManagerOptions['accept'] = relay ? undefined : (socket, tap) => receiver.accept(socket, tap)
+  // Looked up at each socket, so a test may wrap receiver.accept. A manager pointed at another
+  // port (managerOptions.localPort) relays to it.
+  const handOff = !relay && managerOptions.localPort === undefined
+  const accept: TunnelManagerOptions['accept'] = handOff ? (socket, tap) => receiver.accept(socket, tap) : undefined
   const manager = make({ localPort: receiver.port, accept, ...managerOptions })
   holder.manager = manager
   return { server, receiver, manager, another: make }
