@@ -2,6 +2,7 @@
 // compiled in-memory snapshot), the capture writer and the event stream, wired together.
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
 import { DefinitionError } from '../../../shared/receiver-errors'
@@ -26,7 +27,7 @@ import { createRequestHandler, type LiveEndpoint } from './handle-request'
 import type { InspectLimits } from './json-fields'
 import { toRequestRecord } from './records'
 import { createRuleEngine } from './rule-engine'
-import { createReceiverServer } from './server'
+import { createReceiverServer, type SocketTap } from './server'
 
 export interface ReceiverOptions {
   db: Database
@@ -111,6 +112,11 @@ export interface Receiver {
     forgetDeleted(endpointIds: readonly string[]): void
   }
   openConnections(): number
+  /**
+   * Serves a connection made in this process (a tunnel socket) as if accepted on the port: no
+   * relay hop, the same limits, refusals and records; the tap may answer its own requests.
+   */
+  accept(socket: Socket, tap: SocketTap): void
   /** Bytes of request bodies held right now, and the budget for them. */
   bodyBudget(): { inUse: number; limit: number }
   /** Stops listening, ends every connection (aborting holds and delays), commits what is queued. */
@@ -377,6 +383,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       return resendRequest(forwarder, request, request.endpointId ? (endpointStore.get(request.endpointId) ?? null) : null, options)
     },
     openConnections: () => server.openConnections(),
+    accept: (socket, tap) => server.accept(socket, tap),
     bodyBudget: () => ({ inUse: budget.inUse(), limit: budget.limit }),
     async close() {
       await server.close()
