@@ -150,19 +150,19 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
    * Queues the capture. A plain answer (a single reply or redirect, the default 200, the 404, a
    * refusal) goes into the row as it is inserted: one write per request, its time stamped just
    * before the commit that the answer immediately follows. Anything else records its outcome later.
+   * Returns what the answer waits on: this row's commit (not the large bodies queued beside it).
    */
-  function record(capture: Capture, prepared: PreparedReply | null, outcome: 'replied' | 'refused'): void {
-    if (!prepared) {
-      writer.insert(encodeCapture(capture))
-      return
-    }
+  function record(capture: Capture, prepared: PreparedReply | null, outcome: 'replied' | 'refused'): () => Promise<void> {
+    if (!prepared) return beforeAnswer(writer.insert(encodeCapture(capture)))
     capture.response = { status: prepared.status, headers: prepared.headers, body: prepared.body, ms: null }
     const steps = capture.fault?.steps ?? null
     capture.fault = steps || outcome === 'refused' ? { outcome, step: prepared.fault, steps } : null
     const row = encodeCapture(capture)
-    writer.insert(row, () => {
-      row.response_ms = capture.response.ms = clock.now() - capture.receivedAt
-    })
+    return beforeAnswer(
+      writer.insert(row, () => {
+        row.response_ms = capture.response.ms = clock.now() - capture.receivedAt
+      }),
+    )
   }
 
   function announce(capture: Capture, endpointSlug: string | null): void {
@@ -192,8 +192,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   }
 
   /** Resolves once the capture is committed; the answer may then be written. */
-  const beforeAnswer = () =>
-    writer.committed().catch((error: unknown) => {
+  const beforeAnswer = (committed: () => Promise<void>) => () =>
+    committed().catch((error: unknown) => {
       throw new CaptureNotStoredError(error instanceof Error ? error.message : String(error))
     })
 
@@ -216,7 +216,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       let prepared: PreparedReply | null = null
       if (body.kind === 'complete') prepared = live ? prepareReply(steps, { status: 200, text: 'OK' }) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
       else if (body.kind === 'refused') prepared = { status: body.refusal.status, ...refusalAnswer(body.refusal), fault: null }
-      record(capture, prepared, body.kind === 'refused' ? 'refused' : 'replied')
+      const committed = record(capture, prepared, body.kind === 'refused' ? 'refused' : 'replied')
       announce(capture, live?.endpoint.slug ?? null)
       // answer
       const run: StepRun = {
@@ -228,7 +228,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         signal: prepared ? connection.signal : AbortSignal.any([connection.signal, connection.peerEnded]),
         clock,
         ...(capture.attemptId === null ? {} : { attemptKey: String(capture.attemptId) }),
-        beforeAnswer,
+        beforeAnswer: committed,
       }
       let result: StepResult
       try {
@@ -308,11 +308,11 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     capture.refusedReason = refusal.reason
     const { headers, body } = refusalAnswer(refusal)
     headers.push(['allow', 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'])
-    record(capture, { status: refusal.status, headers, body, fault: null }, 'refused')
+    const committed = record(capture, { status: refusal.status, headers, body, fault: null }, 'refused')
     announce(capture, null)
     let result: StepResult
     try {
-      await beforeAnswer()
+      await committed()
       const ok = socket.writable
       writeRaw(socket, refusal.status, headers, body)
       result = ok ? { outcome: 'refused', status: refusal.status, headers, body, fault: null } : { outcome: 'client_gone', status: null, headers: null, body: null, fault: null }

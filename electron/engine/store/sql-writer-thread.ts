@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import type { WriteSql } from './changes'
+import { createCheckpointThread } from './sql-checkpoint-thread'
 import { createSqlWriter, positional, type EncodedBatch, type SqlWriter, type SqlWriterOptions, type WriteTransport } from './sql-writer'
 
 export interface SqlWriterThreadOptions extends SqlWriterOptions {
@@ -17,6 +18,8 @@ export interface SqlWriterThreadOptions extends SqlWriterOptions {
   statements: Readonly<Record<string, WriteSql>>
   /** Extra pragmas for the thread's connection, e.g. 'cache_size = -65536'. */
   pragmas?: readonly string[]
+  /** Checkpoint the WAL on a thread of its own each time about this many bytes were committed (sql-checkpoint-thread.ts); default: in the commits, as SQLite does. */
+  checkpointEveryBytes?: number
 }
 
 // Plain JavaScript, evaluated in the thread (no bundler involved: it runs the same in tests, the
@@ -42,7 +45,9 @@ try {
   throw error
 }
 // A batch arrives flat: [statement index, its values in placeholder order, …]; \`ends\` marks where
-// each write (a unit that commits together) ends; \`blobs\` where bytes came as latin1 strings.
+// each write (a unit that commits together) ends; \`blobs\` and \`taken\` where bytes came, as
+// Uint8Arrays whose memory was moved here. A failed batch gives the taken ones back (its retry
+// needs them).
 const run = (data, from, to) => {
   for (let i = from; i < to; ) {
     const s = statements[data[i]]
@@ -62,16 +67,22 @@ parentPort.on('message', (m) => {
     Atomics.notify(signals, 1)
     return
   }
-  if (m.blobs) for (const i of m.blobs) m.data[i] = Buffer.from(m.data[i], 'latin1')
-  let result = null
+  const asBuffer = (i) => { const u = m.data[i]; m.data[i] = Buffer.from(u.buffer, u.byteOffset, u.byteLength) }
+  if (m.blobs) m.blobs.forEach(asBuffer)
+  if (m.taken) m.taken.forEach(asBuffer)
+  let error = null
   try {
     commitAll(m.data)
-  } catch (error) {
-    result = m.split
+  } catch (e) {
+    error = m.split
       ? m.ends.map((end, k) => { try { commitOne(m.data, k === 0 ? 0 : m.ends[k - 1], end); return null } catch (e) { return describe(e) } })
-      : describe(error)
+      : describe(e)
   }
-  acks.postMessage(result)
+  if (error === null || !m.taken) acks.postMessage(error === null ? null : { error, returned: null })
+  else {
+    const returned = m.taken.map((i) => m.data[i])
+    acks.postMessage({ error, returned }, returned.map((b) => b.buffer))
+  }
   Atomics.add(signals, 0, 1)
   Atomics.notify(signals, 0)
 })
@@ -79,10 +90,32 @@ parentPort.on('message', (m) => {
 
 const CLOSE_WAIT_MS = 5000
 
-type Ack = string | Array<string | null> | null
+type Ack = { error: string | Array<string | null>; returned: Uint8Array[] | null } | null
+
+/** An ArrayBuffer holding exactly these bytes, to transfer: the view's own when it spans all of it (no copy), else a copy. */
+function ownBuffer(bytes: Uint8Array, mayTake: boolean): ArrayBuffer {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+  if (mayTake && whole) return bytes.buffer as ArrayBuffer
+  const copy = new Uint8Array(bytes.byteLength)
+  copy.set(bytes)
+  return copy.buffer
+}
 
 export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWriter {
   const statements = positional(options.statements)
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3')
+  const checkpoints =
+    options.checkpointEveryBytes === undefined
+      ? null
+      : createCheckpointThread({
+          file: options.file,
+          driver,
+          nativeBinding: options.nativeBinding,
+          everyBytes: options.checkpointEveryBytes,
+          onError: (message) => process.stderr.write(`hookloop: WAL checkpoint: ${message}\n`),
+        })
+  // Bytes of the batch being committed (for the checkpoints).
+  let batchBytes = 0
   const shared = new SharedArrayBuffer(8)
   // [0] bumped by the thread after each ack it sends; [1] set once its connection is closed
   const signals = new Int32Array(shared)
@@ -91,17 +124,19 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
     eval: true,
     transferList: [threadAcks],
     workerData: {
-      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+      driver,
       file: options.file,
       nativeBinding: options.nativeBinding,
       statements: [...statements.values()].map((s) => ({ sql: s.sql, arity: s.names.length })),
-      pragmas: options.pragmas ?? [],
+      pragmas: [...(options.pragmas ?? []), ...(checkpoints ? ['wal_autocheckpoint = 0'] : [])],
       shared,
       acks: threadAcks,
     },
   })
   // The batch being committed: told its result once, by the ack or by the thread's end.
   let settleBatch: ((result: Error | ReadonlyArray<Error | null> | null) => void) | null = null
+  // Where the bytes taken from the batch being committed came from (EncodedBatch.taken).
+  let takenFrom: EncodedBatch['taken'] = null
   let fatal: Error | null = null
   let closed = false
   // The thread and its port keep the process alive only while a batch is on its way: a writer
@@ -120,7 +155,20 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
     setReferenced(false)
     settle(result)
   }
-  const onAck = (ack: Ack) => answer(ack === null ? null : typeof ack === 'string' ? new Error(ack) : ack.map((e) => (e === null ? null : new Error(e))))
+  const onAck = (ack: Ack) => {
+    const taken = takenFrom
+    takenFrom = null
+    if (ack === null) {
+      checkpoints?.wrote(batchBytes)
+      return answer(null)
+    }
+    // The batch failed: its taken bytes go back where they came from, for a retry to find them.
+    if (taken && ack.returned) taken.forEach(({ params, name }, k) => {
+      const bytes = ack.returned![k] as Uint8Array
+      params[name] = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    })
+    answer(typeof ack.error === 'string' ? new Error(ack.error) : ack.error.map((e) => (e === null ? null : new Error(e))))
+  }
   acks.on('message', onAck)
   worker.on('message', (message: { type: string; message?: string }) => {
     if (message.type === 'fatal') fatal = new Error(`the writer thread cannot open ${options.file}: ${message.message ?? ''}`)
@@ -139,18 +187,37 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
   const transport: WriteTransport = {
     commit(batch: EncodedBatch, split, settle) {
       if (fatal) return settle(fatal)
-      // Bytes travel as latin1 strings: one copy into the message, where a Buffer would be cloned
-      // with its whole backing memory block (often a socket's 64 KiB read buffer) or need an
-      // exact-size copy first.
-      if (batch.blobs) {
-        for (const i of batch.blobs) {
-          const bytes = batch.data[i] as Uint8Array
-          batch.data[i] = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('latin1')
-        }
+      // Bytes move to the thread, not copied into the message: a Buffer would be cloned with its
+      // whole backing memory (often a socket's 64 KiB read buffer, or a shared pool), a string
+      // costs a conversion on each side. A value the statement lets the writer take (a request's
+      // body, read into a buffer of its own) moves without a copy; any other is copied once.
+      const transfer: ArrayBuffer[] = []
+      batchBytes = batch.data.length * 8
+      const move = (i: number, mayTake: boolean) => {
+        batchBytes += (batch.data[i] as Uint8Array).byteLength
+        const own = ownBuffer(batch.data[i] as Uint8Array, mayTake)
+        transfer.push(own)
+        batch.data[i] = new Uint8Array(own)
       }
+      const message = { type: 'batch', data: batch.data, ends: batch.ends, blobs: batch.blobs, taken: batch.taken?.map((t) => t.index) ?? null, split }
+      if (batch.blobs) for (const i of batch.blobs) move(i, false)
+      if (batch.taken) {
+        const original = batch.taken.map(({ index }) => batch.data[index])
+        for (const { index } of batch.taken) move(index, true)
+        try {
+          worker.postMessage(message, transfer)
+        } catch {
+          // A buffer that cannot move (one Node marks untransferable): copy the taken ones instead.
+          batch.taken.forEach(({ index }, k) => (batch.data[index] = original[k]))
+          transfer.length = 0
+          if (batch.blobs) for (const i of batch.blobs) transfer.push((batch.data[i] as Uint8Array).buffer as ArrayBuffer)
+          for (const { index } of batch.taken) move(index, false)
+          worker.postMessage(message, transfer)
+        }
+        takenFrom = batch.taken
+      } else worker.postMessage(message, transfer)
       settleBatch = settle
       setReferenced(true)
-      worker.postMessage({ type: 'batch', data: batch.data, ends: batch.ends, blobs: batch.blobs, split })
     },
     wait() {
       while (settleBatch) {
@@ -170,6 +237,7 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
       while (!fatal && Atomics.load(signals, 1) === 0 && Date.now() < until) Atomics.wait(signals, 1, 0, 50)
       acks.close()
       setReferenced(false)
+      checkpoints?.close()
     },
   }
   return createSqlWriter(statements, transport, options)
