@@ -11,8 +11,7 @@
 // 10 MB bodies but beside it (sql-writer-lanes.ts). A request's row and its outcome, and a
 // duplicate and the request it points at, keep their order (their ids are the writes' keys).
 // The request's body is taken, not copied, into the writer thread (the receiver does not read it
-// again once its row is queued), and the WAL is checkpointed on a thread of its own, not inside
-// the commit a small row may be waiting on (sql-checkpoint-thread.ts).
+// again once its row is queued).
 import type { Database } from 'better-sqlite3'
 import { INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow } from '../store/requests'
 import { createInlineWriter, type SqlWriterOptions } from '../store/sql-writer'
@@ -47,8 +46,6 @@ const STATEMENTS = { insert: { ...INSERT_REQUEST_SQL, takes: ['body'] }, outcome
 /** A body this large goes in a batch of large rows, a few MB at a time. */
 export const LARGE_ROW_BYTES = 256 * 1024
 const LANES = { largeBytes: LARGE_ROW_BYTES, batchBytes: 4 * 1024 * 1024 }
-// The WAL is checkpointed beside the commits, about as often as SQLite would (1000 pages).
-const CHECKPOINT_EVERY_BYTES = 4 * 1024 * 1024
 // An outcome's own settlement is not needed: a failed batch stays queued and is retried.
 const ignore = () => {}
 
@@ -80,7 +77,7 @@ export function createCaptureWriter(options: CaptureWriterOptions): CaptureWrite
   const nativeBinding = typeof thread === 'object' ? thread.nativeBinding : undefined
   const writer =
     thread && !db.memory
-      ? createSqlWriterThread({ file: db.name, statements: STATEMENTS, checkpointEveryBytes: CHECKPOINT_EVERY_BYTES, ...keep, ...(nativeBinding ? { nativeBinding } : {}) })
+      ? createSqlWriterThread({ file: db.name, statements: STATEMENTS, ...keep, ...(nativeBinding ? { nativeBinding } : {}) })
       : createInlineWriter(db, STATEMENTS, keep)
   return {
     ...writer,

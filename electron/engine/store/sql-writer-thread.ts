@@ -6,7 +6,6 @@
 import { createRequire } from 'node:module'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import type { WriteSql } from './changes'
-import { createCheckpointThread } from './sql-checkpoint-thread'
 import { createSqlWriter, positional, type EncodedBatch, type SqlWriter, type SqlWriterOptions, type WriteTransport } from './sql-writer'
 
 export interface SqlWriterThreadOptions extends SqlWriterOptions {
@@ -18,8 +17,6 @@ export interface SqlWriterThreadOptions extends SqlWriterOptions {
   statements: Readonly<Record<string, WriteSql>>
   /** Extra pragmas for the thread's connection, e.g. 'cache_size = -65536'. */
   pragmas?: readonly string[]
-  /** Checkpoint the WAL on a thread of its own each time about this many bytes were committed (sql-checkpoint-thread.ts); default: in the commits, as SQLite does. */
-  checkpointEveryBytes?: number
 }
 
 // Plain JavaScript, evaluated in the thread (no bundler involved: it runs the same in tests, the
@@ -104,18 +101,7 @@ function ownBuffer(bytes: Uint8Array, mayTake: boolean): ArrayBuffer {
 export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWriter {
   const statements = positional(options.statements)
   const driver = createRequire(import.meta.url).resolve('better-sqlite3')
-  const checkpoints =
-    options.checkpointEveryBytes === undefined
-      ? null
-      : createCheckpointThread({
-          file: options.file,
-          driver,
-          nativeBinding: options.nativeBinding,
-          everyBytes: options.checkpointEveryBytes,
-          onError: (message) => process.stderr.write(`hookloop: WAL checkpoint: ${message}\n`),
-        })
-  // Bytes of the batch being committed (for the checkpoints).
-  let batchBytes = 0
+
   const shared = new SharedArrayBuffer(8)
   // [0] bumped by the thread after each ack it sends; [1] set once its connection is closed
   const signals = new Int32Array(shared)
@@ -128,7 +114,7 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
       file: options.file,
       nativeBinding: options.nativeBinding,
       statements: [...statements.values()].map((s) => ({ sql: s.sql, arity: s.names.length })),
-      pragmas: [...(options.pragmas ?? []), ...(checkpoints ? ['wal_autocheckpoint = 0'] : [])],
+      pragmas: options.pragmas ?? [],
       shared,
       acks: threadAcks,
     },
@@ -158,10 +144,7 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
   const onAck = (ack: Ack) => {
     const taken = takenFrom
     takenFrom = null
-    if (ack === null) {
-      checkpoints?.wrote(batchBytes)
-      return answer(null)
-    }
+    if (ack === null) return answer(null)
     // The batch failed: its taken bytes go back where they came from, for a retry to find them.
     if (taken && ack.returned) taken.forEach(({ params, name }, k) => {
       const bytes = ack.returned![k] as Uint8Array
@@ -192,9 +175,7 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
       // costs a conversion on each side. A value the statement lets the writer take (a request's
       // body, read into a buffer of its own) moves without a copy; any other is copied once.
       const transfer: ArrayBuffer[] = []
-      batchBytes = batch.data.length * 8
       const move = (i: number, mayTake: boolean) => {
-        batchBytes += (batch.data[i] as Uint8Array).byteLength
         const own = ownBuffer(batch.data[i] as Uint8Array, mayTake)
         transfer.push(own)
         batch.data[i] = new Uint8Array(own)
@@ -237,7 +218,6 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
       while (!fatal && Atomics.load(signals, 1) === 0 && Date.now() < until) Atomics.wait(signals, 1, 0, 50)
       acks.close()
       setReferenced(false)
-      checkpoints?.close()
     },
   }
   return createSqlWriter(statements, transport, options)
