@@ -78,7 +78,7 @@ parentPort.on('message', (m) => {
   if (error === null || !m.taken) acks.postMessage(error === null ? null : { error, returned: null })
   else {
     const returned = m.taken.map((i) => m.data[i])
-    acks.postMessage({ error, returned }, returned.map((b) => b.buffer))
+    acks.postMessage({ error, returned }, [...new Set(returned.map((b) => b.buffer))])
   }
   Atomics.add(signals, 0, 1)
   Atomics.notify(signals, 0)
@@ -89,13 +89,23 @@ const CLOSE_WAIT_MS = 5000
 
 type Ack = { error: string | Array<string | null>; returned: Uint8Array[] | null } | null
 
-/** An ArrayBuffer holding exactly these bytes, to transfer: the view's own when it spans all of it (no copy), else a copy. */
-function ownBuffer(bytes: Uint8Array, mayTake: boolean): ArrayBuffer {
-  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
-  if (mayTake && whole) return bytes.buffer as ArrayBuffer
-  const copy = new Uint8Array(bytes.byteLength)
-  copy.set(bytes)
-  return copy.buffer
+/** Whether the view spans all of its own ArrayBuffer (not a slice of a pool or a socket's buffer): it can move as it is. */
+const ownsItsMemory = (bytes: Uint8Array) => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+
+/** Copies data[i] for each index into one new block, puts a view of it in their place, and returns the block. */
+function copyInto(data: unknown[], indexes: readonly number[]): ArrayBuffer {
+  let total = 0
+  for (const i of indexes) total += (data[i] as Uint8Array).byteLength
+  const block = new ArrayBuffer(total)
+  let at = 0
+  for (const i of indexes) {
+    const bytes = data[i] as Uint8Array
+    const view = new Uint8Array(block, at, bytes.byteLength)
+    view.set(bytes)
+    data[i] = view
+    at += bytes.byteLength
+  }
+  return block
 }
 
 export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWriter {
@@ -173,30 +183,21 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
       // Bytes move to the thread, not copied into the message: a Buffer would be cloned with its
       // whole backing memory (often a socket's 64 KiB read buffer, or a shared pool), a string
       // costs a conversion on each side. A value the statement lets the writer take (a request's
-      // body, read into a buffer of its own) moves without a copy; any other is copied once.
-      const transfer: ArrayBuffer[] = []
-      const move = (i: number, mayTake: boolean) => {
-        const own = ownBuffer(batch.data[i] as Uint8Array, mayTake)
-        transfer.push(own)
-        batch.data[i] = new Uint8Array(own)
-      }
+      // body, read into a buffer of its own) moves without a copy; the others are copied once,
+      // together, into one block that moves with the batch.
       const message = { type: 'batch', data: batch.data, ends: batch.ends, blobs: batch.blobs, taken: batch.taken?.map((t) => t.index) ?? null, split }
-      if (batch.blobs) for (const i of batch.blobs) move(i, false)
-      if (batch.taken) {
-        const original = batch.taken.map(({ index }) => batch.data[index])
-        for (const { index } of batch.taken) move(index, true)
-        try {
-          worker.postMessage(message, transfer)
-        } catch {
-          // A buffer that cannot move (one Node marks untransferable): copy the taken ones instead.
-          batch.taken.forEach(({ index }, k) => (batch.data[index] = original[k]))
-          transfer.length = 0
-          if (batch.blobs) for (const i of batch.blobs) transfer.push((batch.data[i] as Uint8Array).buffer as ArrayBuffer)
-          for (const { index } of batch.taken) move(index, false)
-          worker.postMessage(message, transfer)
-        }
-        takenFrom = batch.taken
-      } else worker.postMessage(message, transfer)
+      const own = (batch.taken ?? []).map(({ index }) => index).filter((i) => ownsItsMemory(batch.data[i] as Uint8Array))
+      const original = own.map((i) => batch.data[i])
+      const copied = [...(batch.blobs ?? []), ...(batch.taken ?? []).map(({ index }) => index).filter((i) => !own.includes(i))]
+      const transfer = copied.length > 0 ? [copyInto(batch.data, copied)] : []
+      try {
+        worker.postMessage(message, [...transfer, ...own.map((i) => (batch.data[i] as Uint8Array).buffer as ArrayBuffer)])
+      } catch {
+        // A buffer that cannot move (one Node marks untransferable): copy those too.
+        own.forEach((i, k) => (batch.data[i] = original[k]))
+        worker.postMessage(message, [...transfer, copyInto(batch.data, own)])
+      }
+      takenFrom = batch.taken
       settleBatch = settle
       setReferenced(true)
     },
