@@ -14,6 +14,7 @@ import { createReceiver, type Receiver } from '../engine/receiver'
 import { openDatabase } from '../engine/store'
 import { createRequestStore } from '../engine/store/requests'
 import { logKey, logNotes, logRequestLine } from './safe-log'
+import { describeRetention, RETENTION_HELP, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
 import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
 import { UsageError } from './usage-error'
 
@@ -29,7 +30,7 @@ export const LISTEN_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
-export const LISTEN_HELP = `Usage: hookloop listen [--port P] [--host H] [--config FILE] [--data DIR] [--tunnel [--tunnel-host URL] [--subdomain NAME]]
+export const LISTEN_HELP = `Usage: hookloop listen [--port P] [--host H] [--config FILE] [--data DIR] [--keep-days N] [--keep-mb N] [--tunnel [--tunnel-host URL] [--subdomain NAME]]
 
 Runs a receiver: every request to http://HOST:PORT/h/<slug> is captured, verified, deduped and
 answered by the endpoint's rules; one line is logged per request.
@@ -38,6 +39,7 @@ answered by the endpoint's rules; one line is logged per request.
       --host H       address to bind (default 127.0.0.1)
   -c, --config FILE  endpoints and rules (JSON; schema in the README, section "hookloop listen")
       --data DIR     data folder holding ${DATA_FILE} (default: the user data folder)
+${RETENTION_HELP}
 ${TUNNEL_HELP}
   -h, --help         show this help
 
@@ -166,7 +168,7 @@ export function createRequestLog(write: (line: string) => void) {
 export async function listenCommand(args: string[]): Promise<number> {
   let values
   try {
-    values = parseArgs({ args, options: { ...LISTEN_OPTIONS, ...TUNNEL_OPTIONS }, strict: true, allowPositionals: false }).values
+    values = parseArgs({ args, options: { ...LISTEN_OPTIONS, ...RETENTION_OPTIONS, ...TUNNEL_OPTIONS }, strict: true, allowPositionals: false }).values
   } catch (error) {
     throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error))
   }
@@ -176,6 +178,7 @@ export async function listenCommand(args: string[]): Promise<number> {
   }
   const settings = listenSettings(values)
   const tunnelOptions = tunnelSettings(values, settings.host)
+  const keep = retentionFlags(values)
   let tunnel: ReturnType<typeof startListenTunnel> | undefined
   const file = join(settings.dataDir, DATA_FILE)
   const db = openDatabase({ file })
@@ -200,9 +203,11 @@ export async function listenCommand(args: string[]): Promise<number> {
     if (code === 'EADDRINUSE') throw new UsageError(`port ${settings.port} on ${settings.host} is already in use (pick another with --port)`)
     throw error
   }
+  let retention: ReturnType<typeof startListenRetention>
   try {
     if (settings.config) applyConfig(receiver, settings.config)
     if (receiver.endpoints.list().length === 0) receiver.endpoints.create({ slug: 'default', name: 'default' })
+    retention = startListenRetention(db, receiver, keep, write)
   } catch (error) {
     await receiver.close()
     db.close()
@@ -217,6 +222,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       `  ${receiver.url}${endpointPath(endpoint.slug)}  verify=${endpoint.scheme ?? 'none'}  dedupe=${explainDedupeKey(endpoint.dedupe)}  rules=${rules.length ? rules.join('; ') : 'none (answer 200)'}`,
     )
   }
+  write(describeRetention(retention.settings()))
   if (tunnelOptions) tunnel = startListenTunnel(receiver.port, tunnelOptions, () => receiver.endpoints.list().map((e) => endpointPath(e.slug)), write)
   write('Press Ctrl-C to stop.')
 
@@ -229,6 +235,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       process.off('SIGTERM', stop)
       write(`${signal}: stopping…`)
       Promise.resolve(tunnel?.stop())
+        .then(() => retention.stop())
         .then(() => receiver.close())
         .then(() => {
           const count = createRequestStore(db).count()
