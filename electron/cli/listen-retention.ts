@@ -3,7 +3,7 @@
 // small batches beside capture). --keep-days / --keep-mb change the folder's retention (saved, as
 // History in the app or `hookloop prune --save` does). A pass that deleted something logs a line.
 import type { Database } from 'better-sqlite3'
-import type { RetentionSettings } from '../../shared/history'
+import { RETENTION_LIMITS, type RetentionSettings } from '../../shared/history'
 import { createRealClock } from '../engine/clock'
 import type { Receiver } from '../engine/receiver'
 import { checkRetention, createRetention, type Retention } from '../engine/retention/retention'
@@ -24,14 +24,18 @@ const FIRST_PASS_MS = 1000
 
 /** The flags' change to the retention, or null when neither is given; bad values are UsageErrors. */
 export function retentionFlags(values: { 'keep-days'?: string; 'keep-mb'?: string }): Partial<RetentionSettings> | null {
-  const parse = (flag: string, text: string | undefined): number | null | undefined => {
+  // Checked before the data folder is opened: a usage error starts nothing.
+  const parse = (flag: string, text: string | undefined, bounds: { min: number; max: number }): number | null | undefined => {
     if (text === undefined) return undefined
     if (text.trim() === 'none') return null
-    if (!/^\d{1,7}$/.test(text.trim())) throw new UsageError(`--${flag} takes a whole number or "none"; "${text}" is not one`)
-    return Number(text)
+    const value = Number(text)
+    if (!/^\d{1,7}$/.test(text.trim()) || value < bounds.min || value > bounds.max) {
+      throw new UsageError(`--${flag} takes a whole number from ${bounds.min} to ${bounds.max}, or "none"; "${text}" is not one`)
+    }
+    return value
   }
-  const days = parse('keep-days', values['keep-days'])
-  const maxMb = parse('keep-mb', values['keep-mb'])
+  const days = parse('keep-days', values['keep-days'], RETENTION_LIMITS.days)
+  const maxMb = parse('keep-mb', values['keep-mb'], RETENTION_LIMITS.maxMb)
   if (days === undefined && maxMb === undefined) return null
   return { ...(days === undefined ? {} : { days }), ...(maxMb === undefined ? {} : { maxMb }) }
 }

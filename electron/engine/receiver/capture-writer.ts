@@ -11,7 +11,7 @@
 // 10 MB bodies but beside it (sql-writer-lanes.ts). A request's row and its outcome, and a
 // duplicate and the request it points at, keep their order (their ids are the writes' keys).
 // The request's body is taken, not copied, into the writer thread (the receiver does not read it
-// again once its row is queued).
+// again once its row is queued), except a body to be forwarded.
 import type { Database } from 'better-sqlite3'
 import { INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow } from '../store/requests'
 import { createInlineWriter, type SqlWriterOptions } from '../store/sql-writer'
@@ -22,8 +22,10 @@ export interface CaptureWriter {
    * Queue a row; beforeCommit runs just before its transaction (to stamp the answer's time).
    * Returns what the answer waits on: a promise that resolves once this row is committed, or
    * rejects when the batch holding it fails (the row stays queued and is retried).
+   * The row's body is taken (the Buffer is empty once committed) unless `keepBody`: a request to
+   * be forwarded still sends its body after the row is queued.
    */
-  insert(row: RequestRow, beforeCommit?: () => void): () => Promise<void>
+  insert(row: RequestRow, beforeCommit?: () => void, keepBody?: boolean): () => Promise<void>
   outcome(row: RequestOutcomeRow): void
   /** Resolves once every row queued so far is committed; rejects if that commit failed. */
   committed(): Promise<void>
@@ -42,7 +44,7 @@ export interface CaptureWriterOptions {
   retryMs?: number
 }
 
-const STATEMENTS = { insert: { ...INSERT_REQUEST_SQL, takes: ['body'] }, outcome: UPDATE_OUTCOME_SQL } as const
+const STATEMENTS = { insert: { ...INSERT_REQUEST_SQL, takes: ['body'] }, insertKeepingBody: INSERT_REQUEST_SQL, outcome: UPDATE_OUTCOME_SQL } as const
 /** A body this large goes in a batch of large rows, a few MB at a time. */
 export const LARGE_ROW_BYTES = 256 * 1024
 const LANES = { largeBytes: LARGE_ROW_BYTES, batchBytes: 4 * 1024 * 1024 }
@@ -81,10 +83,10 @@ export function createCaptureWriter(options: CaptureWriterOptions): CaptureWrite
       : createInlineWriter(db, STATEMENTS, keep)
   return {
     ...writer,
-    insert(row, beforeCommit) {
+    insert(row, beforeCommit, keepBody) {
       const commit = rowCommit()
       const keys = row.duplicate_of === null ? [row.id] : [row.id, row.duplicate_of]
-      writer.submit([['insert', row as unknown as Record<string, unknown>]], commit.done, beforeCommit, { keys, failed: commit.failed })
+      writer.submit([[keepBody ? 'insertKeepingBody' : 'insert', row as unknown as Record<string, unknown>]], commit.done, beforeCommit, { keys, failed: commit.failed })
       return commit.committed
     },
     outcome: (row) => writer.submit([['outcome', row as unknown as Record<string, unknown>]], ignore, undefined, { keys: [row.id] }),
