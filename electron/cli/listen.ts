@@ -265,7 +265,7 @@ export async function listenCommand(args: string[]): Promise<number> {
     )
   }
   write(describeRetention(retention.settings()))
-  if (tunnelOptions) tunnel = startListenTunnel(receiver.port, tunnelOptions, () => receiver.endpoints.list().map((e) => `${endpointPath(e.slug)}${e.forwardTo ? `  -> forwards to ${e.forwardTo.join(', ')}` : ''}`), write)
+  if (tunnelOptions) tunnel = startListenTunnel(receiver, tunnelOptions, () => receiver.endpoints.list().map((e) => `${endpointPath(e.slug)}${e.forwardTo ? `  -> forwards to ${e.forwardTo.join(', ')}` : ''}`), write)
   write('Press Ctrl-C to stop.')
 
   return new Promise<number>((resolve) => {

@@ -1,4 +1,4 @@
-// The receiver's writes, through the store's group-commit writer (store/sql-writer.ts) in `keep`
+// The receiver's writes (captures, their outcomes, forward legs), through the store's group-commit writer (store/sql-writer.ts) in `keep`
 // mode: every row queued during one turn of the event loop is committed in ONE transaction, a
 // request's response waits for `committed()` (nothing is answered before it is on disk), and a
 // batch whose commit fails stays queued and is retried, so nothing captured is dropped.
@@ -13,6 +13,7 @@
 // The request's body is taken, not copied, into the writer thread (the receiver does not read it
 // again once its row is queued), except a body to be forwarded.
 import type { Database } from 'better-sqlite3'
+import { INSERT_FORWARD_LEG_SQL, type ForwardLegWriteRow } from '../store/forward-legs'
 import { INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow } from '../store/requests'
 import { createInlineWriter, type SqlWriterOptions } from '../store/sql-writer'
 import { createSqlWriterThread } from '../store/sql-writer-thread'
@@ -27,6 +28,8 @@ export interface CaptureWriter {
    */
   insert(row: RequestRow, beforeCommit?: () => void, keepBody?: boolean): () => Promise<void>
   outcome(row: RequestOutcomeRow): void
+  /** Queue a forward leg: it commits with the captures queued before it (its request's row first). */
+  leg(row: ForwardLegWriteRow): void
   /** Resolves once every row queued so far is committed; rejects if that commit failed. */
   committed(): Promise<void>
   /** Commit now, synchronously (before a read, and at close). Throws if the commit fails. */
@@ -44,7 +47,7 @@ export interface CaptureWriterOptions {
   retryMs?: number
 }
 
-const STATEMENTS = { insert: { ...INSERT_REQUEST_SQL, takes: ['body'] }, insertKeepingBody: INSERT_REQUEST_SQL, outcome: UPDATE_OUTCOME_SQL } as const
+const STATEMENTS = { insert: { ...INSERT_REQUEST_SQL, takes: ['body'] }, insertKeepingBody: INSERT_REQUEST_SQL, outcome: UPDATE_OUTCOME_SQL, leg: INSERT_FORWARD_LEG_SQL } as const
 /** A body this large goes in a batch of large rows, a few MB at a time. */
 export const LARGE_ROW_BYTES = 256 * 1024
 const LANES = { largeBytes: LARGE_ROW_BYTES, batchBytes: 4 * 1024 * 1024 }
@@ -90,5 +93,7 @@ export function createCaptureWriter(options: CaptureWriterOptions): CaptureWrite
       return commit.committed
     },
     outcome: (row) => writer.submit([['outcome', row as unknown as Record<string, unknown>]], ignore, undefined, { keys: [row.id] }),
+    // After its request's row (same key), even when that row is large.
+    leg: (row) => writer.submit([['leg', row as unknown as Record<string, unknown>]], ignore, undefined, { keys: [row.request_id] }),
   }
 }
