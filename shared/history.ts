@@ -29,6 +29,10 @@ export interface StoreSizeView {
 export interface PruneResult {
   /** Requests deleted. */
   deleted: number
+  /** Settled deliveries deleted, with their attempts; and events left without a delivery. */
+  deliveries: number
+  attempts: number
+  events: number
   /** Their bodies and headers, in bytes. */
   bytes: number
   batches: number

@@ -15,6 +15,7 @@ import { createReceiver, type Receiver } from '../engine/receiver'
 import { openDatabase } from '../engine/store'
 import { createRequestStore } from '../engine/store/requests'
 import { logKey, logNotes, logRequestLine } from './safe-log'
+import { describeRetention, RETENTION_HELP, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
 import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
 import { UsageError } from './usage-error'
 
@@ -31,7 +32,7 @@ export const LISTEN_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
-export const LISTEN_HELP = `Usage: hookloop listen [--port P] [--host H] [--config FILE] [--data DIR] [--forward-to URL] [--tunnel [--tunnel-host URL] [--subdomain NAME]]
+export const LISTEN_HELP = `Usage: hookloop listen [--port P] [--host H] [--config FILE] [--data DIR] [--forward-to URL] [--keep-days N] [--keep-mb N] [--tunnel [--tunnel-host URL] [--subdomain NAME]]
 
 Runs a receiver: every request to http://HOST:PORT/h/<slug> is captured, verified, deduped and
 answered by the endpoint's rules; one line is logged per request.
@@ -42,6 +43,7 @@ answered by the endpoint's rules; one line is logged per request.
       --data DIR     data folder holding ${DATA_FILE} (default: the user data folder)
       --forward-to URL  forward mode: requests no rule answers go on to your app at URL, and the
                      sender gets your app's answer (both legs recorded)
+${RETENTION_HELP}
 ${TUNNEL_HELP}
   -h, --help         show this help
 
@@ -207,7 +209,7 @@ export function createRequestLog(write: (line: string) => void) {
 export async function listenCommand(args: string[]): Promise<number> {
   let values
   try {
-    values = parseArgs({ args, options: { ...LISTEN_OPTIONS, ...TUNNEL_OPTIONS }, strict: true, allowPositionals: false }).values
+    values = parseArgs({ args, options: { ...LISTEN_OPTIONS, ...RETENTION_OPTIONS, ...TUNNEL_OPTIONS }, strict: true, allowPositionals: false }).values
   } catch (error) {
     throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error))
   }
@@ -217,6 +219,7 @@ export async function listenCommand(args: string[]): Promise<number> {
   }
   const settings = listenSettings(values)
   const tunnelOptions = tunnelSettings(values, settings.host)
+  const keep = retentionFlags(values)
   let tunnel: ReturnType<typeof startListenTunnel> | undefined
   const file = join(settings.dataDir, DATA_FILE)
   const db = openDatabase({ file })
@@ -241,10 +244,12 @@ export async function listenCommand(args: string[]): Promise<number> {
     if (code === 'EADDRINUSE') throw new UsageError(`port ${settings.port} on ${settings.host} is already in use (pick another with --port)`)
     throw error
   }
+  let retention: ReturnType<typeof startListenRetention>
   try {
     if (settings.config) applyConfig(receiver, settings.config)
     if (receiver.endpoints.list().length === 0) receiver.endpoints.create({ slug: 'default', name: 'default' })
     if (settings.forwardTo) applyForwardTo(receiver, settings.forwardTo)
+    retention = startListenRetention(db, receiver, keep, write)
   } catch (error) {
     await receiver.close()
     db.close()
@@ -259,6 +264,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       `  ${receiver.url}${endpointPath(endpoint.slug)}  verify=${endpoint.scheme ?? 'none'}  dedupe=${explainDedupeKey(endpoint.dedupe)}  rules=${rules.length ? rules.join('; ') : endpoint.forwardTo ? 'none' : 'none (answer 200)'}${endpoint.forwardTo ? `  forward-to=${endpoint.forwardTo.join(', ')}` : ''}`,
     )
   }
+  write(describeRetention(retention.settings()))
   if (tunnelOptions) tunnel = startListenTunnel(receiver, tunnelOptions, () => receiver.endpoints.list().map((e) => `${endpointPath(e.slug)}${e.forwardTo ? `  -> forwards to ${e.forwardTo.join(', ')}` : ''}`), write)
   write('Press Ctrl-C to stop.')
 
@@ -271,6 +277,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       process.off('SIGTERM', stop)
       write(`${signal}: stopping…`)
       Promise.resolve(tunnel?.stop())
+        .then(() => retention.stop())
         .then(() => receiver.close())
         .then(() => {
           const count = createRequestStore(db).count()

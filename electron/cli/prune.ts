@@ -1,7 +1,8 @@
 // `hookloop prune [--data DIR] [--older-than AGE] [--max-mb N] [--endpoint SLUG] [--all] [--save]
-// [--json]`: deletes captured requests from a data folder, in the same small batches the app's
-// retention uses, then gives the freed pages back. Without a limit it applies the folder's saved
-// retention (what the app and `hookloop serve` apply every minute).
+// [--json]`: deletes history (captured requests, settled deliveries) from a data folder, in the
+// same small batches the app's retention uses, then gives the freed pages back. Without a limit it
+// applies the folder's saved retention (what the app, `hookloop serve` and `hookloop listen`
+// apply every minute).
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { formatBytes, type PruneResult, type RetentionSettings } from '../../shared/history'
@@ -17,12 +18,14 @@ import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop prune [--data DIR] [--older-than AGE] [--max-mb N] [--endpoint SLUG] [--all] [--save] [--json]
 
-Deletes captured requests, oldest first, in small batches, then gives the space back.
+Deletes history, oldest first, in small batches, then gives the space back: captured requests,
+and settled deliveries (succeeded or failed) with their attempts and events. A delivery still
+pending or retrying is never deleted; --endpoint covers that endpoint's requests only.
   --data DIR         the data folder (default: the user data folder, shared with the app)
-  --older-than AGE   requests received more than AGE ago: 30d, 12h, 45m, 90s or 2w
-  --max-mb N         oldest requests until the store holds at most N MB
+  --older-than AGE   history older than AGE: 30d, 12h, 45m, 90s or 2w
+  --max-mb N         oldest history until the store holds at most N MB
   --endpoint SLUG    only this endpoint's requests (with --older-than or --all)
-  --all              every request (Clear history); with --endpoint, that endpoint's
+  --all              everything settled (Clear history); with --endpoint, that endpoint's requests
   --save             keep --older-than (whole days) and --max-mb as the folder's retention
   --json             print the result as JSON
 Without --older-than, --max-mb or --all: applies the folder's saved retention (default 30 days, 1024 MB).
@@ -37,9 +40,17 @@ export function parseAge(text: string): number {
   return Number(match[1]) * UNIT_MS[match[2] || 'd']!
 }
 
-function describe(result: PruneResult): string {
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : word.endsWith('ch') ? 'es' : 's'}`
+
+/** What a prune did and what the store holds now, in one line (also `hookloop listen`'s log). */
+export function describePrune(result: PruneResult): string {
   const size = result.size
-  const what = result.deleted === 0 ? 'Nothing to prune.' : `Pruned ${result.deleted} request${result.deleted === 1 ? '' : 's'} (${formatBytes(result.bytes)}) in ${result.batches} batch${result.batches === 1 ? '' : 'es'}.`
+  const parts = [
+    ...(result.deleted > 0 ? [plural(result.deleted, 'request')] : []),
+    ...(result.deliveries > 0 ? [`${result.deliveries} settled deliver${result.deliveries === 1 ? 'y' : 'ies'} (${plural(result.attempts, 'attempt')})`] : []),
+    ...(result.events > 0 ? [plural(result.events, 'event')] : []),
+  ]
+  const what = parts.length === 0 ? 'Nothing to prune.' : `Pruned ${parts.join(', ')} (${formatBytes(result.bytes)}) in ${plural(result.batches, 'batch')}.`
   return `${what} Store: ${formatBytes(size.usedBytes)} used of ${formatBytes(size.fileBytes)}, WAL ${formatBytes(size.walBytes)}, ${size.requests} request${size.requests === 1 ? '' : 's'} kept.`
 }
 
@@ -101,7 +112,7 @@ export const pruneCommand: Command = async (args) => {
     }
     const explicit = v.all || olderThanMs !== undefined || maxMb !== undefined
     const result = explicit ? await retention.prune(plan) : await retention.prune({ ...retentionPlan(history.retention()), giveBack: 'all' })
-    process.stdout.write(v.json ? JSON.stringify(result, null, 2) + '\n' : describe(result) + '\n')
+    process.stdout.write(v.json ? JSON.stringify(result, null, 2) + '\n' : describePrune(result) + '\n')
     return 0
   } finally {
     await retention.stop()

@@ -5,6 +5,13 @@
 // With `thread`, the commits run on a writer thread with its own connection to the same file
 // (WAL: the receiver's reads on the main connection see every committed row), beside the HTTP
 // server instead of on its event loop.
+//
+// Large rows (bodies of 256 KiB and more) are committed apart from small ones, small ones first,
+// and a request waits for its own row only: an ordinary webhook is not answered after a queue of
+// 10 MB bodies but beside it (sql-writer-lanes.ts). A request's row and its outcome, and a
+// duplicate and the request it points at, keep their order (their ids are the writes' keys).
+// The request's body is taken, not copied, into the writer thread (the receiver does not read it
+// again once its row is queued), except a body to be forwarded.
 import type { Database } from 'better-sqlite3'
 import { INSERT_FORWARD_LEG_SQL, type ForwardLegWriteRow } from '../store/forward-legs'
 import { INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow } from '../store/requests'
@@ -12,8 +19,14 @@ import { createInlineWriter, type SqlWriterOptions } from '../store/sql-writer'
 import { createSqlWriterThread } from '../store/sql-writer-thread'
 
 export interface CaptureWriter {
-  /** Queue a row; beforeCommit runs just before its transaction (to stamp the answer's time). */
-  insert(row: RequestRow, beforeCommit?: () => void): void
+  /**
+   * Queue a row; beforeCommit runs just before its transaction (to stamp the answer's time).
+   * Returns what the answer waits on: a promise that resolves once this row is committed, or
+   * rejects when the batch holding it fails (the row stays queued and is retried).
+   * The row's body is taken (the Buffer is empty once committed) unless `keepBody`: a request to
+   * be forwarded still sends its body after the row is queued.
+   */
+  insert(row: RequestRow, beforeCommit?: () => void, keepBody?: boolean): () => Promise<void>
   outcome(row: RequestOutcomeRow): void
   /** Queue a forward leg: it commits with the captures queued before it (its request's row first). */
   leg(row: ForwardLegWriteRow): void
@@ -34,12 +47,37 @@ export interface CaptureWriterOptions {
   retryMs?: number
 }
 
-const STATEMENTS = { insert: INSERT_REQUEST_SQL, outcome: UPDATE_OUTCOME_SQL, leg: INSERT_FORWARD_LEG_SQL } as const
-// Each row's own settlement is not needed: a request waits on committed(), a failed batch stays queued.
+const STATEMENTS = { insert: { ...INSERT_REQUEST_SQL, takes: ['body'] }, insertKeepingBody: INSERT_REQUEST_SQL, outcome: UPDATE_OUTCOME_SQL, leg: INSERT_FORWARD_LEG_SQL } as const
+/** A body this large goes in a batch of large rows, a few MB at a time. */
+export const LARGE_ROW_BYTES = 256 * 1024
+const LANES = { largeBytes: LARGE_ROW_BYTES, batchBytes: 4 * 1024 * 1024 }
+// An outcome's own settlement is not needed: a failed batch stays queued and is retried.
 const ignore = () => {}
 
+/** The row's commit, as a promise made when the answer asks for it (none left unhandled). */
+function rowCommit(): { done: (error: Error | null) => void; failed: (error: Error) => void; committed: () => Promise<void> } {
+  let stored = false
+  let waiting: Array<{ resolve: () => void; reject: (error: Error) => void }> = []
+  const tell = (error: Error | null) => {
+    const told = waiting
+    waiting = []
+    for (const w of told) {
+      if (error) w.reject(error)
+      else w.resolve()
+    }
+  }
+  return {
+    done(error) {
+      stored = error === null
+      tell(error)
+    },
+    failed: tell,
+    committed: () => (stored ? Promise.resolve() : new Promise((resolve, reject) => waiting.push({ resolve, reject }))),
+  }
+}
+
 export function createCaptureWriter(options: CaptureWriterOptions): CaptureWriter {
-  const keep: SqlWriterOptions = { keep: { onError: options.onError, ...(options.retryMs === undefined ? {} : { retryMs: options.retryMs }) } }
+  const keep: SqlWriterOptions = { lanes: LANES, keep: { onError: options.onError, ...(options.retryMs === undefined ? {} : { retryMs: options.retryMs }) } }
   const { db, thread } = options
   const nativeBinding = typeof thread === 'object' ? thread.nativeBinding : undefined
   const writer =
@@ -48,8 +86,14 @@ export function createCaptureWriter(options: CaptureWriterOptions): CaptureWrite
       : createInlineWriter(db, STATEMENTS, keep)
   return {
     ...writer,
-    insert: (row, beforeCommit) => writer.submit([['insert', row as unknown as Record<string, unknown>]], ignore, beforeCommit),
-    outcome: (row) => writer.submit([['outcome', row as unknown as Record<string, unknown>]], ignore),
-    leg: (row) => writer.submit([['leg', row as unknown as Record<string, unknown>]], ignore),
+    insert(row, beforeCommit, keepBody) {
+      const commit = rowCommit()
+      const keys = row.duplicate_of === null ? [row.id] : [row.id, row.duplicate_of]
+      writer.submit([[keepBody ? 'insertKeepingBody' : 'insert', row as unknown as Record<string, unknown>]], commit.done, beforeCommit, { keys, failed: commit.failed })
+      return commit.committed
+    },
+    outcome: (row) => writer.submit([['outcome', row as unknown as Record<string, unknown>]], ignore, undefined, { keys: [row.id] }),
+    // After its request's row (same key), even when that row is large.
+    leg: (row) => writer.submit([['leg', row as unknown as Record<string, unknown>]], ignore, undefined, { keys: [row.request_id] }),
   }
 }

@@ -162,19 +162,25 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
    * Queues the capture. A plain answer (a single reply or redirect, the default 200, the 404, a
    * refusal) goes into the row as it is inserted: one write per request, its time stamped just
    * before the commit that the answer immediately follows. Anything else records its outcome later.
+   * Returns what the answer waits on: this row's commit (not the large bodies queued beside it).
    */
-  function record(capture: Capture, prepared: PreparedReply | null, outcome: 'replied' | 'refused'): void {
-    if (!prepared) {
-      writer.insert(encodeCapture(capture))
-      return
-    }
+  function record(capture: Capture, prepared: PreparedReply | null, outcome: 'replied' | 'refused'): () => Promise<void> {
+    // A forward step sends the body after the row is queued: the writer must not take it.
+    const forwards = capture.fault?.steps?.some((step) => step.type === 'forward' || step.type === 'forward-copy') ?? false
+    if (!prepared) return beforeAnswer(writer.insert(encodeCapture(capture), undefined, forwards))
     capture.response = { status: prepared.status, headers: prepared.headers, body: prepared.body, ms: null }
     const steps = capture.fault?.steps ?? null
     capture.fault = steps || outcome === 'refused' ? { outcome, step: prepared.fault, steps } : null
     const row = encodeCapture(capture)
-    writer.insert(row, () => {
-      row.response_ms = capture.response.ms = clock.now() - capture.receivedAt
-    })
+    return beforeAnswer(
+      writer.insert(
+        row,
+        () => {
+          row.response_ms = capture.response.ms = clock.now() - capture.receivedAt
+        },
+        forwards,
+      ),
+    )
   }
 
   function announce(capture: Capture, endpointSlug: string | null): void {
@@ -204,8 +210,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   }
 
   /** Resolves once the capture is committed; the answer may then be written. */
-  const beforeAnswer = () =>
-    writer.committed().catch((error: unknown) => {
+  const beforeAnswer = (committed: () => Promise<void>) => () =>
+    committed().catch((error: unknown) => {
       throw new CaptureNotStoredError(error instanceof Error ? error.message : String(error))
     })
 
@@ -231,7 +237,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       let prepared: PreparedReply | null = null
       if (body.kind === 'complete') prepared = live ? prepareReply(steps, { status: 200, text: 'OK' }, handshake) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
       else if (body.kind === 'refused') prepared = { status: body.refusal.status, ...refusalAnswer(body.refusal), fault: null }
-      record(capture, prepared, body.kind === 'refused' ? 'refused' : 'replied')
+      const committed = record(capture, prepared, body.kind === 'refused' ? 'refused' : 'replied')
       announce(capture, live?.endpoint.slug ?? null)
       // answer
       const run: StepRun = {
@@ -244,7 +250,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         clock,
         ...(capture.attemptId === null ? {} : { attemptKey: String(capture.attemptId) }),
         ...(handshake ? { handshake } : {}),
-        beforeAnswer,
+        beforeAnswer: committed,
         ...(live && body.kind === 'complete' ? { forward: forwardHooks(deps.forwarder, forwardSource(capture, live.endpoint.slug, body.body), limit, deps.copies) } : {}),
       }
       let result: StepResult
@@ -325,11 +331,11 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     capture.refusedReason = refusal.reason
     const { headers, body } = refusalAnswer(refusal)
     headers.push(['allow', 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'])
-    record(capture, { status: refusal.status, headers, body, fault: null }, 'refused')
+    const committed = record(capture, { status: refusal.status, headers, body, fault: null }, 'refused')
     announce(capture, null)
     let result: StepResult
     try {
-      await beforeAnswer()
+      await committed()
       const ok = socket.writable
       writeRaw(socket, refusal.status, headers, body)
       result = ok ? { outcome: 'refused', status: refusal.status, headers, body, fault: null } : { outcome: 'client_gone', status: null, headers: null, body: null, fault: null }

@@ -1,5 +1,8 @@
-// Retention: keeps the captured history within the data folder's limits (N days and/or N MB) and
-// clears it on demand. Work is done in small batches (a few hundred rows or a few MB each, one
+// Retention: keeps the history within the data folder's limits (N days and/or N MB) and clears it
+// on demand. The history is the captured requests and what the sender kept: settled deliveries
+// (succeeded or failed, nothing scheduled) with their attempts, and events left without a
+// delivery. A delivery still pending, retrying or in flight is never pruned; Clear history of one
+// endpoint covers that endpoint's requests only. Work is done in small batches (a few hundred rows or a few MB each, one
 // short write transaction), each followed by a rest three times as long as it took, so capture goes on while
 // history is pruned; freed pages are reused or given back to the file system (see GiveBack) and
 // the WAL is truncated after a pass.
@@ -12,6 +15,7 @@ import type { Database } from 'better-sqlite3'
 import type { Clock, TimerHandle } from '../../../shared/clock'
 import { RETENTION_LIMITS, type PruneResult, type RetentionSettings, type StoreSizeView } from '../../../shared/history'
 import { createHistoryStore, type BatchLimits, type HistoryBatch, type HistorySelection } from '../store/history'
+import { createSenderHistoryStore, type SenderHistorySelection } from '../store/sender-history'
 
 const DAY_MS = 86_400_000
 const MB = 1_000_000
@@ -100,8 +104,14 @@ export function retentionPlan(settings: RetentionSettings): PrunePlan {
   }
 }
 
+/** Whether a prune deleted anything: a request, a delivery or an event. */
+export function prunedAnything(result: Pick<PruneResult, 'deleted' | 'deliveries' | 'events'>): boolean {
+  return result.deleted + result.deliveries + result.events > 0
+}
+
 export function createRetention(options: RetentionOptions): Retention {
   const store = createHistoryStore(options.db)
+  const sent = createSenderHistoryStore(options.db)
   const limits: BatchLimits = { ...DEFAULT_BATCH, ...options.batch }
   const intervalMs = options.intervalMs ?? 60_000
   const scheduledGiveBack = options.giveBack ?? 'excess'
@@ -120,11 +130,15 @@ export function createRetention(options: RetentionOptions): Retention {
     return deleted
   }
 
+  /** One batch to delete, or null when there is nothing (more) of its kind. */
+  type Batch = { bytes: number; remove: () => void } | null
+
   async function run(plan: PrunePlan): Promise<PruneResult> {
-    const result = { deleted: 0, bytes: 0, batches: 0, reclaimedPages: 0 }
+    const result = { deleted: 0, deliveries: 0, attempts: 0, events: 0, bytes: 0, batches: 0, reclaimedPages: 0 }
     const mode: GiveBack = plan.giveBack ?? (plan.all || plan.endpointId !== undefined ? 'all' : scheduledGiveBack)
     if (plan.all || plan.endpointId !== undefined) options.capture?.flush()
     const maxId = plan.all || plan.endpointId !== undefined ? store.maxId() : undefined
+    const maxDeliveryId = plan.all ? sent.maxId() : undefined
     // Freed pages go back in slices, each its own short transaction with a turn of the event
     // loop after it: one big incremental vacuum holds the write lock long enough to stall capture.
     const giveBack = async (pages: number) => {
@@ -137,12 +151,35 @@ export function createRetention(options: RetentionOptions): Retention {
         await options.timers.sleep(0)
       }
     }
-    const step = async (selection: HistorySelection, more: () => boolean) => {
+    const requests = (selection: HistorySelection) => (): Batch => {
+      const batch = store.nextBatch(selection, limits)
+      if (batch.ids.length === 0) return null
+      return { bytes: batch.bytes, remove: () => (result.deleted += deleteBatch(batch)) }
+    }
+    const deliveries = (selection: SenderHistorySelection) => (): Batch => {
+      const batch = sent.nextBatch(selection, limits)
+      if (batch.ids.length === 0) return null
+      return {
+        bytes: batch.bytes,
+        remove: () => {
+          const pruned = sent.deleteIds(batch.ids)
+          result.deliveries += pruned.deliveries
+          result.attempts += pruned.attempts
+          result.events += pruned.events
+        },
+      }
+    }
+    const loneEvents = (before: number) => (): Batch => {
+      const deleted = sent.deleteOrphanEvents(before, limits.rows)
+      result.events += deleted
+      return deleted === 0 ? null : { bytes: 0, remove: () => {} }
+    }
+    const step = async (next: () => Batch, more: () => boolean) => {
       while (!stopped && more()) {
         const started = options.timers.now()
-        const batch = store.nextBatch(selection, limits)
-        if (batch.ids.length === 0) return
-        result.deleted += deleteBatch(batch)
+        const batch = next()
+        if (!batch) return
+        batch.remove()
         result.bytes += batch.bytes
         result.batches++
         // Rest three times as long as the batch took: pruning takes at most a quarter of the
@@ -152,17 +189,32 @@ export function createRetention(options: RetentionOptions): Retention {
         if (mode === 'all') await giveBack(Math.ceil(batch.bytes / store.pageSize()) * 2 + 8)
       }
     }
+    const always = () => true
     const scope = {
       ...(plan.endpointId === undefined ? {} : { endpointId: plan.endpointId }),
       ...(maxId === undefined ? {} : { maxId }),
     }
-    if (plan.all || plan.endpointId !== undefined) await step({ ...scope, ...(plan.olderThanMs === undefined ? {} : { before: options.clock.now() - plan.olderThanMs }) }, () => true)
-    else if (plan.olderThanMs !== undefined) await step({ before: options.clock.now() - plan.olderThanMs }, () => true)
+    const before = plan.olderThanMs === undefined ? undefined : options.clock.now() - plan.olderThanMs
+    if (plan.all || plan.endpointId !== undefined) await step(requests({ ...scope, ...(before === undefined ? {} : { before }) }), always)
+    else if (before !== undefined) await step(requests({ before }), always)
+    // The sender's history: by age, or all of it that exists now (never one endpoint's clear).
+    if (plan.endpointId === undefined && (plan.all || before !== undefined)) {
+      await step(deliveries({ ...(before === undefined ? {} : { before }), ...(maxDeliveryId === undefined ? {} : { maxId: maxDeliveryId }) }), always)
+      await step(loneEvents(before ?? options.clock.now() + 1), always)
+    }
     if (plan.maxBytes !== undefined) {
       const maxBytes = plan.maxBytes
-      await step(scope, () => store.usedBytes() > maxBytes)
+      // Oldest first, whichever kind it is: a request or a settled delivery (on a tie the delivery:
+      // in loop mode it came first, and made the request).
+      const older = (): Batch => {
+        const sentAt = plan.endpointId === undefined ? sent.oldestSettledAt() : null
+        const receivedAt = store.oldestAt()
+        if (sentAt !== null && (receivedAt === null || sentAt <= receivedAt)) return deliveries({})() ?? requests(scope)()
+        return requests(scope)() ?? (plan.endpointId === undefined ? deliveries({})() : null)
+      }
+      await step(older, () => store.usedBytes() > maxBytes)
     }
-    if (result.deleted > 0 && !stopped) {
+    if (prunedAnything(result) && !stopped) {
       if (mode === 'all') await giveBack(Number.MAX_SAFE_INTEGER)
       else if (mode === 'excess') {
         // Keep a reserve of free pages for the captures to come (the larger of 16 MB and a tenth
@@ -192,7 +244,7 @@ export function createRetention(options: RetentionOptions): Retention {
       timer = null
       apply()
         .then((result) => {
-          if (result.deleted > 0) options.onPruned?.(result)
+          if (prunedAnything(result)) options.onPruned?.(result)
         })
         .catch((error: unknown) => options.onError?.(error))
         .finally(() => schedule(intervalMs))
@@ -207,7 +259,7 @@ export function createRetention(options: RetentionOptions): Retention {
       // Applied at once, in the background like a scheduled pass: a long backlog must not hold
       // the answer (the UIs hear of the deleted rows through onPruned).
       const pass = apply()
-      pass.then((result) => (result.deleted > 0 ? options.onPruned?.(result) : undefined)).catch((error: unknown) => options.onError?.(error))
+      pass.then((result) => (prunedAnything(result) ? options.onPruned?.(result) : undefined)).catch((error: unknown) => options.onError?.(error))
       return { ...store.retention(), size: store.size(), applied: pass }
     },
     size: () => store.size(),

@@ -12,6 +12,11 @@ export type StoreTable = 'endpoints' | 'rules' | 'requests' | 'forward_legs' | '
 export interface WriteSql {
   readonly sql: string
   readonly tables: readonly StoreTable[]
+  /**
+   * Parameters whose bytes the writer may take instead of copying (sql-writer.ts): the caller
+   * never reads that Buffer again once the write is queued (it is empty after the commit).
+   */
+  readonly takes?: readonly string[]
 }
 
 /** A write statement over one table, or over each table it changes. */

@@ -44,6 +44,8 @@ export interface HistoryStore {
   /** Folds the WAL into the database; 'truncate' also shrinks the WAL file to nothing. */
   checkpoint(mode: 'passive' | 'truncate'): void
   maxId(): number
+  /** received_at of the oldest request, null when there is none. */
+  oldestAt(): number | null
   /** The id of the endpoint answering at this slug. */
   endpointIdOf(slug: string): string | undefined
 }
@@ -137,6 +139,7 @@ export function createHistoryStore(db: Database): HistoryStore {
       if (!db.memory) db.pragma(`wal_checkpoint(${mode === 'truncate' ? 'TRUNCATE' : 'PASSIVE'})`)
     },
     maxId: () => maxId.get() as number,
+    oldestAt: () => (oldestAt.get() as number | null) ?? null,
     endpointIdOf: (slug) => endpointBySlug.get(slug) as string | undefined,
   }
 }

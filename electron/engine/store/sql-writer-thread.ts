@@ -42,7 +42,9 @@ try {
   throw error
 }
 // A batch arrives flat: [statement index, its values in placeholder order, …]; \`ends\` marks where
-// each write (a unit that commits together) ends; \`blobs\` where bytes came as latin1 strings.
+// each write (a unit that commits together) ends; \`blobs\` and \`taken\` where bytes came, as
+// Uint8Arrays whose memory was moved here. A failed batch gives the taken ones back (its retry
+// needs them).
 const run = (data, from, to) => {
   for (let i = from; i < to; ) {
     const s = statements[data[i]]
@@ -62,16 +64,22 @@ parentPort.on('message', (m) => {
     Atomics.notify(signals, 1)
     return
   }
-  if (m.blobs) for (const i of m.blobs) m.data[i] = Buffer.from(m.data[i], 'latin1')
-  let result = null
+  const asBuffer = (i) => { const u = m.data[i]; m.data[i] = Buffer.from(u.buffer, u.byteOffset, u.byteLength) }
+  if (m.blobs) m.blobs.forEach(asBuffer)
+  if (m.taken) m.taken.forEach(asBuffer)
+  let error = null
   try {
     commitAll(m.data)
-  } catch (error) {
-    result = m.split
+  } catch (e) {
+    error = m.split
       ? m.ends.map((end, k) => { try { commitOne(m.data, k === 0 ? 0 : m.ends[k - 1], end); return null } catch (e) { return describe(e) } })
-      : describe(error)
+      : describe(e)
   }
-  acks.postMessage(result)
+  if (error === null || !m.taken) acks.postMessage(error === null ? null : { error, returned: null })
+  else {
+    const returned = m.taken.map((i) => m.data[i])
+    acks.postMessage({ error, returned }, [...new Set(returned.map((b) => b.buffer))])
+  }
   Atomics.add(signals, 0, 1)
   Atomics.notify(signals, 0)
 })
@@ -79,10 +87,31 @@ parentPort.on('message', (m) => {
 
 const CLOSE_WAIT_MS = 5000
 
-type Ack = string | Array<string | null> | null
+type Ack = { error: string | Array<string | null>; returned: Uint8Array[] | null } | null
+
+/** Whether the view spans all of its own ArrayBuffer (not a slice of a pool or a socket's buffer): it can move as it is. */
+const ownsItsMemory = (bytes: Uint8Array) => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+
+/** Copies data[i] for each index into one new block, puts a view of it in their place, and returns the block. */
+function copyInto(data: unknown[], indexes: readonly number[]): ArrayBuffer {
+  let total = 0
+  for (const i of indexes) total += (data[i] as Uint8Array).byteLength
+  const block = new ArrayBuffer(total)
+  let at = 0
+  for (const i of indexes) {
+    const bytes = data[i] as Uint8Array
+    const view = new Uint8Array(block, at, bytes.byteLength)
+    view.set(bytes)
+    data[i] = view
+    at += bytes.byteLength
+  }
+  return block
+}
 
 export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWriter {
   const statements = positional(options.statements)
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3')
+
   const shared = new SharedArrayBuffer(8)
   // [0] bumped by the thread after each ack it sends; [1] set once its connection is closed
   const signals = new Int32Array(shared)
@@ -91,7 +120,7 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
     eval: true,
     transferList: [threadAcks],
     workerData: {
-      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+      driver,
       file: options.file,
       nativeBinding: options.nativeBinding,
       statements: [...statements.values()].map((s) => ({ sql: s.sql, arity: s.names.length })),
@@ -102,6 +131,8 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
   })
   // The batch being committed: told its result once, by the ack or by the thread's end.
   let settleBatch: ((result: Error | ReadonlyArray<Error | null> | null) => void) | null = null
+  // Where the bytes taken from the batch being committed came from (EncodedBatch.taken).
+  let takenFrom: EncodedBatch['taken'] = null
   let fatal: Error | null = null
   let closed = false
   // The thread and its port keep the process alive only while a batch is on its way: a writer
@@ -120,7 +151,17 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
     setReferenced(false)
     settle(result)
   }
-  const onAck = (ack: Ack) => answer(ack === null ? null : typeof ack === 'string' ? new Error(ack) : ack.map((e) => (e === null ? null : new Error(e))))
+  const onAck = (ack: Ack) => {
+    const taken = takenFrom
+    takenFrom = null
+    if (ack === null) return answer(null)
+    // The batch failed: its taken bytes go back where they came from, for a retry to find them.
+    if (taken && ack.returned) taken.forEach(({ params, name }, k) => {
+      const bytes = ack.returned![k] as Uint8Array
+      params[name] = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    })
+    answer(typeof ack.error === 'string' ? new Error(ack.error) : ack.error.map((e) => (e === null ? null : new Error(e))))
+  }
   acks.on('message', onAck)
   worker.on('message', (message: { type: string; message?: string }) => {
     if (message.type === 'fatal') fatal = new Error(`the writer thread cannot open ${options.file}: ${message.message ?? ''}`)
@@ -139,18 +180,26 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
   const transport: WriteTransport = {
     commit(batch: EncodedBatch, split, settle) {
       if (fatal) return settle(fatal)
-      // Bytes travel as latin1 strings: one copy into the message, where a Buffer would be cloned
-      // with its whole backing memory block (often a socket's 64 KiB read buffer) or need an
-      // exact-size copy first.
-      if (batch.blobs) {
-        for (const i of batch.blobs) {
-          const bytes = batch.data[i] as Uint8Array
-          batch.data[i] = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('latin1')
-        }
+      // Bytes move to the thread, not copied into the message: a Buffer would be cloned with its
+      // whole backing memory (often a socket's 64 KiB read buffer, or a shared pool), a string
+      // costs a conversion on each side. A value the statement lets the writer take (a request's
+      // body, read into a buffer of its own) moves without a copy; the others are copied once,
+      // together, into one block that moves with the batch.
+      const message = { type: 'batch', data: batch.data, ends: batch.ends, blobs: batch.blobs, taken: batch.taken?.map((t) => t.index) ?? null, split }
+      const own = (batch.taken ?? []).map(({ index }) => index).filter((i) => ownsItsMemory(batch.data[i] as Uint8Array))
+      const original = own.map((i) => batch.data[i])
+      const copied = [...(batch.blobs ?? []), ...(batch.taken ?? []).map(({ index }) => index).filter((i) => !own.includes(i))]
+      const transfer = copied.length > 0 ? [copyInto(batch.data, copied)] : []
+      try {
+        worker.postMessage(message, [...transfer, ...own.map((i) => (batch.data[i] as Uint8Array).buffer as ArrayBuffer)])
+      } catch {
+        // A buffer that cannot move (one Node marks untransferable): copy those too.
+        own.forEach((i, k) => (batch.data[i] = original[k]))
+        worker.postMessage(message, [...transfer, copyInto(batch.data, own)])
       }
+      takenFrom = batch.taken
       settleBatch = settle
       setReferenced(true)
-      worker.postMessage({ type: 'batch', data: batch.data, ends: batch.ends, blobs: batch.blobs, split })
     },
     wait() {
       while (settleBatch) {

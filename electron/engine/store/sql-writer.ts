@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3'
 import { storeChanges, type WriteSql } from './changes'
+import { pickLanes, type Lanes } from './sql-writer-lanes'
 
 // The group-commit writer: the one queue, batch, retry and waiter logic behind every write path
 // (the sender's attempts, the receiver's captures). Every write queued during one turn of the
@@ -7,7 +8,9 @@ import { storeChanges, type WriteSql } from './changes'
 // more than the statements in it. Each write is a unit — its statements commit together or not at
 // all — and it is settled only once the commit is on disk (WAL, synchronous = NORMAL), so a caller
 // can wait for "recorded" before acting on it. One batch is committed at a time: writes that queue
-// meanwhile go together as the next batch.
+// meanwhile go together as the next batch. With `lanes`, large writes (bodies of several hundred
+// KB and more) are committed apart from small ones, and small ones go first (sql-writer-lanes.ts):
+// an ordinary write waits for at most one batch of large ones, not for all of them.
 //
 // When a shared transaction fails, one of two policies applies:
 // - by default each write is retried in a transaction of its own, so one bad write fails alone;
@@ -29,8 +32,8 @@ export interface SqlWriter {
    * is learnt — inside flushNow() when that is where — so a caller can act on a failure at once.
    * `stamp` runs once, just before the batch is committed; parameter values are read after it.
    */
-  submit(ops: readonly WriteOp[], done: (error: Error | null) => void, stamp?: () => void): void
-  /** Resolves once every write queued so far is committed; rejects if their batch failed. */
+  submit(ops: readonly WriteOp[], done: (error: Error | null) => void, stamp?: () => void, options?: SubmitOptions): void
+  /** Resolves once every write queued so far is committed; rejects if one of them failed. */
   committed(): Promise<void>
   /** Commit everything queued now, synchronously. Throws if a kept batch stays queued. */
   flushNow(): void
@@ -40,7 +43,16 @@ export interface SqlWriter {
   close(): void
 }
 
+export interface SubmitOptions {
+  /** What this write depends on, for `lanes`: writes sharing a key commit in the order queued. */
+  keys?: readonly (string | number)[]
+  /** In `keep` mode: told each time a batch holding this write failed (the write stays queued). */
+  failed?: (error: Error) => void
+}
+
 export interface SqlWriterOptions {
+  /** Commit large writes apart from small ones, small ones first (see sql-writer-lanes.ts). */
+  lanes?: Lanes
   /** Keep a failed batch queued and retry it instead of failing its writes. */
   keep?: {
     onError: (error: Error, pending: number) => void
@@ -54,8 +66,14 @@ export interface EncodedBatch {
   data: unknown[]
   /** Where each write ends in `data`. */
   ends: number[]
-  /** Indexes in data of byte values (Buffer or Uint8Array). */
+  /** Indexes in data of byte values (Buffer or Uint8Array) the transport copies if it must. */
   blobs: number[] | null
+  /**
+   * Byte values of parameters the statement lets the writer take (WriteSql.takes): a transport may
+   * move their memory instead of copying it (the caller's Buffer is then empty). Where each came
+   * from, so a kept batch can put the bytes back for its retry.
+   */
+  taken: Array<{ index: number; params: Record<string, unknown>; name: string }> | null
 }
 
 /**
@@ -74,6 +92,8 @@ export interface Positional {
   sql: string
   /** Parameter name of each \`?\`, in order (a name used twice appears twice). */
   names: string[]
+  /** Parameters whose byte values the writer may take (WriteSql.takes). */
+  takes: ReadonlySet<string>
   index: number
 }
 
@@ -83,13 +103,13 @@ export interface Positional {
 // write is encoded as [statement index, values in placeholder order, …].
 export function positional(sql: Readonly<Record<string, WriteSql>>): Map<string, Positional> {
   const out = new Map<string, Positional>()
-  Object.entries(sql).forEach(([name, { sql: text }], index) => {
+  Object.entries(sql).forEach(([name, { sql: text, takes }], index) => {
     const names: string[] = []
     const rewritten = text.replace(/[@:$]([A-Za-z_][A-Za-z0-9_]*)/g, (_m, param: string) => {
       names.push(param)
       return '?'
     })
-    out.set(name, { sql: rewritten, names, index })
+    out.set(name, { sql: rewritten, names, takes: new Set(takes ?? []), index })
   })
   return out
 }
@@ -99,6 +119,7 @@ function encodeInto(statements: ReadonlyMap<string, Positional>, ops: readonly W
   const { data } = batch
   const start = data.length
   const blobsStart = batch.blobs?.length ?? 0
+  const takenStart = batch.taken?.length ?? 0
   try {
     for (const [name, params] of ops) {
       const statement = statements.get(name)
@@ -107,27 +128,44 @@ function encodeInto(statements: ReadonlyMap<string, Positional>, ops: readonly W
       for (const param of statement.names) {
         if (!(param in params)) throw new Error(`write statement ${name}: missing parameter ${param}`)
         const value = params[param]
-        if (value instanceof Uint8Array) (batch.blobs ??= []).push(data.length)
+        if (value instanceof Uint8Array) {
+          if (statement.takes.has(param)) (batch.taken ??= []).push({ index: data.length, params, name: param })
+          else (batch.blobs ??= []).push(data.length)
+        }
         data.push(value)
       }
     }
   } catch (error) {
     data.length = start
     if (batch.blobs) batch.blobs.length = blobsStart
+    if (batch.taken) batch.taken.length = takenStart
     throw error
   }
   batch.ends.push(data.length)
 }
 
 interface Item {
+  /** Order of submission. */
+  seq: number
   ops: readonly WriteOp[]
   done: (error: Error | null) => void
   stamp: (() => void) | undefined
+  failed: ((error: Error) => void) | undefined
+  keys: readonly (string | number)[] | undefined
+  bytes: number
 }
 
+/** Waits for every write up to `upTo` (a seq) to be committed. */
 interface Waiter {
+  upTo: number
   resolve: () => void
   reject: (error: Error) => void
+}
+
+function byteSize(ops: readonly WriteOp[]): number {
+  let bytes = 0
+  for (const [, params] of ops) for (const value of Object.values(params)) if (value instanceof Uint8Array) bytes += value.byteLength
+  return bytes
 }
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)))
@@ -136,9 +174,11 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
 export function createSqlWriter(statements: ReadonlyMap<string, Positional>, transport: WriteTransport, options: SqlWriterOptions = {}): SqlWriter {
   const keep = options.keep
   const retryMs = keep?.retryMs ?? 1000
+  // In order of seq: what is queued, and the batch being committed.
   let queue: Item[] = []
   let waiters: Waiter[] = []
-  let inFlight: { items: Item[]; waiters: Waiter[] } | null = null
+  let inFlight: Item[] | null = null
+  let nextSeq = 0
   let immediate: NodeJS.Immediate | null = null
   let retry: NodeJS.Timeout | null = null
   let closed = false
@@ -150,23 +190,35 @@ export function createSqlWriter(statements: ReadonlyMap<string, Positional>, tra
     if (!immediate && !inFlight && !closed) immediate = setImmediate(flush)
   }
 
-  /** Sends what is queued as one batch, unless one is being committed (it goes when that settles). */
+  /** Resolves the waiters whose writes are all committed (none of them queued or in flight). */
+  const resolveWaiters = () => {
+    const oldest = Math.min(queue[0]?.seq ?? Infinity, inFlight?.[0]?.seq ?? Infinity)
+    if (waiters.length === 0 || waiters[0]!.upTo >= oldest) return
+    const done = waiters.filter((w) => w.upTo < oldest)
+    waiters = waiters.filter((w) => w.upTo >= oldest)
+    for (const w of done) w.resolve()
+  }
+
+  /** Rejects the waiters that wait on the write `seq` (or a later one). */
+  const rejectWaiters = (seq: number, error: Error) => {
+    const failed = waiters.filter((w) => w.upTo >= seq)
+    waiters = waiters.filter((w) => w.upTo < seq)
+    for (const w of failed) w.reject(error)
+  }
+
+  /** Sends what is queued as one batch (with lanes: the part that goes first), unless one is being committed (it goes when that settles). */
   function flush(): void {
     if (immediate) {
       clearImmediate(immediate)
       immediate = null
     }
     if (inFlight) return
-    if (queue.length === 0) {
-      const done = waiters
-      waiters = []
-      for (const w of done) w.resolve()
-      return
-    }
-    const queued = queue
+    if (queue.length === 0) return resolveWaiters()
+    let queued = queue
     queue = []
+    if (options.lanes) ({ send: queued, rest: queue } = pickLanes(queued, options.lanes))
     const items: Item[] = []
-    const batch: EncodedBatch = { data: [], ends: [], blobs: null }
+    const batch: EncodedBatch = { data: [], ends: [], blobs: null, taken: null }
     for (const item of queued) {
       if (item.stamp) {
         item.stamp()
@@ -179,21 +231,21 @@ export function createSqlWriter(statements: ReadonlyMap<string, Positional>, tra
         item.done(asError(error)) // a bug in the caller, not the disk: never retried
       }
     }
-    inFlight = { items, waiters }
-    waiters = []
+    inFlight = items
     if (items.length === 0) return settle(null)
     transport.commit(batch, !keep, settle)
   }
 
   function settle(result: Error | ReadonlyArray<Error | null> | null): void {
-    const { items, waiters: batchWaiters } = inFlight as NonNullable<typeof inFlight>
+    const items = inFlight as Item[]
     inFlight = null
     if (result instanceof Error && keep) {
-      // Back in front of anything queued meanwhile, in order, and tried again later.
+      // Back in the queue, in order among anything queued meanwhile, and tried again later.
       failures++
       lastError = result
-      queue = items.concat(queue)
-      for (const w of batchWaiters) w.reject(result)
+      queue = items.concat(queue).sort((a, b) => a.seq - b.seq)
+      if (items.length > 0) rejectWaiters((items[0] as Item).seq, result)
+      for (const item of items) item.failed?.(result)
       keep.onError(result, queue.length)
       if (!retry && !closed) {
         retry = setTimeout(() => {
@@ -203,23 +255,19 @@ export function createSqlWriter(statements: ReadonlyMap<string, Positional>, tra
       }
       return
     }
-    let first: Error | null = null
     items.forEach((item, i) => {
       const error = result === null ? null : result instanceof Error ? result : (result[i] ?? null)
-      first ??= error
+      if (error) rejectWaiters(item.seq, error)
       item.done(error)
     })
-    for (const w of batchWaiters) {
-      if (first) w.reject(first)
-      else w.resolve()
-    }
-    // What queued while this batch was committed goes now, as one batch.
+    resolveWaiters()
+    // What queued while this batch was committed goes now.
     if (queue.length > 0) flush()
   }
 
-  function submit(ops: readonly WriteOp[], done: (error: Error | null) => void, stamp?: () => void): void {
+  function submit(ops: readonly WriteOp[], done: (error: Error | null) => void, stamp?: () => void, extra?: SubmitOptions): void {
     if (closed) return done(new Error('the writer is closed'))
-    queue.push({ ops, done, stamp })
+    queue.push({ seq: nextSeq++, ops, done, stamp, failed: extra?.failed, keys: extra?.keys, bytes: options.lanes ? byteSize(ops) : 0 })
     schedule()
   }
 
@@ -239,14 +287,12 @@ export function createSqlWriter(statements: ReadonlyMap<string, Positional>, tra
     committed() {
       if (queue.length === 0 && !inFlight) return Promise.resolve()
       return new Promise((resolve, reject) => {
-        // With nothing queued, what was queued so far is the batch being committed.
-        if (queue.length === 0 && inFlight) inFlight.waiters.push({ resolve, reject })
-        else waiters.push({ resolve, reject })
+        waiters.push({ upTo: nextSeq - 1, resolve, reject })
         schedule()
       })
     },
     flushNow,
-    pending: () => queue.length + (inFlight?.items.length ?? 0),
+    pending: () => queue.length + (inFlight?.length ?? 0),
     close() {
       if (closed) return
       closed = true

@@ -84,7 +84,10 @@ function HistoryPanel({ size, refresh }: { size: StoreSizeView; refresh: () => v
     const result = await run('Clear history', (c) => c.call('history.clear', target ? { endpointId: target } : {}))
     setBusy(false)
     setConfirming(false)
-    if (result) toast('ok', `Cleared ${result.deleted} request${result.deleted === 1 ? '' : 's'} (${formatBytes(result.bytes)})`)
+    if (result) {
+      const deliveries = result.deliveries > 0 ? `, ${result.deliveries} settled deliver${result.deliveries === 1 ? 'y' : 'ies'}` : ''
+      toast('ok', `Cleared ${result.deleted} request${result.deleted === 1 ? '' : 's'}${deliveries} (${formatBytes(result.bytes)})`)
+    }
     refresh()
   }
   const targetName = target ? (endpoints.find((e) => e.id === target)?.name ?? 'this endpoint') : 'every endpoint'
@@ -97,7 +100,7 @@ function HistoryPanel({ size, refresh }: { size: StoreSizeView; refresh: () => v
           {formatBytes(size.usedBytes)} in use of a {formatBytes(size.fileBytes)} file, WAL {formatBytes(size.walBytes)} · {size.requests} captured request{size.requests === 1 ? '' : 's'}
           {size.oldestAt === null ? '' : `, oldest ${new Date(size.oldestAt).toLocaleString()}`}
         </span>
-        <strong>Keep captures</strong>
+        <strong>Keep history</strong>
         <div className="row" style={{ flexWrap: 'nowrap' }}>
           <label className="hint">
             days{' '}
@@ -112,7 +115,7 @@ function HistoryPanel({ size, refresh }: { size: StoreSizeView; refresh: () => v
           </button>
         </div>
         {problem && <span className="hint" style={{ color: 'var(--fail)' }}>{problem}</span>}
-        <span className="hint">Older or excess captures are pruned every minute, oldest first; empty means no limit of that kind.</span>
+        <span className="hint">Older or excess history (captured requests, settled deliveries) is pruned every minute, oldest first; empty means no limit of that kind.</span>
         <strong>Clear history</strong>
         <div className="row" style={{ flexWrap: 'nowrap' }}>
           <select className="input" value={target} onChange={(e) => { setTarget(e.target.value); setConfirming(false) }} aria-label="clear which endpoint" data-testid="clear-target">
@@ -130,7 +133,7 @@ function HistoryPanel({ size, refresh }: { size: StoreSizeView; refresh: () => v
           ) : (
             <>
               <button className="btn small danger" disabled={busy} onClick={() => void clear()} data-testid="clear-confirm">
-                {busy ? <span className="spinner" /> : null} Delete captures of {targetName}
+                {busy ? <span className="spinner" /> : null} Delete {target ? `captures of ${targetName}` : 'all history'}
               </button>
               <button className="btn small" disabled={busy} onClick={() => setConfirming(false)}>
                 Cancel
@@ -138,7 +141,11 @@ function HistoryPanel({ size, refresh }: { size: StoreSizeView; refresh: () => v
             </>
           )}
         </div>
-        <span className="hint">Deletes captured requests; deliveries you sent stay.</span>
+        <span className="hint" data-testid="clear-covers">
+          {target
+            ? "Deletes this endpoint's captured requests; deliveries you sent stay."
+            : 'Deletes every captured request and every settled delivery (with its attempts and event); deliveries still pending or retrying stay.'}
+        </span>
       </div>
     </div>
   )

@@ -137,3 +137,94 @@ describe.each(['inline', 'thread'] as const)('SqlWriter keeping failed batches (
     await expect(writer.committed()).resolves.toBeUndefined()
   })
 })
+
+// Lanes (the receiver): large writes are committed apart from small ones and small ones go first,
+// except where a key ties a small write to a large one queued before it. Taken bytes move to the
+// writer thread without a copy, and come back when their batch fails, for its retry.
+const TAKING = {
+  put: { sql: 'INSERT INTO kv (k, v, blob) VALUES (@k, @v, @blob)', tables: [], takes: ['blob'] },
+  bump: { sql: 'UPDATE kv SET v = v + @by WHERE k = @k', tables: [] },
+} as const
+
+describe.each(['inline', 'thread'] as const)('SqlWriter lanes and taken bytes (%s)', (mode) => {
+  let temp: ReturnType<typeof makeTempDir>
+  let db: Database
+  let writer: SqlWriter
+  const errors: string[] = []
+
+  function open(keepFailed = false): void {
+    temp = makeTempDir('hookloop-sql-writer-lanes-')
+    const file = join(temp.dir, 'w.db')
+    db = openDatabase({ file, migrations: [{ version: 1, name: 'kv', sql: 'CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER NOT NULL, blob BLOB)' }] })
+    const options = {
+      lanes: { largeBytes: 1000, batchBytes: 1000 },
+      ...(keepFailed ? { keep: { onError: (error: Error) => errors.push(error.message), retryMs: 3_600_000 } } : {}),
+    }
+    writer = mode === 'inline' ? createInlineWriter(db, TAKING, options) : createSqlWriterThread({ file, statements: TAKING, ...options })
+  }
+
+  afterEach(() => {
+    writer.close()
+    db.close()
+    temp.cleanup()
+    errors.length = 0
+  })
+
+  it('commits small writes before large ones queued earlier, keeping the order of writes that share a key', async () => {
+    open()
+    const order: string[] = []
+    const put = (k: string, bytes: number, keys: string[]) =>
+      writer.submit([['put', { k, v: 1, blob: Buffer.alloc(bytes, k) }]], (error) => order.push(error ? `${k} failed` : k), undefined, { keys })
+    put('A', 2000, ['a'])
+    put('B', 2000, ['b'])
+    put('c', 10, ['c'])
+    // Depends on A (same key): must not overtake it, but may overtake B.
+    writer.submit([['bump', { k: 'A', by: 41 }]], (error) => order.push(error ? 'bump failed' : 'bump A'), undefined, { keys: ['a'] })
+    // No keys: keeps its place behind everything queued before it.
+    writer.submit([['bump', { k: 'c', by: 1 }]], (error) => order.push(error ? 'bump failed' : 'bump c'), undefined)
+    await writer.committed()
+    expect(order).toEqual(['c', 'A', 'bump A', 'B', 'bump c'])
+    expect(db.prepare('SELECT k, v, length(blob) AS n FROM kv ORDER BY k').all()).toEqual([
+      { k: 'A', v: 42, n: 2000 },
+      { k: 'B', v: 1, n: 2000 },
+      { k: 'c', v: 2, n: 10 },
+    ])
+  })
+
+  it('committed() waits for the large writes too', async () => {
+    open()
+    void writer.write([['put', { k: 'big', v: 1, blob: Buffer.alloc(5000, 1) }]])
+    void writer.write([['put', { k: 'small', v: 1, blob: null }]])
+    await writer.committed()
+    expect(db.prepare('SELECT k FROM kv ORDER BY k').pluck().all()).toEqual(['big', 'small'])
+  })
+
+  it('takes a buffer that owns its memory, copies one that shares it, and stores both byte for byte', async () => {
+    open()
+    const own = Buffer.alloc(100_000, 7)
+    const pool = Buffer.from('pooled bytes') // a slice of Node's shared pool
+    const poolCopy = Buffer.from(pool)
+    await Promise.all([writer.write([['put', { k: 'own', v: 1, blob: own }]]), writer.write([['put', { k: 'pool', v: 1, blob: pool }]])])
+    const stored = (k: string) => db.prepare('SELECT blob FROM kv WHERE k = ?').pluck().get(k) as Buffer
+    expect(stored('own').equals(Buffer.alloc(100_000, 7))).toBe(true)
+    expect(stored('pool').equals(poolCopy)).toBe(true)
+    // On the thread the owned buffer's memory moved there (the caller's view is empty); inline it stays.
+    expect(own.byteLength).toBe(mode === 'thread' ? 0 : 100_000)
+    expect(pool.equals(poolCopy)).toBe(true)
+  })
+
+  it('gives taken bytes back when a kept batch fails, and its retry stores them', async () => {
+    open(true)
+    db.exec(`CREATE TRIGGER fail BEFORE INSERT ON kv BEGIN SELECT RAISE(ABORT, 'simulated disk failure'); END;`)
+    const row = { k: 'a', v: 1, blob: Buffer.alloc(50_000, 9) }
+    let failed = 0
+    writer.submit([['put', row]], () => {}, undefined, { keys: ['a'], failed: () => failed++ })
+    await expect(writer.committed()).rejects.toThrow(/simulated disk failure/)
+    expect(failed).toBe(1)
+    expect(errors).toHaveLength(1)
+    expect(row.blob.equals(Buffer.alloc(50_000, 9))).toBe(true)
+    db.exec('DROP TRIGGER fail')
+    writer.flushNow()
+    expect((db.prepare('SELECT blob FROM kv').pluck().get() as Buffer).equals(Buffer.alloc(50_000, 9))).toBe(true)
+  })
+})

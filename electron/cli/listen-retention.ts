@@ -1,0 +1,69 @@
+// `hookloop listen`'s retention: the same as the app's and `hookloop serve`'s (the data folder's
+// saved retention, default 30 days and 1024 MB, applied soon after start and every minute, in
+// small batches beside capture). --keep-days / --keep-mb change the folder's retention (saved, as
+// History in the app or `hookloop prune --save` does). A pass that deleted something logs a line.
+import type { Database } from 'better-sqlite3'
+import { RETENTION_LIMITS, type RetentionSettings } from '../../shared/history'
+import { createRealClock } from '../engine/clock'
+import type { Receiver } from '../engine/receiver'
+import { checkRetention, createRetention, type Retention } from '../engine/retention/retention'
+import { describePrune } from './prune'
+import { escapeControls } from './safe-log'
+import { UsageError } from './usage-error'
+
+export const RETENTION_OPTIONS = {
+  'keep-days': { type: 'string' },
+  'keep-mb': { type: 'string' },
+} as const
+
+export const RETENTION_HELP = `      --keep-days N      keep the history N days ("none": no age limit); saved as the data folder's retention
+      --keep-mb N        keep the store under N MB ("none": no size limit); saved likewise`
+
+// The first pass soon after start (the CLI starts in well under a second), then every minute.
+const FIRST_PASS_MS = 1000
+
+/** The flags' change to the retention, or null when neither is given; bad values are UsageErrors. */
+export function retentionFlags(values: { 'keep-days'?: string; 'keep-mb'?: string }): Partial<RetentionSettings> | null {
+  // Checked before the data folder is opened: a usage error starts nothing.
+  const parse = (flag: string, text: string | undefined, bounds: { min: number; max: number }): number | null | undefined => {
+    if (text === undefined) return undefined
+    if (text.trim() === 'none') return null
+    const value = Number(text)
+    if (!/^\d{1,7}$/.test(text.trim()) || value < bounds.min || value > bounds.max) {
+      throw new UsageError(`--${flag} takes a whole number from ${bounds.min} to ${bounds.max}, or "none"; "${text}" is not one`)
+    }
+    return value
+  }
+  const days = parse('keep-days', values['keep-days'], RETENTION_LIMITS.days)
+  const maxMb = parse('keep-mb', values['keep-mb'], RETENTION_LIMITS.maxMb)
+  if (days === undefined && maxMb === undefined) return null
+  return { ...(days === undefined ? {} : { days }), ...(maxMb === undefined ? {} : { maxMb }) }
+}
+
+/** The start-up line saying what is kept. */
+export function describeRetention(s: RetentionSettings): string {
+  const days = s.days === null ? 'no age limit' : `${s.days} day${s.days === 1 ? '' : 's'}`
+  return `Retention: ${days}, ${s.maxMb === null ? 'no size limit' : `at most ${s.maxMb} MB`} (requests and settled deliveries; applied every minute)`
+}
+
+export function startListenRetention(db: Database, receiver: Receiver, change: Partial<RetentionSettings> | null, write: (line: string) => void): Retention {
+  const clock = createRealClock({ unref: true })
+  const retention = createRetention({
+    db,
+    clock,
+    timers: clock,
+    capture: receiver.requests,
+    firstPassMs: FIRST_PASS_MS,
+    onPruned: (result) => write(`${new Date().toISOString()}  (retention)  ${describePrune(result)}`),
+    onError: (error) => write(`${new Date().toISOString()}  (retention)  could not prune: ${escapeControls(error instanceof Error ? error.message : String(error))}`),
+  })
+  if (change) {
+    try {
+      retention.set(checkRetention({ ...retention.settings(), ...change }))
+    } catch (error) {
+      void retention.stop()
+      throw error instanceof RangeError ? new UsageError(`--keep-days/--keep-mb: ${error.message}`) : error
+    }
+  }
+  return retention
+}
