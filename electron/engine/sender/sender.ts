@@ -9,7 +9,7 @@ import { createRealClock } from '../clock/real-clock'
 import { PROVIDERS } from '../../../shared/providers'
 import { providerBody } from '../providers/envelopes'
 import { createScheduler } from '../scheduler/scheduler'
-import { growPageCache } from '../store'
+import { growPageCache, pageCachePragma, transactional } from '../store'
 import { createAttemptStatements } from '../store/attempts'
 import { createDeliveryStatements } from '../store/deliveries'
 import { createEventStatements, type EventRow } from '../store/events'
@@ -106,7 +106,8 @@ export function createSender(options: SenderOptions) {
   // Every attempt reads its delivery and event and writes two rows; with SQLite's default 2 MiB
   // page cache a store of a few thousand deliveries already misses on most of those pages (the
   // benchmark runs 3x slower). 64 MiB keeps the working set of a large run in memory.
-  growPageCache(db, 64)
+  const CACHE_MIB = 64
+  growPageCache(db, CACHE_MIB)
   const events = createEventStatements(db)
   const deliveries = cacheDeliveries(createDeliveryStatements(db))
   const attempts = createAttemptStatements(db)
@@ -130,7 +131,7 @@ export function createSender(options: SenderOptions) {
   }
   // The attempt path's writer, opened on first use and closed by stop() (a thread ends there).
   const threaded = options.writerThread && !db.memory ? options.writerThread : null
-  const pragmas = ['cache_size = -65536']
+  const pragmas = [pageCachePragma(CACHE_MIB)]
   let openWriter: SqlWriter | null = null
   const currentWriter = (): SqlWriter =>
     (openWriter ??= threaded
@@ -239,7 +240,7 @@ export function createSender(options: SenderOptions) {
     return row
   }
 
-  const insertDeliveries = db.transaction((eventRow: { id: string; event_type: string; payload: Buffer; created_at: number }, subs: Subscription[], faults: SendFault[]) => {
+  const insertDeliveries = transactional(db, (eventRow: { id: string; event_type: string; payload: Buffer; created_at: number }, subs: Subscription[], faults: SendFault[]) => {
     events.insert(eventRow)
     const now = eventRow.created_at
     const created: Array<{ id: number; at: number | null }> = []
@@ -276,7 +277,7 @@ export function createSender(options: SenderOptions) {
   }
 
   /** After a crash: unfinished attempts become `interrupted` and their deliveries are retried now. */
-  const recover = db.transaction((now: number) => {
+  const recover = transactional(db, (now: number) => {
     const recovered: number[] = []
     for (const row of deliveries.inFlight()) {
       const open = attempts.unfinished(row.id)
