@@ -34,7 +34,7 @@ describe('sender edges on a virtual clock', () => {
     server = await sleepingReceiver(rig, 10_000)
     rig.sender.createSubscription({ id: 'exact', target: { url: `${server.url}/exact` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const finished = attemptsFinished(rig.sender, 1)
-    rig.sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
+    rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished
     expect(attempt).toMatchObject({ outcome: 'http_200', statusCode: 200, durationMs: 10_000, decision: 'succeeded' })
 
@@ -44,7 +44,7 @@ describe('sender edges on a virtual clock', () => {
     server = await sleepingReceiver(rig, 10_001)
     rig.sender.createSubscription({ id: 'late', target: { url: `${server.url}/late` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const late = attemptsFinished(rig.sender, 1)
-    rig.sender.publish({ event_type: 'booking.created', payload: { id: 2 } })
+    rig.sender.publish({ eventType: 'booking.created', payload: { id: 2 } })
     const [lateAttempt] = await late
     expect(lateAttempt).toMatchObject({ outcome: 'timeout', durationMs: 10_000, decision: 'retry' })
   })
@@ -57,7 +57,7 @@ describe('sender edges on a virtual clock', () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
     rig.sender.createSubscription({ id: 'sub', target: { url: `${server.url}/h` }, scheme: 'standard-webhooks', secrets: [secret], policy: 'pandoktorek' })
     const finished = attemptsFinished(rig.sender, 2)
-    rig.sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
+    rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     await new Promise<void>((resolve) => {
       rig!.sender.on('attempt.finished', () => {
         wall += 1_000
@@ -78,7 +78,7 @@ describe('sender edges on a virtual clock', () => {
     server = await startServer(rig.clock, answer(200))
     rig.sender.createSubscription({ id: 'sub', target: { url: `${server.url}/h` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const finished = attemptsFinished(rig.sender, 1)
-    rig.sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
+    rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished
     expect(server.requests[0]!.headers['webhook-timestamp']).toBe(String(Math.floor(attempt!.startedAt / 1000)))
   })

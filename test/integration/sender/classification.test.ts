@@ -24,7 +24,7 @@ describe('seed A classification over real sockets', () => {
     const { sender } = rig
     sender.createSubscription({ id: 'sub', target: { url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const finished = attemptsFinished(sender, 1)
-    const { deliveries } = sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
+    const { deliveries } = sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished
     const delivery = sender.getDelivery(deliveries[0]?.id ?? -1).delivery
     return { attempt: attempt!, delivery }

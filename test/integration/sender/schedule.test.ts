@@ -24,7 +24,7 @@ describe('full schedules on the virtual clock', () => {
     server = await startServer(rig.clock, answer(503))
     const { sender } = rig
     sender.createSubscription({ id: 'a', target: { url: `${server.url}/hook` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const { deliveries } = sender.publish({ event_type: 'booking.created', payload: { booking: 42 } })
+    const { deliveries } = sender.publish({ eventType: 'booking.created', payload: { booking: 42 } })
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery).toMatchObject({ status: 'failed', attempts: 10, nextAttemptAt: null, lastStatusCode: 503 })
@@ -46,7 +46,7 @@ describe('full schedules on the virtual clock', () => {
     server = await startServer(rig.clock, (req, res) => answer(++n <= 2 ? 500 : 200)(req, res))
     const { sender } = rig
     sender.createSubscription({ id: 'a', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const { deliveries } = sender.publish({ event_type: 'booking.created', payload: {} })
+    const { deliveries } = sender.publish({ eventType: 'booking.created', payload: {} })
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery.status).toBe('succeeded')
@@ -62,7 +62,7 @@ describe('full schedules on the virtual clock', () => {
     server = await startServer(rig.clock, answer(500))
     const { sender } = rig
     sender.createSubscription({ id: 'b', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
-    const { deliveries } = sender.publish({ event_type: 'message.received', payload: { message: { id: 'm1' } } })
+    const { deliveries } = sender.publish({ eventType: 'message.received', payload: { message: { id: 'm1' } } })
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery).toMatchObject({ status: 'failed', attempts: 4 })
@@ -75,7 +75,7 @@ describe('full schedules on the virtual clock', () => {
     server = await startServer(clock, answer(500))
     const { sender } = rig
     sender.createSubscription({ id: 'b', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
-    const { deliveries } = sender.publish({ event_type: 'message.received', payload: {} })
+    const { deliveries } = sender.publish({ eventType: 'message.received', payload: {} })
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery).toMatchObject({ status: 'failed', attempts: 4 })
@@ -88,7 +88,7 @@ describe('full schedules on the virtual clock', () => {
     server = await startServer(rig.clock, (req, res) => answer(++n === 1 ? 201 : 200)(req, res))
     const { sender } = rig
     sender.createSubscription({ id: 'b', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
-    const { deliveries } = sender.publish({ event_type: 'message.received', payload: {} })
+    const { deliveries } = sender.publish({ eventType: 'message.received', payload: {} })
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery.status).toBe('succeeded')
@@ -104,7 +104,7 @@ describe('full schedules on the virtual clock', () => {
     server = await startServer(rig.clock, (req, res) => (++n === 1 ? answer(429, { 'retry-after': '90' }) : answer(200))(req, res))
     const { sender } = rig
     sender.createSubscription({ id: 'c', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'custom' })
-    const { deliveries } = sender.publish({ event_type: 'x', payload: {} })
+    const { deliveries } = sender.publish({ eventType: 'x', payload: {} })
     await sender.settled()
     expect(sender.getDelivery(deliveries[0]!.id).attempts.map((a) => a.startedAt)).toEqual([0, 90_000])
   })
@@ -118,7 +118,7 @@ describe('full schedules on the virtual clock', () => {
     })
     const { sender } = rig
     sender.createSubscription({ id: 'r', target: { url: `${server.url}/old` }, scheme: 'standard-webhooks', policy: { preset: 'custom', follow_redirects: 2 } })
-    const { deliveries } = sender.publish({ event_type: 'x', payload: {} })
+    const { deliveries } = sender.publish({ eventType: 'x', payload: {} })
     await sender.settled()
     expect(sender.getDelivery(deliveries[0]!.id).delivery.status).toBe('succeeded')
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /old', 'POST /new'])
@@ -136,7 +136,7 @@ describe('full schedules on the virtual clock', () => {
     })
     const { sender } = rig
     sender.createSubscription({ id: 'm', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const ids = Array.from({ length: 200 }, (_, i) => sender.publish({ event_type: 'x', payload: { i } }).deliveries[0]!.id)
+    const ids = Array.from({ length: 200 }, (_, i) => sender.publish({ eventType: 'x', payload: { i } }).deliveries[0]!.id)
     await sender.settled()
     for (const id of ids) {
       const { delivery, attempts } = sender.getDelivery(id)
