@@ -146,6 +146,8 @@ export interface EndpointView {
   secretHints: string[]
   /** The domain key itself (null: no dedupe). */
   dedupe: DedupeKey | null
+  /** Forward mode: where a request no rule answers goes ("Forward to your app"); empty: none. */
+  forwardTo: string[]
   localUrl: string
   publicUrl: string | null
 }
@@ -204,6 +206,11 @@ export interface ClockView {
 
 export type { PresetView }
 
+export interface RulePresetView extends PresetView<PresetId> {
+  /** The preset forwards to the endpoint's own target ("Forward to your app"). */
+  target: boolean
+}
+
 export interface PolicyPresetView extends PresetView<PolicyPresetId> {
   /** Offsets in ms from the first attempt, one per attempt. */
   schedule: number[]
@@ -217,7 +224,7 @@ export interface Snapshot {
   tunnel: TunnelView
   clock: ClockView
   receiverUrl: string
-  rulePresets: PresetView<PresetId>[]
+  rulePresets: RulePresetView[]
   policyPresets: PolicyPresetView[]
   /** Where well-known senders put their event id, for the endpoint form. */
   dedupePresets: DedupePresetView[]

@@ -33,9 +33,22 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return cur
 }
 
+/**
+ * A plain union of discriminated parts (the connection steps, then forward mode's): report the
+ * branch whose type matched, else the branch that lists the known types.
+ */
+export function unionBranch(issue: z.core.$ZodIssue | undefined): z.core.$ZodIssue | undefined {
+  if (!issue || issue.code !== 'invalid_union' || ('discriminator' in issue && issue.discriminator) || !Array.isArray(issue.errors) || issue.errors.length === 0) return issue
+  const typeMismatch = (i: z.core.$ZodIssue) => i.path.length === 1 && i.path[0] === 'type' && (i.code === 'invalid_value' || (i.code === 'invalid_union' && 'discriminator' in i && Boolean(i.discriminator)))
+  const matched = issue.errors.find((branch) => branch.length > 0 && !branch.some(typeMismatch))
+  const listed = issue.errors.find((branch) => branch.some((i) => i.code === 'invalid_union' && 'discriminator' in i && Boolean(i.discriminator)))
+  const chosen = (matched ?? listed)?.[0]
+  return chosen ? unionBranch({ ...chosen, path: [...issue.path, ...chosen.path] }) : issue
+}
+
 /** Turns zod's first issue into a DefinitionError a person can act on. */
 export function toDefinitionError(error: z.ZodError, input: unknown, prefix = ''): DefinitionError {
-  const issue = error.issues[0]
+  const issue = unionBranch(error.issues[0])
   if (!issue) return new DefinitionError(prefix, 'invalid value')
   const path = jsonPath(issue.path, prefix)
   if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {

@@ -4,6 +4,7 @@
 import type { VerifyResult } from './signatures'
 import type { Step } from './rules'
 import type { RequestRecord } from './receiver-records'
+import type { ForwardLeg } from './forward'
 
 /** What was done to a request: the final step applied, or how it ended otherwise. */
 export type ResponseOutcome =
@@ -53,6 +54,8 @@ export interface ReceiverEventMap {
     status: number | null
     durationMs: number
   }
+  /** Forward mode: a leg to a target ended (answered or failed) and is stored. */
+  'request.forwarded': { leg: ForwardLeg }
   /** A connection was refused before a request could be read (bad HTTP, slow headers). */
   'connection.refused': { remoteAddress: string | null; reason: 'bad_request' | 'slow_request' | 'headers_too_large'; status: number | null }
   /** Writing to the store failed; rows are kept in memory and retried. */

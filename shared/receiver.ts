@@ -6,6 +6,7 @@ import { DefinitionError, toDefinitionError } from './receiver-errors'
 import { parseRuleOrPreset } from './rules-presets'
 import { defineCatalog, mapEntries, type PresetInfo } from './catalog'
 import type { Rule } from './rules'
+import { forwardTargets, forwardToSchema } from './forward'
 
 /** Every endpoint answers at `/h/<slug>` (and any path under it). */
 export const ENDPOINT_PATH_PREFIX = '/h/'
@@ -162,6 +163,8 @@ export const endpointInputSchema = z.strictObject({
   dedupe: z.union([dedupeKeySchema, z.enum(DEDUPE_CATALOG.ids)]).nullable().optional(),
   dedupe_window_ms: z.number().int().positive().optional(),
   body_limit: z.number().int().positive().max(1024 * 1024 * 1024).optional(),
+  /** Forward mode: where a request goes when no rule matches (instead of the default 200); several = fan-out. */
+  forward_to: forwardToSchema.nullable().optional(),
 })
 export type EndpointInput = z.input<typeof endpointInputSchema>
 
@@ -177,6 +180,8 @@ export interface Endpoint {
   dedupe: DedupeKey | null
   dedupeWindowMs: number
   bodyLimit: number
+  /** Forward targets used when no rule matches (absent or empty: answer 200). The first answers the sender. */
+  forwardTo?: string[]
   createdAt: number
 }
 
@@ -201,6 +206,8 @@ export function parseEndpoint(input: unknown, pathPrefix = ''): EndpointSettings
     bodyLimit: e.body_limit ?? DEFAULT_BODY_LIMIT,
   }
   if (e.id !== undefined) settings.id = e.id
+  const targets = forwardTargets(e.forward_to)
+  if (targets.length > 0) settings.forwardTo = targets
   return settings
 }
 

@@ -2,23 +2,14 @@
 // inspected, edited and explained like any other). One entry per preset: what the UI lists
 // (label, description, parameters), the fields a config or scenario file may give, and the rule.
 import { z } from 'zod'
-import { defineCatalog, type PresetInfo } from './catalog'
+import { defineCatalog } from './catalog'
+import { FORWARD_RULE_PRESETS } from './forward-presets'
+import { preset } from './rule-preset-entry'
 import { parseRule, type Rule } from './rules'
 import { toDefinitionError } from './receiver-errors'
 
 const status = z.number().int().min(100).max(599)
 const ok = { type: 'reply', status: 200 } as const
-
-type Definition = Record<string, unknown> & { name: string }
-
-/**
- * One entry: `shape` is the preset's own fields (beside `preset` and `name`), `rule` turns them into
- * the rule's definition with its default name, `seeded` makes a UI draw a random `seed` when it adds
- * the preset (the rule itself stays deterministic). rule() is typed by its own entry's shape.
- */
-function preset<S extends z.ZodRawShape>(entry: PresetInfo & { shape: S; seeded?: boolean; rule(p: z.output<z.ZodObject<S>>): Definition }) {
-  return entry as PresetInfo & { shape: z.ZodRawShape; seeded?: boolean; rule(p: never): Definition }
-}
 
 /** A label's `{name}` stands for the parameter of that name. */
 export const RULE_PRESETS = defineCatalog({
@@ -74,6 +65,7 @@ export const RULE_PRESETS = defineCatalog({
     shape: { ms: z.number().int().nonnegative().optional() },
     rule: (p) => ({ name: 'slow', steps: [{ type: 'delay', ms: p.ms ?? 11_000 }, ok] }),
   }),
+  ...FORWARD_RULE_PRESETS,
 })
 export const PRESET_IDS = RULE_PRESETS.ids
 export type PresetId = (typeof PRESET_IDS)[number]

@@ -3,6 +3,7 @@
 // and validate them; the behaviour lives in electron/engine/receiver/.
 import { z } from 'zod'
 import { DefinitionError, toDefinitionError } from './receiver-errors'
+import { explainForward, forwardCopyStepSchema, forwardStepSchema, type ForwardStepType } from './forward'
 
 const status = z.number().int().min(100).max(599)
 const ms = z.number().int().nonnegative().max(24 * 3600 * 1000)
@@ -36,15 +37,16 @@ export const matcherSchema = z.discriminatedUnion('type', [
 export type Matcher = z.infer<typeof matcherSchema>
 
 // ---------------------------------------------------------------- steps
+/** The steps that act on the sender's connection; forward mode adds FORWARD_STEP_TYPES (shared/forward.ts). */
 export const STEP_TYPES = ['delay', 'reply', 'timeout', 'close', 'reset', 'redirect', 'drip', 'malformed'] as const
-export type StepType = (typeof STEP_TYPES)[number]
+export type StepType = (typeof STEP_TYPES)[number] | ForwardStepType
 /** A final step answers (or refuses to answer) the request: nothing may follow it. */
-export const FINAL_STEP_TYPES: readonly StepType[] = ['reply', 'timeout', 'close', 'reset', 'redirect', 'drip', 'malformed']
+export const FINAL_STEP_TYPES: readonly StepType[] = ['reply', 'timeout', 'close', 'reset', 'redirect', 'drip', 'malformed', 'forward']
 export const MALFORMED_VARIANTS = ['garbage', 'bad-status-line', 'bad-header', 'short-body'] as const
 
 const headerRecord = z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'not a valid header name'), z.string().regex(/^[^\r\n\0]*$/, 'header values may not contain CR, LF or NUL'))
 
-export const stepSchema = z.discriminatedUnion('type', [
+const connectionStepSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('delay'), ms }),
   z.strictObject({ type: z.literal('reply'), status, headers: headerRecord.optional(), body: z.string().optional() }),
   /** Hold the request open without answering: for ms, then close the connection; forever without ms. */
@@ -66,6 +68,8 @@ export const stepSchema = z.discriminatedUnion('type', [
   /** Write bytes that are not a valid HTTP response, then close. */
   z.strictObject({ type: z.literal('malformed'), variant: z.enum(MALFORMED_VARIANTS).optional() }),
 ])
+/** Forward mode (shared/forward.ts) beside the connection steps: to your app, answering with its answer; or a copy, going on. */
+export const stepSchema = z.union([connectionStepSchema, forwardStepSchema, forwardCopyStepSchema])
 export type Step = z.infer<typeof stepSchema>
 
 export function isFinalStep(step: Step): boolean {
@@ -182,6 +186,9 @@ export function explainStep(s: Step): string {
       return `reply ${s.status ?? 200}, sending the body ${s.chunk_bytes ?? 1} byte${(s.chunk_bytes ?? 1) === 1 ? '' : 's'} every ${formatMs(s.interval_ms)}`
     case 'malformed':
       return `send an invalid HTTP response (${s.variant ?? 'garbage'})`
+    case 'forward':
+    case 'forward-copy':
+      return explainForward(s)
     default:
       return assertNever(s)
   }

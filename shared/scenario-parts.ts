@@ -7,12 +7,14 @@ import { endpointInputSchema } from './receiver'
 import { ruleSchema, type Rule } from './rules'
 import { parseRuleOrPreset, presetSchema } from './rules-presets'
 import { policySpecSchema } from './policy-presets'
+import { unionBranch } from './receiver-errors'
 
 /** Forwards another schema's issues unchanged, so their paths land inside the scenario's. */
 function forwardIssues(schema: z.ZodType, value: unknown, ctx: z.RefinementCtx): boolean {
   const result = schema.safeParse(value)
   if (result.success) return true
-  for (const issue of result.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0])
+  // A union of step kinds reports the branch that fits (unionBranch), as the rule parser does.
+  for (const issue of result.error.issues) ctx.addIssue((unionBranch(issue) ?? issue) as Parameters<typeof ctx.addIssue>[0])
   return false
 }
 

@@ -8,6 +8,7 @@ import { DefinitionError } from '../../shared/receiver-errors'
 import { endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig } from '../../shared/receiver'
 import type { ReceiverEvent } from '../../shared/receiver-events'
 import { explainStep } from '../../shared/rules'
+import { explainLeg, targetUrlProblem } from '../../shared/forward'
 import { createRealClock } from '../engine/clock'
 import { defaultDataDir } from '../engine/data-dir'
 import { createReceiver, type Receiver } from '../engine/receiver'
@@ -26,10 +27,11 @@ export const LISTEN_OPTIONS = {
   host: { type: 'string' },
   config: { type: 'string', short: 'c' },
   data: { type: 'string' },
+  'forward-to': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
-export const LISTEN_HELP = `Usage: hookloop listen [--port P] [--host H] [--config FILE] [--data DIR] [--tunnel [--tunnel-host URL] [--subdomain NAME]]
+export const LISTEN_HELP = `Usage: hookloop listen [--port P] [--host H] [--config FILE] [--data DIR] [--forward-to URL] [--tunnel [--tunnel-host URL] [--subdomain NAME]]
 
 Runs a receiver: every request to http://HOST:PORT/h/<slug> is captured, verified, deduped and
 answered by the endpoint's rules; one line is logged per request.
@@ -38,12 +40,16 @@ answered by the endpoint's rules; one line is logged per request.
       --host H       address to bind (default 127.0.0.1)
   -c, --config FILE  endpoints and rules (JSON; schema in the README, section "hookloop listen")
       --data DIR     data folder holding ${DATA_FILE} (default: the user data folder)
+      --forward-to URL  forward mode: requests no rule answers go on to your app at URL, and the
+                     sender gets your app's answer (both legs recorded)
 ${TUNNEL_HELP}
   -h, --help         show this help
 
 Ctrl-C stops it cleanly (exit 0). A bad config file exits 2 naming the field at fault.`
 
 export interface ListenSettings {
+  /** Forward mode: the default endpoint's target (an http(s) URL). */
+  forwardTo?: string
   host: string
   port: number
   dataDir: string
@@ -77,14 +83,43 @@ export function loadListenConfig(file: string): ListenConfig {
   }
 }
 
-export function listenSettings(values: { port?: string; host?: string; config?: string; data?: string }): ListenSettings {
+export function listenSettings(values: { port?: string; host?: string; config?: string; data?: string; 'forward-to'?: string }): ListenSettings {
   const config = values.config === undefined ? null : loadListenConfig(values.config)
+  const forwardTo = values['forward-to']
+  if (forwardTo !== undefined) {
+    const problem = targetUrlProblem(forwardTo)
+    if (problem) throw new UsageError(`--forward-to: ${problem}`)
+  }
   return {
+    ...(forwardTo === undefined ? {} : { forwardTo }),
     host: values.host ?? config?.host ?? '127.0.0.1',
     port: values.port !== undefined ? parsePort(values.port) : (config?.port ?? DEFAULT_LISTEN_PORT),
     dataDir: values.data ?? defaultDataDir(),
     config,
   }
+}
+
+/**
+ * --forward-to: the endpoint named "default" (else the only one, else the first) forwards what no
+ * rule answers to the URL. A target pointing back at this receiver is refused (a loop).
+ */
+function applyForwardTo(receiver: Receiver, url: string): void {
+  const endpoints = receiver.endpoints.list()
+  const target = endpoints.find((e) => e.slug === 'default') ?? endpoints[0]
+  if (!target) return
+  const { id, createdAt: _createdAt, ...settings } = target
+  receiver.endpoints.update(id, {
+    slug: settings.slug,
+    name: settings.name,
+    scheme: settings.scheme,
+    secrets: settings.secrets,
+    ...(settings.toleranceSeconds === null ? {} : { tolerance_s: settings.toleranceSeconds }),
+    ...(settings.custom === null ? {} : { custom: settings.custom }),
+    dedupe: settings.dedupe,
+    dedupe_window_ms: settings.dedupeWindowMs,
+    body_limit: settings.bodyLimit,
+    forward_to: url,
+  })
 }
 
 /** The config's endpoints replace those with the same slug (rules included); others are kept. */
@@ -101,6 +136,7 @@ function applyConfig(receiver: Receiver, config: ListenConfig): void {
       dedupe: endpoint.dedupe,
       dedupe_window_ms: endpoint.dedupeWindowMs,
       body_limit: endpoint.bodyLimit,
+      ...(endpoint.forwardTo ? { forward_to: endpoint.forwardTo } : {}),
     }
     const existing = receiver.endpoints.list().find((e) => e.slug === endpoint.slug)
     const saved = existing ? receiver.endpoints.update(existing.id, { ...input, id: undefined }) : receiver.endpoints.create(input)
@@ -147,6 +183,11 @@ export function createRequestLog(write: (line: string) => void) {
         const fault = event.fault && !(event.fault.type === 'reply' && event.fault.status < 300) ? explainStep(event.fault) : '-'
         const status = event.status === null ? event.outcome : `${event.status}${event.outcome === 'replied' ? '' : ` ${event.outcome}`}`
         write(`${line.time}  ${line.endpoint}  ${line.request}  key=${line.key}  dup=${line.dup}  sig=${line.sig}  fault=${fault}  status=${status}  ${Math.round(event.durationMs)}ms${line.notes}`)
+        return
+      }
+      case 'request.forwarded': {
+        const leg = event.leg
+        write(`${new Date(leg.sentAt).toISOString()}  -> ${logRequestLine(leg.request.method, new URL(leg.request.url).pathname, '')}  ${leg.kind}  ${explainLeg(leg)}  (request ${leg.requestId})`)
         return
       }
       case 'connection.refused':
@@ -203,10 +244,11 @@ export async function listenCommand(args: string[]): Promise<number> {
   try {
     if (settings.config) applyConfig(receiver, settings.config)
     if (receiver.endpoints.list().length === 0) receiver.endpoints.create({ slug: 'default', name: 'default' })
+    if (settings.forwardTo) applyForwardTo(receiver, settings.forwardTo)
   } catch (error) {
     await receiver.close()
     db.close()
-    if (error instanceof DefinitionError) throw new UsageError(`${values.config ?? 'config'}: ${error.message}`)
+    if (error instanceof DefinitionError) throw new UsageError(error.path.startsWith('forward_to') ? `--forward-to: ${error.problem}` : `${values.config ?? 'config'}: ${error.message}`)
     throw error
   }
 
@@ -214,10 +256,10 @@ export async function listenCommand(args: string[]): Promise<number> {
   for (const endpoint of receiver.endpoints.list()) {
     const rules = receiver.rules.list(endpoint.id).map((r) => r.rule.name ?? r.explain)
     write(
-      `  ${receiver.url}${endpointPath(endpoint.slug)}  verify=${endpoint.scheme ?? 'none'}  dedupe=${explainDedupeKey(endpoint.dedupe)}  rules=${rules.length ? rules.join('; ') : 'none (answer 200)'}`,
+      `  ${receiver.url}${endpointPath(endpoint.slug)}  verify=${endpoint.scheme ?? 'none'}  dedupe=${explainDedupeKey(endpoint.dedupe)}  rules=${rules.length ? rules.join('; ') : endpoint.forwardTo ? 'none' : 'none (answer 200)'}${endpoint.forwardTo ? `  forward-to=${endpoint.forwardTo.join(', ')}` : ''}`,
     )
   }
-  if (tunnelOptions) tunnel = startListenTunnel(receiver.port, tunnelOptions, () => receiver.endpoints.list().map((e) => endpointPath(e.slug)), write)
+  if (tunnelOptions) tunnel = startListenTunnel(receiver.port, tunnelOptions, () => receiver.endpoints.list().map((e) => `${endpointPath(e.slug)}${e.forwardTo ? `  -> forwards to ${e.forwardTo.join(', ')}` : ''}`), write)
   write('Press Ctrl-C to stop.')
 
   return new Promise<number>((resolve) => {

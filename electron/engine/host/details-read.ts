@@ -158,6 +158,7 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
       scheme: e.scheme,
       secretHints: e.secrets.map(secretHint),
       dedupe: e.dedupe,
+      forwardTo: e.forwardTo ?? [],
       ...options.endpointUrls(e.slug),
     }))
   }

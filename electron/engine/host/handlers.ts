@@ -106,12 +106,16 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
     'rule.addPreset': (req) => {
       const binding = ctx.current()
       // The catalog's defaults, then what the person set; a seeded preset gets a fresh seed.
-      const { parameters = [], seeded } = RULE_PRESETS.entries[req.preset]
+      const { parameters = [], seeded, target } = RULE_PRESETS.entries[req.preset]
+      // A fault around the app forwards to the endpoint's own target ("Forward to your app").
+      const url = target ? binding.engine.receiver.endpoints.get(req.endpointId)?.forwardTo?.[0] : undefined
+      if (target && !url) throw new HostError('bad_request', `rule.addPreset: ${req.preset} forwards to your app: set the endpoint's forward target first`)
       const input = {
         preset: req.preset,
         ...Object.fromEntries(parameters.map((p) => [p.name, p.default])),
         ...req.parameters,
         ...(seeded ? { seed: randomBytes(4).readUInt32BE() & 0x7fffffff } : {}),
+        ...(url ? { url } : {}),
       }
       const rule = binding.engine.receiver.rules.add(req.endpointId, input)
       ctx.changed('rules')

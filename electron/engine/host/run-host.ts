@@ -136,6 +136,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
         case 'request.responded':
           feed.touchRequest(event.requestId)
           break
+        case 'request.forwarded':
+          feed.touchRequest(event.leg.requestId)
+          break
         case 'tunnel.state':
           control?.publish('tunnel.state', toTunnelView(event.state))
           publishList('endpoints')

@@ -20,7 +20,7 @@ export interface EngineBinding {
 /** The three catalogs as the snapshot carries them. */
 export function presetViews(): Pick<Snapshot, 'rulePresets' | 'policyPresets' | 'dedupePresets'> {
   return {
-    rulePresets: RULE_PRESETS.views(),
+    rulePresets: RULE_PRESETS.views((e) => ({ target: e.target ?? false })),
     policyPresets: POLICY_CATALOG.views((_, id) => {
       const policy = POLICY_PRESETS[id]
       return { schedule: expectedSchedule(policy).map((a) => a.at_ms), timeoutMs: policy.timeout_ms }

@@ -7,13 +7,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Clock } from '../../../shared/clock'
-import { ATTEMPT_HEADER, DEFAULT_BODY_LIMIT } from '../../../shared/receiver'
+import { ATTEMPT_HEADER, DEFAULT_BODY_LIMIT, endpointPath } from '../../../shared/receiver'
 import type { CapturedRequest, ReceiverEvent } from '../../../shared/receiver-events'
 import type { Capture } from '../../../shared/receiver-records'
 import type { Step } from '../../../shared/rules'
 import { encodeCapture, encodeOutcome } from '../store/request-codec'
 import type { BodyBudget, BodyReservation } from './body-budget'
 import type { CaptureWriter } from './capture-writer'
+import type { Forwarder } from './forward'
+import { forwardHooks } from './forward-steps'
 import { inspect, type InspectDeps, type Inspection, type LiveEndpoint } from './inspect'
 import { declaredLength, readBody, refusals, RETRY_AFTER_S, type BodyRead, type Refusal, TRUNCATED_PREVIEW } from './read-body'
 import type { Connection } from './server'
@@ -25,6 +27,8 @@ export interface RequestHandlerDeps extends InspectDeps {
   clock: Clock
   writer: CaptureWriter
   budget: BodyBudget
+  /** Sends captured requests on to targets (forward mode); every leg is stored. */
+  forwarder: Forwarder
   route(path: string): LiveEndpoint | null
   nextId(): number
   emit(event: ReceiverEvent): void
@@ -62,6 +66,12 @@ function refusalAnswer(refusal: Refusal): { headers: [string, string][]; body: B
   ]
   if (refusal.retryAfterS !== undefined) headers.push(['retry-after', String(refusal.retryAfterS)])
   return { headers, body }
+}
+
+/** The captured request as a forward target gets it: the path under the endpoint, the exact body. */
+function forwardSource(capture: Capture, slug: string, body: Buffer) {
+  const base = endpointPath(slug)
+  return { id: capture.id, method: capture.method, subPath: capture.path.slice(base.length), query: capture.query, headers: capture.headers, body, remoteAddress: capture.remoteAddress }
 }
 
 export function createRequestHandler(deps: RequestHandlerDeps) {
@@ -229,6 +239,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         clock,
         ...(capture.attemptId === null ? {} : { attemptKey: String(capture.attemptId) }),
         beforeAnswer,
+        ...(live && body.kind === 'complete' ? { forward: forwardHooks(deps.forwarder, forwardSource(capture, live.endpoint.slug, body.body), limit) } : {}),
       }
       let result: StepResult
       try {

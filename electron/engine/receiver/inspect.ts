@@ -3,6 +3,7 @@
 // Nothing here writes or answers; the result goes into the request's Capture.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Endpoint } from '../../../shared/receiver'
+import type { Step } from '../../../shared/rules'
 import type { VerifyResult } from '../../../shared/signatures'
 import { boundKey, type Arrival, type BoundedKey, type DedupeTracker, type KeyExtractor } from './dedupe'
 import { readBodyDocument } from './json-document'
@@ -59,5 +60,13 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
     arrival: arrival?.number ?? null,
     dedupeKey: key?.key ?? null,
   })
-  return { verify, key, arrival, plan, notInspected: document.notInspected }
+  return { verify, key, arrival, plan: plan ?? defaultForwardPlan(endpoint), notInspected: document.notInspected }
+}
+
+/** No rule matched: an endpoint with forward targets forwards (the first answers, the others get copies). */
+export function defaultForwardPlan(endpoint: Pick<Endpoint, 'forwardTo'>): Plan | null {
+  const [answering, ...copies] = endpoint.forwardTo ?? []
+  if (answering === undefined) return null
+  const steps: Step[] = [...copies.map((url): Step => ({ type: 'forward-copy', url })), { type: 'forward', url: answering }]
+  return { ruleId: null, steps }
 }

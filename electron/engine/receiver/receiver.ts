@@ -5,13 +5,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
 import { DefinitionError } from '../../../shared/receiver-errors'
-import { ENDPOINT_PATH_PREFIX, endpointPath, parseEndpoint, type Endpoint } from '../../../shared/receiver'
+import { DEFAULT_BODY_LIMIT, ENDPOINT_PATH_PREFIX, endpointPath, parseEndpoint, type Endpoint } from '../../../shared/receiver'
 import type { ReceiverEvent, ReceiverEventListener } from '../../../shared/receiver-events'
 import type { RequestRecord } from '../../../shared/receiver-records'
 import { explainRule, type Rule } from '../../../shared/rules'
 import { parseRuleOrPreset } from '../../../shared/rules-presets'
 import { transactional } from '../store'
 import { createEndpointStore } from '../store/endpoints'
+import { createForwardLegStore } from '../store/forward-legs'
+import type { ForwardLeg } from '../../../shared/forward'
+import { createForwarder, type Forwarder } from './forward'
+import { refuseLoops, ruleTargets } from './forward-targets'
+import { resendRequest, type ResendOptions } from './resend'
 import { createRequestStore, type RequestListQuery } from '../store/requests'
 import { createRuleStore, type StoredRule } from '../store/rules'
 import { createCaptureWriter } from './capture-writer'
@@ -82,6 +87,15 @@ export interface Receiver {
     enable(id: string, enabled: boolean): boolean
     list(endpointId?: string | null): RuleEntry[]
   }
+  /** Forward mode: the legs each captured request was sent on (forward, forward-copy, resend). */
+  forwards: {
+    list(requestId: number): ForwardLeg[]
+    listMany(requestIds: readonly number[]): Map<number, ForwardLeg[]>
+  }
+  /** The forwarder (background copies, resends). */
+  readonly forwarder: Forwarder
+  /** Resend a captured request to a target (as it was, re-signed, or edited with its signature broken); the leg is stored. */
+  resend(requestId: number, options: ResendOptions): Promise<ForwardLeg>
   requests: {
     list(query?: RequestListQuery): RequestRecord[]
     get(id: number): RequestRecord | undefined
@@ -151,12 +165,15 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
 
   const inFlight = new Set<Promise<void>>()
   const budget = createBodyBudget(options.bodyBudgetBytes)
+  const legStore = createForwardLegStore(db)
+  const forwarder = createForwarder({ clock, store: legStore, defaultBodyLimit: DEFAULT_BODY_LIMIT, onLeg: (leg) => emit({ type: 'request.forwarded', leg }) })
   const handler = createRequestHandler({
     clock,
     writer,
     dedupe,
     rules: engine,
     budget,
+    forwarder,
     ...(options.inspectLimits ? { limits: options.inspectLimits } : {}),
     route,
     nextId: () => ++lastId,
@@ -202,6 +219,18 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   }
   baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 
+  const self = () => {
+    let publicUrl: string | undefined
+    try {
+      publicUrl = options.publicUrl?.()
+    } catch {
+      publicUrl = undefined
+    }
+    return { host, port, publicUrl }
+  }
+  const checkEndpointTargets = (endpoint: Endpoint) => refuseLoops((endpoint.forwardTo ?? []).map((url, i) => ({ path: endpoint.forwardTo?.length === 1 ? 'forward_to' : `forward_to[${i}]`, url })), self())
+  const checkRuleTargets = (rule: Rule) => refuseLoops(ruleTargets(rule), self())
+
   const entry = (stored: StoredRule): RuleEntry => ({ ...stored, explain: explainRule(stored.rule) })
   const requireEndpoint = (id: string) => {
     const endpoint = endpointStore.get(id)
@@ -222,6 +251,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         const settings = parseEndpoint(input)
         if (endpointStore.getBySlug(settings.slug)) throw new DefinitionError('slug', `an endpoint already answers at ${endpointPath(settings.slug)}`)
         const endpoint: Endpoint = { ...settings, id: settings.id ?? newId(), createdAt: clock.now() }
+        checkEndpointTargets(endpoint)
         endpointStore.insert(endpoint)
         reload()
         return endpoint
@@ -232,6 +262,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         const other = endpointStore.getBySlug(settings.slug)
         if (other && other.id !== id) throw new DefinitionError('slug', `an endpoint already answers at ${endpointPath(settings.slug)}`)
         const endpoint: Endpoint = { ...settings, id, createdAt: current.createdAt }
+        checkEndpointTargets(endpoint)
         endpointStore.update(endpoint)
         dedupe.forget(id)
         reload()
@@ -252,6 +283,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       add(endpointId, input, position) {
         if (endpointId !== null) requireEndpoint(endpointId)
         const rule = parseRuleOrPreset(input)
+        checkRuleTargets(rule)
         const siblings = ruleStore.listFor(endpointId)
         const stored: StoredRule = {
           id: rule.id ?? newId(),
@@ -273,6 +305,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         const current = ruleStore.get(id)
         if (!current) throw new DefinitionError('id', `no rule with id "${id}"`)
         const rule = parseRuleOrPreset(input)
+        checkRuleTargets(rule)
         ruleStore.update(id, rule)
         reload()
         return entry(ruleStore.get(id) ?? current)
@@ -313,12 +346,27 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         for (const id of endpointIds) dedupe.forget(id)
       },
     },
+    forwards: {
+      list: (requestId) => legStore.listFor(requestId),
+      listMany: (requestIds) => legStore.listForMany(requestIds),
+    },
+    forwarder,
+    async resend(requestId, options) {
+      writer.flushNow()
+      const row = requestStore.get(requestId)
+      if (!row) throw new DefinitionError('requestId', `no captured request with id ${requestId}`)
+      const request = toRequestRecord(row)
+      refuseLoops([{ path: 'to', url: options.to }], self())
+      return resendRequest(forwarder, request, request.endpointId ? (endpointStore.get(request.endpointId) ?? null) : null, options)
+    },
     openConnections: () => server.openConnections(),
     bodyBudget: () => ({ inUse: budget.inUse(), limit: budget.limit }),
     async close() {
       await server.close()
       // Every hold, delay and drip was aborted with its connection: let them record their outcome.
       await Promise.all([...inFlight])
+      // Background copies end with the receiver (recorded as aborted when cut short).
+      await forwarder.close()
       writer.close()
     },
   }

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Clock } from '../../../shared/clock'
+import type { ForwardCopyStep, ForwardStep } from '../../../shared/forward'
 import type { ResponseOutcome } from '../../../shared/receiver-events'
 import type { Step } from '../../../shared/rules'
 import { waitingOnClock } from '../clock'
@@ -19,6 +20,15 @@ export interface StepRun {
   beforeAnswer: () => Promise<void>
   /** Loop mode: the sender's attempt id (x-hookloop-attempt) this request belongs to. */
   attemptKey?: string
+  /** Forward mode (forward-steps.ts): sends the captured request on to a target. */
+  forward?: ForwardHooks
+}
+
+export interface ForwardHooks {
+  /** The final `forward` step: the sender is answered with the target's answer (or 502/504). */
+  final(step: ForwardStep, run: StepRun): Promise<StepResult>
+  /** `forward-copy`: in the background, or (wait) until the target has answered. */
+  copy(step: ForwardCopyStep, run: StepRun): Promise<void>
 }
 
 /**
@@ -36,7 +46,7 @@ async function sleep(run: StepRun, ms: number): Promise<void> {
 }
 
 /** Holds until the connection closes (the sender gives up), parking the attempt meanwhile. */
-async function holdUntilClosed(run: StepRun): Promise<void> {
+export async function holdUntilClosed(run: StepRun): Promise<void> {
   const resume = waitingOnClock(run.clock, run.attemptKey)
   try {
     await untilAborted(run.signal)
@@ -66,12 +76,12 @@ const MALFORMED: Record<NonNullable<Extract<Step, { type: 'malformed' }>['varian
   'short-body': 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nonly part of the body',
 }
 
-function gone(fault: Step | null = null): StepResult {
+export function gone(fault: Step | null = null): StepResult {
   return { outcome: 'client_gone', status: null, headers: null, body: null, fault }
 }
 
 /** Waits until the response is fully handed to the OS, or the connection closes first. */
-function finished(res: ServerResponse): Promise<boolean> {
+export function finished(res: ServerResponse): Promise<boolean> {
   if (res.writableFinished) return Promise.resolve(true)
   return new Promise((resolve) => {
     const onFinish = () => {
@@ -165,6 +175,15 @@ export async function runSteps(steps: readonly Step[], run: StepRun): Promise<St
       case 'drip':
         await run.beforeAnswer()
         return drip(step, run)
+      case 'forward':
+        // The capture is on disk before the app sees it: nothing forwarded is lost.
+        await run.beforeAnswer()
+        if (!run.forward) return defaultReply(run, 502, 'forwarding is not available here')
+        return run.forward.final(step, run)
+      case 'forward-copy':
+        await run.beforeAnswer()
+        await run.forward?.copy(step, run)
+        continue
       default: {
         const never: never = step
         return never

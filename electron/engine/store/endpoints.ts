@@ -39,14 +39,14 @@ function toRow(e: Endpoint, box: SecretBox): EndpointDbRow {
     dedupe_json: e.dedupe ? JSON.stringify(e.dedupe) : null,
     dedupe_window_ms: e.dedupeWindowMs,
     body_limit: e.bodyLimit,
-    config_json: JSON.stringify({ toleranceSeconds: e.toleranceSeconds, custom: e.custom }),
+    config_json: JSON.stringify({ toleranceSeconds: e.toleranceSeconds, custom: e.custom, ...(e.forwardTo?.length ? { forwardTo: e.forwardTo } : {}) }),
     created_at: e.createdAt,
   }
 }
 
 function fromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
-  const config = JSON.parse(r.config_json) as { toleranceSeconds?: number | null; custom?: CustomHmacOptions | null }
-  return {
+  const config = JSON.parse(r.config_json) as { toleranceSeconds?: number | null; custom?: CustomHmacOptions | null; forwardTo?: string[] }
+  const endpoint: Endpoint = {
     id: r.id,
     slug: r.slug,
     name: r.name,
@@ -59,6 +59,8 @@ function fromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
     bodyLimit: r.body_limit,
     createdAt: r.created_at,
   }
+  if (config.forwardTo?.length) endpoint.forwardTo = config.forwardTo
+  return endpoint
 }
 
 export function createEndpointStore(db: Database): EndpointStore {

@@ -178,6 +178,38 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'forward legs: each request sent on to a target, and its answer',
+    sql: `
+      CREATE TABLE forward_legs (
+        id            INTEGER PRIMARY KEY,
+        request_id    INTEGER NOT NULL,          -- requests.id of the captured request it carries
+        kind          TEXT NOT NULL,             -- forward | forward-copy | resend
+        target_url    TEXT NOT NULL,
+        sent_at       INTEGER NOT NULL,
+        request_method TEXT NOT NULL,            -- exactly what was sent
+        request_url   TEXT NOT NULL,
+        request_headers_json TEXT NOT NULL,      -- [[name, value], ...] in the order sent
+        request_body  BLOB NOT NULL,
+        response_status INTEGER,                 -- NULL: the target did not answer
+        response_headers_json TEXT NOT NULL DEFAULT '[]',
+        response_body BLOB,                      -- the first body_limit bytes of the answer
+        response_body_size INTEGER NOT NULL DEFAULT 0,
+        response_body_truncated INTEGER NOT NULL DEFAULT 0,
+        latency_ms    INTEGER,
+        outcome       TEXT NOT NULL,             -- answered | refused | reset | unreachable | timed_out | aborted | error
+        error         TEXT                       -- the reason in words, NULL when answered
+      );
+      CREATE INDEX forward_legs_by_request ON forward_legs(request_id, id);
+      -- Not a foreign key: a leg may be stored before its request's row is committed (the capture
+      -- writer commits in groups). Pruning or clearing a request takes its legs with it.
+      CREATE TRIGGER forward_legs_follow_requests AFTER DELETE ON requests
+      BEGIN
+        DELETE FROM forward_legs WHERE request_id = OLD.id;
+      END;
+    `,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

@@ -117,7 +117,9 @@ function NewEndpoint() {
 }
 
 function EndpointCard({ endpoint, rules }: { endpoint: EndpointView; rules: RuleView[] }) {
-  const presets = useApp((s) => s.snapshot?.rulePresets ?? [])
+  const all = useApp((s) => s.snapshot?.rulePresets ?? [])
+  // Faults around the app need the endpoint's forward target.
+  const presets = all.filter((p) => !p.target || endpoint.forwardTo.length > 0)
   // One input per parameter name across the catalog, starting at its default.
   const parameters = [...new Map(presets.flatMap((p) => p.parameters).map((p) => [p.name, p])).values()]
   const [values, setValues] = useState<Record<string, number>>({})

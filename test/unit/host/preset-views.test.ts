@@ -15,7 +15,7 @@ describe('preset views', () => {
 
   it('list every rule preset, each expanding to a rule with its default parameters', () => {
     for (const preset of views.rulePresets) {
-      const input = { preset: preset.id, ...Object.fromEntries(preset.parameters.map((p) => [p.name, p.default])), ...(preset.id === 'chaos' ? { seed: 7 } : {}) }
+      const input = { preset: preset.id, ...Object.fromEntries(preset.parameters.map((p) => [p.name, p.default])), ...(preset.id === 'chaos' ? { seed: 7 } : {}), ...(preset.target ? { url: 'http://127.0.0.1:3000/hook' } : {}) }
       expect(expandPreset(input).name, preset.id).toBeTruthy()
     }
     expect(views.rulePresets.find((p) => p.id === 'fail-first')?.parameters).toEqual([{ name: 'n', label: 'N', default: 3, min: 1, max: 20 }])

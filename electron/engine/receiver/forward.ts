@@ -1,0 +1,268 @@
+// Forward mode: one captured request sent on to a target (your app) over a real socket. The body
+// goes as the exact bytes received (signatures stay valid), hop-by-hop headers are dropped, Host
+// is the target's unless kept, X-Forwarded-* are added, redirects are relayed (never followed).
+// Every leg — what was sent, what came back, how long it took, why it failed — is stored.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
+import https from 'node:https'
+import type { Clock } from '../../../shared/clock'
+import { DEFAULT_FORWARD_TIMEOUT_MS, type ForwardLeg, type ForwardLegKind, type ForwardLegOutcome } from '../../../shared/forward'
+import { holdWork, waitingOnClock } from '../clock'
+import type { ForwardLegStore } from '../store/forward-legs'
+
+/** The captured request as a target gets it. */
+export interface ForwardSource {
+  id: number
+  method: string
+  /** The path under the endpoint (`/h/<slug>/extra` → `/extra`), appended to the target's path. */
+  subPath: string
+  query: string
+  headers: readonly [string, string][]
+  body: Buffer
+  remoteAddress: string | null
+}
+
+export interface ForwardTarget {
+  url: string
+  timeout_ms?: number
+  keep_host?: boolean
+  delay_ms?: number
+}
+
+/** Where the target's answer goes while it arrives (the sender's response), if anywhere. */
+export interface RelaySink {
+  res: ServerResponse
+  /** Aborted when the sender is gone: the answer is then read and stored, not relayed. */
+  signal: AbortSignal
+}
+
+export interface LegResult {
+  leg: ForwardLeg
+  /** The target's status and headers were written to the sink (its body followed, fully or until a failure). */
+  relayed: boolean
+}
+
+export interface Forwarder {
+  /** Sends one leg and stores it. Never rejects: a failure is a leg with its outcome and reason. */
+  send(source: ForwardSource, target: ForwardTarget, kind: ForwardLegKind, options?: { sink?: RelaySink; attemptKey?: string; bodyLimit?: number; headers?: [string, string][] }): Promise<LegResult>
+  /** Background copies still running (they end with the receiver). */
+  inFlight(): number
+  /** Aborts every leg (recorded as aborted) and waits for them to be stored. */
+  close(): Promise<void>
+}
+
+/** Headers that belong to one connection, never passed on (RFC 9110 §7.6.1), plus those we set. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
+const REPLACED = new Set(['host', 'content-length', 'expect'])
+
+function connectionTokens(headers: readonly [string, string][]): Set<string> {
+  const tokens = new Set<string>()
+  for (const [name, value] of headers) if (name.toLowerCase() === 'connection') for (const t of value.split(',')) tokens.add(t.trim().toLowerCase())
+  return tokens
+}
+
+function first(headers: readonly [string, string][], name: string): string | undefined {
+  return headers.find(([n]) => n.toLowerCase() === name)?.[1]
+}
+
+/** The headers the target gets: the sender's, in order, minus hop-by-hop, plus Host and X-Forwarded-*. */
+export function outboundHeaders(source: ForwardSource, target: URL, keepHost: boolean): [string, string][] {
+  const drop = connectionTokens(source.headers)
+  const out: [string, string][] = []
+  const originalHost = first(source.headers, 'host')
+  out.push(['host', keepHost && originalHost ? originalHost : target.host])
+  for (const [name, value] of source.headers) {
+    const lower = name.toLowerCase()
+    if (HOP_BY_HOP.has(lower) || REPLACED.has(lower) || drop.has(lower) || lower.startsWith('x-forwarded-')) continue
+    out.push([name, value])
+  }
+  const forwardedFor = first(source.headers, 'x-forwarded-for')
+  const remote = source.remoteAddress?.replace(/^::ffff:/, '') ?? null
+  const chain = [forwardedFor, remote].filter((v): v is string => Boolean(v)).join(', ')
+  if (chain) out.push(['x-forwarded-for', chain])
+  // A tunnel in front already said how the sender called: keep its words.
+  out.push(['x-forwarded-proto', first(source.headers, 'x-forwarded-proto') ?? 'http'])
+  const forwardedHost = first(source.headers, 'x-forwarded-host') ?? originalHost
+  if (forwardedHost) out.push(['x-forwarded-host', forwardedHost])
+  out.push(['content-length', String(source.body.length)])
+  return out
+}
+
+/** target path + the path under the endpoint; the target's query, then the request's. */
+export function outboundUrl(target: string, source: Pick<ForwardSource, 'subPath' | 'query'>): URL {
+  const url = new URL(target)
+  if (source.subPath && source.subPath !== '/') url.pathname = `${url.pathname.replace(/\/+$/, '')}${source.subPath}`
+  if (source.query) url.search = url.search ? `${url.search}&${source.query}` : `?${source.query}`
+  return url
+}
+
+/** Response headers relayed to the sender: the target's minus hop-by-hop. */
+export function relayedHeaders(raw: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = []
+  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i] as string, raw[i + 1] as string])
+  const drop = connectionTokens(pairs)
+  return pairs.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()) && !drop.has(name.toLowerCase()))
+}
+
+/** A socket error in words, and the leg outcome it stands for. */
+export function describeFailure(error: NodeJS.ErrnoException): { outcome: ForwardLegOutcome; reason: string } {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return { outcome: 'refused', reason: 'connection refused (ECONNREFUSED)' }
+    case 'ECONNRESET':
+      return { outcome: 'reset', reason: 'connection reset by the app (ECONNRESET)' }
+    case 'EPIPE':
+      return { outcome: 'reset', reason: 'the app closed the connection while the request was sent (EPIPE)' }
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return { outcome: 'unreachable', reason: `host not found (${error.code})` }
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return { outcome: 'unreachable', reason: `host unreachable (${error.code})` }
+    default:
+      if (error.message === 'socket hang up') return { outcome: 'reset', reason: 'the app closed the connection without answering (socket hang up)' }
+      return { outcome: 'error', reason: `${error.message}${error.code ? ` (${error.code})` : ''}`.slice(0, 300) }
+  }
+}
+
+export function createForwarder(deps: { clock: Clock; store: ForwardLegStore; defaultBodyLimit: number; onLeg?: (leg: ForwardLeg) => void }): Forwarder {
+  const { clock, store } = deps
+  const closing = new AbortController()
+  const legs = new Set<Promise<unknown>>()
+  // Keep-alive: a stream of webhooks to one app reuses its connections, as a provider's would not
+  // necessarily, but the app's handler is what is under test, not its accept loop.
+  const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) }
+
+  async function send(source: ForwardSource, target: ForwardTarget, kind: ForwardLegKind, options: { sink?: RelaySink; attemptKey?: string; bodyLimit?: number; headers?: [string, string][] } = {}): Promise<LegResult> {
+    const work = (async () => {
+      if (target.delay_ms) {
+        // The wait belongs to the receiver, not to the sender's connection: "forward after 11 s"
+        // reaches the app even when the sender gave up at 10 s.
+        const resume = waitingOnClock(clock, options.attemptKey)
+        try {
+          await clock.sleep(target.delay_ms, closing.signal)
+        } catch {
+          // closing: the leg is recorded as aborted
+        } finally {
+          resume()
+        }
+      }
+      return exchange(source, target, kind, options)
+    })()
+    legs.add(work)
+    try {
+      return await work
+    } finally {
+      legs.delete(work)
+    }
+  }
+
+  async function exchange(source: ForwardSource, target: ForwardTarget, kind: ForwardLegKind, options: { sink?: RelaySink; bodyLimit?: number; headers?: [string, string][] }): Promise<LegResult> {
+    const url = outboundUrl(target.url, source)
+    const headers = options.headers ?? outboundHeaders(source, url, target.keep_host === true)
+    const limit = options.bodyLimit ?? deps.defaultBodyLimit
+    const sentAt = clock.now()
+    const leg: Omit<ForwardLeg, 'id'> = {
+      requestId: source.id,
+      kind,
+      targetUrl: target.url,
+      sentAt,
+      request: { method: source.method, url: url.toString(), headers, body: source.body },
+      response: { status: null, headers: [], body: null, bodySize: 0, bodyTruncated: false },
+      latencyMs: null,
+      outcome: 'error',
+      error: null,
+    }
+    let relayed = false
+    if (closing.signal.aborted) {
+      leg.outcome = 'aborted'
+      leg.error = 'the receiver stopped before it was sent'
+      return { leg: { ...leg, id: store.insert(leg) }, relayed }
+    }
+    // Real I/O in progress: a virtual clock must not jump past the target's answer.
+    const release = holdWork(clock)
+    const done = new AbortController()
+    const timer = clock.sleep(target.timeout_ms ?? DEFAULT_FORWARD_TIMEOUT_MS, AbortSignal.any([done.signal, closing.signal])).then(
+      () => 'timeout' as const,
+      () => (closing.signal.aborted && !done.signal.aborted ? ('closing' as const) : null),
+    )
+    try {
+      await new Promise<void>((resolve) => {
+        const client = url.protocol === 'https:' ? https : http
+        const req = client.request(url, { method: source.method, headers: headers.flat(), agent: url.protocol === 'https:' ? agents.https : agents.http, setHost: false })
+        let settled = false
+        const end = (outcome: ForwardLegOutcome, error: string | null) => {
+          if (settled) return
+          settled = true
+          leg.outcome = outcome
+          leg.error = error
+          leg.latencyMs = clock.now() - sentAt
+          resolve()
+        }
+        void timer.then((why) => {
+          if (why === null || settled) return
+          end(why === 'timeout' ? 'timed_out' : 'aborted', why === 'timeout' ? `no answer within ${target.timeout_ms ?? DEFAULT_FORWARD_TIMEOUT_MS} ms` : 'the receiver stopped')
+          req.destroy()
+          if (relayed) options.sink?.res.destroy()
+        })
+        req.on('error', (error: NodeJS.ErrnoException) => {
+          const failure = describeFailure(error)
+          // After the head was relayed the sender cannot get a 502: it sees the connection end.
+          if (relayed) options.sink?.res.destroy()
+          end(failure.outcome, failure.reason)
+        })
+        req.on('response', (res: IncomingMessage) => {
+          const kept: Buffer[] = []
+          let size = 0
+          leg.response.status = res.statusCode ?? null
+          leg.response.headers = relayedHeaders(res.rawHeaders)
+          const sink = options.sink && !options.sink.signal.aborted && !options.sink.res.headersSent ? options.sink.res : null
+          if (sink) {
+            sink.writeHead(res.statusCode ?? 502, leg.response.headers.flat())
+            relayed = true
+          }
+          res.on('data', (chunk: Buffer) => {
+            if (size < limit) kept.push(size + chunk.length <= limit ? chunk : chunk.subarray(0, limit - size))
+            size += chunk.length
+            if (sink && !sink.write(chunk)) {
+              res.pause()
+              sink.once('drain', () => res.resume())
+            }
+          })
+          res.on('end', () => {
+            leg.response.body = Buffer.concat(kept)
+            leg.response.bodySize = size
+            leg.response.bodyTruncated = size > limit
+            sink?.end()
+            end('answered', null)
+          })
+          res.on('error', (error: NodeJS.ErrnoException) => {
+            leg.response.body = Buffer.concat(kept)
+            leg.response.bodySize = size
+            leg.response.bodyTruncated = true
+            if (sink) sink.destroy()
+            const failure = describeFailure(error)
+            end(failure.outcome === 'error' ? 'reset' : failure.outcome, `the answer was cut off: ${failure.reason}`)
+          })
+        })
+        req.end(source.body)
+      })
+    } finally {
+      done.abort()
+      release()
+    }
+    const stored: ForwardLeg = { ...leg, id: store.insert(leg) }
+    deps.onLeg?.(stored)
+    return { leg: stored, relayed }
+  }
+
+  return {
+    send,
+    inFlight: () => legs.size,
+    async close() {
+      closing.abort()
+      await Promise.allSettled([...legs])
+      agents.http.destroy()
+      agents.https.destroy()
+    },
+  }
+}
