@@ -1,7 +1,7 @@
 // Regenerates docs/screenshots/*.png: starts `hookloop serve` from the build, sets a scene through
 // the control socket (Try the loop, a chaotic endpoint, a gone one, signature faults, a
-// duplicate, a recorded session), and photographs each view in headless Chromium (scenarios,
-// checks, export and the tunnel pill included). `npm run build` first.
+// duplicate, forward mode to a real app, a recorded session), and photographs each view in
+// headless Chromium (scenarios, checks, export and the tunnel pill included). `npm run build` first.
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -19,9 +19,9 @@ const child = spawn(process.execPath, ['out/main/cli.js', 'serve', '--port', '0'
 // Whatever happens below, the engine does not outlive this script.
 process.on('exit', () => child.kill('SIGTERM'))
 setTimeout(() => {
-  console.error('docs-screenshots: gave up after 120 s')
+  console.error('docs-screenshots: gave up after 240 s')
   process.exit(1)
-}, 120_000).unref()
+}, 240_000).unref()
 const lines = createInterface({ input: child.stdout })
 const collected = []
 const url = await new Promise((resolve) => lines.on('line', (line) => (collected.push(line), collected.length === 1 && resolve(line))))
@@ -69,8 +69,40 @@ async function shoot(name, scheme, steps) {
 }
 
 await shoot('first-run', 'light', [])
-await call('loop.try')
 const secret = 'whsec_' + Buffer.from('docs-screenshots-secret-32-bytes').toString('base64')
+// Forward mode first, on the real clock (your app's latency is real time): a real app on loopback
+// (it checks the signature with the official library) behind an endpoint that fails the first
+// arrival of each event id before the app sees it; the provider retries and the app answers.
+const shopApp = createServer((req, res) => {
+  const chunks = []
+  req.on('data', (c) => chunks.push(c))
+  req.on('end', () => {
+    try {
+      new Webhook(secret).verify(Buffer.concat(chunks).toString('utf8'), req.headers)
+    } catch {
+      res.writeHead(401, { 'content-type': 'text/plain' }).end('bad signature')
+      return
+    }
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true,"order":"o_5521"}'), 12)
+  })
+})
+await new Promise((r) => shopApp.listen(0, '127.0.0.1', r))
+const shop2 = await call('endpoint.create', {
+  name: 'shop (your app)',
+  scheme: 'standard-webhooks',
+  secrets: [secret],
+  dedupe: { type: 'header', name: 'webhook-id' },
+  forwardTo: [`http://127.0.0.1:${shopApp.address().port}/webhooks`],
+})
+await call('rule.addPreset', { endpointId: shop2.id, preset: 'fail-then-forward', parameters: { n: 1 } })
+const signer = new Webhook(secret)
+for (const id of ['msg_2Kq8', 'msg_2Kq8', 'msg_7Zt1']) {
+  const body = JSON.stringify({ type: 'order.paid', data: { order_id: 'o_5521', total: 129.5, currency: 'PLN' } })
+  const at = new Date()
+  await fetch(`${receiverUrl}/h/${shop2.slug}`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signer.sign(id, at, body) } })
+  await new Promise((r) => setTimeout(r, 400))
+}
+await call('loop.try')
 const orders = await call('endpoint.create', { name: 'orders', scheme: 'standard-webhooks', secrets: [secret], dedupe: { type: 'header', name: 'webhook-id' } })
 await call('rule.addPreset', { endpointId: orders.id, preset: 'fail-first', parameters: { n: 1 } })
 const shop = await call('subscription.create', { name: 'Shop orders', target: { endpointId: orders.id }, scheme: 'standard-webhooks', secret, policyId: 'csku' })
@@ -89,10 +121,18 @@ for (let i = 0; i < 3; i++) {
 await new Promise((r) => setTimeout(r, 2500))
 
 await shoot('timeline', 'light', [])
+await shoot('forward-both-legs', 'light', [
+  async (page) => page.selectOption('select[aria-label="endpoint filter"]', { label: 'shop (your app)' }),
+  async (page) => page.click('[data-testid=timeline-row][data-event-id=msg_2Kq8]'),
+  async (page) => page.waitForSelector('[data-testid=forward-legs][data-legs="1"]'),
+])
+shopApp.close()
 await shoot('timeline-dark', 'dark', [])
 await shoot('inspector', 'light', [async (page) => page.click('[data-testid=timeline-row]:has([data-signature=invalid])'), async (page) => page.waitForSelector('[data-testid=verdict]')])
 await shoot('table', 'light', [async (page) => page.click('[data-testid=table-toggle]')])
-await shoot('endpoints-and-rules', 'light', [async (page) => page.click('[data-testid=nav-endpoints]'), async (page) => page.mouse.wheel(0, 380)])
+const cardAtTop = (slug) => async (page) => page.locator(`[data-testid=endpoint-card][data-endpoint=${slug}]`).evaluate((card) => card.scrollIntoView({ block: 'start' }))
+await shoot('endpoints-and-rules', 'light', [async (page) => page.click('[data-testid=nav-endpoints]'), cardAtTop('orders')])
+await shoot('endpoint-forward', 'light', [async (page) => page.click('[data-testid=nav-endpoints]'), cardAtTop('shop-your-app')])
 await shoot('sender', 'light', [async (page) => page.click('[data-testid=nav-sender]')])
 await shoot('subscriptions', 'light', [async (page) => page.click('[data-testid=nav-subscriptions]'), async (page) => page.mouse.wheel(0, 300)])
 

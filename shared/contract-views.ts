@@ -11,6 +11,7 @@ import type { RequestRecord } from './receiver-records'
 import type { DedupeKey, DedupePresetId } from './receiver'
 import type { PolicyPresetId } from './policy-presets'
 import type { PresetId } from './rules-presets'
+import type { ForwardLegKind, ForwardLegOutcome } from './forward'
 
 export type { DeliveryStatus, TimelineStatus }
 
@@ -41,6 +42,21 @@ export interface TimelineMark {
   label: string
   /** Next attempt due at (sender side), for the wait drawn between marks. */
   nextAt: number | null
+  /** Forward mode: whether the app saw this request and what it answered; absent when it was not forwarded. */
+  app?: AppMark
+}
+
+/** What the app (the forward targets) made of one request, for the line under its mark. */
+export interface AppMark {
+  /** The leg that counts: the last answered one, else the last one. */
+  outcome: ForwardLegOutcome
+  status: number | null
+  latencyMs: number | null
+  /** Legs sent for this request (a duplicate forward, a resend: more than one). */
+  legs: number
+  tone: MarkTone
+  /** In words: "app: 200 in 12 ms", "app: down", "app: no answer in time". */
+  label: string
 }
 
 /**
@@ -101,6 +117,26 @@ export interface RequestDetail
   marks?: string[]
   fault: FaultView | null
   response: { status: number | null; headers: HeaderPair[]; bodyBase64: string; ms: number | null }
+  /** Forward mode: each request sent on to a target (forward, copy, resend), oldest first. */
+  legs: ForwardLegView[]
+}
+
+/** One leg to a target: exactly what was sent and what the target answered (or why it did not). */
+export interface ForwardLegView {
+  id: number
+  requestId: number
+  kind: ForwardLegKind
+  targetUrl: string
+  sentAt: number
+  request: { method: string; url: string; headers: HeaderPair[]; bodyBase64: string }
+  /** The target's answer; status null when it did not answer. The body may be stored truncated. */
+  response: { status: number | null; headers: HeaderPair[]; bodyBase64: string; bodySize: number; bodyTruncated: boolean }
+  latencyMs: number | null
+  outcome: ForwardLegOutcome
+  /** The reason in words when the target did not answer ("connection refused (ECONNREFUSED)"). */
+  error: string | null
+  /** The leg in a sentence: "your app answered 200 in 12 ms", "your app is down: connection refused". */
+  summary: string
 }
 
 export interface AttemptDetail {

@@ -9,6 +9,7 @@ import { TIMELINE_STATUSES } from './delivery'
 import { RULE_PRESETS } from './rules-presets'
 import { POLICY_PRESET_IDS } from './policy-presets'
 import { dedupeKeySchema } from './receiver'
+import { targetUrlSchema } from './forward'
 import type { ConsumerCheckResult } from './conformance'
 import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import type { SenderConformanceReport } from './conformance-sender'
@@ -17,6 +18,7 @@ import type {
   ClockView,
   DeliveryDetail,
   EndpointView,
+  ForwardLegView,
   RecordedScenarioView,
   RecordingView,
   ScenarioRunView,
@@ -31,6 +33,11 @@ import type {
 export * from './contract-views'
 
 const id = z.string().min(1).max(200)
+const forwardToList = z.array(targetUrlSchema).max(10)
+
+/** How a captured request is resent: as it was, edited and re-signed, or edited with the signature broken. */
+export const RESEND_MODES = ['as-is', 'resign', 'broken'] as const
+export type ResendMode = (typeof RESEND_MODES)[number]
 const rowId = z.number().int().nonnegative()
 const scheme = z.enum(SCHEME_IDS)
 const status = z.enum(TIMELINE_STATUSES)
@@ -54,6 +61,22 @@ export const requestSchemas = {
   'delivery.retryNow': z.object({ id: rowId }).strict(),
   'delivery.replay': z.object({ id: rowId }).strict(),
   'request.get': z.object({ id: rowId }).strict(),
+  /**
+   * Sends a captured request to a target again: as it was (its original signature), edited and
+   * re-signed with the endpoint's secret, or edited with the signature left broken on purpose.
+   * Without `to`, the endpoint's first forward target. The new leg is stored and returned.
+   */
+  'request.resend': z
+    .object({
+      id: rowId,
+      to: targetUrlSchema.optional(),
+      mode: z.enum(RESEND_MODES),
+      /** Headers to set (replacing any of the same name). */
+      headers: z.array(z.object({ name: z.string().min(1).max(200).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'a header name is letters, digits and -'), value: z.string().max(8000) }).strict()).max(100).optional(),
+      /** A new body as text (UTF-8); the original bytes when absent. */
+      body: z.string().max(10_000_000).optional(),
+    })
+    .strict(),
   'endpoint.create': z
     .object({
       name: z.string().trim().min(1).max(120),
@@ -65,8 +88,12 @@ export const requestSchemas = {
       secrets: z.array(z.string().min(1).max(500)).max(5),
       /** The receiver's own dedupe key definition; null for none. */
       dedupe: dedupeKeySchema.nullable(),
+      /** "Forward to your app": where a request no rule answers goes; several = fan-out (the first answers). */
+      forwardTo: forwardToList.optional(),
     })
     .strict(),
+  /** Sets, changes or clears (empty list) an endpoint's forward targets; a loop back to the receiver is refused. */
+  'endpoint.setForwardTo': z.object({ id, forwardTo: forwardToList }).strict(),
   'endpoint.delete': z.object({ id }).strict(),
   'rule.addPreset': z
     .object({
@@ -160,6 +187,14 @@ export const requestSchemas = {
       resign: z.object({ scheme, secret: z.string().min(1).max(500) }).strict().optional(),
     })
     .strict(),
+  /** A HAR or case file as a scenario file: requests sent again in order, rules recreated, what was observed expected, secrets as placeholders. */
+  'import.toScenario': z
+    .object({
+      text: z.string().min(1).max(50_000_000),
+      /** The file's name, for the scenario's name and description. */
+      source: z.string().min(1).max(300).optional(),
+    })
+    .strict(),
   ...historySchemas,
 } as const
 
@@ -182,7 +217,9 @@ export interface CommandResponses extends HistoryResponses {
   'delivery.retryNow': { ok: true }
   'delivery.replay': { deliveryId: number }
   'request.get': RequestDetail
+  'request.resend': ForwardLegView
   'endpoint.create': EndpointView
+  'endpoint.setForwardTo': EndpointView
   'endpoint.delete': { ok: true }
   'rule.addPreset': RuleView
   'rule.update': RuleView
@@ -205,6 +242,20 @@ export interface CommandResponses extends HistoryResponses {
   'check.sender': SenderConformanceReport
   'export.selection': { text: string; fileName: string; mime: string }
   'import.replay': { kind: 'har' | 'case'; to: string; results: ReplayResult[] }
+  'import.toScenario': ImportedScenarioView
+}
+
+/** A scenario made from an imported file, ready to save. */
+export interface ImportedScenarioView {
+  text: string
+  fileName: string
+  kind: 'har' | 'case'
+  events: number
+  expectations: number
+  /** What the scenario cannot say exactly as it happened. */
+  notes: string[]
+  /** Variable names of the `${NAME}` secret placeholders the run needs. */
+  secrets: string[]
 }
 
 export type CommandResponse<C extends CommandName> = CommandResponses[C]

@@ -15,7 +15,7 @@ export function formatProblem(problem: ScenarioProblem): string {
   return `${problem.path}: ${problem.message}`
 }
 
-type PathKey = PropertyKey
+export type PathKey = PropertyKey
 
 export function formatPath(path: readonly PathKey[]): string {
   let out = ''

@@ -4,13 +4,17 @@
 import { readFileSync } from 'node:fs'
 import type { Scenario } from '../../shared/scenario'
 import { formatProblem } from '../../shared/scenario-issues'
-import { parseScenario } from '../../shared/scenario-validate'
+import { parseScenarioWithSecrets } from '../../shared/scenario-secrets'
 import type { ScenarioFileResult } from '../engine/scenarios/junit'
 import { runScenario } from '../engine/scenarios/run'
 
 export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; problems: string[] }
 
-export function loadScenarioFile(file: string, err: NodeJS.WritableStream): LoadedScenario {
+/** Where `${NAME}` secret placeholders get their values: `--secret NAME=VALUE`, then the environment. */
+export type SecretLookup = (name: string) => string | undefined
+
+
+export function loadScenarioFile(file: string, err: NodeJS.WritableStream, secrets: SecretLookup = (name) => process.env[name]): LoadedScenario {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
@@ -21,7 +25,7 @@ export function loadScenarioFile(file: string, err: NodeJS.WritableStream): Load
     return { ok: false, problems: [`cannot read the file: ${why}`] }
   }
   // Editors on Windows save a byte-order mark; JSON.parse refuses it.
-  const result = parseScenario(text.replace(/^\uFEFF/, ''))
+  const result = parseScenarioWithSecrets(text.replace(/^\uFEFF/, ''), secrets)
   if (result.ok) {
     // Defaults filled into explicit policies are said out loud, so nothing hidden changes behaviour.
     for (const line of result.defaults) err.write(`hookloop: ${file}: ${formatProblem(line)}\n`)
@@ -40,6 +44,8 @@ export interface RunFileOptions {
   dataDir?: string
   /** Print each attempt on stderr as it finishes (real and scaled clocks only). */
   progress: boolean
+  /** Values for `${NAME}` secret placeholders (default: the environment). */
+  secrets?: SecretLookup
   /** Wall time now, ms (the JUnit timestamp). */
   now?: () => number
 }
@@ -47,7 +53,7 @@ export interface RunFileOptions {
 export async function runScenarioFile(file: string, options: RunFileOptions): Promise<ScenarioFileResult> {
   const now = options.now ?? Date.now
   const startedAt = now()
-  const loaded = loadScenarioFile(file, options.err)
+  const loaded = loadScenarioFile(file, options.err, options.secrets)
   if (!loaded.ok) return { kind: 'invalid', file, startedAt, problems: loaded.problems }
   const { scenario } = loaded
   try {

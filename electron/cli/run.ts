@@ -15,7 +15,7 @@ import { exitCodeOf, runScenarioFile } from './run-file'
 import { commandArgs } from './command-args'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR] [--json]
+const USAGE = `Usage: hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR] [--secret NAME=VALUE …] [--json]
        hookloop run --schema
 
 Runs the scenario in FILE headless and prints what happened to every delivery. With a folder,
@@ -25,6 +25,8 @@ runs every *.json scenario in it (sorted by name) and prints one summary each an
                      expectation
   --data DIR         keep the run's SQLite file in DIR/hookloop.db (a new folder; a folder of
                      scenarios uses DIR/<name>/hookloop.db; default: a temp file, removed after)
+  --secret NAME=VALUE  the value of a secret written as \${NAME} in the file (repeatable;
+                     without it, the environment variable NAME)
   --json             print the report as JSON instead of the summary
   --schema           print the JSON Schema of scenario files (for editors) and exit
 Exit status: 0 every expectation holds, 1 one fails, 2 a file is invalid.`
@@ -34,6 +36,18 @@ interface Options {
   junit: string | undefined
   data: string | undefined
   json: boolean
+  secrets: Map<string, string>
+}
+
+/** `--secret NAME=VALUE` pairs; a malformed one is bad usage. */
+function secretValues(pairs: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const pair of pairs) {
+    const match = /^([A-Z_][A-Z0-9_]*)=(.+)$/s.exec(pair)
+    if (!match) throw new UsageError(`run: --secret takes NAME=VALUE with NAME in capitals, digits and "_" (got "${pair.split('=')[0] ?? pair}=…")`)
+    out.set(match[1]!, match[2]!)
+  }
+  return out
 }
 
 /** The *.json files directly in `dir`, sorted by name (byte order, the same on every machine). */
@@ -104,6 +118,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
     junit: { type: 'string' },
     data: { type: 'string' },
     json: { type: 'boolean', default: false },
+    secret: { type: 'string', multiple: true, default: [] },
     schema: { type: 'boolean', default: false },
   }, true, out)
   if (!parsed) return 0
@@ -114,7 +129,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
   const [target, ...extra] = parsed.positionals
   if (!target) throw new UsageError('run: which scenario file or folder? (hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml])')
   if (extra.length) throw new UsageError(`run: one scenario file or folder at a time (got also ${extra.join(', ')})`)
-  const options: Options = { report: parsed.values.report, junit: parsed.values.junit, data: parsed.values.data, json: parsed.values.json }
+  const options: Options = { report: parsed.values.report, junit: parsed.values.junit, data: parsed.values.data, json: parsed.values.json, secrets: secretValues(parsed.values.secret) }
 
   let folderMode = false
   try {
@@ -141,7 +156,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
     for (const file of files) {
       if (interrupt.signal.aborted) break
       const dataDir = dataDirFor(options, file, folderMode)
-      const result = await runScenarioFile(file, { err, signal: interrupt.signal, progress: !options.json, ...(dataDir === undefined ? {} : { dataDir }) })
+      const result = await runScenarioFile(file, { err, signal: interrupt.signal, progress: !options.json, secrets: (name) => options.secrets.get(name) ?? process.env[name], ...(dataDir === undefined ? {} : { dataDir }) })
       results.push(result)
       if (result.kind === 'ran' && !options.json) out.write(`${formatSummary(result.report)}\n${folderMode ? '\n' : ''}`)
     }

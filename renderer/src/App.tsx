@@ -92,6 +92,11 @@ const NAV: { id: ViewId; label: string }[] = [
 function Shell() {
   const view = useApp((s) => s.view)
   const inspecting = useApp((s) => s.selection !== null && s.view === 'timeline')
+  // A forwarded row's inspector is wider: both legs are shown side by side.
+  const forwarded = useApp((s) => {
+    const i = s.selection ? s.timeline.index.get(s.selection.rowKey) : undefined
+    return i !== undefined && (s.timeline.rows[i]?.marks.some((m) => m.app !== undefined) ?? false)
+  })
   const warnings = useApp((s) => s.snapshot?.warnings ?? [])
   const total = useApp((s) => s.timeline.total)
   return (
@@ -101,7 +106,7 @@ function Shell() {
           ⚠ {w}
         </div>
       ))}
-      <div className={`body${inspecting ? ' with-inspector' : ''}`} style={{ flex: 1 }}>
+      <div className={`body${inspecting ? ' with-inspector' : ''}${inspecting && forwarded ? ' wide' : ''}`} style={{ flex: 1 }}>
         <nav className="nav" aria-label="views">
           {NAV.map((item, i) => (
             <button key={item.id} className={view === item.id ? 'active' : ''} onClick={() => useApp.setState({ view: item.id })} data-testid={`nav-${item.id}`}>

@@ -7,10 +7,10 @@ export class ImportError extends Error {
   override readonly name = 'ImportError'
 }
 
-type Json = Record<string, unknown>
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)
+export type Json = Record<string, unknown>
+export const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v)
 
-function bodyFrom(where: string, text: unknown, encoding: unknown): Buffer {
+export function bodyFrom(where: string, text: unknown, encoding: unknown): Buffer {
   if (text === undefined || text === null) return Buffer.alloc(0)
   if (typeof text !== 'string') throw new ImportError(`${where}: text must be a string`)
   if (encoding === undefined || encoding === null || encoding === '') return Buffer.from(text, 'utf8')
@@ -20,7 +20,7 @@ function bodyFrom(where: string, text: unknown, encoding: unknown): Buffer {
   return bytes
 }
 
-function headerList(where: string, value: unknown): [string, string][] {
+export function headerList(where: string, value: unknown): [string, string][] {
   if (!Array.isArray(value)) throw new ImportError(`${where} must be a list`)
   return value.map((h, i) => {
     if (isObject(h) && typeof h.name === 'string' && typeof h.value === 'string') return [h.name, h.value]
@@ -59,7 +59,7 @@ function fromHar(root: Json): ReplayItem[] {
   })
 }
 
-function caseBody(where: string, value: unknown): Buffer {
+export function caseBody(where: string, value: unknown): Buffer {
   if (!isObject(value)) throw new ImportError(`${where} must be {"text": …} or {"base64": …}`)
   if (typeof value.text === 'string') return Buffer.from(value.text, 'utf8')
   if (typeof value.base64 === 'string') return bodyFrom(where, value.base64, 'base64')

@@ -5,6 +5,8 @@ import type { Database } from 'better-sqlite3'
 import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail } from '../../../shared/contract'
 import { createDetailReads } from '../store/detail-reads'
 import { createEndpointStore } from '../store/endpoints'
+import { createForwardLegStore } from '../store/forward-legs'
+import { legView } from './forward-views'
 import { createRequestStore } from '../store/requests'
 import { createRuleStore } from '../store/rules'
 import { badge } from './timeline-read'
@@ -61,6 +63,7 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
   const requests = createRequestStore(db)
   const rules = createRuleStore(db)
   const endpoints = createEndpointStore(db)
+  const legs = createForwardLegStore(db)
 
   /** Attempts, successes and failures from the deliveries table: one row per delivery, not per attempt. */
   function quickMetrics(subscriptionId: string): { attempts: number; successes: number; failures: number } {
@@ -147,6 +150,7 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
         ms: r.response_ms,
       },
       attemptId: r.attempt_id,
+      legs: legs.listFor(id).map(legView),
     }
   }
 

@@ -2,6 +2,8 @@
 // sent again to a URL or one of our endpoints.
 import type { ExportFormat } from '../../../shared/exports'
 import { exportSelection, parseImportFile, replayItems } from '../exports'
+import { IncidentConversionError } from '../scenarios/from-incident'
+import { scenarioFromIncidentText } from '../scenarios/incident-file'
 import type { CommandHandlers } from './control-server'
 import type { HandlerContext } from './handlers'
 import { HostError } from './host-error'
@@ -34,6 +36,17 @@ export function createExportHandlers(ctx: HandlerContext) {
       }
       const results = await replayItems(parsed.items, { to, ...(req.resign ? { resign: { scheme: req.resign.scheme, secret: req.resign.secret } } : {}) })
       return { kind: parsed.kind, to, results }
+    },
+    'import.toScenario': (req) => {
+      let made
+      try {
+        made = scenarioFromIncidentText(req.text, req.source ? { source: req.source } : {})
+      } catch (error) {
+        if (error instanceof IncidentConversionError) throw new HostError('bad_request', error.message)
+        throw error
+      }
+      const base = (req.source ?? 'incident').replace(/\.(har|json)$/i, '').replace(/\.case$/i, '').replace(/[^A-Za-z0-9_.-]+/g, '-') || 'incident'
+      return { text: made.text, fileName: `${base}.scenario.json`, kind: made.kind, events: made.events, expectations: made.expectations, notes: made.notes, secrets: made.secrets }
     },
   } satisfies Partial<CommandHandlers>
 }

@@ -8,6 +8,7 @@ import { SCHEME_IDS } from '../../../shared/signatures'
 import type { CommandHandlers } from './control-server'
 import { secretHint } from './details-read'
 import { HostError } from './host-error'
+import { forwardToRefusal } from './handlers-forward'
 import { endpointViews, presetViews, ruleViews, subscriptionView, tunnelView, type EngineBinding } from './views'
 
 export type { EngineBinding }
@@ -93,7 +94,12 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       const existing = new Set(receiver.endpoints.list().map((e) => e.slug))
       if (req.slug && existing.has(req.slug)) throw new HostError('conflict', `an endpoint already answers at /h/${req.slug}`)
       const slug = req.slug ?? slugify(req.name, (s) => existing.has(s))
-      const endpoint = receiver.endpoints.create({ slug, name: req.name, scheme: req.scheme, secrets: req.secrets, dedupe: req.dedupe })
+      let endpoint
+      try {
+        endpoint = receiver.endpoints.create({ slug, name: req.name, scheme: req.scheme, secrets: req.secrets, dedupe: req.dedupe, ...(req.forwardTo?.length ? { forward_to: req.forwardTo } : {}) })
+      } catch (error) {
+        throw forwardToRefusal('endpoint.create', error)
+      }
       ctx.changed('endpoints')
       return endpointViews(binding).find((e) => e.id === endpoint.id) ?? notFound(`endpoint ${endpoint.id}`)
     },

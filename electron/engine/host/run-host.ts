@@ -13,6 +13,7 @@ import { createCheckHandlers } from './handlers-checks'
 import { createExportHandlers } from './handlers-exports'
 import { createScenarioHandlers } from './handlers-scenarios'
 import { createTunnelHandlers } from './handlers-tunnel'
+import { createForwardHandlers } from './handlers-forward'
 import { endpointViews, ruleViews, subscriptionViews, toTunnelView, tunnelView, type EngineBinding } from './views'
 import { createLoopTry } from './loop-try'
 import { createTimelineRead } from './timeline-read'
@@ -229,6 +230,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createTunnelHandlers({ setTunnel, tunnelView: () => tunnelView(binding.engine) }),
     ...createCheckHandlers(ctx),
     ...createExportHandlers(ctx),
+    ...createForwardHandlers(ctx),
     ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
   }
   control = await startControlServer({

@@ -8,7 +8,7 @@ import type { Database } from 'better-sqlite3'
 import type { ScenarioRunView } from '../../../shared/contract'
 import type { Scenario } from '../../../shared/scenario'
 import { formatProblem } from '../../../shared/scenario-issues'
-import { parseScenario } from '../../../shared/scenario-validate'
+import { parseScenarioWithSecrets } from '../../../shared/scenario-secrets'
 import { DATA_FILE_NAME } from '../engine'
 import { runScenario } from '../scenarios/run'
 import { openReader } from '../store'
@@ -52,7 +52,8 @@ export function createScenarioRuns(options: ScenarioRunsOptions): ScenarioRuns {
     current: () => view,
     start(text) {
       if (view?.state === 'running') throw new HostError('conflict', `scenario "${view.name}" is still running; stop it first`)
-      const parsed = parseScenario(text)
+      // A file made from an incident holds `${NAME}` secret placeholders: filled from the app's environment, as `hookloop run` does.
+      const parsed = parseScenarioWithSecrets(text, (name) => process.env[name])
       if (!parsed.ok) throw new HostError('bad_request', `the scenario is not valid: ${parsed.problems.slice(0, 5).map(formatProblem).join('; ')}`)
       const scenario = parsed.scenario
       const runId = nextId++

@@ -5,16 +5,54 @@ import type { Database } from 'better-sqlite3'
 import type { DeliveryStatus, MarkTone, SignatureBadge, TimelineFilter, TimelineMark, TimelineRow } from '../../../shared/contract'
 import type { SchemeId, VerifyReason } from '../../../shared/signatures'
 import { createTimelineReads, type TimelineAttemptRow } from '../store/timeline-reads'
+import { appMark } from './forward-views'
 
 export interface GroupKey {
   endpointId: string | null
   key: string
 }
 
+/** A row as read, with the captured request each of its marks stands for (by mark id). */
+interface Built {
+  row: TimelineRow
+  requests: Map<number, number>
+}
+
 export function createTimelineRead(db: Database) {
   const reads = createTimelineReads(db)
 
+  /**
+   * Forward mode: the "did the app see it" line under each mark, for a whole set of rows in one
+   * read. Marks carry the request they stand for (`requests` maps a mark to it).
+   */
+  function withApp(built: readonly Built[]): TimelineRow[] {
+    const ids = built.flatMap((b) => [...b.requests.values()])
+    const legs = new Map(reads.legsOf(ids).map((l) => [l.request_id, l]))
+    if (legs.size === 0) return built.map((b) => b.row)
+    return built.map(({ row, requests }) => {
+      let any = false
+      const marks = row.marks.map((mark) => {
+        const requestId = requests.get(mark.id)
+        const leg = requestId === undefined ? undefined : legs.get(requestId)
+        if (!leg) return mark
+        any = true
+        return { ...mark, app: appMark({ outcome: leg.outcome, status: leg.response_status, latencyMs: leg.latency_ms }, leg.legs) }
+      })
+      return any ? { ...row, marks } : row
+    })
+  }
+
   function deliveryRow(id: number): TimelineRow | null {
+    const built = buildDeliveryRow(id)
+    return built && (withApp([built])[0] ?? null)
+  }
+
+  function receivedRow(group: GroupKey): TimelineRow | null {
+    const built = buildReceivedRow(group)
+    return built && (withApp([built])[0] ?? null)
+  }
+
+  function buildDeliveryRow(id: number): Built | null {
     const d = reads.delivery(id)
     if (!d) return null
     const attempts = reads.attemptsOf(id)
@@ -30,7 +68,8 @@ export function createTimelineRead(db: Database) {
     }))
     const last = attempts[attempts.length - 1]
     const duplicates = attempts.reduce((max, a) => Math.max(max, (a.duplicate_number ?? 1) - 1), 0)
-    return {
+    const requests = new Map(attempts.flatMap((a) => (a.request_id === null ? [] : [[a.id, a.request_id] as const])))
+    const row: TimelineRow = {
       key: `d:${d.id}`,
       kind: 'delivery',
       deliveryId: d.id,
@@ -48,14 +87,15 @@ export function createTimelineRead(db: Database) {
       duplicates,
       marks,
     }
+    return { row, requests }
   }
 
-  function receivedRow(group: GroupKey): TimelineRow | null {
+  function buildReceivedRow(group: GroupKey): Built | null {
     const requests = reads.requestsOfGroup(group.endpointId, group.key)
     const first = requests[0]
     const last = requests[requests.length - 1]
     if (!first || !last) return null
-    return {
+    const row: TimelineRow = {
       key: `r:${group.endpointId ?? '-'}:${group.key}`,
       kind: 'received',
       deliveryId: null,
@@ -82,6 +122,8 @@ export function createTimelineRead(db: Database) {
         nextAt: null,
       })),
     }
+    // A receive-only mark is its request.
+    return { row, requests: new Map(requests.map((r) => [r.id, r.id])) }
   }
 
   /** Which timeline row a captured request belongs to. */
@@ -95,12 +137,12 @@ export function createTimelineRead(db: Database) {
 
   function page(filter: TimelineFilter, offset: number, limit: number): { rows: TimelineRow[]; total: number } {
     const { refs, total } = reads.refs(filter, offset + limit)
-    const rows: TimelineRow[] = []
+    const built: Built[] = []
     for (const ref of refs.slice(offset, offset + limit)) {
-      const row = ref.kind === 'd' ? deliveryRow(ref.ref) : receivedRow({ endpointId: ref.endpoint_id, key: ref.gkey ?? '' })
-      if (row) rows.push(row)
+      const row = ref.kind === 'd' ? buildDeliveryRow(ref.ref) : buildReceivedRow({ endpointId: ref.endpoint_id, key: ref.gkey ?? '' })
+      if (row) built.push(row)
     }
-    return { rows, total }
+    return { rows: withApp(built), total }
   }
 
   return { deliveryRow, receivedRow, rowOfRequest, page }

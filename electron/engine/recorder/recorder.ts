@@ -42,7 +42,7 @@ export class RecordingError extends Error {
 }
 
 /** Commands that change nothing worth replaying (reads) are not steps. */
-const READS = new Set<CommandName>(['snapshot', 'timeline.page', 'delivery.get', 'request.get'])
+const READS = new Set<CommandName>(['snapshot', 'timeline.page', 'delivery.get', 'request.get', 'import.toScenario'])
 
 export function createRecorder(ctx: RecorderContext): Recorder {
   let active = false
@@ -241,6 +241,8 @@ export function createRecorder(ctx: RecorderContext): Recorder {
       const stoppedAt = engine.clock.now()
       active = false
       if (!steps.some((s) => s.kind === 'event')) throw new RecordingError('nothing was sent while recording: a scenario needs at least one event')
+      // A delivery written after its command answered is found now: every event gets its expectations.
+      steps = steps.map((s) => (s.kind === 'event' && s.deliveryIds.length === 0 ? { ...s, deliveryIds: deliveriesOfEvent(engine, s.eventId) } : s))
       const records = createDetailReads(engine.db)
       const delivery = (id: number): DeliveryOutcome | undefined => {
         const row = records.delivery(id)
@@ -265,7 +267,10 @@ export function createRecorder(ctx: RecorderContext): Recorder {
         notes,
       })
       const checked = validateScenario(scenario)
-      return { text: JSON.stringify(scenario, null, 2) + '\n', scenario, problems: checked.ok ? [] : checked.problems, notes: [...notes] }
+      const problems = checked.ok ? [] : checked.problems
+      // Never a file that passes on nothing: say so instead (the run would fail "no expectations").
+      if ((scenario.expect?.deliveries?.length ?? 0) === 0) problems.push({ path: 'expect', message: 'no expectations: none of the recorded events has a delivery to judge' })
+      return { text: JSON.stringify(scenario, null, 2) + '\n', scenario, problems, notes: [...notes] }
     },
   }
 }

@@ -22,7 +22,16 @@ export type TimelineAttemptRow = Pick<
   AttemptRow,
   'id' | 'delivery_id' | 'n' | 'started_at' | 'duration_ms' | 'outcome' | 'status_code' | 'decision' | 'next_attempt_at'
 > &
-  Verdict
+  Verdict & { request_id: number | null }
+
+/** Forward mode, per captured request: how many legs went to a target and how the last one ended. */
+export interface TimelineLegRow {
+  request_id: number
+  legs: number
+  outcome: string
+  response_status: number | null
+  latency_ms: number | null
+}
 
 /** A receive-only request, with the event type read from its JSON body when it names one. */
 export type TimelineRequestRow = Pick<
@@ -54,7 +63,7 @@ export function createTimelineReads(db: Database) {
   )
   const attemptsOf = db.prepare<[number], TimelineAttemptRow>(
     `SELECT a.id, a.delivery_id, a.n, a.started_at, a.duration_ms, a.outcome, a.status_code, a.decision, a.next_attempt_at,
-            r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number
+            r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number, r.id AS request_id
        FROM attempts a LEFT JOIN requests r ON r.attempt_id = a.id
       WHERE a.delivery_id = ? ORDER BY a.n`,
   )
@@ -68,6 +77,13 @@ export function createTimelineReads(db: Database) {
   const placeOfRequest = db.prepare<[number], RequestPlaceRow>(
     `SELECT r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) AS key, r.attempt_id, a.delivery_id
        FROM requests r LEFT JOIN attempts a ON a.id = r.attempt_id WHERE r.id = ?`,
+  )
+
+  // One statement for a whole page of requests (json_each, whatever their number); the bare
+  // columns come from the row of MAX(id): the last leg. No bodies: the timeline shows a line.
+  const legsOf = db.prepare<[string], TimelineLegRow & { last_id: number }>(
+    `SELECT request_id, COUNT(*) AS legs, MAX(id) AS last_id, outcome, response_status, latency_ms
+       FROM forward_legs WHERE request_id IN (SELECT value FROM json_each(?)) GROUP BY request_id`,
   )
 
   // Newest first, read as two ordered streams and merged: deliveries by id (insertion order, so
@@ -96,6 +112,8 @@ export function createTimelineReads(db: Database) {
     attemptsOf: (deliveryId: number) => attemptsOf.all(deliveryId),
     requestsOfGroup: (endpointId: string | null, key: string) => requestsOfGroup.all(endpointId, key),
     placeOfRequest: (requestId: number) => placeOfRequest.get(requestId),
+    /** The forward legs of these requests, one summary each (requests never forwarded are absent). */
+    legsOf: (requestIds: readonly number[]): TimelineLegRow[] => (requestIds.length === 0 ? [] : legsOf.all(JSON.stringify(requestIds))),
     /** The first `count` row references of the timeline under `filter`, newest first, and how many there are. */
     refs,
   }

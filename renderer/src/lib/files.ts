@@ -6,6 +6,11 @@ function bridge(): HookloopBridge | undefined {
   return (window as unknown as { hookloop?: HookloopBridge }).hookloop
 }
 
+/** True in the app window (native dialogs: a save gives a path); false in a browser (a save is a download). */
+export function savesToPath(): boolean {
+  return bridge()?.saveFile !== undefined
+}
+
 /** Saves text under a suggested name; resolves to where it went (a path, or the download's name), null when cancelled. */
 export async function saveTextFile(options: { title: string; defaultName: string; text: string; mime?: string }): Promise<string | null> {
   const native = bridge()

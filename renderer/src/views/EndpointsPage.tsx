@@ -8,6 +8,8 @@ import type { PresetId } from '../../../shared/rules-presets'
 import type { SchemeId } from '../../../shared/signatures'
 import { named, Select, type Choice } from './Select'
 import { run, setFilter, toast, useApp } from '../state/app-store'
+import { ForwardToField } from './ForwardToField'
+import { splitTargets } from '../lib/forward-input'
 
 export function EndpointsPage() {
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
@@ -53,6 +55,7 @@ function NewEndpoint() {
   const [dedupeType, setDedupeType] = useState<DedupeKey['type'] | 'none'>('header')
   const [dedupeText, setDedupeText] = useState('webhook-id')
   const pickDedupe = (key: DedupeKey) => (setDedupeType(key.type), setDedupeText(dedupeKeyText(key)))
+  const [forwardTo, setForwardTo] = useState('')
   const [busy, setBusy] = useState(false)
   const create = async () => {
     setBusy(true)
@@ -62,6 +65,7 @@ function NewEndpoint() {
         scheme: scheme === '' ? null : scheme,
         secrets: secret ? [secret] : [],
         dedupe: dedupeKeyOf(dedupeType, dedupeType === 'template' ? dedupeText : dedupeText.trim()),
+        ...(forwardTo.trim() ? { forwardTo: splitTargets(forwardTo) } : {}),
       }),
     )
     setBusy(false)
@@ -69,6 +73,7 @@ function NewEndpoint() {
       toast('ok', `Endpoint ${created.name} answers at ${created.localUrl}`)
       setName('')
       setSecret('')
+      setForwardTo('')
     }
   }
   return (
@@ -96,6 +101,10 @@ function NewEndpoint() {
               <Select choices={DEDUPE_TYPES} value={dedupeType} onChange={setDedupeType} />
               <input className="input mono" style={{ flex: 1 }} value={dedupeText} disabled={dedupeType === 'none'} onChange={(e) => setDedupeText(e.target.value)} />
             </div>
+          </label>
+          <label className="field" style={{ gridColumn: '1 / -1' }}>
+            Forward to your app (optional; several = fan-out)
+            <input className="input mono" value={forwardTo} onChange={(e) => setForwardTo(e.target.value)} placeholder="http://127.0.0.1:3000/webhooks" data-testid="endpoint-forward-to" />
           </label>
         </div>
         <div className="row">
@@ -161,10 +170,11 @@ function EndpointCard({ endpoint, rules }: { endpoint: EndpointView; rules: Rule
           </button>
         </div>
         {endpoint.secretHints.length > 0 && <div className="hint">Secrets: {endpoint.secretHints.join(', ')}</div>}
+        <ForwardToField endpoint={endpoint} />
         <div className="section-title">Rules, first match wins</div>
         <div className="card" style={{ boxShadow: 'none' }}>
           {rules.length === 0 ? (
-            <div className="list-item hint">No rules: every request gets 200. Add a preset below.</div>
+            <div className="list-item hint">{endpoint.forwardTo.length > 0 ? 'No rules: every request goes to your app.' : 'No rules: every request gets 200.'} Add a preset below.</div>
           ) : (
             <div className="list" data-testid="rule-list">
               {rules.map((rule, i) => (

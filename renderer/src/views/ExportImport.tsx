@@ -3,8 +3,8 @@
 // import a HAR or case file to replay it against an endpoint, re-signed with a given secret.
 import { useState } from 'react'
 import type { ExportFormat, ReplayResult } from '../../../shared/exports'
-import type { TimelineRow } from '../../../shared/contract'
-import { openTextFile, saveTextFile } from '../lib/files'
+import type { ImportedScenarioView, TimelineRow } from '../../../shared/contract'
+import { openTextFile, saveTextFile, savesToPath } from '../lib/files'
 import { run, toast, useApp } from '../state/app-store'
 import type { SchemeId } from '../../../shared/signatures'
 import { endpointChoices, named, Select } from './Select'
@@ -95,6 +95,7 @@ export function ImportDialog() {
   const [secret, setSecret] = useState('')
   const [busy, setBusy] = useState(false)
   const [results, setResults] = useState<ReplayResult[] | null>(null)
+  const [made, setMade] = useState<(ImportedScenarioView & { where: string }) | null>(null)
   const endpoint = endpoints.find((e) => e.id === endpointId) ?? endpoints[0]
   const close = () => useApp.setState({ dialog: null })
   const pick = async () => {
@@ -102,7 +103,21 @@ export function ImportDialog() {
     if (opened) {
       setFile(opened)
       setResults(null)
+      setMade(null)
     }
+  }
+  /** The file as a scenario (requests sent again, what was observed expected), saved where the person says. */
+  const makeScenario = async () => {
+    if (!file) return
+    setBusy(true)
+    const out = await run('Make it a scenario', (c) => c.call('import.toScenario', { text: file.text, source: file.name }))
+    setBusy(false)
+    if (!out) return
+    const saved = await saveTextFile({ title: 'Save the scenario', defaultName: out.fileName, text: out.text, mime: 'application/json' })
+    if (!saved) return
+    const where = savesToPath() ? saved : `${saved} in your downloads folder`
+    setMade({ ...out, where })
+    toast('ok', `Scenario saved to ${where}`)
   }
   const go = async () => {
     if (!file) return
@@ -116,7 +131,7 @@ export function ImportDialog() {
   return (
     <div className="overlay" onClick={close}>
       <div className="dialog" style={{ minWidth: 560 }} onClick={(e) => e.stopPropagation()} data-testid="import-dialog">
-        <h2>Import and replay</h2>
+        <h2>Import: replay, or make it a scenario</h2>
         <div className="row">
           <button className="btn" onClick={() => void pick()} data-testid="import-pick">
             Choose a HAR or case file…
@@ -162,9 +177,29 @@ export function ImportDialog() {
             ))}
           </ul>
         )}
+        {made && (
+          <div className="hint" style={{ marginTop: 8 }} data-testid="import-scenario-saved">
+            <div>
+              Scenario saved to <span className="mono">{made.where}</span>: {made.events} event{made.events === 1 ? '' : 's'}, {made.expectations} expectation{made.expectations === 1 ? '' : 's'} from what was observed.
+            </div>
+            <div>
+              Run it: <span className="mono" data-testid="import-scenario-command">hookloop run {made.fileName}{made.secrets.map((s) => ` --secret ${s}=…`).join('')}</span>
+            </div>
+            {made.notes.length > 0 && (
+              <ul data-testid="import-scenario-notes">
+                {made.notes.map((note, i) => (
+                  <li key={i}>{note}</li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
         <div className="row" style={{ marginTop: 12, justifyContent: 'flex-end' }}>
           <button className="btn" onClick={close}>
             Close
+          </button>
+          <button className="btn" disabled={busy || file === null} onClick={() => void makeScenario()} data-testid="import-make-scenario" title="A scenario file for hookloop run: the requests sent again in order, what was observed as expectations, secrets as placeholders">
+            Make it a scenario
           </button>
           <button className="btn primary" disabled={busy || !ready} onClick={() => void go()} data-testid="import-replay">
             {busy ? <span className="spinner" /> : null} Replay

@@ -1,9 +1,11 @@
 // The selected delivery, attempt or request: headers, body (pretty / raw / hex), the response,
 // the signature verdict explained, the rule and fault applied; Retry now, Replay, Copy as cURL.
 import { Fragment, useEffect, useState } from 'react'
-import type { AttemptDetail, DeliveryDetail, HeaderPair, RequestDetail, TimelineRow } from '../../../shared/contract'
+import type { AttemptDetail, DeliveryDetail, RequestDetail, TimelineRow } from '../../../shared/contract'
 import { run, toast, useApp } from '../state/app-store'
-import { bodyText, decodeBase64, hexDump, prettyJson } from '../lib/body'
+import { decodeBase64 } from '../lib/body'
+import { Body, Headers } from './InspectorParts'
+import { ForwardLegs } from './ForwardLegs'
 import { curlCommand } from '../../../shared/curl'
 import { formatDuration, formatTime } from '../lib/format'
 import { DuplicateBadge, SignatureBadgeView, StatusBadge, TONE_COLOR } from './badges'
@@ -61,7 +63,7 @@ function RowInspector({ row, markId }: { row: TimelineRow; markId: number | null
       {row.kind === 'delivery' && row.deliveryId !== null ? (
         <DeliveryInspector row={row} deliveryId={row.deliveryId} attemptId={chosen?.kind === 'attempt' ? chosen.id : null} />
       ) : chosen ? (
-        <RequestPanel requestId={chosen.id} version={`${row.attempts}:${row.lastStatusCode}`} showActions />
+        <RequestPanel requestId={chosen.id} version={`${row.attempts}:${row.lastStatusCode}:${chosen.app?.label ?? ''}`} showActions />
       ) : null}
     </>
   )
@@ -70,7 +72,7 @@ function RowInspector({ row, markId }: { row: TimelineRow; markId: number | null
 function DeliveryInspector({ row, deliveryId, attemptId }: { row: TimelineRow; deliveryId: number; attemptId: number | null }) {
   const [detail, setDetail] = useState<DeliveryDetail | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const version = `${row.status}:${row.attempts}:${row.lastAt}:${row.nextAt}:${row.marks.map((m) => m.label).join(',')}`
+  const version = `${row.status}:${row.attempts}:${row.lastAt}:${row.nextAt}:${row.marks.map((m) => `${m.label}/${m.app?.label ?? ''}`).join(',')}`
   useEffect(() => {
     let live = true
     const client = useApp.getState().client
@@ -179,6 +181,8 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
   const [request, setRequest] = useState<RequestDetail | null>(null)
   const [error, setError] = useState<string | null>(null)
   const receiverUrl = useApp((s) => s.snapshot?.receiverUrl ?? '')
+  // Bumped after a resend: the new leg is read back with the request.
+  const [reload, setReload] = useState(0)
   useEffect(() => {
     let live = true
     useApp
@@ -189,7 +193,7 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
     return () => {
       live = false
     }
-  }, [requestId, version])
+  }, [requestId, version, reload])
   if (error) return <div className="inspector-body error-text">Could not load the request: {error}</div>
   if (!request) return <div className="center"><span className="spinner" /></div>
   const body = decodeBase64(request.bodyBase64)
@@ -203,6 +207,7 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
           </button>
         </div>
       )}
+      <ForwardLegs request={request} onResent={() => setReload((n) => n + 1)} />
       <section>
         <div className="section-title">Received by our endpoint</div>
         <dl className="kv">
@@ -295,55 +300,7 @@ function Verdict({ request }: { request: RequestDetail }) {
   )
 }
 
-function Headers({ title, headers }: { title: string; headers: HeaderPair[] }) {
-  if (headers.length === 0) return null
-  return (
-    <section>
-      {title && <div className="section-title">{title}</div>}
-      <dl className="kv">
-        {headers.map((h, i) => (
-          <HeaderLine key={i} header={h} />
-        ))}
-      </dl>
-    </section>
-  )
-}
-
-function HeaderLine({ header }: { header: HeaderPair }) {
-  return (
-    <>
-      <dt>{header.name}</dt>
-      <dd>{header.value}</dd>
-    </>
-  )
-}
-
-type BodyMode = 'pretty' | 'raw' | 'hex'
-
-function Body({ title, bytes }: { title: string; bytes: Uint8Array }) {
-  const text = bodyText(bytes)
-  const pretty = prettyJson(text)
-  const [mode, setMode] = useState<BodyMode>(pretty ? 'pretty' : 'raw')
-  const shown = mode === 'hex' ? hexDump(bytes) : mode === 'pretty' ? (pretty ?? text) : text
-  return (
-    <section>
-      <div className="section-title">
-        {title}
-        <span style={{ flex: 1 }} />
-        <span className="segmented">
-          {(['pretty', 'raw', 'hex'] as const).map((m) => (
-            <button key={m} className={mode === m ? 'active' : ''} onClick={() => setMode(m)} disabled={m === 'pretty' && !pretty}>
-              {m}
-            </button>
-          ))}
-        </span>
-      </div>
-      {bytes.length === 0 ? <div className="hint">empty</div> : <pre className="code" data-testid="body">{shown}</pre>}
-    </section>
-  )
-}
-
-async function copy(text: string, done: string): Promise<void> {
+export async function copy(text: string, done: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text)
     toast('ok', done)

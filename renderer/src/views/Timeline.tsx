@@ -36,6 +36,9 @@ export function Timeline() {
   const ghosts = useApp((s) => s.ghosts)
   const picked = useApp((s) => s.picked)
   const relative = useApp((s) => s.relative)
+  const endpoints = useApp((s) => s.snapshot?.endpoints)
+  // Endpoints that forward to an app: their rows say under each mark whether the app saw it.
+  const forwarding = useMemo(() => new Set((endpoints ?? []).filter((e) => e.forwardTo.length > 0).map((e) => e.id)), [endpoints])
   const window = useTimeWindow(rows)
   const { viewport, onScroll, first, last, totalHeight, reveal } = useVirtualRows(rows.length, loadMoreRows)
   const axis = useRef<HTMLDivElement | null>(null)
@@ -134,6 +137,7 @@ export function Timeline() {
               verdict={verdicts.get(row.eventId)}
               ghosts={ghosts.get(row.eventId)}
               picked={picked.has(row.key)}
+              forwarding={row.endpointId !== null && forwarding.has(row.endpointId)}
             />
           ))}
         </div>
@@ -180,14 +184,17 @@ interface RowProps {
   ghosts: number[] | undefined
   /** Picked for export (Ctrl/⌘-click). */
   picked: boolean
+  /** The row's endpoint forwards to an app (a mark without a leg then says "not forwarded"). */
+  forwarding: boolean
 }
 
-const TimelineRowView = memo(function TimelineRowView({ row, top, selected, selectedMark, window, width, relative, ticks, verdict, ghosts, picked }: RowProps) {
+const TimelineRowView = memo(function TimelineRowView({ row, top, selected, selectedMark, window, width, relative, ticks, verdict, ghosts, picked, forwarding }: RowProps) {
   const origin = relative ? row.firstAt : 0
   const span = window ? window.end - window.start : 1
   const x = (t: number) => (window ? ((t - origin - window.start) / span) * width : 0)
   const select = (mark?: { kind: 'attempt' | 'request'; id: number }) => useApp.setState({ selection: { rowKey: row.key, mark } })
   const pieces: React.ReactNode[] = []
+  const forwarded = forwarding || row.marks.some((m) => m.app !== undefined)
   ghosts?.forEach((at, i) => {
     pieces.push(<div key={`g${i}`} className="ghost" style={{ left: x(at) }} title={`expected attempt ${i + 1} at ${formatClock(at)}`} data-testid="ghost" />)
   })
@@ -229,10 +236,18 @@ const TimelineRowView = memo(function TimelineRowView({ row, top, selected, sele
         {mark.label}
       </button>,
     )
+    // Forward mode: under each mark, whether the app saw it and what it answered.
+    if (forwarded) {
+      pieces.push(
+        <div key={`a${mark.id}`} className={`app-saw ${mark.app?.tone ?? 'none'}`} style={{ left: x(mark.at) }} data-testid="app-saw" title={mark.app ? mark.app.label : 'not forwarded to your app'}>
+          {mark.app ? mark.app.label : 'not forwarded'}
+        </div>,
+      )
+    }
   })
   return (
     <div
-      className={`tl-row${selected ? ' selected' : ''}${picked ? ' picked' : ''}`}
+      className={`tl-row${selected ? ' selected' : ''}${picked ? ' picked' : ''}${forwarded ? ' forwarded' : ''}`}
       style={{ top }}
       onClick={(event) => (event.ctrlKey || event.metaKey ? togglePicked(row.key) : select())}
       data-picked={picked || undefined}

@@ -1,0 +1,62 @@
+// `hookloop import FILE --as-scenario OUT.json [--name NAME]`: a HAR 1.2 or case file becomes a
+// scenario file `hookloop run` plays in CI — the requests sent again in their order and timing,
+// the endpoints and rules recreated, secrets as placeholders, what was observed as expectations.
+// 0 written, 1 the file holds nothing that can be sent again, 2 bad usage or a broken file.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, dirname, resolve } from 'node:path'
+import { ImportError } from '../engine/exports'
+import { IncidentConversionError } from '../engine/scenarios/from-incident'
+import { scenarioFromIncidentText } from '../engine/scenarios/incident-file'
+import { commandArgs } from './command-args'
+import type { Command } from './commands'
+import { UsageError } from './usage-error'
+
+const USAGE = `Usage: hookloop import FILE --as-scenario OUT.json [--name NAME] [--force]
+
+Turns a HAR 1.2 file or a Hookloop case file into a scenario file: the endpoints and their rules
+(from the case file, or rules that answer as the file says they answered), every captured
+request sent again in its order and timing (the same event id again is a resend), our sender's
+deliveries under their own policy, and what was observed (answers, duplicate numbers, signature
+verdicts, attempt times and decisions) as expectations. Secrets are \${NAME} placeholders:
+  hookloop run OUT.json --secret NAME=VALUE      (or set the environment variable NAME)
+  --as-scenario OUT.json  where to write the scenario ("-" for standard output)
+  --name NAME             the scenario's name (default: "Incident from <file>")
+  --force                 overwrite OUT.json when it exists
+Exit status: 0 written, 1 nothing in the file can be sent again, 2 bad usage or a broken file.`
+
+export const importCommand: Command = async (args) => {
+  const parsed = commandArgs('import', USAGE, args, { 'as-scenario': { type: 'string' }, name: { type: 'string' }, force: { type: 'boolean', default: false } }, true)
+  if (!parsed) return 0
+  const v = parsed.values
+  const [file, ...extra] = parsed.positionals
+  if (!file || extra.length > 0) throw new UsageError('import: give exactly one FILE (hookloop import --help)')
+  const out = v['as-scenario']
+  if (out === undefined || out === '') throw new UsageError('import: say what to make of it: --as-scenario OUT.json (to send its requests again now, use hookloop replay)')
+  if (out !== '-' && existsSync(out) && !v.force) throw new UsageError(`import: ${out} already exists (give --force to overwrite it)`)
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new UsageError(`import: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+  }
+  let made
+  try {
+    made = scenarioFromIncidentText(text, { source: basename(file), ...(v.name ? { name: v.name } : {}) })
+  } catch (error) {
+    if (error instanceof ImportError) throw new UsageError(`import: ${file}: ${error.message}`)
+    if (error instanceof IncidentConversionError) {
+      process.stderr.write(`hookloop: ${file}: ${error.message}\n`)
+      return 1
+    }
+    throw error
+  }
+  for (const note of made.notes) process.stderr.write(`hookloop: note: ${note}\n`)
+  if (out === '-') process.stdout.write(made.text)
+  else {
+    mkdirSync(dirname(resolve(out)), { recursive: true })
+    writeFileSync(out, made.text)
+    const run = `hookloop run ${out}${made.secrets.map((s) => ` --secret ${s}=…`).join('')}`
+    process.stdout.write(`wrote ${out}: ${made.events} event${made.events === 1 ? '' : 's'}, ${made.expectations} expectation${made.expectations === 1 ? '' : 's'}\nrun it: ${run}\n`)
+  }
+  return 0
+}
