@@ -1,6 +1,7 @@
 // Conformance checks: what Hookloop grades about the other side of a webhook integration. The
 // consumer check sends a battery of deliveries to someone's endpoint and grades each answer; the
 // CLI prints it as a report card, writes it as JSON, and the UI can show the same objects.
+import type { HandshakeKind } from './handshakes'
 import type { CustomHmacOptions, SchemeId } from './signatures'
 
 export const CONSUMER_CHECK_IDS = [
@@ -12,6 +13,7 @@ export const CONSUMER_CHECK_IDS = [
   'malformed_body_rejected',
   'no_redirect',
   'latency',
+  'handshake_answered',
 ] as const
 export type ConsumerCheckId = (typeof CONSUMER_CHECK_IDS)[number]
 
@@ -67,7 +69,10 @@ export interface ConsumerCheck {
 export interface ConsumerCheckResult {
   ok: boolean
   url: string
-  scheme: SchemeId
+  /** The scheme the battery signed with; null when only a handshake was checked. */
+  scheme: SchemeId | null
+  /** The verification handshake checked (before the battery), when one was asked for. */
+  handshake: HandshakeKind | null
   /** Wall time the battery started, ms since the epoch, and how long it took. */
   started_at: number
   wall_ms: number
@@ -80,8 +85,12 @@ export interface ConsumerCheckResult {
 /** What to check, as plain data (a UI form or an engine request can carry it as JSON). */
 export interface ConsumerCheckSettings {
   url: string
-  scheme: SchemeId
-  secret: string
+  /** The battery's signature scheme; absent = no battery, only the handshake. */
+  scheme?: SchemeId
+  /** The signing secret; for a handshake, the secret its request or answer uses (Slack signing secret, Zoom secret token, X consumer secret). */
+  secret?: string
+  /** Make this provider's verification handshake first and grade the answer (shared/handshakes.ts). */
+  handshake?: HandshakeKind
   custom?: CustomHmacOptions
   /** Provider timeout per request (default 10 000 ms). */
   timeoutMs?: number

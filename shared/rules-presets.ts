@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { defineCatalog } from './catalog'
 import { FORWARD_RULE_PRESETS } from './forward-presets'
+import { HANDSHAKE_PRESETS } from './handshake-presets'
 import { preset } from './rule-preset-entry'
 import { parseRule, type Rule } from './rules'
 import { toDefinitionError } from './receiver-errors'
@@ -66,6 +67,7 @@ export const RULE_PRESETS = defineCatalog({
     rule: (p) => ({ name: 'slow', steps: [{ type: 'delay', ms: p.ms ?? 11_000 }, ok] }),
   }),
   ...FORWARD_RULE_PRESETS,
+  ...HANDSHAKE_PRESETS,
 })
 export const PRESET_IDS = RULE_PRESETS.ids
 export type PresetId = (typeof PRESET_IDS)[number]

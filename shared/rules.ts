@@ -4,12 +4,13 @@
 import { z } from 'zod'
 import { DefinitionError, toDefinitionError } from './receiver-errors'
 import { explainForward, forwardCopyStepSchema, forwardStepSchema, type ForwardStepType } from './forward'
+import { HANDSHAKE_KINDS, HANDSHAKES } from './handshakes'
 
 const status = z.number().int().min(100).max(599)
 const ms = z.number().int().nonnegative().max(24 * 3600 * 1000)
 
 // ---------------------------------------------------------------- matchers
-export const MATCHER_TYPES = ['method', 'path', 'header', 'event-type', 'nth-arrival', 'every-nth', 'probability'] as const
+export const MATCHER_TYPES = ['method', 'path', 'header', 'query', 'event-type', 'nth-arrival', 'every-nth', 'probability'] as const
 export type MatcherType = (typeof MATCHER_TYPES)[number]
 
 export const matcherSchema = z.discriminatedUnion('type', [
@@ -18,6 +19,8 @@ export const matcherSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('path'), path: z.string().startsWith('/'), prefix: z.boolean().optional() }),
   /** Header present, or (with value) equal to value (case-insensitive name, exact value). */
   z.strictObject({ type: z.literal('header'), name: z.string().min(1), value: z.string().optional() }),
+  /** Query parameter present, or (with value) equal to value (exact name, decoded value). */
+  z.strictObject({ type: z.literal('query'), name: z.string().min(1), value: z.string().optional() }),
   /** A field of the JSON body (dotted path, default event_type) equal to one of the values. */
   z.strictObject({
     type: z.literal('event-type'),
@@ -38,10 +41,10 @@ export type Matcher = z.infer<typeof matcherSchema>
 
 // ---------------------------------------------------------------- steps
 /** The steps that act on the sender's connection; forward mode adds FORWARD_STEP_TYPES (shared/forward.ts). */
-export const STEP_TYPES = ['delay', 'reply', 'timeout', 'close', 'reset', 'redirect', 'drip', 'malformed'] as const
+export const STEP_TYPES = ['delay', 'reply', 'timeout', 'close', 'reset', 'redirect', 'drip', 'malformed', 'handshake'] as const
 export type StepType = (typeof STEP_TYPES)[number] | ForwardStepType
 /** A final step answers (or refuses to answer) the request: nothing may follow it. */
-export const FINAL_STEP_TYPES: readonly StepType[] = ['reply', 'timeout', 'close', 'reset', 'redirect', 'drip', 'malformed', 'forward']
+export const FINAL_STEP_TYPES: readonly StepType[] = ['reply', 'timeout', 'close', 'reset', 'redirect', 'drip', 'malformed', 'handshake', 'forward']
 export const MALFORMED_VARIANTS = ['garbage', 'bad-status-line', 'bad-header', 'short-body'] as const
 
 const headerRecord = z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'not a valid header name'), z.string().regex(/^[^\r\n\0]*$/, 'header values may not contain CR, LF or NUL'))
@@ -67,6 +70,11 @@ const connectionStepSchema = z.discriminatedUnion('type', [
   }),
   /** Write bytes that are not a valid HTTP response, then close. */
   z.strictObject({ type: z.literal('malformed'), variant: z.enum(MALFORMED_VARIANTS).optional() }),
+  /**
+   * Answer a provider's verification handshake from the request (shared/handshakes.ts); where the
+   * answer is an HMAC, keyed with secret, else with the endpoint's first secret.
+   */
+  z.strictObject({ type: z.literal('handshake'), kind: z.enum(HANDSHAKE_KINDS), secret: z.string().min(1).optional() }),
 ])
 /** Forward mode (shared/forward.ts) beside the connection steps: to your app, answering with its answer; or a copy, going on. */
 export const stepSchema = z.union([connectionStepSchema, forwardStepSchema, forwardCopyStepSchema])
@@ -151,6 +159,8 @@ export function explainMatcher(m: Matcher): string {
       return m.prefix ? `path is under ${m.path}` : `path is ${m.path}`
     case 'header':
       return m.value === undefined ? `header ${m.name} is present` : `header ${m.name} is "${m.value}"`
+    case 'query':
+      return m.value === undefined ? `query parameter ${m.name} is present` : `query parameter ${m.name} is "${m.value}"`
     case 'event-type': {
       const values = Array.isArray(m.value) ? m.value : [m.value]
       return `${m.path ?? 'event_type'} is ${values.map((v) => `"${v}"`).join(' or ')}`
@@ -186,6 +196,8 @@ export function explainStep(s: Step): string {
       return `reply ${s.status ?? 200}, sending the body ${s.chunk_bytes ?? 1} byte${(s.chunk_bytes ?? 1) === 1 ? '' : 's'} every ${formatMs(s.interval_ms)}`
     case 'malformed':
       return `send an invalid HTTP response (${s.variant ?? 'garbage'})`
+    case 'handshake':
+      return `answer the ${HANDSHAKES.entries[s.kind].label} handshake`
     case 'forward':
     case 'forward-copy':
       return explainForward(s)

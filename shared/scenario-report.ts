@@ -3,6 +3,9 @@
 // verdict. Written as JSON by `hookloop run --report` and shown by the UI.
 import type { ScenarioClock } from './scenario'
 import type { DeliveryStatus } from './delivery'
+import type { ReportForwardLeg } from './scenario-forward'
+
+export type { ReportForwardLeg } from './scenario-forward'
 
 export interface ReportAttempt {
   n: number
@@ -78,6 +81,8 @@ export type ExpectationSubject =
   /** The deliveries of a scenario event to a subscription (`copy`: the one a duplicate fault made). */
   | { kind: 'delivery'; event: string; subscription: string; copy: boolean; field: string }
   | { kind: 'endpoint'; endpoint: string; field: string }
+  /** The legs to a forward target (your app), maybe of one endpoint or one event. */
+  | { kind: 'forward'; target: string; endpoint: string | null; event: string | null; field: string }
   /** The scenario as a whole (e.g. it has no expectations). */
   | { kind: 'scenario'; field: string }
 
@@ -122,6 +127,8 @@ export interface ScenarioReport {
   endpoints: ReportEndpoint[]
   /** Every request our endpoints received during the run, in arrival order (headers, body, verdicts). */
   arrivals?: ReportArrival[]
+  /** Forward mode: every leg sent to a forward target during the run, in the order sent. */
+  forwards?: ReportForwardLeg[]
   actions: ReportAction[]
   expectations: ExpectationResult[]
 }

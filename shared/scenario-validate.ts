@@ -175,6 +175,17 @@ export function crossCheck(scenario: Scenario): ScenarioProblem[] {
   scenario.expect.endpoints.forEach((exp, i) => {
     if (!slugs.includes(exp.endpoint)) problems.push({ path: formatPath(['expect', 'endpoints', i, 'endpoint']), message: unknownRef('endpoint', exp.endpoint, slugs) })
   })
+  scenario.expect.forwards.forEach((exp, i) => {
+    const at = (...rest: (string | number)[]) => formatPath(['expect', 'forwards', i, ...rest])
+    if (exp.target === undefined && scenario.app === undefined) problems.push({ path: at(), message: 'name the forward "target", or set the scenario\'s "app" (the target judged by default)' })
+    if (exp.endpoint !== undefined && !slugs.includes(exp.endpoint)) problems.push({ path: at('endpoint'), message: unknownRef('endpoint', exp.endpoint, slugs) })
+    if (exp.event !== undefined && !eventIds.includes(exp.event)) problems.push({ path: at('event'), message: unknownRef('event', exp.event, eventIds) })
+    for (const field of ['statuses', 'outcomes'] as const) {
+      const list = exp[field]
+      if (list !== undefined && exp.requests !== undefined && list.length !== exp.requests) problems.push({ path: at(field), message: `lists ${list.length} requests but "requests" is ${exp.requests}` })
+    }
+    if (exp.latency_ms?.min !== undefined && exp.latency_ms.max !== undefined && exp.latency_ms.min > exp.latency_ms.max) problems.push({ path: at('latency_ms'), message: `min ${exp.latency_ms.min} is above max ${exp.latency_ms.max}` })
+  })
   return problems
 }
 

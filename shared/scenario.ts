@@ -10,6 +10,7 @@ import { isStatusWord, providerStatusWords } from './scenario-status-words'
 import { endpointSchema, policySchema, sendFaultSchema } from './scenario-parts'
 import { ENVELOPES } from './envelope'
 import { DELIVERY_STATUSES } from './delivery'
+import { forwardExpectationSchema, scenarioAppSchema } from './scenario-forward'
 
 export const SCENARIO_VERSION = 1
 
@@ -199,6 +200,12 @@ export const scenarioSchema = z.strictObject({
   clock: scenarioClockSchema.default({ mode: 'virtual' }),
   /** Run-wide limit on scenario clock time, so a scenario that never settles still ends. */
   max_duration_ms: z.number().int().positive().optional(),
+  /**
+   * Forward mode: the app under test, as the base URL this file's forward targets start with
+   * (`http://127.0.0.1:3000`). `hookloop run --app URL` (or HOOKLOOP_APP_URL) replaces it in
+   * every target at run time; `expect.forwards` judges legs to it by default.
+   */
+  app: scenarioAppSchema.optional(),
   endpoints: z.array(endpointSchema).default([]),
   subscriptions: z.array(subscriptionSchema).min(1),
   events: z.array(scenarioEventSchema).min(1),
@@ -212,8 +219,10 @@ export const scenarioSchema = z.strictObject({
     .strictObject({
       deliveries: z.array(deliveryExpectationSchema).default([]),
       endpoints: z.array(endpointExpectationSchema).default([]),
+      /** Forward mode: what a forward target (your app) saw and answered. */
+      forwards: z.array(forwardExpectationSchema).default([]),
     })
-    .default({ deliveries: [], endpoints: [] }),
+    .default({ deliveries: [], endpoints: [], forwards: [] }),
 })
 
 export type ScenarioClock = z.infer<typeof scenarioClockSchema>

@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { CONSUMER_CHECK_DEFAULTS } from '../../shared/conformance'
+import { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind, type HandshakeKind } from '../../shared/handshakes'
 import { SecretFormatError } from '../engine/signatures'
 import { ConsumerCheckInputError, ConsumerUnreachableError, formatReportCard, runConsumerCheck } from '../engine/conformance/consumer'
 import type { Command } from './commands'
@@ -11,14 +12,19 @@ import { COMMON_OPTIONS, CUSTOM_HELP, SCHEME_LIST, customOptions, readBytes, req
 import { commandArgs } from './command-args'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop check URL --scheme S --secret K [--timeout-ms 10000] [--warn-ms 5000]
+const USAGE = `Usage: hookloop check URL --scheme S --secret K [--handshake KIND] [--timeout-ms 10000] [--warn-ms 5000]
                       [--event-type T] [--payload-file F] [--samples 10] [--report OUT.json] [--json]
+       hookloop check URL --handshake KIND [--secret K] [--report OUT.json] [--json]
 
 Sends a battery of signed deliveries to the webhook endpoint at URL and grades the answers: a
 valid event gets 2xx in time, a duplicate gets 2xx, a wrong or missing signature, a stale
-timestamp and a malformed body get 4xx, nothing redirects; p50/p95 latency.
+timestamp and a malformed body get 4xx, nothing redirects; p50/p95 latency. With --handshake,
+first makes that provider's verification handshake and grades the answer (the challenge or token
+echoed, the HMAC, the content type, the provider's time limit); without --scheme, only that.
   --scheme S          signature scheme the endpoint verifies
-  --secret K          the endpoint's signing secret
+  --secret K          the endpoint's signing secret (for a handshake: the Slack signing secret,
+                      the Zoom secret token or the X consumer secret)
+  --handshake KIND    ${HANDSHAKE_KINDS.join(', ')}
   --timeout-ms N      provider timeout per request (default ${CONSUMER_CHECK_DEFAULTS.timeoutMs})
   --warn-ms N         warn when a 2xx takes longer (default ${CONSUMER_CHECK_DEFAULTS.warnAboveMs})
   --event-type T      type of the generated events (default ${CONSUMER_CHECK_DEFAULTS.eventType})
@@ -46,6 +52,12 @@ function readPayload(path: string | undefined): unknown {
   }
 }
 
+function handshakeArg(value: string | undefined): HandshakeKind | undefined {
+  if (value === undefined) return undefined
+  if (!isHandshakeKind(value)) throw new UsageError(`check: unknown handshake "${value}" (one of ${HANDSHAKE_KINDS.join(', ')})`)
+  return value
+}
+
 export async function check(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   const parsed = commandArgs('check', USAGE, args, {
     ...COMMON_OPTIONS,
@@ -56,17 +68,19 @@ export async function check(args: string[], out: NodeJS.WritableStream = process
     'payload-file': { type: 'string' },
     samples: { type: 'string' },
     report: { type: 'string' },
+    handshake: { type: 'string' },
     json: { type: 'boolean', default: false },
   }, true, out)
   if (!parsed) return 0
   const v = parsed.values
   const [url, ...extra] = parsed.positionals
-  if (!url) throw new UsageError('check: which endpoint? (hookloop check URL --scheme S --secret K)')
+  if (!url) throw new UsageError('check: which endpoint? (hookloop check URL --scheme S --secret K, or --handshake KIND)')
   if (extra.length) throw new UsageError(`check: one URL at a time (got also ${extra.join(', ')})`)
   if (v['body-file'] !== undefined || v.url !== undefined) throw new UsageError('check: the URL is the argument; the bodies are generated (use --payload-file for your own JSON)')
-  const scheme = requireScheme(v.scheme)
-  const secret = requireOption(v.secret, 'secret')
-  const custom = customOptions(scheme, v)
+  const handshake = handshakeArg(v.handshake)
+  const scheme = handshake !== undefined && v.scheme === undefined ? undefined : requireScheme(v.scheme)
+  const secret = scheme !== undefined || (handshake !== undefined && handshakeNeedsSecret(handshake)) ? requireOption(v.secret, 'secret') : (v.secret ?? '')
+  const custom = scheme === undefined ? undefined : customOptions(scheme, v)
   const timeoutMs = positiveInt(v['timeout-ms'], 'timeout-ms')
   const warnAboveMs = positiveInt(v['warn-ms'], 'warn-ms')
   const latencySamples = positiveInt(v.samples, 'samples')
@@ -76,7 +90,8 @@ export async function check(args: string[], out: NodeJS.WritableStream = process
   try {
     result = await runConsumerCheck({
       url,
-      scheme,
+      ...(scheme === undefined ? {} : { scheme }),
+      ...(handshake === undefined ? {} : { handshake }),
       secret,
       ...(custom ? { custom } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
@@ -85,7 +100,7 @@ export async function check(args: string[], out: NodeJS.WritableStream = process
       ...(v['event-type'] === undefined ? {} : { eventType: v['event-type'] }),
       ...(payload === undefined ? {} : { payload }),
       // A real endpoint can take seconds per answer: show that the battery is moving.
-      ...(v.json ? {} : { onProbe: (kind, index, total, o) => err.write(`  [${index + 1}/${total}] ${kind}: ${o.status_code ?? o.outcome} in ${o.duration_ms} ms\n`) }),
+      ...(v.json ? {} : { onProbe: (kind, index, total, o) => err.write(`  ${index < 0 ? '[handshake]' : `[${index + 1}/${total}]`} ${kind === 'handshake' ? handshake : kind}: ${o.status_code ?? o.outcome} in ${o.duration_ms} ms\n`) }),
     })
   } catch (error) {
     if (error instanceof ConsumerUnreachableError) {

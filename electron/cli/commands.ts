@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   check: { summary: 'grade a webhook endpoint: signatures, duplicates, errors, redirects, latency', load: () => import('./check').then((m) => m.checkCommand) },
   export: { summary: 'export requests and deliveries as HAR 1.2, cURL or a case file', load: () => import('./export').then((m) => m.exportCommand) },
   prune: { summary: 'delete captured requests by age or size, or all of them; give the space back', load: () => import('./prune').then((m) => m.pruneCommand) },
+  resend: { summary: 'send a captured request to your app again: as it was, re-signed, or with a broken signature', load: () => import('./resend').then((m) => m.resendCommand) },
   import: { summary: 'turn a HAR or case file into a scenario file (--as-scenario OUT.json)', load: () => import('./import').then((m) => m.importCommand) },
   replay: { summary: 'send the requests of a HAR or case file again, re-signed', load: () => import('./replay').then((m) => m.replayCommand) },
   trigger: { summary: 'deliver one catalog event exactly as a provider would, under its retry policy', load: () => import('./trigger').then((m) => m.triggerCommand) },

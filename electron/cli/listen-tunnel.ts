@@ -2,7 +2,7 @@
 // flags, starts the tunnel manager, and prints the public endpoint URLs when the tunnel is online
 // and one line per state change or notice after that.
 import { describeTunnelNotice, describeTunnelState } from '../../shared/tunnel'
-import { createTunnelManager, type TunnelManager, type TunnelManagerOptions } from '../engine/tunnel'
+import { createTunnelManager, type TunnelAcceptor, type TunnelManager, type TunnelManagerOptions } from '../engine/tunnel'
 import { UsageError } from './usage-error'
 
 export const TUNNEL_OPTIONS = {
@@ -42,9 +42,17 @@ export function tunnelSettings(values: { tunnel?: boolean; 'tunnel-host'?: strin
   return settings
 }
 
-/** Starts the tunnel to `localPort`; prints the public endpoint URLs whenever the URL is new. */
-export function startListenTunnel(localPort: number, settings: ListenTunnelSettings, endpointPaths: () => string[], write: (line: string) => void): TunnelManager {
-  const manager = createTunnelManager({ ...settings, localPort })
+/**
+ * Starts the tunnel to the receiver (its sockets handed to `accept`, the receiver in this
+ * process); prints the public endpoint URLs whenever the URL is new.
+ */
+export function startListenTunnel(
+  receiver: { port: number; accept: TunnelAcceptor },
+  settings: ListenTunnelSettings,
+  endpointPaths: () => string[],
+  write: (line: string) => void,
+): TunnelManager {
+  const manager = createTunnelManager({ ...settings, localPort: receiver.port, accept: receiver.accept })
   let printedUrl: string | undefined
   manager.on('state', (state) => {
     write(`${new Date().toISOString()}  ${describeTunnelState(state)}`)

@@ -48,6 +48,8 @@ export interface RunFileOptions {
   secrets?: SecretLookup
   /** Wall time now, ms (the JUnit timestamp). */
   now?: () => number
+  /** Forward mode: where the app under test runs (replaces the scenario's `app`). */
+  app?: string
 }
 
 export async function runScenarioFile(file: string, options: RunFileOptions): Promise<ScenarioFileResult> {
@@ -56,6 +58,8 @@ export async function runScenarioFile(file: string, options: RunFileOptions): Pr
   const loaded = loadScenarioFile(file, options.err, options.secrets)
   if (!loaded.ok) return { kind: 'invalid', file, startedAt, problems: loaded.problems }
   const { scenario } = loaded
+  const app = options.app !== undefined && scenario.app !== undefined ? options.app : undefined
+  if (options.app !== undefined && scenario.app === undefined) options.err.write(`hookloop: ${file} names no "app": the app URL given at run time is not used for it\n`)
   try {
     const report = await runScenario(scenario, {
       file,
@@ -63,6 +67,7 @@ export async function runScenarioFile(file: string, options: RunFileOptions): Pr
       // On a virtual clock the whole run takes a moment; on real time, show it as it goes.
       ...(scenario.clock.mode === 'virtual' || !options.progress ? {} : { onProgress: (line: string) => options.err.write(`${line}\n`) }),
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(app === undefined ? {} : { app }),
     })
     return { kind: 'ran', file, startedAt, report }
   } catch (error) {

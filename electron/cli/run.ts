@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
+import { targetUrlProblem } from '../../shared/forward'
 import { scenarioJsonSchema } from '../../shared/scenario-json-schema'
 import { DATA_FILE_NAME } from '../engine/engine'
 import { toJUnitXml, type ScenarioFileResult } from '../engine/scenarios/junit'
@@ -15,7 +16,7 @@ import { exitCodeOf, runScenarioFile } from './run-file'
 import { commandArgs } from './command-args'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR] [--secret NAME=VALUE …] [--json]
+const USAGE = `Usage: hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR] [--secret NAME=VALUE …] [--app URL] [--json]
        hookloop run --schema
 
 Runs the scenario in FILE headless and prints what happened to every delivery. With a folder,
@@ -27,11 +28,14 @@ runs every *.json scenario in it (sorted by name) and prints one summary each an
                      scenarios uses DIR/<name>/hookloop.db; default: a temp file, removed after)
   --secret NAME=VALUE  the value of a secret written as \${NAME} in the file (repeatable;
                      without it, the environment variable NAME)
+  --app URL          forward mode: your app runs at URL; it replaces the scenario's "app" in
+                     every forward target (default: $HOOKLOOP_APP_URL, else the file's own)
   --json             print the report as JSON instead of the summary
   --schema           print the JSON Schema of scenario files (for editors) and exit
 Exit status: 0 every expectation holds, 1 one fails, 2 a file is invalid.`
 
 interface Options {
+  app: string | undefined
   report: string | undefined
   junit: string | undefined
   data: string | undefined
@@ -117,6 +121,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
     report: { type: 'string' },
     junit: { type: 'string' },
     data: { type: 'string' },
+    app: { type: 'string' },
     json: { type: 'boolean', default: false },
     secret: { type: 'string', multiple: true, default: [] },
     schema: { type: 'boolean', default: false },
@@ -129,7 +134,12 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
   const [target, ...extra] = parsed.positionals
   if (!target) throw new UsageError('run: which scenario file or folder? (hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml])')
   if (extra.length) throw new UsageError(`run: one scenario file or folder at a time (got also ${extra.join(', ')})`)
-  const options: Options = { report: parsed.values.report, junit: parsed.values.junit, data: parsed.values.data, json: parsed.values.json, secrets: secretValues(parsed.values.secret) }
+  const app = parsed.values.app ?? (process.env.HOOKLOOP_APP_URL || undefined)
+  if (app !== undefined) {
+    const problem = targetUrlProblem(app)
+    if (problem) throw new UsageError(`run: ${parsed.values.app === undefined ? 'HOOKLOOP_APP_URL' : '--app'}: ${problem}`)
+  }
+  const options: Options = { app, report: parsed.values.report, junit: parsed.values.junit, data: parsed.values.data, json: parsed.values.json, secrets: secretValues(parsed.values.secret) }
 
   let folderMode = false
   try {
@@ -156,7 +166,14 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
     for (const file of files) {
       if (interrupt.signal.aborted) break
       const dataDir = dataDirFor(options, file, folderMode)
-      const result = await runScenarioFile(file, { err, signal: interrupt.signal, progress: !options.json, secrets: (name) => options.secrets.get(name) ?? process.env[name], ...(dataDir === undefined ? {} : { dataDir }) })
+      const result = await runScenarioFile(file, {
+        err,
+        signal: interrupt.signal,
+        progress: !options.json,
+        secrets: (name) => options.secrets.get(name) ?? process.env[name],
+        ...(dataDir === undefined ? {} : { dataDir }),
+        ...(options.app === undefined ? {} : { app: options.app }),
+      })
       results.push(result)
       if (result.kind === 'ran' && !options.json) out.write(`${formatSummary(result.report)}\n${folderMode ? '\n' : ''}`)
     }

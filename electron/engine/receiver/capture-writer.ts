@@ -1,4 +1,4 @@
-// The receiver's writes, through the store's group-commit writer (store/sql-writer.ts) in `keep`
+// The receiver's writes (captures, their outcomes, forward legs), through the store's group-commit writer (store/sql-writer.ts) in `keep`
 // mode: every row queued during one turn of the event loop is committed in ONE transaction, a
 // request's response waits for `committed()` (nothing is answered before it is on disk), and a
 // batch whose commit fails stays queued and is retried, so nothing captured is dropped.
@@ -6,6 +6,7 @@
 // (WAL: the receiver's reads on the main connection see every committed row), beside the HTTP
 // server instead of on its event loop.
 import type { Database } from 'better-sqlite3'
+import { INSERT_FORWARD_LEG_SQL, type ForwardLegWriteRow } from '../store/forward-legs'
 import { INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow } from '../store/requests'
 import { createInlineWriter, type SqlWriterOptions } from '../store/sql-writer'
 import { createSqlWriterThread } from '../store/sql-writer-thread'
@@ -14,6 +15,8 @@ export interface CaptureWriter {
   /** Queue a row; beforeCommit runs just before its transaction (to stamp the answer's time). */
   insert(row: RequestRow, beforeCommit?: () => void): void
   outcome(row: RequestOutcomeRow): void
+  /** Queue a forward leg: it commits with the captures queued before it (its request's row first). */
+  leg(row: ForwardLegWriteRow): void
   /** Resolves once every row queued so far is committed; rejects if that commit failed. */
   committed(): Promise<void>
   /** Commit now, synchronously (before a read, and at close). Throws if the commit fails. */
@@ -31,7 +34,7 @@ export interface CaptureWriterOptions {
   retryMs?: number
 }
 
-const STATEMENTS = { insert: INSERT_REQUEST_SQL, outcome: UPDATE_OUTCOME_SQL } as const
+const STATEMENTS = { insert: INSERT_REQUEST_SQL, outcome: UPDATE_OUTCOME_SQL, leg: INSERT_FORWARD_LEG_SQL } as const
 // Each row's own settlement is not needed: a request waits on committed(), a failed batch stays queued.
 const ignore = () => {}
 
@@ -47,5 +50,6 @@ export function createCaptureWriter(options: CaptureWriterOptions): CaptureWrite
     ...writer,
     insert: (row, beforeCommit) => writer.submit([['insert', row as unknown as Record<string, unknown>]], ignore, beforeCommit),
     outcome: (row) => writer.submit([['outcome', row as unknown as Record<string, unknown>]], ignore),
+    leg: (row) => writer.submit([['leg', row as unknown as Record<string, unknown>]], ignore),
   }
 }

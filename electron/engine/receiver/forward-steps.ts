@@ -2,10 +2,30 @@
 // step runner (steps.ts) and the forwarder (forward.ts). The sender's answer is the target's
 // answer, relayed as it arrives; when the target fails, 502 ("your app is down") or 504.
 import { explainLeg, type ForwardCopyStep, type ForwardStep } from '../../../shared/forward'
+import type { BodyBudget } from './body-budget'
 import type { ForwardSource, Forwarder } from './forward'
 import { defaultReply, finished, gone, holdUntilClosed, type ForwardHooks, type StepResult, type StepRun } from './steps'
 
-export function forwardHooks(forwarder: Forwarder, source: ForwardSource, bodyLimit: number): ForwardHooks {
+/** Default most background copies in flight at once, the receiver's whole. */
+export const DEFAULT_MAX_BACKGROUND_COPIES = 256
+
+/**
+ * What background copies may hold: a copy keeps its body after the sender is answered, so each
+ * counts against the receiver's body budget and a number of copies in flight. Past either, the
+ * copy is sent in the foreground (the sender waits for it, as with wait: true): a flood toward a
+ * slow app is pushed back onto the senders' connections instead of growing the heap.
+ */
+export interface CopyBudget {
+  budget: BodyBudget
+  max: number
+  running: number
+}
+
+export function createCopyBudget(budget: BodyBudget, max = DEFAULT_MAX_BACKGROUND_COPIES): CopyBudget {
+  return { budget, max, running: 0 }
+}
+
+export function forwardHooks(forwarder: Forwarder, source: ForwardSource, bodyLimit: number, copies: CopyBudget): ForwardHooks {
   return {
     async final(step: ForwardStep, run: StepRun): Promise<StepResult> {
       const { leg, relayed } = await forwarder.send(source, step, 'forward', {
@@ -30,8 +50,15 @@ export function forwardHooks(forwarder: Forwarder, source: ForwardSource, bodyLi
       return { ...result, fault: step }
     },
     async copy(step: ForwardCopyStep, run: StepRun): Promise<void> {
+      const share = copies.budget.open()
+      const background = !step.wait && copies.running < copies.max && share.take(source.body.length)
+      if (background) copies.running++
       const sent = forwarder.send(source, step, 'forward-copy', { bodyLimit, ...(run.attemptKey === undefined ? {} : { attemptKey: run.attemptKey }) })
-      if (step.wait) await sent
+      void sent.finally(() => {
+        share.release()
+        if (background) copies.running--
+      })
+      if (!background) await sent
     },
   }
 }

@@ -7,7 +7,6 @@ import https from 'node:https'
 import type { Clock } from '../../../shared/clock'
 import { DEFAULT_FORWARD_TIMEOUT_MS, type ForwardLeg, type ForwardLegKind, type ForwardLegOutcome } from '../../../shared/forward'
 import { holdWork, waitingOnClock } from '../clock'
-import type { ForwardLegStore } from '../store/forward-legs'
 
 /** The captured request as a target gets it. */
 export interface ForwardSource {
@@ -46,6 +45,8 @@ export interface Forwarder {
   send(source: ForwardSource, target: ForwardTarget, kind: ForwardLegKind, options?: { sink?: RelaySink; attemptKey?: string; bodyLimit?: number; headers?: [string, string][] }): Promise<LegResult>
   /** Background copies still running (they end with the receiver). */
   inFlight(): number
+  /** Resolves once no leg is in flight (a scenario run waits for its copies before judging). */
+  idle(): Promise<void>
   /** Aborts every leg (recorded as aborted) and waits for them to be stored. */
   close(): Promise<void>
 }
@@ -124,9 +125,18 @@ export function describeFailure(error: NodeJS.ErrnoException): { outcome: Forwar
   }
 }
 
-export function createForwarder(deps: { clock: Clock; store: ForwardLegStore; defaultBodyLimit: number; onLeg?: (leg: ForwardLeg) => void }): Forwarder {
-  const { clock, store } = deps
+export interface ForwarderDeps {
+  clock: Clock
+  /** Numbers the leg and queues it for the store (the capture writer); returns its id. Never blocks on SQLite. */
+  record: (leg: Omit<ForwardLeg, 'id'>) => number
+  defaultBodyLimit: number
+  onLeg?: (leg: ForwardLeg) => void
+}
+
+export function createForwarder(deps: ForwarderDeps): Forwarder {
+  const { clock } = deps
   const closing = new AbortController()
+  const timers = new Set<AbortController>()
   const legs = new Set<Promise<unknown>>()
   // Keep-alive: a stream of webhooks to one app reuses its connections, as a provider's would not
   // necessarily, but the app's handler is what is under test, not its accept loop.
@@ -176,14 +186,18 @@ export function createForwarder(deps: { clock: Clock; store: ForwardLegStore; de
     if (closing.signal.aborted) {
       leg.outcome = 'aborted'
       leg.error = 'the receiver stopped before it was sent'
-      return { leg: { ...leg, id: store.insert(leg) }, relayed }
+      return { leg: { ...leg, id: deps.record(leg) }, relayed }
     }
     // Real I/O in progress: a virtual clock must not jump past the target's answer.
     const release = holdWork(clock)
+    // One controller per leg, aborted when the leg ends or the forwarder closes (close() walks
+    // `timers`): AbortSignal.any per leg costs more than the rest of the timer on Node 20.
     const done = new AbortController()
-    const timer = clock.sleep(target.timeout_ms ?? DEFAULT_FORWARD_TIMEOUT_MS, AbortSignal.any([done.signal, closing.signal])).then(
+    let ended = false
+    timers.add(done)
+    const timer = clock.sleep(target.timeout_ms ?? DEFAULT_FORWARD_TIMEOUT_MS, done.signal).then(
       () => 'timeout' as const,
-      () => (closing.signal.aborted && !done.signal.aborted ? ('closing' as const) : null),
+      () => (closing.signal.aborted && !ended ? ('closing' as const) : null),
     )
     try {
       await new Promise<void>((resolve) => {
@@ -247,19 +261,27 @@ export function createForwarder(deps: { clock: Clock; store: ForwardLegStore; de
         req.end(source.body)
       })
     } finally {
+      ended = true
+      timers.delete(done)
       done.abort()
       release()
     }
-    const stored: ForwardLeg = { ...leg, id: store.insert(leg) }
+    const stored: ForwardLeg = { ...leg, id: deps.record(leg) }
     deps.onLeg?.(stored)
     return { leg: stored, relayed }
+  }
+
+  const idle = async (): Promise<void> => {
+    while (legs.size > 0) await Promise.allSettled([...legs])
   }
 
   return {
     send,
     inFlight: () => legs.size,
+    idle,
     async close() {
       closing.abort()
+      for (const timer of timers) timer.abort()
       await Promise.allSettled([...legs])
       agents.http.destroy()
       agents.https.destroy()

@@ -15,7 +15,7 @@ import { encodeCapture, encodeOutcome } from '../store/request-codec'
 import type { BodyBudget, BodyReservation } from './body-budget'
 import type { CaptureWriter } from './capture-writer'
 import type { Forwarder } from './forward'
-import { forwardHooks } from './forward-steps'
+import { forwardHooks, type CopyBudget } from './forward-steps'
 import { inspect, type InspectDeps, type Inspection, type LiveEndpoint } from './inspect'
 import { declaredLength, readBody, refusals, RETRY_AFTER_S, type BodyRead, type Refusal, TRUNCATED_PREVIEW } from './read-body'
 import type { Connection } from './server'
@@ -29,6 +29,8 @@ export interface RequestHandlerDeps extends InspectDeps {
   budget: BodyBudget
   /** Sends captured requests on to targets (forward mode); every leg is stored. */
   forwarder: Forwarder
+  /** What background forward copies may hold (body bytes, count) before they make the sender wait. */
+  copies: CopyBudget
   route(path: string): LiveEndpoint | null
   nextId(): number
   emit(event: ReceiverEvent): void
@@ -218,13 +220,16 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       const body = await read(req, res, connection, arrival, limit, reservation)
       applyRead(capture, body, limit)
       // inspect
+      let handshake: PreparedReply | null = null
       if (live && body.kind === 'complete') {
-        applyInspection(capture, await inspect(deps, live, { id: capture.id, receivedAt: capture.receivedAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body }))
+        const inspection = await inspect(deps, live, { id: capture.id, receivedAt: capture.receivedAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body })
+        applyInspection(capture, inspection)
+        handshake = inspection.handshake
       }
       // record
       const steps = capture.fault?.steps ?? null
       let prepared: PreparedReply | null = null
-      if (body.kind === 'complete') prepared = live ? prepareReply(steps, { status: 200, text: 'OK' }) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
+      if (body.kind === 'complete') prepared = live ? prepareReply(steps, { status: 200, text: 'OK' }, handshake) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
       else if (body.kind === 'refused') prepared = { status: body.refusal.status, ...refusalAnswer(body.refusal), fault: null }
       record(capture, prepared, body.kind === 'refused' ? 'refused' : 'replied')
       announce(capture, live?.endpoint.slug ?? null)
@@ -238,8 +243,9 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         signal: prepared ? connection.signal : AbortSignal.any([connection.signal, connection.peerEnded]),
         clock,
         ...(capture.attemptId === null ? {} : { attemptKey: String(capture.attemptId) }),
+        ...(handshake ? { handshake } : {}),
         beforeAnswer,
-        ...(live && body.kind === 'complete' ? { forward: forwardHooks(deps.forwarder, forwardSource(capture, live.endpoint.slug, body.body), limit) } : {}),
+        ...(live && body.kind === 'complete' ? { forward: forwardHooks(deps.forwarder, forwardSource(capture, live.endpoint.slug, body.body), limit, deps.copies) } : {}),
       }
       let result: StepResult
       try {

@@ -9,6 +9,8 @@ import { boundKey, type Arrival, type BoundedKey, type DedupeTracker, type KeyEx
 import { readBodyDocument } from './json-document'
 import { DEFAULT_INSPECT_LIMITS, type InspectLimits } from './json-fields'
 import type { Plan, RuleEngine } from './rule-engine'
+import { answerHandshake, handshakeStepOf } from './handshake-step'
+import type { PreparedReply } from './steps'
 import { verifyRequest } from './verify-request'
 
 /** An endpoint with its compiled dedupe key. */
@@ -40,6 +42,8 @@ export interface Inspection {
   key: BoundedKey | null
   arrival: Arrival | null
   plan: Plan | null
+  /** The answer to a verification handshake, when the plan ends in a handshake step. */
+  handshake: PreparedReply | null
   notInspected: string | null
 }
 
@@ -52,15 +56,21 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
   const raw = live.key ? live.key(input.headers, json) : null
   const key = raw === null ? null : boundKey(raw, endpoint.dedupe?.type === 'header')
   const arrival = key ? deps.dedupe.arrive(endpoint, key, input.id, input.receivedAt) : null
+  const q = input.url.indexOf('?')
+  const query = q === -1 ? '' : input.url.slice(q + 1)
   const plan = deps.rules.plan(endpoint.id, {
     method: input.method,
     path: input.path,
+    query,
     headers: input.headers,
     json,
     arrival: arrival?.number ?? null,
     dedupeKey: key?.key ?? null,
   })
-  return { verify, key, arrival, plan: plan ?? defaultForwardPlan(endpoint), notInspected: document.notInspected }
+  const planned = plan ?? defaultForwardPlan(endpoint)
+  const step = handshakeStepOf(planned?.steps)
+  const handshake = step ? answerHandshake(step, { query, body: input.body, secrets: endpoint.secrets }) : null
+  return { verify, key, arrival, plan: planned, handshake, notInspected: document.notInspected }
 }
 
 /** No rule matched: an endpoint with forward targets forwards (the first answers, the others get copies). */

@@ -2,6 +2,7 @@
 // compiled in-memory snapshot), the capture writer and the event stream, wired together.
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
 import { DefinitionError } from '../../../shared/receiver-errors'
@@ -12,10 +13,11 @@ import { explainRule, type Rule } from '../../../shared/rules'
 import { parseRuleOrPreset } from '../../../shared/rules-presets'
 import { transactional } from '../store'
 import { createEndpointStore } from '../store/endpoints'
-import { createForwardLegStore } from '../store/forward-legs'
+import { createForwardLegStore, encodeLeg } from '../store/forward-legs'
 import type { ForwardLeg } from '../../../shared/forward'
 import { createForwarder, type Forwarder } from './forward'
 import { refuseLoops, ruleTargets } from './forward-targets'
+import { createCopyBudget } from './forward-steps'
 import { resendRequest, type ResendOptions } from './resend'
 import { createRequestStore, type RequestListQuery } from '../store/requests'
 import { createRuleStore, type StoredRule } from '../store/rules'
@@ -26,7 +28,7 @@ import { createRequestHandler, type LiveEndpoint } from './handle-request'
 import type { InspectLimits } from './json-fields'
 import { toRequestRecord } from './records'
 import { createRuleEngine } from './rule-engine'
-import { createReceiverServer } from './server'
+import { createReceiverServer, type SocketTap } from './server'
 
 export interface ReceiverOptions {
   db: Database
@@ -42,6 +44,8 @@ export interface ReceiverOptions {
   requestDeadlineMs?: number
   /** Memory for request bodies in flight, all requests together; past it new requests get 503 + Retry-After. Default 128 MiB. */
   bodyBudgetBytes?: number
+  /** Forward copies sent in the background at once (default 256); past it a copy makes its sender wait. */
+  maxBackgroundCopies?: number
   /** Caps on reading a body's JSON fields (bytes examined, depth); past them the request is marked "not inspected". */
   inspectLimits?: InspectLimits
   /** Ids for new endpoints and rules (tests pass a counter). */
@@ -109,6 +113,11 @@ export interface Receiver {
     forgetDeleted(endpointIds: readonly string[]): void
   }
   openConnections(): number
+  /**
+   * Serves a connection made in this process (a tunnel socket) as if accepted on the port: no
+   * relay hop, the same limits, refusals and records; the tap may answer its own requests.
+   */
+  accept(socket: Socket, tap: SocketTap): void
   /** Bytes of request bodies held right now, and the budget for them. */
   bodyBudget(): { inUse: number; limit: number }
   /** Stops listening, ends every connection (aborting holds and delays), commits what is queued. */
@@ -166,7 +175,15 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const inFlight = new Set<Promise<void>>()
   const budget = createBodyBudget(options.bodyBudgetBytes)
   const legStore = createForwardLegStore(db)
-  const forwarder = createForwarder({ clock, store: legStore, defaultBodyLimit: DEFAULT_BODY_LIMIT, onLeg: (leg) => emit({ type: 'request.forwarded', leg }) })
+  let lastLegId = legStore.maxId()
+  // Legs go through the capture writer: committed in order after the request they carry, in the
+  // same group commit (on its thread when there is one), never a statement on the event loop.
+  const recordLeg = (leg: Omit<ForwardLeg, 'id'>): number => {
+    const id = ++lastLegId
+    writer.leg(encodeLeg({ ...leg, id }))
+    return id
+  }
+  const forwarder = createForwarder({ clock, record: recordLeg, defaultBodyLimit: DEFAULT_BODY_LIMIT, onLeg: (leg) => emit({ type: 'request.forwarded', leg }) })
   const handler = createRequestHandler({
     clock,
     writer,
@@ -174,6 +191,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     rules: engine,
     budget,
     forwarder,
+    copies: createCopyBudget(budget, options.maxBackgroundCopies),
     ...(options.inspectLimits ? { limits: options.inspectLimits } : {}),
     route,
     nextId: () => ++lastId,
@@ -347,8 +365,14 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       },
     },
     forwards: {
-      list: (requestId) => legStore.listFor(requestId),
-      listMany: (requestIds) => legStore.listForMany(requestIds),
+      list(requestId) {
+        writer.flushNow()
+        return legStore.listFor(requestId)
+      },
+      listMany(requestIds) {
+        writer.flushNow()
+        return legStore.listForMany(requestIds)
+      },
     },
     forwarder,
     async resend(requestId, options) {
@@ -360,6 +384,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       return resendRequest(forwarder, request, request.endpointId ? (endpointStore.get(request.endpointId) ?? null) : null, options)
     },
     openConnections: () => server.openConnections(),
+    accept: (socket, tap) => server.accept(socket, tap),
     bodyBudget: () => ({ inUse: budget.inUse(), limit: budget.limit }),
     async close() {
       await server.close()

@@ -5,10 +5,13 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { parseJsonPath, readJsonPath, type JsonPath } from '../../../shared/receiver'
 import type { Matcher, Rule, Step } from '../../../shared/rules'
+import { compileQueryMatcher } from './query-matcher'
 
 export interface MatchInput {
   method: string
   path: string
+  /** The raw query string, without '?' ('' when there is none). */
+  query: string
   headers: IncomingHttpHeaders
   /** The body's fields the rules named (jsonPaths), as a sparse document. */
   json: () => unknown
@@ -69,6 +72,10 @@ function compileMatcher(m: Matcher): CompiledMatcher {
         if (expected === undefined) return true
         return Array.isArray(value) ? value.includes(expected) : value === expected
       }
+    }
+    case 'query': {
+      const matches = compileQueryMatcher(m)
+      return (input) => matches(input.query)
     }
     case 'event-type': {
       const path: JsonPath = parseJsonPath(m.path ?? 'event_type')

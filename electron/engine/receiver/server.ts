@@ -44,8 +44,23 @@ export interface ServerHooks {
   onRefused(remoteAddress: string | null, reason: 'bad_request' | 'slow_request' | 'headers_too_large', status: number | null): void
 }
 
+/**
+ * A connection made in this process and handed to the server (a tunnel socket) instead of one
+ * accepted on its port. The tap sees each request begin and may answer one itself (the tunnel's
+ * health check, never captured); everything else — deadlines, limits, refusals, what is recorded
+ * of the socket — applies exactly as to a connection accepted on the port.
+ */
+export interface SocketTap {
+  /** A request's first byte arrived. */
+  onBegin(): void
+  /** Asked for every request head before the receiver sees it; true: the tap answered it. */
+  intercept(req: IncomingMessage, res: ServerResponse): boolean
+}
+
 export interface ReceiverServer {
   listen(host: string, port: number): Promise<number>
+  /** Serves `socket` as if it had been accepted on the port. */
+  accept(socket: Socket, tap: SocketTap): void
   close(): Promise<void>
   openConnections(): number
 }
@@ -63,6 +78,7 @@ interface ConnectionState extends Connection {
   abort: AbortController
   ended: AbortController
   deadline: NodeJS.Timeout | null
+  tap: SocketTap | undefined
 }
 
 function rawRefusal(status: number): string {
@@ -72,6 +88,7 @@ function rawRefusal(status: number): string {
 export function createReceiverServer(options: ReceiverServerOptions): ReceiverServer {
   const { hooks, requestDeadlineMs } = options
   const connections = new Map<Socket, ConnectionState>()
+  const taps = new WeakMap<Socket, SocketTap>()
   const server = http.createServer({
     headersTimeout: 0,
     requestTimeout: 0,
@@ -126,6 +143,7 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
       interrupt: null,
       beganAt: null,
       received: () => clearDeadline(state),
+      tap: taps.get(socket),
     }
     connections.set(socket, state)
     socket.once('end', () => ended.abort(new Error('the client half-closed the connection')))
@@ -141,34 +159,33 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
       parser[K_ON_MESSAGE_BEGIN] = () => {
         state.beganAt = options.now()
         armDeadline(state)
+        state.tap?.onBegin()
       }
   })
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  /** The connection a request came on, unless it is gone or its tap answered the request. */
+  function served(req: IncomingMessage, res: ServerResponse): ConnectionState | undefined {
     const state = connections.get(req.socket)
     if (!state) {
       req.socket.destroy()
-      return
+      return undefined
     }
-    hooks.onRequest(req, res, state)
+    return state.tap?.intercept(req, res) ? undefined : state
+  }
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const state = served(req, res)
+    if (state) hooks.onRequest(req, res, state)
   })
 
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    const state = connections.get(req.socket)
-    if (!state) {
-      req.socket.destroy()
-      return
-    }
-    hooks.onExpectContinue(req, res, state)
+    const state = served(req, res)
+    if (state) hooks.onExpectContinue(req, res, state)
   })
 
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const state = connections.get(req.socket)
-    if (!state) {
-      req.socket.destroy()
-      return
-    }
-    hooks.onExpectation(req, res, state)
+    const state = served(req, res)
+    if (state) hooks.onExpectation(req, res, state)
   })
 
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
@@ -214,6 +231,10 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
           resolve(typeof address === 'object' && address ? address.port : port)
         })
       })
+    },
+    accept(socket, tap) {
+      taps.set(socket, tap)
+      server.emit('connection', socket)
     },
     close() {
       closing = true

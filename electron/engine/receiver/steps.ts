@@ -20,6 +20,8 @@ export interface StepRun {
   beforeAnswer: () => Promise<void>
   /** Loop mode: the sender's attempt id (x-hookloop-attempt) this request belongs to. */
   attemptKey?: string
+  /** The answer of the plan's handshake step, computed when the request was inspected (handshake-step.ts). */
+  handshake?: PreparedReply
   /** Forward mode (forward-steps.ts): sends the captured request on to a target. */
   forward?: ForwardHooks
 }
@@ -175,6 +177,12 @@ export async function runSteps(steps: readonly Step[], run: StepRun): Promise<St
       case 'drip':
         await run.beforeAnswer()
         return drip(step, run)
+      case 'handshake': {
+        await run.beforeAnswer()
+        // Always computed for a plan ending in a handshake; a 500 rather than a hang if it was not.
+        const answer = run.handshake ?? { status: 500, headers: replyHeaders(undefined, Buffer.from('the handshake answer was not computed'), { 'content-type': 'text/plain; charset=utf-8' }), body: Buffer.from('the handshake answer was not computed') }
+        return writeReply(run, answer.status, answer.headers, answer.body, step)
+      }
       case 'forward':
         // The capture is on disk before the app sees it: nothing forwarded is lost.
         await run.beforeAnswer()
@@ -229,8 +237,8 @@ export interface PreparedReply {
   fault: Step | null
 }
 
-/** The plan's answer when it is a single reply or redirect (no delay, no connection fault). */
-export function prepareReply(steps: readonly Step[] | null, fallback: { status: number; text: string }): PreparedReply | null {
+/** The plan's answer when it is a single reply, redirect or handshake (no delay, no connection fault). */
+export function prepareReply(steps: readonly Step[] | null, fallback: { status: number; text: string }, handshake: PreparedReply | null = null): PreparedReply | null {
   if (steps === null) {
     const body = Buffer.from(fallback.text, 'utf8')
     return { status: fallback.status, headers: replyHeaders(undefined, body, { 'content-type': 'text/plain; charset=utf-8' }), body, fault: null }
@@ -245,6 +253,7 @@ export function prepareReply(steps: readonly Step[] | null, fallback: { status: 
     const body = Buffer.alloc(0)
     return { status: only.status, headers: replyHeaders({ location: only.location }, body, {}), body, fault: only }
   }
+  if (only?.type === 'handshake' && handshake) return handshake
   return null
 }
 

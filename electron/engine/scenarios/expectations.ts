@@ -1,10 +1,11 @@
 // Judges a finished run against the scenario's expectations. Pure: it sees only the report's
 // deliveries and endpoints, so the same verdicts come out of a live run and a saved report.
 import { eventLocalId, type DeliveryExpectation, type EndpointExpectation, type Scenario } from '../../../shared/scenario'
-import type { ExpectationResult, ExpectationSubject, ReportArrival, ReportDelivery, ReportEndpoint } from '../../../shared/scenario-report'
+import type { ExpectationResult, ExpectationSubject, ReportArrival, ReportDelivery, ReportEndpoint, ReportForwardLeg } from '../../../shared/scenario-report'
 import { formatPath } from '../../../shared/scenario-issues'
 import { statusOfWord } from '../../../shared/scenario-status-words'
 import { evaluateArrivals } from './arrivals'
+import { evaluateForwards } from './forwards'
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i])
@@ -170,12 +171,12 @@ export function presetOf(scenario: Scenario, subscription: string): string | und
 
 /** The verdict a scenario without one expectation gets: it tested nothing, so it fails unless a smoke run. */
 export function noExpectations(scenario: Scenario): ExpectationResult | null {
-  const count = scenario.expect.deliveries.length + scenario.expect.endpoints.length
+  const count = scenario.expect.deliveries.length + scenario.expect.endpoints.length + scenario.expect.forwards.length
   if (count > 0 || scenario.smoke) return null
   return result(['expect'], { kind: 'scenario', field: 'expect' }, 'expectations', 'at least one expectation (or "smoke": true)', 0, 'no expectations: this scenario checks nothing; add expectations under "expect", or mark it "smoke": true if running it is the whole test')
 }
 
-export function evaluateExpectations(scenario: Scenario, deliveries: readonly ReportDelivery[], endpoints: readonly ReportEndpoint[], arrivals: readonly ReportArrival[] = []): ExpectationResult[] {
+export function evaluateExpectations(scenario: Scenario, deliveries: readonly ReportDelivery[], endpoints: readonly ReportEndpoint[], arrivals: readonly ReportArrival[] = [], forwards: readonly ReportForwardLeg[] = []): ExpectationResult[] {
   const results: ExpectationResult[] = []
   scenario.expect.deliveries.forEach((exp, i) => {
     const { subscription, delivery } = findDelivery(scenario, exp, deliveries)
@@ -184,6 +185,7 @@ export function evaluateExpectations(scenario: Scenario, deliveries: readonly Re
   scenario.expect.endpoints.forEach((exp, i) => {
     results.push(...evaluateEndpoint(exp, i, endpoints.find((e) => e.slug === exp.endpoint), arrivals))
   })
+  results.push(...evaluateForwards(scenario.expect.forwards, scenario.app, forwards))
   const none = noExpectations(scenario)
   if (none) results.push(none)
   return results

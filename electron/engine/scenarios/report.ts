@@ -2,7 +2,7 @@
 // delivery's first attempt on the scenario clock, and each attempt that reached one of our own
 // endpoints carries the receiver's verdict (signature reason, duplicate number).
 import type { Scenario } from '../../../shared/scenario'
-import type { ReportAction, ReportArrival, ReportAttempt, ReportDelivery, ReportEndpoint, ScenarioReport } from '../../../shared/scenario-report'
+import type { ReportAction, ReportArrival, ReportAttempt, ReportDelivery, ReportEndpoint, ReportForwardLeg, ScenarioReport } from '../../../shared/scenario-report'
 import { statusWordFor } from '../../../shared/scenario-status-words'
 import { evaluateExpectations, presetOf } from './expectations'
 
@@ -54,6 +54,8 @@ export interface BuildReportInput {
   endpointRequests: readonly RecordedEndpointRequest[]
   /** Panel actions done during the run (none by default). */
   actions?: readonly ReportAction[]
+  /** Forward mode: every leg sent to a forward target during the run (none by default). */
+  forwards?: readonly ReportForwardLeg[]
 }
 
 export function reportAttempts(attempts: readonly RecordedAttempt[], runStartedAt: number): ReportAttempt[] {
@@ -135,7 +137,8 @@ export function buildReport(input: BuildReportInput): ScenarioReport {
   }))
   const endpoints = summarizeEndpoints(input.scenario, input.endpointRequests)
   const arrivals = reportArrivals(input.scenario, input.endpointRequests, input.startedAt)
-  const expectations = evaluateExpectations(input.scenario, deliveries, endpoints, arrivals)
+  const forwards = [...(input.forwards ?? [])]
+  const expectations = evaluateExpectations(input.scenario, deliveries, endpoints, arrivals, forwards)
   const actions = [...(input.actions ?? [])]
   return {
     ok: input.incomplete === null && expectations.every((e) => e.ok) && actions.every((a) => a.ok),
@@ -149,6 +152,7 @@ export function buildReport(input: BuildReportInput): ScenarioReport {
     deliveries,
     endpoints,
     arrivals,
+    ...(forwards.length > 0 || input.scenario.expect.forwards.length > 0 ? { forwards } : {}),
     actions,
     expectations,
   }

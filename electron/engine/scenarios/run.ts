@@ -13,6 +13,7 @@ import { createScenarioRecordStatements } from '../store/scenario-records'
 import { buildReport, type RecordedDelivery } from './report'
 import { runLimits } from './limits'
 import { performAction } from './actions'
+import { forwardLegsOfRun, retargetScenario } from './forward-run'
 import type { ReportAction } from '../../../shared/scenario-report'
 
 export interface RunScenarioOptions {
@@ -30,6 +31,8 @@ export interface RunScenarioOptions {
   onProgress?: (line: string) => void
   /** better-sqlite3 for the runtime (the app's engine runs inside Electron); see EngineOptions. */
   nativeBinding?: string
+  /** Forward mode: where the app under test runs now; replaces the scenario's `app` in every forward target. */
+  app?: string
 }
 
 interface PlannedDelivery {
@@ -66,8 +69,9 @@ function clockSpec(clock: ScenarioClock): ClockSpec {
   }
 }
 
-export async function runScenario(scenario: Scenario, options: RunScenarioOptions = {}): Promise<ScenarioReport> {
+export async function runScenario(given: Scenario, options: RunScenarioOptions = {}): Promise<ScenarioReport> {
   const wallStart = performance.now()
+  const scenario = options.app === undefined ? given : retargetScenario(given, options.app)
   const temp = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'hookloop-run-')) : null
   const dataDir = options.dataDir ?? (temp as string)
   const engine = await createEngine({
@@ -82,6 +86,13 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     await engine.close()
     if (temp) rmSync(temp, { recursive: true, force: true })
   }
+}
+
+/** Resolves when the forwarder has no leg in flight, or after `wallMs` of real time. */
+async function forwardsSettled(engine: Engine, wallMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([engine.receiver.forwarder.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(wallMs, 10_000))))])
+  clearTimeout(timer)
 }
 
 async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScenarioOptions, wallStart: number): Promise<ScenarioReport> {
@@ -230,6 +241,8 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
   clockLimit.cancel()
   clearTimeout(wallLimit)
   options.signal?.removeEventListener('abort', onAbort)
+  // Copies to the app still on their way are part of what the app saw: wait for them (bounded).
+  await forwardsSettled(engine, Math.max(0, limits.wallMs - (performance.now() - wallStart)))
   await engine.quiesce()
 
   const records = createScenarioRecordStatements(engine.db)
@@ -269,6 +282,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
   const order = scenario.events.map((e, i) => eventLocalId(e, i))
   deliveries.sort((a, b) => order.indexOf(a.event) - order.indexOf(b.event) || a.subscription.localeCompare(b.subscription) || a.delivery_id - b.delivery_id)
 
+  const endpointRequests = records.endpointRequests(startedAt)
   return buildReport({
     scenario,
     file: options.file ?? null,
@@ -277,7 +291,8 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     wallMs: performance.now() - wallStart,
     incomplete: stopReason,
     deliveries,
-    endpointRequests: records.endpointRequests(startedAt),
+    endpointRequests,
     actions: actionResults,
+    forwards: forwardLegsOfRun(engine.db, startedAt, endpointRequests, deliveries),
   })
 }

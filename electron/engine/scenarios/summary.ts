@@ -51,7 +51,14 @@ export function formatSummary(report: ScenarioReport): string {
     const copy = d.duplicate_of === null ? '' : ` [duplicate copy of delivery ${d.duplicate_of}]`
     const firstAt = d.attempts[0] ? `, first at run +${d.attempts[0].run_ms} ms` : ''
     lines.push(`${d.event} ${d.event_type} ${d.event_id} → ${d.subscription}${d.loop ? ' (loop)' : ''}${copy}: ${d.status} after ${count}${firstAt}`)
-    for (const a of d.attempts) lines.push(attemptLine(a))
+    for (const a of d.attempts) {
+      lines.push(attemptLine(a))
+      // Forward mode: under the attempt, whether your app saw it and what it answered.
+      for (const leg of (report.forwards ?? []).filter((l) => a.request_id !== null && l.request_id === a.request_id)) {
+        const answer = leg.status === null ? `${leg.outcome}${leg.error ? ` (${leg.error})` : ''}` : `answered ${leg.status}`
+        lines.push(`        → ${leg.kind} ${leg.url}: ${answer}${leg.latency_ms === null ? '' : ` in ${leg.latency_ms} ms`}`)
+      }
+    }
   }
   if (report.endpoints.length) {
     lines.push('')

@@ -9,6 +9,8 @@ import { classifyNetworkError } from './classify-error'
 
 export interface PostInput {
   url: string
+  /** Default POST; GET (with no body) for the handshakes made that way (X's CRC, Dropbox's challenge). */
+  method?: 'POST' | 'GET'
   headers: Record<string, string>
   body: Buffer
   clock: Clock
@@ -76,7 +78,7 @@ function dispatchHop(input: PostInput, url: string, onAbortable: (abort: (reason
     const chunks: Buffer[] = []
     let kept = 0
     input.dispatcher.dispatch(
-      { origin, path, method: 'POST', headers: input.headers, body: input.body },
+      { origin, path, method: input.method ?? 'POST', headers: input.headers, body: input.method === 'GET' ? null : input.body },
       {
         onConnect: (abort: (reason?: Error) => void) => onAbortable(abort),
         onHeaders: (status: number, raw: Buffer[]) => {

@@ -1,7 +1,11 @@
 // Named statements over `forward_legs`: one row per request sent on to a target (forward,
-// forward-copy, resend) with exactly what was sent and what the target answered.
+// forward-copy, resend) with exactly what was sent and what the target answered. Legs are written
+// by the receiver's capture writer (INSERT_FORWARD_LEG_SQL, the same group commit and thread as
+// the requests they carry, so a leg commits after its request and never on the event loop); this
+// store reads them back.
 import type { Database } from 'better-sqlite3'
 import type { ForwardLeg, ForwardLegKind, ForwardLegOutcome } from '../../../shared/forward'
+import { writeSql } from './changes'
 
 interface ForwardLegRow {
   id: number
@@ -23,17 +27,60 @@ interface ForwardLegRow {
   error: string | null
 }
 
+/** A leg as the writer binds it (named parameters of INSERT_FORWARD_LEG_SQL). */
+export type ForwardLegWriteRow = ForwardLegRow
+
 export interface ForwardLegStore {
-  /** Stores a leg; returns its id. */
-  insert(leg: Omit<ForwardLeg, 'id'>): number
+  /** The highest leg id stored (0 when none): new legs are numbered after it. */
+  maxId(): number
   /** The legs of one captured request, in the order they were sent. */
   listFor(requestId: number): ForwardLeg[]
   /** The legs of many requests at once (the timeline), keyed by request id. */
   listForMany(requestIds: readonly number[]): Map<number, ForwardLeg[]>
   get(id: number): ForwardLeg | undefined
+  /** Every leg sent at or after a time (a scenario run's), in the order sent. */
+  listSince(sentAt: number): ForwardLeg[]
 }
 
+const COLUMNS = [
+  'request_id', 'kind', 'target_url', 'sent_at', 'request_method', 'request_url', 'request_headers_json', 'request_body',
+  'response_status', 'response_headers_json', 'response_body', 'response_body_size', 'response_body_truncated', 'latency_ms', 'outcome', 'error',
+] as const
+
+// Ids are numbered in the process (the leg is known, id included, before its commit). Another
+// process writing legs to the same folder meanwhile (`hookloop resend` beside a running app)
+// could take the next number first: the row then gets a fresh id instead of failing its batch —
+// a kept batch that can never commit would hold up every capture behind it.
+export const INSERT_FORWARD_LEG_SQL = writeSql(
+  'forward_legs',
+  `INSERT INTO forward_legs (id, ${COLUMNS.join(', ')})
+   VALUES (CASE WHEN EXISTS (SELECT 1 FROM forward_legs WHERE id = @id) THEN NULL ELSE @id END, ${COLUMNS.map((c) => `@${c}`).join(', ')})`,
+)
+
 const toBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+
+/** The leg as a row for INSERT_FORWARD_LEG_SQL. */
+export function encodeLeg(leg: ForwardLeg): ForwardLegWriteRow {
+  return {
+    id: leg.id,
+    request_id: leg.requestId,
+    kind: leg.kind,
+    target_url: leg.targetUrl,
+    sent_at: leg.sentAt,
+    request_method: leg.request.method,
+    request_url: leg.request.url,
+    request_headers_json: JSON.stringify(leg.request.headers),
+    request_body: toBuffer(leg.request.body),
+    response_status: leg.response.status,
+    response_headers_json: JSON.stringify(leg.response.headers),
+    response_body: leg.response.body === null ? null : toBuffer(leg.response.body),
+    response_body_size: leg.response.bodySize,
+    response_body_truncated: leg.response.bodyTruncated ? 1 : 0,
+    latency_ms: leg.latencyMs,
+    outcome: leg.outcome,
+    error: leg.error,
+  }
+}
 
 function fromRow(r: ForwardLegRow): ForwardLeg {
   return {
@@ -57,45 +104,22 @@ function fromRow(r: ForwardLegRow): ForwardLeg {
 }
 
 export function createForwardLegStore(db: Database): ForwardLegStore {
-  const insert = db.prepare(
-    `INSERT INTO forward_legs (request_id, kind, target_url, sent_at, request_method, request_url, request_headers_json, request_body,
-       response_status, response_headers_json, response_body, response_body_size, response_body_truncated, latency_ms, outcome, error)
-     VALUES (@request_id, @kind, @target_url, @sent_at, @request_method, @request_url, @request_headers_json, @request_body,
-       @response_status, @response_headers_json, @response_body, @response_body_size, @response_body_truncated, @latency_ms, @outcome, @error)`,
-  )
+  const selectMaxId = db.prepare('SELECT coalesce(max(id), 0) FROM forward_legs').pluck()
   const byRequest = db.prepare('SELECT * FROM forward_legs WHERE request_id = ? ORDER BY id')
   const byId = db.prepare('SELECT * FROM forward_legs WHERE id = ?')
+  // json_each keeps it one statement whatever the number of ids.
+  const since = db.prepare('SELECT * FROM forward_legs WHERE sent_at >= ? ORDER BY id')
+  const byRequests = db.prepare('SELECT * FROM forward_legs WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY id')
   return {
-    insert(leg) {
-      const info = insert.run({
-        request_id: leg.requestId,
-        kind: leg.kind,
-        target_url: leg.targetUrl,
-        sent_at: leg.sentAt,
-        request_method: leg.request.method,
-        request_url: leg.request.url,
-        request_headers_json: JSON.stringify(leg.request.headers),
-        request_body: toBuffer(leg.request.body),
-        response_status: leg.response.status,
-        response_headers_json: JSON.stringify(leg.response.headers),
-        response_body: leg.response.body === null ? null : toBuffer(leg.response.body),
-        response_body_size: leg.response.bodySize,
-        response_body_truncated: leg.response.bodyTruncated ? 1 : 0,
-        latency_ms: leg.latencyMs,
-        outcome: leg.outcome,
-        error: leg.error,
-      })
-      return Number(info.lastInsertRowid)
-    },
+    maxId: () => selectMaxId.get() as number,
     listFor: (requestId) => (byRequest.all(requestId) as ForwardLegRow[]).map(fromRow),
     listForMany(requestIds) {
       const out = new Map<number, ForwardLeg[]>()
       if (requestIds.length === 0) return out
-      // json_each keeps it one statement whatever the number of ids.
-      const rows = db.prepare('SELECT * FROM forward_legs WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY id').all(JSON.stringify(requestIds)) as ForwardLegRow[]
-      for (const row of rows) out.set(row.request_id, [...(out.get(row.request_id) ?? []), fromRow(row)])
+      for (const row of byRequests.all(JSON.stringify(requestIds)) as ForwardLegRow[]) out.set(row.request_id, [...(out.get(row.request_id) ?? []), fromRow(row)])
       return out
     },
+    listSince: (sentAt) => (since.all(sentAt) as ForwardLegRow[]).map(fromRow),
     get(id) {
       const row = byId.get(id) as ForwardLegRow | undefined
       return row && fromRow(row)

@@ -235,6 +235,7 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       remotePort: assignment.remotePort,
       maxSockets: assignment.maxSockets,
       localPort: opts.localPort,
+      accept: opts.accept,
       connectTimeoutMs: opts.requestTimeoutMs,
       lookup: opts.lookup,
       healthSecret,

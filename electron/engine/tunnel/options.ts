@@ -1,5 +1,6 @@
 import type { LookupFunction } from 'node:net'
 import { subdomainProblem } from './assignment'
+import type { TunnelAcceptor } from './handoff'
 import { DEFAULT_BACKOFF, validateBackoff, type BackoffOptions } from './backoff'
 import { tunnelLookup } from './lookup'
 
@@ -9,6 +10,11 @@ export const DEFAULT_TUNNEL_HOST = 'https://localtunnel.me'
 export interface TunnelManagerOptions {
   /** The receiver's port on 127.0.0.1: the only thing the tunnel exposes. */
   localPort: number
+  /**
+   * The receiver's HTTP server, when it runs in this process (`receiver.accept`): each tunnel
+   * socket is handed to it, with no relay hop. Without it, requests are relayed to localPort.
+   */
+  accept?: TunnelAcceptor
   /** The localtunnel server: the public service by default, or a self-hosted one. */
   host?: string
   /** Ask for this subdomain; the server may grant another (reported as `url-changed`). */
@@ -30,6 +36,7 @@ export interface TunnelManagerOptions {
 
 export interface ResolvedTunnelOptions {
   localPort: number
+  accept: TunnelAcceptor | undefined
   host: URL
   subdomain: string | undefined
   requestTimeoutMs: number
@@ -47,6 +54,7 @@ export function resolveTunnelOptions(options: TunnelManagerOptions): ResolvedTun
   if (!Number.isInteger(localPort) || localPort < 1 || localPort > 65535) {
     throw new RangeError(`tunnel localPort must be a port number (1–65535), got ${String(localPort)}`)
   }
+  if (options.accept !== undefined && typeof options.accept !== 'function') throw new TypeError('tunnel accept must be a function (the receiver\'s accept), got ' + typeof options.accept)
   const hostText = options.host ?? DEFAULT_TUNNEL_HOST
   let host: URL
   try {
@@ -75,6 +83,7 @@ export function resolveTunnelOptions(options: TunnelManagerOptions): ResolvedTun
   if (!Number.isFinite(degradedGraceMs) || degradedGraceMs < 0) throw new RangeError(`tunnel degradedGraceMs must be ≥ 0, got ${degradedGraceMs}`)
   return {
     localPort,
+    accept: options.accept,
     host,
     subdomain: options.subdomain,
     requestTimeoutMs,

@@ -1,5 +1,6 @@
 import { connect, type LookupFunction, type Socket } from 'node:net'
 import { createFramer, type Framer } from './framing'
+import { handOff, type TunnelAcceptor } from './handoff'
 import { healthRequestMarker, healthResponse, matchMarker } from './health'
 import { createLocalConnections, type LocalConnection, type LocalOwner } from './local-connections'
 
@@ -21,6 +22,8 @@ export interface SocketPoolOptions {
   remotePort: number
   maxSockets: number
   localPort: number
+  /** The receiver's HTTP server in this process: sockets are handed to it instead of relayed. */
+  accept: TunnelAcceptor | undefined
   connectTimeoutMs: number
   lookup: LookupFunction
   /** Secret of the health path answered here instead of by the receiver. */
@@ -80,7 +83,8 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
 
   function openSlot(slotFailures: number) {
     if (closed || dead || draining) return
-    const remote = connect({ host: options.remoteHost, port: options.remotePort, lookup: options.lookup })
+    // Handed to the receiver, a socket half-closes as a connection accepted on its port does.
+    const remote = connect({ host: options.remoteHost, port: options.remotePort, lookup: options.lookup, allowHalfOpen: options.accept !== undefined })
     sockets.add(remote)
     let connectedAt: number | undefined
     // Live: connected now (what the server counts too). Healthy: it stayed open STABLE_MS or
@@ -94,16 +98,23 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       healthy = true
       if (live === options.maxSockets) failures = 0
     }
-    remote.setTimeout(options.connectTimeoutMs, () => remote.destroy(new Error(`connecting to ${options.remoteHost}:${options.remotePort} timed out`)))
+    const connectTimedOut = () => remote.destroy(new Error(`connecting to ${options.remoteHost}:${options.remotePort} timed out`))
+    remote.setTimeout(options.connectTimeoutMs, connectTimedOut)
     remote.once('connect', () => {
       connectedAt = Date.now()
       remote.setTimeout(0)
+      remote.off('timeout', connectTimedOut)
       remote.setNoDelay(true)
       // Idle sockets can sit for hours; keepalive notices a peer that vanished without a FIN.
       remote.setKeepAlive(true, 15_000)
       if (closed) return
       counted = true
       live++
+      if (options.accept) {
+        const handed = handOff(remote, { accept: options.accept, healthSecret: options.healthSecret, onRequest: markHealthy, draining: () => draining, closeTimeoutMs: options.connectTimeoutMs })
+        relays.add(handed)
+        remote.once('close', () => relays.delete(handed))
+      }
       options.onChange()
       later(STABLE_MS, markHealthy)
     })
@@ -133,7 +144,7 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       const next = slotFailures + 1
       later(Math.min(REOPEN_MAX_MS, REOPEN_FIRST_MS * 2 ** (next - 1)), () => openSlot(next))
     })
-    relay(remote, markHealthy)
+    if (!options.accept) relay(remote, markHealthy)
   }
 
   interface Relay {

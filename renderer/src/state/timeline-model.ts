@@ -30,35 +30,45 @@ function reindex(rows: TimelineRow[], from: number, index: Map<string, number>):
   for (let i = from; i < rows.length; i++) index.set((rows[i] as TimelineRow).key, i)
 }
 
-/** Upserts a batch. Rows that stop matching the filter leave; new matching rows enter in order. */
+/**
+ * Upserts a batch. Rows that stop matching the filter leave; new matching rows enter in order.
+ * Positions are read before anything moves: rows replaced in place first, then every row that
+ * leaves or moves is taken out in one pass, then the rest go in at their places (a position read
+ * after an earlier splice of the same batch would point at another row).
+ */
 export function applyUpserts(model: TimelineModel, batch: TimelineRow[], filter: TimelineFilter): TimelineModel {
   if (batch.length === 0) return model
-  const rows = model.rows.slice()
+  let rows = model.rows.slice()
   const index = new Map(model.index)
   let total = model.total
   let dirtyFrom = Number.POSITIVE_INFINITY
-  const oldest = rows[rows.length - 1]
-  for (const row of batch) {
+  const latest = new Map(batch.map((row) => [row.key, row])) // a key twice in one batch: the last wins
+  const leaving = new Set<number>()
+  const entering: Array<{ row: TimelineRow; isNew: boolean }> = []
+  for (const row of latest.values()) {
     const at = index.get(row.key)
     const matches = matchesFilter(row, filter)
-    if (at !== undefined) {
-      if (matches && compareRows(rows[at] as TimelineRow, row) === 0) {
-        rows[at] = row // same place in the order: replace in place
-        continue
-      }
-      rows.splice(at, 1)
-      index.delete(row.key)
-      dirtyFrom = Math.min(dirtyFrom, at)
-      if (!matches) {
-        total = Math.max(0, total - 1)
-        continue
-      }
-    } else {
+    if (at === undefined) {
       if (!matches) continue
       total++
-      // Older than everything loaded while more remain on the engine: it belongs to a later page.
-      if (oldest && rows.length < total - 1 && compareRows(row, oldest) > 0) continue
+      entering.push({ row, isNew: true })
+      continue
     }
+    if (matches && compareRows(rows[at] as TimelineRow, row) === 0) {
+      rows[at] = row // same place in the order: replace in place
+      continue
+    }
+    leaving.add(at)
+    index.delete(row.key)
+    dirtyFrom = Math.min(dirtyFrom, at)
+    if (matches) entering.push({ row, isNew: false })
+    else total = Math.max(0, total - 1)
+  }
+  if (leaving.size > 0) rows = rows.filter((_, i) => !leaving.has(i))
+  const oldest = model.rows[model.rows.length - 1]
+  for (const { row, isNew } of entering) {
+    // Older than everything loaded while more remain on the engine: it belongs to a later page.
+    if (isNew && oldest && rows.length < total - 1 && compareRows(row, oldest) > 0) continue
     const pos = insertionPoint(rows, row)
     rows.splice(pos, 0, row)
     dirtyFrom = Math.min(dirtyFrom, pos)

@@ -15,8 +15,16 @@ export interface RealTunnelFixture {
   another(options: Partial<TunnelManagerOptions> & { localPort: number }): TunnelManager
 }
 
-/** The real localtunnel server in a child process, Hookloop's receiver over a SQLite file, and a manager. */
-export async function realTunnelFixture(cleanup: (fn: () => Promise<void> | void) => void, managerOptions: Partial<TunnelManagerOptions> = {}): Promise<RealTunnelFixture> {
+/**
+ * The real localtunnel server in a child process, Hookloop's receiver over a SQLite file, and a
+ * manager handing its sockets to that receiver as the engine does (`relay: true`, or another
+ * `localPort`: relayed to that port instead, as for a receiver in another process).
+ */
+export async function realTunnelFixture(
+  cleanup: (fn: () => Promise<void> | void) => void,
+  managerOptions: Partial<TunnelManagerOptions> = {},
+  { relay = false }: { relay?: boolean } = {},
+): Promise<RealTunnelFixture> {
   const server = await startRealTunnelServer()
   cleanup(() => server.stop())
   const temp = makeTempDir('hookloop-tunnel-real-')
@@ -41,7 +49,11 @@ export async function realTunnelFixture(cleanup: (fn: () => Promise<void> | void
     cleanup(() => manager.stop())
     return manager
   }
-  const manager = make({ localPort: receiver.port, ...managerOptions })
+  // Looked up at each socket, so a test may wrap receiver.accept. A manager pointed at another
+  // port (managerOptions.localPort) relays to it.
+  const handOff = !relay && managerOptions.localPort === undefined
+  const accept: TunnelManagerOptions['accept'] = handOff ? (socket, tap) => receiver.accept(socket, tap) : undefined
+  const manager = make({ localPort: receiver.port, accept, ...managerOptions })
   holder.manager = manager
   return { server, receiver, manager, another: make }
 }

@@ -13,11 +13,14 @@ const isOnline = (s: TunnelState) => s.kind === 'online'
 const SOCKETS = 10
 
 describe('tunnel against the real localtunnel server', () => {
-  it('keeps the tunnel while twelve requests held past the health deadline fill all ten sockets: no rebuild, no URL change, all answered', async () => {
+  it.each([
+    ['handed to the receiver', false],
+    ['relayed to its port', true],
+  ])('keeps the tunnel while twelve requests held past the health deadline fill all ten sockets (%s): no rebuild, no URL change, all answered', async (_how, relay) => {
     // Each request is held three times as long as a health check may take, and there are more
     // of them than sockets, so the checks in between queue at the server behind them and time out.
     const holdMs = 3000
-    const { receiver, manager, server } = await realTunnelFixture(cleanup, { requestTimeoutMs: 1000, healthIntervalMs: 300 })
+    const { receiver, manager, server } = await realTunnelFixture(cleanup, { requestTimeoutMs: 1000, healthIntervalMs: 300 }, { relay })
     const endpoint = receiver.endpoints.create({ slug: 'slow' })
     receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: holdMs }, { type: 'reply', status: 200, body: 'answered after the hold' }] })
     const { states, notices } = record(manager)

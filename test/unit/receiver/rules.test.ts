@@ -25,6 +25,7 @@ describe('rule definitions', () => {
       { type: 'redirect', status: 301, location: 'https://example.test/new' },
       { type: 'drip', body: 'abc', interval_ms: 250 },
       { type: 'malformed', variant: 'bad-status-line' },
+      { type: 'handshake', kind: 'x-crc' },
     ]
     expect(new Set(steps.map((s) => s.type))).toEqual(new Set(STEP_TYPES))
     expect(steps.map(explainStep)).toEqual([
@@ -37,6 +38,7 @@ describe('rule definitions', () => {
       'redirect 301 to https://example.test/new',
       'reply 200, sending the body 1 byte every 250 ms',
       'send an invalid HTTP response (bad-status-line)',
+      'answer the X (Twitter) CRC handshake',
     ])
     for (const step of steps.slice(1)) expect(parseRule({ steps: [{ type: 'delay', ms: 1 }, step] }).steps).toHaveLength(2)
   })
@@ -46,6 +48,7 @@ describe('rule definitions', () => {
       { type: 'method', method: 'post' },
       { type: 'path', path: '/h/a', prefix: true },
       { type: 'header', name: 'X-Mode', value: 'fail' },
+      { type: 'query', name: 'crc_token' },
       { type: 'event-type', value: ['booking.created', 'booking.cancelled'] },
       { type: 'nth-arrival', n: [1, 3] },
       { type: 'every-nth', n: 3 },
@@ -56,6 +59,7 @@ describe('rule definitions', () => {
       'method is POST',
       'path is under /h/a',
       'header X-Mode is "fail"',
+      'query parameter crc_token is present',
       'event_type is "booking.created" or "booking.cancelled"',
       'it is arrival #1 or #3 of its dedupe key',
       'every 3rd request',
@@ -73,7 +77,7 @@ describe('rule definitions', () => {
   it('refuses steps that never answer, unknown types, unknown fields and bad values', () => {
     expect(errorOf(() => parseRule({ steps: [{ type: 'delay', ms: 5 }] })).message).toMatch(/^steps\[0\]\.type: the steps must end with a final step/)
     expect(errorOf(() => parseRule({ steps: [{ type: 'explode' }] })).message).toBe(
-      'steps[0].type: unknown type "explode"; expected one of: delay, reply, timeout, close, reset, redirect, drip, malformed',
+      'steps[0].type: unknown type "explode"; expected one of: delay, reply, timeout, close, reset, redirect, drip, malformed, handshake',
     )
     expect(errorOf(() => parseRule({ steps: [{ status: 200 }] })).message).toMatch(/^steps\[0\]\.type: missing "type"/)
     expect(errorOf(() => parseRule({ matchers: [{ type: 'weekday' }], steps: [{ type: 'close' }] })).path).toBe('matchers[0].type')
@@ -109,6 +113,11 @@ describe('rule definitions', () => {
       ['time out once', 'Every request: by arrival of the dedupe key — #1: hold the request open and never answer; #2: reply 200; later arrivals repeat the last'],
       ['chaos 30 % 503', 'When 30 % of requests (seed 42): reply 503'],
       ['slow', 'Every request: wait 11 s, then reply 200'],
+      ['answer the Slack url_verification handshake', 'When method is POST and type is "url_verification": answer the Slack url_verification handshake'],
+      ['answer the Zoom endpoint.url_validation handshake', 'When method is POST and event is "endpoint.url_validation": answer the Zoom endpoint.url_validation handshake'],
+      ['answer the X (Twitter) CRC handshake', 'When method is GET and query parameter crc_token is present: answer the X (Twitter) CRC handshake'],
+      ['answer the Microsoft Graph validationToken handshake', 'When method is POST and query parameter validationToken is present: answer the Microsoft Graph validationToken handshake'],
+      ['answer the Dropbox challenge handshake', 'When method is GET and query parameter challenge is present: answer the Dropbox challenge handshake'],
     ])
     expect(errorOf(() => parseRuleOrPreset({ preset: 'fail-first' })).path).toBe('n')
     expect(errorOf(() => parseRuleOrPreset({ preset: 'meltdown' }, 'rules[2]')).message).toMatch(/^rules\[2\]\.preset: unknown preset "meltdown"; expected one of: fail-first/)

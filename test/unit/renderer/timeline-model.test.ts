@@ -88,3 +88,19 @@ describe('timeline model', () => {
     expect(timeExtent([], false)).toBeNull()
   })
 })
+
+describe('timeline model, several changes in one batch', () => {
+  it('a new row and a moved row in one batch: every row once, the index in step', () => {
+    // b-1 enters at the top (shifting b-0 down), then b-0 moves: its position must not be read stale.
+    let model = applyUpserts(emptyTimeline, [row('a-0', 100), row('b-0', 200)], {})
+    model = applyUpserts(model, [row('b-1', 300), row('b-0', 250)], {})
+    expect(keys(model)).toEqual(['b-1', 'b-0', 'a-0'])
+    expect(indexConsistent(model)).toBe(true)
+    model = applyUpserts(model, [row('c', 400), row('a-0', 100, { status: 'succeeded' }), row('b-1', 50), row('c', 400, { attempts: 2 })], {})
+    expect(keys(model)).toEqual(['c', 'b-0', 'a-0', 'b-1'])
+    expect(model.rows[0]?.attempts).toBe(2)
+    expect(model.rows[2]?.status).toBe('succeeded')
+    expect(model.total).toBe(4)
+    expect(indexConsistent(model)).toBe(true)
+  })
+})

@@ -44,6 +44,11 @@ export const CONSUMER_ADVICE: Record<ConsumerCheckId, CheckAdvice> = {
     why: 'Providers do not follow redirects: a 301/302/307/308 is a failed attempt, usually from http→https or a missing trailing slash.',
     fix: 'Register the final URL (https, exact path and trailing slash) so the endpoint answers directly.',
   },
+  handshake_answered: {
+    title: 'Answers the verification handshake',
+    why: 'Providers verify a URL before they deliver to it (Zoom again every 72 h, X hourly): a wrong or slow answer and the provider does not deliver, or stops delivering.',
+    fix: "Recognise the handshake request (its query parameter or body type) before the signature-checked event path, and answer exactly what the provider's docs ask for.",
+  },
   latency: {
     title: 'Answers quickly',
     why: 'Slow answers get close to the provider timeout under load; past it, every delivery becomes a retry.',

@@ -21,7 +21,8 @@ export function severityMark(severity: CheckSeverity): string {
 
 export function formatReportCard(result: ConsumerCheckResult): string {
   const lines: string[] = []
-  lines.push(`Consumer check: ${result.url} (${result.scheme}, timeout ${result.timeout_ms} ms)`)
+  const what = [result.handshake === null ? null : `${result.handshake} handshake`, result.scheme === null ? null : `${result.scheme}, timeout ${result.timeout_ms} ms`].filter((part) => part !== null)
+  lines.push(`Consumer check: ${result.url} (${what.join('; ')})`)
   lines.push('')
   for (const c of result.checks) {
     lines.push(`${severityMark(c.severity)} ${c.title}: ${c.detail}`)

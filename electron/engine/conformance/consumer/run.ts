@@ -3,19 +3,21 @@
 // the clock, redirects never followed, outcome words of the policy) and grades the answers.
 import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../../../../shared/clock'
-import { CONSUMER_CHECK_DEFAULTS, type ConsumerCheckResult, type ConsumerCheckSettings, type ProbeObservation } from '../../../../shared/conformance'
-import { isSchemeId } from '../../../../shared/signatures'
+import { CONSUMER_CHECK_DEFAULTS, type ConsumerCheck, type ConsumerCheckResult, type ConsumerCheckSettings, type LatencyStats, type ProbeObservation } from '../../../../shared/conformance'
+import { HANDSHAKES, handshakeNeedsSecret, isHandshakeKind } from '../../../../shared/handshakes'
+import { isSchemeId, type SchemeId } from '../../../../shared/signatures'
 import { createRealClock } from '../../clock'
 import { postOnce, type PostResult } from '../../sender/http-post'
 import { buildProbe, signsTimestamp, staleBySeconds, type BatteryInput, type ProbeKind, type ProbeRequest } from './battery'
 import { gradeConsumer } from './grade'
+import { gradeHandshakeAnswer, makeHandshake } from './handshake'
 import { latencyStats } from './latency'
 
 export interface ConsumerCheckOptions extends ConsumerCheckSettings {
   /** Stops the battery before its next request (the UI's Cancel); the promise rejects with the signal's reason. */
   signal?: AbortSignal
-  /** Called after each request, e.g. to show progress: (kind, index, total). */
-  onProbe?: (kind: ProbeKind, index: number, total: number, observation: ProbeObservation) => void
+  /** Called after each request, e.g. to show progress: (kind, index, total); the handshake is index -1. */
+  onProbe?: (kind: ProbeKind | 'handshake', index: number, total: number, observation: ProbeObservation) => void
 }
 
 export interface ConsumerCheckDeps {
@@ -52,8 +54,14 @@ function validate(options: ConsumerCheckOptions): void {
     throw new ConsumerCheckInputError(`not a URL: "${options.url}"`)
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConsumerCheckInputError(`the URL must be http or https, got ${parsed.protocol}`)
-  if (!isSchemeId(options.scheme)) throw new ConsumerCheckInputError(`unknown scheme "${String(options.scheme)}"`)
-  if (options.secret === '') throw new ConsumerCheckInputError('the signing secret is empty')
+  if (options.scheme === undefined && options.handshake === undefined) throw new ConsumerCheckInputError('nothing to check: give a scheme (the battery of deliveries), a handshake, or both')
+  if (options.scheme !== undefined && !isSchemeId(options.scheme)) throw new ConsumerCheckInputError(`unknown scheme "${String(options.scheme)}"`)
+  if (options.handshake !== undefined && !isHandshakeKind(options.handshake)) throw new ConsumerCheckInputError(`unknown handshake "${String(options.handshake)}"`)
+  if (options.scheme !== undefined && !options.secret) throw new ConsumerCheckInputError('the signing secret is empty')
+  if (options.handshake !== undefined && handshakeNeedsSecret(options.handshake) && !options.secret) {
+    const what = HANDSHAKES.entries[options.handshake].answerSecret ?? 'the signing secret'
+    throw new ConsumerCheckInputError(`the ${HANDSHAKES.entries[options.handshake].label} handshake needs a secret (${what})`)
+  }
   for (const [name, value] of [
     ['timeoutMs', options.timeoutMs],
     ['warnAboveMs', options.warnAboveMs],
@@ -85,43 +93,90 @@ export async function runConsumerCheck(options: ConsumerCheckOptions, deps: Cons
   const clock = deps.clock ?? createRealClock()
   const timeoutMs = options.timeoutMs ?? CONSUMER_CHECK_DEFAULTS.timeoutMs
   const warnAboveMs = options.warnAboveMs ?? CONSUMER_CHECK_DEFAULTS.warnAboveMs
-  const samples = options.latencySamples ?? CONSUMER_CHECK_DEFAULTS.latencySamples
-  const battery: BatteryInput = {
-    url: options.url,
-    scheme: options.scheme,
-    secret: options.secret,
-    eventType: options.eventType ?? CONSUMER_CHECK_DEFAULTS.eventType,
-    ...(options.custom ? { custom: options.custom } : {}),
-    ...(options.payload === undefined ? {} : { payload: options.payload }),
-  }
-  const withStale = signsTimestamp(options.scheme, options.custom)
-  const kinds: ProbeKind[] = ['valid', 'duplicate', 'wrong_signature', 'missing_signature', ...(withStale ? (['stale_timestamp'] as const) : []), 'malformed_body', ...Array<ProbeKind>(samples).fill('latency')]
+  const scheme = options.scheme
   // Built before anything is sent: a secret in the wrong format fails here, not halfway through.
-  buildProbe('valid', battery, clock.now())
+  const battery = scheme === undefined ? null : batteryInput(options, scheme)
+  if (battery) buildProbe('valid', battery, clock.now())
 
   const ownDispatcher = deps.dispatcher === undefined
   const dispatcher = deps.dispatcher ?? new Agent({ headersTimeout: 0, bodyTimeout: 0, connections: 1 })
   const startedAt = clock.now()
-  const seen = new Map<ProbeKind, ProbeObservation>()
-  const latency: ProbeObservation[] = []
+  const checks: ConsumerCheck[] = []
+  let latency: LatencyStats | null = null
   try {
-    let first: ProbeRequest | null = null
-    for (const [index, kind] of kinds.entries()) {
+    // The handshake first: a provider makes it before it delivers anything.
+    if (options.handshake !== undefined) {
       options.signal?.throwIfAborted()
-      const same = kind === 'duplicate' && first ? { eventId: first.eventId, body: first.body } : undefined
-      const request = buildProbe(kind, battery, clock.now(), same)
-      if (kind === 'valid') first = request
-      const result = await postOnce({ url: options.url, headers: request.headers, body: request.body, clock, timeoutMs, followRedirects: 0, maxResponseBytes: MAX_RESPONSE_BYTES, dispatcher })
-      if (index === 0 && (result.outcome === 'connection_refused' || result.outcome === 'dns')) {
-        throw new ConsumerUnreachableError(options.url, result.outcome, result.error ?? '')
-      }
-      const observation = observe(result)
-      if (kind === 'latency') latency.push(observation)
-      else seen.set(kind, observation)
-      options.onProbe?.(kind, index, kinds.length, observation)
+      const answer = await makeHandshake(options.handshake, { url: options.url, secret: options.secret ?? '', clock, dispatcher })
+      const { outcome, error } = answer.observation
+      if (outcome === 'connection_refused' || outcome === 'dns') throw new ConsumerUnreachableError(options.url, outcome, error ?? '')
+      options.onProbe?.('handshake', -1, 0, answer.observation)
+      checks.push(gradeHandshakeAnswer(answer, options.secret ?? ''))
+    }
+    if (battery && scheme !== undefined) {
+      const graded = await runBattery(options, battery, scheme, { clock, dispatcher, timeoutMs, warnAboveMs, first: checks.length === 0 })
+      checks.push(...graded.checks)
+      latency = graded.latency
     }
   } finally {
     if (ownDispatcher) await dispatcher.close()
+  }
+  return {
+    ok: checks.every((c) => c.passed),
+    url: options.url,
+    scheme: scheme ?? null,
+    handshake: options.handshake ?? null,
+    started_at: startedAt,
+    wall_ms: Math.round(clock.now() - startedAt),
+    timeout_ms: timeoutMs,
+    warn_above_ms: warnAboveMs,
+    checks,
+    latency,
+  }
+}
+
+function batteryInput(options: ConsumerCheckOptions, scheme: SchemeId): BatteryInput {
+  return {
+    url: options.url,
+    scheme,
+    secret: options.secret ?? '',
+    eventType: options.eventType ?? CONSUMER_CHECK_DEFAULTS.eventType,
+    ...(options.custom ? { custom: options.custom } : {}),
+    ...(options.payload === undefined ? {} : { payload: options.payload }),
+  }
+}
+
+interface BatteryRun {
+  clock: Clock
+  dispatcher: Dispatcher
+  timeoutMs: number
+  warnAboveMs: number
+  /** Whether the battery's first request is the run's first (an unreachable URL is then reported as such). */
+  first: boolean
+}
+
+/** The battery of deliveries, one request at a time, graded. */
+async function runBattery(options: ConsumerCheckOptions, battery: BatteryInput, scheme: SchemeId, run: BatteryRun): Promise<{ checks: ConsumerCheck[]; latency: LatencyStats | null }> {
+  const { clock, dispatcher, timeoutMs, warnAboveMs } = run
+  const samples = options.latencySamples ?? CONSUMER_CHECK_DEFAULTS.latencySamples
+  const withStale = signsTimestamp(scheme, options.custom)
+  const kinds: ProbeKind[] = ['valid', 'duplicate', 'wrong_signature', 'missing_signature', ...(withStale ? (['stale_timestamp'] as const) : []), 'malformed_body', ...Array<ProbeKind>(samples).fill('latency')]
+  const seen = new Map<ProbeKind, ProbeObservation>()
+  const latency: ProbeObservation[] = []
+  let first: ProbeRequest | null = null
+  for (const [index, kind] of kinds.entries()) {
+    options.signal?.throwIfAborted()
+    const same = kind === 'duplicate' && first ? { eventId: first.eventId, body: first.body } : undefined
+    const request = buildProbe(kind, battery, clock.now(), same)
+    if (kind === 'valid') first = request
+    const result = await postOnce({ url: options.url, headers: request.headers, body: request.body, clock, timeoutMs, followRedirects: 0, maxResponseBytes: MAX_RESPONSE_BYTES, dispatcher })
+    if (index === 0 && run.first && (result.outcome === 'connection_refused' || result.outcome === 'dns')) {
+      throw new ConsumerUnreachableError(options.url, result.outcome, result.error ?? '')
+    }
+    const observation = observe(result)
+    if (kind === 'latency') latency.push(observation)
+    else seen.set(kind, observation)
+    options.onProbe?.(kind, index, kinds.length, observation)
   }
   const get = (kind: ProbeKind): ProbeObservation => {
     const observation = seen.get(kind)
@@ -134,21 +189,11 @@ export async function runConsumerCheck(options: ConsumerCheckOptions, deps: Cons
     wrongSignature: get('wrong_signature'),
     missingSignature: get('missing_signature'),
     staleTimestamp: withStale ? get('stale_timestamp') : null,
-    staleBySeconds: staleBySeconds(options.scheme, options.custom),
+    staleBySeconds: staleBySeconds(scheme, options.custom),
     malformedBody: get('malformed_body'),
     latency,
     timeoutMs,
     warnAboveMs,
   })
-  return {
-    ok: checks.every((c) => c.passed),
-    url: options.url,
-    scheme: options.scheme,
-    started_at: startedAt,
-    wall_ms: Math.round(clock.now() - startedAt),
-    timeout_ms: timeoutMs,
-    warn_above_ms: warnAboveMs,
-    checks,
-    latency: latency.length ? latencyStats(latency) : null,
-  }
+  return { checks, latency: latency.length ? latencyStats(latency) : null }
 }

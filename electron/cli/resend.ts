@@ -1,0 +1,113 @@
+// `hookloop resend REQUEST_ID --to URL [--as-is | --resign | --broken] [--header 'Name: value']…
+// [--body-file F] [--data DIR] [--timeout MS] [--json]`: one captured request of a data folder sent
+// to a target again — as it was, edited and re-signed with its endpoint's secret, or edited with
+// the signature left broken — the leg printed and stored beside the request.
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { explainLeg, targetUrlProblem } from '../../shared/forward'
+import { DefinitionError } from '../../shared/receiver-errors'
+import { createRealClock } from '../engine/clock'
+import { defaultDataDir } from '../engine/data-dir'
+import { DATA_FILE_NAME } from '../engine/engine'
+import { resendStored } from '../engine/receiver/resend-stored'
+import type { ResendMode, ResendOptions } from '../engine/receiver/resend'
+import { openDatabase } from '../engine/store'
+import { commandArgs } from './command-args'
+import type { Command } from './commands'
+import { UsageError } from './usage-error'
+
+const USAGE = `Usage: hookloop resend REQUEST_ID --to URL [--as-is | --resign | --broken] [--header 'Name: value']... [--body-file F] [--data DIR] [--timeout MS] [--json]
+
+Sends a captured request to a target (your app) again and stores the leg beside the request.
+  --to URL          where to send (http:// or https://)
+  --as-is           the request as it was captured: the original signature (the default)
+  --resign          edited, then signed again with the endpoint's scheme and first secret
+  --broken          edited, with the original signature left in place: it no longer matches
+  --header 'N: v'   set a header (replaces one of the same name); repeat for more
+  --body-file F     send F's bytes as the body instead of the captured body
+  --data DIR        the Hookloop data folder (default: the user data folder)
+  --timeout MS      longest wait for the answer (default 30000)
+  --json            print the leg as JSON
+Exit status: 0 the target answered (any status), 1 it did not (refused, reset, timed out),
+2 bad usage, an unknown request id, or no secret to re-sign with.`
+
+const MODES: readonly ResendMode[] = ['as-is', 'resign', 'broken']
+
+export function parseHeader(text: string): [string, string] {
+  const colon = text.indexOf(':')
+  const name = colon === -1 ? '' : text.slice(0, colon).trim()
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`resend: --header takes 'Name: value', got "${text.slice(0, 100)}"`)
+  return [name, text.slice(colon + 1).trim()]
+}
+
+export const resendCommand: Command = async (args) => {
+  const parsed = commandArgs(
+    'resend',
+    USAGE,
+    args,
+    {
+      to: { type: 'string' },
+      'as-is': { type: 'boolean', default: false },
+      resign: { type: 'boolean', default: false },
+      broken: { type: 'boolean', default: false },
+      header: { type: 'string', multiple: true },
+      'body-file': { type: 'string' },
+      data: { type: 'string' },
+      timeout: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    true,
+  )
+  if (!parsed) return 0
+  const v = parsed.values
+  const [idText, ...extra] = parsed.positionals
+  if (!idText || extra.length > 0) throw new UsageError('resend: give exactly one REQUEST_ID (hookloop resend --help)')
+  if (!/^\d{1,15}$/.test(idText)) throw new UsageError(`resend: REQUEST_ID is a captured request's number, got "${idText}"`)
+  if (!v.to) throw new UsageError('resend: --to URL is required')
+  const problem = targetUrlProblem(v.to)
+  if (problem) throw new UsageError(`resend: --to: ${problem}`)
+  const chosen = MODES.filter((mode) => v[mode])
+  if (chosen.length > 1) throw new UsageError(`resend: choose one of --as-is, --resign, --broken (got ${chosen.map((m) => `--${m}`).join(' and ')})`)
+  const headers = (v.header ?? []).map(parseHeader)
+  let body: Buffer | undefined
+  if (v['body-file'] !== undefined) {
+    try {
+      body = readFileSync(v['body-file'])
+    } catch (error) {
+      throw new UsageError(`resend: cannot read --body-file ${v['body-file']} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+    }
+  }
+  const edited = body !== undefined || headers.length > 0
+  const mode: ResendMode = chosen[0] ?? 'as-is'
+  if (mode === 'as-is' && edited) throw new UsageError('resend: an edited request (--header, --body-file) goes --resign (signed again) or --broken (old signature kept); --as-is sends it unchanged')
+  let timeoutMs: number | undefined
+  if (v.timeout !== undefined) {
+    if (!/^\d{1,9}$/.test(v.timeout) || Number(v.timeout) < 1) throw new UsageError(`resend: --timeout takes milliseconds (a positive number), got "${v.timeout}"`)
+    timeoutMs = Number(v.timeout)
+  }
+  const dataDir = v.data ?? defaultDataDir()
+  const file = join(dataDir, DATA_FILE_NAME)
+  if (!existsSync(file)) throw new UsageError(`resend: no Hookloop data in ${dataDir} (${file} does not exist)`)
+
+  const options: ResendOptions = { to: v.to, mode, ...(headers.length ? { headers } : {}), ...(body ? { body } : {}), ...(timeoutMs ? { timeoutMs } : {}) }
+  const db = openDatabase({ file })
+  let leg
+  try {
+    leg = await resendStored(db, createRealClock(), Number(idText), options)
+  } catch (error) {
+    if (error instanceof DefinitionError) throw new UsageError(`resend: ${error.path === 'requestId' ? 'REQUEST_ID' : error.path === 'mode' ? `--${mode}` : `--${error.path}`}: ${error.problem}`)
+    throw error
+  } finally {
+    db.close()
+  }
+  if (v.json) {
+    const { request, response, ...rest } = leg
+    const text = (bytes: Uint8Array | null) => (bytes === null ? null : Buffer.from(bytes).toString('utf8'))
+    process.stdout.write(JSON.stringify({ ...rest, request: { ...request, body: text(request.body) }, response: { ...response, body: text(response.body) } }, null, 2) + '\n')
+  } else {
+    const status = leg.response.status === null ? '-' : String(leg.response.status)
+    const latency = leg.latencyMs === null ? '-' : `${leg.latencyMs}ms`
+    process.stdout.write(`${leg.request.method} ${leg.request.url}  ${mode}  status=${status}  ${latency}  outcome=${leg.outcome}  (${explainLeg(leg)}; leg ${leg.id} of request ${leg.requestId})\n`)
+  }
+  return leg.outcome === 'answered' ? 0 : 1
+}

@@ -1,0 +1,46 @@
+// Resend without a running receiver (`hookloop resend`): a captured request of a data folder sent
+// to a target once, the leg stored in the same folder through a capture writer of its own, as the
+// receiver would store it. The receiver's own resend() is the same resendRequest on its forwarder.
+import type { Database } from 'better-sqlite3'
+import type { Clock } from '../../../shared/clock'
+import { DEFAULT_BODY_LIMIT } from '../../../shared/receiver'
+import type { ForwardLeg } from '../../../shared/forward'
+import { DefinitionError } from '../../../shared/receiver-errors'
+import { createEndpointStore } from '../store/endpoints'
+import { createForwardLegStore, encodeLeg } from '../store/forward-legs'
+import { createRequestStore } from '../store/requests'
+import { createCaptureWriter } from './capture-writer'
+import { createForwarder } from './forward'
+import { toRequestRecord } from './records'
+import { resendRequest, type ResendOptions } from './resend'
+
+export async function resendStored(db: Database, clock: Clock, requestId: number, options: ResendOptions): Promise<ForwardLeg> {
+  const row = createRequestStore(db).get(requestId)
+  if (!row) throw new DefinitionError('requestId', `no captured request with id ${requestId} in this data folder`)
+  const request = toRequestRecord(row)
+  const endpoint = request.endpointId ? (createEndpointStore(db).get(request.endpointId) ?? null) : null
+  let storeError: Error | null = null
+  const writer = createCaptureWriter({ db, onError: (error) => (storeError ??= error) })
+  let lastId = createForwardLegStore(db).maxId()
+  const forwarder = createForwarder({
+    clock,
+    defaultBodyLimit: endpoint?.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    record: (leg) => {
+      const id = ++lastId
+      writer.leg(encodeLeg({ ...leg, id }))
+      return id
+    },
+  })
+  let leg: ForwardLeg
+  try {
+    leg = await resendRequest(forwarder, request, endpoint, options)
+  } catch (error) {
+    await forwarder.close()
+    writer.close()
+    throw error
+  }
+  await forwarder.close()
+  writer.close() // commits the leg; throws if it cannot be stored
+  if (storeError) throw storeError
+  return leg
+}

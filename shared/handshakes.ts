@@ -1,0 +1,200 @@
+// The verification handshakes providers make before they deliver to a new URL (or, for Zoom and
+// X, again from time to time): where the challenge is in the request, what the answer must be,
+// how fast, and which document says so. Data only (the renderer reads it too): the sender's
+// request, the receiver's answer (a `handshake` rule step) and the consumer check's grade are
+// built from it in electron/engine/. A new handshake = a new entry here (and a case in each of
+// those exhaustive switches).
+import { defineCatalog, type PresetInfo } from './catalog'
+import type { Matcher } from './rules'
+
+export interface HandshakeSource {
+  title: string
+  url: string
+  /** What the document says that Hookloop follows. */
+  note: string
+}
+
+/** Where the challenge is: a query parameter, or a field of the JSON body (dotted path). */
+export type ChallengeAt = { in: 'query'; name: string } | { in: 'body'; path: string }
+
+export interface HandshakeDefinition extends PresetInfo {
+  provider: string
+  method: 'GET' | 'POST'
+  challenge: ChallengeAt
+  /**
+   * What keys the answer's HMAC: null when the answer is the challenge echoed (the request may still
+   * be signed, as Slack's is, with the endpoint's signing secret).
+   */
+  answerSecret: string | null
+  /** The content type the answer must have (a prefix match; null = any). */
+  answerType: string | null
+  /** How long the provider waits for the answer. */
+  timeLimitMs: number
+  /** The answer the docs require, in words. */
+  answer: string
+  /** What picks the request out among the others an endpoint receives (the receiver preset's matchers). */
+  matchers: Matcher[]
+  sources: HandshakeSource[]
+}
+
+function handshake(entry: HandshakeDefinition): HandshakeDefinition {
+  return entry
+}
+
+export const HANDSHAKES = defineCatalog({
+  'slack-url-verification': handshake({
+    label: 'Slack url_verification',
+    description: 'Slack Events API: a signed POST {token, challenge, type: "url_verification"}; answer 200 with the challenge',
+    provider: 'Slack',
+    method: 'POST',
+    challenge: { in: 'body', path: 'challenge' },
+    answerSecret: null,
+    answerType: null,
+    timeLimitMs: 3000,
+    answer: '200 with the challenge as plain text (JSON {"challenge": …} or form challenge=… are accepted too), within 3 s',
+    matchers: [
+      { type: 'method', method: 'POST' },
+      { type: 'event-type', path: 'type', value: 'url_verification' },
+    ],
+    sources: [
+      {
+        title: 'Slack API — url_verification event',
+        url: 'https://api.slack.com/events/url_verification',
+        note: 'The whole payload is {token, challenge, type: "url_verification"} (no inner event). Verify the request, then respond 200 with the challenge value: text/plain, or application/x-www-form-urlencoded challenge=…, or application/json {"challenge": …}. Events API answers are due within 3 s.',
+      },
+    ],
+  }),
+  'zoom-url-validation': handshake({
+    label: 'Zoom endpoint.url_validation',
+    description: 'Zoom: a signed POST {event: "endpoint.url_validation", payload: {plainToken}}; answer {plainToken, encryptedToken}',
+    provider: 'Zoom',
+    method: 'POST',
+    challenge: { in: 'body', path: 'payload.plainToken' },
+    answerSecret: 'the app\u2019s secret token',
+    answerType: 'application/json',
+    timeLimitMs: 3000,
+    answer: '200 JSON {plainToken, encryptedToken}, encryptedToken = hex HMAC-SHA256 of plainToken keyed with the secret token, within 3 s',
+    matchers: [
+      { type: 'method', method: 'POST' },
+      { type: 'event-type', path: 'event', value: 'endpoint.url_validation' },
+    ],
+    sources: [
+      {
+        title: 'Zoom Developer — Using webhooks: Validate your webhook endpoint',
+        url: 'https://developers.zoom.us/docs/api/webhooks/#validate-your-webhook-endpoint',
+        note: 'A POST {payload: {plainToken}, event_ts, event: "endpoint.url_validation"}, signed like any event (x-zm-signature). Respond 200 within 3 s with JSON {plainToken, encryptedToken}, encryptedToken the HMAC-SHA256 of plainToken keyed with the secret token, hex. Zoom repeats the check every 72 h.',
+      },
+      {
+        title: 'Zoom Developer changelog — Webhook URL validation',
+        url: 'https://developers.zoom.us/changelog/platform/webhook-url-validation.md',
+        note: 'Validation is required before Zoom sends events, and repeated every 72 hours (challenge-response check).',
+      },
+    ],
+  }),
+  'x-crc': handshake({
+    label: 'X (Twitter) CRC',
+    description: 'X Account Activity / webhooks: GET ?crc_token=…; answer {"response_token": "sha256=<base64 HMAC>"}',
+    provider: 'X (Twitter)',
+    method: 'GET',
+    challenge: { in: 'query', name: 'crc_token' },
+    answerSecret: 'the app\u2019s consumer secret',
+    answerType: 'application/json',
+    timeLimitMs: 3000,
+    answer: '200 JSON {"response_token": "sha256=" + base64 HMAC-SHA256(consumer secret, crc_token)}, within 3 s',
+    matchers: [
+      { type: 'method', method: 'GET' },
+      { type: 'query', name: 'crc_token' },
+    ],
+    sources: [
+      {
+        title: 'X Developer — Securing webhooks (Challenge-Response Checks)',
+        url: 'https://developer.x.com/en/docs/twitter-api/enterprise/account-activity-api/guides/securing-webhooks',
+        note: 'X makes a GET with a crc_token parameter; the answer is JSON {"response_token": "sha256=<base64 HMAC-SHA256 of crc_token keyed with the consumer secret>"} within 3 s. The CRC comes at registration, roughly hourly, and on demand (PUT); a failed one stops deliveries.',
+      },
+      {
+        title: 'X API — Webhooks quickstart',
+        url: 'https://docs.x.com/x-api/webhooks/quickstart',
+        note: 'The same CRC for X API v2 webhooks: GET ?crc_token=…, answer {"response_token": "sha256=…"}.',
+      },
+    ],
+  }),
+  'graph-validation': handshake({
+    label: 'Microsoft Graph validationToken',
+    description: 'Microsoft Graph subscriptions: POST ?validationToken=…; answer 200 text/plain with the token decoded',
+    provider: 'Microsoft Graph',
+    method: 'POST',
+    challenge: { in: 'query', name: 'validationToken' },
+    answerSecret: null,
+    answerType: 'text/plain',
+    timeLimitMs: 10_000,
+    answer: '200, Content-Type text/plain, the body the validationToken URL-decoded, within 10 s',
+    matchers: [
+      { type: 'method', method: 'POST' },
+      { type: 'query', name: 'validationToken' },
+    ],
+    sources: [
+      {
+        title: 'Microsoft Learn — Receive change notifications through webhooks (notification endpoint validation)',
+        url: 'https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks',
+        note: 'When a subscription is created, Graph POSTs to {notificationUrl}?validationToken={opaque token}. Within 10 s the endpoint answers 200 OK, Content-Type text/plain, the body the validation token decoded (it is URL-encoded in the query); otherwise creating the subscription fails with 400.',
+      },
+    ],
+  }),
+  'dropbox-challenge': handshake({
+    label: 'Dropbox challenge',
+    description: 'Dropbox webhooks: GET ?challenge=…; answer the challenge, text/plain with X-Content-Type-Options: nosniff',
+    provider: 'Dropbox',
+    method: 'GET',
+    challenge: { in: 'query', name: 'challenge' },
+    answerSecret: null,
+    answerType: 'text/plain',
+    timeLimitMs: 10_000,
+    answer: '200 with the challenge echoed, Content-Type text/plain and X-Content-Type-Options: nosniff, within 10 s',
+    matchers: [
+      { type: 'method', method: 'GET' },
+      { type: 'query', name: 'challenge' },
+    ],
+    sources: [
+      {
+        title: 'Dropbox — Webhooks reference (the verification request)',
+        url: 'https://www.dropbox.com/developers/reference/webhooks',
+        note: 'The first request is a GET with a challenge query parameter; echo it back as the body, with Content-Type: text/plain and X-Content-Type-Options: nosniff (so the echo is no reflected XSS). Dropbox waits up to 10 s and does not retry a failed verification.',
+      },
+    ],
+  }),
+})
+
+export const HANDSHAKE_KINDS = HANDSHAKES.ids
+export type HandshakeKind = (typeof HANDSHAKE_KINDS)[number]
+
+export function isHandshakeKind(value: string): value is HandshakeKind {
+  return HANDSHAKES.has(value)
+}
+
+/** Whether the handshake's answer (or, for Slack, its request's signature) depends on a secret. */
+export function handshakeNeedsSecret(kind: HandshakeKind): boolean {
+  return HANDSHAKES.entries[kind].answerSecret !== null || kind === 'slack-url-verification'
+}
+
+/**
+ * The challenge a request carries for the handshake, or why there is none. `query` is the raw
+ * query string (without `?`), `json` the parsed body (undefined when it is not JSON).
+ */
+export function challengeOf(kind: HandshakeKind, request: { query: string; json: unknown }): { ok: true; challenge: string } | { ok: false; reason: string } {
+  const at = HANDSHAKES.entries[kind].challenge
+  if (at.in === 'query') {
+    const value = new URLSearchParams(request.query).get(at.name)
+    if (value === null) return { ok: false, reason: `the request has no ${at.name} query parameter` }
+    return { ok: true, challenge: value }
+  }
+  let cur: unknown = request.json
+  for (const part of at.path.split('.')) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) {
+      cur = undefined
+      break
+    }
+    cur = (cur as Record<string, unknown>)[part]
+  }
+  if (typeof cur !== 'string') return { ok: false, reason: request.json === undefined ? `the body is not JSON, so it has no ${at.path}` : `the body has no ${at.path} string` }
+  return { ok: true, challenge: cur }
+}
