@@ -43,17 +43,6 @@ function layering() {
   const rule = (paths, patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] })
   const engineUp = up('(electron/)?(main|preload|cli)|renderer', 'The engine never imports the transport (electron/main, electron/preload), the CLI or the UI: they call it, not the other way round.')
   const engine = [engineUp, toTest]
-  // Files that still run SQL outside the store; each is to move into a store read module.
-  const sqlOutsideStore = [
-    'electron/cli/listen.ts',
-    'electron/engine/engine.ts',
-    'electron/engine/host/change-feed.ts',
-    'electron/engine/host/details-read.ts',
-    'electron/engine/host/scenario-runs.ts',
-    'electron/engine/host/timeline-read.ts',
-    'electron/engine/recorder/recorder.ts',
-    'electron/engine/sender/sender.ts',
-  ]
   return [
     {
       files: ['shared/**'],
@@ -63,16 +52,11 @@ function layering() {
       files: ['renderer/**'],
       rules: rule([electron, noSqlite], [up('electron', 'The renderer reaches the engine only through the bridge (window.hookloop) and imports only shared/ and its own code.'), toTest]),
     },
-    { files: ['electron/engine/**'], ignores: ['electron/engine/store/**', ...sqlOutsideStore], rules: rule([electron, sqlite], engine) },
-    { files: ['electron/engine/store/**', ...sqlOutsideStore.filter((f) => f.startsWith('electron/engine/'))], rules: rule([electron], engine) },
+    { files: ['electron/engine/**'], ignores: ['electron/engine/store/**'], rules: rule([electron, sqlite], engine) },
+    { files: ['electron/engine/store/**'], rules: rule([electron], engine) },
     {
       files: ['electron/cli/**'],
-      ignores: sqlOutsideStore,
       rules: rule([electron, sqlite], [up('(electron/)?(main|preload)|renderer', 'The CLI drives the engine; it does not import the Electron shell or the UI.'), toTest]),
-    },
-    {
-      files: sqlOutsideStore.filter((f) => f.startsWith('electron/cli/')),
-      rules: rule([electron], [up('(electron/)?(main|preload)|renderer', 'The CLI drives the engine; it does not import the Electron shell or the UI.'), toTest]),
     },
     {
       files: ['electron/main/**'],
@@ -83,15 +67,16 @@ function layering() {
       rules: rule([sqlite], [up('(electron/)?(engine|main|cli)|renderer', 'The preload only exposes the bridge of shared/bridge.ts; it runs in the renderer and cannot load the engine.'), toTest]),
     },
     {
-      // Statements are prepared only in the store: outside it, SQL is a store module's job.
+      // Statements are prepared (and transactions opened) only in the store: outside it, SQL is a
+      // store module's job.
       files: ['electron/**', 'shared/**', 'renderer/**'],
-      ignores: ['electron/engine/store/**', ...sqlOutsideStore],
+      ignores: ['electron/engine/store/**'],
       rules: {
         'no-restricted-syntax': [
           'error',
           {
-            selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(prepare|pragma)$/]",
-            message: 'SQL lives in electron/engine/store/: add or call a store module instead of preparing a statement here.',
+            selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(prepare|pragma|transaction)$/]",
+            message: 'SQL lives in electron/engine/store/: add or call a store module instead of preparing a statement or opening a transaction here (store/database.ts transactional() groups store calls).',
           },
         ],
       },

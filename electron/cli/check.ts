@@ -3,13 +3,13 @@
 // every check passes (warnings allowed), 1 one fails, 2 bad usage or an unreachable URL.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { CONSUMER_CHECK_DEFAULTS } from '../../shared/conformance'
 import { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind, type HandshakeKind } from '../../shared/handshakes'
 import { SecretFormatError } from '../engine/signatures'
 import { ConsumerCheckInputError, ConsumerUnreachableError, formatReportCard, runConsumerCheck } from '../engine/conformance/consumer'
 import type { Command } from './commands'
 import { COMMON_OPTIONS, CUSTOM_HELP, SCHEME_LIST, customOptions, readBytes, requireOption, requireScheme } from './signature-args'
+import { commandArgs } from './command-args'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop check URL --scheme S --secret K [--handshake KIND] [--timeout-ms 10000] [--warn-ms 5000]
@@ -59,32 +59,20 @@ function handshakeArg(value: string | undefined): HandshakeKind | undefined {
 }
 
 export async function check(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        ...COMMON_OPTIONS,
-        secret: { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        'warn-ms': { type: 'string' },
-        'event-type': { type: 'string' },
-        'payload-file': { type: 'string' },
-        samples: { type: 'string' },
-        report: { type: 'string' },
-        handshake: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    })
-  } catch (error) {
-    throw new UsageError(`check: ${error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error)}`)
-  }
+  const parsed = commandArgs('check', USAGE, args, {
+    ...COMMON_OPTIONS,
+    secret: { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    'warn-ms': { type: 'string' },
+    'event-type': { type: 'string' },
+    'payload-file': { type: 'string' },
+    samples: { type: 'string' },
+    report: { type: 'string' },
+    handshake: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  }, true, out)
+  if (!parsed) return 0
   const v = parsed.values
-  if (v.help) {
-    out.write(`${USAGE}\n`)
-    return 0
-  }
   const [url, ...extra] = parsed.positionals
   if (!url) throw new UsageError('check: which endpoint? (hookloop check URL --scheme S --secret K, or --handshake KIND)')
   if (extra.length) throw new UsageError(`check: one URL at a time (got also ${extra.join(', ')})`)

@@ -5,8 +5,8 @@ import { UsageError } from './usage-error'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 
-/** The parsed values and positionals, or null when --help was printed. */
-export function commandArgs<O extends Options>(command: string, usage: string, args: string[], options: O, allowPositionals = false) {
+/** The parsed values and positionals, or null when --help was printed (to `out`). */
+export function commandArgs<O extends Options>(command: string, usage: string, args: string[], options: O, allowPositionals = false, out: NodeJS.WritableStream = process.stdout) {
   let parsed
   try {
     parsed = parseArgs({ args, allowPositionals, options: { ...options, help: { type: 'boolean', short: 'h', default: false } } as O & { help: { type: 'boolean'; short: 'h'; default: false } } })
@@ -14,7 +14,7 @@ export function commandArgs<O extends Options>(command: string, usage: string, a
     throw new UsageError(`${command}: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`)
   }
   if ((parsed.values as Record<string, unknown>).help) {
-    process.stdout.write(usage + '\n')
+    out.write(usage + '\n')
     return null
   }
   return parsed

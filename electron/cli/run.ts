@@ -6,7 +6,6 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { targetUrlProblem } from '../../shared/forward'
 import { scenarioJsonSchema } from '../../shared/scenario-json-schema'
 import { DATA_FILE_NAME } from '../engine/engine'
@@ -14,6 +13,7 @@ import { toJUnitXml, type ScenarioFileResult } from '../engine/scenarios/junit'
 import { formatSummary } from '../engine/scenarios/summary'
 import type { Command } from './commands'
 import { exitCodeOf, runScenarioFile } from './run-file'
+import { commandArgs } from './command-args'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR] [--secret NAME=VALUE …] [--app URL] [--json]
@@ -117,29 +117,16 @@ function totalLine(results: readonly ScenarioFileResult[]): string {
 }
 
 export async function run(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        report: { type: 'string' },
-        junit: { type: 'string' },
-        data: { type: 'string' },
-        app: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        secret: { type: 'string', multiple: true, default: [] },
-        schema: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    })
-  } catch (error) {
-    throw new UsageError(`run: ${error instanceof Error ? error.message : String(error)}`)
-  }
-  if (parsed.values.help) {
-    out.write(`${USAGE}\n`)
-    return 0
-  }
+  const parsed = commandArgs('run', USAGE, args, {
+    report: { type: 'string' },
+    junit: { type: 'string' },
+    data: { type: 'string' },
+    app: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    secret: { type: 'string', multiple: true, default: [] },
+    schema: { type: 'boolean', default: false },
+  }, true, out)
+  if (!parsed) return 0
   if (parsed.values.schema) {
     out.write(`${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`)
     return 0

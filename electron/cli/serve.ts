@@ -5,11 +5,11 @@ import { fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import type { HostReplyMessage, HostStartMessage } from '../engine/host'
 import { createToken } from '../engine/host/guard'
 import type { Command } from './commands'
 import { defaultDataDir } from '../engine/data-dir'
+import { commandArgs } from './command-args'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop serve [--port P] [--data DIR] [--receiver-port P] [--tunnel-host URL]
@@ -29,25 +29,13 @@ function port(value: string | undefined, flag: string): number | undefined {
 }
 
 export async function serve(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        port: { type: 'string', short: 'p' },
-        data: { type: 'string' },
-        'receiver-port': { type: 'string' },
-        'tunnel-host': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    })
-  } catch (error) {
-    throw new UsageError(`serve: ${error instanceof Error ? error.message : String(error)}`)
-  }
-  if (parsed.values.help) {
-    out.write(`${USAGE}\n`)
-    return 0
-  }
+  const parsed = commandArgs('serve', USAGE, args, {
+    port: { type: 'string', short: 'p' },
+    data: { type: 'string' },
+    'receiver-port': { type: 'string' },
+    'tunnel-host': { type: 'string' },
+  }, false, out)
+  if (!parsed) return 0
   const appPort = port(parsed.values.port, '--port') ?? 0
   const receiverPort = port(parsed.values['receiver-port'], '--receiver-port')
   // This module may be bundled into out/main/ or a chunk folder below it.

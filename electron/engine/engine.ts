@@ -8,14 +8,13 @@ import type { Clock } from '../../shared/clock'
 import { endpointPath, type Endpoint, type EndpointInput } from '../../shared/receiver'
 import type { ReceiverEvent } from '../../shared/receiver-events'
 import type { AttemptView, DeliveryView } from '../../shared/sender-events'
-import type { SendFaultInput } from '../../shared/sender-faults'
 import type { TunnelNotice, TunnelState } from '../../shared/tunnel'
 import type { PruneResult } from '../../shared/history'
 import { createClock, createRealClock, isVirtualClock, type ClockSpec } from './clock'
 import { createApiRoute, createEventFeed, type EventFeed } from './feed'
 import { createReceiver, type Receiver } from './receiver'
 import { createRetention, type Retention } from './retention/retention'
-import { createSender, type Sender } from './sender/sender'
+import { createSender, type PublishInput, type Sender } from './sender/sender'
 import type { Subscription, SubscriptionInput } from './sender/subscriptions'
 import { sign } from './signatures'
 import { openDatabase } from './store'
@@ -54,15 +53,8 @@ export type EngineEvent =
 export type EngineEventType = EngineEvent['type']
 export type EngineListener = (event: EngineEvent) => void
 
-export interface SendEventInput {
-  /** Default: every subscription. */
-  subscriptionIds?: string[]
-  eventType: string
-  payload: unknown
-  /** UUID v4; a fresh one when absent. */
-  eventId?: string
-  faults?: SendFaultInput[]
-}
+/** What sendEvent takes: the sender's publish() input. */
+export type SendEventInput = PublishInput
 
 export interface Engine {
   readonly db: Database
@@ -241,14 +233,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     putSubscription: (input) => sender.createSubscription(input),
     async sendEvent(input) {
-      const result = sender.publish({
-        event_type: input.eventType,
-        payload: input.payload,
-        ...(input.eventId === undefined ? {} : { event_id: input.eventId }),
-        ...(input.subscriptionIds === undefined ? {} : { subscription_ids: input.subscriptionIds }),
-        ...(input.faults === undefined ? {} : { faults: input.faults }),
-      })
-      return { eventId: result.event_id, deliveryIds: result.deliveries.map((d) => d.id), deliveries: result.deliveries }
+      const result = sender.publish(input)
+      return { ...result, deliveryIds: result.deliveries.map((d) => d.id) }
     },
     isDeliverySettled: (deliveryId) => deliveries.isSettled(deliveryId),
     async quiesce() {

@@ -2,81 +2,13 @@
 // (a) bare node:http answering 200, (b) mockttp with a 200 rule, (c) Hookloop's receiver
 // capturing, verifying a Standard Webhooks signature, deduping and persisting every request.
 // Servers and the load generator each run in their own process. Prints a table, then one JSON line.
-import { fork, type ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { cpus } from 'node:os'
-import { dirname, join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
+import { CONNECTIONS, DURATION_S, median, ROUNDS, runRounds, WARMUP_S } from './load-rig'
 
-const here = dirname(fileURLToPath(import.meta.url))
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-const WARMUP_S = 1
-const secret = `whsec_${randomBytes(32).toString('base64')}`
 const TARGETS = ['bare', 'mockttp', 'hookloop'] as const
 type Target = (typeof TARGETS)[number]
 
-interface Load {
-  requests: number
-  ok2xx: number
-  non2xx: number
-  errors: number
-  timeouts: number
-  rps: number
-  p50: number
-  p99: number
-}
-
-interface Measure {
-  load: Load
-  /** Everything answered 2xx to this server, warm-up included. */
-  answered2xx: number
-  stored: Record<string, number>
-}
-
-function lines(child: ChildProcess): AsyncIterator<string> {
-  if (!child.stdout) throw new Error('no stdout')
-  return createInterface({ input: child.stdout })[Symbol.asyncIterator]()
-}
-
-async function load(url: string, durationS: number): Promise<Load> {
-  const child = fork(join(here, 'receiver-load-process.mjs'), [JSON.stringify({ url, connections: CONNECTIONS, durationS, secret })], { stdio: 'inherit' })
-  return new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve(message as Load))
-    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`load generator exited with ${code}`))))
-  })
-}
-
-/** A fresh server process, a warm-up, one measured run, then the server's own account of what it stored. */
-async function measure(target: Target): Promise<Measure> {
-  const server = fork(join(here, 'receiver-server-process.mjs'), [target, secret], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
-  const out = lines(server)
-  const ready = await out.next()
-  const { port } = JSON.parse(String(ready.value)) as { port: number }
-  const url = `http://127.0.0.1:${port}/h/bench`
-  const warm = await load(url, WARMUP_S)
-  const result = await load(url, DURATION_S)
-  server.kill('SIGTERM')
-  const stopped = await out.next()
-  const { stopped: _s, ...stored } = JSON.parse(String(stopped.value)) as Record<string, number>
-  return { load: result, answered2xx: warm.ok2xx + result.ok2xx, stored }
-}
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)] ?? 0
-}
-
-// Rounds interleave the targets (rotating who goes first) so a noisy neighbour hurts all alike.
-const runs: Record<Target, Measure[]> = { bare: [], mockttp: [], hookloop: [] }
-for (let round = 0; round < ROUNDS; round++) {
-  for (let i = 0; i < TARGETS.length; i++) {
-    const target = TARGETS[(i + round) % TARGETS.length] as Target
-    runs[target].push(await measure(target))
-  }
-}
+const runs = await runRounds('receiver-server-process', TARGETS)
 
 const rps = (t: Target) => median(runs[t].map((m) => m.load.rps))
 const p99 = (t: Target) => median(runs[t].map((m) => m.load.p99))

@@ -85,7 +85,7 @@ async function hookloop(url: string, writerThread: boolean, hooks?: TimedHooks):
   const sender = createSender({ db, clock, sign, concurrency: CONCURRENCY, writerThread })
   sender.createSubscription({ id: 'bench', target: { url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
   const publishStart = performance.now()
-  for (let i = 0; i < EVENTS; i++) sender.publish({ event_type: 'booking.created', payload: { n: i } })
+  for (let i = 0; i < EVENTS; i++) sender.publish({ eventType: 'booking.created', payload: { n: i } })
   const publishSeconds = (performance.now() - publishStart) / 1000
   await hooks?.begin()
   const cpu = process.cpuUsage()

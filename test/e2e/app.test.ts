@@ -1,33 +1,11 @@
 // The app end to end in real headless Chromium against `hookloop serve` spawned as a process:
 // every assertion is on the DOM, every test leaves a screenshot in test-results/e2e/.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sign } from '../../electron/engine/signatures'
-import { openBrowser, type Browser } from './support/browser'
-import { createEndpoint, createSubscription, openApp, rowSelector, screenshot, sendEvent } from './support/app'
-import { startServe, type Served } from './support/serve'
+import { createEndpoint, createSubscription, rowSelector, screenshot, sendEvent } from './support/app'
+import { browserSession } from './support/session'
 
-let browser: Browser
-let served: Served | null = null
-
-beforeAll(async () => {
-  browser = await openBrowser()
-  // Waits end with Playwright's own message (what it waited for) well before the test's limit.
-  browser.page.setDefaultTimeout(20_000)
-})
-afterAll(async () => {
-  await browser?.close()
-})
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(browser.page, `failed-${context.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`)
-  await served?.stop()
-  served = null
-})
-
-async function fresh(): Promise<Served> {
-  served = await startServe()
-  await openApp(browser.page, served.url)
-  return served
-}
+const session = browserSession()
 
 async function post(url: string, body: string, headers: Record<string, string>): Promise<number> {
   const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } })
@@ -37,8 +15,8 @@ async function post(url: string, body: string, headers: Record<string, string>):
 
 describe('Hookloop in the browser', () => {
   it('first run: "Try the loop" shows four attempts of one event, three 503s then a 200', async () => {
-    await fresh()
-    const page = browser.page
+    await session.fresh()
+    const page = session.page
     await page.waitForSelector('[data-testid=first-run]')
     await page.click('[data-testid=try-the-loop]')
     const row = page.locator(rowSelector('[data-status=succeeded][data-attempts="4"]'))
@@ -54,8 +32,8 @@ describe('Hookloop in the browser', () => {
   })
 
   it('a fault rule: an endpoint answering 410 makes the delivery fail at once, final, no retry', async () => {
-    await fresh()
-    const page = browser.page
+    await session.fresh()
+    const page = session.page
     await createEndpoint(page, { name: 'orders', scheme: 'standard-webhooks' })
     await page.click('[data-testid=preset-always-410]')
     await page.waitForSelector('[data-testid=rule-sentence]:has-text("reply 410")')
@@ -73,8 +51,8 @@ describe('Hookloop in the browser', () => {
   })
 
   it('a rule edited as data reads as its new sentence; an invalid edit is refused with the reason', async () => {
-    await fresh()
-    const page = browser.page
+    await session.fresh()
+    const page = session.page
     await createEndpoint(page, { name: 'editable', scheme: 'standard-webhooks' })
     await page.click('[data-testid=preset-always-500]')
     await page.waitForSelector('[data-testid=rule-sentence]:has-text("reply 500")')
@@ -91,8 +69,8 @@ describe('Hookloop in the browser', () => {
   })
 
   it('a duplicate from a real provider retrying is flagged on its dedupe key row', async () => {
-    const { receiverUrl } = await fresh()
-    const page = browser.page
+    const { receiverUrl } = await session.fresh()
+    const page = session.page
     await createEndpoint(page, { name: 'inbox', scheme: '', dedupeHeader: 'webhook-id' })
     const body = JSON.stringify({ event_id: 'evt_dup_1', event_type: 'booking.created', payload: {} })
     expect(await post(`${receiverUrl}/h/inbox`, body, { 'webhook-id': 'evt_dup_1' })).toBe(200)
@@ -108,8 +86,8 @@ describe('Hookloop in the browser', () => {
   })
 
   it('a bad signature is explained: reason, sentence, expected vs received', async () => {
-    const { receiverUrl } = await fresh()
-    const page = browser.page
+    const { receiverUrl } = await session.fresh()
+    const page = session.page
     const secret = `whsec_${Buffer.from('the-endpoint-secret-32-bytes-ok!').toString('base64')}`
     const wrong = `whsec_${Buffer.from('a-different-secret-32-bytes-yes!').toString('base64')}`
     await createEndpoint(page, { name: 'signed', scheme: 'standard-webhooks', secret, dedupeHeader: 'webhook-id' })
@@ -131,8 +109,8 @@ describe('Hookloop in the browser', () => {
   })
 
   it('pause holds new deliveries until resumed; rotate makes the old secret fail at once', async () => {
-    await fresh()
-    const page = browser.page
+    await session.fresh()
+    const page = session.page
     await page.click('[data-testid=try-the-loop]')
     await page.locator(rowSelector('[data-status=succeeded]')).waitFor({ timeout: 20_000 })
     await page.click('[data-testid=nav-subscriptions]')
@@ -163,8 +141,8 @@ describe('Hookloop in the browser', () => {
   })
 
   it('retry now after failed makes one more attempt', async () => {
-    await fresh()
-    const page = browser.page
+    await session.fresh()
+    const page = session.page
     await createEndpoint(page, { name: 'gone', scheme: 'standard-webhooks' })
     await page.click('[data-testid=preset-always-410]')
     await page.waitForSelector('[data-testid=rule-sentence]')

@@ -4,37 +4,18 @@
 import { createServer, type Server } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Ajv from 'ajv'
 import draft6 from 'ajv/dist/refs/json-schema-draft-06.json'
 import { Webhook } from 'standardwebhooks'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { REDACTED, type Har } from '../../shared/exports'
-import { openBrowser, type Browser } from './support/browser'
-import { createEndpoint, createSubscription, openApp, rowSelector, screenshot, sendEvent } from './support/app'
-import { startServe, type Served } from './support/serve'
+import { createEndpoint, createSubscription, rowSelector, screenshot, sendEvent } from './support/app'
+import { browserSession } from './support/session'
 
-let browser: Browser
-let served: Served | null = null
-let work: string
+const session = browserSession({ timeoutMs: 30_000, work: 'exports' })
 const SECRET = `whsec_${Buffer.from('careful-consumer-secret-32-bytes').toString('base64')}`
-
-beforeAll(async () => {
-  browser = await openBrowser()
-  browser.page.setDefaultTimeout(30_000)
-  work = mkdtempSync(join(tmpdir(), 'hookloop-e2e-exports-'))
-})
-afterAll(async () => {
-  await browser?.close()
-  rmSync(work, { recursive: true, force: true })
-})
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(browser.page, `failed-${context.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`)
-  await served?.stop()
-  served = null
-})
 
 /** A consumer that does everything right: verify the raw bytes, 4xx on bad input, 2xx on a duplicate. */
 async function startCarefulConsumer(): Promise<{ url: string; server: Server }> {
@@ -77,9 +58,8 @@ describe('checks and exports in the browser', () => {
   it('the consumer check grades a careful local consumer: every check passes, with a report card line each', async () => {
     const consumer = await startCarefulConsumer()
     try {
-      served = await startServe()
-      const page = browser.page
-      await openApp(page, served.url)
+      await session.fresh()
+      const page = session.page
       await page.click('[data-testid=nav-checks]')
       await page.fill('[data-testid=consumer-url]', consumer.url)
       await page.selectOption('[data-testid=consumer-scheme]', 'standard-webhooks')
@@ -106,9 +86,8 @@ describe('checks and exports in the browser', () => {
   })
 
   it('export: the selected row downloads as HAR 1.2 that parses and validates, signatures and secrets redacted by default', async () => {
-    served = await startServe()
-    const page = browser.page
-    await openApp(page, served.url)
+    await session.fresh()
+    const page = session.page
     await page.click('[data-testid=clock-mode] button:text-is("virtual")')
     await page.waitForSelector('[data-testid=clock-mode] button.active:text-is("virtual")')
     const endpointSecret = `whsec_${Buffer.from('the-endpoint-secret-32-bytes-ok!').toString('base64')}`
@@ -128,7 +107,7 @@ describe('checks and exports in the browser', () => {
       expect(await page.isChecked('[data-testid=export-keep-secrets]')).toBe(keep)
       if (!keep) await screenshot(page, 'export-dialog')
       const [file] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-download]')])
-      const path = join(work, `export-${keep}.har`)
+      const path = join(session.work, `export-${keep}.har`)
       await file.saveAs(path)
       await page.waitForSelector('[data-testid=export-dialog]', { state: 'detached' })
       return readFileSync(path, 'utf8')
@@ -164,9 +143,8 @@ describe('checks and exports in the browser', () => {
   })
 
   it('the sender check compares what arrived with the policy and draws the expected attempts as ghosts on the timeline', async () => {
-    served = await startServe()
-    const page = browser.page
-    await openApp(page, served.url)
+    await session.fresh()
+    const page = session.page
     // Try the loop: provider A's sender against an endpoint that fails the first 3 arrivals.
     await page.click('[data-testid=try-the-loop]')
     const row = page.locator(rowSelector('[data-status=succeeded][data-attempts="4"]'))

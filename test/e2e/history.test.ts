@@ -1,26 +1,11 @@
 // History in real headless Chromium against `hookloop serve`: the store's size in the top bar
 // follows real captures, Clear history for one endpoint and then for all empties the timeline
 // and the size, and the retention settings are saved (and read back by the engine).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { openBrowser, type Browser } from './support/browser'
-import { createEndpoint, openApp, rowSelector, screenshot } from './support/app'
-import { startServe, type Served } from './support/serve'
+import { describe, expect, it } from 'vitest'
+import { createEndpoint, rowSelector, screenshot } from './support/app'
+import { browserSession } from './support/session'
 
-let browser: Browser
-let served: Served | null = null
-
-beforeAll(async () => {
-  browser = await openBrowser()
-  browser.page.setDefaultTimeout(20_000)
-})
-afterAll(async () => {
-  await browser?.close()
-})
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(browser.page, `failed-${context.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`)
-  await served?.stop()
-  served = null
-})
+const session = browserSession()
 
 async function post(url: string, body: string): Promise<number> {
   // The event id header is the endpoints' dedupe key: it names each row in the timeline.
@@ -31,9 +16,8 @@ async function post(url: string, body: string): Promise<number> {
 
 describe('history in the browser', () => {
   it('shows the store size, clears one endpoint then everything, and saves the retention', async () => {
-    served = await startServe()
-    const page = browser.page
-    await openApp(page, served.url)
+    const served = await session.fresh()
+    const page = session.page
     await createEndpoint(page, { name: 'alpha', scheme: '', dedupeHeader: 'x-event' })
     await createEndpoint(page, { name: 'beta', scheme: '', dedupeHeader: 'x-event' })
     const pad = 'x'.repeat(100_000)

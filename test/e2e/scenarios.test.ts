@@ -1,51 +1,19 @@
 // Record → save → replay, end to end: a session recorded in real Chromium against `hookloop
 // serve`, the scenario saved as a download, then played headless by `hookloop run` as a separate
 // process, which must judge it the same (exit 0). The same file also runs from the UI.
-import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { openBrowser, type Browser } from './support/browser'
-import { createEndpoint, createSubscription, openApp, rowSelector, screenshot, sendEvent } from './support/app'
-import { CLI, startServe, type Served } from './support/serve'
+import { describe, expect, it } from 'vitest'
+import { createEndpoint, createSubscription, rowSelector, screenshot, sendEvent } from './support/app'
+import { browserSession } from './support/session'
+import { runCli } from '../support/run-cli'
 
-let browser: Browser
-let served: Served | null = null
-let work: string
-
-beforeAll(async () => {
-  browser = await openBrowser()
-  browser.page.setDefaultTimeout(20_000)
-  work = mkdtempSync(join(tmpdir(), 'hookloop-e2e-scenario-'))
-})
-afterAll(async () => {
-  await browser?.close()
-  rmSync(work, { recursive: true, force: true })
-})
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(browser.page, `failed-${context.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`)
-  await served?.stop()
-  served = null
-})
-
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
-    child.once('error', reject)
-    child.once('exit', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const session = browserSession({ work: 'scenario' })
 
 describe('scenarios in the browser', () => {
   it('record → save → hookloop run: the recorded session replays headless with the same outcome', async () => {
-    served = await startServe()
-    const page = browser.page
-    await openApp(page, served.url)
+    await session.fresh()
+    const page = session.page
     // A virtual clock: provider A's 2, 4 and 8 minute waits pass at once, here and in the replay.
     await page.click('[data-testid=clock-mode] button:text-is("virtual")')
     await page.waitForSelector('[data-testid=clock-mode] button.active:text-is("virtual")')
@@ -85,12 +53,12 @@ describe('scenarios in the browser', () => {
 
     // Save: a browser download of the very text in the editor.
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=scenario-save]')])
-    const file = join(work, 'recorded.json')
+    const file = join(session.work, 'recorded.json')
     await download.saveAs(file)
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(recorded)
 
     // Headless, as CI would: same outcome, every expectation holds.
-    const report = join(work, 'report.json')
+    const report = join(session.work, 'report.json')
     const cli = await runCli(['run', file, '--report', report])
     expect(cli.stderr + cli.stdout).not.toContain('✗')
     expect(cli.code).toBe(0)
@@ -112,9 +80,8 @@ describe('scenarios in the browser', () => {
   })
 
   it('an edit that breaks the file is shown by JSON path and blocks Run; opening a file loads it', async () => {
-    served = await startServe()
-    const page = browser.page
-    await openApp(page, served.url)
+    await session.fresh()
+    const page = session.page
     await page.click('[data-testid=nav-scenarios]')
     const text = JSON.stringify({ version: 1, name: 'typo', subscriptions: [{ id: 's', url: 'http://127.0.0.1:9/x', policy: 'pandoktorek' }], events: [{ type: 'a', payload: {} }], expect: { deliveries: [{ event: 'e1', attemps: 3 }] } })
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-testid=scenario-open]')])

@@ -83,7 +83,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       } catch {
         throw new HostError('bad_request', `delivery #${req.id} has no JSON payload; it cannot be replayed`)
       }
-      const result = engine.sender.publish({ event_type: sent.event_type, payload, subscription_ids: [delivery.subscriptionId] })
+      const result = engine.sender.publish({ eventType: sent.eventType, payload, subscriptionIds: [delivery.subscriptionId] })
       const id = result.deliveries[0]?.id
       if (id === undefined) throw new HostError('internal', 'the replay created no delivery')
       return { deliveryId: id }

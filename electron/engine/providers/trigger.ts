@@ -66,7 +66,7 @@ export async function trigger(input: TriggerInput): Promise<TriggerResult> {
     )
     const payload = catalogPayload({ provider: input.provider, eventType: input.eventType, now: clock.now(), ...(input.overrides ? { overrides: input.overrides } : {}), ...(input.fixture !== undefined ? { fixture: input.fixture } : {}) })
     const off = input.onAttempt ? sender.on('attempt.finished', input.onAttempt) : () => {}
-    const published = sender.publish({ event_type: input.eventType, payload, subscription_ids: [sub.id], ...(input.faults ? { faults: input.faults } : {}) })
+    const published = sender.publish({ eventType: input.eventType, payload, subscriptionIds: [sub.id], ...(input.faults ? { faults: input.faults } : {}) })
     await sender.settled()
     off()
     const deliveries = published.deliveries.map((d) => sender.getDelivery(d.id))
@@ -75,7 +75,7 @@ export async function trigger(input: TriggerInput): Promise<TriggerResult> {
     const last = attempts[attempts.length - 1]
     const status = deliveries.every((d) => d.delivery.status === 'succeeded') ? 'succeeded' : (deliveries.find((d) => d.delivery.status !== 'succeeded')?.delivery.status ?? 'failed')
     return {
-      event_id: published.event_id,
+      event_id: published.eventId,
       status,
       attempts,
       clock_ms: attempts[0] && last ? last.startedAt + (last.durationMs ?? 0) - attempts[0].startedAt : 0,

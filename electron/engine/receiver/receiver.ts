@@ -11,6 +11,7 @@ import type { ReceiverEvent, ReceiverEventListener } from '../../../shared/recei
 import type { RequestRecord } from '../../../shared/receiver-records'
 import { explainRule, type Rule } from '../../../shared/rules'
 import { parseRuleOrPreset } from '../../../shared/rules-presets'
+import { transactional } from '../store'
 import { createEndpointStore } from '../store/endpoints'
 import { createForwardLegStore, encodeLeg } from '../store/forward-legs'
 import type { ForwardLeg } from '../../../shared/forward'
@@ -311,7 +312,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
           createdAt: clock.now(),
         }
         if (ruleStore.get(stored.id)) throw new DefinitionError('id', `a rule with id "${stored.id}" already exists`)
-        db.transaction(() => {
+        transactional(db, () => {
           ruleStore.insert(stored)
           if (position !== undefined) ruleStore.move(stored.id, position)
         })()

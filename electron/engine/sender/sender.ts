@@ -9,7 +9,7 @@ import { createRealClock } from '../clock/real-clock'
 import { PROVIDERS } from '../../../shared/providers'
 import { providerBody } from '../providers/envelopes'
 import { createScheduler } from '../scheduler/scheduler'
-import { growPageCache } from '../store'
+import { growPageCache, pageCachePragma, transactional } from '../store'
 import { createAttemptStatements } from '../store/attempts'
 import { createDeliveryStatements } from '../store/deliveries'
 import { createEventStatements, type EventRow } from '../store/events'
@@ -66,16 +66,16 @@ export type SigningTime = 'auto' | 'clock' | 'wall'
 
 export interface PublishInput {
   /** UUID v4; a fresh one when absent. */
-  event_id?: string
-  event_type: string
+  eventId?: string
+  eventType: string
   payload: unknown
   /** Default: every subscription. */
-  subscription_ids?: string[]
+  subscriptionIds?: string[]
   faults?: SendFaultInput[]
 }
 
 export interface PublishResult {
-  event_id: string
+  eventId: string
   deliveries: DeliveryView[]
 }
 
@@ -106,7 +106,8 @@ export function createSender(options: SenderOptions) {
   // Every attempt reads its delivery and event and writes two rows; with SQLite's default 2 MiB
   // page cache a store of a few thousand deliveries already misses on most of those pages (the
   // benchmark runs 3x slower). 64 MiB keeps the working set of a large run in memory.
-  growPageCache(db, 64)
+  const CACHE_MIB = 64
+  growPageCache(db, CACHE_MIB)
   const events = createEventStatements(db)
   const deliveries = cacheDeliveries(createDeliveryStatements(db))
   const attempts = createAttemptStatements(db)
@@ -130,7 +131,7 @@ export function createSender(options: SenderOptions) {
   }
   // The attempt path's writer, opened on first use and closed by stop() (a thread ends there).
   const threaded = options.writerThread && !db.memory ? options.writerThread : null
-  const pragmas = ['cache_size = -65536']
+  const pragmas = [pageCachePragma(CACHE_MIB)]
   let openWriter: SqlWriter | null = null
   const currentWriter = (): SqlWriter =>
     (openWriter ??= threaded
@@ -239,7 +240,7 @@ export function createSender(options: SenderOptions) {
     return row
   }
 
-  const insertDeliveries = db.transaction((eventRow: { id: string; event_type: string; payload: Buffer; created_at: number }, subs: Subscription[], faults: SendFault[]) => {
+  const insertDeliveries = transactional(db, (eventRow: { id: string; event_type: string; payload: Buffer; created_at: number }, subs: Subscription[], faults: SendFault[]) => {
     events.insert(eventRow)
     const now = eventRow.created_at
     const created: Array<{ id: number; at: number | null }> = []
@@ -276,7 +277,7 @@ export function createSender(options: SenderOptions) {
   }
 
   /** After a crash: unfinished attempts become `interrupted` and their deliveries are retried now. */
-  const recover = db.transaction((now: number) => {
+  const recover = transactional(db, (now: number) => {
     const recovered: number[] = []
     for (const row of deliveries.inFlight()) {
       const open = attempts.unfinished(row.id)
@@ -351,25 +352,25 @@ export function createSender(options: SenderOptions) {
     },
 
     publish(input: PublishInput): PublishResult {
-      const eventId = input.event_id ?? randomUUID()
-      if (!UUID_V4.test(eventId)) throw new SenderError('invalid_event', `event_id must be a UUID v4, got ${JSON.stringify(eventId)}`)
-      if (typeof input.event_type !== 'string' || input.event_type === '') throw new SenderError('invalid_event', 'event_type must be a non-empty string')
+      const eventId = input.eventId ?? randomUUID()
+      if (!UUID_V4.test(eventId)) throw new SenderError('invalid_event', `eventId must be a UUID v4, got ${JSON.stringify(eventId)}`)
+      if (typeof input.eventType !== 'string' || input.eventType === '') throw new SenderError('invalid_event', 'eventType must be a non-empty string')
       if (events.get(eventId)) throw new SenderError('conflict', `event ${eventId} was published already (retry its deliveries instead)`)
       const faults = (input.faults ?? []).map((fault, i) => {
         const parsed = sendFaultSchema.safeParse(fault)
         if (!parsed.success) throw new SenderError('invalid_event', `faults[${i}]: ${parsed.error.issues[0]?.message ?? 'invalid fault'}`)
         return parsed.data
       })
-      const subs = (input.subscription_ids ?? subscriptions.list().map((s) => s.id)).map((id) => subscriptions.require(id))
+      const subs = (input.subscriptionIds ?? subscriptions.list().map((s) => s.id)).map((id) => subscriptions.require(id))
       // The payload, serialised once: every attempt sends these bytes, wrapped or not by its
       // subscription's envelope (sentBody).
-      const eventRow: EventRow = { id: eventId, event_type: input.event_type, payload: payloadBytes(input.payload), created_at: clock.now() }
+      const eventRow: EventRow = { id: eventId, event_type: input.eventType, payload: payloadBytes(input.payload), created_at: clock.now() }
       const created = insertDeliveries(eventRow, subs, faults)
       rememberEvent(eventRow)
-      const views = created.map(({ id }) => deliveryView(requireDelivery(id), input.event_type))
+      const views = created.map(({ id }) => deliveryView(requireDelivery(id), input.eventType))
       for (const view of views) emitter.emit('delivery.created', view)
       for (const { id, at } of created) if (at !== null) scheduler.schedule(id, at)
-      return { event_id: eventId, deliveries: views }
+      return { eventId, deliveries: views }
     },
 
     /** One more attempt now, also after `failed`; refused while an attempt is in flight. */
@@ -400,7 +401,7 @@ export function createSender(options: SenderOptions) {
       return view
     },
     /** The body as the delivery's subscription sends it (its current envelope), and the payload's own bytes. */
-    viewPayload(deliveryId: number): { event_id: string; event_type: string; body: Buffer; payload: Buffer } {
+    viewPayload(deliveryId: number): { eventId: string; eventType: string; body: Buffer; payload: Buffer } {
       const row = requireDelivery(deliveryId)
       const event = events.get(row.event_id)
       if (!event) throw new SenderError('not_found', `event ${row.event_id} is missing`)
@@ -409,12 +410,12 @@ export function createSender(options: SenderOptions) {
       const body = pack
         ? providerBody(pack, { eventId: event.id, eventType: event.event_type, payload: event.payload, createdAt: event.created_at, sentAt: event.created_at })
         : sentBody(event, sub?.envelope ?? 'event')
-      return { event_id: event.id, event_type: event.event_type, body, payload: event.payload }
+      return { eventId: event.id, eventType: event.event_type, body, payload: event.payload }
     },
-    listDeliveries(query: { subscription_id: string; status?: DeliveryStatus; limit?: number }): DeliveryView[] {
-      subscriptions.require(query.subscription_id)
+    listDeliveries(query: { subscriptionId: string; status?: DeliveryStatus; limit?: number }): DeliveryView[] {
+      subscriptions.require(query.subscriptionId)
       const limit = Math.min(Math.max(query.limit ?? 100, 1), 10_000)
-      return deliveries.list({ subscription_id: query.subscription_id, limit, ...(query.status ? { status: query.status } : {}) }).map((row) => deliveryView(row, eventType(row.event_id)))
+      return deliveries.list({ subscription_id: query.subscriptionId, limit, ...(query.status ? { status: query.status } : {}) }).map((row) => deliveryView(row, eventType(row.event_id)))
     },
     getDelivery(deliveryId: number): { delivery: DeliveryView; attempts: AttemptView[] } {
       const row = requireDelivery(deliveryId)

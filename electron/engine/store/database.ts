@@ -77,7 +77,15 @@ export function openReader(file: string, nativeBinding?: string): Database {
   return new BetterSqlite3(file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) })
 }
 
+/** The pragma that sets a connection's page cache to `mib` MiB (for a writer thread's own connection). */
+export const pageCachePragma = (mib: number): string => `cache_size = -${mib * 1024}`
+
 /** Grows the connection's page cache to at least `mib` MiB (SQLite's default is 2 MiB). */
 export function growPageCache(db: Database, mib: number): void {
-  if (Math.abs(Number(db.pragma('cache_size', { simple: true }))) < mib * 1024) db.pragma(`cache_size = -${mib * 1024}`)
+  if (Math.abs(Number(db.pragma('cache_size', { simple: true }))) < mib * 1024) db.pragma(pageCachePragma(mib))
+}
+
+/** `work` (store calls on this connection) as one transaction: each call commits all of it, or none. */
+export function transactional<A extends unknown[], R>(db: Database, work: (...args: A) => R): (...args: A) => R {
+  return db.transaction(work)
 }

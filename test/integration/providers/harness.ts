@@ -63,7 +63,7 @@ export function providerSender(provider: ProviderId) {
       rig.sender.createSubscription(packSubscription(provider, { id: 'sub', target: { url }, ...(options.secret === undefined ? {} : { secrets: [options.secret] }), policy: { preset: PROVIDERS[provider].policy, max_attempts: 1 } }))
       const finished = attemptsFinished(rig.sender, 1)
       rig.sender.publish({
-        event_type: options.eventType,
+        eventType: options.eventType,
         payload: catalogPayload({ provider, eventType: options.eventType, now: rig.clock.now(), ...(options.overrides ? { overrides: options.overrides } : {}) }),
         ...(options.faults ? { faults: options.faults } : {}),
       })

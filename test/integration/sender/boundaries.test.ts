@@ -1,21 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { waitingOnClock } from '../../../electron/engine/clock'
 import { verify } from '../../../electron/engine/signatures'
-import { answer, attemptsFinished, startSender, startServer, type SenderRig, type TestServer } from './helpers'
+import { answer, attemptsFinished, closedAfterEach, startSender, startServer, type SenderRig } from './helpers'
 
 // Two edges of the sender on a virtual clock, over real sockets: an answer that completes exactly
 // at the timeout is in time (a timeout is *more* than timeout_ms), and the timestamp a URL target
 // sees is the wall time while the schedule stays virtual.
 
 describe('sender edges on a virtual clock', () => {
-  let rig: SenderRig | undefined
-  let server: TestServer | undefined
-  afterEach(async () => {
-    await rig?.close()
-    await server?.close()
-    rig = undefined
-    server = undefined
-  })
+  const t = closedAfterEach()
 
   function sleepingReceiver(r: SenderRig, ms: number) {
     return startServer(r.clock, async (req, res) => {
@@ -30,21 +23,21 @@ describe('sender edges on a virtual clock', () => {
   }
 
   it('a 200 completing at exactly 10 000 ms (the policy timeout) succeeds; at 10 001 ms it is a timeout', async () => {
-    rig = startSender()
-    server = await sleepingReceiver(rig, 10_000)
-    rig.sender.createSubscription({ id: 'exact', target: { url: `${server.url}/exact` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const finished = attemptsFinished(rig.sender, 1)
-    rig.sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
+    t.rig = startSender()
+    t.server = await sleepingReceiver(t.rig, 10_000)
+    t.rig.sender.createSubscription({ id: 'exact', target: { url: `${t.server.url}/exact` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    const finished = attemptsFinished(t.rig.sender, 1)
+    t.rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished
     expect(attempt).toMatchObject({ outcome: 'http_200', statusCode: 200, durationMs: 10_000, decision: 'succeeded' })
 
-    await rig.close()
-    await server.close()
-    rig = startSender()
-    server = await sleepingReceiver(rig, 10_001)
-    rig.sender.createSubscription({ id: 'late', target: { url: `${server.url}/late` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const late = attemptsFinished(rig.sender, 1)
-    rig.sender.publish({ event_type: 'booking.created', payload: { id: 2 } })
+    await t.rig.close()
+    await t.server.close()
+    t.rig = startSender()
+    t.server = await sleepingReceiver(t.rig, 10_001)
+    t.rig.sender.createSubscription({ id: 'late', target: { url: `${t.server.url}/late` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    const late = attemptsFinished(t.rig.sender, 1)
+    t.rig.sender.publish({ eventType: 'booking.created', payload: { id: 2 } })
     const [lateAttempt] = await late
     expect(lateAttempt).toMatchObject({ outcome: 'timeout', durationMs: 10_000, decision: 'retry' })
   })
@@ -52,20 +45,20 @@ describe('sender edges on a virtual clock', () => {
   it('a URL target is signed at wall time; the retry schedule stays on the virtual clock', async () => {
     const WALL = 1_900_000_000_000 // an injected wall clock, far from the virtual clock's 2023 start
     let wall = WALL
-    rig = startSender({ wallNow: () => wall })
-    server = await startServer(rig.clock, answer(500))
+    t.rig = startSender({ wallNow: () => wall })
+    t.server = await startServer(t.rig.clock, answer(500))
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
-    rig.sender.createSubscription({ id: 'sub', target: { url: `${server.url}/h` }, scheme: 'standard-webhooks', secrets: [secret], policy: 'pandoktorek' })
-    const finished = attemptsFinished(rig.sender, 2)
-    rig.sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
+    t.rig.sender.createSubscription({ id: 'sub', target: { url: `${t.server.url}/h` }, scheme: 'standard-webhooks', secrets: [secret], policy: 'pandoktorek' })
+    const finished = attemptsFinished(t.rig.sender, 2)
+    t.rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     await new Promise<void>((resolve) => {
-      rig!.sender.on('attempt.finished', () => {
+      t.rig!.sender.on('attempt.finished', () => {
         wall += 1_000
         resolve()
       })
     })
     const attempts = await finished
-    const [first, second] = server.requests
+    const [first, second] = t.server.requests
     expect(first!.headers['webhook-timestamp']).toBe(String(WALL / 1000))
     expect(second!.headers['webhook-timestamp']).toBe(String(WALL / 1000 + 1))
     // Two minutes apart on the virtual clock, one second apart on the wall.
@@ -74,12 +67,12 @@ describe('sender edges on a virtual clock', () => {
   })
 
   it("signingTime 'clock' keeps the clock's time (a receiver on the same virtual clock)", async () => {
-    rig = startSender({ signingTime: 'clock', wallNow: () => 1_900_000_000_000 })
-    server = await startServer(rig.clock, answer(200))
-    rig.sender.createSubscription({ id: 'sub', target: { url: `${server.url}/h` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const finished = attemptsFinished(rig.sender, 1)
-    rig.sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
+    t.rig = startSender({ signingTime: 'clock', wallNow: () => 1_900_000_000_000 })
+    t.server = await startServer(t.rig.clock, answer(200))
+    t.rig.sender.createSubscription({ id: 'sub', target: { url: `${t.server.url}/h` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    const finished = attemptsFinished(t.rig.sender, 1)
+    t.rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished
-    expect(server.requests[0]!.headers['webhook-timestamp']).toBe(String(Math.floor(attempt!.startedAt / 1000)))
+    expect(t.server.requests[0]!.headers['webhook-timestamp']).toBe(String(Math.floor(attempt!.startedAt / 1000)))
   })
 })

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { waitingOnClock } from '../../../electron/engine/clock'
-import { answer, attemptsFinished, startSender, startServer, type SenderRig, type TestServer } from './helpers'
+import { answer, attemptsFinished, closedAfterEach, startSender, startServer } from './helpers'
 
 // Every row of seed provider A's classification table, over real sockets on loopback, on a
 // virtual clock: the first attempt's outcome, its decision and when the next one is due.
@@ -10,21 +10,14 @@ import { answer, attemptsFinished, startSender, startServer, type SenderRig, typ
 const MIN = 60_000
 
 describe('seed A classification over real sockets', () => {
-  let rig: SenderRig | undefined
-  let server: TestServer | undefined
-  afterEach(async () => {
-    await rig?.close()
-    await server?.close()
-    rig = undefined
-    server = undefined
-  })
+  const t = closedAfterEach()
 
   async function firstAttempt(url: string) {
-    rig ??= startSender()
-    const { sender } = rig
+    t.rig ??= startSender()
+    const { sender } = t.rig
     sender.createSubscription({ id: 'sub', target: { url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const finished = attemptsFinished(sender, 1)
-    const { deliveries } = sender.publish({ event_type: 'booking.created', payload: { id: 1 } })
+    const { deliveries } = sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished
     const delivery = sender.getDelivery(deliveries[0]?.id ?? -1).delivery
     return { attempt: attempt!, delivery }
@@ -32,8 +25,8 @@ describe('seed A classification over real sockets', () => {
 
   for (const status of [200, 201, 204]) {
     it(`${status} → succeeded, no retry`, async () => {
-      server = await startServer((rig = startSender()).clock, answer(status))
-      const { attempt, delivery } = await firstAttempt(`${server.url}/hook`)
+      t.server = await startServer((t.rig = startSender()).clock, answer(status))
+      const { attempt, delivery } = await firstAttempt(`${t.server.url}/hook`)
       expect(attempt).toMatchObject({ outcome: `http_${status}`, statusCode: status, decision: 'succeeded', nextAttemptAt: null })
       expect(delivery.status).toBe('succeeded')
     })
@@ -41,22 +34,22 @@ describe('seed A classification over real sockets', () => {
 
   for (const status of [301, 302]) {
     it(`${status} → failed, no retry, the redirect is not followed`, async () => {
-      server = await startServer((rig = startSender()).clock, (req, res) => {
+      t.server = await startServer((t.rig = startSender()).clock, (req, res) => {
         if (req.url === '/moved') return answer(200)(req, res)
         res.writeHead(status, { location: '/moved' })
         res.end()
       })
-      const { attempt, delivery } = await firstAttempt(`${server.url}/hook`)
+      const { attempt, delivery } = await firstAttempt(`${t.server.url}/hook`)
       expect(attempt).toMatchObject({ outcome: `http_${status}`, decision: 'failed', nextAttemptAt: null })
       expect(delivery.status).toBe('failed')
-      expect(server.requests.map((r) => r.path)).toEqual(['/hook'])
+      expect(t.server.requests.map((r) => r.path)).toEqual(['/hook'])
     })
   }
 
   for (const status of [400, 401, 403, 404, 409, 422]) {
     it(`${status} → failed, final`, async () => {
-      server = await startServer((rig = startSender()).clock, answer(status))
-      const { attempt, delivery } = await firstAttempt(`${server.url}/hook`)
+      t.server = await startServer((t.rig = startSender()).clock, answer(status))
+      const { attempt, delivery } = await firstAttempt(`${t.server.url}/hook`)
       expect(attempt).toMatchObject({ outcome: `http_${status}`, decision: 'failed', nextAttemptAt: null })
       expect(delivery.status).toBe('failed')
     })
@@ -64,8 +57,8 @@ describe('seed A classification over real sockets', () => {
 
   for (const status of [500, 502, 503]) {
     it(`${status} → retrying, next attempt 2 min later`, async () => {
-      server = await startServer((rig = startSender()).clock, answer(status))
-      const { attempt, delivery } = await firstAttempt(`${server.url}/hook`)
+      t.server = await startServer((t.rig = startSender()).clock, answer(status))
+      const { attempt, delivery } = await firstAttempt(`${t.server.url}/hook`)
       expect(attempt).toMatchObject({ outcome: `http_${status}`, decision: 'retry' })
       expect(attempt.nextAttemptAt! - attempt.startedAt).toBe(2 * MIN)
       expect(delivery).toMatchObject({ status: 'retrying', nextAttemptAt: attempt.nextAttemptAt })
@@ -73,9 +66,9 @@ describe('seed A classification over real sockets', () => {
   }
 
   it('a receiver that sleeps 11 s on the same virtual clock → timeout at exactly 10 000 ms, retrying', async () => {
-    rig = startSender()
-    const { clock } = rig
-    server = await startServer(clock, async (req, res) => {
+    t.rig = startSender()
+    const { clock } = t.rig
+    t.server = await startServer(clock, async (req, res) => {
       // The receiver parks the sender's hold while it waits on the clock (what a loop-mode receiver does).
       const resume = waitingOnClock(clock, req.headers['x-hookloop-attempt'] as string)
       try {
@@ -85,7 +78,7 @@ describe('seed A classification over real sockets', () => {
       }
       if (!res.destroyed) answer(200)(req, res)
     })
-    const { attempt, delivery } = await firstAttempt(`${server.url}/slow`)
+    const { attempt, delivery } = await firstAttempt(`${t.server.url}/slow`)
     expect(attempt).toMatchObject({ outcome: 'timeout', statusCode: null, durationMs: 10_000, decision: 'retry' })
     expect(attempt.nextAttemptAt! - attempt.startedAt).toBe(10_000 + 2 * MIN)
     expect(delivery.status).toBe('retrying')
@@ -109,10 +102,10 @@ describe('seed A classification over real sockets', () => {
   })
 
   it('a connection reset mid-request → reset, retrying', async () => {
-    server = await startServer((rig = startSender()).clock, (req) => {
+    t.server = await startServer((t.rig = startSender()).clock, (req) => {
       req.socket.resetAndDestroy()
     })
-    const { attempt } = await firstAttempt(`${server.url}/hook`)
+    const { attempt } = await firstAttempt(`${t.server.url}/hook`)
     expect(attempt).toMatchObject({ outcome: 'reset', decision: 'retry' })
   })
 })

@@ -30,7 +30,7 @@ describe('subscription envelope', () => {
     const bare = sender.createSubscription({ id: 'bare', target: { url: `${server.url}/bare` }, scheme: 'standard-webhooks', policy: 'csku', secrets: [SECRET], envelope: 'payload' })
     expect(wrapped.envelope).toBe('event')
     expect(bare.envelope).toBe('payload')
-    const published = sender.publish({ event_id: EVENT_ID, event_type: 'message.received', payload: PAYLOAD })
+    const published = sender.publish({ eventId: EVENT_ID, eventType: 'message.received', payload: PAYLOAD })
     await sender.settled()
 
     const expected: Record<string, Buffer> = {

@@ -22,7 +22,7 @@ describe('sending-side faults', () => {
     server = await startServer(rig.clock, answer(200))
     const { sender } = rig
     sender.createSubscription({ id: 'f', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek', secrets: [SECRET, RETIRED] })
-    const published = Array.from({ length: events }, (_, i) => sender.publish({ event_type: 'booking.created', payload: { i }, faults: i === 0 ? faults : [] }))
+    const published = Array.from({ length: events }, (_, i) => sender.publish({ eventType: 'booking.created', payload: { i }, faults: i === 0 ? faults : [] }))
     await sender.settled()
     return published
   }
@@ -55,8 +55,8 @@ describe('sending-side faults', () => {
     const [published] = await send([])
     const request = server.requests[0]!
     expect(verdict(request).valid).toBe(true)
-    expect(request.headers['webhook-id']).toBe(published!.event_id)
-    expect(JSON.parse(request.body.toString()).event_id).toBe(published!.event_id)
+    expect(request.headers['webhook-id']).toBe(published!.eventId)
+    expect(JSON.parse(request.body.toString()).event_id).toBe(published!.eventId)
   })
 
   it('drop → never sent, recorded as dropped, delivery failed', async () => {
@@ -71,7 +71,7 @@ describe('sending-side faults', () => {
     const [published] = await send([{ type: 'duplicate', mode: 'parallel' }])
     expect(published!.deliveries).toHaveLength(2)
     expect(published!.deliveries[1]?.duplicateOf).toBe(published!.deliveries[0]?.id)
-    expect(server.requests.map((r) => r.headers['webhook-id'])).toEqual([published!.event_id, published!.event_id])
+    expect(server.requests.map((r) => r.headers['webhook-id'])).toEqual([published!.eventId, published!.eventId])
     expect(server.requests[0]?.at).toBe(server.requests[1]?.at)
     expect(rig.sender.metrics('f').duplicates).toBe(1)
   })
@@ -96,7 +96,7 @@ describe('sending-side faults', () => {
   it('out of order → the events published after it arrive first', async () => {
     const published = await send([{ type: 'out-of-order', delay_ms: 5_000 }], 3)
     const order = server.requests.map((r) => JSON.parse(r.body.toString()).event_id)
-    expect(order).toEqual([published[1]!.event_id, published[2]!.event_id, published[0]!.event_id])
+    expect(order).toEqual([published[1]!.eventId, published[2]!.eventId, published[0]!.eventId])
     expect(server.requests[2]!.at - server.requests[0]!.at).toBe(5_000)
   })
 })

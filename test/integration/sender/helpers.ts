@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import { afterEach } from 'vitest'
 import type { Clock } from '../../../shared/clock'
 import type { AttemptView } from '../../../shared/sender-events'
 import { createVirtualClock, isVirtualClock, type VirtualClock } from '../../../electron/engine/clock'
@@ -69,6 +70,21 @@ export interface SenderRig {
   clock: VirtualClock
   file: string
   close(): Promise<void>
+}
+
+/**
+ * Where a test keeps the rig and the server it starts: both are closed, and forgotten, after each
+ * test of the block this is called in.
+ */
+export function closedAfterEach(): { rig?: SenderRig; server?: TestServer } {
+  const open: { rig?: SenderRig; server?: TestServer } = {}
+  afterEach(async () => {
+    await open.rig?.close()
+    await open.server?.close()
+    open.rig = undefined
+    open.server = undefined
+  })
+  return open
 }
 
 /** A sender on a fresh SQLite file and a virtual clock starting at `start`. */

@@ -28,7 +28,7 @@ describe('loop mode targets', () => {
     base = server.url
     const { sender } = rig
     sender.createSubscription({ id: 'loop', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', policy: 'csku' })
-    const id = sender.publish({ event_type: 'a', payload: {} }).deliveries[0]!.id
+    const id = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(id)
     expect(delivery.status).toBe('succeeded')
@@ -48,7 +48,7 @@ describe('loop mode targets', () => {
     })
     const { sender } = rig
     sender.createSubscription({ id: 'loop', target: { endpoint: 'gone' }, scheme: 'standard-webhooks', policy: 'csku' })
-    const id = sender.publish({ event_type: 'a', payload: {} }).deliveries[0]!.id
+    const id = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(id)
     expect(delivery.status).toBe('failed')
@@ -61,7 +61,7 @@ describe('loop mode targets', () => {
     rig = startSender({ start: 0 })
     const { sender } = rig
     sender.createSubscription({ id: 'loop', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', policy: 'github' })
-    const id = sender.publish({ event_type: 'a', payload: {} }).deliveries[0]!.id
+    const id = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
     await sender.settled()
     expect(sender.getDelivery(id).attempts[0]?.error).toMatch(/no receiver is attached/)
   })

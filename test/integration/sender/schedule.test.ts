@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { expectedSchedule } from '../../../shared/policy'
 import { createScaledClock } from '../../../electron/engine/clock'
 import { POLICY_PRESETS } from '../../../shared/policy-presets'
-import { answer, startSender, startServer, type SenderRig, type TestServer } from './helpers'
+import { answer, closedAfterEach, startSender, startServer } from './helpers'
 
 // Whole retry schedules played out on the virtual clock against real loopback servers: every
 // attempt recorded at its exact clock time, the receiver seeing it at that same time.
@@ -10,21 +10,14 @@ import { answer, startSender, startServer, type SenderRig, type TestServer } fro
 const MIN = 60_000
 
 describe('full schedules on the virtual clock', () => {
-  let rig: SenderRig | undefined
-  let server: TestServer | undefined
-  afterEach(async () => {
-    await rig?.close()
-    await server?.close()
-    rig = undefined
-    server = undefined
-  })
+  const t = closedAfterEach()
 
   it('seed A against an always-503 endpoint: 10 attempts at 0, 2, 6, 14, 30, 62, 126, 254, 510, 870 min, then failed', async () => {
-    rig = startSender({ start: 0 })
-    server = await startServer(rig.clock, answer(503))
-    const { sender } = rig
-    sender.createSubscription({ id: 'a', target: { url: `${server.url}/hook` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const { deliveries } = sender.publish({ event_type: 'booking.created', payload: { booking: 42 } })
+    t.rig = startSender({ start: 0 })
+    t.server = await startServer(t.rig.clock, answer(503))
+    const { sender } = t.rig
+    sender.createSubscription({ id: 'a', target: { url: `${t.server.url}/hook` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    const { deliveries } = sender.publish({ eventType: 'booking.created', payload: { booking: 42 } })
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery).toMatchObject({ status: 'failed', attempts: 10, nextAttemptAt: null, lastStatusCode: 503 })
@@ -33,20 +26,20 @@ describe('full schedules on the virtual clock', () => {
     expect(attempts.map((a) => a.decision)).toEqual([...Array(9).fill('retry'), 'failed'])
     expect(attempts.every((a) => a.outcome === 'http_503' && a.durationMs === 0)).toBe(true)
     // The receiver saw each one at the same clock time, with the same event id in body and header.
-    expect(server.requests.map((r) => r.at / MIN)).toEqual([0, 2, 6, 14, 30, 62, 126, 254, 510, 870])
-    const ids = new Set(server.requests.map((r) => r.headers['webhook-id']))
+    expect(t.server.requests.map((r) => r.at / MIN)).toEqual([0, 2, 6, 14, 30, 62, 126, 254, 510, 870])
+    const ids = new Set(t.server.requests.map((r) => r.headers['webhook-id']))
     expect(ids).toEqual(new Set([delivery.eventId]))
-    expect(server.requests.every((r) => r.headers['x-pandoktorek-event-id'] === delivery.eventId)).toBe(true)
-    expect(server.requests.map((r) => r.headers['x-hookloop-attempt'])).toEqual(attempts.map((a) => String(a.id)))
+    expect(t.server.requests.every((r) => r.headers['x-pandoktorek-event-id'] === delivery.eventId)).toBe(true)
+    expect(t.server.requests.map((r) => r.headers['x-hookloop-attempt'])).toEqual(attempts.map((a) => String(a.id)))
   })
 
   it('seed A: fails twice then 200 → succeeded on the 3rd attempt at 6 min', async () => {
-    rig = startSender({ start: 0 })
+    t.rig = startSender({ start: 0 })
     let n = 0
-    server = await startServer(rig.clock, (req, res) => answer(++n <= 2 ? 500 : 200)(req, res))
-    const { sender } = rig
-    sender.createSubscription({ id: 'a', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const { deliveries } = sender.publish({ event_type: 'booking.created', payload: {} })
+    t.server = await startServer(t.rig.clock, (req, res) => answer(++n <= 2 ? 500 : 200)(req, res))
+    const { sender } = t.rig
+    sender.createSubscription({ id: 'a', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    const { deliveries } = sender.publish({ eventType: 'booking.created', payload: {} })
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery.status).toBe('succeeded')
@@ -58,11 +51,11 @@ describe('full schedules on the virtual clock', () => {
   })
 
   it('seed B against an always-500 endpoint: 4 attempts 30 s apart, then failed', async () => {
-    rig = startSender({ start: 0 })
-    server = await startServer(rig.clock, answer(500))
-    const { sender } = rig
-    sender.createSubscription({ id: 'b', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
-    const { deliveries } = sender.publish({ event_type: 'message.received', payload: { message: { id: 'm1' } } })
+    t.rig = startSender({ start: 0 })
+    t.server = await startServer(t.rig.clock, answer(500))
+    const { sender } = t.rig
+    sender.createSubscription({ id: 'b', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'csku' })
+    const { deliveries } = sender.publish({ eventType: 'message.received', payload: { message: { id: 'm1' } } })
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery).toMatchObject({ status: 'failed', attempts: 4 })
@@ -71,11 +64,11 @@ describe('full schedules on the virtual clock', () => {
 
   it('seed B on a scaled clock (x1000): the same 4 attempts, each at least 30 s of clock time after the previous', async () => {
     const clock = createScaledClock({ factor: 1_000, start: 0 })
-    rig = startSender({ clock: clock as never })
-    server = await startServer(clock, answer(500))
-    const { sender } = rig
-    sender.createSubscription({ id: 'b', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
-    const { deliveries } = sender.publish({ event_type: 'message.received', payload: {} })
+    t.rig = startSender({ clock: clock as never })
+    t.server = await startServer(clock, answer(500))
+    const { sender } = t.rig
+    sender.createSubscription({ id: 'b', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'csku' })
+    const { deliveries } = sender.publish({ eventType: 'message.received', payload: {} })
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery).toMatchObject({ status: 'failed', attempts: 4 })
@@ -83,12 +76,12 @@ describe('full schedules on the virtual clock', () => {
   })
 
   it('seed B counts only HTTP 200 as success: a 201 is retried', async () => {
-    rig = startSender({ start: 0 })
+    t.rig = startSender({ start: 0 })
     let n = 0
-    server = await startServer(rig.clock, (req, res) => answer(++n === 1 ? 201 : 200)(req, res))
-    const { sender } = rig
-    sender.createSubscription({ id: 'b', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
-    const { deliveries } = sender.publish({ event_type: 'message.received', payload: {} })
+    t.server = await startServer(t.rig.clock, (req, res) => answer(++n === 1 ? 201 : 200)(req, res))
+    const { sender } = t.rig
+    sender.createSubscription({ id: 'b', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'csku' })
+    const { deliveries } = sender.publish({ eventType: 'message.received', payload: {} })
     await sender.settled()
     const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
     expect(delivery.status).toBe('succeeded')
@@ -99,50 +92,50 @@ describe('full schedules on the virtual clock', () => {
   })
 
   it('Retry-After is honoured where the policy says so', async () => {
-    rig = startSender({ start: 0 })
+    t.rig = startSender({ start: 0 })
     let n = 0
-    server = await startServer(rig.clock, (req, res) => (++n === 1 ? answer(429, { 'retry-after': '90' }) : answer(200))(req, res))
-    const { sender } = rig
-    sender.createSubscription({ id: 'c', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'custom' })
-    const { deliveries } = sender.publish({ event_type: 'x', payload: {} })
+    t.server = await startServer(t.rig.clock, (req, res) => (++n === 1 ? answer(429, { 'retry-after': '90' }) : answer(200))(req, res))
+    const { sender } = t.rig
+    sender.createSubscription({ id: 'c', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'custom' })
+    const { deliveries } = sender.publish({ eventType: 'x', payload: {} })
     await sender.settled()
     expect(sender.getDelivery(deliveries[0]!.id).attempts.map((a) => a.startedAt)).toEqual([0, 90_000])
   })
 
   it('a policy that follows redirects re-posts to the Location', async () => {
-    rig = startSender({ start: 0 })
-    server = await startServer(rig.clock, (req, res) => {
+    t.rig = startSender({ start: 0 })
+    t.server = await startServer(t.rig.clock, (req, res) => {
       if (req.url === '/new') return answer(200)(req, res)
       res.writeHead(308, { location: '/new' })
       res.end()
     })
-    const { sender } = rig
-    sender.createSubscription({ id: 'r', target: { url: `${server.url}/old` }, scheme: 'standard-webhooks', policy: { preset: 'custom', follow_redirects: 2 } })
-    const { deliveries } = sender.publish({ event_type: 'x', payload: {} })
+    const { sender } = t.rig
+    sender.createSubscription({ id: 'r', target: { url: `${t.server.url}/old` }, scheme: 'standard-webhooks', policy: { preset: 'custom', follow_redirects: 2 } })
+    const { deliveries } = sender.publish({ eventType: 'x', payload: {} })
     await sender.settled()
     expect(sender.getDelivery(deliveries[0]!.id).delivery.status).toBe('succeeded')
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /old', 'POST /new'])
+    expect(t.server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /old', 'POST /new'])
   })
 
   it('many deliveries due at the same instants all run at their exact times', async () => {
-    rig = startSender({ start: 0, concurrency: 8 })
+    t.rig = startSender({ start: 0, concurrency: 8 })
     const seen = new Map<string, number>()
-    server = await startServer(rig.clock, (req, res, _body, captured) => {
+    t.server = await startServer(t.rig.clock, (req, res, _body, captured) => {
       const id = String(req.headers['webhook-id'])
       const n = (seen.get(id) ?? 0) + 1
       seen.set(id, n)
       void captured
       answer(n <= 3 ? 503 : 200)(req, res)
     })
-    const { sender } = rig
-    sender.createSubscription({ id: 'm', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const ids = Array.from({ length: 200 }, (_, i) => sender.publish({ event_type: 'x', payload: { i } }).deliveries[0]!.id)
+    const { sender } = t.rig
+    sender.createSubscription({ id: 'm', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    const ids = Array.from({ length: 200 }, (_, i) => sender.publish({ eventType: 'x', payload: { i } }).deliveries[0]!.id)
     await sender.settled()
     for (const id of ids) {
       const { delivery, attempts } = sender.getDelivery(id)
       expect(delivery.status).toBe('succeeded')
       expect(attempts.map((a) => a.startedAt / MIN)).toEqual([0, 2, 6, 14])
     }
-    expect(server.requests).toHaveLength(800)
+    expect(t.server.requests).toHaveLength(800)
   })
 })

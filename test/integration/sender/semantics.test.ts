@@ -23,10 +23,10 @@ describe('subscription and delivery operations', () => {
     server = await startServer(rig.clock, (req, res) => answer(fail ? 503 : 200)(req, res))
     const { sender, clock } = rig
     sender.createSubscription({ id: 'p', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const active = sender.publish({ event_type: 'a', payload: {} }).deliveries[0]!.id
+    const active = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
     await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
     sender.pause('p')
-    const waiting = sender.publish({ event_type: 'b', payload: {} }).deliveries[0]!
+    const waiting = sender.publish({ eventType: 'b', payload: {} }).deliveries[0]!
     expect(waiting).toMatchObject({ status: 'pending', nextAttemptAt: null })
     fail = false
     await sender.settled()
@@ -49,7 +49,7 @@ describe('subscription and delivery operations', () => {
     const { sender } = rig
     const sub = sender.createSubscription({ id: 'r', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] })
     const oldSecret = sub.secret!
-    sender.publish({ event_type: 'a', payload: { x: 1 } })
+    sender.publish({ eventType: 'a', payload: { x: 1 } })
     await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
     const newSecret = sender.rotateSecret('r')
     expect(newSecret).not.toBe(oldSecret)
@@ -69,7 +69,7 @@ describe('subscription and delivery operations', () => {
     server = await startServer(rig.clock, (req, res) => answer(status)(req, res))
     const { sender, clock } = rig
     sender.createSubscription({ id: 'n', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const id = sender.publish({ event_type: 'a', payload: {} }).deliveries[0]!.id
+    const id = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
     await sender.settled()
     expect(sender.getDelivery(id).delivery.status).toBe('failed')
     status = 200
@@ -91,7 +91,7 @@ describe('subscription and delivery operations', () => {
     server = await startServer(rig.clock, answer(503))
     const { sender } = rig
     sender.createSubscription({ id: 'n', target: { url: server.url }, scheme: 'standard-webhooks', policy: { preset: 'pandoktorek', max_attempts: 3 } })
-    const id = sender.publish({ event_type: 'a', payload: {} }).deliveries[0]!.id
+    const id = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
     await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
     sender.retryNow(id)
     await sender.settled()
@@ -106,15 +106,15 @@ describe('subscription and delivery operations', () => {
     const { sender } = rig
     sender.createSubscription({ id: 'ok', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'github', headers: { 'X-Want': '200' } })
     sender.createSubscription({ id: 'bad', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'github', headers: { 'X-Want': '500' } })
-    const published = sender.publish({ event_id: '550e8400-e29b-41d4-a716-446655440000', event_type: 'booking.created', payload: { booking: { id: 7 } }, subscription_ids: ['ok', 'bad'] })
-    for (let i = 0; i < 19; i++) sender.publish({ event_type: 'booking.created', payload: { i }, subscription_ids: ['ok'] })
+    const published = sender.publish({ eventId: '550e8400-e29b-41d4-a716-446655440000', eventType: 'booking.created', payload: { booking: { id: 7 } }, subscriptionIds: ['ok', 'bad'] })
+    for (let i = 0; i < 19; i++) sender.publish({ eventType: 'booking.created', payload: { i }, subscriptionIds: ['ok'] })
     await sender.settled()
     const payload = sender.viewPayload(published.deliveries[0]!.id)
     expect(payload.body.toString()).toBe('{"event_id":"550e8400-e29b-41d4-a716-446655440000","event_type":"booking.created","payload":{"booking":{"id":7}}}')
     expect(server.requests.find((r) => r.headers['x-want'] === '500')?.body.toString()).toBe(payload.body.toString())
-    expect(sender.listDeliveries({ subscription_id: 'ok', status: 'succeeded' })).toHaveLength(20)
-    expect(sender.listDeliveries({ subscription_id: 'ok', status: 'failed' })).toHaveLength(0)
-    expect(sender.listDeliveries({ subscription_id: 'bad', status: 'failed' })).toHaveLength(1)
+    expect(sender.listDeliveries({ subscriptionId: 'ok', status: 'succeeded' })).toHaveLength(20)
+    expect(sender.listDeliveries({ subscriptionId: 'ok', status: 'failed' })).toHaveLength(0)
+    expect(sender.listDeliveries({ subscriptionId: 'bad', status: 'failed' })).toHaveLength(1)
     expect(sender.failureRate('ok')).toEqual({ total: 20, failed: 0, rate: 0, red: false })
     expect(sender.failureRate('bad')).toEqual({ total: 1, failed: 1, rate: 1, red: true })
     expect(sender.metrics('ok')).toEqual({ attempts: 20, successes: 20, failures: 0, duplicates: 0 })
@@ -126,7 +126,7 @@ describe('subscription and delivery operations', () => {
     server = await startServer(rig.clock, (req, res) => answer(++n <= 2 ? 500 : 200)(req, res))
     const { sender } = rig
     sender.createSubscription({ id: 'm', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
-    sender.publish({ event_type: 'message', payload: {} })
+    sender.publish({ eventType: 'message', payload: {} })
     await sender.settled()
     expect(sender.metrics('m')).toEqual({ attempts: 3, successes: 1, failures: 2, duplicates: 2 })
   })
@@ -140,7 +140,7 @@ describe('subscription and delivery operations', () => {
       sender.on(type, (p: SenderEventMap[typeof type]) => log.push(`${type}:${'outcome' in p ? p.outcome : p.status}`))
     }
     sender.createSubscription({ id: 'e', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    sender.publish({ event_type: 'a', payload: {} })
+    sender.publish({ eventType: 'a', payload: {} })
     await sender.settled()
     expect(log).toEqual(['delivery.created:pending', 'attempt.started:in_flight', 'delivery.updated:pending', 'attempt.finished:http_200', 'delivery.updated:succeeded'])
   })
@@ -152,8 +152,8 @@ describe('subscription and delivery operations', () => {
     expect(() => sender.createSubscription({ target: { url: 'http://127.0.0.1:1/' }, scheme: 'nope' as never, policy: 'pandoktorek' })).toThrow(/scheme/)
     expect(() => sender.createSubscription({ target: { url: 'http://127.0.0.1:1/' }, scheme: 'standard-webhooks', policy: { max_attempts: 0 } })).toThrow(/policy\.max_attempts/)
     sender.createSubscription({ id: 's', target: { url: 'http://127.0.0.1:1/' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    expect(() => sender.publish({ event_id: 'not-a-uuid', event_type: 'a', payload: {} })).toThrow(/UUID v4/)
-    expect(() => sender.publish({ event_type: 'a', payload: {}, faults: [{ type: 'dupe' } as never] })).toThrow(/faults\[0\]/)
-    expect(() => sender.publish({ event_type: 'a', payload: {}, subscription_ids: ['missing'] })).toThrow(/no subscription "missing"/)
+    expect(() => sender.publish({ eventId: 'not-a-uuid', eventType: 'a', payload: {} })).toThrow(/UUID v4/)
+    expect(() => sender.publish({ eventType: 'a', payload: {}, faults: [{ type: 'dupe' } as never] })).toThrow(/faults\[0\]/)
+    expect(() => sender.publish({ eventType: 'a', payload: {}, subscriptionIds: ['missing'] })).toThrow(/no subscription "missing"/)
   })
 })

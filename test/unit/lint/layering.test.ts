@@ -65,9 +65,14 @@ describe('layering rules (eslint.config.js)', () => {
     })
   }
 
-  it('a statement prepared outside the store is reported; inside the store it is not', async () => {
-    const code = "export const count = (db: { prepare(sql: string): { get(): unknown } }) => db.prepare('SELECT count(*) FROM events').get()\n"
-    expect((await problems('electron/engine/host/lint-probe.ts', code)).filter((p) => layering.test(p))).toHaveLength(1)
-    expect((await problems('electron/engine/store/lint-probe.ts', code)).filter((p) => layering.test(p))).toEqual([])
+  it('a statement prepared or a transaction opened outside the store is reported; inside the store it is not', async () => {
+    const prepared = "export const count = (db: { prepare(sql: string): { get(): unknown } }) => db.prepare('SELECT count(*) FROM events').get()\n"
+    const transaction = 'export const twice = (db: { transaction(f: () => void): () => void }, f: () => void) => db.transaction(f)()\n'
+    for (const code of [prepared, transaction]) {
+      for (const outside of ['electron/engine/host/lint-probe.ts', 'electron/engine/sender/lint-probe.ts', 'electron/cli/lint-probe.ts']) {
+        expect((await problems(outside, code)).filter((p) => layering.test(p)), outside).toHaveLength(1)
+      }
+      expect((await problems('electron/engine/store/lint-probe.ts', code)).filter((p) => layering.test(p))).toEqual([])
+    }
   })
 })
