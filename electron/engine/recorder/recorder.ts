@@ -75,6 +75,7 @@ export function createRecorder(ctx: RecorderContext): Recorder {
       dedupe: e.dedupe,
       dedupe_window_ms: e.dedupeWindowMs,
       body_limit: e.bodyLimit,
+      ...(e.forwardTo?.length ? { forward_to: e.forwardTo } : {}),
       rules,
     }
     return { id, definition }
@@ -178,6 +179,19 @@ export function createRecorder(ctx: RecorderContext): Recorder {
         case 'rule.move':
         case 'rule.delete':
           if (rulesFrozen) notes.push(`a rule changed after the first event (${command}); a scenario's rules hold for the whole run, so the rules as they were at the first event are used`)
+          return
+        case 'endpoint.setForwardTo': {
+          // Endpoints, like rules, are read when the first event goes out.
+          const id = (req as { id: string }).id
+          if (rulesFrozen) notes.push(`endpoint ${endpoints.get(id)?.definition.slug ?? id}'s forward target changed after the first event; the scenario keeps the one it had then`)
+          else {
+            const record = endpointRecord(engine, id)
+            if (record) endpoints.set(id, record)
+          }
+          return
+        }
+        case 'request.resend':
+          notes.push('a resend to your app is not part of a scenario; it was left out')
           return
         case 'endpoint.delete':
           notes.push('an endpoint was deleted while recording; the scenario keeps it as it was')

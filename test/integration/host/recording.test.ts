@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseScenario } from '../../../shared/scenario-validate'
 import { runScenario } from '../../../electron/engine/scenarios/run'
+import { startApp } from '../forward/apps'
 import { settled, useHostSessions } from './host-session'
 
 const openSession = useHostSessions()
@@ -90,6 +91,31 @@ describe('recording a session into a scenario', () => {
     const report = await runScenario(parsed.scenario)
     expect(report.expectations.filter((e) => !e.ok)).toEqual([])
     expect(report.ok).toBe(true)
+  })
+
+  it("an endpoint's forward target set while recording is part of the scenario, and what the app answered is expected", async () => {
+    const { host, call } = await openSession()
+    const app = await startApp((_, res) => res.writeHead(204).end())
+    try {
+      await call('record.start', {})
+      const shop = await call('endpoint.create', { name: 'shop', scheme: null, secrets: [], dedupe: { type: 'header', name: 'x-github-delivery' } })
+      await call('endpoint.setForwardTo', { id: shop.id, forwardTo: [`${app.url}/hooks`] })
+      const sub = await call('subscription.create', { name: 'hooks', target: { endpointId: shop.id }, scheme: 'github', secret: 'gh-secret', policyId: 'github' })
+      const sent = await call('event.send', { subscriptionId: sub.id, eventType: 'push', payload: '{"ref":"main"}', count: 1, faults: [] })
+      await settled(host, sent.deliveryIds)
+      expect(app.seen).toHaveLength(1)
+      const recorded = await call('record.stop', {})
+      expect(recorded.problems).toEqual([])
+      const parsed = parseScenario(recorded.text)
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems))
+      expect(parsed.scenario.endpoints[0]?.forward_to).toEqual([`${app.url}/hooks`])
+      expect(parsed.scenario.expect.deliveries[0]).toMatchObject({ status: 'succeeded', outcomes: ['http_204'] })
+      const report = await runScenario(parsed.scenario)
+      expect(report.expectations.filter((e) => !e.ok)).toEqual([])
+      expect(app.seen).toHaveLength(2) // the scenario's run forwarded to the app as well
+    } finally {
+      await app.close()
+    }
   })
 
   it('Stop without an event says so, and a second Record while recording is refused', async () => {
