@@ -266,8 +266,6 @@ export async function listenCommand(args: string[]): Promise<number> {
   }
   write(describeRetention(retention.settings()))
   if (tunnelOptions) tunnel = startListenTunnel(receiver, tunnelOptions, () => receiver.endpoints.list().map((e) => `${endpointPath(e.slug)}${e.forwardTo ? `  -> forwards to ${e.forwardTo.join(', ')}` : ''}`), write)
-  write('Press Ctrl-C to stop.')
-
   return new Promise<number>((resolve) => {
     let stopping = false
     const stop = (signal: NodeJS.Signals) => {
@@ -292,5 +290,7 @@ export async function listenCommand(args: string[]): Promise<number> {
     }
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
+    // Only once Ctrl-C is handled: a script that waits for this line may send SIGINT at once.
+    write('Press Ctrl-C to stop.')
   })
 }
