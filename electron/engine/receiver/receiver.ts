@@ -183,7 +183,13 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     writer.leg(encodeLeg({ ...leg, id }))
     return id
   }
-  const forwarder = createForwarder({ clock, record: recordLeg, defaultBodyLimit: DEFAULT_BODY_LIMIT, onLeg: (leg) => emit({ type: 'request.forwarded', leg }) })
+  const forwarder = createForwarder({ clock, record: recordLeg, defaultBodyLimit: DEFAULT_BODY_LIMIT, onLeg: (leg) => {
+      // Told once the leg is committed (it goes through the writer, maybe on its thread): a reader
+      // woken by the event must find it.
+      const tell = () => emit({ type: 'request.forwarded', leg })
+      writer.committed().then(tell, tell)
+    },
+  })
   const handler = createRequestHandler({
     clock,
     writer,
@@ -381,7 +387,9 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       if (!row) throw new DefinitionError('requestId', `no captured request with id ${requestId}`)
       const request = toRequestRecord(row)
       refuseLoops([{ path: 'to', url: options.to }], self())
-      return resendRequest(forwarder, request, request.endpointId ? (endpointStore.get(request.endpointId) ?? null) : null, options)
+      const leg = await resendRequest(forwarder, request, request.endpointId ? (endpointStore.get(request.endpointId) ?? null) : null, options)
+      await writer.committed() // the caller reads the request's legs next
+      return leg
     },
     openConnections: () => server.openConnections(),
     accept: (socket, tap) => server.accept(socket, tap),
