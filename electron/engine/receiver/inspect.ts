@@ -69,7 +69,7 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
   })
   const planned = plan ?? defaultForwardPlan(endpoint)
   const step = handshakeStepOf(planned?.steps)
-  const handshake = step ? answerHandshake(step, { query, body: input.body, secrets: endpoint.secrets }) : null
+  const handshake = step ? answerHandshake(step, { query, body: input.body, secrets: endpoint.secrets, verify }) : null
   return { verify, key, arrival, plan: planned, handshake, notInspected: document.notInspected }
 }
 
