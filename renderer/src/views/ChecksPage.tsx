@@ -8,7 +8,7 @@ import { formatClock } from '../lib/format'
 import { run, toast, useApp } from '../state/app-store'
 import type { PolicyPresetId } from '../../../shared/policy-presets'
 import { endpointChoices, presetChoices, Select } from './Select'
-import { ConsumerCheck, VerdictBadge } from './ConsumerCheck'
+import { CheckCard, ConsumerCheck, VerdictBadge } from './ConsumerCheck'
 
 const SENDER_MARK = { pass: '✓', fail: '✗', skip: '–', pending: '…' } as const
 
@@ -47,66 +47,62 @@ function SenderCheck() {
     toast('ok', `Checked ${out.events.length} event${out.events.length === 1 ? '' : 's'}; expected attempts are drawn on the timeline`)
   }
   return (
-    <div className="card" data-testid="sender-check">
-      <div className="card-head">
-        <h3>Sender check</h3>
-        <VerdictBadge ok={report?.ok} yes="matches the policy" no="deviates from the policy" testId="sender-verdict" />
-      </div>
-      <div className="card-body">
-        <div className="hint">
-          Point a real provider at one of your endpoints (with a fault rule so it retries), then compare what arrived per event id with the provider's documented policy: intervals, stopping after a success or a final answer, redirects, attempt count.
-        </div>
-        {endpoints.length === 0 ? (
-          <div className="hint">Create an endpoint first.</div>
-        ) : (
-          <div className="grid2">
-            <label className="field">
-              Endpoint
-              <Select choices={endpointChoices(endpoints)} value={chosen?.id ?? ''} onChange={setEndpointId} testId="sender-check-endpoint" />
-            </label>
-            <label className="field">
-              Documented policy
-              <Select choices={presetChoices(presets)} value={policyId} onChange={setPolicyId} testId="sender-check-policy" />
-            </label>
-          </div>
-        )}
-        <div className="row">
-          <label className="hint row" style={{ gap: 4 }}>
-            Tolerance (ms)
-            <input className="input" type="number" min={0} value={toleranceMs} onChange={(e) => setToleranceMs(Math.max(0, Number(e.target.value) || 0))} style={{ width: 100 }} />
+    <CheckCard
+      title="Sender check"
+      testId="sender-check"
+      verdict={<VerdictBadge ok={report?.ok} yes="matches the policy" no="deviates from the policy" testId="sender-verdict" />}
+      hint="Point a real provider at one of your endpoints (with a fault rule so it retries), then compare what arrived per event id with the provider's documented policy: intervals, stopping after a success or a final answer, redirects, attempt count."
+    >
+      {endpoints.length === 0 ? (
+        <div className="hint">Create an endpoint first.</div>
+      ) : (
+        <div className="grid2">
+          <label className="field">
+            Endpoint
+            <Select choices={endpointChoices(endpoints)} value={chosen?.id ?? ''} onChange={setEndpointId} testId="sender-check-endpoint" />
           </label>
-          <button className="btn primary" disabled={busy || !chosen} onClick={() => void start()} data-testid="sender-check-run">
-            {busy ? <span className="spinner" /> : null} Compare
-          </button>
-          {report && (
-            <button className="btn" onClick={() => useApp.setState({ view: 'timeline' })}>
-              See ghosts on the timeline
-            </button>
-          )}
+          <label className="field">
+            Documented policy
+            <Select choices={presetChoices(presets)} value={policyId} onChange={setPolicyId} testId="sender-check-policy" />
+          </label>
         </div>
-        {report && report.events.length === 0 && <div className="hint">Nothing has arrived at this endpoint yet.</div>}
-        {report?.events.map((event) => (
-          <div key={event.key} data-testid="sender-check-event" data-ok={event.ok} style={{ borderTop: '1px solid var(--border)', paddingTop: 8 }}>
-            <div className="row">
-              <span className={`vmark ${event.ok ? 'ok' : 'fail'}`}>{event.ok ? '✓' : '✗'}</span>
-              <span className="mono">{event.key}</span>
-              <span className="hint">
-                {event.arrivals.length} arrived · expected at {event.expected.map((x) => formatClock(x.at)).join(', ')}
-              </span>
-            </div>
-            <ul className="checks-list">
-              {event.checks.map((c) => (
-                <li key={c.id}>
-                  <span className={`mark-cell ${c.status}`}>{SENDER_MARK[c.status]}</span>
-                  <span>
-                    <strong>{c.title}</strong> — {c.detail}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ))}
+      )}
+      <div className="row">
+        <label className="hint row" style={{ gap: 4 }}>
+          Tolerance (ms)
+          <input className="input" type="number" min={0} value={toleranceMs} onChange={(e) => setToleranceMs(Math.max(0, Number(e.target.value) || 0))} style={{ width: 100 }} />
+        </label>
+        <button className="btn primary" disabled={busy || !chosen} onClick={() => void start()} data-testid="sender-check-run">
+          {busy ? <span className="spinner" /> : null} Compare
+        </button>
+        {report && (
+          <button className="btn" onClick={() => useApp.setState({ view: 'timeline' })}>
+            See ghosts on the timeline
+          </button>
+        )}
       </div>
-    </div>
+      {report && report.events.length === 0 && <div className="hint">Nothing has arrived at this endpoint yet.</div>}
+      {report?.events.map((event) => (
+        <div key={event.key} data-testid="sender-check-event" data-ok={event.ok} style={{ borderTop: '1px solid var(--border)', paddingTop: 8 }}>
+          <div className="row">
+            <span className={`vmark ${event.ok ? 'ok' : 'fail'}`}>{event.ok ? '✓' : '✗'}</span>
+            <span className="mono">{event.key}</span>
+            <span className="hint">
+              {event.arrivals.length} arrived · expected at {event.expected.map((x) => formatClock(x.at)).join(', ')}
+            </span>
+          </div>
+          <ul className="checks-list">
+            {event.checks.map((c) => (
+              <li key={c.id}>
+                <span className={`mark-cell ${c.status}`}>{SENDER_MARK[c.status]}</span>
+                <span>
+                  <strong>{c.title}</strong> — {c.detail}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </CheckCard>
   )
 }

@@ -1,7 +1,7 @@
 // The consumer check of the Checks page: a battery of deliveries to someone's endpoint, and/or a
 // provider's verification handshake first (the snapshot's handshake catalog), graded into a report
 // card like `hookloop check` prints: ✓ / ! / ✗ / – per check, why it matters, how to fix it.
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { ConsumerCheckResult } from '../../../shared/conformance'
 import type { HandshakeKind } from '../../../shared/handshakes'
 import type { SchemeId } from '../../../shared/signatures'
@@ -18,6 +18,22 @@ export function VerdictBadge(props: { ok: boolean | undefined; yes: string; no: 
     <span className={`badge ${props.ok ? 'ok' : 'bad'}`} data-testid={props.testId} data-ok={props.ok}>
       {props.ok ? props.yes : props.no}
     </span>
+  )
+}
+
+/** A check's card: its title and verdict, what it does in a sentence, then its form and result. */
+export function CheckCard(props: { title: string; testId: string; verdict: ReactNode; hint: string; children: ReactNode }) {
+  return (
+    <div className="card" data-testid={props.testId}>
+      <div className="card-head">
+        <h3>{props.title}</h3>
+        {props.verdict}
+      </div>
+      <div className="card-body">
+        <div className="hint">{props.hint}</div>
+        {props.children}
+      </div>
+    </div>
   )
 }
 
@@ -49,65 +65,61 @@ export function ConsumerCheck() {
     if (out) setResult(out)
   }
   return (
-    <div className="card" data-testid="consumer-check">
-      <div className="card-head">
-        <h3>Consumer check</h3>
-        <VerdictBadge ok={result?.ok} yes="passes" no="fails" testId="consumer-verdict" />
-      </div>
-      <div className="card-body">
-        <div className="hint">
-          Sends a valid delivery, the same event again, a wrong and a missing signature, a stale timestamp, a malformed body and latency samples, and grades each answer. With a handshake, first makes that provider's verification request and grades the answer.
-        </div>
-        <div className="grid2">
-          <label className="field">
-            Endpoint URL
-            <input className="input mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/webhooks" data-testid="consumer-url" />
-          </label>
-          <label className="field">
-            Scheme
-            <Select choices={schemeChoices} value={scheme} onChange={setScheme} testId="consumer-scheme" />
-          </label>
-        </div>
-        <div className="grid2">
-          <label className="field">
-            Handshake
-            <Select choices={handshakeChoices} value={handshake} onChange={setHandshake} testId="consumer-handshake" />
-          </label>
-          <div className="hint" data-testid="consumer-handshake-answer">
-            {chosen ? `${chosen.provider} needs ${chosen.answer}.` : 'No handshake: only the battery of deliveries.'}
-          </div>
-        </div>
+    <CheckCard
+      title="Consumer check"
+      testId="consumer-check"
+      verdict={<VerdictBadge ok={result?.ok} yes="passes" no="fails" testId="consumer-verdict" />}
+      hint="Sends a valid delivery, the same event again, a wrong and a missing signature, a stale timestamp, a malformed body and latency samples, and grades each answer. With a handshake, first makes that provider's verification request and grades the answer."
+    >
+      <div className="grid2">
         <label className="field">
-          {chosen && scheme === '' ? `Secret (${chosen.answerSecret ?? 'the signing secret'}${chosen.needsSecret ? '' : '; not needed'})` : 'Signing secret (the one the consumer verifies with)'}
-          <input className="input mono" type="password" value={secret} onChange={(e) => setSecret(e.target.value)} data-testid="consumer-secret" autoComplete="off" />
+          Endpoint URL
+          <input className="input mono" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3000/webhooks" data-testid="consumer-url" />
         </label>
-        <div className="row">
-          <button className="btn primary" disabled={busy || url.trim() === '' || (needsSecret && secret === '') || (scheme === '' && handshake === '')} onClick={() => void start()} data-testid="consumer-run">
-            {busy ? <span className="spinner" /> : null} Run the check
-          </button>
-          {busy && <span className="hint">Up to the provider timeout per request…</span>}
-        </div>
-        {result && (
-          <>
-            <div className="hint" data-testid="consumer-checked">
-              {result.url} · {checkedWhat(result)} · {formatDuration(Math.round(result.wall_ms))}
-              {result.latency ? ` · p50 ${result.latency.p50_ms} ms, p95 ${result.latency.p95_ms} ms` : ''}
-            </div>
-            <ul className="checks-list" data-testid="consumer-checks">
-              {result.checks.map((c) => (
-                <li key={c.id} data-testid="consumer-check-line" data-check={c.id} data-severity={c.severity}>
-                  <span className={`mark-cell ${c.severity}`}>{SEVERITY_MARK[c.severity]}</span>
-                  <span>
-                    <strong>{c.title}</strong> — {c.detail}
-                    <div className="hint">Why: {c.why}</div>
-                    {(c.severity === 'fail' || c.severity === 'warn') && <div className="hint">How to fix: {c.fix}</div>}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
+        <label className="field">
+          Scheme
+          <Select choices={schemeChoices} value={scheme} onChange={setScheme} testId="consumer-scheme" />
+        </label>
       </div>
-    </div>
+      <div className="grid2">
+        <label className="field">
+          Handshake
+          <Select choices={handshakeChoices} value={handshake} onChange={setHandshake} testId="consumer-handshake" />
+        </label>
+        <div className="hint" data-testid="consumer-handshake-answer">
+          {chosen ? `${chosen.provider} needs ${chosen.answer}.` : 'No handshake: only the battery of deliveries.'}
+        </div>
+      </div>
+      <label className="field">
+        {chosen && scheme === '' ? `Secret (${chosen.answerSecret ?? 'the signing secret'}${chosen.needsSecret ? '' : '; not needed'})` : 'Signing secret (the one the consumer verifies with)'}
+        <input className="input mono" type="password" value={secret} onChange={(e) => setSecret(e.target.value)} data-testid="consumer-secret" autoComplete="off" />
+      </label>
+      <div className="row">
+        <button className="btn primary" disabled={busy || url.trim() === '' || (needsSecret && secret === '') || (scheme === '' && handshake === '')} onClick={() => void start()} data-testid="consumer-run">
+          {busy ? <span className="spinner" /> : null} Run the check
+        </button>
+        {busy && <span className="hint">Up to the provider timeout per request…</span>}
+      </div>
+      {result && (
+        <>
+          <div className="hint" data-testid="consumer-checked">
+            {result.url} · {checkedWhat(result)} · {formatDuration(Math.round(result.wall_ms))}
+            {result.latency ? ` · p50 ${result.latency.p50_ms} ms, p95 ${result.latency.p95_ms} ms` : ''}
+          </div>
+          <ul className="checks-list" data-testid="consumer-checks">
+            {result.checks.map((c) => (
+              <li key={c.id} data-testid="consumer-check-line" data-check={c.id} data-severity={c.severity}>
+                <span className={`mark-cell ${c.severity}`}>{SEVERITY_MARK[c.severity]}</span>
+                <span>
+                  <strong>{c.title}</strong> — {c.detail}
+                  <div className="hint">Why: {c.why}</div>
+                  {(c.severity === 'fail' || c.severity === 'warn') && <div className="hint">How to fix: {c.fix}</div>}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </CheckCard>
   )
 }
