@@ -4,6 +4,7 @@
 // Every leg — what was sent, what came back, how long it took, why it failed — is stored.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import https from 'node:https'
+import { performance } from 'node:perf_hooks'
 import type { Clock } from '../../../shared/clock'
 import { DEFAULT_FORWARD_TIMEOUT_MS, type ForwardLeg, type ForwardLegKind, type ForwardLegOutcome } from '../../../shared/forward'
 import { holdWork, waitingOnClock } from '../clock'
@@ -171,6 +172,9 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
     const headers = options.headers ?? outboundHeaders(source, url, target.keep_host === true)
     const limit = options.bodyLimit ?? deps.defaultBodyLimit
     const sentAt = clock.now()
+    // The leg's latency is the app's real time to answer: wall time on a monotonic clock, never
+    // the injected one (on a virtual clock the app's work takes no virtual time at all).
+    const startedAt = performance.now()
     const leg: Omit<ForwardLeg, 'id'> = {
       requestId: source.id,
       kind,
@@ -209,7 +213,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
           settled = true
           leg.outcome = outcome
           leg.error = error
-          leg.latencyMs = clock.now() - sentAt
+          leg.latencyMs = Math.round((performance.now() - startedAt) * 10) / 10 // 0.1 ms: a loopback app answers in less than 1
           resolve()
         }
         void timer.then((why) => {
