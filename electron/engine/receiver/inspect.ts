@@ -50,7 +50,9 @@ export interface Inspection {
 export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: InspectInput): Promise<Inspection> {
   const { endpoint } = live
   const verify = endpoint.scheme ? verifyRequest(endpoint, { body: input.body, headers: input.headers, url: `${deps.baseUrl()}${input.url}`, nowMs: input.receivedAt }) : null
-  const paths = [...(live.key?.paths ?? []), ...deps.rules.jsonPaths(endpoint.id)]
+  const rulePaths = deps.rules.jsonPaths(endpoint.id)
+  const keyPaths = live.key?.paths ?? []
+  const paths = keyPaths.length === 0 ? rulePaths : [...keyPaths, ...rulePaths]
   const document = paths.length > 0 ? await readBodyDocument(input.body, paths, deps.limits ?? DEFAULT_INSPECT_LIMITS) : { json: undefined, notInspected: null }
   const json = () => document.json
   const raw = live.key ? live.key(input.headers, json) : null

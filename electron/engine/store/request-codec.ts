@@ -4,6 +4,18 @@ import type { Capture, DedupeKeyMark, RequestRecord } from '../../../shared/rece
 import type { RequestOutcomeRow, RequestRow } from './requests'
 
 const json = (value: unknown) => JSON.stringify(value)
+// A frozen value (the receiver's own plain answers' headers, built once) cannot change: its JSON
+// is made once, not once per request.
+const frozenJson = new WeakMap<object, string>()
+function jsonOnce(value: object): string {
+  if (!Object.isFrozen(value)) return json(value)
+  let text = frozenJson.get(value)
+  if (text === undefined) {
+    text = json(value)
+    frozenJson.set(value, text)
+  }
+  return text
+}
 const toBuffer = (bytes: Uint8Array | null): Buffer | null => (bytes === null ? null : Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
 
 export function encodeCapture(capture: Capture): RequestRow {
@@ -30,7 +42,7 @@ export function encodeCapture(capture: Capture): RequestRow {
     rule_id: capture.ruleId,
     fault_json: capture.fault === null ? null : json(capture.fault),
     response_status: capture.response.status,
-    response_headers_json: capture.response.status === null && capture.response.headers.length === 0 ? null : json(capture.response.headers),
+    response_headers_json: capture.response.status === null && capture.response.headers.length === 0 ? null : jsonOnce(capture.response.headers),
     response_body: toBuffer(capture.response.body),
     response_ms: capture.response.ms,
     attempt_id: capture.attemptId,
@@ -47,7 +59,7 @@ export function encodeOutcome(capture: Capture): RequestOutcomeRow {
     id: capture.id,
     fault_json: capture.fault === null ? null : json(capture.fault),
     response_status: capture.response.status,
-    response_headers_json: capture.response.headers.length === 0 && capture.response.status === null ? null : json(capture.response.headers),
+    response_headers_json: capture.response.headers.length === 0 && capture.response.status === null ? null : jsonOnce(capture.response.headers),
     response_body: toBuffer(capture.response.body),
     response_ms: capture.response.ms ?? 0,
   }
