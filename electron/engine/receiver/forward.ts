@@ -62,35 +62,56 @@ function connectionTokens(headers: readonly [string, string][]): Set<string> {
   return tokens
 }
 
-function first(headers: readonly [string, string][], name: string): string | undefined {
-  return headers.find(([n]) => n.toLowerCase() === name)?.[1]
-}
-
 /** The headers the target gets: the sender's, in order, minus hop-by-hop, plus Host and X-Forwarded-*. */
 export function outboundHeaders(source: ForwardSource, target: URL, keepHost: boolean): [string, string][] {
-  const drop = connectionTokens(source.headers)
-  const out: [string, string][] = []
-  const originalHost = first(source.headers, 'host')
-  out.push(['host', keepHost && originalHost ? originalHost : target.host])
+  // One pass reads what the rest needs (names lower-cased once), the second keeps what passes.
+  const lowers: string[] = []
+  let drop: Set<string> | null = null
+  let originalHost: string | undefined
+  let forwardedFor: string | undefined
+  let forwardedProto: string | undefined
+  let forwardedHost: string | undefined
   for (const [name, value] of source.headers) {
     const lower = name.toLowerCase()
-    if (HOP_BY_HOP.has(lower) || REPLACED.has(lower) || drop.has(lower) || lower.startsWith('x-forwarded-')) continue
-    out.push([name, value])
+    lowers.push(lower)
+    if (lower === 'connection') for (const t of value.split(',')) (drop ??= new Set()).add(t.trim().toLowerCase())
+    else if (lower === 'host') originalHost ??= value
+    else if (lower === 'x-forwarded-for') forwardedFor ??= value
+    else if (lower === 'x-forwarded-proto') forwardedProto ??= value
+    else if (lower === 'x-forwarded-host') forwardedHost ??= value
   }
-  const forwardedFor = first(source.headers, 'x-forwarded-for')
+  const out: [string, string][] = [['host', keepHost && originalHost ? originalHost : target.host]]
+  source.headers.forEach((pair, i) => {
+    const lower = lowers[i] as string
+    if (HOP_BY_HOP.has(lower) || REPLACED.has(lower) || drop?.has(lower) || lower.startsWith('x-forwarded-')) return
+    out.push([pair[0], pair[1]])
+  })
   const remote = source.remoteAddress?.replace(/^::ffff:/, '') ?? null
-  const chain = [forwardedFor, remote].filter((v): v is string => Boolean(v)).join(', ')
+  const chain = forwardedFor && remote ? `${forwardedFor}, ${remote}` : (forwardedFor || remote)
   if (chain) out.push(['x-forwarded-for', chain])
   // A tunnel in front already said how the sender called: keep its words.
-  out.push(['x-forwarded-proto', first(source.headers, 'x-forwarded-proto') ?? 'http'])
-  const forwardedHost = first(source.headers, 'x-forwarded-host') ?? originalHost
-  if (forwardedHost) out.push(['x-forwarded-host', forwardedHost])
+  out.push(['x-forwarded-proto', forwardedProto ?? 'http'])
+  const host = forwardedHost ?? originalHost
+  if (host) out.push(['x-forwarded-host', host])
   out.push(['content-length', String(source.body.length)])
   return out
 }
 
+// Targets parsed once (an endpoint forwards every request to the same few URLs); read, never changed.
+const parsedTargets = new Map<string, URL>()
+const MAX_PARSED_TARGETS = 1000
+
 /** target path + the path under the endpoint; the target's query, then the request's. */
 export function outboundUrl(target: string, source: Pick<ForwardSource, 'subPath' | 'query'>): URL {
+  if ((!source.subPath || source.subPath === '/') && !source.query) {
+    let url = parsedTargets.get(target)
+    if (!url) {
+      url = new URL(target)
+      if (parsedTargets.size >= MAX_PARSED_TARGETS) parsedTargets.clear()
+      parsedTargets.set(target, url)
+    }
+    return url
+  }
   const url = new URL(target)
   if (source.subPath && source.subPath !== '/') url.pathname = `${url.pathname.replace(/\/+$/, '')}${source.subPath}`
   if (source.query) url.search = url.search ? `${url.search}&${source.query}` : `?${source.query}`

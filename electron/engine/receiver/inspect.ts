@@ -75,10 +75,20 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
   return { verify, key, arrival, plan: planned, handshake, notInspected: document.notInspected }
 }
 
+// An endpoint's default plan is the same for each of its requests: made once per endpoint (an
+// edited endpoint is a new object), frozen (the capture codec then writes its JSON once).
+const defaultPlans = new WeakMap<Pick<Endpoint, 'forwardTo'>, Plan | null>()
+
 /** No rule matched: an endpoint with forward targets forwards (the first answers, the others get copies). */
 export function defaultForwardPlan(endpoint: Pick<Endpoint, 'forwardTo'>): Plan | null {
+  const known = defaultPlans.get(endpoint)
+  if (known !== undefined) return known
   const [answering, ...copies] = endpoint.forwardTo ?? []
-  if (answering === undefined) return null
-  const steps: Step[] = [...copies.map((url): Step => ({ type: 'forward-copy', url })), { type: 'forward', url: answering }]
-  return { ruleId: null, steps }
+  let plan: Plan | null = null
+  if (answering !== undefined) {
+    const steps: Step[] = [...copies.map((url): Step => Object.freeze({ type: 'forward-copy', url })), Object.freeze({ type: 'forward', url: answering })]
+    plan = Object.freeze({ ruleId: null, steps: Object.freeze(steps) as Step[] })
+  }
+  defaultPlans.set(endpoint, plan)
+  return plan
 }
