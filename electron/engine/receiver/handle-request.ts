@@ -247,7 +247,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         socket: req.socket,
         // A prepared answer is written even to a client that half-closed; a hold, delay or drip
         // for it ends (the sender gave up, or will read what comes at once).
-        signal: prepared ? connection.signal : AbortSignal.any([connection.signal, connection.peerEnded]),
+        signal: prepared ? connection.signal : connection.waitEnds,
         clock,
         ...(capture.attemptId === null ? {} : { attemptKey: String(capture.attemptId) }),
         ...(handshake ? { handshake } : {}),
