@@ -59,7 +59,7 @@ export function toCaseFile(collected: Collected, redactor: Redactor, exportedAt:
   const deliveries: CaseDelivery[] = collected.deliveries.map(({ delivery, event, body, attempts }) => ({
     id: delivery.id,
     event_id: event.id,
-    event_type: event.event_type,
+    event_type: event.eventType,
     subscription: delivery.subscription_id,
     status: delivery.status,
     body: toCaseBody(body),

@@ -109,10 +109,10 @@ export function createRecorder(ctx: RecorderContext): Recorder {
         name: s.name,
         ...target,
         scheme: s.scheme,
-        secrets: [s.secret, ...s.retired_secrets].filter((x): x is string => typeof x === 'string' && x !== ''),
+        secrets: [s.secret, ...s.retiredSecrets].filter((x): x is string => typeof x === 'string' && x !== ''),
         policy,
         ...(Object.keys(s.headers).length > 0 ? { headers: s.headers } : {}),
-        ...(s.event_id_header ? { event_id_header: s.event_id_header } : {}),
+        ...(s.eventIdHeader ? { event_id_header: s.eventIdHeader } : {}),
         ...(s.envelope === 'payload' ? { envelope: s.envelope } : {}),
       },
     }
