@@ -8,7 +8,5 @@ export const linear = definePack({
   eventIdHeader: 'linear-delivery',
   headers: { 'user-agent': 'Linear-Webhook', 'linear-event': '{event_name}' },
   success: 'HTTP 200 (any 2xx) within 5 s; retried after 1 min, 1 h and 6 h',
-  sources: [
-    ['Linear Developers — Webhooks', 'https://linear.app/developers/webhooks', 'Headers Linear-Delivery (a UUID per delivery), Linear-Event (the entity type, e.g. Issue) and Linear-Signature (hex HMAC-SHA256 of the raw body). Body: {action, type, data, url, createdAt, organizationId, webhookTimestamp (Unix ms of sending, within a minute of now), webhookId}. Answer within 5 s; failures are retried after 1 min, 1 h and 6 h.'],
-  ],
+  sources: [['Linear Developers — Webhooks', 'https://linear.app/developers/webhooks', 'Headers Linear-Delivery (a UUID per delivery), Linear-Event (the entity type, e.g. Issue) and Linear-Signature (hex HMAC-SHA256 of the raw body). Body: {action, type, data, url, createdAt, organizationId, webhookTimestamp (Unix ms of sending, within a minute of now), webhookId}. Answer within 5 s; failures are retried after 1 min, 1 h and 6 h.']],
 })

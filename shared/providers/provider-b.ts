@@ -10,7 +10,5 @@ export const providerB = definePack({
   policy: 'csku',
   envelope: { kind: 'event-message' },
   success: 'HTTP 200 only, within 5 s; 3 retries 30 s apart, then failed_permanent',
-  sources: [
-    ['Seed provider B — CSKU AI webhook docs', 'seeds/003 (docs.csku.ai webhooks)', 'Body {event: "message.received", message: {id, …}}; receivers dedupe on `${event}_${message.id}`; 3 retries 30 s apart on a non-2xx or no answer. No signature is documented: the pack signs only when the subscription is given a secret.'],
-  ],
+  sources: [['Seed provider B — CSKU AI webhook docs', 'seeds/003 (docs.csku.ai webhooks)', 'Body {event: "message.received", message: {id, …}}; receivers dedupe on `${event}_${message.id}`; 3 retries 30 s apart on a non-2xx or no answer. No signature is documented: the pack signs only when the subscription is given a secret.']],
 })

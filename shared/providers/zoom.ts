@@ -7,7 +7,5 @@ export const zoom = definePack({
   envelope: { kind: 'zoom', accountId: 'hookloopAcct0001' },
   headers: { 'user-agent': 'Zoom Marketplace/1.0a', clientid: 'hookloopClient01' },
   success: 'HTTP 200 or 204 within 3 s; otherwise retried after 5, 30 and 90 min',
-  sources: [
-    ['Zoom Developer — Using webhooks', 'https://developers.zoom.us/docs/api/webhooks/', 'Body: {event, event_ts (Unix ms), payload: {account_id, object}}. x-zm-signature: v0=<hex HMAC-SHA256 of "v0:timestamp:body"> with the secret token, x-zm-request-timestamp; answer 200/204 within 3 s, else 3 retries (5, 30, 90 min). New endpoints get an endpoint.url_validation challenge first.'],
-  ],
+  sources: [['Zoom Developer — Using webhooks', 'https://developers.zoom.us/docs/api/webhooks/', 'Body: {event, event_ts (Unix ms), payload: {account_id, object}}. x-zm-signature: v0=<hex HMAC-SHA256 of "v0:timestamp:body"> with the secret token, x-zm-request-timestamp; answer 200/204 within 3 s, else 3 retries (5, 30, 90 min). New endpoints get an endpoint.url_validation challenge first.']],
 })
