@@ -121,7 +121,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
       ...(secrets.length > 0 ? { secrets } : {}),
       policy: sub.policy,
       headers: sub.headers,
-      ...(sub.event_id_header === undefined ? {} : { event_id_header: sub.event_id_header }),
+      ...(sub.event_id_header === undefined ? {} : { eventIdHeader: sub.event_id_header }),
       envelope: sub.envelope,
     })
     subscriptionIds.set(sub.id, created.id)
