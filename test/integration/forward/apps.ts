@@ -2,6 +2,7 @@
 // exactly what reached it (raw headers, raw body bytes) and answers the way the test says.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Webhook } from 'standardwebhooks'
 
 export interface SeenRequest {
   method: string
@@ -58,6 +59,24 @@ export async function startApp(handler: AppHandler): Promise<App> {
         server.close(() => resolve())
       }),
   }
+}
+
+/** An app that checks Standard Webhooks signatures with the official library: 200 "valid", else 401 "invalid". */
+export function startVerifyingApp(secret: string): Promise<App> {
+  return startApp((req, res) => {
+    try {
+      new Webhook(secret).verify(req.body.toString('utf8'), req.headers as Record<string, string>)
+      res.writeHead(200).end('valid')
+    } catch {
+      res.writeHead(401).end('invalid')
+    }
+  })
+}
+
+/** The Standard Webhooks headers for body as message id, signed now with secret. */
+export function signedHeaders(secret: string, id: string, body: string): Record<string, string> {
+  const ts = new Date()
+  return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, ts, body) }
 }
 
 /** A port that was just free and is closed again: connecting to it is refused. */
