@@ -87,6 +87,16 @@ export function closedAfterEach(): { rig?: SenderRig; server?: TestServer } {
   return open
 }
 
+/** Starts a sender rig and a loopback server answering with `handler`, both closed after each test of the block. */
+export function senderWithServer(): (options: Partial<SenderOptions> & { start?: number }, handler: Handler) => Promise<{ rig: SenderRig; server: TestServer } & Pick<SenderRig, 'sender' | 'clock'>> {
+  const open = closedAfterEach()
+  return async (options, handler) => {
+    const rig = (open.rig = startSender(options))
+    const server = (open.server = await startServer(rig.clock, handler))
+    return { rig, server, sender: rig.sender, clock: rig.clock }
+  }
+}
+
 /** A sender on a fresh SQLite file and a virtual clock starting at `start`. */
 export function startSender(options: Partial<SenderOptions> & { start?: number } = {}): SenderRig {
   const temp = makeTempDir('hookloop-sender-')
