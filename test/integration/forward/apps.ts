@@ -79,6 +79,11 @@ export function signedHeaders(secret: string, id: string, body: string): Record<
   return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, ts, body) }
 }
 
+/** Stops what a test started (its harness, its app), passing over what it did not get to start. */
+export async function stopAll(...open: ({ stop(): Promise<void> } | { close(): Promise<void> } | undefined)[]): Promise<void> {
+  for (const item of open) if (item) await ('stop' in item ? item.stop() : item.close())
+}
+
 /** A port that was just free and is closed again: connecting to it is refused. */
 export async function downPort(): Promise<number> {
   const server = http.createServer()

@@ -5,17 +5,14 @@ import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../support/run-cli'
 import { startHarness, type Harness } from '../receiver/helpers'
-import { downPort, post, signedHeaders, startVerifyingApp, type App } from './apps'
+import { downPort, post, signedHeaders, startVerifyingApp, stopAll, type App } from './apps'
 
 const secret = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')
 
 describe('hookloop resend', () => {
   let h: Harness
   let app: App
-  afterEach(async () => {
-    await h?.stop()
-    await app?.close()
-  })
+  afterEach(() => stopAll(h, app))
 
   async function captured(): Promise<{ id: number; data: string }> {
     app = await startVerifyingApp(secret)

@@ -2,17 +2,14 @@
 // with its signature left broken — checked by an app verifying with the official library.
 import { afterEach, describe, expect, it } from 'vitest'
 import { startHarness, type Harness } from '../receiver/helpers'
-import { post, signedHeaders, startVerifyingApp, type App } from './apps'
+import { post, signedHeaders, startVerifyingApp, stopAll, type App } from './apps'
 
 const secret = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')
 
 describe('resend to your app', () => {
   let h: Harness
   let app: App
-  afterEach(async () => {
-    await h?.stop()
-    await app?.close()
-  })
+  afterEach(() => stopAll(h, app))
 
   it('as it was passes the app\'s check; edited and re-signed passes; edited and broken fails', async () => {
     app = await startVerifyingApp(secret)
