@@ -4,12 +4,12 @@
 // saves --keep-days / --keep-mb as the folder's retention.
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createRealClock } from '../../../electron/engine/clock'
 import { createEngine } from '../../../electron/engine/engine'
 import { startListen } from '../../support/listen-cli'
 import { runCli } from '../../support/run-cli'
-import { makeTempDir } from '../../support/temp-dir'
+import { useTempDir } from '../../support/use-temp-dir'
 
 const DAY = 86_400_000
 
@@ -22,11 +22,7 @@ async function listenUntil(args: string[], predicate: (out: string) => boolean):
 }
 
 describe('hookloop listen retention', () => {
-  let temp: ReturnType<typeof makeTempDir>
-  beforeEach(() => {
-    temp = makeTempDir('hookloop-listen-retention-')
-  })
-  afterEach(() => temp.cleanup())
+  const temp = useTempDir('hookloop-listen-retention-')
 
   it('prunes history past the folder retention soon after start, logs it, and keeps what is newer', async () => {
     // A data folder with three captures and one settled delivery; two captures and the delivery made 40 days old.

@@ -6,21 +6,17 @@ import type { AddressInfo } from 'node:net'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Stripe from 'stripe'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { startListen } from '../../support/listen-cli'
 import { runCli } from '../../support/run-cli'
-import { makeTempDir } from '../../support/temp-dir'
+import { useTempDir } from '../../support/use-temp-dir'
 
 const STRIPE_SECRET = 'whsec_hookloopTriggerTest'
 
 describe('hookloop trigger', () => {
-  let temp: ReturnType<typeof makeTempDir>
+  const temp = useTempDir('hookloop-trigger-')
   let server: Server | undefined
-  beforeEach(() => {
-    temp = makeTempDir('hookloop-trigger-')
-  })
   afterEach(async () => {
-    temp.cleanup()
     if (server) await new Promise<void>((resolve) => server!.close(() => resolve()))
     server = undefined
   })

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { ConsumerCheckResult } from '../../../shared/conformance'
 import { runCli } from '../../support/run-cli'
-import { makeTempDir } from '../../support/temp-dir'
+import { useTempDir } from '../../support/use-temp-dir'
 import { startCarefulConsumer } from '../../support/consumers/careful'
 import { startSloppyConsumer } from '../../support/consumers/sloppy'
 import type { RunningConsumer } from '../../support/consumers/server'
@@ -15,12 +15,8 @@ import { SLOPPY_VERDICTS } from '../../support/consumers/verdicts'
 const SECRET = `whsec_${Buffer.from('hookloop consumer check secret!!').toString('base64')}`
 
 describe('hookloop check', () => {
-  let temp: ReturnType<typeof makeTempDir>
+  const temp = useTempDir('hookloop-check-', 'all')
   const running: RunningConsumer[] = []
-  beforeAll(() => {
-    temp = makeTempDir('hookloop-check-')
-  })
-  afterAll(() => temp.cleanup())
   afterEach(async () => {
     await Promise.all(running.splice(0).map((c) => c.close()))
   })

@@ -1,22 +1,16 @@
 // `hookloop listen --forward-to` as a real process in front of a real app on loopback.
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { startListen } from '../../support/listen-cli'
 import { runCli } from '../../support/run-cli'
-import { makeTempDir } from '../../support/temp-dir'
+import { useTempDir } from '../../support/use-temp-dir'
 import { post, startApp, type App } from './apps'
 
 describe('hookloop listen --forward-to', () => {
-  let temp: ReturnType<typeof makeTempDir>
+  const temp = useTempDir('hookloop-forward-')
   let app: App
-  beforeEach(() => {
-    temp = makeTempDir('hookloop-forward-')
-  })
-  afterEach(async () => {
-    await app?.close()
-    temp.cleanup()
-  })
+  afterEach(() => app?.close())
 
   it('prints the target at start, forwards to the app, logs both legs and keeps them on disk', async () => {
     app = await startApp((req, res) => res.writeHead(201, { 'content-type': 'text/plain' }).end(`got ${req.url}`))

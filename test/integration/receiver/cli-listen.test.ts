@@ -2,18 +2,14 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startListen } from '../../support/listen-cli'
 import { runCli } from '../../support/run-cli'
-import { makeTempDir } from '../../support/temp-dir'
+import { useTempDir } from '../../support/use-temp-dir'
 import { post, send } from './helpers'
 
 describe('hookloop listen', () => {
-  let temp: ReturnType<typeof makeTempDir>
-  beforeEach(() => {
-    temp = makeTempDir('hookloop-listen-')
-  })
-  afterEach(() => temp.cleanup())
+  const temp = useTempDir('hookloop-listen-')
 
   it('serves the config, logs one line per request, and stops cleanly on SIGINT with the rows on disk', async () => {
     const config = join(temp.dir, 'listen.json')
