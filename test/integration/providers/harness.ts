@@ -45,6 +45,19 @@ export function serveCheck(check: (body: Buffer, req: IncomingMessage) => unknow
   })
 }
 
+/** Consumers a describe block opens as its tests go (`url` serves a handler and gives its URL); close() ends them. */
+export function consumerPool() {
+  const open: Consumer[] = []
+  return {
+    url: async (handler: Parameters<typeof serve>[0]): Promise<string> => {
+      const consumer = await serve(handler)
+      open.push(consumer)
+      return consumer.url
+    },
+    close: () => closeAll(...open.splice(0)),
+  }
+}
+
 /** Closes, in order, what a describe block opened (senders, consumers). */
 export async function closeAll(...open: { close(): Promise<void> }[]): Promise<void> {
   for (const item of open) await item.close()

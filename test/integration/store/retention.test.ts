@@ -17,9 +17,7 @@ async function post(engine: Engine, slug: string, body: string | Buffer, key?: s
 }
 
 describe('retention', () => {
-  let temp: TempDir
-  let clock: VirtualClock
-  let engine: Engine
+  let temp: TempDir, clock: VirtualClock, engine: Engine
   beforeEach(async () => {
     ;({ temp, clock, engine } = await virtualEngine())
     engine.putEndpoint({ slug: 'a', dedupe: { type: 'header', name: 'x-key' }, dedupe_window_ms: 10 * DAY })

@@ -11,9 +11,7 @@ import { closeEngine, virtualEngine, type TempDir } from '../../support/engine'
 const DAY = 86_400_000
 
 describe('retention of the sender history', () => {
-  let temp: TempDir
-  let clock: VirtualClock
-  let engine: Engine
+  let temp: TempDir, clock: VirtualClock, engine: Engine
   beforeEach(async () => {
     ;({ temp, clock, engine } = await virtualEngine())
     engine.putEndpoint({ slug: 'a' })
