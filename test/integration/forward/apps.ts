@@ -3,6 +3,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
+import { listenLoopback } from '../../support/loopback'
 
 export interface SeenRequest {
   method: string
@@ -43,21 +44,13 @@ export async function startApp(handler: AppHandler): Promise<App> {
       handler(request, res, req)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    ...(await listenLoopback(server)),
     seen,
     received(n) {
       if (seen.length >= n) return Promise.resolve(seen[n - 1] as SeenRequest)
       return new Promise((resolve) => waiters.push({ n, resolve }))
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
   }
 }
 

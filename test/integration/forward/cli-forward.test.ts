@@ -16,7 +16,7 @@ describe('hookloop listen --forward-to', () => {
     app = await startApp((req, res) => res.writeHead(201, { 'content-type': 'text/plain' }).end(`got ${req.url}`))
     const data = join(temp.dir, 'data')
     const cli = await startListen(['--data', data, '--forward-to', `${app.url}/webhooks`])
-    const port = cli.port
+    const { port, exited } = cli
     expect(cli.stdout).toMatch(new RegExp(`/h/default .*forward-to=${app.url}/webhooks`))
 
     const answer = await post(`http://127.0.0.1:${port}/h/default/stripe`, '{"id":"evt_1"}')
@@ -27,7 +27,7 @@ describe('hookloop listen --forward-to', () => {
     expect(cli.stdout).toMatch(/-> POST \/webhooks\/stripe {2}forward {2}your app answered 201 in \d+ ms {2}\(request \d+\)/)
 
     cli.kill()
-    expect(await cli.exited).toBe(0)
+    expect(await exited).toBe(0)
     const db = new BetterSqlite3(join(data, 'hookloop.db'), { readonly: true })
     try {
       expect(db.prepare('SELECT kind, request_url, response_status, outcome FROM forward_legs').all()).toEqual([

@@ -25,7 +25,7 @@ describe('hookloop listen', () => {
     const data = join(temp.dir, 'data')
     const cli = await startListen(['--config', config, '--data', data])
     const lines = (count: number) => cli.waitForOutput((out) => out.split('\n').filter((l) => l.includes('status=')).length >= count)
-    const { port } = cli
+    const { port, exited } = cli
     expect(cli.stdout).toContain(`http://127.0.0.1:${port}/h/provider-a`)
     expect(cli.stdout).toContain(`http://127.0.0.1:${port}/h/provider-b`)
 
@@ -40,7 +40,7 @@ describe('hookloop listen', () => {
     expect(log[2]).toMatch(/provider-b .*key=message\.sent_7 .*status=410/)
 
     cli.kill()
-    expect(await cli.exited).toBe(0)
+    expect(await exited).toBe(0)
     expect(cli.stdout).toContain('Stopped. 3 requests')
     const db = new BetterSqlite3(join(data, 'hookloop.db'), { readonly: true })
     try {
