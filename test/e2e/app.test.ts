@@ -2,7 +2,7 @@
 // every assertion is on the DOM, every test leaves a screenshot in test-results/e2e/.
 import { describe, expect, it } from 'vitest'
 import { sign } from '../../electron/engine/signatures'
-import { createEndpoint, createSubscription, rowSelector, screenshot, sendEvent } from './support/app'
+import { createEndpoint, rowSelector, screenshot, sendEvent, sendThroughLoop } from './support/app'
 import { browserSession } from './support/session'
 
 const session = browserSession()
@@ -34,12 +34,12 @@ describe('Hookloop in the browser', () => {
   it('a fault rule: an endpoint answering 410 makes the delivery fail at once, final, no retry', async () => {
     await session.fresh()
     const page = session.page
-    await createEndpoint(page, { name: 'orders', scheme: 'standard-webhooks' })
-    await page.click('[data-testid=preset-always-410]')
-    await page.waitForSelector('[data-testid=rule-sentence]:has-text("reply 410")')
-    await createSubscription(page, { name: 'orders feed', policy: 'pandoktorek' })
-    await sendEvent(page, 'order.paid')
-    await page.click('[data-testid=nav-timeline]')
+    await sendThroughLoop(page, {
+      endpoint: { name: 'orders', scheme: 'standard-webhooks' },
+      preset: { id: 'always-410', sentence: ':has-text("reply 410")' },
+      subscription: { name: 'orders feed', policy: 'pandoktorek' },
+      eventType: 'order.paid',
+    })
     const row = page.locator(rowSelector('[data-status=failed]'))
     await row.waitFor({ timeout: 20_000 })
     expect(await row.getAttribute('data-attempts')).toBe('1')
@@ -143,12 +143,7 @@ describe('Hookloop in the browser', () => {
   it('retry now after failed makes one more attempt', async () => {
     await session.fresh()
     const page = session.page
-    await createEndpoint(page, { name: 'gone', scheme: 'standard-webhooks' })
-    await page.click('[data-testid=preset-always-410]')
-    await page.waitForSelector('[data-testid=rule-sentence]')
-    await createSubscription(page, { name: 'gone feed', policy: 'pandoktorek' })
-    await sendEvent(page)
-    await page.click('[data-testid=nav-timeline]')
+    await sendThroughLoop(page, { endpoint: { name: 'gone', scheme: 'standard-webhooks' }, preset: { id: 'always-410' }, subscription: { name: 'gone feed', policy: 'pandoktorek' } })
     const row = page.locator(rowSelector('[data-status=failed][data-attempts="1"]'))
     await row.waitFor({ timeout: 20_000 })
     await row.click()

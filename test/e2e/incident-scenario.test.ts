@@ -2,47 +2,24 @@
 // the timeline is exported as a case file, imported again, and turned into a scenario file that
 // the dialog says where it went; that file then passes under `hookloop run` on a fresh data
 // folder, with the endpoint's secret given as --secret (the file holds only a placeholder).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ScenarioInput } from '../../shared/scenario'
 import { runCli } from '../support/run-cli'
-import { openBrowser, type Browser } from './support/browser'
-import { createEndpoint, createSubscription, openApp, rowSelector, screenshot, sendEvent } from './support/app'
-import { startServe, type Served } from './support/serve'
+import { ORDERS, rowSelector, screenshot, sendThroughLoop, useVirtualClock } from './support/app'
+import { browserSession } from './support/session'
 
-let browser: Browser
-let served: Served | null = null
-let work: string
+const session = browserSession({ timeoutMs: 30_000, work: 'incident' })
 const SECRET = `whsec_${Buffer.from('incident-endpoint-secret-32bytes').toString('base64')}`
-
-beforeAll(async () => {
-  browser = await openBrowser()
-  browser.page.setDefaultTimeout(30_000)
-  work = mkdtempSync(join(tmpdir(), 'hookloop-e2e-incident-'))
-})
-afterAll(async () => {
-  await browser?.close()
-  rmSync(work, { recursive: true, force: true })
-})
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(browser.page, `failed-${context.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`)
-  await served?.stop()
-  served = null
-})
 
 describe('an imported incident becomes a scenario in the browser', () => {
   it('the button downloads a scenario, the dialog says where it went and how to run it, and hookloop run passes it', async () => {
-    served = await startServe()
-    const page = browser.page
-    await openApp(page, served.url)
-    await page.click('[data-testid=clock-mode] button:text-is("virtual")')
-    await page.waitForSelector('[data-testid=clock-mode] button.active:text-is("virtual")')
-    await createEndpoint(page, { name: 'orders', scheme: 'standard-webhooks', secret: SECRET, dedupeHeader: 'webhook-id' })
-    await createSubscription(page, { name: 'orders feed', policy: 'pandoktorek' })
-    await sendEvent(page, 'order.paid')
-    await page.click('[data-testid=nav-timeline]')
+    await session.fresh()
+    const page = session.page
+    const work = session.work
+    await useVirtualClock(page)
+    await sendThroughLoop(page, ORDERS(SECRET))
     const row = page.locator(rowSelector('[data-status=succeeded]'))
     await row.waitFor()
     await row.click()

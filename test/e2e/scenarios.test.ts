@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createEndpoint, createSubscription, rowSelector, screenshot, sendEvent } from './support/app'
+import { rowSelector, screenshot, sendThroughLoop, useVirtualClock } from './support/app'
 import { browserSession } from './support/session'
 import { runCli } from '../support/run-cli'
 
@@ -15,17 +15,16 @@ describe('scenarios in the browser', () => {
     await session.fresh()
     const page = session.page
     // A virtual clock: provider A's 2, 4 and 8 minute waits pass at once, here and in the replay.
-    await page.click('[data-testid=clock-mode] button:text-is("virtual")')
-    await page.waitForSelector('[data-testid=clock-mode] button.active:text-is("virtual")')
+    await useVirtualClock(page)
 
     await page.click('[data-testid=record]')
     await page.waitForSelector('[data-testid=record-stop]')
-    await createEndpoint(page, { name: 'bookings', scheme: 'standard-webhooks', dedupeHeader: 'webhook-id' })
-    await page.click('[data-testid=preset-fail-first]')
-    await page.waitForSelector('[data-testid=rule-sentence]')
-    await createSubscription(page, { name: 'clinic feed', policy: 'pandoktorek' })
-    await sendEvent(page, 'booking.created')
-    await page.click('[data-testid=nav-timeline]')
+    await sendThroughLoop(page, {
+      endpoint: { name: 'bookings', scheme: 'standard-webhooks', dedupeHeader: 'webhook-id' },
+      preset: { id: 'fail-first' },
+      subscription: { name: 'clinic feed', policy: 'pandoktorek' },
+      eventType: 'booking.created',
+    })
     const row = page.locator(rowSelector('[data-status=succeeded][data-attempts="4"]'))
     await row.waitFor()
     const eventId = await row.getAttribute('data-event-id')

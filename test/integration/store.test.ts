@@ -1,16 +1,12 @@
 import { join } from 'node:path'
 import { writeFileSync } from 'node:fs'
 import BetterSqlite3 from 'better-sqlite3'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { openDatabase, LATEST_SCHEMA_VERSION, StoreError, schemaVersion, type Migration } from '../../electron/engine/store'
-import { makeTempDir } from '../support/temp-dir'
+import { useTempDir } from '../support/use-temp-dir'
 
 describe('store on a real SQLite file', () => {
-  let temp: ReturnType<typeof makeTempDir>
-  beforeEach(() => {
-    temp = makeTempDir()
-  })
-  afterEach(() => temp.cleanup())
+  const temp = useTempDir()
 
   it('migrates an empty file to the latest schema, in WAL mode, with every table', () => {
     const db = openDatabase({ file: join(temp.dir, 'data', 'hookloop.db') })

@@ -1,5 +1,5 @@
 // Runs the built `hookloop` CLI as a real process, the way a user or CI does.
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,22 +26,28 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
   if (!existsSync(CLI_PATH)) {
     return Promise.reject(new Error(`${CLI_PATH} is missing: run npm run build first (or npx electron-vite build)`))
   }
+  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: options.env ?? process.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  const ended = outputOf(child)
+  // A CLI that exits before reading stdin closes the pipe; that is not the test's failure.
+  child.stdin.on('error', () => {})
+  child.stdin.end(options.stdin ?? '')
+  return ended
+}
+
+/** Resolves with how a spawned process (stdout and stderr piped) ended and everything it printed. */
+export function outputOf(child: ChildProcess): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI_PATH, ...args], {
-      cwd: options.cwd ?? REPO_ROOT,
-      env: options.env ?? process.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
+    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk))
     child.on('error', reject)
     child.on('close', (code, signal) => {
       resolvePromise({ code, signal, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') })
     })
-    // A CLI that exits before reading stdin closes the pipe; that is not the test's failure.
-    child.stdin.on('error', () => {})
-    child.stdin.end(options.stdin ?? '')
   })
 }

@@ -47,3 +47,36 @@ export async function sendEvent(page: Page, eventType = 'booking.created'): Prom
 export function rowSelector(where: string): string {
   return `[data-testid=timeline-row]${where}`
 }
+
+/** Switches the app to the virtual clock: policy waits pass at once. */
+export async function useVirtualClock(page: Page): Promise<void> {
+  await page.click('[data-testid=clock-mode] button:text-is("virtual")')
+  await page.waitForSelector('[data-testid=clock-mode] button.active:text-is("virtual")')
+}
+
+export interface Loop {
+  endpoint: Parameters<typeof createEndpoint>[1]
+  /** A rule preset added to the endpoint, and what its rule sentence must show (a selector suffix). */
+  preset?: { id: string; sentence?: string }
+  subscription: Parameters<typeof createSubscription>[1]
+  eventType?: string
+}
+
+/** One loop made the way a person does: the endpoint (and its rule), a subscription, one event sent; ends on the timeline. */
+export async function sendThroughLoop(page: Page, loop: Loop): Promise<void> {
+  await createEndpoint(page, loop.endpoint)
+  if (loop.preset) {
+    await page.click(`[data-testid=preset-${loop.preset.id}]`)
+    await page.waitForSelector(`[data-testid=rule-sentence]${loop.preset.sentence ?? ''}`)
+  }
+  await createSubscription(page, loop.subscription)
+  await sendEvent(page, loop.eventType)
+  await page.click('[data-testid=nav-timeline]')
+}
+
+/** The orders loop: a signed Standard Webhooks endpoint deduping on webhook-id, provider A's policy, one order.paid. */
+export const ORDERS = (secret: string): Loop => ({
+  endpoint: { name: 'orders', scheme: 'standard-webhooks', secret, dedupeHeader: 'webhook-id' },
+  subscription: { name: 'orders feed', policy: 'pandoktorek' },
+  eventType: 'order.paid',
+})

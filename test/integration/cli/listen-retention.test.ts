@@ -2,41 +2,27 @@
 // process on a real data folder whose oldest captures are past the window; it prunes them (and a
 // settled delivery as old) soon after start, logs a line saying so, keeps what is newer, and
 // saves --keep-days / --keep-mb as the folder's retention.
-import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createRealClock } from '../../../electron/engine/clock'
 import { createEngine } from '../../../electron/engine/engine'
-import { CLI_PATH, REPO_ROOT, runCli } from '../../support/run-cli'
-import { makeTempDir } from '../../support/temp-dir'
+import { startListen } from '../../support/listen-cli'
+import { runCli } from '../../support/run-cli'
+import { useTempDir } from '../../support/use-temp-dir'
 
 const DAY = 86_400_000
 
 /** Starts `hookloop listen` and resolves once `predicate` holds for its output; then SIGINT. */
 async function listenUntil(args: string[], predicate: (out: string) => boolean): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, [CLI_PATH, 'listen', '--port', '0', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString()
-      if (predicate(stdout)) resolve()
-    })
-    void exited.then(() => reject(new Error(`listen exited early: ${stdout}${stderr}`)))
-  })
-  child.kill('SIGINT')
-  return { code: await exited, stdout }
+  const cli = await startListen(args)
+  await cli.waitForOutput(predicate)
+  cli.kill()
+  return { code: await cli.exited, stdout: cli.stdout }
 }
 
 describe('hookloop listen retention', () => {
-  let temp: ReturnType<typeof makeTempDir>
-  beforeEach(() => {
-    temp = makeTempDir('hookloop-listen-retention-')
-  })
-  afterEach(() => temp.cleanup())
+  const temp = useTempDir('hookloop-listen-retention-')
 
   it('prunes history past the folder retention soon after start, logs it, and keeps what is newer', async () => {
     // A data folder with three captures and one settled delivery; two captures and the delivery made 40 days old.

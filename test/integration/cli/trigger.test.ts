@@ -1,26 +1,22 @@
 // `hookloop trigger` as a real process: against a consumer built on Stripe's official library
 // (a 500 first, then constructEvent accepts), and against Hookloop's own receiver
 // (`hookloop listen`, verifying Svix signatures with a fail-first rule).
-import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Stripe from 'stripe'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CLI_PATH, REPO_ROOT, runCli } from '../../support/run-cli'
-import { makeTempDir } from '../../support/temp-dir'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startListen } from '../../support/listen-cli'
+import { runCli } from '../../support/run-cli'
+import { useTempDir } from '../../support/use-temp-dir'
 
 const STRIPE_SECRET = 'whsec_hookloopTriggerTest'
 
 describe('hookloop trigger', () => {
-  let temp: ReturnType<typeof makeTempDir>
+  const temp = useTempDir('hookloop-trigger-')
   let server: Server | undefined
-  beforeEach(() => {
-    temp = makeTempDir('hookloop-trigger-')
-  })
   afterEach(async () => {
-    temp.cleanup()
     if (server) await new Promise<void>((resolve) => server!.close(() => resolve()))
     server = undefined
   })
@@ -82,26 +78,19 @@ describe('hookloop trigger', () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
     const config = join(temp.dir, 'listen.json')
     writeFileSync(config, JSON.stringify({ endpoints: [{ slug: 'svix', scheme: 'svix', secrets: [secret], dedupe: { type: 'header', name: 'svix-id' }, rules: [{ preset: 'fail-first', n: 1 }] }] }))
-    const child = spawn(process.execPath, [CLI_PATH, 'listen', '--port', '0', '--config', config, '--data', join(temp.dir, 'data')], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
+    const cli = await startListen(['--config', config, '--data', join(temp.dir, 'data')])
     try {
-      await new Promise<void>((resolve, reject) => {
-        const check = () => (stdout.includes('Press Ctrl-C') ? resolve() : undefined)
-        child.stdout.on('data', check)
-        child.on('close', () => reject(new Error('listen exited early')))
-      })
-      const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1])
+      const { port } = cli
       const result = await runCli(['trigger', 'svix', 'invoice.paid', '--to', `http://127.0.0.1:${port}/h/svix`, '--secret', secret])
       expect(result.code).toBe(0)
       expect(result.stdout).toMatch(/#1 .*http_503 .*retry/)
       expect(result.stdout).toMatch(/#2 .*\(5 s\)\s+http_200 .*succeeded/)
-      const logged = () => stdout.split('\n').filter((l) => l.includes('status='))
-      while (logged().length < 2) await new Promise((resolve) => child.stdout.once('data', resolve))
+      const logged = () => cli.stdout.split('\n').filter((l) => l.includes('status='))
+      await cli.waitForOutput(() => logged().length >= 2)
       for (const line of logged()) expect(line).toContain('sig=ok')
     } finally {
-      child.kill('SIGINT')
-      await new Promise((resolve) => child.on('close', resolve))
+      cli.kill()
+      await cli.exited
     }
   })
 })

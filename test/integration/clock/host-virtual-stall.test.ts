@@ -6,26 +6,19 @@
 // delivery, its attempts and what the clock was waiting on.
 import { afterEach, describe, expect, it } from 'vitest'
 import { isVirtualClock } from '../../../electron/engine/clock'
-import { createToken } from '../../../electron/engine/host/guard'
-import { startHost, type Host } from '../../../electron/engine/host/run-host'
+import type { Host } from '../../../electron/engine/host/run-host'
 import { createTunnelServer, type TunnelServer } from '../../support/tunnel-server'
-import { makeTempDir } from '../../support/temp-dir'
 import type { ServerFrame, TimelineRow } from '../../../shared/contract'
-import { connectControl, type Call } from '../host/control-client'
+import type { Call } from '../host/control-client'
+import { useHostSessions } from '../host/host-session'
 
-let host: Host | null = null
 let tunnelServer: TunnelServer | null = null
-let socket: { close(): void } | null = null
-const cleanups: (() => void)[] = []
 afterEach(async () => {
-  socket?.close()
-  await host?.close()
   await tunnelServer?.stop()
   tunnelServer = null
-  host = null
-  socket = null
-  while (cleanups.length > 0) cleanups.pop()?.()
 })
+// Registered after the tunnel server's hook, so it runs first: the host closes before its tunnel server.
+const openSession = useHostSessions()
 
 interface AttemptRow {
   delivery_id: number
@@ -80,13 +73,7 @@ async function uiShowsFailed(ui: UiRows, ids: readonly number[]): Promise<void> 
 }
 
 async function setUp(virtualFirst: boolean, tunnel?: TunnelServer): Promise<{ h: Host; call: Call; subscriptionId: string; ui: UiRows }> {
-  const { dir, cleanup } = makeTempDir()
-  cleanups.push(cleanup)
-  const token = createToken()
-  host = await startHost({ dataDir: dir, port: 0, token })
-  const h = host
-  const { call, ws } = await connectControl(h, token)
-  socket = ws
+  const { host: h, call, ws } = await openSession()
   const ui: UiRows = new Map()
   ws.on('message', (data: Buffer) => {
     const frame = JSON.parse(data.toString()) as ServerFrame

@@ -2,6 +2,8 @@
 // exactly what reached it (raw headers, raw body bytes) and answers the way the test says.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Webhook } from 'standardwebhooks'
+import { listenLoopback } from '../../support/loopback'
 
 export interface SeenRequest {
   method: string
@@ -42,22 +44,37 @@ export async function startApp(handler: AppHandler): Promise<App> {
       handler(request, res, req)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    ...(await listenLoopback(server)),
     seen,
     received(n) {
       if (seen.length >= n) return Promise.resolve(seen[n - 1] as SeenRequest)
       return new Promise((resolve) => waiters.push({ n, resolve }))
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
   }
+}
+
+/** An app that checks Standard Webhooks signatures with the official library: 200 "valid", else 401 "invalid". */
+export function startVerifyingApp(secret: string): Promise<App> {
+  return startApp((req, res) => {
+    try {
+      new Webhook(secret).verify(req.body.toString('utf8'), req.headers as Record<string, string>)
+      res.writeHead(200).end('valid')
+    } catch {
+      res.writeHead(401).end('invalid')
+    }
+  })
+}
+
+/** The Standard Webhooks headers for body as message id, signed now with secret. */
+export function signedHeaders(secret: string, id: string, body: string): Record<string, string> {
+  const ts = new Date()
+  return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, ts, body) }
+}
+
+/** Stops what a test started (its harness, its app), passing over what it did not get to start. */
+export async function stopAll(...open: ({ stop(): Promise<void> } | { close(): Promise<void> } | undefined)[]): Promise<void> {
+  for (const item of open) if (item) await ('stop' in item ? item.stop() : item.close())
 }
 
 /** A port that was just free and is closed again: connecting to it is refused. */

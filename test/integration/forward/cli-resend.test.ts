@@ -2,37 +2,25 @@
 // with the official Standard Webhooks library: as it was, edited and re-signed, edited and broken.
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { Webhook } from 'standardwebhooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../support/run-cli'
 import { startHarness, type Harness } from '../receiver/helpers'
-import { downPort, post, startApp, type App } from './apps'
+import { downPort, post, signedHeaders, startVerifyingApp, stopAll, type App } from './apps'
 
 const secret = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')
 
 describe('hookloop resend', () => {
   let h: Harness
   let app: App
-  afterEach(async () => {
-    await h?.stop()
-    await app?.close()
-  })
+  afterEach(() => stopAll(h, app))
 
   async function captured(): Promise<{ id: number; data: string }> {
-    app = await startApp((req, res) => {
-      try {
-        new Webhook(secret).verify(req.body.toString('utf8'), req.headers as Record<string, string>)
-        res.writeHead(200).end('valid')
-      } catch {
-        res.writeHead(401).end('invalid')
-      }
-    })
+    app = await startVerifyingApp(secret)
     h = await startHarness()
     h.receiver.endpoints.create({ slug: 'sw', scheme: 'standard-webhooks', secrets: [secret] })
     h.receiver.endpoints.create({ slug: 'plain' })
     const body = '{"type":"invoice.paid","data":{"id":1}}'
-    const ts = new Date()
-    await post(`${h.receiver.url}/h/sw`, body, { 'webhook-id': 'msg_9', 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('msg_9', ts, body) })
+    await post(`${h.receiver.url}/h/sw`, body, signedHeaders(secret, 'msg_9', body))
     await post(`${h.receiver.url}/h/plain`, '{}')
     const id = h.receiver.requests.list().find((r) => r.path === '/h/sw')?.id ?? -1
     return { id, data: dirname(h.file) }

@@ -4,15 +4,12 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startHarness, type Harness } from '../receiver/helpers'
-import { post, startApp, type App } from './apps'
+import { post, startApp, stopAll, type App } from './apps'
 
 describe('forward legs through the capture writer thread', () => {
   let h: Harness
   let app: App
-  afterEach(async () => {
-    await h?.stop()
-    await app?.close()
-  })
+  afterEach(() => stopAll(h, app))
 
   it('stores every leg with its request; an answer past the body limit is relayed whole and stored truncated', async () => {
     const big = Buffer.alloc(3000, 'y')

@@ -6,15 +6,12 @@ import { explainRule } from '../../../shared/rules'
 import { expandPreset } from '../../../shared/rules-presets'
 import { FORWARD_PRESET_IDS } from '../../../shared/forward-presets'
 import { startHarness, type Harness } from '../receiver/helpers'
-import { post, startApp, type App } from './apps'
+import { post, startApp, stopAll, type App } from './apps'
 
 describe('forward presets', () => {
   let h: Harness
   let target: App
-  afterEach(async () => {
-    await h?.stop()
-    await target?.close()
-  })
+  afterEach(() => stopAll(h, target))
   async function setUp(preset: Record<string, unknown>): Promise<void> {
     target = await startApp((req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`app saw ${req.body.length} bytes`))
     h = await startHarness()

@@ -1,34 +1,22 @@
 // Resend to your app: a captured request sent again as it was, re-signed after an edit, or edited
 // with its signature left broken — checked by an app verifying with the official library.
-import { Webhook } from 'standardwebhooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startHarness, type Harness } from '../receiver/helpers'
-import { post, startApp, type App } from './apps'
+import { post, signedHeaders, startVerifyingApp, stopAll, type App } from './apps'
 
 const secret = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')
 
 describe('resend to your app', () => {
   let h: Harness
   let app: App
-  afterEach(async () => {
-    await h?.stop()
-    await app?.close()
-  })
+  afterEach(() => stopAll(h, app))
 
   it('as it was passes the app\'s check; edited and re-signed passes; edited and broken fails', async () => {
-    app = await startApp((req, res) => {
-      try {
-        new Webhook(secret).verify(req.body.toString('utf8'), req.headers as Record<string, string>)
-        res.writeHead(200).end('valid')
-      } catch {
-        res.writeHead(401).end('invalid')
-      }
-    })
+    app = await startVerifyingApp(secret)
     h = await startHarness()
     h.receiver.endpoints.create({ slug: 'sw', scheme: 'standard-webhooks', secrets: [secret] })
     const body = '{"type":"invoice.paid","data":{"id":1}}'
-    const ts = new Date()
-    await post(`${h.receiver.url}/h/sw`, body, { 'webhook-id': 'msg_9', 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('msg_9', ts, body) })
+    await post(`${h.receiver.url}/h/sw`, body, signedHeaders(secret, 'msg_9', body))
     const [request] = h.receiver.requests.list()
     const id = request?.id ?? -1
     const asIs = await h.receiver.resend(id, { to: `${app.url}/hook`, mode: 'as-is' })

@@ -1,12 +1,14 @@
 import { afterEach } from 'vitest'
 import { createToken } from '../../../electron/engine/host/guard'
 import { startHost, type Host } from '../../../electron/engine/host/run-host'
+import type WebSocket from 'ws'
 import { makeTempDir } from '../../support/temp-dir'
 import { connectControl, type Call } from './control-client'
 
 export interface HostSession {
   host: Host
   call: Call
+  ws: WebSocket
 }
 
 /**
@@ -26,7 +28,7 @@ export function useHostSessions(): () => Promise<HostSession> {
     closers.push(() => host.close())
     const { call, ws } = await connectControl(host, token)
     closers.push(async () => ws.close())
-    return { host, call }
+    return { host, call, ws }
   }
 }
 

@@ -3,24 +3,16 @@
 // through it is captured; tunnel.stop goes back to local only; a bad host is refused by name.
 import { request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createToken } from '../../../electron/engine/host/guard'
-import { startHost, type Host } from '../../../electron/engine/host/run-host'
 import { createTunnelServer, type TunnelServer } from '../../support/tunnel-server'
-import { makeTempDir } from '../../support/temp-dir'
-import { connectControl } from './control-client'
+import { useHostSessions } from './host-session'
 
-let host: Host | null = null
 let server: TunnelServer | null = null
-let socket: { close(): void } | null = null
-const cleanups: (() => void)[] = []
 afterEach(async () => {
-  socket?.close()
-  await host?.close()
   await server?.stop()
-  host = null
   server = null
-  while (cleanups.length > 0) cleanups.pop()?.()
 })
+// Registered after the tunnel server's hook, so it runs first: the host closes before its tunnel server.
+const openSession = useHostSessions()
 
 function postThrough(publicUrl: string, path: string): Promise<number> {
   const url = new URL(publicUrl)
@@ -38,12 +30,7 @@ function postThrough(publicUrl: string, path: string): Promise<number> {
 describe('tunnel control', () => {
   it('start with a host and subdomain, a request arrives through it, stop goes back to local only', async () => {
     server = await createTunnelServer({ maxSockets: 2 })
-    const { dir, cleanup } = makeTempDir()
-    cleanups.push(cleanup)
-    const token = createToken()
-    host = await startHost({ dataDir: dir, port: 0, token })
-    const { call, ws } = await connectControl(host, token)
-    socket = ws
+    const { host, call } = await openSession()
     expect((await call('snapshot', {})).tunnel).toEqual({ state: 'disabled' })
     const endpoint = await call('endpoint.create', { name: 'inbox', scheme: null, secrets: [], dedupe: null })
 

@@ -1,7 +1,7 @@
 import { createNodeMiddleware, Webhooks } from '@octokit/webhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EVENT_CATALOG } from '../../../shared/event-catalog'
-import { CORRUPT, providerSender, serve, WRONG_SECRET, type Consumer } from './harness'
+import { closeAll, CORRUPT, providerSender, serve, WRONG_SECRET, type Consumer } from './harness'
 
 // GitHub's official library as its docs use it: a Webhooks instance with handlers per event,
 // behind createNodeMiddleware (which checks X-GitHub-Event, X-GitHub-Delivery, the content type
@@ -21,10 +21,7 @@ describe('GitHub: @octokit/webhooks accepts Hookloop deliveries', () => {
     })
     consumer = await serve(createNodeMiddleware(webhooks, { path: '/api/github/webhooks' }), '/api/github/webhooks')
   })
-  afterAll(async () => {
-    await sender.close()
-    await consumer.close()
-  })
+  afterAll(() => closeAll(sender, consumer))
 
   for (const event of EVENT_CATALOG.github) {
     it(`${event.type}: 200 and the handler gets it`, async () => {

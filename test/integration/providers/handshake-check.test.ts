@@ -7,7 +7,7 @@ import { runConsumerCheck } from '../../../electron/engine/conformance/consumer'
 import { HANDSHAKE_KINDS } from '../../../shared/handshakes'
 import { runCli } from '../../support/run-cli'
 import { startHarness, type Harness } from '../receiver/helpers'
-import { rawBody, serve, type Consumer } from './harness'
+import { consumerPool, rawBody } from './harness'
 
 // `hookloop check --handshake` against real apps on 127.0.0.1: a Bolt app on its ExpressReceiver
 // (Bolt answers url_verification itself), Hookloop's own receiver with the handshake presets, and
@@ -19,7 +19,7 @@ describe('hookloop check --handshake', () => {
   let boltServer: Server
   let boltUrl = ''
   let hookloop: Harness
-  const consumers: Consumer[] = []
+  const consumers = consumerPool()
   beforeAll(async () => {
     const receiver = new ExpressReceiver({ signingSecret: SLACK_SECRET, logLevel: LogLevel.ERROR })
     // The app as Bolt's docs set one up on an ExpressReceiver: Bolt itself answers url_verification.
@@ -34,13 +34,9 @@ describe('hookloop check --handshake', () => {
   afterAll(async () => {
     await new Promise<void>((resolve) => boltServer.close(() => resolve()))
     await hookloop.stop()
-    for (const c of consumers) await c.close()
+    await consumers.close()
   })
-  async function app(handler: Parameters<typeof serve>[0]): Promise<string> {
-    const c = await serve(handler)
-    consumers.push(c)
-    return c.url
-  }
+  const app = consumers.url
   const query = (url: string | undefined, name: string) => new URL(url ?? '', 'http://x').searchParams.get(name) ?? ''
 
   it('a Bolt ExpressReceiver answers Slack url_verification: the check passes, from the command line too', async () => {

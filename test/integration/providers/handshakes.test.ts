@@ -4,7 +4,7 @@ import { App, LogLevel } from '@slack/bolt'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HANDSHAKE_KINDS, handshakeAnswer, runHandshake } from '../../../electron/engine/providers'
 import { runCli } from '../../support/run-cli'
-import { rawBody, serve, type Consumer } from './harness'
+import { consumerPool, rawBody } from './harness'
 
 // The verification handshakes, made by Hookloop's sender against real HTTP consumers on
 // 127.0.0.1 and graded: Slack's against a real Bolt app (Bolt answers url_verification itself),
@@ -16,7 +16,7 @@ const now = () => Date.now()
 describe('handshakes', () => {
   let bolt: App
   let boltUrl = ''
-  const consumers: Consumer[] = []
+  const consumers = consumerPool()
   beforeAll(async () => {
     bolt = new App({ signingSecret: 'slack-signing-secret', authorize: async () => ({ botToken: 'xoxb-x', botId: 'B1', botUserId: 'U1' }), logLevel: LogLevel.ERROR })
     const server = (await bolt.start(0)) as unknown as { address(): AddressInfo }
@@ -24,13 +24,9 @@ describe('handshakes', () => {
   })
   afterAll(async () => {
     await bolt.stop()
-    for (const c of consumers) await c.close()
+    await consumers.close()
   })
-  async function consumer(handler: Parameters<typeof serve>[0]): Promise<string> {
-    const c = await serve(handler)
-    consumers.push(c)
-    return c.url
-  }
+  const consumer = consumers.url
 
   it('Slack url_verification: a Bolt app answers it; with the wrong signing secret it refuses, graded ✗', async () => {
     expect(await runHandshake('slack-url-verification', { url: boltUrl, secret: 'slack-signing-secret', now: now() })).toMatchObject({ ok: true })

@@ -32,6 +32,37 @@ export async function serve(handler: (req: IncomingMessage, res: ServerResponse)
   }
 }
 
+/** A consumer whose `check` runs the provider's library on the raw body: 200 when it returns, 400 with the error when it throws. */
+export function serveCheck(check: (body: Buffer, req: IncomingMessage) => unknown): Promise<Consumer> {
+  return serve(async (req, res) => {
+    const body = await rawBody(req)
+    try {
+      await check(body, req)
+      res.writeHead(200).end()
+    } catch (error) {
+      res.writeHead(400).end(String(error))
+    }
+  })
+}
+
+/** Consumers a describe block opens as its tests go (`url` serves a handler and gives its URL); close() ends them. */
+export function consumerPool() {
+  const open: Consumer[] = []
+  return {
+    url: async (handler: Parameters<typeof serve>[0]): Promise<string> => {
+      const consumer = await serve(handler)
+      open.push(consumer)
+      return consumer.url
+    },
+    close: () => closeAll(...open.splice(0)),
+  }
+}
+
+/** Closes, in order, what a describe block opened (senders, consumers). */
+export async function closeAll(...open: { close(): Promise<void> }[]): Promise<void> {
+  for (const item of open) await item.close()
+}
+
 export function rawBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []

@@ -2,7 +2,7 @@ import '@shopify/shopify-api/adapters/node'
 import { ApiVersion, shopifyApi } from '@shopify/shopify-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EVENT_CATALOG } from '../../../shared/event-catalog'
-import { CORRUPT, providerSender, rawBody, serve, WRONG_SECRET, type Consumer } from './harness'
+import { closeAll, CORRUPT, providerSender, rawBody, serve, WRONG_SECRET, type Consumer } from './harness'
 
 // @shopify/shopify-api (v13, the last for Node 20) with its node adapter, as its webhook docs
 // show: shopify.webhooks.validate({rawBody, rawRequest, rawResponse}) checks the HMAC and the
@@ -28,10 +28,7 @@ describe('Shopify: shopify.webhooks.validate accepts Hookloop deliveries', () =>
       res.writeHead(200).end()
     })
   })
-  afterAll(async () => {
-    await sender.close()
-    await consumer.close()
-  })
+  afterAll(() => closeAll(sender, consumer))
 
   for (const event of EVENT_CATALOG.shopify) {
     it(`${event.type}: valid, with its topic and shop`, async () => {

@@ -3,7 +3,7 @@ import { Environment, Paddle } from '@paddle/paddle-node-sdk'
 import { WebhooksHelper } from 'square'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EVENT_CATALOG } from '../../../shared/event-catalog'
-import { CORRUPT, providerSender, rawBody, serve, STALE, WRONG_SECRET, type Consumer } from './harness'
+import { closeAll, CORRUPT, providerSender, rawBody, serve, serveCheck, STALE, WRONG_SECRET, type Consumer } from './harness'
 
 // Square's WebhooksHelper.verifySignature (notification URL + body), Paddle's
 // webhooks.unmarshal (verifies Paddle-Signature within 5 s, then parses the event into its
@@ -25,10 +25,7 @@ describe('Square: WebhooksHelper.verifySignature accepts Hookloop deliveries', (
       res.writeHead(200).end()
     })
   })
-  afterAll(async () => {
-    await sender.close()
-    await consumer.close()
-  })
+  afterAll(() => closeAll(sender, consumer))
   for (const event of EVENT_CATALOG.square) {
     it(`${event.type}: valid`, async () => {
       expect((await sender.deliver(consumer.url, { secret: KEY, eventType: event.type })).outcome).toBe('http_200')
@@ -47,21 +44,12 @@ describe('Paddle: webhooks.unmarshal accepts Hookloop deliveries', () => {
   const seen: Array<{ eventType: string; id: string }> = []
   beforeAll(async () => {
     const paddle = new Paddle('pdl_sdbx_apikey_hookloop', { environment: Environment.sandbox })
-    consumer = await serve(async (req, res) => {
-      const body = (await rawBody(req)).toString('utf8')
-      try {
-        const event = await paddle.webhooks.unmarshal(body, SECRET, String(req.headers['paddle-signature']))
-        seen.push({ eventType: event.eventType, id: (event.data as { id: string }).id })
-        res.writeHead(200).end()
-      } catch (error) {
-        res.writeHead(400).end(String(error))
-      }
+    consumer = await serveCheck(async (body, req) => {
+      const event = await paddle.webhooks.unmarshal(body.toString('utf8'), SECRET, String(req.headers['paddle-signature']))
+      seen.push({ eventType: event.eventType, id: (event.data as { id: string }).id })
     })
   })
-  afterAll(async () => {
-    await sender.close()
-    await consumer.close()
-  })
+  afterAll(() => closeAll(sender, consumer))
   for (const event of EVENT_CATALOG.paddle) {
     it(`${event.type}: verified and parsed into its entity`, async () => {
       expect((await sender.deliver(consumer.url, { secret: SECRET, eventType: event.type })).outcome).toBe('http_200')
@@ -87,10 +75,7 @@ describe('Linear: LinearWebhookClient accepts Hookloop deliveries', () => {
     }
     consumer = await serve(handler as unknown as Parameters<typeof serve>[0])
   })
-  afterAll(async () => {
-    await sender.close()
-    await consumer.close()
-  })
+  afterAll(() => closeAll(sender, consumer))
   for (const event of EVENT_CATALOG.linear) {
     it(`${event.type}: verified (signature and webhookTimestamp), handler ran`, async () => {
       expect((await sender.deliver(consumer.url, { secret: SECRET, eventType: event.type })).outcome).toBe('http_200')

@@ -4,7 +4,7 @@ import { Webhook as SvixWebhook } from 'svix'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EVENT_CATALOG } from '../../../shared/event-catalog'
 import type { ProviderId } from '../../../shared/providers'
-import { CORRUPT, providerSender, rawBody, serve, STALE, WRONG_SECRET, type Consumer } from './harness'
+import { closeAll, CORRUPT, providerSender, serveCheck, STALE, WRONG_SECRET, type Consumer } from './harness'
 
 // Stripe's constructEvent, Svix's and Standard Webhooks' Webhook.verify, each in a handler as
 // their docs show it: the raw body and the signature headers in, the parsed event out, 400 on
@@ -43,20 +43,9 @@ for (const judge of JUDGES) {
     const types: string[] = []
     const sender = providerSender(judge.provider)
     beforeAll(async () => {
-      consumer = await serve(async (req, res) => {
-        const body = await rawBody(req)
-        try {
-          types.push(judge.check(body, req.headers))
-          res.writeHead(200).end()
-        } catch (error) {
-          res.writeHead(400).end(String(error))
-        }
-      })
+      consumer = await serveCheck((body, req) => types.push(judge.check(body, req.headers)))
     })
-    afterAll(async () => {
-      await sender.close()
-      await consumer.close()
-    })
+    afterAll(() => closeAll(sender, consumer))
 
     for (const event of EVENT_CATALOG[judge.provider]) {
       it(`${event.type}: verified and parsed`, async () => {

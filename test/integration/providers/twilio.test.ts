@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EVENT_CATALOG } from '../../../shared/event-catalog'
 import { packSubscription } from '../../../electron/engine/providers'
 import { attemptsFinished, startSender } from '../sender/helpers'
-import { CORRUPT, providerSender, rawBody, serve, WRONG_SECRET, type Consumer } from './harness'
+import { closeAll, CORRUPT, providerSender, rawBody, serve, WRONG_SECRET, type Consumer } from './harness'
 
 // Twilio's helper library as its webhook-security docs use it: the form-encoded parameters go to
 // twilio.validateRequest(authToken, X-Twilio-Signature, the full URL, params); a JSON body to
@@ -31,10 +31,7 @@ describe('Twilio: validateRequest accepts Hookloop deliveries', () => {
       res.writeHead(200, { 'content-type': 'text/xml' }).end('<Response/>')
     })
   })
-  afterAll(async () => {
-    await sender.close()
-    await consumer.close()
-  })
+  afterAll(() => closeAll(sender, consumer))
 
   for (const event of EVENT_CATALOG.twilio) {
     it(`${event.type}: a form-encoded request that validates`, async () => {

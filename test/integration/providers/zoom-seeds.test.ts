@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verify } from '../../../electron/engine/signatures'
 import { EVENT_CATALOG } from '../../../shared/event-catalog'
-import { CORRUPT, providerSender, rawBody, serve, WRONG_SECRET, type Consumer } from './harness'
+import { closeAll, CORRUPT, providerSender, rawBody, serve, WRONG_SECRET, type Consumer } from './harness'
 
 // Zoom publishes no Node library for webhooks: its docs give the check as code (HMAC-SHA256 of
 // `v0:${x-zm-request-timestamp}:${body}` with the secret token, hex, compared with
@@ -26,10 +26,7 @@ describe('Zoom: the documented signature check accepts Hookloop deliveries', () 
       res.writeHead(200).end()
     })
   })
-  afterAll(async () => {
-    await sender.close()
-    await consumer.close()
-  })
+  afterAll(() => closeAll(sender, consumer))
   for (const event of EVENT_CATALOG.zoom) {
     it(`${event.type}: valid, {event, event_ts, payload: {account_id, object}}`, async () => {
       expect((await sender.deliver(consumer.url, { secret: TOKEN, eventType: event.type })).outcome).toBe('http_200')

@@ -1,15 +1,10 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { post, send, startHarness, type Harness } from './helpers'
+import { COMMIT_MODES, post, send, startHarness, type Harness } from './helpers'
 
-describe.each([
-  ['on the event loop', false],
-  ['on the capture thread', true],
-] as const)('receiver capture on real sockets and a real SQLite file, commits %s', (_mode, captureThread) => {
+describe.each(COMMIT_MODES)('receiver capture on real sockets and a real SQLite file, commits %s', (_mode, captureThread) => {
   let h: Harness
-  afterEach(async () => {
-    await h?.stop()
-  })
+  afterEach(() => h?.stop())
 
   it('records a request with raw bytes, headers in order with duplicates, and answers 200 by default', async () => {
     h = await startHarness({ captureThread })

@@ -9,9 +9,7 @@ const UUID = '3f2a8c1e-9b7d-4e21-a0c4-5d6e7f809a1b'
 
 describe('dedupe keys and windows', () => {
   let h: Harness
-  afterEach(async () => {
-    await h?.stop()
-  })
+  afterEach(() => h?.stop())
 
   it('provider A: header X-Pandoktorek-Event-Id — dups numbered #2, #3 and linked to the first, still answered 2xx', async () => {
     h = await startHarness()
@@ -93,9 +91,7 @@ describe('dedupe keys and windows', () => {
 
 describe('signature verification on the raw bytes', () => {
   let h: Harness
-  afterEach(async () => {
-    await h?.stop()
-  })
+  afterEach(() => h?.stop())
   const secret = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')
 
   it('Standard Webhooks: a request signed by the official library is valid; a re-serialised body is not', async () => {

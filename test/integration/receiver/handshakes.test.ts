@@ -10,9 +10,7 @@ import { startHarness, type Harness } from './helpers'
 
 describe('handshake presets on real sockets', () => {
   let h: Harness
-  afterEach(async () => {
-    await h?.stop()
-  })
+  afterEach(() => h?.stop())
 
   async function endpoint(preset: string, settings: Record<string, unknown> = {}) {
     h = await startHarness()

@@ -18,6 +18,12 @@ export interface Harness {
   stop(): Promise<void>
 }
 
+/** The two places commits run, for describe.each: on the event loop, and on the capture thread. */
+export const COMMIT_MODES = [
+  ['on the event loop', false],
+  ['on the capture thread', true],
+] as const
+
 export async function startHarness(options: Partial<ReceiverOptions> = {}): Promise<Harness> {
   const temp = makeTempDir('hookloop-receiver-')
   const file = join(temp.dir, 'hookloop.db')

@@ -8,9 +8,7 @@ async function statusOf(h: Harness, raw: string): Promise<number | undefined> {
 
 describe('matchers, sequences and presets on real sockets', () => {
   let h: Harness
-  afterEach(async () => {
-    await h?.stop()
-  })
+  afterEach(() => h?.stop())
 
   it('method, path (exact and prefix) and header matchers', async () => {
     h = await startHarness()

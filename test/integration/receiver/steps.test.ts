@@ -5,9 +5,7 @@ import { instantClock, post, send, startHarness, type Harness } from './helpers'
 
 describe('fault steps on real sockets', () => {
   let h: Harness
-  afterEach(async () => {
-    await h?.stop()
-  })
+  afterEach(() => h?.stop())
 
   async function withRule(steps: unknown[], clock = instantClock()) {
     h = await startHarness({ clock: clock.clock })

@@ -2,16 +2,11 @@
 // answered 503 (so a sender retries), the rows stay queued, and they land once the store works.
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { post, send, startHarness, type Harness } from './helpers'
+import { COMMIT_MODES, post, send, startHarness, type Harness } from './helpers'
 
-describe.each([
-  ['on the event loop', false],
-  ['on the capture thread', true],
-] as const)('store failures, capture %s', (_name, captureThread) => {
+describe.each(COMMIT_MODES)('store failures, capture %s', (_name, captureThread) => {
   let h: Harness
-  afterEach(async () => {
-    await h?.stop()
-  })
+  afterEach(() => h?.stop())
 
   it('answers 503 while commits fail, keeps the rows, and stores them once the store recovers', async () => {
     h = await startHarness({ captureThread })

@@ -1,20 +1,16 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ScenarioReport } from '../../../shared/scenario-report'
-import { makeTempDir } from '../../support/temp-dir'
+import { useTempDir } from '../../support/use-temp-dir'
 import { CLI_PATH } from '../../support/run-cli'
 import { EXAMPLES, runCli } from './cli'
 
 const MIN = 60_000
 
 describe('hookloop run on the example scenarios', () => {
-  let temp: ReturnType<typeof makeTempDir>
-  beforeAll(() => {
-    temp = makeTempDir('hookloop-run-examples-')
-  })
-  afterAll(() => temp.cleanup())
+  const temp = useTempDir('hookloop-run-examples-', 'all')
 
   async function runExample(name: string, extra: string[] = []): Promise<{ report: ScenarioReport; stdout: string; code: number | null }> {
     // The report's folder is made when missing (CI writes to artifacts/ …).

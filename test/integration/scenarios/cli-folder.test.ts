@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../support/temp-dir'
+import { describe, expect, it } from 'vitest'
+import { useTempDir } from '../../support/use-temp-dir'
 import { junitSchemaErrors } from '../../support/junit-xsd'
 import { EXAMPLES, runCli } from './cli'
 
@@ -9,11 +9,7 @@ import { EXAMPLES, runCli } from './cli'
 // a summary each and a total; exit 2 when a file is invalid, 1 when an expectation fails.
 
 describe('hookloop run on a folder of scenarios', () => {
-  let temp: ReturnType<typeof makeTempDir>
-  beforeAll(() => {
-    temp = makeTempDir('hookloop-run-folder-')
-  })
-  afterAll(() => temp.cleanup())
+  const temp = useTempDir('hookloop-run-folder-', 'all')
 
   function folder(name: string, files: Record<string, string | 'copy-pass' | 'copy-fail'>): string {
     const dir = join(temp.dir, name)

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeTempDir } from '../../support/temp-dir'
+import { describe, expect, it } from 'vitest'
+import { useTempDir } from '../../support/use-temp-dir'
 import { EXAMPLES, runCli } from './cli'
 
 // Every way a scenario file can be wrong ends in exit 2 and a message that names the JSON path.
@@ -14,11 +14,7 @@ function example(name: string): Doc {
 }
 
 describe('hookloop run with an invalid scenario file', () => {
-  let temp: ReturnType<typeof makeTempDir>
-  beforeAll(() => {
-    temp = makeTempDir('hookloop-run-invalid-')
-  })
-  afterAll(() => temp.cleanup())
+  const temp = useTempDir('hookloop-run-invalid-', 'all')
 
   function write(name: string, content: string | Doc): string {
     const file = join(temp.dir, name)

@@ -22,23 +22,23 @@ describe('sender edges on a virtual clock', () => {
     })
   }
 
-  it('a 200 completing at exactly 10 000 ms (the policy timeout) succeeds; at 10 001 ms it is a timeout', async () => {
+  /** One event to a fresh sender (the test's previous one closed) whose receiver answers 200 after `ms`; resolves with its first attempt. */
+  async function firstAttempt(ms: number, id: string, n: number) {
+    await t.rig?.close()
+    await t.server?.close()
     t.rig = startSender()
-    t.server = await sleepingReceiver(t.rig, 10_000)
-    t.rig.sender.createSubscription({ id: 'exact', target: { url: `${t.server.url}/exact` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    t.server = await sleepingReceiver(t.rig, ms)
+    t.rig.sender.createSubscription({ id, target: { url: `${t.server.url}/${id}` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const finished = attemptsFinished(t.rig.sender, 1)
-    t.rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
-    const [attempt] = await finished
+    t.rig.sender.publish({ eventType: 'booking.created', payload: { id: n } })
+    return (await finished)[0]
+  }
+
+  it('a 200 completing at exactly 10 000 ms (the policy timeout) succeeds; at 10 001 ms it is a timeout', async () => {
+    const attempt = await firstAttempt(10_000, 'exact', 1)
     expect(attempt).toMatchObject({ outcome: 'http_200', statusCode: 200, durationMs: 10_000, decision: 'succeeded' })
 
-    await t.rig.close()
-    await t.server.close()
-    t.rig = startSender()
-    t.server = await sleepingReceiver(t.rig, 10_001)
-    t.rig.sender.createSubscription({ id: 'late', target: { url: `${t.server.url}/late` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const late = attemptsFinished(t.rig.sender, 1)
-    t.rig.sender.publish({ eventType: 'booking.created', payload: { id: 2 } })
-    const [lateAttempt] = await late
+    const lateAttempt = await firstAttempt(10_001, 'late', 2)
     expect(lateAttempt).toMatchObject({ outcome: 'timeout', durationMs: 10_000, decision: 'retry' })
   })
 

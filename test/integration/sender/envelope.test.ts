@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SenderError } from '../../../electron/engine/sender'
 import { verify } from '../../../electron/engine/signatures'
 import { openDatabase } from '../../../electron/engine/store'
 import { createEventFeed } from '../../../electron/engine/feed/feed'
 import { collectSelection } from '../../../electron/engine/exports/collect'
-import { answer, startSender, startServer, type SenderRig, type TestServer } from './helpers'
+import { answer, senderWithServer } from './helpers'
 
 // The two body shapes a subscription can send, checked on the bytes a real loopback receiver got:
 // Hookloop's envelope (seed provider A) and the payload as the whole body (seed provider B).
@@ -15,17 +15,10 @@ const EVENT_ID = '3b1f9a52-6c1e-4d2b-9f3a-0c8e5d7b2a41'
 const PAYLOAD = { event: 'message.received', message: { id: 'msg_88412', channel: 'whatsapp', text: 'Halo, pesanan saya belum sampai — ✓' } }
 
 describe('subscription envelope', () => {
-  let rig: SenderRig
-  let server: TestServer
-  afterEach(async () => {
-    await rig?.close()
-    await server?.close()
-  })
+  const start = senderWithServer()
 
   it('sends the Hookloop envelope or the payload as the body, signed, with the event id in its header', async () => {
-    rig = startSender({ start: 1_700_000_000_000 })
-    server = await startServer(rig.clock, answer(200))
-    const { sender } = rig
+    const { rig, server, sender } = await start({ start: 1_700_000_000_000 }, answer(200))
     const wrapped = sender.createSubscription({ id: 'wrapped', target: { url: `${server.url}/wrapped` }, scheme: 'standard-webhooks', policy: 'csku', secrets: [SECRET] })
     const bare = sender.createSubscription({ id: 'bare', target: { url: `${server.url}/bare` }, scheme: 'standard-webhooks', policy: 'csku', secrets: [SECRET], envelope: 'payload' })
     expect(wrapped.envelope).toBe('event')
@@ -73,8 +66,7 @@ describe('subscription envelope', () => {
   })
 
   it('keeps the envelope across updates, stores it, and names a bad value', async () => {
-    rig = startSender({ start: 0 })
-    const { sender } = rig
+    const { rig, sender } = await start({ start: 0 }, answer(200))
     sender.createSubscription({ id: 's', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', envelope: 'payload' })
     expect(sender.updateSubscription('s', { name: 'renamed' }).envelope).toBe('payload')
     expect(sender.updateSubscription('s', { envelope: 'event' }).envelope).toBe('event')

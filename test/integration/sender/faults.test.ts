@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SendFaultInput } from '../../../shared/sender-faults'
 import { verify } from '../../../electron/engine/signatures'
-import { answer, startSender, startServer, type Captured, type SenderRig, type TestServer } from './helpers'
+import { answer, senderWithServer, type Captured, type SenderRig, type TestServer } from './helpers'
 
 // Sending-side faults, each checked from the consumer's side (what verify() says about what
 // arrived) and from the sender's record (the attempt says which fault it carried).
@@ -12,14 +12,10 @@ const RETIRED = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD'
 describe('sending-side faults', () => {
   let rig: SenderRig
   let server: TestServer
-  afterEach(async () => {
-    await rig?.close()
-    await server?.close()
-  })
+  const start = senderWithServer()
 
   async function send(faults: SendFaultInput[], events = 1) {
-    rig = startSender({ start: 1_700_000_000_000 })
-    server = await startServer(rig.clock, answer(200))
+    ;({ rig, server } = await start({ start: 1_700_000_000_000 }, answer(200)))
     const { sender } = rig
     sender.createSubscription({ id: 'f', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek', secrets: [SECRET, RETIRED] })
     const published = Array.from({ length: events }, (_, i) => sender.publish({ eventType: 'booking.created', payload: { i }, faults: i === 0 ? faults : [] }))

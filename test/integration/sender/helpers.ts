@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
 import type { Clock } from '../../../shared/clock'
@@ -8,6 +7,7 @@ import { createVirtualClock, isVirtualClock, type VirtualClock } from '../../../
 import { createSender, type Sender, type SenderOptions } from '../../../electron/engine/sender'
 import { sign } from '../../../electron/engine/signatures'
 import { openDatabase } from '../../../electron/engine/store'
+import { listenLoopback } from '../../support/loopback'
 import { makeTempDir } from '../../support/temp-dir'
 
 export interface Captured {
@@ -43,20 +43,12 @@ export async function startServer(clock: Clock, handler: Handler): Promise<TestS
       Promise.resolve(current(req, res, body, captured)).catch(() => res.destroy())
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    ...(await listenLoopback(server)),
     requests,
     setHandler: (h) => {
       current = h
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
   }
 }
 
@@ -85,6 +77,16 @@ export function closedAfterEach(): { rig?: SenderRig; server?: TestServer } {
     open.server = undefined
   })
   return open
+}
+
+/** Starts a sender rig and a loopback server answering with `handler`, both closed after each test of the block. */
+export function senderWithServer(): (options: Partial<SenderOptions> & { start?: number }, handler: Handler) => Promise<{ rig: SenderRig; server: TestServer } & Pick<SenderRig, 'sender' | 'clock'>> {
+  const open = closedAfterEach()
+  return async (options, handler) => {
+    const rig = (open.rig = startSender(options))
+    const server = (open.server = await startServer(rig.clock, handler))
+    return { rig, server, sender: rig.sender, clock: rig.clock }
+  }
 }
 
 /** A sender on a fresh SQLite file and a virtual clock starting at `start`. */

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SenderEventMap } from '../../../shared/sender-events'
 import { SenderError } from '../../../electron/engine/sender'
 import { verify } from '../../../electron/engine/signatures'
-import { answer, startSender, startServer, type SenderRig, type TestServer } from './helpers'
+import { answer, senderWithServer } from './helpers'
 
 // The panel operations of seed A (pause, rotate secret, retry now, view payload, filter, the 24 h
 // failure badge) and seed B's metrics, against real loopback servers on a virtual clock.
@@ -10,18 +10,11 @@ import { answer, startSender, startServer, type SenderRig, type TestServer } fro
 const MIN = 60_000
 
 describe('subscription and delivery operations', () => {
-  let rig: SenderRig
-  let server: TestServer
-  afterEach(async () => {
-    await rig?.close()
-    await server?.close()
-  })
+  const start = senderWithServer()
 
   it('pause: new deliveries wait, a delivery already retrying goes on; resume sends the waiting ones', async () => {
-    rig = startSender({ start: 0 })
     let fail = true
-    server = await startServer(rig.clock, (req, res) => answer(fail ? 503 : 200)(req, res))
-    const { sender, clock } = rig
+    const { server, sender, clock } = await start({ start: 0 }, (req, res) => answer(fail ? 503 : 200)(req, res))
     sender.createSubscription({ id: 'p', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const active = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
     await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
@@ -44,9 +37,7 @@ describe('subscription and delivery operations', () => {
   })
 
   it('rotate secret: the new secret signs from the next attempt on, the old one is invalid at once', async () => {
-    rig = startSender({ start: 1_700_000_000_000 })
-    server = await startServer(rig.clock, answer(503))
-    const { sender } = rig
+    const { server, sender } = await start({ start: 1_700_000_000_000 }, answer(503))
     const sub = sender.createSubscription({ id: 'r', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] })
     const oldSecret = sub.secret!
     sender.publish({ eventType: 'a', payload: { x: 1 } })
@@ -64,10 +55,8 @@ describe('subscription and delivery operations', () => {
   })
 
   it('retry now: after failed, one more attempt at once; refused while one is in flight', async () => {
-    rig = startSender({ start: 0 })
     let status = 404
-    server = await startServer(rig.clock, (req, res) => answer(status)(req, res))
-    const { sender, clock } = rig
+    const { server, sender, clock } = await start({ start: 0 }, (req, res) => answer(status)(req, res))
     sender.createSubscription({ id: 'n', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const id = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
     await sender.settled()
@@ -87,9 +76,7 @@ describe('subscription and delivery operations', () => {
   })
 
   it('retry now moves a scheduled retry to now, and the schedule continues from there', async () => {
-    rig = startSender({ start: 0 })
-    server = await startServer(rig.clock, answer(503))
-    const { sender } = rig
+    const { server, sender } = await start({ start: 0 }, answer(503))
     sender.createSubscription({ id: 'n', target: { url: server.url }, scheme: 'standard-webhooks', policy: { preset: 'pandoktorek', max_attempts: 3 } })
     const id = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
     await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
@@ -101,9 +88,7 @@ describe('subscription and delivery operations', () => {
   })
 
   it('view payload gives the envelope exactly as sent; list filters by status; the 24 h failure badge turns red above 5 %', async () => {
-    rig = startSender({ start: 0 })
-    server = await startServer(rig.clock, (req, res) => answer(JSON.parse(req.headers['x-want'] as string) as number)(req, res))
-    const { sender } = rig
+    const { server, sender } = await start({ start: 0 }, (req, res) => answer(JSON.parse(req.headers['x-want'] as string) as number)(req, res))
     sender.createSubscription({ id: 'ok', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'github', headers: { 'X-Want': '200' } })
     sender.createSubscription({ id: 'bad', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'github', headers: { 'X-Want': '500' } })
     const published = sender.publish({ eventId: '550e8400-e29b-41d4-a716-446655440000', eventType: 'booking.created', payload: { booking: { id: 7 } }, subscriptionIds: ['ok', 'bad'] })
@@ -121,10 +106,8 @@ describe('subscription and delivery operations', () => {
   })
 
   it('metrics count a retried event as a duplicate once it had reached the endpoint', async () => {
-    rig = startSender({ start: 0 })
     let n = 0
-    server = await startServer(rig.clock, (req, res) => answer(++n <= 2 ? 500 : 200)(req, res))
-    const { sender } = rig
+    const { server, sender } = await start({ start: 0 }, (req, res) => answer(++n <= 2 ? 500 : 200)(req, res))
     sender.createSubscription({ id: 'm', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
     sender.publish({ eventType: 'message', payload: {} })
     await sender.settled()
@@ -132,9 +115,7 @@ describe('subscription and delivery operations', () => {
   })
 
   it('emits delivery and attempt events in order', async () => {
-    rig = startSender({ start: 0 })
-    server = await startServer(rig.clock, answer(200))
-    const { sender } = rig
+    const { server, sender } = await start({ start: 0 }, answer(200))
     const log: string[] = []
     for (const type of ['delivery.created', 'delivery.updated', 'attempt.started', 'attempt.finished'] as const) {
       sender.on(type, (p: SenderEventMap[typeof type]) => log.push(`${type}:${'outcome' in p ? p.outcome : p.status}`))
@@ -146,8 +127,7 @@ describe('subscription and delivery operations', () => {
   })
 
   it('bad input is refused with a sentence naming what is wrong', async () => {
-    rig = startSender({ start: 0 })
-    const { sender } = rig
+    const { sender } = await start({ start: 0 }, answer(200))
     expect(() => sender.createSubscription({ target: { url: 'ftp://x' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })).toThrow(/http or https/)
     expect(() => sender.createSubscription({ target: { url: 'http://127.0.0.1:1/' }, scheme: 'nope' as never, policy: 'pandoktorek' })).toThrow(/scheme/)
     expect(() => sender.createSubscription({ target: { url: 'http://127.0.0.1:1/' }, scheme: 'standard-webhooks', policy: { max_attempts: 0 } })).toThrow(/policy\.max_attempts/)

@@ -8,7 +8,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REPO_ROOT } from '../../support/run-cli'
+import { outputOf, REPO_ROOT, type CliResult } from '../../support/run-cli'
 
 const CLI = resolve(REPO_ROOT, 'out/main/cli.js')
 // npx loads the whole project tree on every call (seconds each on a busy machine).
@@ -18,26 +18,13 @@ const README = readFileSync(resolve(REPO_ROOT, 'README.md'), 'utf8')
 let scratch: string
 let work: string
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function sh(command: string, cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn('sh', ['-c', command], {
-      cwd,
-      env: { ...process.env, npm_config_cache: join(scratch, 'npm-cache'), npm_config_update_notifier: 'false', ELECTRON_SKIP_BINARY_DOWNLOAD: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolvePromise({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }))
+function sh(command: string, cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  const child = spawn('sh', ['-c', command], {
+    cwd,
+    env: { ...process.env, npm_config_cache: join(scratch, 'npm-cache'), npm_config_update_notifier: 'false', ELECTRON_SKIP_BINARY_DOWNLOAD: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
+  return outputOf(child)
 }
 
 beforeAll(() => {

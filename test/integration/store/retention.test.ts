@@ -3,10 +3,10 @@
 // survives the deletion of a first arrival; freed pages go back to the file system.
 import { statSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createVirtualClock, type VirtualClock } from '../../../electron/engine/clock'
-import { createEngine, type Engine } from '../../../electron/engine/engine'
+import type { VirtualClock } from '../../../electron/engine/clock'
+import type { Engine } from '../../../electron/engine/engine'
 import { DEFAULT_RETENTION } from '../../../shared/history'
-import { makeTempDir } from '../../support/temp-dir'
+import { closeEngine, openEngine, virtualEngine, type TempDir } from '../../support/engine'
 
 const DAY = 86_400_000
 
@@ -17,21 +17,13 @@ async function post(engine: Engine, slug: string, body: string | Buffer, key?: s
 }
 
 describe('retention', () => {
-  let temp: ReturnType<typeof makeTempDir>
-  let clock: VirtualClock
-  let engine: Engine
+  let temp: TempDir, clock: VirtualClock, engine: Engine
   beforeEach(async () => {
-    temp = makeTempDir()
-    clock = createVirtualClock({ start: Date.UTC(2026, 0, 1) })
-    engine = await createEngine({ dataDir: temp.dir, clock, receiver: { host: '127.0.0.1', port: 0 } })
+    ;({ temp, clock, engine } = await virtualEngine())
     engine.putEndpoint({ slug: 'a', dedupe: { type: 'header', name: 'x-key' }, dedupe_window_ms: 10 * DAY })
     engine.putEndpoint({ slug: 'b' })
   })
-  afterEach(async () => {
-    await engine.close()
-    clock.dispose()
-    temp.cleanup()
-  })
+  afterEach(() => closeEngine(engine, clock, temp))
 
   it('starts with the defaults and keeps settings across a restart; bad ones are refused by name', async () => {
     expect(engine.retention.settings()).toEqual(DEFAULT_RETENTION)
@@ -40,7 +32,7 @@ describe('retention', () => {
     expect((await saved.applied).deleted).toBe(0)
     expect(() => engine.retention.set({ days: 0, maxMb: null })).toThrow(/retention days must be a whole number from 1/)
     await engine.close()
-    engine = await createEngine({ dataDir: temp.dir, clock, receiver: { host: '127.0.0.1', port: 0 } })
+    engine = await openEngine(temp.dir, clock)
     expect(engine.retention.settings()).toEqual({ days: 7, maxMb: null })
   })
 

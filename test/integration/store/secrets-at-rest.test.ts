@@ -5,13 +5,13 @@ import { randomBytes } from 'node:crypto'
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createEngine, type Engine } from '../../../electron/engine/engine'
 import { openDatabase, StoreError } from '../../../electron/engine/store'
 import { createEndpointStore } from '../../../electron/engine/store/endpoints'
 import { databaseFiles } from '../../../electron/engine/store/file-modes'
 import { secretKeyFileOf } from '../../../electron/engine/store/secret-box'
-import { makeTempDir } from '../../support/temp-dir'
+import { useTempDir } from '../../support/use-temp-dir'
 
 const mode = (path: string) => statSync(path).mode & 0o777
 const posix = process.platform !== 'win32'
@@ -31,9 +31,7 @@ async function settle(engine: Engine, ids: number[]): Promise<void> {
 }
 
 describe.runIf(posix)('data folder and database files', () => {
-  let temp: ReturnType<typeof makeTempDir>
-  beforeEach(() => (temp = makeTempDir()))
-  afterEach(() => temp.cleanup())
+  const temp = useTempDir()
 
   it('creates the folder 0700, the database, -wal, -shm and key files 0600', () => {
     const file = join(temp.dir, 'data', 'hookloop.db')
@@ -73,9 +71,7 @@ describe.runIf(posix)('data folder and database files', () => {
 })
 
 describe('signing secrets at rest', () => {
-  let temp: ReturnType<typeof makeTempDir>
-  beforeEach(() => (temp = makeTempDir()))
-  afterEach(() => temp.cleanup())
+  const temp = useTempDir()
 
   const ENDPOINT_SECRET = `whsec_${randomBytes(24).toString('base64')}`
   const SUB_SECRET = `whsec_${randomBytes(24).toString('base64')}`

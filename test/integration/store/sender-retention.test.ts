@@ -3,28 +3,20 @@
 // scheduled again between a batch's selection and its delete) is never pruned; a captured request loses its link to a pruned attempt,
 // not its row.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createVirtualClock, type VirtualClock } from '../../../electron/engine/clock'
-import { createEngine, type Engine } from '../../../electron/engine/engine'
+import type { VirtualClock } from '../../../electron/engine/clock'
+import type { Engine } from '../../../electron/engine/engine'
 import { createSenderHistoryStore } from '../../../electron/engine/store/sender-history'
-import { makeTempDir } from '../../support/temp-dir'
+import { closeEngine, virtualEngine, type TempDir } from '../../support/engine'
 
 const DAY = 86_400_000
 
 describe('retention of the sender history', () => {
-  let temp: ReturnType<typeof makeTempDir>
-  let clock: VirtualClock
-  let engine: Engine
+  let temp: TempDir, clock: VirtualClock, engine: Engine
   beforeEach(async () => {
-    temp = makeTempDir()
-    clock = createVirtualClock({ start: Date.UTC(2026, 0, 1) })
-    engine = await createEngine({ dataDir: temp.dir, clock, receiver: { host: '127.0.0.1', port: 0 } })
+    ;({ temp, clock, engine } = await virtualEngine())
     engine.putEndpoint({ slug: 'a' })
   })
-  afterEach(async () => {
-    await engine.close()
-    clock.dispose()
-    temp.cleanup()
-  })
+  afterEach(() => closeEngine(engine, clock, temp))
 
   const count = (table: string) => engine.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number
   const delivery = (id: number) => engine.db.prepare('SELECT status, next_attempt_at FROM deliveries WHERE id = ?').get(id) as { status: string; next_attempt_at: number | null } | undefined

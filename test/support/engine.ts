@@ -1,0 +1,23 @@
+// A real engine for a test: a fresh data folder, a virtual clock, its receiver on a free loopback port.
+import { createVirtualClock, type VirtualClock } from '../../electron/engine/clock'
+import { createEngine, type Engine } from '../../electron/engine/engine'
+import { makeTempDir } from './temp-dir'
+
+export type TempDir = ReturnType<typeof makeTempDir>
+
+/** Opens (or opens again) the engine of a data folder on `clock`. */
+export const openEngine = (dataDir: string, clock: VirtualClock): Promise<Engine> => createEngine({ dataDir, clock, receiver: { host: '127.0.0.1', port: 0 } })
+
+/** A fresh folder, a virtual clock from `start` (2026-01-01 by default), and the engine on them. */
+export async function virtualEngine(start = Date.UTC(2026, 0, 1)): Promise<{ temp: TempDir; clock: VirtualClock; engine: Engine }> {
+  const temp = makeTempDir()
+  const clock = createVirtualClock({ start })
+  return { temp, clock, engine: await openEngine(temp.dir, clock) }
+}
+
+/** Closes what virtualEngine opened (the engine the test ended with) and removes the folder. */
+export async function closeEngine(engine: Engine, clock: VirtualClock, temp: TempDir): Promise<void> {
+  await engine.close()
+  clock.dispose()
+  temp.cleanup()
+}
