@@ -129,6 +129,8 @@ export interface RealTunnelServer {
   tunnelSockets(id: string): Promise<number | undefined>
   /** Lines the server wrote to stdout/stderr (for failure messages). */
   readonly output: string[]
+  /** The running process's id (for benchmarks that read its CPU time). */
+  pid(): number | undefined
 }
 
 async function freePort(): Promise<number> {
@@ -222,5 +224,6 @@ export async function startRealTunnelServer(options: { port?: number } = {}): Pr
       return (JSON.parse(answer.body) as { connected_sockets: number }).connected_sockets
     },
     output,
+    pid: () => child?.pid,
   }
 }
