@@ -10,6 +10,7 @@ import type { PresetView } from './catalog'
 import type { RequestRecord } from './receiver-records'
 import type { DedupeKey, DedupePresetId } from './receiver'
 import type { PolicyPresetId } from './policy-presets'
+import type { HandshakeKind } from './handshakes'
 import type { PresetId } from './rules-presets'
 import type { ForwardLegKind, ForwardLegOutcome } from './forward'
 
@@ -247,6 +248,17 @@ export interface RulePresetView extends PresetView<PresetId> {
   target: boolean
 }
 
+/** A verification handshake of the catalog (shared/handshakes.ts), as the Checks page offers it. */
+export interface HandshakeView extends PresetView<HandshakeKind> {
+  provider: string
+  /** Whether checking it needs a secret (its answer is an HMAC, or its request is signed). */
+  needsSecret: boolean
+  /** What keys the answer, in words; null = the challenge is echoed. */
+  answerSecret: string | null
+  /** The answer the provider's docs require, in words. */
+  answer: string
+}
+
 export interface PolicyPresetView extends PresetView<PolicyPresetId> {
   /** Offsets in ms from the first attempt, one per attempt. */
   schedule: number[]
@@ -264,6 +276,8 @@ export interface Snapshot {
   policyPresets: PolicyPresetView[]
   /** Where well-known senders put their event id, for the endpoint form. */
   dedupePresets: DedupePresetView[]
+  /** The verification handshakes the consumer check can make. */
+  handshakes: HandshakeView[]
   schemes: SchemeId[]
   /** Warnings the UI shows in a banner (e.g. secrets stored as plain text). */
   warnings: string[]

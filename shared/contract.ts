@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { SEND_FAULT_TYPES } from './sender-faults'
 import { SCHEME_IDS } from './signatures'
+import { HANDSHAKE_KINDS } from './handshakes'
 import { ENVELOPES } from './envelope'
 import { TIMELINE_STATUSES } from './delivery'
 import { RULE_PRESETS } from './rules-presets'
@@ -155,8 +156,12 @@ export const requestSchemas = {
   'check.consumer': z
     .object({
       url: z.url({ protocol: /^https?$/ }),
-      scheme,
-      secret: z.string().min(1).max(500),
+      /** The battery's scheme; absent with a handshake = only the handshake is checked. */
+      scheme: scheme.optional(),
+      /** Make this provider's verification handshake first and grade the answer. */
+      handshake: z.enum(HANDSHAKE_KINDS).optional(),
+      /** May be empty for a handshake that needs none (Graph, Dropbox); the check says when one is missing. */
+      secret: z.string().max(500),
       timeoutMs: z.number().int().min(100).max(120_000).optional(),
       latencySamples: z.number().int().min(1).max(100).optional(),
     })

@@ -34,11 +34,28 @@ export interface HandshakeDefinition extends PresetInfo {
   answer: string
   /** What picks the request out among the others an endpoint receives (the receiver preset's matchers). */
   matchers: Matcher[]
+  /**
+   * The provider signs the handshake request with the endpoint's signing secret (Slack): on an
+   * endpoint with a secret, the receiver answers only a request whose signature verifies.
+   */
+  requestSigned: boolean
   sources: HandshakeSource[]
 }
 
-function handshake(entry: HandshakeDefinition): HandshakeDefinition {
-  return entry
+type Where = Pick<HandshakeDefinition, 'method' | 'challenge' | 'matchers'>
+
+/** A handshake told apart by a query parameter that carries the challenge (X, Graph, Dropbox). */
+function byQuery(method: HandshakeDefinition['method'], name: string): Where {
+  return { method, challenge: { in: 'query', name }, matchers: [{ type: 'method', method }, { type: 'query', name }] }
+}
+
+/** A POST told apart by a JSON body field's value, the challenge in another field (Slack, Zoom). */
+function byBodyType(typePath: string, value: string, challengePath: string): Where {
+  return { method: 'POST', challenge: { in: 'body', path: challengePath }, matchers: [{ type: 'method', method: 'POST' }, { type: 'event-type', path: typePath, value }] }
+}
+
+function handshake(entry: Omit<HandshakeDefinition, 'requestSigned'> & { requestSigned?: boolean }): HandshakeDefinition {
+  return { ...entry, requestSigned: entry.requestSigned ?? false }
 }
 
 export const HANDSHAKES = defineCatalog({
@@ -46,16 +63,12 @@ export const HANDSHAKES = defineCatalog({
     label: 'Slack url_verification',
     description: 'Slack Events API: a signed POST {token, challenge, type: "url_verification"}; answer 200 with the challenge',
     provider: 'Slack',
-    method: 'POST',
-    challenge: { in: 'body', path: 'challenge' },
+    ...byBodyType('type', 'url_verification', 'challenge'),
+    requestSigned: true,
     answerSecret: null,
     answerType: null,
     timeLimitMs: 3000,
     answer: '200 with the challenge as plain text (JSON {"challenge": …} or form challenge=… are accepted too), within 3 s',
-    matchers: [
-      { type: 'method', method: 'POST' },
-      { type: 'event-type', path: 'type', value: 'url_verification' },
-    ],
     sources: [
       {
         title: 'Slack API — url_verification event',
@@ -68,16 +81,11 @@ export const HANDSHAKES = defineCatalog({
     label: 'Zoom endpoint.url_validation',
     description: 'Zoom: a signed POST {event: "endpoint.url_validation", payload: {plainToken}}; answer {plainToken, encryptedToken}',
     provider: 'Zoom',
-    method: 'POST',
-    challenge: { in: 'body', path: 'payload.plainToken' },
+    ...byBodyType('event', 'endpoint.url_validation', 'payload.plainToken'),
     answerSecret: 'the app\u2019s secret token',
     answerType: 'application/json',
     timeLimitMs: 3000,
     answer: '200 JSON {plainToken, encryptedToken}, encryptedToken = hex HMAC-SHA256 of plainToken keyed with the secret token, within 3 s',
-    matchers: [
-      { type: 'method', method: 'POST' },
-      { type: 'event-type', path: 'event', value: 'endpoint.url_validation' },
-    ],
     sources: [
       {
         title: 'Zoom Developer — Using webhooks: Validate your webhook endpoint',
@@ -95,16 +103,11 @@ export const HANDSHAKES = defineCatalog({
     label: 'X (Twitter) CRC',
     description: 'X Account Activity / webhooks: GET ?crc_token=…; answer {"response_token": "sha256=<base64 HMAC>"}',
     provider: 'X (Twitter)',
-    method: 'GET',
-    challenge: { in: 'query', name: 'crc_token' },
+    ...byQuery('GET', 'crc_token'),
     answerSecret: 'the app\u2019s consumer secret',
     answerType: 'application/json',
     timeLimitMs: 3000,
     answer: '200 JSON {"response_token": "sha256=" + base64 HMAC-SHA256(consumer secret, crc_token)}, within 3 s',
-    matchers: [
-      { type: 'method', method: 'GET' },
-      { type: 'query', name: 'crc_token' },
-    ],
     sources: [
       {
         title: 'X Developer — Securing webhooks (Challenge-Response Checks)',
@@ -122,16 +125,11 @@ export const HANDSHAKES = defineCatalog({
     label: 'Microsoft Graph validationToken',
     description: 'Microsoft Graph subscriptions: POST ?validationToken=…; answer 200 text/plain with the token decoded',
     provider: 'Microsoft Graph',
-    method: 'POST',
-    challenge: { in: 'query', name: 'validationToken' },
+    ...byQuery('POST', 'validationToken'),
     answerSecret: null,
     answerType: 'text/plain',
     timeLimitMs: 10_000,
     answer: '200, Content-Type text/plain, the body the validationToken URL-decoded, within 10 s',
-    matchers: [
-      { type: 'method', method: 'POST' },
-      { type: 'query', name: 'validationToken' },
-    ],
     sources: [
       {
         title: 'Microsoft Learn — Receive change notifications through webhooks (notification endpoint validation)',
@@ -144,16 +142,11 @@ export const HANDSHAKES = defineCatalog({
     label: 'Dropbox challenge',
     description: 'Dropbox webhooks: GET ?challenge=…; answer the challenge, text/plain with X-Content-Type-Options: nosniff',
     provider: 'Dropbox',
-    method: 'GET',
-    challenge: { in: 'query', name: 'challenge' },
+    ...byQuery('GET', 'challenge'),
     answerSecret: null,
     answerType: 'text/plain',
     timeLimitMs: 10_000,
     answer: '200 with the challenge echoed, Content-Type text/plain and X-Content-Type-Options: nosniff, within 10 s',
-    matchers: [
-      { type: 'method', method: 'GET' },
-      { type: 'query', name: 'challenge' },
-    ],
     sources: [
       {
         title: 'Dropbox — Webhooks reference (the verification request)',
@@ -171,9 +164,10 @@ export function isHandshakeKind(value: string): value is HandshakeKind {
   return HANDSHAKES.has(value)
 }
 
-/** Whether the handshake's answer (or, for Slack, its request's signature) depends on a secret. */
+/** Whether the handshake's answer (or its request's signature) depends on a secret. */
 export function handshakeNeedsSecret(kind: HandshakeKind): boolean {
-  return HANDSHAKES.entries[kind].answerSecret !== null || kind === 'slack-url-verification'
+  const entry = HANDSHAKES.entries[kind]
+  return entry.answerSecret !== null || entry.requestSigned
 }
 
 /**

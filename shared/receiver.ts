@@ -185,6 +185,25 @@ export interface Endpoint {
   createdAt: number
 }
 
+/**
+ * The endpoint back in the form people write (scenario files, listen configs, case files): the
+ * inverse of parseEndpoint, and the one place the in-process names meet the snake_case ones.
+ */
+export function endpointDefinition(e: EndpointSettings): EndpointInput & { slug: string } {
+  return {
+    slug: e.slug,
+    name: e.name,
+    ...(e.scheme ? { scheme: e.scheme } : {}),
+    secrets: e.secrets,
+    ...(e.toleranceSeconds === null ? {} : { tolerance_s: e.toleranceSeconds }),
+    ...(e.custom ? { custom: e.custom } : {}),
+    dedupe: e.dedupe,
+    dedupe_window_ms: e.dedupeWindowMs,
+    body_limit: e.bodyLimit,
+    ...(e.forwardTo?.length ? { forward_to: e.forwardTo } : {}),
+  }
+}
+
 /** Validated endpoint fields (everything but id and createdAt). */
 export type EndpointSettings = Omit<Endpoint, 'id' | 'createdAt'>
 

@@ -4,6 +4,7 @@
 import type { ScenarioClock } from './scenario'
 import type { DeliveryStatus } from './delivery'
 import type { ReportForwardLeg } from './scenario-forward'
+import type { ReportTunnel } from './scenario-tunnel'
 
 export type { ReportForwardLeg } from './scenario-forward'
 
@@ -129,6 +130,8 @@ export interface ScenarioReport {
   arrivals?: ReportArrival[]
   /** Forward mode: every leg sent to a forward target during the run, in the order sent. */
   forwards?: ReportForwardLeg[]
+  /** Through the tunnel: the tunnel server and public URL the loop deliveries went to. */
+  tunnel?: ReportTunnel
   actions: ReportAction[]
   expectations: ExpectationResult[]
 }

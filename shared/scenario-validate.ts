@@ -186,6 +186,10 @@ export function crossCheck(scenario: Scenario): ScenarioProblem[] {
     }
     if (exp.latency_ms?.min !== undefined && exp.latency_ms.max !== undefined && exp.latency_ms.min > exp.latency_ms.max) problems.push({ path: at('latency_ms'), message: `min ${exp.latency_ms.min} is above max ${exp.latency_ms.max}` })
   })
+  // A tunnel only carries loop-mode deliveries: without one it would open for nothing.
+  if (scenario.tunnel !== undefined && !scenario.subscriptions.some((s) => s.endpoint !== undefined)) {
+    problems.push({ path: 'tunnel', message: 'no subscription targets one of this scenario\'s endpoints ("endpoint"), so nothing would go through the tunnel' })
+  }
   return problems
 }
 

@@ -11,6 +11,7 @@ import { endpointSchema, policySchema, sendFaultSchema } from './scenario-parts'
 import { ENVELOPES } from './envelope'
 import { DELIVERY_STATUSES } from './delivery'
 import { forwardExpectationSchema, scenarioAppSchema } from './scenario-forward'
+import { scenarioTunnelSchema } from './scenario-tunnel'
 
 export const SCENARIO_VERSION = 1
 
@@ -206,6 +207,11 @@ export const scenarioSchema = z.strictObject({
    * every target at run time; `expect.forwards` judges legs to it by default.
    */
   app: scenarioAppSchema.optional(),
+  /**
+   * Through the tunnel: loop-mode deliveries go to the public URL of a tunnel opened to the run's
+   * receiver, the way a provider reaches it. `hookloop run --tunnel-host URL` replaces the host.
+   */
+  tunnel: scenarioTunnelSchema.optional(),
   endpoints: z.array(endpointSchema).default([]),
   subscriptions: z.array(subscriptionSchema).min(1),
   events: z.array(scenarioEventSchema).min(1),

@@ -2,14 +2,14 @@
 // scenario file `hookloop run` plays in CI — the requests sent again in their order and timing,
 // the endpoints and rules recreated, secrets as placeholders, what was observed as expectations.
 // 0 written, 1 the file holds nothing that can be sent again, 2 bad usage or a broken file.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
 import { ImportError } from '../engine/exports'
 import { IncidentConversionError } from '../engine/scenarios/from-incident'
 import { scenarioFromIncidentText } from '../engine/scenarios/incident-file'
 import { commandArgs } from './command-args'
 import type { Command } from './commands'
-import { UsageError } from './usage-error'
+import { readFileOrUsage, UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop import FILE --as-scenario OUT.json [--name NAME] [--force]
 
@@ -33,12 +33,7 @@ export const importCommand: Command = async (args) => {
   const out = v['as-scenario']
   if (out === undefined || out === '') throw new UsageError('import: say what to make of it: --as-scenario OUT.json (to send its requests again now, use hookloop replay)')
   if (out !== '-' && existsSync(out) && !v.force) throw new UsageError(`import: ${out} already exists (give --force to overwrite it)`)
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    throw new UsageError(`import: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
-  }
+  const text = readFileOrUsage(file, (why) => `import: cannot read ${file} (${why})`).toString('utf8')
   let made
   try {
     made = scenarioFromIncidentText(text, { source: basename(file), ...(v.name ? { name: v.name } : {}) })

@@ -1,11 +1,10 @@
 // `hookloop listen`: a receiver on this machine with endpoints and rules from a JSON config file,
 // one log line per request, everything captured into the SQLite file of a data folder.
 // Ctrl-C (SIGINT) or SIGTERM commits what is queued, closes every connection and exits 0.
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { DefinitionError } from '../../shared/receiver-errors'
-import { endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig } from '../../shared/receiver'
+import { endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig } from '../../shared/receiver'
 import type { ReceiverEvent } from '../../shared/receiver-events'
 import { explainStep } from '../../shared/rules'
 import { explainLeg, targetUrlProblem } from '../../shared/forward'
@@ -17,7 +16,7 @@ import { createRequestStore } from '../engine/store/requests'
 import { logKey, logNotes, logRequestLine } from './safe-log'
 import { describeRetention, RETENTION_HELP, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
 import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
-import { UsageError } from './usage-error'
+import { readFileOrUsage, UsageError } from './usage-error'
 
 export const DEFAULT_LISTEN_PORT = 7780
 export const DATA_FILE = 'hookloop.db'
@@ -65,12 +64,7 @@ export function parsePort(text: string): number {
 
 /** Reads and validates a config file; every problem is a UsageError naming the file and the JSON path. */
 export function loadListenConfig(file: string): ListenConfig {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    throw new UsageError(`cannot read the config file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
-  }
+  const text = readFileOrUsage(file, (why) => `cannot read the config file ${file}: ${why}`).toString('utf8')
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -109,37 +103,13 @@ function applyForwardTo(receiver: Receiver, url: string): void {
   const endpoints = receiver.endpoints.list()
   const target = endpoints.find((e) => e.slug === 'default') ?? endpoints[0]
   if (!target) return
-  const { id, createdAt: _createdAt, ...settings } = target
-  receiver.endpoints.update(id, {
-    slug: settings.slug,
-    name: settings.name,
-    scheme: settings.scheme,
-    secrets: settings.secrets,
-    ...(settings.toleranceSeconds === null ? {} : { tolerance_s: settings.toleranceSeconds }),
-    ...(settings.custom === null ? {} : { custom: settings.custom }),
-    dedupe: settings.dedupe,
-    dedupe_window_ms: settings.dedupeWindowMs,
-    body_limit: settings.bodyLimit,
-    forward_to: url,
-  })
+  receiver.endpoints.update(target.id, { ...endpointDefinition(target), forward_to: url })
 }
 
 /** The config's endpoints replace those with the same slug (rules included); others are kept. */
 function applyConfig(receiver: Receiver, config: ListenConfig): void {
   for (const { endpoint, rules } of config.endpoints) {
-    const input = {
-      ...(endpoint.id === undefined ? {} : { id: endpoint.id }),
-      slug: endpoint.slug,
-      name: endpoint.name,
-      scheme: endpoint.scheme,
-      secrets: endpoint.secrets,
-      ...(endpoint.toleranceSeconds === null ? {} : { tolerance_s: endpoint.toleranceSeconds }),
-      ...(endpoint.custom === null ? {} : { custom: endpoint.custom }),
-      dedupe: endpoint.dedupe,
-      dedupe_window_ms: endpoint.dedupeWindowMs,
-      body_limit: endpoint.bodyLimit,
-      ...(endpoint.forwardTo ? { forward_to: endpoint.forwardTo } : {}),
-    }
+    const input = { ...(endpoint.id === undefined ? {} : { id: endpoint.id }), ...endpointDefinition(endpoint) }
     const existing = receiver.endpoints.list().find((e) => e.slug === endpoint.slug)
     const saved = existing ? receiver.endpoints.update(existing.id, { ...input, id: undefined }) : receiver.endpoints.create(input)
     for (const rule of receiver.rules.list(saved.id)) receiver.rules.delete(rule.id)

@@ -1,14 +1,13 @@
 // `hookloop replay FILE --to URL [--scheme S --secret K] [--json]`: sends the requests of a HAR
 // 1.2 or case file again, re-signed when a scheme and secret are given. 0 every answer matches
 // the original outcome, 1 one differs or fails, 2 bad usage or a broken file.
-import { readFileSync } from 'node:fs'
 import { SCHEMES } from '../../shared/signatures'
 import { ImportError, parseImportFile, replayItems, type ReplayOptions } from '../engine/exports'
 import { sign } from '../engine/signatures'
 import { commandArgs } from './command-args'
 import type { Command } from './commands'
 import { COMMON_OPTIONS, CUSTOM_HELP, customOptions, requireScheme } from './signature-args'
-import { UsageError } from './usage-error'
+import { readFileOrUsage, UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop replay FILE --to URL [--scheme S --secret K] [--json]
 
@@ -43,12 +42,7 @@ export const replayCommand: Command = async (args) => {
     const custom = customOptions(scheme, v)
     resign = { scheme, secret: v.secret, ...(custom ? { custom } : {}) }
   }
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    throw new UsageError(`replay: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
-  }
+  const text = readFileOrUsage(file, (why) => `replay: cannot read ${file} (${why})`).toString('utf8')
   let items
   try {
     items = parseImportFile(text).items

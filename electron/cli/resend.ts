@@ -2,7 +2,7 @@
 // [--body-file F] [--data DIR] [--timeout MS] [--json]`: one captured request of a data folder sent
 // to a target again — as it was, edited and re-signed with its endpoint's secret, or edited with
 // the signature left broken — the leg printed and stored beside the request.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { explainLeg, targetUrlProblem } from '../../shared/forward'
 import { DefinitionError } from '../../shared/receiver-errors'
@@ -14,7 +14,7 @@ import type { ResendMode, ResendOptions } from '../engine/receiver/resend'
 import { openDatabase } from '../engine/store'
 import { commandArgs } from './command-args'
 import type { Command } from './commands'
-import { UsageError } from './usage-error'
+import { readFileOrUsage, UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop resend REQUEST_ID --to URL [--as-is | --resign | --broken] [--header 'Name: value']... [--body-file F] [--data DIR] [--timeout MS] [--json]
 
@@ -69,14 +69,8 @@ export const resendCommand: Command = async (args) => {
   const chosen = MODES.filter((mode) => v[mode])
   if (chosen.length > 1) throw new UsageError(`resend: choose one of --as-is, --resign, --broken (got ${chosen.map((m) => `--${m}`).join(' and ')})`)
   const headers = (v.header ?? []).map(parseHeader)
-  let body: Buffer | undefined
-  if (v['body-file'] !== undefined) {
-    try {
-      body = readFileSync(v['body-file'])
-    } catch (error) {
-      throw new UsageError(`resend: cannot read --body-file ${v['body-file']} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
-    }
-  }
+  const bodyFile = v['body-file']
+  const body = bodyFile === undefined ? undefined : readFileOrUsage(bodyFile, (why) => `resend: cannot read --body-file ${bodyFile} (${why})`)
   const edited = body !== undefined || headers.length > 0
   const mode: ResendMode = chosen[0] ?? 'as-is'
   if (mode === 'as-is' && edited) throw new UsageError('resend: an edited request (--header, --body-file) goes --resign (signed again) or --broken (old signature kept); --as-is sends it unchanged')

@@ -50,6 +50,8 @@ export interface RunFileOptions {
   now?: () => number
   /** Forward mode: where the app under test runs (replaces the scenario's `app`). */
   app?: string
+  /** Through the tunnel: the tunnel server for a scenario with `tunnel` (replaces its host). */
+  tunnelHost?: string
 }
 
 export async function runScenarioFile(file: string, options: RunFileOptions): Promise<ScenarioFileResult> {
@@ -68,6 +70,7 @@ export async function runScenarioFile(file: string, options: RunFileOptions): Pr
       ...(scenario.clock.mode === 'virtual' || !options.progress ? {} : { onProgress: (line: string) => options.err.write(`${line}\n`) }),
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
       ...(app === undefined ? {} : { app }),
+      ...(options.tunnelHost === undefined || scenario.tunnel === undefined ? {} : { tunnel: { host: options.tunnelHost } }),
     })
     return { kind: 'ran', file, startedAt, report }
   } catch (error) {

@@ -16,7 +16,7 @@ import { exitCodeOf, runScenarioFile } from './run-file'
 import { commandArgs } from './command-args'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR] [--secret NAME=VALUE …] [--app URL] [--json]
+const USAGE = `Usage: hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR] [--secret NAME=VALUE …] [--app URL] [--tunnel-host URL] [--json]
        hookloop run --schema
 
 Runs the scenario in FILE headless and prints what happened to every delivery. With a folder,
@@ -30,12 +30,15 @@ runs every *.json scenario in it (sorted by name) and prints one summary each an
                      without it, the environment variable NAME)
   --app URL          forward mode: your app runs at URL; it replaces the scenario's "app" in
                      every forward target (default: $HOOKLOOP_APP_URL, else the file's own)
+  --tunnel-host URL  through the tunnel: the tunnel server for scenarios with "tunnel" (default:
+                     $HOOKLOOP_TUNNEL_HOST, else the file's own, else https://localtunnel.me)
   --json             print the report as JSON instead of the summary
   --schema           print the JSON Schema of scenario files (for editors) and exit
 Exit status: 0 every expectation holds, 1 one fails, 2 a file is invalid.`
 
 interface Options {
   app: string | undefined
+  tunnelHost: string | undefined
   report: string | undefined
   junit: string | undefined
   data: string | undefined
@@ -122,6 +125,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
     junit: { type: 'string' },
     data: { type: 'string' },
     app: { type: 'string' },
+    'tunnel-host': { type: 'string' },
     json: { type: 'boolean', default: false },
     secret: { type: 'string', multiple: true, default: [] },
     schema: { type: 'boolean', default: false },
@@ -139,7 +143,11 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
     const problem = targetUrlProblem(app)
     if (problem) throw new UsageError(`run: ${parsed.values.app === undefined ? 'HOOKLOOP_APP_URL' : '--app'}: ${problem}`)
   }
-  const options: Options = { app, report: parsed.values.report, junit: parsed.values.junit, data: parsed.values.data, json: parsed.values.json, secrets: secretValues(parsed.values.secret) }
+  const tunnelHost = parsed.values['tunnel-host'] ?? (process.env.HOOKLOOP_TUNNEL_HOST || undefined)
+  if (tunnelHost !== undefined && !/^https?:\/\/[^/]/.test(tunnelHost)) {
+    throw new UsageError(`run: ${parsed.values['tunnel-host'] === undefined ? 'HOOKLOOP_TUNNEL_HOST' : '--tunnel-host'}: a tunnel server is an http:// or https:// URL like https://localtunnel.me (got "${tunnelHost}")`)
+  }
+  const options: Options = { app, tunnelHost, report: parsed.values.report, junit: parsed.values.junit, data: parsed.values.data, json: parsed.values.json, secrets: secretValues(parsed.values.secret) }
 
   let folderMode = false
   try {
@@ -173,6 +181,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
         secrets: (name) => options.secrets.get(name) ?? process.env[name],
         ...(dataDir === undefined ? {} : { dataDir }),
         ...(options.app === undefined ? {} : { app: options.app }),
+        ...(options.tunnelHost === undefined ? {} : { tunnelHost: options.tunnelHost }),
       })
       results.push(result)
       if (result.kind === 'ran' && !options.json) out.write(`${formatSummary(result.report)}\n${folderMode ? '\n' : ''}`)

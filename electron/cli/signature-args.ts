@@ -1,11 +1,10 @@
 // Argument handling shared by `hookloop sign` and `hookloop verify`: the options both take, the
 // custom-scheme settings, and reading files as raw bytes. Every problem is a UsageError (exit 2).
-import { readFileSync } from 'node:fs'
 import type { ParseArgsConfig } from 'node:util'
 import { parseArgs } from 'node:util'
 import type { CustomHmacOptions, SchemeId } from '../../shared/signatures'
 import { SCHEME_IDS, isSchemeId } from '../../shared/signatures'
-import { UsageError } from './usage-error'
+import { readFileOrUsage, UsageError } from './usage-error'
 
 export const COMMON_OPTIONS = {
   scheme: { type: 'string' },
@@ -76,12 +75,7 @@ export function parseUnixOption(value: string | undefined, name: string): number
 
 /** The file's bytes exactly as stored ("-" reads stdin). */
 export function readBytes(path: string, name: string): Buffer {
-  try {
-    return readFileSync(path === '-' ? 0 : path)
-  } catch (error) {
-    const why = error instanceof Error && 'code' in error ? String(error.code) : String(error)
-    throw new UsageError(`cannot read --${name} ${path} (${why})`)
-  }
+  return readFileOrUsage(path, (why) => `cannot read --${name} ${path} (${why})`)
 }
 
 interface CustomValues {

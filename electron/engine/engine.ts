@@ -164,9 +164,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   // The sender's HTTP client resolves names under .localhost to loopback (RFC 6761), as the
   // tunnel does: a self-hosted tunnel server hands out URLs like http://abcd.localhost:3000, and
-  // loop mode through it must reach them. Timeouts are the clock's business, not undici's.
+  // loop mode through it must reach them (a tunnel given its own DNS lends it to the sender too,
+  // so loop deliveries resolve the public URL the way the tunnel does). Timeouts are the clock's
+  // business, not undici's.
   const concurrency = options.concurrency ?? 64
-  const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: concurrency, connect: { lookup: tunnelLookup } })
+  const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: concurrency, connect: { lookup: options.tunnel?.lookup ?? tunnelLookup } })
   const sender = createSender({
     db,
     clock,

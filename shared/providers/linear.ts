@@ -1,23 +1,12 @@
-import type { ProviderPack } from './types'
+import { definePack } from './types'
 
-export const linear: ProviderPack = {
+export const linear = definePack({
   id: 'linear',
   label: 'Linear',
-  scheme: 'linear',
-  policy: 'linear',
   contentType: 'application/json; charset=utf-8',
-  envelope: { kind: 'linear', organization_id: '5b1a3c9e-7d2f-4e8a-9c61-0f4b2d8e7a13' },
-  headers: [
-    { name: 'user-agent', value: 'Linear-Webhook' },
-    { name: 'linear-event', value: '{event_name}' },
-  ],
+  envelope: { kind: 'linear', organizationId: '5b1a3c9e-7d2f-4e8a-9c61-0f4b2d8e7a13' },
   eventIdHeader: 'linear-delivery',
+  headers: { 'user-agent': 'Linear-Webhook', 'linear-event': '{event_name}' },
   success: 'HTTP 200 (any 2xx) within 5 s; retried after 1 min, 1 h and 6 h',
-  sources: [
-    {
-      title: 'Linear Developers — Webhooks',
-      url: 'https://linear.app/developers/webhooks',
-      note: 'Headers Linear-Delivery (a UUID per delivery), Linear-Event (the entity type, e.g. Issue) and Linear-Signature (hex HMAC-SHA256 of the raw body). Body: {action, type, data, url, createdAt, organizationId, webhookTimestamp (Unix ms of sending, within a minute of now), webhookId}. Answer within 5 s; failures are retried after 1 min, 1 h and 6 h.',
-    },
-  ],
-}
+  sources: [['Linear Developers — Webhooks', 'https://linear.app/developers/webhooks', 'Headers Linear-Delivery (a UUID per delivery), Linear-Event (the entity type, e.g. Issue) and Linear-Signature (hex HMAC-SHA256 of the raw body). Body: {action, type, data, url, createdAt, organizationId, webhookTimestamp (Unix ms of sending, within a minute of now), webhookId}. Answer within 5 s; failures are retried after 1 min, 1 h and 6 h.']],
+})

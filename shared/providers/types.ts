@@ -37,19 +37,19 @@ export type ProviderEnvelope =
   /** Seed provider B: `{event, message}` (the payload is the message). */
   | { kind: 'event-message' }
   /** Stripe's Event object around `data.object`. */
-  | { kind: 'stripe'; api_version: string }
+  | { kind: 'stripe'; apiVersion: string }
   /** Slack Events API `event_callback` around the inner event. */
-  | { kind: 'slack'; team_id: string; api_app_id: string }
+  | { kind: 'slack'; teamId: string; apiAppId: string }
   /** Standard Webhooks' `{type, timestamp, data}`. */
   | { kind: 'type-timestamp-data' }
   /** Square's `{merchant_id, type, event_id, created_at, data: {type, id, object}}`. */
-  | { kind: 'square'; merchant_id: string }
+  | { kind: 'square'; merchantId: string }
   /** Paddle Billing's notification `{event_id, event_type, occurred_at, notification_id, data}`. */
   | { kind: 'paddle' }
   /** Linear's `{action, type, data, createdAt, organizationId, webhookTimestamp, webhookId, url}`. */
-  | { kind: 'linear'; organization_id: string }
+  | { kind: 'linear'; organizationId: string }
   /** Zoom's `{event, event_ts, payload: {account_id, object}}`. */
-  | { kind: 'zoom'; account_id: string }
+  | { kind: 'zoom'; accountId: string }
   /** Form-encoded parameters (Twilio): the payload is a flat object of strings. */
   | { kind: 'form' }
 
@@ -89,4 +89,32 @@ export interface ProviderPack {
   /** What the provider counts as success, in words (the policy's classification encodes it). */
   success: string
   sources: ProviderSource[]
+}
+
+/**
+ * What a pack file writes: only what is its own. The rest defaults: scheme and policy are the
+ * pack's id (a scheme and a policy preset of that name exist for every real provider), a JSON body
+ * that is the payload itself, no headers of its own, the event id in x-hookloop-event-id.
+ */
+export interface PackSpec extends Partial<Omit<ProviderPack, 'id' | 'label' | 'success' | 'headers' | 'sources'>>, Pick<ProviderPack, 'id' | 'label' | 'success'> {
+  /** Header name → template, on every attempt. */
+  headers?: Record<string, string>
+  /** Header name → template, on retries only. */
+  retryHeaders?: Record<string, string>
+  /** [title, url, note] of each document the pack follows. */
+  sources: Array<[title: string, url: string, note: string]>
+}
+
+export function definePack({ headers = {}, retryHeaders = {}, sources, ...own }: PackSpec): ProviderPack {
+  const listed = (record: Record<string, string>, on?: 'retries') => Object.entries(record).map(([name, value]) => ({ name, value, ...(on ? { on } : {}) }))
+  return {
+    scheme: own.id as SchemeId,
+    policy: own.id as PolicyPresetId,
+    contentType: 'application/json',
+    envelope: { kind: 'payload' },
+    eventIdHeader: 'x-hookloop-event-id',
+    ...own,
+    headers: [...listed(headers), ...listed(retryHeaders, 'retries')],
+    sources: sources.map(([title, url, note]) => ({ title, url, note })),
+  }
 }

@@ -2,32 +2,15 @@
 // proxy in front of it doing the same hop: a bare node:http proxy (keep-alive agent, streams
 // piped), mockttp forwarding (thenForwardTo), or Hookloop's receiver capturing every request to
 // SQLite (capture thread, as `hookloop listen` runs it) and forwarding it (an endpoint's
-// forward_to). Prints {"port":…} when ready; on SIGTERM prints what it stored and its CPU time.
+// forward_to). Protocol and CPU accounting: bench-server.ts.
 import http from 'node:http'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { getLocal } from 'mockttp'
-import { createRealClock } from '../../electron/engine/clock'
-import { createReceiver } from '../../electron/engine/receiver'
-import { openDatabase } from '../../electron/engine/store'
+import { hookloopBenchServer, httpBenchServer, serveBench, type BenchServer } from './bench-server'
 
 const role = process.argv[2]
 const targetUrl = process.argv[3] ?? ''
 
-async function listen(server: http.Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  return typeof address === 'object' && address ? address.port : 0
-}
-
-const closeServer = (server: http.Server) =>
-  new Promise<Record<string, number>>((resolve) => {
-    server.close(() => resolve({}))
-    server.closeAllConnections()
-  })
-
-async function start(): Promise<{ port: number; stop: () => Promise<Record<string, number>> }> {
+async function start(): Promise<BenchServer> {
   switch (role) {
     case 'target': {
       let seen = 0
@@ -38,8 +21,7 @@ async function start(): Promise<{ port: number; stop: () => Promise<Record<strin
           res.writeHead(200, { 'content-type': 'text/plain' }).end('OK')
         })
       })
-      const port = await listen(server)
-      return { port, stop: async () => ({ ...(await closeServer(server)), seen }) }
+      return httpBenchServer(server, () => ({ seen }))
     }
     case 'bare': {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
@@ -52,8 +34,8 @@ async function start(): Promise<{ port: number; stop: () => Promise<Record<strin
         out.on('error', () => res.writeHead(502).end())
         req.pipe(out)
       })
-      const port = await listen(server)
-      return { port, stop: () => (agent.destroy(), closeServer(server)) }
+      const served = await httpBenchServer(server)
+      return { port: served.port, stop: () => (agent.destroy(), served.stop()) }
     }
     case 'mockttp': {
       const server = getLocal()
@@ -61,34 +43,14 @@ async function start(): Promise<{ port: number; stop: () => Promise<Record<strin
       await server.forPost('/h/bench').thenForwardTo(new URL(targetUrl).origin)
       return { port: server.port, stop: async () => (await server.stop(), {}) }
     }
-    case 'hookloop': {
-      const dir = mkdtempSync(join(tmpdir(), 'hookloop-bench-forward-'))
-      const db = openDatabase({ file: join(dir, 'hookloop.db') })
-      const receiver = await createReceiver({ db, clock: createRealClock(), captureThread: true })
-      receiver.endpoints.create({ slug: 'bench', forward_to: targetUrl })
-      return {
-        port: receiver.port,
-        async stop() {
-          await receiver.close()
-          const stats = db.prepare("SELECT (SELECT count(*) FROM requests) AS rows, (SELECT count(*) FROM forward_legs WHERE outcome = 'answered') AS legs").get() as Record<string, number>
-          db.close()
-          rmSync(dir, { recursive: true, force: true })
-          return stats
-        },
-      }
-    }
+    case 'hookloop':
+      return hookloopBenchServer(
+        (receiver) => receiver.endpoints.create({ slug: 'bench', forward_to: targetUrl }),
+        "SELECT (SELECT count(*) FROM requests) AS rows, (SELECT count(*) FROM forward_legs WHERE outcome = 'answered') AS legs",
+      )
     default:
       throw new Error(`unknown role ${String(role)}`)
   }
 }
 
-const { port, stop } = await start()
-const cpuAtReady = process.cpuUsage()
-process.stdout.write(JSON.stringify({ port }) + '\n')
-process.once('SIGTERM', () => {
-  const cpu = process.cpuUsage(cpuAtReady)
-  void stop().then((stats) => {
-    process.stdout.write(JSON.stringify({ stopped: true, cpuUs: cpu.user + cpu.system, ...stats }) + '\n')
-    process.exit(0)
-  })
-})
+await serveBench(start)

@@ -1,4 +1,4 @@
-// What bench:receiver and bench:retention share: each target is a fresh server process, warmed up,
+// What bench:receiver, bench:retention and bench:forward share: each target is a fresh server process, warmed up,
 // then loaded by receiver-load-process with the same connections and duration; rounds interleave
 // the targets (rotating who goes first) so a noisy neighbour hurts all alike.
 import { fork, type ChildProcess } from 'node:child_process'
@@ -38,32 +38,86 @@ function lines(child: ChildProcess): AsyncIterator<string> {
   return createInterface({ input: child.stdout })[Symbol.asyncIterator]()
 }
 
-async function load(url: string, durationS: number): Promise<Load> {
-  const child = fork(join(here, 'receiver-load-process.mjs'), [JSON.stringify({ url, connections: CONNECTIONS, durationS, secret })], { stdio: 'inherit' })
+/** A bundled process (out/bench/<name>/<file>) that sends one result over IPC, then exits. */
+export function ipc<T>(file: string, job: unknown): Promise<T> {
+  const child = fork(join(here, file), [JSON.stringify(job)], { stdio: 'inherit' })
   return new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve(message as Load))
-    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`load generator exited with ${code}`))))
+    child.once('message', (message) => resolve(message as T))
+    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`${file} exited with ${code}`))))
   })
+}
+
+/** Signed requests from receiver-load-process: CONNECTIONS connections for `durationS`. */
+export const load = (url: string, durationS: number): Promise<Load> => ipc<Load>('receiver-load-process.mjs', { url, connections: CONNECTIONS, durationS, secret })
+
+export interface ServerProcess {
+  port: number
+  /** SIGTERM, then what the server said it stored (and its CPU time, cpuUs). */
+  stop(): Promise<Record<string, number>>
+}
+
+/** Starts test/bench/<serverProcess>.ts (bench-server.ts's protocol) with `args`. */
+export async function startServerProcess(serverProcess: string, args: string[]): Promise<ServerProcess> {
+  const server = fork(join(here, `${serverProcess}.mjs`), args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+  const out = lines(server)
+  const { port } = JSON.parse(String((await out.next()).value)) as { port: number }
+  return {
+    port,
+    async stop() {
+      server.kill('SIGTERM')
+      const { stopped: _s, ...stored } = JSON.parse(String((await out.next()).value)) as Record<string, number>
+      return stored
+    },
+  }
 }
 
 /** A fresh server process, a warm-up, one measured run, then the server's own account of what it stored. */
 async function measure(serverProcess: string, target: string): Promise<Measure> {
-  const server = fork(join(here, `${serverProcess}.mjs`), [target, secret], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
-  const out = lines(server)
-  const ready = await out.next()
-  const { port } = JSON.parse(String(ready.value)) as { port: number }
-  const url = `http://127.0.0.1:${port}/h/bench`
+  const server = await startServerProcess(serverProcess, [target, secret])
+  const url = `http://127.0.0.1:${server.port}/h/bench`
   const warm = await load(url, WARMUP_S)
   const result = await load(url, DURATION_S)
-  server.kill('SIGTERM')
-  const stopped = await out.next()
-  const { stopped: _s, ...stored } = JSON.parse(String(stopped.value)) as Record<string, number>
-  return { load: result, answered2xx: warm.ok2xx + result.ok2xx, stored }
+  return { load: result, answered2xx: warm.ok2xx + result.ok2xx, stored: await server.stop() }
 }
 
 export const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] ?? 0
+}
+
+/** Medians over the rounds of one target's runs: req/s, p99, and errors summed. */
+export function summary(measures: readonly { load: Load }[]): { rps: number; p99: number; errors: number } {
+  return {
+    rps: median(measures.map((m) => m.load.rps)),
+    p99: median(measures.map((m) => m.load.p99)),
+    errors: measures.reduce((sum, m) => sum + m.load.non2xx + m.load.errors + m.load.timeouts, 0),
+  }
+}
+
+/**
+ * Ratio of `of` over `over` taken round by round (runs of a round are minutes apart at most, so
+ * they share the machine's load of the moment), then the median over rounds.
+ */
+export const pairedRatio = (of: readonly { load: Load }[], over: readonly { load: Load }[]): number => median(of.map((m, i) => m.load.rps / (over[i]?.load.rps ?? Number.NaN)))
+
+/** A Markdown table: a header, its rule, and rows; column 0 is padded right, the others left. */
+export function markdownTable(widths: readonly number[], header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)]
+}
+
+/** Prints the table, then one JSON line: the bench, req/s and p99 per target, Hookloop's ratios, then `more`. */
+export function printReport<T extends string>(bench: string, table: readonly string[], targets: readonly T[], of: (t: T) => { rps: number; p99: number }, ratios: { bare: number; mockttp: number }, more: Record<string, unknown>): void {
+  process.stdout.write(table.join('\n') + '\n')
+  const json = {
+    bench,
+    rps: Object.fromEntries(targets.map((t) => [t, Math.round(of(t).rps)])),
+    p99_ms: Object.fromEntries(targets.map((t) => [t, of(t).p99])),
+    ratio_vs_bare: Number(ratios.bare.toFixed(3)),
+    ratio_vs_mockttp: Number(ratios.mockttp.toFixed(3)),
+    ...more,
+  }
+  process.stdout.write(JSON.stringify(json) + '\n')
 }
 
 /** ROUNDS rounds over every target, each run by `serverProcess` (test/bench/<serverProcess>.ts). */

@@ -2,6 +2,7 @@
 // scenario file takes them, plus the captured requests and the deliveries with every attempt
 // and its outcome. What support attaches to a ticket and QA opens again.
 import { CASE_FILE_VERSION, type CaseAttempt, type CaseDelivery, type CaseFile, type CaseRequest } from '../../../shared/exports'
+import { endpointDefinition } from '../../../shared/receiver'
 import { toCaseBody } from './body'
 import type { Collected } from './collect'
 import { requestOutcome } from './exchange'
@@ -14,18 +15,11 @@ function pairs(json: string | null): [string, string][] {
 }
 
 function setupOf(collected: Collected, redactor: Redactor): CaseFile['setup'] {
-  const endpoints = collected.endpoints.map(({ endpoint, rules }) => ({
-    slug: endpoint.slug,
-    name: endpoint.name,
-    scheme: endpoint.scheme,
-    secrets: endpoint.secrets.map((s) => redactor.secret(s)),
-    ...(endpoint.toleranceSeconds === null ? {} : { tolerance_s: endpoint.toleranceSeconds }),
-    ...(endpoint.custom ? { custom: endpoint.custom } : {}),
-    dedupe: endpoint.dedupe,
-    dedupe_window_ms: endpoint.dedupeWindowMs,
-    body_limit: endpoint.bodyLimit,
-    rules: rules.map((r) => r.rule),
-  }))
+  // Forward targets stay out: a case file replays against Hookloop alone, not the user's app.
+  const endpoints = collected.endpoints.map(({ endpoint, rules }) => {
+    const { forward_to: _forwardTo, ...definition } = endpointDefinition(endpoint)
+    return { ...definition, scheme: endpoint.scheme, secrets: endpoint.secrets.map((s) => redactor.secret(s)), rules: rules.map((r) => r.rule) }
+  })
   const subscriptions = collected.subscriptions.map((sub) => ({
     id: sub.id,
     name: sub.name,
@@ -59,7 +53,7 @@ export function toCaseFile(collected: Collected, redactor: Redactor, exportedAt:
   const deliveries: CaseDelivery[] = collected.deliveries.map(({ delivery, event, body, attempts }) => ({
     id: delivery.id,
     event_id: event.id,
-    event_type: event.event_type,
+    event_type: event.eventType,
     subscription: delivery.subscription_id,
     status: delivery.status,
     body: toCaseBody(body),

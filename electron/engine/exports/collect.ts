@@ -7,7 +7,8 @@ import { toRequestRecord } from '../receiver/records'
 import { createAttemptStatements, type AttemptRow } from '../store/attempts'
 import { createDeliveryStatements, type DeliveryRow } from '../store/deliveries'
 import { createEndpointStore } from '../store/endpoints'
-import { createEventStatements, type EventRow } from '../store/events'
+import { createEventStatements } from '../store/events'
+import type { StoredEvent } from '../sender/envelope'
 import { createRequestStore } from '../store/requests'
 import { createRuleStore, type StoredRule } from '../store/rules'
 import { createSubscriptionStatements, type SubscriptionRow } from '../store/subscriptions'
@@ -16,7 +17,7 @@ import { sentBody } from '../sender/envelope'
 
 export interface CollectedDelivery {
   delivery: DeliveryRow
-  event: EventRow
+  event: StoredEvent
   /** The body its attempts send: the stored payload in the subscription's envelope. */
   body: Buffer
   attempts: AttemptRow[]

@@ -111,7 +111,7 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
       subscriptionUrl: target,
       status: d.status,
       // The body as its attempts send it: the stored payload in the subscription's envelope.
-      payloadBase64: base64(sentBody({ id: d.event_id, event_type: d.event_type, payload: d.payload }, isEnvelope(d.envelope) ? d.envelope : 'event')),
+      payloadBase64: base64(sentBody({ id: d.event_id, eventType: d.event_type, payload: d.payload }, isEnvelope(d.envelope) ? d.envelope : 'event')),
       faults: parseJson(d.faults_json),
       attempts: list,
     }

@@ -1,7 +1,8 @@
 // The two conformance checks: a battery of deliveries to someone's endpoint, and what a provider
 // delivered to one of ours against its documented policy.
 import { POLICY_PRESETS } from '../../../shared/policy-presets'
-import { runConsumerCheck } from '../conformance/consumer'
+import { ConsumerCheckInputError, runConsumerCheck } from '../conformance/consumer'
+import { SecretFormatError } from '../signatures'
 import { checkSenderConformance } from '../conformance/sender'
 import type { CommandHandlers } from './control-server'
 import type { HandlerContext } from './handlers'
@@ -12,10 +13,15 @@ export function createCheckHandlers(ctx: HandlerContext) {
     'check.consumer': (req) =>
       runConsumerCheck({
         url: req.url,
-        scheme: req.scheme,
+        ...(req.scheme === undefined ? {} : { scheme: req.scheme }),
+        ...(req.handshake === undefined ? {} : { handshake: req.handshake }),
         secret: req.secret,
         ...(req.timeoutMs === undefined ? {} : { timeoutMs: req.timeoutMs }),
         ...(req.latencySamples === undefined ? {} : { latencySamples: req.latencySamples }),
+      }).catch((error: unknown) => {
+        // Nothing was sent: the form's mistake (no scheme nor handshake, a missing secret), said as such.
+        if (error instanceof ConsumerCheckInputError || error instanceof SecretFormatError) throw new HostError('bad_request', error.message)
+        throw error
       }),
     'check.sender': (req) => {
       const { engine } = ctx.current()

@@ -1,7 +1,7 @@
 // Forward mode's commands: set an endpoint's forward targets ("Forward to your app") and resend a
 // captured request to a target. The receiver validates (http(s) only, no loop back to itself);
 // its refusals name the contract's field (forwardTo, to), not the file format's (forward_to).
-import type { Endpoint } from '../../../shared/receiver'
+import { endpointDefinition, type Endpoint } from '../../../shared/receiver'
 import { DefinitionError } from '../../../shared/receiver-errors'
 import type { CommandHandlers } from './control-server'
 import type { HandlerContext } from './handlers'
@@ -16,21 +16,8 @@ export function forwardToRefusal(command: string, error: unknown): unknown {
   return new HostError('bad_request', `${command}: ${field}: ${error.problem}`)
 }
 
-/** The endpoint as the receiver's input (snake_case definition), with new forward targets. */
-function endpointInput(e: Endpoint, forwardTo: readonly string[]): Record<string, unknown> {
-  return {
-    slug: e.slug,
-    name: e.name,
-    scheme: e.scheme,
-    secrets: e.secrets,
-    ...(e.toleranceSeconds !== null ? { tolerance_s: e.toleranceSeconds } : {}),
-    ...(e.custom ? { custom: e.custom } : {}),
-    dedupe: e.dedupe,
-    dedupe_window_ms: e.dedupeWindowMs,
-    body_limit: e.bodyLimit,
-    forward_to: forwardTo.length > 0 ? [...forwardTo] : null,
-  }
-}
+/** The endpoint as the receiver's input (its written definition), with new forward targets. */
+const endpointInput = (e: Endpoint, forwardTo: readonly string[]) => ({ ...endpointDefinition(e), forward_to: forwardTo.length > 0 ? [...forwardTo] : null })
 
 export function createForwardHandlers(ctx: HandlerContext) {
   return {

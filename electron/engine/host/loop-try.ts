@@ -29,7 +29,7 @@ export function createLoopTry(ctx: HandlerContext): CommandHandlers['loop.try'] 
       scheme: 'standard-webhooks',
       secrets: [secret],
       policy: 'pandoktorek',
-      event_id_header: EVENT_ID_HEADER,
+      eventIdHeader: EVENT_ID_HEADER,
     })
     ctx.changed('endpoints')
     ctx.changed('rules')

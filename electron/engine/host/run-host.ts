@@ -210,6 +210,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
   })
   const runs = createScenarioRuns({
     publish: (view) => control?.publish('scenario.progress', view),
+    // A scenario through the tunnel opens its own (its receiver is the run's), on the app's tunnel server.
+    tunnel: () => (tunnelOption ? { ...(tunnelOption.host === undefined ? {} : { host: tunnelOption.host }), ...(tunnelOption.lookup === undefined ? {} : { lookup: tunnelOption.lookup }) } : undefined),
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   })
   const ctx = {

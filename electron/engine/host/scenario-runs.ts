@@ -11,6 +11,7 @@ import { formatProblem } from '../../../shared/scenario-issues'
 import { parseScenarioWithSecrets } from '../../../shared/scenario-secrets'
 import { DATA_FILE_NAME } from '../engine'
 import { runScenario } from '../scenarios/run'
+import type { RunTunnelOptions } from '../scenarios/tunnel-run'
 import { openReader } from '../store'
 import { createDeliveryStatements, type DeliveryStatements } from '../store/deliveries'
 import { HostError } from './host-error'
@@ -18,6 +19,8 @@ import { HostError } from './host-error'
 export interface ScenarioRunsOptions {
   publish(view: ScenarioRunView): void
   nativeBinding?: string
+  /** The app's own tunnel settings while it is on: a scenario with `tunnel` uses its tunnel server. */
+  tunnel?: () => RunTunnelOptions | undefined
 }
 
 export interface ScenarioRuns {
@@ -79,7 +82,14 @@ export function createScenarioRuns(options: ScenarioRunsOptions): ScenarioRuns {
         }
       }, 250)
 
-      running = runScenario(scenario, { dataDir: dir, signal: abort.signal, file: null, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) }).then(
+      const tunnel = scenario.tunnel === undefined ? undefined : options.tunnel?.()
+      running = runScenario(scenario, {
+        dataDir: dir,
+        signal: abort.signal,
+        file: null,
+        ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+        ...(tunnel === undefined ? {} : { tunnel }),
+      }).then(
         (report) => {
           const settled = report.deliveries.filter((d) => d.status === 'succeeded' || d.status === 'failed').length
           update({ ...base, total: Math.max(base.total, report.deliveries.length), state: 'done', settled, report })

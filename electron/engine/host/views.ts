@@ -5,6 +5,7 @@ import { expectedSchedule } from '../../../shared/policy'
 import { isPolicyPresetId, POLICY_CATALOG, POLICY_PRESETS } from '../../../shared/policy-presets'
 import { DEDUPE_CATALOG } from '../../../shared/receiver'
 import { RULE_PRESETS } from '../../../shared/rules-presets'
+import { HANDSHAKES, handshakeNeedsSecret } from '../../../shared/handshakes'
 import type { TunnelState } from '../../../shared/tunnel'
 import type { Engine } from '../engine'
 import type { Subscription } from '../sender'
@@ -17,8 +18,8 @@ export interface EngineBinding {
   details: DetailsRead
 }
 
-/** The three catalogs as the snapshot carries them. */
-export function presetViews(): Pick<Snapshot, 'rulePresets' | 'policyPresets' | 'dedupePresets'> {
+/** The catalogs as the snapshot carries them. */
+export function presetViews(): Pick<Snapshot, 'rulePresets' | 'policyPresets' | 'dedupePresets' | 'handshakes'> {
   return {
     rulePresets: RULE_PRESETS.views((e) => ({ target: e.target ?? false })),
     policyPresets: POLICY_CATALOG.views((_, id) => {
@@ -26,6 +27,7 @@ export function presetViews(): Pick<Snapshot, 'rulePresets' | 'policyPresets' | 
       return { schedule: expectedSchedule(policy).map((a) => a.at_ms), timeoutMs: policy.timeout_ms }
     }).filter((p) => !POLICY_CATALOG.entries[p.id].fileOnly),
     dedupePresets: DEDUPE_CATALOG.views((e) => ({ key: e.key })),
+    handshakes: HANDSHAKES.views((e, id) => ({ provider: e.provider, needsSecret: handshakeNeedsSecret(id), answerSecret: e.answerSecret, answer: e.answer })),
   }
 }
 

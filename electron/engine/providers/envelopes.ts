@@ -67,7 +67,7 @@ export function providerBody(pack: ProviderPack, input: EnvelopeInput): Buffer {
       return json({
         id: `evt_${derivedToken(input.eventId, 'stripe', 24, '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')}`,
         object: 'event',
-        api_version: envelope.api_version,
+        api_version: envelope.apiVersion,
         created: unixS(input.createdAt),
         data: data(),
         livemode: false,
@@ -79,13 +79,13 @@ export function providerBody(pack: ProviderPack, input: EnvelopeInput): Buffer {
       const event = asObject(data())
       return json({
         token: 'hookloopVerificationToken',
-        team_id: envelope.team_id,
-        api_app_id: envelope.api_app_id,
+        team_id: envelope.teamId,
+        api_app_id: envelope.apiAppId,
         event: { type: input.eventType, ...event },
         type: 'event_callback',
         event_id: `Ev${derivedToken(input.eventId, 'slack', 9, '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ')}`,
         event_time: unixS(input.createdAt),
-        authorizations: [{ enterprise_id: null, team_id: envelope.team_id, user_id: 'U0HOOKBOT', is_bot: true, is_enterprise_install: false }],
+        authorizations: [{ enterprise_id: null, team_id: envelope.teamId, user_id: 'U0HOOKBOT', is_bot: true, is_enterprise_install: false }],
         is_ext_shared_channel: false,
         event_context: `4-${derivedToken(input.eventId, 'slack-context', 40)}`,
       })
@@ -93,7 +93,7 @@ export function providerBody(pack: ProviderPack, input: EnvelopeInput): Buffer {
     case 'type-timestamp-data':
       return json({ type: input.eventType, timestamp: iso(input.createdAt), data: data() })
     case 'square':
-      return json({ merchant_id: envelope.merchant_id, type: input.eventType, event_id: input.eventId, created_at: iso(input.createdAt), data: data() })
+      return json({ merchant_id: envelope.merchantId, type: input.eventType, event_id: input.eventId, created_at: iso(input.createdAt), data: data() })
     case 'paddle':
       return json({
         event_id: `evt_${derivedToken(input.eventId, 'paddle-event', 26)}`,
@@ -111,13 +111,13 @@ export function providerBody(pack: ProviderPack, input: EnvelopeInput): Buffer {
         data: body,
         url: typeof body.url === 'string' ? body.url : `https://linear.app/hookloop/${type.toLowerCase()}/${String(body.id ?? '')}`,
         createdAt: iso(input.createdAt),
-        organizationId: envelope.organization_id,
+        organizationId: envelope.organizationId,
         webhookTimestamp: input.sentAt,
         webhookId: derivedUuid(pack.id, 'linear-webhook'),
       })
     }
     case 'zoom':
-      return json({ event: input.eventType, event_ts: input.createdAt, payload: { account_id: envelope.account_id, ...asObject(data()) } })
+      return json({ event: input.eventType, event_ts: input.createdAt, payload: { account_id: envelope.accountId, ...asObject(data()) } })
     default: {
       const never: never = envelope
       throw new Error(`unknown provider envelope ${JSON.stringify(never)}`)

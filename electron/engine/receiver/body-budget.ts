@@ -26,34 +26,36 @@ export interface BodyReservation {
   release(): void
 }
 
+// A class, not an object literal of closures: one is made per request.
+class Reservation implements BodyReservation {
+  held = 0
+  private released = false
+  constructor(private readonly pool: { used: number; readonly limit: number }) {}
+
+  take(bytes: number): boolean {
+    if (this.released) return false
+    if (bytes <= 0) return true
+    const pool = this.pool
+    // Alone, a request may use more than the budget (up to its endpoint's limit).
+    if (pool.used + bytes > pool.limit && pool.used - this.held > 0 && this.held + bytes > SMALL_BODY_BYTES) return false
+    pool.used += bytes
+    this.held += bytes
+    return true
+  }
+
+  release(): void {
+    if (this.released) return
+    this.released = true
+    this.pool.used -= this.held
+    this.held = 0
+  }
+}
+
 export function createBodyBudget(limit = DEFAULT_BODY_BUDGET_BYTES): BodyBudget {
-  let used = 0
+  const pool = { used: 0, limit }
   return {
     limit,
-    inUse: () => used,
-    open() {
-      let held = 0
-      let released = false
-      return {
-        take(bytes) {
-          if (released) return false
-          if (bytes <= 0) return true
-          // Alone, a request may use more than the budget (up to its endpoint's limit).
-          if (used + bytes > limit && used - held > 0 && held + bytes > SMALL_BODY_BYTES) return false
-          used += bytes
-          held += bytes
-          return true
-        },
-        get held() {
-          return held
-        },
-        release() {
-          if (released) return
-          released = true
-          used -= held
-          held = 0
-        },
-      }
-    },
+    inUse: () => pool.used,
+    open: () => new Reservation(pool),
   }
 }

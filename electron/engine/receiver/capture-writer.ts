@@ -89,10 +89,11 @@ export function createCaptureWriter(options: CaptureWriterOptions): CaptureWrite
     insert(row, beforeCommit, keepBody) {
       const commit = rowCommit()
       const keys = row.duplicate_of === null ? [row.id] : [row.id, row.duplicate_of]
-      writer.submit([[keepBody ? 'insertKeepingBody' : 'insert', row as unknown as Record<string, unknown>]], commit.done, beforeCommit, { keys, failed: commit.failed })
+      const bytes = (row.body?.byteLength ?? 0) + (row.response_body?.byteLength ?? 0)
+      writer.submit([[keepBody ? 'insertKeepingBody' : 'insert', row as unknown as Record<string, unknown>]], commit.done, beforeCommit, { keys, failed: commit.failed, bytes })
       return commit.committed
     },
-    outcome: (row) => writer.submit([['outcome', row as unknown as Record<string, unknown>]], ignore, undefined, { keys: [row.id] }),
+    outcome: (row) => writer.submit([['outcome', row as unknown as Record<string, unknown>]], ignore, undefined, { keys: [row.id], bytes: row.response_body?.byteLength ?? 0 }),
     // After its request's row (same key), even when that row is large.
     leg: (row) => writer.submit([['leg', row as unknown as Record<string, unknown>]], ignore, undefined, { keys: [row.request_id] }),
   }

@@ -86,6 +86,9 @@ export function compileKeyExtractor(key: DedupeKey): KeyExtractor {
  * stay two keys).
  */
 export function boundKey(value: string | KeyBytes, headerKey = false): BoundedKey {
+  // The usual key (an ASCII id of a few dozen characters) is its own bytes, valid UTF-8 and short:
+  // kept as it is without encoding it.
+  if (typeof value === 'string' && value.length <= KEY_MAX_BYTES && isAscii(value)) return { key: value, mark: null }
   const bytes = value instanceof KeyBytes ? value.bytes : Buffer.from(value, headerKey ? 'latin1' : 'utf8')
   const tooLong = bytes.length > KEY_MAX_BYTES
   if (!tooLong && isUtf8(bytes)) return { key: value instanceof KeyBytes ? bytes.toString('utf8') : value, mark: null }
@@ -93,6 +96,11 @@ export function boundKey(value: string | KeyBytes, headerKey = false): BoundedKe
     key: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
     mark: { reason: tooLong ? 'too_long' : 'not_utf8', bytes: bytes.length },
   }
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false
+  return true
 }
 
 export interface Arrival {

@@ -25,6 +25,9 @@ export function createCopyBudget(budget: BodyBudget, max = DEFAULT_MAX_BACKGROUN
   return { budget, max, running: 0 }
 }
 
+/** The leg's answer body as a Buffer over the same bytes (no copy: neither side changes them). */
+const asBuffer = (bytes: Uint8Array | null): Buffer | null => (bytes === null ? null : Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+
 export function forwardHooks(forwarder: Forwarder, source: ForwardSource, bodyLimit: number, copies: CopyBudget): ForwardHooks {
   return {
     async final(step: ForwardStep, run: StepRun): Promise<StepResult> {
@@ -35,7 +38,7 @@ export function forwardHooks(forwarder: Forwarder, source: ForwardSource, bodyLi
       })
       if (relayed) {
         const ok = leg.outcome === 'answered' && (await finished(run.res))
-        const seen = { status: leg.response.status, headers: leg.response.headers, body: leg.response.body === null ? null : Buffer.from(leg.response.body) }
+        const seen = { status: leg.response.status, headers: leg.response.headers, body: asBuffer(leg.response.body) }
         if (ok) return { outcome: 'replied', ...seen, fault: step }
         // The head went out, then the app's answer broke off: the sender saw its connection end.
         return { ...seen, outcome: leg.outcome === 'answered' ? 'client_gone' : 'reset', fault: step }

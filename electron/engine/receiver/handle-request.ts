@@ -80,8 +80,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   const { clock, writer, emit } = deps
 
   /** The request as known from its head: everything but the body, the inspection and the answer. */
-  function captureHead(req: IncomingMessage, connection: Connection, live: LiveEndpoint | null): Capture {
-    const { path, query } = splitUrl(req.url ?? '/')
+  function captureHead(req: IncomingMessage, connection: Connection, live: LiveEndpoint | null, url = splitUrl(req.url ?? '/')): Capture {
+    const { path, query } = url
     return {
       id: deps.nextId(),
       endpointId: live?.endpoint.id ?? null,
@@ -164,9 +164,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
    * before the commit that the answer immediately follows. Anything else records its outcome later.
    * Returns what the answer waits on: this row's commit (not the large bodies queued beside it).
    */
-  function record(capture: Capture, prepared: PreparedReply | null, outcome: 'replied' | 'refused'): () => Promise<void> {
-    // A forward step sends the body after the row is queued: the writer must not take it.
-    const forwards = capture.fault?.steps?.some((step) => step.type === 'forward' || step.type === 'forward-copy') ?? false
+  function record(capture: Capture, prepared: PreparedReply | null, outcome: 'replied' | 'refused', forwards = false): () => Promise<void> {
+    // A forward step sends the body after the row is queued (`forwards`): the writer must not take it.
     if (!prepared) return beforeAnswer(writer.insert(encodeCapture(capture), undefined, forwards))
     capture.response = { status: prepared.status, headers: prepared.headers, body: prepared.body, ms: null }
     const steps = capture.fault?.steps ?? null
@@ -217,8 +216,9 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
 
   // ---------------------------------------------------------------- the pipeline
   async function handle(req: IncomingMessage, res: ServerResponse, connection: Connection, arrival: Arrival): Promise<void> {
-    const live = deps.route(splitUrl(req.url ?? '/').path)
-    const capture = captureHead(req, connection, live)
+    const url = splitUrl(req.url ?? '/')
+    const live = deps.route(url.path)
+    const capture = captureHead(req, connection, live, url)
     const limit = live?.endpoint.bodyLimit ?? DEFAULT_BODY_LIMIT
     const reservation = deps.budget.open()
     try {
@@ -237,7 +237,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       let prepared: PreparedReply | null = null
       if (body.kind === 'complete') prepared = live ? prepareReply(steps, { status: 200, text: 'OK' }, handshake) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
       else if (body.kind === 'refused') prepared = { status: body.refusal.status, ...refusalAnswer(body.refusal), fault: null }
-      const committed = record(capture, prepared, body.kind === 'refused' ? 'refused' : 'replied')
+      const forwards = steps?.some((step) => step.type === 'forward' || step.type === 'forward-copy') ?? false
+      const committed = record(capture, prepared, body.kind === 'refused' ? 'refused' : 'replied', forwards)
       announce(capture, live?.endpoint.slug ?? null)
       // answer
       const run: StepRun = {
@@ -246,12 +247,12 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         socket: req.socket,
         // A prepared answer is written even to a client that half-closed; a hold, delay or drip
         // for it ends (the sender gave up, or will read what comes at once).
-        signal: prepared ? connection.signal : AbortSignal.any([connection.signal, connection.peerEnded]),
+        signal: prepared ? connection.signal : connection.waitEnds,
         clock,
         ...(capture.attemptId === null ? {} : { attemptKey: String(capture.attemptId) }),
         ...(handshake ? { handshake } : {}),
         beforeAnswer: committed,
-        ...(live && body.kind === 'complete' ? { forward: forwardHooks(deps.forwarder, forwardSource(capture, live.endpoint.slug, body.body), limit, deps.copies) } : {}),
+        ...(forwards && live && body.kind === 'complete' ? { forward: forwardHooks(deps.forwarder, forwardSource(capture, live.endpoint.slug, body.body), limit, deps.copies) } : {}),
       }
       let result: StepResult
       try {

@@ -1,10 +1,13 @@
 // The `handshake` step: the answer to a provider's verification handshake, computed from the
 // request (its query string or JSON body) and, where the provider wants an HMAC, the step's secret
-// or else the endpoint's first one. Computed in the inspect stage, while the body is at hand; the
+// or else the endpoint's first one. A handshake the provider signs (Slack) is answered only when its
+// signature verifies, on an endpoint that has a secret: else anyone who finds the URL could pass
+// the provider's check for it. Computed in the inspect stage, while the body is at hand; the
 // answer is then written like a reply (steps.ts), so the request's row records it, with the
 // handshake step as the fault applied.
 import { challengeOf, HANDSHAKES } from '../../../shared/handshakes'
 import type { Step } from '../../../shared/rules'
+import type { VerifyResult } from '../../../shared/signatures'
 import { handshakeAnswer } from '../providers/handshakes'
 import type { PreparedReply } from './steps'
 
@@ -16,6 +19,8 @@ export interface HandshakeInput {
   body: Buffer
   /** The endpoint's secrets, newest first. */
   secrets: readonly string[]
+  /** The request's signature verdict (null or absent when the endpoint verifies nothing). */
+  verify?: VerifyResult | null
 }
 
 function text(status: number, message: string, step: HandshakeStep): PreparedReply {
@@ -37,6 +42,9 @@ export function answerHandshake(step: HandshakeStep, input: HandshakeInput): Pre
   const definition = HANDSHAKES.entries[step.kind]
   const challenge = challengeOf(step.kind, { query: input.query, json: definition.challenge.in === 'body' ? parseJson(input.body) : undefined })
   if (!challenge.ok) return text(400, `not a ${definition.label} handshake: ${challenge.reason}`, step)
+  if (definition.requestSigned && input.secrets.length > 0 && input.verify != null && !input.verify.valid) {
+    return text(401, `signature failed (${input.verify.reason}): ${input.verify.detail} The ${definition.label} handshake is answered only when its signature verifies.`, step)
+  }
   const secret = step.secret ?? input.secrets[0]
   if (definition.answerSecret !== null && secret === undefined) {
     return text(500, `cannot answer the ${definition.label} handshake: its answer is an HMAC keyed with ${definition.answerSecret}; give the endpoint that secret (or the rule's step a "secret")`, step)

@@ -50,7 +50,9 @@ export interface Inspection {
 export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: InspectInput): Promise<Inspection> {
   const { endpoint } = live
   const verify = endpoint.scheme ? verifyRequest(endpoint, { body: input.body, headers: input.headers, url: `${deps.baseUrl()}${input.url}`, nowMs: input.receivedAt }) : null
-  const paths = [...(live.key?.paths ?? []), ...deps.rules.jsonPaths(endpoint.id)]
+  const rulePaths = deps.rules.jsonPaths(endpoint.id)
+  const keyPaths = live.key?.paths ?? []
+  const paths = keyPaths.length === 0 ? rulePaths : [...keyPaths, ...rulePaths]
   const document = paths.length > 0 ? await readBodyDocument(input.body, paths, deps.limits ?? DEFAULT_INSPECT_LIMITS) : { json: undefined, notInspected: null }
   const json = () => document.json
   const raw = live.key ? live.key(input.headers, json) : null
@@ -69,14 +71,24 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
   })
   const planned = plan ?? defaultForwardPlan(endpoint)
   const step = handshakeStepOf(planned?.steps)
-  const handshake = step ? answerHandshake(step, { query, body: input.body, secrets: endpoint.secrets }) : null
+  const handshake = step ? answerHandshake(step, { query, body: input.body, secrets: endpoint.secrets, verify }) : null
   return { verify, key, arrival, plan: planned, handshake, notInspected: document.notInspected }
 }
 
+// An endpoint's default plan is the same for each of its requests: made once per endpoint (an
+// edited endpoint is a new object), frozen (the capture codec then writes its JSON once).
+const defaultPlans = new WeakMap<Pick<Endpoint, 'forwardTo'>, Plan | null>()
+
 /** No rule matched: an endpoint with forward targets forwards (the first answers, the others get copies). */
 export function defaultForwardPlan(endpoint: Pick<Endpoint, 'forwardTo'>): Plan | null {
+  const known = defaultPlans.get(endpoint)
+  if (known !== undefined) return known
   const [answering, ...copies] = endpoint.forwardTo ?? []
-  if (answering === undefined) return null
-  const steps: Step[] = [...copies.map((url): Step => ({ type: 'forward-copy', url })), { type: 'forward', url: answering }]
-  return { ruleId: null, steps }
+  let plan: Plan | null = null
+  if (answering !== undefined) {
+    const steps: Step[] = [...copies.map((url): Step => Object.freeze({ type: 'forward-copy', url })), Object.freeze({ type: 'forward', url: answering })]
+    plan = Object.freeze({ ruleId: null, steps: Object.freeze(steps) as Step[] })
+  }
+  defaultPlans.set(endpoint, plan)
+  return plan
 }

@@ -113,12 +113,14 @@ export interface RuleEngine {
   load(endpointRules: ReadonlyMap<string, readonly { id: string; rule: Rule }[]>, globalRules: readonly { id: string; rule: Rule }[]): void
   plan(endpointId: string | null, input: MatchInput): Plan | null
   /** The body fields an endpoint's rules (its own and the global ones) read. */
-  jsonPaths(endpointId: string | null): JsonPath[]
+  jsonPaths(endpointId: string | null): readonly JsonPath[]
 }
 
 export function createRuleEngine(): RuleEngine {
   let byEndpoint = new Map<string, CompiledRule[]>()
   let global: CompiledRule[] = []
+  // What jsonPaths answers, per endpoint, until the next load: asked on every request.
+  let pathsOf = new Map<string | null, readonly JsonPath[]>()
   const compile = (list: readonly { id: string; rule: Rule }[]): CompiledRule[] =>
     list.filter((r) => r.rule.enabled).map((r) => ({ id: r.id, rule: r.rule, matchers: r.rule.matchers.map(compileMatcher), keylessCount: 0, paths: matcherPaths(r.rule) }))
 
@@ -138,6 +140,7 @@ export function createRuleEngine(): RuleEngine {
     load(endpointRules, globalRules) {
       byEndpoint = new Map([...endpointRules].map(([endpointId, list]) => [endpointId, compile(list)]))
       global = compile(globalRules)
+      pathsOf = new Map()
     },
     plan(endpointId, input) {
       const lists = endpointId === null ? [global] : [byEndpoint.get(endpointId) ?? [], global]
@@ -150,8 +153,13 @@ export function createRuleEngine(): RuleEngine {
       return null
     },
     jsonPaths(endpointId) {
-      const lists = endpointId === null ? [global] : [byEndpoint.get(endpointId) ?? [], global]
-      return lists.flatMap((list) => list.flatMap((rule) => rule.paths))
+      let paths = pathsOf.get(endpointId)
+      if (!paths) {
+        const lists = endpointId === null ? [global] : [byEndpoint.get(endpointId) ?? [], global]
+        paths = Object.freeze(lists.flatMap((list) => list.flatMap((rule) => rule.paths)))
+        pathsOf.set(endpointId, paths)
+      }
+      return paths
     },
   }
 }

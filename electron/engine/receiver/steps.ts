@@ -238,11 +238,23 @@ export interface PreparedReply {
 }
 
 /** The plan's answer when it is a single reply, redirect or handshake (no delay, no connection fault). */
-export function prepareReply(steps: readonly Step[] | null, fallback: { status: number; text: string }, handshake: PreparedReply | null = null): PreparedReply | null {
-  if (steps === null) {
-    const body = Buffer.from(fallback.text, 'utf8')
-    return { status: fallback.status, headers: replyHeaders(undefined, body, { 'content-type': 'text/plain; charset=utf-8' }), body, fault: null }
+// The receiver's own plain answers (the default 200, the 404) are the same for every request:
+// built once, frozen (the capture codec may then reuse their headers' JSON, store/request-codec.ts).
+const fallbacks = new Map<string, PreparedReply>()
+function fallbackReply(status: number, text: string): PreparedReply {
+  const id = `${status} ${text}`
+  let reply = fallbacks.get(id)
+  if (!reply) {
+    const body = Buffer.from(text, 'utf8')
+    const headers = replyHeaders(undefined, body, { 'content-type': 'text/plain; charset=utf-8' }).map((pair) => Object.freeze(pair))
+    reply = { status, headers: Object.freeze(headers) as [string, string][], body, fault: null }
+    fallbacks.set(id, reply)
   }
+  return reply
+}
+
+export function prepareReply(steps: readonly Step[] | null, fallback: { status: number; text: string }, handshake: PreparedReply | null = null): PreparedReply | null {
+  if (steps === null) return fallbackReply(fallback.status, fallback.text)
   const only = steps.length === 1 ? steps[0] : undefined
   if (only?.type === 'reply') {
     const body = Buffer.from(only.body ?? '', 'utf8')

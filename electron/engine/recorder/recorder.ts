@@ -5,6 +5,7 @@
 // at Stop. The result is a scenario file `hookloop run` plays, checked by the same validator.
 import type { CommandName, RecordingView } from '../../../shared/contract'
 import { isPolicyPresetId, POLICY_PRESETS } from '../../../shared/policy-presets'
+import { endpointDefinition } from '../../../shared/receiver'
 import type { ScenarioInput } from '../../../shared/scenario'
 import type { ScenarioProblem } from '../../../shared/scenario-issues'
 import { validateScenario } from '../../../shared/scenario-validate'
@@ -65,19 +66,7 @@ export function createRecorder(ctx: RecorderContext): Recorder {
       .filter((r) => r.enabled)
       .sort((a, b) => a.position - b.position)
       .map((r) => r.rule)
-    const definition: EndpointRecord['definition'] = {
-      slug: e.slug,
-      name: e.name,
-      ...(e.scheme ? { scheme: e.scheme } : {}),
-      secrets: e.secrets,
-      ...(e.toleranceSeconds !== null ? { tolerance_s: e.toleranceSeconds } : {}),
-      ...(e.custom ? { custom: e.custom } : {}),
-      dedupe: e.dedupe,
-      dedupe_window_ms: e.dedupeWindowMs,
-      body_limit: e.bodyLimit,
-      ...(e.forwardTo?.length ? { forward_to: e.forwardTo } : {}),
-      rules,
-    }
+    const definition: EndpointRecord['definition'] = { ...endpointDefinition(e), rules }
     return { id, definition }
   }
 
@@ -109,10 +98,10 @@ export function createRecorder(ctx: RecorderContext): Recorder {
         name: s.name,
         ...target,
         scheme: s.scheme,
-        secrets: [s.secret, ...s.retired_secrets].filter((x): x is string => typeof x === 'string' && x !== ''),
+        secrets: [s.secret, ...s.retiredSecrets].filter((x): x is string => typeof x === 'string' && x !== ''),
         policy,
         ...(Object.keys(s.headers).length > 0 ? { headers: s.headers } : {}),
-        ...(s.event_id_header ? { event_id_header: s.event_id_header } : {}),
+        ...(s.eventIdHeader ? { event_id_header: s.eventIdHeader } : {}),
         ...(s.envelope === 'payload' ? { envelope: s.envelope } : {}),
       },
     }

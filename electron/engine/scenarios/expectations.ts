@@ -34,6 +34,23 @@ function timesDifference(expected: readonly (number | null)[], actual: readonly 
   return null
 }
 
+type Attempt = ReportDelivery['attempts'][number]
+
+/** Per-attempt times an expectation lists, how each is read from an attempt and said in a failure. */
+const ATTEMPT_TIMES = {
+  run_ms: { of: (a: Attempt) => a.run_ms, says: 'at run +' },
+  durations_ms: { of: (a: Attempt) => a.duration_ms, says: 'took' },
+  next_at_ms: { of: (a: Attempt) => a.next_at_ms, says: 'has its next attempt at' },
+  at_ms: { of: (a: Attempt) => a.at_ms, says: 'at' },
+} as const
+
+/** Per-attempt values compared as lists, and what a failure calls them. */
+const ATTEMPT_LISTS = {
+  decisions: { of: (a: Attempt): unknown => a.decision, what: 'decision' },
+  outcomes: { of: (a: Attempt): unknown => a.outcome, what: 'outcome' },
+  duplicates: { of: (a: Attempt): unknown => a.duplicate, what: 'duplicate number' },
+} as const
+
 /** The delivery fields an expectation can check, in the order results are listed. */
 const DELIVERY_FIELDS = ['status', 'attempts', 'at_ms', 'run_ms', 'durations_ms', 'decisions', 'next_at_ms', 'outcomes', 'duplicates', 'duplicates_flagged', 'signatures'] as const
 
@@ -62,44 +79,26 @@ export function evaluateDelivery(exp: DeliveryExpectation, index: number, delive
         out.push(result(path, about(field), label(field), exp.status, word, meant === delivery.status ? null : `status is ${shown}, expected ${exp.status}`))
         break
       }
-      case 'run_ms': {
-        const actual = attempts.map((a) => a.run_ms)
-        out.push(result(path, about(field), label(field), exp.run_ms, actual, timesDifference(exp.run_ms ?? [], actual, exp.tolerance_ms, 'at run +')))
+      case 'run_ms':
+      case 'durations_ms':
+      case 'next_at_ms':
+      case 'at_ms': {
+        const { of, says } = ATTEMPT_TIMES[field]
+        const actual = attempts.map(of)
+        out.push(result(path, about(field), label(field), exp[field], actual, timesDifference(exp[field] ?? [], actual, exp.tolerance_ms, says)))
         break
       }
-      case 'durations_ms': {
-        const actual = attempts.map((a) => a.duration_ms)
-        out.push(result(path, about(field), label(field), exp.durations_ms, actual, timesDifference(exp.durations_ms ?? [], actual, exp.tolerance_ms, 'took')))
-        break
-      }
-      case 'decisions': {
-        const actual = attempts.map((a) => a.decision)
-        out.push(result(path, about(field), label(field), exp.decisions, actual, listDifference('decision', exp.decisions ?? [], actual)))
-        break
-      }
-      case 'next_at_ms': {
-        const actual = attempts.map((a) => a.next_at_ms)
-        out.push(result(path, about(field), label(field), exp.next_at_ms, actual, timesDifference(exp.next_at_ms ?? [], actual, exp.tolerance_ms, 'has its next attempt at')))
+      case 'decisions':
+      case 'outcomes':
+      case 'duplicates': {
+        const { of, what } = ATTEMPT_LISTS[field]
+        const actual = attempts.map(of)
+        out.push(result(path, about(field), label(field), exp[field], actual, listDifference(what, exp[field] ?? [], actual)))
         break
       }
       case 'attempts':
         out.push(result(path, about(field), label(field), exp.attempts, attempts.length, attempts.length === exp.attempts ? null : `${attempts.length} attempts, expected ${exp.attempts}`))
         break
-      case 'at_ms': {
-        const actual = attempts.map((a) => a.at_ms)
-        out.push(result(path, about(field), label(field), exp.at_ms, actual, timesDifference(exp.at_ms ?? [], actual, exp.tolerance_ms)))
-        break
-      }
-      case 'outcomes': {
-        const actual = attempts.map((a) => a.outcome)
-        out.push(result(path, about(field), label(field), exp.outcomes, actual, listDifference('outcome', exp.outcomes ?? [], actual)))
-        break
-      }
-      case 'duplicates': {
-        const actual = attempts.map((a) => a.duplicate)
-        out.push(result(path, about(field), label(field), exp.duplicates, actual, listDifference('duplicate number', exp.duplicates ?? [], actual)))
-        break
-      }
       case 'duplicates_flagged': {
         const actual = attempts.filter((a) => (a.duplicate ?? 0) > 1).length
         out.push(result(path, about(field), label(field), exp.duplicates_flagged, actual, actual === exp.duplicates_flagged ? null : `${actual} attempts flagged as duplicates, expected ${exp.duplicates_flagged}`))

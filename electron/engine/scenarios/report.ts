@@ -3,6 +3,7 @@
 // endpoints carries the receiver's verdict (signature reason, duplicate number).
 import type { Scenario } from '../../../shared/scenario'
 import type { ReportAction, ReportArrival, ReportAttempt, ReportDelivery, ReportEndpoint, ReportForwardLeg, ScenarioReport } from '../../../shared/scenario-report'
+import type { ReportTunnel } from '../../../shared/scenario-tunnel'
 import { statusWordFor } from '../../../shared/scenario-status-words'
 import { evaluateExpectations, presetOf } from './expectations'
 
@@ -56,6 +57,8 @@ export interface BuildReportInput {
   actions?: readonly ReportAction[]
   /** Forward mode: every leg sent to a forward target during the run (none by default). */
   forwards?: readonly ReportForwardLeg[]
+  /** Through the tunnel: where the loop deliveries went (null or absent: straight to the receiver). */
+  tunnel?: ReportTunnel | null
 }
 
 export function reportAttempts(attempts: readonly RecordedAttempt[], runStartedAt: number): ReportAttempt[] {
@@ -153,6 +156,7 @@ export function buildReport(input: BuildReportInput): ScenarioReport {
     endpoints,
     arrivals,
     ...(forwards.length > 0 || input.scenario.expect.forwards.length > 0 ? { forwards } : {}),
+    ...(input.tunnel ? { tunnel: input.tunnel } : {}),
     actions,
     expectations,
   }

@@ -14,6 +14,8 @@ import { buildReport, type RecordedDelivery } from './report'
 import { runLimits } from './limits'
 import { performAction } from './actions'
 import { forwardLegsOfRun, retargetScenario } from './forward-run'
+import { engineTunnel, tunnelOnline, type RunTunnelOptions } from './tunnel-run'
+import type { ReportTunnel } from '../../../shared/scenario-tunnel'
 import type { ReportAction } from '../../../shared/scenario-report'
 
 export interface RunScenarioOptions {
@@ -33,6 +35,8 @@ export interface RunScenarioOptions {
   nativeBinding?: string
   /** Forward mode: where the app under test runs now; replaces the scenario's `app` in every forward target. */
   app?: string
+  /** Through the tunnel (the file's `tunnel`): another tunnel server, or DNS for one. Ignored when the file names no tunnel. */
+  tunnel?: RunTunnelOptions
 }
 
 interface PlannedDelivery {
@@ -74,11 +78,13 @@ export async function runScenario(given: Scenario, options: RunScenarioOptions =
   const scenario = options.app === undefined ? given : retargetScenario(given, options.app)
   const temp = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'hookloop-run-')) : null
   const dataDir = options.dataDir ?? (temp as string)
+  const tunnel = engineTunnel(scenario, options.tunnel)
   const engine = await createEngine({
     dataDir,
     clock: clockSpec(scenario.clock),
     receiver: { host: options.host ?? '127.0.0.1', port: 0 },
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    ...(tunnel === undefined ? {} : { tunnel }),
   })
   try {
     return await runOnEngine(engine, scenario, options, wallStart)
@@ -97,6 +103,9 @@ async function forwardsSettled(engine: Engine, wallMs: number): Promise<void> {
 
 async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScenarioOptions, wallStart: number): Promise<ScenarioReport> {
   const { clock } = engine
+  // Through the tunnel: nothing is sent before the public URL works, so every attempt takes it.
+  const tunnel: Omit<ReportTunnel, 'bypassed_attempts'> | null =
+    engine.tunnel && scenario.tunnel ? await tunnelOnline(engine.tunnel, engineTunnel(scenario, options.tunnel)?.host ?? '', scenario.tunnel.online_within_ms, options.signal) : null
   for (const endpoint of scenario.endpoints) await engine.putEndpoint(endpoint)
   const subscriptionIds = new Map<string, string>()
   const localSubscription = new Map<string, string>()
@@ -112,7 +121,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
       ...(secrets.length > 0 ? { secrets } : {}),
       policy: sub.policy,
       headers: sub.headers,
-      ...(sub.event_id_header === undefined ? {} : { event_id_header: sub.event_id_header }),
+      ...(sub.event_id_header === undefined ? {} : { eventIdHeader: sub.event_id_header }),
       envelope: sub.envelope,
     })
     subscriptionIds.set(sub.id, created.id)
@@ -248,11 +257,14 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
   const records = createScenarioRecordStatements(engine.db)
   const details = createDetailReads(engine.db)
   const deliveries: RecordedDelivery[] = []
+  // An attempt made while the tunnel was down went to loopback (the engine's fallback): counted, never hidden.
+  let bypassed = 0
   for (const p of planned) {
     const row = details.delivery(p.deliveryId)
     if (!row) continue
     const sub = scenario.subscriptions.find((s) => s.id === p.subscription)
     const attempts = details.attempts(row.id)
+    if (tunnel && sub?.endpoint !== undefined) bypassed += attempts.filter((a) => a.url !== null && !a.url.startsWith(tunnel.url.replace(/\/+$/, ''))).length
     deliveries.push({
       delivery_id: row.id,
       duplicate_of: p.duplicateOf,
@@ -294,5 +306,6 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     endpointRequests,
     actions: actionResults,
     forwards: forwardLegsOfRun(engine.db, startedAt, endpointRequests, deliveries),
+    tunnel: tunnel && { ...tunnel, bypassed_attempts: bypassed },
   })
 }

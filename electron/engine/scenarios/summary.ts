@@ -44,6 +44,10 @@ export function formatSummary(report: ScenarioReport): string {
   const lines: string[] = []
   lines.push(`Scenario: ${report.scenario}${report.file ? ` (${report.file})` : ''}`)
   lines.push(`Ran ${humanDuration(report.clock_ms)} of scenario time on the ${clockLabel(report)} in ${humanDuration(Math.round(report.wall_ms))}.`)
+  if (report.tunnel) {
+    const { url, host, bypassed_attempts: bypassed } = report.tunnel
+    lines.push(`Through the tunnel: loop deliveries went to ${url} (tunnel server ${host})${bypassed ? `; ${bypassed} attempt${bypassed === 1 ? '' : 's'} went straight to the receiver while it was down` : ''}.`)
+  }
   if (report.incomplete) lines.push(`! ${report.incomplete}`)
   for (const d of report.deliveries) {
     lines.push('')

@@ -14,7 +14,7 @@ import type { Subscription } from './subscriptions'
 
 export interface AttemptRequestInput {
   sub: Subscription
-  event: StoredEvent & { created_at: number }
+  event: StoredEvent
   /** 1 for the first attempt. */
   attempt: number
   /** Where the request goes; '' when it cannot be resolved (nothing is sent then). */
@@ -45,10 +45,10 @@ export function buildAttemptRequest(input: AttemptRequestInput): AttemptRequest 
   // webhookTimestamp), as it moves the signed timestamp.
   const shiftMs = input.faults.reduce((ms, f) => (f.type === 'stale-timestamp' ? ms - f.by_s * 1000 : f.type === 'future-timestamp' ? ms + f.by_s * 1000 : ms), 0)
   const body = pack
-    ? providerBody(pack, { eventId: event.id, eventType: event.event_type, payload: event.payload, createdAt: event.created_at, sentAt: input.signedAt + shiftMs })
+    ? providerBody(pack, { eventId: event.id, eventType: event.eventType, payload: event.payload, createdAt: event.createdAt, sentAt: input.signedAt + shiftMs })
     : sentBody(event, sub.envelope)
   const extraHeaders = {
-    ...(pack ? providerHeaders(pack, { eventId: event.id, eventType: event.event_type, attempt: input.attempt, createdAt: event.created_at, sentAt: input.signedAt }) : {}),
+    ...(pack ? providerHeaders(pack, { eventId: event.id, eventType: event.eventType, attempt: input.attempt, createdAt: event.createdAt, sentAt: input.signedAt }) : {}),
     ...sub.headers,
   }
   const contentType = Object.entries(extraHeaders).find(([name]) => name.toLowerCase() === 'content-type')?.[1]
@@ -56,9 +56,9 @@ export function buildAttemptRequest(input: AttemptRequestInput): AttemptRequest 
   const built = buildHeaders({
     scheme: sub.scheme,
     secret: sub.secret,
-    retiredSecret: sub.retired_secrets[0],
+    retiredSecret: sub.retiredSecrets[0],
     eventId: event.id,
-    eventIdHeader: sub.event_id_header ?? pack?.eventIdHeader ?? defaultEventIdHeader(sub.scheme, sub.policy.name),
+    eventIdHeader: sub.eventIdHeader ?? pack?.eventIdHeader ?? defaultEventIdHeader(sub.scheme, sub.policy.name),
     extraHeaders,
     body,
     url,

@@ -6,9 +6,10 @@ import type { Envelope } from '../../../shared/envelope'
 
 export interface StoredEvent {
   id: string
-  event_type: string
+  eventType: string
   /** The payload's JSON bytes. */
   payload: Buffer
+  createdAt: number
 }
 
 /** The payload as JSON bytes (an absent payload is `null`). */
@@ -16,13 +17,13 @@ export function payloadBytes(payload: unknown): Buffer {
   return Buffer.from(JSON.stringify(payload) ?? 'null')
 }
 
-export function sentBody(event: StoredEvent, envelope: Envelope): Buffer {
+export function sentBody(event: Pick<StoredEvent, 'id' | 'eventType' | 'payload'>, envelope: Envelope): Buffer {
   switch (envelope) {
     case 'payload':
       return event.payload
     case 'event':
       return Buffer.concat([
-        Buffer.from(`{"event_id":${JSON.stringify(event.id)},"event_type":${JSON.stringify(event.event_type)},"payload":`),
+        Buffer.from(`{"event_id":${JSON.stringify(event.id)},"event_type":${JSON.stringify(event.eventType)},"payload":`),
         event.payload,
         Buffer.from('}'),
       ])

@@ -12,7 +12,7 @@ import { createScheduler } from '../scheduler/scheduler'
 import { growPageCache, pageCachePragma, transactional } from '../store'
 import { createAttemptStatements } from '../store/attempts'
 import { createDeliveryStatements } from '../store/deliveries'
-import { createEventStatements, type EventRow } from '../store/events'
+import { createEventStatements } from '../store/events'
 import { createSubscriptionStatements } from '../store/subscriptions'
 import { createInlineWriter, type SqlWriter, type WriteOp } from '../store/sql-writer'
 import { createSqlWriterThread } from '../store/sql-writer-thread'
@@ -23,7 +23,7 @@ import type { SignFn } from './request-headers'
 import { SenderError } from './sender-error'
 import { createSubscriptionBook, type Subscription, type SubscriptionInput, type SubscriptionPatch } from './subscriptions'
 import { attemptView, deliveryView, type DeliveryFaults } from './views'
-import { payloadBytes, sentBody } from './envelope'
+import { payloadBytes, sentBody, type StoredEvent } from './envelope'
 
 // The sending half of Hookloop: subscriptions, events, deliveries and their attempts over the
 // store, driven by the durable scheduler on the injected clock.
@@ -117,15 +117,15 @@ export function createSender(options: SenderOptions) {
   // Timeouts are the clock's business: undici's own (real-time) ones are switched off.
   const dispatcher = options.dispatcher ?? new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: concurrency })
   // Event rows are immutable once published and every attempt needs one: keep recent ones.
-  const eventCache = new Map<string, EventRow>()
-  const cachedEvent = (id: string): EventRow | undefined => {
+  const eventCache = new Map<string, StoredEvent>()
+  const cachedEvent = (id: string): StoredEvent | undefined => {
     const hit = eventCache.get(id)
     if (hit) return hit
     const row = events.get(id)
     if (row) rememberEvent(row)
     return row
   }
-  const rememberEvent = (row: EventRow) => {
+  const rememberEvent = (row: StoredEvent) => {
     if (eventCache.size >= EVENT_CACHE_SIZE) eventCache.delete(eventCache.keys().next().value as string)
     eventCache.set(row.id, row)
   }
@@ -156,7 +156,7 @@ export function createSender(options: SenderOptions) {
   let drainWaiters: Array<() => void> = []
 
   const wallNow = options.wallNow ?? createRealClock().now
-  const eventType = (eventId: string): string => cachedEvent(eventId)?.event_type ?? ''
+  const eventType = (eventId: string): string => cachedEvent(eventId)?.eventType ?? ''
 
   const scheduler = createScheduler({
     clock,
@@ -240,22 +240,22 @@ export function createSender(options: SenderOptions) {
     return row
   }
 
-  const insertDeliveries = transactional(db, (eventRow: { id: string; event_type: string; payload: Buffer; created_at: number }, subs: Subscription[], faults: SendFault[]) => {
-    events.insert(eventRow)
-    const now = eventRow.created_at
+  const insertDeliveries = transactional(db, (event: StoredEvent, subs: Subscription[], faults: SendFault[]) => {
+    events.insert(event)
+    const now = event.createdAt
     const created: Array<{ id: number; at: number | null }> = []
     const copyFaults = faults.filter((f) => f.type !== 'duplicate' && f.type !== 'drop' && f.type !== 'out-of-order')
     const outOfOrder = faults.find((f) => f.type === 'out-of-order')
     for (const sub of subs) {
       // Pause: deliveries created while paused wait (no schedule) until resume.
       const first = sub.paused ? null : now + (outOfOrder?.delay_ms ?? 0)
-      const main = deliveries.insert({ event_id: eventRow.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now })
+      const main = deliveries.insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now })
       created.push({ id: main, at: first })
       for (const fault of faults) {
         if (fault.type !== 'duplicate') continue
         const at = sub.paused || first === null ? null : fault.mode === 'parallel' ? first : fault.mode === 'delayed' ? first + fault.delay_ms : null
         const copy: DeliveryFaults = { faults: copyFaults, duplicate_of: main, ...(fault.mode === 'at-once' ? { after_first_attempt_of: main } : {}) }
-        created.push({ id: deliveries.insert({ event_id: eventRow.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now }), at })
+        created.push({ id: deliveries.insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now }), at })
       }
     }
     return created
@@ -364,9 +364,9 @@ export function createSender(options: SenderOptions) {
       const subs = (input.subscriptionIds ?? subscriptions.list().map((s) => s.id)).map((id) => subscriptions.require(id))
       // The payload, serialised once: every attempt sends these bytes, wrapped or not by its
       // subscription's envelope (sentBody).
-      const eventRow: EventRow = { id: eventId, event_type: input.eventType, payload: payloadBytes(input.payload), created_at: clock.now() }
-      const created = insertDeliveries(eventRow, subs, faults)
-      rememberEvent(eventRow)
+      const event: StoredEvent = { id: eventId, eventType: input.eventType, payload: payloadBytes(input.payload), createdAt: clock.now() }
+      const created = insertDeliveries(event, subs, faults)
+      rememberEvent(event)
       const views = created.map(({ id }) => deliveryView(requireDelivery(id), input.eventType))
       for (const view of views) emitter.emit('delivery.created', view)
       for (const { id, at } of created) if (at !== null) scheduler.schedule(id, at)
@@ -395,7 +395,7 @@ export function createSender(options: SenderOptions) {
       const now = clock.now()
       const at = sub.paused ? null : now
       const id = deliveries.insert({ event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now })
-      const view = deliveryView(requireDelivery(id), event.event_type)
+      const view = deliveryView(requireDelivery(id), event.eventType)
       emitter.emit('delivery.created', view)
       if (at !== null) scheduler.schedule(id, at)
       return view
@@ -408,9 +408,9 @@ export function createSender(options: SenderOptions) {
       const sub = subscriptions.get(row.subscription_id)
       const pack = sub?.provider ? PROVIDERS[sub.provider] : null
       const body = pack
-        ? providerBody(pack, { eventId: event.id, eventType: event.event_type, payload: event.payload, createdAt: event.created_at, sentAt: event.created_at })
+        ? providerBody(pack, { eventId: event.id, eventType: event.eventType, payload: event.payload, createdAt: event.createdAt, sentAt: event.createdAt })
         : sentBody(event, sub?.envelope ?? 'event')
-      return { eventId: event.id, eventType: event.event_type, body, payload: event.payload }
+      return { eventId: event.id, eventType: event.eventType, body, payload: event.payload }
     },
     listDeliveries(query: { subscriptionId: string; status?: DeliveryStatus; limit?: number }): DeliveryView[] {
       subscriptions.require(query.subscriptionId)

@@ -1,14 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { isSchemeId, type SchemeId } from '../../../shared/signatures'
-import { policySchema, type Policy } from '../../../shared/policy'
+import type { Policy } from '../../../shared/policy'
 import { resolvePolicy, type PolicySpec } from '../../../shared/policy-presets'
 import { ENVELOPES, isEnvelope, type Envelope } from '../../../shared/envelope'
 import { isProviderId, PROVIDER_IDS, type ProviderId } from '../../../shared/providers'
-import type { SubscriptionRow, SubscriptionStatements } from '../store/subscriptions'
+import { subscriptionFromRow, subscriptionToRow, type SubscriptionStatements } from '../store/subscriptions'
 import { SenderError } from './sender-error'
 
 // Subscriptions as the sender uses them: parsed once, cached by id, written through to the store.
-// secrets_json holds [signing secret, then secrets rotated out, newest first]: rotation makes the
+// the store's secrets_json holds [signing secret, then secrets rotated out, newest first]: rotation makes the
 // old secret invalid at once (no grace), and the `rotated-secret` fault can still sign with it.
 
 /** Where a subscription delivers: any URL, or one of Hookloop's own endpoints (loop mode). */
@@ -24,7 +24,7 @@ export interface SubscriptionInput {
   policy: PolicySpec
   headers?: Record<string, string>
   /** Header carrying the event id; default per scheme (webhook-id, svix-id …). */
-  event_id_header?: string
+  eventIdHeader?: string
   /**
    * Body shape: 'event' (default) sends `{event_id, event_type, payload}`; 'payload' sends the
    * payload as the whole body (it should carry its own id fields; the event id is in the header).
@@ -48,15 +48,15 @@ export interface Subscription {
   /** The signing secret. */
   secret: string | undefined
   /** Rotated out, newest first. */
-  retired_secrets: string[]
+  retiredSecrets: string[]
   policy: Policy
   headers: Record<string, string>
-  event_id_header: string | null
+  eventIdHeader: string | null
   envelope: Envelope
   provider: ProviderId | null
   paused: boolean
-  created_at: number
-  updated_at: number
+  createdAt: number
+  updatedAt: number
 }
 
 const RETIRED_KEPT = 5
@@ -81,45 +81,6 @@ function validateTarget(target: SubscriptionTarget): SubscriptionTarget {
   }
   if (typeof target.endpoint !== 'string' || target.endpoint === '') throw new SenderError('invalid_subscription', 'target.endpoint must name an endpoint slug')
   return { endpoint: target.endpoint }
-}
-
-function toSubscription(row: SubscriptionRow): Subscription {
-  const secrets = JSON.parse(row.secrets_json) as string[]
-  return {
-    id: row.id,
-    name: row.name,
-    target: row.endpoint_slug !== null ? { endpoint: row.endpoint_slug } : { url: row.url },
-    scheme: row.scheme as SchemeId,
-    secret: secrets[0],
-    retired_secrets: secrets.slice(1),
-    policy: policySchema.parse(JSON.parse(row.policy_json)),
-    headers: JSON.parse(row.headers_json) as Record<string, string>,
-    event_id_header: row.event_id_header,
-    envelope: isEnvelope(row.envelope) ? row.envelope : 'event',
-    provider: isProviderId(row.provider) ? row.provider : null,
-    paused: row.paused === 1,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  }
-}
-
-function toRow(sub: Subscription): SubscriptionRow {
-  return {
-    id: sub.id,
-    name: sub.name,
-    url: 'url' in sub.target ? sub.target.url : '',
-    endpoint_slug: 'endpoint' in sub.target ? sub.target.endpoint : null,
-    scheme: sub.scheme,
-    secrets_json: JSON.stringify(sub.secret === undefined ? [] : [sub.secret, ...sub.retired_secrets]),
-    policy_json: JSON.stringify(sub.policy),
-    headers_json: JSON.stringify(sub.headers),
-    event_id_header: sub.event_id_header,
-    envelope: sub.envelope,
-    provider: sub.provider,
-    paused: sub.paused ? 1 : 0,
-    created_at: sub.created_at,
-    updated_at: sub.updated_at,
-  }
 }
 
 function envelopeOf(value: unknown): Envelope {
@@ -163,7 +124,7 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
     if (cached) return cached
     const row = statements.get(id)
     if (!row) return undefined
-    const sub = toSubscription(row)
+    const sub = subscriptionFromRow(row)
     cache.set(id, sub)
     return sub
   }
@@ -175,7 +136,7 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
   }
 
   function save(sub: Subscription): Subscription {
-    statements.update(toRow(sub))
+    statements.update(subscriptionToRow(sub))
     cache.set(sub.id, sub)
     return sub
   }
@@ -192,17 +153,17 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
         target: validateTarget(input.target),
         scheme: input.scheme,
         secret: secrets[0],
-        retired_secrets: secrets.slice(1),
+        retiredSecrets: secrets.slice(1),
         policy: policyOf(input.policy),
         headers: { ...(input.headers ?? {}) },
-        event_id_header: input.event_id_header ?? null,
+        eventIdHeader: input.eventIdHeader ?? null,
         envelope: input.envelope === undefined ? 'event' : envelopeOf(input.envelope),
         provider: input.provider === undefined ? null : providerOf(input.provider),
         paused: input.paused ?? false,
-        created_at: now,
-        updated_at: now,
+        createdAt: now,
+        updatedAt: now,
       }
-      statements.insert(toRow(sub))
+      statements.insert(subscriptionToRow(sub))
       cache.set(id, sub)
       return sub
     },
@@ -215,27 +176,27 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
         target: patch.target ? validateTarget(patch.target) : current.target,
         scheme: patch.scheme ?? current.scheme,
         secret: patch.secrets ? patch.secrets[0] : current.secret,
-        retired_secrets: patch.secrets ? patch.secrets.slice(1) : current.retired_secrets,
+        retiredSecrets: patch.secrets ? patch.secrets.slice(1) : current.retiredSecrets,
         policy: patch.policy !== undefined ? policyOf(patch.policy) : current.policy,
         headers: patch.headers ?? current.headers,
-        event_id_header: patch.event_id_header ?? current.event_id_header,
+        eventIdHeader: patch.eventIdHeader ?? current.eventIdHeader,
         envelope: patch.envelope === undefined ? current.envelope : envelopeOf(patch.envelope),
         provider: patch.provider === undefined ? current.provider : providerOf(patch.provider),
         paused: patch.paused ?? current.paused,
-        updated_at: now,
+        updatedAt: now,
       }
       return save(next)
     },
     get: load,
     require: requireSub,
-    list: () => statements.list().map((row) => load(row.id) ?? toSubscription(row)),
+    list: () => statements.list().map((row) => load(row.id) ?? subscriptionFromRow(row)),
     setPaused(id, paused, now) {
-      return save({ ...requireSub(id), paused, updated_at: now })
+      return save({ ...requireSub(id), paused, updatedAt: now })
     },
     rotate(id, now) {
       const current = requireSub(id)
-      const retired = current.secret === undefined ? current.retired_secrets : [current.secret, ...current.retired_secrets]
-      return save({ ...current, secret: freshSecret(current.scheme), retired_secrets: retired.slice(0, RETIRED_KEPT), updated_at: now })
+      const retired = current.secret === undefined ? current.retiredSecrets : [current.secret, ...current.retiredSecrets]
+      return save({ ...current, secret: freshSecret(current.scheme), retiredSecrets: retired.slice(0, RETIRED_KEPT), updatedAt: now })
     },
   }
 }

@@ -25,8 +25,7 @@ export function customModule(options: CustomHmacOptions | undefined): SchemeModu
   if (uses.has('timestamp') && !timestampHeader) return 'the template signs {timestamp} but no timestamp header is set'
   if (uses.has('id') && !idHeader) return 'the template signs {id} but no id header is set'
   if (options.toleranceSeconds !== undefined && !timestampHeader) return 'a tolerance needs a timestamp header to check'
-  return hmacScheme({
-    meta,
+  return hmacScheme(meta, {
     signatureHeader: header,
     prefix: options.prefix ?? '',
     algorithm: options.algorithm,

@@ -10,16 +10,7 @@ import { hmacScheme } from './hmac-scheme'
 // GitHub: `sha256=` + hex HMAC-SHA256 of the body in X-Hub-Signature-256. GitHub still sends the
 // legacy SHA-1 X-Hub-Signature too; we send it for realism but only accept SHA-256.
 const meta = SCHEMES.github
-const sha256 = hmacScheme({
-  meta,
-  signatureHeader: 'x-hub-signature-256',
-  prefix: 'sha256=',
-  algorithm: 'sha256',
-  encoding: 'hex',
-  template: '{body}',
-  idHeader: 'x-github-delivery',
-  tolerance: { seconds: meta.toleranceSeconds, mode: meta.toleranceMode },
-})
+const sha256 = hmacScheme(meta, { signatureHeader: 'x-hub-signature-256', prefix: 'sha256=', encoding: 'hex', template: '{body}', idHeader: 'x-github-delivery' })
 
 export const github: SchemeModule = {
   sign(input: ResolvedSignInput): Record<string, string> {

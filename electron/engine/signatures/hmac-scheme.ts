@@ -15,16 +15,18 @@ import { parseUnixSeconds } from './tolerance'
 import { requireUrl, runPlan } from './verify-plan'
 
 export interface HmacSpec {
-  meta: SchemeMeta
   signatureHeader: string
-  prefix: string
-  algorithm: MacAlgorithm
+  /** Default: none. */
+  prefix?: string
+  /** Default: sha256. */
+  algorithm?: MacAlgorithm
   encoding: MacEncoding
   /** Signed bytes, e.g. `v0:{timestamp}:{body}`; see template.ts. */
   template: string
   timestampHeader?: string
   idHeader?: string
-  tolerance: Tolerance
+  /** Default: the scheme's (meta.toleranceSeconds and toleranceMode). */
+  tolerance?: Tolerance
   /** For schemes that carry the time in the body (Linear): the time, or a note why it is absent. */
   bodyTimestamp?: (body: Uint8Array) => { value: number; what: string } | { note: string }
 }
@@ -39,8 +41,9 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
-export function hmacScheme(spec: HmacSpec): SchemeModule {
-  const { meta } = spec
+/** A scheme's own settings over the defaults, so a scheme file names only what is its own. */
+export function hmacScheme(meta: SchemeMeta, own: HmacSpec): SchemeModule {
+  const spec = { prefix: '', algorithm: 'sha256' as const, tolerance: { seconds: meta.toleranceSeconds, mode: meta.toleranceMode }, ...own }
   const uses = placeholders(spec.template)
   const encode = (mac: Buffer): string => spec.prefix + mac.toString(spec.encoding)
   const prefixed = new RegExp(`^${escapeRegExp(spec.prefix)}`, 'i')

@@ -3,8 +3,6 @@ import { hmacScheme } from './hmac-scheme'
 
 // Linear: hex HMAC-SHA256 of the body; the time travels inside the body as `webhookTimestamp`
 // (Unix milliseconds) and must be within a minute of now.
-const meta = SCHEMES.linear
-
 function webhookTimestamp(body: Uint8Array): { value: number; what: string } | { note: string } {
   let parsed: unknown
   try {
@@ -17,14 +15,4 @@ function webhookTimestamp(body: Uint8Array): { value: number; what: string } | {
   return { value: Math.round(ms / 1000), what: 'webhookTimestamp in the body' }
 }
 
-export const linear = hmacScheme({
-  meta,
-  signatureHeader: 'linear-signature',
-  prefix: '',
-  algorithm: 'sha256',
-  encoding: 'hex',
-  template: '{body}',
-  idHeader: 'linear-delivery',
-  tolerance: { seconds: meta.toleranceSeconds, mode: meta.toleranceMode },
-  bodyTimestamp: webhookTimestamp,
-})
+export const linear = hmacScheme(SCHEMES.linear, { signatureHeader: 'linear-signature', encoding: 'hex', template: '{body}', idHeader: 'linear-delivery', bodyTimestamp: webhookTimestamp })

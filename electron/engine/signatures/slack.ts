@@ -3,14 +3,4 @@ import { hmacScheme } from './hmac-scheme'
 
 // Slack: `v0=` + hex HMAC-SHA256 of `v0:{timestamp}:{body}`; requests more than 5 minutes
 // away from now (either way) are rejected.
-const meta = SCHEMES.slack
-export const slack = hmacScheme({
-  meta,
-  signatureHeader: 'x-slack-signature',
-  prefix: 'v0=',
-  algorithm: 'sha256',
-  encoding: 'hex',
-  template: 'v0:{timestamp}:{body}',
-  timestampHeader: 'x-slack-request-timestamp',
-  tolerance: { seconds: meta.toleranceSeconds, mode: meta.toleranceMode },
-})
+export const slack = hmacScheme(SCHEMES.slack, { signatureHeader: 'x-slack-signature', prefix: 'v0=', encoding: 'hex', template: 'v0:{timestamp}:{body}', timestampHeader: 'x-slack-request-timestamp' })

@@ -3,14 +3,4 @@ import { hmacScheme } from './hmac-scheme'
 
 // Zoom: Slack's format under x-zm-* headers; Zoom documents no time limit, so none by default
 // (VerifyInput.toleranceSeconds adds one).
-const meta = SCHEMES.zoom
-export const zoom = hmacScheme({
-  meta,
-  signatureHeader: 'x-zm-signature',
-  prefix: 'v0=',
-  algorithm: 'sha256',
-  encoding: 'hex',
-  template: 'v0:{timestamp}:{body}',
-  timestampHeader: 'x-zm-request-timestamp',
-  tolerance: { seconds: meta.toleranceSeconds, mode: meta.toleranceMode },
-})
+export const zoom = hmacScheme(SCHEMES.zoom, { signatureHeader: 'x-zm-signature', prefix: 'v0=', encoding: 'hex', template: 'v0:{timestamp}:{body}', timestampHeader: 'x-zm-request-timestamp' })

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
+import type { StoredEvent } from '../sender/envelope'
 
 /**
  * One event as stored: the payload column holds the payload's JSON bytes. The body an attempt sends
@@ -13,8 +14,8 @@ export interface EventRow {
 }
 
 export interface EventStatements {
-  insert(row: EventRow): void
-  get(id: string): EventRow | undefined
+  insert(event: StoredEvent): void
+  get(id: string): StoredEvent | undefined
 }
 
 /** Named prepared statements over the events table. */
@@ -22,7 +23,11 @@ export function createEventStatements(db: Database): EventStatements {
   const insert = prepareWrite(db, 'events', 'INSERT INTO events (id, event_type, payload, created_at) VALUES (@id, @event_type, @payload, @created_at)')
   const get = db.prepare('SELECT id, event_type, payload, created_at FROM events WHERE id = ?')
   return {
-    insert: (row) => void insert.run(row),
-    get: (id) => get.get(id) as EventRow | undefined,
+    // The row's edge: the domain event in, its snake_case row out, and back.
+    insert: (e) => void insert.run({ id: e.id, event_type: e.eventType, payload: e.payload, created_at: e.createdAt } satisfies EventRow),
+    get: (id) => {
+      const row = get.get(id) as EventRow | undefined
+      return row && { id: row.id, eventType: row.event_type, payload: row.payload, createdAt: row.created_at }
+    },
   }
 }

@@ -4,7 +4,26 @@ import type { Capture, DedupeKeyMark, RequestRecord } from '../../../shared/rece
 import type { RequestOutcomeRow, RequestRow } from './requests'
 
 const json = (value: unknown) => JSON.stringify(value)
+// A frozen value (the receiver's own plain answers' headers, built once) cannot change: its JSON
+// is made once, not once per request.
+const frozenJson = new WeakMap<object, string>()
+function jsonOnce(value: object | null | undefined): string {
+  if (value === null || typeof value !== 'object') return value === undefined ? 'null' : json(value)
+  if (!Object.isFrozen(value)) return json(value)
+  let text = frozenJson.get(value)
+  if (text === undefined) {
+    text = json(value)
+    frozenJson.set(value, text)
+  }
+  return text
+}
 const toBuffer = (bytes: Uint8Array | null): Buffer | null => (bytes === null ? null : Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+
+/** The fault column: its plan's steps (frozen when they are an endpoint's default plan) made into JSON once. */
+function faultJson(fault: NonNullable<Capture['fault']>): string {
+  // The same text as JSON.stringify(fault), key for key.
+  return `{"outcome":${json(fault.outcome)},"step":${jsonOnce(fault.step)},"steps":${jsonOnce(fault.steps)}}`
+}
 
 export function encodeCapture(capture: Capture): RequestRow {
   const mark = capture.dedupeKeyMark ?? null
@@ -28,9 +47,9 @@ export function encodeCapture(capture: Capture): RequestRow {
     duplicate_of: capture.duplicateOf,
     duplicate_number: capture.duplicateNumber,
     rule_id: capture.ruleId,
-    fault_json: capture.fault === null ? null : json(capture.fault),
+    fault_json: capture.fault === null ? null : faultJson(capture.fault),
     response_status: capture.response.status,
-    response_headers_json: capture.response.status === null && capture.response.headers.length === 0 ? null : json(capture.response.headers),
+    response_headers_json: capture.response.status === null && capture.response.headers.length === 0 ? null : jsonOnce(capture.response.headers),
     response_body: toBuffer(capture.response.body),
     response_ms: capture.response.ms,
     attempt_id: capture.attemptId,
@@ -45,9 +64,9 @@ export function encodeCapture(capture: Capture): RequestRow {
 export function encodeOutcome(capture: Capture): RequestOutcomeRow {
   return {
     id: capture.id,
-    fault_json: capture.fault === null ? null : json(capture.fault),
+    fault_json: capture.fault === null ? null : faultJson(capture.fault),
     response_status: capture.response.status,
-    response_headers_json: capture.response.headers.length === 0 && capture.response.status === null ? null : json(capture.response.headers),
+    response_headers_json: capture.response.headers.length === 0 && capture.response.status === null ? null : jsonOnce(capture.response.headers),
     response_body: toBuffer(capture.response.body),
     response_ms: capture.response.ms ?? 0,
   }

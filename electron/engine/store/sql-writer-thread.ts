@@ -188,7 +188,8 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
       const message = { type: 'batch', data: batch.data, ends: batch.ends, blobs: batch.blobs, taken: batch.taken?.map((t) => t.index) ?? null, split }
       const own = (batch.taken ?? []).map(({ index }) => index).filter((i) => ownsItsMemory(batch.data[i] as Uint8Array))
       const original = own.map((i) => batch.data[i])
-      const copied = [...(batch.blobs ?? []), ...(batch.taken ?? []).map(({ index }) => index).filter((i) => !own.includes(i))]
+      const owned = new Set(own)
+      const copied = [...(batch.blobs ?? []), ...(batch.taken ?? []).map(({ index }) => index).filter((i) => !owned.has(i))]
       const transfer = copied.length > 0 ? [copyInto(batch.data, copied)] : []
       try {
         worker.postMessage(message, [...transfer, ...own.map((i) => (batch.data[i] as Uint8Array).buffer as ArrayBuffer)])

@@ -46,6 +46,8 @@ export interface SqlWriter {
 export interface SubmitOptions {
   /** What this write depends on, for `lanes`: writes sharing a key commit in the order queued. */
   keys?: readonly (string | number)[]
+  /** For `lanes`: the bytes of its byte values, when the caller knows them (else they are counted). */
+  bytes?: number
   /** In `keep` mode: told each time a batch holding this write failed (the write stays queued). */
   failed?: (error: Error) => void
 }
@@ -164,7 +166,12 @@ interface Waiter {
 
 function byteSize(ops: readonly WriteOp[]): number {
   let bytes = 0
-  for (const [, params] of ops) for (const value of Object.values(params)) if (value instanceof Uint8Array) bytes += value.byteLength
+  for (const [, params] of ops) {
+    for (const name in params) {
+      const value = params[name]
+      if (value instanceof Uint8Array) bytes += value.byteLength
+    }
+  }
   return bytes
 }
 
@@ -267,7 +274,7 @@ export function createSqlWriter(statements: ReadonlyMap<string, Positional>, tra
 
   function submit(ops: readonly WriteOp[], done: (error: Error | null) => void, stamp?: () => void, extra?: SubmitOptions): void {
     if (closed) return done(new Error('the writer is closed'))
-    queue.push({ seq: nextSeq++, ops, done, stamp, failed: extra?.failed, keys: extra?.keys, bytes: options.lanes ? byteSize(ops) : 0 })
+    queue.push({ seq: nextSeq++, ops, done, stamp, failed: extra?.failed, keys: extra?.keys, bytes: options.lanes ? (extra?.bytes ?? byteSize(ops)) : 0 })
     schedule()
   }
 

@@ -1,6 +1,11 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
 import { secretBoxOf } from './secret-box'
+import { isEnvelope } from '../../../shared/envelope'
+import { policySchema } from '../../../shared/policy'
+import { isProviderId } from '../../../shared/providers'
+import type { SchemeId } from '../../../shared/signatures'
+import type { Subscription } from '../sender/subscriptions'
 
 export interface SubscriptionRow {
   id: string
@@ -59,5 +64,45 @@ export function createSubscriptionStatements(db: Database): SubscriptionStatemen
     list: () => (list.all() as SubscriptionRow[]).map((row) => opened(row)!),
     setPaused: (id, paused, now) => setPaused.run(paused ? 1 : 0, now, id).changes > 0,
     setSecrets: (id, secretsJson, now) => setSecrets.run(box.seal(secretsJson), now, id).changes > 0,
+  }
+}
+
+// The row's edge: the sender's camelCase Subscription in, its snake_case row out, and back.
+export function subscriptionFromRow(row: SubscriptionRow): Subscription {
+  const [secret, ...retiredSecrets] = JSON.parse(row.secrets_json) as string[]
+  return {
+    id: row.id,
+    name: row.name,
+    target: row.endpoint_slug !== null ? { endpoint: row.endpoint_slug } : { url: row.url },
+    scheme: row.scheme as SchemeId,
+    secret,
+    retiredSecrets,
+    policy: policySchema.parse(JSON.parse(row.policy_json)),
+    headers: JSON.parse(row.headers_json) as Record<string, string>,
+    eventIdHeader: row.event_id_header,
+    envelope: isEnvelope(row.envelope) ? row.envelope : 'event',
+    provider: isProviderId(row.provider) ? row.provider : null,
+    paused: row.paused === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+export function subscriptionToRow(sub: Subscription): SubscriptionRow {
+  return {
+    id: sub.id,
+    name: sub.name,
+    url: 'url' in sub.target ? sub.target.url : '',
+    endpoint_slug: 'endpoint' in sub.target ? sub.target.endpoint : null,
+    scheme: sub.scheme,
+    secrets_json: JSON.stringify(sub.secret === undefined ? [] : [sub.secret, ...sub.retiredSecrets]),
+    policy_json: JSON.stringify(sub.policy),
+    headers_json: JSON.stringify(sub.headers),
+    event_id_header: sub.eventIdHeader,
+    envelope: sub.envelope,
+    provider: sub.provider,
+    paused: sub.paused ? 1 : 0,
+    created_at: sub.createdAt,
+    updated_at: sub.updatedAt,
   }
 }

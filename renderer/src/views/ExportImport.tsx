@@ -1,7 +1,7 @@
 // Export the selected rows (the inspected one plus any Ctrl/⌘-clicked) as HAR 1.2, cURL commands
 // or a Hookloop case file — secrets and signatures redacted unless "keep secrets" is ticked — and
 // import a HAR or case file to replay it against an endpoint, re-signed with a given secret.
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { ExportFormat, ReplayResult } from '../../../shared/exports'
 import type { ImportedScenarioView, TimelineRow } from '../../../shared/contract'
 import { openTextFile, saveTextFile, savesToPath } from '../lib/files'
@@ -29,6 +29,24 @@ const FORMATS: { id: ExportFormat; label: string; hint: string }[] = [
   { id: 'case', label: 'Case file', hint: 'Hookloop JSON: setup, captured requests and outcome; can be imported and replayed' },
 ]
 
+/** A modal that closes on a click outside it; the footer holds the close button, then its actions. */
+function Dialog(props: { testId: string; title: string; wide?: boolean; close: () => void; closeLabel: string; actions: ReactNode; children: ReactNode }) {
+  return (
+    <div className="overlay" onClick={props.close}>
+      <div className="dialog" style={props.wide ? { minWidth: 560 } : undefined} onClick={(e) => e.stopPropagation()} data-testid={props.testId}>
+        <h2>{props.title}</h2>
+        {props.children}
+        <div className="row" style={{ marginTop: 12, justifyContent: 'flex-end' }}>
+          <button className="btn" onClick={props.close}>
+            {props.closeLabel}
+          </button>
+          {props.actions}
+        </div>
+      </div>
+    </div>
+  )
+}
+
 export function ExportDialog() {
   const rows = useApp((s) => s.timeline.rows)
   const picked = useApp((s) => s.picked)
@@ -52,9 +70,17 @@ export function ExportDialog() {
     }
   }
   return (
-    <div className="overlay" onClick={close}>
-      <div className="dialog" onClick={(e) => e.stopPropagation()} data-testid="export-dialog">
-        <h2>Export {targets.count} row{targets.count === 1 ? '' : 's'}</h2>
+    <Dialog
+      testId="export-dialog"
+      title={`Export ${targets.count} row${targets.count === 1 ? '' : 's'}`}
+      close={close}
+      closeLabel="Cancel"
+      actions={
+        <button className="btn primary" disabled={busy || targets.count === 0} onClick={() => void go()} data-testid="export-download">
+          {busy ? <span className="spinner" /> : null} Download
+        </button>
+      }
+    >
         {targets.count === 0 && <div className="hint">Select a row (click), or pick several with Ctrl/⌘-click, then export.</div>}
         {FORMATS.map((f) => (
           <label key={f.id} className="check" style={{ display: 'flex', gap: 6 }}>
@@ -70,16 +96,7 @@ export function ExportDialog() {
             Keep secrets <span className="hint">— off: signature headers, Authorization and endpoint / subscription secrets become [redacted]</span>
           </span>
         </label>
-        <div className="row" style={{ marginTop: 12, justifyContent: 'flex-end' }}>
-          <button className="btn" onClick={close}>
-            Cancel
-          </button>
-          <button className="btn primary" disabled={busy || targets.count === 0} onClick={() => void go()} data-testid="export-download">
-            {busy ? <span className="spinner" /> : null} Download
-          </button>
-        </div>
-      </div>
-    </div>
+    </Dialog>
   )
 }
 
@@ -129,9 +146,23 @@ export function ImportDialog() {
   }
   const ready = file !== null && (targetKind === 'endpoint' ? endpoint !== undefined : url.trim() !== '') && (!resign || secret !== '')
   return (
-    <div className="overlay" onClick={close}>
-      <div className="dialog" style={{ minWidth: 560 }} onClick={(e) => e.stopPropagation()} data-testid="import-dialog">
-        <h2>Import: replay, or make it a scenario</h2>
+    <Dialog
+      testId="import-dialog"
+      wide
+      title="Import: replay, or make it a scenario"
+      close={close}
+      closeLabel="Close"
+      actions={
+        <>
+          <button className="btn" disabled={busy || file === null} onClick={() => void makeScenario()} data-testid="import-make-scenario" title="A scenario file for hookloop run: the requests sent again in order, what was observed as expectations, secrets as placeholders">
+            Make it a scenario
+          </button>
+          <button className="btn primary" disabled={busy || !ready} onClick={() => void go()} data-testid="import-replay">
+            {busy ? <span className="spinner" /> : null} Replay
+          </button>
+        </>
+      }
+    >
         <div className="row">
           <button className="btn" onClick={() => void pick()} data-testid="import-pick">
             Choose a HAR or case file…
@@ -194,18 +225,6 @@ export function ImportDialog() {
             )}
           </div>
         )}
-        <div className="row" style={{ marginTop: 12, justifyContent: 'flex-end' }}>
-          <button className="btn" onClick={close}>
-            Close
-          </button>
-          <button className="btn" disabled={busy || file === null} onClick={() => void makeScenario()} data-testid="import-make-scenario" title="A scenario file for hookloop run: the requests sent again in order, what was observed as expectations, secrets as placeholders">
-            Make it a scenario
-          </button>
-          <button className="btn primary" disabled={busy || !ready} onClick={() => void go()} data-testid="import-replay">
-            {busy ? <span className="spinner" /> : null} Replay
-          </button>
-        </div>
-      </div>
-    </div>
+    </Dialog>
   )
 }

@@ -2,7 +2,7 @@
 // status_code, last_attempt_at, next_attempt_at. Virtualized like the timeline.
 import { loadMoreRows, togglePicked, useApp } from '../state/app-store'
 import { formatTime } from '../lib/format'
-import { DuplicateBadge, SignatureBadgeView, StatusBadge } from './badges'
+import { RowMarks, StatusBadge } from './badges'
 import { ROW_HEIGHT, useVirtualRows } from './use-virtual'
 
 export function TableView() {
@@ -39,13 +39,7 @@ export function TableView() {
             >
               <span className="mono ellipsis row" style={{ flexWrap: 'nowrap' }} title={row.eventId}>
                 <span className="ellipsis">{row.eventId}</span>
-                <SignatureBadgeView signature={row.signature} />
-                <DuplicateBadge count={row.duplicates} />
-                {verdict && (
-                  <span className={`vmark ${verdict.ok ? 'ok' : 'fail'}`} title={verdict.lines.join('\n')} data-testid="row-verdict" data-ok={verdict.ok}>
-                    {verdict.ok ? '✓' : '✗'}
-                  </span>
-                )}
+                <RowMarks row={row} verdict={verdict} />
               </span>
               <span className="ellipsis">{row.eventType || '—'}</span>
               <span>

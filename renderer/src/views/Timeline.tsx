@@ -5,8 +5,8 @@ import type { TimelineRow } from '../../../shared/contract'
 import { loadMoreRows, togglePicked, useApp, type RowVerdict, type TimeWindow } from '../state/app-store'
 import { timeExtent } from '../state/timeline-model'
 import { axisTicks, formatClock, formatDuration } from '../lib/format'
-import { DuplicateBadge, SignatureBadgeView, StatusBadge } from './badges'
-import { useVirtualRows } from './use-virtual'
+import { RowMarks, StatusBadge } from './badges'
+import { useElementSize, useVirtualRows } from './use-virtual'
 
 const FIT_SAMPLE = 500
 
@@ -42,16 +42,7 @@ export function Timeline() {
   const window = useTimeWindow(rows)
   const { viewport, onScroll, first, last, totalHeight, reveal } = useVirtualRows(rows.length, loadMoreRows)
   const axis = useRef<HTMLDivElement | null>(null)
-  const [trackWidth, setTrackWidth] = useState(600)
-
-  useEffect(() => {
-    const el = axis.current
-    if (!el) return
-    const observer = new ResizeObserver(() => setTrackWidth(el.clientWidth))
-    observer.observe(el)
-    setTrackWidth(el.clientWidth)
-    return () => observer.disconnect()
-  }, [])
+  const trackWidth = useElementSize(axis, 'clientWidth')
 
   useEffect(() => {
     if (!selectedKey) return
@@ -268,13 +259,7 @@ const TimelineRowView = memo(function TimelineRowView({ row, top, selected, sele
             {row.attempts === 1 ? '' : 's'}
           </span>
         </div>
-        <SignatureBadgeView signature={row.signature} />
-        <DuplicateBadge count={row.duplicates} />
-        {verdict && (
-          <span className={`vmark ${verdict.ok ? 'ok' : 'fail'}`} title={verdict.lines.join('\n')} data-testid="row-verdict" data-ok={verdict.ok}>
-            {verdict.ok ? '✓' : '✗'}
-          </span>
-        )}
+        <RowMarks row={row} verdict={verdict} />
       </div>
       <div className="tl-track">
         {ticks.map((t) => (

@@ -1,5 +1,6 @@
 // Small shared pieces: status, signature and duplicate badges, the outcome legend.
 import type { MarkTone, SignatureBadge, TimelineRow } from '../../../shared/contract'
+import type { RowVerdict } from '../state/app-store'
 
 const STATUS_TONE: Record<TimelineRow['status'], string> = {
   pending: 'pending',
@@ -75,6 +76,21 @@ export function DuplicateBadge({ count }: { count: number }) {
     <span className="badge warn" title={`${arrivals} arrivals of this event id (${count} duplicate${count === 1 ? '' : 's'})`} data-duplicates={count}>
       dup ×{arrivals}
     </span>
+  )
+}
+
+/** What a row says about itself wherever it is shown: signature, duplicates, the last run's verdict. */
+export function RowMarks({ row, verdict }: { row: Pick<TimelineRow, 'signature' | 'duplicates'>; verdict?: RowVerdict | undefined }) {
+  return (
+    <>
+      <SignatureBadgeView signature={row.signature} />
+      <DuplicateBadge count={row.duplicates} />
+      {verdict && (
+        <span className={`vmark ${verdict.ok ? 'ok' : 'fail'}`} title={verdict.lines.join('\n')} data-testid="row-verdict" data-ok={verdict.ok}>
+          {verdict.ok ? '✓' : '✗'}
+        </span>
+      )}
+    </>
   )
 }
 

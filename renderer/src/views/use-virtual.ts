@@ -1,24 +1,29 @@
 // Fixed-height virtualization: only the rows in view (plus a little overscan) are in the DOM,
 // whatever the list's length.
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 
 export const ROW_HEIGHT = 40
 const OVERSCAN = 6
+
+/** An element's width or height, followed as it resizes (600 until it is laid out). */
+export function useElementSize(ref: RefObject<HTMLElement | null>, side: 'clientWidth' | 'clientHeight'): number {
+  const [size, setSize] = useState(600)
+  useEffect(() => {
+    const el = ref.current
+    if (!el) return
+    const observer = new ResizeObserver(() => setSize(el[side]))
+    observer.observe(el)
+    setSize(el[side])
+    return () => observer.disconnect()
+  }, [ref, side])
+  return size
+}
 
 export function useVirtualRows(count: number, onNearEnd?: () => void) {
   const viewport = useRef<HTMLDivElement | null>(null)
   // The first row in view, not the pixel offset: scrolling within a row renders nothing.
   const [topRow, setTopRow] = useState(0)
-  const [height, setHeight] = useState(600)
-
-  useEffect(() => {
-    const el = viewport.current
-    if (!el) return
-    const observer = new ResizeObserver(() => setHeight(el.clientHeight))
-    observer.observe(el)
-    setHeight(el.clientHeight)
-    return () => observer.disconnect()
-  }, [])
+  const height = useElementSize(viewport, 'clientHeight')
 
   const onScroll = useCallback(() => {
     const el = viewport.current

@@ -60,7 +60,7 @@ describe('subscription and delivery operations', () => {
     expect(check(first, oldSecret).valid).toBe(true)
     expect(check(second, oldSecret)).toMatchObject({ valid: false, reason: 'signature_mismatch' })
     expect(check(second, newSecret).valid).toBe(true)
-    expect(sender.getSubscription('r')?.retired_secrets).toEqual([oldSecret])
+    expect(sender.getSubscription('r')?.retiredSecrets).toEqual([oldSecret])
   })
 
   it('retry now: after failed, one more attempt at once; refused while one is in flight', async () => {
