@@ -23,13 +23,20 @@ const holder: { manager?: TunnelManager } = {}
 let receiverPort: number
 let closeReceiver: () => Promise<void>
 let accept: TunnelAcceptor | undefined
+let handed = 0
 if (kind !== 'minimal') {
   const dir = mkdtempSync(join(tmpdir(), 'hookloop-bench-tunnel-'))
   const db = openDatabase({ file: join(dir, 'hookloop.db') })
   const receiver = await createReceiver({ db, clock: createRealClock(), publicUrl: () => holder.manager?.publicUrl() })
   receiver.endpoints.create({ slug: 'bench' })
   receiverPort = receiver.port
-  if (kind === 'hookloop') accept = receiver.accept
+  // Counted: every socket handed over is one the tunnel server took (a new one per request when
+  // the server closes sockets after their answers).
+  if (kind === 'hookloop')
+    accept = (socket, tap) => {
+      handed++
+      receiver.accept(socket, tap)
+    }
   closeReceiver = async () => {
     await receiver.close()
     db.close()
@@ -66,7 +73,7 @@ manager.start()
 process.on('message', (message: unknown) => {
   if (message === 'cpu') {
     const { user, system } = process.cpuUsage()
-    process.send?.({ cpuUs: user + system })
+    process.send?.({ cpuUs: user + system, handed })
   }
 })
 process.on('disconnect', () => {

@@ -1,44 +1,18 @@
 // Forward mode as a provider reaches it: through the public tunnel (our test server and the real
 // localtunnel server), into the receiver with a fault in front, on to a real app that verifies the
 // signature with the official Standard Webhooks library.
-import { join } from 'node:path'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
-import { createRealClock } from '../../../electron/engine/clock'
-import { createReceiver, type Receiver } from '../../../electron/engine/receiver'
-import { openDatabase } from '../../../electron/engine/store'
-import { createTunnelManager, type TunnelManager } from '../../../electron/engine/tunnel'
-import { createTunnelServer } from '../../support/tunnel-server'
-import { makeTempDir } from '../../support/temp-dir'
 import { useCleanups } from '../tunnel/fixture'
-import { realTunnelFixture } from '../tunnel/real-fixture'
+import { realTunnelFixture, testServerFixture } from '../tunnel/real-fixture'
 import { sendToPublicUrl, waitForState } from '../tunnel/support'
 import { startApp } from './apps'
 
 const secret = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')
 const cleanup = useCleanups()
 
-/** Hookloop's receiver over a SQLite file behind a tunnel on our test server, sockets handed to it as the engine does. */
-async function onTestServer(): Promise<{ receiver: Receiver; manager: TunnelManager }> {
-  const server = await createTunnelServer({ maxSockets: 4, reuseSockets: true })
-  cleanup(() => server.stop())
-  const temp = makeTempDir('hookloop-forward-tunnel-')
-  const db = openDatabase({ file: join(temp.dir, 'hookloop.db') })
-  cleanup(() => {
-    db.close()
-    temp.cleanup()
-  })
-  const holder: { manager?: TunnelManager } = {}
-  const receiver = await createReceiver({ db, clock: createRealClock(), publicUrl: () => holder.manager?.publicUrl() })
-  cleanup(() => receiver.close())
-  const manager = createTunnelManager({ host: server.url, localPort: receiver.port, accept: (socket, tap) => receiver.accept(socket, tap) })
-  holder.manager = manager
-  cleanup(() => manager.stop())
-  return { receiver, manager }
-}
-
 describe.each([
-  ['our test server', onTestServer],
+  ['our test server', () => testServerFixture(cleanup)],
   ['the real localtunnel server', () => realTunnelFixture(cleanup)],
 ])('forward through the tunnel (%s)', (_, setUp) => {
   it('fail the first one before the app sees it, then forward: the provider retries, the app verifies and answers once, both legs stored', async () => {

@@ -2,7 +2,7 @@ import { connect } from 'node:net'
 import { createServer } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { useCleanups, tunnelFixture } from './fixture'
-import { listening, sendToPublicUrl, waitForState } from './support'
+import { listening, sendToPublicUrl, startOnline } from './support'
 
 const cleanup = useCleanups()
 
@@ -32,9 +32,7 @@ describe('tunnel exposure', () => {
     )
     cleanup(() => control.close())
     const { server, manager, receiver } = await tunnelFixture(cleanup)
-    manager.start()
-    await waitForState(manager, (s) => s.kind === 'online', 'online')
-    const url = manager.publicUrl() ?? ''
+    const url = await startOnline(manager)
     const publicHost = new URL(url).host
     const controlHost = `127.0.0.1:${control.port}`
 

@@ -4,19 +4,14 @@
 // ones; the tunnel still answers its health check itself and tells busy from idle.
 import { createHash } from 'node:crypto'
 import { request } from 'node:http'
-import type { Socket } from 'node:net'
-import { join } from 'node:path'
+import { connect, type Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import type { TunnelState } from '../../../shared/tunnel'
-import { createRealClock } from '../../../electron/engine/clock'
-import { createReceiver, type Receiver } from '../../../electron/engine/receiver'
-import { openDatabase } from '../../../electron/engine/store'
-import { createTunnelManager, type TunnelManager, type TunnelManagerOptions } from '../../../electron/engine/tunnel'
-import { createTunnelServer, type TunnelServerOptions } from '../../support/tunnel-server'
-import { makeTempDir } from '../../support/temp-dir'
+import type { Receiver } from '../../../electron/engine/receiver'
+import type { TunnelManager } from '../../../electron/engine/tunnel'
 import { useCleanups } from './fixture'
-import { idOf, realTunnelFixture } from './real-fixture'
-import { record, sendToPublicUrl, waitForState, waitUntil } from './support'
+import { idOf, realTunnelFixture, testServerFixture } from './real-fixture'
+import { record, sendToPublicUrl, startOnline, waitForState, waitUntil } from './support'
 
 const cleanup = useCleanups()
 const isOnline = (s: TunnelState) => s.kind === 'online'
@@ -31,39 +26,8 @@ interface HandOffSetup {
   dropSockets(): Promise<void>
 }
 
-/** Hookloop's receiver over a SQLite file, and a manager handing its sockets to it (counted). */
-async function receiverWithManager(managerOptions: Omit<TunnelManagerOptions, 'localPort'>): Promise<Omit<HandOffSetup, 'maxSockets' | 'dropSockets'>> {
-  const temp = makeTempDir('hookloop-tunnel-handoff-')
-  const db = openDatabase({ file: join(temp.dir, 'hookloop.db') })
-  cleanup(() => {
-    db.close()
-    temp.cleanup()
-  })
-  const holder: { manager?: TunnelManager } = {}
-  const receiver = await createReceiver({ db, clock: createRealClock(), publicUrl: () => holder.manager?.publicUrl() })
-  cleanup(() => receiver.close())
-  const handed = new Set<Socket>()
-  const manager = createTunnelManager({
-    requestTimeoutMs: 1000,
-    backoff: { initialMs: 100, maxMs: 800, jitter: 0.2 },
-    healthIntervalMs: 300,
-    degradedGraceMs: 300,
-    ...managerOptions,
-    localPort: receiver.port,
-    accept: (socket, tap) => {
-      handed.add(socket)
-      receiver.accept(socket, tap)
-    },
-  })
-  holder.manager = manager
-  cleanup(() => manager.stop())
-  return { receiver, manager, handed }
-}
-
-async function onTestServer(serverOptions: TunnelServerOptions = {}): Promise<HandOffSetup> {
-  const server = await createTunnelServer({ maxSockets: 4, reuseSockets: true, ...serverOptions })
-  cleanup(() => server.stop())
-  const setup = await receiverWithManager({ host: server.url })
+async function onTestServer(): Promise<HandOffSetup> {
+  const { server, ...setup } = await testServerFixture(cleanup)
   return {
     ...setup,
     maxSockets: 4,
@@ -74,15 +38,8 @@ async function onTestServer(serverOptions: TunnelServerOptions = {}): Promise<Ha
 }
 
 async function onRealServer(): Promise<HandOffSetup> {
-  const { server, receiver, manager } = await realTunnelFixture(cleanup)
-  const handed = new Set<Socket>()
-  // The fixture's manager hands its sockets to the receiver; count them on the way.
-  const accept = receiver.accept.bind(receiver)
-  receiver.accept = (socket, tap) => {
-    handed.add(socket)
-    accept(socket, tap)
-  }
-  return { receiver, manager, handed, maxSockets: 10, dropSockets: () => server.restart() }
+  const { server, ...setup } = await realTunnelFixture(cleanup)
+  return { ...setup, maxSockets: 10, dropSockets: () => server.restart() }
 }
 
 const flushed = (receiver: Receiver, n: number) => () => {
@@ -131,9 +88,7 @@ describe.each([
     const endpoint = receiver.endpoints.create({ slug: 'slow' })
     receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: 2500 }, { type: 'reply', status: 200, body: 'answered after the hold' }] })
     const { states, notices } = record(manager)
-    manager.start()
-    await waitForState(manager, isOnline, 'online')
-    const url = manager.publicUrl() ?? ''
+    const url = await startOnline(manager)
     const onlineAt = states.length
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => sendToPublicUrl(url, `/h/slow?n=${i}`, { body: `{"n":${i}}`, timeoutMs: 30_000 })))
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 12 }, () => 200))
@@ -143,6 +98,24 @@ describe.each([
     expect(notices).toEqual([])
     await waitUntil(flushed(receiver, 12), 'twelve captured requests')
     expect(receiver.requests.list().map((r) => r.fault?.outcome)).toEqual(Array.from({ length: 12 }, () => 'replied'))
+  })
+
+  it("answers a request that says Connection: close and closes that caller's connection, the tunnel staying full", async () => {
+    const { receiver, manager, maxSockets } = await setUp()
+    receiver.endpoints.create({ slug: 'closing' })
+    const url = await startOnline(manager)
+    // Some providers' clients send Connection: close. It is hop-by-hop: the tunnel server owns the
+    // caller's connection and closes it after the answer; the tunnel socket it cost is replaced.
+    const raw = await rawExchange(url, 'POST /h/closing HTTP/1.1\r\nHost: ' + new URL(url).host + '\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}')
+    expect(raw.text).toMatch(/^HTTP\/1\.1 200 /)
+    expect(raw.text.toLowerCase()).toContain('connection: close')
+    expect(raw.closedByServer).toBe(true)
+    await waitUntil(() => manager.sockets().live === maxSockets, 'a full pool again')
+    expect((await sendToPublicUrl(url, '/h/closing?after=close', { body: '{}' })).status).toBe(200)
+    await waitUntil(flushed(receiver, 2), 'both requests captured')
+    const [first] = receiver.requests.list().sort((a, b) => a.id - b.id)
+    // What the caller sent is recorded as sent, the hop-by-hop header with it.
+    expect(first?.headers.find(([name]) => name.toLowerCase() === 'connection')?.[1]).toBe('close')
   })
 
   it('carries a 3 MiB body whole, byte for byte', async () => {
@@ -222,9 +195,7 @@ describe.each([
 
 describe('tunnel sockets handed to the in-process receiver: make before break', () => {
   it('answers a request held on an old socket when the tunnel is rebuilt, then closes that socket', async () => {
-    const server = await createTunnelServer({ maxSockets: 4 })
-    cleanup(() => server.stop())
-    const { receiver, manager } = await receiverWithManager({ host: server.url, healthIntervalMs: 200 })
+    const { server, receiver, manager } = await testServerFixture(cleanup, { healthIntervalMs: 200 }, { server: { reuseSockets: false } })
     const endpoint = receiver.endpoints.create({ slug: 'slow' })
     // Long enough for the rebuild below to happen while it is held (it takes about a second).
     receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: 8000 }, { type: 'reply', status: 200, body: 'answered late' }] })
@@ -252,3 +223,23 @@ describe('tunnel sockets handed to the in-process receiver: make before break', 
     expect(receiver.requests.list()[0]?.fault?.outcome).toBe('replied')
   })
 })
+
+/** Writes `request` on a new connection to the server behind `publicUrl`; what came back, and whether the server closed the connection. */
+function rawExchange(publicUrl: string, request: string): Promise<{ text: string; closedByServer: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(publicUrl).port) })
+    const chunks: Buffer[] = []
+    const timer = setTimeout(() => {
+      socket.destroy()
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), closedByServer: false })
+    }, 10_000)
+    socket.on('data', (c: Buffer) => chunks.push(c))
+    socket.on('end', () => {
+      clearTimeout(timer)
+      socket.destroy()
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), closedByServer: true })
+    })
+    socket.on('error', reject)
+    socket.write(request)
+  })
+}

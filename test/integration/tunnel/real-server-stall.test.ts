@@ -1,18 +1,11 @@
 // The real localtunnel server frozen (SIGSTOP) past the health deadline with a request in
 // flight, and the real server after a long idle.
 import { describe, expect, it } from 'vitest'
-import type { TunnelState } from '../../../shared/tunnel'
-import { useCleanups } from './fixture'
+import { expectDeliveredAfterIdle, idleMs, idleReceiver, useCleanups } from './fixture'
 import { idOf, realTunnelFixture } from './real-fixture'
-import { idleTimeoutReceiver, listening, record, sendToPublicUrl, waitForState } from './support'
+import { record, sendToPublicUrl, startOnline, waitForState } from './support'
 
 const cleanup = useCleanups()
-const isOnline = (s: TunnelState) => s.kind === 'online'
-
-// Node's headersTimeout is 60 s: TUNNEL_IDLE_NODE_DEFAULTS=1 idles 65 s in front of a receiver
-// with Node's own defaults; otherwise 2.5 s in front of one with a 1 s header timeout.
-const nodeDefaults = process.env.TUNNEL_IDLE_NODE_DEFAULTS === '1'
-const idleMs = nodeDefaults ? 65_000 : Number(process.env.TUNNEL_IDLE_MS ?? 2500)
 
 describe('tunnel against a stalled real localtunnel server', () => {
   it('keeps the request in flight and the wanted subdomain when the server was only frozen', async () => {
@@ -21,9 +14,7 @@ describe('tunnel against a stalled real localtunnel server', () => {
     // Held longer than it takes two health checks (and the server's status) to time out.
     receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: 6000 }, { type: 'reply', status: 202, body: 'held, then answered' }] })
     const { states, notices } = record(manager)
-    manager.start()
-    await waitForState(manager, isOnline, 'online')
-    const url = manager.publicUrl() ?? ''
+    const url = await startOnline(manager)
     expect(idOf(url)).toBe('wanted-stall')
 
     const inFlight = sendToPublicUrl(url, '/h/held', { body: '{}', timeoutMs: 30_000 })
@@ -47,18 +38,8 @@ describe('tunnel against a stalled real localtunnel server', () => {
   })
 
   it(`still delivers after ${idleMs} ms idle to a receiver that keeps Node's header timeout`, { timeout: idleMs + 60_000 }, async () => {
-    const idleReceiver = await listening(idleTimeoutReceiver(nodeDefaults), undefined)
-    cleanup(() => idleReceiver.close())
-    const { manager } = await realTunnelFixture(cleanup, { localPort: idleReceiver.port, healthIntervalMs: 30_000 })
-    manager.start()
-    await waitForState(manager, isOnline, 'online')
-    const first = await sendToPublicUrl(manager.publicUrl() ?? '', '/hooks/before-idle', { body: '{}', headers: { connection: 'keep-alive' } })
-    expect(first.status).toBe(200)
-    await new Promise((r) => setTimeout(r, idleMs))
-    for (let i = 0; i < 4; i++) {
-      const answer = await sendToPublicUrl(manager.publicUrl() ?? '', `/hooks/after-idle-${i}`, { body: '{}' })
-      expect(answer.status, `request ${i} after the idle period`).toBe(200)
-      expect(answer.body).toBe('delivered')
-    }
+    const receiver = await idleReceiver(cleanup)
+    const { manager } = await realTunnelFixture(cleanup, { localPort: receiver.port, healthIntervalMs: 30_000 })
+    await expectDeliveredAfterIdle(manager)
   })
 })

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { TunnelState } from '../../../shared/tunnel'
 import { useCleanups } from './fixture'
 import { idOf, realTunnelFixture } from './real-fixture'
-import { listening, record, sendToPublicUrl, waitForState, waitUntil } from './support'
+import { listening, record, sendToPublicUrl, startOnline, waitForState, waitUntil } from './support'
 
 const cleanup = useCleanups()
 const isOnline = (s: TunnelState) => s.kind === 'online'
@@ -24,9 +24,7 @@ describe('tunnel against the real localtunnel server', () => {
     const endpoint = receiver.endpoints.create({ slug: 'slow' })
     receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: holdMs }, { type: 'reply', status: 200, body: 'answered after the hold' }] })
     const { states, notices } = record(manager)
-    manager.start()
-    await waitForState(manager, isOnline, 'online')
-    const url = manager.publicUrl() ?? ''
+    const url = await startOnline(manager)
     const onlineAt = states.length
 
     const answers = await Promise.all(

@@ -1,34 +1,15 @@
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createRealClock } from '../../../electron/engine/clock'
-import { createReceiver, type Receiver } from '../../../electron/engine/receiver'
 import { sign } from '../../../electron/engine/signatures'
-import { openDatabase } from '../../../electron/engine/store'
-import { createTunnelManager, type TunnelManager } from '../../../electron/engine/tunnel'
-import { createTunnelServer } from '../../support/tunnel-server'
-import { makeTempDir } from '../../support/temp-dir'
 import { useCleanups } from './fixture'
+import { testServerFixture } from './real-fixture'
 import { sendToPublicUrl, waitForState, waitUntil } from './support'
 
 const cleanup = useCleanups()
 
 describe('tunnel in front of the Hookloop receiver', () => {
   it('delivers a URL-signed webhook sent to the public URL; the receiver captures it and verifies it against publicUrl()', async () => {
-    const server = await createTunnelServer()
-    cleanup(() => server.stop())
-    const temp = makeTempDir('hookloop-tunnel-')
-    const db = openDatabase({ file: join(temp.dir, 'hookloop.db') })
-    cleanup(() => {
-      db.close()
-      temp.cleanup()
-    })
-    // The receiver asks the manager for the public URL; the manager needs the receiver's port.
-    const tunnel: { manager?: TunnelManager } = {}
-    const receiver: Receiver = await createReceiver({ db, clock: createRealClock(), publicUrl: () => tunnel.manager?.publicUrl() })
-    cleanup(() => receiver.close())
-    const manager = createTunnelManager({ localPort: receiver.port, host: server.url, requestTimeoutMs: 2000 })
-    tunnel.manager = manager
-    cleanup(() => manager.stop())
+    // Relayed to the receiver's port (no hand-off): the path for a receiver in another process.
+    const { receiver, manager } = await testServerFixture(cleanup, { requestTimeoutMs: 2000 }, { relay: true, server: { maxSockets: 10, reuseSockets: false } })
     const secret = 'square-signature-key'
     receiver.endpoints.create({ slug: 'square', scheme: 'square', secrets: [secret] })
 

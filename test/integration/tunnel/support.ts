@@ -113,3 +113,10 @@ export function idleTimeoutReceiver(nodeDefaults = false): Server {
     req.on('end', () => res.end('delivered'))
   })
 }
+
+/** Starts the manager and waits until it is online; its public URL. */
+export async function startOnline(manager: TunnelManager): Promise<string> {
+  manager.start()
+  await waitForState(manager, (s) => s.kind === 'online', 'online')
+  return manager.publicUrl() ?? ''
+}

@@ -25,14 +25,19 @@ export interface TunnelServerOptions {
   reuseSockets?: boolean
 }
 
-export interface TunnelServer {
+/** What both tunnel servers for tests offer: ours here, the real one in real-server.ts. */
+export interface TunnelServerControls {
   readonly port: number
-  /** The server URL to give a tunnel client, e.g. http://127.0.0.1:40123 */
+  /** The server URL to give a tunnel client (http://127.0.0.1:<port> here). */
   readonly url: string
+  /** Starts it again on the same port, with no memory of earlier tunnels. */
   start(): Promise<void>
   /** Like a killed process: listeners closed, every client and socket gone. */
   stop(): Promise<void>
   restart(): Promise<void>
+}
+
+export interface TunnelServer extends TunnelServerControls {
   setNewTunnelMode(mode: NewTunnelMode): void
   /** Tunnel ports accept and at once close every new client socket. */
   setRefuseSockets(refuse: boolean): void

@@ -7,6 +7,7 @@ import { createServer, type LookupFunction } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { TunnelServerControls } from './index'
 
 // The real localtunnel server (github.com/localtunnel/server, kept in the project notes at
 // ../shared/peers/localtunnel-server beside the project), run as a child process for tests and
@@ -112,15 +113,8 @@ export const realServerLookup: LookupFunction = (hostname, options, callback) =>
   dnsLookup(hostname, options as LookupOptions, callback as (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family: number) => void)
 }
 
-export interface RealTunnelServer {
-  readonly port: number
-  /** The server URL to give a tunnel client: http://lt.test:<port> (with realServerLookup). */
-  readonly url: string
-  /** Kills the process (SIGKILL: no goodbye to any client). */
-  stop(): Promise<void>
-  /** Starts it again on the same port, with no memory of earlier tunnels. */
-  start(): Promise<void>
-  restart(): Promise<void>
+/** `url` is http://lt.test:<port> (reached with realServerLookup); `stop` is a SIGKILL. */
+export interface RealTunnelServer extends TunnelServerControls {
   /** SIGSTOP: the process is frozen, its sockets stay open and nothing answers. */
   pause(): void
   /** SIGCONT after pause(). */
@@ -129,6 +123,8 @@ export interface RealTunnelServer {
   tunnelSockets(id: string): Promise<number | undefined>
   /** Lines the server wrote to stdout/stderr (for failure messages). */
   readonly output: string[]
+  /** The running process's id (for benchmarks that read its CPU time). */
+  pid(): number | undefined
 }
 
 async function freePort(): Promise<number> {
@@ -222,5 +218,6 @@ export async function startRealTunnelServer(options: { port?: number } = {}): Pr
       return (JSON.parse(answer.body) as { connected_sockets: number }).connected_sockets
     },
     output,
+    pid: () => child?.pid,
   }
 }
