@@ -1,8 +1,8 @@
 // A provider pack: what one real provider's webhook delivery looks like on the wire — its headers,
 // body envelope, content type, signature scheme and retry policy — with the documents it follows.
 // Data only (the renderer reads it too); electron/engine/providers/ builds requests from it.
-import type { PolicyPresetId } from '../policy-presets'
-import type { SchemeId } from '../signatures'
+import { isPolicyPresetId, type PolicyPresetId } from '../policy-presets'
+import { isSchemeId, type SchemeId } from '../signatures'
 
 export const PROVIDER_IDS = [
   'github',
@@ -105,11 +105,18 @@ export interface PackSpec extends Partial<Omit<ProviderPack, 'id' | 'label' | 's
   sources: Array<[title: string, url: string, note: string]>
 }
 
+// A pack that leaves its scheme or policy out names one by its id: checked when the pack is made,
+// so a pack whose id names neither fails at load, not at its first delivery.
+function named<T extends string>(id: string, known: (value: string) => value is T, what: string): T {
+  if (!known(id)) throw new Error(`provider pack ${id}: no ${what} is called ${id}; name one`)
+  return id
+}
+
 export function definePack({ headers = {}, retryHeaders = {}, sources, ...own }: PackSpec): ProviderPack {
   const listed = (record: Record<string, string>, on?: 'retries') => Object.entries(record).map(([name, value]) => ({ name, value, ...(on ? { on } : {}) }))
   return {
-    scheme: own.id as SchemeId,
-    policy: own.id as PolicyPresetId,
+    scheme: own.scheme ?? named(own.id, isSchemeId, 'signature scheme'),
+    policy: own.policy ?? named(own.id, isPolicyPresetId, 'policy preset'),
     contentType: 'application/json',
     envelope: { kind: 'payload' },
     eventIdHeader: 'x-hookloop-event-id',

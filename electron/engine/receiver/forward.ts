@@ -56,9 +56,15 @@ export interface Forwarder {
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
 const REPLACED = new Set(['host', 'content-length', 'expect'])
 
+/** The header names a `Connection` value lists (they belong to that connection too), added to `tokens`. */
+function addConnectionTokens(value: string, tokens: Set<string>): Set<string> {
+  for (const t of value.split(',')) tokens.add(t.trim().toLowerCase())
+  return tokens
+}
+
 function connectionTokens(headers: readonly [string, string][]): Set<string> {
   const tokens = new Set<string>()
-  for (const [name, value] of headers) if (name.toLowerCase() === 'connection') for (const t of value.split(',')) tokens.add(t.trim().toLowerCase())
+  for (const [name, value] of headers) if (name.toLowerCase() === 'connection') addConnectionTokens(value, tokens)
   return tokens
 }
 
@@ -74,7 +80,7 @@ export function outboundHeaders(source: ForwardSource, target: URL, keepHost: bo
   for (const [name, value] of source.headers) {
     const lower = name.toLowerCase()
     lowers.push(lower)
-    if (lower === 'connection') for (const t of value.split(',')) (drop ??= new Set()).add(t.trim().toLowerCase())
+    if (lower === 'connection') drop = addConnectionTokens(value, drop ?? new Set())
     else if (lower === 'host') originalHost ??= value
     else if (lower === 'x-forwarded-for') forwardedFor ??= value
     else if (lower === 'x-forwarded-proto') forwardedProto ??= value

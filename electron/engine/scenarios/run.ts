@@ -87,7 +87,7 @@ export async function runScenario(given: Scenario, options: RunScenarioOptions =
     ...(tunnel === undefined ? {} : { tunnel }),
   })
   try {
-    return await runOnEngine(engine, scenario, options, wallStart)
+    return await runOnEngine(engine, scenario, options, wallStart, tunnel?.host)
   } finally {
     await engine.close()
     if (temp) rmSync(temp, { recursive: true, force: true })
@@ -101,11 +101,11 @@ async function forwardsSettled(engine: Engine, wallMs: number): Promise<void> {
   clearTimeout(timer)
 }
 
-async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScenarioOptions, wallStart: number): Promise<ScenarioReport> {
+async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScenarioOptions, wallStart: number, tunnelHost: string | undefined): Promise<ScenarioReport> {
   const { clock } = engine
   // Through the tunnel: nothing is sent before the public URL works, so every attempt takes it.
   const tunnel: Omit<ReportTunnel, 'bypassed_attempts'> | null =
-    engine.tunnel && scenario.tunnel ? await tunnelOnline(engine.tunnel, engineTunnel(scenario, options.tunnel)?.host ?? '', scenario.tunnel.online_within_ms, options.signal) : null
+    engine.tunnel && scenario.tunnel && tunnelHost !== undefined ? await tunnelOnline(engine.tunnel, tunnelHost, scenario.tunnel.online_within_ms, options.signal) : null
   for (const endpoint of scenario.endpoints) await engine.putEndpoint(endpoint)
   const subscriptionIds = new Map<string, string>()
   const localSubscription = new Map<string, string>()
