@@ -37,18 +37,6 @@ const op = (name: WriteName, params: NewAttempt | AttemptFinish | DeliveryFinish
   params as unknown as Record<string, unknown>,
 ]
 
-/** What insertStarted writes beside a NewAttempt's columns. */
-const UNFINISHED = {
-  duration_ms: null,
-  outcome: 'in_flight',
-  status_code: null,
-  response_headers_json: null,
-  response_body: null,
-  error: null,
-  decision: 'pending',
-  next_attempt_at: null,
-} as const satisfies Omit<AttemptRow, keyof NewAttempt>
-
 export interface AttemptDeps {
   /** Commits the attempt path's writes (ATTEMPT_PATH_SQL). */
   writer: Pick<SqlWriter, 'write'>
@@ -115,48 +103,75 @@ export function createAttemptRunner(deps: AttemptDeps) {
     }
   }
 
-  // Each write returns the attempt row as it now stands in the store, built from what was written:
-  // the attempt events are made from it, with no read back.
+  // Each write returns the attempt row as it now stands in the store, built from what was written
+  // (the same object is the write's parameters: the writer reads only the columns its statement
+  // names): the attempt events are made from it, with no read back.
   async function start(row: DeliveryRow, now: number, url: string | null, headersJson: string, faultJson: string | null): Promise<AttemptRow> {
-    const attempt: NewAttempt = { id: nextAttemptId(), delivery_id: row.id, n: row.attempts + 1, started_at: now, url, request_headers_json: headersJson, fault_json: faultJson }
+    const attempt: AttemptRow = {
+      id: nextAttemptId(),
+      delivery_id: row.id,
+      n: row.attempts + 1,
+      started_at: now,
+      duration_ms: null,
+      outcome: 'in_flight',
+      status_code: null,
+      url,
+      request_headers_json: headersJson,
+      response_headers_json: null,
+      response_body: null,
+      error: null,
+      fault_json: faultJson,
+      decision: 'pending',
+      next_attempt_at: null,
+    }
     await committed(row.id, [op('markStarted', { id: row.id, now }), op('insertStarted', attempt)])
     deliveries.started(row.id, now)
-    return { ...attempt, ...UNFINISHED }
+    return attempt
   }
 
   async function finish(started: AttemptRow, result: PostResult, decision: AttemptDecision): Promise<AttemptRow> {
     const next = decision.decision === 'retry' ? decision.at : null
     const delivery: DeliveryFinish = { id: started.delivery_id, status: statusFor(decision), last_status_code: result.statusCode, next_attempt_at: next, updated_at: clock.now() }
-    const done: AttemptFinish = {
+    const done: AttemptRow = {
       id: started.id,
+      delivery_id: started.delivery_id,
+      n: started.n,
+      started_at: started.started_at,
       duration_ms: result.durationMs,
       outcome: result.outcome,
       status_code: result.statusCode,
+      url: started.url,
+      request_headers_json: started.request_headers_json,
       response_headers_json: result.responseHeaders ? JSON.stringify(result.responseHeaders) : null,
       response_body: result.responseBody,
       error: result.error,
+      fault_json: started.fault_json,
       decision: decision.decision,
       next_attempt_at: next,
     }
     await committed(started.delivery_id, [op('finishAttempt', done), op('markFinished', delivery)])
     deliveries.finished(delivery)
-    return { ...started, ...done }
+    return done
   }
 
   async function recordDrop(row: DeliveryRow, now: number, faultJson: string): Promise<AttemptRow> {
     const delivery: DeliveryFinish = { id: row.id, status: 'failed', last_status_code: null, next_attempt_at: null, updated_at: now }
     const attempt: AttemptRow = {
-      ...UNFINISHED,
       id: nextAttemptId(),
       delivery_id: row.id,
       n: row.attempts + 1,
       started_at: now,
-      url: null,
-      request_headers_json: null,
-      fault_json: faultJson,
       duration_ms: 0,
       outcome: 'dropped',
+      status_code: null,
+      url: null,
+      request_headers_json: null,
+      response_headers_json: null,
+      response_body: null,
+      error: null,
+      fault_json: faultJson,
       decision: 'failed',
+      next_attempt_at: null,
     }
     await committed(row.id, [op('markStarted', { id: row.id, now }), op('insertFinal', attempt), op('markFinished', delivery)])
     deliveries.started(row.id, now)
@@ -255,18 +270,21 @@ export function createAttemptRunner(deps: AttemptDeps) {
     const body = built.body
     applied.push(...built.applied)
     // The attempt row is committed before the request leaves (its id is the x-hookloop-attempt link).
-    const started = await start(row, now, url, JSON.stringify(built.headers), applied.length > 0 ? JSON.stringify(applied) : null)
+    const { headers } = built
+    const started = await start(row, now, url, JSON.stringify(headers), applied.length > 0 ? JSON.stringify(applied) : null)
     const attemptId = started.id
     rekey(attemptId, sub.policy.timeout_ms)
     emitAttempt(started, row.event_id, 'attempt.started')
     emitDelivery(row.id, 'delivery.updated')
     if (hasAtOnceCopy) releaseWaitingCopies(row)
+    // Sent, not recorded (request_headers_json is written above): the attempt's own link.
+    headers[ATTEMPT_HEADER] = String(attemptId)
     const result: PostResult =
       url === null
         ? { outcome: 'connection_error', statusCode: null, responseHeaders: null, responseBody: null, durationMs: 0, error: 'error' in target ? target.error : null, finalUrl: '' }
         : await postOnce({
             url,
-            headers: { ...built.headers, [ATTEMPT_HEADER]: String(attemptId) },
+            headers,
             body,
             clock,
             timeoutMs: sub.policy.timeout_ms,

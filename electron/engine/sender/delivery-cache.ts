@@ -8,6 +8,8 @@ import type { DeliveryFinish, DeliveryRow, DeliveryStatements } from '../store/d
 // (reschedule, recovery) drops it so the next read comes from the store.
 
 export interface CachedDeliveries extends DeliveryStatements {
+  /** A row this sender inserted and committed (insertedDelivery): the next get() needs no read. */
+  remember(row: DeliveryRow): void
   /** The attempt start ({markStarted}) for `id` is committed. */
   started(id: number, now: number): void
   /** The attempt outcome ({markFinished}) is committed. */
@@ -31,6 +33,7 @@ export function cacheDeliveries(store: DeliveryStatements, maxRows = 50_000): Ca
       if (row) remember(row)
       return row
     },
+    remember,
     reschedule(id, status, nextAttemptAt, now) {
       rows.delete(id)
       store.reschedule(id, status, nextAttemptAt, now)
@@ -39,13 +42,45 @@ export function cacheDeliveries(store: DeliveryStatements, maxRows = 50_000): Ca
       rows.delete(id)
       store.recoverInFlight(id, now)
     },
+    // A new row each time (spelt out: this runs twice per attempt), never a change to the old
+    // one: whoever read it keeps what it read.
     started(id, now) {
       const row = rows.get(id)
-      if (row) rows.set(id, { ...row, attempts: row.attempts + 1, in_flight: 1, next_attempt_at: null, last_attempt_at: now, updated_at: now })
+      if (!row) return
+      rows.set(id, {
+        id,
+        event_id: row.event_id,
+        subscription_id: row.subscription_id,
+        status: row.status,
+        attempts: row.attempts + 1,
+        last_status_code: row.last_status_code,
+        last_attempt_at: now,
+        next_attempt_at: null,
+        in_flight: 1,
+        interrupted: row.interrupted,
+        faults_json: row.faults_json,
+        created_at: row.created_at,
+        updated_at: now,
+      })
     },
     finished(f) {
       const row = rows.get(f.id)
-      if (row) rows.set(f.id, { ...row, status: f.status, last_status_code: f.last_status_code, next_attempt_at: f.next_attempt_at, in_flight: 0, updated_at: f.updated_at })
+      if (!row) return
+      rows.set(f.id, {
+        id: f.id,
+        event_id: row.event_id,
+        subscription_id: row.subscription_id,
+        status: f.status,
+        attempts: row.attempts,
+        last_status_code: f.last_status_code,
+        last_attempt_at: row.last_attempt_at,
+        next_attempt_at: f.next_attempt_at,
+        in_flight: 0,
+        interrupted: row.interrupted,
+        faults_json: row.faults_json,
+        created_at: row.created_at,
+        updated_at: f.updated_at,
+      })
     },
     forget(id) {
       rows.delete(id)

@@ -49,7 +49,26 @@ function strangerSecret(like: string | undefined): string {
   return randomBytes(24).toString('hex')
 }
 
+/**
+ * The headers every attempt of a subscription starts from: content type and user agent, then the
+ * subscription's (or a provider's) own, lower-cased (a later name wins, at the earlier one's place).
+ */
+export function baseHeaders(extraHeaders: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Hookloop-Sender/0.1' }
+  for (const name in extraHeaders) headers[name.toLowerCase()] = extraHeaders[name] as string
+  return headers
+}
+
 export function buildHeaders(input: HeaderInput): BuiltHeaders {
+  return addSignedHeaders(baseHeaders(input.extraHeaders), { ...input, eventIdHeader: input.eventIdHeader.toLowerCase() })
+}
+
+/**
+ * The event id header (its name lower-cased by the caller) and the signature, added to `headers`
+ * (the attempt's own copy of its base headers, changed in place and returned); the faults are
+ * applied on the way.
+ */
+export function addSignedHeaders(headers: Record<string, string>, input: Omit<HeaderInput, 'extraHeaders'>): BuiltHeaders {
   const applied: AppliedFault[] = []
   let secret = input.secret
   let timestamp = Math.floor(input.now / 1000)
@@ -91,25 +110,18 @@ export function buildHeaders(input: HeaderInput): BuiltHeaders {
       }
     }
   }
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'user-agent': 'Hookloop-Sender/0.1',
-    ...lowerCaseKeys(input.extraHeaders),
-  }
-  headers[input.eventIdHeader.toLowerCase()] = input.eventId
+  headers[input.eventIdHeader] = input.eventId
   if (secret !== undefined && secret !== '') {
     const signed = input.sign(input.scheme, { body: input.body, secret, id: input.eventId, timestamp, url: input.url })
-    for (const [name, value] of Object.entries(signed)) {
-      // The signature header is the one that is neither the id nor the timestamp.
-      const isSignature = value !== input.eventId && value !== String(timestamp)
-      headers[name] = corrupt && isSignature ? corruptSignature(value) : value
+    if (!corrupt) Object.assign(headers, signed)
+    else {
+      const timestampText = String(timestamp)
+      for (const name in signed) {
+        const value = signed[name] as string
+        // The signature header is the one that is neither the id nor the timestamp.
+        headers[name] = value !== input.eventId && value !== timestampText ? corruptSignature(value) : value
+      }
     }
   }
   return { headers, applied }
-}
-
-function lowerCaseKeys(record: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(record)) out[k.toLowerCase()] = v
-  return out
 }
