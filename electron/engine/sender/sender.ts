@@ -11,7 +11,7 @@ import { providerBody } from '../providers/envelopes'
 import { createScheduler } from '../scheduler/scheduler'
 import { growPageCache, pageCachePragma, transactional } from '../store'
 import { createAttemptStatements } from '../store/attempts'
-import { createDeliveryStatements } from '../store/deliveries'
+import { createDeliveryStatements, insertedDelivery, type DeliveryRow, type NewDelivery } from '../store/deliveries'
 import { createEventStatements } from '../store/events'
 import { createSubscriptionStatements } from '../store/subscriptions'
 import { createInlineWriter, type SqlWriter, type WriteOp } from '../store/sql-writer'
@@ -240,22 +240,28 @@ export function createSender(options: SenderOptions) {
     return row
   }
 
+  // Returns the rows as inserted (insertedDelivery), for the views and the delivery cache: nothing
+  // is read back.
   const insertDeliveries = transactional(db, (event: StoredEvent, subs: Subscription[], faults: SendFault[]) => {
     events.insert(event)
     const now = event.createdAt
-    const created: Array<{ id: number; at: number | null }> = []
+    const created: DeliveryRow[] = []
+    const insert = (row: NewDelivery): number => {
+      const id = deliveries.insert(row)
+      created.push(insertedDelivery(id, row))
+      return id
+    }
     const copyFaults = faults.filter((f) => f.type !== 'duplicate' && f.type !== 'drop' && f.type !== 'out-of-order')
     const outOfOrder = faults.find((f) => f.type === 'out-of-order')
     for (const sub of subs) {
       // Pause: deliveries created while paused wait (no schedule) until resume.
       const first = sub.paused ? null : now + (outOfOrder?.delay_ms ?? 0)
-      const main = deliveries.insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now })
-      created.push({ id: main, at: first })
+      const main = insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now })
       for (const fault of faults) {
         if (fault.type !== 'duplicate') continue
         const at = sub.paused || first === null ? null : fault.mode === 'parallel' ? first : fault.mode === 'delayed' ? first + fault.delay_ms : null
         const copy: DeliveryFaults = { faults: copyFaults, duplicate_of: main, ...(fault.mode === 'at-once' ? { after_first_attempt_of: main } : {}) }
-        created.push({ id: deliveries.insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now }), at })
+        insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now })
       }
     }
     return created
@@ -361,15 +367,16 @@ export function createSender(options: SenderOptions) {
         if (!parsed.success) throw new SenderError('invalid_event', `faults[${i}]: ${parsed.error.issues[0]?.message ?? 'invalid fault'}`)
         return parsed.data
       })
-      const subs = (input.subscriptionIds ?? subscriptions.list().map((s) => s.id)).map((id) => subscriptions.require(id))
+      const subs = input.subscriptionIds ? input.subscriptionIds.map((id) => subscriptions.require(id)) : subscriptions.list()
       // The payload, serialised once: every attempt sends these bytes, wrapped or not by its
       // subscription's envelope (sentBody).
       const event: StoredEvent = { id: eventId, eventType: input.eventType, payload: payloadBytes(input.payload), createdAt: clock.now() }
       const created = insertDeliveries(event, subs, faults)
       rememberEvent(event)
-      const views = created.map(({ id }) => deliveryView(requireDelivery(id), input.eventType))
+      for (const row of created) deliveries.remember(row) // committed
+      const views = created.map((row) => deliveryView(row, input.eventType))
       for (const view of views) emitter.emit('delivery.created', view)
-      for (const { id, at } of created) if (at !== null) scheduler.schedule(id, at)
+      for (const { id, next_attempt_at: at } of created) if (at !== null) scheduler.schedule(id, at)
       return { eventId, deliveries: views }
     },
 
@@ -394,8 +401,11 @@ export function createSender(options: SenderOptions) {
       const sub = subscriptions.require(subscriptionId)
       const now = clock.now()
       const at = sub.paused ? null : now
-      const id = deliveries.insert({ event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now })
-      const view = deliveryView(requireDelivery(id), event.eventType)
+      const row = { event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now }
+      const inserted = insertedDelivery(deliveries.insert(row), row)
+      deliveries.remember(inserted)
+      const id = inserted.id
+      const view = deliveryView(inserted, event.eventType)
       emitter.emit('delivery.created', view)
       if (at !== null) scheduler.schedule(id, at)
       return view

@@ -189,7 +189,8 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
     },
     get: load,
     require: requireSub,
-    list: () => statements.list().map((row) => load(row.id) ?? subscriptionFromRow(row)),
+    // The cached ones as they are: a row is read (and its secrets opened) only for one not cached yet.
+    list: () => statements.ids().flatMap((id) => load(id) ?? []),
     setPaused(id, paused, now) {
       return save({ ...requireSub(id), paused, updatedAt: now })
     },

@@ -94,6 +94,25 @@ export const DELIVERY_WRITE_SQL = {
   ),
 } as const
 
+/** The row insert() stores for `row` under `id` (its defaults spelt out): what was written, without reading it back. */
+export function insertedDelivery(id: number, row: NewDelivery): DeliveryRow {
+  return {
+    id,
+    event_id: row.event_id,
+    subscription_id: row.subscription_id,
+    status: 'pending',
+    attempts: 0,
+    last_status_code: null,
+    last_attempt_at: null,
+    next_attempt_at: row.next_attempt_at,
+    in_flight: 0,
+    interrupted: 0,
+    faults_json: row.faults_json,
+    created_at: row.created_at,
+    updated_at: row.created_at,
+  }
+}
+
 /** Named prepared statements over the deliveries table. */
 export function createDeliveryStatements(db: Database): DeliveryStatements {
   const write = (sql: string) => prepareWrite(db, 'deliveries', sql)

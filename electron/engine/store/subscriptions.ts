@@ -33,6 +33,8 @@ export interface SubscriptionStatements {
   update(row: SubscriptionRow): void
   get(id: string): SubscriptionRow | undefined
   list(): SubscriptionRow[]
+  /** The ids in list() order, without opening any secret. */
+  ids(): string[]
   setPaused(id: string, paused: boolean, now: number): boolean
   setSecrets(id: string, secretsJson: string, now: number): boolean
 }
@@ -55,6 +57,7 @@ export function createSubscriptionStatements(db: Database): SubscriptionStatemen
   )
   const get = db.prepare(`SELECT ${COLUMNS} FROM subscriptions WHERE id = ?`)
   const list = db.prepare(`SELECT ${COLUMNS} FROM subscriptions ORDER BY created_at, id`)
+  const ids = db.prepare('SELECT id FROM subscriptions ORDER BY created_at, id').pluck()
   const setPaused = write('UPDATE subscriptions SET paused = ?, updated_at = ? WHERE id = ?')
   const setSecrets = write('UPDATE subscriptions SET secrets_json = ?, updated_at = ? WHERE id = ?')
   return {
@@ -62,6 +65,7 @@ export function createSubscriptionStatements(db: Database): SubscriptionStatemen
     update: (row) => void update.run(sealed(row)),
     get: (id) => opened(get.get(id) as SubscriptionRow | undefined),
     list: () => (list.all() as SubscriptionRow[]).map((row) => opened(row)!),
+    ids: () => ids.all() as string[],
     setPaused: (id, paused, now) => setPaused.run(paused ? 1 : 0, now, id).changes > 0,
     setSecrets: (id, secretsJson, now) => setSecrets.run(box.seal(secretsJson), now, id).changes > 0,
   }
