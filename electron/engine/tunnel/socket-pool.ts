@@ -113,6 +113,7 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
     // stayed open is read when it closes (no timer per socket).
     let counted = false
     let carried = false
+    let handed: Relay | undefined
     const markHealthy = () => {
       if (carried || remote.destroyed || closed) return
       carried = true
@@ -129,9 +130,8 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       counted = true
       live++
       if (handOffTo) {
-        const handed = handOffTo(remote, markHealthy)
+        handed = handOffTo(remote, markHealthy)
         relays.add(handed)
-        remote.once('close', () => relays.delete(handed))
       }
       options.onChange()
     })
@@ -140,6 +140,7 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
     })
     remote.once('close', () => {
       sockets.delete(remote)
+      if (handed) relays.delete(handed)
       if (connectedAt === undefined && direct !== undefined && address === direct) address = undefined
       if (counted) {
         live--
