@@ -1,7 +1,7 @@
 // Regenerates docs/screenshots/*.png: starts `hookloop serve` from the build, sets a scene through
 // the control socket (Try the loop, a chaotic endpoint, a gone one, signature faults, a
 // duplicate, forward mode to a real app, a recorded session), and photographs each view in
-// headless Chromium (scenarios, checks, export and the tunnel pill included). `npm run build` first.
+// headless Chromium (scenarios, checks with a handshake, export and the tunnel pill included). `npm run build` first.
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { createServer } from 'node:http'
 import { chromium } from 'playwright-core'
+import { App, ExpressReceiver, LogLevel } from '@slack/bolt'
 import { Webhook } from 'standardwebhooks'
 import WebSocket from 'ws'
 
@@ -130,7 +131,11 @@ shopApp.close()
 await shoot('timeline-dark', 'dark', [])
 await shoot('inspector', 'light', [async (page) => page.click('[data-testid=timeline-row]:has([data-signature=invalid])'), async (page) => page.waitForSelector('[data-testid=verdict]')])
 await shoot('table', 'light', [async (page) => page.click('[data-testid=table-toggle]')])
-const cardAtTop = (slug) => async (page) => page.locator(`[data-testid=endpoint-card][data-endpoint=${slug}]`).evaluate((card) => card.scrollIntoView({ block: 'start' }))
+// A margin above the card, so its top border is not hidden under the page's edge.
+const cardAtTop = (slug) => async (page) => page.locator(`[data-testid=endpoint-card][data-endpoint=${slug}]`).evaluate((card) => {
+  card.style.scrollMarginTop = '16px'
+  card.scrollIntoView({ block: 'start' })
+})
 await shoot('endpoints-and-rules', 'light', [async (page) => page.click('[data-testid=nav-endpoints]'), cardAtTop('orders')])
 await shoot('endpoint-forward', 'light', [async (page) => page.click('[data-testid=nav-endpoints]'), cardAtTop('shop-your-app')])
 await shoot('sender', 'light', [async (page) => page.click('[data-testid=nav-sender]')])
@@ -221,6 +226,23 @@ await shoot('checks-consumer', 'light', [
   async (page) => page.waitForSelector('[data-testid=consumer-verdict]', { timeout: 60_000 }),
 ])
 consumer.close()
+// The handshake check against a Slack app (Bolt verifies the request, then answers the challenge)
+// given another signing secret: ✗, with what Slack needs.
+const boltReceiver = new ExpressReceiver({ signingSecret: '8f742231b10e8888abcd99yyyzzz85a5', logLevel: LogLevel.ERROR })
+new App({ receiver: boltReceiver, authorize: async () => ({ botToken: 'xoxb-x', botId: 'B1', botUserId: 'U1' }), logLevel: LogLevel.ERROR })
+const bolt = await new Promise((resolve) => {
+  const server = boltReceiver.app.listen(0, '127.0.0.1', () => resolve(server))
+})
+await shoot('checks-handshake', 'light', [
+  async (page) => page.click('[data-testid=nav-checks]'),
+  async (page) => page.fill('[data-testid=consumer-url]', `http://127.0.0.1:${bolt.address().port}/slack/events`),
+  async (page) => page.selectOption('[data-testid=consumer-scheme]', ''),
+  async (page) => page.selectOption('[data-testid=consumer-handshake]', 'slack-url-verification'),
+  async (page) => page.fill('[data-testid=consumer-secret]', 'not-the-apps-signing-secret'),
+  async (page) => page.click('[data-testid=consumer-run]'),
+  async (page) => page.waitForSelector('[data-testid=consumer-verdict]', { timeout: 60_000 }),
+])
+bolt.close()
 const senderCheck = [
   async (page) => page.click('[data-testid=nav-checks]'),
   async (page) => page.selectOption('[data-testid=sender-check-endpoint]', { label: 'bookings — /h/bookings' }),

@@ -35,7 +35,7 @@ export interface HandshakeDefinition extends PresetInfo {
   /** What picks the request out among the others an endpoint receives (the receiver preset's matchers). */
   matchers: Matcher[]
   /**
-   * The provider signs the handshake request with the endpoint's signing secret (Slack): on an
+   * The provider signs the handshake request with the endpoint's signing secret (Slack, Zoom): on an
    * endpoint with a secret, the receiver answers only a request whose signature verifies.
    */
   requestSigned: boolean
@@ -82,6 +82,7 @@ export const HANDSHAKES = defineCatalog({
     description: 'Zoom: a signed POST {event: "endpoint.url_validation", payload: {plainToken}}; answer {plainToken, encryptedToken}',
     provider: 'Zoom',
     ...byBodyType('event', 'endpoint.url_validation', 'payload.plainToken'),
+    requestSigned: true,
     answerSecret: 'the app\u2019s secret token',
     answerType: 'application/json',
     timeLimitMs: 3000,

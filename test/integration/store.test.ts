@@ -2,7 +2,8 @@ import { join } from 'node:path'
 import { writeFileSync } from 'node:fs'
 import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { openDatabase, LATEST_SCHEMA_VERSION, StoreError, schemaVersion, type Migration } from '../../electron/engine/store'
+import { openDatabase, LATEST_SCHEMA_VERSION, MIGRATIONS, StoreError, schemaVersion, type Migration } from '../../electron/engine/store'
+import { createForwardLegStore } from '../../electron/engine/store/forward-legs'
 import { useTempDir } from '../support/use-temp-dir'
 
 describe('store on a real SQLite file', () => {
@@ -70,6 +71,18 @@ describe('store on a real SQLite file', () => {
     // The first statement of the failed migration was rolled back with it.
     expect(check.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'b'").pluck().get()).toBe(0)
     check.close()
+  })
+
+  it('a forward leg stored with its own copy of the body (before legs pointed at the capture) still reads it after the upgrade', () => {
+    const file = join(temp.dir, 'v5.db')
+    const v5 = openDatabase({ file, migrations: MIGRATIONS.filter((m) => m.version <= 5) })
+    v5.prepare("INSERT INTO requests (id, received_at, method, path, query, http_version, headers_json, body, body_size, body_truncated) VALUES (1, 1, 'POST', '/h/a', '', '1.1', '[]', ?, 7, 0)").run(Buffer.from('{"n":1}'))
+    v5.prepare("INSERT INTO forward_legs (id, request_id, kind, target_url, sent_at, request_method, request_url, request_headers_json, request_body, outcome) VALUES (1, 1, 'forward', 'http://app', 1, 'POST', 'http://app/', '[]', ?, 'answered')").run(Buffer.from('{"n":1}'))
+    v5.close()
+    const db = openDatabase({ file })
+    expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION)
+    expect(createForwardLegStore(db).get(1)?.request.body.toString()).toBe('{"n":1}')
+    db.close()
   })
 
   it('refuses a file that is not a database instead of replacing it', () => {

@@ -19,6 +19,11 @@ export interface ForwardSource {
   headers: readonly [string, string][]
   body: Buffer
   remoteAddress: string | null
+  /**
+   * The body is the captured request's, stored whole in its row: a leg that sends it stores a
+   * pointer to that row instead of the bytes a second time.
+   */
+  bodyCaptured: boolean
 }
 
 export interface ForwardTarget {
@@ -155,8 +160,11 @@ export function describeFailure(error: NodeJS.ErrnoException): { outcome: Forwar
 
 export interface ForwarderDeps {
   clock: Clock
-  /** Numbers the leg and queues it for the store (the capture writer); returns its id. Never blocks on SQLite. */
-  record: (leg: Omit<ForwardLeg, 'id'>) => number
+  /**
+   * Numbers the leg and queues it for the store (the capture writer); returns its id. Never blocks
+   * on SQLite. `bodyCaptured`: the leg sent the captured request's body (ForwardSource.bodyCaptured).
+   */
+  record: (leg: Omit<ForwardLeg, 'id'>, bodyCaptured: boolean) => number
   defaultBodyLimit: number
   onLeg?: (leg: ForwardLeg) => void
 }
@@ -218,7 +226,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
     if (closing.signal.aborted) {
       leg.outcome = 'aborted'
       leg.error = 'the receiver stopped before it was sent'
-      return { leg: { ...leg, id: deps.record(leg) }, relayed }
+      return { leg: { ...leg, id: deps.record(leg, source.bodyCaptured) }, relayed }
     }
     // Real I/O in progress: a virtual clock must not jump past the target's answer.
     const release = holdWork(clock)
@@ -296,7 +304,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
       timer.cancel()
       release()
     }
-    const stored: ForwardLeg = { ...leg, id: deps.record(leg) }
+    const stored: ForwardLeg = { ...leg, id: deps.record(leg, source.bodyCaptured) }
     deps.onLeg?.(stored)
     return { leg: stored, relayed }
   }

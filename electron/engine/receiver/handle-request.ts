@@ -73,7 +73,8 @@ function refusalAnswer(refusal: Refusal): { headers: [string, string][]; body: B
 /** The captured request as a forward target gets it: the path under the endpoint, the exact body. */
 function forwardSource(capture: Capture, slug: string, body: Buffer) {
   const base = endpointPath(slug)
-  return { id: capture.id, method: capture.method, subPath: capture.path.slice(base.length), query: capture.query, headers: capture.headers, body, remoteAddress: capture.remoteAddress }
+  // Forwarded only when read whole (body.kind 'complete'), so the row holds these very bytes.
+  return { id: capture.id, method: capture.method, subPath: capture.path.slice(base.length), query: capture.query, headers: capture.headers, body, remoteAddress: capture.remoteAddress, bodyCaptured: true }
 }
 
 export function createRequestHandler(deps: RequestHandlerDeps) {

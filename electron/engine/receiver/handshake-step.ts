@@ -1,6 +1,6 @@
 // The `handshake` step: the answer to a provider's verification handshake, computed from the
 // request (its query string or JSON body) and, where the provider wants an HMAC, the step's secret
-// or else the endpoint's first one. A handshake the provider signs (Slack) is answered only when its
+// or else the endpoint's first one. A handshake the provider signs (Slack, Zoom) is answered only when its
 // signature verifies, on an endpoint that has a secret: else anyone who finds the URL could pass
 // the provider's check for it. Computed in the inspect stage, while the body is at hand; the
 // answer is then written like a reply (steps.ts), so the request's row records it, with the

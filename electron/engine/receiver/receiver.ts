@@ -178,9 +178,9 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   let lastLegId = legStore.maxId()
   // Legs go through the capture writer: committed in order after the request they carry, in the
   // same group commit (on its thread when there is one), never a statement on the event loop.
-  const recordLeg = (leg: Omit<ForwardLeg, 'id'>): number => {
+  const recordLeg = (leg: Omit<ForwardLeg, 'id'>, bodyCaptured: boolean): number => {
     const id = ++lastLegId
-    writer.leg(encodeLeg({ ...leg, id }))
+    writer.leg(encodeLeg({ ...leg, id }, bodyCaptured))
     return id
   }
   const forwarder = createForwarder({ clock, record: recordLeg, defaultBodyLimit: DEFAULT_BODY_LIMIT, onLeg: (leg) => {

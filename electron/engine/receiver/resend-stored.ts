@@ -25,9 +25,9 @@ export async function resendStored(db: Database, clock: Clock, requestId: number
   const forwarder = createForwarder({
     clock,
     defaultBodyLimit: endpoint?.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    record: (leg) => {
+    record: (leg, bodyCaptured) => {
       const id = ++lastId
-      writer.leg(encodeLeg({ ...leg, id }))
+      writer.leg(encodeLeg({ ...leg, id }, bodyCaptured))
       return id
     },
   })

@@ -46,7 +46,8 @@ export async function resendRequest(forwarder: Forwarder, request: RequestRecord
   if (options.mode === 'broken' && options.body === undefined && (options.headers ?? []).length === 0) {
     throw new DefinitionError('mode', '"broken" sends an edited request with the original signature: edit the body or a header')
   }
-  const source: ForwardSource = { id: request.id, method: request.method, subPath: '', query: '', headers, body, remoteAddress: request.remoteAddress }
+  const bodyCaptured = options.body === undefined && !request.bodyTruncated
+  const source: ForwardSource = { id: request.id, method: request.method, subPath: '', query: '', headers, body, remoteAddress: request.remoteAddress, bodyCaptured }
   const url = new URL(options.to)
   const { leg } = await forwarder.send(source, { url: options.to, ...(options.timeoutMs ? { timeout_ms: options.timeoutMs } : {}) }, 'resend', { headers: outboundHeaders(source, url, false) })
   return leg

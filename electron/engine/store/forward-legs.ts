@@ -2,7 +2,8 @@
 // forward-copy, resend) with exactly what was sent and what the target answered. Legs are written
 // by the receiver's capture writer (INSERT_FORWARD_LEG_SQL, the same group commit and thread as
 // the requests they carry, so a leg commits after its request and never on the event loop); this
-// store reads them back.
+// store reads them back. A leg that sent the captured body stores no copy of it
+// (request_body_captured): its bytes are read from the request's row.
 import type { Database } from 'better-sqlite3'
 import type { ForwardLeg, ForwardLegKind, ForwardLegOutcome } from '../../../shared/forward'
 import { writeSql } from './changes'
@@ -17,6 +18,7 @@ interface ForwardLegRow {
   request_url: string
   request_headers_json: string
   request_body: Buffer
+  request_body_captured: number
   response_status: number | null
   response_headers_json: string
   response_body: Buffer | null
@@ -29,6 +31,9 @@ interface ForwardLegRow {
 
 /** A leg as the writer binds it (named parameters of INSERT_FORWARD_LEG_SQL). */
 export type ForwardLegWriteRow = ForwardLegRow
+
+/** A leg as read: with the captured request's body when the leg points at it. */
+type ForwardLegReadRow = ForwardLegRow & { captured_body: Buffer | null }
 
 export interface ForwardLegStore {
   /** The highest leg id stored (0 when none): new legs are numbered after it. */
@@ -43,7 +48,7 @@ export interface ForwardLegStore {
 }
 
 const COLUMNS = [
-  'request_id', 'kind', 'target_url', 'sent_at', 'request_method', 'request_url', 'request_headers_json', 'request_body',
+  'request_id', 'kind', 'target_url', 'sent_at', 'request_method', 'request_url', 'request_headers_json', 'request_body', 'request_body_captured',
   'response_status', 'response_headers_json', 'response_body', 'response_body_size', 'response_body_truncated', 'latency_ms', 'outcome', 'error',
 ] as const
 
@@ -58,9 +63,13 @@ export const INSERT_FORWARD_LEG_SQL = writeSql(
 )
 
 const toBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+const NO_BYTES = Buffer.alloc(0)
 
-/** The leg as a row for INSERT_FORWARD_LEG_SQL. */
-export function encodeLeg(leg: ForwardLeg): ForwardLegWriteRow {
+/**
+ * The leg as a row for INSERT_FORWARD_LEG_SQL. `bodyCaptured`: the leg sent its request's
+ * captured body, whole: the row points at it instead of holding the bytes again.
+ */
+export function encodeLeg(leg: ForwardLeg, bodyCaptured: boolean): ForwardLegWriteRow {
   return {
     id: leg.id,
     request_id: leg.requestId,
@@ -70,7 +79,8 @@ export function encodeLeg(leg: ForwardLeg): ForwardLegWriteRow {
     request_method: leg.request.method,
     request_url: leg.request.url,
     request_headers_json: JSON.stringify(leg.request.headers),
-    request_body: toBuffer(leg.request.body),
+    request_body: bodyCaptured ? NO_BYTES : toBuffer(leg.request.body),
+    request_body_captured: bodyCaptured ? 1 : 0,
     response_status: leg.response.status,
     response_headers_json: JSON.stringify(leg.response.headers),
     response_body: leg.response.body === null ? null : toBuffer(leg.response.body),
@@ -82,14 +92,14 @@ export function encodeLeg(leg: ForwardLeg): ForwardLegWriteRow {
   }
 }
 
-function fromRow(r: ForwardLegRow): ForwardLeg {
+function fromRow(r: ForwardLegReadRow): ForwardLeg {
   return {
     id: r.id,
     requestId: r.request_id,
     kind: r.kind as ForwardLegKind,
     targetUrl: r.target_url,
     sentAt: r.sent_at,
-    request: { method: r.request_method, url: r.request_url, headers: JSON.parse(r.request_headers_json) as [string, string][], body: r.request_body },
+    request: { method: r.request_method, url: r.request_url, headers: JSON.parse(r.request_headers_json) as [string, string][], body: r.request_body_captured === 1 ? (r.captured_body ?? NO_BYTES) : r.request_body },
     response: {
       status: r.response_status,
       headers: JSON.parse(r.response_headers_json) as [string, string][],
@@ -105,23 +115,26 @@ function fromRow(r: ForwardLegRow): ForwardLeg {
 
 export function createForwardLegStore(db: Database): ForwardLegStore {
   const selectMaxId = db.prepare('SELECT coalesce(max(id), 0) FROM forward_legs').pluck()
-  const byRequest = db.prepare('SELECT * FROM forward_legs WHERE request_id = ? ORDER BY id')
-  const byId = db.prepare('SELECT * FROM forward_legs WHERE id = ?')
+  // The captured body comes along only for a leg that points at it.
+  const select = `SELECT l.*, CASE WHEN l.request_body_captured = 1 THEN r.body END AS captured_body
+    FROM forward_legs l LEFT JOIN requests r ON r.id = l.request_id`
+  const byRequest = db.prepare(`${select} WHERE l.request_id = ? ORDER BY l.id`)
+  const byId = db.prepare(`${select} WHERE l.id = ?`)
+  const since = db.prepare(`${select} WHERE l.sent_at >= ? ORDER BY l.id`)
   // json_each keeps it one statement whatever the number of ids.
-  const since = db.prepare('SELECT * FROM forward_legs WHERE sent_at >= ? ORDER BY id')
-  const byRequests = db.prepare('SELECT * FROM forward_legs WHERE request_id IN (SELECT value FROM json_each(?)) ORDER BY id')
+  const byRequests = db.prepare(`${select} WHERE l.request_id IN (SELECT value FROM json_each(?)) ORDER BY l.id`)
   return {
     maxId: () => selectMaxId.get() as number,
-    listFor: (requestId) => (byRequest.all(requestId) as ForwardLegRow[]).map(fromRow),
+    listFor: (requestId) => (byRequest.all(requestId) as ForwardLegReadRow[]).map(fromRow),
     listForMany(requestIds) {
       const out = new Map<number, ForwardLeg[]>()
       if (requestIds.length === 0) return out
-      for (const row of byRequests.all(JSON.stringify(requestIds)) as ForwardLegRow[]) out.set(row.request_id, [...(out.get(row.request_id) ?? []), fromRow(row)])
+      for (const row of byRequests.all(JSON.stringify(requestIds)) as ForwardLegReadRow[]) out.set(row.request_id, [...(out.get(row.request_id) ?? []), fromRow(row)])
       return out
     },
-    listSince: (sentAt) => (since.all(sentAt) as ForwardLegRow[]).map(fromRow),
+    listSince: (sentAt) => (since.all(sentAt) as ForwardLegReadRow[]).map(fromRow),
     get(id) {
-      const row = byId.get(id) as ForwardLegRow | undefined
+      const row = byId.get(id) as ForwardLegReadRow | undefined
       return row && fromRow(row)
     },
   }

@@ -210,6 +210,15 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 6,
+    name: 'forward legs point at the captured body instead of storing it again',
+    sql: `
+      -- 1: the leg sent the captured request's body, whole; request_body is empty and the bytes
+      -- are requests.body of request_id (a forward sends the body it received, byte for byte).
+      ALTER TABLE forward_legs ADD COLUMN request_body_captured INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

@@ -30,6 +30,10 @@ describe('resend to your app', () => {
     ])
     expect(app.seen.map((r) => r.headers['webhook-id'])).toEqual(['msg_9', 'msg_9', 'msg_9'])
     expect(h.receiver.forwards.list(id)).toHaveLength(3)
+    // Read back from disk, each leg has the body it sent: the captured one (stored once, in the
+    // request's row) as it was, the edited one where it was edited.
+    h.receiver.requests.flush()
+    expect(h.receiver.forwards.list(id).map((l) => l.request.body.toString())).toEqual([body, edited.toString(), edited.toString()])
     await expect(h.receiver.resend(id, { to: `${h.receiver.url}/h/sw`, mode: 'as-is' })).rejects.toThrow(/^to: .*points back at this receiver/)
     await expect(h.receiver.resend(id, { to: app.url, mode: 'broken' })).rejects.toThrow(/^mode: /)
   })

@@ -19,6 +19,12 @@ describe('handshake presets on real sockets', () => {
     return h.receiver.endpointUrl('hs')
   }
 
+  /** Zoom's signature headers: x-zm-signature v0=<hex HMAC-SHA256 of "v0:<ts>:<body>">, seconds timestamp. */
+  function zoomHeaders(secret: string, body: string) {
+    const ts = String(Math.floor(Date.now() / 1000))
+    return { 'content-type': 'application/json; charset=utf-8', 'x-zm-request-timestamp': ts, 'x-zm-signature': `v0=${createHmac('sha256', secret).update(`v0:${ts}:${body}`).digest('hex')}` }
+  }
+
   async function answered(res: Response) {
     const body = await res.text()
     await h.waitFor('request.responded')
@@ -53,12 +59,24 @@ describe('handshake presets on real sockets', () => {
   it('Zoom endpoint.url_validation: {plainToken, encryptedToken} with the hex HMAC of plainToken keyed with the endpoint secret', async () => {
     const secret = 'zoom-secret-token-123'
     const url = await endpoint('zoom-url-validation', { scheme: 'zoom', secrets: [secret] })
-    const body = JSON.stringify({ payload: { plainToken: 'qgg8vlvZRS6UYooatFL8Aw' }, event_ts: 1654503849680, event: 'endpoint.url_validation' })
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body })
+    const body = JSON.stringify({ payload: { plainToken: 'qgg8vlvZRS6UYooatFL8Aw' }, event_ts: Date.now(), event: 'endpoint.url_validation' })
+    const res = await fetch(url, { method: 'POST', headers: zoomHeaders(secret, body), body })
     const a = await answered(res)
     expect(a.status).toBe(200)
     expect(a.type).toMatch(/^application\/json/)
     expect(JSON.parse(a.body)).toEqual({ plainToken: 'qgg8vlvZRS6UYooatFL8Aw', encryptedToken: createHmac('sha256', secret).update('qgg8vlvZRS6UYooatFL8Aw').digest('hex') })
+    expect(a.record?.verify).toMatchObject({ valid: true })
+  })
+
+  it('Zoom: a validation request signed with another secret gets 401 and no encryptedToken, recorded with its verdict', async () => {
+    const url = await endpoint('zoom-url-validation', { scheme: 'zoom', secrets: ['zoom-secret-token-123'] })
+    const body = JSON.stringify({ payload: { plainToken: 'pt-forged' }, event_ts: Date.now(), event: 'endpoint.url_validation' })
+    const res = await fetch(url, { method: 'POST', headers: zoomHeaders('someone-elses-secret', body), body })
+    const a = await answered(res)
+    expect(a.status).toBe(401)
+    expect(a.body).toMatch(/^signature failed \(signature_mismatch\).*answered only when its signature verifies/)
+    expect(a.body).not.toContain('encryptedToken')
+    expect(a.record?.verify).toMatchObject({ valid: false, reason: 'signature_mismatch' })
   })
 
   it('Zoom: the step\u2019s own secret wins over the endpoint\u2019s; without any secret the answer is a 500 naming it', async () => {
