@@ -247,8 +247,12 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         res,
         socket: req.socket,
         // A prepared answer is written even to a client that half-closed; a hold, delay or drip
-        // for it ends (the sender gave up, or will read what comes at once).
-        signal: prepared ? connection.signal : connection.waitEnds,
+        // for it ends (the sender gave up, or will read what comes at once). The signal is made
+        // only if a step waits on it.
+        get signal() {
+          return prepared ? connection.signal : connection.waitEnds
+        },
+        aborted: () => (prepared ? connection.closed : connection.waitsEnded),
         clock,
         ...(capture.attemptId === null ? {} : { attemptKey: String(capture.attemptId) }),
         ...(handshake ? { handshake } : {}),
@@ -259,10 +263,10 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       try {
         result = await answer(run, body, prepared, steps)
       } catch (error) {
-        result = await answerStoreFailure(run.res, run.socket, run.signal, error)
+        result = await answerStoreFailure(run.res, run.socket, run.aborted(), error)
       }
       // Half-open: nothing more can arrive, and no answer is coming — release the socket.
-      if (connection.peerEnded.aborted && !res.headersSent) req.socket.destroy()
+      if (connection.peerHasEnded && !res.headersSent) req.socket.destroy()
       finish(capture, result, steps, prepared !== null && (result.outcome === 'replied' || result.outcome === 'refused'))
     } finally {
       reservation.release()
@@ -290,10 +294,11 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     }
   }
 
-  async function answerStoreFailure(res: ServerResponse | null, socket: Socket, signal: AbortSignal, error: unknown): Promise<StepResult> {
+  /** `aborted`: the request's signal had aborted (the caller is gone, or the receiver stops). */
+  async function answerStoreFailure(res: ServerResponse | null, socket: Socket, aborted: boolean, error: unknown): Promise<StepResult> {
     const gone: StepResult = { outcome: 'store_failed', status: null, headers: null, body: null, fault: null }
-    if (!(error instanceof CaptureNotStoredError) || res?.headersSent || signal.aborted) {
-      if (!res?.headersSent && !signal.aborted) socket.destroy()
+    if (!(error instanceof CaptureNotStoredError) || res?.headersSent || aborted) {
+      if (!res?.headersSent && !aborted) socket.destroy()
       return gone
     }
     const { headers, body } = refusalAnswer({ status: 503, reason: 'the request could not be stored; retry later', retryAfterS: RETRY_AFTER_S })
@@ -342,7 +347,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       writeRaw(socket, refusal.status, headers, body)
       result = ok ? { outcome: 'refused', status: refusal.status, headers, body, fault: null } : { outcome: 'client_gone', status: null, headers: null, body: null, fault: null }
     } catch (error) {
-      result = await answerStoreFailure(null, socket, connection.signal, error)
+      result = await answerStoreFailure(null, socket, connection.closed, error)
     }
     finish(capture, result, null, result.outcome === 'refused')
   }

@@ -5,6 +5,9 @@
 // The deadline is wall time on purpose: it protects a real socket, it is not a scripted fault.
 import http, { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { ConnectionState, type Connection } from './connection'
+
+export type { Connection } from './connection'
 
 /** Index of the parser's on-message-begin callback (HTTPParser.kOnMessageBegin, 0 in Node 18–22). */
 function messageBeginSlot(): number {
@@ -18,25 +21,6 @@ function messageBeginSlot(): number {
   return 0
 }
 const K_ON_MESSAGE_BEGIN = messageBeginSlot()
-
-export interface Connection {
-  socket: Socket
-  /** Aborted when the socket closes or the server stops. */
-  signal: AbortSignal
-  /** Aborted when the client half-closed (FIN): it may still read an answer, but a hold or delay for it ends. */
-  peerEnded: AbortSignal
-  /**
-   * Aborted by either of the two above: what ends a wait on behalf of the request. One per
-   * connection, so a request does not pay for AbortSignal.any (costly on Node 20).
-   */
-  waitEnds: AbortSignal
-  /** Set by a request while its body is being read: the deadline or a parse error mid-body ends the read. */
-  interrupt: ((reason: 'deadline' | 'bad_request' | 'aborted') => void) | null
-  /** The request being received has all its bytes: stop its deadline. */
-  received(): void
-  /** When the request being received sent its first byte (on the receiver's clock), null before. */
-  beganAt: number | null
-}
 
 export interface ServerHooks {
   onRequest(req: IncomingMessage, res: ServerResponse, connection: Connection): void
@@ -79,14 +63,6 @@ export interface ReceiverServerOptions {
   now: () => number
 }
 
-interface ConnectionState extends Connection {
-  abort: AbortController
-  ended: AbortController
-  waits: AbortController
-  deadline: NodeJS.Timeout | null
-  tap: SocketTap | undefined
-}
-
 function rawRefusal(status: number): string {
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`
 }
@@ -94,7 +70,6 @@ function rawRefusal(status: number): string {
 export function createReceiverServer(options: ReceiverServerOptions): ReceiverServer {
   const { hooks, requestDeadlineMs } = options
   const connections = new Map<Socket, ConnectionState>()
-  const taps = new WeakMap<Socket, SocketTap>()
   const server = http.createServer({
     headersTimeout: 0,
     requestTimeout: 0,
@@ -132,43 +107,33 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
     }, requestDeadlineMs)
   }
 
+  // The tap of the socket being handed over (accept emits 'connection' synchronously).
+  let handing: SocketTap | undefined
+
+  // Shared listeners (the socket is `this`): a connection costs no closures for them.
+  function onSocketEnd(this: Socket): void {
+    connections.get(this)?.halfClosed()
+  }
+  function onSocketClose(this: Socket): void {
+    const state = connections.get(this)
+    if (!state) return
+    clearDeadline(state)
+    state.interrupt = null
+    connections.delete(this)
+    state.close('the connection closed')
+  }
+
   server.on('connection', (socket: Socket) => {
+    const tap = handing
+    handing = undefined
     if (closing) {
       socket.destroy()
       return
     }
-    const abort = new AbortController()
-    const ended = new AbortController()
-    const waits = new AbortController()
-    const state: ConnectionState = {
-      socket,
-      abort,
-      ended,
-      waits,
-      signal: abort.signal,
-      peerEnded: ended.signal,
-      waitEnds: waits.signal,
-      deadline: null,
-      interrupt: null,
-      beganAt: null,
-      received: () => clearDeadline(state),
-      tap: taps.get(socket),
-    }
+    const state = new ConnectionState(socket, tap, clearDeadline)
     connections.set(socket, state)
-    socket.once('end', () => {
-      const why = new Error('the client half-closed the connection')
-      ended.abort(why)
-      waits.abort(why)
-    })
-    socket.once('close', () => {
-      const why = new Error('the connection closed')
-      ended.abort(why)
-      clearDeadline(state)
-      state.interrupt = null
-      connections.delete(socket)
-      abort.abort(why)
-      waits.abort(why)
-    })
+    socket.on('end', onSocketEnd)
+    socket.on('close', onSocketClose)
     const parser = (socket as Socket & { parser?: Record<number, unknown> }).parser
     if (parser)
       parser[K_ON_MESSAGE_BEGIN] = () => {
@@ -248,8 +213,9 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
       })
     },
     accept(socket, tap) {
-      taps.set(socket, tap)
+      handing = tap
       server.emit('connection', socket)
+      handing = undefined
     },
     close() {
       closing = true
@@ -257,9 +223,7 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
         server.close(() => resolve())
         for (const state of connections.values()) {
           clearDeadline(state)
-          const why = new Error('the receiver is closing')
-          state.abort.abort(why)
-          state.waits.abort(why)
+          state.close('the receiver is closing')
           state.socket.destroy()
         }
       })

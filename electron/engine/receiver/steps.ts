@@ -14,7 +14,9 @@ export interface StepRun {
   res: ServerResponse
   socket: Socket
   /** Aborted when the connection closes or the receiver shuts down. */
-  signal: AbortSignal
+  readonly signal: AbortSignal
+  /** `signal.aborted`, read without making the signal (only a wait needs one). */
+  aborted(): boolean
   clock: Clock
   /** Resolves once the request's row is committed; called before the first byte of any answer. */
   beforeAnswer: () => Promise<void>
@@ -122,9 +124,9 @@ async function writeReply(run: StepRun, status: number, headers: [string, string
 
 /** Runs the steps; the last one is final (validated when the rule was built). */
 export async function runSteps(steps: readonly Step[], run: StepRun): Promise<StepResult> {
-  const { signal, socket } = run
+  const { socket } = run
   for (const step of steps) {
-    if (signal.aborted) return gone()
+    if (run.aborted()) return gone()
     switch (step.type) {
       case 'delay':
         try {
@@ -205,7 +207,7 @@ export async function runSteps(steps: readonly Step[], run: StepRun): Promise<St
 }
 
 async function drip(step: Extract<Step, { type: 'drip' }>, run: StepRun): Promise<StepResult> {
-  const { res, signal } = run
+  const { res } = run
   const status = step.status ?? 200
   const body = Buffer.from(step.body, 'utf8')
   const headers = replyHeaders(step.headers, body, { 'content-type': 'text/plain; charset=utf-8' })
@@ -220,7 +222,7 @@ async function drip(step: Extract<Step, { type: 'drip' }>, run: StepRun): Promis
         return { ...gone(step), status, headers, body }
       }
     }
-    if (signal.aborted) return { ...gone(step), status, headers, body }
+    if (run.aborted()) return { ...gone(step), status, headers, body }
     res.write(body.subarray(offset, offset + size))
   }
   res.end()
@@ -272,7 +274,7 @@ export function prepareReply(steps: readonly Step[] | null, fallback: { status: 
 export async function sendPrepared(run: StepRun, reply: PreparedReply): Promise<StepResult> {
   await run.beforeAnswer()
   // Nothing was written: the record must not claim the answer it could not send.
-  if (run.signal.aborted) return gone(reply.fault)
+  if (run.aborted()) return gone(reply.fault)
   return writeReply(run, reply.status, reply.headers, reply.body, reply.fault)
 }
 

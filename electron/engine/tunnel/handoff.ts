@@ -31,50 +31,58 @@ export interface HandedSocket {
 export interface HandOffOptions {
   accept: TunnelAcceptor
   healthSecret: string
-  /** A request began: the socket is healthy. */
-  onRequest(): void
   /** The pool is draining: close the socket as soon as it carries nothing. */
   draining(): boolean
   /** A socket asked to close that the server never closes is destroyed after this. */
   closeTimeoutMs: number
 }
 
-export function handOff(remote: Socket, options: HandOffOptions): HandedSocket {
+/**
+ * What hands a pool's sockets over: made once per pool, so that a new socket (one for most
+ * requests through localtunnel-server) costs only its own count and tap.
+ * `onRequest`: a request began on the socket (it is healthy).
+ */
+export function createHandOff(options: HandOffOptions): (remote: Socket, onRequest: () => void) => HandedSocket {
   const healthPath = `${HEALTH_PATH_PREFIX}${options.healthSecret}`
-  // Requests begun whose answers are not done. The receiver may refuse a request before it has a
-  // head (a bad request, a slow one): it then closes the socket, which ends the count with it.
-  let pending = 0
-  let ending = false
+  const healthAnswer = Object.freeze({ [HEALTH_ECHO_HEADER]: options.healthSecret })
+  return (remote, onRequest) => {
+    // Requests begun whose answers are not done. The receiver may refuse a request before it has
+    // a head (a bad request, a slow one): it then closes the socket, which ends the count with it.
+    let pending = 0
+    let ending = false
 
-  function settle() {
-    if (pending > 0 || ending || !options.draining() || remote.destroyed) return
-    // The answer is out: closing now drops nothing. The tunnel server closes its side on our FIN.
-    ending = true
-    remote.end()
-    remote.setTimeout(options.closeTimeoutMs, () => remote.destroy())
+    function settle() {
+      if (pending > 0 || ending || !options.draining() || remote.destroyed) return
+      // The answer is out: closing now drops nothing. The tunnel server closes its side on our FIN.
+      ending = true
+      remote.end()
+      remote.setTimeout(options.closeTimeoutMs, () => remote.destroy())
+    }
+
+    function answered() {
+      if (pending > 0) pending--
+      // The receiver's HTTP server closes a connection idle for its keep-alive timeout (5 s).
+      // A tunnel socket must stay: the tunnel server keeps it for a later request, and
+      // closing it just as the server writes one into it would lose that request.
+      if (!remote.destroyed && !ending) remote.setTimeout(0)
+      settle()
+    }
+
+    options.accept(remote, {
+      onBegin() {
+        pending++
+        onRequest()
+      },
+      intercept(req, res) {
+        res.once('close', answered)
+        if (req.method !== 'GET' || req.url !== healthPath) return false
+        req.resume()
+        // Keep-alive: the tunnel server may reuse the socket, so a health check costs no socket.
+        res.writeHead(204, healthAnswer)
+        res.end()
+        return true
+      },
+    })
+    return { remote, busy: () => pending > 0 }
   }
-
-  options.accept(remote, {
-    onBegin() {
-      pending++
-      options.onRequest()
-    },
-    intercept(req, res) {
-      res.once('close', () => {
-        if (pending > 0) pending--
-        // The receiver's HTTP server closes a connection idle for its keep-alive timeout (5 s).
-        // A tunnel socket must stay: the tunnel server keeps it for a later request, and
-        // closing it just as the server writes one into it would lose that request.
-        if (!remote.destroyed && !ending) remote.setTimeout(0)
-        settle()
-      })
-      if (req.method !== 'GET' || req.url !== healthPath) return false
-      req.resume()
-      // Keep-alive: the tunnel server may reuse the socket, so a health check costs no socket.
-      res.writeHead(204, { [HEALTH_ECHO_HEADER]: options.healthSecret })
-      res.end()
-      return true
-    },
-  })
-  return { remote, busy: () => pending > 0 }
 }

@@ -4,6 +4,7 @@ import { requestAssignment, TunnelRequestError, type TunnelAssignment } from './
 import { backoffDelay } from './backoff'
 import { checkHealth, type HealthProblem } from './health'
 import { resolveTunnelOptions, type TunnelManagerOptions } from './options'
+import { sameState } from './same-state'
 import { serverView } from './server-status'
 import { createSocketPool, type SocketPool } from './socket-pool'
 
@@ -29,6 +30,8 @@ interface OpenTunnel {
   healthInFlight: boolean
   health: AbortController
   degradedTimer: NodeJS.Timeout | undefined
+  /** When the current shortfall of sockets began (Date.now()); undefined while the pool is full. */
+  shortSince: number | undefined
 }
 
 // localtunnel-server frees an id 1 s after its last socket closed, and until then hands out a
@@ -79,7 +82,7 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
   }
 
   function setState(next: TunnelState) {
-    if (JSON.stringify(next) === JSON.stringify(state)) return
+    if (sameState(next, state)) return
     state = next
     emit('state', next)
   }
@@ -259,6 +262,7 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       healthInFlight: false,
       health: new AbortController(),
       degradedTimer: undefined,
+      shortSince: undefined,
     }
     tunnel = ref.self
   }
@@ -279,20 +283,34 @@ export function createTunnelManager(options: TunnelManagerOptions): TunnelManage
       return
     }
     if (attempt !== 0) attempt = 0
+    // Through localtunnel-server a socket closes and is replaced after most answers, so this runs
+    // twice per request under load: a dip and its refill cost a comparison, not a timer each.
     if (live >= max) {
-      if (t.degradedTimer) clearTimeout(t.degradedTimer)
-      t.degradedTimer = undefined
+      t.shortSince = undefined
       setState({ kind: 'online', url: t.assignment.url, sockets: max })
       return
     }
-    if (t.degradedTimer !== undefined) return
-    t.degradedTimer = later(opts.degradedGraceMs, () => {
+    t.shortSince ??= Date.now()
+    if (t.degradedTimer === undefined) awaitGrace(t, opts.degradedGraceMs)
+  }
+
+  /** Reports a shortfall once it has lasted the grace period, then at most once per period. */
+  function awaitGrace(t: OpenTunnel, ms: number) {
+    t.degradedTimer = later(ms, () => {
       t.degradedTimer = undefined
-      if (tunnel !== t) return
+      if (tunnel !== t || t.shortSince === undefined) return
+      const short = Date.now() - t.shortSince
+      // Full again meanwhile, and short again since: only this shortfall's own time counts.
+      if (short < opts.degradedGraceMs) return awaitGrace(t, opts.degradedGraceMs - short)
+      const max = t.pool.maxSockets
       const nowLive = t.pool.live()
-      setState(nowLive >= max ? { kind: 'online', url: t.assignment.url, sockets: max } : { kind: 'degraded', url: t.assignment.url, liveSockets: nowLive, maxSockets: max })
+      if (nowLive >= max) {
+        t.shortSince = undefined
+        return setState({ kind: 'online', url: t.assignment.url, sockets: max })
+      }
+      setState({ kind: 'degraded', url: t.assignment.url, liveSockets: nowLive, maxSockets: max })
       // Still short: look again after another grace period (a count that changed is news then).
-      if (nowLive < max) evaluate()
+      awaitGrace(t, opts.degradedGraceMs)
     })
   }
 

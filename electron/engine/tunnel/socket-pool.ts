@@ -1,6 +1,6 @@
 import { connect, type LookupFunction, type Socket } from 'node:net'
 import { createFramer, type Framer } from './framing'
-import { handOff, type TunnelAcceptor } from './handoff'
+import { createHandOff, type TunnelAcceptor } from './handoff'
 import { healthRequestMarker, healthResponse, matchMarker } from './health'
 import { createLocalConnections, type LocalConnection, type LocalOwner } from './local-connections'
 
@@ -81,21 +81,42 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
     timers.add(timer)
   }
 
+  // The server's address, looked up by the first socket that connects and used by every later
+  // one: through localtunnel-server a socket is opened for most requests, and a lookup per socket
+  // (even an answer from memory) is CPU on every one. A socket that fails to connect to it clears
+  // it, so the next one looks the name up again.
+  let address: string | undefined
+  // Handed to the receiver, a socket half-closes as a connection accepted on its port does.
+  const allowHalfOpen = options.accept !== undefined
+  const handOffTo = options.accept ? createHandOff({ accept: options.accept, healthSecret: options.healthSecret, draining: () => draining, closeTimeoutMs: options.connectTimeoutMs }) : undefined
+
   function openSlot(slotFailures: number) {
     if (closed || dead || draining) return
-    // Handed to the receiver, a socket half-closes as a connection accepted on its port does.
-    const remote = connect({ host: options.remoteHost, port: options.remotePort, lookup: options.lookup, allowHalfOpen: options.accept !== undefined })
+    const direct = address
+    // TCP_NODELAY and keep-alive (idle sockets can sit for hours; keep-alive notices a peer that
+    // vanished without a FIN) are set by Node as the socket connects.
+    const remote = connect({
+      host: direct ?? options.remoteHost,
+      port: options.remotePort,
+      ...(direct === undefined ? { lookup: options.lookup } : {}),
+      allowHalfOpen,
+      noDelay: true,
+      keepAlive: true,
+      keepAliveInitialDelay: 15_000,
+    })
     sockets.add(remote)
     let connectedAt: number | undefined
     // Live: connected now (what the server counts too). Healthy: it stayed open STABLE_MS or
     // carried a request — only a socket that closes without being healthy counts as a failure
     // (backoff, dead), so a server that accepts and at once closes sockets gets no storm, while
-    // the sockets localtunnel-server closes after each answer are replaced at once.
+    // the sockets localtunnel-server closes after each answer are replaced at once. How long it
+    // stayed open is read when it closes (no timer per socket).
     let counted = false
-    let healthy = false
+    let carried = false
+    let handed: Relay | undefined
     const markHealthy = () => {
-      if (healthy || remote.destroyed || closed) return
-      healthy = true
+      if (carried || remote.destroyed || closed) return
+      carried = true
       if (live === options.maxSockets) failures = 0
     }
     const connectTimedOut = () => remote.destroy(new Error(`connecting to ${options.remoteHost}:${options.remotePort} timed out`))
@@ -104,31 +125,29 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       connectedAt = Date.now()
       remote.setTimeout(0)
       remote.off('timeout', connectTimedOut)
-      remote.setNoDelay(true)
-      // Idle sockets can sit for hours; keepalive notices a peer that vanished without a FIN.
-      remote.setKeepAlive(true, 15_000)
+      if (direct === undefined && remote.remoteAddress) address = remote.remoteAddress
       if (closed) return
       counted = true
       live++
-      if (options.accept) {
-        const handed = handOff(remote, { accept: options.accept, healthSecret: options.healthSecret, onRequest: markHealthy, draining: () => draining, closeTimeoutMs: options.connectTimeoutMs })
+      if (handOffTo) {
+        handed = handOffTo(remote, markHealthy)
         relays.add(handed)
-        remote.once('close', () => relays.delete(handed))
       }
       options.onChange()
-      later(STABLE_MS, markHealthy)
     })
     remote.on('error', (error: NodeJS.ErrnoException) => {
       lastError = `tunnel socket to ${options.remoteHost}:${options.remotePort}: ${error.code ?? error.message}`
     })
     remote.once('close', () => {
       sockets.delete(remote)
+      if (handed) relays.delete(handed)
+      if (connectedAt === undefined && direct !== undefined && address === direct) address = undefined
       if (counted) {
         live--
         if (!closed) options.onChange()
       }
       if (closed || dead || draining) return
-      if (healthy) {
+      if (carried || (connectedAt !== undefined && Date.now() - connectedAt >= STABLE_MS)) {
         failures = 0
         // The usual case: the server closed a socket after its answer (it keeps one free socket).
         setImmediate(() => openSlot(0))
