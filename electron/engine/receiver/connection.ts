@@ -49,7 +49,6 @@ export class ConnectionState implements Connection {
   private closedWhy: string | null = null
   /** Why `waitEnds` is aborted (the first of a half-close, a close, the server stopping). */
   private waitsWhy: string | null = null
-  private ended = false
   private closeController: AbortController | undefined
   private waitsController: AbortController | undefined
 
@@ -78,8 +77,9 @@ export class ConnectionState implements Connection {
     return this.waitsWhy !== null
   }
 
+  // The same fact as waitsEnded under the name its readers ask by: a half-close or a close ends both.
   get peerHasEnded(): boolean {
-    return this.ended
+    return this.waitsWhy !== null
   }
 
   received(): void {
@@ -88,13 +88,11 @@ export class ConnectionState implements Connection {
 
   /** The client half-closed: waits for it end, an answer may still be written. */
   halfClosed(): void {
-    this.ended = true
     this.endWaits('the client half-closed the connection')
   }
 
   /** The socket closed or the server stops: everything on the connection ends. */
   close(why: string): void {
-    this.ended = true
     if (this.closedWhy === null) {
       this.closedWhy = why
       this.closeController?.abort(new Error(why))
