@@ -31,12 +31,39 @@ export interface SignatureBadge {
   detail?: string
 }
 
+/**
+ * The clock a row's times are read on (docs/time.md). Real traffic, and deliveries sent on the
+ * real clock, are on the wall clock; a simulation's rows (Try the loop, a scenario run, a sender
+ * session on the virtual or scaled clock) are on that simulation's own time and read on an axis
+ * of their own (time since `startedAt`), never beside wall-clock rows as if comparable.
+ */
+export type RowClock =
+  | { kind: 'wall' }
+  | { kind: 'simulated'; simulationId: string; mode: 'virtual' | 'scaled'; startedAt: number }
+
+/** One simulation the store holds rows of: what the timeline's clock picker lists. */
+export interface SimulationView {
+  id: string
+  mode: 'virtual' | 'scaled'
+  /** Scaled mode: simulated seconds per wall second; 1 for virtual. */
+  scale: number
+  /** Simulation time when it started (the origin of its axis). */
+  startedAt: number
+  /** Wall time when it started. */
+  startedWallAt: number
+  /** In words: "Try the loop", "scenario checkout-retries", "sender session (virtual clock)". */
+  label: string
+}
+
 export interface TimelineMark {
   /** 'attempt' (sender side) or 'request' (a captured inbound request). */
   kind: 'attempt' | 'request'
   id: number
   n: number
+  /** On the row's clock (its `clock`). */
   at: number
+  /** Wall time of the same moment, where it differs from `at` (a simulated attempt); else absent. */
+  wallAt?: number
   durationMs: number | null
   tone: MarkTone
   /** Short label: "503", "timeout", "200", "reset" … */
@@ -82,6 +109,8 @@ export interface TimelineRow {
   /** Arrivals of the same dedupe key beyond the first (0 = no duplicate). */
   duplicates: number
   marks: TimelineMark[]
+  /** Which clock firstAt, lastAt, nextAt and the marks' `at` are on. */
+  clock: RowClock
 }
 
 export interface TimelineFilter {
@@ -90,6 +119,8 @@ export interface TimelineFilter {
   subscriptionId?: string
   eventType?: string
   search?: string
+  /** 'wall' for live traffic only, or a simulation's id for that simulation's rows only; absent: all. */
+  clock?: string
 }
 
 export interface HeaderPair {
@@ -271,6 +302,8 @@ export interface Snapshot {
   subscriptions: SubscriptionView[]
   tunnel: TunnelView
   clock: ClockView
+  /** The simulations the store holds rows of, newest first. */
+  simulations: SimulationView[]
   receiverUrl: string
   rulePresets: RulePresetView[]
   policyPresets: PolicyPresetView[]

@@ -50,6 +50,7 @@ export const timelineFilterSchema = z
     subscriptionId: id.optional(),
     eventType: z.string().max(200).optional(),
     search: z.string().max(200).optional(),
+    clock: z.string().min(1).max(100).optional(),
   })
   .strict()
 

@@ -55,6 +55,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         subscriptions: ctx.subscriptions(),
         tunnel: tunnelView(binding.engine),
         clock: ctx.clockView(),
+        simulations: [],
         receiverUrl: binding.engine.receiver.url,
         ...presetViews(),
         schemes: [...SCHEME_IDS],

@@ -2,11 +2,14 @@
 // delivery (sender side) and one row per dedupe key at an endpoint for requests no attempt of ours
 // made (receive-only). Reads only; the engine's modules own every write.
 import type { Database } from 'better-sqlite3'
-import type { DeliveryStatus, MarkTone, SignatureBadge, TimelineFilter, TimelineMark, TimelineRow } from '../../../shared/contract'
+import type { DeliveryStatus, MarkTone, RowClock, SignatureBadge, TimelineFilter, TimelineMark, TimelineRow } from '../../../shared/contract'
 import type { SchemeId, VerifyReason } from '../../../shared/signatures'
 import { createTimelineReads, type TimelineAttemptRow } from '../store/timeline-reads'
 import { appMark } from './forward-views'
 import { answeredHandshake, handshakeEventType, handshakeMarkLabel } from './handshake-label'
+
+// Until deliveries record the simulation they ran in, every row reads on the wall clock.
+const WALL: RowClock = { kind: 'wall' }
 
 export interface GroupKey {
   endpointId: string | null
@@ -87,6 +90,7 @@ export function createTimelineRead(db: Database) {
       signature: last ? badge(last.verify_valid, last.verify_reason, last.verify_json) : { state: 'none' },
       duplicates,
       marks,
+      clock: WALL,
     }
     return { row, requests }
   }
@@ -123,6 +127,7 @@ export function createTimelineRead(db: Database) {
         label: answeredHandshake(r.fault_json) ? handshakeMarkLabel(r.response_status) : r.response_status === null ? 'no answer' : String(r.response_status),
         nextAt: null,
       })),
+      clock: WALL,
     }
     // A receive-only mark is its request.
     return { row, requests: new Map(requests.map((r) => [r.id, r.id])) }

@@ -6,7 +6,7 @@ import { createEventBatcher } from '../../../shared/event-batcher'
 function row(key: string, attempts: number): TimelineRow {
   return {
     key, kind: 'delivery', deliveryId: 1, eventId: key, eventType: 't', status: 'retrying', subscriptionId: 's', endpointId: null,
-    attempts, lastStatusCode: 503, firstAt: 1, lastAt: 1, nextAt: null, signature: { state: 'none' }, duplicates: 0, marks: [],
+    attempts, lastStatusCode: 503, firstAt: 1, lastAt: 1, nextAt: null, signature: { state: 'none' }, duplicates: 0, marks: [], clock: { kind: 'wall' },
   }
 }
 

@@ -20,6 +20,7 @@ function row(key: string, firstAt: number, patch: Partial<TimelineRow> = {}): Ti
     signature: { state: 'valid' },
     duplicates: 0,
     marks: [{ kind: 'attempt', id: 1, n: 1, at: firstAt, durationMs: 5, tone: 'retrying', label: '503', nextAt: firstAt + 120_000 }],
+    clock: { kind: 'wall' },
     ...patch,
   }
 }
