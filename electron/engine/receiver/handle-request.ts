@@ -32,6 +32,11 @@ export interface RequestHandlerDeps extends InspectDeps {
   /** What background forward copies may hold (body bytes, count) before they make the sender wait. */
   copies: CopyBudget
   route(path: string): LiveEndpoint | null
+  /**
+   * The attempt of ours that sent this request, when its x-hookloop-attempt value checks out
+   * (attempt-link.ts) for an attempt in this store; else null: the header is just a header.
+   */
+  linkedAttempt(value: string | string[] | undefined, body: Buffer): number | null
   nextId(): number
   emit(event: ReceiverEvent): void
 }
@@ -48,13 +53,6 @@ function headerPairs(raw: readonly string[]): [string, string][] {
   const pairs: [string, string][] = []
   for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i] as string, raw[i + 1] as string])
   return pairs
-}
-
-function attemptIdOf(req: IncomingMessage): number | null {
-  const value = req.headers[ATTEMPT_HEADER]
-  const text = Array.isArray(value) ? value[0] : value
-  if (!text || !/^\d{1,15}$/.test(text.trim())) return null
-  return Number(text.trim())
 }
 
 const textBody = (text: string) => Buffer.from(text, 'utf8')
@@ -107,7 +105,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       ruleId: null,
       fault: null,
       response: { status: null, headers: [], body: null, ms: null },
-      attemptId: attemptIdOf(req),
+      // Linked once the whole body is read: the link is made over those bytes.
+      attemptId: null,
     }
   }
 
@@ -226,6 +225,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       // read
       const body = await read(req, res, connection, arrival, limit, reservation)
       applyRead(capture, body, limit)
+      if (body.kind === 'complete') capture.attemptId = deps.linkedAttempt(req.headers[ATTEMPT_HEADER], body.body)
       // inspect
       let handshake: PreparedReply | null = null
       if (live && body.kind === 'complete') {

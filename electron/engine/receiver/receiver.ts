@@ -12,7 +12,9 @@ import type { RequestRecord } from '../../../shared/receiver-records'
 import { explainRule, type Rule } from '../../../shared/rules'
 import { parseRuleOrPreset } from '../../../shared/rules-presets'
 import { transactional } from '../store'
+import { createAttemptLinkStore } from '../store/attempt-links'
 import { createEndpointStore } from '../store/endpoints'
+import { linkChecksOut, parseAttemptLink } from '../sender/attempt-link'
 import { createForwardLegStore, encodeLeg } from '../store/forward-legs'
 import type { ForwardLeg } from '../../../shared/forward'
 import { createForwarder, type Forwarder } from './forward'
@@ -172,6 +174,18 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     return routes.get(slash === -1 ? rest : rest.slice(0, slash)) ?? null
   }
 
+  // A request joins an attempt's row only when its link was made under this data folder's key by
+  // that very attempt (sender/attempt-link.ts); any other value is a header like the rest.
+  const links = createAttemptLinkStore(db)
+  const linkKey = links.key()
+  function linkedAttempt(value: string | string[] | undefined, body: Buffer): number | null {
+    const link = parseAttemptLink(value)
+    if (!link) return null
+    const attempt = links.attempt(link.attemptId)
+    if (!attempt) return null
+    return linkChecksOut(linkKey, link, { id: attempt.id, deliveryId: attempt.delivery_id, eventId: attempt.event_id }, body) ? attempt.id : null
+  }
+
   const inFlight = new Set<Promise<void>>()
   const budget = createBodyBudget(options.bodyBudgetBytes)
   const legStore = createForwardLegStore(db)
@@ -200,6 +214,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     copies: createCopyBudget(budget, options.maxBackgroundCopies),
     ...(options.inspectLimits ? { limits: options.inspectLimits } : {}),
     route,
+    linkedAttempt,
     nextId: () => ++lastId,
     baseUrl: () => {
       let url: string | undefined

@@ -11,6 +11,7 @@ import type { SqlWriter, WriteOp } from '../store/sql-writer'
 import type { EventStatements } from '../store/events'
 import type { SenderEmitter } from './emitter'
 import { postOnce, type PostResult } from './http-post'
+import { attemptLink } from './attempt-link'
 import { ATTEMPT_HEADER, type SignFn } from './request-headers'
 import { buildAttemptRequest } from './attempt-request'
 import type { Subscription, SubscriptionBook } from './subscriptions'
@@ -18,7 +19,7 @@ import { attemptView, deliveryView, parseDeliveryFaults } from './views'
 
 // One attempt of one delivery, start to record. The attempt row is written (and committed, in a
 // group commit with the other attempts of the same event-loop turn, by the SqlWriter: inline or on
-// its writer thread) before the request leaves, so its id travels in x-hookloop-attempt and a
+// its writer thread) before the request leaves, so its link travels in x-hookloop-attempt and a
 // crash mid-request leaves a row that the next start finds and retries. Attempt ids are reserved
 // here, in memory, after the highest id in the store: the id is known before the row is written,
 // so the writer never has to hand one back. While the request is out, the attempt holds the clock
@@ -48,6 +49,8 @@ export interface AttemptDeps {
   scheduler: Scheduler
   emitter: SenderEmitter
   sign: SignFn
+  /** The data folder's attempt link key (store/attempt-links.ts): what makes x-hookloop-attempt ours. */
+  linkKey: Buffer
   /** Ms the attempt's signature carries, given the subscription and the clock's now. */
   signingTime(sub: Subscription, clockNow: number): number
   resolveEndpointUrl: ResolveEndpointUrl | undefined
@@ -277,8 +280,9 @@ export function createAttemptRunner(deps: AttemptDeps) {
     emitAttempt(started, row.event_id, 'attempt.started')
     emitDelivery(row.id, 'delivery.updated')
     if (hasAtOnceCopy) releaseWaitingCopies(row)
-    // Sent, not recorded (request_headers_json is written above): the attempt's own link.
-    headers[ATTEMPT_HEADER] = String(attemptId)
+    // Sent, not recorded (request_headers_json is written above): the attempt's own link, which
+    // only a process on this data folder can make, and only for these bytes (attempt-link.ts).
+    headers[ATTEMPT_HEADER] = attemptLink(deps.linkKey, { id: attemptId, deliveryId: row.id, eventId: row.event_id }, body)
     const result: PostResult =
       url === null
         ? { outcome: 'connection_error', statusCode: null, responseHeaders: null, responseBody: null, durationMs: 0, error: 'error' in target ? target.error : null, finalUrl: '' }

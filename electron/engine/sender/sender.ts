@@ -16,6 +16,7 @@ import { createEventStatements } from '../store/events'
 import { createSubscriptionStatements } from '../store/subscriptions'
 import { createInlineWriter, type SqlWriter, type WriteOp } from '../store/sql-writer'
 import { createSqlWriterThread } from '../store/sql-writer-thread'
+import { createAttemptLinkStore } from '../store/attempt-links'
 import { ATTEMPT_PATH_SQL, createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
 import { cacheDeliveries } from './delivery-cache'
 import { SenderEmitter, type SenderListener } from './emitter'
@@ -181,6 +182,7 @@ export function createSender(options: SenderOptions) {
       const wall = mode === 'wall' || (mode === 'auto' && clock.mode !== 'real' && 'url' in sub.target)
       return wall ? wallNow() : clockNow
     },
+    linkKey: createAttemptLinkStore(db).key(),
     resolveEndpointUrl: options.resolveEndpointUrl,
     dispatcher,
     maxResponseBytes: options.maxResponseBytes ?? 65_536,

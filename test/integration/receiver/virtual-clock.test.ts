@@ -3,6 +3,7 @@
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createVirtualClock, holdWork, type VirtualClock } from '../../../electron/engine/clock'
+import { linkFor, recordAttempt } from '../../support/attempt-rows'
 import { post, send, startHarness, type Harness } from './helpers'
 
 describe('fault waits on a virtual clock (loop mode)', () => {
@@ -19,15 +20,16 @@ describe('fault waits on a virtual clock (loop mode)', () => {
     const e = h.receiver.endpoints.create({ slug: 'v' })
     h.receiver.rules.add(e.id, { preset: 'slow' })
     // Like the sender: a hold keyed by the attempt id, for (far) longer than the test may run.
-    const release = holdWork(clock, { key: '41', maxRealMs: 600_000 })
+    const attempt = recordAttempt(h.db)
+    const release = holdWork(clock, { key: String(attempt.id), maxRealMs: 600_000 })
     try {
-      const result = await send(h.receiver.port, post('/h/v', '{}', { 'x-hookloop-attempt': '41' }))
+      const result = await send(h.receiver.port, post('/h/v', '{}', { 'x-hookloop-attempt': linkFor(h.db, attempt, '{}') }))
       expect(result.responses[0]?.status).toBe(200)
     } finally {
       release()
     }
     const [record] = h.receiver.requests.list()
-    expect(record?.attemptId).toBe(41)
+    expect(record?.attemptId).toBe(attempt.id)
     expect(record?.response.ms).toBe(11_000)
     expect(clock.now()).toBe(1_700_000_011_000)
   })
@@ -37,11 +39,12 @@ describe('fault waits on a virtual clock (loop mode)', () => {
     h = await startHarness({ clock })
     const e = h.receiver.endpoints.create({ slug: 'v' })
     h.receiver.rules.add(e.id, { preset: 'timeout-once' })
-    const release = holdWork(clock, { key: '42', maxRealMs: 600_000 })
+    const attempt = recordAttempt(h.db)
+    const release = holdWork(clock, { key: String(attempt.id), maxRealMs: 600_000 })
     const socket = net.connect(h.receiver.port, '127.0.0.1')
     socket.on('error', () => undefined)
     const closed = new Promise((resolve) => socket.once('close', resolve))
-    socket.write(post('/h/v', '{}', { 'x-hookloop-attempt': '42' }))
+    socket.write(post('/h/v', '{}', { 'x-hookloop-attempt': linkFor(h.db, attempt, '{}') }))
     await h.waitFor('request.captured')
     // The sender's own timeout, on the same clock.
     clock.setTimer(10_000, () => socket.destroy())

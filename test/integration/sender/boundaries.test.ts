@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { waitingOnClock } from '../../../electron/engine/clock'
 import { verify } from '../../../electron/engine/signatures'
-import { answer, attemptsFinished, closedAfterEach, startSender, startServer, type SenderRig } from './helpers'
+import { answer, attemptKey, attemptsFinished, closedAfterEach, startSender, startServer, type SenderRig } from './helpers'
 
 // Two edges of the sender on a virtual clock, over real sockets: an answer that completes exactly
 // at the timeout is in time (a timeout is *more* than timeout_ms), and the timestamp a URL target
@@ -12,7 +12,7 @@ describe('sender edges on a virtual clock', () => {
 
   function sleepingReceiver(r: SenderRig, ms: number) {
     return startServer(r.clock, async (req, res) => {
-      const resume = waitingOnClock(r.clock, req.headers['x-hookloop-attempt'] as string)
+      const resume = waitingOnClock(r.clock, attemptKey(req.headers))
       try {
         await r.clock.sleep(ms)
       } finally {

@@ -2,7 +2,7 @@ import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { waitingOnClock } from '../../../electron/engine/clock'
-import { answer, attemptsFinished, closedAfterEach, startSender, startServer } from './helpers'
+import { answer, attemptKey, attemptsFinished, closedAfterEach, startSender, startServer } from './helpers'
 
 // Every row of seed provider A's classification table, over real sockets on loopback, on a
 // virtual clock: the first attempt's outcome, its decision and when the next one is due.
@@ -70,7 +70,7 @@ describe('seed A classification over real sockets', () => {
     const { clock } = t.rig
     t.server = await startServer(clock, async (req, res) => {
       // The receiver parks the sender's hold while it waits on the clock (what a loop-mode receiver does).
-      const resume = waitingOnClock(clock, req.headers['x-hookloop-attempt'] as string)
+      const resume = waitingOnClock(clock, attemptKey(req.headers))
       try {
         await clock.sleep(11_000)
       } finally {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SendFaultInput } from '../../../shared/sender-faults'
 import { verify } from '../../../electron/engine/signatures'
-import { answer, senderWithServer, type Captured, type SenderRig, type TestServer } from './helpers'
+import { answer, linkedAttemptId, senderWithServer, type Captured, type SenderRig, type TestServer } from './helpers'
 
 // Sending-side faults, each checked from the consumer's side (what verify() says about what
 // arrived) and from the sender's record (the attempt says which fault it carried).
@@ -76,9 +76,9 @@ describe('sending-side faults', () => {
     const [published] = await send([{ type: 'duplicate', mode: 'at-once' }])
     const [original, copy] = published!.deliveries
     expect(copy).toMatchObject({ nextAttemptAt: null, duplicateOf: original!.id })
-    expect(server.requests.map((r) => r.headers['x-hookloop-attempt'])).toEqual([
-      String(rig.sender.getDelivery(original!.id).attempts[0]?.id),
-      String(rig.sender.getDelivery(copy!.id).attempts[0]?.id),
+    expect(server.requests.map((r) => linkedAttemptId(r.headers))).toEqual([
+      rig.sender.getDelivery(original!.id).attempts[0]?.id,
+      rig.sender.getDelivery(copy!.id).attempts[0]?.id,
     ])
     expect(rig.sender.getDelivery(copy!.id).attempts[0]?.faults.map((f) => f.type)).toEqual(['duplicate'])
   })

@@ -5,6 +5,7 @@ import type { Clock } from '../../../shared/clock'
 import type { AttemptView } from '../../../shared/sender-events'
 import { createVirtualClock, isVirtualClock, type VirtualClock } from '../../../electron/engine/clock'
 import { createSender, type Sender, type SenderOptions } from '../../../electron/engine/sender'
+import { parseAttemptLink } from '../../../electron/engine/sender/attempt-link'
 import { sign } from '../../../electron/engine/signatures'
 import { openDatabase } from '../../../electron/engine/store'
 import { listenLoopback } from '../../support/loopback'
@@ -50,6 +51,17 @@ export async function startServer(clock: Clock, handler: Handler): Promise<TestS
       current = h
     },
   }
+}
+
+/** The attempt id a request's x-hookloop-attempt link (`<id>.<mac>`) names; undefined without one. */
+export function linkedAttemptId(headers: IncomingMessage['headers']): number | undefined {
+  return parseAttemptLink(headers['x-hookloop-attempt'])?.attemptId
+}
+
+/** The key the sender holds a virtual clock under for the attempt that sent this request (what a receiver parks). */
+export const attemptKey = (headers: IncomingMessage['headers']): string | undefined => {
+  const id = linkedAttemptId(headers)
+  return id === undefined ? undefined : String(id)
 }
 
 export const answer = (status: number, headers: Record<string, string> = {}) => (_req: IncomingMessage, res: ServerResponse) => {

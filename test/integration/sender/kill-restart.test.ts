@@ -6,7 +6,7 @@ import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRealClock } from '../../../electron/engine/clock'
 import { makeTempDir } from '../../support/temp-dir'
-import { startServer, type TestServer } from './helpers'
+import { linkedAttemptId, startServer, type TestServer } from './helpers'
 
 // A sender process with 1 000 deliveries pending is killed with SIGKILL mid-delivery; a new
 // process on the same SQLite file must bring every delivery to a final state, retrying what was
@@ -68,7 +68,7 @@ describe.each(['inline', 'thread'] as const)('kill -9 and restart, attempt write
     const attemptIds: number[] = []
     server = await startServer(createRealClock(), (req, res) => {
       const id = String(req.headers['webhook-id'])
-      attemptIds.push(Number(req.headers['x-hookloop-attempt']))
+      attemptIds.push(linkedAttemptId(req.headers) ?? Number.NaN)
       if (!seenFirst.has(id)) {
         seenFirst.add(id)
         res.writeHead(503).end()

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { answer, startSender, startServer, type SenderRig, type TestServer } from './helpers'
+import { answer, linkedAttemptId, startSender, startServer, type SenderRig, type TestServer } from './helpers'
 
 // A subscription that targets one of our own endpoints goes wherever the engine says that
 // endpoint is right now (tunnel URL when up, loopback otherwise), asked again for every attempt.
@@ -34,7 +34,7 @@ describe('loop mode targets', () => {
     expect(delivery.status).toBe('succeeded')
     expect(asked).toEqual(['orders', 'orders'])
     expect(server.requests.map((r) => r.path)).toEqual(['/e/orders', '/e/orders'])
-    expect(server.requests.map((r) => r.headers['x-hookloop-attempt'])).toEqual(attempts.map((a) => String(a.id)))
+    expect(server.requests.map((r) => linkedAttemptId(r.headers))).toEqual(attempts.map((a) => a.id))
     expect(attempts.map((a) => a.url)).toEqual([`${server.url}/e/orders`, `${server.url}/e/orders`])
     expect(sender.getSubscription('loop')?.target).toEqual({ endpoint: 'orders' })
   })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { expectedSchedule } from '../../../shared/policy'
 import { createScaledClock } from '../../../electron/engine/clock'
 import { POLICY_PRESETS } from '../../../shared/policy-presets'
-import { answer, closedAfterEach, startSender, startServer } from './helpers'
+import { answer, closedAfterEach, linkedAttemptId, startSender, startServer } from './helpers'
 
 // Whole retry schedules played out on the virtual clock against real loopback servers: every
 // attempt recorded at its exact clock time, the receiver seeing it at that same time.
@@ -30,7 +30,7 @@ describe('full schedules on the virtual clock', () => {
     const ids = new Set(t.server.requests.map((r) => r.headers['webhook-id']))
     expect(ids).toEqual(new Set([delivery.eventId]))
     expect(t.server.requests.every((r) => r.headers['x-pandoktorek-event-id'] === delivery.eventId)).toBe(true)
-    expect(t.server.requests.map((r) => r.headers['x-hookloop-attempt'])).toEqual(attempts.map((a) => String(a.id)))
+    expect(t.server.requests.map((r) => linkedAttemptId(r.headers))).toEqual(attempts.map((a) => a.id))
   })
 
   it('seed A: fails twice then 200 → succeeded on the 3rd attempt at 6 min', async () => {

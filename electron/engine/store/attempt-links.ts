@@ -1,0 +1,56 @@
+// What the store knows about attempt links (sender/attempt-link.ts): the data folder's link key,
+// and the attempt a link names. The key lives in the settings table, so every process that opens
+// the same database — `serve`, `listen`, the app — signs and checks links with the same key
+// whatever data key seals its signing secrets, and a process on another folder (or `hookloop
+// trigger` with its own store) never has it. It is no secret from whoever can read the database:
+// they can write rows into it anyway. It proves a request was sent by an attempt of this folder.
+import { randomBytes } from 'node:crypto'
+import type { Database } from 'better-sqlite3'
+import { StoreError } from './store-error'
+
+const KEY_SETTING = 'attempt_link_key'
+const KEY_BYTES = 32
+
+/** The attempt a link names, as the store has it: what its MAC binds besides the body. */
+export interface LinkedAttemptRow {
+  id: number
+  delivery_id: number
+  event_id: string
+}
+
+export interface AttemptLinkStore {
+  /** The data folder's link key, made on first use (two processes racing agree on the first one written). */
+  key(): Buffer
+  /** The attempt of this id with its delivery and event, or undefined when this store has none. */
+  attempt(id: number): LinkedAttemptRow | undefined
+}
+
+const keys = new WeakMap<Database, Buffer>()
+
+export function createAttemptLinkStore(db: Database): AttemptLinkStore {
+  const readKey = db.prepare('SELECT value_json FROM settings WHERE key = ?').pluck()
+  const insertKey = db.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO NOTHING')
+  const attempt = db.prepare<[number], LinkedAttemptRow>(
+    'SELECT a.id, a.delivery_id, d.event_id FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE a.id = ?',
+  )
+
+  function load(): Buffer {
+    let json = readKey.get(KEY_SETTING) as string | undefined
+    if (json === undefined) {
+      insertKey.run(KEY_SETTING, JSON.stringify(randomBytes(KEY_BYTES).toString('base64')))
+      json = readKey.get(KEY_SETTING) as string
+    }
+    const key = Buffer.from(JSON.parse(json) as string, 'base64')
+    if (key.length !== KEY_BYTES) throw new StoreError('open_failed', `the attempt link key in settings (${KEY_SETTING}) is not ${KEY_BYTES} bytes of base64`)
+    return key
+  }
+
+  return {
+    key() {
+      let key = keys.get(db)
+      if (!key) keys.set(db, (key = load()))
+      return key
+    },
+    attempt: (id) => attempt.get(id),
+  }
+}
