@@ -1,6 +1,8 @@
 // The timeline's read model over the store's timeline reads (store/timeline-reads.ts): one row per
-// delivery (sender side) and one row per dedupe key at an endpoint for requests no attempt of ours
-// made (receive-only). Reads only; the engine's modules own every write.
+// delivery (sender side), holding one mark per attempt, and one row per dedupe key at an endpoint
+// for every other request (receive-only): each request is in exactly one row (the rule is
+// OWN_REQUEST_SQL in store/timeline-reads.ts, and docs/ui.md). Reads only; the engine's modules
+// own every write.
 import type { Database } from 'better-sqlite3'
 import type { DeliveryStatus, MarkTone, RowClock, SignatureBadge, TimelineFilter, TimelineMark, TimelineRow } from '../../../shared/contract'
 import type { SchemeId, VerifyReason } from '../../../shared/signatures'
@@ -133,12 +135,14 @@ export function createTimelineRead(db: Database) {
     return { row, requests: new Map(requests.map((r) => [r.id, r.id])) }
   }
 
-  /** Which timeline row a captured request belongs to. */
+  /**
+   * Which timeline row a captured request belongs to: its attempt's delivery when it is that
+   * attempt's own request, else its endpoint's dedupe group. Null only for a request not in the store.
+   */
   function rowOfRequest(requestId: number): { deliveryId: number } | GroupKey | null {
     const found = reads.placeOfRequest(requestId)
     if (!found) return null
     if (found.delivery_id !== null) return { deliveryId: found.delivery_id }
-    if (found.attempt_id !== null) return null // the attempt is not recorded yet; its delivery row follows
     return { endpointId: found.endpoint_id, key: found.key }
   }
 

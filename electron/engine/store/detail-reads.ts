@@ -1,6 +1,7 @@
 // One delivery in detail, for the inspector, a scenario's report and a recording: the delivery
-// with its event and its subscription's target, its attempts each with the request our receiver
-// captured for it (loop mode: requests.attempt_id), and a subscription's counts from the
+// with its event and its subscription's target, its attempts each with its own request (the first
+// request the receiver linked to it: requests.attempt_id, set only for a link that checked out,
+// the same rule as the timeline's OWN_REQUEST_SQL), and a subscription's counts from the
 // deliveries table alone. Reads only.
 import type { Database } from 'better-sqlite3'
 import type { AttemptRow } from './attempts'
@@ -15,7 +16,7 @@ type Target = Pick<SubscriptionRow, 'url' | 'endpoint_slug' | 'envelope'>
 export type DeliveryDetailRow = Pick<DeliveryRow, 'id' | 'event_id' | 'subscription_id' | 'status' | 'faults_json'> &
   Pick<EventRow, 'event_type' | 'payload'> & { [K in keyof Target]: Target[K] | null }
 
-/** An attempt and the first request that carries its id (the request columns are null without one). */
+/** An attempt and its own request, the first one linked to it (the request columns are null without one). */
 export type AttemptDetailRow = AttemptRow &
   Pick<RequestRow, 'verify_reason' | 'duplicate_number'> & { request_id: number | null; request_fault_json: string | null }
 

@@ -39,7 +39,7 @@ export type TimelineRequestRow = Pick<
   'id' | 'endpoint_id' | 'received_at' | 'response_status' | 'response_ms' | 'fault_json' | 'dedupe_key' | keyof Verdict
 > & { event_type: string | null }
 
-/** Where a request belongs: its attempt's delivery, or the dedupe group `key` at its endpoint. */
+/** Where a request belongs: its attempt's delivery (when it is that attempt's own request), or the dedupe group `key` at its endpoint. */
 export type RequestPlaceRow = Pick<RequestRow, 'endpoint_id' | 'attempt_id'> & { key: string; delivery_id: number | null }
 
 /** One row of a timeline page: a delivery (kind d, ref = its id) or a receive-only group (kind r). */
@@ -53,6 +53,17 @@ export interface TimelineRef {
 
 /** The key that groups receive-only requests: the dedupe key, or the request alone. */
 const GROUP_SQL = `COALESCE(dedupe_key, 'request:' || id)`
+
+/**
+ * Whether request `q` is its attempt's own request, shown as that attempt's mark in its delivery's
+ * row: linked to an attempt this store has (the receiver links only a request whose link checks
+ * out, sender/attempt-link.ts), and the first request so linked. Every other request — a later
+ * copy of the same bytes, one whose attempt is gone, one from a store that linked by number — is
+ * received traffic, in the row of its endpoint and dedupe key: each request is in exactly one row.
+ */
+const OWN_REQUEST_SQL = (q: string) =>
+  `(${q}.attempt_id IS NOT NULL AND EXISTS (SELECT 1 FROM attempts own_a WHERE own_a.id = ${q}.attempt_id)
+    AND ${q}.id = (SELECT MIN(own_r.id) FROM requests own_r WHERE own_r.attempt_id = ${q}.attempt_id))`
 const EVENT_TYPE_SQL = `CASE WHEN json_valid(CAST(body AS TEXT)) THEN COALESCE(json_extract(CAST(body AS TEXT), '$.event_type'), json_extract(CAST(body AS TEXT), '$.type'), json_extract(CAST(body AS TEXT), '$.event')) END`
 
 export function createTimelineReads(db: Database) {
@@ -64,19 +75,20 @@ export function createTimelineReads(db: Database) {
   const attemptsOf = db.prepare<[number], TimelineAttemptRow>(
     `SELECT a.id, a.delivery_id, a.n, a.started_at, a.duration_ms, a.outcome, a.status_code, a.decision, a.next_attempt_at,
             r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number, r.id AS request_id
-       FROM attempts a LEFT JOIN requests r ON r.attempt_id = a.id
+       FROM attempts a LEFT JOIN requests r ON r.id = (SELECT MIN(id) FROM requests WHERE attempt_id = a.id)
       WHERE a.delivery_id = ? ORDER BY a.n`,
   )
   const requestsOfGroup = db.prepare<[string | null, string], TimelineRequestRow>(
     `SELECT id, endpoint_id, received_at, response_status, response_ms, fault_json, verify_valid, verify_reason, verify_json,
             dedupe_key, duplicate_number, ${EVENT_TYPE_SQL} AS event_type
-       FROM requests
-      WHERE attempt_id IS NULL AND endpoint_id IS ? AND ${GROUP_SQL} = ?
+       FROM requests q
+      WHERE endpoint_id IS ? AND ${GROUP_SQL} = ? AND NOT ${OWN_REQUEST_SQL('q')}
       ORDER BY id LIMIT 200`,
   )
   const placeOfRequest = db.prepare<[number], RequestPlaceRow>(
-    `SELECT r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) AS key, r.attempt_id, a.delivery_id
-       FROM requests r LEFT JOIN attempts a ON a.id = r.attempt_id WHERE r.id = ?`,
+    `SELECT q.endpoint_id, COALESCE(q.dedupe_key, 'request:' || q.id) AS key, q.attempt_id,
+            CASE WHEN ${OWN_REQUEST_SQL('q')} THEN a.delivery_id END AS delivery_id
+       FROM requests q LEFT JOIN attempts a ON a.id = q.attempt_id WHERE q.id = ?`,
   )
 
   // One statement for a whole page of requests (json_each, whatever their number); the bare
@@ -157,7 +169,7 @@ function timelineParts(filter: TimelineFilter): TimelineParts {
     parts.deliveries = { from: `FROM deliveries d ${join}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`, params }
   }
   if (wantReceived) {
-    const where = ['attempt_id IS NULL']
+    const where = [`NOT ${OWN_REQUEST_SQL('q')}`]
     const params: unknown[] = []
     if (filter.endpointId) {
       where.push('endpoint_id = ?')
@@ -170,7 +182,7 @@ function timelineParts(filter: TimelineFilter): TimelineParts {
     const having = filter.eventType ? ` HAVING MAX(${EVENT_TYPE_SQL}) = ?` : ''
     if (filter.eventType) params.push(filter.eventType)
     parts.received = {
-      sql: `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests WHERE ${where.join(' AND ')} GROUP BY endpoint_id, gkey${having}`,
+      sql: `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests q WHERE ${where.join(' AND ')} GROUP BY endpoint_id, gkey${having}`,
       params,
     }
   }
