@@ -41,7 +41,7 @@ export interface RequestRecord {
   /** What the rule planned and what happened; null for a plain default answer. */
   fault: { outcome: ResponseOutcome | 'pending'; step: Step | null; steps: Step[] | null } | null
   response: { status: number | null; headers: [string, string][]; body: Uint8Array | null; ms: number | null }
-  /** Loop mode: the sender's attempt id from the x-hookloop-attempt header. */
+  /** Loop mode: the attempt of this store whose x-hookloop-attempt link checked out; null when none did. */
   attemptId: number | null
 }
 

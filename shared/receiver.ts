@@ -12,7 +12,7 @@ import { forwardTargets, forwardToSchema } from './forward'
 export const ENDPOINT_PATH_PREFIX = '/h/'
 export const DEFAULT_DEDUPE_WINDOW_MS = 24 * 3600 * 1000
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024
-/** Header our own sender sets in loop mode: the attempt id, stored with the captured request. */
+/** Header our sender sets on every attempt: its link, `<attempt id>.<mac>` (electron/engine/sender/attempt-link.ts). */
 export const ATTEMPT_HEADER = 'x-hookloop-attempt'
 
 export function endpointPath(slug: string): string {

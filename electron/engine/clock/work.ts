@@ -17,8 +17,9 @@ export function holdWork(clock: Clock, options?: HoldOptions): () => void {
 }
 
 /**
- * The work named `key` (e.g. an `x-hookloop-attempt` header value) now waits on the clock: call
- * before a clock sleep on its behalf, and the returned resume when the sleep ends.
+ * The work named `key` (the attempt id of an `x-hookloop-attempt` link the receiver checked, never
+ * the raw header value: anyone can send a number) now waits on the clock: call before a clock sleep
+ * on its behalf, and the returned resume when the sleep ends.
  */
 export function waitingOnClock(clock: Clock, key: string | undefined): () => void {
   return key !== undefined && isVirtualClock(clock) ? clock.waiting(key) : NOTHING

@@ -20,7 +20,7 @@ export interface StepRun {
   clock: Clock
   /** Resolves once the request's row is committed; called before the first byte of any answer. */
   beforeAnswer: () => Promise<void>
-  /** Loop mode: the sender's attempt id (x-hookloop-attempt) this request belongs to. */
+  /** Loop mode: the id of the attempt whose x-hookloop-attempt link checked out (receiver.ts, linkedAttempt). */
   attemptKey?: string
   /** The answer of the plan's handshake step, computed when the request was inspected (handshake-step.ts). */
   handshake?: PreparedReply

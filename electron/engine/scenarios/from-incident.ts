@@ -122,6 +122,8 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
   const requests = [...incident.requests].sort((a, b) => a.at - b.at)
   const kept: IncidentRequest[] = []
   for (const r of requests) {
+    // A file's request cannot have its attempt link checked (the key stays with its data folder):
+    // the link header together with the event id of one of the file's deliveries says it was one.
     if (headerValue(r.headers, 'x-hookloop-attempt') !== undefined && r.headers.some(([, v]) => deliveryEventIds.has(v))) {
       notes.push(`${r.label} came from one of the file's own deliveries, which the scenario sends again; not sent twice`)
       continue

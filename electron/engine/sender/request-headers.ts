@@ -20,6 +20,7 @@ export function defaultEventIdHeader(scheme: SchemeId, policyName?: string): str
   return SCHEMES[scheme]?.idHeader ?? 'x-hookloop-event-id'
 }
 
+/** Carries the attempt link (attempt-link.ts): the only thing that files a request under an attempt. */
 export const ATTEMPT_HEADER = 'x-hookloop-attempt'
 
 export interface HeaderInput {
