@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
+import { linkFor, recordAttempt } from '../../support/attempt-rows'
 import { COMMIT_MODES, post, send, startHarness, type Harness } from './helpers'
 
 describe.each(COMMIT_MODES)('receiver capture on real sockets and a real SQLite file, commits %s', (_mode, captureThread) => {
@@ -10,7 +11,10 @@ describe.each(COMMIT_MODES)('receiver capture on real sockets and a real SQLite 
     h = await startHarness({ captureThread })
     const endpoint = h.receiver.endpoints.create({ slug: 'shop' })
     const body = '{"event_id":"e1", "spaced" : true}'
-    const raw = `POST /h/shop/sub?x=1&y=2 HTTP/1.1\r\nHost: localhost\r\nX-Dup: a\r\nContent-Type: application/json\r\nX-Dup: b\r\nX-Hookloop-Attempt: 42\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+    // Sent by an attempt of this data folder: its link checks out (attempt-link.test.ts has the ones that do not).
+    const attempt = recordAttempt(h.db)
+    const link = linkFor(h.db, attempt, body)
+    const raw = `POST /h/shop/sub?x=1&y=2 HTTP/1.1\r\nHost: localhost\r\nX-Dup: a\r\nContent-Type: application/json\r\nX-Dup: b\r\nX-Hookloop-Attempt: ${link}\r\nContent-Length: ${body.length}\r\n\r\n${body}`
     const result = await send(h.receiver.port, raw)
     expect(result.responses[0]?.status).toBe(200)
     const [record] = h.receiver.requests.list()
@@ -24,10 +28,10 @@ describe.each(COMMIT_MODES)('receiver capture on real sockets and a real SQLite 
       ['X-Dup', 'a'],
       ['Content-Type', 'application/json'],
       ['X-Dup', 'b'],
-      ['X-Hookloop-Attempt', '42'],
+      ['X-Hookloop-Attempt', link],
       ['Content-Length', String(body.length)],
     ])
-    expect(record?.attemptId).toBe(42)
+    expect(record?.attemptId).toBe(attempt.id)
     expect(record?.response.status).toBe(200)
     expect(record?.remoteAddress).toMatch(/127\.0\.0\.1/)
   })
