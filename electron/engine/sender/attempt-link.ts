@@ -3,10 +3,10 @@
 // number anyone can send — another engine's attempt #1, a `hookloop trigger` with its own store, a
 // stranger who found the public URL — so the value is `<attempt id>.<mac>`: an HMAC-SHA256 under
 // the data folder's link key (store/attempt-links.ts) over the attempt id, its delivery, its event
-// and the digest of the exact body sent. Only a process on the same data folder can make one, and
+// and the exact body sent. Only a process on the same data folder can make one, and
 // only for the attempt that sent these bytes: a header copied onto another body, or one made for
 // an attempt id since reused (history cleared), does not check out.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac, timingSafeEqual } from 'node:crypto'
 
 /** What a link binds: the attempt as the store has it. */
 export interface LinkedAttempt {
@@ -19,12 +19,11 @@ const MAC_BYTES = 16
 const VALUE = /^(\d{1,15})\.([A-Za-z0-9_-]{22})$/
 const DOMAIN = 'hookloop attempt link v1'
 
+// One HMAC over the fields, then the body's bytes; the event id goes with its length, so no
+// event id and body can be cut apart another way.
 function mac(key: Buffer, attempt: LinkedAttempt, body: Buffer): Buffer {
-  const digest = createHash('sha256').update(body).digest('hex')
-  return createHmac('sha256', key)
-    .update(`${DOMAIN}\n${attempt.id}\n${attempt.deliveryId}\n${attempt.eventId}\n${digest}`)
-    .digest()
-    .subarray(0, MAC_BYTES)
+  const fields = `${DOMAIN}\n${attempt.id}\n${attempt.deliveryId}\n${attempt.eventId.length}:${attempt.eventId}\n`
+  return createHmac('sha256', key).update(fields).update(body).digest().subarray(0, MAC_BYTES)
 }
 
 /** The header value for this attempt sending `body`. */
