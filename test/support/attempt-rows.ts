@@ -3,6 +3,7 @@
 // would have sent with `body`. For receiver tests that need an attempt to link to.
 import { randomUUID } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
+import { resolvePolicy } from '../../shared/policy-presets'
 import { attemptLink, type LinkedAttempt } from '../../electron/engine/sender/attempt-link'
 import { createAttemptLinkStore } from '../../electron/engine/store/attempt-links'
 
@@ -11,8 +12,8 @@ export function recordAttempt(db: Database, at = Date.now()): LinkedAttempt {
   const subscriptionId = `sub-${randomUUID()}`
   const eventId = randomUUID()
   db.prepare(
-    `INSERT INTO subscriptions (id, name, url, scheme, policy_json, created_at, updated_at) VALUES (?, 'test', 'http://127.0.0.1:1/h', 'standard-webhooks', '{}', ?, ?)`,
-  ).run(subscriptionId, at, at)
+    `INSERT INTO subscriptions (id, name, url, scheme, policy_json, created_at, updated_at) VALUES (?, 'test', 'http://127.0.0.1:1/h', 'standard-webhooks', ?, ?, ?)`,
+  ).run(subscriptionId, JSON.stringify(resolvePolicy('csku')), at, at)
   db.prepare(`INSERT INTO events (id, event_type, payload, created_at) VALUES (?, 'test.event', ?, ?)`).run(eventId, Buffer.from('{}'), at)
   const deliveryId = Number(
     db.prepare(`INSERT INTO deliveries (event_id, subscription_id, status, attempts, created_at, updated_at) VALUES (?, ?, 'pending', 1, ?, ?)`).run(eventId, subscriptionId, at, at)

@@ -34,10 +34,27 @@ export function createAttemptLinkStore(db: Database): AttemptLinkStore {
     'SELECT a.id, a.delivery_id, d.event_id FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE a.id = ?',
   )
 
+  // A store older than links holds requests linked by a bare attempt number: whatever carried
+  // that number, a stranger's request or another store's attempt, was filed under our attempt,
+  // and nothing tells those from our own. Their links are dropped (the requests become received
+  // traffic), once, by the process that makes the key. A link the receiver checked is stored
+  // with its `<id>.<mac>` header; rows with no header at all are left as they are.
+  const dropNumberLinks = db.prepare(
+    `UPDATE requests SET attempt_id = NULL
+      WHERE attempt_id IS NOT NULL AND EXISTS (
+        SELECT 1 FROM json_each(CASE WHEN json_valid(requests.headers_json) THEN requests.headers_json ELSE '[]' END) h
+         WHERE lower(json_extract(h.value, '$[0]')) = 'x-hookloop-attempt' AND instr(json_extract(h.value, '$[1]'), '.') = 0)`,
+  )
+  const makeKey = db.transaction((): boolean => {
+    const made = insertKey.run(KEY_SETTING, JSON.stringify(randomBytes(KEY_BYTES).toString('base64'))).changes === 1
+    if (made) dropNumberLinks.run()
+    return made
+  })
+
   function load(): Buffer {
     let json = readKey.get(KEY_SETTING) as string | undefined
     if (json === undefined) {
-      insertKey.run(KEY_SETTING, JSON.stringify(randomBytes(KEY_BYTES).toString('base64')))
+      makeKey()
       json = readKey.get(KEY_SETTING) as string
     }
     const key = Buffer.from(JSON.parse(json) as string, 'base64')

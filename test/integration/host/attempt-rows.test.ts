@@ -11,7 +11,7 @@ import { createDetailsRead } from '../../../electron/engine/host/details-read'
 import { createTimelineRead } from '../../../electron/engine/host/timeline-read'
 import { openDatabase } from '../../../electron/engine/store'
 import { createVirtualClock } from '../../../electron/engine/clock'
-import { linkFor } from '../../support/attempt-rows'
+import { linkFor, recordAttempt } from '../../support/attempt-rows'
 import { openEngine, virtualEngine } from '../../support/engine'
 import { makeTempDir } from '../../support/temp-dir'
 
@@ -208,6 +208,36 @@ describe('rows never mix', () => {
     expect(view.requests.map((r) => header(r, 'webhook-id'))).toEqual([eventId, eventId, eventId])
     const received = rowsWithRequests(engine).filter((r) => r.row.kind === 'received').map((r) => r.row.eventId)
     expect(received.sort()).toEqual(['evt_claims_second', 'evt_claims_unknown'])
+    expectEachRequestInOneRow(engine)
+  })
+
+  it('a store written before links were checked: links made by a bare number are dropped at the first open, the stranger\'s request no longer shows as our attempt\'s', async () => {
+    const temp = makeTempDir('hookloop-number-links-')
+    cleanups.push(() => temp.cleanup())
+    // The store as an older Hookloop left it: our attempt #1 and two requests carrying
+    // `x-hookloop-attempt: 1` — a stranger's, captured first, and the attempt's own.
+    const old = openDatabase({ file: join(temp.dir, 'hookloop.db') })
+    const attempt = recordAttempt(old, Date.UTC(2026, 0, 1))
+    const insert = old.prepare(
+      `INSERT INTO requests (endpoint_id, received_at, method, path, headers_json, body, body_size, dedupe_key, attempt_id) VALUES (NULL, ?, 'POST', '/h/orders', ?, ?, ?, ?, ?)`,
+    )
+    const request = (eventId: string) => {
+      const body = Buffer.from(JSON.stringify({ id: eventId }))
+      const headers = JSON.stringify([['webhook-id', eventId], ['X-Hookloop-Attempt', String(attempt.id)]])
+      return Number(insert.run(Date.UTC(2026, 0, 1), headers, body, body.length, eventId, attempt.id).lastInsertRowid)
+    }
+    const strangers = request('evt_stranger')
+    const ours = request(attempt.eventId)
+    old.close()
+
+    const engine = await engineOnFolder(temp.dir)
+    const { details } = readsOf(engine)
+    const view = deliveryView(engine, attempt.deliveryId)
+    expect(view.row.marks.map((m) => m.id)).toEqual([attempt.id])
+    // Which of the two was ours cannot be told from a number: neither is shown as the attempt's.
+    expect(view.detail.attempts.map((a) => a.requestId)).toEqual([null])
+    expect([details.requestDetail(strangers)?.attemptId, details.requestDetail(ours)?.attemptId]).toEqual([null, null])
+    expect(rowsWithRequests(engine).filter((r) => r.row.kind === 'received').map((r) => r.row.eventId).sort()).toEqual([attempt.eventId, 'evt_stranger'].sort())
     expectEachRequestInOneRow(engine)
   })
 })
