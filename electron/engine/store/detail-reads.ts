@@ -29,16 +29,8 @@ export function createDetailReads(db: Database) {
        FROM attempts a LEFT JOIN requests r ON r.id = (SELECT MIN(id) FROM requests WHERE attempt_id = a.id)
       WHERE a.delivery_id = ? ORDER BY a.n`,
   )
-  const deliveryCounts = db.prepare<[string], { attempts: number | null; successes: number | null }>(
-    `SELECT SUM(attempts) AS attempts, SUM(status = 'succeeded') AS successes FROM deliveries WHERE subscription_id = ?`,
-  )
   return {
     delivery: (id: number) => delivery.get(id),
     attempts: (deliveryId: number) => attempts.all(deliveryId),
-    /** Attempts made and deliveries succeeded of a subscription: one row per delivery, not per attempt. */
-    deliveryCounts(subscriptionId: string): { attempts: number; successes: number } {
-      const row = deliveryCounts.get(subscriptionId)
-      return { attempts: row?.attempts ?? 0, successes: row?.successes ?? 0 }
-    },
   }
 }

@@ -7,6 +7,7 @@ import type { AttemptRow } from './attempts'
 import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
 import type { RequestRow } from './requests'
+import { DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY } from './count-definitions'
 
 /** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
 export type TimelineDeliveryRow = Pick<
@@ -17,12 +18,15 @@ export type TimelineDeliveryRow = Pick<
 
 type Verdict = Pick<RequestRow, 'verify_valid' | 'verify_reason' | 'verify_json' | 'duplicate_number'>
 
-/** An attempt with the verdict and duplicate number the receiving side saw (null outside loop mode). */
+/**
+ * An attempt with the verdict and duplicate number the receiving side saw (null outside loop
+ * mode), and whether its request was a duplicate arrival (count-definitions.ts: 1 or 0).
+ */
 export type TimelineAttemptRow = Pick<
   AttemptRow,
   'id' | 'delivery_id' | 'n' | 'started_at' | 'duration_ms' | 'outcome' | 'status_code' | 'decision' | 'next_attempt_at'
 > &
-  Verdict & { request_id: number | null }
+  Verdict & { request_id: number | null; duplicate_arrival: number }
 
 /** Forward mode, per captured request: how many legs went to a target and how the last one ended. */
 export interface TimelineLegRow {
@@ -37,7 +41,7 @@ export interface TimelineLegRow {
 export type TimelineRequestRow = Pick<
   RequestRow,
   'id' | 'endpoint_id' | 'received_at' | 'response_status' | 'response_ms' | 'fault_json' | 'dedupe_key' | keyof Verdict
-> & { event_type: string | null }
+> & { event_type: string | null; duplicate_arrival: number }
 
 /** Where a request belongs: its attempt's delivery, or the dedupe group `key` at its endpoint. */
 export type RequestPlaceRow = Pick<RequestRow, 'endpoint_id' | 'attempt_id'> & { key: string; delivery_id: number | null }
@@ -52,7 +56,10 @@ export interface TimelineRef {
 }
 
 /** The key that groups receive-only requests: the dedupe key, or the request alone. */
-const GROUP_SQL = `COALESCE(dedupe_key, 'request:' || id)`
+const GROUP_SQL = RECEIVED_GROUP_KEY
+
+/** The most requests a received row reads for its marks; its counts cover the whole group. */
+export const GROUP_MARKS_LIMIT = 200
 const EVENT_TYPE_SQL = `CASE WHEN json_valid(CAST(body AS TEXT)) THEN COALESCE(json_extract(CAST(body AS TEXT), '$.event_type'), json_extract(CAST(body AS TEXT), '$.type'), json_extract(CAST(body AS TEXT), '$.event')) END`
 
 export function createTimelineReads(db: Database) {
@@ -63,16 +70,17 @@ export function createTimelineReads(db: Database) {
   )
   const attemptsOf = db.prepare<[number], TimelineAttemptRow>(
     `SELECT a.id, a.delivery_id, a.n, a.started_at, a.duration_ms, a.outcome, a.status_code, a.decision, a.next_attempt_at,
-            r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number, r.id AS request_id
+            r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number, r.id AS request_id,
+            r.id IS NOT NULL AND ${DUPLICATE_ARRIVAL} AS duplicate_arrival
        FROM attempts a LEFT JOIN requests r ON r.attempt_id = a.id
       WHERE a.delivery_id = ? ORDER BY a.n`,
   )
   const requestsOfGroup = db.prepare<[string | null, string], TimelineRequestRow>(
     `SELECT id, endpoint_id, received_at, response_status, response_ms, fault_json, verify_valid, verify_reason, verify_json,
-            dedupe_key, duplicate_number, ${EVENT_TYPE_SQL} AS event_type
-       FROM requests
+            dedupe_key, duplicate_number, ${EVENT_TYPE_SQL} AS event_type, ${DUPLICATE_ARRIVAL} AS duplicate_arrival
+       FROM requests r
       WHERE attempt_id IS NULL AND endpoint_id IS ? AND ${GROUP_SQL} = ?
-      ORDER BY id LIMIT 200`,
+      ORDER BY id LIMIT ${GROUP_MARKS_LIMIT}`,
   )
   const placeOfRequest = db.prepare<[number], RequestPlaceRow>(
     `SELECT r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) AS key, r.attempt_id, a.delivery_id

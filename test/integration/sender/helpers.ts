@@ -6,6 +6,7 @@ import type { AttemptView } from '../../../shared/sender-events'
 import { createVirtualClock, isVirtualClock, type VirtualClock } from '../../../electron/engine/clock'
 import { createSender, type Sender, type SenderOptions } from '../../../electron/engine/sender'
 import { sign } from '../../../electron/engine/signatures'
+import type { Database } from 'better-sqlite3'
 import { openDatabase } from '../../../electron/engine/store'
 import { listenLoopback } from '../../support/loopback'
 import { makeTempDir } from '../../support/temp-dir'
@@ -60,6 +61,7 @@ export const answer = (status: number, headers: Record<string, string> = {}) => 
 export interface SenderRig {
   sender: Sender
   clock: VirtualClock
+  db: Database
   file: string
   close(): Promise<void>
 }
@@ -101,6 +103,7 @@ export function startSender(options: Partial<SenderOptions> & { start?: number }
   return {
     sender,
     clock,
+    db,
     file,
     async close() {
       await sender.stop()

@@ -1,0 +1,29 @@
+// The definitions behind every count the app shows, as SQL predicates over a named table alias, so
+// each query that counts (store/counts.ts) or marks a row (store/timeline-reads.ts) says the same
+// thing the same way. The words for them are in shared/counts.ts; docs/ui.md explains them.
+
+/**
+ * The column that says when a delivery was created on the wall clock: the 24 h failure badge
+ * counts deliveries by it. `created_at` is on the engine's clock (virtual inside a simulation)
+ * until deliveries record their wall creation time; then this names that column, and only this.
+ */
+export const DELIVERY_WALL_CREATED_COLUMN = 'created_at'
+
+/** An attempt the policy classified as success (alias `a` = attempts). */
+export const ATTEMPT_SUCCEEDED = `a.decision = 'succeeded'`
+
+/** An attempt the policy classified as failure: retried or final; the one in flight is neither. */
+export const ATTEMPT_FAILED = `a.decision IN ('retry', 'failed')`
+
+/** A failed delivery: final, retries run out or a final answer (alias `d` = deliveries). */
+export const DELIVERY_FAILED = `d.status = 'failed'`
+
+/**
+ * A duplicate arrival (alias `r` = requests): a captured request whose dedupe key had already
+ * arrived at its endpoint inside the endpoint's window; the receiver numbers arrivals (1 = first).
+ * By the number, not by duplicate_of: pruning the first arrival clears that link, not the fact.
+ */
+export const DUPLICATE_ARRIVAL = `coalesce(r.duplicate_number, 1) > 1`
+
+/** Requests that no attempt of ours made group by endpoint and this key: one timeline row each. */
+export const RECEIVED_GROUP_KEY = `COALESCE(dedupe_key, 'request:' || id)`
