@@ -81,7 +81,7 @@ describe('Hookloop in the browser', () => {
     expect(await row.getAttribute('data-status')).toBe('received')
     expect(await row.locator('[data-duplicates]').innerText()).toBe('1 dup')
     await row.locator('.mark >> nth=1').click()
-    await page.waitForSelector('[data-testid=duplicate-number]:has-text("duplicate #2")')
+    await page.waitForSelector('[data-testid=duplicate-number]:has-text("duplicate arrival #2")')
     await screenshot(page, 'duplicate-flagged')
   })
 
