@@ -54,7 +54,6 @@ export interface AttemptStatements {
   /** The unfinished attempt of a delivery (after a crash). */
   unfinished(deliveryId: number): AttemptRow | undefined
   markInterrupted(id: number, nextAttemptAt: number): void
-  total(): number
 }
 
 const COLUMNS =
@@ -98,13 +97,11 @@ export function createAttemptStatements(db: Database): AttemptStatements {
     `UPDATE attempts SET outcome = 'interrupted', decision = 'retry', error = 'the engine stopped before this attempt finished; it is retried',
        next_attempt_at = ? WHERE id = ?`,
   )
-  const total = db.prepare('SELECT COUNT(*) FROM attempts').pluck()
   return {
     maxId: () => maxId.get() as number,
     get: (id) => get.get(id) as AttemptRow | undefined,
     byDelivery: (deliveryId) => byDelivery.all(deliveryId) as AttemptRow[],
     unfinished: (deliveryId) => unfinished.get(deliveryId) as AttemptRow | undefined,
     markInterrupted: (id, nextAttemptAt) => void markInterrupted.run(nextAttemptAt, id),
-    total: () => total.get() as number,
   }
 }

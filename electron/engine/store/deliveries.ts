@@ -70,8 +70,6 @@ export interface DeliveryStatements {
   isSettled(id: number): boolean
   /** How many deliveries there are and how many have settled: a run's progress. */
   progress(): { made: number; settled: number }
-  countByStatus(): Array<{ status: DeliveryStatus; count: number }>
-  pendingCount(): number
 }
 
 const COLUMNS =
@@ -145,8 +143,6 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   const SETTLED = "status IN ('succeeded', 'failed') AND in_flight = 0"
   const isSettled = db.prepare(`SELECT ${SETTLED} FROM deliveries WHERE id = ?`).pluck()
   const progress = db.prepare(`SELECT count(*) AS made, coalesce(sum(${SETTLED}), 0) AS settled FROM deliveries`)
-  const countByStatus = db.prepare('SELECT status, COUNT(*) AS count FROM deliveries GROUP BY status')
-  const pendingCount = db.prepare(`SELECT COUNT(*) FROM deliveries WHERE status IN ('pending', 'retrying')`).pluck()
   return {
     insert: (row) => Number(insert.run(row).lastInsertRowid),
     get: (id) => get.get(id) as DeliveryRow | undefined,
@@ -163,7 +159,5 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
     byEvent: (eventId) => byEvent.all(eventId) as DeliveryRow[],
     isSettled: (id) => isSettled.get(id) === 1,
     progress: () => progress.get() as { made: number; settled: number },
-    countByStatus: () => countByStatus.all() as Array<{ status: DeliveryStatus; count: number }>,
-    pendingCount: () => pendingCount.get() as number,
   }
 }
