@@ -11,6 +11,7 @@
 import { createServer } from 'node:http'
 import type { Database } from 'better-sqlite3'
 import type { CommandName, CommandRequest, CommandResponse, SubscriptionView, TimelineRow } from '../../shared/contract'
+import { DELIVERY_WALL_CREATED_COLUMN } from '../../electron/engine/store/count-definitions'
 import { listenLoopback } from './loopback'
 
 export type Call = <C extends CommandName>(name: C, req: CommandRequest<C>) => Promise<CommandResponse<C>>
@@ -132,8 +133,10 @@ export function directMetrics(db: Database, subscriptionId: string, wallNow: num
   const outside = db.prepare('SELECT endpoint_slug IS NULL FROM subscriptions WHERE id = ?').pluck().get(subscriptionId) === 1
   const byStatus = Object.fromEntries(['pending', 'retrying', 'succeeded', 'failed'].map((s) => [s, one('SELECT COUNT(*) FROM deliveries WHERE subscription_id = ? AND status = ?', subscriptionId, s)]))
   const of = 'FROM attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE subscription_id = ?)'
-  const deliveries24h = one('SELECT COUNT(*) FROM deliveries WHERE subscription_id = ? AND created_at >= ?', subscriptionId, wallNow - DAY_MS)
-  const failed24h = one(`SELECT COUNT(*) FROM deliveries WHERE subscription_id = ? AND created_at >= ? AND status = 'failed'`, subscriptionId, wallNow - DAY_MS)
+  // The one column the badge's window reads (it names the wall-clock creation time): the same column, counted here by SQL of our own.
+  const created = DELIVERY_WALL_CREATED_COLUMN
+  const deliveries24h = one(`SELECT COUNT(*) FROM deliveries WHERE subscription_id = ? AND ${created} >= ?`, subscriptionId, wallNow - DAY_MS)
+  const failed24h = one(`SELECT COUNT(*) FROM deliveries WHERE subscription_id = ? AND ${created} >= ? AND status = 'failed'`, subscriptionId, wallNow - DAY_MS)
   return {
     deliveries: one('SELECT COUNT(*) FROM deliveries WHERE subscription_id = ?', subscriptionId),
     byStatus,
