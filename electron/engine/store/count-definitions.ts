@@ -25,5 +25,13 @@ export const DELIVERY_FAILED = `d.status = 'failed'`
  */
 export const DUPLICATE_ARRIVAL = `coalesce(r.duplicate_number, 1) > 1`
 
-/** Requests that no attempt of ours made group by endpoint and this key: one timeline row each. */
+/**
+ * Which requests are an attempt's (alias `r` = requests, `a` = attempts): they are counted on the
+ * attempt's delivery row and its subscription's card. Every other request is received traffic
+ * (RECEIVED_REQUEST), counted on the row of its endpoint and key: each request counts once.
+ */
+export const ATTEMPT_REQUEST = `r.attempt_id = a.id`
+export const RECEIVED_REQUEST = `r.attempt_id IS NULL`
+
+/** Received requests group by endpoint and this key: one timeline row each. */
 export const RECEIVED_GROUP_KEY = `COALESCE(dedupe_key, 'request:' || id)`

@@ -6,11 +6,13 @@ import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/delivery
 import { failureRate, failureRateIsRed, FAILURE_RATE_WINDOW_MS } from '../../../shared/counts'
 import {
   ATTEMPT_FAILED,
+  ATTEMPT_REQUEST,
   ATTEMPT_SUCCEEDED,
   DELIVERY_FAILED,
   DELIVERY_WALL_CREATED_COLUMN,
   DUPLICATE_ARRIVAL,
   RECEIVED_GROUP_KEY,
+  RECEIVED_REQUEST,
 } from './count-definitions'
 
 export interface DeliveryCounts {
@@ -49,7 +51,7 @@ export function createCountReads(db: Database) {
   )
   const duplicates = db
     .prepare<[string], number>(
-      `SELECT COUNT(*) FROM deliveries d JOIN attempts a ON a.delivery_id = d.id JOIN requests r ON r.attempt_id = a.id
+      `SELECT COUNT(*) FROM deliveries d JOIN attempts a ON a.delivery_id = d.id JOIN requests r ON ${ATTEMPT_REQUEST}
         WHERE d.subscription_id = ? AND ${DUPLICATE_ARRIVAL}`,
     )
     .pluck()
@@ -59,7 +61,7 @@ export function createCountReads(db: Database) {
   )
   const group = db.prepare<[string | null, string], ArrivalCounts>(
     `SELECT COUNT(*) AS arrivals, COALESCE(SUM(${DUPLICATE_ARRIVAL}), 0) AS duplicates
-       FROM requests r WHERE attempt_id IS NULL AND endpoint_id IS ? AND ${RECEIVED_GROUP_KEY} = ?`,
+       FROM requests r WHERE ${RECEIVED_REQUEST} AND endpoint_id IS ? AND ${RECEIVED_GROUP_KEY} = ?`,
   )
   const captured = db.prepare<[], number>('SELECT COUNT(*) FROM requests').pluck()
 

@@ -7,7 +7,7 @@ import type { AttemptRow } from './attempts'
 import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
 import type { RequestRow } from './requests'
-import { DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY } from './count-definitions'
+import { ATTEMPT_REQUEST, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST } from './count-definitions'
 
 /** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
 export type TimelineDeliveryRow = Pick<
@@ -72,14 +72,14 @@ export function createTimelineReads(db: Database) {
     `SELECT a.id, a.delivery_id, a.n, a.started_at, a.duration_ms, a.outcome, a.status_code, a.decision, a.next_attempt_at,
             r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number, r.id AS request_id,
             r.id IS NOT NULL AND ${DUPLICATE_ARRIVAL} AS duplicate_arrival
-       FROM attempts a LEFT JOIN requests r ON r.attempt_id = a.id
+       FROM attempts a LEFT JOIN requests r ON ${ATTEMPT_REQUEST}
       WHERE a.delivery_id = ? ORDER BY a.n`,
   )
   const requestsOfGroup = db.prepare<[string | null, string], TimelineRequestRow>(
     `SELECT id, endpoint_id, received_at, response_status, response_ms, fault_json, verify_valid, verify_reason, verify_json,
             dedupe_key, duplicate_number, ${EVENT_TYPE_SQL} AS event_type, ${DUPLICATE_ARRIVAL} AS duplicate_arrival
        FROM requests r
-      WHERE attempt_id IS NULL AND endpoint_id IS ? AND ${GROUP_SQL} = ?
+      WHERE ${RECEIVED_REQUEST} AND endpoint_id IS ? AND ${GROUP_SQL} = ?
       ORDER BY id LIMIT ${GROUP_MARKS_LIMIT}`,
   )
   const placeOfRequest = db.prepare<[number], RequestPlaceRow>(
@@ -165,7 +165,7 @@ function timelineParts(filter: TimelineFilter): TimelineParts {
     parts.deliveries = { from: `FROM deliveries d ${join}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`, params }
   }
   if (wantReceived) {
-    const where = ['attempt_id IS NULL']
+    const where = [RECEIVED_REQUEST]
     const params: unknown[] = []
     if (filter.endpointId) {
       where.push('endpoint_id = ?')
@@ -178,7 +178,7 @@ function timelineParts(filter: TimelineFilter): TimelineParts {
     const having = filter.eventType ? ` HAVING MAX(${EVENT_TYPE_SQL}) = ?` : ''
     if (filter.eventType) params.push(filter.eventType)
     parts.received = {
-      sql: `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests WHERE ${where.join(' AND ')} GROUP BY endpoint_id, gkey${having}`,
+      sql: `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests r WHERE ${where.join(' AND ')} GROUP BY endpoint_id, gkey${having}`,
       params,
     }
   }
