@@ -134,4 +134,26 @@ describe('the numbers on screen, against the store', () => {
       db.close()
     }
   })
+
+  it('a received row counts every arrival of its key, past the marks it draws', async () => {
+    // A provider retrying one event 205 times: the row said 200 requests (the marks it reads).
+    const session = await openSession()
+    const { host, call } = session
+    const inbox = await call('endpoint.create', { name: 'inbox', scheme: null, secrets: [], dedupe: { type: 'header', name: 'webhook-id' } })
+    const arrivals = 205
+    for (let i = 0; i < arrivals; i++) {
+      const response = await fetch(`${host.engine.receiver.url}/h/inbox`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'webhook-id': 'evt_storm' } })
+      await response.arrayBuffer()
+    }
+    await host.engine.quiesce()
+    const db = openStore(session)
+    try {
+      const { rows, total } = await call('timeline.page', { offset: 0, limit: 10, filter: { endpointId: inbox.id } })
+      expect(total).toBe(1)
+      expect({ attempts: rows[0]?.attempts, duplicates: rows[0]?.duplicates }).toEqual(directRow(db, rows[0]!))
+      expect(rows[0]).toMatchObject({ attempts: arrivals, duplicates: arrivals - 1 })
+    } finally {
+      db.close()
+    }
+  })
 })
