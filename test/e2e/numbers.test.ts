@@ -10,6 +10,8 @@ import { formatPercent } from '../../renderer/src/lib/format'
 import { connectControlAt } from '../integration/host/control-client'
 import { directMetrics, directRowTotal, seedKnownMix, startConsumer, type DirectMetrics } from '../support/known-mix'
 import { createEndpoint, screenshot } from './support/app'
+import { openDatabase } from '../../electron/engine/store'
+import { createHistoryStore } from '../../electron/engine/store/history'
 import { browserSession } from './support/session'
 
 const session = browserSession({ timeoutMs: 30_000 })
@@ -113,4 +115,32 @@ describe('the numbers the screen shows, against the store', () => {
     expect(Number(/(\d+) (?:picked|selected)/.exec(toolbar)?.[1])).toBe(Number(/Export (\d+)/.exec(title)?.[1]))
     expect([await page.locator('[data-testid=selection-count]').innerText(), title]).toEqual(['· 2 selected', 'Export 2 selected rows'])
   })
+
+  it('the inspector says a duplicate arrival\'s first arrival was pruned, not "request #null"', async () => {
+    const served = await session.fresh()
+    const page = session.page
+    await createEndpoint(page, { name: 'inbox', scheme: '', dedupeHeader: 'webhook-id' })
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(`${served.receiverUrl}/h/inbox`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'webhook-id': 'evt_pruned' } })
+      await response.arrayBuffer()
+    }
+    // Retention deletes the first arrival (through the store's own history module, on the same file).
+    const db = openDatabase({ file: join(served.dataDir, 'hookloop.db') })
+    try {
+      await expect.poll(() => db.prepare('SELECT COUNT(*) FROM requests').pluck().get()).toBe(2)
+      const first = db.prepare('SELECT MIN(id) FROM requests').pluck().get() as number
+      expect(createHistoryStore(db).deleteIds([first])).toBe(1)
+    } finally {
+      db.close()
+    }
+    // A fresh load reads the rows again (the store was changed behind the app's back).
+    await page.reload()
+    await page.waitForSelector('[data-testid=app]')
+    await page.click('[data-testid=nav-timeline]')
+    const row = page.locator('[data-testid=timeline-row][data-event-id=evt_pruned]')
+    await row.locator('.mark').click()
+    await expect.poll(() => page.locator('[data-testid=duplicate-number]').innerText()).toBe('duplicate arrival #2 of this dedupe key (its first arrival was pruned)')
+    expect(await row.locator('[data-duplicates]').innerText()).toBe('1 dup')
+  })
 })
+
