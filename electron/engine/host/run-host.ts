@@ -15,7 +15,7 @@ import { createExportHandlers } from './handlers-exports'
 import { createScenarioHandlers } from './handlers-scenarios'
 import { createTunnelHandlers } from './handlers-tunnel'
 import { createForwardHandlers } from './handlers-forward'
-import { endpointViews, ruleViews, subscriptionViews, toTunnelView, tunnelView, type EngineBinding } from './views'
+import { endpointViews, ruleViews, subscriptionViews, toTunnelView, tunnelView, withFailureWindow, type EngineBinding } from './views'
 import { createLoopTry } from './loop-try'
 import { createTimelineRead } from './timeline-read'
 import { createRecorder } from '../recorder/recorder'
@@ -252,8 +252,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
   })
   const server = control
   // The 24 h badge's window moves with the wall clock even when nothing is sent: deliveries age
-  // out of it, so the figures are counted again every minute.
-  const windowTimer = setInterval(metricsSoon, WINDOW_REFRESH_MS)
+  // out of it. Every minute the badges alone are counted again (an index range each, where the
+  // attempt-level figures scan every attempt), and pushed when one changed.
+  const refreshWindows = () => {
+    if (!subscriptionsCache || !control) return
+    const before = subscriptionsCache
+    subscriptionsCache = before.map((view) => withFailureWindow(binding, view))
+    if (subscriptionsCache.some((view, i) => view !== before[i])) control.publish('subscriptions.changed', { subscriptions: subscriptionsCache })
+  }
+  const windowTimer = setInterval(refreshWindows, WINDOW_REFRESH_MS)
   windowTimer.unref()
   return {
     control: server,

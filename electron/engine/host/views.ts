@@ -82,6 +82,14 @@ export function subscriptionViews(binding: EngineBinding, quick = false): Subscr
   return binding.engine.sender.listSubscriptions().map((s) => subscriptionView(binding, s, quick))
 }
 
+/** The view with its 24 h badge counted again (the window moves with the wall clock; nothing else does). */
+export function withFailureWindow(binding: EngineBinding, view: SubscriptionView): SubscriptionView {
+  const window = binding.counts.failureWindow(view.id, binding.wallNow())
+  const m = view.metrics
+  if (m.deliveries24h === window.deliveries && m.failed24h === window.failed) return view
+  return { ...view, metrics: { ...m, deliveries24h: window.deliveries, failed24h: window.failed, failureRate24h: window.rate } }
+}
+
 /**
  * A subscription with its figures, each counted by its one definition (store/counts.ts). Quick:
  * the deliveries table alone (one row per delivery), while the attempt-level counts are computed.
