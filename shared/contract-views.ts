@@ -230,13 +230,22 @@ export interface RuleView {
   definition: unknown
 }
 
+/** A subscription's figures; each is defined once in shared/counts.ts (COUNT_WORDS) and counted in electron/engine/store/counts.ts. */
 export interface SubscriptionMetrics {
+  /** Deliveries of the subscription, all time. */
   deliveries: number
+  /** The same deliveries by status (they add up to `deliveries`). */
+  byStatus: Record<DeliveryStatus, number>
   attempts: number
+  /** Attempts classified success / failure (retried or final); the one in flight is neither. */
   successes: number
   failures: number
-  duplicates: number
-  /** Failed deliveries / deliveries over the last 24 h, 0..1. */
+  /** Duplicate arrivals at Hookloop endpoints; null when the subscription delivers to a URL outside Hookloop. */
+  duplicates: number | null
+  /** Deliveries created in the last 24 h of wall time, and the failed among them: the badge's inputs. */
+  deliveries24h: number
+  failed24h: number
+  /** failed24h / deliveries24h, 0..1 (0 when none). */
   failureRate24h: number
   /** True while attempt-level counts (attempts, successes, failures, duplicates) are still being
    *  counted on a large store; exact figures follow in a `subscriptions.changed` event. */

@@ -13,6 +13,7 @@ import { ChecksPage } from './views/ChecksPage'
 import { ExportDialog, ImportDialog } from './views/ExportImport'
 import { TimelinePage } from './views/TimelinePage'
 import { TopBar } from './views/TopBar'
+import { COUNT_WORDS, countText } from '../../shared/counts'
 
 export function App() {
   const snapshot = useApp((s) => s.snapshot)
@@ -114,7 +115,9 @@ function Shell() {
               <kbd>{i + 1}</kbd>
             </button>
           ))}
-          <div className="footer">{total.toLocaleString()} on the timeline</div>
+          <div className="footer" title={COUNT_WORDS.rows.explain} data-testid="nav-row-count">
+            {countText(total, 'row')} on the timeline
+          </div>
         </nav>
         {view === 'timeline' && <TimelinePage />}
         {view === 'endpoints' && <EndpointsPage />}

@@ -25,7 +25,7 @@ describe('Hookloop in the browser', () => {
     expect(tones).toEqual(['retrying', 'retrying', 'retrying', 'ok'])
     expect(await row.locator('.mark[data-tone]').allInnerTexts()).toEqual(['503', '503', '503', '200'])
     expect(await row.locator('[data-signature]').getAttribute('data-signature')).toBe('valid')
-    expect(await row.locator('[data-duplicates]').innerText()).toBe('dup ×4')
+    expect(await row.locator('[data-duplicates]').innerText()).toBe('3 dup')
     // The waits between attempts are provider A's: 2, 4 and 8 minutes.
     expect(await row.locator('.wait-label').allInnerTexts()).toEqual(['2 min', '4 min', '8 min'])
     await screenshot(page, 'first-run-loop')
@@ -79,9 +79,9 @@ describe('Hookloop in the browser', () => {
     const row = page.locator(rowSelector('[data-event-id=evt_dup_1][data-attempts="2"]'))
     await row.waitFor({ timeout: 20_000 })
     expect(await row.getAttribute('data-status')).toBe('received')
-    expect(await row.locator('[data-duplicates]').innerText()).toBe('dup ×2')
+    expect(await row.locator('[data-duplicates]').innerText()).toBe('1 dup')
     await row.locator('.mark >> nth=1').click()
-    await page.waitForSelector('[data-testid=duplicate-number]:has-text("duplicate #2")')
+    await page.waitForSelector('[data-testid=duplicate-number]:has-text("duplicate arrival #2")')
     await screenshot(page, 'duplicate-flagged')
   })
 

@@ -90,7 +90,7 @@ describe('checks and exports in the browser', () => {
 
     const download = async (keep: boolean): Promise<string> => {
       await page.click('[data-testid=export-open]')
-      await page.waitForSelector('[data-testid=export-dialog] h2:has-text("Export 1 row")')
+      await page.waitForSelector('[data-testid=export-dialog] h2:has-text("Export 1 selected row")')
       await page.check('[data-testid=export-format-har]')
       if (keep) await page.check('[data-testid=export-keep-secrets]')
       expect(await page.isChecked('[data-testid=export-keep-secrets]')).toBe(keep)

@@ -30,7 +30,7 @@ describe('history in the browser', () => {
     const size = page.locator('[data-testid=store-size][data-requests="5"]')
     await size.waitFor()
     expect(Number(await size.getAttribute('data-bytes'))).toBeGreaterThan(500_000)
-    expect(await size.innerText()).toMatch(/^\d+(\.\d)? (kB|MB) · 5 req$/)
+    expect(await size.innerText()).toMatch(/^\d+(\.\d)? (kB|MB) · 5 requests$/)
 
     await size.click()
     await page.waitForSelector('[data-testid=history-panel]')

@@ -65,12 +65,6 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
   const endpoints = createEndpointStore(db)
   const legs = createForwardLegStore(db)
 
-  /** Attempts, successes and failures from the deliveries table: one row per delivery, not per attempt. */
-  function quickMetrics(subscriptionId: string): { attempts: number; successes: number; failures: number } {
-    const { attempts, successes } = reads.deliveryCounts(subscriptionId)
-    return { attempts, successes, failures: Math.max(0, attempts - successes) }
-  }
-
   function faultView(faultJson: string | null, ruleId: string | null): FaultView | null {
     if (!faultJson && !ruleId) return null
     const data = parseJson(faultJson)
@@ -167,7 +161,7 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
     }))
   }
 
-  return { deliveryDetail, requestDetail, endpointViews, quickMetrics }
+  return { deliveryDetail, requestDetail, endpointViews }
 }
 
 export type DetailsRead = ReturnType<typeof createDetailsRead>

@@ -167,7 +167,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         ...(req.envelope ? { envelope: req.envelope } : {}),
       })
       ctx.changed('subscriptions')
-      return ctx.subscriptions().find((s) => s.id === created.id) ?? subscriptionView(engine, created)
+      return ctx.subscriptions().find((s) => s.id === created.id) ?? subscriptionView(ctx.current(), created)
     },
     'subscription.setPaused': (req) => {
       const { sender } = ctx.current().engine

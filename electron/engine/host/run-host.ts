@@ -8,13 +8,14 @@ import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { createChangeFeed, type ChangeFeed } from './change-feed'
 import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
 import { createDetailsRead } from './details-read'
+import { createCountReads } from '../store/counts'
 import { createHandlers } from './handlers'
 import { createCheckHandlers } from './handlers-checks'
 import { createExportHandlers } from './handlers-exports'
 import { createScenarioHandlers } from './handlers-scenarios'
 import { createTunnelHandlers } from './handlers-tunnel'
 import { createForwardHandlers } from './handlers-forward'
-import { endpointViews, ruleViews, subscriptionViews, toTunnelView, tunnelView, type EngineBinding } from './views'
+import { endpointViews, ruleViews, subscriptionViews, toTunnelView, tunnelView, withFailureWindow, type EngineBinding } from './views'
 import { createLoopTry } from './loop-try'
 import { createTimelineRead } from './timeline-read'
 import { createRecorder } from '../recorder/recorder'
@@ -46,6 +47,8 @@ export interface Host {
 }
 
 type ClockMode = 'real' | 'scaled' | 'virtual'
+
+const WINDOW_REFRESH_MS = 60_000
 
 function clockScale(clock: Clock, fallback: number): number {
   const factor = (clock as unknown as { factor?: number }).factor
@@ -109,7 +112,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       explainRule: (definition) => explainRule(parseRule(definition)),
       endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: engine.tunnel?.publicUrl() ? engine.endpointUrl(slug) : null }),
     })
-    binding = { engine, timeline, details }
+    binding = { engine, timeline, details, counts: createCountReads(engine.db), wallNow: () => Date.now() }
     subscriptionsCache = null
     feed = createChangeFeed({
       db: engine.db,
@@ -128,14 +131,19 @@ export async function startHost(options: HostOptions): Promise<Host> {
         case 'attempt.started':
         case 'attempt.finished':
           feed.touchDelivery(event.attempt.deliveryId)
+          metricsSoon()
           break
         case 'request.captured':
           feed.touchRequest(event.request.id)
           break
         case 'request.verified':
-        case 'request.duplicate':
         case 'request.responded':
           feed.touchRequest(event.requestId)
+          break
+        case 'request.duplicate':
+          // A duplicate arrival of one of our deliveries counts on its subscription's card.
+          feed.touchRequest(event.requestId)
+          metricsSoon()
           break
         case 'request.forwarded':
           feed.touchRequest(event.leg.requestId)
@@ -243,12 +251,24 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...(options.log ? { log: options.log } : {}),
   })
   const server = control
+  // The 24 h badge's window moves with the wall clock even when nothing is sent: deliveries age
+  // out of it. Every minute the badges alone are counted again (an index range each, where the
+  // attempt-level figures scan every attempt), and pushed when one changed.
+  const refreshWindows = () => {
+    if (!subscriptionsCache || !control) return
+    const before = subscriptionsCache
+    subscriptionsCache = before.map((view) => withFailureWindow(binding, view))
+    if (subscriptionsCache.some((view, i) => view !== before[i])) control.publish('subscriptions.changed', { subscriptions: subscriptionsCache })
+  }
+  const windowTimer = setInterval(refreshWindows, WINDOW_REFRESH_MS)
+  windowTimer.unref()
   return {
     control: server,
     get engine() {
       return binding.engine
     },
     async close() {
+      clearInterval(windowTimer)
       if (metricsTimer) clearTimeout(metricsTimer)
       if (exactSoon) clearTimeout(exactSoon)
       await server.close()

@@ -1,12 +1,13 @@
 // The timeline's read model over the store's timeline reads (store/timeline-reads.ts): one row per
 // delivery (sender side), holding one mark per attempt, and one row per dedupe key at an endpoint
 // for every other request (receive-only): each request is in exactly one row (the rule is
-// OWN_REQUEST_SQL in store/timeline-reads.ts, and docs/ui.md). Reads only; the engine's modules
+// ownRequest in store/count-definitions.ts, and docs/ui.md). Reads only; the engine's modules
 // own every write.
 import type { Database } from 'better-sqlite3'
 import type { DeliveryStatus, MarkTone, RowClock, SignatureBadge, TimelineFilter, TimelineMark, TimelineRow } from '../../../shared/contract'
 import type { SchemeId, VerifyReason } from '../../../shared/signatures'
-import { createTimelineReads, type TimelineAttemptRow } from '../store/timeline-reads'
+import { createTimelineReads, GROUP_MARKS_LIMIT, type TimelineAttemptRow } from '../store/timeline-reads'
+import { createCountReads } from '../store/counts'
 import { appMark } from './forward-views'
 import { answeredHandshake, handshakeEventType, handshakeMarkLabel } from './handshake-label'
 
@@ -26,6 +27,7 @@ interface Built {
 
 export function createTimelineRead(db: Database) {
   const reads = createTimelineReads(db)
+  const counts = createCountReads(db)
 
   /**
    * Forward mode: the "did the app see it" line under each mark, for a whole set of rows in one
@@ -73,7 +75,8 @@ export function createTimelineRead(db: Database) {
       nextAt: a.next_attempt_at,
     }))
     const last = attempts[attempts.length - 1]
-    const duplicates = attempts.reduce((max, a) => Math.max(max, (a.duplicate_number ?? 1) - 1), 0)
+    // Duplicate arrivals: counted as the subscription card counts them (store/counts.ts).
+    const duplicates = attempts.reduce((sum, a) => sum + a.duplicate_arrival, 0)
     const requests = new Map(attempts.flatMap((a) => (a.request_id === null ? [] : [[a.id, a.request_id] as const])))
     const row: TimelineRow = {
       key: `d:${d.id}`,
@@ -103,6 +106,11 @@ export function createTimelineRead(db: Database) {
     const last = requests[requests.length - 1]
     if (!first || !last) return null
     const firstHandshake = answeredHandshake(first.fault_json)
+    // The marks stop at GROUP_MARKS_LIMIT requests; the counts never do.
+    const counted =
+      requests.length < GROUP_MARKS_LIMIT
+        ? { arrivals: requests.length, duplicates: requests.reduce((sum, r) => sum + r.duplicate_arrival, 0) }
+        : counts.receivedGroup(group.endpointId, group.key)
     const row: TimelineRow = {
       key: `r:${group.endpointId ?? '-'}:${group.key}`,
       kind: 'received',
@@ -112,13 +120,13 @@ export function createTimelineRead(db: Database) {
       status: 'received',
       subscriptionId: null,
       endpointId: group.endpointId,
-      attempts: requests.length,
+      attempts: counted.arrivals,
       lastStatusCode: last.response_status,
       firstAt: first.received_at,
       lastAt: last.received_at,
       nextAt: null,
       signature: badge(last.verify_valid, last.verify_reason, last.verify_json),
-      duplicates: Math.max(0, (last.duplicate_number ?? 1) - 1, requests.length - 1),
+      duplicates: counted.duplicates,
       marks: requests.map((r, index) => ({
         kind: 'request',
         id: r.id,

@@ -11,11 +11,15 @@ import type { Engine } from '../engine'
 import type { Subscription } from '../sender'
 import { secretHint, type DetailsRead } from './details-read'
 import type { TimelineRead } from './timeline-read'
+import type { CountReads } from '../store/counts'
 
 export interface EngineBinding {
   engine: Engine
   timeline: TimelineRead
   details: DetailsRead
+  counts: CountReads
+  /** Wall time, ms: what the 24 h failure badge looks back from. */
+  wallNow(): number
 }
 
 /** The catalogs as the snapshot carries them. */
@@ -75,15 +79,29 @@ export function ruleViews(binding: EngineBinding): RuleView[] {
 }
 
 export function subscriptionViews(binding: EngineBinding, quick = false): SubscriptionView[] {
-  const { engine } = binding
-  return engine.sender.listSubscriptions().map((s) => subscriptionView(engine, s, quick ? binding.details.quickMetrics : undefined))
+  return binding.engine.sender.listSubscriptions().map((s) => subscriptionView(binding, s, quick))
 }
 
-export function subscriptionView(engine: Engine, s: Subscription, quick?: DetailsRead['quickMetrics']): SubscriptionView {
-  // Quick: from the deliveries table alone, while the exact attempt-level counts are computed.
-  const metrics = quick ? { ...quick(s.id), duplicates: 0 } : engine.sender.metrics(s.id)
-  const rate = engine.sender.failureRate(s.id)
+/** The view with its 24 h badge counted again (the window moves with the wall clock; nothing else does). */
+export function withFailureWindow(binding: EngineBinding, view: SubscriptionView): SubscriptionView {
+  const window = binding.counts.failureWindow(view.id, binding.wallNow())
+  const m = view.metrics
+  if (m.deliveries24h === window.deliveries && m.failed24h === window.failed) return view
+  return { ...view, metrics: { ...m, deliveries24h: window.deliveries, failed24h: window.failed, failureRate24h: window.rate } }
+}
+
+/**
+ * A subscription with its figures, each counted by its one definition (store/counts.ts). Quick:
+ * the deliveries table alone (one row per delivery), while the attempt-level counts are computed.
+ */
+export function subscriptionView(binding: EngineBinding, s: Subscription, quick = false): SubscriptionView {
+  const { engine, counts } = binding
   const policyId = isPolicyPresetId(s.policy.name) ? s.policy.name : 'custom'
+  const deliveries = counts.deliveries(s.id)
+  // Wall time: the badge is about the last 24 h a person lived through, whatever a simulation's clock says.
+  const window = counts.failureWindow(s.id, binding.wallNow())
+  const outside = 'url' in s.target
+  const attempts = quick ? { attempts: deliveries.attemptsMade, successes: 0, failures: 0 } : counts.attempts(s.id)
   return {
     id: s.id,
     name: s.name,
@@ -95,12 +113,15 @@ export function subscriptionView(engine: Engine, s: Subscription, quick?: Detail
     envelope: s.envelope,
     paused: s.paused,
     metrics: {
-      deliveries: rate.total,
-      attempts: metrics.attempts,
-      successes: metrics.successes,
-      failures: metrics.failures,
-      duplicates: metrics.duplicates,
-      failureRate24h: rate.rate,
+      deliveries: deliveries.deliveries,
+      byStatus: deliveries.byStatus,
+      attempts: attempts.attempts,
+      successes: attempts.successes,
+      failures: attempts.failures,
+      duplicates: outside ? null : quick ? 0 : counts.duplicates(s.id),
+      deliveries24h: window.deliveries,
+      failed24h: window.failed,
+      failureRate24h: window.rate,
       ...(quick ? { counting: true } : {}),
     },
   }

@@ -1,5 +1,5 @@
 // The sending half of Hookloop. See docs/sender.md.
-export { createSender, type Sender, type SenderOptions, type SigningTime, type PublishInput, type PublishResult, type FailureRate, type SenderMetrics } from './sender'
+export { createSender, type Sender, type SenderOptions, type SigningTime, type PublishInput, type PublishResult } from './sender'
 export { SenderError, type SenderErrorCode } from './sender-error'
 export type { Subscription, SubscriptionInput, SubscriptionPatch, SubscriptionTarget } from './subscriptions'
 export type { ResolveEndpointUrl } from './attempt-runner'

@@ -80,25 +80,7 @@ export interface PublishResult {
   deliveries: DeliveryView[]
 }
 
-export interface FailureRate {
-  total: number
-  failed: number
-  /** failed / total over deliveries created in the last 24 h (0 when none). */
-  rate: number
-  /** Above 5 %. */
-  red: boolean
-}
-
-export interface SenderMetrics {
-  attempts: number
-  successes: number
-  failures: number
-  /** Sends of an event id beyond its first that reached the endpoint. */
-  duplicates: number
-}
-
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
-const DAY_MS = 86_400_000
 const EVENT_CACHE_SIZE = 20_000
 
 export function createSender(options: SenderOptions) {
@@ -435,16 +417,6 @@ export function createSender(options: SenderOptions) {
     },
     deliveriesOfEvent(eventId: string): DeliveryView[] {
       return deliveries.byEvent(eventId).map((row) => deliveryView(row, eventType(eventId)))
-    },
-    failureRate(subscriptionId: string): FailureRate {
-      subscriptions.require(subscriptionId)
-      const { total, failed } = deliveries.failureCounts(subscriptionId, clock.now() - DAY_MS)
-      const rate = total === 0 ? 0 : failed / total
-      return { total, failed, rate, red: rate > 0.05 }
-    },
-    metrics(subscriptionId: string): SenderMetrics {
-      subscriptions.require(subscriptionId)
-      return { ...attempts.countsForSubscription(subscriptionId), duplicates: attempts.duplicatesForSubscription(subscriptionId) }
     },
     /** In flight right now (for status displays). */
     inFlight: (): number => inFlight,

@@ -46,12 +46,6 @@ export interface AttemptFinish {
   next_attempt_at: number | null
 }
 
-export interface SubscriptionAttemptCounts {
-  attempts: number
-  successes: number
-  failures: number
-}
-
 export interface AttemptStatements {
   /** The highest attempt id so far (0 when none): the sender reserves ids after it. */
   maxId(): number
@@ -60,18 +54,10 @@ export interface AttemptStatements {
   /** The unfinished attempt of a delivery (after a crash). */
   unfinished(deliveryId: number): AttemptRow | undefined
   markInterrupted(id: number, nextAttemptAt: number): void
-  countsForSubscription(subscriptionId: string): SubscriptionAttemptCounts
-  /** Σ over event ids of (attempts that reached the endpoint − 1): the same event delivered again. */
-  duplicatesForSubscription(subscriptionId: string): number
-  total(): number
 }
 
 const COLUMNS =
   'id, delivery_id, n, started_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json, response_body, error, fault_json, decision, next_attempt_at'
-
-// Outcomes after which the endpoint may have processed the request (a response came, or the
-// request was sent and the answer lost): a later send of the same event id is a duplicate.
-const REACHED = `(a.outcome LIKE 'http_%' OR a.outcome IN ('timeout', 'reset', 'interrupted'))`
 
 /**
  * The attempt path's writes, by name, with named parameters (NewAttempt, AttemptFinish): run by
@@ -111,25 +97,11 @@ export function createAttemptStatements(db: Database): AttemptStatements {
     `UPDATE attempts SET outcome = 'interrupted', decision = 'retry', error = 'the engine stopped before this attempt finished; it is retried',
        next_attempt_at = ? WHERE id = ?`,
   )
-  const counts = db.prepare(
-    `SELECT COUNT(*) AS attempts, COALESCE(SUM(a.decision = 'succeeded'), 0) AS successes,
-       COALESCE(SUM(a.decision IN ('retry', 'failed')), 0) AS failures
-     FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.subscription_id = ?`,
-  )
-  const duplicates = db.prepare(
-    `SELECT COALESCE(SUM(sent - 1), 0) FROM (
-       SELECT COUNT(*) AS sent FROM attempts a JOIN deliveries d ON d.id = a.delivery_id
-       WHERE d.subscription_id = ? AND ${REACHED} GROUP BY d.event_id)`,
-  ).pluck()
-  const total = db.prepare('SELECT COUNT(*) FROM attempts').pluck()
   return {
     maxId: () => maxId.get() as number,
     get: (id) => get.get(id) as AttemptRow | undefined,
     byDelivery: (deliveryId) => byDelivery.all(deliveryId) as AttemptRow[],
     unfinished: (deliveryId) => unfinished.get(deliveryId) as AttemptRow | undefined,
     markInterrupted: (id, nextAttemptAt) => void markInterrupted.run(nextAttemptAt, id),
-    countsForSubscription: (subscriptionId) => counts.get(subscriptionId) as SubscriptionAttemptCounts,
-    duplicatesForSubscription: (subscriptionId) => duplicates.get(subscriptionId) as number,
-    total: () => total.get() as number,
   }
 }

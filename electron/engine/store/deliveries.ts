@@ -70,10 +70,6 @@ export interface DeliveryStatements {
   isSettled(id: number): boolean
   /** How many deliveries there are and how many have settled: a run's progress. */
   progress(): { made: number; settled: number }
-  /** Failure rate inputs over deliveries created since `since`. */
-  failureCounts(subscriptionId: string, since: number): { total: number; failed: number }
-  countByStatus(): Array<{ status: DeliveryStatus; count: number }>
-  pendingCount(): number
 }
 
 const COLUMNS =
@@ -147,11 +143,6 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   const SETTLED = "status IN ('succeeded', 'failed') AND in_flight = 0"
   const isSettled = db.prepare(`SELECT ${SETTLED} FROM deliveries WHERE id = ?`).pluck()
   const progress = db.prepare(`SELECT count(*) AS made, coalesce(sum(${SETTLED}), 0) AS settled FROM deliveries`)
-  const failureCounts = db.prepare(
-    `SELECT COUNT(*) AS total, COALESCE(SUM(status = 'failed'), 0) AS failed FROM deliveries WHERE subscription_id = ? AND created_at >= ?`,
-  )
-  const countByStatus = db.prepare('SELECT status, COUNT(*) AS count FROM deliveries GROUP BY status')
-  const pendingCount = db.prepare(`SELECT COUNT(*) FROM deliveries WHERE status IN ('pending', 'retrying')`).pluck()
   return {
     insert: (row) => Number(insert.run(row).lastInsertRowid),
     get: (id) => get.get(id) as DeliveryRow | undefined,
@@ -168,8 +159,5 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
     byEvent: (eventId) => byEvent.all(eventId) as DeliveryRow[],
     isSettled: (id) => isSettled.get(id) === 1,
     progress: () => progress.get() as { made: number; settled: number },
-    failureCounts: (subscriptionId, since) => failureCounts.get(subscriptionId, since) as { total: number; failed: number },
-    countByStatus: () => countByStatus.all() as Array<{ status: DeliveryStatus; count: number }>,
-    pendingCount: () => pendingCount.get() as number,
   }
 }

@@ -1,7 +1,7 @@
 // One delivery in detail, for the inspector, a scenario's report and a recording: the delivery
 // with its event and its subscription's target, its attempts each with its own request (the first
 // request the receiver linked to it: requests.attempt_id, set only for a link that checked out,
-// the same rule as the timeline's OWN_REQUEST_SQL), and a subscription's counts from the
+// the same rule as count-definitions.ts ownRequest), and a subscription's counts from the
 // deliveries table alone. Reads only.
 import type { Database } from 'better-sqlite3'
 import type { AttemptRow } from './attempts'
@@ -30,16 +30,8 @@ export function createDetailReads(db: Database) {
        FROM attempts a LEFT JOIN requests r ON r.id = (SELECT MIN(id) FROM requests WHERE attempt_id = a.id)
       WHERE a.delivery_id = ? ORDER BY a.n`,
   )
-  const deliveryCounts = db.prepare<[string], { attempts: number | null; successes: number | null }>(
-    `SELECT SUM(attempts) AS attempts, SUM(status = 'succeeded') AS successes FROM deliveries WHERE subscription_id = ?`,
-  )
   return {
     delivery: (id: number) => delivery.get(id),
     attempts: (deliveryId: number) => attempts.all(deliveryId),
-    /** Attempts made and deliveries succeeded of a subscription: one row per delivery, not per attempt. */
-    deliveryCounts(subscriptionId: string): { attempts: number; successes: number } {
-      const row = deliveryCounts.get(subscriptionId)
-      return { attempts: row?.attempts ?? 0, successes: row?.successes ?? 0 }
-    },
   }
 }

@@ -4,6 +4,7 @@
 import { existsSync, statSync } from 'node:fs'
 import type { Database } from 'better-sqlite3'
 import { DEFAULT_RETENTION, type RetentionSettings, type StoreSizeView } from '../../../shared/history'
+import { createCountReads } from './counts'
 
 export interface HistorySelection {
   /** Only requests received before this time (ms, on the clock that stamped them). */
@@ -68,7 +69,7 @@ export function createHistoryStore(db: Database): HistoryStore {
   const oldest = db.prepare(`SELECT ${CANDIDATE} FROM requests WHERE id <= @maxId ORDER BY id LIMIT @limit`)
   const clearPointers = db.prepare('UPDATE requests SET duplicate_of = NULL WHERE duplicate_of IN (SELECT value FROM json_each(?))')
   const deleteRows = db.prepare('DELETE FROM requests WHERE id IN (SELECT value FROM json_each(?))')
-  const count = db.prepare('SELECT count(*) FROM requests').pluck()
+  const counts = createCountReads(db)
   const oldestAt = db.prepare('SELECT min(received_at) FROM requests').pluck()
   const maxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck()
   const endpointBySlug = db.prepare('SELECT id FROM endpoints WHERE slug = ?').pluck()
@@ -91,7 +92,7 @@ export function createHistoryStore(db: Database): HistoryStore {
         fileBytes: pragma('page_count') * pageSize,
         usedBytes: usedBytes(),
         walBytes: db.memory || !existsSync(wal) ? 0 : statSync(wal).size,
-        requests: count.get() as number,
+        requests: counts.capturedRequests(),
         oldestAt: (oldestAt.get() as number | null) ?? null,
         retention: this.retention(),
       }

@@ -7,6 +7,7 @@ import type { AttemptRow } from './attempts'
 import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
 import type { RequestRow } from './requests'
+import { ATTEMPT_REQUEST, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, ownRequest } from './count-definitions'
 
 /** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
 export type TimelineDeliveryRow = Pick<
@@ -17,12 +18,15 @@ export type TimelineDeliveryRow = Pick<
 
 type Verdict = Pick<RequestRow, 'verify_valid' | 'verify_reason' | 'verify_json' | 'duplicate_number'>
 
-/** An attempt with the verdict and duplicate number the receiving side saw (null outside loop mode). */
+/**
+ * An attempt with the verdict and duplicate number the receiving side saw (null outside loop
+ * mode), and whether its request was a duplicate arrival (count-definitions.ts: 1 or 0).
+ */
 export type TimelineAttemptRow = Pick<
   AttemptRow,
   'id' | 'delivery_id' | 'n' | 'started_at' | 'duration_ms' | 'outcome' | 'status_code' | 'decision' | 'next_attempt_at'
 > &
-  Verdict & { request_id: number | null }
+  Verdict & { request_id: number | null; duplicate_arrival: number }
 
 /** Forward mode, per captured request: how many legs went to a target and how the last one ended. */
 export interface TimelineLegRow {
@@ -37,7 +41,7 @@ export interface TimelineLegRow {
 export type TimelineRequestRow = Pick<
   RequestRow,
   'id' | 'endpoint_id' | 'received_at' | 'response_status' | 'response_ms' | 'fault_json' | 'dedupe_key' | keyof Verdict
-> & { event_type: string | null }
+> & { event_type: string | null; duplicate_arrival: number }
 
 /** Where a request belongs: its attempt's delivery (when it is that attempt's own request), or the dedupe group `key` at its endpoint. */
 export type RequestPlaceRow = Pick<RequestRow, 'endpoint_id' | 'attempt_id'> & { key: string; delivery_id: number | null }
@@ -52,18 +56,10 @@ export interface TimelineRef {
 }
 
 /** The key that groups receive-only requests: the dedupe key, or the request alone. */
-const GROUP_SQL = `COALESCE(dedupe_key, 'request:' || id)`
+const GROUP_SQL = RECEIVED_GROUP_KEY
 
-/**
- * Whether request `q` is its attempt's own request, shown as that attempt's mark in its delivery's
- * row: linked to an attempt this store has (the receiver links only a request whose link checks
- * out, sender/attempt-link.ts), and the first request so linked. Every other request — a later
- * copy of the same bytes, one whose attempt is gone, one from a store that linked by number — is
- * received traffic, in the row of its endpoint and dedupe key: each request is in exactly one row.
- */
-const OWN_REQUEST_SQL = (q: string) =>
-  `(${q}.attempt_id IS NOT NULL AND EXISTS (SELECT 1 FROM attempts own_a WHERE own_a.id = ${q}.attempt_id)
-    AND ${q}.id = (SELECT MIN(own_r.id) FROM requests own_r WHERE own_r.attempt_id = ${q}.attempt_id))`
+/** The most requests a received row reads for its marks; its counts cover the whole group. */
+export const GROUP_MARKS_LIMIT = 200
 const EVENT_TYPE_SQL = `CASE WHEN json_valid(CAST(body AS TEXT)) THEN COALESCE(json_extract(CAST(body AS TEXT), '$.event_type'), json_extract(CAST(body AS TEXT), '$.type'), json_extract(CAST(body AS TEXT), '$.event')) END`
 
 export function createTimelineReads(db: Database) {
@@ -74,20 +70,21 @@ export function createTimelineReads(db: Database) {
   )
   const attemptsOf = db.prepare<[number], TimelineAttemptRow>(
     `SELECT a.id, a.delivery_id, a.n, a.started_at, a.duration_ms, a.outcome, a.status_code, a.decision, a.next_attempt_at,
-            r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number, r.id AS request_id
-       FROM attempts a LEFT JOIN requests r ON r.id = (SELECT MIN(id) FROM requests WHERE attempt_id = a.id)
+            r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number, r.id AS request_id,
+            r.id IS NOT NULL AND ${DUPLICATE_ARRIVAL} AS duplicate_arrival
+       FROM attempts a LEFT JOIN requests r ON ${ATTEMPT_REQUEST}
       WHERE a.delivery_id = ? ORDER BY a.n`,
   )
   const requestsOfGroup = db.prepare<[string | null, string], TimelineRequestRow>(
     `SELECT id, endpoint_id, received_at, response_status, response_ms, fault_json, verify_valid, verify_reason, verify_json,
-            dedupe_key, duplicate_number, ${EVENT_TYPE_SQL} AS event_type
-       FROM requests q
-      WHERE endpoint_id IS ? AND ${GROUP_SQL} = ? AND NOT ${OWN_REQUEST_SQL('q')}
-      ORDER BY id LIMIT 200`,
+            dedupe_key, duplicate_number, ${EVENT_TYPE_SQL} AS event_type, ${DUPLICATE_ARRIVAL} AS duplicate_arrival
+       FROM requests r
+      WHERE ${RECEIVED_REQUEST} AND endpoint_id IS ? AND ${GROUP_SQL} = ?
+      ORDER BY id LIMIT ${GROUP_MARKS_LIMIT}`,
   )
   const placeOfRequest = db.prepare<[number], RequestPlaceRow>(
     `SELECT q.endpoint_id, COALESCE(q.dedupe_key, 'request:' || q.id) AS key, q.attempt_id,
-            CASE WHEN ${OWN_REQUEST_SQL('q')} THEN a.delivery_id END AS delivery_id
+            CASE WHEN ${ownRequest('q')} THEN a.delivery_id END AS delivery_id
        FROM requests q LEFT JOIN attempts a ON a.id = q.attempt_id WHERE q.id = ?`,
   )
 
@@ -169,7 +166,7 @@ function timelineParts(filter: TimelineFilter): TimelineParts {
     parts.deliveries = { from: `FROM deliveries d ${join}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`, params }
   }
   if (wantReceived) {
-    const where = [`NOT ${OWN_REQUEST_SQL('q')}`]
+    const where = [RECEIVED_REQUEST]
     const params: unknown[] = []
     if (filter.endpointId) {
       where.push('endpoint_id = ?')
@@ -182,7 +179,7 @@ function timelineParts(filter: TimelineFilter): TimelineParts {
     const having = filter.eventType ? ` HAVING MAX(${EVENT_TYPE_SQL}) = ?` : ''
     if (filter.eventType) params.push(filter.eventType)
     parts.received = {
-      sql: `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests q WHERE ${where.join(' AND ')} GROUP BY endpoint_id, gkey${having}`,
+      sql: `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests r WHERE ${where.join(' AND ')} GROUP BY endpoint_id, gkey${having}`,
       params,
     }
   }

@@ -3,25 +3,13 @@
 // import a HAR or case file to replay it against an endpoint, re-signed with a given secret.
 import { useState, type ReactNode } from 'react'
 import type { ExportFormat, ReplayResult } from '../../../shared/exports'
-import type { ImportedScenarioView, TimelineRow } from '../../../shared/contract'
+import type { ImportedScenarioView } from '../../../shared/contract'
 import { openTextFile, saveTextFile, savesToPath } from '../lib/files'
 import { run, toast, useApp } from '../state/app-store'
+import { currentExportSelection, useExportCount } from '../state/export-selection'
+import { countText } from '../../../shared/counts'
 import type { SchemeId } from '../../../shared/signatures'
 import { endpointChoices, named, Select } from './Select'
-
-/** The rows an export covers, and the ids the engine needs for them. */
-export function exportTargets(rows: readonly TimelineRow[], keys: ReadonlySet<string>): { deliveryIds: number[]; requestIds: number[]; count: number } {
-  const deliveryIds: number[] = []
-  const requestIds: number[] = []
-  let count = 0
-  for (const row of rows) {
-    if (!keys.has(row.key)) continue
-    count++
-    if (row.kind === 'delivery' && row.deliveryId !== null) deliveryIds.push(row.deliveryId)
-    else requestIds.push(...row.marks.filter((m) => m.kind === 'request').map((m) => m.id))
-  }
-  return { deliveryIds, requestIds, count }
-}
 
 const FORMATS: { id: ExportFormat; label: string; hint: string }[] = [
   { id: 'har', label: 'HAR 1.2', hint: 'opens in browser devtools (Network → Import) and HTTP tools' },
@@ -48,40 +36,37 @@ function Dialog(props: { testId: string; title: string; wide?: boolean; close: (
 }
 
 export function ExportDialog() {
-  const rows = useApp((s) => s.timeline.rows)
-  const picked = useApp((s) => s.picked)
-  const selected = useApp((s) => s.selection?.rowKey ?? null)
+  const count = useExportCount()
   const [format, setFormat] = useState<ExportFormat>('har')
   const [keepSecrets, setKeepSecrets] = useState(false)
   const [busy, setBusy] = useState(false)
-  const keys = new Set(picked)
-  if (selected) keys.add(selected)
-  const targets = exportTargets(rows, keys)
+  const rows = countText(count, 'selected row')
   const close = () => useApp.setState({ dialog: null })
   const go = async () => {
     setBusy(true)
+    const targets = currentExportSelection()
     const out = await run('Export', (c) => c.call('export.selection', { deliveryIds: targets.deliveryIds, requestIds: targets.requestIds, format, keepSecrets }))
     setBusy(false)
     if (!out) return
     const where = await saveTextFile({ title: 'Export', defaultName: out.fileName, text: out.text, mime: out.mime })
     if (where) {
-      toast('ok', `Exported ${targets.count} row${targets.count === 1 ? '' : 's'} to ${where}${keepSecrets ? ' (with secrets: keep it private)' : ''}`)
+      toast('ok', `Exported ${countText(targets.keys.length, 'selected row')} to ${where}${keepSecrets ? ' (with secrets: keep it private)' : ''}`)
       close()
     }
   }
   return (
     <Dialog
       testId="export-dialog"
-      title={`Export ${targets.count} row${targets.count === 1 ? '' : 's'}`}
+      title={`Export ${rows}`}
       close={close}
       closeLabel="Cancel"
       actions={
-        <button className="btn primary" disabled={busy || targets.count === 0} onClick={() => void go()} data-testid="export-download">
+        <button className="btn primary" disabled={busy || count === 0} onClick={() => void go()} data-testid="export-download">
           {busy ? <span className="spinner" /> : null} Download
         </button>
       }
     >
-        {targets.count === 0 && <div className="hint">Select a row (click), or pick several with Ctrl/⌘-click, then export.</div>}
+        {count === 0 && <div className="hint">Select a row (click), or pick several with Ctrl/⌘-click, then export.</div>}
         {FORMATS.map((f) => (
           <label key={f.id} className="check" style={{ display: 'flex', gap: 6 }}>
             <input type="radio" name="export-format" checked={format === f.id} onChange={() => setFormat(f.id)} data-testid={`export-format-${f.id}`} />

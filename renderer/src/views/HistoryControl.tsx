@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { formatBytes, RETENTION_LIMITS, type RetentionSettings, type StoreSizeView } from '../../../shared/history'
 import { run, toast, useApp } from '../state/app-store'
+import { COUNT_WORDS, countText } from '../../../shared/counts'
 
 const REFRESH_MS = 5000
 
@@ -34,10 +35,10 @@ export function HistoryControl() {
         data-testid="store-size"
         data-bytes={size.usedBytes}
         data-requests={size.requests}
-        title={`Store: ${formatBytes(size.usedBytes)} in use, ${size.requests} captured requests. Retention and Clear history`}
+        title={`Store: ${formatBytes(size.usedBytes)} in use, ${countText(size.requests, 'captured request')}. ${COUNT_WORDS.capturedRequests.explain} Retention and Clear history`}
       >
         <span className="ellipsis">
-          {formatBytes(size.usedBytes)} · {size.requests} req
+          {formatBytes(size.usedBytes)} · {countText(size.requests, 'request')}
         </span>
       </button>
       {open && <HistoryPanel size={size} refresh={refresh} />}

@@ -230,7 +230,9 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
           ))}
           <dt>arrival</dt>
           <dd data-testid="duplicate-number">
-            {request.duplicateNumber && request.duplicateNumber > 1 ? `duplicate #${request.duplicateNumber} of request #${request.duplicateOf}` : 'first arrival'}
+            {request.duplicateNumber && request.duplicateNumber > 1
+              ? `duplicate arrival #${request.duplicateNumber} of this dedupe key${request.duplicateOf === null ? ' (its first arrival was pruned)' : `, first: request #${request.duplicateOf}`}`
+              : 'first arrival'}
           </dd>
         </dl>
       </section>

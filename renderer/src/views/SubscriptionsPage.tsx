@@ -4,11 +4,10 @@ import { useState } from 'react'
 import type { DeliveryStatus, SubscriptionView } from '../../../shared/contract'
 import { run, setFilter, toast, useApp } from '../state/app-store'
 import { formatPercent } from '../lib/format'
+import { COUNT_WORDS, failureRateIsRed, type CountWord } from '../../../shared/counts'
 import type { PolicyPresetId } from '../../../shared/policy-presets'
 import { named, presetChoices, Select } from './Select'
 import type { SchemeId } from '../../../shared/signatures'
-
-export const FAILURE_RATE_RED = 0.05
 
 export function SubscriptionsPage() {
   const subscriptions = useApp((s) => s.snapshot?.subscriptions ?? [])
@@ -116,7 +115,8 @@ function NewSubscription() {
 }
 
 function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView }) {
-  const red = s.metrics.failureRate24h > FAILURE_RATE_RED
+  const m = s.metrics
+  const red = failureRateIsRed(m.failureRate24h)
   const show = (status?: DeliveryStatus) => {
     useApp.setState({ view: 'timeline' })
     setFilter({ subscriptionId: s.id, status: status ? [status] : undefined })
@@ -130,11 +130,13 @@ function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView 
         <span className="badge neutral">{s.scheme}</span>
         <span
           className={`badge ${red ? 'bad' : 'ok'}`}
-          title={`Failed deliveries over the last 24 h; red above ${formatPercent(FAILURE_RATE_RED)}`}
+          title={`${m.failed24h} of ${m.deliveries24h} deliveries created in the last 24 h failed. ${COUNT_WORDS.failureRate24h.explain}`}
           data-testid="failure-rate"
           data-red={red}
+          data-failed={m.failed24h}
+          data-deliveries={m.deliveries24h}
         >
-          {formatPercent(s.metrics.failureRate24h)} failed / 24 h
+          {formatPercent(m.failureRate24h)} {COUNT_WORDS.failureRate24h.label}
         </span>
         <span style={{ flex: 1 }} />
         <button
@@ -162,20 +164,20 @@ function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView 
           Secret: {s.secretHints[0] ?? '—'}
         </div>
         <div className="metrics" data-testid="metrics">
-          <Metric name="deliveries" value={s.metrics.deliveries} />
-          <Metric name="attempts" value={s.metrics.attempts} />
-          <Metric name="successes" value={s.metrics.successes} counting={s.metrics.counting} />
-          <Metric name="failures" value={s.metrics.failures} counting={s.metrics.counting} />
-          <Metric name="duplicates" value={s.metrics.duplicates} counting={s.metrics.counting} />
+          <Metric name="deliveries" word={COUNT_WORDS.deliveries} value={m.deliveries} />
+          <Metric name="attempts" word={COUNT_WORDS.attempts} value={m.attempts} />
+          <Metric name="successes" word={COUNT_WORDS.successes} value={m.successes} counting={m.counting} />
+          <Metric name="failures" word={COUNT_WORDS.failures} value={m.failures} counting={m.counting} />
+          <Metric name="duplicates" word={m.duplicates === null ? COUNT_WORDS.duplicatesOutside : COUNT_WORDS.duplicates} value={m.duplicates} counting={m.counting} />
         </div>
         <div className="row">
           <span className="hint">Show deliveries:</span>
-          <button className="btn small" onClick={() => show()}>
-            all
+          <button className="btn small" onClick={() => show()} data-testid="show-deliveries" data-status="all" data-count={m.deliveries}>
+            all {m.deliveries.toLocaleString()}
           </button>
-          {(['succeeded', 'retrying', 'failed'] as const).map((status) => (
-            <button key={status} className="btn small" onClick={() => show(status)}>
-              {status}
+          {(['pending', 'retrying', 'succeeded', 'failed'] as const).map((status) => (
+            <button key={status} className="btn small" onClick={() => show(status)} data-testid="show-deliveries" data-status={status} data-count={m.byStatus[status]} title={`${status} deliveries of this subscription`}>
+              {status} {m.byStatus[status].toLocaleString()}
             </button>
           ))}
         </div>
@@ -184,11 +186,13 @@ function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView 
   )
 }
 
-function Metric({ name, value, counting }: { name: string; value: number; counting?: boolean }) {
+/** One figure with the words for what it counts (shared/counts.ts); null = not known here (—). */
+function Metric({ name, word, value, counting }: { name: string; word: CountWord; value: number | null; counting?: boolean | undefined }) {
+  const known = value !== null && !counting
   return (
-    <div className="metric" data-metric={name} title={counting ? 'counting every attempt…' : undefined}>
-      <div className="value">{counting ? <span className="spinner" /> : value.toLocaleString()}</div>
-      <div className="name">{name}</div>
+    <div className="metric" data-metric={name} data-value={known ? value : undefined} title={counting ? `${word.explain} Counting every attempt…` : word.explain}>
+      <div className="value">{counting && value !== null ? <span className="spinner" /> : value === null ? '—' : value.toLocaleString()}</div>
+      <div className="name">{word.label}</div>
     </div>
   )
 }

@@ -18,7 +18,7 @@ export function TableView() {
         <span>event_id</span>
         <span>event_type</span>
         <span>status</span>
-        <span>attempts</span>
+        <span title="A delivery's attempts; for a received row, the requests that arrived">attempts</span>
         <span>status_code</span>
         <span>last_attempt_at</span>
         <span>next_attempt_at</span>

@@ -7,6 +7,8 @@ import { Legend } from './badges'
 import { TableView } from './TableView'
 import { panBy, Timeline, zoomBy } from './Timeline'
 import { named, Select } from './Select'
+import { useExportCount } from '../state/export-selection'
+import { COUNT_WORDS, countText } from '../../../shared/counts'
 
 const STATUSES: TimelineRow['status'][] = ['pending', 'retrying', 'succeeded', 'failed', 'received']
 
@@ -48,7 +50,7 @@ function Toolbar() {
   const relative = useApp((s) => s.relative)
   const total = useApp((s) => s.timeline.total)
   const rows = useApp((s) => s.timeline.rows)
-  const picked = useApp((s) => s.picked.size)
+  const selected = useExportCount()
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
   const subscriptions = useApp((s) => s.snapshot?.subscriptions ?? [])
   const eventTypes = [...new Set(rows.slice(0, 500).map((r) => r.eventType).filter(Boolean))].sort()
@@ -87,10 +89,14 @@ function Toolbar() {
         ariaLabel="event type filter"
       />
       <span className="spacer" />
-      <span className="hint" data-testid="row-count">
-        {total.toLocaleString()} row{total === 1 ? '' : 's'}
-        {picked > 0 ? ` · ${picked} picked` : ''}
+      <span className="hint" data-testid="row-count" data-count={total} title={COUNT_WORDS.rows.explain}>
+        {countText(total, 'row')}
       </span>
+      {selected > 0 && (
+        <span className="hint" data-testid="selection-count" data-count={selected} title={COUNT_WORDS.selectedRows.explain}>
+          · {selected.toLocaleString()} {COUNT_WORDS.selectedRows.label}
+        </span>
+      )}
       <button className="btn small" onClick={() => useApp.setState({ dialog: 'export' })} title="Export the selected row and the Ctrl/⌘-clicked ones (HAR, cURL, case file)" data-testid="export-open">
         Export…
       </button>

@@ -1,6 +1,7 @@
 // Small shared pieces: status, signature and duplicate badges, the outcome legend.
 import type { MarkTone, SignatureBadge, TimelineRow } from '../../../shared/contract'
 import type { RowVerdict } from '../state/app-store'
+import { COUNT_WORDS, countText } from '../../../shared/counts'
 
 const STATUS_TONE: Record<TimelineRow['status'], string> = {
   pending: 'pending',
@@ -69,12 +70,12 @@ function shortReason(reason: SignatureBadge['reason']): string {
  * `count` is the arrivals of the event id beyond the first; the badge counts arrivals, like the
  * receiver's "duplicate #2", so it only appears from ×2 up (a single arrival is no duplicate).
  */
+/** A row's duplicate arrivals (shared/counts.ts): the same number its subscription's card adds up. */
 export function DuplicateBadge({ count }: { count: number }) {
   if (count <= 0) return null
-  const arrivals = count + 1
   return (
-    <span className="badge warn" title={`${arrivals} arrivals of this event id (${count} duplicate${count === 1 ? '' : 's'})`} data-duplicates={count}>
-      dup ×{arrivals}
+    <span className="badge warn" title={`${countText(count, 'duplicate arrival')}. ${COUNT_WORDS.duplicates.explain}`} data-duplicates={count}>
+      {count} dup
     </span>
   )
 }

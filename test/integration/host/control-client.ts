@@ -7,7 +7,12 @@ import type { Host } from '../../../electron/engine/host/run-host'
 export type Call = <C extends CommandName>(name: C, req: CommandRequest<C>) => Promise<CommandResponse<C>>
 
 export async function connectControl(h: Host, token: string): Promise<{ call: Call; ws: WebSocket }> {
-  const ws = new WebSocket(`${h.control.origin.replace('http', 'ws')}${CONTROL_PATH}?token=${token}`, { headers: { origin: h.control.origin } })
+  return connectControlAt(h.control.origin, token)
+}
+
+/** The same, to a host in another process (`hookloop serve`): its origin and token. */
+export async function connectControlAt(origin: string, token: string): Promise<{ call: Call; ws: WebSocket }> {
+  const ws = new WebSocket(`${origin.replace('http', 'ws')}${CONTROL_PATH}?token=${token}`, { headers: { origin } })
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
   ws.on('message', (data: Buffer) => {
     const frame = JSON.parse(data.toString()) as ServerFrame

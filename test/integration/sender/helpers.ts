@@ -7,6 +7,7 @@ import { createVirtualClock, isVirtualClock, type VirtualClock } from '../../../
 import { createSender, type Sender, type SenderOptions } from '../../../electron/engine/sender'
 import { parseAttemptLink } from '../../../electron/engine/sender/attempt-link'
 import { sign } from '../../../electron/engine/signatures'
+import type { Database } from 'better-sqlite3'
 import { openDatabase } from '../../../electron/engine/store'
 import { listenLoopback } from '../../support/loopback'
 import { makeTempDir } from '../../support/temp-dir'
@@ -72,6 +73,7 @@ export const answer = (status: number, headers: Record<string, string> = {}) => 
 export interface SenderRig {
   sender: Sender
   clock: VirtualClock
+  db: Database
   file: string
   close(): Promise<void>
 }
@@ -113,6 +115,7 @@ export function startSender(options: Partial<SenderOptions> & { start?: number }
   return {
     sender,
     clock,
+    db,
     file,
     async close() {
       await sender.stop()

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { SenderEventMap } from '../../../shared/sender-events'
 import { SenderError } from '../../../electron/engine/sender'
 import { verify } from '../../../electron/engine/signatures'
+import { createCountReads } from '../../../electron/engine/store/counts'
 import { answer, senderWithServer } from './helpers'
 
 // The panel operations of seed A (pause, rotate secret, retry now, view payload, filter, the 24 h
@@ -88,7 +89,7 @@ describe('subscription and delivery operations', () => {
   })
 
   it('view payload gives the envelope exactly as sent; list filters by status; the 24 h failure badge turns red above 5 %', async () => {
-    const { server, sender } = await start({ start: 0 }, (req, res) => answer(JSON.parse(req.headers['x-want'] as string) as number)(req, res))
+    const { server, sender, rig, clock } = await start({ start: 0 }, (req, res) => answer(JSON.parse(req.headers['x-want'] as string) as number)(req, res))
     sender.createSubscription({ id: 'ok', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'github', headers: { 'X-Want': '200' } })
     sender.createSubscription({ id: 'bad', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'github', headers: { 'X-Want': '500' } })
     const published = sender.publish({ eventId: '550e8400-e29b-41d4-a716-446655440000', eventType: 'booking.created', payload: { booking: { id: 7 } }, subscriptionIds: ['ok', 'bad'] })
@@ -100,18 +101,21 @@ describe('subscription and delivery operations', () => {
     expect(sender.listDeliveries({ subscriptionId: 'ok', status: 'succeeded' })).toHaveLength(20)
     expect(sender.listDeliveries({ subscriptionId: 'ok', status: 'failed' })).toHaveLength(0)
     expect(sender.listDeliveries({ subscriptionId: 'bad', status: 'failed' })).toHaveLength(1)
-    expect(sender.failureRate('ok')).toEqual({ total: 20, failed: 0, rate: 0, red: false })
-    expect(sender.failureRate('bad')).toEqual({ total: 1, failed: 1, rate: 1, red: true })
-    expect(sender.metrics('ok')).toEqual({ attempts: 20, successes: 20, failures: 0, duplicates: 0 })
+    const counts = createCountReads(rig.db)
+    expect(counts.failureWindow('ok', clock.now())).toEqual({ deliveries: 20, failed: 0, rate: 0, red: false })
+    expect(counts.failureWindow('bad', clock.now())).toEqual({ deliveries: 1, failed: 1, rate: 1, red: true })
+    expect(counts.attempts('ok')).toEqual({ attempts: 20, successes: 20, failures: 0 })
   })
 
-  it('metrics count a retried event as a duplicate once it had reached the endpoint', async () => {
+  it('counts a retried delivery\'s attempts: the failed ones and the one that succeeded', async () => {
     let n = 0
-    const { server, sender } = await start({ start: 0 }, (req, res) => answer(++n <= 2 ? 500 : 200)(req, res))
+    const { server, sender, rig } = await start({ start: 0 }, (req, res) => answer(++n <= 2 ? 500 : 200)(req, res))
     sender.createSubscription({ id: 'm', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
     sender.publish({ eventType: 'message', payload: {} })
     await sender.settled()
-    expect(sender.metrics('m')).toEqual({ attempts: 3, successes: 1, failures: 2, duplicates: 2 })
+    const counts = createCountReads(rig.db)
+    expect(counts.deliveries('m')).toMatchObject({ deliveries: 1, byStatus: { succeeded: 1, failed: 0, retrying: 0, pending: 0 }, attemptsMade: 3 })
+    expect(counts.attempts('m')).toEqual({ attempts: 3, successes: 1, failures: 2 })
   })
 
   it('emits delivery and attempt events in order', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { TimelineRow } from '../../../shared/contract'
 import type { ScenarioReport } from '../../../shared/scenario-report'
 import { verdictsOf } from '../../../renderer/src/state/app-store'
-import { exportTargets } from '../../../renderer/src/views/ExportImport'
+import { exportSelection } from '../../../renderer/src/state/export-selection'
 
 const delivery = (id: number, event: string, eventId: string, copy = false) => ({ delivery_id: id, duplicate_of: copy ? 1 : null, event, subscription: 's', event_id: eventId, event_type: 't', url: '', loop: true, status: 'succeeded' as const, attempts: [] })
 
@@ -23,12 +23,20 @@ describe('verdictsOf', () => {
   })
 })
 
-describe('exportTargets', () => {
-  it('deliveries by id, receive-only rows by their captured requests', () => {
-    const row = (key: string, kind: 'delivery' | 'received', deliveryId: number | null, requestIds: number[]) =>
-      ({ key, kind, deliveryId, marks: requestIds.map((id) => ({ kind: 'request', id })) }) as unknown as TimelineRow
-    const rows = [row('d:1', 'delivery', 1, []), row('r:a', 'received', null, [7, 8]), row('d:2', 'delivery', 2, [])]
-    expect(exportTargets(rows, new Set(['d:1', 'r:a']))).toEqual({ deliveryIds: [1], requestIds: [7, 8], count: 2 })
-    expect(exportTargets(rows, new Set())).toEqual({ deliveryIds: [], requestIds: [], count: 0 })
+describe('exportSelection', () => {
+  const row = (key: string, kind: 'delivery' | 'received', deliveryId: number | null, requestIds: number[]) =>
+    ({ key, kind, deliveryId, marks: requestIds.map((id) => ({ kind: 'request', id })) }) as unknown as TimelineRow
+  const rows = [row('d:1', 'delivery', 1, []), row('r:a', 'received', null, [7, 8]), row('d:2', 'delivery', 2, [])]
+  const timeline = { rows, index: new Map(rows.map((r, i) => [r.key, i])) }
+
+  it('deliveries by id, receive-only rows by their captured requests, in the timeline order', () => {
+    expect(exportSelection(timeline, new Set(['r:a', 'd:1']), null)).toEqual({ keys: ['d:1', 'r:a'], deliveryIds: [1], requestIds: [7, 8] })
+    expect(exportSelection(timeline, new Set(), null)).toEqual({ keys: [], deliveryIds: [], requestIds: [] })
+  })
+
+  it('takes the inspected row with the picked ones, once, and nothing the filters hide', () => {
+    expect(exportSelection(timeline, new Set(['d:1']), 'd:2').keys).toEqual(['d:1', 'd:2'])
+    expect(exportSelection(timeline, new Set(['d:1']), 'd:1').keys).toEqual(['d:1'])
+    expect(exportSelection(timeline, new Set(['d:9']), null).keys).toEqual([])
   })
 })

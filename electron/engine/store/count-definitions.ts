@@ -1,0 +1,49 @@
+// The definitions behind every count the app shows, as SQL predicates over a named table alias, so
+// each query that counts (store/counts.ts) or marks a row (store/timeline-reads.ts) says the same
+// thing the same way. The words for them are in shared/counts.ts; docs/ui.md explains them.
+
+/**
+ * The column that says when a delivery was created on the wall clock: the 24 h failure badge
+ * counts deliveries by it. `created_at` is on the engine's clock (virtual inside a simulation)
+ * until deliveries record their wall creation time; then this names that column, and only this.
+ */
+export const DELIVERY_WALL_CREATED_COLUMN = 'created_at'
+
+/** An attempt the policy classified as success (alias `a` = attempts). */
+export const ATTEMPT_SUCCEEDED = `a.decision = 'succeeded'`
+
+/** An attempt the policy classified as failure: retried or final; the one in flight is neither. */
+export const ATTEMPT_FAILED = `a.decision IN ('retry', 'failed')`
+
+/** A failed delivery: final, retries run out or a final answer (alias `d` = deliveries). */
+export const DELIVERY_FAILED = `d.status = 'failed'`
+
+/**
+ * A duplicate arrival (alias `r` = requests): a captured request whose dedupe key had already
+ * arrived at its endpoint inside the endpoint's window; the receiver numbers arrivals (1 = first).
+ * By the number, not by duplicate_of: pruning the first arrival clears that link, not the fact.
+ */
+export const DUPLICATE_ARRIVAL = `coalesce(r.duplicate_number, 1) > 1`
+
+/**
+ * Whether request `q` is its attempt's own request, shown as that attempt's mark in its delivery's
+ * row: linked to an attempt this store has (the receiver links only a request whose link checks
+ * out, sender/attempt-link.ts), and the first request so linked. Every other request — a later
+ * copy of the same bytes, one whose attempt is gone, one from a store that linked by number — is
+ * received traffic, in the row of its endpoint and dedupe key: each request is in exactly one row.
+ */
+export const ownRequest = (q: string) =>
+  `(${q}.attempt_id IS NOT NULL AND EXISTS (SELECT 1 FROM attempts own_a WHERE own_a.id = ${q}.attempt_id)
+    AND ${q}.id = (SELECT MIN(own_r.id) FROM requests own_r WHERE own_r.attempt_id = ${q}.attempt_id))`
+
+/**
+ * Which requests are an attempt's (alias `r` = requests, `a` = attempts): its own request (above),
+ * counted on the attempt's delivery row and its subscription's card. Every other request is
+ * received traffic (RECEIVED_REQUEST), counted on the row of its endpoint and key: each request
+ * counts once.
+ */
+export const ATTEMPT_REQUEST = `r.id = (SELECT MIN(own_r.id) FROM requests own_r WHERE own_r.attempt_id = a.id)`
+export const RECEIVED_REQUEST = `NOT ${ownRequest('r')}`
+
+/** Received requests group by endpoint and this key: one timeline row each. */
+export const RECEIVED_GROUP_KEY = `COALESCE(dedupe_key, 'request:' || id)`
