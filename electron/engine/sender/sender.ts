@@ -87,7 +87,7 @@ export interface PublishResult {
 export interface FailureRate {
   total: number
   failed: number
-  /** failed / total over deliveries created in the last 24 h (0 when none). */
+  /** failed / total over deliveries created in the last 24 h of wall time (0 when none). */
   rate: number
   /** Above 5 %. */
   red: boolean
@@ -260,7 +260,7 @@ export function createSender(options: SenderOptions) {
   const insertDeliveries = transactional(db, (event: StoredEvent, subs: Subscription[], faults: SendFault[]) => {
     events.insert(event)
     const now = event.createdAt
-    const wallAt = simulationId === null ? now : wallNow()
+    const wallAt = clock.mode === 'real' ? now : wallNow()
     const created: DeliveryRow[] = []
     const insert = (row: NewDelivery): number => {
       const id = deliveries.insert(row)
@@ -417,7 +417,7 @@ export function createSender(options: SenderOptions) {
       const sub = subscriptions.require(subscriptionId)
       const now = clock.now()
       const at = sub.paused ? null : now
-      const row = { event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now, simulation_id: simulationId, created_wall_at: simulationId === null ? now : wallNow() }
+      const row = { event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now, simulation_id: simulationId, created_wall_at: clock.mode === 'real' ? now : wallNow() }
       const inserted = insertedDelivery(deliveries.insert(row), row)
       deliveries.remember(inserted)
       const id = inserted.id
@@ -452,7 +452,8 @@ export function createSender(options: SenderOptions) {
     },
     failureRate(subscriptionId: string): FailureRate {
       subscriptions.require(subscriptionId)
-      const { total, failed } = deliveries.failureCounts(subscriptionId, clock.now() - DAY_MS)
+      // The last 24 h of wall time, whatever simulation made the deliveries (docs/time.md).
+      const { total, failed } = deliveries.failureCounts(subscriptionId, wallNow() - DAY_MS)
       const rate = total === 0 ? 0 : failed / total
       return { total, failed, rate, red: rate > 0.05 }
     },

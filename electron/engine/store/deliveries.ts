@@ -74,7 +74,7 @@ export interface DeliveryStatements {
   isSettled(id: number): boolean
   /** How many deliveries there are and how many have settled: a run's progress. */
   progress(): { made: number; settled: number }
-  /** Failure rate inputs over deliveries created since `since`. */
+  /** Failure rate inputs over deliveries created since `since`, a wall time (created_wall_at). */
   failureCounts(subscriptionId: string, since: number): { total: number; failed: number }
   countByStatus(): Array<{ status: DeliveryStatus; count: number }>
   pendingCount(): number
@@ -152,7 +152,7 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   const isSettled = db.prepare(`SELECT ${SETTLED} FROM deliveries WHERE id = ?`).pluck()
   const progress = db.prepare(`SELECT count(*) AS made, coalesce(sum(${SETTLED}), 0) AS settled FROM deliveries`)
   const failureCounts = db.prepare(
-    `SELECT COUNT(*) AS total, COALESCE(SUM(status = 'failed'), 0) AS failed FROM deliveries WHERE subscription_id = ? AND created_at >= ?`,
+    `SELECT COUNT(*) AS total, COALESCE(SUM(status = 'failed'), 0) AS failed FROM deliveries WHERE subscription_id = ? AND created_wall_at >= ?`,
   )
   const countByStatus = db.prepare('SELECT status, COUNT(*) AS count FROM deliveries GROUP BY status')
   const pendingCount = db.prepare(`SELECT COUNT(*) FROM deliveries WHERE status IN ('pending', 'retrying')`).pluck()

@@ -243,6 +243,8 @@ export const MIGRATIONS: readonly Migration[] = [
       -- The timeline's clock filter walks this index (NULL = wall rows) newest first, never the table.
       CREATE INDEX deliveries_by_simulation ON deliveries(simulation_id, id);
       CREATE INDEX deliveries_by_wall_age ON deliveries(created_wall_at);
+      -- A subscription's last 24 h of wall time (its failure rate), read without its older history.
+      CREATE INDEX deliveries_by_subscription_wall ON deliveries(subscription_id, created_wall_at);
 
       -- Wall time an attempt started: beside started_at (on the delivery's clock) where they differ.
       ALTER TABLE attempts ADD COLUMN started_wall_at INTEGER;

@@ -206,3 +206,22 @@ describe('a simulation whose clock stood still', () => {
     }
   })
 })
+
+describe('the last 24 h are wall time', () => {
+  it('a delivery that failed just now after three days of simulated retries counts in the 24 h failure rate', async () => {
+    const { temp, clock, engine } = await virtualEngine(Date.now())
+    const app = await startApp((_req, res) => res.writeHead(500).end('down'))
+    try {
+      const subscription = engine.putSubscription({ name: 'Stripe → app', target: { url: `${app.url}/webhooks` }, scheme: 'stripe', secrets: ['whsec_x'], policy: 'stripe' })
+      const sent = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'charge.failed', payload: { id: 'evt_2' } })
+      for (let i = 0; i < 400 && !sent.deliveryIds.every((id) => engine.isDeliverySettled(id)); i++) await new Promise((r) => setTimeout(r, 25))
+      expect(engine.sender.getDelivery(sent.deliveryIds[0]!).delivery.status).toBe('failed')
+      // The simulation's clock is days past the delivery's creation; the wall is not.
+      expect(clock.now() - Date.now()).toBeGreaterThan(2 * 86_400_000)
+      expect(engine.sender.failureRate(subscription.id)).toEqual({ total: 1, failed: 1, rate: 1, red: true })
+    } finally {
+      await app.close()
+      await closeEngine(engine, clock, temp)
+    }
+  })
+})
