@@ -172,7 +172,10 @@ describe('a delivery that leaves Hookloop is signed at wall time', () => {
 })
 
 describe('a simulation whose clock stood still', () => {
-  it("an idle virtual-clock session an hour behind the wall: a delivery forwarded to the app carries a wall-time t= that the stripe package accepts", async () => {
+  it.each([
+    ['forward targets', (appUrl: string) => ({ forward_to: [appUrl] })],
+    ['a forward rule (one failure in front)', (appUrl: string) => ({ rules: [{ preset: 'fail-then-forward', n: 1, url: appUrl }] })],
+  ])("an idle virtual-clock session an hour behind the wall, endpoint forwarding by %s: the app's stripe package accepts the wall-time t=", async (_how, forwarding) => {
     // A virtual clock stands still while nothing is due: an hour after the session started, its
     // time is still an hour behind the wall (the start below says so without waiting an hour).
     const { temp, clock, engine } = await virtualEngine(Date.now() - 3_600_000)
@@ -190,7 +193,7 @@ describe('a simulation whose clock stood still', () => {
       }
     })
     try {
-      engine.putEndpoint({ slug: 'shop', name: 'shop', scheme: 'stripe', secrets: [secret], forward_to: [`${app.url}/webhooks/stripe`] })
+      engine.putEndpoint({ slug: 'shop', name: 'shop', scheme: 'stripe', secrets: [secret], ...forwarding(`${app.url}/webhooks/stripe`) })
       const subscription = engine.putSubscription({ name: 'Stripe → shop', target: { endpoint: 'shop' }, scheme: 'stripe', secrets: [secret], policy: 'stripe', envelope: 'payload' })
       const sent = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'charge.succeeded', payload: { id: 'evt_1', object: 'event', type: 'charge.succeeded', data: { object: {} } } })
       for (let i = 0; i < 400 && !sent.deliveryIds.every((id) => engine.isDeliverySettled(id)); i++) await new Promise((r) => setTimeout(r, 25))
