@@ -125,7 +125,7 @@ export function createTimelineReads(db: Database) {
 
 export type TimelineReads = ReturnType<typeof createTimelineReads>
 
-interface TimelineParts {
+export interface TimelineParts {
   /** `FROM deliveries d … WHERE …` and its parameters. */
   deliveries: { from: string; params: unknown[] } | null
   /** A grouped SELECT of receive-only requests (kind, ref, endpoint_id, gkey, first_at). */
@@ -135,7 +135,7 @@ interface TimelineParts {
 /** TimelineFilter.clock for live traffic; any other value is a simulation's id. */
 export const WALL_CLOCK = 'wall'
 
-function timelineParts(filter: TimelineFilter): TimelineParts {
+export function timelineParts(filter: TimelineFilter): TimelineParts {
   const statuses = filter.status && filter.status.length > 0 ? filter.status : null
   const wantDeliveries = !filter.endpointId && (!statuses || statuses.some((s) => s !== 'received'))
   // Receive-only rows are real traffic: on the wall clock, never in a simulation.
