@@ -192,7 +192,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     writer.leg(encodeLeg({ ...leg, id }, bodyCaptured))
     return id
   }
-  const forwarder = createForwarder({ clock, record: recordLeg, defaultBodyLimit: DEFAULT_BODY_LIMIT, onLeg: (leg) => {
+  const forwarder = createForwarder({ clock, wallClock, record: recordLeg, defaultBodyLimit: DEFAULT_BODY_LIMIT, onLeg: (leg) => {
       // Told once the leg is committed (it goes through the writer, maybe on its thread): a reader
       // woken by the event must find it.
       const tell = () => emit({ type: 'request.forwarded', leg })

@@ -228,3 +228,27 @@ describe('the last 24 h are wall time', () => {
     }
   })
 })
+
+describe('real traffic forwarded to an app while a simulation runs', () => {
+  it('the forward leg of a real request is sent at wall time, not at the simulation’s', async () => {
+    const { temp, clock, engine } = await virtualEngine(Date.now() - 3_600_000)
+    const app = await startApp((_req, res) => res.writeHead(200).end('ok'))
+    try {
+      engine.putEndpoint({ slug: 'shop', name: 'shop', forward_to: [`${app.url}/webhooks`] })
+      const before = Date.now()
+      const answer = await post(engine.receiver.endpointUrl('shop'), '{"type":"order.paid"}', { 'content-type': 'application/json' })
+      const after = Date.now()
+      expect('status' in answer && answer.status).toBe(200)
+      await engine.quiesce()
+      const [request] = engine.receiver.requests.list({ limit: 1 })
+      expect(request!.receivedAt).toBeGreaterThanOrEqual(before)
+      const [leg] = engine.receiver.forwards.list(request!.id)
+      expect(leg?.outcome).toBe('answered')
+      expect(leg!.sentAt).toBeGreaterThanOrEqual(before)
+      expect(leg!.sentAt).toBeLessThanOrEqual(after)
+    } finally {
+      await app.close()
+      await closeEngine(engine, clock, temp)
+    }
+  })
+})
