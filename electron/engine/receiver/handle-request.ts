@@ -90,13 +90,12 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   /** The request as known from its head: everything but the body, the inspection and the answer. */
   function captureHead(req: IncomingMessage, connection: Connection, live: LiveEndpoint | null, url = splitUrl(req.url ?? '/')): Capture {
     const { path, query } = url
-    const attemptId = attemptIdOf(req)
-    const began = attemptId === null ? connection.beganWallAt : connection.beganAt
     return {
       id: deps.nextId(),
       endpointId: live?.endpoint.id ?? null,
       // From the request's first byte: the time recorded is the time the client waited.
-      receivedAt: began ?? clockOf({ attemptId }).now(),
+      // On the wall clock until the request proves to be one of our attempts (placeOnClock).
+      receivedAt: connection.beganWallAt ?? deps.wallClock.now(),
       method: req.method ?? 'GET',
       path,
       query,
@@ -116,8 +115,17 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       ruleId: null,
       fault: null,
       response: { status: null, headers: [], body: null, ms: null },
-      attemptId,
+      attemptId: attemptIdOf(req),
     }
+  }
+
+  /**
+   * Once it is known whether the request is linked to one of our attempts: a linked one is
+   * recorded on the engine's clock (its attempt's), from the same first byte; real traffic stays
+   * on the wall clock (docs/time.md).
+   */
+  function placeOnClock(capture: Capture, connection: Connection): void {
+    if (capture.attemptId !== null) capture.receivedAt = connection.beganAt ?? deps.clock.now()
   }
 
   /** A refusal decided from the head alone: the body is not read. */
@@ -229,6 +237,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     const url = splitUrl(req.url ?? '/')
     const live = deps.route(url.path)
     const capture = captureHead(req, connection, live, url)
+    // The link is read from the head: the request's clock is known from here.
+    placeOnClock(capture, connection)
     const limit = live?.endpoint.bodyLimit ?? DEFAULT_BODY_LIMIT
     const reservation = deps.budget.open()
     try {
