@@ -237,14 +237,14 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     const url = splitUrl(req.url ?? '/')
     const live = deps.route(url.path)
     const capture = captureHead(req, connection, live, url)
-    // The link is read from the head: the request's clock is known from here.
-    placeOnClock(capture, connection)
     const limit = live?.endpoint.bodyLimit ?? DEFAULT_BODY_LIMIT
     const reservation = deps.budget.open()
     try {
       // read
       const body = await read(req, res, connection, arrival, limit, reservation)
       applyRead(capture, body, limit)
+      // After the link is decided (nothing reads the time before): the request's clock.
+      placeOnClock(capture, connection)
       // inspect
       let handshake: PreparedReply | null = null
       if (live && body.kind === 'complete') {
