@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import Stripe from 'stripe'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
-import type { TimelineRow } from '../../../shared/contract'
+import type { ServerFrame, SimulationView, TimelineRow } from '../../../shared/contract'
 import { post, startApp } from '../forward/apps'
 import { closeEngine, virtualEngine } from '../../support/engine'
 import { settled, useHostSessions, type HostSession } from './host-session'
@@ -250,5 +250,27 @@ describe('real traffic forwarded to an app while a simulation runs', () => {
       await app.close()
       await closeEngine(engine, clock, temp)
     }
+  })
+})
+
+describe('a sender session on the scaled clock', () => {
+  it('clock.set scaled starts a simulation: listed in the snapshot with its scale, announced to every UI', async () => {
+    const session = await openSession()
+    const { call, ws } = session
+    const announced = new Promise<SimulationView[]>((resolve) => {
+      ws.on('message', (data: Buffer) => {
+        const frame = JSON.parse(data.toString()) as ServerFrame
+        if (frame.t !== 'events') return
+        for (const event of frame.batch) if (event.name === 'simulations.changed') resolve(event.payload.simulations)
+      })
+    })
+    expect((await call('snapshot', {})).simulations).toEqual([])
+    await call('clock.set', { mode: 'scaled', scale: 60 })
+    const [listed] = (await call('snapshot', {})).simulations
+    expect(listed).toMatchObject({ mode: 'scaled', scale: 60, label: 'sender session (scaled clock)' })
+    expect(await announced).toEqual([listed])
+    // Back on the real clock: a simulation without a delivery is not kept in the list.
+    await call('clock.set', { mode: 'real' })
+    expect((await call('snapshot', {})).simulations).toEqual([])
   })
 })
