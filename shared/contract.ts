@@ -25,6 +25,7 @@ import type {
   ScenarioRunView,
   RequestDetail,
   RuleView,
+  SimulationView,
   Snapshot,
   SubscriptionView,
   TimelineRow,
@@ -277,6 +278,8 @@ export interface EventPayloads {
   'subscriptions.changed': { subscriptions: SubscriptionView[] }
   'tunnel.state': TunnelView
   'clock.state': ClockView
+  /** The simulations list changed (a virtual or scaled clock started one): Snapshot.simulations anew. */
+  'simulations.changed': { simulations: SimulationView[] }
   'recording.state': RecordingView
   'scenario.progress': ScenarioRunView
 }

@@ -2,6 +2,7 @@
 // the receiver, the sender with its durable scheduler, and — when asked — the public tunnel,
 // composed into a single object. Its events are the receiver's, the sender's and the tunnel's,
 // merged into one typed stream in the order they happen.
+import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../shared/clock'
@@ -10,6 +11,7 @@ import type { ReceiverEvent } from '../../shared/receiver-events'
 import type { AttemptView, DeliveryView } from '../../shared/sender-events'
 import type { TunnelNotice, TunnelState } from '../../shared/tunnel'
 import type { PruneResult } from '../../shared/history'
+import type { SimulationView } from '../../shared/contract'
 import { createClock, createRealClock, isVirtualClock, type ClockSpec } from './clock'
 import { createApiRoute, createEventFeed, type EventFeed } from './feed'
 import { createReceiver, type Receiver } from './receiver'
@@ -19,6 +21,7 @@ import type { Subscription, SubscriptionInput } from './sender/subscriptions'
 import { sign } from './signatures'
 import { openDatabase } from './store'
 import { createDeliveryStatements } from './store/deliveries'
+import { createSimulationStatements } from './store/simulations'
 import { createTunnelManager, type TunnelManager, type TunnelManagerOptions } from './tunnel'
 import { tunnelLookup } from './tunnel/lookup'
 import { Agent } from 'undici'
@@ -40,6 +43,14 @@ export interface EngineOptions {
   concurrency?: number
   /** The key that seals signing secrets at rest (the app's, kept with the OS keychain); default a key file beside the database. */
   secretKey?: Buffer
+  /** Real traffic's clock (default the real one): tests pass their own. */
+  wallClock?: Clock
+  /**
+   * On a virtual or scaled clock this engine is a simulation, recorded in the store so its rows say
+   * which clock they are on (docs/time.md); this names it ("Try the loop", "scenario checkout").
+   * Default label: "sender session (<mode> clock)". Ignored on the real clock.
+   */
+  simulation?: { label?: string }
 }
 
 /** Everything that happens in the engine, one stream: receiver, sender and tunnel events. */
@@ -59,6 +70,10 @@ export type SendEventInput = PublishInput
 export interface Engine {
   readonly db: Database
   readonly clock: Clock
+  /** The wall clock real traffic is recorded on. */
+  readonly wallClock: Clock
+  /** The simulation this engine's clock runs; null on the real clock. */
+  readonly simulation: SimulationView | null
   readonly receiver: Receiver
   readonly sender: Sender
   readonly tunnel: TunnelManager | null
@@ -101,6 +116,23 @@ function isClock(value: ClockSpec | Clock): value is Clock {
   return typeof (value as Clock).now === 'function'
 }
 
+/** Records the simulation a virtual or scaled clock runs, starting now; null on the real clock. */
+function startSimulation(db: Database, clock: Clock, wallClock: Clock, spec: ClockSpec | Clock, label: string | undefined): SimulationView | null {
+  if (clock.mode === 'real') return null
+  const mode = clock.mode
+  const given = isClock(spec) ? (spec as unknown as { factor?: unknown }).factor : spec.mode === 'scaled' ? spec.factor : undefined
+  const view: SimulationView = {
+    id: randomUUID(),
+    mode,
+    scale: mode === 'scaled' && typeof given === 'number' ? given : 1,
+    startedAt: clock.now(),
+    startedWallAt: wallClock.now(),
+    label: label ?? `sender session (${mode} clock)`,
+  }
+  createSimulationStatements(db).insert({ id: view.id, mode, scale: view.scale, started_at: view.startedAt, started_wall_at: view.startedWallAt, label: view.label })
+  return view
+}
+
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   const dataFile = resolveDataFile(options)
   const db = openDatabase({
@@ -111,6 +143,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const clockOption = options.clock ?? { mode: 'real' }
   const ownClock = !isClock(clockOption)
   const clock = isClock(clockOption) ? clockOption : createClock(clockOption)
+  const wallClock = options.wallClock ?? createRealClock()
+  let simulation: SimulationView | null
+  try {
+    simulation = startSimulation(db, clock, wallClock, clockOption, options.simulation?.label)
+  } catch (error) {
+    db.close()
+    throw error
+  }
   const listeners = new Set<EngineListener>()
   const emit = (event: EngineEvent) => {
     for (const listener of listeners) {
@@ -132,6 +172,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     receiver = await createReceiver({
       db,
       clock,
+      wallClock,
       ...(options.receiver?.host === undefined ? {} : { host: options.receiver.host }),
       ...(options.receiver?.port === undefined ? {} : { port: options.receiver.port }),
       ...(options.receiver?.requestDeadlineMs === undefined ? {} : { requestDeadlineMs: options.receiver.requestDeadlineMs }),
@@ -172,6 +213,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const sender = createSender({
     db,
     clock,
+    wallNow: () => wallClock.now(),
+    simulationId: simulation?.id ?? null,
+    // A delivery to one of our endpoints that forwards to an app leaves Hookloop: signed at wall time.
+    endpointForwards: (slug) => receiver.endpointForwards(slug),
     sign,
     dispatcher,
     concurrency,
@@ -195,11 +240,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
 
   // The schedule runs on real time whatever the engine's clock (a housekeeping timer must not be
-  // what a virtual clock jumps to, nor keep a process alive); ages are measured on the engine's
-  // clock, the one that stamped the captures.
+  // what a virtual clock jumps to, nor keep a process alive); ages are measured on the wall clock,
+  // the one real captures and every delivery's created_wall_at are stamped on (docs/time.md).
   const retention = createRetention({
     db,
-    clock,
+    clock: wallClock,
     timers: createRealClock({ unref: true }),
     capture: receiver.requests,
     onPruned: (result) => emit({ type: 'history.pruned', result }),
@@ -212,6 +257,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   return {
     db,
     clock,
+    wallClock,
+    simulation,
     receiver,
     sender,
     retention,

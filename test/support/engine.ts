@@ -5,14 +5,21 @@ import { makeTempDir } from './temp-dir'
 
 export type TempDir = ReturnType<typeof makeTempDir>
 
+/**
+ * Which clock real traffic (and wall ages: retention) runs on: the real one, or the test's virtual
+ * clock too, so a test can let days of wall time pass at once (docs/time.md).
+ */
+export type WallClockChoice = 'real' | 'same'
+
 /** Opens (or opens again) the engine of a data folder on `clock`. */
-export const openEngine = (dataDir: string, clock: VirtualClock): Promise<Engine> => createEngine({ dataDir, clock, receiver: { host: '127.0.0.1', port: 0 } })
+export const openEngine = (dataDir: string, clock: VirtualClock, wall: WallClockChoice = 'real'): Promise<Engine> =>
+  createEngine({ dataDir, clock, receiver: { host: '127.0.0.1', port: 0 }, ...(wall === 'same' ? { wallClock: clock } : {}) })
 
 /** A fresh folder, a virtual clock from `start` (2026-01-01 by default), and the engine on them. */
-export async function virtualEngine(start = Date.UTC(2026, 0, 1)): Promise<{ temp: TempDir; clock: VirtualClock; engine: Engine }> {
+export async function virtualEngine(start = Date.UTC(2026, 0, 1), wall: WallClockChoice = 'real'): Promise<{ temp: TempDir; clock: VirtualClock; engine: Engine }> {
   const temp = makeTempDir()
   const clock = createVirtualClock({ start })
-  return { temp, clock, engine: await openEngine(temp.dir, clock) }
+  return { temp, clock, engine: await openEngine(temp.dir, clock, wall) }
 }
 
 /** Closes what virtualEngine opened (the engine the test ended with) and removes the folder. */

@@ -9,14 +9,15 @@ import type { CommandHandlers } from './control-server'
 import { secretHint } from './details-read'
 import { HostError } from './host-error'
 import { forwardToRefusal } from './handlers-forward'
-import { endpointViews, presetViews, ruleViews, subscriptionView, tunnelView, type EngineBinding } from './views'
+import { endpointViews, presetViews, ruleViews, simulationViews, subscriptionView, tunnelView, type EngineBinding } from './views'
 
 export type { EngineBinding }
 
 export interface HandlerContext {
   /** The engine as it is now (switching the clock mode rebuilds it). */
   current(): EngineBinding
-  switchClock(mode: 'real' | 'scaled' | 'virtual', scale: number): Promise<void>
+  /** `label` names the simulation a virtual or scaled clock starts (docs/time.md). */
+  switchClock(mode: 'real' | 'scaled' | 'virtual', scale: number, label?: string): Promise<void>
   clockView(): Snapshot['clock']
   warnings(): string[]
   /** Something the UIs list changed: push the new list to every UI. */
@@ -55,7 +56,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         subscriptions: ctx.subscriptions(),
         tunnel: tunnelView(binding.engine),
         clock: ctx.clockView(),
-        simulations: [],
+        simulations: simulationViews(ctx.current().engine),
         receiverUrl: binding.engine.receiver.url,
         ...presetViews(),
         schemes: [...SCHEME_IDS],

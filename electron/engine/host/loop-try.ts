@@ -10,7 +10,7 @@ const EVENT_ID_HEADER = 'X-Pandoktorek-Event-Id'
 
 export function createLoopTry(ctx: HandlerContext): CommandHandlers['loop.try'] {
   return async () => {
-    await ctx.switchClock('virtual', 1)
+    await ctx.switchClock('virtual', 1, 'Try the loop')
     const { engine } = ctx.current()
     const secret = `whsec_${randomBytes(24).toString('base64')}`
     const taken = new Set(engine.receiver.endpoints.list().map((e) => e.slug))

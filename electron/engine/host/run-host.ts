@@ -15,7 +15,7 @@ import { createExportHandlers } from './handlers-exports'
 import { createScenarioHandlers } from './handlers-scenarios'
 import { createTunnelHandlers } from './handlers-tunnel'
 import { createForwardHandlers } from './handlers-forward'
-import { endpointViews, ruleViews, subscriptionViews, toTunnelView, tunnelView, withFailureWindow, type EngineBinding } from './views'
+import { endpointViews, ruleViews, simulationViews, subscriptionViews, toTunnelView, tunnelView, withFailureWindow, type EngineBinding } from './views'
 import { createLoopTry } from './loop-try'
 import { createTimelineRead } from './timeline-read'
 import { createRecorder } from '../recorder/recorder'
@@ -58,6 +58,9 @@ function clockScale(clock: Clock, fallback: number): number {
 export async function startHost(options: HostOptions): Promise<Host> {
   let clockMode: ClockMode = 'real'
   let scale = 1
+  // What the running simulation is called; a rebuild on the same clock mode (the tunnel) starts a
+  // new simulation (a new clock) under the same name.
+  let simulationLabel: string | undefined
   let receiverPort = options.receiverPort ?? 0
   let tunnelOption: EngineOptions['tunnel'] | undefined = options.tunnel
   let binding: EngineBinding
@@ -104,6 +107,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       ...(tunnelOption ? { tunnel: tunnelOption } : {}),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       ...(options.secretKey ? { secretKey: Buffer.from(options.secretKey, 'base64') } : {}),
+      ...(simulationLabel === undefined ? {} : { simulation: { label: simulationLabel } }),
     })
     receiverPort = engine.receiver.port
     const timeline = createTimelineRead(engine.db)
@@ -177,15 +181,17 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const clockView = (): Snapshot['clock'] => ({ mode: clockMode, scale: clockMode === 'scaled' ? clockScale(binding.engine.clock, scale) : 1, now: binding.engine.clock.now() })
 
   let switching: Promise<void> = Promise.resolve()
-  const switchClock = (mode: ClockMode, factor: number): Promise<void> => {
+  const switchClock = (mode: ClockMode, factor: number, label?: string): Promise<void> => {
     switching = switching.then(async () => {
       if (mode === clockMode && (mode !== 'scaled' || factor === scale)) return
       await unbind()
       clockMode = mode
       scale = factor
+      simulationLabel = label
       await bind(mode, factor)
       control?.publish('clock.state', clockView())
       control?.publish('timeline.reset', { total: -1 })
+      control?.publish('simulations.changed', { simulations: simulationViews(binding.engine) })
     })
     return switching
   }
@@ -205,6 +211,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       } finally {
         control?.publish('tunnel.state', tunnelView(binding.engine))
         publishList('endpoints')
+        if (binding.engine.simulation) control?.publish('simulations.changed', { simulations: simulationViews(binding.engine) })
       }
     })
     switching = next.catch(() => {})

@@ -11,7 +11,7 @@ import { createCountReads } from '../store/counts'
 import { appMark } from './forward-views'
 import { answeredHandshake, handshakeEventType, handshakeMarkLabel } from './handshake-label'
 
-// Until deliveries record the simulation they ran in, every row reads on the wall clock.
+// Real traffic and deliveries sent on the real clock (docs/time.md).
 const WALL: RowClock = { kind: 'wall' }
 
 export interface GroupKey {
@@ -28,6 +28,19 @@ interface Built {
 export function createTimelineRead(db: Database) {
   const reads = createTimelineReads(db)
   const counts = createCountReads(db)
+  // A simulation's row never changes once written: one read per simulation for the life of the host.
+  const clocks = new Map<string, RowClock>()
+  function clockOf(simulationId: string | null): RowClock {
+    if (simulationId === null) return WALL
+    let clock = clocks.get(simulationId)
+    if (!clock) {
+      const sim = reads.simulation(simulationId)
+      // A delivery names its simulation by a foreign key; a missing row would be a store from elsewhere.
+      clock = sim ? { kind: 'simulated', simulationId, mode: sim.mode, startedAt: sim.started_at } : WALL
+      clocks.set(simulationId, clock)
+    }
+    return clock
+  }
 
   /**
    * Forward mode: the "did the app see it" line under each mark, for a whole set of rows in one
@@ -64,11 +77,14 @@ export function createTimelineRead(db: Database) {
     const d = reads.delivery(id)
     if (!d) return null
     const attempts = reads.attemptsOf(id)
+    const clock = clockOf(d.simulation_id)
     const marks: TimelineMark[] = attempts.map((a, index) => ({
       kind: 'attempt',
       id: a.id,
       n: a.n,
       at: a.started_at,
+      // A simulated attempt shows both times: its scenario time and when it really went.
+      ...(clock.kind === 'simulated' && a.started_wall_at !== null && a.started_wall_at !== a.started_at ? { wallAt: a.started_wall_at } : {}),
       durationMs: a.duration_ms,
       tone: attemptTone(a, index === attempts.length - 1, d.status),
       label: a.decision === 'pending' ? '…' : outcomeLabel(a.outcome, a.status_code),
@@ -95,7 +111,7 @@ export function createTimelineRead(db: Database) {
       signature: last ? badge(last.verify_valid, last.verify_reason, last.verify_json) : { state: 'none' },
       duplicates,
       marks,
-      clock: WALL,
+      clock,
     }
     return { row, requests }
   }
@@ -137,6 +153,7 @@ export function createTimelineRead(db: Database) {
         label: answeredHandshake(r.fault_json) ? handshakeMarkLabel(r.response_status) : r.response_status === null ? 'no answer' : String(r.response_status),
         nextAt: null,
       })),
+      // attempt_id IS NULL: real traffic, recorded on the wall clock whatever the engine's clock.
       clock: WALL,
     }
     // A receive-only mark is its request.

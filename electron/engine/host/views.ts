@@ -1,6 +1,6 @@
 // The lists every UI shows, built from the engine as it is now: endpoints, rules, subscriptions
 // with their metrics, the tunnel, and the preset catalogs.
-import type { EndpointView, RuleView, Snapshot, SubscriptionView, TunnelView } from '../../../shared/contract'
+import type { EndpointView, RuleView, SimulationView, Snapshot, SubscriptionView, TunnelView } from '../../../shared/contract'
 import { expectedSchedule } from '../../../shared/policy'
 import { isPolicyPresetId, POLICY_CATALOG, POLICY_PRESETS } from '../../../shared/policy-presets'
 import { DEDUPE_CATALOG } from '../../../shared/receiver'
@@ -9,6 +9,7 @@ import { HANDSHAKES, handshakeNeedsSecret } from '../../../shared/handshakes'
 import type { TunnelState } from '../../../shared/tunnel'
 import type { Engine } from '../engine'
 import type { Subscription } from '../sender'
+import { createSimulationStatements, type SimulationRow, type SimulationStatements } from '../store/simulations'
 import { secretHint, type DetailsRead } from './details-read'
 import type { TimelineRead } from './timeline-read'
 import type { CountReads } from '../store/counts'
@@ -125,4 +126,20 @@ export function subscriptionView(binding: EngineBinding, s: Subscription, quick 
       ...(quick ? { counting: true } : {}),
     },
   }
+}
+
+const simulationStatements = new WeakMap<Engine['db'], SimulationStatements>()
+
+/** The simulations the store holds rows of (and the one this engine runs), newest first: the clock picker's list. */
+export function simulationViews(engine: Engine, limit = 50): SimulationView[] {
+  let statements = simulationStatements.get(engine.db)
+  if (!statements) {
+    statements = createSimulationStatements(engine.db)
+    simulationStatements.set(engine.db, statements)
+  }
+  return statements.withRows(engine.simulation?.id ?? null, limit).map(toSimulationView)
+}
+
+export function toSimulationView(row: SimulationRow): SimulationView {
+  return { id: row.id, mode: row.mode, scale: row.scale, startedAt: row.started_at, startedWallAt: row.started_wall_at, label: row.label }
 }

@@ -32,6 +32,8 @@ export interface Connection {
   received(): void
   /** When the request being received sent its first byte (on the receiver's clock), null before. */
   beganAt: number | null
+  /** The same moment on the wall clock. */
+  beganWallAt: number | null
 }
 
 /** A controller for a signal asked for after its reason was set is aborted at once. */
@@ -45,6 +47,7 @@ export class ConnectionState implements Connection {
   deadline: NodeJS.Timeout | null = null
   interrupt: Connection['interrupt'] = null
   beganAt: number | null = null
+  beganWallAt: number | null = null
   /** Why `signal` is aborted (the socket closed, the server stops); null while it is not. */
   private closedWhy: string | null = null
   /** Why `waitEnds` is aborted (the first of a half-close, a close, the server stopping). */

@@ -159,7 +159,10 @@ export function describeFailure(error: NodeJS.ErrnoException): { outcome: Forwar
 }
 
 export interface ForwarderDeps {
+  /** The engine's clock: legs of a request one of our attempts made (an attemptKey) wait and time out on it. */
   clock: Clock
+  /** Legs of real traffic and resends run on the wall clock (docs/time.md); default `clock`. */
+  wallClock?: Clock
   /**
    * Numbers the leg and queues it for the store (the capture writer); returns its id. Never blocks
    * on SQLite. `bodyCaptured`: the leg sent the captured request's body (ForwardSource.bodyCaptured).
@@ -170,7 +173,8 @@ export interface ForwarderDeps {
 }
 
 export function createForwarder(deps: ForwarderDeps): Forwarder {
-  const { clock } = deps
+  const wallClock = deps.wallClock ?? deps.clock
+  const clockFor = (attemptKey: string | undefined): Clock => (attemptKey === undefined ? wallClock : deps.clock)
   const closing = new AbortController()
   /** Ends a leg in flight as aborted (close()). */
   const cuts = new Set<() => void>()
@@ -180,6 +184,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
   const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) }
 
   async function send(source: ForwardSource, target: ForwardTarget, kind: ForwardLegKind, options: { sink?: RelaySink; attemptKey?: string; bodyLimit?: number; headers?: [string, string][] } = {}): Promise<LegResult> {
+    const clock = clockFor(options.attemptKey)
     const work = (async () => {
       if (target.delay_ms) {
         // The wait belongs to the receiver, not to the sender's connection: "forward after 11 s"
@@ -193,7 +198,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
           resume()
         }
       }
-      return exchange(source, target, kind, options)
+      return exchange(source, target, kind, clock, options)
     })()
     legs.add(work)
     try {
@@ -203,7 +208,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
     }
   }
 
-  async function exchange(source: ForwardSource, target: ForwardTarget, kind: ForwardLegKind, options: { sink?: RelaySink; bodyLimit?: number; headers?: [string, string][] }): Promise<LegResult> {
+  async function exchange(source: ForwardSource, target: ForwardTarget, kind: ForwardLegKind, clock: Clock, options: { sink?: RelaySink; bodyLimit?: number; headers?: [string, string][] }): Promise<LegResult> {
     const url = outboundUrl(target.url, source)
     const headers = options.headers ?? outboundHeaders(source, url, target.keep_host === true)
     const limit = options.bodyLimit ?? deps.defaultBodyLimit

@@ -24,7 +24,12 @@ import { CaptureNotStoredError, defaultReply, prepareReply, runSteps, sendPrepar
 export type { LiveEndpoint } from './inspect'
 
 export interface RequestHandlerDeps extends InspectDeps {
+  /** The engine's clock: a request one of our attempts made is on it (it is part of the loop). */
   clock: Clock
+  /** Everything else arrives on the wall clock, whatever the engine's clock is (docs/time.md). */
+  wallClock: Clock
+  /** Whether an endpoint sends what it receives on to an app: its signatures are then judged on wall time, as they were signed. */
+  forwards(endpoint: LiveEndpoint): boolean
   writer: CaptureWriter
   budget: BodyBudget
   /** Sends captured requests on to targets (forward mode); every leg is stored. */
@@ -76,7 +81,9 @@ function forwardSource(capture: Capture, slug: string, body: Buffer) {
 }
 
 export function createRequestHandler(deps: RequestHandlerDeps) {
-  const { clock, writer, emit } = deps
+  const { writer, emit } = deps
+  // A request linked to one of our attempts follows its attempt's clock; real traffic runs on the wall.
+  const clockOf = (capture: Pick<Capture, 'attemptId'>): Clock => (capture.attemptId === null ? deps.wallClock : deps.clock)
 
   /** The request as known from its head: everything but the body, the inspection and the answer. */
   function captureHead(req: IncomingMessage, connection: Connection, live: LiveEndpoint | null, url = splitUrl(req.url ?? '/')): Capture {
@@ -85,7 +92,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       id: deps.nextId(),
       endpointId: live?.endpoint.id ?? null,
       // From the request's first byte: the time recorded is the time the client waited.
-      receivedAt: connection.beganAt ?? clock.now(),
+      // On the wall clock until the request proves to be one of our attempts (placeOnClock).
+      receivedAt: connection.beganWallAt ?? deps.wallClock.now(),
       method: req.method ?? 'GET',
       path,
       query,
@@ -108,6 +116,15 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       // Linked once the whole body is read: the link is made over those bytes.
       attemptId: null,
     }
+  }
+
+  /**
+   * Once it is known whether the request is linked to one of our attempts: a linked one is
+   * recorded on the engine's clock (its attempt's), from the same first byte; real traffic stays
+   * on the wall clock (docs/time.md).
+   */
+  function placeOnClock(capture: Capture, connection: Connection): void {
+    if (capture.attemptId !== null) capture.receivedAt = connection.beganAt ?? deps.clock.now()
   }
 
   /** A refusal decided from the head alone: the body is not read. */
@@ -175,7 +192,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       writer.insert(
         row,
         () => {
-          row.response_ms = capture.response.ms = clock.now() - capture.receivedAt
+          row.response_ms = capture.response.ms = clockOf(capture).now() - capture.receivedAt
         },
         forwards,
       ),
@@ -226,10 +243,16 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       const body = await read(req, res, connection, arrival, limit, reservation)
       applyRead(capture, body, limit)
       if (body.kind === 'complete') capture.attemptId = deps.linkedAttempt(req.headers[ATTEMPT_HEADER], body.body)
+      // After the link is decided (nothing reads the time before): the request's clock.
+      placeOnClock(capture, connection)
       // inspect
       let handshake: PreparedReply | null = null
       if (live && body.kind === 'complete') {
-        const inspection = await inspect(deps, live, { id: capture.id, receivedAt: capture.receivedAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body })
+        // A loop request is judged on the clock it was signed on: the engine's, unless the endpoint
+        // forwards to an app (then it was signed at wall time, for the app's sake); real traffic on the wall.
+        const wallJudged = capture.attemptId === null || deps.forwards(live)
+        const verifyAt = wallJudged ? (connection.beganWallAt ?? deps.wallClock.now()) : capture.receivedAt
+        const inspection = await inspect(deps, live, { id: capture.id, receivedAt: capture.receivedAt, verifyAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body })
         applyInspection(capture, inspection)
         handshake = inspection.handshake
       }
@@ -253,7 +276,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
           return prepared ? connection.signal : connection.waitEnds
         },
         aborted: () => (prepared ? connection.closed : connection.waitsEnded),
-        clock,
+        // A rule's delay or timeout on real traffic waits real time, even while a simulation runs.
+        clock: clockOf(capture),
         ...(capture.attemptId === null ? {} : { attemptKey: String(capture.attemptId) }),
         ...(handshake ? { handshake } : {}),
         beforeAnswer: committed,
@@ -312,7 +336,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   }
 
   function finish(capture: Capture, result: StepResult, steps: Step[] | null, alreadyStored: boolean): void {
-    const durationMs = alreadyStored && capture.response.ms !== null ? capture.response.ms : clock.now() - capture.receivedAt
+    const durationMs = alreadyStored && capture.response.ms !== null ? capture.response.ms : clockOf(capture).now() - capture.receivedAt
     if (!alreadyStored) {
       // Null only for a plain default answer: anything a rule did, or any other ending, is kept.
       capture.fault = steps || result.outcome !== 'replied' ? { outcome: result.outcome, step: result.fault, steps } : null

@@ -30,6 +30,8 @@ export interface InspectDeps {
 export interface InspectInput {
   id: number
   receivedAt: number
+  /** The time the signature's tolerance is judged against (docs/time.md). */
+  verifyAt: number
   method: string
   path: string
   url: string
@@ -49,7 +51,7 @@ export interface Inspection {
 
 export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: InspectInput): Promise<Inspection> {
   const { endpoint } = live
-  const verify = endpoint.scheme ? verifyRequest(endpoint, { body: input.body, headers: input.headers, url: `${deps.baseUrl()}${input.url}`, nowMs: input.receivedAt }) : null
+  const verify = endpoint.scheme ? verifyRequest(endpoint, { body: input.body, headers: input.headers, url: `${deps.baseUrl()}${input.url}`, nowMs: input.verifyAt }) : null
   const rulePaths = deps.rules.jsonPaths(endpoint.id)
   const keyPaths = live.key?.paths ?? []
   const paths = keyPaths.length === 0 ? rulePaths : [...keyPaths, ...rulePaths]

@@ -34,7 +34,13 @@ import { createReceiverServer, type SocketTap } from './server'
 
 export interface ReceiverOptions {
   db: Database
+  /** The engine's clock: requests our own attempts make (the loop) are recorded and judged on it. */
   clock: Clock
+  /**
+   * Real traffic's clock: its arrival time and signature tolerance (docs/time.md). Default `clock`:
+   * a receiver alone has one clock; the engine, whose clock may be a simulation's, passes the wall.
+   */
+  wallClock?: Clock
   /** Default 127.0.0.1: the receiver is reached from outside only through the tunnel. */
   host?: string
   /** Default 0 (any free port). */
@@ -75,6 +81,8 @@ export interface Receiver {
   readonly url: string
   /** Local URL of an endpoint (its public one is publicUrl() + endpointPath(slug)). */
   endpointUrl(slug: string): string
+  /** Whether the endpoint at this slug sends what it receives on to an app (forward targets or a forward rule); false for no such endpoint. */
+  endpointForwards(slug: string): boolean
   /** Adds a listener; returns a function that removes it. */
   subscribe(listener: ReceiverEventListener): () => void
   endpoints: {
@@ -128,6 +136,7 @@ export interface Receiver {
 
 export async function createReceiver(options: ReceiverOptions): Promise<Receiver> {
   const { db, clock } = options
+  const wallClock = options.wallClock ?? clock
   const host = options.host ?? '127.0.0.1'
   const newId = options.newId ?? (() => randomUUID())
   const endpointStore = createEndpointStore(db)
@@ -197,15 +206,18 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     writer.leg(encodeLeg({ ...leg, id }, bodyCaptured))
     return id
   }
-  const forwarder = createForwarder({ clock, record: recordLeg, defaultBodyLimit: DEFAULT_BODY_LIMIT, onLeg: (leg) => {
+  const forwarder = createForwarder({ clock, wallClock, record: recordLeg, defaultBodyLimit: DEFAULT_BODY_LIMIT, onLeg: (leg) => {
       // Told once the leg is committed (it goes through the writer, maybe on its thread): a reader
       // woken by the event must find it.
       const tell = () => emit({ type: 'request.forwarded', leg })
       writer.committed().then(tell, tell)
     },
   })
+  const endpointForwards = (endpoint: Endpoint): boolean => (endpoint.forwardTo?.length ?? 0) > 0 || engine.forwards(endpoint.id)
   const handler = createRequestHandler({
     clock,
+    wallClock,
+    forwards: (live) => endpointForwards(live.endpoint),
     writer,
     dedupe,
     rules: engine,
@@ -235,6 +247,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const server = createReceiverServer({
     requestDeadlineMs: options.requestDeadlineMs ?? 30_000,
     now: () => clock.now(),
+    wallNow: () => wallClock.now(),
     hooks: {
       onRequest: (req, res, connection) => {
         if (options.api?.(req, res)) {
@@ -281,6 +294,10 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     port,
     url: baseUrl,
     endpointUrl: (slug) => `${baseUrl}${endpointPath(slug)}`,
+    endpointForwards: (slug) => {
+      const live = routes.get(slug)
+      return live !== undefined && endpointForwards(live.endpoint)
+    },
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)

@@ -114,6 +114,15 @@ export interface RuleEngine {
   plan(endpointId: string | null, input: MatchInput): Plan | null
   /** The body fields an endpoint's rules (its own and the global ones) read. */
   jsonPaths(endpointId: string | null): readonly JsonPath[]
+  /** Whether any enabled rule of the endpoint (its own or a global one) may forward to an app. */
+  forwards(endpointId: string): boolean
+}
+
+const isForwardStep = (step: Step) => step.type === 'forward' || step.type === 'forward-copy'
+
+function ruleForwards(rule: Rule): boolean {
+  if (rule.steps?.some(isForwardStep)) return true
+  return rule.sequence?.items.some((steps) => steps.some(isForwardStep)) ?? false
 }
 
 export function createRuleEngine(): RuleEngine {
@@ -151,6 +160,9 @@ export function createRuleEngine(): RuleEngine {
         }
       }
       return null
+    },
+    forwards(endpointId) {
+      return [byEndpoint.get(endpointId) ?? [], global].some((list) => list.some((rule) => ruleForwards(rule.rule)))
     },
     jsonPaths(endpointId) {
       let paths = pathsOf.get(endpointId)

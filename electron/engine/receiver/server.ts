@@ -61,6 +61,8 @@ export interface ReceiverServerOptions {
   maxHeaderSize?: number
   /** The receiver's clock, read at each request's first byte. */
   now: () => number
+  /** The wall clock, read at the same moment: real traffic is recorded on it (docs/time.md). */
+  wallNow?: () => number
 }
 
 function rawRefusal(status: number): string {
@@ -138,6 +140,7 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
     if (parser)
       parser[K_ON_MESSAGE_BEGIN] = () => {
         state.beganAt = options.now()
+        state.beganWallAt = options.wallNow ? options.wallNow() : state.beganAt
         armDeadline(state)
         state.tap?.onBegin()
       }

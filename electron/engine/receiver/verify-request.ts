@@ -10,7 +10,7 @@ export interface VerifyRequestInput {
   headers: IncomingHttpHeaders
   /** The full URL the sender called (public URL when behind a tunnel). */
   url: string
-  /** Receive time on the receiver's clock: tolerance checks follow a virtual clock too. */
+  /** Receive time on the clock the request was signed on: the wall clock, or the loop's simulated clock. */
   nowMs: number
 }
 

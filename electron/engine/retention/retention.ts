@@ -7,10 +7,11 @@
 // history is pruned; freed pages are reused or given back to the file system (see GiveBack) and
 // the WAL is truncated after a pass.
 //
-// Two clocks are injected: `clock` stamped the captures (received_at), so "older than N days" is
-// measured on it; `timers` schedules the passes and the rests between batches. The engine hands
-// an unref'd real clock as `timers`: a housekeeping timer must not be the next thing a virtual
-// clock jumps to, nor keep a process alive.
+// Two clocks are injected: `clock`, the wall clock (docs/time.md): real captures are stamped on it
+// (received_at) and every delivery keeps its wall creation time (created_wall_at), so "older than
+// N days" is a wall age whatever simulation runs; `timers` schedules the passes and the rests
+// between batches. The engine hands an unref'd real clock as `timers`: a housekeeping timer must
+// not be the next thing a virtual clock jumps to, nor keep a process alive.
 import type { Database } from 'better-sqlite3'
 import type { Clock, TimerHandle } from '../../../shared/clock'
 import { RETENTION_LIMITS, type PruneResult, type RetentionSettings, type StoreSizeView } from '../../../shared/history'

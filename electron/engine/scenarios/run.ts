@@ -82,6 +82,8 @@ export async function runScenario(given: Scenario, options: RunScenarioOptions =
   const engine = await createEngine({
     dataDir,
     clock: clockSpec(scenario.clock),
+    // On a virtual or scaled clock the run is a simulation of its own in its store (docs/time.md).
+    simulation: { label: `scenario ${scenario.name}` },
     receiver: { host: options.host ?? '127.0.0.1', port: 0 },
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(tunnel === undefined ? {} : { tunnel }),

@@ -53,6 +53,8 @@ export interface AttemptDeps {
   linkKey: Buffer
   /** Ms the attempt's signature carries, given the subscription and the clock's now. */
   signingTime(sub: Subscription, clockNow: number): number
+  /** Wall time now, ms: each attempt's wall start beside its start on the clock. */
+  wallNow(): number
   resolveEndpointUrl: ResolveEndpointUrl | undefined
   dispatcher: Dispatcher
   maxResponseBytes: number
@@ -115,6 +117,7 @@ export function createAttemptRunner(deps: AttemptDeps) {
       delivery_id: row.id,
       n: row.attempts + 1,
       started_at: now,
+      started_wall_at: clock.mode === 'real' ? now : deps.wallNow(),
       duration_ms: null,
       outcome: 'in_flight',
       status_code: null,
@@ -140,6 +143,7 @@ export function createAttemptRunner(deps: AttemptDeps) {
       delivery_id: started.delivery_id,
       n: started.n,
       started_at: started.started_at,
+      started_wall_at: started.started_wall_at,
       duration_ms: result.durationMs,
       outcome: result.outcome,
       status_code: result.statusCode,
@@ -164,6 +168,7 @@ export function createAttemptRunner(deps: AttemptDeps) {
       delivery_id: row.id,
       n: row.attempts + 1,
       started_at: now,
+      started_wall_at: clock.mode === 'real' ? now : deps.wallNow(),
       duration_ms: 0,
       outcome: 'dropped',
       status_code: null,

@@ -53,14 +53,19 @@ export interface SenderOptions {
   writerThread?: boolean | { nativeBinding?: string }
   /**
    * Which time a signature's timestamp (and a provider's send time, e.g. Linear's
-   * webhookTimestamp) is taken from. 'auto' (default): the clock's for one of our own endpoints
-   * (loop mode, where the receiver shares the clock) and on a real clock; the wall clock for a
-   * URL target on a virtual or scaled clock, so a retry scheduled hours ahead in virtual time still
-   * carries a timestamp a real consumer's tolerance check accepts. Scheduling stays on the clock.
+   * webhookTimestamp) is taken from. 'auto' (default): the wall clock for a delivery that leaves
+   * Hookloop — a URL target, or one of our endpoints that forwards to an app (`endpointForwards`)
+   * — so a retry scheduled hours ahead in simulated time still carries a timestamp a real
+   * consumer's tolerance check accepts; the clock's for one of our endpoints that keeps it (the
+   * loop, where the receiver verifies on the same clock). Scheduling stays on the clock.
    */
   signingTime?: SigningTime
-  /** Wall time for signing, ms (default: the real clock). */
+  /** Wall time, ms (default: the real clock): signing time of deliveries that leave Hookloop, and every row's wall stamp. */
   wallNow?: () => number
+  /** The simulation this sender's clock runs (a virtual or scaled clock); null or absent on the wall clock. */
+  simulationId?: string | null
+  /** Loop mode: whether one of our endpoints sends what it receives on to an app (docs/time.md). */
+  endpointForwards?: (slug: string) => boolean
 }
 
 export type SigningTime = 'auto' | 'clock' | 'wall'
@@ -139,6 +144,15 @@ export function createSender(options: SenderOptions) {
   let drainWaiters: Array<() => void> = []
 
   const wallNow = options.wallNow ?? createRealClock().now
+  const simulationId = options.simulationId ?? null
+  const leavesHookloop = (sub: Subscription): boolean => {
+    if ('url' in sub.target) return true
+    try {
+      return options.endpointForwards?.(sub.target.endpoint) ?? false
+    } catch {
+      return false // an endpoint that cannot be looked up is reported by the attempt itself
+    }
+  }
   const eventType = (eventId: string): string => cachedEvent(eventId)?.eventType ?? ''
 
   const scheduler = createScheduler({
@@ -161,10 +175,11 @@ export function createSender(options: SenderOptions) {
     sign: options.sign,
     signingTime: (sub, clockNow) => {
       const mode = options.signingTime ?? 'auto'
-      const wall = mode === 'wall' || (mode === 'auto' && clock.mode !== 'real' && 'url' in sub.target)
+      const wall = mode === 'wall' || (mode === 'auto' && clock.mode !== 'real' && leavesHookloop(sub))
       return wall ? wallNow() : clockNow
     },
     linkKey: createAttemptLinkStore(db).key(),
+    wallNow,
     resolveEndpointUrl: options.resolveEndpointUrl,
     dispatcher,
     maxResponseBytes: options.maxResponseBytes ?? 65_536,
@@ -229,6 +244,7 @@ export function createSender(options: SenderOptions) {
   const insertDeliveries = transactional(db, (event: StoredEvent, subs: Subscription[], faults: SendFault[]) => {
     events.insert(event)
     const now = event.createdAt
+    const wallAt = clock.mode === 'real' ? now : wallNow()
     const created: DeliveryRow[] = []
     const insert = (row: NewDelivery): number => {
       const id = deliveries.insert(row)
@@ -240,12 +256,12 @@ export function createSender(options: SenderOptions) {
     for (const sub of subs) {
       // Pause: deliveries created while paused wait (no schedule) until resume.
       const first = sub.paused ? null : now + (outOfOrder?.delay_ms ?? 0)
-      const main = insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now })
+      const main = insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now, simulation_id: simulationId, created_wall_at: wallAt })
       for (const fault of faults) {
         if (fault.type !== 'duplicate') continue
         const at = sub.paused || first === null ? null : fault.mode === 'parallel' ? first : fault.mode === 'delayed' ? first + fault.delay_ms : null
         const copy: DeliveryFaults = { faults: copyFaults, duplicate_of: main, ...(fault.mode === 'at-once' ? { after_first_attempt_of: main } : {}) }
-        insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now })
+        insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now, simulation_id: simulationId, created_wall_at: wallAt })
       }
     }
     return created
@@ -385,7 +401,7 @@ export function createSender(options: SenderOptions) {
       const sub = subscriptions.require(subscriptionId)
       const now = clock.now()
       const at = sub.paused ? null : now
-      const row = { event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now }
+      const row = { event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now, simulation_id: simulationId, created_wall_at: clock.mode === 'real' ? now : wallNow() }
       const inserted = insertedDelivery(deliveries.insert(row), row)
       deliveries.remember(inserted)
       const id = inserted.id

@@ -21,6 +21,8 @@ export interface AttemptRow {
   fault_json: string | null
   decision: AttemptDecisionColumn
   next_attempt_at: number | null
+  /** Wall time it started (started_at is on its delivery's clock); null in stores from before it was kept. */
+  started_wall_at: number | null
 }
 
 export interface NewAttempt {
@@ -29,6 +31,7 @@ export interface NewAttempt {
   delivery_id: number
   n: number
   started_at: number
+  started_wall_at: number
   url: string | null
   request_headers_json: string | null
   fault_json: string | null
@@ -57,7 +60,7 @@ export interface AttemptStatements {
 }
 
 const COLUMNS =
-  'id, delivery_id, n, started_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json, response_body, error, fault_json, decision, next_attempt_at'
+  'id, delivery_id, n, started_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json, response_body, error, fault_json, decision, next_attempt_at, started_wall_at'
 
 /**
  * The attempt path's writes, by name, with named parameters (NewAttempt, AttemptFinish): run by
@@ -67,15 +70,15 @@ export const ATTEMPT_WRITE_SQL = {
   /** Inserted before the request goes out, so its id can travel in x-hookloop-attempt. */
   insertStarted: writeSql(
     'attempts',
-    `INSERT INTO attempts (id, delivery_id, n, started_at, outcome, url, request_headers_json, fault_json, decision)
-     VALUES (@id, @delivery_id, @n, @started_at, 'in_flight', @url, @request_headers_json, @fault_json, 'pending')`,
+    `INSERT INTO attempts (id, delivery_id, n, started_at, started_wall_at, outcome, url, request_headers_json, fault_json, decision)
+     VALUES (@id, @delivery_id, @n, @started_at, @started_wall_at, 'in_flight', @url, @request_headers_json, @fault_json, 'pending')`,
   ),
   /** An attempt that never went out (a dropped delivery): recorded final at once. */
   insertFinal: writeSql(
     'attempts',
-    `INSERT INTO attempts (id, delivery_id, n, started_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json,
+    `INSERT INTO attempts (id, delivery_id, n, started_at, started_wall_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json,
        response_body, error, fault_json, decision, next_attempt_at)
-     VALUES (@id, @delivery_id, @n, @started_at, @duration_ms, @outcome, @status_code, @url, @request_headers_json, @response_headers_json,
+     VALUES (@id, @delivery_id, @n, @started_at, @started_wall_at, @duration_ms, @outcome, @status_code, @url, @request_headers_json, @response_headers_json,
        @response_body, @error, @fault_json, @decision, @next_attempt_at)`,
   ),
   finishAttempt: writeSql(

@@ -4,10 +4,10 @@
 
 /**
  * The column that says when a delivery was created on the wall clock: the 24 h failure badge
- * counts deliveries by it. `created_at` is on the engine's clock (virtual inside a simulation)
- * until deliveries record their wall creation time; then this names that column, and only this.
+ * counts deliveries by it. `created_at` is on the engine's clock (virtual inside a simulation);
+ * `created_wall_at` is the wall time, whatever simulation made the delivery (docs/time.md).
  */
-export const DELIVERY_WALL_CREATED_COLUMN = 'created_at'
+export const DELIVERY_WALL_CREATED_COLUMN = 'created_wall_at'
 
 /** An attempt the policy classified as success (alias `a` = attempts). */
 export const ATTEMPT_SUCCEEDED = `a.decision = 'succeeded'`

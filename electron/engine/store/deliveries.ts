@@ -33,6 +33,10 @@ export interface NewDelivery {
   next_attempt_at: number | null
   faults_json: string | null
   created_at: number
+  /** The simulation it runs in (its clock); absent or null: on the wall clock. */
+  simulation_id?: string | null
+  /** Wall time it was made, whatever its clock; absent: created_at (a delivery on the wall clock). */
+  created_wall_at?: number
 }
 
 export interface DeliveryFinish {
@@ -113,8 +117,8 @@ export function insertedDelivery(id: number, row: NewDelivery): DeliveryRow {
 export function createDeliveryStatements(db: Database): DeliveryStatements {
   const write = (sql: string) => prepareWrite(db, 'deliveries', sql)
   const insert = write(
-    `INSERT INTO deliveries (event_id, subscription_id, status, next_attempt_at, faults_json, created_at, updated_at)
-     VALUES (@event_id, @subscription_id, 'pending', @next_attempt_at, @faults_json, @created_at, @created_at)`,
+    `INSERT INTO deliveries (event_id, subscription_id, status, next_attempt_at, faults_json, created_at, updated_at, simulation_id, created_wall_at)
+     VALUES (@event_id, @subscription_id, 'pending', @next_attempt_at, @faults_json, @created_at, @created_at, @simulation_id, @created_wall_at)`,
   )
   const get = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?`)
   // Row-value comparison keeps ties on next_attempt_at ordered by id and walks deliveries_due.
@@ -144,7 +148,7 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   const isSettled = db.prepare(`SELECT ${SETTLED} FROM deliveries WHERE id = ?`).pluck()
   const progress = db.prepare(`SELECT count(*) AS made, coalesce(sum(${SETTLED}), 0) AS settled FROM deliveries`)
   return {
-    insert: (row) => Number(insert.run(row).lastInsertRowid),
+    insert: (row) => Number(insert.run({ simulation_id: null, created_wall_at: row.created_at, ...row }).lastInsertRowid),
     get: (id) => get.get(id) as DeliveryRow | undefined,
     due: (afterAt, afterId, until, limit) => due.all(afterAt, afterId, until, limit) as DueDelivery[],
     nextAfter: (afterAt, afterId) => nextAfter.get(afterAt, afterId) as DueDelivery | undefined,

@@ -219,6 +219,37 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE forward_legs ADD COLUMN request_body_captured INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 7,
+    name: 'simulations: the clock each delivery ran on, and wall times beside simulated ones',
+    sql: `
+      -- A simulation: a run on a virtual or scaled clock (Try the loop, a sender session, a scenario
+      -- run). Its rows are on its own clock; started_at is on that clock, started_wall_at on the wall.
+      CREATE TABLE simulations (
+        id            TEXT PRIMARY KEY,
+        mode          TEXT NOT NULL CHECK (mode IN ('virtual', 'scaled')),
+        scale         REAL NOT NULL DEFAULT 1,
+        started_at    INTEGER NOT NULL,
+        started_wall_at INTEGER NOT NULL,
+        label         TEXT NOT NULL
+      );
+      CREATE INDEX simulations_by_start ON simulations(started_wall_at);
+
+      -- NULL: sent on the wall clock (the real clock), so created_at and the attempts' times are wall times.
+      ALTER TABLE deliveries ADD COLUMN simulation_id TEXT REFERENCES simulations(id);
+      -- Wall time the delivery was made, whatever its clock: "the last 24 h" and retention read it.
+      ALTER TABLE deliveries ADD COLUMN created_wall_at INTEGER;
+      UPDATE deliveries SET created_wall_at = created_at;
+      -- The timeline's clock filter walks this index (NULL = wall rows) newest first, never the table.
+      CREATE INDEX deliveries_by_simulation ON deliveries(simulation_id, id);
+      CREATE INDEX deliveries_by_wall_age ON deliveries(created_wall_at);
+      -- A subscription's last 24 h of wall time (its failure rate), read without its older history.
+      CREATE INDEX deliveries_by_subscription_wall ON deliveries(subscription_id, created_wall_at);
+
+      -- Wall time an attempt started: beside started_at (on the delivery's clock) where they differ.
+      ALTER TABLE attempts ADD COLUMN started_wall_at INTEGER;
+    `,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

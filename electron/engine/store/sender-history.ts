@@ -6,7 +6,7 @@ import type { Database } from 'better-sqlite3'
 import type { BatchLimits } from './history'
 
 export interface SenderHistorySelection {
-  /** Only deliveries settled (last updated) before this time (ms, on the sender's clock). */
+  /** Only deliveries made (and, on the wall clock, settled) before this wall time, ms. */
   before?: number
   /** Only deliveries up to this id (Clear history: what existed when it was asked). */
   maxId?: number
@@ -31,7 +31,7 @@ export interface SenderHistoryStore {
   deleteIds(ids: readonly number[]): SenderPruned
   /** Deletes up to `limit` events created before `before` that have no delivery (published to no subscription, or whose deliveries went). */
   deleteOrphanEvents(before: number, limit: number): number
-  /** created_at of the oldest settled delivery, null when there is none. */
+  /** created_wall_at of the oldest settled delivery, null when there is none. */
   oldestSettledAt(): number | null
   settledCount(): number
   maxId(): number
@@ -51,10 +51,13 @@ const CANDIDATE = `id,
   + coalesce((SELECT length(payload) FROM events WHERE events.id = deliveries.event_id), 0) AS weight`
 
 export function createSenderHistoryStore(db: Database): SenderHistoryStore {
-  // created_at < before narrows the scan on deliveries_by_status; updated_at says when it settled.
+  // Ages are wall ages (docs/time.md): created_wall_at < before walks deliveries_by_wall_age. A
+  // delivery on the wall clock also waits until it settled before then (updated_at); a simulated
+  // one's updated_at is on its simulation's clock, not comparable, and it settled long ago in wall time.
   const byAge = db.prepare(
-    `SELECT ${CANDIDATE} FROM deliveries WHERE status IN ('succeeded', 'failed') AND created_at < @before AND updated_at < @before
-       AND next_attempt_at IS NULL AND in_flight = 0 AND id <= @maxId ORDER BY created_at, id LIMIT @limit`,
+    `SELECT ${CANDIDATE} FROM deliveries INDEXED BY deliveries_by_wall_age WHERE created_wall_at < @before
+       AND status IN ('succeeded', 'failed') AND (simulation_id IS NOT NULL OR updated_at < @before)
+       AND next_attempt_at IS NULL AND in_flight = 0 AND id <= @maxId ORDER BY created_wall_at, id LIMIT @limit`,
   )
   const stillSettled = db.prepare(`SELECT id FROM deliveries WHERE id IN (SELECT value FROM json_each(?)) AND ${SETTLED}`).pluck()
   const clearRequestPointers = db.prepare(
@@ -69,7 +72,7 @@ export function createSenderHistoryStore(db: Database): SenderHistoryStore {
   const deleteOrphans = db.prepare(
     `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id) ORDER BY created_at LIMIT ?)`,
   )
-  const oldest = db.prepare(`SELECT min(created_at) FROM deliveries WHERE ${SETTLED}`).pluck()
+  const oldest = db.prepare(`SELECT min(created_wall_at) FROM deliveries WHERE ${SETTLED}`).pluck()
   const count = db.prepare(`SELECT count(*) FROM deliveries WHERE ${SETTLED}`).pluck()
   const maxId = db.prepare('SELECT coalesce(max(id), 0) FROM deliveries').pluck()
 

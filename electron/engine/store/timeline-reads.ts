@@ -8,12 +8,13 @@ import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
 import type { RequestRow } from './requests'
 import { ATTEMPT_REQUEST, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, ownRequest } from './count-definitions'
+import type { SimulationRow } from './simulations'
 
 /** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
 export type TimelineDeliveryRow = Pick<
   DeliveryRow,
   'id' | 'event_id' | 'subscription_id' | 'status' | 'attempts' | 'last_status_code' | 'last_attempt_at' | 'next_attempt_at' | 'created_at'
-> &
+> & { simulation_id: string | null } &
   Pick<EventRow, 'event_type'>
 
 type Verdict = Pick<RequestRow, 'verify_valid' | 'verify_reason' | 'verify_json' | 'duplicate_number'>
@@ -24,7 +25,7 @@ type Verdict = Pick<RequestRow, 'verify_valid' | 'verify_reason' | 'verify_json'
  */
 export type TimelineAttemptRow = Pick<
   AttemptRow,
-  'id' | 'delivery_id' | 'n' | 'started_at' | 'duration_ms' | 'outcome' | 'status_code' | 'decision' | 'next_attempt_at'
+  'id' | 'delivery_id' | 'n' | 'started_at' | 'started_wall_at' | 'duration_ms' | 'outcome' | 'status_code' | 'decision' | 'next_attempt_at'
 > &
   Verdict & { request_id: number | null; duplicate_arrival: number }
 
@@ -65,11 +66,11 @@ const EVENT_TYPE_SQL = `CASE WHEN json_valid(CAST(body AS TEXT)) THEN COALESCE(j
 export function createTimelineReads(db: Database) {
   const deliveryById = db.prepare<[number], TimelineDeliveryRow>(
     `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, d.attempts, d.last_status_code, d.last_attempt_at,
-            d.next_attempt_at, d.created_at
+            d.next_attempt_at, d.created_at, d.simulation_id
        FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ?`,
   )
   const attemptsOf = db.prepare<[number], TimelineAttemptRow>(
-    `SELECT a.id, a.delivery_id, a.n, a.started_at, a.duration_ms, a.outcome, a.status_code, a.decision, a.next_attempt_at,
+    `SELECT a.id, a.delivery_id, a.n, a.started_at, a.started_wall_at, a.duration_ms, a.outcome, a.status_code, a.decision, a.next_attempt_at,
             r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number, r.id AS request_id,
             r.id IS NOT NULL AND ${DUPLICATE_ARRIVAL} AS duplicate_arrival
        FROM attempts a LEFT JOIN requests r ON ${ATTEMPT_REQUEST}
@@ -116,8 +117,11 @@ export function createTimelineReads(db: Database) {
     return { refs, total }
   }
 
+  const simulationById = db.prepare<[string], SimulationRow>('SELECT id, mode, scale, started_at, started_wall_at, label FROM simulations WHERE id = ?')
+
   return {
     delivery: (id: number) => deliveryById.get(id),
+    simulation: (id: string) => simulationById.get(id),
     attemptsOf: (deliveryId: number) => attemptsOf.all(deliveryId),
     requestsOfGroup: (endpointId: string | null, key: string) => requestsOfGroup.all(endpointId, key),
     placeOfRequest: (requestId: number) => placeOfRequest.get(requestId),
@@ -130,17 +134,21 @@ export function createTimelineReads(db: Database) {
 
 export type TimelineReads = ReturnType<typeof createTimelineReads>
 
-interface TimelineParts {
+export interface TimelineParts {
   /** `FROM deliveries d … WHERE …` and its parameters. */
   deliveries: { from: string; params: unknown[] } | null
   /** A grouped SELECT of receive-only requests (kind, ref, endpoint_id, gkey, first_at). */
   received: { sql: string; params: unknown[] } | null
 }
 
-function timelineParts(filter: TimelineFilter): TimelineParts {
+/** TimelineFilter.clock for live traffic; any other value is a simulation's id. */
+export const WALL_CLOCK = 'wall'
+
+export function timelineParts(filter: TimelineFilter): TimelineParts {
   const statuses = filter.status && filter.status.length > 0 ? filter.status : null
   const wantDeliveries = !filter.endpointId && (!statuses || statuses.some((s) => s !== 'received'))
-  const wantReceived = !filter.subscriptionId && (!statuses || statuses.includes('received'))
+  // Receive-only rows are real traffic: on the wall clock, never in a simulation.
+  const wantReceived = !filter.subscriptionId && (!statuses || statuses.includes('received')) && (filter.clock === undefined || filter.clock === WALL_CLOCK)
   const parts: TimelineParts = { deliveries: null, received: null }
   if (wantDeliveries) {
     const where: string[] = []
@@ -161,6 +169,12 @@ function timelineParts(filter: TimelineFilter): TimelineParts {
     if (filter.search) {
       where.push('d.event_id LIKE ?')
       params.push(`%${escapeLike(filter.search)}%`)
+    }
+    // deliveries_by_simulation: the rows of one clock, newest first, without reading the others.
+    if (filter.clock === WALL_CLOCK) where.push('d.simulation_id IS NULL')
+    else if (filter.clock !== undefined) {
+      where.push('d.simulation_id = ?')
+      params.push(filter.clock)
     }
     const join = filter.eventType ? 'JOIN events e ON e.id = d.event_id' : ''
     parts.deliveries = { from: `FROM deliveries d ${join}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`, params }

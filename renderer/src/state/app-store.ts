@@ -228,6 +228,9 @@ export function applyBatch(batch: EventMessage[]): void {
       case 'clock.state':
         if (snapshot) snapshot = { ...snapshot, clock: event.payload }
         break
+      case 'simulations.changed':
+        if (snapshot) snapshot = { ...snapshot, simulations: event.payload.simulations }
+        break
       case 'recording.state':
         if (snapshot) snapshot = { ...snapshot, recording: event.payload }
         break

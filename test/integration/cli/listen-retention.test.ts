@@ -35,7 +35,7 @@ describe('hookloop listen retention', () => {
     await engine.quiesce()
     const old = Date.now() - 40 * DAY
     engine.db.prepare('UPDATE requests SET received_at = ? WHERE id IN (SELECT id FROM requests ORDER BY id LIMIT 2)').run(old)
-    engine.db.prepare('UPDATE deliveries SET created_at = ?, updated_at = ?').run(old, old)
+    engine.db.prepare('UPDATE deliveries SET created_at = ?, updated_at = ?, created_wall_at = ?').run(old, old, old)
     await engine.close()
 
     const { code, stdout } = await listenUntil(['--data', temp.dir], (out) => out.includes('(retention)'))

@@ -19,7 +19,7 @@ async function post(engine: Engine, slug: string, body: string | Buffer, key?: s
 describe('retention', () => {
   let temp: TempDir, clock: VirtualClock, engine: Engine
   beforeEach(async () => {
-    ;({ temp, clock, engine } = await virtualEngine())
+    ;({ temp, clock, engine } = await virtualEngine(undefined, 'same'))
     engine.putEndpoint({ slug: 'a', dedupe: { type: 'header', name: 'x-key' }, dedupe_window_ms: 10 * DAY })
     engine.putEndpoint({ slug: 'b' })
   })
@@ -32,11 +32,11 @@ describe('retention', () => {
     expect((await saved.applied).deleted).toBe(0)
     expect(() => engine.retention.set({ days: 0, maxMb: null })).toThrow(/retention days must be a whole number from 1/)
     await engine.close()
-    engine = await openEngine(temp.dir, clock)
+    engine = await openEngine(temp.dir, clock, 'same')
     expect(engine.retention.settings()).toEqual({ days: 7, maxMb: null })
   })
 
-  it('prunes by age on the clock that stamped the captures, and a first arrival can go without breaking dedupe', async () => {
+  it('prunes by age on the wall clock (a virtual one here, moved by the test), and a first arrival can go without breaking dedupe', async () => {
     expect(await post(engine, 'a', '{"n":1}', 'k1')).toBe(200)
     expect(await post(engine, 'b', '{"n":2}')).toBe(200)
     await clock.sleep(2 * DAY)
@@ -102,5 +102,23 @@ describe('retention', () => {
     expect(statSync(engine.dataFile).size).toBeLessThan(grown)
     // The WAL was checkpointed and truncated.
     expect(result.size.walBytes).toBe(0)
+  })
+})
+
+describe('retention while a simulation runs ahead', () => {
+  it('ages real captures on the wall clock: a request seconds old stays when the simulated clock has moved two days on', async () => {
+    // The engine's clock is virtual (a simulation); real traffic and retention are on the real wall clock.
+    const { temp, clock, engine } = await virtualEngine(Date.now())
+    try {
+      engine.putEndpoint({ slug: 'live' })
+      expect(await post(engine, 'live', '{"n":1}')).toBe(200)
+      await clock.sleep(2 * DAY)
+      await engine.quiesce()
+      const result = await engine.retention.prune({ olderThanMs: DAY })
+      expect(result.deleted).toBe(0)
+      expect(engine.receiver.requests.list({ limit: 10 })).toHaveLength(1)
+    } finally {
+      await closeEngine(engine, clock, temp)
+    }
   })
 })

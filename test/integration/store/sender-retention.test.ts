@@ -13,7 +13,7 @@ const DAY = 86_400_000
 describe('retention of the sender history', () => {
   let temp: TempDir, clock: VirtualClock, engine: Engine
   beforeEach(async () => {
-    ;({ temp, clock, engine } = await virtualEngine())
+    ;({ temp, clock, engine } = await virtualEngine(undefined, 'same'))
     engine.putEndpoint({ slug: 'a' })
   })
   afterEach(() => closeEngine(engine, clock, temp))

@@ -1,0 +1,40 @@
+// Named statements over the simulations table: one row per run on a virtual or scaled clock, so
+// every delivery made in it can say which clock its times are on (docs/time.md).
+import type { Database } from 'better-sqlite3'
+import { prepareWrite } from './changes'
+
+export interface SimulationRow {
+  id: string
+  mode: 'virtual' | 'scaled'
+  /** Simulated ms per wall ms (1 for virtual). */
+  scale: number
+  /** On the simulation's own clock. */
+  started_at: number
+  started_wall_at: number
+  label: string
+}
+
+export interface SimulationStatements {
+  insert(row: SimulationRow): void
+  get(id: string): SimulationRow | undefined
+  /** Newest first; only simulations that still hold a delivery, plus `keep` (the one running now). */
+  withRows(keep: string | null, limit: number): SimulationRow[]
+}
+
+const COLUMNS = 'id, mode, scale, started_at, started_wall_at, label'
+
+export function createSimulationStatements(db: Database): SimulationStatements {
+  const insert = prepareWrite(db, 'simulations', `INSERT INTO simulations (${COLUMNS}) VALUES (@id, @mode, @scale, @started_at, @started_wall_at, @label)`)
+  const get = db.prepare(`SELECT ${COLUMNS} FROM simulations WHERE id = ?`)
+  // deliveries_by_simulation answers each EXISTS with one index probe.
+  const withRows = db.prepare(
+    `SELECT ${COLUMNS} FROM simulations s
+      WHERE s.id = @keep OR EXISTS (SELECT 1 FROM deliveries d WHERE d.simulation_id = s.id)
+      ORDER BY started_wall_at DESC, id DESC LIMIT @limit`,
+  )
+  return {
+    insert: (row) => void insert.run(row),
+    get: (id) => get.get(id) as SimulationRow | undefined,
+    withRows: (keep, limit) => withRows.all({ keep, limit }) as SimulationRow[],
+  }
+}
