@@ -1,8 +1,10 @@
 // The timeline page: filters, zoom/pan/live controls, timeline or table, and the first-run
 // empty state with "Try the loop".
-import { useState } from 'react'
-import type { TimelineRow } from '../../../shared/contract'
-import { clearFilters, run, setFilter, toast, useApp } from '../state/app-store'
+import { useMemo, useState } from 'react'
+import type { SimulationView, TimelineRow } from '../../../shared/contract'
+import { clearFilters, follow, run, setFilter, toast, useApp } from '../state/app-store'
+import { clockKey, clockLabel, WALL } from '../state/clock-groups'
+import type { Choice } from './Select'
 import { Legend } from './badges'
 import { TableView } from './TableView'
 import { panBy, Timeline, zoomBy } from './Timeline'
@@ -18,6 +20,7 @@ export function TimelinePage() {
   const filtered = useApp((s) => Object.keys(s.filter).length > 0)
   return (
     <div className="main" style={{ flex: 1 }}>
+      <ClockPicker />
       <Toolbar />
       {loaded === 0 && loading ? (
         <div className="center">
@@ -37,6 +40,42 @@ export function TimelinePage() {
       ) : (
         <TableView />
       )}
+    </div>
+  )
+}
+
+const NO_SIMULATIONS: SimulationView[] = []
+
+/** Which clock's rows the timeline shows: live traffic on the wall clock, or one simulation on its own time. */
+function ClockPicker() {
+  const picked = useApp((s) => s.filter.clock ?? '')
+  const simulations = useApp((s) => s.snapshot?.simulations) ?? NO_SIMULATIONS
+  const rows = useApp((s) => s.timeline.rows)
+  const choices = useMemo(() => {
+    const out: Choice<string>[] = [
+      { value: '', label: 'Every clock (grouped by clock)' },
+      { value: WALL, label: clockLabel(WALL, simulations) },
+      ...simulations.map((s) => ({ value: s.id, label: clockLabel(s.id, simulations) })),
+    ]
+    // Rows of a simulation the snapshot does not list yet, and the one picked: still choosable.
+    for (const row of rows.slice(0, 500)) {
+      const key = clockKey(row.clock)
+      if (!out.some((c) => c.value === key)) out.push({ value: key, label: clockLabel(key, simulations, row.clock) })
+    }
+    if (picked && !out.some((c) => c.value === picked)) out.push({ value: picked, label: clockLabel(picked, simulations) })
+    return out
+  }, [simulations, rows, picked])
+  return (
+    <div className="clockbar" data-testid="clock-picker">
+      <span className="hint">Clock</span>
+      <Select choices={choices} value={picked} onChange={(v) => setFilter({ clock: v || undefined })} ariaLabel="clock" testId="clock-select" />
+      <span className="hint">
+        {picked === ''
+          ? 'Each clock’s rows under an axis of their own: simulated time is never laid beside wall time.'
+          : picked === WALL
+            ? 'Real traffic, at the wall time it happened.'
+            : 'A simulation, read as time since it started.'}
+      </span>
     </div>
   )
 }
@@ -131,7 +170,10 @@ export function FirstRun() {
     setBusy(true)
     const result = await run('Try the loop', (c) => c.call('loop.try', {}))
     setBusy(false)
-    if (result) toast('ok', `Sent ${result.eventId}: watch its four attempts arrive`)
+    if (result) {
+      toast('ok', `Sent ${result.eventId}: watch its four attempts arrive on the loop's virtual clock`)
+      follow(result.eventId)
+    }
   }
   return (
     <div className="empty" data-testid="first-run">
