@@ -2,7 +2,7 @@
 // pause / resume, rotate secret, status filters that open the timeline.
 import { useState } from 'react'
 import type { DeliveryStatus, SubscriptionView } from '../../../shared/contract'
-import { run, setFilter, toast, useApp } from '../state/app-store'
+import { run, showOnTimeline, toast, useApp } from '../state/app-store'
 import { formatPercent } from '../lib/format'
 import type { PolicyPresetId } from '../../../shared/policy-presets'
 import { named, presetChoices, Select } from './Select'
@@ -118,8 +118,7 @@ function NewSubscription() {
 function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView }) {
   const red = s.metrics.failureRate24h > FAILURE_RATE_RED
   const show = (status?: DeliveryStatus) => {
-    useApp.setState({ view: 'timeline' })
-    setFilter({ subscriptionId: s.id, status: status ? [status] : undefined })
+    void showOnTimeline({ subscriptionId: s.id, status: status ? [status] : undefined })
   }
   return (
     <div className="card" data-testid="subscription-card" data-subscription={s.id} data-paused={s.paused}>
