@@ -53,7 +53,7 @@ function ClockPicker() {
   const rows = useApp((s) => s.timeline.rows)
   const choices = useMemo(() => {
     const out: Choice<string>[] = [
-      { value: '', label: 'Every clock (grouped by clock)' },
+      { value: '', label: 'Every clock, grouped' },
       { value: WALL, label: clockLabel(WALL, simulations) },
       ...simulations.map((s) => ({ value: s.id, label: clockLabel(s.id, simulations) })),
     ]
