@@ -33,25 +33,34 @@ export function momentOn(clock: RowClock, at: number): string {
   return clock.kind === 'wall' ? formatClock(at) : `${formatSincePrecise(at - clock.startedAt)} simulated`
 }
 
+export interface MarkPlace {
+  shape: 'pill' | 'dot' | 'hidden'
+  /** 0 = the main line; 1 = the line under it, for marks crowding the one before. */
+  lane: number
+}
+
 /**
- * How each mark is drawn so that no two cover each other: a pill with its label where there is
- * room, else a dot, else (marks at one moment at this zoom) not at all — the last mark drawn
- * says in its tooltip how many more it hides, and the inspector lists every one.
+ * How each mark is drawn so that no two cover each other: a pill with its label on the first lane
+ * with room, else a dot, else (marks at one moment at this zoom) not at all — the mark before it
+ * says in its tooltip how many more it hides, and the inspector lists every one. A row whose app
+ * lines take the space under its marks has one lane.
  */
-export function markShapes(xs: readonly number[], labels: readonly string[]): Array<'pill' | 'dot' | 'hidden'> {
-  let end = Number.NEGATIVE_INFINITY
+export function markShapes(xs: readonly number[], labels: readonly string[], lanes = 2): MarkPlace[] {
+  const ends: number[] = Array.from({ length: lanes }, () => Number.NEGATIVE_INFINITY)
   const gap = 2
   return xs.map((x, i) => {
     // A pill is drawn 9 px left of its time (centred on an 18 px circle); a dot 6 px left, 12 wide.
-    if (x - 9 >= end + gap) {
-      end = x - 9 + pillWidth(labels[i] ?? '')
-      return 'pill'
+    const pill = ends.findIndex((end) => x - 9 >= end + gap)
+    if (pill !== -1) {
+      ends[pill] = x - 9 + pillWidth(labels[i] ?? '')
+      return { shape: 'pill', lane: pill }
     }
-    if (x - 6 >= end + gap) {
-      end = x + 6
-      return 'dot'
+    const dot = ends.findIndex((end) => x - 6 >= end + gap)
+    if (dot !== -1) {
+      ends[dot] = x + 6
+      return { shape: 'dot', lane: dot }
     }
-    return 'hidden'
+    return { shape: 'hidden', lane: 0 }
   })
 }
 
@@ -75,7 +84,8 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
   const pieces: React.ReactNode[] = []
   const forwarded = forwarding || row.marks.some((m) => m.app !== undefined)
   const xs = row.marks.map((m) => x(m.at))
-  const shapes = markShapes(xs, row.marks.map((m) => m.label))
+  const places = markShapes(xs, row.marks.map((m) => m.label), forwarded ? 1 : 2)
+  const stacked = places.some((p) => p.lane > 0)
   const appTexts = row.marks.map((m) => (m.app ? m.app.label : 'not forwarded'))
   const appShown = forwarded ? appLinesShown(xs, appTexts) : []
   ghosts?.forEach((at, i) => {
@@ -88,10 +98,14 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
       const left = x(mark.at)
       const right = x(waitEnd)
       pieces.push(<div key={`w${mark.id}`} className={next ? 'wait' : 'wait scheduled'} style={{ left, width: Math.max(0, right - left) }} />)
-      if (right - left > 70) {
+      // The wait in words, centred between the marks, only where it clears both of them.
+      const words = formatDuration(waitEnd - mark.at)
+      const half = (words.length * 5.5) / 2
+      const mid = (left + right) / 2
+      if (mid - half >= left - 9 + pillWidth(mark.label) && mid + half <= right - 9) {
         pieces.push(
-          <div key={`l${mark.id}`} className="wait-label" style={{ left: (left + right) / 2 }}>
-            {formatDuration(waitEnd - mark.at)}
+          <div key={`l${mark.id}`} className="wait-label" style={{ left: mid }}>
+            {words}
           </div>,
         )
       }
@@ -104,16 +118,16 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
         )
       }
     }
-    const shape = shapes[i]
-    if (shape === 'hidden') return
-    const dot = shape === 'dot'
+    const place = places[i]
+    if (!place || place.shape === 'hidden') return
+    const dot = place.shape === 'dot'
     let hides = 0
-    while (shapes[i + 1 + hides] === 'hidden') hides++
+    while (places[i + 1 + hides]?.shape === 'hidden') hides++
     pieces.push(
       <button
         type="button"
         key={`m${mark.id}`}
-        className={`mark ${mark.tone}${dot ? ' dot' : ''}${selectedMark === mark.id ? ' selected' : ''}`}
+        className={`mark ${mark.tone}${dot ? ' dot' : ''}${stacked ? ` lane${place.lane}` : ''}${selectedMark === mark.id ? ' selected' : ''}`}
         style={{ left: xs[i] }}
         data-tone={mark.tone}
         data-label={mark.label}

@@ -148,7 +148,7 @@ function ClockControl() {
     })
   return (
     <div className="row" style={{ gap: 6, flexWrap: 'nowrap' }} title={SIMULATION_ONLY}>
-      <span className="hint" data-testid="clock-mode-label">
+      <span className="hint nowrap" data-testid="clock-mode-label">
         Sender clock
       </span>
       <div className="segmented" role="radiogroup" aria-label="sender clock mode" data-testid="clock-mode">
@@ -159,8 +159,8 @@ function ClockControl() {
         ))}
       </div>
       {clock.mode !== 'real' && (
-        <span className="hint ellipsis" data-testid="clock-mode-scope">
-          simulations only · real traffic stays on the wall clock
+        <span className="hint nowrap" data-testid="clock-mode-scope">
+          simulations only
         </span>
       )}
     </div>

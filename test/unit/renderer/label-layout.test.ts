@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { layoutLabels, pillWidth, spreadLabels } from '../../../renderer/src/lib/label-layout'
 import { appLinesShown, markShapes } from '../../../renderer/src/views/TimelineRowView'
 
+function overlap1d(a: { x: number; width: number }, b: { x: number; width: number }): boolean {
+  return overlaps(a, b)
+}
+
 function overlaps(a: { x: number; width: number }, b: { x: number; width: number }): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width
 }
@@ -23,16 +27,24 @@ describe('label layout', () => {
   it('crowded marks: a pill where its label has room, else a dot, else hidden; nothing drawn covers anything else', () => {
     const xs = [0, 33, 37, 200]
     const labels = ['503', '503', '503', '200']
-    const shapes = markShapes(xs, labels)
-    expect(shapes).toEqual(['pill', 'dot', 'hidden', 'pill'])
+    const places = markShapes(xs, labels, 1)
+    expect(places.map((p) => p.shape)).toEqual(['pill', 'dot', 'hidden', 'pill'])
     const drawn = xs
-      .map((x, i) => (shapes[i] === 'pill' ? { x: x - 9, width: pillWidth(labels[i]!) } : shapes[i] === 'dot' ? { x: x - 6, width: 12 } : null))
+      .map((x, i) => (places[i]!.shape === 'pill' ? { x: x - 9, width: pillWidth(labels[i]!) } : places[i]!.shape === 'dot' ? { x: x - 6, width: 12 } : null))
       .filter((b): b is { x: number; width: number } => b !== null)
-    for (let i = 0; i < drawn.length; i++) for (let j = i + 1; j < drawn.length; j++) expect(overlaps(drawn[i]!, drawn[j]!)).toBe(false)
+    for (let i = 0; i < drawn.length; i++) for (let j = i + 1; j < drawn.length; j++) expect(overlap1d(drawn[i]!, drawn[j]!)).toBe(false)
   })
 
-  it('marks far apart all keep their labels', () => {
-    expect(markShapes([0, 80, 160, 240], ['503', '503', '503', '200'])).toEqual(['pill', 'pill', 'pill', 'pill'])
+  it('with a second lane, a mark crowding the one before keeps its label on the line under it', () => {
+    expect(markShapes([0, 4, 200], ['200', '200', '503'])).toEqual([
+      { shape: 'pill', lane: 0 },
+      { shape: 'pill', lane: 1 },
+      { shape: 'pill', lane: 0 },
+    ])
+  })
+
+  it('marks far apart all keep their labels on the main line', () => {
+    expect(markShapes([0, 80, 160, 240], ['503', '503', '503', '200']).map((p) => `${p.shape}${p.lane}`)).toEqual(['pill0', 'pill0', 'pill0', 'pill0'])
   })
 
   it('app lines that would cover each other are left out (the mark keeps the line in its tooltip)', () => {
