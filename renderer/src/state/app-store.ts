@@ -187,7 +187,9 @@ export async function loadMoreRows(): Promise<void> {
 }
 
 export function setFilter(patch: Partial<TimelineFilter>): void {
-  useApp.setState((s) => ({ filter: clean({ ...s.filter, ...patch }), selection: null }))
+  // Another clock is another axis: a zoom or pan chosen on the last one means nothing on it.
+  const axis = 'clock' in patch && patch.clock !== useApp.getState().filter.clock ? { window: null, live: true } : {}
+  useApp.setState((s) => ({ filter: clean({ ...s.filter, ...patch }), selection: null, ...axis }))
   void reloadTimeline()
 }
 
