@@ -34,6 +34,8 @@ describe('clocks on the timeline', () => {
     const started = page.locator('[data-testid=attempt-started]')
     await started.waitFor()
     expect(await started.innerText()).toMatch(/^\+6 m 00 s simulated · sent \d\d:\d\d:\d\d wall$/)
+    // No simulated time passes during a request on the virtual clock: no "0 ms" as if measured.
+    expect(await page.locator('[data-testid=attempt-duration]').innerText()).not.toBe('0 ms')
     await screenshot(page, 'clock-loop-simulation')
 
     // A real request into the loop's endpoint: recorded on the wall clock, a row of its own.

@@ -1,7 +1,7 @@
 // Which clock a timeline row's times are on (docs/time.md), in words, and the rows grouped by
 // clock: wall-clock rows and a simulation's rows are never laid on one axis.
 import type { RowClock, SimulationView, TimelineRow } from '../../../shared/contract'
-import { formatClock, formatHourMinute, formatSincePrecise, formatTime } from '../lib/format'
+import { formatClock, formatDuration, formatHourMinute, formatSincePrecise, formatTime } from '../lib/format'
 
 export const WALL = 'wall'
 
@@ -78,4 +78,14 @@ export function formatMoment(clock: RowClock, at: number): string {
 export function formatBothTimes(clock: RowClock, at: number, wallAt: number | undefined): string {
   const own = formatMoment(clock, at)
   return wallAt !== undefined && wallAt !== at ? `${own} · sent ${formatClock(wallAt)} wall` : own
+}
+
+/**
+ * A duration on a row's clock. On a virtual clock no time passes while a request is made (the
+ * clock jumps between timers), so a 0 there is not a measurement and is not shown as "0 ms".
+ */
+export function formatDurationOn(clock: RowClock, ms: number | null): string {
+  if (ms === null) return '—'
+  if (ms === 0 && clock.kind === 'simulated' && clock.mode === 'virtual') return '— (no time passes during a request on the virtual clock)'
+  return formatDuration(ms)
 }

@@ -3,7 +3,7 @@
 import { Fragment, useEffect, useState } from 'react'
 import type { AttemptDetail, DeliveryDetail, RequestDetail, RowClock, TimelineRow } from '../../../shared/contract'
 import { run, toast, useApp } from '../state/app-store'
-import { formatBothTimes, formatMoment } from '../state/clock-groups'
+import { formatBothTimes, formatDurationOn, formatMoment } from '../state/clock-groups'
 import { decodeBase64 } from '../lib/body'
 import { Body, Headers } from './InspectorParts'
 import { ForwardLegs } from './ForwardLegs'
@@ -158,7 +158,7 @@ function AttemptPanel({ attempt, clock, wallAt }: { attempt: AttemptDetail; cloc
         <dt>outcome</dt>
         <dd data-testid="attempt-outcome">{attempt.outcome}</dd>
         <dt>duration</dt>
-        <dd>{attempt.durationMs !== null ? formatDuration(attempt.durationMs) : '—'}</dd>
+        <dd data-testid="attempt-duration">{formatDurationOn(clock, attempt.durationMs)}</dd>
         <dt>decision</dt>
         <dd>{attempt.decision === 'retry' && attempt.nextAttemptAt ? `retry at ${formatMoment(clock, attempt.nextAttemptAt)}` : attempt.decision}</dd>
         {attempt.error && (

@@ -73,7 +73,7 @@ function markTitle(mark: TimelineMark, clock: RowClock): string {
   const when = momentOn(clock, mark.at)
   const wall = mark.wallAt !== undefined && mark.wallAt !== mark.at ? ` · sent ${formatClock(mark.wallAt)} wall` : ''
   const app = mark.app ? ` · ${mark.app.label}` : ''
-  return `#${mark.n} ${mark.label} at ${when}${wall}${mark.durationMs !== null ? `, ${formatDuration(mark.durationMs)}` : ''}${app}`
+  return `#${mark.n} ${mark.label} at ${when}${wall}${mark.durationMs !== null && !(mark.durationMs === 0 && clock.kind === 'simulated' && clock.mode === 'virtual') ? `, ${formatDuration(mark.durationMs)}` : ''}${app}`
 }
 
 export const TimelineRowView = memo(function TimelineRowView({ row, top, selected, selectedMark, window, width, relative, ticks, verdict, ghosts, picked, forwarding }: RowProps) {

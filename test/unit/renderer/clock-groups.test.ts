@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RowClock, SimulationView, TimelineRow } from '../../../shared/contract'
-import { clockKey, clockLabel, formatBothTimes, groupByClock, sharedClock } from '../../../renderer/src/state/clock-groups'
+import { clockKey, clockLabel, formatBothTimes, formatDurationOn, groupByClock, sharedClock } from '../../../renderer/src/state/clock-groups'
 import { applyUpserts, emptyTimeline, matchesFilter } from '../../../renderer/src/state/timeline-model'
 import { COLUMNS } from '../../../renderer/src/lib/table-columns'
 
@@ -71,6 +71,16 @@ describe('clocks on the timeline', () => {
     const wallAt = new Date(2026, 11, 1, 22, 9, 31).getTime()
     expect(formatBothTimes(simulated(loop), loop.startedAt + 6 * 60_000, wallAt)).toBe('+6 m 00 s simulated · sent 22:09:31 wall')
     expect(formatBothTimes({ kind: 'wall' }, wallAt, undefined)).toBe('2026-12-01 22:09:31')
+  })
+})
+
+describe('durations on a row\'s clock', () => {
+  it('a virtual clock\'s 0 is no measurement: never shown as "0 ms"; a real 0 or a measured one is', () => {
+    expect(formatDurationOn(simulated(loop), 0)).not.toMatch(/0 ms/)
+    expect(formatDurationOn(simulated(loop), 12)).toBe('12 ms')
+    expect(formatDurationOn(simulated(scaled), 0)).toBe('0 ms')
+    expect(formatDurationOn({ kind: 'wall' }, 0)).toBe('0 ms')
+    expect(formatDurationOn({ kind: 'wall' }, null)).toBe('—')
   })
 })
 
