@@ -17,7 +17,7 @@ export function TableView() {
     <div className="vtable" data-testid="table">
       <div className="vt-head">
         {COLUMNS.map((c) => (
-          <span key={c.field} title={`${c.field} in an export`} data-field={c.field}>
+          <span key={c.field} title={c.title ? `${c.title} (${c.field})` : c.field} data-field={c.field}>
             {c.words}
           </span>
         ))}
