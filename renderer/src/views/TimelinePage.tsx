@@ -3,7 +3,7 @@
 import { useMemo, useState } from 'react'
 import type { SimulationView, TimelineRow } from '../../../shared/contract'
 import { clearFilters, follow, run, setFilter, toast, useApp } from '../state/app-store'
-import { clockKey, clockLabel, WALL } from '../state/clock-groups'
+import { clockKey, clockLabel, sharedClock, WALL } from '../state/clock-groups'
 import type { Choice } from './Select'
 import { Legend } from './badges'
 import { TableView } from './TableView'
@@ -91,6 +91,8 @@ function Toolbar() {
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
   const subscriptions = useApp((s) => s.snapshot?.subscriptions ?? [])
   const eventTypes = [...new Set(rows.slice(0, 500).map((r) => r.eventType).filter(Boolean))].sort()
+  // Rows on several clocks show grouped, one axis each: zoom and pan need one axis.
+  const mixed = useMemo(() => !filter.clock && rows.length > 0 && sharedClock(rows) === null, [filter.clock, rows])
   const toggleStatus = (status: TimelineRow['status']) => {
     const current = filter.status ?? []
     setFilter({ status: current.includes(status) ? current.filter((s) => s !== status) : [...current, status] })
@@ -138,17 +140,17 @@ function Toolbar() {
       </button>
       {layout === 'timeline' && (
         <>
-          <div className="segmented">
-            <button onClick={() => panBy(-0.25, rows)} title="Pan left (←)">
+          <div className="segmented" aria-disabled={mixed || undefined} title={mixed ? 'Each clock has its own axis: pick a clock above to zoom and pan it' : undefined}>
+            <button onClick={() => panBy(-0.25, rows)} title="Pan left (←)" disabled={mixed}>
               ←
             </button>
-            <button onClick={() => zoomBy(0.66, rows)} title="Zoom in (+)">
+            <button onClick={() => zoomBy(0.66, rows)} title="Zoom in (+)" disabled={mixed}>
               +
             </button>
-            <button onClick={() => zoomBy(1.5, rows)} title="Zoom out (−)">
+            <button onClick={() => zoomBy(1.5, rows)} title="Zoom out (−)" disabled={mixed}>
               −
             </button>
-            <button onClick={() => panBy(0.25, rows)} title="Pan right (→)">
+            <button onClick={() => panBy(0.25, rows)} title="Pan right (→)" disabled={mixed}>
               →
             </button>
           </div>
