@@ -129,6 +129,22 @@ describe('the screen shows what it names', () => {
     await screenshot(page, 'marks-stacked-zoomed-out')
   })
 
+  it('zoomed out past a day, the axis names the days instead of reading 00:00:00 on every tick', async () => {
+    const { receiverUrl } = await session.fresh()
+    const page = session.page
+    await createEndpoint(page, { name: 'inbox', scheme: '' })
+    const response = await fetch(`${receiverUrl}/h/inbox`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+    await response.arrayBuffer()
+    await page.click('[data-testid=nav-timeline]')
+    await page.locator(rowSelector('')).first().waitFor()
+    for (let i = 0; i < 50; i++) await page.click('button[title="Zoom out (−)"]')
+    const ticks = await page.locator('.tl-head .tl-axis .tick').allInnerTexts()
+    expect(ticks.length).toBeGreaterThanOrEqual(2)
+    expect(new Set(ticks).size).toBe(ticks.length)
+    expect(ticks.some((t) => /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d+/.test(t))).toBe(true)
+    await screenshot(page, 'axis-days')
+  })
+
   it('the Sender\'s schedule chart labels every attempt, none over another', async () => {
     await session.fresh()
     const page = session.page

@@ -57,13 +57,16 @@ export function wallTickLabels(ticks: readonly number[]): string[] {
   const first = dates[0] as Date
   const last = dates[dates.length - 1] as Date
   const manyDays = !sameDay(first, last)
+  const manyYears = first.getFullYear() !== last.getFullYear()
   const pad = (n: number) => String(n).padStart(2, '0')
   return dates.map((d, i) => {
-    if (step >= DAY) return dayName(d)
+    // Across a new year the first tick and each tick in a new year carry the year too.
+    const newYear = manyYears && (i === 0 || (dates[i - 1] as Date).getFullYear() !== d.getFullYear())
+    if (step >= DAY) return newYear ? `${dayName(d)} ${d.getFullYear()}` : dayName(d)
     const time = step >= 60_000 ? `${pad(d.getHours())}:${pad(d.getMinutes())}` : formatClock(d.getTime(), step > 0 && step < 1000)
     if (!manyDays) return time
     const newDay = i === 0 || !sameDay(dates[i - 1] as Date, d)
-    return newDay ? `${dayName(d)} ${time}` : time
+    return newDay ? `${dayName(d)}${newYear ? ` ${d.getFullYear()}` : ''} ${time}` : time
   })
 }
 

@@ -26,6 +26,12 @@ describe('wall clock axis', () => {
     expect(wallTickLabels([base, base + 5000, base + 10_000])).toEqual(['09:00:00', '09:00:05', '09:00:10'])
   })
 
+  it('names the year too once the ticks cross into a new one', () => {
+    const ticks = [new Date(2026, 11, 20).getTime(), new Date(2026, 11, 30).getTime(), new Date(2027, 0, 9).getTime(), new Date(2027, 0, 19).getTime()]
+    expect(wallTickLabels(ticks)).toEqual(['Dec 20 2026', 'Dec 30', 'Jan 9 2027', 'Jan 19'])
+    expect(wallTickLabels([new Date(2026, 11, 31, 18).getTime(), new Date(2027, 0, 1, 0).getTime()])).toEqual(['Dec 31 2026 18:00', 'Jan 1 2027 00:00'])
+  })
+
   it('steps of a day or more fall on local midnight', () => {
     for (const t of axisTicks(at(1, 3), at(20, 3), 5)) expect(new Date(t).getHours()).toBe(0)
   })
