@@ -69,12 +69,7 @@ export function App() {
     <div className="app" data-testid="app">
       <TopBar />
       <Shell />
-      {connection.state === 'closed' && (
-        <div className="toasts" style={{ left: 16, right: 'auto' }}>
-          <div className="toast error">Connection to the engine lost ({connection.reason}); reconnecting…</div>
-        </div>
-      )}
-      <Toasts />
+      <Toasts lost={connection.state === 'closed' ? connection.reason : null} />
       <ShortcutsDialog />
       <Dialogs />
     </div>
@@ -138,10 +133,12 @@ function Dialogs() {
   return null
 }
 
-function Toasts() {
+/** Toasts take a strip of their own under the views (the views shrink to make room): a toast never covers a control. */
+function Toasts({ lost }: { lost: string | null }) {
   const toasts = useApp((s) => s.toasts)
   return (
-    <div className="toasts" role="status">
+    <div className="toasts" role="status" data-testid="toasts">
+      {lost !== null && <div className="toast error">Connection to the engine lost ({lost}); reconnecting…</div>}
       {toasts.map((t) => (
         <div key={t.id} className={`toast ${t.tone}`} data-testid="toast">
           {t.text}

@@ -6,6 +6,7 @@ import type { EventMessage, Snapshot, TimelineFilter, TimelineRow } from '../../
 import type { ScenarioReport } from '../../../shared/scenario-report'
 import type { ConnectionState, EngineClient } from '../transport/client'
 import { appendPage, applyUpserts, emptyTimeline, type TimelineModel } from './timeline-model'
+import { clockKey, sharedClock } from './clock-groups'
 import { createEventBatcher } from '../../../shared/event-batcher'
 
 export type ViewId = 'timeline' | 'endpoints' | 'sender' | 'subscriptions' | 'scenarios' | 'checks'
@@ -62,6 +63,10 @@ export interface AppState {
   /** Rows picked for export (Ctrl/⌘-click), besides the selected one. */
   picked: ReadonlySet<string>
   dialog: 'export' | 'import' | null
+  /** An event whose row, once it arrives, the timeline switches to (its clock): "Try the loop". */
+  following: string | null
+  /** The scenario text the last run from this window started from (its report speaks for that text only). */
+  ranText: string | null
 }
 
 const PAGE = 300
@@ -87,6 +92,8 @@ export const useApp = create<AppState>(() => ({
   ghosts: new Map(),
   picked: new Set(),
   dialog: null,
+  following: null,
+  ranText: null,
 }))
 
 export function togglePicked(key: string): void {
@@ -180,8 +187,37 @@ export async function loadMoreRows(): Promise<void> {
 }
 
 export function setFilter(patch: Partial<TimelineFilter>): void {
-  useApp.setState((s) => ({ filter: clean({ ...s.filter, ...patch }), selection: null }))
+  // Another clock is another axis: a zoom or pan chosen on the last one means nothing on it.
+  const axis = 'clock' in patch && patch.clock !== useApp.getState().filter.clock ? { window: null, live: true } : {}
+  useApp.setState((s) => ({ filter: clean({ ...s.filter, ...patch }), selection: null, ...axis }))
   void reloadTimeline()
+}
+
+/**
+ * What every "show / watch on timeline" link does: exactly the filter that names the thing (no
+ * filter left from before that could hide its rows), and once its rows are read, the clock they
+ * are on when they share one (else they show grouped by clock).
+ */
+export async function showOnTimeline(filter: TimelineFilter): Promise<void> {
+  const wanted = clean(filter)
+  useApp.setState({ view: 'timeline', filter: wanted, selection: null, window: null, live: true })
+  await reloadTimeline()
+  const { timeline, filter: current } = useApp.getState()
+  if (current !== wanted || wanted.clock) return // changed again meanwhile, or the clock was named
+  const key = timeline.rows.length === timeline.total ? sharedClock(timeline.rows) : null
+  // Every matching row is loaded and on this clock: narrowing to it hides nothing.
+  if (key) useApp.setState({ filter: { ...wanted, clock: key } })
+}
+
+/** Shows an event's simulation on the timeline as soon as its row arrives (after "Try the loop"). */
+export function follow(eventId: string): void {
+  const { timeline } = useApp.getState()
+  const row = timeline.rows.find((r) => r.eventId === eventId)
+  if (row) void showOnTimeline({ clock: clockKey(row.clock) })
+  else {
+    useApp.setState({ following: eventId })
+    void showOnTimeline({})
+  }
 }
 
 export function clearFilters(): void {
@@ -196,6 +232,7 @@ function clean(filter: TimelineFilter): TimelineFilter {
   if (filter.subscriptionId) out.subscriptionId = filter.subscriptionId
   if (filter.eventType) out.eventType = filter.eventType
   if (filter.search) out.search = filter.search
+  if (filter.clock) out.clock = filter.clock
   return out
 }
 
@@ -247,12 +284,32 @@ export function applyBatch(batch: EventMessage[]): void {
     }
   }
   if (snapshot !== useApp.getState().snapshot) patch.snapshot = snapshot
+  noticeClocks(upserts, snapshot)
   if (upserts.length > 0 && !reset) {
     const { timeline, filter } = useApp.getState()
     patch.timeline = applyUpserts(timeline, upserts, filter)
   }
   if (Object.keys(patch).length > 0) useApp.setState(patch)
   if (reset) void reloadTimeline()
+}
+
+const askedSimulations = new Set<string>()
+/** A row of a simulation the snapshot does not list yet: read the snapshot again for its name; a followed row: show its clock. */
+function noticeClocks(rows: TimelineRow[], snapshot: Snapshot | null): void {
+  const following = useApp.getState().following
+  let unknown = false
+  for (const row of rows) {
+    if (following !== null && row.eventId === following) {
+      useApp.setState({ following: null })
+      void showOnTimeline({ clock: clockKey(row.clock) })
+    }
+    if (row.clock.kind !== 'simulated' || !snapshot) continue
+    const id = row.clock.simulationId
+    if (askedSimulations.has(id) || snapshot.simulations.some((s) => s.id === id)) continue
+    askedSimulations.add(id)
+    unknown = true
+  }
+  if (unknown) void loadSnapshot()
 }
 
 /** What a frame applier waits on (each returns its cancel): the next frame, and a timer for when frames stop coming. */

@@ -1,6 +1,7 @@
 // Pure logic of the timeline list: rows kept newest first with an id → index map, updated
 // incrementally as batches of upserts arrive (no re-sort of the whole list per event).
 import type { TimelineFilter, TimelineRow } from '../../../shared/contract'
+import { clockKey } from './clock-groups'
 
 export interface TimelineModel {
   rows: TimelineRow[]
@@ -23,6 +24,7 @@ export function matchesFilter(row: TimelineRow, filter: TimelineFilter): boolean
   if (filter.subscriptionId && row.subscriptionId !== filter.subscriptionId) return false
   if (filter.eventType && row.eventType !== filter.eventType) return false
   if (filter.search && !row.eventId.toLowerCase().includes(filter.search.toLowerCase())) return false
+  if (filter.clock && clockKey(row.clock) !== filter.clock) return false
   return true
 }
 

@@ -5,7 +5,7 @@
 import { useState } from 'react'
 import type { SenderConformanceReport } from '../../../shared/conformance-sender'
 import { formatClock } from '../lib/format'
-import { run, toast, useApp } from '../state/app-store'
+import { run, showOnTimeline, toast, useApp } from '../state/app-store'
 import type { PolicyPresetId } from '../../../shared/policy-presets'
 import { endpointChoices, presetChoices, Select } from './Select'
 import { CheckCard, ConsumerCheck, VerdictBadge } from './ConsumerCheck'
@@ -76,7 +76,7 @@ function SenderCheck() {
           {busy ? <span className="spinner" /> : null} Compare
         </button>
         {report && (
-          <button className="btn" onClick={() => useApp.setState({ view: 'timeline' })}>
+          <button className="btn" onClick={() => void showOnTimeline(chosen ? { endpointId: chosen.id } : {})}>
             See ghosts on the timeline
           </button>
         )}

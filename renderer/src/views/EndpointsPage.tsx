@@ -7,7 +7,7 @@ import { dedupeKeyOf, dedupeKeyText, type DedupeKey } from '../../../shared/rece
 import type { PresetId } from '../../../shared/rules-presets'
 import type { SchemeId } from '../../../shared/signatures'
 import { named, Select, type Choice } from './Select'
-import { run, setFilter, toast, useApp } from '../state/app-store'
+import { run, showOnTimeline, toast, useApp } from '../state/app-store'
 import { ForwardToField } from './ForwardToField'
 import { splitTargets } from '../lib/forward-input'
 
@@ -145,10 +145,7 @@ function EndpointCard({ endpoint, rules }: { endpoint: EndpointView; rules: Rule
         <span className="badge accent">{endpoint.scheme ?? 'no verify'}</span>
         <span className="badge neutral">dedupe: {endpoint.dedupe ? dedupeKeyText(endpoint.dedupe) : 'none'}</span>
         <span style={{ flex: 1 }} />
-        <button className="btn small" onClick={() => {
-            useApp.setState({ view: 'timeline' })
-            setFilter({ endpointId: endpoint.id })
-          }}>
+        <button className="btn small" onClick={() => void showOnTimeline({ endpointId: endpoint.id })} data-testid="show-on-timeline">
           Show on timeline
         </button>
         <button

@@ -1,8 +1,9 @@
 // The selected delivery, attempt or request: headers, body (pretty / raw / hex), the response,
 // the signature verdict explained, the rule and fault applied; Retry now, Replay, Copy as cURL.
 import { Fragment, useEffect, useState } from 'react'
-import type { AttemptDetail, DeliveryDetail, RequestDetail, TimelineRow } from '../../../shared/contract'
+import type { AttemptDetail, DeliveryDetail, RequestDetail, RowClock, TimelineRow } from '../../../shared/contract'
 import { run, toast, useApp } from '../state/app-store'
+import { formatBothTimes, formatDurationOn, formatMoment } from '../state/clock-groups'
 import { decodeBase64 } from '../lib/body'
 import { Body, Headers } from './InspectorParts'
 import { ForwardLegs } from './ForwardLegs'
@@ -45,7 +46,10 @@ function RowInspector({ row, markId }: { row: TimelineRow; markId: number | null
         </div>
         <div className="hint">
           {row.eventType || 'no event type'} · {row.attempts} {row.kind === 'delivery' ? 'attempt' : 'request'}
-          {row.attempts === 1 ? '' : 's'} · first at {formatTime(row.firstAt)}
+          {row.attempts === 1 ? '' : 's'} · first at {formatMoment(row.clock, row.firstAt)}
+        </div>
+        <div className="hint" data-testid="inspector-clock">
+          {row.clock.kind === 'wall' ? 'Times on the wall clock' : `Times on the simulation's own clock (time since it started); wall time beside where it differs`}
         </div>
         <div className="attempts" role="tablist">
           {row.marks.map((mark) => (
@@ -127,7 +131,7 @@ function DeliveryInspector({ row, deliveryId, attemptId }: { row: TimelineRow; d
         {row.nextAt !== null && (
           <>
             <dt>next attempt</dt>
-            <dd>{formatTime(row.nextAt)}</dd>
+            <dd>{formatMoment(row.clock, row.nextAt)}</dd>
           </>
         )}
         {detail.faults !== null && detail.faults !== undefined && (
@@ -137,26 +141,26 @@ function DeliveryInspector({ row, deliveryId, attemptId }: { row: TimelineRow; d
           </>
         )}
       </dl>
-      {attempt ? <AttemptPanel attempt={attempt} /> : <div className="hint">No attempt yet: the first one is scheduled.</div>}
+      {attempt ? <AttemptPanel attempt={attempt} clock={row.clock} wallAt={row.marks.find((m) => m.kind === 'attempt' && m.id === attempt.id)?.wallAt} /> : <div className="hint">No attempt yet: the first one is scheduled.</div>}
       <Body title="Payload sent" bytes={payload} />
       {attempt?.requestId != null && <RequestPanel requestId={attempt.requestId} version={version} showActions={false} />}
     </div>
   )
 }
 
-function AttemptPanel({ attempt }: { attempt: AttemptDetail }) {
+function AttemptPanel({ attempt, clock, wallAt }: { attempt: AttemptDetail; clock: RowClock; wallAt: number | undefined }) {
   return (
     <section>
       <div className="section-title">Attempt #{attempt.n}</div>
       <dl className="kv">
         <dt>started</dt>
-        <dd>{formatTime(attempt.startedAt)}</dd>
+        <dd data-testid="attempt-started">{formatBothTimes(clock, attempt.startedAt, wallAt)}</dd>
         <dt>outcome</dt>
         <dd data-testid="attempt-outcome">{attempt.outcome}</dd>
         <dt>duration</dt>
-        <dd>{attempt.durationMs !== null ? formatDuration(attempt.durationMs) : '—'}</dd>
+        <dd data-testid="attempt-duration">{formatDurationOn(clock, attempt.durationMs)}</dd>
         <dt>decision</dt>
-        <dd>{attempt.decision === 'retry' && attempt.nextAttemptAt ? `retry at ${formatTime(attempt.nextAttemptAt)}` : attempt.decision}</dd>
+        <dd>{attempt.decision === 'retry' && attempt.nextAttemptAt ? `retry at ${formatMoment(clock, attempt.nextAttemptAt)}` : attempt.decision}</dd>
         {attempt.error && (
           <>
             <dt>error</dt>

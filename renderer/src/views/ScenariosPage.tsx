@@ -28,6 +28,10 @@ export function ScenariosPage() {
   const checked = useMemo(() => (draft ? parseScenario(draft.text) : null), [draft])
   const problems = checked && !checked.ok ? checked.problems : []
   const running = scenarioRun?.state === 'running'
+  // The text the last run from here started from: a report speaks for that text only, so it goes
+  // once the file is edited or another one opened (an old "passed" under new problems misleads).
+  const ranText = useApp((s) => s.ranText)
+  const reportCurrent = running || (ranText === null ? !draft : draft?.text === ranText)
 
   const setText = (text: string) => useApp.setState((s) => ({ draft: { fileName: s.draft?.fileName ?? fileNameFor(text), notes: s.draft?.notes ?? [], text } }))
   const save = async () => {
@@ -41,6 +45,7 @@ export function ScenariosPage() {
   }
   const start = async () => {
     if (!draft) return
+    useApp.setState({ ranText: draft.text })
     await run('Run scenario', (c) => c.call('scenario.run', { text: draft.text }))
   }
 
@@ -115,7 +120,12 @@ export function ScenariosPage() {
             </div>
           </div>
         )}
-        {scenarioRun && <RunCard />}
+        {scenarioRun && reportCurrent && <RunCard />}
+        {scenarioRun && !reportCurrent && (
+          <div className="hint" data-testid="scenario-report-stale">
+            The last run&apos;s report was for another version of this file: Run to check this one.
+          </div>
+        )}
       </div>
     </div>
   )

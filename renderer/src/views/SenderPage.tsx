@@ -2,7 +2,7 @@
 // subscription's policy is previewed as its expected schedule.
 import { useState } from 'react'
 import { SEND_FAULT_TYPES, type SendFaultType } from '../../../shared/sender-faults'
-import { run, setFilter, toast, useApp } from '../state/app-store'
+import { run, showOnTimeline, toast, useApp } from '../state/app-store'
 import { ScheduleChart } from './ScheduleChart'
 import { CatalogPicker } from './CatalogPicker'
 import { Select } from './Select'
@@ -118,10 +118,8 @@ export function SenderPage() {
                 </button>
                 <button
                   className="btn"
-                  onClick={() => {
-                    useApp.setState({ view: 'timeline' })
-                    if (chosen) setFilter({ subscriptionId: chosen.id })
-                  }}
+                  onClick={() => void showOnTimeline(chosen ? { subscriptionId: chosen.id } : {})}
+                  data-testid="watch-on-timeline"
                 >
                   Watch on timeline
                 </button>

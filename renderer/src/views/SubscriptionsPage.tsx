@@ -2,7 +2,7 @@
 // pause / resume, rotate secret, status filters that open the timeline.
 import { useState } from 'react'
 import type { DeliveryStatus, SubscriptionView } from '../../../shared/contract'
-import { run, setFilter, toast, useApp } from '../state/app-store'
+import { run, showOnTimeline, toast, useApp } from '../state/app-store'
 import { formatPercent } from '../lib/format'
 import { COUNT_WORDS, failureRateIsRed, type CountWord } from '../../../shared/counts'
 import type { PolicyPresetId } from '../../../shared/policy-presets'
@@ -118,8 +118,7 @@ function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView 
   const m = s.metrics
   const red = failureRateIsRed(m.failureRate24h)
   const show = (status?: DeliveryStatus) => {
-    useApp.setState({ view: 'timeline' })
-    setFilter({ subscriptionId: s.id, status: status ? [status] : undefined })
+    void showOnTimeline({ subscriptionId: s.id, status: status ? [status] : undefined })
   }
   return (
     <div className="card" data-testid="subscription-card" data-subscription={s.id} data-paused={s.paused}>

@@ -1,7 +1,8 @@
-// The same rows as a table with the seed panel's columns: event_id, event_type, status, attempts,
-// status_code, last_attempt_at, next_attempt_at. Virtualized like the timeline.
+// The same rows as a table with the seed panel's columns (event_id, event_type, status, attempts,
+// status_code, last_attempt_at, next_attempt_at), headed in words. Virtualized like the timeline.
 import { loadMoreRows, togglePicked, useApp } from '../state/app-store'
-import { formatTime } from '../lib/format'
+import { COLUMNS } from '../lib/table-columns'
+import { formatMoment } from '../state/clock-groups'
 import { RowMarks, StatusBadge } from './badges'
 import { ROW_HEIGHT, useVirtualRows } from './use-virtual'
 
@@ -15,13 +16,11 @@ export function TableView() {
   return (
     <div className="vtable" data-testid="table">
       <div className="vt-head">
-        <span>event_id</span>
-        <span>event_type</span>
-        <span>status</span>
-        <span title="A delivery's attempts; for a received row, the requests that arrived">attempts</span>
-        <span>status_code</span>
-        <span>last_attempt_at</span>
-        <span>next_attempt_at</span>
+        {COLUMNS.map((c) => (
+          <span key={c.field} title={c.title ? `${c.title} (${c.field})` : c.field} data-field={c.field}>
+            {c.words}
+          </span>
+        ))}
       </div>
       <div className="tl-viewport" ref={viewport} onScroll={onScroll}>
         <div style={{ height: totalHeight, position: 'relative' }}>
@@ -47,8 +46,8 @@ export function TableView() {
               </span>
               <span className="mono">{row.attempts}</span>
               <span className="mono">{row.lastStatusCode ?? '—'}</span>
-              <span className="mono">{formatTime(row.lastAt)}</span>
-              <span className="mono">{formatTime(row.nextAt)}</span>
+              <span className="mono">{row.lastAt === null ? '—' : formatMoment(row.clock, row.lastAt)}</span>
+              <span className="mono">{row.nextAt === null ? '—' : formatMoment(row.clock, row.nextAt)}</span>
             </div>
             )
           })}

@@ -1,15 +1,19 @@
 // The heart of the UI: one row per delivery (or per dedupe key, receive-only), time left to right,
 // each attempt a mark coloured by outcome, the wait to the next attempt drawn between marks.
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { TimelineRow } from '../../../shared/contract'
-import { loadMoreRows, togglePicked, useApp, type RowVerdict, type TimeWindow } from '../state/app-store'
+// Rows on different clocks never share an axis (docs/time.md): with one clock picked the axis is
+// that clock's (a simulation reads as time since it started); with all clocks, each clock's rows
+// are a group under an axis of their own.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import type { RowClock, SimulationView, TimelineRow } from '../../../shared/contract'
+import { loadMoreRows, useApp, type TimeWindow } from '../state/app-store'
 import { timeExtent } from '../state/timeline-model'
-import { axisTicks, formatClock, formatDuration } from '../lib/format'
-import { RowMarks, StatusBadge } from './badges'
+import { axisOrigin, clockLabel, groupByClock, WALL, type ClockGroup } from '../state/clock-groups'
+import { axisTicks, formatDuration, formatSince, wallTickLabels } from '../lib/format'
+import { TimelineRowView } from './TimelineRowView'
 import { useElementSize, useVirtualRows } from './use-virtual'
 
 const FIT_SAMPLE = 500
-
+const NO_SIMULATIONS: SimulationView[] = []
 /** The window shown: the person's zoom/pan, or (live) a fit of the newest rows. */
 export function useTimeWindow(rows: readonly TimelineRow[]): TimeWindow | null {
   const live = useApp((s) => s.live)
@@ -28,6 +32,26 @@ export function useTimeWindow(rows: readonly TimelineRow[]): TimeWindow | null {
   return live || !chosen ? fit : chosen
 }
 
+export interface Axis {
+  ticks: number[]
+  labels: string[]
+}
+
+/** An axis's ticks and their words: wall time (naming the day past midnight), time since a simulation started, or (aligned) time since each row's first attempt. */
+export function axisFor(window: TimeWindow | null, clock: RowClock, relative: boolean, width: number): Axis {
+  if (!window) return { ticks: [], labels: [] }
+  const count = Math.max(2, Math.floor(width / 110))
+  if (relative) {
+    const ticks = axisTicks(window.start, window.end, count, 0)
+    return { ticks, labels: ticks.map((t) => `+${formatDuration(t)}`) }
+  }
+  const origin = axisOrigin(clock)
+  const ticks = axisTicks(window.start, window.end, count, origin)
+  return { ticks, labels: origin === undefined ? wallTickLabels(ticks) : ticks.map((t) => formatSince(t - origin)) }
+}
+
+type Item = { kind: 'group'; group: ClockGroup } | { kind: 'row'; row: TimelineRow; group: string }
+
 export function Timeline() {
   const rows = useApp((s) => s.timeline.rows)
   const selectedKey = useApp((s) => s.selection?.rowKey ?? null)
@@ -36,20 +60,35 @@ export function Timeline() {
   const ghosts = useApp((s) => s.ghosts)
   const picked = useApp((s) => s.picked)
   const relative = useApp((s) => s.relative)
+  const pickedClock = useApp((s) => s.filter.clock)
+  const simulations = useApp((s) => s.snapshot?.simulations) ?? NO_SIMULATIONS
   const endpoints = useApp((s) => s.snapshot?.endpoints)
   // Endpoints that forward to an app: their rows say under each mark whether the app saw it.
   const forwarding = useMemo(() => new Set((endpoints ?? []).filter((e) => e.forwardTo.length > 0).map((e) => e.id)), [endpoints])
-  const window = useTimeWindow(rows)
-  const { viewport, onScroll, first, last, totalHeight, reveal } = useVirtualRows(rows.length, loadMoreRows)
-  const axis = useRef<HTMLDivElement | null>(null)
-  const trackWidth = useElementSize(axis, 'clientWidth')
+  const groups = useMemo(() => groupByClock(rows, simulations), [rows, simulations])
+  const grouped = groups.length > 1
+  const items = useMemo<Item[] | null>(
+    () => (grouped ? groups.flatMap((g): Item[] => [{ kind: 'group', group: g }, ...g.rows.map((row): Item => ({ kind: 'row', row, group: g.key }))]) : null),
+    [grouped, groups],
+  )
+  const count = items ? items.length : rows.length
+  const single = useTimeWindow(rows)
+  const { viewport, onScroll, first, last, totalHeight, reveal } = useVirtualRows(count, loadMoreRows)
+  const axisRef = useRef<HTMLDivElement | null>(null)
+  const trackWidth = useElementSize(axisRef, 'clientWidth')
+  // The clock of a single-clock view: its rows', else the one picked.
+  const onlyGroup = groups[0]
+  const clock: RowClock = onlyGroup?.clock ?? (pickedClock && pickedClock !== WALL ? pickedFallback(pickedClock, simulations) : { kind: 'wall' })
+  const clockWords = onlyGroup?.label ?? clockLabel(pickedClock ?? WALL, simulations)
 
   useEffect(() => {
     if (!selectedKey) return
-    const i = useApp.getState().timeline.index.get(selectedKey)
-    if (i !== undefined) reveal(i)
-  }, [selectedKey, reveal])
+    const i = items ? items.findIndex((item) => item.kind === 'row' && item.row.key === selectedKey) : useApp.getState().timeline.index.get(selectedKey)
+    if (i !== undefined && i !== -1) reveal(i)
+  }, [selectedKey, reveal, items])
 
+  // Zoom and pan move one axis: only while a single clock is shown.
+  const window = grouped ? null : single
   const onWheel = useCallback(
     (event: React.WheelEvent) => {
       if (!window) return
@@ -82,56 +121,111 @@ export function Timeline() {
   }
 
   // Memoized so rows (memo components) keep equal props while the list scrolls.
-  const ticks = useMemo(() => (window ? axisTicks(window.start, window.end, Math.max(2, Math.floor(trackWidth / 110))) : []), [window, trackWidth])
+  const axis = useMemo(() => axisFor(window, clock, relative, trackWidth), [window, clock.kind, clock.kind === 'simulated' ? clock.startedAt : 0, relative, trackWidth]) // eslint-disable-line react-hooks/exhaustive-deps
+  // Grouped: each clock's rows fit on an axis of their own.
+  const groupAxes = useMemo(() => {
+    const out = new Map<string, { window: TimeWindow | null; axis: Axis }>()
+    if (!grouped) return out
+    for (const g of groups) {
+      const fit = timeExtent(g.rows.slice(0, FIT_SAMPLE), relative)
+      out.set(g.key, { window: fit, axis: axisFor(fit, g.clock, relative, trackWidth) })
+    }
+    return out
+  }, [grouped, groups, relative, trackWidth])
   const span = window ? window.end - window.start : 1
   const x = (t: number) => (window ? ((t - window.start) / span) * trackWidth : 0)
 
-  const visible: TimelineRow[] = []
+  const rowView = (row: TimelineRow, top: number, rowWindow: TimeWindow | null, ticks: number[]) => (
+    <TimelineRowView
+      key={row.key}
+      row={row}
+      top={top}
+      selected={row.key === selectedKey}
+      selectedMark={row.key === selectedKey ? selectedMark : null}
+      window={rowWindow}
+      width={trackWidth}
+      relative={relative}
+      ticks={ticks}
+      verdict={verdicts.get(row.eventId)}
+      ghosts={ghosts.get(row.eventId)}
+      picked={picked.has(row.key)}
+      forwarding={row.endpointId !== null && forwarding.has(row.endpointId)}
+    />
+  )
+
+  const visible: React.ReactNode[] = []
   for (let i = first; i < last; i++) {
-    const row = rows[i]
-    if (row) visible.push(row)
+    const top = i * 40
+    if (items) {
+      const item = items[i]
+      if (!item) continue
+      const own = groupAxes.get(item.kind === 'group' ? item.group.key : item.group)
+      if (item.kind === 'group') visible.push(<GroupHeader key={`clock:${item.group.key}`} group={item.group} top={top} window={own?.window ?? null} axis={own?.axis ?? { ticks: [], labels: [] }} width={trackWidth} />)
+      else visible.push(rowView(item.row, top, own?.window ?? null, own?.axis.ticks ?? []))
+    } else {
+      const row = rows[i]
+      if (row) visible.push(rowView(row, top, window, axis.ticks))
+    }
   }
 
   return (
     <div className="tl" onWheel={onWheel} data-testid="timeline">
       <div className="tl-head">
-        <div className="label">Event</div>
+        <div className="label" data-testid="timeline-clock" data-clock={grouped ? 'all' : clock.kind === 'wall' ? WALL : clock.simulationId} title="The clock the times on this axis are read on">
+          {grouped ? 'Every clock · grouped, one axis each' : clockWords}
+        </div>
         <div
           className="tl-axis"
-          ref={axis}
+          ref={axisRef}
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
-          style={{ cursor: 'grab' }}
-          title="Drag to pan, Ctrl + wheel to zoom"
+          style={{ cursor: grouped ? 'default' : 'grab' }}
+          title={grouped ? 'Pick a clock above to zoom and pan its axis' : 'Drag to pan, Ctrl + wheel to zoom'}
+          data-testid="timeline-axis"
         >
-          {ticks.map((t) => (
-            <div key={t} className="tick" style={{ left: x(t) }}>
-              {relative ? `+${formatDuration(t)}` : formatClock(t, ticks.length > 1 && (ticks[1] ?? 0) - (ticks[0] ?? 0) < 1000)}
+          {grouped ? (
+            <div className="tick" style={{ left: 0, borderLeft: 'none' }}>
+              Rows on different clocks are not comparable: each group below has its own axis
             </div>
-          ))}
+          ) : (
+            axis.ticks.map((t, i) => (
+              <div key={t} className="tick" style={{ left: x(t) }} data-testid="axis-tick">
+                {axis.labels[i]}
+              </div>
+            ))
+          )}
         </div>
       </div>
       <div className="tl-viewport" ref={viewport} onScroll={onScroll} data-testid="timeline-viewport">
-        <div style={{ height: totalHeight, position: 'relative' }}>
-          {visible.map((row, offset) => (
-            <TimelineRowView
-              key={row.key}
-              row={row}
-              top={(first + offset) * 40}
-              selected={row.key === selectedKey}
-              selectedMark={row.key === selectedKey ? selectedMark : null}
-              window={window}
-              width={trackWidth}
-              relative={relative}
-              ticks={ticks}
-              verdict={verdicts.get(row.eventId)}
-              ghosts={ghosts.get(row.eventId)}
-              picked={picked.has(row.key)}
-              forwarding={row.endpointId !== null && forwarding.has(row.endpointId)}
-            />
-          ))}
-        </div>
+        <div style={{ height: totalHeight, position: 'relative' }}>{visible}</div>
+      </div>
+    </div>
+  )
+}
+
+function pickedFallback(id: string, simulations: readonly SimulationView[]): RowClock {
+  const s = simulations.find((sim) => sim.id === id)
+  return s ? { kind: 'simulated', simulationId: s.id, mode: s.mode, startedAt: s.startedAt } : { kind: 'wall' }
+}
+
+function GroupHeader({ group, top, window, axis, width }: { group: ClockGroup; top: number; window: TimeWindow | null; axis: Axis; width: number }) {
+  const span = window ? window.end - window.start : 1
+  return (
+    <div className="tl-group" style={{ top }} data-testid="clock-group" data-clock={group.key}>
+      <div className="label">
+        <strong>{group.label}</strong>
+        <span className="hint">
+          {' '}
+          · {group.rows.length.toLocaleString()} row{group.rows.length === 1 ? '' : 's'} loaded
+        </span>
+      </div>
+      <div className="tl-axis">
+        {axis.ticks.map((t, i) => (
+          <div key={t} className="tick" style={{ left: window ? ((t - window.start) / span) * width : 0 }} data-testid="axis-tick">
+            {axis.labels[i]}
+          </div>
+        ))}
       </div>
     </div>
   )
@@ -159,114 +253,3 @@ export function panBy(fraction: number, rows: readonly TimelineRow[]): void {
   const current = window ?? timeExtent(rows.slice(0, FIT_SAMPLE), relative)
   if (current) panWindow(current, fraction)
 }
-
-interface RowProps {
-  row: TimelineRow
-  top: number
-  selected: boolean
-  selectedMark: number | null
-  window: TimeWindow | null
-  width: number
-  relative: boolean
-  ticks: number[]
-  /** The last scenario run's verdict on this row's event, if it was about it. */
-  verdict: RowVerdict | undefined
-  /** Expected attempt times (sender check): faint marks beside the real ones. */
-  ghosts: number[] | undefined
-  /** Picked for export (Ctrl/⌘-click). */
-  picked: boolean
-  /** The row's endpoint forwards to an app (a mark without a leg then says "not forwarded"). */
-  forwarding: boolean
-}
-
-const TimelineRowView = memo(function TimelineRowView({ row, top, selected, selectedMark, window, width, relative, ticks, verdict, ghosts, picked, forwarding }: RowProps) {
-  const origin = relative ? row.firstAt : 0
-  const span = window ? window.end - window.start : 1
-  const x = (t: number) => (window ? ((t - origin - window.start) / span) * width : 0)
-  const select = (mark?: { kind: 'attempt' | 'request'; id: number }) => useApp.setState({ selection: { rowKey: row.key, mark } })
-  const pieces: React.ReactNode[] = []
-  const forwarded = forwarding || row.marks.some((m) => m.app !== undefined)
-  ghosts?.forEach((at, i) => {
-    pieces.push(<div key={`g${i}`} className="ghost" style={{ left: x(at) }} title={`expected attempt ${i + 1} at ${formatClock(at)}`} data-testid="ghost" />)
-  })
-  row.marks.forEach((mark, i) => {
-    const next = row.marks[i + 1]
-    const waitEnd = next ? next.at : row.status === 'retrying' || row.status === 'pending' ? mark.nextAt : null
-    if (waitEnd !== null && waitEnd > mark.at) {
-      const left = x(mark.at)
-      const right = x(waitEnd)
-      pieces.push(<div key={`w${mark.id}`} className={next ? 'wait' : 'wait scheduled'} style={{ left, width: Math.max(0, right - left) }} />)
-      if (right - left > 70) {
-        pieces.push(
-          <div key={`l${mark.id}`} className="wait-label" style={{ left: (left + right) / 2 }}>
-            {formatDuration(waitEnd - mark.at)}
-          </div>,
-        )
-      }
-      if (!next) {
-        pieces.push(
-          <div key="next" className="mark pending" style={{ left: right }} title={`next attempt at ${formatClock(waitEnd)}`}>
-            {mark.n + 1}
-          </div>,
-        )
-      }
-    }
-    pieces.push(
-      <button
-        type="button"
-        key={`m${mark.id}`}
-        className={`mark ${mark.tone}${selectedMark === mark.id ? ' selected' : ''}`}
-        style={{ left: x(mark.at) }}
-        data-tone={mark.tone}
-        title={`#${mark.n} ${mark.label} at ${formatClock(mark.at)}${mark.durationMs !== null ? `, ${formatDuration(mark.durationMs)}` : ''}`}
-        onClick={(event) => {
-          event.stopPropagation()
-          select({ kind: mark.kind, id: mark.id })
-        }}
-      >
-        {mark.label}
-      </button>,
-    )
-    // Forward mode: under each mark, whether the app saw it and what it answered.
-    if (forwarded) {
-      pieces.push(
-        <div key={`a${mark.id}`} className={`app-saw ${mark.app?.tone ?? 'none'}`} style={{ left: x(mark.at) }} data-testid="app-saw" title={mark.app ? mark.app.label : 'not forwarded to your app'}>
-          {mark.app ? mark.app.label : 'not forwarded'}
-        </div>,
-      )
-    }
-  })
-  return (
-    <div
-      className={`tl-row${selected ? ' selected' : ''}${picked ? ' picked' : ''}${forwarded ? ' forwarded' : ''}`}
-      style={{ top }}
-      onClick={(event) => (event.ctrlKey || event.metaKey ? togglePicked(row.key) : select())}
-      data-picked={picked || undefined}
-      data-testid="timeline-row"
-      data-key={row.key}
-      data-event-id={row.eventId}
-      data-status={row.status}
-      data-attempts={row.attempts}
-    >
-      <div className="tl-meta">
-        <StatusBadge status={row.status} />
-        <div className="ids">
-          <span className="id ellipsis" title={row.eventId}>
-            {row.eventId}
-          </span>
-          <span className="type ellipsis">
-            {row.eventType || (row.kind === 'received' ? 'received' : '—')} · {row.attempts} {row.kind === 'delivery' ? 'attempt' : 'request'}
-            {row.attempts === 1 ? '' : 's'}
-          </span>
-        </div>
-        <RowMarks row={row} verdict={verdict} />
-      </div>
-      <div className="tl-track">
-        {ticks.map((t) => (
-          <div key={t} className="tl-grid" style={{ left: window ? ((t - window.start) / span) * width : 0 }} />
-        ))}
-        {pieces}
-      </div>
-    </div>
-  )
-})

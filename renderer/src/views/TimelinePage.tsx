@@ -1,8 +1,10 @@
 // The timeline page: filters, zoom/pan/live controls, timeline or table, and the first-run
 // empty state with "Try the loop".
-import { useState } from 'react'
-import type { TimelineRow } from '../../../shared/contract'
-import { clearFilters, run, setFilter, toast, useApp } from '../state/app-store'
+import { useMemo, useState } from 'react'
+import type { SimulationView, TimelineRow } from '../../../shared/contract'
+import { clearFilters, follow, run, setFilter, toast, useApp } from '../state/app-store'
+import { clockKey, clockLabel, sharedClock, WALL } from '../state/clock-groups'
+import type { Choice } from './Select'
 import { Legend } from './badges'
 import { TableView } from './TableView'
 import { panBy, Timeline, zoomBy } from './Timeline'
@@ -20,6 +22,7 @@ export function TimelinePage() {
   const filtered = useApp((s) => Object.keys(s.filter).length > 0)
   return (
     <div className="main" style={{ flex: 1 }}>
+      <ClockPicker />
       <Toolbar />
       {loaded === 0 && loading ? (
         <div className="center">
@@ -43,6 +46,42 @@ export function TimelinePage() {
   )
 }
 
+const NO_SIMULATIONS: SimulationView[] = []
+
+/** Which clock's rows the timeline shows: live traffic on the wall clock, or one simulation on its own time. */
+function ClockPicker() {
+  const picked = useApp((s) => s.filter.clock ?? '')
+  const simulations = useApp((s) => s.snapshot?.simulations) ?? NO_SIMULATIONS
+  const rows = useApp((s) => s.timeline.rows)
+  const choices = useMemo(() => {
+    const out: Choice<string>[] = [
+      { value: '', label: 'Every clock, grouped' },
+      { value: WALL, label: clockLabel(WALL, simulations) },
+      ...simulations.map((s) => ({ value: s.id, label: clockLabel(s.id, simulations) })),
+    ]
+    // Rows of a simulation the snapshot does not list yet, and the one picked: still choosable.
+    for (const row of rows.slice(0, 500)) {
+      const key = clockKey(row.clock)
+      if (!out.some((c) => c.value === key)) out.push({ value: key, label: clockLabel(key, simulations, row.clock) })
+    }
+    if (picked && !out.some((c) => c.value === picked)) out.push({ value: picked, label: clockLabel(picked, simulations) })
+    return out
+  }, [simulations, rows, picked])
+  return (
+    <div className="clockbar" data-testid="clock-picker">
+      <span className="hint">Clock</span>
+      <Select choices={choices} value={picked} onChange={(v) => setFilter({ clock: v || undefined })} ariaLabel="clock" testId="clock-select" />
+      <span className="hint">
+        {picked === ''
+          ? 'Each clock’s rows under an axis of their own: simulated time is never laid beside wall time.'
+          : picked === WALL
+            ? 'Real traffic, at the wall time it happened.'
+            : 'A simulation, read as time since it started.'}
+      </span>
+    </div>
+  )
+}
+
 function Toolbar() {
   const filter = useApp((s) => s.filter)
   const layout = useApp((s) => s.layout)
@@ -54,6 +93,8 @@ function Toolbar() {
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
   const subscriptions = useApp((s) => s.snapshot?.subscriptions ?? [])
   const eventTypes = [...new Set(rows.slice(0, 500).map((r) => r.eventType).filter(Boolean))].sort()
+  // Rows on several clocks show grouped, one axis each: zoom and pan need one axis.
+  const mixed = useMemo(() => !filter.clock && rows.length > 0 && sharedClock(rows) === null, [filter.clock, rows])
   const toggleStatus = (status: TimelineRow['status']) => {
     const current = filter.status ?? []
     setFilter({ status: current.includes(status) ? current.filter((s) => s !== status) : [...current, status] })
@@ -105,17 +146,17 @@ function Toolbar() {
       </button>
       {layout === 'timeline' && (
         <>
-          <div className="segmented">
-            <button onClick={() => panBy(-0.25, rows)} title="Pan left (←)">
+          <div className="segmented" aria-disabled={mixed || undefined} title={mixed ? 'Each clock has its own axis: pick a clock above to zoom and pan it' : undefined}>
+            <button onClick={() => panBy(-0.25, rows)} title="Pan left (←)" disabled={mixed}>
               ←
             </button>
-            <button onClick={() => zoomBy(0.66, rows)} title="Zoom in (+)">
+            <button onClick={() => zoomBy(0.66, rows)} title="Zoom in (+)" disabled={mixed}>
               +
             </button>
-            <button onClick={() => zoomBy(1.5, rows)} title="Zoom out (−)">
+            <button onClick={() => zoomBy(1.5, rows)} title="Zoom out (−)" disabled={mixed}>
               −
             </button>
-            <button onClick={() => panBy(0.25, rows)} title="Pan right (→)">
+            <button onClick={() => panBy(0.25, rows)} title="Pan right (→)" disabled={mixed}>
               →
             </button>
           </div>
@@ -137,7 +178,10 @@ export function FirstRun() {
     setBusy(true)
     const result = await run('Try the loop', (c) => c.call('loop.try', {}))
     setBusy(false)
-    if (result) toast('ok', `Sent ${result.eventId}: watch its four attempts arrive`)
+    if (result) {
+      toast('ok', `Sent ${result.eventId}: watch its four attempts arrive on the loop's virtual clock`)
+      follow(result.eventId)
+    }
   }
   return (
     <div className="empty" data-testid="first-run">

@@ -147,20 +147,34 @@ function ClockControl() {
       if (view && snapshot) useApp.setState({ snapshot: { ...snapshot, clock: view } })
     })
   return (
-    <div className="segmented" role="radiogroup" aria-label="clock mode" data-testid="clock-mode">
-      {(['real', 'scaled', 'virtual'] as const).map((mode) => (
-        <button key={mode} className={clock.mode === mode ? 'active' : ''} onClick={() => set(mode)} title={CLOCK_HELP[mode]}>
-          {mode === 'scaled' ? `scaled ×${clock.mode === 'scaled' ? clock.scale : 60}` : mode}
-        </button>
-      ))}
+    <div className="row" style={{ gap: 6, flexWrap: 'nowrap' }} title={SIMULATION_ONLY}>
+      <span className="hint nowrap" data-testid="clock-mode-label">
+        Sender clock
+      </span>
+      <div className="segmented" role="radiogroup" aria-label="sender clock mode" data-testid="clock-mode">
+        {(['real', 'scaled', 'virtual'] as const).map((mode) => (
+          <button key={mode} className={clock.mode === mode ? 'active' : ''} onClick={() => set(mode)} title={`${CLOCK_HELP[mode]}. ${SIMULATION_ONLY}`}>
+            {mode === 'scaled' ? `scaled ×${clock.mode === 'scaled' ? clock.scale : 60}` : mode}
+          </button>
+        ))}
+      </div>
+      {clock.mode !== 'real' && (
+        <span className="hint nowrap" data-testid="clock-mode-scope">
+          simulations only
+        </span>
+      )}
     </div>
   )
 }
 
+// docs/time.md: a clock mode belongs to a simulation; real traffic always runs on the wall clock.
+const SIMULATION_ONLY =
+  'Scaled and virtual clocks apply to simulations only (Try the loop, a scenario run, a sender session): requests that reach your endpoints are always recorded, and their signatures judged, on the wall clock.'
+
 const CLOCK_HELP = {
   real: 'Retries wait as long as the policy says',
-  scaled: 'Time runs faster by a fixed factor',
-  virtual: 'Jump straight to the next due retry: 14.5 h in a second',
+  scaled: 'Simulated retries run faster by a fixed factor',
+  virtual: 'Simulated retries jump straight to the next due one: 14.5 h in a second',
 }
 
 function Search() {

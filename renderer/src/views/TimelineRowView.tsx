@@ -1,0 +1,187 @@
+// One timeline row: its event on the left, its marks on the track at their times on the row's
+// clock, the waits between them, and (forward mode) what the app made of each request. Labels
+// are laid out so none covers another: a mark whose label has no room shows as a dot, and an
+// app line with no room is left out (both stay in the mark's tooltip).
+import { memo } from 'react'
+import type { RowClock, TimelineMark, TimelineRow } from '../../../shared/contract'
+import { togglePicked, useApp, type RowVerdict, type TimeWindow } from '../state/app-store'
+import { formatClock, formatDuration, formatSincePrecise } from '../lib/format'
+import { layoutLabels, pillWidth } from '../lib/label-layout'
+import { RowMarks, StatusBadge } from './badges'
+
+export interface RowProps {
+  row: TimelineRow
+  top: number
+  selected: boolean
+  selectedMark: number | null
+  window: TimeWindow | null
+  width: number
+  relative: boolean
+  ticks: number[]
+  /** The last scenario run's verdict on this row's event, if it was about it. */
+  verdict: RowVerdict | undefined
+  /** Expected attempt times (sender check): faint marks beside the real ones. */
+  ghosts: number[] | undefined
+  /** Picked for export (Ctrl/⌘-click). */
+  picked: boolean
+  /** The row's endpoint forwards to an app (a mark without a leg then says "not forwarded"). */
+  forwarding: boolean
+}
+
+/** A moment on a row's clock in words: the wall time, or time since its simulation started. */
+export function momentOn(clock: RowClock, at: number): string {
+  return clock.kind === 'wall' ? formatClock(at) : `${formatSincePrecise(at - clock.startedAt)} simulated`
+}
+
+export interface MarkPlace {
+  shape: 'pill' | 'dot' | 'hidden'
+  /** 0 = the main line; 1 = the line under it, for marks crowding the one before. */
+  lane: number
+}
+
+/**
+ * How each mark is drawn so that no two cover each other: a pill with its label on the first lane
+ * with room, else a dot, else (marks at one moment at this zoom) not at all — the mark before it
+ * says in its tooltip how many more it hides, and the inspector lists every one. A row whose app
+ * lines take the space under its marks has one lane.
+ */
+export function markShapes(xs: readonly number[], labels: readonly string[], lanes = 2): MarkPlace[] {
+  const ends: number[] = Array.from({ length: lanes }, () => Number.NEGATIVE_INFINITY)
+  const gap = 2
+  return xs.map((x, i) => {
+    // A pill is drawn 9 px left of its time (centred on an 18 px circle); a dot 6 px left, 12 wide.
+    const pill = ends.findIndex((end) => x - 9 >= end + gap)
+    if (pill !== -1) {
+      ends[pill] = x - 9 + pillWidth(labels[i] ?? '')
+      return { shape: 'pill', lane: pill }
+    }
+    const dot = ends.findIndex((end) => x - 6 >= end + gap)
+    if (dot !== -1) {
+      ends[dot] = x + 6
+      return { shape: 'dot', lane: dot }
+    }
+    return { shape: 'hidden', lane: 0 }
+  })
+}
+
+/** Which app lines fit under their marks without covering one another. */
+export function appLinesShown(xs: readonly number[], texts: readonly string[]): boolean[] {
+  return layoutLabels(xs.map((x, i) => ({ x: x - 9, width: pillWidth(texts[i] ?? '', 5.6, 10) })), 1, 4).map((lane) => lane !== -1)
+}
+
+function markTitle(mark: TimelineMark, clock: RowClock): string {
+  const when = momentOn(clock, mark.at)
+  const wall = mark.wallAt !== undefined && mark.wallAt !== mark.at ? ` · sent ${formatClock(mark.wallAt)} wall` : ''
+  const app = mark.app ? ` · ${mark.app.label}` : ''
+  return `#${mark.n} ${mark.label} at ${when}${wall}${mark.durationMs !== null && !(mark.durationMs === 0 && clock.kind === 'simulated' && clock.mode === 'virtual') ? `, ${formatDuration(mark.durationMs)}` : ''}${app}`
+}
+
+export const TimelineRowView = memo(function TimelineRowView({ row, top, selected, selectedMark, window, width, relative, ticks, verdict, ghosts, picked, forwarding }: RowProps) {
+  const origin = relative ? row.firstAt : 0
+  const span = window ? window.end - window.start : 1
+  const x = (t: number) => (window ? ((t - origin - window.start) / span) * width : 0)
+  const select = (mark?: { kind: 'attempt' | 'request'; id: number }) => useApp.setState({ selection: { rowKey: row.key, mark } })
+  const pieces: React.ReactNode[] = []
+  const forwarded = forwarding || row.marks.some((m) => m.app !== undefined)
+  const xs = row.marks.map((m) => x(m.at))
+  const places = markShapes(xs, row.marks.map((m) => m.label), forwarded ? 1 : 2)
+  const stacked = places.some((p) => p.lane > 0)
+  const appTexts = row.marks.map((m) => (m.app ? m.app.label : 'not forwarded'))
+  const appShown = forwarded ? appLinesShown(xs, appTexts) : []
+  ghosts?.forEach((at, i) => {
+    pieces.push(<div key={`g${i}`} className="ghost" style={{ left: x(at) }} title={`expected attempt ${i + 1} at ${momentOn(row.clock, at)}`} data-testid="ghost" />)
+  })
+  row.marks.forEach((mark, i) => {
+    const next = row.marks[i + 1]
+    const waitEnd = next ? next.at : row.status === 'retrying' || row.status === 'pending' ? mark.nextAt : null
+    if (waitEnd !== null && waitEnd > mark.at) {
+      const left = x(mark.at)
+      const right = x(waitEnd)
+      pieces.push(<div key={`w${mark.id}`} className={next ? 'wait' : 'wait scheduled'} style={{ left, width: Math.max(0, right - left) }} />)
+      // The wait in words, centred between the marks, only where it clears both of them.
+      const words = formatDuration(waitEnd - mark.at)
+      const half = (words.length * 5.5) / 2
+      const mid = (left + right) / 2
+      if (mid - half >= left - 9 + pillWidth(mark.label) && mid + half <= right - 9) {
+        pieces.push(
+          <div key={`l${mark.id}`} className="wait-label" style={{ left: mid }}>
+            {words}
+          </div>,
+        )
+      }
+      // The scheduled next attempt, where it stands clear of this mark.
+      if (!next && right - left >= pillWidth(mark.label) + 4) {
+        pieces.push(
+          <div key="next" className="mark pending" style={{ left: right }} title={`next attempt at ${momentOn(row.clock, waitEnd)}`}>
+            {mark.n + 1}
+          </div>,
+        )
+      }
+    }
+    const place = places[i]
+    if (!place || place.shape === 'hidden') return
+    const dot = place.shape === 'dot'
+    let hides = 0
+    while (places[i + 1 + hides]?.shape === 'hidden') hides++
+    pieces.push(
+      <button
+        type="button"
+        key={`m${mark.id}`}
+        className={`mark ${mark.tone}${dot ? ' dot' : ''}${stacked ? ` lane${place.lane}` : ''}${selectedMark === mark.id ? ' selected' : ''}`}
+        style={{ left: xs[i] }}
+        data-tone={mark.tone}
+        data-label={mark.label}
+        title={`${markTitle(mark, row.clock)}${hides > 0 ? ` (and ${hides} more at this moment: zoom in, or see them all in the inspector)` : ''}`}
+        data-hides={hides || undefined}
+        onClick={(event) => {
+          event.stopPropagation()
+          select({ kind: mark.kind, id: mark.id })
+        }}
+      >
+        {dot ? '' : mark.label}
+      </button>,
+    )
+    // Forward mode: under each mark, whether the app saw it and what it answered.
+    if (forwarded && appShown[i]) {
+      pieces.push(
+        <div key={`a${mark.id}`} className={`app-saw ${mark.app?.tone ?? 'none'}`} style={{ left: xs[i] }} data-testid="app-saw" title={mark.app ? mark.app.label : 'not forwarded to your app'}>
+          {appTexts[i]}
+        </div>,
+      )
+    }
+  })
+  return (
+    <div
+      className={`tl-row${selected ? ' selected' : ''}${picked ? ' picked' : ''}${forwarded ? ' forwarded' : ''}`}
+      style={{ top }}
+      onClick={(event) => (event.ctrlKey || event.metaKey ? togglePicked(row.key) : select())}
+      data-picked={picked || undefined}
+      data-testid="timeline-row"
+      data-key={row.key}
+      data-event-id={row.eventId}
+      data-status={row.status}
+      data-attempts={row.attempts}
+      data-clock={row.clock.kind === 'wall' ? 'wall' : row.clock.simulationId}
+    >
+      <div className="tl-meta">
+        <StatusBadge status={row.status} />
+        <div className="ids">
+          <span className="id ellipsis" title={row.eventId}>
+            {row.eventId}
+          </span>
+          <span className="type ellipsis">
+            {row.eventType || (row.kind === 'received' ? 'received' : '—')} · {row.attempts} {row.kind === 'delivery' ? 'attempt' : 'request'}
+            {row.attempts === 1 ? '' : 's'}
+          </span>
+        </div>
+        <RowMarks row={row} verdict={verdict} />
+      </div>
+      <div className="tl-track">
+        {ticks.map((t) => (
+          <div key={t} className="tl-grid" style={{ left: window ? ((t - window.start) / span) * width : 0 }} />
+        ))}
+        {pieces}
+      </div>
+    </div>
+  )
+})
