@@ -9,10 +9,10 @@ import type { ReceiverEvent } from '../../shared/receiver-events'
 import { explainStep } from '../../shared/rules'
 import { explainLeg, targetUrlProblem } from '../../shared/forward'
 import { createRealClock } from '../engine/clock'
-import { defaultDataDir } from '../engine/data-dir'
 import { createReceiver, type Receiver } from '../engine/receiver'
 import { openDatabase } from '../engine/store'
 import { createRequestStore } from '../engine/store/requests'
+import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
 import { logKey, logNotes, logRequestLine } from './safe-log'
 import { describeRetention, RETENTION_HELP, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
 import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
@@ -39,7 +39,7 @@ answered by the endpoint's rules; one line is logged per request.
   -p, --port P       port to listen on (default: the config's, else ${DEFAULT_LISTEN_PORT}; 0 = any free port)
       --host H       address to bind (default 127.0.0.1)
   -c, --config FILE  endpoints and rules (JSON; schema in the README, section "hookloop listen")
-      --data DIR     data folder holding ${DATA_FILE} (default: the user data folder)
+      --data DIR     data folder holding ${DATA_FILE} (${DATA_DIR_DEFAULT_HELP})
       --forward-to URL  forward mode: requests no rule answers go on to your app at URL, and the
                      sender gets your app's answer (both legs recorded)
 ${RETENTION_HELP}
@@ -90,7 +90,7 @@ export function listenSettings(values: { port?: string; host?: string; config?: 
     ...(forwardTo === undefined ? {} : { forwardTo }),
     host: values.host ?? config?.host ?? '127.0.0.1',
     port: values.port !== undefined ? parsePort(values.port) : (config?.port ?? DEFAULT_LISTEN_PORT),
-    dataDir: values.data ?? defaultDataDir(),
+    dataDir: dataDirArg('listen', values.data),
     config,
   }
 }
