@@ -12,6 +12,7 @@ import { createRealClock } from '../engine/clock'
 import { createReceiver, type Receiver } from '../engine/receiver'
 import { openDatabase } from '../engine/store'
 import { createRequestStore } from '../engine/store/requests'
+import { watchDefinitions } from '../engine/host/definitions-watch'
 import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
 import { logKey, logNotes, logRequestLine } from './safe-log'
 import { describeRetention, RETENTION_HELP, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
@@ -235,6 +236,15 @@ export async function listenCommand(args: string[]): Promise<number> {
     )
   }
   write(describeRetention(retention.settings()))
+  // The app (or `serve`) on the same folder may add or edit endpoints and rules while this runs.
+  const definitions = watchDefinitions({
+    db,
+    onChanged: (tables) => {
+      if (!tables.has('endpoints') && !tables.has('rules')) return
+      receiver.reloadDefinitions()
+      write(`${new Date().toISOString()}  endpoints and rules changed in the data folder; now: ${receiver.endpoints.list().map((e) => endpointPath(e.slug)).join(', ') || 'none'}`)
+    },
+  })
   if (tunnelOptions) tunnel = startListenTunnel(receiver, tunnelOptions, () => receiver.endpoints.list().map((e) => `${endpointPath(e.slug)}${e.forwardTo ? `  -> forwards to ${e.forwardTo.join(', ')}` : ''}`), write)
   return new Promise<number>((resolve) => {
     let stopping = false
@@ -244,6 +254,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
       write(`${signal}: stopping…`)
+      definitions.stop()
       Promise.resolve(tunnel?.stop())
         .then(() => retention.stop())
         .then(() => receiver.close())

@@ -346,6 +346,8 @@ export function createSender(options: SenderOptions) {
     },
     getSubscription: (id: string): Subscription | undefined => subscriptions.get(id),
     listSubscriptions: (): Subscription[] => subscriptions.list(),
+    /** Another process changed subscriptions in the store: use what it holds now. */
+    reloadSubscriptions: (): void => subscriptions.forget(),
     /** New deliveries wait; deliveries already going on continue. */
     pause(id: string): Subscription {
       return subscriptions.setPaused(id, true, clock.now())
