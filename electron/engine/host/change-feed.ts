@@ -10,7 +10,7 @@ import type { Database } from 'better-sqlite3'
 import type { TimelineRow } from '../../../shared/contract'
 import { storeChanges } from '../store/changes'
 import { createChangeReads, WATCHED_TABLES, type WatchedTable } from '../store/change-reads'
-import { ID_LOOKBACK } from '../receiver/id-source'
+import { ID_LOOKBACK } from '../store/id-source'
 import type { GroupKey, TimelineRead } from './timeline-read'
 
 export interface ChangeFeedOptions {

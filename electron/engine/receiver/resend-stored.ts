@@ -12,7 +12,7 @@ import { createIdClaims } from '../store/id-claims'
 import { createRequestStore } from '../store/requests'
 import { createCaptureWriter } from './capture-writer'
 import { createForwarder } from './forward'
-import { createIdSource } from './id-source'
+import { createIdSource } from '../store/id-source'
 import { toRequestRecord } from './records'
 import { resendRequest, type ResendOptions } from './resend'
 

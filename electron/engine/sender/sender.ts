@@ -16,6 +16,8 @@ import { createEventStatements } from '../store/events'
 import { createSubscriptionStatements } from '../store/subscriptions'
 import { createInlineWriter, type SqlWriter, type WriteOp } from '../store/sql-writer'
 import { createSqlWriterThread } from '../store/sql-writer-thread'
+import { createIdClaims } from '../store/id-claims'
+import { createIdSource } from '../store/id-source'
 import { ATTEMPT_PATH_SQL, createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
 import { cacheDeliveries } from './delivery-cache'
 import { SenderEmitter, type SenderListener } from './emitter'
@@ -166,12 +168,13 @@ export function createSender(options: SenderOptions) {
     ...(options.batch === undefined ? {} : { batch: options.batch }),
   })
 
+  const attemptIds = createIdSource(createIdClaims(db, 'attempts'))
   const runner = createAttemptRunner({
     writer,
     clock,
     events: { get: cachedEvent },
     deliveries,
-    attempts,
+    attemptIds,
     subscriptions,
     scheduler,
     emitter,
@@ -310,7 +313,6 @@ export function createSender(options: SenderOptions) {
     start(): { recovered: number } {
       if (running) return { recovered: 0 }
       const recovered = recover(clock.now())
-      runner.resetIds()
       running = true
       scheduler.start()
       pump()
@@ -322,6 +324,11 @@ export function createSender(options: SenderOptions) {
       scheduler.stop()
       while (inFlight > 0) await new Promise<void>((resolve) => drainWaiters.push(resolve))
       writer.close()
+      try {
+        attemptIds.release()
+      } catch {
+        // A busy store keeps the unused ids: a gap in the numbering, nothing else.
+      }
       if (ownDispatcher) await dispatcher.close()
     },
     /** Resolves when nothing is in flight and nothing is scheduled (paused deliveries wait). */

@@ -7,7 +7,7 @@
 // no two claims overlap, whichever process makes them. A claim is one short write per block.
 import type { Database } from 'better-sqlite3'
 
-export type ClaimedTable = 'requests' | 'forward_legs'
+export type ClaimedTable = 'requests' | 'forward_legs' | 'attempts'
 
 export interface IdBlock {
   /** The first id of the block. */

@@ -3,6 +3,8 @@
 // timeline page and pushed upserts, its own routing — and what the host defines, listen routes.
 // A second engine on the folder adds a subscription: the host lists it. Real processes, a real file.
 import { writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import Database from 'better-sqlite3'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -157,5 +159,37 @@ describe('one data folder, two processes, both running', () => {
     cleanups.push(() => ws.close())
     const burstEndpoint = (await call('snapshot', {})).endpoints.find((e) => e.slug === 'burst')
     expect((await call('timeline.page', { offset: 0, limit: 1, filter: { endpointId: burstEndpoint?.id ?? '' } })).total).toBe(2 * PER_PROCESS)
+  })
+
+  it('two engines sending from one folder at once: every attempt is a row under its own id', async () => {
+    const temp = makeTempDir('hookloop-shared-folder-')
+    cleanups.push(temp.cleanup)
+    const consumer = await new Promise<ReturnType<typeof createServer>>((resolve) => {
+      const server = createServer((req, res) => {
+        req.resume()
+        req.on('end', () => res.writeHead(200).end())
+      })
+      server.listen(0, '127.0.0.1', () => resolve(server))
+    })
+    cleanups.push(() => new Promise<void>((resolve) => consumer.close(() => resolve())))
+    const target = `http://127.0.0.1:${(consumer.address() as AddressInfo).port}/hooks`
+    const engines = [await createEngine({ dataDir: temp.dir, receiver: { host: '127.0.0.1', port: 0 } }), await createEngine({ dataDir: temp.dir, receiver: { host: '127.0.0.1', port: 0 } })]
+    for (const engine of engines) cleanups.push(() => engine.close())
+    const subscriptions = engines.map((engine, i) => engine.putSubscription({ name: `s${i}`, target: { url: target }, scheme: 'standard-webhooks', policy: 'github' }))
+    const EACH = 40
+    const sent = await Promise.all(
+      engines.map((engine, i) => Promise.all(Array.from({ length: EACH }, (_, n) => engine.sendEvent({ subscriptionIds: [subscriptions[i]!.id], eventType: 'order.paid', payload: { n } })))),
+    )
+    const deliveryIds = sent.flatMap((batch, i) => batch.map((s) => [i, s.deliveryIds[0]!] as const))
+    for (const [i, id] of deliveryIds) await eventually(`delivery ${id} settled`, () => (engines[i]!.isDeliverySettled(id) ? true : undefined))
+    const db = new Database(join(temp.dir, 'hookloop.db'), { readonly: true })
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+      expect(db.prepare("SELECT COUNT(*) FROM deliveries WHERE status = 'succeeded'").pluck().get()).toBe(2 * EACH)
+      expect(db.prepare("SELECT COUNT(*) FROM attempts WHERE outcome = 'http_200'").pluck().get()).toBe(2 * EACH)
+      expect(db.prepare('SELECT COUNT(DISTINCT delivery_id) FROM attempts').pluck().get()).toBe(2 * EACH)
+    } finally {
+      db.close()
+    }
   })
 })

@@ -2,7 +2,7 @@
 // a process alone numbers on without gaps, and a restart after a clean close continues the count.
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createIdSource } from '../../../electron/engine/receiver/id-source'
+import { createIdSource } from '../../../electron/engine/store/id-source'
 import { openDatabase } from '../../../electron/engine/store'
 import { createIdClaims } from '../../../electron/engine/store/id-claims'
 import { makeTempDir } from '../../support/temp-dir'

@@ -4,7 +4,7 @@
 // committed in across processes: the change feed reads new rows by id and looks back a bounded
 // window (ID_LOOKBACK) for rows another process numbered lower but committed later. Alone on a
 // folder, a process numbers its rows 1, 2, 3 … and gives the unused ids back when it closes.
-import type { IdBlock } from '../store/id-claims'
+import type { IdBlock } from './id-claims'
 
 /** Ids per claim: one short write transaction per this many rows. */
 export const ID_BLOCK_SIZE = 64
