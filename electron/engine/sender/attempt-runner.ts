@@ -288,6 +288,8 @@ export function createAttemptRunner(deps: AttemptDeps) {
             followRedirects: sub.policy.follow_redirects,
             maxResponseBytes: deps.maxResponseBytes,
             dispatcher: deps.dispatcher,
+            // A delivery that leaves Hookloop is real traffic: its duration is what the server took.
+            wallDuration: 'url' in sub.target,
           })
     // The HTTP exchange is over: its concurrency slot can take the next attempt, whose start row
     // then shares this attempt's group commit.
