@@ -1,24 +1,25 @@
-// `hookloop conform --data DIR --endpoint SLUG --policy NAME|FILE [--tolerance-ms N]
+// `hookloop conform [--data DIR] --endpoint SLUG --policy NAME|FILE [--tolerance-ms N]
 // [--tolerance-pct P] [--report OUT.json] [--as-of ISO]`: judges a provider's deliveries to one of
 // our endpoints against its documented retry policy. 0 every check passes (or is pending/skipped),
 // 1 one fails, 2 bad usage or a data folder/endpoint that is not there.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { DEFAULT_SENDER_TOLERANCE, type SenderCheckStatus, type SenderConformanceReport } from '../../shared/conformance-sender'
 import { checkSenderConformance, UnknownEndpointError } from '../engine/conformance/sender'
-import { DATA_FILE_NAME } from '../engine/engine'
 import { openDatabase } from '../engine/store'
 import { commandArgs } from './command-args'
+import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'
 import { numberArg, policyArg } from './policy-arg'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop conform --data DIR --endpoint SLUG --policy NAME|FILE [options]
+const USAGE = `Usage: hookloop conform [--data DIR] --endpoint SLUG --policy NAME|FILE [options]
 
 Compares the requests a provider delivered to an endpoint (grouped per event) with the retry
 policy it documents: intervals, stop after success, stop after a final outcome (4xx), redirects
 not followed, attempt count.
   --data DIR          the Hookloop data folder (DIR/hookloop.db) that captured the requests
+                      (${DATA_DIR_DEFAULT_HELP})
   --endpoint SLUG     the endpoint (/h/SLUG)
   --policy NAME|FILE  a preset (pandoktorek, csku, stripe, …) or a JSON policy spec file
   --tolerance-ms N    allowed difference per interval in ms (default ${DEFAULT_SENDER_TOLERANCE.ms})
@@ -53,11 +54,10 @@ export const conformCommand: Command = async (args) => {
   })
   if (!parsed) return 0
   const v = parsed.values
-  if (!v.data || !v.endpoint || !v.policy) throw new UsageError('conform: --data, --endpoint and --policy are required (hookloop conform --help)')
+  if (!v.endpoint || !v.policy) throw new UsageError('conform: --endpoint and --policy are required (hookloop conform --help)')
   const policy = policyArg('conform', v.policy)
   const tolerance = { ms: numberArg('conform', 'tolerance-ms', v['tolerance-ms'], DEFAULT_SENDER_TOLERANCE.ms), pct: numberArg('conform', 'tolerance-pct', v['tolerance-pct'], DEFAULT_SENDER_TOLERANCE.pct) }
-  const file = join(v.data, DATA_FILE_NAME)
-  if (!existsSync(file)) throw new UsageError(`conform: no Hookloop data in ${v.data} (${file} does not exist)`)
+  const { file } = existingStoreFile('conform', v.data)
   const asOf = v['as-of'] === undefined ? Date.now() : Date.parse(v['as-of'])
   if (Number.isNaN(asOf)) throw new UsageError(`conform: --as-of must be an ISO 8601 date-time, got "${v['as-of']}"`)
 

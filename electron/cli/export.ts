@@ -1,20 +1,20 @@
-// `hookloop export --data DIR --format har|curl|case [--requests IDS] [--deliveries IDS]
+// `hookloop export [--data DIR] --format har|curl|case [--requests IDS] [--deliveries IDS]
 // [--keep-secrets] [--out FILE]`: selected requests and deliveries as HAR 1.2, cURL commands or
 // a Hookloop case file; secrets and signature headers redacted unless --keep-secrets.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { EXPORT_FORMATS, type ExportFormat } from '../../shared/exports'
-import { DATA_FILE_NAME } from '../engine/engine'
 import { exportSelection, ExportSelectionError } from '../engine/exports'
 import { openDatabase } from '../engine/store'
 import { commandArgs } from './command-args'
+import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop export --data DIR --format har|curl|case [--requests IDS] [--deliveries IDS] [--keep-secrets] [--out FILE]
+const USAGE = `Usage: hookloop export [--data DIR] --format har|curl|case [--requests IDS] [--deliveries IDS] [--keep-secrets] [--out FILE]
 
 Exports captured requests and sender deliveries (every attempt) for support and other tools.
-  --data DIR        the Hookloop data folder (DIR/hookloop.db)
+  --data DIR        the Hookloop data folder (DIR/hookloop.db; ${DATA_DIR_DEFAULT_HELP})
   --format F        har (HAR 1.2), curl (a bash script of curl commands) or case (Hookloop case file)
   --requests IDS    captured request ids, comma-separated (e.g. 12,13,20-24)
   --deliveries IDS  delivery ids, comma-separated
@@ -47,13 +47,12 @@ export const exportCommand: Command = async (args) => {
   })
   if (!parsed) return 0
   const v = parsed.values
-  if (!v.data || !v.format) throw new UsageError('export: --data and --format are required (hookloop export --help)')
+  if (!v.format) throw new UsageError('export: --format is required (hookloop export --help)')
   if (!(EXPORT_FORMATS as readonly string[]).includes(v.format)) throw new UsageError(`export: --format must be one of ${EXPORT_FORMATS.join(', ')}, got "${v.format}"`)
   const requestIds = v.requests === undefined ? [] : parseIdList(v.requests, 'requests')
   const deliveryIds = v.deliveries === undefined ? [] : parseIdList(v.deliveries, 'deliveries')
   if (requestIds.length + deliveryIds.length === 0) throw new UsageError('export: select something with --requests and/or --deliveries')
-  const file = join(v.data, DATA_FILE_NAME)
-  if (!existsSync(file)) throw new UsageError(`export: no Hookloop data in ${v.data} (${file} does not exist)`)
+  const { file } = existingStoreFile('export', v.data)
 
   const db = openDatabase({ file })
   let text: string

@@ -9,10 +9,11 @@ import type { ReceiverEvent } from '../../shared/receiver-events'
 import { explainStep } from '../../shared/rules'
 import { explainLeg, targetUrlProblem } from '../../shared/forward'
 import { createRealClock } from '../engine/clock'
-import { defaultDataDir } from '../engine/data-dir'
 import { createReceiver, type Receiver } from '../engine/receiver'
 import { openDatabase } from '../engine/store'
 import { createRequestStore } from '../engine/store/requests'
+import { watchDefinitions } from '../engine/host/definitions-watch'
+import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
 import { logKey, logNotes, logRequestLine } from './safe-log'
 import { describeRetention, RETENTION_HELP, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
 import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
@@ -39,7 +40,7 @@ answered by the endpoint's rules; one line is logged per request.
   -p, --port P       port to listen on (default: the config's, else ${DEFAULT_LISTEN_PORT}; 0 = any free port)
       --host H       address to bind (default 127.0.0.1)
   -c, --config FILE  endpoints and rules (JSON; schema in the README, section "hookloop listen")
-      --data DIR     data folder holding ${DATA_FILE} (default: the user data folder)
+      --data DIR     data folder holding ${DATA_FILE} (${DATA_DIR_DEFAULT_HELP})
       --forward-to URL  forward mode: requests no rule answers go on to your app at URL, and the
                      sender gets your app's answer (both legs recorded)
 ${RETENTION_HELP}
@@ -90,7 +91,7 @@ export function listenSettings(values: { port?: string; host?: string; config?: 
     ...(forwardTo === undefined ? {} : { forwardTo }),
     host: values.host ?? config?.host ?? '127.0.0.1',
     port: values.port !== undefined ? parsePort(values.port) : (config?.port ?? DEFAULT_LISTEN_PORT),
-    dataDir: values.data ?? defaultDataDir(),
+    dataDir: dataDirArg('listen', values.data),
     config,
   }
 }
@@ -235,6 +236,15 @@ export async function listenCommand(args: string[]): Promise<number> {
     )
   }
   write(describeRetention(retention.settings()))
+  // The app (or `serve`) on the same folder may add or edit endpoints and rules while this runs.
+  const definitions = watchDefinitions({
+    db,
+    onChanged: (tables) => {
+      if (!tables.has('endpoints') && !tables.has('rules')) return
+      receiver.reloadDefinitions()
+      write(`${new Date().toISOString()}  endpoints and rules changed in the data folder; now: ${receiver.endpoints.list().map((e) => endpointPath(e.slug)).join(', ') || 'none'}`)
+    },
+  })
   if (tunnelOptions) tunnel = startListenTunnel(receiver, tunnelOptions, () => receiver.endpoints.list().map((e) => `${endpointPath(e.slug)}${e.forwardTo ? `  -> forwards to ${e.forwardTo.join(', ')}` : ''}`), write)
   return new Promise<number>((resolve) => {
     let stopping = false
@@ -244,6 +254,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
       write(`${signal}: stopping…`)
+      definitions.stop()
       Promise.resolve(tunnel?.stop())
         .then(() => retention.stop())
         .then(() => receiver.close())

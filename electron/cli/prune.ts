@@ -3,16 +3,13 @@
 // same small batches the app's retention uses, then gives the freed pages back. Without a limit it
 // applies the folder's saved retention (what the app, `hookloop serve` and `hookloop listen`
 // apply every minute).
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { formatBytes, type PruneResult, type RetentionSettings } from '../../shared/history'
 import { createRealClock } from '../engine/clock'
-import { defaultDataDir } from '../engine/data-dir'
-import { DATA_FILE_NAME } from '../engine/engine'
 import { createRetention, checkRetention, retentionPlan, type PrunePlan } from '../engine/retention/retention'
 import { openDatabase } from '../engine/store'
 import { createHistoryStore } from '../engine/store/history'
 import { commandArgs } from './command-args'
+import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'
 import { UsageError } from './usage-error'
 
@@ -21,7 +18,7 @@ const USAGE = `Usage: hookloop prune [--data DIR] [--older-than AGE] [--max-mb N
 Deletes history, oldest first, in small batches, then gives the space back: captured requests,
 and settled deliveries (succeeded or failed) with their attempts and events. A delivery still
 pending or retrying is never deleted; --endpoint covers that endpoint's requests only.
-  --data DIR         the data folder (default: the user data folder, shared with the app)
+  --data DIR         the data folder (${DATA_DIR_DEFAULT_HELP})
   --older-than AGE   history older than AGE: 30d, 12h, 45m, 90s or 2w
   --max-mb N         oldest history until the store holds at most N MB
   --endpoint SLUG    only this endpoint's requests (with --older-than or --all)
@@ -87,9 +84,7 @@ export const pruneCommand: Command = async (args) => {
     }
   }
 
-  const dataDir = v.data ?? defaultDataDir()
-  const file = join(dataDir, DATA_FILE_NAME)
-  if (!existsSync(file)) throw new UsageError(`prune: no Hookloop data in ${dataDir} (${file} does not exist)`)
+  const { dataDir, file } = existingStoreFile('prune', v.data)
   // Pruning reads no secret: a folder whose secrets are sealed with the app's keychain key opens too.
   const db = openDatabase({ file, withoutSecrets: true })
   const clock = createRealClock()

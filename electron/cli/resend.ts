@@ -2,17 +2,14 @@
 // [--body-file F] [--data DIR] [--timeout MS] [--json]`: one captured request of a data folder sent
 // to a target again — as it was, edited and re-signed with its endpoint's secret, or edited with
 // the signature left broken — the leg printed and stored beside the request.
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { explainLeg, targetUrlProblem } from '../../shared/forward'
 import { DefinitionError } from '../../shared/receiver-errors'
 import { createRealClock } from '../engine/clock'
-import { defaultDataDir } from '../engine/data-dir'
-import { DATA_FILE_NAME } from '../engine/engine'
 import { resendStored } from '../engine/receiver/resend-stored'
 import type { ResendMode, ResendOptions } from '../engine/receiver/resend'
 import { openDatabase } from '../engine/store'
 import { commandArgs } from './command-args'
+import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'
 import { readFileOrUsage, UsageError } from './usage-error'
 
@@ -25,7 +22,7 @@ Sends a captured request to a target (your app) again and stores the leg beside 
   --broken          edited, with the original signature left in place: it no longer matches
   --header 'N: v'   set a header (replaces one of the same name); repeat for more
   --body-file F     send F's bytes as the body instead of the captured body
-  --data DIR        the Hookloop data folder (default: the user data folder)
+  --data DIR        the Hookloop data folder (${DATA_DIR_DEFAULT_HELP})
   --timeout MS      longest wait for the answer (default 30000)
   --json            print the leg as JSON
 Exit status: 0 the target answered (any status), 1 it did not (refused, reset, timed out),
@@ -79,9 +76,7 @@ export const resendCommand: Command = async (args) => {
     if (!/^\d{1,9}$/.test(v.timeout) || Number(v.timeout) < 1) throw new UsageError(`resend: --timeout takes milliseconds (a positive number), got "${v.timeout}"`)
     timeoutMs = Number(v.timeout)
   }
-  const dataDir = v.data ?? defaultDataDir()
-  const file = join(dataDir, DATA_FILE_NAME)
-  if (!existsSync(file)) throw new UsageError(`resend: no Hookloop data in ${dataDir} (${file} does not exist)`)
+  const { file } = existingStoreFile('resend', v.data)
 
   const options: ResendOptions = { to: v.to, mode, ...(headers.length ? { headers } : {}), ...(body ? { body } : {}), ...(timeoutMs ? { timeoutMs } : {}) }
   const db = openDatabase({ file })

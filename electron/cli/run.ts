@@ -25,7 +25,8 @@ runs every *.json scenario in it (sorted by name) and prints one summary each an
   --junit OUT.xml    also write JUnit XML for CI: a testsuite per scenario, a testcase per
                      expectation
   --data DIR         keep the run's SQLite file in DIR/hookloop.db (a new folder; a folder of
-                     scenarios uses DIR/<name>/hookloop.db; default: a temp file, removed after)
+                     scenarios uses DIR/<name>/hookloop.db; default: a temp file, removed after;
+                     $HOOKLOOP_DATA is not used: a run starts from an empty store of its own)
   --secret NAME=VALUE  the value of a secret written as \${NAME} in the file (repeatable;
                      without it, the environment variable NAME)
   --app URL          forward mode: your app runs at URL; it replaces the scenario's "app" in

@@ -8,15 +8,15 @@ import { fileURLToPath } from 'node:url'
 import type { HostReplyMessage, HostStartMessage } from '../engine/host'
 import { createToken } from '../engine/host/guard'
 import type { Command } from './commands'
-import { defaultDataDir } from '../engine/data-dir'
 import { commandArgs } from './command-args'
+import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop serve [--port P] [--data DIR] [--receiver-port P] [--tunnel-host URL]
 
 Runs the engine and serves the Hookloop app in your browser, on this machine only.
   -p, --port P           port of the app (default: any free port)
-      --data DIR         data folder (default: the user data folder, shared with the app)
+      --data DIR         data folder (${DATA_DIR_DEFAULT_HELP})
       --receiver-port P  port of the webhook receiver (default: any free port)
       --tunnel-host URL  open a public tunnel through this localtunnel server
 The first line printed is the address to open; it carries a secret token for this run.`
@@ -47,7 +47,7 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
     err.write(`hookloop: the app is not built next to this command (looked in ${staticDir}); run \`npm run build\` first\n`)
     return 1
   }
-  const dataDir = parsed.values.data ?? defaultDataDir()
+  const dataDir = dataDirArg('serve', parsed.values.data)
   const tunnelHost = parsed.values['tunnel-host']
 
   // Anything the engine prints goes to stderr: stdout's first line is the URL, for scripts.

@@ -196,7 +196,10 @@ export const triggerCommand: Command = async (args) => {
   if (v.json) out.write(JSON.stringify({ ok: result.status === 'succeeded', provider, event_type: eventType, ...result }, null, 2) + '\n')
   else {
     const n = result.attempts.length
-    out.write(`\nevent ${result.event_id}: ${result.status} after ${n} attempt${n === 1 ? '' : 's'}, ${humanDuration(result.clock_ms)} of clock time in ${humanDuration(Math.round(result.wall_ms))}\n`)
+    const seen = result.provider_event_id
+    // The consumer's log shows the provider's id; Hookloop's timeline and `hookloop export` show its own.
+    const name = seen && seen.value !== result.event_id ? `${seen.value} (${seen.where}; Hookloop event ${result.event_id})` : seen ? `${seen.value} (${seen.where})` : result.event_id
+    out.write(`\nevent ${name}: ${result.status} after ${n} attempt${n === 1 ? '' : 's'}, ${humanDuration(result.clock_ms)} of clock time in ${humanDuration(Math.round(result.wall_ms))}\n`)
   }
   return result.status === 'succeeded' ? 0 : 1
 }

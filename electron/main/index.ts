@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { app, BrowserWindow, dialog, session } from 'electron'
 import { contentSecurityPolicy } from '../engine/host/guard'
-import { defaultDataDir } from '../engine/data-dir'
+import { dataFlagOf, resolveDataDir } from '../engine/data-dir'
 import { appDataKey } from './data-key'
 import { startEngineProcess, type EngineProcess } from './engine-process'
 import { registerIpc } from './ipc'
@@ -84,7 +84,13 @@ function lockDownSession(origin: string, port: number): void {
 }
 
 async function start(): Promise<void> {
-  const dataDir = process.env.HOOKLOOP_DATA ?? defaultDataDir()
+  // The same rule as every `hookloop` command: --data, else $HOOKLOOP_DATA, else the user data folder.
+  let dataDir: string
+  try {
+    dataDir = resolveDataDir(dataFlagOf(process.argv))
+  } catch (error) {
+    return fail('Hookloop cannot open its store', error instanceof Error ? error.message : String(error))
+  }
   const secrets = createSecretStore(join(app.getPath('userData'), 'secrets.json'))
   const storage = secretStorageStatus()
   const native = chooseNativeBinding(app.getAppPath(), process.versions.electron, process.versions.modules, app.isPackaged)

@@ -10,6 +10,7 @@ import type { Database } from 'better-sqlite3'
 import type { TimelineRow } from '../../../shared/contract'
 import { storeChanges } from '../store/changes'
 import { createChangeReads, WATCHED_TABLES, type WatchedTable } from '../store/change-reads'
+import { ID_LOOKBACK } from '../store/id-source'
 import type { GroupKey, TimelineRead } from './timeline-read'
 
 export interface ChangeFeedOptions {
@@ -39,6 +40,10 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
   const pushGapMs = options.pushGapMs ?? intervalMs
   const reads = createChangeReads(db)
   const last = { deliveries: reads.maxId('deliveries'), attempts: reads.maxId('attempts'), requests: reads.maxId('requests') }
+  // Ids are claimed in blocks by every process on the file (receiver/id-source.ts): a request of
+  // another process may commit after a higher id was read. The ids seen in the last ID_LOOKBACK are
+  // kept, and that window is walked again on each read of requests.
+  const seenRequests = new Set(reads.requestIdsIn(Math.max(0, last.requests - ID_LOOKBACK), last.requests))
   let version = reads.dataVersion()
   let activeSigs = new Map(reads.activeDeliveries().map((row) => [row.id, row.sig]))
   const waitingRequests = new Set<number>()
@@ -73,11 +78,20 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
       }
     }
     if (dirty.has('requests')) {
+      const floor = Math.max(0, last.requests - ID_LOOKBACK)
+      for (const id of reads.requestIdsIn(floor, last.requests)) {
+        if (seenRequests.has(id)) continue
+        seenRequests.add(id)
+        touchedRequests.add(id)
+        if (reads.answered(id) === 0 && waitingRequests.size < MAX_WATCHED_REQUESTS) waitingRequests.add(id)
+      }
       for (const r of reads.requestsAfter(last.requests)) {
         touchedRequests.add(r.id)
+        seenRequests.add(r.id)
         if (!r.answered && waitingRequests.size < MAX_WATCHED_REQUESTS) waitingRequests.add(r.id)
         last.requests = r.id
       }
+      for (const id of seenRequests) if (id <= last.requests - ID_LOOKBACK) seenRequests.delete(id)
       for (const id of waitingRequests) {
         if (reads.answered(id) === 0) continue
         waitingRequests.delete(id)

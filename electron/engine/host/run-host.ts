@@ -6,6 +6,7 @@ import type { Snapshot, SubscriptionView } from '../../../shared/contract'
 import { explainRule, explainStep, parseRule, type Step } from '../../../shared/rules'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { createChangeFeed, type ChangeFeed } from './change-feed'
+import { watchDefinitions, type DefinitionsWatch } from './definitions-watch'
 import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
 import { createDetailsRead } from './details-read'
 import { createCountReads } from '../store/counts'
@@ -65,6 +66,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let tunnelOption: EngineOptions['tunnel'] | undefined = options.tunnel
   let binding: EngineBinding
   let feed: ChangeFeed
+  let definitions: DefinitionsWatch
   let offEngine: () => void = () => {}
   let control: ControlServer | null = null
   let metricsTimer: NodeJS.Timeout | null = null
@@ -125,6 +127,16 @@ export async function startHost(options: HostOptions): Promise<Host> {
       onRows: (rows) => control?.publish('timeline.upsert', { rows }),
       onDeliveriesSettled: metricsSoon,
     })
+    // Lists another process on the same folder changed: this engine answers and routes by them too.
+    definitions = watchDefinitions({
+      db: engine.db,
+      intervalMs: 100,
+      onChanged: (tables) => {
+        if (tables.has('endpoints') || tables.has('rules')) engine.receiver.reloadDefinitions()
+        if (tables.has('subscriptions')) engine.sender.reloadSubscriptions()
+        for (const table of tables) publishList(table)
+      },
+    })
     offEngine = engine.on((event) => {
       switch (event.type) {
         case 'delivery.created':
@@ -175,6 +187,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   async function unbind(): Promise<void> {
     offEngine()
     feed.stop()
+    definitions.stop()
     await binding.engine.close()
   }
 

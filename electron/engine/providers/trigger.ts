@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Policy } from '../../../shared/policy'
 import type { PolicySpec } from '../../../shared/policy-presets'
-import type { ProviderId } from '../../../shared/providers'
+import { PROVIDERS, type ProviderId } from '../../../shared/providers'
 import type { DeliveryStatus } from '../../../shared/delivery'
 import type { AttemptView } from '../../../shared/sender-events'
 import type { SendFaultInput } from '../../../shared/sender-faults'
@@ -11,6 +11,7 @@ import { createClock, isVirtualClock, type ClockSpec } from '../clock'
 import { createSender, type SigningTime } from '../sender'
 import { sign } from '../signatures'
 import { openDatabase } from '../store'
+import { consumerEventId, type ConsumerEventId } from './consumer-id'
 import { catalogPayload } from './payload'
 import { packSubscription } from './subscription'
 import type { Override } from '../../../shared/event-catalog'
@@ -46,6 +47,8 @@ export interface TriggerResult {
   body: string
   /** The secret that signed (a fresh one when none was given and the provider signs). */
   secret: string | null
+  /** The id the consumer knows the event by (Stripe's evt_…, X-GitHub-Delivery …), when the provider has one. */
+  provider_event_id: ConsumerEventId | null
 }
 
 export async function trigger(input: TriggerInput): Promise<TriggerResult> {
@@ -74,13 +77,15 @@ export async function trigger(input: TriggerInput): Promise<TriggerResult> {
     const first = published.deliveries[0]
     const last = attempts[attempts.length - 1]
     const status = deliveries.every((d) => d.delivery.status === 'succeeded') ? 'succeeded' : (deliveries.find((d) => d.delivery.status !== 'succeeded')?.delivery.status ?? 'failed')
+    const body = first ? sender.viewPayload(first.id).body.toString('utf8') : ''
     return {
       event_id: published.eventId,
+      provider_event_id: consumerEventId(PROVIDERS[input.provider], { eventId: published.eventId, eventType: input.eventType, createdAt: attempts[0]?.startedAt ?? 0, body }),
       status,
       attempts,
       clock_ms: attempts[0] && last ? last.startedAt + (last.durationMs ?? 0) - attempts[0].startedAt : 0,
       wall_ms: performance.now() - wallStart,
-      body: first ? sender.viewPayload(first.id).body.toString('utf8') : '',
+      body,
       secret: sub.secret ?? null,
     }
   } finally {

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Clock } from '../../../shared/clock'
 import { ATTEMPT_HEADER, DEFAULT_BODY_LIMIT, endpointPath } from '../../../shared/receiver'
+import { allowPageToRead, isPreflight, preflightReply } from './cors'
 import type { CapturedRequest, ReceiverEvent } from '../../../shared/receiver-events'
 import type { Capture } from '../../../shared/receiver-records'
 import type { Step } from '../../../shared/rules'
@@ -245,9 +246,12 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       if (body.kind === 'complete') capture.attemptId = deps.linkedAttempt(req.headers[ATTEMPT_HEADER], body.body)
       // After the link is decided (nothing reads the time before): the request's clock.
       placeOnClock(capture, connection)
+      // A browser's CORS preflight is answered by the receiver, before and instead of any rule.
+      const preflight = live !== null && body.kind === 'complete' && isPreflight(req)
+      if (live && body.kind !== 'refused') allowPageToRead(req, res)
       // inspect
       let handshake: PreparedReply | null = null
-      if (live && body.kind === 'complete') {
+      if (live && body.kind === 'complete' && !preflight) {
         // A loop request is judged on the clock it was signed on: the engine's, unless the endpoint
         // forwards to an app (then it was signed at wall time, for the app's sake); real traffic on the wall.
         const wallJudged = capture.attemptId === null || deps.forwards(live)
@@ -259,7 +263,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       // record
       const steps = capture.fault?.steps ?? null
       let prepared: PreparedReply | null = null
-      if (body.kind === 'complete') prepared = live ? prepareReply(steps, { status: 200, text: 'OK' }, handshake) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
+      if (preflight) prepared = preflightReply(req)
+      else if (body.kind === 'complete') prepared = live ? prepareReply(steps, { status: 200, text: 'OK' }, handshake) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
       else if (body.kind === 'refused') prepared = { status: body.refusal.status, ...refusalAnswer(body.refusal), fault: null }
       const forwards = steps?.some((step) => step.type === 'forward' || step.type === 'forward-copy') ?? false
       const committed = record(capture, prepared, body.kind === 'refused' ? 'refused' : 'replied', forwards)

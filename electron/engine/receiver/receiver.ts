@@ -25,6 +25,8 @@ import { createRequestStore, type RequestListQuery } from '../store/requests'
 import { createRuleStore, type StoredRule } from '../store/rules'
 import { createCaptureWriter } from './capture-writer'
 import { compileKeyExtractor, createDedupeTracker } from './dedupe'
+import { createIdSource, type IdSource } from '../store/id-source'
+import { createIdClaims } from '../store/id-claims'
 import { createBodyBudget } from './body-budget'
 import { createRequestHandler, type LiveEndpoint } from './handle-request'
 import type { InspectLimits } from './json-fields'
@@ -85,6 +87,8 @@ export interface Receiver {
   endpointForwards(slug: string): boolean
   /** Adds a listener; returns a function that removes it. */
   subscribe(listener: ReceiverEventListener): () => void
+  /** Another process changed endpoints or rules in the store: route and answer by what it holds now. */
+  reloadDefinitions(): void
   endpoints: {
     create(input: unknown): Endpoint
     update(id: string, input: unknown): Endpoint
@@ -156,8 +160,9 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
 
   const onStoreError = (error: Error, pending: number) => emit({ type: 'store.error', message: error.message, pending })
   const writer = createCaptureWriter({ db, thread: options.captureThread, onError: onStoreError })
-  let lastId = requestStore.maxId()
-  const dedupe = createDedupeTracker(requestStore, lastId)
+  const dedupe = createDedupeTracker(requestStore, requestStore.maxId())
+  // Claimed from the store, not counted from MAX(id): another process may capture into the same file.
+  const requestIds = createIdSource(createIdClaims(db, 'requests'))
   const engine = createRuleEngine()
   let routes = new Map<string, LiveEndpoint>()
   let baseUrl = ''
@@ -198,11 +203,11 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const inFlight = new Set<Promise<void>>()
   const budget = createBodyBudget(options.bodyBudgetBytes)
   const legStore = createForwardLegStore(db)
-  let lastLegId = legStore.maxId()
+  const legIds = createIdSource(createIdClaims(db, 'forward_legs'))
   // Legs go through the capture writer: committed in order after the request they carry, in the
   // same group commit (on its thread when there is one), never a statement on the event loop.
   const recordLeg = (leg: Omit<ForwardLeg, 'id'>, bodyCaptured: boolean): number => {
-    const id = ++lastLegId
+    const id = legIds.next()
     writer.leg(encodeLeg({ ...leg, id }, bodyCaptured))
     return id
   }
@@ -227,7 +232,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     ...(options.inspectLimits ? { limits: options.inspectLimits } : {}),
     route,
     linkedAttempt,
-    nextId: () => ++lastId,
+    nextId: () => requestIds.next(),
     baseUrl: () => {
       let url: string | undefined
       try {
@@ -301,6 +306,15 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
+    },
+    reloadDefinitions() {
+      // An endpoint edited elsewhere may key its requests differently now: number duplicates afresh.
+      const before = new Map([...routes.values()].map((r) => [r.endpoint.id, JSON.stringify(r.endpoint)]))
+      reload()
+      for (const [id, was] of before) {
+        const now = [...routes.values()].find((r) => r.endpoint.id === id)
+        if (!now || JSON.stringify(now.endpoint) !== was) dedupe.forget(id)
+      }
     },
     endpoints: {
       create(input) {
@@ -433,6 +447,18 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       // Background copies end with the receiver (recorded as aborted when cut short).
       await forwarder.close()
       writer.close()
+      releaseIds([requestIds, legIds])
     },
+  }
+}
+
+/** Unused claimed ids go back to the store so the next process runs on from here; a store that refuses just leaves a gap. */
+function releaseIds(sources: readonly IdSource[]): void {
+  for (const source of sources) {
+    try {
+      source.release()
+    } catch {
+      // A gap in the numbering is harmless.
+    }
   }
 }

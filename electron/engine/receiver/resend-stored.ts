@@ -7,10 +7,12 @@ import { DEFAULT_BODY_LIMIT } from '../../../shared/receiver'
 import type { ForwardLeg } from '../../../shared/forward'
 import { DefinitionError } from '../../../shared/receiver-errors'
 import { createEndpointStore } from '../store/endpoints'
-import { createForwardLegStore, encodeLeg } from '../store/forward-legs'
+import { encodeLeg } from '../store/forward-legs'
+import { createIdClaims } from '../store/id-claims'
 import { createRequestStore } from '../store/requests'
 import { createCaptureWriter } from './capture-writer'
 import { createForwarder } from './forward'
+import { createIdSource } from '../store/id-source'
 import { toRequestRecord } from './records'
 import { resendRequest, type ResendOptions } from './resend'
 
@@ -21,12 +23,12 @@ export async function resendStored(db: Database, clock: Clock, requestId: number
   const endpoint = request.endpointId ? (createEndpointStore(db).get(request.endpointId) ?? null) : null
   let storeError: Error | null = null
   const writer = createCaptureWriter({ db, onError: (error) => (storeError ??= error) })
-  let lastId = createForwardLegStore(db).maxId()
+  const legIds = createIdSource(createIdClaims(db, 'forward_legs'))
   const forwarder = createForwarder({
     clock,
     defaultBodyLimit: endpoint?.bodyLimit ?? DEFAULT_BODY_LIMIT,
     record: (leg, bodyCaptured) => {
-      const id = ++lastId
+      const id = legIds.next()
       writer.leg(encodeLeg({ ...leg, id }, bodyCaptured))
       return id
     },
@@ -41,6 +43,7 @@ export async function resendStored(db: Database, clock: Clock, requestId: number
   }
   await forwarder.close()
   writer.close() // commits the leg; throws if it cannot be stored
+  legIds.release()
   if (storeError) throw storeError
   return leg
 }

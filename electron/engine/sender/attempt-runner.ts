@@ -4,7 +4,7 @@ import { decideAfterAttempt, type AttemptDecision } from '../../../shared/policy
 import type { AppliedFault } from '../../../shared/sender-events'
 import { holdWork } from '../clock/work'
 import type { Scheduler } from '../scheduler/scheduler'
-import { ATTEMPT_WRITE_SQL, type AttemptFinish, type AttemptRow, type AttemptStatements, type NewAttempt } from '../store/attempts'
+import { ATTEMPT_WRITE_SQL, type AttemptFinish, type AttemptRow, type NewAttempt } from '../store/attempts'
 import { DELIVERY_WRITE_SQL, type DeliveryFinish, type DeliveryRow, type DeliveryStatus, type DueDelivery } from '../store/deliveries'
 import type { CachedDeliveries } from './delivery-cache'
 import type { SqlWriter, WriteOp } from '../store/sql-writer'
@@ -44,7 +44,8 @@ export interface AttemptDeps {
   clock: Clock
   events: Pick<EventStatements, 'get'>
   deliveries: CachedDeliveries
-  attempts: Pick<AttemptStatements, 'maxId'>
+  /** Ids of new attempts, claimed from the store (another process on the folder may send too). */
+  attemptIds: { next(): number }
   subscriptions: SubscriptionBook
   scheduler: Scheduler
   emitter: SenderEmitter
@@ -87,13 +88,9 @@ function targetUrl(deps: AttemptDeps, sub: Subscription): { url: string } | { er
 }
 
 export function createAttemptRunner(deps: AttemptDeps) {
-  const { writer, clock, deliveries, attempts, emitter } = deps
+  const { writer, clock, deliveries, attemptIds, emitter } = deps
 
-  let lastAttemptId: number | null = null
-  const nextAttemptId = () => {
-    lastAttemptId ??= attempts.maxId()
-    return ++lastAttemptId
-  }
+  const nextAttemptId = () => attemptIds.next()
   // Deliveries with an attempt being started or running in this process: a second heap entry for
   // one of them (retry now, a reschedule) must not start another attempt before the row says so.
   const running = new Set<number>()
@@ -300,6 +297,8 @@ export function createAttemptRunner(deps: AttemptDeps) {
             followRedirects: sub.policy.follow_redirects,
             maxResponseBytes: deps.maxResponseBytes,
             dispatcher: deps.dispatcher,
+            // A delivery that leaves Hookloop is real traffic: its duration is what the server took.
+            wallDuration: 'url' in sub.target,
           })
     // The HTTP exchange is over: its concurrency slot can take the next attempt, whose start row
     // then shares this attempt's group commit.
@@ -324,9 +323,5 @@ export function createAttemptRunner(deps: AttemptDeps) {
     run,
     emitDelivery,
     isRunning: (deliveryId: number) => running.has(deliveryId),
-    /** Forget the reserved ids: the next attempt reads the highest id from the store again (after recovery, a restart). */
-    resetIds: () => {
-      lastAttemptId = null
-    },
   }
 }

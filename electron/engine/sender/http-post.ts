@@ -20,6 +20,12 @@ export interface PostInput {
   /** Response body bytes kept; the rest is read and dropped. */
   maxResponseBytes: number
   dispatcher: Dispatcher
+  /**
+   * The duration is never less than the exchange took on the wall (a delivery to a real server):
+   * a virtual clock stands still while a real server answers. Without it (a loop-mode target, in
+   * a simulation) the duration is the clock's alone, scenario time like every other time there.
+   */
+  wallDuration?: boolean
 }
 
 export interface PostResult {
@@ -106,6 +112,10 @@ function dispatchHop(input: PostInput, url: string, onAbortable: (abort: (reason
 export async function postOnce(input: PostInput): Promise<PostResult> {
   const { clock } = input
   const started = clock.now()
+  const wallStarted = performance.now()
+  // How long the exchange took on the clock (a virtual clock moves only while every piece of work
+  // waits on it, e.g. a loop receiver's `delay`) and, for real traffic, never less than on the wall.
+  const took = () => (input.wallDuration ? Math.max(clock.now() - started, Math.round(performance.now() - wallStarted)) : clock.now() - started)
   let timedOut: AttemptTimeout | null = null
   let abortHop: ((reason: Error) => void) | null = null
   // A timeout is *more* than timeoutMs: an answer completing exactly at the deadline is in time.
@@ -144,7 +154,7 @@ export async function postOnce(input: PostInput): Promise<PostResult> {
         statusCode: response.statusCode,
         responseHeaders: response.headers,
         responseBody: response.body,
-        durationMs: clock.now() - started,
+        durationMs: took(),
         error: null,
         finalUrl: url,
       }
@@ -156,7 +166,7 @@ export async function postOnce(input: PostInput): Promise<PostResult> {
       statusCode: null,
       responseHeaders: null,
       responseBody: null,
-      durationMs: clock.now() - started,
+      durationMs: took(),
       error: reason ? reason.message : describeError(error),
       finalUrl: url,
     }

@@ -17,6 +17,8 @@ import { createSubscriptionStatements } from '../store/subscriptions'
 import { createInlineWriter, type SqlWriter, type WriteOp } from '../store/sql-writer'
 import { createSqlWriterThread } from '../store/sql-writer-thread'
 import { createAttemptLinkStore } from '../store/attempt-links'
+import { createIdClaims } from '../store/id-claims'
+import { createIdSource } from '../store/id-source'
 import { ATTEMPT_PATH_SQL, createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
 import { cacheDeliveries } from './delivery-cache'
 import { SenderEmitter, type SenderListener } from './emitter'
@@ -163,12 +165,13 @@ export function createSender(options: SenderOptions) {
     ...(options.batch === undefined ? {} : { batch: options.batch }),
   })
 
+  const attemptIds = createIdSource(createIdClaims(db, 'attempts'))
   const runner = createAttemptRunner({
     writer,
     clock,
     events: { get: cachedEvent },
     deliveries,
-    attempts,
+    attemptIds,
     subscriptions,
     scheduler,
     emitter,
@@ -310,7 +313,6 @@ export function createSender(options: SenderOptions) {
     start(): { recovered: number } {
       if (running) return { recovered: 0 }
       const recovered = recover(clock.now())
-      runner.resetIds()
       running = true
       scheduler.start()
       pump()
@@ -322,6 +324,11 @@ export function createSender(options: SenderOptions) {
       scheduler.stop()
       while (inFlight > 0) await new Promise<void>((resolve) => drainWaiters.push(resolve))
       writer.close()
+      try {
+        attemptIds.release()
+      } catch {
+        // A busy store keeps the unused ids: a gap in the numbering, nothing else.
+      }
       if (ownDispatcher) await dispatcher.close()
     },
     /** Resolves when nothing is in flight and nothing is scheduled (paused deliveries wait). */
@@ -346,6 +353,8 @@ export function createSender(options: SenderOptions) {
     },
     getSubscription: (id: string): Subscription | undefined => subscriptions.get(id),
     listSubscriptions: (): Subscription[] => subscriptions.list(),
+    /** Another process changed subscriptions in the store: use what it holds now. */
+    reloadSubscriptions: (): void => subscriptions.forget(),
     /** New deliveries wait; deliveries already going on continue. */
     pause(id: string): Subscription {
       return subscriptions.setPaused(id, true, clock.now())

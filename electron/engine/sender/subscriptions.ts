@@ -114,6 +114,8 @@ export interface SubscriptionBook {
   setPaused(id: string, paused: boolean, now: number): Subscription
   /** New signing secret; the old one moves to the rotated-out list. */
   rotate(id: string, now: number): Subscription
+  /** Another process changed subscriptions in the store: read each one afresh when next asked. */
+  forget(): void
 }
 
 export function createSubscriptionBook(statements: SubscriptionStatements): SubscriptionBook {
@@ -194,6 +196,7 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
     setPaused(id, paused, now) {
       return save({ ...requireSub(id), paused, updatedAt: now })
     },
+    forget: () => cache.clear(),
     rotate(id, now) {
       const current = requireSub(id)
       const retired = current.secret === undefined ? current.retiredSecrets : [current.secret, ...current.retiredSecrets]

@@ -21,6 +21,8 @@ export function createChangeReads(db: Database) {
     `SELECT id, status || ':' || attempts || ':' || COALESCE(next_attempt_at, '') || ':' || in_flight || ':' || updated_at AS sig
        FROM deliveries WHERE status IN ('pending', 'retrying')`,
   )
+  // Rowids only: the range is walked without reading a request's columns (bodies stay on disk).
+  const idsIn = db.prepare<[number, number], number>('SELECT id FROM requests WHERE id > ? AND id <= ? ORDER BY id').pluck()
   const answered = db.prepare<[number], number>('SELECT response_ms IS NOT NULL OR response_status IS NOT NULL FROM requests WHERE id = ?').pluck()
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck()
   return {
@@ -28,6 +30,8 @@ export function createChangeReads(db: Database) {
     deliveriesAfter: (id: number) => newDeliveries.all(id),
     attemptsAfter: (id: number) => newAttempts.all(id),
     requestsAfter: (id: number) => newRequests.all(id),
+    /** The ids of requests in (low, high]: rows another process numbered lower but committed later show up here. */
+    requestIdsIn: (low: number, high: number) => idsIn.all(low, high),
     /** Every pending or retrying delivery, with a signature that changes whenever its row does. */
     activeDeliveries: () => active.all(),
     /** 1 when the request has its answer, 0 while it waits, undefined when there is no such request. */

@@ -52,6 +52,33 @@ describe('hookloop trigger', () => {
     expect(result.stdout).toMatch(/: succeeded after 2 attempts, 1 h of clock time/)
     expect(events).toHaveLength(1)
     expect(events[0]).toMatchObject({ type: 'payment_intent.succeeded', object: 'event', data: { object: { object: 'payment_intent', amount: 500 } } })
+    // Named as the consumer knows it (Stripe's evt_… in the body), beside Hookloop's own id.
+    expect(events[0]?.id).toMatch(/^evt_/)
+    expect(result.stdout).toMatch(new RegExp(`\\nevent ${events[0]?.id} \\(body\\.id; Hookloop event [0-9a-f-]{36}\\): succeeded`))
+  })
+
+  it('names a GitHub delivery by the X-GitHub-Delivery the consumer got, and prints how long a slow answer really took', async () => {
+    const deliveries: string[] = []
+    server = createServer((req, res) => {
+      deliveries.push(String(req.headers['x-github-delivery']))
+      req.resume()
+      req.on('end', () => setTimeout(() => res.writeHead(200).end(), 300))
+    })
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/github`
+    const result = await runCli(['trigger', 'github', 'push', '--to', url, '--secret', 'gh-secret'])
+    expect(result.code).toBe(0)
+    expect(deliveries).toHaveLength(1)
+    expect(result.stdout).toContain(`\nevent ${deliveries[0]} (x-github-delivery): succeeded after 1 attempt`)
+    // The virtual clock stands still while the server answers; the attempt's time is the real one.
+    const took = /#1 .*http_200 in (\d+) ms/.exec(result.stdout)
+    expect(took, result.stdout).not.toBeNull()
+    expect(Number(took?.[1])).toBeGreaterThanOrEqual(300)
+
+    const json = await runCli(['trigger', 'github', 'push', '--to', url, '--secret', 'gh-secret', '--json'])
+    const report = JSON.parse(json.stdout) as { provider_event_id: { value: string; where: string }; attempts: { durationMs: number }[] }
+    expect(report.provider_event_id).toEqual({ value: deliveries[1], where: 'x-github-delivery' })
+    expect(report.attempts[0]?.durationMs).toBeGreaterThanOrEqual(300)
   })
 
   it('exits 1 when the delivery fails, and 2 naming what is wrong with the usage', async () => {

@@ -24,7 +24,8 @@ describe('full schedules on the virtual clock', () => {
     expect(attempts.map((a) => a.startedAt / MIN)).toEqual([0, 2, 6, 14, 30, 62, 126, 254, 510, 870])
     expect(attempts.map((a) => a.startedAt)).toEqual(expectedSchedule(POLICY_PRESETS.pandoktorek).map((s) => s.at_ms))
     expect(attempts.map((a) => a.decision)).toEqual([...Array(9).fill('retry'), 'failed'])
-    expect(attempts.every((a) => a.outcome === 'http_503' && a.durationMs === 0)).toBe(true)
+    // The exchange's real length: the virtual clock stands still while the server answers.
+    expect(attempts.every((a) => a.outcome === 'http_503' && a.durationMs !== null && a.durationMs >= 0)).toBe(true)
     // The receiver saw each one at the same clock time, with the same event id in body and header.
     expect(t.server.requests.map((r) => r.at / MIN)).toEqual([0, 2, 6, 14, 30, 62, 126, 254, 510, 870])
     const ids = new Set(t.server.requests.map((r) => r.headers['webhook-id']))

@@ -1,0 +1,36 @@
+// The id the consumer knows an event by, which is not always Hookloop's: Stripe's body says
+// `evt_…`, Slack's and Paddle's `event_id`, while GitHub, Shopify, Svix or Standard Webhooks carry
+// it in a header (X-GitHub-Delivery, webhook-id …). `hookloop trigger` prints it beside Hookloop's
+// own id, so what a person reads in their app's log can be found in Hookloop and back.
+import type { ProviderPack } from '../../../shared/providers'
+import { providerHeaders } from './headers'
+
+export interface ConsumerEventId {
+  value: string
+  /** Where the consumer reads it: a header name, or `body.<field>`. */
+  where: string
+}
+
+const HOOKLOOP_HEADER = 'x-hookloop-event-id'
+const BODY_ID_FIELDS = ['id', 'event_id'] as const
+
+export function consumerEventId(pack: ProviderPack, input: { eventId: string; eventType: string; createdAt: number; body: string }): ConsumerEventId | null {
+  const header = pack.eventIdHeader.toLowerCase()
+  if (header !== HOOKLOOP_HEADER) {
+    // The sender writes the event id into the pack's id header unless the pack fills it itself.
+    const filled = providerHeaders(pack, { eventId: input.eventId, eventType: input.eventType, attempt: 1, createdAt: input.createdAt, sentAt: input.createdAt })[header]
+    return { value: filled ?? input.eventId, where: header }
+  }
+  let body: unknown
+  try {
+    body = JSON.parse(input.body)
+  } catch {
+    return null // a form body (Twilio): no id field the consumer reads
+  }
+  if (!body || typeof body !== 'object') return null
+  for (const field of BODY_ID_FIELDS) {
+    const value = (body as Record<string, unknown>)[field]
+    if (typeof value === 'string' && value !== '') return { value, where: `body.${field}` }
+  }
+  return null
+}

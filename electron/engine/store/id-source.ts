@@ -1,0 +1,50 @@
+// Where a process takes the ids of the rows it numbers: blocks claimed from the store
+// (store/id-claims.ts), used in order. After 100 ms a block is kept only while no other claim was
+// made since (one read); otherwise the rest is given up, so ids stay close to the order rows are
+// committed in across processes: the change feed reads new rows by id and looks back a bounded
+// window (ID_LOOKBACK) for rows another process numbered lower but committed later. Alone on a
+// folder, a process numbers its rows 1, 2, 3 … and gives the unused ids back when it closes.
+import type { IdBlock } from './id-claims'
+
+/** Ids per claim: one short write transaction per this many rows. */
+export const ID_BLOCK_SIZE = 64
+const BLOCK_LIFETIME_MS = 100
+/** How far below the newest id a row committed late by another process may be (room for several thousand requests a second between processes). */
+export const ID_LOOKBACK = 512
+
+export interface IdClaims {
+  claim(count: number): IdBlock
+  isLatest(block: IdBlock): boolean
+  release(block: IdBlock, next: number): void
+}
+
+export interface IdSource {
+  next(): number
+  /** Give the unused ids back (on close); the source is not used after. */
+  release(): void
+}
+
+export function createIdSource(claims: IdClaims, now: () => number = () => performance.now()): IdSource {
+  let block: IdBlock | null = null
+  let next = 1
+  let checkedAt = -Infinity
+  return {
+    next() {
+      const at = now()
+      if (block && next <= block.last && at - checkedAt > BLOCK_LIFETIME_MS) {
+        if (!claims.isLatest(block)) block = null
+        checkedAt = at
+      }
+      if (!block || next > block.last) {
+        block = claims.claim(ID_BLOCK_SIZE)
+        next = block.first
+        checkedAt = at
+      }
+      return next++
+    },
+    release() {
+      if (block && next <= block.last) claims.release(block, next)
+      block = null
+    },
+  }
+}
