@@ -220,3 +220,16 @@ export function clockText(ms: number): string {
   const d = new Date(ms)
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':')
 }
+
+/**
+ * Waits until `ready` holds, at most `timeoutMs`; says whether it did. For waits whose failure the
+ * soft assertions after them report in full (what the screen showed instead), not a timing check.
+ */
+export async function settle(ready: () => Promise<boolean>, timeoutMs = 10_000): Promise<boolean> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    if (await ready()) return true
+    if (Date.now() > until) return false
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
