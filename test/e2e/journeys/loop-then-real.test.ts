@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import type { Har } from '../../../shared/exports'
 import { createEndpoint, rowSelector } from '../support/app'
-import { clockText, journey, screenRows, shot, withStore } from '../support/journey'
+import { clockText, journey, screenRows, settle, shot, withStore } from '../support/journey'
 
 const day = journey('loop-then-real')
 const SECRET = `whsec_${Buffer.from('loop-then-real-secret-of-32-byte').toString('base64')}`
@@ -61,6 +61,10 @@ describe('journey: Try the loop, then real traffic, then an export', () => {
     }
     const shown = await screenRows(page)
     expect(shown.filter((r) => REAL.includes(r.eventId)).map((r) => r.attempts)).toEqual([1, 1, 1])
+    // The top bar counts every captured request in the store: the loop's and the real ones.
+    const captured = withStore(day.data, (st) => st.count('SELECT COUNT(*) FROM requests'))
+    await settle(async () => (await page.locator('[data-testid=store-size]').getAttribute('data-requests')) === String(captured))
+    expect.soft(await page.locator('[data-testid=store-size]').getAttribute('data-requests'), 'the top bar’s request count').toBe(String(captured))
     await shot(page, 'loop-then-real-2-real-rows')
 
     // Pick the three real rows (Ctrl-click): the toolbar and the Export dialog say the same number.

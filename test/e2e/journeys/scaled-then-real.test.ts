@@ -61,8 +61,13 @@ describe('journey: a scaled-clock session, then real traffic', () => {
     expect.soft(await realRow.getAttribute('data-status')).toBe('received')
     expect.soft(await realRow.locator('[data-signature]').getAttribute('data-signature')).toBe('valid')
     expect.soft(await realRow.locator('.mark').first().getAttribute('title')).toContain(`at ${clockText(real!.receivedAt)}`)
-    const attempts = withStore(day.data, (s) => s.count('SELECT COUNT(*) FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.event_id = ?', deliveryEvent))
+    const attempts = withStore(day.data, (s) => s.all<{ outcome: string }>('SELECT a.outcome FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.event_id = ? ORDER BY a.n', deliveryEvent))
     const shown = await screenRows(page)
-    expect.soft(shown.find((r) => r.eventId === deliveryEvent)?.marks).toHaveLength(attempts)
+    expect.soft(shown.find((r) => r.eventId === deliveryEvent)?.marks).toHaveLength(attempts.length)
+    // An HTTP request is real whatever the clock: each attempt's outcome is what the endpoint
+    // answered it (its 503, then 200), not a timeout counted in scaled seconds.
+    const answered = withStore(day.data, (s) => s.all<{ status: number | null }>('SELECT response_status AS status FROM requests WHERE dedupe_key = ? ORDER BY id', deliveryEvent))
+    expect.soft(attempts.map((a) => a.outcome), 'attempt outcomes vs the endpoint’s answers').toEqual(answered.map((r) => `http_${r.status}`))
+    expect.soft(attempts.map((a) => a.outcome)).toEqual(['http_503', 'http_200'])
   })
 })

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest'
 import { createSecretBox, secretKeyFileOf } from '../../../electron/engine/store/secret-box'
 import { formatPercent } from '../../../renderer/src/lib/format'
 import { rowSelector } from '../support/app'
-import { journey, screenCard, screenRows, shot, withStore, type Store } from '../support/journey'
+import { journey, screenCard, screenRows, settle, shot, withStore, type Store } from '../support/journey'
 
 const day = journey('stripe-app', { timeoutMs: 30_000 })
 const FEED = 'payments feed'
@@ -168,6 +168,11 @@ describe('journey: a UI subscription through a failing endpoint to a real Stripe
       expect.soft(row?.attempts, `row of ${eventId}`).toBe(attempts)
       expect.soft(row?.marks.length, `marks of ${eventId}`).toBe(attempts)
     }
+
+    // The top bar counts every captured request (the loop's, and each attempt that reached the endpoint).
+    const captured = withStore(day.data, (st) => st.count('SELECT COUNT(*) FROM requests'))
+    await settle(async () => (await page.locator('[data-testid=store-size]').getAttribute('data-requests')) === String(captured))
+    expect.soft(await page.locator('[data-testid=store-size]').getAttribute('data-requests'), 'the top bar’s request count').toBe(String(captured))
 
     // The card and its badge: the same numbers, the badge the seed's (failed deliveries over 24 h of wall time, red above 5 %).
     await page.click('[data-testid=nav-subscriptions]')
