@@ -126,9 +126,21 @@ describe('journey: a UI subscription through a failing endpoint to a real Stripe
     expect.soft(await paidRow.locator('.mark[data-tone]').allInnerTexts()).toEqual(['503', '503', '200'])
     expect.soft(await paidRow.locator('[data-testid=app-saw]').allInnerTexts()).toEqual(['not forwarded', 'not forwarded', expect.stringMatching(/^app: 200 in \d+ ms$/)])
 
-    // A refund the app accepts and then fails on: every attempt after the two in front reaches it.
+    // A look at the endpoint's own rows ("Show on timeline"), then a refund the app accepts and
+    // then fails on, watched from the Sender ("Watch on timeline"): that link shows the feed's rows.
+    await page.click('[data-testid=nav-endpoints]')
+    await card.locator('button:text-is("Show on timeline")').click()
+    // The endpoint's rows: the payment's attempts reached it.
+    await settle(async () => (await page.locator(rowSelector(`[data-event-id="${paid}"]`)).count()) === 1)
+    expect.soft(await page.locator(rowSelector(`[data-event-id="${paid}"]`)).count(), '"Show on timeline" of the endpoint shows the delivery that reached it').toBe(1)
     const refund = await send('refund.created')
+    await page.click('[data-testid=sender-form] button:text-is("Watch on timeline")')
+    const feedDeliveries = withStore(day.data, (s) => s.count('SELECT COUNT(*) FROM deliveries WHERE subscription_id = (SELECT id FROM subscriptions WHERE name = ?)', FEED))
+    await settle(async () => (await page.locator(rowSelector(`[data-event-id="${refund}"]`)).count()) === 1)
+    await shot(page, 'stripe-app-2-watch')
+    expect.soft(await page.locator('[data-testid=row-count]').innerText(), '"Watch on timeline" shows the feed’s deliveries').toMatch(new RegExp(`^${feedDeliveries} rows?`))
     await page.click('[data-testid=nav-timeline]')
+    if ((await page.locator(rowSelector(`[data-event-id="${refund}"]`)).count()) === 0) await page.locator('[data-testid=timeline-toolbar] button:text-is("Clear filters"), .empty button:text-is("Clear filters")').first().click()
     await settled(refund).waitFor()
     expect.soft(await page.locator(rowSelector(`[data-event-id="${refund}"]`)).getAttribute('data-status')).toBe('failed')
     expect.soft(app.verdicts.filter((v) => !v.ok), 'the app refused a signature').toEqual([])
@@ -179,7 +191,7 @@ describe('journey: a UI subscription through a failing endpoint to a real Stripe
     // The card follows the store: wait for it to have both deliveries, then compare every figure.
     await expect.poll(async () => (await screenCard(page, FEED)).metrics.deliveries, { timeout: 10_000 }).toBe(store.deliveries)
     const shownCard = await screenCard(page, FEED)
-    await shot(page, 'stripe-app-2-card')
+    await shot(page, 'stripe-app-3-card')
     expect.soft(shownCard.metrics).toEqual({ deliveries: store.deliveries, attempts: store.attempts, successes: store.successes, failures: store.failures, duplicates: store.duplicates })
     const rate = store.total24h === 0 ? 0 : store.failed24h / store.total24h
     expect.soft(shownCard.badge).toBe(`${formatPercent(rate)} failed / 24 h`)
