@@ -1,6 +1,7 @@
 // An afternoon wiring a real app: a subscription made in the UI delivers (Stripe-signed) to an
 // endpoint of ours that fails the first two attempts in front and then forwards to the app — a
-// node:http server checking signatures with the official `stripe` package. It comes after "Try
+// node:http server checking signatures with the official `stripe` package — under Stripe's retry
+// policy. It comes after "Try
 // the loop", so the sender's clock is virtual: the waits pass at once, but what leaves Hookloop
 // for the app is signed at wall time and the app accepts it. A second event the app answers 500
 // fails. The subscription card's numbers and its 24 h badge equal the store's.
@@ -13,7 +14,7 @@ import { describe, expect, it } from 'vitest'
 import { createSecretBox, secretKeyFileOf } from '../../../electron/engine/store/secret-box'
 import { formatPercent } from '../../../renderer/src/lib/format'
 import { rowSelector } from '../support/app'
-import { journey, screenCard, screenRows, settle, shot, withStore, type Store } from '../support/journey'
+import { axisLabels, journey, overlappingPieces, screenCard, screenRows, settle, shot, withStore, type Store } from '../support/journey'
 
 const day = journey('stripe-app', { timeoutMs: 30_000 })
 const FEED = 'payments feed'
@@ -96,7 +97,8 @@ describe('journey: a UI subscription through a failing endpoint to a real Stripe
     await page.fill('[data-testid=subscription-name]', FEED)
     await page.selectOption('[data-testid=new-subscription] select >> nth=0', { label: 'our endpoint payments (loop)' })
     await page.selectOption('[data-testid=new-subscription] select >> nth=1', 'stripe')
-    await page.selectOption('[data-testid=new-subscription] select >> nth=2', 'pandoktorek')
+    // Stripe's own schedule: up to ten attempts over about three days.
+    await page.selectOption('[data-testid=new-subscription] select >> nth=2', 'stripe')
     await page.click('[data-testid=create-subscription]')
     await page.locator(`[data-testid=subscription-card] h3:text-is("${FEED}")`).waitFor()
     secret = withStore(day.data, signingSecret)
@@ -175,6 +177,13 @@ describe('journey: a UI subscription through a failing endpoint to a real Stripe
     expect.soft(store.succeeded).toBe(1)
     expect.soft(store.failed).toBe(1)
     const shown = await screenRows(page)
+    // Three days of retries on one axis: its ticks name the day (no two read the same), and no
+    // mark or label of a row covers another.
+    const ticks = await axisLabels(page)
+    await shot(page, 'stripe-app-3-axis')
+    expect.soft(ticks.length).toBeGreaterThan(1)
+    expect.soft(ticks.filter((t, i) => ticks.indexOf(t) !== i), `axis ticks ${JSON.stringify(ticks)}`).toEqual([])
+    for (const eventId of [paid, refund]) expect.soft(await overlappingPieces(page, rowSelector(`[data-event-id="${eventId}"]`)), `overlapping marks and labels in the row of ${eventId}`).toEqual([])
     for (const { eventId, attempts } of store.perDelivery) {
       const row = shown.find((r) => r.eventId === eventId)
       expect.soft(row?.attempts, `row of ${eventId}`).toBe(attempts)
@@ -191,7 +200,7 @@ describe('journey: a UI subscription through a failing endpoint to a real Stripe
     // The card follows the store: wait for it to have both deliveries, then compare every figure.
     await expect.poll(async () => (await screenCard(page, FEED)).metrics.deliveries, { timeout: 10_000 }).toBe(store.deliveries)
     const shownCard = await screenCard(page, FEED)
-    await shot(page, 'stripe-app-3-card')
+    await shot(page, 'stripe-app-4-card')
     expect.soft(shownCard.metrics).toEqual({ deliveries: store.deliveries, attempts: store.attempts, successes: store.successes, failures: store.failures, duplicates: store.duplicates })
     const rate = store.total24h === 0 ? 0 : store.failed24h / store.total24h
     expect.soft(shownCard.badge).toBe(`${formatPercent(rate)} failed / 24 h`)

@@ -233,3 +233,27 @@ export async function settle(ready: () => Promise<boolean>, timeoutMs = 10_000):
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }
+
+/** The timeline axis's tick labels, left to right. */
+export function axisLabels(page: Page): Promise<string[]> {
+  return page.locator('[data-testid=timeline] .tl-axis .tick').allInnerTexts()
+}
+
+/**
+ * Pairs of a row's marks and labels (attempt marks, wait labels, the app's line) whose boxes
+ * intersect on screen, each named by its text: a person cannot read either of them.
+ */
+export function overlappingPieces(page: Page, rowSelector: string): Promise<string[]> {
+  return page.locator(rowSelector).first().evaluate((row) => {
+    const pieces = [...row.querySelectorAll('.tl-track .mark, .tl-track .wait-label, .tl-track [data-testid=app-saw]')].map((el) => ({ text: (el.textContent ?? '').trim(), box: el.getBoundingClientRect() }))
+    const found: string[] = []
+    for (let i = 0; i < pieces.length; i++) {
+      for (let j = i + 1; j < pieces.length; j++) {
+        const a = pieces[i]!.box
+        const b = pieces[j]!.box
+        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) found.push(`"${pieces[i]!.text}" × "${pieces[j]!.text}"`)
+      }
+    }
+    return found
+  })
+}
