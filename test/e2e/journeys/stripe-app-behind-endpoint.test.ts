@@ -64,7 +64,8 @@ async function startStripeApp(secret: () => string): Promise<StripeApp> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/stripe/webhooks`,
     verdicts,
     signedAt,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    // Hookloop's forwarder keeps its connection open: close it too, or close() waits for it.
+    close: () => new Promise((resolve) => (server.close(() => resolve()), server.closeAllConnections())),
   }
 }
 

@@ -1,6 +1,9 @@
 // A provider fans one event out to two of our endpoints (billing and crm), and retries it at each
 // as each answers: the same event id at two endpoints is two rows, each numbering its own
 // duplicates. The timeline, the inspector, the table and the top bar say what the store holds.
+// Last, a web page on another origin POSTs to one of them, through the browser's CORS preflight.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { createEndpoint, rowSelector } from '../support/app'
@@ -85,5 +88,26 @@ describe('journey: two endpoints receiving the same event id', () => {
     await shot(page, 'two-endpoints-3-table')
     const headers = await page.locator('[data-testid=table] .vt-head span').allInnerTexts()
     expect.soft(headers.filter((h) => /_/.test(h)), 'table headers in snake_case').toEqual([])
+
+    // The team's dashboard, a web page on another origin, POSTs to billing: the browser's CORS
+    // preflight gets a preflight answer, so the POST itself reaches the endpoint.
+    const dashboard = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>dashboard</title>'))
+    await new Promise<void>((resolve) => dashboard.listen(0, '127.0.0.1', resolve))
+    day.track({ stop: () => new Promise<void>((resolve) => (dashboard.close(() => resolve()), dashboard.closeAllConnections())) })
+    const web = await page.context().newPage()
+    day.track({ stop: () => web.close() })
+    await web.goto(`http://127.0.0.1:${(dashboard.address() as AddressInfo).port}/`)
+    const fromPage = await web.evaluate(async (url) => {
+      try {
+        const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': 'msg_from_page' }, body: '{"type":"customer.updated"}' })
+        return `status ${answer.status}`
+      } catch (error) {
+        return `refused: ${String(error)}`
+      }
+    }, billing)
+    const preflights = withStore(day.data, (s) => s.all<{ status: number | null; headers: string | null }>("SELECT response_status AS status, response_headers_json AS headers FROM requests WHERE method = 'OPTIONS'"))
+    expect.soft(withStore(day.data, (s) => s.count("SELECT COUNT(*) FROM requests WHERE method = 'POST' AND dedupe_key = 'msg_from_page'")), `the page's POST reached billing (the page saw: ${fromPage}; preflights: ${JSON.stringify(preflights)})`).toBe(1)
+    expect.soft(preflights.length, 'the preflight is recorded').toBe(1)
+    expect.soft(preflights[0]?.headers ?? '', 'the preflight is answered as one').toMatch(/access-control-allow-methods/i)
   })
 })
