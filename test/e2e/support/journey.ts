@@ -60,7 +60,9 @@ export function journey(name: string, options: { timeoutMs?: number } = {}): Jou
     if (context.task.result?.state === 'fail' && browser) await shot(browser.page, `${name}-FAILED`).catch(() => undefined)
   })
   afterAll(async () => {
-    for (const thing of running.splice(0).reverse()) await thing.stop().catch(() => undefined)
+    // A stop that hangs must not keep the folders (and the browser) from being cleaned up.
+    const bounded = (stop: Promise<void>) => Promise.race([stop.catch(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref())])
+    for (const thing of running.splice(0).reverse()) await bounded(thing.stop())
     await browser?.close()
     for (const folder of [data, work]) if (folder) rmSync(folder, { recursive: true, force: true })
   })
