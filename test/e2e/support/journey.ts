@@ -206,12 +206,12 @@ export async function screenRowCount(page: Page): Promise<number> {
   return Number(found[1].replace(/,/g, ''))
 }
 
-/** A subscription card's numbers and its 24 h badge, as shown. */
+/** A subscription card's numbers (NaN while one shows a spinner, or a dash) and its 24 h badge, as shown. */
 export async function screenCard(page: Page, name: string): Promise<{ metrics: Record<string, number>; badge: string; red: boolean }> {
   const card = page.locator('[data-testid=subscription-card]', { has: page.locator(`h3:text-is("${name}")`) })
   await card.waitFor()
   const metrics = await card.locator('[data-metric]').evaluateAll((els) =>
-    Object.fromEntries(els.map((e) => [e.getAttribute('data-metric') ?? '', Number((e.querySelector('.value')?.textContent ?? '').replace(/[^\d]/g, ''))])),
+    Object.fromEntries(els.map((e) => [e.getAttribute('data-metric') ?? '', ((text) => (text === '' ? Number.NaN : Number(text)))((e.querySelector('.value')?.textContent ?? '').replace(/[^\d]/g, ''))])),
   )
   const badge = card.locator('[data-testid=failure-rate]')
   return { metrics, badge: await badge.innerText(), red: (await badge.getAttribute('data-red')) === 'true' }
