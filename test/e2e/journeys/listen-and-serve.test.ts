@@ -57,7 +57,6 @@ describe('journey: listen and serve on one data folder', () => {
     expect(store.valid).toBe(7)
     // The top bar counts the store's captured requests.
     await page.locator(`[data-testid=store-size][data-requests="${store.requests}"]`).waitFor()
-    expect(await page.locator('[data-testid=store-size]').innerText()).toMatch(new RegExp(`· ${store.requests} req$`))
     // One row per event id at the endpoint, each with as many requests as the store has for it.
     expect(await screenRowCount(page)).toBe(store.rows.length)
     const shown = await screenRows(page)
@@ -66,7 +65,7 @@ describe('journey: listen and serve on one data folder', () => {
       expect(row.status).toBe('received')
       expect(row.signature).toBe('valid')
       expect(row.marks).toHaveLength(row.attempts)
-      expect(row.duplicates).toBe(row.attempts > 1 ? `dup ×${row.attempts}` : null)
+      expect(row.duplicates).toBe(row.attempts - 1)
     }
     await shot(page, 'listen-and-serve-2-live')
 

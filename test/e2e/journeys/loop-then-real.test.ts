@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import type { Har } from '../../../shared/exports'
 import { createEndpoint, rowSelector } from '../support/app'
-import { clockText, journey, screenRows, settle, shot, withStore } from '../support/journey'
+import { clockText, journey, screenPicked, screenRows, settle, shot, withStore } from '../support/journey'
 
 const day = journey('loop-then-real')
 const SECRET = `whsec_${Buffer.from('loop-then-real-secret-of-32-byte').toString('base64')}`
@@ -69,9 +69,9 @@ describe('journey: Try the loop, then real traffic, then an export', () => {
 
     // Pick the three real rows (Ctrl-click): the toolbar and the Export dialog say the same number.
     for (const id of REAL) await page.locator(`${rowSelector(`[data-event-id=${id}]`)} .tl-meta`).click({ modifiers: ['Control'] })
-    expect(await page.locator('[data-testid=row-count]').innerText()).toContain('3 picked')
+    expect(await screenPicked(page)).toBe(3)
     await page.click('[data-testid=export-open]')
-    await page.waitForSelector('[data-testid=export-dialog] h2:has-text("Export 3 rows")')
+    expect(await page.locator('[data-testid=export-dialog] h2').innerText()).toMatch(/^Export 3 (selected )?rows$/)
     await page.check('[data-testid=export-format-har]')
     await shot(page, 'loop-then-real-3-export')
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-download]')])

@@ -178,8 +178,8 @@ export interface ScreenRow {
   attempts: number
   /** The marks' labels in order ("503", "200" …). */
   marks: string[]
-  /** The duplicate badge's text ("dup ×2"), or null without one. */
-  duplicates: string | null
+  /** Arrivals beyond the first, as the row's duplicate badge says (0 without a badge). */
+  duplicates: number
   signature: string | null
 }
 
@@ -192,7 +192,7 @@ export function screenRows(page: Page): Promise<ScreenRow[]> {
       status: row.getAttribute('data-status') ?? '',
       attempts: Number(row.getAttribute('data-attempts')),
       marks: [...row.querySelectorAll('.mark[data-tone]')].map((m) => (m.textContent ?? '').trim()),
-      duplicates: row.querySelector('[data-duplicates]')?.textContent?.trim() ?? null,
+      duplicates: Number(row.querySelector('[data-duplicates]')?.getAttribute('data-duplicates') ?? 0),
       signature: row.querySelector('[data-signature]')?.getAttribute('data-signature') ?? null,
     })),
   )
@@ -204,6 +204,14 @@ export async function screenRowCount(page: Page): Promise<number> {
   const found = /^([\d,]+) rows?/.exec(text)
   if (!found?.[1]) throw new Error(`the row count reads "${text}"`)
   return Number(found[1].replace(/,/g, ''))
+}
+
+/** The rows picked for export (Ctrl/⌘-click) as the toolbar counts them. */
+export async function screenPicked(page: Page): Promise<number> {
+  const counted = page.locator('[data-testid=selection-count]')
+  if ((await counted.count()) > 0) return Number(await counted.getAttribute('data-count'))
+  const found = /· ([\d,]+) picked/.exec(await page.locator('[data-testid=row-count]').innerText())
+  return found?.[1] ? Number(found[1].replace(/,/g, '')) : 0
 }
 
 /** A subscription card's numbers (NaN while one shows a spinner, or a dash) and its 24 h badge, as shown. */
