@@ -20,9 +20,19 @@ export interface Served {
 
 export const CLI = resolve('out/main/cli.js')
 
-export async function startServe(extraArgs: string[] = []): Promise<Served> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'hookloop-serve-'))
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', dataDir, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] })
+export interface ServeOptions {
+  /** A data folder the caller owns (kept on stop); default: a fresh one, removed on stop. */
+  dataDir?: string
+  /** Pass no --data: the folder comes from the environment (HOOKLOOP_DATA …), as for a user. */
+  dataFromEnv?: boolean
+  env?: NodeJS.ProcessEnv
+}
+
+export async function startServe(extraArgs: string[] = [], options: ServeOptions = {}): Promise<Served> {
+  const owned = options.dataDir === undefined
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hookloop-serve-'))
+  const dataArgs = options.dataFromEnv ? [] : ['--data', dataDir]
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...dataArgs, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env })
   const output: string[] = []
   const lines = createInterface({ input: child.stdout! })
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()))
@@ -66,7 +76,7 @@ export async function startServe(extraArgs: string[] = []): Promise<Served> {
         child.kill('SIGTERM')
         await exited
       }
-      rmSync(dataDir, { recursive: true, force: true })
+      if (owned) rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

@@ -1,0 +1,69 @@
+// Mid-morning, the app open after "Try the loop": a `hookloop trigger stripe …` (another process,
+// its own sender and its own attempt numbers) delivers into the loop's endpoint. The triggered
+// event gets a row of its own; the loop's delivery row keeps exactly its four attempts, and its
+// attempt #1 still inspects its own request. Every captured request is in exactly one row.
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../../support/run-cli'
+import { rowSelector } from '../support/app'
+import { journey, screenRows, settle, shot, withStore } from '../support/journey'
+
+const day = journey('trigger-while-open', { timeoutMs: 30_000 })
+
+interface Triggered {
+  ok: boolean
+  event_id: string
+  attempts: { n: number; outcome: string }[]
+}
+
+describe('journey: hookloop trigger into an endpoint while the app is open', () => {
+  it('the triggered event has its own row; no delivery row gains chips', async () => {
+    const served = await day.serve()
+    const page = day.page
+    await page.click('[data-testid=try-the-loop]')
+    const loop = page.locator(rowSelector('[data-status=succeeded][data-attempts="4"]'))
+    await loop.waitFor()
+    const loopEvent = (await loop.getAttribute('data-event-id'))!
+    const loopMarks = await loop.locator('.mark[data-tone]').allInnerTexts()
+    expect(loopMarks).toEqual(['503', '503', '503', '200'])
+
+    // Another process delivers a Stripe event into the same endpoint, with its own attempts #1, #2 …
+    const cli = await runCli(['trigger', 'stripe', 'payment_intent.succeeded', '--to', `${served.receiverUrl}/h/try-the-loop`, '--secret', 'whsec_trigger_journey', '--json'])
+    expect(cli.code, cli.stderr).not.toBe(2)
+    const triggered = JSON.parse(cli.stdout) as Triggered
+    expect(triggered.attempts.length).toBeGreaterThan(0)
+    // The id it names is the one the app sees in the body (Stripe's evt_…).
+    expect.soft(triggered.event_id).toMatch(/^evt_/)
+
+    // The store holds the loop's four requests and the trigger's; the screen shows all of them.
+    const requests = withStore(day.data, (s) => s.count('SELECT COUNT(*) FROM requests'))
+    expect(requests).toBe(4 + triggered.attempts.length)
+    await page.locator(`[data-testid=store-size][data-requests="${requests}"]`).waitFor()
+    await settle(async () => (await screenRows(page)).reduce((n, r) => n + r.marks.length, 0) >= requests)
+    await shot(page, 'trigger-while-open-1-rows')
+
+    const shown = await screenRows(page)
+    const loopRow = shown.find((r) => r.eventId === loopEvent)
+    // The delivery row holds exactly its own attempts: no chip of the trigger's joins it.
+    expect.soft(loopRow?.attempts).toBe(4)
+    expect.soft(loopRow?.marks).toEqual(loopMarks)
+    // Its badges are its own attempts' too: their signatures were valid, the trigger's are not its.
+    expect.soft(loopRow?.signature).toBe('valid')
+    expect.soft(loopRow?.duplicates, 'the loop row’s duplicate arrivals').toBe(3)
+    // The trigger's requests are a row (or rows) of their own, and every request is in one row.
+    const others = shown.filter((r) => r.eventId !== loopEvent)
+    expect.soft(others.reduce((n, r) => n + r.marks.length, 0), 'the trigger’s requests on rows of their own').toBe(triggered.attempts.length)
+    expect.soft(others.every((r) => r.status === 'received')).toBe(true)
+    expect.soft(shown.reduce((n, r) => n + r.marks.length, 0), 'marks on screen = requests in the store').toBe(requests)
+
+    // Attempt #1 of the loop inspects its own request, not the trigger's #1.
+    await page.locator(`${rowSelector(`[data-event-id="${loopEvent}"]`)} .tl-meta`).click()
+    const inspector = page.locator('[data-testid=inspector]')
+    await inspector.locator('[data-testid=attempt-chip]').first().click()
+    await inspector.locator('[data-testid=verdict]').waitFor()
+    await shot(page, 'trigger-while-open-2-inspector')
+    const text = await inspector.innerText()
+    expect.soft(text).not.toContain('payment_intent')
+    expect.soft(text.toLowerCase()).not.toContain('stripe-signature')
+    expect.soft(await inspector.locator('[data-testid=verdict]').getAttribute('data-state')).toBe('valid')
+  })
+})
