@@ -219,6 +219,24 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE forward_legs ADD COLUMN request_body_captured INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 8,
+    name: 'timeline reads that stay flat as the store grows: received groups and event id search',
+    sql: `
+      -- The requests no attempt of ours made, by group (endpoint, dedupe key) in arrival order:
+      -- whether a request is its group's first arrival and a group's requests are one probe each,
+      -- and counting the groups reads this index alone, never the rows (attempt_id is in it so
+      -- that SQLite sees it as covering).
+      CREATE INDEX requests_received_groups ON requests(endpoint_id, dedupe_key, received_at, attempt_id) WHERE attempt_id IS NULL;
+      -- Search by event id: the ids that start with the text typed, in any ASCII case.
+      CREATE INDEX requests_by_key_nocase ON requests(dedupe_key COLLATE NOCASE) WHERE dedupe_key IS NOT NULL;
+      CREATE INDEX deliveries_by_event_nocase ON deliveries(event_id COLLATE NOCASE);
+      -- A status or subscription filter, newest first: the index's order, no sort of every
+      -- delivery in that status or of that subscription.
+      CREATE INDEX deliveries_by_status_id ON deliveries(status, id);
+      CREATE INDEX deliveries_by_subscription_id ON deliveries(subscription_id, id);
+    `,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0
