@@ -147,8 +147,8 @@ function prefixBounds(text: string): [string, string] {
 
 /**
  * A receive-only request is its group's first arrival when no request of the same endpoint and
- * dedupe key (outside loop mode) came before it: one probe of requests_received_groups. A request
- * without a dedupe key is a group of its own.
+ * dedupe key (outside loop mode) came before it: one probe of an (endpoint_id, dedupe_key) index.
+ * A request without a dedupe key is a group of its own.
  */
 const FIRST_OF_GROUP = `(r.dedupe_key IS NULL OR NOT EXISTS (SELECT 1 FROM requests p
    WHERE p.attempt_id IS NULL AND p.endpoint_id IS r.endpoint_id AND p.dedupe_key = r.dedupe_key
