@@ -230,10 +230,6 @@ export const MIGRATIONS: readonly Migration[] = [
       -- Search by event id: the ids that start with the text typed, in any ASCII case.
       CREATE INDEX requests_by_key_nocase ON requests(dedupe_key COLLATE NOCASE) WHERE dedupe_key IS NOT NULL;
       CREATE INDEX deliveries_by_event_nocase ON deliveries(event_id COLLATE NOCASE);
-      -- A status or subscription filter, newest first: the index's order, no sort of every
-      -- delivery in that status or of that subscription.
-      CREATE INDEX deliveries_by_status_id ON deliveries(status, id);
-      CREATE INDEX deliveries_by_subscription_id ON deliveries(subscription_id, id);
     `,
   },
 ]
