@@ -192,12 +192,20 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   // that very attempt (sender/attempt-link.ts); any other value is a header like the rest.
   const links = createAttemptLinkStore(db)
   const linkKey = links.key()
+  // An attempt has one request of its own, its first: a later one carrying the same link (a copy
+  // sent again, a redirect followed) is received traffic. Links made here but not yet committed
+  // are remembered, the store answers for the rest (requests_by_attempt).
+  const linkedHere = new Set<number>()
   function linkedAttempt(value: string | string[] | undefined, body: Buffer): number | null {
     const link = parseAttemptLink(value)
     if (!link) return null
     const attempt = links.attempt(link.attemptId)
     if (!attempt) return null
-    return linkChecksOut(linkKey, link, { id: attempt.id, deliveryId: attempt.delivery_id, eventId: attempt.event_id }, body) ? attempt.id : null
+    if (!linkChecksOut(linkKey, link, { id: attempt.id, deliveryId: attempt.delivery_id, eventId: attempt.event_id }, body)) return null
+    if (linkedHere.has(attempt.id) || links.claimed(attempt.id)) return null
+    if (linkedHere.size >= 4096) linkedHere.clear() // older links are committed by now: the store knows them
+    linkedHere.add(attempt.id)
+    return attempt.id
   }
 
   const inFlight = new Set<Promise<void>>()

@@ -21,6 +21,8 @@ export interface LinkedAttemptRow {
 export interface AttemptLinkStore {
   /** The data folder's link key, made on first use (two processes racing agree on the first one written). */
   key(): Buffer
+  /** Whether a request is already filed under this attempt (an attempt has one request of its own). */
+  claimed(id: number): boolean
   /** The attempt of this id with its delivery and event, or undefined when this store has none. */
   attempt(id: number): LinkedAttemptRow | undefined
 }
@@ -38,16 +40,23 @@ export function createAttemptLinkStore(db: Database): AttemptLinkStore {
   // that number, a stranger's request or another store's attempt, was filed under our attempt,
   // and nothing tells those from our own. Their links are dropped (the requests become received
   // traffic), once, by the process that makes the key. A link the receiver checked is stored
-  // with its `<id>.<mac>` header; rows with no header at all are left as they are.
-  const dropNumberLinks = db.prepare(
+  // with its `<id>.<mac>` header; rows with no header at all keep their link only where it holds
+  // what a checked link holds (docs/ui.md): an attempt this store has, and its first request.
+  // From then on the receiver stores a link only under that rule, so `attempt_id IS NULL` is
+  // exactly "received traffic", a predicate an index serves.
+  const dropUncheckedLinks = db.prepare(
     `UPDATE requests SET attempt_id = NULL
-      WHERE attempt_id IS NOT NULL AND EXISTS (
-        SELECT 1 FROM json_each(CASE WHEN json_valid(requests.headers_json) THEN requests.headers_json ELSE '[]' END) h
-         WHERE lower(json_extract(h.value, '$[0]')) = 'x-hookloop-attempt' AND instr(json_extract(h.value, '$[1]'), '.') = 0)`,
+      WHERE attempt_id IS NOT NULL AND (
+        EXISTS (
+          SELECT 1 FROM json_each(CASE WHEN json_valid(requests.headers_json) THEN requests.headers_json ELSE '[]' END) h
+           WHERE lower(json_extract(h.value, '$[0]')) = 'x-hookloop-attempt' AND instr(json_extract(h.value, '$[1]'), '.') = 0)
+        OR NOT EXISTS (SELECT 1 FROM attempts a WHERE a.id = requests.attempt_id)
+        OR id > (SELECT MIN(own.id) FROM requests own WHERE own.attempt_id = requests.attempt_id))`,
   )
+  const claimed = db.prepare<[number], number>('SELECT 1 FROM requests WHERE attempt_id = ? LIMIT 1').pluck()
   const makeKey = db.transaction((): boolean => {
     const made = insertKey.run(KEY_SETTING, JSON.stringify(randomBytes(KEY_BYTES).toString('base64'))).changes === 1
-    if (made) dropNumberLinks.run()
+    if (made) dropUncheckedLinks.run()
     return made
   })
 
@@ -68,6 +77,7 @@ export function createAttemptLinkStore(db: Database): AttemptLinkStore {
       if (!key) keys.set(db, (key = load()))
       return key
     },
+    claimed: (id) => claimed.get(id) !== undefined,
     attempt: (id) => attempt.get(id),
   }
 }

@@ -26,24 +26,18 @@ export const DELIVERY_FAILED = `d.status = 'failed'`
 export const DUPLICATE_ARRIVAL = `coalesce(r.duplicate_number, 1) > 1`
 
 /**
- * Whether request `q` is its attempt's own request, shown as that attempt's mark in its delivery's
- * row: linked to an attempt this store has (the receiver links only a request whose link checks
- * out, sender/attempt-link.ts), and the first request so linked. Every other request — a later
- * copy of the same bytes, one whose attempt is gone, one from a store that linked by number — is
- * received traffic, in the row of its endpoint and dedupe key: each request is in exactly one row.
+ * Which requests are an attempt's (alias `r` = requests, `a` = attempts): counted on the
+ * attempt's delivery row and its subscription's card. The receiver stores a link only for a
+ * request whose link checks out (sender/attempt-link.ts) and that is its attempt's first
+ * (receiver.ts `linkedAttempt`; older stores are brought to the same rule once,
+ * store/attempt-links.ts), and pruning an attempt clears its request's link: so a linked request
+ * is its attempt's own, and every other request is received traffic (RECEIVED_REQUEST), counted
+ * on the row of its endpoint and key. Each request counts once, in exactly one row.
  */
-export const ownRequest = (q: string) =>
-  `(${q}.attempt_id IS NOT NULL AND EXISTS (SELECT 1 FROM attempts own_a WHERE own_a.id = ${q}.attempt_id)
-    AND ${q}.id = (SELECT MIN(own_r.id) FROM requests own_r WHERE own_r.attempt_id = ${q}.attempt_id))`
-
-/**
- * Which requests are an attempt's (alias `r` = requests, `a` = attempts): its own request (above),
- * counted on the attempt's delivery row and its subscription's card. Every other request is
- * received traffic (RECEIVED_REQUEST), counted on the row of its endpoint and key: each request
- * counts once.
- */
-export const ATTEMPT_REQUEST = `r.id = (SELECT MIN(own_r.id) FROM requests own_r WHERE own_r.attempt_id = a.id)`
-export const RECEIVED_REQUEST = `NOT ${ownRequest('r')}`
+export const ATTEMPT_REQUEST = `r.attempt_id = a.id`
+export const RECEIVED_REQUEST = `r.attempt_id IS NULL`
+/** Whether request `q` is its attempt's own request (the same rule, for another alias). */
+export const ownRequest = (q: string) => `${q}.attempt_id IS NOT NULL`
 
 /** Received requests group by endpoint and this key: one timeline row each. */
 export const RECEIVED_GROUP_KEY = `COALESCE(dedupe_key, 'request:' || id)`

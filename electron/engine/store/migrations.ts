@@ -250,6 +250,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE attempts ADD COLUMN started_wall_at INTEGER;
     `,
   },
+  {
+    version: 8,
+    name: 'timeline reads that stay flat as the store grows: received groups and event id search',
+    sql: `
+      -- The requests no attempt of ours made, by group (endpoint, dedupe key) in arrival order:
+      -- counting the timeline's received rows reads this index alone, never the rows (attempt_id
+      -- is in it so that SQLite sees it as covering).
+      CREATE INDEX requests_received_groups ON requests(endpoint_id, dedupe_key, received_at, attempt_id) WHERE attempt_id IS NULL;
+      -- Search by event id: the ids that start with the text typed, in any ASCII case.
+      CREATE INDEX requests_by_key_nocase ON requests(dedupe_key COLLATE NOCASE) WHERE dedupe_key IS NOT NULL;
+      CREATE INDEX deliveries_by_event_nocase ON deliveries(event_id COLLATE NOCASE);
+    `,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

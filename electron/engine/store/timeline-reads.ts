@@ -76,12 +76,15 @@ export function createTimelineReads(db: Database) {
        FROM attempts a LEFT JOIN requests r ON ${ATTEMPT_REQUEST}
       WHERE a.delivery_id = ? ORDER BY a.n`,
   )
-  const requestsOfGroup = db.prepare<[string | null, string], TimelineRequestRow>(
-    `SELECT id, endpoint_id, received_at, response_status, response_ms, fault_json, verify_valid, verify_reason, verify_json,
-            dedupe_key, duplicate_number, ${EVENT_TYPE_SQL} AS event_type, ${DUPLICATE_ARRIVAL} AS duplicate_arrival
-       FROM requests r
-      WHERE ${RECEIVED_REQUEST} AND endpoint_id IS ? AND ${GROUP_SQL} = ?
-      ORDER BY id LIMIT ${GROUP_MARKS_LIMIT}`,
+  // A group's key is its dedupe key, or 'request:<id>' for a request without one: two statements,
+  // so each reads one index (a COALESCE over both would read every request of the endpoint).
+  const GROUP_COLUMNS = `id, endpoint_id, received_at, response_status, response_ms, fault_json, verify_valid, verify_reason, verify_json,
+            dedupe_key, duplicate_number, ${EVENT_TYPE_SQL} AS event_type, ${DUPLICATE_ARRIVAL} AS duplicate_arrival`
+  const requestsOfKey = db.prepare<[string | null, string], TimelineRequestRow>(
+    `SELECT ${GROUP_COLUMNS} FROM requests r WHERE ${RECEIVED_REQUEST} AND endpoint_id IS ? AND dedupe_key = ? ORDER BY id LIMIT ${GROUP_MARKS_LIMIT}`,
+  )
+  const keylessRequest = db.prepare<[string | null, number], TimelineRequestRow>(
+    `SELECT ${GROUP_COLUMNS} FROM requests r WHERE endpoint_id IS ? AND id = ? AND ${RECEIVED_REQUEST} AND dedupe_key IS NULL`,
   )
   const placeOfRequest = db.prepare<[number], RequestPlaceRow>(
     `SELECT q.endpoint_id, COALESCE(q.dedupe_key, 'request:' || q.id) AS key, q.attempt_id,
@@ -109,9 +112,9 @@ export function createTimelineReads(db: Database) {
       refs.push(...(db.prepare(`SELECT 'd' AS kind, d.id AS ref, NULL AS endpoint_id, NULL AS gkey, d.created_at AS first_at ${from} ORDER BY d.id DESC LIMIT ?`).all(...params, count) as TimelineRef[]))
     }
     if (parts.received) {
-      const { sql, params } = parts.received
-      total += (db.prepare(`SELECT COUNT(*) AS n FROM (${sql})`).get(...params) as { n: number }).n
-      refs.push(...(db.prepare(`${sql} ORDER BY first_at DESC, ref DESC LIMIT ?`).all(...params, count) as TimelineRef[]))
+      const { count: counted, page } = parts.received
+      total += db.prepare(counted.sql).pluck().get(...counted.params) as number
+      refs.push(...(db.prepare(`${page.sql} LIMIT ?`).all(...page.params, count) as TimelineRef[]))
     }
     if (parts.deliveries && parts.received) refs.sort((a, b) => b.first_at - a.first_at || b.ref - a.ref)
     return { refs, total }
@@ -123,7 +126,11 @@ export function createTimelineReads(db: Database) {
     delivery: (id: number) => deliveryById.get(id),
     simulation: (id: string) => simulationById.get(id),
     attemptsOf: (deliveryId: number) => attemptsOf.all(deliveryId),
-    requestsOfGroup: (endpointId: string | null, key: string) => requestsOfGroup.all(endpointId, key),
+    requestsOfGroup(endpointId: string | null, key: string): TimelineRequestRow[] {
+      const keyless = /^request:(\d+)$/.exec(key)
+      const alone = keyless ? keylessRequest.all(endpointId, Number(keyless[1])) : []
+      return alone.length > 0 ? alone : requestsOfKey.all(endpointId, key)
+    },
     placeOfRequest: (requestId: number) => placeOfRequest.get(requestId),
     /** The forward legs of these requests, one summary each (requests never forwarded are absent). */
     legsOf: (requestIds: readonly number[]): TimelineLegRow[] => (requestIds.length === 0 ? [] : legsOf.all(JSON.stringify(requestIds))),
@@ -134,15 +141,34 @@ export function createTimelineReads(db: Database) {
 
 export type TimelineReads = ReturnType<typeof createTimelineReads>
 
+interface Statement {
+  sql: string
+  params: unknown[]
+}
+
 export interface TimelineParts {
   /** `FROM deliveries d … WHERE …` and its parameters. */
   deliveries: { from: string; params: unknown[] } | null
-  /** A grouped SELECT of receive-only requests (kind, ref, endpoint_id, gkey, first_at). */
-  received: { sql: string; params: unknown[] } | null
+  /** Receive-only groups: how many there are, and a SELECT (kind, ref, endpoint_id, gkey, first_at) newest first, to be limited. */
+  received: { count: Statement; page: Statement } | null
 }
 
 /** TimelineFilter.clock for live traffic; any other value is a simulation's id. */
 export const WALL_CLOCK = 'wall'
+
+/** The bounds of the ids that start with `text` in any ASCII case (NOCASE), for a range over an index. */
+function prefixBounds(text: string): [string, string] {
+  return [text, `${text}\u{10FFFF}`]
+}
+
+/**
+ * A receive-only request is its group's first arrival when no request of the same endpoint and
+ * dedupe key (outside loop mode) came before it: one probe of an (endpoint_id, dedupe_key) index.
+ * A request without a dedupe key is a group of its own.
+ */
+const FIRST_OF_GROUP = `(r.dedupe_key IS NULL OR NOT EXISTS (SELECT 1 FROM requests p
+   WHERE p.attempt_id IS NULL AND p.endpoint_id IS r.endpoint_id AND p.dedupe_key = r.dedupe_key
+     AND (p.received_at < r.received_at OR (p.received_at = r.received_at AND p.id < r.id))))`
 
 export function timelineParts(filter: TimelineFilter): TimelineParts {
   const statuses = filter.status && filter.status.length > 0 ? filter.status : null
@@ -167,8 +193,8 @@ export function timelineParts(filter: TimelineFilter): TimelineParts {
       params.push(filter.eventType)
     }
     if (filter.search) {
-      where.push('d.event_id LIKE ?')
-      params.push(`%${escapeLike(filter.search)}%`)
+      where.push('d.event_id COLLATE NOCASE >= ? AND d.event_id COLLATE NOCASE < ?')
+      params.push(...prefixBounds(filter.search))
     }
     // deliveries_by_simulation: the rows of one clock, newest first, without reading the others.
     if (filter.clock === WALL_CLOCK) where.push('d.simulation_id IS NULL')
@@ -179,27 +205,65 @@ export function timelineParts(filter: TimelineFilter): TimelineParts {
     const join = filter.eventType ? 'JOIN events e ON e.id = d.event_id' : ''
     parts.deliveries = { from: `FROM deliveries d ${join}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`, params }
   }
-  if (wantReceived) {
-    const where = [RECEIVED_REQUEST]
-    const params: unknown[] = []
-    if (filter.endpointId) {
-      where.push('endpoint_id = ?')
-      params.push(filter.endpointId)
-    }
-    if (filter.search) {
-      where.push(`${GROUP_SQL} LIKE ?`)
-      params.push(`%${escapeLike(filter.search)}%`)
-    }
-    const having = filter.eventType ? ` HAVING MAX(${EVENT_TYPE_SQL}) = ?` : ''
-    if (filter.eventType) params.push(filter.eventType)
-    parts.received = {
-      sql: `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests r WHERE ${where.join(' AND ')} GROUP BY endpoint_id, gkey${having}`,
-      params,
-    }
-  }
+  if (wantReceived) parts.received = filter.eventType ? receivedOfEventType(filter, filter.eventType) : received(filter)
   return parts
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[%_]/g, '')
+/**
+ * Receive-only groups, read from the indexes: the newest first arrivals (walking requests by time,
+ * each checked with one probe), and the number of groups, one pass over requests_received_groups
+ * (a request without a dedupe key counts as a group of its own). That count is the one read here
+ * that grows with the store (docs/BENCHMARKS.md, scale).
+ */
+function received(filter: TimelineFilter): { count: Statement; page: Statement } {
+  const where = [RECEIVED_REQUEST]
+  const params: unknown[] = []
+  // In arrival order from the index that has it; requests_received_groups would need a sort.
+  let walk = ''
+  if (filter.endpointId) {
+    where.push('r.endpoint_id = ?')
+    params.push(filter.endpointId)
+    walk = 'INDEXED BY requests_by_endpoint'
+  }
+  if (filter.search) {
+    // Only keyed requests have an event id to search.
+    where.push('r.dedupe_key COLLATE NOCASE >= ? AND r.dedupe_key COLLATE NOCASE < ?')
+    params.push(...prefixBounds(filter.search))
+    walk = ''
+  }
+  const conditions = where.join(' AND ')
+  return {
+    count: {
+      sql: filter.search
+        ? `SELECT COUNT(*) FROM (SELECT DISTINCT r.endpoint_id, r.dedupe_key FROM requests r WHERE ${conditions})`
+        : `SELECT COALESCE(SUM(CASE WHEN dedupe_key IS NULL THEN n ELSE 1 END), 0)
+             FROM (SELECT r.dedupe_key, COUNT(*) AS n FROM requests r WHERE ${conditions} GROUP BY r.endpoint_id, r.dedupe_key)`,
+      params,
+    },
+    page: {
+      sql: `SELECT 'r' AS kind, r.id AS ref, r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) AS gkey, r.received_at AS first_at
+              FROM requests r ${walk} WHERE ${conditions} AND ${FIRST_OF_GROUP} ORDER BY r.received_at DESC, r.id DESC`,
+      params,
+    },
+  }
+}
+
+/** Receive-only groups whose requests' bodies name an event type: read from every receive-only request (a body field has no index). */
+function receivedOfEventType(filter: TimelineFilter, eventType: string): { count: Statement; page: Statement } {
+  const where = [RECEIVED_REQUEST]
+  const params: unknown[] = []
+  if (filter.endpointId) {
+    where.push('endpoint_id = ?')
+    params.push(filter.endpointId)
+  }
+  if (filter.search) {
+    where.push('dedupe_key COLLATE NOCASE >= ? AND dedupe_key COLLATE NOCASE < ?')
+    params.push(...prefixBounds(filter.search))
+  }
+  const grouped = `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests r WHERE ${where.join(' AND ')}
+    GROUP BY endpoint_id, gkey HAVING MAX(${EVENT_TYPE_SQL}) = ?`
+  return {
+    count: { sql: `SELECT COUNT(*) FROM (${grouped})`, params: [...params, eventType] },
+    page: { sql: `${grouped} ORDER BY first_at DESC, ref DESC`, params: [...params, eventType] },
+  }
 }

@@ -23,7 +23,9 @@ export function matchesFilter(row: TimelineRow, filter: TimelineFilter): boolean
   if (filter.endpointId && row.endpointId !== filter.endpointId) return false
   if (filter.subscriptionId && row.subscriptionId !== filter.subscriptionId) return false
   if (filter.eventType && row.eventType !== filter.eventType) return false
-  if (filter.search && !row.eventId.toLowerCase().includes(filter.search.toLowerCase())) return false
+  // As the engine searches (store/timeline-reads.ts): event ids that start with the text, in any
+  // ASCII case; a received row without a dedupe key has no event id to find.
+  if (filter.search && (!row.eventId.toLowerCase().startsWith(filter.search.toLowerCase()) || (row.kind === 'received' && row.eventId.startsWith('request #')))) return false
   if (filter.clock && clockKey(row.clock) !== filter.clock) return false
   return true
 }

@@ -189,20 +189,28 @@ describe('rows never mix', () => {
   })
 
   it('requests that claim an attempt in a store written before links were checked: none vanishes, none multiplies a mark', async () => {
-    const { engine } = await engineOnNewFolder()
-    ordersEndpoint(engine, 2)
-    const { eventId, deliveryId } = await deliver(engine, { endpoint: 'orders' })
-    const [, second] = deliveryView(engine, deliveryId).detail.attempts
+    const temp = makeTempDir('hookloop-old-claims-')
+    cleanups.push(() => temp.cleanup())
+    const clock = createVirtualClock({ start: Date.UTC(2026, 0, 1) })
+    const first = await openEngine(temp.dir, clock)
+    ordersEndpoint(first, 2)
+    const { eventId, deliveryId } = await deliver(first, { endpoint: 'orders' })
+    const [, second] = deliveryView(first, deliveryId).detail.attempts
     if (!second) throw new Error('no second attempt')
-    // What an older receiver stored for a request carrying a bare number: attempt_id as sent, one
-    // naming an attempt this store has, one naming an attempt it never had.
-    const endpointId = engine.receiver.endpoints.list()[0]?.id
-    const insert = engine.db.prepare(
+    // What an older receiver stored with no header to tell: attempt_id as claimed, one naming an
+    // attempt this store has (a second request for it), one naming an attempt it never had; and
+    // no link key yet, as in a store from before links were checked.
+    const endpointId = first.receiver.endpoints.list()[0]?.id
+    const insert = first.db.prepare(
       `INSERT INTO requests (endpoint_id, received_at, method, path, headers_json, body, body_size, dedupe_key, attempt_id) VALUES (?, ?, 'POST', '/h/orders', '[]', ?, 2, ?, ?)`,
     )
     insert.run(endpointId, Date.UTC(2026, 0, 2), Buffer.from('{}'), 'evt_claims_second', second.id)
     insert.run(endpointId, Date.UTC(2026, 0, 2), Buffer.from('{}'), 'evt_claims_unknown', 9_999)
+    first.db.prepare("DELETE FROM settings WHERE key = 'attempt_link_key'").run()
+    await first.close()
+    clock.dispose()
 
+    const engine = await engineOnFolder(temp.dir)
     const view = deliveryView(engine, deliveryId)
     expect(view.row.marks).toHaveLength(3)
     expect(view.requests.map((r) => header(r, 'webhook-id'))).toEqual([eventId, eventId, eventId])

@@ -71,7 +71,8 @@ describe('timeline model', () => {
 
   it('matches filters by status, subscription, endpoint, type and event id', () => {
     const r = row('a', 1, { eventId: '5b0a8677-7ccd', endpointId: 'ep' })
-    expect(matchesFilter(r, { search: '7CCD' })).toBe(true)
+    expect(matchesFilter(r, { search: '5B0A' })).toBe(true)
+    expect(matchesFilter(r, { search: '7ccd' })).toBe(false)
     expect(matchesFilter(r, { search: 'nope' })).toBe(false)
     expect(matchesFilter(r, { subscriptionId: 'sub-2' })).toBe(false)
     expect(matchesFilter(r, { endpointId: 'ep', eventType: 'booking.created', status: ['retrying'] })).toBe(true)
