@@ -19,10 +19,7 @@ type Objects<B> = Extract<NonNullable<B>, object>
 /** true, or the fields that do not conform with why. */
 type AllTrue<T> = { [K in keyof T as [T[K]] extends [true] ? never : K]: T[K] } extends infer Bad ? ([keyof Bad] extends [never] ? true : Bad) : never
 
-// NumericIds: Shopify's REST resource classes type `id` and `*_id` fields as strings (their
-// finders take number | string), while its webhooks carry numbers, as in every payload example of
-// its docs: the fixtures keep the wire's numbers, and a number may stand for such a string.
-type Conforms<A, B, NumericIds extends boolean = false, Key = ''> = [A] extends [never]
+type Conforms<A, B> = [A] extends [never]
   ? true // an empty array's element
   : [A] extends [null]
     ? null extends B
@@ -30,7 +27,7 @@ type Conforms<A, B, NumericIds extends boolean = false, Key = ''> = [A] extends 
       : { expected: B; got: null }
     : A extends readonly (infer AU)[]
       ? Extract<Objects<B>, readonly unknown[]> extends readonly (infer BU)[]
-        ? Conforms<AU, BU, NumericIds>
+        ? Conforms<AU, BU>
         : { expected: B; got: 'an array' }
       : A extends Prim
         ? A extends B
@@ -39,17 +36,9 @@ type Conforms<A, B, NumericIds extends boolean = false, Key = ''> = [A] extends 
             ? Extract<B, string> extends never
               ? { expected: B; got: A }
               : true
-            : A extends number
-              ? NumericIds extends true
-                ? Key extends 'id' | `${string}_id`
-                  ? Extract<B, string> extends never
-                    ? { expected: B; got: A }
-                    : true
-                  : { expected: B; got: A }
-                : { expected: B; got: A }
-              : { expected: B; got: A }
+            : { expected: B; got: A }
         : [Exclude<keyof A, keyof Objects<B>>] extends [never]
-          ? AllTrue<{ [K in keyof A]-?: Conforms<A[K], Objects<B>[K & keyof Objects<B>], NumericIds, K> }>
+          ? AllTrue<{ [K in keyof A]-?: Conforms<A[K], Objects<B>[K & keyof Objects<B>]> }>
           : { unknown_fields: Exclude<keyof A, keyof Objects<B>> }
 
 type PayloadOf<List extends readonly { type: string; payload: (...args: never[]) => unknown }[], T extends List[number]['type']> = ReturnType<Extract<List[number], { type: T }>['payload']>
