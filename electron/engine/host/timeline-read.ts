@@ -102,7 +102,7 @@ export function createTimelineRead(db: Database) {
       eventType: d.event_type,
       status: d.status,
       subscriptionId: d.subscription_id,
-      endpointId: null,
+      endpointId: d.endpoint_id,
       attempts: d.attempts,
       lastStatusCode: d.last_status_code,
       firstAt: attempts[0]?.started_at ?? d.created_at,

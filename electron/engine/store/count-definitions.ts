@@ -39,5 +39,16 @@ export const RECEIVED_REQUEST = `r.attempt_id IS NULL`
 /** Whether request `q` is its attempt's own request (the same rule, for another alias). */
 export const ownRequest = (q: string) => `${q}.attempt_id IS NOT NULL`
 
+/**
+ * The subscriptions whose deliveries belong to endpoint `?` (its id): those that deliver to it
+ * (loop mode, `subscriptions.endpoint_slug`). Their attempts arrive there, so their delivery rows
+ * are in that endpoint's view beside its received rows; a delivery to a URL belongs to no endpoint.
+ * A short list (subscriptions are few); the deliveries follow by deliveries_by_subscription.
+ */
+export const SUBSCRIPTIONS_TO_ENDPOINT = `SELECT to_s.id FROM subscriptions to_s JOIN endpoints to_e ON to_e.slug = to_s.endpoint_slug WHERE to_e.id = ?`
+
+/** The endpoint a delivery's subscription delivers to (alias `d` = deliveries), or NULL for a URL. */
+export const DELIVERY_ENDPOINT = `(SELECT to_e.id FROM subscriptions to_s JOIN endpoints to_e ON to_e.slug = to_s.endpoint_slug WHERE to_s.id = d.subscription_id)`
+
 /** Received requests group by endpoint and this key: one timeline row each. */
 export const RECEIVED_GROUP_KEY = `COALESCE(dedupe_key, 'request:' || id)`

@@ -7,14 +7,14 @@ import type { AttemptRow } from './attempts'
 import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
 import type { RequestRow } from './requests'
-import { ATTEMPT_REQUEST, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, ownRequest } from './count-definitions'
+import { ATTEMPT_REQUEST, DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, SUBSCRIPTIONS_TO_ENDPOINT, ownRequest } from './count-definitions'
 import type { SimulationRow } from './simulations'
 
 /** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
 export type TimelineDeliveryRow = Pick<
   DeliveryRow,
   'id' | 'event_id' | 'subscription_id' | 'status' | 'attempts' | 'last_status_code' | 'last_attempt_at' | 'next_attempt_at' | 'created_at'
-> & { simulation_id: string | null } &
+> & { simulation_id: string | null; endpoint_id: string | null } &
   Pick<EventRow, 'event_type'>
 
 type Verdict = Pick<RequestRow, 'verify_valid' | 'verify_reason' | 'verify_json' | 'duplicate_number'>
@@ -66,7 +66,7 @@ const EVENT_TYPE_SQL = `CASE WHEN json_valid(CAST(body AS TEXT)) THEN COALESCE(j
 export function createTimelineReads(db: Database) {
   const deliveryById = db.prepare<[number], TimelineDeliveryRow>(
     `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, d.attempts, d.last_status_code, d.last_attempt_at,
-            d.next_attempt_at, d.created_at, d.simulation_id
+            d.next_attempt_at, d.created_at, d.simulation_id, ${DELIVERY_ENDPOINT} AS endpoint_id
        FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ?`,
   )
   const attemptsOf = db.prepare<[number], TimelineAttemptRow>(
@@ -172,7 +172,7 @@ const FIRST_OF_GROUP = `(r.dedupe_key IS NULL OR NOT EXISTS (SELECT 1 FROM reque
 
 export function timelineParts(filter: TimelineFilter): TimelineParts {
   const statuses = filter.status && filter.status.length > 0 ? filter.status : null
-  const wantDeliveries = !filter.endpointId && (!statuses || statuses.some((s) => s !== 'received'))
+  const wantDeliveries = !statuses || statuses.some((s) => s !== 'received')
   // Receive-only rows are real traffic: on the wall clock, never in a simulation.
   const wantReceived = !filter.subscriptionId && (!statuses || statuses.includes('received')) && (filter.clock === undefined || filter.clock === WALL_CLOCK)
   const parts: TimelineParts = { deliveries: null, received: null }
@@ -187,6 +187,11 @@ export function timelineParts(filter: TimelineFilter): TimelineParts {
     if (filter.subscriptionId) {
       where.push('d.subscription_id = ?')
       params.push(filter.subscriptionId)
+    }
+    // An endpoint's view holds the deliveries made to it (count-definitions.ts).
+    if (filter.endpointId) {
+      where.push(`d.subscription_id IN (${SUBSCRIPTIONS_TO_ENDPOINT})`)
+      params.push(filter.endpointId)
     }
     if (filter.eventType) {
       where.push('e.event_type = ?')

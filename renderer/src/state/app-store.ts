@@ -67,6 +67,11 @@ export interface AppState {
   following: string | null
   /** The scenario text the last run from this window started from (its report speaks for that text only). */
   ranText: string | null
+  /**
+   * Moves whenever the engine says rows changed in the store, whatever the filters show: counts
+   * read from the store (the top bar's) read again on it instead of waiting for their timer.
+   */
+  storeVersion: number
 }
 
 const PAGE = 300
@@ -94,6 +99,7 @@ export const useApp = create<AppState>(() => ({
   dialog: null,
   following: null,
   ranText: null,
+  storeVersion: 0,
 }))
 
 export function togglePicked(key: string): void {
@@ -289,6 +295,7 @@ export function applyBatch(batch: EventMessage[]): void {
     const { timeline, filter } = useApp.getState()
     patch.timeline = applyUpserts(timeline, upserts, filter)
   }
+  if (upserts.length > 0 || reset) patch.storeVersion = useApp.getState().storeVersion + 1
   if (Object.keys(patch).length > 0) useApp.setState(patch)
   if (reset) void reloadTimeline()
 }

@@ -1,15 +1,19 @@
 // The captured history in the top bar: the store's size at a glance, and behind it the retention
 // settings (days, MB) and Clear history for every endpoint or one. The size is read from the
-// engine every few seconds and after each change made here.
-import { useCallback, useEffect, useState } from 'react'
+// engine when the store's rows change (at most every READ_GAP_MS), every few seconds, and after
+// each change made here.
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { formatBytes, RETENTION_LIMITS, type RetentionSettings, type StoreSizeView } from '../../../shared/history'
 import { run, toast, useApp } from '../state/app-store'
 import { COUNT_WORDS, countText } from '../../../shared/counts'
 
 const REFRESH_MS = 5000
+/** A burst of captures reads the size once per gap, not once per row. */
+const READ_GAP_MS = 250
 
 function useStoreSize(): [StoreSizeView | null, () => void] {
   const client = useApp((s) => s.client)
+  const version = useApp((s) => s.storeVersion)
   const [size, setSize] = useState<StoreSizeView | null>(null)
   const refresh = useCallback(() => {
     if (!client) return
@@ -20,6 +24,22 @@ function useStoreSize(): [StoreSizeView | null, () => void] {
     const timer = setInterval(refresh, REFRESH_MS)
     return () => clearInterval(timer)
   }, [refresh])
+  // Rows changed in the store (a capture here, or by `listen` on the same folder): the count follows,
+  // one read per gap however many changes arrive in it (a timer already waiting covers them).
+  const waiting = useRef<ReturnType<typeof setTimeout> | null>(null)
+  useEffect(() => {
+    if (version === 0 || waiting.current !== null) return
+    waiting.current = setTimeout(() => {
+      waiting.current = null
+      refresh()
+    }, READ_GAP_MS)
+  }, [version, refresh])
+  useEffect(
+    () => () => {
+      if (waiting.current !== null) clearTimeout(waiting.current)
+    },
+    [],
+  )
   return [size, refresh]
 }
 

@@ -37,36 +37,72 @@ export interface MarkPlace {
   shape: 'pill' | 'dot' | 'hidden'
   /** 0 = the main line; 1 = the line under it, for marks crowding the one before. */
   lane: number
+  /** Where the mark is drawn (its time's x, or right of it when the marks before took that place). */
+  x: number
+}
+
+/** What a drawn mark covers along the line, in px (a pill is drawn 9 px left of its x, a dot 6). */
+export function markSpan(place: MarkPlace, label: string): { start: number; end: number } {
+  return place.shape === 'pill' ? { start: place.x - 9, end: place.x - 9 + pillWidth(label) } : { start: place.x - 6, end: place.x + 6 }
 }
 
 /**
- * How each mark is drawn so that no two cover each other: a pill with its label on the first lane
- * with room, else a dot, else (marks at one moment at this zoom) not at all — the mark before it
- * says in its tooltip how many more it hides, and the inspector lists every one. A row whose app
- * lines take the space under its marks has one lane.
+ * How each mark is drawn so that no two cover each other and every attempt stays on screen: a
+ * pill with its label on the first lane with room, else a dot, else a dot just right of the
+ * marks that took its place (a leader line joins it to its time). Only a mark that would land past
+ * `max` (hundreds of requests at one moment at this zoom) is not drawn: the mark before it says in
+ * its tooltip how many more it hides, and the inspector lists every one. A row whose app lines
+ * take the space under its marks has one lane.
  */
-export function markShapes(xs: readonly number[], labels: readonly string[], lanes = 2): MarkPlace[] {
+export function markShapes(xs: readonly number[], labels: readonly string[], lanes = 2, max = Number.POSITIVE_INFINITY): MarkPlace[] {
   const ends: number[] = Array.from({ length: lanes }, () => Number.NEGATIVE_INFINITY)
   const gap = 2
   return xs.map((x, i) => {
-    // A pill is drawn 9 px left of its time (centred on an 18 px circle); a dot 6 px left, 12 wide.
     const pill = ends.findIndex((end) => x - 9 >= end + gap)
     if (pill !== -1) {
       ends[pill] = x - 9 + pillWidth(labels[i] ?? '')
-      return { shape: 'pill', lane: pill }
+      return { shape: 'pill', lane: pill, x }
     }
     const dot = ends.findIndex((end) => x - 6 >= end + gap)
     if (dot !== -1) {
       ends[dot] = x + 6
-      return { shape: 'dot', lane: dot }
+      return { shape: 'dot', lane: dot, x }
     }
-    return { shape: 'hidden', lane: 0 }
+    const lane = ends.indexOf(Math.min(...ends))
+    const moved = (ends[lane] as number) + gap + 6
+    if (moved > max) return { shape: 'hidden', lane: 0, x }
+    ends[lane] = moved + 6
+    return { shape: 'dot', lane, x: moved }
   })
 }
 
-/** Which app lines fit under their marks without covering one another. */
+/** Which app lines fit under their marks (at the x each mark is drawn) without covering one another. */
 export function appLinesShown(xs: readonly number[], texts: readonly string[]): boolean[] {
-  return layoutLabels(xs.map((x, i) => ({ x: x - 9, width: pillWidth(texts[i] ?? '', 5.6, 10) })), 1, 4).map((lane) => lane !== -1)
+  return layoutLabels(xs.map((x, i) => ({ x: x - 9, width: appLineWidth(texts[i] ?? '') })), 1, 4).map((lane) => lane !== -1)
+}
+
+const appLineWidth = (text: string) => pillWidth(text, 5.6, 10)
+
+/**
+ * What the drawn pieces of each mark cover along the line: the mark, and its app line when shown
+ * (a wait label sits between the two lines, so it must clear both). Hidden marks cover nothing.
+ */
+export function pieceSpans(places: readonly MarkPlace[], labels: readonly string[], appTexts: readonly string[], appShown: readonly boolean[]): ({ start: number; end: number } | null)[] {
+  return places.map((place, i) => {
+    if (place.shape === 'hidden') return null
+    const span = markSpan(place, labels[i] ?? '')
+    return appShown[i] ? { start: span.start, end: Math.max(span.end, place.x - 9 + appLineWidth(appTexts[i] ?? '')) } : span
+  })
+}
+
+/**
+ * Whether the words of the wait after mark `i`, centred at `mid` and `width` wide, stand clear of
+ * every drawn piece: those of mark `i` and before end left of it, those after start right of it.
+ */
+export function waitLabelFits(spans: readonly ({ start: number; end: number } | null)[], i: number, mid: number, width: number, gap = 2): boolean {
+  const from = mid - width / 2
+  const to = mid + width / 2
+  return spans.every((span, j) => span === null || (j <= i ? span.end + gap <= from : to + gap <= span.start))
 }
 
 function markTitle(mark: TimelineMark, clock: RowClock): string {
@@ -84,10 +120,13 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
   const pieces: React.ReactNode[] = []
   const forwarded = forwarding || row.marks.some((m) => m.app !== undefined)
   const xs = row.marks.map((m) => x(m.at))
-  const places = markShapes(xs, row.marks.map((m) => m.label), forwarded ? 1 : 2)
+  const labels = row.marks.map((m) => m.label)
+  const places = markShapes(xs, labels, forwarded ? 1 : 2, width)
+  const drawnXs = places.map((p) => p.x)
   const stacked = places.some((p) => p.lane > 0)
   const appTexts = row.marks.map((m) => (m.app ? m.app.label : 'not forwarded'))
-  const appShown = forwarded ? appLinesShown(xs, appTexts) : []
+  const appShown = forwarded ? appLinesShown(drawnXs, appTexts).map((shown, i) => shown && places[i]?.shape !== 'hidden') : []
+  const spans = pieceSpans(places, labels, appTexts, appShown)
   ghosts?.forEach((at, i) => {
     pieces.push(<div key={`g${i}`} className="ghost" style={{ left: x(at) }} title={`expected attempt ${i + 1} at ${momentOn(row.clock, at)}`} data-testid="ghost" />)
   })
@@ -98,19 +137,18 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
       const left = x(mark.at)
       const right = x(waitEnd)
       pieces.push(<div key={`w${mark.id}`} className={next ? 'wait' : 'wait scheduled'} style={{ left, width: Math.max(0, right - left) }} />)
-      // The wait in words, centred between the marks, only where it clears both of them.
+      // The wait in words, centred between the marks, only where it clears every mark and app line.
       const words = formatDuration(waitEnd - mark.at)
-      const half = (words.length * 5.5) / 2
       const mid = (left + right) / 2
-      if (mid - half >= left - 9 + pillWidth(mark.label) && mid + half <= right - 9) {
+      if (waitLabelFits(spans, i, mid, words.length * 6)) {
         pieces.push(
           <div key={`l${mark.id}`} className="wait-label" style={{ left: mid }}>
             {words}
           </div>,
         )
       }
-      // The scheduled next attempt, where it stands clear of this mark.
-      if (!next && right - left >= pillWidth(mark.label) + 4) {
+      // The scheduled next attempt, where it stands clear of every drawn piece.
+      if (!next && waitLabelFits(spans, i, right, 18)) {
         pieces.push(
           <div key="next" className="mark pending" style={{ left: right }} title={`next attempt at ${momentOn(row.clock, waitEnd)}`}>
             {mark.n + 1}
@@ -121,6 +159,9 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
     const place = places[i]
     if (!place || place.shape === 'hidden') return
     const dot = place.shape === 'dot'
+    // A mark drawn right of its time: a leader line back to the moment it stands for.
+    const at = xs[i] ?? place.x
+    if (place.x > at + 0.5) pieces.push(<div key={`k${mark.id}`} className="leader" style={{ left: at, width: place.x - at }} />)
     let hides = 0
     while (places[i + 1 + hides]?.shape === 'hidden') hides++
     pieces.push(
@@ -128,7 +169,7 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
         type="button"
         key={`m${mark.id}`}
         className={`mark ${mark.tone}${dot ? ' dot' : ''}${stacked ? ` lane${place.lane}` : ''}${selectedMark === mark.id ? ' selected' : ''}`}
-        style={{ left: xs[i] }}
+        style={{ left: place.x }}
         data-tone={mark.tone}
         data-label={mark.label}
         title={`${markTitle(mark, row.clock)}${hides > 0 ? ` (and ${hides} more at this moment: zoom in, or see them all in the inspector)` : ''}`}
@@ -144,7 +185,7 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
     // Forward mode: under each mark, whether the app saw it and what it answered.
     if (forwarded && appShown[i]) {
       pieces.push(
-        <div key={`a${mark.id}`} className={`app-saw ${mark.app?.tone ?? 'none'}`} style={{ left: xs[i] }} data-testid="app-saw" title={mark.app ? mark.app.label : 'not forwarded to your app'}>
+        <div key={`a${mark.id}`} className={`app-saw ${mark.app?.tone ?? 'none'}`} style={{ left: place.x }} data-testid="app-saw" title={mark.app ? mark.app.label : 'not forwarded to your app'}>
           {appTexts[i]}
         </div>,
       )

@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import type { Har } from '../../../shared/exports'
 import { createEndpoint, rowSelector } from '../support/app'
-import { clockText, journey, screenPicked, screenRows, settle, shot, withStore } from '../support/journey'
+import { clockText, journey, screenPicked, screenRows, settle, shot, showClock, withStore } from '../support/journey'
 
 const day = journey('loop-then-real')
 const SECRET = `whsec_${Buffer.from('loop-then-real-secret-of-32-byte').toString('base64')}`
@@ -51,8 +51,11 @@ describe('journey: Try the loop, then real traffic, then an export', () => {
       expect.soft([request.valid, request.reason]).toEqual([1, 'ok'])
     }
 
-    // The screen: a row each, signature valid, the mark at the wall time the store holds.
+    // The screen: the app still follows the loop's simulation; live traffic is on the wall clock,
+    // where a person looks for it. There: a row each, signature valid, the mark at the wall time
+    // the store holds, and none of the loop's simulated rows laid on that axis.
     await page.click('[data-testid=nav-timeline]')
+    await showClock(page, 'wall')
     for (const request of real) {
       const row = page.locator(rowSelector(`[data-event-id=${request.key}]`))
       await row.waitFor()
@@ -61,6 +64,7 @@ describe('journey: Try the loop, then real traffic, then an export', () => {
     }
     const shown = await screenRows(page)
     expect(shown.filter((r) => REAL.includes(r.eventId)).map((r) => r.attempts)).toEqual([1, 1, 1])
+    expect.soft(await page.locator(rowSelector(':not([data-clock=wall])')).count(), 'simulated rows on the wall-clock axis').toBe(0)
     // The top bar counts every captured request in the store: the loop's and the real ones.
     const captured = withStore(day.data, (st) => st.count('SELECT COUNT(*) FROM requests'))
     await settle(async () => (await page.locator('[data-testid=store-size]').getAttribute('data-requests')) === String(captured))

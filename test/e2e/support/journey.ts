@@ -198,6 +198,16 @@ export function screenRows(page: Page): Promise<ScreenRow[]> {
   )
 }
 
+/**
+ * Picks a clock in the timeline's clock picker, as a person would, and waits until the axis reads
+ * on it: `'wall'` (live traffic) or a simulation's id. `''` (every clock) groups the rows one axis
+ * per clock, or reads the one clock they share.
+ */
+export async function showClock(page: Page, clock: string): Promise<void> {
+  await page.selectOption('[data-testid=clock-select]', clock)
+  if (clock !== '') await page.waitForSelector(`[data-testid=timeline-clock][data-clock="${clock}"]`)
+}
+
 /** The toolbar's "N rows". */
 export async function screenRowCount(page: Page): Promise<number> {
   const text = await page.locator('[data-testid=row-count]').innerText()

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { layoutLabels, pillWidth, spreadLabels } from '../../../renderer/src/lib/label-layout'
-import { appLinesShown, markShapes } from '../../../renderer/src/views/TimelineRowView'
-
-function overlap1d(a: { x: number; width: number }, b: { x: number; width: number }): boolean {
-  return overlaps(a, b)
-}
+import { layoutLabels, spreadLabels } from '../../../renderer/src/lib/label-layout'
+import { appLinesShown, markShapes, markSpan, pieceSpans, waitLabelFits } from '../../../renderer/src/views/TimelineRowView'
 
 function overlaps(a: { x: number; width: number }, b: { x: number; width: number }): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width
+}
+
+/** No two of these spans along one line touch. */
+function expectApart(spans: { start: number; end: number }[]): void {
+  for (let i = 0; i < spans.length; i++)
+    for (let j = i + 1; j < spans.length; j++) expect(overlaps({ x: spans[i]!.start, width: spans[i]!.end - spans[i]!.start }, { x: spans[j]!.start, width: spans[j]!.end - spans[j]!.start })).toBe(false)
 }
 
 describe('label layout', () => {
@@ -24,22 +26,61 @@ describe('label layout', () => {
       for (let j = i + 1; j < boxes.length; j++) if (lanes[i] !== -1 && lanes[i] === lanes[j]) expect(overlaps(boxes[i]!, boxes[j]!)).toBe(false)
   })
 
-  it('crowded marks: a pill where its label has room, else a dot, else hidden; nothing drawn covers anything else', () => {
+  it('crowded marks: a pill where its label has room, else a dot, else a dot moved right of the ones before; every mark drawn, none covering another', () => {
     const xs = [0, 33, 37, 200]
     const labels = ['503', '503', '503', '200']
     const places = markShapes(xs, labels, 1)
-    expect(places.map((p) => p.shape)).toEqual(['pill', 'dot', 'hidden', 'pill'])
-    const drawn = xs
-      .map((x, i) => (places[i]!.shape === 'pill' ? { x: x - 9, width: pillWidth(labels[i]!) } : places[i]!.shape === 'dot' ? { x: x - 6, width: 12 } : null))
-      .filter((b): b is { x: number; width: number } => b !== null)
-    for (let i = 0; i < drawn.length; i++) for (let j = i + 1; j < drawn.length; j++) expect(overlap1d(drawn[i]!, drawn[j]!)).toBe(false)
+    expect(places.map((p) => p.shape)).toEqual(['pill', 'dot', 'dot', 'pill'])
+    // The third mark stands right of the second, not at its own time.
+    expect(places[2]!.x).toBeGreaterThan(37)
+    expectApart(places.map((p, i) => markSpan(p, labels[i]!)))
+  })
+
+  it('three days of retries with the first attempts seconds apart: every attempt is a mark on screen', () => {
+    // Stripe's schedule at a 3-day zoom: #1–#3 within a minute land on the same pixel.
+    const xs = [10, 10.01, 10.3, 60, 140, 220, 300, 380, 460, 540]
+    const labels = ['503', '503', '500', '500', '503', '503', '500', '503', '503', '503']
+    for (const lanes of [1, 2]) {
+      const places = markShapes(xs, labels, lanes, 800)
+      expect(places.filter((p) => p.shape !== 'hidden')).toHaveLength(xs.length)
+      for (let lane = 0; lane < lanes; lane++) expectApart(places.flatMap((p, i) => (p.lane === lane ? [markSpan(p, labels[i]!)] : [])))
+    }
+  })
+
+  it('only marks that would land past the track are left out (hundreds at one moment)', () => {
+    const xs = Array.from({ length: 200 }, () => 50)
+    const places = markShapes(xs, xs.map(() => '200'), 1, 300)
+    expect(places.some((p) => p.shape === 'hidden')).toBe(true)
+    expect(places.every((p) => p.shape === 'hidden' || p.x <= 300)).toBe(true)
+  })
+
+  it('a wait label never covers an app line: "12 h" between two forwarded marks whose app lines are wider than the gap', () => {
+    // Forward mode: one lane of marks, an app line under each; the wait label sits between the lines.
+    const xs = [100, 180, 400]
+    const labels = ['500', '503', '503']
+    const texts = ['app: 500 in 2 ms', 'not forwarded', 'not forwarded']
+    const places = markShapes(xs, labels, 1)
+    const shown = appLinesShown(places.map((p) => p.x), texts)
+    const spans = pieceSpans(places, labels, texts, shown)
+    const words = '12 h'
+    // Between #1 and #2 the label would sit on #1's app line ("app: 500 in 2 ms" reaches ~180 px).
+    expect(waitLabelFits(spans, 0, (xs[0]! + xs[1]!) / 2, words.length * 6)).toBe(false)
+    // Between #2 and #3 there is room clear of both marks and of #2's app line.
+    expect(waitLabelFits(spans, 1, (xs[1]! + xs[2]!) / 2, words.length * 6)).toBe(true)
+    // Whatever the label decides, each one drawn is clear of every piece.
+    for (const i of [0, 1]) {
+      const mid = (xs[i]! + xs[i + 1]!) / 2
+      if (!waitLabelFits(spans, i, mid, words.length * 6)) continue
+      const label = { x: mid - 12, width: 24 }
+      for (const span of spans) if (span) expect(overlaps(label, { x: span.start, width: span.end - span.start })).toBe(false)
+    }
   })
 
   it('with a second lane, a mark crowding the one before keeps its label on the line under it', () => {
     expect(markShapes([0, 4, 200], ['200', '200', '503'])).toEqual([
-      { shape: 'pill', lane: 0 },
-      { shape: 'pill', lane: 1 },
-      { shape: 'pill', lane: 0 },
+      { shape: 'pill', lane: 0, x: 0 },
+      { shape: 'pill', lane: 1, x: 4 },
+      { shape: 'pill', lane: 0, x: 200 },
     ])
   })
 
