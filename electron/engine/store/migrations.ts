@@ -254,10 +254,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     name: 'timeline reads that stay flat as the store grows: received groups and event id search',
     sql: `
-      -- The requests no attempt of ours made, by group (endpoint, dedupe key) in arrival order:
-      -- counting the timeline's received rows reads this index alone, never the rows (attempt_id
-      -- is in it so that SQLite sees it as covering).
-      CREATE INDEX requests_received_groups ON requests(endpoint_id, dedupe_key, received_at, attempt_id) WHERE attempt_id IS NULL;
+      -- Requests by group (endpoint, dedupe key) in arrival order, now with attempt_id: counting
+      -- the timeline's received rows (attempt_id IS NULL) reads this index alone, never the rows.
+      -- It replaces the index of the same name without attempt_id rather than sitting beside it:
+      -- every index on requests is paid on every capture.
+      DROP INDEX requests_by_dedupe_key;
+      CREATE INDEX requests_by_dedupe_key ON requests(endpoint_id, dedupe_key, received_at, attempt_id);
       -- Search by event id: the ids that start with the text typed, in any ASCII case.
       CREATE INDEX requests_by_key_nocase ON requests(dedupe_key COLLATE NOCASE) WHERE dedupe_key IS NOT NULL;
       CREATE INDEX deliveries_by_event_nocase ON deliveries(event_id COLLATE NOCASE);

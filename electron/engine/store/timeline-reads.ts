@@ -216,14 +216,14 @@ export function timelineParts(filter: TimelineFilter): TimelineParts {
 
 /**
  * Receive-only groups, read from the indexes: the newest first arrivals (walking requests by time,
- * each checked with one probe), and the number of groups, one pass over requests_received_groups
+ * each checked with one probe), and the number of groups, one pass over requests_by_dedupe_key (it carries attempt_id)
  * (a request without a dedupe key counts as a group of its own). That count is the one read here
  * that grows with the store (docs/BENCHMARKS.md, scale).
  */
 function received(filter: TimelineFilter): { count: Statement; page: Statement } {
   const where = [RECEIVED_REQUEST]
   const params: unknown[] = []
-  // In arrival order from the index that has it; requests_received_groups would need a sort.
+  // In arrival order from the index that has it; requests_by_dedupe_key would need a sort.
   let walk = ''
   if (filter.endpointId) {
     where.push('r.endpoint_id = ?')
