@@ -43,7 +43,7 @@ export const ownRequest = (q: string) => `${q}.attempt_id IS NOT NULL`
  * The subscriptions whose deliveries belong to endpoint `?` (its id): those that deliver to it
  * (loop mode, `subscriptions.endpoint_slug`). Their attempts arrive there, so their delivery rows
  * are in that endpoint's view beside its received rows; a delivery to a URL belongs to no endpoint.
- * A short list (subscriptions are few); the deliveries follow by deliveries_by_subscription.
+ * A short list (subscriptions are few); the deliveries follow by deliveries_by_subscription_wall.
  */
 export const SUBSCRIPTIONS_TO_ENDPOINT = `SELECT to_s.id FROM subscriptions to_s JOIN endpoints to_e ON to_e.slug = to_s.endpoint_slug WHERE to_e.id = ?`
 

@@ -244,6 +244,9 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deliveries_by_simulation ON deliveries(simulation_id, id);
       CREATE INDEX deliveries_by_wall_age ON deliveries(created_wall_at);
       -- A subscription's last 24 h of wall time (its failure rate), read without its older history.
+      -- It replaces deliveries_by_subscription (subscription_id, created_at) rather than sitting
+      -- beside it: every index on deliveries is paid on every publish.
+      DROP INDEX deliveries_by_subscription;
       CREATE INDEX deliveries_by_subscription_wall ON deliveries(subscription_id, created_wall_at);
 
       -- Wall time an attempt started: beside started_at (on the delivery's clock) where they differ.
