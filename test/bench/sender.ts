@@ -121,7 +121,7 @@ async function scheduler(): Promise<{ rssMb: number; rssBeforeMb: number; schedu
   const insertBatch = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
       const at = (i * 7919) % 1_800_000 // spread over 30 min, not in insertion order
-      const id = deliveries.insert({ event_id: 'e', subscription_id: 's', next_attempt_at: at, faults_json: null, created_at: 0 })
+      const id = deliveries.insert({ event_id: 'e', subscription_id: 's', next_attempt_at: at, faults_json: null, created_at: 0, simulation_id: null, created_wall_at: 0 })
       sched.schedule(id, at)
     }
   })

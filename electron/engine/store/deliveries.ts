@@ -33,10 +33,10 @@ export interface NewDelivery {
   next_attempt_at: number | null
   faults_json: string | null
   created_at: number
-  /** The simulation it runs in (its clock); absent or null: on the wall clock. */
-  simulation_id?: string | null
-  /** Wall time it was made, whatever its clock; absent: created_at (a delivery on the wall clock). */
-  created_wall_at?: number
+  /** The simulation it runs in (its clock); null: on the wall clock. */
+  simulation_id: string | null
+  /** Wall time it was made, whatever its clock (created_at for a delivery on the wall clock). */
+  created_wall_at: number
 }
 
 export interface DeliveryFinish {
@@ -148,7 +148,7 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   const isSettled = db.prepare(`SELECT ${SETTLED} FROM deliveries WHERE id = ?`).pluck()
   const progress = db.prepare(`SELECT count(*) AS made, coalesce(sum(${SETTLED}), 0) AS settled FROM deliveries`)
   return {
-    insert: (row) => Number(insert.run({ simulation_id: null, created_wall_at: row.created_at, ...row }).lastInsertRowid),
+    insert: (row) => Number(insert.run(row).lastInsertRowid),
     get: (id) => get.get(id) as DeliveryRow | undefined,
     due: (afterAt, afterId, until, limit) => due.all(afterAt, afterId, until, limit) as DueDelivery[],
     nextAfter: (afterAt, afterId) => nextAfter.get(afterAt, afterId) as DueDelivery | undefined,

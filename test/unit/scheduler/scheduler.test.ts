@@ -26,7 +26,7 @@ describe('scheduler over the store', () => {
     db.close()
   })
 
-  const add = (at: number) => deliveries.insert({ event_id: 'e', subscription_id: 's', next_attempt_at: at, faults_json: null, created_at: 0 })
+  const add = (at: number) => deliveries.insert({ event_id: 'e', subscription_id: 's', next_attempt_at: at, faults_json: null, created_at: 0, simulation_id: null, created_wall_at: 0 })
 
   it('hands out every delivery in (next_attempt_at, id) order whatever the horizon and batch size', () => {
     fc.assert(
