@@ -4,6 +4,7 @@ import type { ClockMode } from './clock'
 import type { ScenarioReport } from './scenario-report'
 import type { SchemeId, VerifyReason } from './signatures'
 import type { Envelope } from './envelope'
+import type { ProviderId } from './providers/types'
 import type { Decision } from './policy'
 import type { DeliveryStatus, TimelineStatus } from './delivery'
 import type { PresetView } from './catalog'
@@ -262,6 +263,10 @@ export interface SubscriptionView {
   policyLabel: string
   /** 'event': {event_id, event_type, payload}; 'payload': the payload is the whole body. */
   envelope: Envelope
+  /** Delivers as this provider does (its pack's body, headers and content type); null: Hookloop's own shape. */
+  provider: ProviderId | null
+  /** The provider API version its deliveries follow; null when the provider has none (or no provider). */
+  apiVersion: string | null
   paused: boolean
   metrics: SubscriptionMetrics
 }

@@ -9,6 +9,7 @@ import { ENVELOPES } from './envelope'
 import { TIMELINE_STATUSES } from './delivery'
 import { RULE_PRESETS } from './rules-presets'
 import { POLICY_PRESET_IDS } from './policy-presets'
+import { PROVIDER_IDS } from './providers/types'
 import { dedupeKeySchema } from './receiver'
 import { targetUrlSchema } from './forward'
 import type { ConsumerCheckResult } from './conformance'
@@ -116,13 +117,25 @@ export const requestSchemas = {
       name: z.string().trim().min(1).max(120),
       /** Either a URL or one of our endpoints (loop mode). */
       target: z.union([z.object({ url: z.url({ protocol: /^https?$/ }) }).strict(), z.object({ endpointId: id }).strict()]),
-      scheme,
+      /**
+       * Deliver as this provider does (shared/providers/): its pack gives scheme, policy, headers,
+       * envelope and content type; scheme and policyId given here override the pack's.
+       */
+      provider: z.enum(PROVIDER_IDS).optional(),
+      /** The provider's API version (one of its pack's `apiVersions`); default: the pack's first. */
+      apiVersion: z.string().trim().min(1).max(40).optional(),
+      /** Required without a provider. */
+      scheme: scheme.optional(),
       secret: z.string().min(1).max(500).optional(),
-      policyId: z.enum(POLICY_PRESET_IDS),
-      /** Body shape: Hookloop's envelope (default) or the payload as the whole body. */
+      /** Required without a provider. */
+      policyId: z.enum(POLICY_PRESET_IDS).optional(),
+      /** Body shape: Hookloop's envelope (default) or the payload as the whole body. Not with a provider. */
       envelope: z.enum(ENVELOPES).optional(),
     })
-    .strict(),
+    .strict()
+    .refine((s) => s.provider !== undefined || (s.scheme !== undefined && s.policyId !== undefined), { message: 'name a provider, or a scheme and a policyId' })
+    .refine((s) => s.provider === undefined || s.envelope === undefined, { message: "a provider's pack gives the body shape; leave envelope out" })
+    .refine((s) => s.provider !== undefined || s.apiVersion === undefined, { message: 'apiVersion needs a provider' }),
   'subscription.setPaused': z.object({ id, paused: z.boolean() }).strict(),
   'subscription.rotateSecret': z.object({ id }).strict(),
   'event.send': z

@@ -84,6 +84,11 @@ export interface ProviderPack {
   contentType: string
   envelope: ProviderEnvelope
   headers: ProviderHeader[]
+  /**
+   * The provider's API versions Hookloop delivers, newest first; the first is the default. Where
+   * the provider's schemas differ between versions, the catalog's payload follows the chosen one.
+   */
+  apiVersions?: readonly string[]
   /** The header that carries the event id (dedupe key), lower-case. */
   eventIdHeader: string
   /** What the provider counts as success, in words (the policy's classification encodes it). */

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto'
 import type { Snapshot, SubscriptionView } from '../../../shared/contract'
 import { RULE_PRESETS } from '../../../shared/rules-presets'
 import { SCHEME_IDS } from '../../../shared/signatures'
+import { packSubscription } from '../providers'
 import type { CommandHandlers } from './control-server'
 import { secretHint } from './details-read'
 import { HostError } from './host-error'
@@ -159,14 +160,22 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         const endpoint = engine.receiver.endpoints.get(endpointId) ?? notFound(`endpoint ${endpointId}`)
         target = { endpoint: endpoint.slug }
       }
-      const created = engine.sender.createSubscription({
-        name: req.name,
-        target,
-        scheme: req.scheme,
-        policy: req.policyId,
-        ...(req.secret ? { secrets: [req.secret] } : {}),
-        ...(req.envelope ? { envelope: req.envelope } : {}),
-      })
+      const secrets = req.secret ? { secrets: [req.secret] } : {}
+      const created = engine.sender.createSubscription(
+        req.provider
+          ? {
+              ...packSubscription(req.provider, { name: req.name, target, ...secrets, ...(req.policyId ? { policy: req.policyId } : {}) }),
+              ...(req.scheme ? { scheme: req.scheme } : {}),
+            }
+          : {
+              name: req.name,
+              target,
+              scheme: req.scheme!,
+              policy: req.policyId!,
+              ...secrets,
+              ...(req.envelope ? { envelope: req.envelope } : {}),
+            },
+      )
       ctx.changed('subscriptions')
       return ctx.subscriptions().find((s) => s.id === created.id) ?? subscriptionView(ctx.current(), created)
     },

@@ -7,6 +7,7 @@ import { DEDUPE_CATALOG } from '../../../shared/receiver'
 import { RULE_PRESETS } from '../../../shared/rules-presets'
 import { HANDSHAKES, handshakeNeedsSecret } from '../../../shared/handshakes'
 import type { TunnelState } from '../../../shared/tunnel'
+import { PROVIDERS } from '../../../shared/providers'
 import type { Engine } from '../engine'
 import type { Subscription } from '../sender'
 import { createSimulationStatements, type SimulationRow, type SimulationStatements } from '../store/simulations'
@@ -112,6 +113,8 @@ export function subscriptionView(binding: EngineBinding, s: Subscription, quick 
     policyId,
     policyLabel: POLICY_CATALOG.entries[policyId].label,
     envelope: s.envelope,
+    provider: s.provider,
+    apiVersion: s.provider ? (PROVIDERS[s.provider].apiVersions?.[0] ?? null) : null,
     paused: s.paused,
     metrics: {
       deliveries: deliveries.deliveries,

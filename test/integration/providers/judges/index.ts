@@ -1,0 +1,7 @@
+// Every provider's judge (judges/types.ts): one file per provider, one line here.
+import type { ProviderId } from '../../../../shared/providers'
+import type { Judge } from './types'
+
+export type { Judge, JudgeConsumer } from './types'
+
+export const JUDGES: Partial<Record<ProviderId, Judge>> = {}
