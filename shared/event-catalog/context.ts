@@ -12,8 +12,9 @@ function randomFrom(alphabet: string, length: number): string {
   return out
 }
 
-export function fixtureContext(now: number): FixtureContext {
+export function fixtureContext(now: number, apiVersion?: string): FixtureContext {
   return {
+    apiVersion,
     id: (prefix, length = 24) => `${prefix}${randomFrom(ALNUM, length)}`,
     uuid: () => globalThis.crypto.randomUUID(),
     digits: (n) => `${randomFrom('123456789', 1)}${randomFrom('0123456789', Math.max(0, n - 1))}`,

@@ -14,6 +14,12 @@ export interface FixtureContext {
   iso(offsetMs?: number): string
   /** Unix seconds of now + offsetMs. */
   unix(offsetMs?: number): number
+  /**
+   * The provider API version the delivery follows (the subscription's, else the pack's first
+   * `apiVersions` entry); undefined for a provider without versions. A payload whose provider's
+   * schema differs between versions follows it.
+   */
+  apiVersion: string | undefined
 }
 
 export interface CatalogEvent {
