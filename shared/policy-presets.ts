@@ -170,6 +170,16 @@ export const POLICY_CATALOG = defineCatalog({
     follow_redirects: 0,
     retry_after: NO_RETRY_AFTER,
   },
+  gitlab: {
+    label: 'GitLab (no retries, auto-disable)',
+    description: 'GitLab webhooks docs: a delivery is not retried; any 2xx within the hook\'s timeout (10 s by default) succeeds. What GitLab does instead is disable a failing hook: after 4 consecutive failures it is disabled for 1 min, then twice as long after each further failure up to 24 h, and permanently after 40; a disabled hook gets no deliveries at all. That state is the hook\'s, not one delivery\'s, so this preset models the single attempt.',
+    schedule: { kind: 'fixed', interval_ms: 0 },
+    max_attempts: 1,
+    timeout_ms: 10_000,
+    classification: { rules: [{ when: { status_range: [200, 299] }, then: 'succeeded' }], otherwise: 'failed' },
+    follow_redirects: 0,
+    retry_after: NO_RETRY_AFTER,
+  },
   custom: {
     label: 'Custom',
     fileOnly: true,

@@ -13,6 +13,7 @@ export const SCHEME_IDS = [
   'paddle',
   'linear',
   'zoom',
+  'gitlab',
   'custom',
 ] as const
 
@@ -121,6 +122,11 @@ export interface SchemeMeta {
   secretFormat: 'whsec-base64' | 'utf8'
   /** Whether one request may carry several signatures (secret rotation). */
   multipleSignatures: boolean
+  /**
+   * The signature header carries the secret itself (GitLab's X-Gitlab-Token): nothing is signed,
+   * so a changed body still verifies and results show the token masked.
+   */
+  tokenOnly?: true
 }
 
 export const SCHEMES: Record<SchemeId, SchemeMeta> = {
@@ -253,6 +259,18 @@ export const SCHEMES: Record<SchemeId, SchemeMeta> = {
     toleranceMode: 'both',
     secretFormat: 'utf8',
     multipleSignatures: false,
+  },
+  gitlab: {
+    id: 'gitlab',
+    label: 'GitLab',
+    headers: ['x-gitlab-token'],
+    signatureHeader: 'x-gitlab-token',
+    needsUrl: false,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+    tokenOnly: true,
   },
   custom: {
     id: 'custom',

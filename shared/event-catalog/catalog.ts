@@ -1,6 +1,7 @@
 // The event catalog: a provider's common event types (a new one = an entry in its file).
 import type { ProviderId } from '../providers/types'
 import { githubEvents } from './github'
+import { gitlabEvents } from './gitlab'
 import { linearEvents } from './linear'
 import { paddleEvents } from './paddle'
 import { providerAEvents, providerBEvents } from './seeds'
@@ -25,6 +26,7 @@ export const EVENT_CATALOG: Record<ProviderId, readonly CatalogEvent[]> = {
   paddle: paddleEvents,
   linear: linearEvents,
   zoom: zoomEvents,
+  gitlab: gitlabEvents,
   'provider-a': providerAEvents,
   'provider-b': providerBEvents,
 }

@@ -1,5 +1,6 @@
 // The provider catalog: one pack per provider (a new provider = a new file + a line here).
 import { github } from './github'
+import { gitlab } from './gitlab'
 import { linear } from './linear'
 import { paddle } from './paddle'
 import { providerA } from './provider-a'
@@ -28,6 +29,7 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   paddle,
   linear,
   zoom,
+  gitlab,
   'provider-a': providerA,
   'provider-b': providerB,
 }

@@ -16,6 +16,7 @@ export const PROVIDER_IDS = [
   'paddle',
   'linear',
   'zoom',
+  'gitlab',
   'provider-a',
   'provider-b',
 ] as const
@@ -56,7 +57,8 @@ export type ProviderEnvelope =
 /**
  * A header every attempt carries. Values are templates over the attempt:
  * `{event_id}`, `{event_type}`, `{event_name}` (the type up to its first '.'), `{event_action}`
- * (after it), `{attempt}` (1, 2 …), `{retry_num}` (0 on the first attempt), `{sent_at_iso}`,
+ * (after it), `{event_title}` (the name with `_` as spaces, each word capitalised: `merge_request` →
+ * `Merge Request`), `{attempt}` (1, 2 …), `{retry_num}` (0 on the first attempt), `{sent_at_iso}`,
  * `{created_at_iso}`, `{derived_uuid}` (a UUID derived from the event id: stable across retries).
  */
 export interface ProviderHeader {

@@ -21,6 +21,7 @@ export function providerHeaders(pack: ProviderPack, ctx: HeaderContext): Record<
     event_type: ctx.eventType,
     event_name: name,
     event_action: action,
+    event_title: name.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' '),
     attempt: String(ctx.attempt),
     retry_num: String(ctx.attempt - 1),
     sent_at_iso: new Date(ctx.sentAt).toISOString(),

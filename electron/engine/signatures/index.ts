@@ -5,6 +5,7 @@ import { freshId } from './ids'
 import type { SchemeModule } from './scheme'
 import { custom } from './custom'
 import { github } from './github'
+import { gitlab } from './gitlab'
 import { linear } from './linear'
 import { paddle } from './paddle'
 import { shopify } from './shopify'
@@ -47,6 +48,8 @@ function moduleFor(scheme: SchemeId): SchemeModule {
       return linear
     case 'zoom':
       return zoom
+    case 'gitlab':
+      return gitlab
     case 'custom':
       return custom
     default: {

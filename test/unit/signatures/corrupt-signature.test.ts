@@ -21,6 +21,7 @@ const SECRETS: Record<Exclude<SchemeId, 'custom'>, string> = {
   paddle: 'pdl_ntfset_secret',
   linear: 'linear-secret',
   zoom: 'zoom-secret-token',
+  gitlab: 'gitlab-secret-token',
 }
 
 describe('corrupt-signature', () => {

@@ -1,7 +1,10 @@
 // Every provider's judge (judges/types.ts): one file per provider, one line here.
 import type { ProviderId } from '../../../../shared/providers'
+import { gitlabJudge } from './gitlab'
 import type { Judge } from './types'
 
 export type { Judge, JudgeConsumer } from './types'
 
-export const JUDGES: Partial<Record<ProviderId, Judge>> = {}
+export const JUDGES: Partial<Record<ProviderId, Judge>> = {
+  gitlab: gitlabJudge,
+}
