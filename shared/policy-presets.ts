@@ -180,6 +180,22 @@ export const POLICY_CATALOG = defineCatalog({
     follow_redirects: 0,
     retry_after: NO_RETRY_AFTER,
   },
+  bitbucket: {
+    label: 'Bitbucket Cloud',
+    description: 'Bitbucket Cloud "Troubleshoot webhooks": a response is expected within 10 s; a 5xx answer is resent up to two more times (X-Attempt-Number counts them); other answers, timeouts and network errors are not resent. The interval is unpublished (older docs: one minute between attempts), so 1 min here.',
+    schedule: { kind: 'fixed', interval_ms: MIN },
+    max_attempts: 3,
+    timeout_ms: 10_000,
+    classification: {
+      rules: [
+        { when: { status_range: [200, 299] }, then: 'succeeded' },
+        { when: { status_range: [500, 599] }, then: 'retry' },
+      ],
+      otherwise: 'failed',
+    },
+    follow_redirects: 0,
+    retry_after: NO_RETRY_AFTER,
+  },
   custom: {
     label: 'Custom',
     fileOnly: true,

@@ -14,6 +14,7 @@ export const SCHEME_IDS = [
   'linear',
   'zoom',
   'gitlab',
+  'bitbucket',
   'custom',
 ] as const
 
@@ -271,6 +272,17 @@ export const SCHEMES: Record<SchemeId, SchemeMeta> = {
     secretFormat: 'utf8',
     multipleSignatures: false,
     tokenOnly: true,
+  },
+  bitbucket: {
+    id: 'bitbucket',
+    label: 'Bitbucket Cloud',
+    headers: ['x-hub-signature'],
+    signatureHeader: 'x-hub-signature',
+    needsUrl: false,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
   },
   custom: {
     id: 'custom',

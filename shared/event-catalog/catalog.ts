@@ -1,5 +1,6 @@
 // The event catalog: a provider's common event types (a new one = an entry in its file).
 import type { ProviderId } from '../providers/types'
+import { bitbucketEvents } from './bitbucket'
 import { githubEvents } from './github'
 import { gitlabEvents } from './gitlab'
 import { linearEvents } from './linear'
@@ -27,6 +28,7 @@ export const EVENT_CATALOG: Record<ProviderId, readonly CatalogEvent[]> = {
   linear: linearEvents,
   zoom: zoomEvents,
   gitlab: gitlabEvents,
+  bitbucket: bitbucketEvents,
   'provider-a': providerAEvents,
   'provider-b': providerBEvents,
 }

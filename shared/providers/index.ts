@@ -1,4 +1,5 @@
 // The provider catalog: one pack per provider (a new provider = a new file + a line here).
+import { bitbucket } from './bitbucket'
 import { github } from './github'
 import { gitlab } from './gitlab'
 import { linear } from './linear'
@@ -30,6 +31,7 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   linear,
   zoom,
   gitlab,
+  bitbucket,
   'provider-a': providerA,
   'provider-b': providerB,
 }

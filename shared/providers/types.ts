@@ -17,6 +17,7 @@ export const PROVIDER_IDS = [
   'linear',
   'zoom',
   'gitlab',
+  'bitbucket',
   'provider-a',
   'provider-b',
 ] as const

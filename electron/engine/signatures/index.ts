@@ -4,6 +4,7 @@ import { SCHEMES, SCHEME_IDS, type SchemeId, type SignInput, type VerifyInput, t
 import { freshId } from './ids'
 import type { SchemeModule } from './scheme'
 import { custom } from './custom'
+import { bitbucket } from './bitbucket'
 import { github } from './github'
 import { gitlab } from './gitlab'
 import { linear } from './linear'
@@ -50,6 +51,8 @@ function moduleFor(scheme: SchemeId): SchemeModule {
       return zoom
     case 'gitlab':
       return gitlab
+    case 'bitbucket':
+      return bitbucket
     case 'custom':
       return custom
     default: {

@@ -22,6 +22,7 @@ const SECRETS: Record<Exclude<SchemeId, 'custom'>, string> = {
   linear: 'linear-secret',
   zoom: 'zoom-secret-token',
   gitlab: 'gitlab-secret-token',
+  bitbucket: 'bitbucket-secret',
 }
 
 describe('corrupt-signature', () => {

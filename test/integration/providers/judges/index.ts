@@ -1,5 +1,6 @@
 // Every provider's judge (judges/types.ts): one file per provider, one line here.
 import type { ProviderId } from '../../../../shared/providers'
+import { bitbucketJudge } from './bitbucket'
 import { gitlabJudge } from './gitlab'
 import type { Judge } from './types'
 
@@ -7,4 +8,5 @@ export type { Judge, JudgeConsumer } from './types'
 
 export const JUDGES: Partial<Record<ProviderId, Judge>> = {
   gitlab: gitlabJudge,
+  bitbucket: bitbucketJudge,
 }
