@@ -1,6 +1,7 @@
 // The event catalog: a provider's common event types (a new one = an entry in its file).
 import type { ProviderId } from '../providers/types'
 import { bitbucketEvents } from './bitbucket'
+import { clerkEvents } from './clerk'
 import { githubEvents } from './github'
 import { gitlabEvents } from './gitlab'
 import { linearEvents } from './linear'
@@ -29,6 +30,7 @@ export const EVENT_CATALOG: Record<ProviderId, readonly CatalogEvent[]> = {
   zoom: zoomEvents,
   gitlab: gitlabEvents,
   bitbucket: bitbucketEvents,
+  clerk: clerkEvents,
   'provider-a': providerAEvents,
   'provider-b': providerBEvents,
 }

@@ -1,5 +1,6 @@
 // The provider catalog: one pack per provider (a new provider = a new file + a line here).
 import { bitbucket } from './bitbucket'
+import { clerk } from './clerk'
 import { github } from './github'
 import { gitlab } from './gitlab'
 import { linear } from './linear'
@@ -32,6 +33,7 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   zoom,
   gitlab,
   bitbucket,
+  clerk,
   'provider-a': providerA,
   'provider-b': providerB,
 }

@@ -22,6 +22,7 @@ export function payloadPath(envelope: ProviderEnvelope): string {
     case 'square':
     case 'paddle':
     case 'linear':
+    case 'clerk':
       return 'data'
     default: {
       const never: never = envelope

@@ -18,6 +18,7 @@ export const PROVIDER_IDS = [
   'zoom',
   'gitlab',
   'bitbucket',
+  'clerk',
   'provider-a',
   'provider-b',
 ] as const
@@ -54,6 +55,8 @@ export type ProviderEnvelope =
   | { kind: 'zoom'; accountId: string }
   /** Form-encoded parameters (Twilio): the payload is a flat object of strings. */
   | { kind: 'form' }
+  /** Clerk's `{data, object: "event", type, timestamp (ms), instance_id, event_attributes}`. */
+  | { kind: 'clerk'; instanceId: string }
 
 /**
  * A header every attempt carries. Values are templates over the attempt:

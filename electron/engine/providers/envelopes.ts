@@ -118,6 +118,15 @@ export function providerBody(pack: ProviderPack, input: EnvelopeInput): Buffer {
     }
     case 'zoom':
       return json({ event: input.eventType, event_ts: input.createdAt, payload: { account_id: envelope.accountId, ...asObject(data()) } })
+    case 'clerk':
+      return json({
+        data: data(),
+        event_attributes: { http_request: { client_ip: '203.0.113.24', user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36' } },
+        instance_id: envelope.instanceId,
+        object: 'event',
+        timestamp: input.createdAt,
+        type: input.eventType,
+      })
     default: {
       const never: never = envelope
       throw new Error(`unknown provider envelope ${JSON.stringify(never)}`)
