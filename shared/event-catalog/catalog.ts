@@ -6,6 +6,7 @@ import { githubEvents } from './github'
 import { gitlabEvents } from './gitlab'
 import { linearEvents } from './linear'
 import { paddleEvents } from './paddle'
+import { resendEvents } from './resend'
 import { providerAEvents, providerBEvents } from './seeds'
 import { shopifyEvents } from './shopify'
 import { slackEvents } from './slack'
@@ -31,6 +32,7 @@ export const EVENT_CATALOG: Record<ProviderId, readonly CatalogEvent[]> = {
   gitlab: gitlabEvents,
   bitbucket: bitbucketEvents,
   clerk: clerkEvents,
+  resend: resendEvents,
   'provider-a': providerAEvents,
   'provider-b': providerBEvents,
 }

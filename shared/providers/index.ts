@@ -7,6 +7,7 @@ import { linear } from './linear'
 import { paddle } from './paddle'
 import { providerA } from './provider-a'
 import { providerB } from './provider-b'
+import { resend } from './resend'
 import { shopify } from './shopify'
 import { slack } from './slack'
 import { square } from './square'
@@ -34,6 +35,7 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   gitlab,
   bitbucket,
   clerk,
+  resend,
   'provider-a': providerA,
   'provider-b': providerB,
 }

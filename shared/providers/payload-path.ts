@@ -23,6 +23,7 @@ export function payloadPath(envelope: ProviderEnvelope): string {
     case 'paddle':
     case 'linear':
     case 'clerk':
+    case 'type-created-at-data':
       return 'data'
     default: {
       const never: never = envelope

@@ -19,6 +19,7 @@ export const PROVIDER_IDS = [
   'gitlab',
   'bitbucket',
   'clerk',
+  'resend',
   'provider-a',
   'provider-b',
 ] as const
@@ -57,6 +58,8 @@ export type ProviderEnvelope =
   | { kind: 'form' }
   /** Clerk's `{data, object: "event", type, timestamp (ms), instance_id, event_attributes}`. */
   | { kind: 'clerk'; instanceId: string }
+  /** Resend's `{type, created_at, data}`. */
+  | { kind: 'type-created-at-data' }
 
 /**
  * A header every attempt carries. Values are templates over the attempt:

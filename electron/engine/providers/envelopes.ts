@@ -127,6 +127,8 @@ export function providerBody(pack: ProviderPack, input: EnvelopeInput): Buffer {
         timestamp: input.createdAt,
         type: input.eventType,
       })
+    case 'type-created-at-data':
+      return json({ type: input.eventType, created_at: iso(input.createdAt), data: data() })
     default: {
       const never: never = envelope
       throw new Error(`unknown provider envelope ${JSON.stringify(never)}`)

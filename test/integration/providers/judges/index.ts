@@ -3,6 +3,7 @@ import type { ProviderId } from '../../../../shared/providers'
 import { bitbucketJudge } from './bitbucket'
 import { clerkJudge } from './clerk'
 import { gitlabJudge } from './gitlab'
+import { resendJudge } from './resend'
 import type { Judge } from './types'
 
 export type { Judge, JudgeConsumer } from './types'
@@ -11,4 +12,5 @@ export const JUDGES: Partial<Record<ProviderId, Judge>> = {
   gitlab: gitlabJudge,
   bitbucket: bitbucketJudge,
   clerk: clerkJudge,
+  resend: resendJudge,
 }

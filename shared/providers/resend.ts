@@ -1,0 +1,18 @@
+import { definePack } from './types'
+
+export const resend = definePack({
+  id: 'resend',
+  label: 'Resend',
+  // Resend delivers through Svix: Svix's signature and Svix's retry schedule.
+  scheme: 'svix',
+  policy: 'svix',
+  envelope: { kind: 'type-created-at-data' },
+  eventIdHeader: 'svix-id',
+  headers: { 'user-agent': 'Svix-Webhooks/1.63.1 (sender-resend; +https://www.svix.com/http-sender/)' },
+  success: 'any 2xx within 15 s (Svix\'s rule); anything else is retried: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h',
+  sources: [
+    ['Resend Docs — Verify webhooks requests', 'https://resend.com/docs/webhooks/verify-webhooks-requests', 'Deliveries carry svix-id, svix-timestamp and svix-signature; resend.webhooks.verify({payload, headers: {id, timestamp, signature}, webhookSecret}) checks them on the raw body.'],
+    ['Resend Docs — Event types', 'https://resend.com/docs/webhooks/event-types', 'The body is {type, created_at, data}; email events carry {created_at, email_id, from, to, subject, …} and email.bounced a bounce {message, subType, type}, email.clicked a click {ipAddress, link, timestamp, userAgent}.'],
+    ['Resend Docs — Retries and replays', 'https://resend.com/docs/webhooks/retries-and-replays', 'Immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: Svix\'s schedule, so the pack uses the svix policy.'],
+  ],
+})

@@ -1,0 +1,39 @@
+import { createRequire } from 'node:module'
+import { rawBody, serve } from '../harness'
+import type { Judge } from './types'
+
+// Loaded without its types: resend's declarations import React's, whose DOM stand-ins would
+// change the types of the whole test program. The part used here, as resend 6 declares it:
+interface ResendClient {
+  webhooks: { verify(options: { payload: string; headers: { id: string; timestamp: string; signature: string }; webhookSecret: string }): { type: string; created_at: string; data: unknown } }
+}
+const { Resend } = createRequire(__filename)('resend') as { Resend: new (key: string) => ResendClient }
+
+// Resend's own check: `resend.webhooks.verify({payload, headers: {id, timestamp, signature},
+// webhookSecret})` on the raw body, as Resend's "Verify webhooks requests" page shows it. The
+// client needs an API key to be made; verify() never calls the API, so a placeholder does.
+
+const SECRET = 'whsec_' + Buffer.from('hookloop resend signing secret!!').toString('base64')
+
+export const resendJudge: Judge = {
+  provider: 'resend',
+  library: 'resend 6 webhooks.verify',
+  secret: SECRET,
+  async start() {
+    const resend = new Resend('re_hookloop_placeholder')
+    const accepted: string[] = []
+    const consumer = await serve(async (req, res) => {
+      const payload = (await rawBody(req)).toString('utf8')
+      const header = (name: string) => String(req.headers[name] ?? '')
+      try {
+        const event = resend.webhooks.verify({ payload, headers: { id: header('svix-id'), timestamp: header('svix-timestamp'), signature: header('svix-signature') }, webhookSecret: SECRET })
+        if (typeof event.created_at !== 'string' || !event.data) throw new Error('not a Resend event: no created_at or data')
+        accepted.push(event.type)
+        res.writeHead(200).end()
+      } catch (error) {
+        res.writeHead(400).end(String(error))
+      }
+    })
+    return { url: consumer.url, accepted, close: consumer.close }
+  },
+}
