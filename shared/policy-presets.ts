@@ -196,6 +196,16 @@ export const POLICY_CATALOG = defineCatalog({
     follow_redirects: 0,
     retry_after: NO_RETRY_AFTER,
   },
+  pagerduty: {
+    label: 'PagerDuty (V3 webhooks)',
+    description: 'PagerDuty V3 webhooks docs: a 2xx within the delivery timeout succeeds; a failed delivery is retried with backoff, and a subscription that keeps failing is disabled. The schedule is not published: 1 min doubling, capped at 1 h, 6 attempts here, 10 s timeout. An approximation.',
+    schedule: { kind: 'exponential', base: 2, unit_ms: 30_000, cap_ms: HOUR },
+    max_attempts: 6,
+    timeout_ms: 10_000,
+    classification: ANY_2XX_ELSE_RETRY,
+    follow_redirects: 0,
+    retry_after: NO_RETRY_AFTER,
+  },
   custom: {
     label: 'Custom',
     fileOnly: true,

@@ -15,6 +15,7 @@ export const SCHEME_IDS = [
   'zoom',
   'gitlab',
   'bitbucket',
+  'pagerduty',
   'custom',
 ] as const
 
@@ -283,6 +284,17 @@ export const SCHEMES: Record<SchemeId, SchemeMeta> = {
     toleranceMode: 'both',
     secretFormat: 'utf8',
     multipleSignatures: false,
+  },
+  pagerduty: {
+    id: 'pagerduty',
+    label: 'PagerDuty',
+    headers: ['x-pagerduty-signature'],
+    signatureHeader: 'x-pagerduty-signature',
+    needsUrl: false,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: true,
   },
   custom: {
     id: 'custom',

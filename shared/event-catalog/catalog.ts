@@ -6,6 +6,7 @@ import { githubEvents } from './github'
 import { gitlabEvents } from './gitlab'
 import { linearEvents } from './linear'
 import { paddleEvents } from './paddle'
+import { pagerdutyEvents } from './pagerduty'
 import { resendEvents } from './resend'
 import { providerAEvents, providerBEvents } from './seeds'
 import { shopifyEvents } from './shopify'
@@ -33,6 +34,7 @@ export const EVENT_CATALOG: Record<ProviderId, readonly CatalogEvent[]> = {
   bitbucket: bitbucketEvents,
   clerk: clerkEvents,
   resend: resendEvents,
+  pagerduty: pagerdutyEvents,
   'provider-a': providerAEvents,
   'provider-b': providerBEvents,
 }

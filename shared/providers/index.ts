@@ -5,6 +5,7 @@ import { github } from './github'
 import { gitlab } from './gitlab'
 import { linear } from './linear'
 import { paddle } from './paddle'
+import { pagerduty } from './pagerduty'
 import { providerA } from './provider-a'
 import { providerB } from './provider-b'
 import { resend } from './resend'
@@ -36,6 +37,7 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   bitbucket,
   clerk,
   resend,
+  pagerduty,
   'provider-a': providerA,
   'provider-b': providerB,
 }

@@ -15,6 +15,8 @@ export function payloadPath(envelope: ProviderEnvelope): string {
       return 'payload'
     case 'event-message':
       return 'message'
+    case 'pagerduty':
+      return 'event'
     case 'slack':
       return 'event'
     case 'stripe':

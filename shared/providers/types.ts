@@ -20,6 +20,7 @@ export const PROVIDER_IDS = [
   'bitbucket',
   'clerk',
   'resend',
+  'pagerduty',
   'provider-a',
   'provider-b',
 ] as const
@@ -60,6 +61,8 @@ export type ProviderEnvelope =
   | { kind: 'clerk'; instanceId: string }
   /** Resend's `{type, created_at, data}`. */
   | { kind: 'type-created-at-data' }
+  /** PagerDuty V3's `{event: {id, event_type, resource_type, occurred_at, …<payload>}}` (payload: agent, client, data). */
+  | { kind: 'pagerduty' }
 
 /**
  * A header every attempt carries. Values are templates over the attempt:

@@ -129,6 +129,16 @@ export function providerBody(pack: ProviderPack, input: EnvelopeInput): Buffer {
       })
     case 'type-created-at-data':
       return json({ type: input.eventType, created_at: iso(input.createdAt), data: data() })
+    case 'pagerduty':
+      return json({
+        event: {
+          id: derivedToken(input.eventId, 'pagerduty', 26, '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'),
+          event_type: input.eventType,
+          resource_type: splitEventType(input.eventType)[0],
+          occurred_at: iso(input.createdAt),
+          ...asObject(data()),
+        },
+      })
     default: {
       const never: never = envelope
       throw new Error(`unknown provider envelope ${JSON.stringify(never)}`)

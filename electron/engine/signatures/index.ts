@@ -9,6 +9,7 @@ import { github } from './github'
 import { gitlab } from './gitlab'
 import { linear } from './linear'
 import { paddle } from './paddle'
+import { pagerduty } from './pagerduty'
 import { shopify } from './shopify'
 import { slack } from './slack'
 import { square } from './square'
@@ -53,6 +54,8 @@ function moduleFor(scheme: SchemeId): SchemeModule {
       return gitlab
     case 'bitbucket':
       return bitbucket
+    case 'pagerduty':
+      return pagerduty
     case 'custom':
       return custom
     default: {
@@ -80,7 +83,7 @@ export function sign(scheme: SchemeId, input: SignInput): Record<string, string>
 
 // One header, several signatures, in each scheme's own grammar: Standard Webhooks / Svix list
 // `v1,…` entries separated by spaces; Stripe and Paddle repeat the signature key after one
-// timestamp (`t=…,v1=a,v1=b`, `ts=…;h1=a;h1=b`).
+// timestamp (`t=…,v1=a,v1=b`, `ts=…;h1=a;h1=b`); PagerDuty lists `v1=a,v1=b`.
 function joinSignatures(scheme: SchemeId, first: string, more: string[]): string {
   switch (scheme) {
     case 'standard-webhooks':
@@ -90,6 +93,8 @@ function joinSignatures(scheme: SchemeId, first: string, more: string[]): string
       return [first, ...more.map((v) => v.replace(/^t=\d+,/, ''))].join(',')
     case 'paddle':
       return [first, ...more.map((v) => v.replace(/^ts=\d+;/, ''))].join(';')
+    case 'pagerduty':
+      return [first, ...more].join(',')
     default:
       throw new Error(`${SCHEMES[scheme].label} carries one signature per request`)
   }

@@ -23,6 +23,7 @@ const SECRETS: Record<Exclude<SchemeId, 'custom'>, string> = {
   zoom: 'zoom-secret-token',
   gitlab: 'gitlab-secret-token',
   bitbucket: 'bitbucket-secret',
+  pagerduty: 'pagerduty-secret',
 }
 
 describe('corrupt-signature', () => {

@@ -3,6 +3,7 @@ import type { ProviderId } from '../../../../shared/providers'
 import { bitbucketJudge } from './bitbucket'
 import { clerkJudge } from './clerk'
 import { gitlabJudge } from './gitlab'
+import { pagerdutyJudge } from './pagerduty'
 import { resendJudge } from './resend'
 import type { Judge } from './types'
 
@@ -13,4 +14,5 @@ export const JUDGES: Partial<Record<ProviderId, Judge>> = {
   bitbucket: bitbucketJudge,
   clerk: clerkJudge,
   resend: resendJudge,
+  pagerduty: pagerdutyJudge,
 }

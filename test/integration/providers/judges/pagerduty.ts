@@ -1,0 +1,29 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { rawBody, serve } from '../harness'
+import type { Judge } from './types'
+
+// PagerDuty publishes no Node library for V3 webhooks. Its docs give the check: compute
+// "v1=" + hex HMAC-SHA256 of the raw body with the secret and accept when any of the
+// comma-separated signatures in X-PagerDuty-Signature equals it. Written here from the docs.
+
+const SECRET = 'hookloop-pagerduty-webhook-secret'
+
+export const pagerdutyJudge: Judge = {
+  provider: 'pagerduty',
+  library: "PagerDuty's documented signature check",
+  secret: SECRET,
+  async start() {
+    const accepted: string[] = []
+    const consumer = await serve(async (req, res) => {
+      const body = await rawBody(req)
+      const expected = Buffer.from(`v1=${createHmac('sha256', SECRET).update(body).digest('hex')}`)
+      const signatures = String(req.headers['x-pagerduty-signature'] ?? '').split(',').map((s) => Buffer.from(s.trim()))
+      if (!signatures.some((s) => s.length === expected.length && timingSafeEqual(s, expected))) return void res.writeHead(401).end('no X-PagerDuty-Signature matches')
+      const { event } = JSON.parse(body.toString('utf8')) as { event?: { id?: string; event_type?: string; resource_type?: string; occurred_at?: string; data?: { type?: string } } }
+      if (!event?.id || !event.event_type || !event.occurred_at || event.resource_type !== event.event_type.split('.')[0] || !event.data?.type) return void res.writeHead(400).end('not a V3 event envelope')
+      accepted.push(event.event_type)
+      res.writeHead(200).end()
+    })
+    return { url: consumer.url, accepted, close: consumer.close }
+  },
+}
