@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { trigger } from '../../../electron/engine/providers'
 import { EVENT_CATALOG } from '../../../shared/event-catalog'
 import { PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
+import { parseScenario } from '../../../shared/scenario-validate'
 import { freshSecret } from '../../../shared/secrets'
 import { rawBody, serve, type Consumer } from '../providers/harness'
 import { settled, useHostSessions } from './host-session'
@@ -90,8 +91,16 @@ describe('Sender page: a provider subscription sends what trigger sends', () => 
     const sub = await call('subscription.create', { name: 'billing', target: { url: `${base}/stripe` }, provider: 'stripe', secret })
     expect(sub).toMatchObject({ provider: 'stripe', scheme: 'stripe' })
     expect(sub.secretHints).toEqual([`${secret.slice(0, 4)}…${secret.slice(-4)}`])
-    const sent = await call('event.send', { subscriptionId: sub.id, eventType: 'payment_intent.succeeded', count: 1, faults: [] })
+    await call('record.start', {})
+    const sent = await call('event.send', { subscriptionId: sub.id, eventType: 'payment_intent.succeeded', count: 2, faults: [] })
     await settled(host, sent.deliveryIds)
+    // A recording keeps what each event sent: two catalog payloads, each its own.
+    const recorded = parseScenario((await call('record.stop', {})).text)
+    if (!recorded.ok) throw new Error(JSON.stringify(recorded.problems))
+    const payloads = recorded.scenario.events.map((e) => (e.payload as { object: { id: string } }).object)
+    expect(payloads).toHaveLength(2)
+    expect(payloads[0]!.id).toMatch(/^pi_/)
+    expect(payloads[0]!.id).not.toBe(payloads[1]!.id)
     const [arrival] = arrivals
     const event = new Stripe('sk_test_sender_page').webhooks.constructEvent(arrival!.body, String(arrival!.headers['stripe-signature']), secret)
     expect(event.id).toMatch(/^evt_/)
