@@ -2,6 +2,7 @@
 // stay changeable), its API version where it has several, where to deliver, and the secret.
 import { useState } from 'react'
 import { PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
+import { SCHEMES } from '../../../shared/signatures'
 import { createRequest, bodyWords, formProblems, withProvider, type FormField, type SubscriptionForm } from '../lib/subscription-form'
 import { run, toast, useApp } from '../state/app-store'
 import { SecretField } from './SecretField'
@@ -103,7 +104,7 @@ export function NewSubscription() {
           )}
           <label className="field">
             Signing scheme
-            <Select choices={named(schemes.filter((s) => s !== 'custom'))} value={form.scheme} onChange={(scheme) => edit(null, { scheme })} testId="subscription-scheme" />
+            <Select choices={schemes.filter((s) => s !== 'custom').map((s) => ({ value: s, label: SCHEMES[s].label }))} value={form.scheme} onChange={(scheme) => edit(null, { scheme })} testId="subscription-scheme" />
           </label>
           <label className="field">
             Retry policy

@@ -45,13 +45,19 @@ function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView 
         <h3>{s.name}</h3>
         {s.paused && <span className="badge warn" data-testid="paused-badge">paused</span>}
         {s.provider && (
-          <span className="badge accent" data-testid="subscription-provider-badge" data-provider={s.provider} title={`Delivers as ${PROVIDERS[s.provider].label} does: its headers, body and content type`}>
-            {PROVIDERS[s.provider].label}
+          <span
+            className="badge accent"
+            data-testid="subscription-provider-badge"
+            data-provider={s.provider}
+            title={`Delivers as ${PROVIDERS[s.provider].label} does: its headers, body and content type; signed ${s.scheme}, retried under the ${s.policyLabel} policy`}
+          >
+            as {PROVIDERS[s.provider].label}
             {s.apiVersion && <span data-testid="subscription-api-version-badge"> · API {s.apiVersion}</span>}
           </span>
         )}
-        <span className="badge accent">{s.policyLabel}</span>
-        <span className="badge neutral">{s.scheme}</span>
+        {/* A provider's own policy and scheme go without saying; a changed one is shown. */}
+        {(!s.provider || s.policyId !== PROVIDERS[s.provider].policy) && <span className="badge accent">{s.policyLabel}</span>}
+        {(!s.provider || s.scheme !== PROVIDERS[s.provider].scheme) && <span className="badge neutral">{s.scheme}</span>}
         <span
           className={`badge ${red ? 'bad' : 'ok'}`}
           title={`${m.failed24h} of ${m.deliveries24h} deliveries created in the last 24 h failed. ${COUNT_WORDS.failureRate24h.explain}`}
