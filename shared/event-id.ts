@@ -1,7 +1,7 @@
 // What an event id may be. Hookloop makes UUID v4s, but a provider's own ids are kept as they are
 // (Svix's `msg_2KWP…`, Stripe's `evt_1Nq…`, GitHub's X-GitHub-Delivery GUID), so an incident sent
-// again carries the id the customer's log shows. An id goes into a header and into file names and
-// URLs of exports: letters, digits and a few marks, no spaces, at most 200 characters.
+// again carries the id the customer's log shows. An id goes into a header as it is: letters,
+// digits and the marks providers' ids use (base64's included), never a space or a line break.
 
 export const EVENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:+=@~/-]{0,199}$/
 
