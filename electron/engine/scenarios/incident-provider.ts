@@ -108,11 +108,13 @@ export function eventIdAt(at: IdLocation, request: IncidentRequest): string | nu
   return typeof value === 'string' && value !== '' ? value : null
 }
 
-/** Where a set-up endpoint's requests carry their event id: its dedupe key (a template is no one field). */
+/**
+ * Where a set-up endpoint's requests carry their event id: its dedupe key; for a template (no one
+ * field) or no key, the scheme's id header.
+ */
 export function locationOfDedupe(dedupe: DedupeKey | null, scheme: SchemeId | null): IdLocation | null {
   const schemeHeader = scheme ? SCHEMES[scheme].idHeader : undefined
   if (dedupe?.type === 'header') return headerLocation(dedupe.name)
   if (dedupe?.type === 'json-path') return { dedupe, sendHeader: schemeHeader ?? HOOKLOOP_ID_HEADER, where: `body field ${dedupe.path}` }
-  if (dedupe === null && schemeHeader) return headerLocation(schemeHeader)
-  return null
+  return schemeHeader ? headerLocation(schemeHeader) : null
 }
