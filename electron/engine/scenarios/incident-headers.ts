@@ -38,6 +38,9 @@ export function replayedHeaders(requests: readonly IncidentRequest[], scheme: Sc
     if (entry.values.size === 1 && entry.count === requests.length && only !== undefined && only !== REDACTED) headers[entry.name] = only
     else if (!entry.values.has(REDACTED)) varied.push(entry.name)
   }
-  if (varied.length > 0) notes.push(`endpoint ${slug}: header${varied.length === 1 ? '' : 's'} ${varied.join(', ')} changed between requests (or were not on every one) and are not sent again; the scenario sends the headers every request had`)
+  if (varied.length > 0) {
+    const one = varied.length === 1
+    notes.push(`endpoint ${slug}: header${one ? '' : 's'} ${varied.join(', ')} changed between requests or ${one ? 'was' : 'were'} not on every one, so ${one ? 'it is' : 'they are'} not sent again (the scenario sends the headers every request had, the same)`)
+  }
   return headers
 }

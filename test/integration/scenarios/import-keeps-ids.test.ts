@@ -129,7 +129,7 @@ describe('a HAR import keeps the original ids and turns signature verdicts and d
       { run_ms: 65_000, signature: 'ok', duplicate: 2 },
     ])
     // What could not be kept is said, and travels with the file.
-    expect(notes).toContain('endpoint orders: header x-request-id changed between requests (or were not on every one) and are not sent again; the scenario sends the headers every request had')
+    expect(notes).toContain('endpoint orders: header x-request-id changed between requests or was not on every one, so it is not sent again (the scenario sends the headers every request had, the same)')
     expect(scenario.description).toContain('x-request-id changed between requests')
 
     const report = await runOnEngine(scenario)

@@ -95,7 +95,7 @@ describe('a provider recognised in a HAR', () => {
     expect(scenario.events?.map((e) => e.event_id)).toEqual(['72d3162e-cc78-11e3-81ab-4c9367dc0958', '9b1c4e2a-cc78-11e3-8c5d-1a2b3c4d5e6f'])
     expect(scenario.subscriptions?.[0]).toMatchObject({ scheme: 'github', event_id_header: 'x-github-delivery', headers: { 'user-agent': 'GitHub-Hookshot/a1b2c3d', 'x-github-hook-id': '4711' } })
     expect(scenario.expect?.deliveries?.map((d) => d.signatures)).toEqual(['ok', 'ok'])
-    expect(notes).toContain('endpoint incident: header x-github-event changed between requests (or were not on every one) and are not sent again; the scenario sends the headers every request had')
+    expect(notes).toContain('endpoint incident: header x-github-event changed between requests or was not on every one, so it is not sent again (the scenario sends the headers every request had, the same)')
   })
 
   it('nothing recognisable: no provider named, and an id that cannot be sent as it was becomes a UUID with a note', () => {
