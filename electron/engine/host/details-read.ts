@@ -104,7 +104,7 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
     const pack = d.provider && isProviderId(d.provider) ? PROVIDERS[d.provider] : null
     // The body as its attempts send it: the provider's shape, or the stored payload in the subscription's envelope.
     const body = pack
-      ? providerBody(pack, { eventId: d.event_id, eventType: d.event_type, payload: d.payload, createdAt: d.event_created_at, sentAt: d.event_created_at })
+      ? providerBody(pack, { eventId: d.event_id, eventType: d.event_type, payload: d.payload, createdAt: d.event_created_at, sentAt: d.event_created_at, apiVersion: d.api_version })
       : sentBody(event, isEnvelope(d.envelope) ? d.envelope : 'event')
     return {
       id: d.id,

@@ -268,6 +268,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deliveries_by_event_nocase ON deliveries(event_id COLLATE NOCASE);
     `,
   },
+  {
+    version: 9,
+    name: 'subscriptions.api_version',
+    // The provider API version a subscription delivers (Stripe's api_version, Shopify's
+    // X-Shopify-API-Version …): one its pack lists. NULL = no provider, or one without versions.
+    // A provider subscription made before this column follows its pack's default version.
+    sql: `ALTER TABLE subscriptions ADD COLUMN api_version TEXT;`,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0
