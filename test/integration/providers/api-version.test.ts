@@ -4,7 +4,7 @@
 // a version the pack does not list is refused with the ones it does.
 import { createServer } from 'node:http'
 import { join } from 'node:path'
-import Stripe2024 from 'stripe-2024-06-20'
+import { createRequire } from 'node:module'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PROVIDERS } from '../../../shared/providers'
 import { createClock } from '../../../electron/engine/clock'
@@ -14,6 +14,15 @@ import { sign } from '../../../electron/engine/signatures'
 import { openDatabase } from '../../../electron/engine/store'
 import { listenLoopback } from '../../support/loopback'
 import { makeTempDir } from '../../support/temp-dir'
+
+// stripe 16 (API version 2024-06-20) is loaded without its types: they declare the module 'stripe'
+// and would replace those of stripe 23 in the whole program.
+interface StripeEvent {
+  api_version: string | null
+  type: string
+}
+type Stripe2024 = new (key: string) => { webhooks: { constructEvent(body: Buffer, header: string, secret: string): StripeEvent } }
+const Stripe2024 = createRequire(import.meta.url)('stripe-2024-06-20') as Stripe2024
 
 interface Received {
   headers: Record<string, string | string[] | undefined>
