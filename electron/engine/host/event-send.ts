@@ -22,5 +22,5 @@ export function sendPayload(engine: Engine, req: CommandRequest<'event.send'>): 
     const known = EVENT_CATALOG[provider].map((e) => e.type).join(', ')
     throw new HostError('bad_request', `event.send: eventType: ${PROVIDERS[provider].label}'s catalog has no "${eventType}" (known: ${known}); give a payload for another type`)
   }
-  return () => catalogPayload({ provider, eventType, now: engine.clock.now() })
+  return () => catalogPayload({ provider, eventType, now: engine.clock.now(), apiVersion: subscription.apiVersion })
 }

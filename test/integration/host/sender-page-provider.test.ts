@@ -55,18 +55,22 @@ function shape(body: string, contentType: string): string[] {
 
 const headerNames = (a: Arrival) => Object.keys(a.headers).sort()
 
-// Every provider, with the first event type of its catalog.
-const CASES: Array<[ProviderId, string]> = PROVIDER_IDS.map((id) => [id, EVENT_CATALOG[id][0]!.type])
+// Every provider with the first event type of its catalog, under each API version its pack lists.
+const CASES: Array<[ProviderId, string, string | undefined]> = PROVIDER_IDS.flatMap((id) =>
+  (PROVIDERS[id].apiVersions ?? [undefined]).map((version): [ProviderId, string, string | undefined] => [id, EVENT_CATALOG[id][0]!.type, version]),
+)
 
 describe('Sender page: a provider subscription sends what trigger sends', () => {
-  it.each(CASES)('%s %s: same header names, content type and body shape; fresh per event', async (provider, eventType) => {
+  it.each(CASES)('%s %s (API version %s): same header names, content type and body shape; fresh per event', async (provider, eventType, apiVersion) => {
     const { host, call } = await openSession()
     const { base, arrivals } = await collector()
     const secret = freshSecret(PROVIDERS[provider].scheme)
-    const sub = await call('subscription.create', { name: `${provider} app`, target: { url: `${base}/ui` }, provider, secret })
+    const version = apiVersion ? { apiVersion } : {}
+    const sub = await call('subscription.create', { name: `${provider} app`, target: { url: `${base}/ui` }, provider, secret, ...version })
+    expect(sub.apiVersion).toBe(apiVersion ?? null)
     const sent = await call('event.send', { subscriptionId: sub.id, eventType, count: 2, faults: [] })
     await settled(host, sent.deliveryIds)
-    await trigger({ provider, eventType, url: `${base}/cli`, secrets: [secret], clock: { mode: 'real' } })
+    await trigger({ provider, eventType, url: `${base}/cli`, secrets: [secret], clock: { mode: 'real' }, ...version })
 
     const fromPage = arrivals.filter((a) => a.path === '/ui')
     const fromTrigger = arrivals.filter((a) => a.path === '/cli')
@@ -79,6 +83,9 @@ describe('Sender page: a provider subscription sends what trigger sends', () => 
       expect(page.headers['content-type']).toBe(contentType)
       expect(page.headers['user-agent']).toBe(cli.headers['user-agent'])
       expect(shape(page.body, contentType)).toEqual(shape(cli.body, contentType))
+      // The version travels the same way: Stripe's api_version in the body, Shopify's and Square's in a header.
+      for (const name of Object.keys(cli.headers).filter((h) => h.includes('version'))) expect(page.headers[name], name).toBe(cli.headers[name])
+      if (provider === 'stripe') expect((JSON.parse(page.body) as { api_version: string }).api_version).toBe(apiVersion)
     }
     // Each event of the send was built afresh: the two bodies differ (new ids and times).
     expect(fromPage[0]!.body).not.toBe(fromPage[1]!.body)
