@@ -14,6 +14,7 @@ export const bitbucketJudge: Judge = {
   secret: SECRET,
   async start() {
     const accepted: string[] = []
+    const deliveryIds: string[] = []
     const consumer = await serve(async (req, res) => {
       const body = await rawBody(req)
       const expected = Buffer.from(`sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`)
@@ -23,9 +24,10 @@ export const bitbucketJudge: Judge = {
       const key = req.headers['x-event-key']
       if (typeof key !== 'string' || !event.actor?.type || !event.repository?.full_name) return void res.writeHead(400).end('no X-Event-Key, actor or repository')
       if (req.headers['x-attempt-number'] === undefined || req.headers['x-request-uuid'] === undefined) return void res.writeHead(400).end('no X-Attempt-Number or X-Request-UUID')
+      deliveryIds.push(String(req.headers['x-request-uuid']))
       accepted.push(key)
       res.writeHead(200).end()
     })
-    return { url: consumer.url, accepted, close: consumer.close }
+    return { url: consumer.url, accepted, deliveryIds, close: consumer.close }
   },
 }

@@ -11,8 +11,10 @@ export const clerkJudge: Judge = {
   provider: 'clerk',
   library: '@clerk/backend 3 verifyWebhook',
   secret: SECRET,
+  signsTime: true,
   async start() {
     const accepted: string[] = []
+    const deliveryIds: string[] = []
     const consumer = await serve(async (req, res) => {
       const body = await rawBody(req)
       const headers = new Headers()
@@ -20,12 +22,13 @@ export const clerkJudge: Judge = {
       try {
         const event = await verifyWebhook(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: 'POST', headers, body }), { signingSecret: SECRET })
         if (event.object !== 'event' || !event.instance_id) throw new Error('not a Clerk event envelope')
-        accepted.push(event.type)
+        deliveryIds.push(String(req.headers['svix-id']))
+      accepted.push(event.type)
         res.writeHead(200).end()
       } catch (error) {
         res.writeHead(400).end(String(error))
       }
     })
-    return { url: consumer.url, accepted, close: consumer.close }
+    return { url: consumer.url, accepted, deliveryIds, close: consumer.close }
   },
 }

@@ -26,15 +26,17 @@ export const gitlabJudge: Judge = {
   secret: SECRET,
   async start() {
     const accepted: string[] = []
+    const deliveryIds: string[] = []
     const consumer = await serve(async (req, res) => {
       const body = await rawBody(req)
       if (!sameToken(req.headers['x-gitlab-token'], SECRET)) return void res.writeHead(401).end('X-Gitlab-Token does not match')
       const event = JSON.parse(body.toString('utf8')) as { object_kind?: string; object_attributes?: { action?: string } }
       if (!event.object_kind || req.headers['x-gitlab-event'] !== hookName(event.object_kind)) return void res.writeHead(400).end(`X-Gitlab-Event ${String(req.headers['x-gitlab-event'])} does not name object_kind ${String(event.object_kind)}`)
       const action = event.object_attributes?.action
+      deliveryIds.push(String(req.headers['idempotency-key']))
       accepted.push(action ? `${event.object_kind}.${action}` : event.object_kind)
       res.writeHead(200).end()
     })
-    return { url: consumer.url, accepted, close: consumer.close }
+    return { url: consumer.url, accepted, deliveryIds, close: consumer.close }
   },
 }

@@ -14,6 +14,7 @@ export const pagerdutyJudge: Judge = {
   secret: SECRET,
   async start() {
     const accepted: string[] = []
+    const deliveryIds: string[] = []
     const consumer = await serve(async (req, res) => {
       const body = await rawBody(req)
       const expected = Buffer.from(`v1=${createHmac('sha256', SECRET).update(body).digest('hex')}`)
@@ -21,9 +22,10 @@ export const pagerdutyJudge: Judge = {
       if (!signatures.some((s) => s.length === expected.length && timingSafeEqual(s, expected))) return void res.writeHead(401).end('no X-PagerDuty-Signature matches')
       const { event } = JSON.parse(body.toString('utf8')) as { event?: { id?: string; event_type?: string; resource_type?: string; occurred_at?: string; data?: { type?: string } } }
       if (!event?.id || !event.event_type || !event.occurred_at || event.resource_type !== event.event_type.split('.')[0] || !event.data?.type) return void res.writeHead(400).end('not a V3 event envelope')
+      deliveryIds.push(String(req.headers['x-webhook-id']))
       accepted.push(event.event_type)
       res.writeHead(200).end()
     })
-    return { url: consumer.url, accepted, close: consumer.close }
+    return { url: consumer.url, accepted, deliveryIds, close: consumer.close }
   },
 }

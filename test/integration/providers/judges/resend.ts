@@ -19,21 +19,24 @@ export const resendJudge: Judge = {
   provider: 'resend',
   library: 'resend 6 webhooks.verify',
   secret: SECRET,
+  signsTime: true,
   async start() {
     const resend = new Resend('re_hookloop_placeholder')
     const accepted: string[] = []
+    const deliveryIds: string[] = []
     const consumer = await serve(async (req, res) => {
       const payload = (await rawBody(req)).toString('utf8')
       const header = (name: string) => String(req.headers[name] ?? '')
       try {
         const event = resend.webhooks.verify({ payload, headers: { id: header('svix-id'), timestamp: header('svix-timestamp'), signature: header('svix-signature') }, webhookSecret: SECRET })
         if (typeof event.created_at !== 'string' || !event.data) throw new Error('not a Resend event: no created_at or data')
-        accepted.push(event.type)
+        deliveryIds.push(String(req.headers['svix-id']))
+      accepted.push(event.type)
         res.writeHead(200).end()
       } catch (error) {
         res.writeHead(400).end(String(error))
       }
     })
-    return { url: consumer.url, accepted, close: consumer.close }
+    return { url: consumer.url, accepted, deliveryIds, close: consumer.close }
   },
 }
