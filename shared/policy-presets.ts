@@ -206,6 +206,22 @@ export const POLICY_CATALOG = defineCatalog({
     follow_redirects: 0,
     retry_after: NO_RETRY_AFTER,
   },
+  typeform: {
+    label: 'Typeform',
+    description: 'Typeform webhooks docs: a 2xx within 30 s succeeds; after 408, 423, 429 or 503 the delivery is retried every 2 to 3 minutes for up to 10 hours (every 3 min here: 200 retries); other answers are final, and 404 or 410 disable the webhook.',
+    schedule: { kind: 'fixed', interval_ms: 3 * MIN },
+    max_attempts: 201,
+    timeout_ms: 30_000,
+    classification: {
+      rules: [
+        { when: { status_range: [200, 299] }, then: 'succeeded' },
+        { when: { status: [408, 423, 429, 503] }, then: 'retry' },
+      ],
+      otherwise: 'failed',
+    },
+    follow_redirects: 0,
+    retry_after: NO_RETRY_AFTER,
+  },
   custom: {
     label: 'Custom',
     fileOnly: true,

@@ -16,6 +16,7 @@ export const SCHEME_IDS = [
   'gitlab',
   'bitbucket',
   'pagerduty',
+  'typeform',
   'custom',
 ] as const
 
@@ -295,6 +296,17 @@ export const SCHEMES: Record<SchemeId, SchemeMeta> = {
     toleranceMode: 'both',
     secretFormat: 'utf8',
     multipleSignatures: true,
+  },
+  typeform: {
+    id: 'typeform',
+    label: 'Typeform',
+    headers: ['typeform-signature'],
+    signatureHeader: 'typeform-signature',
+    needsUrl: false,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
   },
   custom: {
     id: 'custom',

@@ -15,6 +15,7 @@ import { squareEvents } from './square'
 import { standardWebhooksEvents } from './standard-webhooks'
 import { stripeEvents } from './stripe'
 import { twilioEvents } from './twilio'
+import { typeformEvents } from './typeform'
 import type { CatalogEvent } from './types'
 import { zoomEvents } from './zoom'
 
@@ -35,6 +36,7 @@ export const EVENT_CATALOG: Record<ProviderId, readonly CatalogEvent[]> = {
   clerk: clerkEvents,
   resend: resendEvents,
   pagerduty: pagerdutyEvents,
+  typeform: typeformEvents,
   'provider-a': providerAEvents,
   'provider-b': providerBEvents,
 }

@@ -16,6 +16,7 @@ import { standardWebhooks } from './standard-webhooks'
 import { stripe } from './stripe'
 import { svix } from './svix'
 import { twilio } from './twilio'
+import { typeform } from './typeform'
 import type { ProviderId, ProviderPack } from './types'
 import { zoom } from './zoom'
 
@@ -38,6 +39,7 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   clerk,
   resend,
   pagerduty,
+  typeform,
   'provider-a': providerA,
   'provider-b': providerB,
 }

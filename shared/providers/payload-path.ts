@@ -17,6 +17,8 @@ export function payloadPath(envelope: ProviderEnvelope): string {
       return 'message'
     case 'pagerduty':
       return 'event'
+    case 'typeform':
+      return 'form_response'
     case 'slack':
       return 'event'
     case 'stripe':

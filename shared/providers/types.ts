@@ -21,6 +21,7 @@ export const PROVIDER_IDS = [
   'clerk',
   'resend',
   'pagerduty',
+  'typeform',
   'provider-a',
   'provider-b',
 ] as const
@@ -63,6 +64,8 @@ export type ProviderEnvelope =
   | { kind: 'type-created-at-data' }
   /** PagerDuty V3's `{event: {id, event_type, resource_type, occurred_at, …<payload>}}` (payload: agent, client, data). */
   | { kind: 'pagerduty' }
+  /** Typeform's `{event_id, event_type, form_response}`. */
+  | { kind: 'typeform' }
 
 /**
  * A header every attempt carries. Values are templates over the attempt:

@@ -141,6 +141,8 @@ export function providerBody(pack: ProviderPack, input: EnvelopeInput): Buffer {
           ...asObject(data()),
         },
       })
+    case 'typeform':
+      return json({ event_id: derivedToken(input.eventId, 'typeform', 26, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'), event_type: input.eventType, form_response: data() })
     default: {
       const never: never = envelope
       throw new Error(`unknown provider envelope ${JSON.stringify(never)}`)

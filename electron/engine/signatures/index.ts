@@ -17,6 +17,7 @@ import { standardWebhooks } from './standard-webhooks'
 import { stripe } from './stripe'
 import { svix } from './svix'
 import { twilio } from './twilio'
+import { typeform } from './typeform'
 import { zoom } from './zoom'
 
 export { SCHEMES, SCHEME_IDS, isSchemeId } from '../../../shared/signatures'
@@ -56,6 +57,8 @@ function moduleFor(scheme: SchemeId): SchemeModule {
       return bitbucket
     case 'pagerduty':
       return pagerduty
+    case 'typeform':
+      return typeform
     case 'custom':
       return custom
     default: {

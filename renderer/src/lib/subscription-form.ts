@@ -63,6 +63,8 @@ export function bodyWords(envelope: ProviderEnvelope): string {
       return "Clerk's {data, object: event, type, timestamp, instance_id, event_attributes}"
     case 'type-created-at-data':
       return '{type, created_at, data}'
+    case 'typeform':
+      return "Typeform's {event_id, event_type, form_response}"
     case 'pagerduty':
       return "PagerDuty's {event: {id, event_type, resource_type, occurred_at, agent, client, data}}"
     default: {

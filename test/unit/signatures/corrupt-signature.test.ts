@@ -24,6 +24,7 @@ const SECRETS: Record<Exclude<SchemeId, 'custom'>, string> = {
   gitlab: 'gitlab-secret-token',
   bitbucket: 'bitbucket-secret',
   pagerduty: 'pagerduty-secret',
+  typeform: 'typeform-secret',
 }
 
 describe('corrupt-signature', () => {

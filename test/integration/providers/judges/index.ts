@@ -16,6 +16,7 @@ import { standardWebhooksJudge } from './standard-webhooks'
 import { stripeJudge } from './stripe'
 import { svixJudge } from './svix'
 import { twilioJudge } from './twilio'
+import { typeformJudge } from './typeform'
 import type { Judge } from './types'
 import { zoomJudge } from './zoom'
 
@@ -38,4 +39,5 @@ export const JUDGES: Partial<Record<ProviderId, Judge>> = {
   clerk: clerkJudge,
   resend: resendJudge,
   pagerduty: pagerdutyJudge,
+  typeform: typeformJudge,
 }
