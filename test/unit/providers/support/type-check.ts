@@ -16,8 +16,18 @@ export interface TypedValue {
   value: unknown
 }
 
+/**
+ * A package whose types are an ambient `declare module '<name>'` (stripe 16's): its declaration
+ * file joins the program and `<name>`, imported by the checked source, resolves to that
+ * declaration instead of the package installed under the name.
+ */
+export interface AmbientTypes {
+  module: string
+  file: string
+}
+
 /** The compiler's complaints per value name ('import' for the import lines); every name is a key. */
-export function typeErrors(imports: string[], values: TypedValue[]): Record<string, string[]> {
+export function typeErrors(imports: string[], values: TypedValue[], ambient?: AmbientTypes): Record<string, string[]> {
   const file = path.join(ROOT, 'test/unit/providers', `type-check.${process.pid}.${Math.random().toString(36).slice(2)}.ts`)
   const lines = values.map((v, i) => `export const v${i}: ${v.type} = ${JSON.stringify(v.value)}`)
   const source = [...imports, ...lines].join('\n')
@@ -30,7 +40,11 @@ export function typeErrors(imports: string[], values: TypedValue[]): Record<stri
   host.readFile = (f) => (path.resolve(f) === file ? source : readFile(f))
   host.fileExists = (f) => path.resolve(f) === file || fileExists(f)
   host.getSourceFile = (f, lang, ...rest) => (path.resolve(f) === file ? ts.createSourceFile(f, source, lang) : getSourceFile(f, lang, ...rest))
-  const program = ts.createProgram([file], options, host)
+  if (ambient) {
+    host.resolveModuleNames = (names, containing, _reused, redirected, opts) =>
+      names.map((name) => (name === ambient.module && path.resolve(containing) === file ? undefined : ts.resolveModuleName(name, containing, opts, host, undefined, redirected).resolvedModule))
+  }
+  const program = ts.createProgram(ambient ? [file, ambient.file] : [file], options, host)
   const out: Record<string, string[]> = Object.fromEntries(values.map((v) => [v.name, []]))
   const sf = program.getSourceFile(file)!
   for (const d of [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]) {
