@@ -39,8 +39,9 @@ function participantJoined(ctx: FixtureContext) {
   return { object: { ...m, id: String(m.id), participant: { user_id: userId, user_name: 'Ada Lovelace', id: ctx.id('', 22), participant_uuid: ctx.uuid().toUpperCase(), join_time: ctx.iso(), email: 'ada@example.com', participant_user_id: ctx.id('', 22) } } }
 }
 
-// RecordingCompletedEvent's payload: the meeting (numeric id) and its files, whose meeting_id is
-// the meeting's uuid; total_size and recording_count add up the files.
+// RecordingCompletedEvent: the meeting (numeric id) and its files, whose meeting_id is the
+// meeting's uuid; total_size and recording_count add up the files. The download token that
+// authorizes the files' download_url goes beside payload (the envelope moves it there).
 function recordingCompleted(ctx: FixtureContext) {
   const m = meeting(ctx)
   const start = ctx.iso(-1_800_000)
@@ -51,6 +52,7 @@ function recordingCompleted(ctx: FixtureContext) {
   }
   const files = [file('MP4', 'MP4', 5_242_880, 'shared_screen_with_speaker_view'), file('M4A', 'M4A', 524_288, 'audio_only')]
   return {
+    download_token: ctx.id('', 120),
     object: {
       ...m,
       account_id: ACCOUNT_ID,

@@ -8,9 +8,9 @@ import { PROVIDERS } from '../../../shared/providers'
 import { typeErrors } from './support/type-check'
 
 // Every Zoom catalog event against Zoom's published event types (support/zoom-webhook-types.ts:
-// Zoom's webhook reference as its Node SDK types it), compiled strict: the body's `payload` as
-// the event's payload type. A required field missing, an unknown field or a wrong type (a meeting
-// id that is a string where Zoom says number) fails.
+// Zoom's webhook reference as its Node SDK types it), compiled strict: the whole body as the
+// event's type. A required field missing, an unknown field or a wrong type (a meeting id that is a
+// string where Zoom says number) fails.
 
 const EVENT_TYPES: Record<string, string> = {
   'meeting.created': 'MeetingCreatedEvent',
@@ -22,7 +22,7 @@ const EVENT_TYPES: Record<string, string> = {
 
 const IMPORTS = [`import type { ${Object.values(EVENT_TYPES).join(', ')} } from ${JSON.stringify(path.join(__dirname, 'support/zoom-webhook-types'))}`]
 
-type Body = { event: string; event_ts: number; payload: { account_id: string; object: Record<string, unknown> } & Record<string, unknown> }
+type Body = { event: string; event_ts: number; download_token?: string; payload: { account_id: string; object: Record<string, unknown> } & Record<string, unknown> }
 
 function zoomBody(type: string): Body {
   const event = zoomEvents.find((e) => e.type === type)
@@ -32,10 +32,10 @@ function zoomBody(type: string): Body {
   return JSON.parse(providerBody(PROVIDERS.zoom, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now }).toString('utf8')) as Body
 }
 
-const check = (type: string, body: Body) => ({ name: type, type: `${EVENT_TYPES[type] ?? 'never'}['payload']`, value: body.payload })
+const check = (type: string, body: Body) => ({ name: type, type: EVENT_TYPES[type] ?? 'never', value: body })
 
 describe('Zoom catalog events and Zoom\u2019s published event types', () => {
-  it('every catalog event\u2019s payload type-checks as its event\u2019s payload', () => {
+  it('every catalog event, as the whole body, type-checks as its Zoom event type', () => {
     expect(typeErrors(IMPORTS, zoomEvents.map((e) => check(e.type, zoomBody(e.type))))).toEqual(Object.fromEntries(zoomEvents.map((e) => [e.type, []])))
   })
 
@@ -58,6 +58,13 @@ describe('Zoom catalog events and Zoom\u2019s published event types', () => {
     expect(object.total_size).toBe(object.recording_files.reduce((sum, f) => sum + f.file_size, 0))
     const created = zoomBody('meeting.created')
     expect(created.payload.operator_id).toBe(created.payload.object.host_id)
+  })
+
+  it('a recording\u2019s download token is beside payload, not in it', () => {
+    const body = zoomBody('recording.completed')
+    expect(body.download_token).toMatch(/^[A-Za-z0-9]{120}$/)
+    expect(body.payload).not.toHaveProperty('download_token')
+    expect(zoomBody('meeting.started')).not.toHaveProperty('download_token')
   })
 
   it('values are fresh per send', () => {

@@ -86,7 +86,7 @@ export interface MeetingParticipantJoinedEvent {
 export interface RecordingCompletedEvent {
   event: string
   event_ts: number
-  /** At the top of the body, beside payload (Hookloop's envelope does not send it yet). */
+  /** At the top of the body, beside payload. */
   download_token: string
   payload: {
     account_id: string
