@@ -64,6 +64,21 @@ describe('provider API version per subscription', () => {
     expect(JSON.parse(byDefault.body).api_version).toBe(PROVIDERS.stripe.apiVersions![0])
   })
 
+  it('builds the Stripe payload for the chosen version: a 2024-06-20 invoice names its subscription at the top, the default one under parent', async () => {
+    const { url } = await consumer()
+    const secret = 'whsec_api_version_test'
+    const invoiceAt = async (apiVersion?: string) => {
+      const result = await trigger({ provider: 'stripe', eventType: 'invoice.paid', url, secrets: [secret], clock: { mode: 'virtual' }, ...(apiVersion ? { apiVersion } : {}) })
+      return (JSON.parse(result.body) as { data: { object: Record<string, unknown> } }).data.object
+    }
+    const legacy = await invoiceAt('2024-06-20')
+    expect(legacy).toMatchObject({ subscription: expect.stringMatching(/^sub_/), charge: expect.stringMatching(/^ch_/), payment_intent: expect.stringMatching(/^pi_/) })
+    expect(legacy).not.toHaveProperty('parent')
+    const current = await invoiceAt()
+    expect(current).not.toHaveProperty('subscription')
+    expect(current).toHaveProperty('parent.subscription_details.subscription')
+  })
+
   it('fills Shopify\u2019s and Square\u2019s version headers from the subscription', async () => {
     const { url, received } = await consumer()
     await trigger({ provider: 'shopify', eventType: 'orders/create', url, secrets: ['shopify-secret'], clock: { mode: 'virtual' }, apiVersion: '2025-04' })
