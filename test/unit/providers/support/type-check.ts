@@ -8,6 +8,8 @@ import ts from 'typescript'
 
 const ROOT = path.resolve(__dirname, '../../../..')
 
+const PARSED = new Map<string, ts.SourceFile>()
+
 export interface TypedValue {
   /** The name errors are reported under (an event type). */
   name: string
@@ -39,7 +41,17 @@ export function typeErrors(imports: string[], values: TypedValue[], ambient?: Am
   // The source lives only in memory: nothing is written into the tree.
   host.readFile = (f) => (path.resolve(f) === file ? source : readFile(f))
   host.fileExists = (f) => path.resolve(f) === file || fileExists(f)
-  host.getSourceFile = (f, lang, ...rest) => (path.resolve(f) === file ? ts.createSourceFile(f, source, lang) : getSourceFile(f, lang, ...rest))
+  host.getSourceFile = (f, lang, ...rest) => {
+    if (path.resolve(f) === file) return ts.createSourceFile(f, source, lang)
+    // The declaration files do not change between checks: parse each once per test file.
+    const key = `${f}\0${typeof lang === 'object' ? `${lang.languageVersion}:${lang.impliedNodeFormat ?? ''}` : lang}`
+    let parsed = PARSED.get(key)
+    if (!parsed) {
+      parsed = getSourceFile(f, lang, ...rest)
+      if (parsed) PARSED.set(key, parsed)
+    }
+    return parsed
+  }
   if (ambient) {
     host.resolveModuleNames = (names, containing, _reused, redirected, opts) =>
       names.map((name) => (name === ambient.module && path.resolve(containing) === file ? undefined : ts.resolveModuleName(name, containing, opts, host, undefined, redirected).resolvedModule))
