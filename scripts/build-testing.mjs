@@ -3,9 +3,9 @@
 // type declarations (out/testing/types/). Packages stay external: better-sqlite3 is the same
 // native module the CLI loads.
 import { execFileSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { build } from 'vite'
 
 const outDir = resolve('out/testing')
@@ -30,3 +30,21 @@ await build({
 })
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.testing.json'], { stdio: 'inherit' })
+
+// The sources import without extensions (moduleResolution "bundler"); so do the emitted
+// declarations. A consumer on "node16"/"nodenext" resolves ESM declarations only with the
+// extension written, and would silently get \`any\`: name each relative module's file.
+function declarationFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? declarationFiles(join(dir, entry.name)) : entry.name.endsWith('.d.ts') ? [join(dir, entry.name)] : []))
+}
+for (const file of declarationFiles(join(outDir, 'types'))) {
+  const text = readFileSync(file, 'utf8')
+  const fixed = text.replace(/((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g, (whole, lead, quote, spec) => {
+    if (/\.(js|json)$/.test(spec)) return whole
+    const base = resolve(dirname(file), spec)
+    if (existsSync(`${base}.d.ts`)) return `${lead}${quote}${spec}.js${quote}`
+    if (existsSync(join(base, 'index.d.ts'))) return `${lead}${quote}${spec}/index.js${quote}`
+    throw new Error(`${file}: cannot find the declarations of ${spec}`)
+  })
+  if (fixed !== text) writeFileSync(file, fixed)
+}
