@@ -26,7 +26,7 @@ export type DeliverEvent =
       type: string
       /** Default: the catalog's payload for the provider's event type. */
       payload?: unknown
-      /** UUID v4; default a fresh one. */
+      /** The event id (a UUID, or the provider's own: evt_…, a GitHub delivery GUID); default a fresh one. */
       id?: string
       /** Faults for this event's deliveries (see docs/sender.md): duplicate, corrupt-signature … */
       faults?: SendFaultInput[]
