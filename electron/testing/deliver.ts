@@ -37,6 +37,8 @@ export interface DeliverOptions {
   to: string
   /** Deliver as this provider does: its envelope, headers, signature scheme and retry policy. */
   provider?: ProviderId
+  /** With a provider that versions its payloads (Stripe, Shopify, Square): one of its API versions; default its newest. */
+  apiVersion?: string
   /** Without a provider: the signature scheme (with a provider: its own). */
   scheme?: SchemeId
   /** A policy preset id or a policy; default the provider's documented one. Required without a provider. */
@@ -79,8 +81,15 @@ function subscriptionInput(options: DeliverOptions) {
   const secrets = options.secrets ? { secrets: options.secrets } : {}
   if (options.provider !== undefined) {
     if (!PROVIDER_IDS.includes(options.provider)) throw new TypeError(`deliver: unknown provider "${options.provider}" (known: ${PROVIDER_IDS.join(', ')})`)
-    return packSubscription(options.provider, { target, ...secrets, ...headers, ...(options.policy === undefined ? {} : { policy: options.policy }) })
+    return packSubscription(options.provider, {
+      target,
+      ...secrets,
+      ...headers,
+      ...(options.policy === undefined ? {} : { policy: options.policy }),
+      ...(options.apiVersion === undefined ? {} : { apiVersion: options.apiVersion }),
+    })
   }
+  if (options.apiVersion !== undefined) throw new TypeError('deliver: apiVersion is a provider\'s; name the provider too (provider: "stripe")')
   if (options.scheme === undefined || options.policy === undefined) {
     throw new TypeError('deliver: name a provider (provider: "github"), or give both scheme and policy (scheme: "standard-webhooks", policy: "standard-webhooks")')
   }
@@ -115,7 +124,7 @@ export async function deliver(options: DeliverOptions): Promise<DeliverResult> {
       let payload = event.payload
       if (payload === undefined) {
         if (options.provider === undefined) throw new TypeError(`deliver: events[${i}] ("${event.type}") needs a payload: the catalog is per provider, and no provider is named`)
-        payload = catalogPayload({ provider: options.provider, eventType: event.type, now: clock.now() })
+        payload = catalogPayload({ provider: options.provider, eventType: event.type, now: clock.now(), apiVersion: subscription.apiVersion ?? null })
       }
       const faults = [...(options.faults ?? []), ...(event.faults ?? [])]
       const published = sender.publish({ eventType: event.type, payload, subscriptionIds: [subscription.id], ...(event.id ? { eventId: event.id } : {}), ...(faults.length ? { faults } : {}) })

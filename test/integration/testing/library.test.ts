@@ -90,9 +90,33 @@ describe('deliver', () => {
     expect(openResources()).toEqual([])
   })
 
+  it("delivers a provider's catalog event in the API version asked for", async () => {
+    const bodies: string[] = []
+    const app = await listenLoopback(
+      createServer((req, res) => {
+        let body = ''
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+        req.on('end', () => {
+          bodies.push(body)
+          res.writeHead(200).end()
+        })
+      }),
+    )
+    try {
+      const result = await deliver({ to: `${app.url}/stripe`, provider: 'stripe', apiVersion: '2024-06-20', events: ['invoice.paid'] })
+      expect(result.deliveries[0]?.status).toBe('succeeded')
+      expect(JSON.parse(bodies[0]!)).toMatchObject({ type: 'invoice.paid', api_version: '2024-06-20' })
+      await expect(deliver({ to: `${app.url}/stripe`, provider: 'stripe', apiVersion: '1999-01-01', events: ['invoice.paid'] })).rejects.toThrow(/1999-01-01/)
+    } finally {
+      await app.close()
+    }
+    expect(openResources()).toEqual([])
+  })
+
   it('refuses what it cannot deliver, saying what to give', async () => {
     await expect(deliver({ to: 'localhost:3000', provider: 'github', events: ['push'] })).rejects.toThrow(/"to" is the http\(s\) URL/)
     await expect(deliver({ to: 'http://127.0.0.1:9/', events: ['push'] })).rejects.toThrow(/name a provider/)
+    await expect(deliver({ to: 'http://127.0.0.1:9/', scheme: 'github', policy: 'github', apiVersion: '2024-06-20', events: ['push'] })).rejects.toThrow(/apiVersion is a provider's/)
     await expect(deliver({ to: 'http://127.0.0.1:9/', provider: 'github', events: ['no.such.event'] })).rejects.toThrow(/no event type "no.such.event"/)
     await expect(deliver({ to: 'http://127.0.0.1:9/', scheme: 'github', policy: 'github', events: ['push'] })).rejects.toThrow(/events\[0\] \("push"\) needs a payload/)
     expect(openResources()).toEqual([])
