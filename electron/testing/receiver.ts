@@ -72,6 +72,7 @@ function matches(request: ReceivedRequest, filter: Omit<RequestFilter, 'timeoutM
 interface Waiter {
   filter: RequestFilter
   resolve(request: ReceivedRequest): void
+  reject(error: Error): void
 }
 
 export async function startReceiver(options: StartReceiverOptions): Promise<TestReceiver> {
@@ -141,7 +142,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
   const close = () => {
     closing ??= (async () => {
       untrack()
-      for (const waiter of waiters) waiter.resolve = () => {}
+      for (const waiter of waiters) waiter.reject(new Error(`nextRequest: the receiver at ${receiver.url} was closed while waiting for ${describeFilter(waiter.filter)}`))
       waiters.clear()
       await receiver.close()
       db.close()
@@ -172,6 +173,10 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
           resolve(request) {
             clearTimeout(timer)
             resolve(request)
+          },
+          reject(error) {
+            clearTimeout(timer)
+            reject(error)
           },
         }
         const timer = setTimeout(() => {

@@ -46,6 +46,13 @@ describe('startReceiver', () => {
     )
   })
 
+  it('closing the receiver ends a wait in progress, saying so', async () => {
+    const closing = await startReceiver({ endpoints: [{ slug: 'orders' }] })
+    const waiting = closing.nextRequest({ endpoint: 'orders', timeoutMs: 60_000 })
+    await closing.close()
+    await expect(waiting).rejects.toThrow(/was closed while waiting for a request to endpoint "orders"/)
+  })
+
   it('a bad endpoint is refused naming its place and field', async () => {
     await expect(startReceiver({ endpoints: [{ slug: 'Not A Slug' }] })).rejects.toThrow(/endpoints\[0\] \("Not A Slug"\): slug: a slug is/)
     await expect(startReceiver({ endpoints: [] })).rejects.toThrow(/give at least one endpoint/)
