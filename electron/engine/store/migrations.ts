@@ -270,6 +270,16 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 9,
+    name: 'endpoints made at the old 10 MiB default take the new 32 MiB default',
+    sql: `
+      -- The default body limit was 10 MiB, below the 25 MB GitHub and GitLab may send. An endpoint
+      -- made without a limit stored the default's value, so it is raised with the default; the app
+      -- has no field for the limit, and a config file that names one sets it again on load.
+      UPDATE endpoints SET body_limit = 33554432 WHERE body_limit = 10485760;
+    `,
+  },
+  {
+    version: 10,
     name: 'subscriptions.api_version',
     // The provider API version a subscription delivers (Stripe's api_version, Shopify's
     // X-Shopify-API-Version …): one its pack lists. NULL = no provider, or one without versions.
