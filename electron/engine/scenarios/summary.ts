@@ -56,7 +56,7 @@ export function formatSummary(report: ScenarioReport): string {
     const firstAt = d.attempts[0] ? `, first at run +${d.attempts[0].run_ms} ms` : ''
     // A provider's delivery is named as the consumer's log names it, beside Hookloop's own id.
     const seen = d.provider_event_id
-    const id = seen && seen.value !== d.event_id ? `${seen.value} (${seen.where}; Hookloop event ${d.event_id})` : d.event_id
+    const id = seen && seen.value !== d.event_id ? `${seen.value} (${seen.where}; Hookloop event ${d.event_id})` : seen ? `${seen.value} (${seen.where})` : d.event_id
     lines.push(`${d.event} ${d.event_type} ${id} → ${d.subscription}${d.loop ? ' (loop)' : ''}${copy}: ${d.status} after ${count}${firstAt}`)
     for (const a of d.attempts) {
       lines.push(attemptLine(a))
