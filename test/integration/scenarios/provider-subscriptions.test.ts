@@ -114,6 +114,7 @@ describe('provider subscriptions and catalog events in a scenario', () => {
     expect(problemsOf(scenarioText({ subscriptions: [{ id: 'github', endpoint: 'gh', provider: 'github', envelope: 'payload' }, { id: 'stripe', endpoint: 'pay', provider: 'stripe' }] }))).toEqual([
       'subscriptions[0].envelope: the github provider gives the body shape; leave "envelope" out',
     ])
+    expect(problemsOf(scenarioText({ subscriptions: [{ id: 'github', endpoint: 'gh', provder: 'github' }, { id: 'stripe', endpoint: 'pay', provider: 'stripe' }] })).join('\n')).toMatch(/did you mean "provider"/)
     expect(problemsOf(scenarioText({ subscriptions: [{ id: 'github', endpoint: 'gh' }, { id: 'stripe', endpoint: 'pay', provider: 'stripe' }] }))[0]).toMatch(/^subscriptions\[0\]\.policy: give a "policy", or a "provider"/)
     expect(problemsOf(scenarioText({ events: [{ id: 'pr', type: 'pull_request.opened', subscriptions: ['github'] }, { id: 'paid', type: 'charge.succeeded', subscriptions: ['stripe'], overrides: { 'object.amount': 1 } }] }))).toEqual([
       expect.stringMatching(/^events\[1\]\.overrides: event paid: override object\.amount: the payload sits at "data"/),
