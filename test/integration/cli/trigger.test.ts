@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startListen } from '../../support/listen-cli'
 import { runCli } from '../../support/run-cli'
 import { useTempDir } from '../../support/use-temp-dir'
+import { PROVIDERS } from '../../../shared/providers'
 
 const STRIPE_SECRET = 'whsec_hookloopTriggerTest'
 
