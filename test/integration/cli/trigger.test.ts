@@ -100,6 +100,29 @@ describe('hookloop trigger', () => {
     expect((await runCli(['trigger', 'nope', 'x', '--to', url])).stderr).toMatch(/unknown provider "nope"/)
     const list = await runCli(['trigger', '--list', 'slack'])
     expect(list.stdout).toMatch(/^app_mention\s+The app was mentioned/m)
+    const versions = PROVIDERS.stripe.apiVersions!
+    expect((await runCli(['trigger', '--list', 'stripe'])).stdout).toContain(`API versions: ${versions.join(', ')} (the first is the default)`)
+    const badVersion = await runCli(['trigger', 'stripe', 'charge.succeeded', '--to', url, '--api-version', '2019-01-01'])
+    expect(badVersion.code).toBe(2)
+    expect(badVersion.stderr).toContain(`--api-version: Stripe has no API version "2019-01-01" (known: ${versions.join(', ')})`)
+  })
+
+  it('--api-version: the chosen version is in the body Stripe’s library parses', async () => {
+    const secret = 'whsec_apiVersionCli'
+    const bodies: Buffer[] = []
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks))
+        res.writeHead(200).end()
+      })
+    })
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/stripe`
+    const result = await runCli(['trigger', 'stripe', 'charge.succeeded', '--to', url, '--secret', secret, '--api-version', '2024-06-20', '--json'])
+    expect(result.code).toBe(0)
+    expect(JSON.parse(bodies[0]!.toString('utf8'))).toMatchObject({ object: 'event', api_version: '2024-06-20', type: 'charge.succeeded' })
   })
 
   it('against Hookloop\u2019s own endpoint: hookloop listen verifies the Svix signatures and fails the first arrival', async () => {
