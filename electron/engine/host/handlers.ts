@@ -164,7 +164,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       const created = engine.sender.createSubscription(
         req.provider
           ? {
-              ...packSubscription(req.provider, { name: req.name, target, ...secrets, ...(req.policyId ? { policy: req.policyId } : {}) }),
+              ...packSubscription(req.provider, { name: req.name, target, ...secrets, ...(req.policyId ? { policy: req.policyId } : {}), ...(req.apiVersion ? { apiVersion: req.apiVersion } : {}) }),
               ...(req.scheme ? { scheme: req.scheme } : {}),
             }
           : {
