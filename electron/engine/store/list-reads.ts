@@ -159,13 +159,21 @@ export function deliveryListSql(filter: Omit<DeliveryListFilter, 'limit'>): { sq
     where.push('d.created_wall_at >= ?')
     params.push(filter.sinceWall)
   }
-  // Newest first by id: insertion order, so SQLite walks the rowid backwards and stops at the limit.
+  // Newest first on the wall clock, walking the index that keeps that order for the filter and
+  // stopping at the limit; an event id prefix or an endpoint's few subscriptions read their
+  // matches and sort those.
+  const walk =
+    filter.eventIdPrefix !== undefined || filter.endpointId !== undefined
+      ? ''
+      : filter.subscriptionId !== undefined
+        ? 'INDEXED BY deliveries_by_subscription_wall'
+        : 'INDEXED BY deliveries_by_wall_age'
   const sql = `SELECT d.id, d.event_id AS eventId, ev.event_type AS eventType, d.subscription_id AS subscriptionId, s.name AS subscriptionName, d.status, d.attempts,
                       d.last_status_code AS lastStatusCode, d.created_at AS createdAt, d.created_wall_at AS createdWallAt, d.simulation_id AS simulationId,
                       ${DELIVERY_ENDPOINT} AS endpointId
-                 FROM deliveries d JOIN events ev ON ev.id = d.event_id LEFT JOIN subscriptions s ON s.id = d.subscription_id
+                 FROM deliveries d ${walk} JOIN events ev ON ev.id = d.event_id LEFT JOIN subscriptions s ON s.id = d.subscription_id
                 ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-                ORDER BY d.id DESC LIMIT ?`
+                ORDER BY d.created_wall_at DESC, d.id DESC LIMIT ?`
   return { sql, params }
 }
 
