@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
+import { freshSecret } from '../../../shared/secrets'
 import { isSchemeId, type SchemeId } from '../../../shared/signatures'
 import type { Policy } from '../../../shared/policy'
 import { resolvePolicy, type PolicySpec } from '../../../shared/policy-presets'
@@ -65,10 +66,6 @@ export interface Subscription {
 
 const RETIRED_KEPT = 5
 
-export function freshSecret(scheme: SchemeId): string {
-  const bytes = randomBytes(24)
-  return scheme === 'standard-webhooks' || scheme === 'svix' || scheme === 'stripe' ? `whsec_${bytes.toString('base64')}` : bytes.toString('hex')
-}
 
 function validateTarget(target: SubscriptionTarget): SubscriptionTarget {
   if ('url' in target) {
