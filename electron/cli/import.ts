@@ -8,6 +8,7 @@ import { ImportError } from '../engine/exports'
 import { IncidentConversionError } from '../engine/scenarios/from-incident'
 import { scenarioFromIncidentText } from '../engine/scenarios/incident-file'
 import { commandArgs } from './command-args'
+import { stderrProgress } from './progress'
 import type { Command } from './commands'
 import { readFileOrUsage, UsageError } from './usage-error'
 
@@ -28,6 +29,7 @@ Secrets are \${NAME} placeholders:
                           then) and the verdict expected; K never enters the scenario
   --force                 overwrite OUT.json when it exists
   --json                  print what was written as JSON ({"out", "events", "expectations", "secrets", "notes", "run"})
+Progress goes to stderr while it is a terminal.
 Exit status: 0 written, 1 nothing in the file can be sent again, 2 bad usage or a broken file.`
 
 export const importCommand: Command = async (args) => {
@@ -43,9 +45,16 @@ export const importCommand: Command = async (args) => {
   if (out !== '-' && existsSync(out) && !v.force) throw new UsageError(`import: ${out} already exists (give --force to overwrite it)`)
   const text = readFileOrUsage(file, (why) => `import: cannot read ${file} (${why})`).toString('utf8')
   let made
+  const progress = stderrProgress('import')
   try {
-    made = scenarioFromIncidentText(text, { source: basename(file), ...(v.name ? { name: v.name } : {}), ...(v.secret !== undefined ? { secret: v.secret } : {}) })
+    made = scenarioFromIncidentText(text, {
+      source: basename(file),
+      ...(v.name ? { name: v.name } : {}),
+      ...(v.secret !== undefined ? { secret: v.secret } : {}),
+      onProgress: (done, total) => progress.update(done, total, 'requests and deliveries converted'),
+    })
   } catch (error) {
+    progress.end()
     if (error instanceof ImportError) throw new UsageError(`import: ${file}: ${error.message}`)
     if (error instanceof IncidentConversionError) {
       process.stderr.write(`hookloop: ${file}: ${error.message}\n`)
@@ -53,6 +62,7 @@ export const importCommand: Command = async (args) => {
     }
     throw error
   }
+  progress.end()
   for (const note of made.notes) process.stderr.write(`hookloop: note: ${note}\n`)
   if (out === '-') process.stdout.write(made.text)
   else {

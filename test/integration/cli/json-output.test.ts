@@ -94,6 +94,8 @@ describe('--json', () => {
     const scenario = join(temp.dir, 'incident.json')
     const imported = await runCli(['import', har, '--as-scenario', scenario, '--secret', SECRET, '--json'])
     expect(imported.code).toBe(0)
+    // Notes go to stderr; progress does not, on a pipe.
+    expect(imported.stderr).not.toContain('\r')
     expect(document(imported)).toMatchObject({ out: scenario, events: expect.any(Number) as number, run: expect.stringContaining('hookloop run') as string })
 
     const replayed = await runCli(['replay', har, '--to', targetUrl, '--json'])

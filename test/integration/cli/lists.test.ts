@@ -4,6 +4,7 @@
 // a shell pipes `requests --json` into `export --requests`, and nothing but results reaches a pipe.
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -199,5 +200,14 @@ node "$CLI" export --data "$DATA" --format har --requests "$ids"`
     const both = await runCli(['export', '--data', dir, '--format', 'har', '--all', '--endpoint', 'shop'])
     expect(both.code).toBe(2)
     expect(both.stderr).toMatch(/export: --all takes everything; leave out the filters/)
+  })
+
+  it('draws its progress on stderr when that is a terminal, and clears it', () => {
+    // script(1) gives the command a pseudo-terminal, as a person's shell would.
+    const out = join(temp.dir, 'all-tty.json')
+    const printed = execFileSync('script', ['-qec', `"${process.execPath}" "${CLI_PATH}" export --data "${dir}" --format case --all --out "${out}"`, '/dev/null'], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    expect(printed).toContain('\r\x1b[2Kexport: 9/9 rows read')
+    expect(printed.endsWith('\r\x1b[2K')).toBe(true)
+    expect((JSON.parse(readFileSync(out, 'utf8')) as { requests: unknown[] }).requests).toHaveLength(7)
   })
 })
