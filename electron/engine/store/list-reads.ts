@@ -117,9 +117,11 @@ export function requestListSql(filter: Omit<RequestListFilter, 'limit'>): { sql:
     walk = ''
   }
   if (filter.sinceWall !== undefined) {
-    // received_at is wall time for received traffic. A request one of our attempts made is on its
-    // delivery's clock, which never runs behind the wall (a simulation runs ahead): the range keeps
-    // it, and its attempt's wall start decides.
+    // received_at is wall time for received traffic, read as a range of requests_by_time. A request
+    // one of our attempts made is on its delivery's clock: a simulation's clock runs ahead of the
+    // wall, so the range keeps it and its attempt's wall start decides. A simulation whose clock
+    // was set to start in the past (a scenario's clock.start) falls before the range: no index
+    // reads attempts by wall time, and reading them all would be the full scan this avoids.
     where.push(`r.received_at >= ? AND (r.attempt_id IS NULL OR EXISTS (SELECT 1 FROM attempts a WHERE a.id = r.attempt_id AND COALESCE(a.started_wall_at, a.started_at) >= ?))`)
     params.push(filter.sinceWall, filter.sinceWall)
   }
