@@ -15,6 +15,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
   run: { summary: 'run a scenario file headless and judge its expectations', load: () => import('./run').then((m) => m.runCommand) },
   conform: { summary: "judge a provider's deliveries to an endpoint against its retry policy", load: () => import('./conform').then((m) => m.conformCommand) },
   check: { summary: 'grade a webhook endpoint: signatures, duplicates, errors, redirects, latency', load: () => import('./check').then((m) => m.checkCommand) },
+  requests: { summary: 'list captured requests (filters: endpoint, event id, status, since) with the ids other commands take', load: () => import('./requests').then((m) => m.requestsCommand) },
+  deliveries: { summary: 'list deliveries (filters: endpoint, subscription, event id, status, since) with their ids', load: () => import('./deliveries').then((m) => m.deliveriesCommand) },
   export: { summary: 'export requests and deliveries as HAR 1.2, cURL or a case file', load: () => import('./export').then((m) => m.exportCommand) },
   prune: { summary: 'delete captured requests by age or size, or all of them; give the space back', load: () => import('./prune').then((m) => m.pruneCommand) },
   resend: { summary: 'send a captured request to your app again: as it was, re-signed, or with a broken signature', load: () => import('./resend').then((m) => m.resendCommand) },
