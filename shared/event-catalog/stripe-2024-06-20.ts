@@ -15,7 +15,7 @@ function omit<T extends object, K extends keyof T>(value: T, keys: readonly K[])
   return out
 }
 
-interface PaymentIntentLike {
+export interface PaymentIntentLike {
   allowed_payment_method_types: unknown
   customer_account: unknown
   excluded_payment_method_types: unknown
@@ -27,7 +27,7 @@ export function paymentIntentAt20240620<T extends PaymentIntentLike>(pi: T) {
   return { ...omit(pi, ['allowed_payment_method_types', 'customer_account', 'excluded_payment_method_types', 'managed_payments', 'payment_record']), invoice: null }
 }
 
-interface ChargeLike {
+export interface ChargeLike {
   billing_details: { tax_id: unknown }
   outcome: { advice_code: unknown; network_advice_code: unknown; network_decline_code: unknown }
 }
@@ -36,7 +36,7 @@ export function chargeAt20240620<T extends ChargeLike>(charge: T) {
   return { ...charge, billing_details: omit(charge.billing_details, ['tax_id']), outcome: omit(charge.outcome, ['advice_code', 'network_advice_code', 'network_decline_code']), invoice: null }
 }
 
-interface CheckoutSessionLike {
+export interface CheckoutSessionLike {
   adaptive_pricing: unknown
   allowed_payment_method_types: unknown
   collected_information: unknown
@@ -56,7 +56,7 @@ export function checkoutSessionAt20240620<T extends CheckoutSessionLike>(session
   return { ...rest, automatic_tax: omit(session.automatic_tax, ['provider']), customer_details: omit(session.customer_details, ['business_name', 'individual_name']), shipping_details: null }
 }
 
-interface RecurringPriceLike {
+export interface RecurringPriceLike {
   recurring: object
 }
 
@@ -69,7 +69,7 @@ export function planAt20240620<T extends object>(plan: T) {
   return { ...plan, aggregate_usage: null }
 }
 
-interface SubscriptionItemLike {
+export interface SubscriptionItemLike {
   current_period_end: number
   current_period_start: number
   current_trial: unknown
@@ -77,7 +77,7 @@ interface SubscriptionItemLike {
   plan: object
 }
 
-interface SubscriptionLike {
+export interface SubscriptionLike {
   billing_mode: unknown
   billing_schedules: unknown
   customer_account: unknown
@@ -107,7 +107,7 @@ export function subscriptionAt20240620<T extends SubscriptionLike>(sub: T) {
   }
 }
 
-interface InvoiceLineLike {
+export interface InvoiceLineLike {
   amount: number
   parent: { subscription_item_details: { subscription_item: string; proration: boolean } }
   pretax_credit_amounts: unknown
@@ -117,7 +117,7 @@ interface InvoiceLineLike {
   taxes: unknown
 }
 
-interface InvoiceLike {
+export interface InvoiceLike {
   amount_overpaid: unknown
   customer_account: unknown
   parent: { subscription_details: { metadata: object; subscription: string } }
