@@ -4,7 +4,7 @@
 // stdout carries only the protocol; every line for a person goes to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ALLOW_CHANGES_FLAG, createMcpServer } from '../engine/mcp'
-import { openDatabase } from '../engine/store'
+import { openDatabase, StoreError } from '../engine/store'
 import { commandArgs } from './command-args'
 import type { Command } from './commands'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
@@ -23,7 +23,7 @@ remove fault rules. It reads the data folder the app and \`hookloop listen\` wri
   ${ALLOW_CHANGES_FLAG}     allow the tools that send requests or write rules
   --receiver-url URL  where the app's or listen's receiver answers, for endpoint URLs
                       (default ${DEFAULT_RECEIVER_URL}: \`hookloop listen\`'s default port)
-Exit status: 0 when the client closes stdin, 2 bad usage.`
+Exit status: 0 when the client closes stdin, 1 the data folder cannot be opened, 2 bad usage.`
 
 export const mcpCommand: Command = async (args) => {
   const parsed = commandArgs('mcp', USAGE, args, {
@@ -35,8 +35,16 @@ export const mcpCommand: Command = async (args) => {
   const v = parsed.values
   if (!/^https?:\/\/[^\s/]+\/?$/.test(v['receiver-url'])) throw new UsageError(`mcp: --receiver-url must be http(s)://HOST:PORT, got "${v['receiver-url']}"`)
   const { dataDir, file } = existingStoreFile('mcp', v.data)
-  const db = openDatabase({ file })
   const log = (line: string) => void process.stderr.write(`hookloop mcp: ${line}\n`)
+  let db
+  try {
+    db = openDatabase({ file })
+  } catch (error) {
+    // An MCP client shows a server that exits at once by its stderr: one sentence, no stack.
+    if (!(error instanceof StoreError)) throw error
+    log(`cannot open ${file}: ${error.message}`)
+    return 1
+  }
   const server = createMcpServer({ dataDir, db, allowChanges: v['allow-changes'], receiverUrl: v['receiver-url'], log }, process.env.npm_package_version ?? '0.1.0')
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve

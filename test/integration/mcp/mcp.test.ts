@@ -3,7 +3,7 @@
 // stdio from the built CLI. Each answer is checked against the store's own read models; the tools
 // that change anything refuse without --allow-changes, and with it a rule written through MCP is
 // applied by `hookloop listen` running on the same folder. No answer ever holds a secret.
-import { readFileSync } from 'node:fs'
+import { cpSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -270,4 +270,23 @@ describe('hookloop mcp --allow-changes', () => {
       await listen.exited
     }
   }, 60_000)
+})
+
+describe('hookloop mcp on a folder it cannot open', () => {
+  it('a folder whose secrets were sealed with another key: one line on stderr, exit 1, nothing on stdout', async () => {
+    const copy = join(temp.dir, 'copied')
+    cpSync(dataDir, copy, { recursive: true })
+    rmSync(join(copy, `${DATA_FILE_NAME}.key`))
+    const run = await runCli(['mcp', '--data', copy])
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toMatch(/^hookloop mcp: cannot open .*sealed with another data key/)
+    expect(run.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('a folder with no store: a usage error naming it', async () => {
+    const run = await runCli(['mcp', '--data', join(temp.dir, 'empty')])
+    expect(run.code).toBe(2)
+    expect(run.stderr.trim()).toBe(`hookloop: mcp: no Hookloop data in ${join(temp.dir, 'empty')} (--data; ${join(temp.dir, 'empty', DATA_FILE_NAME)} does not exist)`)
+  })
 })
