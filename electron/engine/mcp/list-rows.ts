@@ -37,12 +37,12 @@ export const listRows = defineTool({
   name: 'list_rows',
   title: 'List and search the timeline',
   description:
-    "The timeline's rows, newest first, as the app shows them: deliveries Hookloop sent (with their attempt ids) and captured requests grouped by event at each endpoint (with their request ids). Filters as in the app: endpoint (id or slug), subscription id, search (event id or type), status, clock ('wall' for live traffic, or a simulation id).",
+    "The timeline's rows, newest first, as the app shows them: deliveries Hookloop sent (with their attempt ids) and captured requests grouped by event at each endpoint (with their request ids). Filters as in the app: endpoint (id or slug), subscription id, search (the start of an event id), eventType, status, clock ('wall' for live traffic, or a simulation id).",
   changes: false,
   input: {
     endpoint: z.string().min(1).optional().describe('endpoint id or slug'),
     subscription: z.string().min(1).optional().describe('subscription id'),
-    search: z.string().min(1).optional().describe('text in the event id or event type'),
+    search: z.string().min(1).optional().describe('the start of an event id (case-insensitive), as the app’s search box'),
     eventType: z.string().min(1).optional().describe('exact event type'),
     status: z.array(z.enum(TIMELINE_STATUSES)).min(1).optional().describe(`row statuses: ${TIMELINE_STATUSES.join(', ')}`),
     clock: z.string().min(1).optional().describe("'wall' for live traffic only, or a simulation id"),
