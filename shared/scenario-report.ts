@@ -42,6 +42,11 @@ export interface ReportDelivery {
   event: string
   subscription: string
   event_id: string
+  /**
+   * The id the consumer knows the event by when its subscription delivers as a provider (Stripe's
+   * `evt_…` in the body, X-GitHub-Delivery, webhook-id …) and where the consumer reads it; null otherwise.
+   */
+  provider_event_id: { value: string; where: string } | null
   event_type: string
   url: string
   /** True when the subscription targets one of this scenario's endpoints. */

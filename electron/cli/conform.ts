@@ -26,6 +26,7 @@ not followed, attempt count.
   --tolerance-pct P   or P % of the expected delay, whichever is larger (default ${DEFAULT_SENDER_TOLERANCE.pct})
   --as-of ISO         "now" for attempts not yet due (default: the current time)
   --report OUT.json   also write the full report as JSON
+  --json              print the full report as JSON instead of the summary
 Exit status: 0 no check fails, 1 a check fails, 2 bad usage.`
 
 const MARK: Record<SenderCheckStatus, string> = { pass: 'PASS', fail: 'FAIL', skip: 'skip', pending: 'wait' }
@@ -51,6 +52,7 @@ export const conformCommand: Command = async (args) => {
     'tolerance-pct': { type: 'string' },
     'as-of': { type: 'string' },
     report: { type: 'string' },
+    json: { type: 'boolean', default: false },
   })
   if (!parsed) return 0
   const v = parsed.values
@@ -71,7 +73,7 @@ export const conformCommand: Command = async (args) => {
   } finally {
     db.close()
   }
-  process.stdout.write(formatSenderReport(report) + '\n')
+  process.stdout.write(v.json ? JSON.stringify(report, null, 2) + '\n' : formatSenderReport(report) + '\n')
   if (v.report) {
     mkdirSync(dirname(resolve(v.report)), { recursive: true })
     writeFileSync(v.report, JSON.stringify(report, null, 2) + '\n')

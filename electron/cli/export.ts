@@ -1,26 +1,37 @@
 // `hookloop export [--data DIR] --format har|curl|case [--requests IDS] [--deliveries IDS]
-// [--keep-secrets] [--out FILE]`: selected requests and deliveries as HAR 1.2, cURL commands or
-// a Hookloop case file; secrets and signature headers redacted unless --keep-secrets.
+// [filters | --all] [--keep-secrets] [--out FILE] [--json]`: selected requests and deliveries as
+// HAR 1.2, cURL commands or a Hookloop case file; secrets and signature headers redacted unless
+// --keep-secrets. The filters are those of `hookloop requests` and `hookloop deliveries`.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { EXPORT_FORMATS, type ExportFormat } from '../../shared/exports'
 import { exportSelection, ExportSelectionError } from '../engine/exports'
 import { openDatabase } from '../engine/store'
+import { createListReads, DELIVERY_STATUSES, LIST_LIMIT_MAX, REQUEST_STATUSES, type ListReads } from '../engine/store/list-reads'
 import { commandArgs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'
+import { anyListFilter, deliveryFilter, LIST_FILTER_OPTIONS, requestFilter, type ListFilterValues } from './list-filters'
+import { stderrProgress } from './progress'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop export [--data DIR] --format har|curl|case [--requests IDS] [--deliveries IDS] [--keep-secrets] [--out FILE]
+const USAGE = `Usage: hookloop export [--data DIR] --format har|curl|case [--requests IDS] [--deliveries IDS] [FILTERS | --all] [--keep-secrets] [--out FILE] [--json]
 
 Exports captured requests and sender deliveries (every attempt) for support and other tools.
   --data DIR        the Hookloop data folder (DIR/hookloop.db; ${DATA_DIR_DEFAULT_HELP})
   --format F        har (HAR 1.2), curl (a bash script of curl commands) or case (Hookloop case file)
-  --requests IDS    captured request ids, comma-separated (e.g. 12,13,20-24)
-  --deliveries IDS  delivery ids, comma-separated
+  --requests IDS    captured request ids, comma-separated (e.g. 12,13,20-24; \`hookloop requests\` lists them)
+  --deliveries IDS  delivery ids, comma-separated (\`hookloop deliveries\` lists them)
+  --all             every captured request and every delivery in the data folder
+  FILTERS           the requests and deliveries that match, as \`hookloop requests\` and
+                    \`hookloop deliveries\` select them: --endpoint E, --subscription S (deliveries
+                    only), --event-id P, --status S (${REQUEST_STATUSES.join('|')} select requests,
+                    ${DELIVERY_STATUSES.join('|')} deliveries), --since T, --limit N (each kind; default all)
   --keep-secrets    keep secrets and signature headers (redacted by default)
   --out FILE        write to FILE (default: stdout)
-Exit status: 0 written, 2 bad usage or an id that is not in the data folder.`
+  --json            with --out: print what was written as JSON ({"out", "format", "requests", "deliveries"})
+Progress goes to stderr while it is a terminal.
+Exit status: 0 written, 2 bad usage, an id that is not in the data folder, or nothing selected.`
 
 /** "1,2,5-7" → [1, 2, 5, 6, 7]. */
 export function parseIdList(text: string, name: string): number[] {
@@ -36,38 +47,88 @@ export function parseIdList(text: string, name: string): number[] {
   return ids
 }
 
+/** The ids the filters select: requests and deliveries each, unless the filters name one kind only. */
+function filteredIds(reads: ListReads, values: ListFilterValues, dataDir: string): { requestIds: number[]; deliveryIds: number[] } {
+  const words = values.status === undefined ? [] : values.status.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean)
+  const requestWords = words.filter((w) => (REQUEST_STATUSES as readonly string[]).includes(w))
+  const deliveryWords = words.filter((w) => (DELIVERY_STATUSES as readonly string[]).includes(w))
+  const unknown = words.filter((w) => !requestWords.includes(w) && !deliveryWords.includes(w))
+  if (unknown.length > 0) throw new UsageError(`export: --status "${unknown[0]}" is not one of ${[...REQUEST_STATUSES, ...DELIVERY_STATUSES].join(', ')}`)
+  const wantRequests = values.subscription === undefined && (words.length === 0 || requestWords.length > 0)
+  const wantDeliveries = words.length === 0 || deliveryWords.length > 0
+  const limit = values.limit === undefined ? LIST_LIMIT_MAX : undefined
+  const now = Date.now()
+  const requestIds = wantRequests
+    ? reads.requests(requestFilter('export', reads, { ...values, ...(requestWords.length > 0 ? { status: requestWords.join(',') } : { status: undefined }) }, dataDir, now, limit)).map((r) => r.id)
+    : []
+  const deliveryIds = wantDeliveries
+    ? reads.deliveries(deliveryFilter('export', reads, { ...values, ...(deliveryWords.length > 0 ? { status: deliveryWords.join(',') } : { status: undefined }) }, dataDir, now, limit)).map((d) => d.id)
+    : []
+  // Oldest first, as the ids given by hand are read.
+  return { requestIds: requestIds.reverse(), deliveryIds: deliveryIds.reverse() }
+}
+
 export const exportCommand: Command = async (args) => {
   const parsed = commandArgs('export', USAGE, args, {
     data: { type: 'string' },
     format: { type: 'string' },
     requests: { type: 'string' },
     deliveries: { type: 'string' },
+    all: { type: 'boolean', default: false },
     'keep-secrets': { type: 'boolean', default: false },
     out: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    ...LIST_FILTER_OPTIONS,
   })
   if (!parsed) return 0
   const v = parsed.values
   if (!v.format) throw new UsageError('export: --format is required (hookloop export --help)')
   if (!(EXPORT_FORMATS as readonly string[]).includes(v.format)) throw new UsageError(`export: --format must be one of ${EXPORT_FORMATS.join(', ')}, got "${v.format}"`)
+  if (v.json && !v.out) throw new UsageError('export: --json reports what --out FILE holds; without --out the export itself is what stdout prints')
+  const filtered = anyListFilter(v)
+  if (v.all && filtered) throw new UsageError('export: --all takes everything; leave out the filters (--endpoint, --status …)')
   const requestIds = v.requests === undefined ? [] : parseIdList(v.requests, 'requests')
   const deliveryIds = v.deliveries === undefined ? [] : parseIdList(v.deliveries, 'deliveries')
-  if (requestIds.length + deliveryIds.length === 0) throw new UsageError('export: select something with --requests and/or --deliveries')
-  const { file } = existingStoreFile('export', v.data)
+  if (!v.all && !filtered && requestIds.length + deliveryIds.length === 0) {
+    throw new UsageError('export: select something: --requests and/or --deliveries ids (hookloop requests and hookloop deliveries list them), filters such as --endpoint or --since, or --all')
+  }
+  const { dataDir, file } = existingStoreFile('export', v.data)
 
   const db = openDatabase({ file })
+  const progress = stderrProgress('export')
   let text: string
   try {
-    text = exportSelection(db, { format: v.format as ExportFormat, requestIds, deliveryIds, keepSecrets: v['keep-secrets'], now: Date.now(), version: process.env.npm_package_version ?? '0.1.0' })
+    if (v.all || filtered) {
+      const reads = createListReads(db)
+      const selected = v.all ? { requestIds: reads.allRequestIds(), deliveryIds: reads.allDeliveryIds() } : filteredIds(reads, v, dataDir)
+      // Ids given by hand join those selected, each once.
+      const givenRequests = new Set(requestIds)
+      const givenDeliveries = new Set(deliveryIds)
+      requestIds.push(...selected.requestIds.filter((id) => !givenRequests.has(id)))
+      deliveryIds.push(...selected.deliveryIds.filter((id) => !givenDeliveries.has(id)))
+      if (requestIds.length + deliveryIds.length === 0) throw new UsageError(`export: nothing in ${dataDir} matches${v.all ? ' (the data folder holds no requests or deliveries)' : ' the filters'}`)
+    }
+    text = exportSelection(db, {
+      format: v.format as ExportFormat,
+      requestIds,
+      deliveryIds,
+      keepSecrets: v['keep-secrets'],
+      now: Date.now(),
+      version: process.env.npm_package_version ?? '0.1.0',
+      onProgress: (done, total) => progress.update(done, total, 'rows read'),
+    })
   } catch (error) {
     if (error instanceof ExportSelectionError) throw new UsageError(`export: ${error.message}`)
     throw error
   } finally {
+    progress.end()
     db.close()
   }
   if (v.out) {
     mkdirSync(dirname(resolve(v.out)), { recursive: true })
     writeFileSync(v.out, text, { mode: v['keep-secrets'] ? 0o600 : 0o644 })
     if (v['keep-secrets']) process.stderr.write(`hookloop: ${v.out} holds secrets and signatures (--keep-secrets): share it with care\n`)
+    if (v.json) process.stdout.write(JSON.stringify({ out: resolve(v.out), format: v.format, requests: requestIds, deliveries: deliveryIds, bytes: Buffer.byteLength(text) }, null, 2) + '\n')
   } else {
     process.stdout.write(text)
   }

@@ -8,10 +8,11 @@ import { ImportError } from '../engine/exports'
 import { IncidentConversionError } from '../engine/scenarios/from-incident'
 import { scenarioFromIncidentText } from '../engine/scenarios/incident-file'
 import { commandArgs } from './command-args'
+import { stderrProgress } from './progress'
 import type { Command } from './commands'
 import { readFileOrUsage, UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop import FILE --as-scenario OUT.json [--name NAME] [--secret K] [--force]
+const USAGE = `Usage: hookloop import FILE --as-scenario OUT.json [--name NAME] [--secret K] [--force] [--json]
 
 Turns a HAR 1.2 file or a Hookloop case file into a scenario file: the endpoints and their rules
 (from the case file, or rules that answer as the file says they answered), every captured
@@ -27,23 +28,33 @@ Secrets are \${NAME} placeholders:
                           verdicts, so each request's signature is checked with it (as it was
                           then) and the verdict expected; K never enters the scenario
   --force                 overwrite OUT.json when it exists
+  --json                  print what was written as JSON ({"out", "events", "expectations", "secrets", "notes", "run"})
+Progress goes to stderr while it is a terminal.
 Exit status: 0 written, 1 nothing in the file can be sent again, 2 bad usage or a broken file.`
 
 export const importCommand: Command = async (args) => {
-  const parsed = commandArgs('import', USAGE, args, { 'as-scenario': { type: 'string' }, name: { type: 'string' }, secret: { type: 'string' }, force: { type: 'boolean', default: false } }, true)
+  const parsed = commandArgs('import', USAGE, args, { 'as-scenario': { type: 'string' }, name: { type: 'string' }, secret: { type: 'string' }, force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } }, true)
   if (!parsed) return 0
   const v = parsed.values
   const [file, ...extra] = parsed.positionals
   if (!file || extra.length > 0) throw new UsageError('import: give exactly one FILE (hookloop import --help)')
   const out = v['as-scenario']
   if (out === undefined || out === '') throw new UsageError('import: say what to make of it: --as-scenario OUT.json (to send its requests again now, use hookloop replay)')
+  if (out === '-' && v.json) throw new UsageError('import: --as-scenario - prints the scenario itself on stdout; --json reports a file written with --as-scenario OUT.json')
   if (v.secret === '') throw new UsageError('import: --secret is empty (give the secret the captured requests were signed with)')
   if (out !== '-' && existsSync(out) && !v.force) throw new UsageError(`import: ${out} already exists (give --force to overwrite it)`)
   const text = readFileOrUsage(file, (why) => `import: cannot read ${file} (${why})`).toString('utf8')
   let made
+  const progress = stderrProgress('import')
   try {
-    made = scenarioFromIncidentText(text, { source: basename(file), ...(v.name ? { name: v.name } : {}), ...(v.secret !== undefined ? { secret: v.secret } : {}) })
+    made = scenarioFromIncidentText(text, {
+      source: basename(file),
+      ...(v.name ? { name: v.name } : {}),
+      ...(v.secret !== undefined ? { secret: v.secret } : {}),
+      onProgress: (done, total) => progress.update(done, total, 'requests and deliveries converted'),
+    })
   } catch (error) {
+    progress.end()
     if (error instanceof ImportError) throw new UsageError(`import: ${file}: ${error.message}`)
     if (error instanceof IncidentConversionError) {
       process.stderr.write(`hookloop: ${file}: ${error.message}\n`)
@@ -51,13 +62,15 @@ export const importCommand: Command = async (args) => {
     }
     throw error
   }
+  progress.end()
   for (const note of made.notes) process.stderr.write(`hookloop: note: ${note}\n`)
   if (out === '-') process.stdout.write(made.text)
   else {
     mkdirSync(dirname(resolve(out)), { recursive: true })
     writeFileSync(out, made.text)
     const run = `hookloop run ${out}${made.secrets.map((s) => ` --secret ${s}=…`).join('')}`
-    process.stdout.write(`wrote ${out}: ${made.events} event${made.events === 1 ? '' : 's'}, ${made.expectations} expectation${made.expectations === 1 ? '' : 's'}\nrun it: ${run}\n`)
+    if (v.json) process.stdout.write(JSON.stringify({ out: resolve(out), events: made.events, expectations: made.expectations, secrets: made.secrets, notes: made.notes, run }, null, 2) + '\n')
+    else process.stdout.write(`wrote ${out}: ${made.events} event${made.events === 1 ? '' : 's'}, ${made.expectations} expectation${made.expectations === 1 ? '' : 's'}\nrun it: ${run}\n`)
   }
   return 0
 }

@@ -3,7 +3,8 @@ import { COMMANDS } from './commands'
 import { UsageError } from './usage-error'
 
 function help(): string {
-  const rows = Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(8)} ${entry.summary}`)
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length))
+  const rows = Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)} ${entry.summary}`)
   return ['Usage: hookloop <command> [options]', '', 'Commands:', ...rows, '', 'Run `hookloop <command> --help` for its options.'].join('\n')
 }
 

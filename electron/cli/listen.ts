@@ -15,6 +15,7 @@ import { createRequestStore } from '../engine/store/requests'
 import { watchDefinitions } from '../engine/host/definitions-watch'
 import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
 import { logKey, logNotes, logRequestLine } from './safe-log'
+import { createRequestJsonLog } from './listen-json'
 import { describeRetention, RETENTION_HELP, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
 import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
 import { readFileOrUsage, UsageError } from './usage-error'
@@ -29,10 +30,11 @@ export const LISTEN_OPTIONS = {
   config: { type: 'string', short: 'c' },
   data: { type: 'string' },
   'forward-to': { type: 'string' },
+  json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>
 
-export const LISTEN_HELP = `Usage: hookloop listen [--port P] [--host H] [--config FILE] [--data DIR] [--forward-to URL] [--keep-days N] [--keep-mb N] [--tunnel [--tunnel-host URL] [--subdomain NAME]]
+export const LISTEN_HELP = `Usage: hookloop listen [--port P] [--host H] [--config FILE] [--data DIR] [--forward-to URL] [--keep-days N] [--keep-mb N] [--tunnel [--tunnel-host URL] [--subdomain NAME]] [--json]
 
 Runs a receiver: every request to http://HOST:PORT/h/<slug> is captured, verified, deduped and
 answered by the endpoint's rules; one line is logged per request.
@@ -43,6 +45,8 @@ answered by the endpoint's rules; one line is logged per request.
       --data DIR     data folder holding ${DATA_FILE} (${DATA_DIR_DEFAULT_HELP})
       --forward-to URL  forward mode: requests no rule answers go on to your app at URL, and the
                      sender gets your app's answer (both legs recorded)
+      --json         NDJSON on stdout: one JSON object per request, once answered; every other
+                     line (the banner, "Press Ctrl-C to stop.") goes to stderr
 ${RETENTION_HELP}
 ${TUNNEL_HELP}
   -h, --help         show this help
@@ -194,7 +198,8 @@ export async function listenCommand(args: string[]): Promise<number> {
   let tunnel: ReturnType<typeof startListenTunnel> | undefined
   const file = join(settings.dataDir, DATA_FILE)
   const db = openDatabase({ file })
-  const write = (line: string) => process.stdout.write(line + '\n')
+  // With --json stdout carries only the requests' JSON lines.
+  const write = (line: string) => (values.json ? process.stderr : process.stdout).write(line + '\n')
   let receiver: Receiver
   try {
     receiver = await createReceiver({
@@ -202,7 +207,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       clock: createRealClock(),
       host: settings.host,
       port: settings.port,
-      onEvent: createRequestLog(write),
+      onEvent: values.json ? createRequestJsonLog((line) => process.stdout.write(line + '\n')) : createRequestLog(write),
       publicUrl: () => tunnel?.publicUrl(),
       // Commits run beside the server: a burst of webhooks is answered without waiting on SQLite's turn.
       captureThread: true,

@@ -11,6 +11,7 @@ import { createHistoryStore } from '../engine/store/history'
 import { commandArgs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'
+import { stderrProgress } from './progress'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop prune [--data DIR] [--older-than AGE] [--max-mb N] [--endpoint SLUG] [--all] [--save] [--json]
@@ -26,6 +27,7 @@ pending or retrying is never deleted; --endpoint covers that endpoint's requests
   --save             keep --older-than (whole days) and --max-mb as the folder's retention
   --json             print the result as JSON
 Without --older-than, --max-mb or --all: applies the folder's saved retention (default 30 days, 1024 MB).
+Progress goes to stderr while it is a terminal.
 Exit status: 0 pruned (or nothing to prune), 1 the store could not be pruned, 2 bad usage or an endpoint not in the data folder.`
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
@@ -106,7 +108,16 @@ export const pruneCommand: Command = async (args) => {
       ...(maxMb === undefined ? {} : { maxBytes: maxMb * 1_000_000 }),
     }
     const explicit = v.all || olderThanMs !== undefined || maxMb !== undefined
-    const result = explicit ? await retention.prune(plan) : await retention.prune({ ...retentionPlan(history.retention()), giveBack: 'all' })
+    // Requests are what a store mostly holds: progress counts them against those stored at the start.
+    const stored = retention.size().requests
+    const progress = stderrProgress('prune')
+    const onBatch = (soFar: { deleted: number; deliveries: number }) => progress.update(soFar.deleted, stored, `requests deleted${soFar.deliveries > 0 ? `, ${soFar.deliveries} deliveries` : ''}`)
+    let result: PruneResult
+    try {
+      result = await retention.prune(explicit ? { ...plan, onBatch } : { ...retentionPlan(history.retention()), giveBack: 'all', onBatch })
+    } finally {
+      progress.end()
+    }
     process.stdout.write(v.json ? JSON.stringify(result, null, 2) + '\n' : describePrune(result) + '\n')
     return 0
   } finally {

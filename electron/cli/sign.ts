@@ -4,9 +4,9 @@ import { sign } from '../engine/signatures'
 import { COMMON_OPTIONS, CUSTOM_HELP, SCHEME_LIST, customOptions, parseOptions, parseUnixOption, readBytes, requireOption, requireScheme } from './signature-args'
 import { UsageError } from './usage-error'
 
-const HELP = `Usage: hookloop sign --scheme S --secret K [--secret K2 …] --body-file F [--id ID] [--timestamp UNIX] [--url URL]
+const HELP = `Usage: hookloop sign --scheme S --secret K [--secret K2 …] --body-file F [--id ID] [--timestamp UNIX] [--url URL] [--json]
 
-Prints a JSON object of the headers to send (lower-case names) and nothing else.
+Prints a JSON object of the headers to send (lower-case names) and nothing else (--json or not).
 The body is signed as the exact bytes of F ("-" reads stdin).
 
   --scheme S        signature scheme
@@ -22,7 +22,8 @@ ${SCHEME_LIST}
 
 ${CUSTOM_HELP}`
 
-const OPTIONS = { ...COMMON_OPTIONS, id: { type: 'string' }, timestamp: { type: 'string' } } as const
+// --json is accepted for scripts that pass it to every command: the output is JSON either way.
+const OPTIONS = { ...COMMON_OPTIONS, id: { type: 'string' }, timestamp: { type: 'string' }, json: { type: 'boolean' } } as const
 
 export const signCommand: Command = async (args) => {
   const values = parseOptions(args, OPTIONS, HELP)

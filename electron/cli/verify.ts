@@ -6,7 +6,7 @@ import { verify } from '../engine/signatures'
 import { COMMON_OPTIONS, CUSTOM_HELP, SCHEME_LIST, customOptions, parseOptions, parseUnixOption, readBytes, requireOption, requireScheme } from './signature-args'
 import { UsageError } from './usage-error'
 
-const HELP = `Usage: hookloop verify --scheme S --secret K [--secret K2 …] --body-file F --headers-file H [--now UNIX] [--url URL]
+const HELP = `Usage: hookloop verify --scheme S --secret K [--secret K2 …] --body-file F --headers-file H [--now UNIX] [--url URL] [--json]
 
 Prints the verification result as one JSON object: valid, scheme, reason, detail (a sentence
 that names the likely mistake), and expected/received signatures. Exit 0 when valid, 1 when
@@ -24,7 +24,8 @@ ${SCHEME_LIST}
 
 ${CUSTOM_HELP}`
 
-const OPTIONS = { ...COMMON_OPTIONS, 'headers-file': { type: 'string' }, now: { type: 'string' }, tolerance: { type: 'string' } } as const
+// --json is accepted for scripts that pass it to every command: the output is JSON either way.
+const OPTIONS = { ...COMMON_OPTIONS, 'headers-file': { type: 'string' }, now: { type: 'string' }, tolerance: { type: 'string' }, json: { type: 'boolean' } } as const
 
 function parseHeaders(bytes: Buffer, path: string): HeaderMap {
   let parsed: unknown

@@ -38,15 +38,29 @@ export class ExportSelectionError extends Error {
   override readonly name = 'ExportSelectionError'
 }
 
-export function collectSelection(db: Database, selection: { requestIds?: readonly number[]; deliveryIds?: readonly number[] }): Collected {
+/** Rows read so far of all the selection asks for (a long export shows it). */
+export type CollectProgress = (done: number, total: number) => void
+
+/** Requests read between two progress reports. */
+const PROGRESS_EVERY = 200
+
+export function collectSelection(db: Database, selection: { requestIds?: readonly number[]; deliveryIds?: readonly number[] }, onProgress?: CollectProgress): Collected {
   const endpointStore = createEndpointStore(db)
   const ruleStore = createRuleStore(db)
   const allEndpoints = endpointStore.list()
   const slugs = new Map(allEndpoints.map((e) => [e.id, e.slug]))
 
   const requestIds = selection.requestIds ?? []
-  const requests = createRequestStore(db).byIds(requestIds).map(toRequestRecord)
-  const missingRequests = requestIds.filter((id) => !requests.some((r) => r.id === id))
+  const total = requestIds.length + (selection.deliveryIds?.length ?? 0)
+  const requestStore = createRequestStore(db)
+  const requests: ReturnType<typeof toRequestRecord>[] = []
+  for (let from = 0; from < requestIds.length; from += PROGRESS_EVERY) {
+    requests.push(...requestStore.byIds(requestIds.slice(from, from + PROGRESS_EVERY)).map(toRequestRecord))
+    onProgress?.(Math.min(from + PROGRESS_EVERY, requestIds.length), total)
+  }
+  // A set: `export --all` may select a whole store, and a scan per id would be quadratic.
+  const found = new Set(requests.map((r) => r.id))
+  const missingRequests = requestIds.filter((id) => !found.has(id))
   if (missingRequests.length > 0) throw new ExportSelectionError(`no captured request with id ${missingRequests.join(', ')}`)
 
   const deliveryStatements = createDeliveryStatements(db)
@@ -61,6 +75,7 @@ export function collectSelection(db: Database, selection: { requestIds?: readonl
     if (!event) throw new ExportSelectionError(`delivery ${id}: its event ${delivery.event_id} is missing from the store`)
     const envelope = subscriptionStatements.get(delivery.subscription_id)?.envelope
     deliveries.push({ delivery, event, body: sentBody(event, isEnvelope(envelope) ? envelope : 'event'), attempts: attempts.byDelivery(id) })
+    onProgress?.(requestIds.length + deliveries.length, total)
   }
 
   const subscriptionIds = [...new Set(deliveries.map((d) => d.delivery.subscription_id))]

@@ -3,7 +3,7 @@
 import type { Database } from 'better-sqlite3'
 import type { ExportFormat, ExportSelection } from '../../../shared/exports'
 import { toCaseFile } from './case-file'
-import { collectSelection, ExportSelectionError, type Collected } from './collect'
+import { collectSelection, ExportSelectionError, type Collected, type CollectProgress } from './collect'
 import { toCurlScript } from './curl'
 import { toExchanges } from './exchange'
 import { toHar } from './har'
@@ -15,6 +15,8 @@ export interface ExportOptions extends ExportSelection {
   now: number
   /** Hookloop's version, for HAR's creator. */
   version?: string
+  /** Called as the selection is read: rows read of all selected. */
+  onProgress?: CollectProgress
 }
 
 /** Every secret the involved definitions hold (signing, verifying, retired). */
@@ -27,7 +29,7 @@ function knownSecrets(collected: Collected): string[] {
 
 export function exportSelection(db: Database, options: ExportOptions): string {
   if ((options.requestIds?.length ?? 0) + (options.deliveryIds?.length ?? 0) === 0) throw new ExportSelectionError('nothing selected: give request ids and/or delivery ids')
-  const collected = collectSelection(db, options)
+  const collected = collectSelection(db, options, options.onProgress)
   const custom = collected.endpoints.map((e) => e.endpoint.custom?.header).filter((h): h is string => h !== undefined)
   const redactor = createRedactor({ keepSecrets: options.keepSecrets === true, secrets: knownSecrets(collected), customSignatureHeaders: custom })
   let text: string

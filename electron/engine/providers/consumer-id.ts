@@ -2,7 +2,8 @@
 // `evt_…`, Slack's and Paddle's `event_id`, while GitHub, Shopify, Svix or Standard Webhooks carry
 // it in a header (X-GitHub-Delivery, webhook-id …). `hookloop trigger` prints it beside Hookloop's
 // own id, so what a person reads in their app's log can be found in Hookloop and back.
-import type { ProviderPack } from '../../../shared/providers'
+import { isProviderId, PROVIDERS, type ProviderPack } from '../../../shared/providers'
+import { providerBody } from './envelopes'
 import { providerHeaders } from './headers'
 
 export interface ConsumerEventId {
@@ -33,4 +34,12 @@ export function consumerEventId(pack: ProviderPack, input: { eventId: string; ev
     if (typeof value === 'string' && value !== '') return { value, where: `body.${field}` }
   }
   return null
+}
+
+/** The consumer's id of a stored event sent by a subscription (null without a provider): the body built as the attempts built it. */
+export function storedConsumerEventId(provider: string | null, event: { eventId: string; eventType: string; payload: Buffer; createdAt: number; apiVersion: string | null }): ConsumerEventId | null {
+  if (!provider || !isProviderId(provider)) return null
+  const pack = PROVIDERS[provider]
+  const body = providerBody(pack, { ...event, sentAt: event.createdAt })
+  return consumerEventId(pack, { eventId: event.eventId, eventType: event.eventType, createdAt: event.createdAt, body: body.toString('utf8') })
 }

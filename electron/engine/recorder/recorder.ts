@@ -97,12 +97,14 @@ export function createRecorder(ctx: RecorderContext): Recorder {
       definition: {
         name: s.name,
         ...target,
+        // A provider's subscription replays as that provider: its headers, envelope and version.
+        ...(s.provider ? { provider: s.provider, ...(s.apiVersion ? { api_version: s.apiVersion } : {}) } : {}),
         scheme: s.scheme,
         secrets: [s.secret, ...s.retiredSecrets].filter((x): x is string => typeof x === 'string' && x !== ''),
         policy,
         ...(Object.keys(s.headers).length > 0 ? { headers: s.headers } : {}),
         ...(s.eventIdHeader ? { event_id_header: s.eventIdHeader } : {}),
-        ...(s.envelope === 'payload' ? { envelope: s.envelope } : {}),
+        ...(s.envelope === 'payload' && !s.provider ? { envelope: s.envelope } : {}),
       },
     }
   }

@@ -64,6 +64,8 @@ export interface PrunePlan {
   endpointId?: string
   /** Every request that exists now (Clear history). */
   all?: boolean
+  /** Called after each batch with what is deleted so far (a long prune shows progress). */
+  onBatch?: (soFar: Readonly<Omit<PruneResult, 'size'>>) => void
 }
 
 export interface Retention {
@@ -183,6 +185,7 @@ export function createRetention(options: RetentionOptions): Retention {
         batch.remove()
         result.bytes += batch.bytes
         result.batches++
+        plan.onBatch?.(result)
         // Rest three times as long as the batch took: pruning takes at most a quarter of the
         // time, capture the rest (captures waiting on the socket get in between batches).
         await options.timers.sleep(Math.max(0, REST_FACTOR * (options.timers.now() - started)))

@@ -70,6 +70,8 @@ export interface IncidentOptions {
   source?: string
   /** The secret the captured requests were signed with, to judge them where the file records no verdict (a HAR). */
   secret?: string
+  /** Called as the file's requests and deliveries are converted: done of all (a big import shows it). */
+  onProgress?: (done: number, total: number) => void
 }
 
 export function incidentToScenario(incident: Incident, options: IncidentOptions = {}): IncidentScenario {
@@ -194,7 +196,10 @@ export function incidentToScenario(incident: Incident, options: IncidentOptions 
   const timeoutMs = Math.min(120_000, Math.max(10_000, Math.ceil(maxMs) + 1000))
   /** endpoint slug → group key → the event that first carried it, and the answers it got. */
   const groups = new Map<string, Map<string, { event: string; eventId: string; faulted: boolean; steps: Step[]; arrivals: number; body: string; label: string }>>()
+  const progressTotal = kept.length + incident.deliveries.length
+  let progressDone = 0
   for (const r of kept) {
+    options.onProgress?.(++progressDone, progressTotal)
     const plan = endpoints.get(r.endpoint ?? 'incident')!
     const body = jsonBody(r.body)
     if (!body.ok) {
@@ -301,6 +306,7 @@ export function incidentToScenario(incident: Incident, options: IncidentOptions 
   let unsettled = false
   const seenEvents = new Map<string, { event: string; subscription: string }>()
   for (const d of incident.deliveries) {
+    options.onProgress?.(++progressDone, progressTotal)
     const converted = deliveryPlan(d, setup, endpoints, subscriptionLocal, notes, secrets)
     if (!converted) continue
     const { subscription, payload, idHeader, target } = converted

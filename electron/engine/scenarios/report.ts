@@ -130,6 +130,7 @@ export function buildReport(input: BuildReportInput): ScenarioReport {
     event: d.event,
     subscription: d.subscription,
     event_id: d.event_id,
+    provider_event_id: d.provider_event_id,
     event_type: d.event_type,
     url: d.url,
     loop: d.loop,

@@ -18,6 +18,7 @@ import { engineTunnel, tunnelOnline, type RunTunnelOptions } from './tunnel-run'
 import type { ReportTunnel } from '../../../shared/scenario-tunnel'
 import type { ReportAction } from '../../../shared/scenario-report'
 import { scenarioEventPayload } from '../../../shared/scenario-catalog'
+import { storedConsumerEventId } from '../providers/consumer-id'
 import { PROVIDERS } from '../../../shared/providers'
 
 export interface RunScenarioOptions {
@@ -278,6 +279,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
       event: p.event,
       subscription: p.subscription,
       event_id: row.event_id,
+      provider_event_id: storedConsumerEventId(row.provider, { eventId: row.event_id, eventType: row.event_type, payload: row.payload, createdAt: row.event_created_at, apiVersion: row.api_version }),
       event_type: row.event_type,
       // Where it really went (through the tunnel or not); the configured target when never tried.
       url: attempts.find((a) => a.url !== null)?.url ?? subscriptionUrls.get(p.subscription) ?? '',

@@ -54,7 +54,10 @@ export function formatSummary(report: ScenarioReport): string {
     const count = `${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}`
     const copy = d.duplicate_of === null ? '' : ` [duplicate copy of delivery ${d.duplicate_of}]`
     const firstAt = d.attempts[0] ? `, first at run +${d.attempts[0].run_ms} ms` : ''
-    lines.push(`${d.event} ${d.event_type} ${d.event_id} → ${d.subscription}${d.loop ? ' (loop)' : ''}${copy}: ${d.status} after ${count}${firstAt}`)
+    // A provider's delivery is named as the consumer's log names it, beside Hookloop's own id.
+    const seen = d.provider_event_id
+    const id = seen && seen.value !== d.event_id ? `${seen.value} (${seen.where}; Hookloop event ${d.event_id})` : seen ? `${seen.value} (${seen.where})` : d.event_id
+    lines.push(`${d.event} ${d.event_type} ${id} → ${d.subscription}${d.loop ? ' (loop)' : ''}${copy}: ${d.status} after ${count}${firstAt}`)
     for (const a of d.attempts) {
       lines.push(attemptLine(a))
       // Forward mode: under the attempt, whether your app saw it and what it answered.

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startListen } from '../../support/listen-cli'
 import { runCli } from '../../support/run-cli'
 import { useTempDir } from '../../support/use-temp-dir'
+import { PROVIDERS } from '../../../shared/providers'
 
 const STRIPE_SECRET = 'whsec_hookloopTriggerTest'
 
@@ -45,7 +46,7 @@ describe('hookloop trigger', () => {
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     const lines = result.stdout.split('\n')
-    expect(lines[0]).toBe(`Stripe payment_intent.succeeded → ${url} (virtual clock, policy stripe)`)
+    expect(lines[0]).toBe(`Stripe payment_intent.succeeded → ${url} (virtual clock, policy stripe, API version ${PROVIDERS.stripe.apiVersions![0]})`)
     expect(lines[1]).toMatch(/^ {2}#1 {3}\+0 ms .*http_500 .*retry$/)
     // Stripe's preset waits 1 h after the first failure: on the virtual clock, at once.
     expect(lines[2]).toMatch(/^ {2}#2 {3}\+3600000 ms\s+\(1 h\)\s+http_200 .*succeeded$/)
@@ -99,6 +100,29 @@ describe('hookloop trigger', () => {
     expect((await runCli(['trigger', 'nope', 'x', '--to', url])).stderr).toMatch(/unknown provider "nope"/)
     const list = await runCli(['trigger', '--list', 'slack'])
     expect(list.stdout).toMatch(/^app_mention\s+The app was mentioned/m)
+    const versions = PROVIDERS.stripe.apiVersions!
+    expect((await runCli(['trigger', '--list', 'stripe'])).stdout).toContain(`API versions: ${versions.join(', ')} (the first is the default)`)
+    const badVersion = await runCli(['trigger', 'stripe', 'charge.succeeded', '--to', url, '--api-version', '2019-01-01'])
+    expect(badVersion.code).toBe(2)
+    expect(badVersion.stderr).toContain(`--api-version: Stripe has no API version "2019-01-01" (known: ${versions.join(', ')})`)
+  })
+
+  it('--api-version: the chosen version is in the body Stripe’s library parses', async () => {
+    const secret = 'whsec_apiVersionCli'
+    const bodies: Buffer[] = []
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks))
+        res.writeHead(200).end()
+      })
+    })
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/stripe`
+    const result = await runCli(['trigger', 'stripe', 'charge.succeeded', '--to', url, '--secret', secret, '--api-version', '2024-06-20', '--json'])
+    expect(result.code).toBe(0)
+    expect(JSON.parse(bodies[0]!.toString('utf8'))).toMatchObject({ object: 'event', api_version: '2024-06-20', type: 'charge.succeeded' })
   })
 
   it('against Hookloop\u2019s own endpoint: hookloop listen verifies the Svix signatures and fails the first arrival', async () => {

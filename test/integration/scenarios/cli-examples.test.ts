@@ -156,4 +156,18 @@ describe('hookloop run on the example scenarios', () => {
     expect(report.ok).toBe(false)
     expect(report.incomplete).toBe('interrupted before every delivery was final')
   })
+
+  it('providers: GitHub and Stripe subscriptions that name only their provider, catalog events, each delivery named by the id its consumer sees', async () => {
+    const { report, stdout, code } = await runExample('providers-github-stripe.json')
+    expect(code).toBe(0)
+    expect(report.ok).toBe(true)
+    const paid = report.deliveries.find((d) => d.event === 'paid')!
+    const pr = report.deliveries.find((d) => d.event === 'pr' && d.resend === undefined)!
+    expect(paid.provider_event_id).toEqual({ value: expect.stringMatching(/^evt_/), where: 'body.id' })
+    expect(pr.provider_event_id?.where).toBe('x-github-delivery')
+    expect(stdout).toContain(`paid charge.succeeded ${paid.provider_event_id!.value} (body.id; Hookloop event ${paid.event_id}) → stripe (loop): succeeded after 2 attempts`)
+    expect(stdout).toContain(`pr pull_request.opened ${pr.provider_event_id!.value} (x-github-delivery) → github (loop): failed after 1 attempt`)
+    // GitHub's delivery id is Hookloop's event id itself: the one id both logs show.
+    expect(pr.provider_event_id!.value).toBe(pr.event_id)
+  })
 })

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { parseScenario } from '../../../shared/scenario-validate'
 import { runScenario } from '../../../electron/engine/scenarios/run'
 import { PROVIDERS } from '../../../shared/providers'
+import { formatSummary } from '../../../electron/engine/scenarios/summary'
 
 const GITHUB_SECRET = 'github-scenario-secret'
 const STRIPE_SECRET = 'whsec_scenarioProviderSecret'
@@ -69,6 +70,15 @@ describe('provider subscriptions and catalog events in a scenario', () => {
     const report = await runScenario(parsed.scenario)
     expect(report.expectations.filter((e) => !e.ok)).toEqual([])
     expect(report.ok).toBe(true)
+
+    // Each delivery names the id the consumer saw beside Hookloop's: the report and the summary.
+    const [pr, paid] = [report.deliveries.find((d) => d.event === 'pr')!, report.deliveries.find((d) => d.event === 'paid')!]
+    const ghArrival = (report.arrivals ?? []).find((a) => a.endpoint === 'gh')!
+    expect(pr.provider_event_id).toEqual({ value: ghArrival.headers['x-github-delivery'], where: 'x-github-delivery' })
+    const payArrival = (report.arrivals ?? []).find((a) => a.endpoint === 'pay')!
+    expect(paid.provider_event_id).toEqual({ value: (payArrival.body as { id: string }).id, where: 'body.id' })
+    expect(paid.provider_event_id?.value).toMatch(/^evt_/)
+    expect(formatSummary(report)).toContain(`paid charge.succeeded ${paid.provider_event_id!.value} (body.id; Hookloop event ${paid.event_id}) → stripe (loop): succeeded`)
   })
 
   it('lets what the file gives override the pack', () => {
@@ -104,6 +114,7 @@ describe('provider subscriptions and catalog events in a scenario', () => {
     expect(problemsOf(scenarioText({ subscriptions: [{ id: 'github', endpoint: 'gh', provider: 'github', envelope: 'payload' }, { id: 'stripe', endpoint: 'pay', provider: 'stripe' }] }))).toEqual([
       'subscriptions[0].envelope: the github provider gives the body shape; leave "envelope" out',
     ])
+    expect(problemsOf(scenarioText({ subscriptions: [{ id: 'github', endpoint: 'gh', provder: 'github' }, { id: 'stripe', endpoint: 'pay', provider: 'stripe' }] })).join('\n')).toMatch(/did you mean "provider"/)
     expect(problemsOf(scenarioText({ subscriptions: [{ id: 'github', endpoint: 'gh' }, { id: 'stripe', endpoint: 'pay', provider: 'stripe' }] }))[0]).toMatch(/^subscriptions\[0\]\.policy: give a "policy", or a "provider"/)
     expect(problemsOf(scenarioText({ events: [{ id: 'pr', type: 'pull_request.opened', subscriptions: ['github'] }, { id: 'paid', type: 'charge.succeeded', subscriptions: ['stripe'], overrides: { 'object.amount': 1 } }] }))).toEqual([
       expect.stringMatching(/^events\[1\]\.overrides: event paid: override object\.amount: the payload sits at "data"/),

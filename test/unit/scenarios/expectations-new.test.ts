@@ -15,7 +15,7 @@ function valid(doc: Record<string, unknown>) {
 }
 
 const delivery: ReportDelivery = {
-  delivery_id: 1, duplicate_of: null, event: 'e', subscription: 's', event_id: 'x', event_type: 't', url: 'u', loop: false, status: 'failed', status_word: 'failed_permanent',
+  delivery_id: 1, duplicate_of: null, event: 'e', subscription: 's', event_id: 'x', provider_event_id: null, event_type: 't', url: 'u', loop: false, status: 'failed', status_word: 'failed_permanent',
   attempts: [
     { n: 1, at_ms: 0, run_ms: 500, duration_ms: 5000, outcome: 'timeout', status_code: null, decision: 'retry', next_at_ms: 30000, fault: null, request_id: null, signature: null, duplicate: null, receiver_fault: null },
     { n: 2, at_ms: 30000, run_ms: 30500, duration_ms: 3, outcome: 'http_500', status_code: 500, decision: 'failed', next_at_ms: null, fault: null, request_id: null, signature: null, duplicate: null, receiver_fault: null },

@@ -42,6 +42,7 @@ function delivery(attempts: RecordedAttempt[]): RecordedDelivery {
     event: 'booking',
     subscription: 'sub',
     event_id: '550e8400-e29b-41d4-a716-446655440000',
+    provider_event_id: null,
     event_type: 'booking.created',
     url: 'http://127.0.0.1:5000/h/clinic',
     loop: true,

@@ -1,0 +1,60 @@
+// `hookloop mcp [--data DIR] [--allow-changes] [--receiver-url URL]`: an MCP server on stdio over
+// the data folder the app uses, for coding agents (docs/mcp.md). It opens the store without an
+// engine: no receiver port and no sender, so it never retries the app's in-flight deliveries.
+// stdout carries only the protocol; every line for a person goes to stderr.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { ALLOW_CHANGES_FLAG, createMcpServer } from '../engine/mcp'
+import { openDatabase, StoreError } from '../engine/store'
+import { commandArgs } from './command-args'
+import type { Command } from './commands'
+import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
+import { DEFAULT_LISTEN_PORT } from './listen'
+import { UsageError } from './usage-error'
+
+const DEFAULT_RECEIVER_URL = `http://127.0.0.1:${DEFAULT_LISTEN_PORT}`
+
+const USAGE = `Usage: hookloop mcp [--data DIR] [${ALLOW_CHANGES_FLAG}] [--receiver-url URL]
+
+An MCP server on stdin/stdout for coding agents and editors (docs/mcp.md): list endpoints, list
+and search captured requests and deliveries, show one (secrets redacted), explain a signature
+verdict, run a scenario; with ${ALLOW_CHANGES_FLAG} also trigger a provider event and add or
+remove fault rules. It reads the data folder the app and \`hookloop listen\` write.
+  --data DIR          the Hookloop data folder (DIR/hookloop.db; ${DATA_DIR_DEFAULT_HELP})
+  ${ALLOW_CHANGES_FLAG}     allow the tools that send requests or write rules
+  --receiver-url URL  where the app's or listen's receiver answers, for endpoint URLs
+                      (default ${DEFAULT_RECEIVER_URL}: \`hookloop listen\`'s default port)
+Exit status: 0 when the client closes stdin, 1 the data folder cannot be opened, 2 bad usage.`
+
+export const mcpCommand: Command = async (args) => {
+  const parsed = commandArgs('mcp', USAGE, args, {
+    data: { type: 'string' },
+    'allow-changes': { type: 'boolean', default: false },
+    'receiver-url': { type: 'string', default: DEFAULT_RECEIVER_URL },
+  })
+  if (!parsed) return 0
+  const v = parsed.values
+  if (!/^https?:\/\/[^\s/]+\/?$/.test(v['receiver-url'])) throw new UsageError(`mcp: --receiver-url must be http(s)://HOST:PORT, got "${v['receiver-url']}"`)
+  const { dataDir, file } = existingStoreFile('mcp', v.data)
+  const log = (line: string) => void process.stderr.write(`hookloop mcp: ${line}\n`)
+  let db
+  try {
+    db = openDatabase({ file })
+  } catch (error) {
+    // An MCP client shows a server that exits at once by its stderr: one sentence, no stack.
+    if (!(error instanceof StoreError)) throw error
+    log(`cannot open ${file}: ${error.message}`)
+    return 1
+  }
+  const server = createMcpServer({ dataDir, db, allowChanges: v['allow-changes'], receiverUrl: v['receiver-url'], log }, process.env.npm_package_version ?? '0.1.0')
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = resolve
+    // The client ends the session by closing our stdin.
+    process.stdin.once('end', resolve)
+  })
+  await server.connect(new StdioServerTransport())
+  log(`serving ${dataDir} on stdio (${v['allow-changes'] ? 'changes allowed' : `read-only; ${ALLOW_CHANGES_FLAG} allows changes`})`)
+  await closed
+  await server.close()
+  db.close()
+  return 0
+}

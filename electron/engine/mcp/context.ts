@@ -1,0 +1,96 @@
+// What every tool of `hookloop mcp` reads through: the data folder's store opened without an
+// engine (no receiver port, no sender: an engine beside the app's would retry its in-flight
+// deliveries), and the host's read models over it, so an agent sees what the app shows.
+import type { Database } from 'better-sqlite3'
+import type { z } from 'zod'
+import { explainFault, explainRule, type Rule } from '../../../shared/rules'
+import { endpointPath, type Endpoint } from '../../../shared/receiver'
+import { createDetailsRead, type DetailsRead } from '../host/details-read'
+import { createTimelineRead, type TimelineRead } from '../host/timeline-read'
+import { createEndpointStore, type EndpointStore } from '../store/endpoints'
+import { createRequestStore } from '../store/requests'
+import { createRuleStore, type RuleStore } from '../store/rules'
+import { createSubscriptionStatements } from '../store/subscriptions'
+
+export interface McpServerOptions {
+  /** The data folder (shown in answers, so an agent knows which one it reads). */
+  dataDir: string
+  db: Database
+  /** Whether the tools that change anything may run (`--allow-changes`). */
+  allowChanges: boolean
+  /** Where the app's or `hookloop listen`'s receiver answers: endpoint URLs are made from it. */
+  receiverUrl: string
+  /** A line for the person running the server (stderr: stdout carries only the protocol). */
+  log: (line: string) => void
+}
+
+export interface McpContext {
+  readonly options: McpServerOptions
+  readonly timeline: TimelineRead
+  readonly details: DetailsRead
+  readonly endpoints: EndpointStore
+  readonly rules: RuleStore
+  readonly requests: ReturnType<typeof createRequestStore>
+  /** An endpoint's local URL at the configured receiver. */
+  endpointUrl(slug: string): string
+  /** An endpoint named by its id or its slug, or a ToolError listing the ones there are. */
+  endpoint(idOrSlug: string): Endpoint
+  /** Every signing secret in the store (endpoints and subscriptions): no answer may hold one. */
+  secrets(): string[]
+}
+
+/** A refusal or a bad input, said to the agent as a tool error (isError) in one sentence. */
+export class ToolError extends Error {
+  override name = 'ToolError'
+}
+
+/** One tool: its name, what it says to an agent, its input (zod), and what it does. */
+export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  name: string
+  title: string
+  description: string
+  /** True for a tool that writes to the store or sends traffic: refused without --allow-changes. */
+  changes: boolean
+  input: Shape
+  run(ctx: McpContext, args: z.infer<z.ZodObject<Shape>>): unknown
+}
+
+export const defineTool = <Shape extends z.ZodRawShape>(tool: ToolDefinition<Shape>): ToolDefinition<Shape> => tool
+
+export function createMcpContext(options: McpServerOptions): McpContext {
+  const { db } = options
+  const base = options.receiverUrl.replace(/\/+$/, '')
+  const endpointUrl = (slug: string) => `${base}${endpointPath(slug)}`
+  const endpoints = createEndpointStore(db)
+  const subscriptions = createSubscriptionStatements(db)
+  return {
+    options,
+    timeline: createTimelineRead(db),
+    details: createDetailsRead(db, {
+      explainRule: (definition) => explainRule(definition as Rule),
+      explainFault,
+      // The tunnel's public URL lives in the running app only.
+      endpointUrls: (slug) => ({ localUrl: endpointUrl(slug), publicUrl: null }),
+    }),
+    endpoints,
+    rules: createRuleStore(db),
+    requests: createRequestStore(db),
+    endpointUrl,
+    endpoint(idOrSlug) {
+      const found = endpoints.get(idOrSlug) ?? endpoints.getBySlug(idOrSlug)
+      if (found) return found
+      const slugs = endpoints.list().map((e) => e.slug)
+      throw new ToolError(`no endpoint "${idOrSlug}" in ${options.dataDir} (${slugs.length ? `endpoints: ${slugs.join(', ')}` : 'it has no endpoints yet'})`)
+    },
+    secrets() {
+      const fromSubscriptions = subscriptions.list().flatMap((s) => {
+        try {
+          return JSON.parse(s.secrets_json) as string[]
+        } catch {
+          return []
+        }
+      })
+      return [...endpoints.list().flatMap((e) => e.secrets), ...fromSubscriptions].filter((s) => typeof s === 'string' && s.length >= 4)
+    },
+  }
+}

@@ -1,0 +1,65 @@
+// list_rows: the timeline's rows with the app's filters (host/timeline-read.ts `page`): one row per
+// delivery, one per dedupe key at an endpoint for the rest of the captured requests; each row with
+// the ids show_request, show_delivery and `hookloop export` take.
+import { z } from 'zod'
+import type { TimelineFilter, TimelineRow } from '../../../shared/contract'
+import { TIMELINE_STATUSES } from '../../../shared/delivery'
+import { defineTool } from './context'
+import { iso } from './answer-text'
+
+function rowView(row: TimelineRow, slugOf: Map<string, string>) {
+  const ids =
+    row.kind === 'delivery'
+      ? { deliveryId: row.deliveryId, attemptIds: row.marks.map((m) => m.id) }
+      : { requestIds: row.marks.map((m) => m.id) }
+  return {
+    kind: row.kind,
+    ...ids,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    status: row.status,
+    endpoint: row.endpointId === null ? null : (slugOf.get(row.endpointId) ?? row.endpointId),
+    subscriptionId: row.subscriptionId,
+    // A delivery's attempts, or a received row's arrivals.
+    attempts: row.attempts,
+    duplicates: row.duplicates,
+    lastStatusCode: row.lastStatusCode,
+    firstAt: iso(row.firstAt),
+    lastAt: iso(row.lastAt),
+    nextAt: iso(row.nextAt),
+    signature: row.signature,
+    clock: row.clock,
+    marks: row.marks.map((m) => ({ kind: m.kind, id: m.id, n: m.n, at: iso(m.at), label: m.label, ...(m.app ? { app: m.app } : {}) })),
+  }
+}
+
+export const listRows = defineTool({
+  name: 'list_rows',
+  title: 'List and search the timeline',
+  description:
+    "The timeline's rows, newest first, as the app shows them: deliveries Hookloop sent (with their attempt ids) and captured requests grouped by event at each endpoint (with their request ids). Filters as in the app: endpoint (id or slug), subscription id, search (the start of an event id), eventType, status, clock ('wall' for live traffic, or a simulation id).",
+  changes: false,
+  input: {
+    endpoint: z.string().min(1).optional().describe('endpoint id or slug'),
+    subscription: z.string().min(1).optional().describe('subscription id'),
+    search: z.string().min(1).optional().describe('the start of an event id (case-insensitive), as the app’s search box'),
+    eventType: z.string().min(1).optional().describe('exact event type'),
+    status: z.array(z.enum(TIMELINE_STATUSES)).min(1).optional().describe(`row statuses: ${TIMELINE_STATUSES.join(', ')}`),
+    clock: z.string().min(1).optional().describe("'wall' for live traffic only, or a simulation id"),
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(500).default(50),
+  },
+  run(ctx, args) {
+    const filter: TimelineFilter = {
+      ...(args.endpoint ? { endpointId: ctx.endpoint(args.endpoint).id } : {}),
+      ...(args.subscription ? { subscriptionId: args.subscription } : {}),
+      ...(args.search ? { search: args.search } : {}),
+      ...(args.eventType ? { eventType: args.eventType } : {}),
+      ...(args.status ? { status: args.status } : {}),
+      ...(args.clock ? { clock: args.clock } : {}),
+    }
+    const { rows, total } = ctx.timeline.page(filter, args.offset, args.limit)
+    const slugOf = new Map(ctx.endpoints.list().map((e) => [e.id, e.slug]))
+    return { total, offset: args.offset, rows: rows.map((row) => rowView(row, slugOf)) }
+  },
+})

@@ -1,0 +1,45 @@
+// show_delivery: one delivery with every attempt as the inspector shows it (host/details-read.ts):
+// what was sent (signature headers redacted), what came back, the decision after each try.
+import { z } from 'zod'
+import { defineTool, ToolError } from './context'
+import { bodyOf, iso, redactedHeaders, redactUrl } from './answer-text'
+
+export const showDelivery = defineTool({
+  name: 'show_delivery',
+  title: 'Show a delivery and its attempts',
+  description:
+    'One delivery by id (list_rows gives the ids): the event, where it went, its status, the payload, and each attempt: when, outcome and status code, the decision (retry at / final), the headers sent and the answer received, the sending fault applied, and the captured request when it went to a Hookloop endpoint. Secrets and signature headers are redacted.',
+  changes: false,
+  input: { id: z.number().int().positive().describe('delivery id') },
+  run(ctx, { id }) {
+    const d = ctx.details.deliveryDetail(id)
+    if (!d) throw new ToolError(`delivery #${id} is not in ${ctx.options.dataDir} (list_rows lists the ids there are)`)
+    const seen = new Set<string>()
+    return {
+      id: d.id,
+      eventId: d.eventId,
+      eventType: d.eventType,
+      subscriptionId: d.subscriptionId,
+      url: redactUrl(d.subscriptionUrl),
+      status: d.status,
+      payload: bodyOf(d.payloadBase64),
+      faults: d.faults,
+      attempts: d.attempts.map((a) => ({
+        id: a.id,
+        n: a.n,
+        startedAt: iso(a.startedAt),
+        durationMs: a.durationMs,
+        outcome: a.outcome,
+        statusCode: a.statusCode,
+        decision: a.decision,
+        nextAttemptAt: iso(a.nextAttemptAt),
+        error: a.error,
+        requestHeaders: redactedHeaders(a.requestHeaders, seen),
+        responseHeaders: redactedHeaders(a.responseHeaders, seen),
+        responseBody: bodyOf(a.responseBodyBase64),
+        fault: a.fault,
+        requestId: a.requestId,
+      })),
+    }
+  },
+})

@@ -1,0 +1,43 @@
+// show_request: one captured request as the inspector shows it (host/details-read.ts), with
+// credentials blanked: secret-named headers and query parameters, and the signatures the verdict
+// compared (explain_signature says what they were, shortened).
+import { z } from 'zod'
+import { defineTool, ToolError } from './context'
+import { bodyOf, iso, redactedHeaders, redactQuery } from './answer-text'
+
+export const showRequest = defineTool({
+  name: 'show_request',
+  title: 'Show a captured request',
+  description:
+    'One captured request by id (list_rows gives the ids): method, path, headers and body, the signature verdict, dedupe key and duplicate number, the fault a rule applied (explained), the answer Hookloop gave, and the forward legs to your app. Secrets and signature headers are redacted.',
+  changes: false,
+  input: { id: z.number().int().positive().describe('request id') },
+  run(ctx, { id }) {
+    const r = ctx.details.requestDetail(id)
+    if (!r) throw new ToolError(`request #${id} is not in ${ctx.options.dataDir} (list_rows lists the ids there are)`)
+    const seen = new Set<string>()
+    const endpoint = r.endpointId === null ? null : ctx.endpoints.get(r.endpointId)
+    return {
+      id: r.id,
+      endpoint: endpoint ? { id: endpoint.id, slug: endpoint.slug } : r.endpointId,
+      receivedAt: iso(r.receivedAt),
+      method: r.method,
+      path: r.path,
+      query: redactQuery(r.query),
+      headers: redactedHeaders(r.headers, seen),
+      body: bodyOf(r.bodyBase64),
+      bodySize: r.bodySize,
+      bodyTruncated: r.bodyTruncated,
+      remoteAddress: r.remoteAddress,
+      signature: { state: r.verify.state, reason: r.verify.reason ?? null, scheme: r.verify.scheme ?? null, detail: r.verify.detail ?? null },
+      dedupeKey: r.dedupeKey,
+      duplicateOf: r.duplicateOf,
+      duplicateNumber: r.duplicateNumber,
+      marks: r.marks,
+      fault: r.fault,
+      response: { status: r.response.status, headers: redactedHeaders(r.response.headers, seen), body: bodyOf(r.response.bodyBase64), ms: r.response.ms },
+      attemptId: r.attemptId,
+      forwardLegs: r.legs,
+    }
+  },
+})

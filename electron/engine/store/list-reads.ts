@@ -1,0 +1,216 @@
+// What is stored, as lists a script or a tool reads: captured requests and deliveries under
+// filters (endpoint, subscription, event id prefix, status words, a wall-clock start), newest
+// first, each row led by the id `export` and `resend` take. Reads only; every filter is a bound
+// parameter, and each common filter has an index to walk (docs/cli.md, "Listing what is stored").
+import type { Database } from 'better-sqlite3'
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/delivery'
+import { DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, SUBSCRIPTIONS_TO_ENDPOINT } from './count-definitions'
+
+/**
+ * The words a request's status is filtered by, as the app shows them: its signature verdict
+ * (valid, invalid, none = not verified: the badge's "✓ sig", "✗ …", "no sig"), a duplicate arrival
+ * (the "dup" badge, count-definitions.ts), or refused by the receiver itself (413, 503 …).
+ */
+export const REQUEST_STATUSES = ['valid', 'invalid', 'none', 'duplicate', 'refused'] as const
+export type RequestStatus = (typeof REQUEST_STATUSES)[number]
+
+export { DELIVERY_STATUSES, type DeliveryStatus }
+
+/** The most rows one list returns. */
+export const LIST_LIMIT_MAX = 100_000
+
+interface CommonFilter {
+  /** An endpoint's id (resolve a slug with `endpointOf`). */
+  endpointId?: string
+  /** Event ids that start with this text, in any ASCII case (the app's search). */
+  eventIdPrefix?: string
+  /** Rows from this wall time on (ms since the epoch). */
+  sinceWall?: number
+  /** At most this many rows, newest first. */
+  limit: number
+}
+
+/** Any of `statuses` matches (a request may be valid and a duplicate: it matches either word). */
+export interface RequestListFilter extends CommonFilter {
+  statuses?: readonly RequestStatus[]
+}
+
+export interface DeliveryListFilter extends CommonFilter {
+  /** A subscription's id (resolve a name with `subscriptionOf`). */
+  subscriptionId?: string
+  statuses?: readonly DeliveryStatus[]
+}
+
+export interface RequestListRow {
+  id: number
+  endpointId: string | null
+  endpointSlug: string | null
+  /** Wall time for received traffic; the attempt's clock for a request one of our attempts made (docs/time.md). */
+  receivedAt: number
+  method: string
+  path: string
+  /** The dedupe key: the provider's event id, when the endpoint takes one. */
+  eventId: string | null
+  verdict: 'valid' | 'invalid' | 'none'
+  verifyReason: string | null
+  /** The receiver's arrival number for the event id at this endpoint (1 = first). */
+  duplicateNumber: number | null
+  refusedReason: string | null
+  responseStatus: number | null
+  bodySize: number
+  /** The attempt that sent it, when one of our deliveries did (loop mode). */
+  attemptId: number | null
+}
+
+export interface DeliveryListRow {
+  id: number
+  eventId: string
+  eventType: string
+  subscriptionId: string
+  subscriptionName: string | null
+  status: DeliveryStatus
+  attempts: number
+  lastStatusCode: number | null
+  /** On the delivery's clock (its simulation's, or wall). */
+  createdAt: number
+  createdWallAt: number | null
+  simulationId: string | null
+  /** The endpoint of ours it delivers to, or null for a URL. */
+  endpointId: string | null
+}
+
+/** The bounds of the ids that start with `text` in any ASCII case, for a range over a NOCASE index. */
+function prefixBounds(text: string): [string, string] {
+  return [text, `${text}\u{10FFFF}`]
+}
+
+const VERDICT_SQL = `CASE r.verify_valid WHEN 1 THEN 'valid' WHEN 0 THEN 'invalid' ELSE 'none' END`
+
+const REQUEST_STATUS_SQL: Record<RequestStatus, string> = {
+  valid: 'r.verify_valid = 1',
+  invalid: 'r.verify_valid = 0',
+  none: 'r.verify_valid IS NULL',
+  duplicate: DUPLICATE_ARRIVAL,
+  refused: 'r.refused_reason IS NOT NULL',
+}
+
+function checkLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_LIMIT_MAX) throw new RangeError(`limit must be a whole number from 1 to ${LIST_LIMIT_MAX}, got ${limit}`)
+  return limit
+}
+
+/** The statement of a request list: exported for the plan checks (EXPLAIN QUERY PLAN). */
+export function requestListSql(filter: Omit<RequestListFilter, 'limit'>): { sql: string; params: unknown[] } {
+  const where: string[] = []
+  const params: unknown[] = []
+  // Newest first from the index that keeps arrival order for the filter; a prefix search reads
+  // its matches from requests_by_key_nocase and sorts those few.
+  let walk = 'INDEXED BY requests_by_time'
+  if (filter.endpointId !== undefined) {
+    where.push('r.endpoint_id = ?')
+    params.push(filter.endpointId)
+    walk = 'INDEXED BY requests_by_endpoint'
+  }
+  if (filter.eventIdPrefix !== undefined) {
+    where.push('r.dedupe_key COLLATE NOCASE >= ? AND r.dedupe_key COLLATE NOCASE < ?')
+    params.push(...prefixBounds(filter.eventIdPrefix))
+    walk = ''
+  }
+  if (filter.sinceWall !== undefined) {
+    // received_at is wall time for received traffic, read as a range of requests_by_time. A request
+    // one of our attempts made is on its delivery's clock: a simulation's clock runs ahead of the
+    // wall, so the range keeps it and its attempt's wall start decides. A simulation whose clock
+    // was set to start in the past (a scenario's clock.start) falls before the range: no index
+    // reads attempts by wall time, and reading them all would be the full scan this avoids.
+    where.push(`r.received_at >= ? AND (r.attempt_id IS NULL OR EXISTS (SELECT 1 FROM attempts a WHERE a.id = r.attempt_id AND COALESCE(a.started_wall_at, a.started_at) >= ?))`)
+    params.push(filter.sinceWall, filter.sinceWall)
+  }
+  if (filter.statuses && filter.statuses.length > 0) where.push(`(${[...new Set(filter.statuses)].map((s) => REQUEST_STATUS_SQL[s]).join(' OR ')})`)
+  const sql = `SELECT r.id, r.endpoint_id AS endpointId, en.slug AS endpointSlug, r.received_at AS receivedAt, r.method, r.path, r.dedupe_key AS eventId,
+                      ${VERDICT_SQL} AS verdict, r.verify_reason AS verifyReason, r.duplicate_number AS duplicateNumber, r.refused_reason AS refusedReason,
+                      r.response_status AS responseStatus, r.body_size AS bodySize, r.attempt_id AS attemptId
+                 FROM requests r ${walk} LEFT JOIN endpoints en ON en.id = r.endpoint_id
+                ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+                ORDER BY r.received_at DESC, r.id DESC LIMIT ?`
+  return { sql, params }
+}
+
+/** The statement of a delivery list: exported for the plan checks (EXPLAIN QUERY PLAN). */
+export function deliveryListSql(filter: Omit<DeliveryListFilter, 'limit'>): { sql: string; params: unknown[] } {
+  const where: string[] = []
+  const params: unknown[] = []
+  if (filter.statuses && filter.statuses.length > 0) {
+    const statuses = [...new Set(filter.statuses)]
+    where.push(`d.status IN (${statuses.map(() => '?').join(', ')})`)
+    params.push(...statuses)
+  }
+  if (filter.subscriptionId !== undefined) {
+    where.push('d.subscription_id = ?')
+    params.push(filter.subscriptionId)
+  }
+  // An endpoint's deliveries are those made to it (count-definitions.ts), as in its timeline view.
+  if (filter.endpointId !== undefined) {
+    where.push(`d.subscription_id IN (${SUBSCRIPTIONS_TO_ENDPOINT})`)
+    params.push(filter.endpointId)
+  }
+  if (filter.eventIdPrefix !== undefined) {
+    where.push('d.event_id COLLATE NOCASE >= ? AND d.event_id COLLATE NOCASE < ?')
+    params.push(...prefixBounds(filter.eventIdPrefix))
+  }
+  if (filter.sinceWall !== undefined) {
+    where.push('d.created_wall_at >= ?')
+    params.push(filter.sinceWall)
+  }
+  // Newest first on the wall clock, walking the index that keeps that order for the filter and
+  // stopping at the limit; an event id prefix or an endpoint's few subscriptions read their
+  // matches and sort those.
+  const walk =
+    filter.eventIdPrefix !== undefined || filter.endpointId !== undefined
+      ? ''
+      : filter.subscriptionId !== undefined
+        ? 'INDEXED BY deliveries_by_subscription_wall'
+        : 'INDEXED BY deliveries_by_wall_age'
+  const sql = `SELECT d.id, d.event_id AS eventId, ev.event_type AS eventType, d.subscription_id AS subscriptionId, s.name AS subscriptionName, d.status, d.attempts,
+                      d.last_status_code AS lastStatusCode, d.created_at AS createdAt, d.created_wall_at AS createdWallAt, d.simulation_id AS simulationId,
+                      ${DELIVERY_ENDPOINT} AS endpointId
+                 FROM deliveries d ${walk} JOIN events ev ON ev.id = d.event_id LEFT JOIN subscriptions s ON s.id = d.subscription_id
+                ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+                ORDER BY d.created_wall_at DESC, d.id DESC LIMIT ?`
+  return { sql, params }
+}
+
+export function createListReads(db: Database) {
+  const endpointBySlugOrId = db.prepare<[string, string], { id: string; slug: string }>('SELECT id, slug FROM endpoints WHERE slug = ? OR id = ? LIMIT 1')
+  const subscriptionsByNameOrId = db.prepare<[string, string], { id: string; name: string }>('SELECT id, name FROM subscriptions WHERE id = ? OR name = ? LIMIT 3')
+  const allRequestIds = db.prepare<[], number>('SELECT id FROM requests ORDER BY id').pluck()
+  const allDeliveryIds = db.prepare<[], number>('SELECT id FROM deliveries ORDER BY id').pluck()
+
+  return {
+    /** The endpoint named by slug or id. */
+    endpointOf: (slugOrId: string) => endpointBySlugOrId.get(slugOrId, slugOrId),
+    /**
+     * The subscription named by id or name; `ambiguous` when two share the name (names are not
+     * unique; ids are).
+     */
+    subscriptionOf(nameOrId: string): { id: string; name: string } | 'ambiguous' | undefined {
+      const rows = subscriptionsByNameOrId.all(nameOrId, nameOrId)
+      const byId = rows.find((row) => row.id === nameOrId)
+      if (byId) return byId
+      if (rows.length === 0) return undefined
+      return rows.length === 1 ? rows[0] : 'ambiguous'
+    },
+    requests(filter: RequestListFilter): RequestListRow[] {
+      const { sql, params } = requestListSql(filter)
+      return db.prepare(sql).all(...params, checkLimit(filter.limit)) as RequestListRow[]
+    },
+    deliveries(filter: DeliveryListFilter): DeliveryListRow[] {
+      const { sql, params } = deliveryListSql(filter)
+      return db.prepare(sql).all(...params, checkLimit(filter.limit)) as DeliveryListRow[]
+    },
+    /** Every id, oldest first (`export --all`). */
+    allRequestIds: () => allRequestIds.all(),
+    allDeliveryIds: () => allDeliveryIds.all(),
+  }
+}
+
+export type ListReads = ReturnType<typeof createListReads>
