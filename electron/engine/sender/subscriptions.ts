@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { isSchemeId, type SchemeId } from '../../../shared/signatures'
+import { isSchemeId, SCHEMES, type SchemeId } from '../../../shared/signatures'
+import { freshPrivateKey, isAsymmetricFormat } from '../signatures/asymmetric-keys'
 import type { Policy } from '../../../shared/policy'
 import { resolvePolicy, type PolicySpec } from '../../../shared/policy-presets'
 import { ENVELOPES, isEnvelope, type Envelope } from '../../../shared/envelope'
@@ -62,6 +63,8 @@ export interface Subscription {
 const RETIRED_KEPT = 5
 
 export function freshSecret(scheme: SchemeId): string {
+  const format = SCHEMES[scheme].secretFormat
+  if (isAsymmetricFormat(format)) return freshPrivateKey(format)
   const bytes = randomBytes(24)
   return scheme === 'standard-webhooks' || scheme === 'svix' || scheme === 'stripe' ? `whsec_${bytes.toString('base64')}` : bytes.toString('hex')
 }

@@ -15,6 +15,11 @@ import { stripe } from './stripe'
 import { svix } from './svix'
 import { twilio } from './twilio'
 import { zoom } from './zoom'
+import { sendgrid } from './sendgrid'
+import { discord } from './discord'
+import { twitch } from './twitch'
+import { hubspot } from './hubspot'
+import { intercom } from './intercom'
 
 export { SCHEMES, SCHEME_IDS, isSchemeId } from '../../../shared/signatures'
 export type { SchemeId, SchemeMeta, SignInput, VerifyInput, VerifyResult, VerifyReason, CustomHmacOptions, HeaderMap } from '../../../shared/signatures'
@@ -22,6 +27,7 @@ export { SecretFormatError } from './secrets'
 export { constantTimeEqual } from './compare'
 export { twilioBodyHashUrl } from './twilio'
 export { ed25519KeyPair, isAsymmetricKey } from './ed25519'
+export { freshPrivateKey, publicKeyText, isAsymmetricFormat } from './asymmetric-keys'
 
 function moduleFor(scheme: SchemeId): SchemeModule {
   switch (scheme) {
@@ -47,6 +53,16 @@ function moduleFor(scheme: SchemeId): SchemeModule {
       return linear
     case 'zoom':
       return zoom
+    case 'sendgrid':
+      return sendgrid
+    case 'discord':
+      return discord
+    case 'twitch':
+      return twitch
+    case 'hubspot':
+      return hubspot
+    case 'intercom':
+      return intercom
     case 'custom':
       return custom
     default: {
