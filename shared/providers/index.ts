@@ -13,6 +13,11 @@ import { svix } from './svix'
 import { twilio } from './twilio'
 import type { ProviderId, ProviderPack } from './types'
 import { zoom } from './zoom'
+import { sendgrid } from './sendgrid'
+import { discord } from './discord'
+import { twitch } from './twitch'
+import { hubspot } from './hubspot'
+import { intercom } from './intercom'
 
 export * from './types'
 
@@ -28,6 +33,11 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   paddle,
   linear,
   zoom,
+  sendgrid,
+  discord,
+  twitch,
+  hubspot,
+  intercom,
   'provider-a': providerA,
   'provider-b': providerB,
 }

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest'
+import { freshPrivateKey, publicKeyText, sign, verify } from '../../../electron/engine/signatures'
+import { judgedDeliveries } from './judged'
+
+// Discord interactions judged by discord-interactions' verifyKey (refusals are 401, as Discord
+// requires). Neither Discord nor the library limits the timestamp's age: no stale case.
+judgedDeliveries('discord', { checksTime: false, refusal: 401 })
+
+describe('Discord keys', () => {
+  it('an endpoint verifies with the hex public key the Developer Portal shows, or with the whsk_ private key', () => {
+    const secret = freshPrivateKey('ed25519')
+    expect(secret).toMatch(/^whsk_/)
+    const publicKey = publicKeyText(secret, 'ed25519') as string
+    expect(publicKey).toMatch(/^[0-9a-f]{64}$/)
+    const body = Buffer.from('{"type":1}')
+    const headers = sign('discord', { body, secret, timestamp: 1_700_000_000 })
+    expect(headers['x-signature-ed25519']).toMatch(/^[0-9a-f]{128}$/)
+    expect(verify('discord', { body, headers, secrets: [publicKey] })).toMatchObject({ valid: true })
+    expect(verify('discord', { body, headers, secrets: [secret] })).toMatchObject({ valid: true })
+    expect(() => sign('discord', { body, secret: publicKey })).toThrow(/cannot sign/)
+  })
+})
