@@ -45,7 +45,8 @@ policy on failure. The payload comes from the event catalog, with fresh ids and 
   --handshake KIND   instead of an event, make the verification handshake a provider makes
                      before it delivers, and grade the answer: ${HANDSHAKE_KINDS.join(', ')}
                      (slack, zoom and x-crc need --secret: the signing secret / secret token /
-                     consumer secret)
+                     consumer secret; twitch-challenge the subscription's secret; discord-ping
+                     the Ed25519 private key, whsk_…, whose public key the app holds)
   --list [PROVIDER]  list the providers, or one provider's event types, and exit
 Providers: ${PROVIDER_IDS.join(', ')}
 Exit status: 0 the delivery succeeded, 1 it failed, 2 bad usage.`
