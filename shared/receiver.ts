@@ -11,7 +11,13 @@ import { forwardTargets, forwardToSchema } from './forward'
 /** Every endpoint answers at `/h/<slug>` (and any path under it). */
 export const ENDPOINT_PATH_PREFIX = '/h/'
 export const DEFAULT_DEDUPE_WINDOW_MS = 24 * 3600 * 1000
-export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024
+/**
+ * The largest body an endpoint takes unless it says otherwise: 32 MiB. GitHub and GitLab deliver
+ * payloads of up to 25 MB (the largest any provider pack documents, e.g. a big `push`); 32 MiB
+ * holds that whether "MB" means 10^6 or 2^20, with room to spare for a provider's envelope
+ * around such a payload. Every path uses it: direct, through the tunnel, and forward mode.
+ */
+export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024
 /** Header our sender sets on every attempt: its link, `<attempt id>.<mac>` (electron/engine/sender/attempt-link.ts). */
 export const ATTEMPT_HEADER = 'x-hookloop-attempt'
 

@@ -237,3 +237,22 @@ function formatMs(value: number): string {
 export function assertNever(value: never): never {
   throw new DefinitionError('', `unexpected value ${JSON.stringify(value)}`)
 }
+
+/** A request's stored fault ({outcome, step, steps}) or a bare step, as a sentence. */
+export function explainFault(fault: unknown): string {
+  if (!fault || typeof fault !== 'object') return String(fault)
+  const step = fault as { type?: string }
+  // A request's stored fault is {outcome, step, steps}: the final step the rule applied, and what
+  // came of it ("answer the Slack url_verification handshake: replied").
+  const recorded = fault as { outcome?: unknown; step?: unknown }
+  if (step.type === undefined && 'step' in recorded && typeof recorded.outcome === 'string') {
+    const outcome = recorded.outcome.replace(/_/g, ' ')
+    return recorded.step ? `${explainFault(recorded.step)}: ${outcome}` : outcome
+  }
+  try {
+    // The final step the rule applied; explainStep reads it as a sentence.
+    return explainStep(fault as Step)
+  } catch {
+    return JSON.stringify(step)
+  }
+}

@@ -12,13 +12,12 @@ import { ENVELOPES } from './envelope'
 import { DELIVERY_STATUSES } from './delivery'
 import { forwardExpectationSchema, scenarioAppSchema } from './scenario-forward'
 import { scenarioTunnelSchema } from './scenario-tunnel'
+import { EVENT_ID_PATTERN, EVENT_ID_RULE } from './event-id'
 
 export const SCENARIO_VERSION = 1
 
 /** Scenario-local names (events, subscriptions): short, readable in reports and messages. */
 const localId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a name is letters, digits, "_", "." and "-" (starting with a letter or digit)')
-
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
 
 /** A fixed start time (ISO 8601) makes timestamps, and so signatures, the same on every run. */
 const clockStart = z.iso.datetime({ offset: true }).optional()
@@ -67,8 +66,8 @@ export const scenarioEventSchema = z.strictObject({
   id: localId.optional(),
   type: z.string().min(1),
   payload: z.json(),
-  /** A fixed event id (UUID v4); a fresh one per run when absent. */
-  event_id: z.string().regex(UUID_V4, 'an event_id is a UUID v4').optional(),
+  /** A fixed event id (a UUID, or a provider's own id such as msg_… or evt_…); a fresh UUID per run when absent. */
+  event_id: z.string().regex(EVENT_ID_PATTERN, EVENT_ID_RULE).optional(),
   /** Subscriptions to deliver to (by id); every subscription when absent. */
   subscriptions: z.array(localId).min(1).optional(),
   /** When to emit the event, in ms of scenario clock after the run starts. */

@@ -11,32 +11,38 @@ import { commandArgs } from './command-args'
 import type { Command } from './commands'
 import { readFileOrUsage, UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop import FILE --as-scenario OUT.json [--name NAME] [--force]
+const USAGE = `Usage: hookloop import FILE --as-scenario OUT.json [--name NAME] [--secret K] [--force]
 
 Turns a HAR 1.2 file or a Hookloop case file into a scenario file: the endpoints and their rules
 (from the case file, or rules that answer as the file says they answered), every captured
-request sent again in its order and timing (the same event id again is a resend), our sender's
-deliveries under their own policy, and what was observed (answers, duplicate numbers, signature
-verdicts, attempt times and decisions) as expectations. Secrets are \${NAME} placeholders:
+request sent again in its order and timing with the event id it carried (the same id again is a
+resend, flagged as a duplicate), our sender's deliveries under their own policy, and what was
+observed (answers, duplicate numbers, signature verdicts, attempt times and decisions) as
+expectations. What cannot be kept is a note (here and in the scenario's description).
+Secrets are \${NAME} placeholders:
   hookloop run OUT.json --secret NAME=VALUE      (or set the environment variable NAME)
   --as-scenario OUT.json  where to write the scenario ("-" for standard output)
   --name NAME             the scenario's name (default: "Incident from <file>")
+  --secret K              the secret the captured requests were signed with: a HAR records no
+                          verdicts, so each request's signature is checked with it (as it was
+                          then) and the verdict expected; K never enters the scenario
   --force                 overwrite OUT.json when it exists
 Exit status: 0 written, 1 nothing in the file can be sent again, 2 bad usage or a broken file.`
 
 export const importCommand: Command = async (args) => {
-  const parsed = commandArgs('import', USAGE, args, { 'as-scenario': { type: 'string' }, name: { type: 'string' }, force: { type: 'boolean', default: false } }, true)
+  const parsed = commandArgs('import', USAGE, args, { 'as-scenario': { type: 'string' }, name: { type: 'string' }, secret: { type: 'string' }, force: { type: 'boolean', default: false } }, true)
   if (!parsed) return 0
   const v = parsed.values
   const [file, ...extra] = parsed.positionals
   if (!file || extra.length > 0) throw new UsageError('import: give exactly one FILE (hookloop import --help)')
   const out = v['as-scenario']
   if (out === undefined || out === '') throw new UsageError('import: say what to make of it: --as-scenario OUT.json (to send its requests again now, use hookloop replay)')
+  if (v.secret === '') throw new UsageError('import: --secret is empty (give the secret the captured requests were signed with)')
   if (out !== '-' && existsSync(out) && !v.force) throw new UsageError(`import: ${out} already exists (give --force to overwrite it)`)
   const text = readFileOrUsage(file, (why) => `import: cannot read ${file} (${why})`).toString('utf8')
   let made
   try {
-    made = scenarioFromIncidentText(text, { source: basename(file), ...(v.name ? { name: v.name } : {}) })
+    made = scenarioFromIncidentText(text, { source: basename(file), ...(v.name ? { name: v.name } : {}), ...(v.secret !== undefined ? { secret: v.secret } : {}) })
   } catch (error) {
     if (error instanceof ImportError) throw new UsageError(`import: ${file}: ${error.message}`)
     if (error instanceof IncidentConversionError) {

@@ -1,8 +1,8 @@
 // Hostile benchmark, server under test: Hookloop's receiver as `hookloop listen` runs it (capture
 // thread, a real SQLite file), one endpoint deduping by a body field with an event-type rule (so
 // every body's JSON is looked into), one plain endpoint for the unrelated request. Run with
-// --expose-gc. Answers the parent over IPC: 'gc' → heap after a full GC; 'stop' → peak RSS, the
-// database's size (file + WAL) and what it stored.
+// --expose-gc. Says its port and default body limit when ready; answers the parent over IPC:
+// 'gc' → heap after a full GC; 'stop' → peak RSS, the database's size (file + WAL) and what it stored.
 import { statSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,6 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createRealClock } from '../../electron/engine/clock'
 import { createReceiver } from '../../electron/engine/receiver'
 import { openDatabase } from '../../electron/engine/store'
+import { DEFAULT_BODY_LIMIT } from '../../shared/receiver'
 
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error('run with --expose-gc')
@@ -74,4 +75,5 @@ process.on('message', (message: { op: string }) => {
       throw new Error(`unknown op ${message.op}`)
   }
 })
-process.send!({ port: receiver.port })
+// The default body limit of the tree this was built from: the attacker sizes its bodies by it.
+process.send!({ port: receiver.port, bodyLimit: DEFAULT_BODY_LIMIT })

@@ -1,9 +1,12 @@
 // npm run bench:hostile — what a stranger with the public URL can do to the receiver's memory and
-// event loop. Scenario A: eight parallel 10 MB JSON bombs (nested arrays before the dedupe field),
-// then 30 unique 10 MB dedupe keys, eight at a time. Scenario B: 50 parallel 10 MB bodies. All the
-// while an unrelated small request is sent again and again; its longest wait is the figure.
-// Reports peak RSS, heap after a full GC (before and after), database growth, rows and refusals.
-// The server runs in its own process (hostile-server-process); this one is the attacker + probe.
+// event loop. Every large body is as large as the receiver's default body limit allows (the server
+// says its limit; BENCH_BODY_MB sets another size). Scenario A: eight parallel JSON bombs (nested
+// arrays before the dedupe field), then 30 unique dedupe keys of that size, eight at a time.
+// Scenario B: 50 parallel bodies of that size. All the while an unrelated small request is sent
+// again and again; its longest wait is the figure. Reports peak RSS, heap after a full GC (before
+// and after), database growth, rows and refusals. The server runs in its own process
+// (hostile-server-process); this one is the attacker + probe. With BENCH_BEFORE_SERVER (set by
+// `--before <ref>`, hostile-run.mjs) each scenario runs against that receiver too, alternating.
 import { fork, type ChildProcess } from 'node:child_process'
 import net from 'node:net'
 import { dirname, join } from 'node:path'
@@ -11,10 +14,13 @@ import { fileURLToPath } from 'node:url'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const MB = 1024 * 1024
-const BODY = 10 * MB
+/** Servers that do not say their limit were built before it was raised: 10 MiB. */
+const OLD_DEFAULT_LIMIT = 10 * MB
+const BODY_OVERRIDE = process.env.BENCH_BODY_MB ? Number(process.env.BENCH_BODY_MB) * MB : null
 
 interface ServerReply {
   port?: number
+  bodyLimit?: number
   heapAfterGc?: number
   rss?: number
   dbBytes?: number
@@ -62,17 +68,17 @@ function request(port: number, head: string, body: Buffer): Promise<number> {
 
 const post = (path: string, body: Buffer) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`
 
-function bomb(i: number): Buffer {
+function bomb(i: number, size: number): Buffer {
   const prefix = Buffer.from('{"x":')
   const suffix = Buffer.from(`,"event_id":"bomb-${i}","type":"order.paid"}`)
-  const depth = (BODY - prefix.length - suffix.length) >> 1
+  const depth = (size - prefix.length - suffix.length) >> 1
   return Buffer.concat([prefix, Buffer.alloc(depth, '['), Buffer.alloc(depth, ']'), suffix])
 }
 
-function uniqueKey(i: number): Buffer {
+function uniqueKey(i: number, size: number): Buffer {
   const prefix = Buffer.from(`{"event_id":"key-${i}-`)
   const suffix = Buffer.from('"}')
-  return Buffer.concat([prefix, Buffer.alloc(BODY - prefix.length - suffix.length, 'k'), suffix])
+  return Buffer.concat([prefix, Buffer.alloc(size - prefix.length - suffix.length, 'k'), suffix])
 }
 
 /** The unrelated request, sent back to back (one at a time) until stopped: its longest wait. */
@@ -112,15 +118,21 @@ async function inParallel<T>(items: T[], width: number, run: (item: T) => Promis
   return statuses
 }
 
-async function scenario(name: string, attack: (port: number) => Promise<number[]>) {
-  const server = fork(join(here, 'hostile-server-process.mjs'), [], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+interface Receiver {
+  label: string
+  file: string
+}
+
+async function scenario(receiver: Receiver, name: string, attack: (port: number, size: number) => Promise<number[]>) {
+  const server = fork(receiver.file, [], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const ready = await new Promise<ServerReply>((resolve) => server.once('message', (m) => resolve(m as ServerReply)))
   const port = ready.port as number
+  const size = BODY_OVERRIDE ?? ready.bodyLimit ?? OLD_DEFAULT_LIMIT
   await request(port, post('/h/ping', Buffer.from('{}')), Buffer.from('{}')) // warm
   const before = await ask(server, 'gc')
   const started = performance.now()
   const probing = probe(port)
-  const statuses = await attack(port)
+  const statuses = await attack(port, size)
   const waits = await probing.stop()
   const seconds = (performance.now() - started) / 1000
   const after = await ask(server, 'gc')
@@ -128,8 +140,10 @@ async function scenario(name: string, attack: (port: number) => Promise<number[]
   const count = (s: number) => statuses.filter((x) => x === s).length
   return {
     name,
+    receiver: receiver.label,
+    bodyMiB: Math.round((size / MB) * 10) / 10,
     seconds: Math.round(seconds * 10) / 10,
-    answered: { ok2xx: statuses.filter((s) => s >= 200 && s < 300).length, s503: count(503), other: statuses.filter((s) => s < 200 || (s >= 300 && s !== 503)).length },
+    answered: { ok2xx: statuses.filter((s) => s >= 200 && s < 300).length, s413: count(413), s503: count(503), other: statuses.filter((s) => s < 200 || (s >= 300 && s !== 503 && s !== 413)).length },
     peakRssMiB: Math.round((end.peakRss ?? 0) / MB),
     heapAfterGcMiB: { before: Math.round((before.heapAfterGc ?? 0) / MB), after: Math.round((after.heapAfterGc ?? 0) / MB) },
     dbGrowthMiB: Math.round(((after.dbBytes ?? 0) - (before.dbBytes ?? 0)) / MB),
@@ -142,25 +156,35 @@ async function scenario(name: string, attack: (port: number) => Promise<number[]
   }
 }
 
-const a = await scenario('8 JSON bombs ∥ + 30 unique 10 MB keys (8 ∥)', async (port) => {
-  const bombs = await Promise.all(Array.from({ length: 8 }, (_, i) => bomb(i)).map((b) => request(port, post('/h/hostile', b), b)))
+const attackA = async (port: number, size: number) => {
+  const bombs = await Promise.all(Array.from({ length: 8 }, (_, i) => bomb(i, size)).map((b) => request(port, post('/h/hostile', b), b)))
   const keys = await inParallel(Array.from({ length: 30 }, (_, i) => i), 8, (i) => {
-    const body = uniqueKey(i)
+    const body = uniqueKey(i, size)
     return request(port, post('/h/hostile', body), body)
   })
   return [...bombs, ...keys]
-})
-const b = await scenario('50 parallel 10 MB bodies', async (port) => {
-  const body = Buffer.alloc(BODY, 'b')
+}
+const attackB = async (port: number, size: number) => {
+  const body = Buffer.alloc(size, 'b')
   return Promise.all(Array.from({ length: 50 }, () => request(port, post('/h/ping', body), body)))
-})
+}
+
+const after: Receiver = { label: 'after', file: join(here, 'hostile-server-process.mjs') }
+const receivers: Receiver[] = process.env.BENCH_BEFORE_SERVER ? [{ label: `before (${process.env.BENCH_BEFORE_REF ?? 'ref'})`, file: process.env.BENCH_BEFORE_SERVER }, after] : [after]
+const results = []
+for (const [name, attack] of [
+  ['A: 8 JSON bombs ∥ + 30 unique keys (8 ∥)', attackA],
+  ['B: 50 parallel bodies', attackB],
+] as const) {
+  for (const receiver of receivers) results.push(await scenario(receiver, name, attack))
+}
 
 console.log(`Hostile benchmark: ${process.version}; the machine is shared (figures are indicative)\n`)
-console.log('| scenario | s | 2xx / 503 / other | peak RSS MiB | heap after GC MiB (before → after) | DB growth MiB | unrelated request: max / p99 ms | event loop held max ms | rows | digest keys | not inspected |')
-console.log('|---|---|---|---|---|---|---|---|---|---|---|')
-for (const r of [a, b]) {
+console.log('| scenario | receiver | body MiB | s | 2xx / 413 / 503 / other | peak RSS MiB | heap after GC MiB (before → after) | DB growth MiB | unrelated request: max / p99 ms | event loop held max ms | rows | digest keys | not inspected |')
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+for (const r of results) {
   console.log(
-    `| ${r.name} | ${r.seconds} | ${r.answered.ok2xx} / ${r.answered.s503} / ${r.answered.other} | ${r.peakRssMiB} | ${r.heapAfterGcMiB.before} → ${r.heapAfterGcMiB.after} | ${r.dbGrowthMiB} | ${r.unrelatedWaitMs.max} / ${r.unrelatedWaitMs.p99} (${r.unrelatedWaitMs.samples}) | ${r.loopHeldMaxMs} | ${r.rows} | ${r.digestKeys} | ${r.notInspected} |`,
+    `| ${r.name} | ${r.receiver} | ${r.bodyMiB} | ${r.seconds} | ${r.answered.ok2xx} / ${r.answered.s413} / ${r.answered.s503} / ${r.answered.other} | ${r.peakRssMiB} | ${r.heapAfterGcMiB.before} → ${r.heapAfterGcMiB.after} | ${r.dbGrowthMiB} | ${r.unrelatedWaitMs.max} / ${r.unrelatedWaitMs.p99} (${r.unrelatedWaitMs.samples}) | ${r.loopHeldMaxMs} | ${r.rows} | ${r.digestKeys} | ${r.notInspected} |`,
   )
 }
-console.log(JSON.stringify({ bench: 'hostile', scenarios: [a, b] }))
+console.log(JSON.stringify({ bench: 'hostile', scenarios: results }))

@@ -1,7 +1,7 @@
 export { createRealClock } from './real-clock'
 export { createScaledClock, type ScaledClockOptions } from './scaled-clock'
 export { createVirtualClock, DEFAULT_HOLD_LIMIT_MS, DEFAULT_TRANSIT_MS, type VirtualClock, type VirtualClockOptions, type VirtualClockState, type HoldOptions, type RealTime } from './virtual-clock'
-export { holdWork, waitingOnClock, isVirtualClock } from './work'
+export { arrivedOnClock, holdWork, waitingOnClock, isVirtualClock } from './work'
 export { createClock, type ClockSpec } from './create-clock'
 export { MinHeap } from './min-heap'
 export type { Clock, ClockMode, TimerHandle } from '../../../shared/clock'

@@ -44,6 +44,13 @@ export interface VirtualClock extends Clock {
    * holds stop blocking jumps until the returned resume is called.
    */
   waiting(key: string): () => void
+  /**
+   * The work named `key` has reached the party that serves it (the receiver linked the attempt):
+   * it is no longer in transit, so it is never taken for queued behind parked work. While
+   * unparked it is real work in flight (a forward to an app) and blocks jumps until released or
+   * its maxRealMs: its clock timeout cannot fire while the app is still answering.
+   */
+  arrived(key: string): void
   /** Timers not yet fired or cancelled. */
   pendingTimers(): number
   /** What the clock is waiting on right now (for diagnostics: a clock that does not advance says why). */
@@ -275,6 +282,9 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
         changeCount(waiters, key, -1)
         poke()
       }
+    },
+    arrived(key: string): void {
+      if (heldSince.delete(key)) poke()
     },
     pendingTimers: () => live,
     inspect(): VirtualClockState {

@@ -24,3 +24,8 @@ export function holdWork(clock: Clock, options?: HoldOptions): () => void {
 export function waitingOnClock(clock: Clock, key: string | undefined): () => void {
   return key !== undefined && isVirtualClock(clock) ? clock.waiting(key) : NOTHING
 }
+
+/** The work named `key` (a checked attempt link, as for waitingOnClock) reached the receiver: no longer in transit. */
+export function arrivedOnClock(clock: Clock, key: string): void {
+  if (isVirtualClock(clock)) clock.arrived(key)
+}

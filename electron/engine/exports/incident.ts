@@ -13,6 +13,8 @@ export interface IncidentRequest {
   /** The endpoint's slug; null when unknown (a HAR from another tool names none, or no endpoint matched). */
   endpoint: string | null
   method: string
+  /** The URL it was sent to, as the file has it; null when the file does not say. */
+  url: string | null
   headers: [string, string][]
   body: Buffer
   /** What we answered, receiver side: http_<status>, timed_out, closed, reset, malformed, client_gone; null when unknown. */
@@ -84,6 +86,7 @@ function harRequest(entry: Json, where: string, hookloop: Json | null): Incident
     at: time(`${where}.startedDateTime`, entry.startedDateTime),
     endpoint: typeof hookloop?.endpoint === 'string' ? hookloop.endpoint : slugOfUrl(request.url),
     method: request.method,
+    url: typeof request.url === 'string' && request.url !== '' ? request.url : null,
     headers: headerList(`${where}.request.headers`, request.headers ?? []),
     body: postData ? bodyFrom(`${where}.request.postData`, postData.text, postData.encoding ?? postData._encoding) : Buffer.alloc(0),
     outcome: typeof hookloop?.outcome === 'string' ? hookloop.outcome : status !== null ? `http_${status}` : null,
@@ -160,6 +163,7 @@ function fromCase(root: Json): Incident {
       at: time(`${where}.received_at`, r.received_at),
       endpoint: typeof r.endpoint === 'string' ? r.endpoint : null,
       method: r.method,
+      url: typeof r.url === 'string' && r.url !== '' ? r.url : null,
       headers: headerList(`${where}.headers`, r.headers ?? []),
       body: caseBody(`${where}.body`, r.body),
       outcome: typeof r.outcome === 'string' ? r.outcome : null,

@@ -3,7 +3,7 @@
 // clock mode rebuilds the engine on the same data file and receiver port; UIs stay connected.
 import type { Clock } from '../../../shared/clock'
 import type { Snapshot, SubscriptionView } from '../../../shared/contract'
-import { explainRule, explainStep, parseRule, type Step } from '../../../shared/rules'
+import { explainFault, explainRule, parseRule } from '../../../shared/rules'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { createChangeFeed, type ChangeFeed } from './change-feed'
 import { watchDefinitions, type DefinitionsWatch } from './definitions-watch'
@@ -296,23 +296,5 @@ export async function startHost(options: HostOptions): Promise<Host> {
       await switching
       await unbind()
     },
-  }
-}
-
-function explainFault(fault: unknown): string {
-  if (!fault || typeof fault !== 'object') return String(fault)
-  const step = fault as { type?: string }
-  // A request's stored fault is {outcome, step, steps}: the final step the rule applied, and what
-  // came of it ("answer the Slack url_verification handshake: replied").
-  const recorded = fault as { outcome?: unknown; step?: unknown }
-  if (step.type === undefined && 'step' in recorded && typeof recorded.outcome === 'string') {
-    const outcome = recorded.outcome.replace(/_/g, ' ')
-    return recorded.step ? `${explainFault(recorded.step)}: ${outcome}` : outcome
-  }
-  try {
-    // The final step the rule applied; explainStep reads it as a sentence.
-    return explainStep(fault as Step)
-  } catch {
-    return JSON.stringify(step)
   }
 }

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Clock } from '../../../shared/clock'
+import { arrivedOnClock } from '../clock'
 import { ATTEMPT_HEADER, DEFAULT_BODY_LIMIT, endpointPath } from '../../../shared/receiver'
 import { allowPageToRead, isPreflight, preflightReply } from './cors'
 import type { CapturedRequest, ReceiverEvent } from '../../../shared/receiver-events'
@@ -244,6 +245,9 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       const body = await read(req, res, connection, arrival, limit, reservation)
       applyRead(capture, body, limit)
       if (body.kind === 'complete') capture.attemptId = deps.linkedAttempt(req.headers[ATTEMPT_HEADER], body.body)
+      // Our attempt is here: from now on its time goes to real work (rules, forwards) or to sleeps
+      // that park it, never to waiting in transit (virtual-clock.ts).
+      if (capture.attemptId !== null) arrivedOnClock(deps.clock, String(capture.attemptId))
       // After the link is decided (nothing reads the time before): the request's clock.
       placeOnClock(capture, connection)
       // A browser's CORS preflight is answered by the receiver, before and instead of any rule.

@@ -4,7 +4,7 @@
 // and it gives the event loop back every slice, so a 10 MB JSON bomb neither holds other requests
 // nor grows the heap. Numbers come back as their source text (64-bit ids are not rounded) and
 // strings as their exact bytes (invalid UTF-8 stays distinct).
-import type { JsonPath } from '../../../shared/receiver'
+import { DEFAULT_BODY_LIMIT, type JsonPath } from '../../../shared/receiver'
 
 /** A field's value as written in the body. */
 export type JsonScalar =
@@ -22,7 +22,9 @@ export interface InspectLimits {
   sliceBytes: number
 }
 
-export const DEFAULT_INSPECT_LIMITS: InspectLimits = { maxBytes: 16 * 1024 * 1024, maxDepth: 128, sliceBytes: 64 * 1024 }
+// A body of the default limit is examined whole: a provider's largest payload keeps its dedupe key
+// and event type wherever they lie. The walk holds nothing per byte, so the cap bounds time only.
+export const DEFAULT_INSPECT_LIMITS: InspectLimits = { maxBytes: DEFAULT_BODY_LIMIT, maxDepth: 128, sliceBytes: 64 * 1024 }
 
 /** The body could not be inspected within the limits: why, in words for the request's record. */
 export class NotInspected extends Error {

@@ -112,7 +112,11 @@ function compileMatcher(m: Matcher): CompiledMatcher {
 }
 
 export interface RuleEngine {
-  /** Replace the rule set (counters and random draws restart). */
+  /**
+   * Replace the rule set. A rule whose definition is unchanged keeps its counters and random
+   * draws (a reload because another rule changed, here or in another process on the data
+   * folder, must not restart "fail the first 2" half way); a new or edited rule starts afresh.
+   */
   load(endpointRules: ReadonlyMap<string, readonly { id: string; rule: Rule }[]>, globalRules: readonly { id: string; rule: Rule }[]): void
   plan(endpointId: string | null, input: MatchInput): Plan | null
   /** The body fields an endpoint's rules (its own and the global ones) read. */
@@ -133,8 +137,18 @@ export function createRuleEngine(): RuleEngine {
   let global: CompiledRule[] = []
   // What jsonPaths answers, per endpoint, until the next load: asked on every request.
   let pathsOf = new Map<string | null, readonly JsonPath[]>()
-  const compile = (list: readonly { id: string; rule: Rule }[]): CompiledRule[] =>
-    list.filter((r) => r.rule.enabled).map((r) => ({ id: r.id, rule: r.rule, matchers: r.rule.matchers.map(compileMatcher), keylessCount: 0, paths: matcherPaths(r.rule) }))
+  // The compiled rules of the last load by id, with the definition they were compiled from.
+  let compiled = new Map<string, { definition: string; rule: CompiledRule }>()
+  const compile = (list: readonly { id: string; rule: Rule }[], next: typeof compiled): CompiledRule[] =>
+    list
+      .filter((r) => r.rule.enabled)
+      .map((r) => {
+        const definition = JSON.stringify(r.rule)
+        const kept = compiled.get(r.id)
+        const rule = kept?.definition === definition ? kept.rule : { id: r.id, rule: r.rule, matchers: r.rule.matchers.map(compileMatcher), keylessCount: 0, paths: matcherPaths(r.rule) }
+        next.set(r.id, { definition, rule })
+        return rule
+      })
 
   function tryRule(rule: CompiledRule, input: MatchInput): Step[] | null {
     for (const matcher of rule.matchers) if (!matcher(input)) return null
@@ -150,8 +164,10 @@ export function createRuleEngine(): RuleEngine {
 
   return {
     load(endpointRules, globalRules) {
-      byEndpoint = new Map([...endpointRules].map(([endpointId, list]) => [endpointId, compile(list)]))
-      global = compile(globalRules)
+      const next: typeof compiled = new Map()
+      byEndpoint = new Map([...endpointRules].map(([endpointId, list]) => [endpointId, compile(list, next)]))
+      global = compile(globalRules, next)
+      compiled = next
       pathsOf = new Map()
     },
     plan(endpointId, input) {

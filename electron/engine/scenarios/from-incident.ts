@@ -17,6 +17,10 @@ import type { Incident, IncidentRequest } from '../exports/incident'
 import { localName } from '../recorder/build-scenario'
 import { eventIdFor, eventTypeOf, faultsFor, senderOutcomeFor, stepFor } from './incident-words'
 import { deliveryPlan, isObject, jsonBody, type Arrival, type EndpointPlan } from './incident-deliveries'
+import { eventIdAt, idLocation, locationOfDedupe, recogniseProvider } from './incident-provider'
+import { replayedHeaders } from './incident-headers'
+import { checkSignature } from './incident-verdicts'
+import { EVENT_ID_RULE, isEventId } from '../../../shared/event-id'
 
 type Expect = NonNullable<ScenarioInput['expect']>
 type DeliveryExpect = NonNullable<Expect['deliveries']>[number]
@@ -61,7 +65,14 @@ function schemeOfHeaders(requests: readonly IncidentRequest[]): SchemeId | null 
 }
 
 
-export function incidentToScenario(incident: Incident, options: { name?: string; source?: string } = {}): IncidentScenario {
+export interface IncidentOptions {
+  name?: string
+  source?: string
+  /** The secret the captured requests were signed with, to judge them where the file records no verdict (a HAR). */
+  secret?: string
+}
+
+export function incidentToScenario(incident: Incident, options: IncidentOptions = {}): IncidentScenario {
   const notes: string[] = []
   const secrets = new Set<string>()
   const endpoints = new Map<string, EndpointPlan>()
@@ -73,6 +84,8 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
   /** Steps in the order they happened, timed once all are known. */
   const timed: { raw: number; set: (atMs: number) => void }[] = []
   const setup = incident.setup
+  /** Sentences for the scenario's description: what Hookloop recognised in the file. */
+  const described: string[] = []
   const local = (name: string) => {
     const out = localName(name, takenLocal)
     takenLocal.add(out)
@@ -108,6 +121,8 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
       definition: { ...e, secrets: secretsFor(slug, scheme, Array.isArray(e.secrets) ? e.secrets.length : 0), rules: [...rules, ...globalRules] },
       scheme,
       idHeader: dedupe?.type === 'header' ? dedupe.name : scheme ? (SCHEMES[scheme].idHeader ?? null) : null,
+      idAt: locationOfDedupe(dedupe, scheme),
+      provider: null,
       synthesized: false,
       replaySubscription: null,
       arrivals: [],
@@ -138,13 +153,18 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
   for (const r of kept) {
     const slug = r.endpoint ?? 'incident'
     if (endpoints.has(slug)) continue
-    const scheme = schemeOfHeaders(kept.filter((k) => (k.endpoint ?? 'incident') === slug))
-    const idHeader = (scheme && SCHEMES[scheme].idHeader) ?? 'x-hookloop-event-id'
+    const captured = kept.filter((k) => (k.endpoint ?? 'incident') === slug)
+    const scheme = schemeOfHeaders(captured)
+    const provider = recogniseProvider(captured)
+    const idAt = idLocation(provider?.pack ?? null, scheme, captured)
+    if (provider) described.push(`The requests on ${slug} look like ${provider.pack.label} deliveries (${provider.clues.join(', ')}): they are sent again as they were, with ${provider.pack.label}'s event id (${idAt.where}).`)
     endpoints.set(slug, {
       slug,
-      definition: { slug, name: `${slug} (answers as recorded)`, scheme, secrets: secretsFor(slug, scheme, 1), dedupe: { type: 'header', name: idHeader }, rules: [] },
+      definition: { slug, name: `${slug} (answers as recorded)`, scheme, secrets: secretsFor(slug, scheme, 1), dedupe: idAt.dedupe, rules: [] },
       scheme,
-      idHeader,
+      idHeader: idAt.sendHeader,
+      idAt,
+      provider: provider?.pack.label ?? null,
       synthesized: true,
       replaySubscription: null,
       arrivals: [],
@@ -154,10 +174,26 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
     })
     notes.push(`endpoint ${slug}: the file carries no rules for it; its rules answer each request as the file says it was answered`)
   }
+  // Hookloop keeps the ids it saw; one the scenario cannot carry as it was becomes a UUID made from it.
+  const takenIds = new Set(incident.deliveries.map((d) => eventIdFor(d.eventId)))
+  let unchecked = 0
+  const keptId = (original: string | null, slug: string, key: string, label: string): string => {
+    if (original !== null) {
+      if (!isEventId(original)) notes.push(`${label}: its event id ${JSON.stringify(original)} cannot be sent as it was (${EVENT_ID_RULE}); a UUID made from it is used`)
+      else if (takenIds.has(original)) notes.push(`${label}: event id ${original} is used by another event of the file too; a UUID made from it is used here`)
+      else {
+        takenIds.add(original)
+        return original
+      }
+    }
+    const made = eventIdFor(`${slug}\n${key}`)
+    takenIds.add(made)
+    return made
+  }
   const maxMs = Math.max(0, ...kept.map((r) => r.ms ?? 0))
   const timeoutMs = Math.min(120_000, Math.max(10_000, Math.ceil(maxMs) + 1000))
   /** endpoint slug → group key → the event that first carried it, and the answers it got. */
-  const groups = new Map<string, Map<string, { event: string; eventId: string; faulted: boolean; steps: Step[] }>>()
+  const groups = new Map<string, Map<string, { event: string; eventId: string; faulted: boolean; steps: Step[]; arrivals: number; body: string; label: string }>>()
   for (const r of kept) {
     const plan = endpoints.get(r.endpoint ?? 'incident')!
     const body = jsonBody(r.body)
@@ -168,24 +204,40 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
     if (r.method !== 'POST') notes.push(`${r.label} was a ${r.method}; the scenario sends it as a POST`)
     if (plan.replaySubscription === null) {
       plan.replaySubscription = local(`replay-${plan.slug}`)
+      // A provider's pack would build the body anew; these bodies are sent as they were, so the
+      // subscription names the provider's scheme, id header and headers rather than the provider.
+      const headers = plan.synthesized ? replayedHeaders(kept.filter((k) => (k.endpoint ?? 'incident') === plan.slug), plan.scheme, plan.idHeader, notes, plan.slug) : {}
       subscriptions.push({
         id: plan.replaySubscription,
-        name: `the requests captured on ${plan.slug}, sent again`,
+        name: `the requests ${plan.provider ? `${plan.provider} sent to` : 'captured on'} ${plan.slug}, sent again`,
         endpoint: plan.slug,
         scheme: plan.scheme ?? 'standard-webhooks',
         envelope: 'payload',
+        ...(Object.keys(headers).length > 0 ? { headers } : {}),
         ...(plan.idHeader ? { event_id_header: plan.idHeader } : {}),
         policy: { name: 'one attempt per captured request', ...REPLAY_POLICY_BASE, timeout_ms: timeoutMs },
       })
     }
     const byKey = groups.get(plan.slug) ?? new Map()
     groups.set(plan.slug, byKey)
-    const key = (plan.idHeader ? headerValue(r.headers, plan.idHeader) : undefined) ?? `body:${r.body.toString('utf8')}`
+    const original = plan.idAt ? eventIdAt(plan.idAt, r) : null
+    if (original === null) notes.push(`${r.label}: no event id found (${plan.idAt ? `no ${plan.idAt.where}` : 'the endpoint dedupes on no single field'}) — a fresh id is used`)
+    const key = original ?? `body:${r.body.toString('utf8')}`
     const group = byKey.get(key)
-    const reason = r.verify?.reason ?? null
+    if (group && group.body !== r.body.toString('utf8')) notes.push(`${r.label} carried event id ${original ?? ''} again with another body than ${group.label}; the scenario sends ${group.label}'s body again`)
+    let verdict = r.verify
+    if (verdict === null && plan.synthesized && plan.scheme !== null) {
+      if (options.secret === undefined) unchecked++
+      else {
+        const checked = checkSignature(r, plan.scheme, options.secret)
+        if ('verdict' in checked) verdict = checked.verdict
+        else notes.push(`${r.label}: signature not checked: ${checked.unchecked}`)
+      }
+    }
+    const reason = verdict?.reason ?? null
     const faults = faultsFor(reason)
-    const knownVerdict = r.verify !== null && faults !== undefined && (group === undefined ? true : faults.length === 0 && !group.faulted)
-    if (r.verify !== null && !knownVerdict) notes.push(`${r.label}: its signature verdict ${reason} cannot be made again on purpose; not expected`)
+    const knownVerdict = verdict !== null && faults !== undefined && (group === undefined ? true : faults.length === 0 && !group.faulted)
+    if (verdict !== null && !knownVerdict) notes.push(`${r.label}: its signature verdict ${reason} cannot be made again on purpose; not expected`)
     const exp: DeliveryExpect = { event: '', subscription: plan.replaySubscription, attempts: 1 }
     const outcome = senderOutcomeFor(r.outcome)
     if (outcome !== null) exp.outcomes = [outcome]
@@ -201,15 +253,26 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
     if (r.duplicate !== undefined && (r.duplicate !== null || !plan.synthesized)) {
       arrival.duplicate = r.duplicate
       exp.duplicates = [r.duplicate]
+    } else if (r.duplicate === undefined && plan.synthesized && original !== null) {
+      // The file does not number arrivals (a customer's HAR), but the endpoint the scenario makes
+      // dedupes on this id: the n-th arrival of it is flagged dup #n, as a deduping receiver did.
+      const n = (group?.arrivals ?? 0) + 1
+      arrival.duplicate = n
+      exp.duplicates = [n]
     }
+    if (group) group.arrivals++
     plan.arrivals.push(arrival)
     plan.requests++
     const subscription = plan.replaySubscription
     if (group === undefined) {
       const eventLocal = local(`r${events.length + 1}`)
-      const eventId = eventIdFor(`${plan.slug}\n${key}`)
+      const eventId = keptId(original, plan.slug, key, r.label)
+      if (eventId === original) {
+        if (plan.idAt?.dedupe.type === 'header') arrival.headers = { [plan.idAt.dedupe.name.toLowerCase()]: original }
+        else if (plan.idAt?.dedupe.type === 'json-path') arrival.body = { [plan.idAt.dedupe.path]: original }
+      }
       const step = plan.synthesized ? (stepFor(r.outcome) ?? { type: 'reply' as const, status: 200 }) : null
-      byKey.set(key, { event: eventLocal, eventId, faulted: (faults?.length ?? 0) > 0, steps: step ? [step] : [] })
+      byKey.set(key, { event: eventLocal, eventId, faulted: (faults?.length ?? 0) > 0, steps: step ? [step] : [], arrivals: 1, body: r.body.toString('utf8'), label: r.label })
       const event: EventInput = { id: eventLocal, type: eventTypeOf(body.value, 'request.replayed'), payload: body.value as never, event_id: eventId, subscriptions: [subscription], at_ms: 0, ...(faults && faults.length > 0 ? { faults } : {}) }
       events.push(event)
       exp.event = eventLocal
@@ -224,6 +287,7 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
     }
     deliveries.push(exp)
   }
+  if (unchecked > 0) notes.push(`signatures not checked (${unchecked} request${unchecked === 1 ? '' : 's'}): the file holds no secret and no verdicts; pass --secret with the secret they were signed with`)
   // Rules that answer each event's arrivals as recorded, matched by the event id we send.
   for (const [slug, byKey] of groups) {
     const plan = endpoints.get(slug)!
@@ -312,7 +376,8 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
     name: options.name ?? `Incident from ${source}`,
     description:
       `Made by Hookloop from ${source}: its requests are sent again in their order and timing, and what was observed then is expected.` +
-      (secrets.size > 0 ? ` Secrets are placeholders: run with ${[...secrets].map((s) => `--secret ${s}=…`).join(' ')} (any secret in the scheme's format: both sides of the run use it).` : ''),
+      (secrets.size > 0 ? ` Secrets are placeholders: run with ${[...secrets].map((s) => `--secret ${s}=…`).join(' ')} (any secret in the scheme's format: both sides of the run use it).` : '') +
+      described.map((d) => ` ${d}`).join(''),
     clock: { mode: 'virtual', start: new Date(t0).toISOString() },
     ...(unsettled ? { max_duration_ms: last + 1 } : {}),
     endpoints: endpointDefs as never,
@@ -322,5 +387,7 @@ export function incidentToScenario(incident: Incident, options: { name?: string;
     expect: { deliveries, endpoints: endpointExpectations },
   }
   if (unsettled) notes.push('a delivery was still retrying when the file was made: the run stops at the last moment the file knows')
+  // The notes travel with the file: whoever runs it later reads what it could not keep.
+  if (notes.length > 0) scenario.description = `${scenario.description ?? ''} Notes from the import: ${notes.join('; ')}.`
   return { scenario, notes, secrets: [...secrets] }
 }

@@ -11,6 +11,7 @@ import { isSchemeId, type SchemeId } from '../../../shared/signatures'
 import { utf8Text } from '../exports/body'
 import type { Incident, IncidentDelivery } from '../exports/incident'
 import { localName } from '../recorder/build-scenario'
+import type { IdLocation } from './incident-provider'
 
 export type Arrival = NonNullable<NonNullable<NonNullable<ScenarioInput['expect']>['endpoints']>[number]['arrivals']>[number]
 
@@ -19,8 +20,12 @@ export interface EndpointPlan {
   slug: string
   definition: Record<string, unknown> & { rules: unknown[] }
   scheme: SchemeId | null
-  /** The header that carries the event id and keys the dedupe, when it is a header. */
+  /** The header the event id is sent in (a header dedupe key's name, else the scheme's id header). */
   idHeader: string | null
+  /** Where the file's requests to it carry their event id; null when no single field does. */
+  idAt: IdLocation | null
+  /** The provider its captured requests came from, when recognised (its label). */
+  provider: string | null
   /** Rules written from the file's answers (it carried none). */
   synthesized: boolean
   replaySubscription: string | null
@@ -83,6 +88,8 @@ export function deliveryPlan(
       definition: { slug, name: `answers as ${String(def.url ?? 'the target')} did`, scheme: null, secrets: [], dedupe: { type: 'header', name: idHeader }, rules: [] },
       scheme: null,
       idHeader,
+      idAt: null,
+      provider: null,
       synthesized: true,
       replaySubscription: null,
       arrivals: [],

@@ -4,7 +4,7 @@ import { formatProblem } from '../../../shared/scenario-issues'
 import { validateScenario } from '../../../shared/scenario-validate'
 import type { ScenarioInput } from '../../../shared/scenario'
 import { parseIncident } from '../exports/incident'
-import { incidentToScenario } from './from-incident'
+import { incidentToScenario, type IncidentOptions } from './from-incident'
 
 export interface IncidentScenarioFile {
   kind: 'har' | 'case'
@@ -19,7 +19,7 @@ export interface IncidentScenarioFile {
 }
 
 /** Throws ImportError (a broken file), IncidentConversionError (nothing to send) or Error (a scenario the validator refuses: a bug). */
-export function scenarioFromIncidentText(text: string, options: { name?: string; source?: string } = {}): IncidentScenarioFile {
+export function scenarioFromIncidentText(text: string, options: IncidentOptions = {}): IncidentScenarioFile {
   const incident = parseIncident(text)
   const { scenario, notes, secrets } = incidentToScenario(incident, options)
   const checked = validateScenario(scenario)

@@ -27,6 +27,7 @@ import { SenderError } from './sender-error'
 import { createSubscriptionBook, type Subscription, type SubscriptionInput, type SubscriptionPatch } from './subscriptions'
 import { attemptView, deliveryView, type DeliveryFaults } from './views'
 import { payloadBytes, sentBody, type StoredEvent } from './envelope'
+import { EVENT_ID_RULE, isEventId } from '../../../shared/event-id'
 
 // The sending half of Hookloop: subscriptions, events, deliveries and their attempts over the
 // store, driven by the durable scheduler on the injected clock.
@@ -73,7 +74,7 @@ export interface SenderOptions {
 export type SigningTime = 'auto' | 'clock' | 'wall'
 
 export interface PublishInput {
-  /** UUID v4; a fresh one when absent. */
+  /** A UUID v4 or a provider's own id (shared/event-id.ts); a fresh UUID v4 when absent. */
   eventId?: string
   eventType: string
   payload: unknown
@@ -87,7 +88,6 @@ export interface PublishResult {
   deliveries: DeliveryView[]
 }
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
 const EVENT_CACHE_SIZE = 20_000
 
 export function createSender(options: SenderOptions) {
@@ -368,7 +368,7 @@ export function createSender(options: SenderOptions) {
 
     publish(input: PublishInput): PublishResult {
       const eventId = input.eventId ?? randomUUID()
-      if (!UUID_V4.test(eventId)) throw new SenderError('invalid_event', `eventId must be a UUID v4, got ${JSON.stringify(eventId)}`)
+      if (!isEventId(eventId)) throw new SenderError('invalid_event', `eventId: ${EVENT_ID_RULE}; got ${JSON.stringify(eventId)}`)
       if (typeof input.eventType !== 'string' || input.eventType === '') throw new SenderError('invalid_event', 'eventType must be a non-empty string')
       if (events.get(eventId)) throw new SenderError('conflict', `event ${eventId} was published already (retry its deliveries instead)`)
       const faults = (input.faults ?? []).map((fault, i) => {

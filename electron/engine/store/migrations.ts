@@ -268,6 +268,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deliveries_by_event_nocase ON deliveries(event_id COLLATE NOCASE);
     `,
   },
+  {
+    version: 9,
+    name: 'endpoints made at the old 10 MiB default take the new 32 MiB default',
+    sql: `
+      -- The default body limit was 10 MiB, below the 25 MB GitHub and GitLab may send. An endpoint
+      -- made without a limit stored the default's value, so it is raised with the default; the app
+      -- has no field for the limit, and a config file that names one sets it again on load.
+      UPDATE endpoints SET body_limit = 33554432 WHERE body_limit = 10485760;
+    `,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

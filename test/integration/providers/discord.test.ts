@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { freshPrivateKey, publicKeyText, sign, verify } from '../../../electron/engine/signatures'
-import { judgedDeliveries } from './judged'
 
-// Discord interactions judged by discord-interactions' verifyKey (refusals are 401, as Discord
-// requires). Neither Discord nor the library limits the timestamp's age: no stale case.
-judgedDeliveries('discord', { checksTime: false, refusal: 401 })
+// Discord's key pair as an app holds it. Every catalog event against discord-interactions is in
+// official-libraries.test.ts (judges/discord.ts); the PING in handshakes-discord-twitch.test.ts.
 
 describe('Discord keys', () => {
   it('an endpoint verifies with the hex public key the Developer Portal shows, or with the whsk_ private key', () => {

@@ -2,12 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { providerBody } from '../../../electron/engine/providers'
 import { freshPrivateKey, publicKeyText, sign, verify } from '../../../electron/engine/signatures'
 import { PROVIDERS } from '../../../shared/providers'
-import { judgedDeliveries } from './judged'
 
-// SendGrid's signed Event Webhook judged by @sendgrid/eventwebhook. The library checks no time (and
-// SendGrid documents no limit), so a stale timestamp is not a refusal case; Hookloop's own verify
-// refuses one only when given a tolerance.
-judgedDeliveries('sendgrid', { checksTime: false })
+// SendGrid's key pair as an endpoint holds it. Every catalog event against @sendgrid/eventwebhook
+// is in official-libraries.test.ts (judges/sendgrid.ts).
 
 describe('SendGrid keys', () => {
   it('an endpoint verifies with the verification key SendGrid shows, or with the private key it derives it from', () => {

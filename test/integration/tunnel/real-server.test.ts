@@ -3,6 +3,7 @@
 import { createServer } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import type { TunnelState } from '../../../shared/tunnel'
+import { providerSizedBody, sha256 } from '../../support/provider-sized-body'
 import { useCleanups } from './fixture'
 import { idOf, realTunnelFixture } from './real-fixture'
 import { listening, record, sendToPublicUrl, startOnline, waitForState, waitUntil } from './support'
@@ -41,6 +42,19 @@ describe('tunnel against the real localtunnel server', () => {
     expect(outcomes).toHaveLength(12)
     expect(outcomes.every((o) => o === 'replied')).toBe(true)
     expect(await server.tunnelSockets(idOf(url))).toBeGreaterThan(0)
+  })
+
+  it('carries a 25 MiB push whole, byte for byte, to an endpoint with the default body limit', async () => {
+    const { receiver, manager } = await realTunnelFixture(cleanup)
+    receiver.endpoints.create({ slug: 'github' })
+    const url = await startOnline(manager)
+    const push = providerSizedBody()
+    const answer = await sendToPublicUrl(url, '/h/github', { body: push.body, headers: { 'content-type': 'application/json', 'x-github-event': 'push' }, timeoutMs: 60_000 })
+    expect(answer.status).toBe(200)
+    const [captured] = receiver.requests.list()
+    expect(captured?.bodySize).toBe(push.body.length)
+    expect(captured?.bodyTruncated).toBe(false)
+    expect(sha256(Buffer.from(captured?.body ?? []))).toBe(push.sha256)
   })
 
   it('keeps a full pool of max_conn_count sockets and reuses receiver connections through a burst', async () => {

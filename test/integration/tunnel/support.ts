@@ -84,7 +84,7 @@ export async function listening<T>(server: Server, extra: T): Promise<{ port: nu
 export function sendToPublicUrl(
   publicUrl: string,
   path: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string; hostHeader?: string; timeoutMs?: number } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: string | Buffer; hostHeader?: string; timeoutMs?: number } = {},
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   const url = new URL(publicUrl)
   return new Promise((resolve, reject) => {

@@ -148,6 +148,24 @@ describe('virtual clock', () => {
     resume()
   })
 
+  it('a keyed hold that arrived (real work in flight at the receiver) keeps blocking past transitMs, even beside parked work', async () => {
+    const clock = createVirtualClock({ start: 0, transitMs: 5 })
+    clock.hold({ key: 'sleeping', maxRealMs: 60_000 })
+    const resume = clock.waiting('sleeping')
+    const release = clock.hold({ key: 'forwarding', maxRealMs: 60_000 })
+    clock.arrived('forwarding') // the receiver has it and forwards it to a slow app
+    let fired = false
+    clock.setTimer(1_000, () => (fired = true))
+    await new Promise((resolve) => setTimeout(resolve, 40))
+    await turns(20)
+    expect(fired).toBe(false)
+    expect(clock.inspect()).toMatchObject({ blocked: true, holds: [{ key: 'sleeping', parked: true }, { key: 'forwarding', parked: false, queued: false }] })
+    release()
+    await clock.sleep(1_000)
+    expect(fired).toBe(true)
+    resume()
+  })
+
   it('without parked work a keyed hold keeps blocking past transitMs', async () => {
     const clock = createVirtualClock({ start: 0, transitMs: 5 })
     const release = clock.hold({ key: 'in-transit', maxRealMs: 60_000 })

@@ -41,7 +41,7 @@ describe('dedupe key extraction', () => {
 describe('endpoints and the listen config', () => {
   it('fills defaults and resolves dedupe presets', () => {
     const e = parseEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: ['whsec_x'], dedupe: 'standard-webhooks' })
-    expect(e).toMatchObject({ slug: 'shop', name: 'shop', dedupe: { type: 'header', name: 'webhook-id' }, dedupeWindowMs: 86_400_000, bodyLimit: 10 * 1024 * 1024 })
+    expect(e).toMatchObject({ slug: 'shop', name: 'shop', dedupe: { type: 'header', name: 'webhook-id' }, dedupeWindowMs: 86_400_000, bodyLimit: 32 * 1024 * 1024 })
   })
   it('points at the field at fault inside the file', () => {
     const bad = (input: unknown) => {

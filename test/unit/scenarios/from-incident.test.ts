@@ -81,7 +81,8 @@ describe('incident → scenario', () => {
     expect(scenario.endpoints).toEqual([
       expect.objectContaining({ slug: 'clinic', scheme: 'standard-webhooks', secrets: ['${HOOKLOOP_SECRET_CLINIC}'], dedupe: { type: 'header', name: 'webhook-id' } }),
     ])
-    const id1 = eventIdFor('clinic\nmsg_1')
+    // The id each request carried is the event's id: the run sends msg_1 in webhook-id again.
+    const id1 = 'msg_1'
     expect(scenario.events).toEqual([
       { id: 'r1', type: 'booking.created', payload: { type: 'booking.created', id: 1 }, event_id: id1, subscriptions: ['replay-clinic'], at_ms: 0 },
       expect.objectContaining({ id: 'r2', type: 'booking.cancelled', at_ms: 1, faults: [{ type: 'wrong-secret' }] }),
@@ -103,8 +104,8 @@ describe('incident → scenario', () => {
         endpoint: 'clinic',
         requests: 3,
         arrivals: [
-          { run_ms: 0, signature: 'ok', duplicate: 1 },
-          { run_ms: 1, signature: 'signature_mismatch', duplicate: 1 },
+          { run_ms: 0, signature: 'ok', duplicate: 1, headers: { 'webhook-id': 'msg_1' } },
+          { run_ms: 1, signature: 'signature_mismatch', duplicate: 1, headers: { 'webhook-id': 'msg_2' } },
           { run_ms: 120_000, signature: 'ok', duplicate: 2 },
         ],
       },
@@ -114,11 +115,14 @@ describe('incident → scenario', () => {
     expect(placeholdersIn(scenario)).toEqual(['HOOKLOOP_SECRET_CLINIC'])
   })
 
-  it('a HAR from another tool (no _hookloop fields): the endpoint comes from the URL, the answers from the statuses; nothing unknown is expected', () => {
-    const { scenario } = incidentToScenario(parseIncident(har([{ at: 5, id: 'msg_9', body: { type: 'x' }, status: 410 }], false)))
+  it('a HAR from another tool (no _hookloop fields): the endpoint comes from the URL, the answers from the statuses, dup numbers from the ids; unjudged signatures get a note', () => {
+    const { scenario, notes } = incidentToScenario(parseIncident(har([{ at: 5, id: 'msg_9', body: { type: 'x' }, status: 410 }], false)))
     valid(scenario)
-    expect(scenario.expect?.deliveries).toEqual([{ event: 'r1', subscription: 'replay-clinic', attempts: 1, outcomes: ['http_410'] }])
-    expect(scenario.expect?.endpoints?.[0]?.arrivals).toEqual([{ run_ms: 0 }])
+    expect(scenario.expect?.deliveries).toEqual([{ event: 'r1', subscription: 'replay-clinic', attempts: 1, outcomes: ['http_410'], duplicates: [1] }])
+    expect(scenario.expect?.endpoints?.[0]?.arrivals).toEqual([{ run_ms: 0, duplicate: 1, headers: { 'webhook-id': 'msg_9' } }])
+    expect(notes).toContain('signatures not checked (1 request): the file holds no secret and no verdicts; pass --secret with the secret they were signed with')
+    expect(scenario.description).toContain('Notes from the import: ')
+    expect(scenario.description).toContain('signatures not checked (1 request)')
   })
 
   it('answers that are not a status: a timeout step, a reset; a body that is not JSON is left out with a note', () => {
@@ -194,7 +198,7 @@ describe('incident → scenario', () => {
     // The delivery's event keeps its id and comes first (it started first); the request 1 s later.
     expect(scenario.events?.map((e) => [e.id, e.at_ms, e.event_id])).toEqual([
       ['d2', 0, '3f6c2a1e-8b4d-4e2f-9a7c-1d5e6f7a8b9c'],
-      ['r1', 1000, eventIdFor('shop\nmsg_a')],
+      ['r1', 1000, 'msg_a'],
     ])
     expect(scenario.events?.[0]?.payload).toEqual({ id: 9 })
     expect(scenario.expect?.deliveries).toEqual([

@@ -12,7 +12,7 @@ if (typeof publicKey !== 'string') throw new Error(publicKey.error)
 
 const TYPE_NAMES: Record<number, string> = { 1: 'ping', 2: 'application_command', 3: 'message_component', 4: 'application_command_autocomplete', 5: 'modal_submit' }
 
-export const discord: Judge = {
+export const discordJudge: Judge = {
   provider: 'discord',
   library: 'discord-interactions 4',
   secret,

@@ -8,10 +8,11 @@ import type { Judge } from './types'
 // 5 minutes, by the wall clock).
 const secret = 'hubspot-client-secret-0b1c2d3e'
 
-export const hubspot: Judge = {
+export const hubspotJudge: Judge = {
   provider: 'hubspot',
   library: '@hubspot/api-client 13',
   secret,
+  signsTime: true,
   async start() {
     const accepted: string[] = []
     const consumer = await serveCheck((body, req) => {

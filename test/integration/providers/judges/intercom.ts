@@ -6,7 +6,7 @@ import type { Judge } from './types'
 // X-Hub-Signature is "sha1=" + hex HMAC-SHA1 of the raw body keyed with the client secret.
 const secret = 'intercom-client-secret-6d1e'
 
-export const intercom: Judge = {
+export const intercomJudge: Judge = {
   provider: 'intercom',
   library: "Intercom's documented check",
   secret,

@@ -10,7 +10,7 @@ const secret = freshPrivateKey('ecdsa-p256')
 const verificationKey = publicKeyText(secret, 'ecdsa-p256')
 if (typeof verificationKey !== 'string') throw new Error(verificationKey.error)
 
-export const sendgrid: Judge = {
+export const sendgridJudge: Judge = {
   provider: 'sendgrid',
   library: '@sendgrid/eventwebhook 8',
   secret,

@@ -20,10 +20,11 @@ export function twitchVerifies(body: Buffer, headers: Record<string, string | st
   return null
 }
 
-export const twitch: Judge = {
+export const twitchJudge: Judge = {
   provider: 'twitch',
   library: "Twitch's documented check",
   secret,
+  signsTime: true,
   async start() {
     const accepted: string[] = []
     const consumer = await serveCheck((body, req) => {

@@ -10,6 +10,8 @@ export interface JudgeConsumer {
   url: string
   /** The event types the library accepted and parsed, in arrival order. */
   accepted: string[]
+  /** The delivery id the library reported for each accepted delivery, where it reports one (X-GitHub-Delivery, X-Shopify-Webhook-Id): Hookloop's event id travels in it. */
+  deliveryIds?: string[]
   close(): Promise<void>
 }
 
@@ -19,6 +21,10 @@ export interface Judge {
   library: string
   /** The secret the consumer is configured with (deliveries must be signed with it). */
   secret: string
+  /** The scheme signs a time, so a delivery signed 10 minutes ago must be refused. */
+  signsTime?: true
+  /** What the library parses names no event type (Twilio's form parameters): `accepted` holds what it does name. */
+  namesNoType?: true
   /** Starts a consumer that answers 2xx when the library accepts a delivery and 4xx when it refuses it. */
   start(): Promise<JudgeConsumer>
 }
