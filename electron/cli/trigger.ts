@@ -9,9 +9,11 @@ import { isProviderId, PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../sh
 import { sendFaultSchema, SEND_FAULT_TYPES, type SendFaultInput } from '../../shared/sender-faults'
 import type { AttemptView } from '../../shared/sender-events'
 import { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind } from '../../shared/handshakes'
+import { SCHEMES } from '../../shared/signatures'
 import { createRealClock, type ClockSpec } from '../engine/clock'
 import { gradeHandshakeAnswer, makeHandshake, severityMark } from '../engine/conformance/consumer'
 import { CatalogError, trigger } from '../engine/providers'
+import { isAsymmetricFormat, publicKeyText } from '../engine/signatures'
 import { humanDuration } from '../engine/scenarios/summary'
 import { commandArgs } from './command-args'
 import type { Command } from './commands'
@@ -194,6 +196,12 @@ export const triggerCommand: Command = async (args) => {
     throw error
   }
   if (!v.secret && result.secret) process.stderr.write(`hookloop: signed with a fresh secret: ${result.secret}\n`)
+  // A key-pair scheme's consumer holds the public key, not the secret that signed.
+  const format = SCHEMES[PROVIDERS[provider].scheme].secretFormat
+  if (result.secret && isAsymmetricFormat(format)) {
+    const key = publicKeyText(result.secret, format)
+    if (typeof key === 'string') process.stderr.write(`hookloop: the consumer verifies with the public key: ${key}\n`)
+  }
   if (v.json) out.write(JSON.stringify({ ok: result.status === 'succeeded', provider, event_type: eventType, ...result }, null, 2) + '\n')
   else {
     const n = result.attempts.length
