@@ -227,6 +227,22 @@ export const POLICY_CATALOG = defineCatalog({
     follow_redirects: 0,
     retry_after: NO_RETRY_AFTER,
   },
+  mailgun: {
+    label: 'Mailgun',
+    description: 'Mailgun webhooks docs: a 200 succeeds; a 406 (Not Acceptable) is final; anything else is retried over 8 hours, after 10 min, 10 min, 15 min, 30 min, 1 h, 2 h and 4 h. The timeout is unpublished: 10 s here.',
+    schedule: { kind: 'list', delays_ms: [10 * MIN, 10 * MIN, 15 * MIN, 30 * MIN, HOUR, 2 * HOUR, 4 * HOUR] },
+    max_attempts: 8,
+    timeout_ms: 10_000,
+    classification: {
+      rules: [
+        { when: { status_range: [200, 299] }, then: 'succeeded' },
+        { when: { status: [406] }, then: 'failed' },
+      ],
+      otherwise: 'retry',
+    },
+    follow_redirects: 0,
+    retry_after: NO_RETRY_AFTER,
+  },
   custom: {
     label: 'Custom',
     fileOnly: true,

@@ -18,6 +18,7 @@ export const SCHEME_IDS = [
   'twitch',
   'hubspot',
   'intercom',
+  'mailgun',
   'custom',
 ] as const
 
@@ -111,8 +112,13 @@ export interface SchemeMeta {
   label: string
   /** Lower-case names of every header the scheme reads or writes. */
   headers: string[]
-  /** Lower-case name of the signature header; null when configurable (custom). */
+  /** Lower-case name of the signature header; null when configurable (custom) or in the body (Mailgun). */
   signatureHeader: string | null
+  /**
+   * The signature travels inside the JSON body, not in a header (Mailgun's `signature` object):
+   * the sender signs with signBody(), and a missing signature is reported as `missing_header`.
+   */
+  signatureIn?: 'body'
   timestampHeader?: string
   /** Header carrying the provider's message/delivery id, for duplicate detection. */
   idHeader?: string
@@ -322,6 +328,19 @@ export const SCHEMES: Record<SchemeId, SchemeMeta> = {
     headers: ['x-hub-signature'],
     signatureHeader: 'x-hub-signature',
     needsUrl: false,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
+  mailgun: {
+    id: 'mailgun',
+    label: 'Mailgun',
+    headers: [],
+    signatureHeader: null,
+    signatureIn: 'body',
+    needsUrl: false,
+    // Mailgun asks to check the timestamp is recent and cache tokens, and names no limit.
     toleranceSeconds: null,
     toleranceMode: 'both',
     secretFormat: 'utf8',

@@ -17,6 +17,7 @@ import { discordEvents } from './discord'
 import { twitchEvents } from './twitch'
 import { hubspotEvents } from './hubspot'
 import { intercomEvents } from './intercom'
+import { mailgunEvents } from './mailgun'
 
 export const EVENT_CATALOG: Record<ProviderId, readonly CatalogEvent[]> = {
   github: githubEvents,
@@ -35,6 +36,7 @@ export const EVENT_CATALOG: Record<ProviderId, readonly CatalogEvent[]> = {
   twitch: twitchEvents,
   hubspot: hubspotEvents,
   intercom: intercomEvents,
+  mailgun: mailgunEvents,
   'provider-a': providerAEvents,
   'provider-b': providerBEvents,
 }

@@ -18,6 +18,7 @@ import { discord } from './discord'
 import { twitch } from './twitch'
 import { hubspot } from './hubspot'
 import { intercom } from './intercom'
+import { mailgun } from './mailgun'
 
 export * from './types'
 
@@ -38,6 +39,7 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   twitch,
   hubspot,
   intercom,
+  mailgun,
   'provider-a': providerA,
   'provider-b': providerB,
 }

@@ -27,6 +27,8 @@ export function payloadPath(envelope: ProviderEnvelope): string {
       return '0'
     case 'intercom':
       return 'data.item'
+    case 'mailgun':
+      return 'event-data'
     default: {
       const never: never = envelope
       throw new Error(`unknown envelope ${JSON.stringify(never)}`)

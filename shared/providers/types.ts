@@ -21,6 +21,7 @@ export const PROVIDER_IDS = [
   'twitch',
   'hubspot',
   'intercom',
+  'mailgun',
   'provider-a',
   'provider-b',
 ] as const
@@ -61,6 +62,8 @@ export type ProviderEnvelope =
   | { kind: 'array' }
   /** Intercom's notification `{type: "notification_event", topic, data: {type, item}, …}`. */
   | { kind: 'intercom'; appId: string }
+  /** Mailgun's `{signature, "event-data": <payload>}`; the signature object is added when signing. */
+  | { kind: 'mailgun' }
 
 /**
  * A header every attempt carries. Values are templates over the attempt:

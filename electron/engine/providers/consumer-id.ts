@@ -29,7 +29,9 @@ export function consumerEventId(pack: ProviderPack, input: { eventId: string; ev
     return null // a form body (Twilio): no id field the consumer reads
   }
   // An array body (SendGrid, HubSpot) carries this delivery's event as its one entry.
-  const [event, at] = Array.isArray(body) ? [body[0] as unknown, 'body.0.'] : [body, 'body.']
+  // Mailgun's event sits under "event-data".
+  const mailgun = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)['event-data'] : undefined
+  const [event, at] = Array.isArray(body) ? [body[0] as unknown, 'body.0.'] : mailgun && typeof mailgun === 'object' ? [mailgun, 'body.event-data.'] : [body, 'body.']
   if (!event || typeof event !== 'object') return null
   for (const field of BODY_ID_FIELDS) {
     const value = (event as Record<string, unknown>)[field]

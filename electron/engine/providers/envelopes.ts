@@ -118,6 +118,8 @@ export function providerBody(pack: ProviderPack, input: EnvelopeInput): Buffer {
     }
     case 'zoom':
       return json({ event: input.eventType, event_ts: input.createdAt, payload: { account_id: envelope.accountId, ...asObject(data()) } })
+    case 'mailgun':
+      return Buffer.concat([Buffer.from('{"event-data":'), input.payload, Buffer.from('}')])
     case 'array':
       return Buffer.concat([Buffer.from('['), input.payload, Buffer.from(']')])
     case 'intercom':

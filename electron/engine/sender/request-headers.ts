@@ -4,6 +4,7 @@ import type { AppliedFault } from '../../../shared/sender-events'
 import type { SendFault } from '../../../shared/sender-faults'
 import { corruptSignature } from './corrupt-signature'
 import { freshPrivateKey, isAsymmetricFormat } from '../signatures/asymmetric-keys'
+import { signBody } from '../signatures'
 
 // The headers of one attempt: content type, the event id header, the subscription's own headers,
 // the signature (from the signatures module) and the attempt link. Signing faults change exactly
@@ -43,6 +44,8 @@ export interface HeaderInput {
 export interface BuiltHeaders {
   headers: Record<string, string>
   applied: AppliedFault[]
+  /** The body to send instead of the given one: the scheme signs inside it (Mailgun). */
+  body?: Buffer
 }
 
 /** A secret in the same format as `like` that nobody has (a fresh key pair's private key for the asymmetric schemes). */
@@ -115,6 +118,10 @@ export function addSignedHeaders(headers: Record<string, string>, input: Omit<He
     }
   }
   headers[input.eventIdHeader] = input.eventId
+  if (secret !== undefined && secret !== '' && SCHEMES[input.scheme]?.signatureIn === 'body') {
+    const body = signBody(input.scheme, { body: input.body, secret, timestamp }, corrupt ? corruptSignature : undefined)
+    return { headers, applied, body }
+  }
   if (secret !== undefined && secret !== '') {
     const signed = input.sign(input.scheme, { body: input.body, secret, id: input.eventId, timestamp, url: input.url })
     if (!corrupt) Object.assign(headers, signed)

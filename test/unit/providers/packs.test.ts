@@ -69,6 +69,8 @@ describe('provider packs', () => {
     expect(consumerEventId(PROVIDERS.sendgrid, { eventId: 'e1', eventType: 'open', createdAt: 0, body: sendgrid })).toEqual({ value: (JSON.parse(sendgrid) as Array<{ sg_event_id: string }>)[0]!.sg_event_id, where: 'body.0.sg_event_id' })
     expect(consumerEventId(PROVIDERS.hubspot, { eventId: 'e1', eventType: 'deal.creation', createdAt: 0, body: body('hubspot', 'deal.creation') })?.where).toBe('body.0.eventId')
     expect(consumerEventId(PROVIDERS.intercom, { eventId: 'e1', eventType: 'contact.user.created', createdAt: 0, body: body('intercom', 'contact.user.created') })?.value).toMatch(/^notif_/)
+    const mailgun = providerBody(PROVIDERS.mailgun, { eventId: 'e1', eventType: 'opened', payload: Buffer.from(JSON.stringify(catalogPayload({ provider: 'mailgun', eventType: 'opened', now: 0 }))), createdAt: 0, sentAt: 0 }).toString()
+    expect(consumerEventId(PROVIDERS.mailgun, { eventId: 'e1', eventType: 'opened', createdAt: 0, body: mailgun })).toEqual({ value: (JSON.parse(mailgun) as { 'event-data': { id: string } })['event-data'].id, where: 'body.event-data.id' })
     expect(consumerEventId(PROVIDERS.twitch, { eventId: 'e1', eventType: 'stream.online', createdAt: 0, body: '{}' })).toEqual({ value: 'e1', where: 'twitch-eventsub-message-id' })
   })
 })

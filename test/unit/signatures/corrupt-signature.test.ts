@@ -26,6 +26,7 @@ const SECRETS: Record<Exclude<SchemeId, 'custom'>, string> = {
   twitch: 'twitch-eventsub-secret',
   hubspot: 'hubspot-client-secret',
   intercom: 'intercom-client-secret',
+  mailgun: 'mailgun-webhook-signing-key',
 }
 
 describe('corrupt-signature', () => {
@@ -34,11 +35,13 @@ describe('corrupt-signature', () => {
       fc.assert(
         fc.property(fc.uint8Array({ minLength: 1, maxLength: 120 }), fc.uuid({ version: 4 }), (bytes, eventId) => {
           // Linear's time travels in the body: a JSON body with a fresh webhookTimestamp.
-          const body = scheme === 'linear' ? Buffer.from(JSON.stringify({ webhookTimestamp: NOW, b: Buffer.from(bytes).toString('base64') })) : Buffer.from(bytes)
+          // Mailgun signs inside a JSON object body.
+          const body = scheme === 'linear' ? Buffer.from(JSON.stringify({ webhookTimestamp: NOW, b: Buffer.from(bytes).toString('base64') })) : scheme === 'mailgun' ? Buffer.from(JSON.stringify({ 'event-data': { b: Buffer.from(bytes).toString('base64') } })) : Buffer.from(bytes)
           const input = { scheme, secret, retiredSecret: undefined, eventId, eventIdHeader: 'x-id', extraHeaders: {}, body, url: URL, now: NOW, sign, faults: [] }
           const clean = buildHeaders(input).headers
-          const corrupted = buildHeaders({ ...input, faults: [{ type: 'corrupt-signature' }] }).headers
-          const result = verify(scheme, { body, headers: corrupted, secrets: [secret], now: NOW / 1000, url: URL })
+          const built = buildHeaders({ ...input, faults: [{ type: 'corrupt-signature' }] })
+          const corrupted = built.headers
+          const result = verify(scheme, { body: built.body ?? body, headers: corrupted, secrets: [secret], now: NOW / 1000, url: URL })
           expect(result.reason).toBe('signature_mismatch')
           // ECDSA signs with a fresh nonce: two signatures' DER may differ in length by a byte.
           for (const name of Object.keys(clean)) if (!(scheme === 'sendgrid' && name === SCHEMES.sendgrid.signatureHeader)) expect(corrupted[name]?.length).toBe(clean[name]?.length)

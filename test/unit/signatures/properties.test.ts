@@ -14,7 +14,9 @@ const secretArb = (scheme: SchemeId) => {
     : fc.string({ minLength: 1, maxLength: 40 })
 }
 
-describe.each(SCHEME_IDS)('%s', (scheme) => {
+// Mailgun signs a timestamp and token inside a JSON body, not the body's bytes: its cases are in
+// mailgun.test.ts.
+describe.each(SCHEME_IDS.filter((id) => SCHEMES[id].signatureIn !== 'body'))('%s', (scheme) => {
   it('verifies what it signs and rejects a body with one byte changed', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), secretArb(scheme), fc.integer({ min: 1_000_000_000, max: 4_000_000_000 }), fc.nat(), (bytes, secret, timestamp, at) => {

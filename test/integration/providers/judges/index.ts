@@ -6,6 +6,7 @@ import { githubJudge } from './github'
 import { hubspotJudge } from './hubspot'
 import { intercomJudge } from './intercom'
 import { linearJudge } from './linear'
+import { mailgunJudge } from './mailgun'
 import { paddleJudge } from './paddle'
 import { sendgridJudge } from './sendgrid'
 import { shopifyJudge } from './shopify'
@@ -38,4 +39,5 @@ export const JUDGES: Partial<Record<ProviderId, Judge>> = {
   twitch: twitchJudge,
   hubspot: hubspotJudge,
   intercom: intercomJudge,
+  mailgun: mailgunJudge,
 }
