@@ -198,6 +198,12 @@ export interface DeliveryDetail {
   subscriptionUrl: string
   status: DeliveryStatus
   payloadBase64: string
+  /**
+   * The id the consumer knows the event by when the subscription delivers as a provider (Stripe's
+   * `evt_…` in the body, GitHub's X-GitHub-Delivery header …), and where the consumer reads it;
+   * null for Hookloop's own shape or a provider whose body carries no id (Twilio's form).
+   */
+  providerEventId: { value: string; where: string } | null
   faults: unknown
   attempts: AttemptDetail[]
 }

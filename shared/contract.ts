@@ -142,8 +142,12 @@ export const requestSchemas = {
     .object({
       subscriptionId: id,
       eventType: z.string().trim().min(1).max(200),
-      /** The payload as JSON text; it must parse. */
-      payload: z.string().max(1_000_000).refine(isJson, { message: 'the payload is not valid JSON' }),
+      /**
+       * The payload as JSON text; it must parse. Left out for a provider's subscription: each event
+       * takes the provider's catalog payload for eventType, fresh ids and times per event, as
+       * `hookloop trigger` sends it.
+       */
+      payload: z.string().max(1_000_000).refine(isJson, { message: 'the payload is not valid JSON' }).optional(),
       count: z.number().int().min(1).max(1000),
       faults: z.array(z.enum(SEND_FAULT_TYPES)).max(SEND_FAULT_TYPES.length),
     })

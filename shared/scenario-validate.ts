@@ -6,6 +6,7 @@ import { eventLocalId, scenarioSchema, type Scenario } from './scenario'
 import { formatPath, problemsFromZod, type ScenarioProblem } from './scenario-issues'
 import { applyExplicitPolicyDefaults } from './scenario-policy'
 import { statusOfWord } from './scenario-status-words'
+import { catalogProblems } from './scenario-catalog'
 
 /**
  * A valid scenario comes with `defaults`: what the validator filled into explicit policies
@@ -82,6 +83,8 @@ export function crossCheck(scenario: Scenario): ScenarioProblem[] {
     })
     targets.set(eventLocalId(event, i), subs)
   })
+  // Only when every subscription an event names exists: an unknown one is reported above.
+  if (scenario.events.every((e) => (e.subscriptions ?? []).every((name) => subscriptionIds.includes(name)))) problems.push(...catalogProblems(scenario))
 
   scenario.actions.forEach((action, i) => {
     if (action.type !== 'retry-now' && action.type !== 'resend') {

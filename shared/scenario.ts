@@ -7,12 +7,13 @@ import { z } from 'zod'
 import { SCHEME_IDS } from './signatures'
 import { DECISIONS, NETWORK_OUTCOMES } from './policy'
 import { isStatusWord, providerStatusWords } from './scenario-status-words'
-import { endpointSchema, policySchema, sendFaultSchema } from './scenario-parts'
+import { endpointSchema, policySchema, sendFaultSchema, type PolicyDefinition } from './scenario-parts'
 import { ENVELOPES } from './envelope'
 import { DELIVERY_STATUSES } from './delivery'
 import { forwardExpectationSchema, scenarioAppSchema } from './scenario-forward'
 import { scenarioTunnelSchema } from './scenario-tunnel'
 import { EVENT_ID_PATTERN, EVENT_ID_RULE } from './event-id'
+import { apiVersionFor, PROVIDER_IDS, PROVIDERS } from './providers'
 
 export const SCENARIO_VERSION = 1
 
@@ -43,9 +44,18 @@ export const subscriptionSchema = z
     endpoint: z.string().optional(),
     /** A consumer's own URL (http/https). */
     url: z.url({ protocol: /^https?$/ }).optional(),
-    scheme: z.enum(SCHEME_IDS).default('standard-webhooks'),
+    /**
+     * Deliver as this provider does (shared/providers/): its pack gives the scheme, the policy, the
+     * headers, the body envelope and the content type; scheme and policy given here override the pack's.
+     */
+    provider: z.enum(PROVIDER_IDS).optional(),
+    /** The provider's API version (one its pack lists); default: the pack's newest. Only with a provider. */
+    api_version: z.string().min(1).optional(),
+    /** Default: the provider's, else standard-webhooks. */
+    scheme: z.enum(SCHEME_IDS).optional(),
     secrets: z.array(z.string().min(1)).default([]),
-    policy: policySchema,
+    /** Required without a provider; default: the provider's documented policy. */
+    policy: policySchema.optional(),
     headers: z.record(z.string(), z.string()).default({}),
     /** Header that carries the event id; the scheme's default when absent. */
     event_id_header: z.string().optional(),
@@ -53,19 +63,47 @@ export const subscriptionSchema = z
      * Body shape: "event" sends Hookloop's {event_id, event_type, payload}; "payload" sends the
      * event's payload as the whole body (it should carry its own id fields).
      */
-    envelope: z.enum(ENVELOPES).default('event'),
+    envelope: z.enum(ENVELOPES).optional(),
   })
   .superRefine((sub, ctx) => {
     if ((sub.endpoint === undefined) === (sub.url === undefined)) {
       ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of "endpoint" (one of this scenario\'s endpoints) or "url"' })
     }
+    if (sub.provider === undefined) {
+      if (sub.policy === undefined) ctx.addIssue({ code: 'custom', path: ['policy'], message: `give a "policy", or a "provider" whose policy it takes (providers: ${PROVIDER_IDS.join(', ')})` })
+      if (sub.api_version !== undefined) ctx.addIssue({ code: 'custom', path: ['api_version'], message: 'an API version needs a "provider" (the provider whose version it is)' })
+      return
+    }
+    if (sub.envelope !== undefined) ctx.addIssue({ code: 'custom', path: ['envelope'], message: `the ${sub.provider} provider gives the body shape; leave "envelope" out` })
+    try {
+      apiVersionFor(PROVIDERS[sub.provider], sub.api_version)
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['api_version'], message: (error as Error).message.replace(/^api_version: /, '') })
+    }
   })
+  // The pack fills in what the file leaves out, once, here: everything after sees a whole subscription.
+  .transform((sub) => {
+    const pack = sub.provider === undefined ? undefined : PROVIDERS[sub.provider]
+    return {
+      ...sub,
+      scheme: sub.scheme ?? pack?.scheme ?? 'standard-webhooks',
+      policy: sub.policy ?? (pack?.policy as PolicyDefinition),
+      envelope: sub.envelope ?? 'event',
+      api_version: pack ? (apiVersionFor(pack, sub.api_version) ?? undefined) : undefined,
+    }
+  })
+
+/** Overrides of a catalog payload: `{"data.object.amount": 500}`, or `["data.object.amount=500"]` as `trigger --set` takes them. */
+export const eventOverridesSchema = z.union([z.record(z.string().min(1), z.json()), z.array(z.string().min(1))])
 
 export const scenarioEventSchema = z.strictObject({
   /** Scenario-local name used by expectations; "e1", "e2" … by position when absent. */
   id: localId.optional(),
   type: z.string().min(1),
-  payload: z.json(),
+  /** The payload; absent: the event catalog's for `type`, from its subscriptions' provider. */
+  payload: z.json().optional(),
+  /** Fields of the body to set (paths as `trigger --set` takes them), on the catalog's payload or the one given. */
+  overrides: eventOverridesSchema.optional(),
   /** A fixed event id (a UUID, or a provider's own id such as msg_… or evt_…); a fresh UUID per run when absent. */
   event_id: z.string().regex(EVENT_ID_PATTERN, EVENT_ID_RULE).optional(),
   /** Subscriptions to deliver to (by id); every subscription when absent. */

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { Agent } from 'undici'
 import { EVENT_CATALOG, parseOverride, type Override } from '../../shared/event-catalog'
 import { OverrideError } from '../../shared/event-catalog/overrides'
-import { isProviderId, PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../shared/providers'
+import { apiVersionFor, ApiVersionError, isProviderId, PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../shared/providers'
 import { sendFaultSchema, SEND_FAULT_TYPES, type SendFaultInput } from '../../shared/sender-faults'
 import type { AttemptView } from '../../shared/sender-events'
 import { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind } from '../../shared/handshakes'
@@ -22,7 +22,7 @@ import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop trigger PROVIDER EVENT_TYPE --to URL [--secret K …] [--set PATH=VALUE …]
                         [--fixture FILE] [--policy NAME|FILE] [--clock virtual|real] [--fault F …]
-                        [--header 'Name: value' …] [--signing-time auto|clock|wall] [--json]
+                        [--header 'Name: value' …] [--signing-time auto|clock|wall] [--api-version V] [--json]
        hookloop trigger --handshake KIND --to URL [--secret K] [--json]
        hookloop trigger --list [PROVIDER]
 
@@ -43,6 +43,9 @@ policy on failure. The payload comes from the event catalog, with fresh ids and 
                      ({"type": "stale-timestamp", "by_s": 60}); repeatable
   --header H         an extra header 'Name: value' on every attempt; repeatable
   --signing-time S   which time signatures carry: auto (default), clock or wall
+  --api-version V    the provider's API version the delivery follows (Stripe's api_version,
+                     Shopify's X-Shopify-API-Version, Square's Square-Version); default: the
+                     provider's newest (--list PROVIDER shows them)
   --json             print the result as JSON
   --handshake KIND   instead of an event, make the verification handshake a provider makes
                      before it delivers, and grade the answer: ${HANDSHAKE_KINDS.join(', ')}
@@ -63,6 +66,7 @@ const OPTIONS = {
   fault: { type: 'string', multiple: true },
   header: { type: 'string', multiple: true },
   'signing-time': { type: 'string', default: 'auto' },
+  'api-version': { type: 'string' },
   json: { type: 'boolean', default: false },
   list: { type: 'boolean', default: false },
   handshake: { type: 'string' },
@@ -71,7 +75,9 @@ const OPTIONS = {
 function listing(provider: string | undefined): string {
   if (provider === undefined) return PROVIDER_IDS.map((id) => `${id.padEnd(18)} ${PROVIDERS[id].label} (${EVENT_CATALOG[id].length} event types)`).join('\n')
   const id = providerArg(provider)
-  return EVENT_CATALOG[id].map((e) => `${e.type.padEnd(32)} ${e.description}`).join('\n')
+  const versions = PROVIDERS[id].apiVersions
+  const header = versions ? `API versions: ${versions.join(', ')} (the first is the default)\n` : ''
+  return header + EVENT_CATALOG[id].map((e) => `${e.type.padEnd(32)} ${e.description}`).join('\n')
 }
 
 function providerArg(value: string): ProviderId {
@@ -163,6 +169,13 @@ export const triggerCommand: Command = async (args) => {
   }
   const clock = clockArg(v.clock)
   const pack = PROVIDERS[provider]
+  let apiVersion: string | null
+  try {
+    apiVersion = apiVersionFor(pack, v['api-version'])
+  } catch (error) {
+    if (error instanceof ApiVersionError) throw new UsageError(`trigger: --${error.message.replace(/^api_version/, 'api-version')}`)
+    throw error
+  }
   const out = process.stdout
   let firstAt: number | null = null
   let result
@@ -179,12 +192,13 @@ export const triggerCommand: Command = async (args) => {
       faults: (v.fault ?? []).map(faultArg),
       headers: Object.fromEntries((v.header ?? []).map(headerArg)),
       signingTime,
+      ...(apiVersion ? { apiVersion } : {}),
       onAttempt: v.json
         ? undefined
         : (a) => {
             if (firstAt === null) {
               firstAt = a.startedAt
-              out.write(`${pack.label} ${eventType} → ${v.to} (${clock.mode} clock, policy ${v.policy ?? pack.policy})\n`)
+              out.write(`${pack.label} ${eventType} → ${v.to} (${clock.mode} clock, policy ${v.policy ?? pack.policy}${apiVersion ? `, API version ${apiVersion}` : ''})\n`)
             }
             out.write(attemptLine(a, firstAt) + '\n')
           },

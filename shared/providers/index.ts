@@ -44,3 +44,4 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   'provider-b': providerB,
 }
 export { payloadPath } from './payload-path'
+export { apiVersionFor, ApiVersionError } from './api-version'

@@ -4,7 +4,9 @@ export const shopify = definePack({
   id: 'shopify',
   label: 'Shopify',
   eventIdHeader: 'x-shopify-webhook-id',
-  headers: { 'user-agent': 'Shopify-Captain-Hook', 'x-shopify-topic': '{event_type}', 'x-shopify-shop-domain': 'hookloop-test.myshopify.com', 'x-shopify-api-version': '2025-01', 'x-shopify-triggered-at': '{created_at_iso}', 'x-shopify-event-id': '{derived_uuid}' },
+  // Shopify's stable quarterly versions the catalog's payloads follow; a subscription picks one.
+  apiVersions: ['2025-01', '2024-10', '2024-07'],
+  headers: { 'user-agent': 'Shopify-Captain-Hook', 'x-shopify-topic': '{event_type}', 'x-shopify-shop-domain': 'hookloop-test.myshopify.com', 'x-shopify-api-version': '{api_version}', 'x-shopify-triggered-at': '{created_at_iso}', 'x-shopify-event-id': '{derived_uuid}' },
   success: 'any 2xx within 5 s; otherwise retried 8 times over 4 hours',
   sources: [
     ['Shopify.dev — Deliver webhooks through HTTPS (headers, verification)', 'https://shopify.dev/docs/apps/build/webhooks/subscribe/https', 'Headers X-Shopify-Topic (e.g. orders/create), X-Shopify-Hmac-Sha256 (base64 HMAC-SHA256 of the raw body with the app\'s client secret), X-Shopify-Shop-Domain, X-Shopify-API-Version, X-Shopify-Webhook-Id (unique per delivery), X-Shopify-Triggered-At and X-Shopify-Event-Id. The body is the resource (an order, a product …) as JSON.'],

@@ -4,7 +4,9 @@ export const square = definePack({
   id: 'square',
   label: 'Square',
   envelope: { kind: 'square', merchantId: 'MLHOOKLOOP0001' },
-  headers: { 'user-agent': 'Square Connect v2', 'square-environment': 'Sandbox', 'square-version': '2025-01-23' },
+  // The Square-Version a subscription's webhooks are pinned to; a subscription picks one.
+  apiVersions: ['2025-01-23', '2024-10-17', '2024-07-17'],
+  headers: { 'user-agent': 'Square Connect v2', 'square-environment': 'Sandbox', 'square-version': '{api_version}' },
   success: 'any 2xx within 10 s; retried for up to 24 hours',
   sources: [
     ['Square Developer — Subscribe to event notifications (notification headers)', 'https://developer.squareup.com/docs/webhooks/step2subscribe', 'x-square-hmacsha256-signature (base64 HMAC-SHA256 of notification URL + raw body with the subscription\'s signature key) and square-environment. Body: {merchant_id, type, event_id, created_at, data: {type, id, object: {<type>: …}}}.'],

@@ -69,7 +69,8 @@ export type ProviderEnvelope =
  * A header every attempt carries. Values are templates over the attempt:
  * `{event_id}`, `{event_type}`, `{event_name}` (the type up to its first '.'), `{event_action}`
  * (after it), `{attempt}` (1, 2 …), `{retry_num}` (0 on the first attempt), `{sent_at_iso}`,
- * `{created_at_iso}`, `{derived_uuid}` (a UUID derived from the event id: stable across retries).
+ * `{created_at_iso}`, `{derived_uuid}` (a UUID derived from the event id: stable across retries),
+ * `{api_version}` (the subscription's API version, else the pack's first `apiVersions` entry).
  */
 export interface ProviderHeader {
   name: string

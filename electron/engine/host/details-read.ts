@@ -14,6 +14,9 @@ import { captureMarks } from '../../../shared/receiver-records'
 import { decodeMarks } from '../store/request-codec'
 import { isEnvelope } from '../../../shared/envelope'
 import { sentBody } from '../sender/envelope'
+import { isProviderId, PROVIDERS } from '../../../shared/providers'
+import { providerBody } from '../providers/envelopes'
+import { consumerEventId } from '../providers/consumer-id'
 
 export interface DetailsReadOptions {
   /** The explain() sentence of a stored rule definition. */
@@ -97,6 +100,12 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
       requestId: a.request_id,
     }))
     const target = d.endpoint_slug ? options.endpointUrls(d.endpoint_slug).localUrl : (d.url ?? '')
+    const event = { id: d.event_id, eventType: d.event_type, payload: d.payload }
+    const pack = d.provider && isProviderId(d.provider) ? PROVIDERS[d.provider] : null
+    // The body as its attempts send it: the provider's shape, or the stored payload in the subscription's envelope.
+    const body = pack
+      ? providerBody(pack, { eventId: d.event_id, eventType: d.event_type, payload: d.payload, createdAt: d.event_created_at, sentAt: d.event_created_at, apiVersion: d.api_version })
+      : sentBody(event, isEnvelope(d.envelope) ? d.envelope : 'event')
     return {
       id: d.id,
       eventId: d.event_id,
@@ -104,8 +113,8 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
       subscriptionId: d.subscription_id,
       subscriptionUrl: target,
       status: d.status,
-      // The body as its attempts send it: the stored payload in the subscription's envelope.
-      payloadBase64: base64(sentBody({ id: d.event_id, eventType: d.event_type, payload: d.payload }, isEnvelope(d.envelope) ? d.envelope : 'event')),
+      payloadBase64: base64(body),
+      providerEventId: pack ? consumerEventId(pack, { eventId: d.event_id, eventType: d.event_type, createdAt: d.event_created_at, body: body.toString('utf8') }) : null,
       faults: parseJson(d.faults_json),
       attempts: list,
     }

@@ -6,6 +6,7 @@ import type { Snapshot, SubscriptionView } from '../../../shared/contract'
 import { RULE_PRESETS } from '../../../shared/rules-presets'
 import { SCHEME_IDS } from '../../../shared/signatures'
 import { packSubscription } from '../providers'
+import { sendPayload } from './event-send'
 import type { CommandHandlers } from './control-server'
 import { secretHint } from './details-read'
 import { HostError } from './host-error'
@@ -164,7 +165,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       const created = engine.sender.createSubscription(
         req.provider
           ? {
-              ...packSubscription(req.provider, { name: req.name, target, ...secrets, ...(req.policyId ? { policy: req.policyId } : {}) }),
+              ...packSubscription(req.provider, { name: req.name, target, ...secrets, ...(req.policyId ? { policy: req.policyId } : {}), ...(req.apiVersion ? { apiVersion: req.apiVersion } : {}) }),
               ...(req.scheme ? { scheme: req.scheme } : {}),
             }
           : {
@@ -193,11 +194,11 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
     },
     'event.send': async (req) => {
       const { engine } = ctx.current()
-      const payload = JSON.parse(req.payload) as unknown
+      const payloadOf = sendPayload(engine, req)
       const eventIds: string[] = []
       const deliveryIds: number[] = []
       for (let i = 0; i < req.count; i++) {
-        const sent = await engine.sendEvent({ subscriptionIds: [req.subscriptionId], eventType: req.eventType, payload, faults: req.faults.map((type) => ({ type })) })
+        const sent = await engine.sendEvent({ subscriptionIds: [req.subscriptionId], eventType: req.eventType, payload: payloadOf(), faults: req.faults.map((type) => ({ type })) })
         eventIds.push(sent.eventId)
         deliveryIds.push(...sent.deliveryIds)
       }

@@ -114,7 +114,7 @@ export function subscriptionView(binding: EngineBinding, s: Subscription, quick 
     policyLabel: POLICY_CATALOG.entries[policyId].label,
     envelope: s.envelope,
     provider: s.provider,
-    apiVersion: s.provider ? (PROVIDERS[s.provider].apiVersions?.[0] ?? null) : null,
+    apiVersion: s.apiVersion ?? (s.provider ? (PROVIDERS[s.provider].apiVersions?.[0] ?? null) : null),
     paused: s.paused,
     metrics: {
       deliveries: deliveries.deliveries,

@@ -15,6 +15,8 @@ export interface EnvelopeInput {
   createdAt: number
   /** The time this attempt is signed with, ms. */
   sentAt: number
+  /** The subscription's API version (Stripe's api_version); default: the pack's own. */
+  apiVersion?: string | null
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString()
@@ -67,7 +69,7 @@ export function providerBody(pack: ProviderPack, input: EnvelopeInput): Buffer {
       return json({
         id: `evt_${derivedToken(input.eventId, 'stripe', 24, '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')}`,
         object: 'event',
-        api_version: envelope.apiVersion,
+        api_version: input.apiVersion ?? envelope.apiVersion,
         created: unixS(input.createdAt),
         data: data(),
         livemode: false,

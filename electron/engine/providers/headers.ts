@@ -12,6 +12,8 @@ export interface HeaderContext {
   attempt: number
   createdAt: number
   sentAt: number
+  /** The subscription's API version; default: the pack's first. */
+  apiVersion?: string | null
 }
 
 export function providerHeaders(pack: ProviderPack, ctx: HeaderContext): Record<string, string> {
@@ -27,6 +29,8 @@ export function providerHeaders(pack: ProviderPack, ctx: HeaderContext): Record<
     created_at_iso: new Date(ctx.createdAt).toISOString(),
     derived_uuid: derivedUuid(ctx.eventId, pack.id),
   }
+  const apiVersion = ctx.apiVersion ?? pack.apiVersions?.[0]
+  if (apiVersion) values.api_version = apiVersion
   const out: Record<string, string> = { 'content-type': pack.contentType }
   const fill = (template: string): string => template.replace(/\{([a-z_]+)\}/g, (whole, key: string) => values[key] ?? whole)
   for (const header of pack.headers) {

@@ -16,6 +16,8 @@ export interface PayloadInput {
   overrides?: readonly Override[]
   /** A fixture of one's own (the payload part of the body), instead of the catalog's. */
   fixture?: unknown
+  /** The API version the payload follows; default: the pack's first. */
+  apiVersion?: string | null
 }
 
 export function catalogPayload(input: PayloadInput): unknown {
@@ -27,7 +29,7 @@ export function catalogPayload(input: PayloadInput): unknown {
       const known = EVENT_CATALOG[input.provider].map((e) => e.type).join(', ')
       throw new CatalogError(`${PROVIDERS[input.provider].label} has no event type "${input.eventType}" in the catalog (known: ${known}); give a fixture file for another one`)
     }
-    payload = event.payload(fixtureContext(input.now))
+    payload = event.payload(fixtureContext(input.now, input.apiVersion ?? PROVIDERS[input.provider].apiVersions?.[0]))
   }
   return applyOverrides(payload, input.overrides ?? [], payloadPath(PROVIDERS[input.provider].envelope))
 }

@@ -14,6 +14,8 @@ export interface PackSubscriptionInput {
   /** Default: the provider's documented policy. */
   policy?: PolicySpec
   headers?: Record<string, string>
+  /** One of the pack's `apiVersions`; default: its first. */
+  apiVersion?: string
 }
 
 export function packSubscription(provider: ProviderId, input: PackSubscriptionInput): SubscriptionInput {
@@ -28,5 +30,6 @@ export function packSubscription(provider: ProviderId, input: PackSubscriptionIn
     policy: input.policy ?? pack.policy,
     ...(input.headers ? { headers: input.headers } : {}),
     provider,
+    ...(input.apiVersion === undefined ? {} : { apiVersion: input.apiVersion }),
   }
 }

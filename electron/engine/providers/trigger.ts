@@ -32,6 +32,8 @@ export interface TriggerInput {
   faults?: SendFaultInput[]
   headers?: Record<string, string>
   signingTime?: SigningTime
+  /** The provider's API version (one its pack lists); default: its first. */
+  apiVersion?: string
   /** Each attempt as it is recorded (the CLI prints them live). */
   onAttempt?: (attempt: AttemptView) => void
 }
@@ -65,9 +67,10 @@ export async function trigger(input: TriggerInput): Promise<TriggerResult> {
         ...(input.secrets ? { secrets: input.secrets } : {}),
         ...(input.policy ? { policy: input.policy as PolicySpec } : {}),
         ...(input.headers ? { headers: input.headers } : {}),
+        ...(input.apiVersion ? { apiVersion: input.apiVersion } : {}),
       }),
     )
-    const payload = catalogPayload({ provider: input.provider, eventType: input.eventType, now: clock.now(), ...(input.overrides ? { overrides: input.overrides } : {}), ...(input.fixture !== undefined ? { fixture: input.fixture } : {}) })
+    const payload = catalogPayload({ provider: input.provider, eventType: input.eventType, now: clock.now(), apiVersion: sub.apiVersion, ...(input.overrides ? { overrides: input.overrides } : {}), ...(input.fixture !== undefined ? { fixture: input.fixture } : {}) })
     const off = input.onAttempt ? sender.on('attempt.finished', input.onAttempt) : () => {}
     const published = sender.publish({ eventType: input.eventType, payload, subscriptionIds: [sub.id], ...(input.faults ? { faults: input.faults } : {}) })
     await sender.settled()

@@ -201,9 +201,13 @@ export function createRecorder(ctx: RecorderContext): Recorder {
           return
         }
         case 'event.send': {
-          const r = req as { subscriptionId: string; eventType: string; payload: string; faults: SendFaultInput['type'][] }
-          const payload = JSON.parse(r.payload) as unknown
-          for (const eventId of (res as { eventIds: string[] }).eventIds) eventStep(at, eventId, r.eventType, payload, r.faults.map((type) => ({ type })), r.subscriptionId)
+          const r = req as { subscriptionId: string; eventType: string; payload?: string; faults: SendFaultInput['type'][] }
+          const given = r.payload === undefined ? undefined : (JSON.parse(r.payload) as unknown)
+          for (const eventId of (res as { eventIds: string[] }).eventIds) {
+            // A provider's catalog payload is made afresh per event: the scenario keeps what each one sent.
+            const payload = given !== undefined ? given : parsedPayload(engine.sender.viewPayload(deliveriesOfEvent(engine, eventId)[0] ?? -1).payload)
+            eventStep(at, eventId, r.eventType, payload, r.faults.map((type) => ({ type })), r.subscriptionId)
+          }
           return
         }
         case 'delivery.replay': {

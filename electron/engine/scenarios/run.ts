@@ -17,6 +17,8 @@ import { forwardLegsOfRun, retargetScenario } from './forward-run'
 import { engineTunnel, tunnelOnline, type RunTunnelOptions } from './tunnel-run'
 import type { ReportTunnel } from '../../../shared/scenario-tunnel'
 import type { ReportAction } from '../../../shared/scenario-report'
+import { scenarioEventPayload } from '../../../shared/scenario-catalog'
+import { PROVIDERS } from '../../../shared/providers'
 
 export interface RunScenarioOptions {
   /** Shown in the report. */
@@ -120,11 +122,13 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
       name: sub.id,
       target: sub.endpoint !== undefined ? { endpoint: sub.endpoint } : { url: sub.url as string },
       scheme: sub.scheme,
-      ...(secrets.length > 0 ? { secrets } : {}),
+      // A provider that does not sign gets no secret (the sender would otherwise make one).
+      ...(secrets.length > 0 ? { secrets } : sub.provider !== undefined && PROVIDERS[sub.provider].unsigned ? { secrets: [] } : {}),
       policy: sub.policy,
       headers: sub.headers,
       ...(sub.event_id_header === undefined ? {} : { eventIdHeader: sub.event_id_header }),
       envelope: sub.envelope,
+      ...(sub.provider === undefined ? {} : { provider: sub.provider, apiVersion: sub.api_version ?? null }),
     })
     subscriptionIds.set(sub.id, created.id)
     localSubscription.set(created.id, sub.id)
@@ -201,7 +205,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
         .sendEvent({
           subscriptionIds: targets.map((t) => subscriptionIds.get(t) as string),
           eventType: event.type,
-          payload: event.payload,
+          payload: scenarioEventPayload(scenario, event, clock.now()),
           ...(event.event_id === undefined ? {} : { eventId: event.event_id }),
           faults: event.faults,
         })

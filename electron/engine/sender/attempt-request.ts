@@ -124,9 +124,9 @@ export function buildAttemptRequest(input: AttemptRequestInput): AttemptRequest 
   let headers: Record<string, string>
   let contentType: string | undefined
   if (pack) {
-    body = providerBody(pack, { eventId: event.id, eventType: event.eventType, payload: event.payload, createdAt: event.createdAt, sentAt: input.signedAt + sendTimeShiftMs(input.faults) })
+    body = providerBody(pack, { eventId: event.id, eventType: event.eventType, payload: event.payload, createdAt: event.createdAt, sentAt: input.signedAt + sendTimeShiftMs(input.faults), apiVersion: sub.apiVersion })
     // The pack's headers, then the subscription's over them.
-    const extraHeaders = providerHeaders(pack, { eventId: event.id, eventType: event.eventType, attempt: input.attempt, createdAt: event.createdAt, sentAt: input.signedAt })
+    const extraHeaders = providerHeaders(pack, { eventId: event.id, eventType: event.eventType, attempt: input.attempt, createdAt: event.createdAt, sentAt: input.signedAt, apiVersion: sub.apiVersion })
     for (const name in sub.headers) extraHeaders[name] = sub.headers[name] as string
     headers = baseHeaders(extraHeaders)
     contentType = contentTypeOf(extraHeaders)

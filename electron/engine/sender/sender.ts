@@ -427,7 +427,7 @@ export function createSender(options: SenderOptions) {
       const sub = subscriptions.get(row.subscription_id)
       const pack = sub?.provider ? PROVIDERS[sub.provider] : null
       const body = pack
-        ? providerBody(pack, { eventId: event.id, eventType: event.eventType, payload: event.payload, createdAt: event.createdAt, sentAt: event.createdAt })
+        ? providerBody(pack, { eventId: event.id, eventType: event.eventType, payload: event.payload, createdAt: event.createdAt, sentAt: event.createdAt, apiVersion: sub?.apiVersion ?? null })
         : sentBody(event, sub?.envelope ?? 'event')
       return { eventId: event.id, eventType: event.eventType, body, payload: event.payload }
     },

@@ -1,10 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto'
-import { isSchemeId, SCHEMES, type SchemeId } from '../../../shared/signatures'
-import { freshPrivateKey, isAsymmetricFormat } from '../signatures/asymmetric-keys'
+import { randomUUID } from 'node:crypto'
+import { freshSecret } from '../../../shared/secrets'
+import { isSchemeId, type SchemeId } from '../../../shared/signatures'
 import type { Policy } from '../../../shared/policy'
 import { resolvePolicy, type PolicySpec } from '../../../shared/policy-presets'
 import { ENVELOPES, isEnvelope, type Envelope } from '../../../shared/envelope'
-import { isProviderId, PROVIDER_IDS, type ProviderId } from '../../../shared/providers'
+import { apiVersionFor, isProviderId, PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { subscriptionFromRow, subscriptionToRow, type SubscriptionStatements } from '../store/subscriptions'
 import { SenderError } from './sender-error'
 
@@ -36,6 +36,8 @@ export interface SubscriptionInput {
    * headers, per attempt. Replaces `envelope`; null / absent = Hookloop's own shape.
    */
   provider?: ProviderId | null
+  /** The provider's API version (one its pack lists); default: the pack's first. Only with a provider. */
+  apiVersion?: string | null
   paused?: boolean
 }
 
@@ -55,6 +57,8 @@ export interface Subscription {
   eventIdHeader: string | null
   envelope: Envelope
   provider: ProviderId | null
+  /** The provider API version it delivers; null without a provider or for one without versions. */
+  apiVersion: string | null
   paused: boolean
   createdAt: number
   updatedAt: number
@@ -62,12 +66,6 @@ export interface Subscription {
 
 const RETIRED_KEPT = 5
 
-export function freshSecret(scheme: SchemeId): string {
-  const format = SCHEMES[scheme].secretFormat
-  if (isAsymmetricFormat(format)) return freshPrivateKey(format)
-  const bytes = randomBytes(24)
-  return scheme === 'standard-webhooks' || scheme === 'svix' || scheme === 'stripe' ? `whsec_${bytes.toString('base64')}` : bytes.toString('hex')
-}
 
 function validateTarget(target: SubscriptionTarget): SubscriptionTarget {
   if ('url' in target) {
@@ -95,6 +93,18 @@ function providerOf(value: unknown): ProviderId | null {
   if (value === null) return null
   if (isProviderId(value)) return value
   throw new SenderError('invalid_subscription', `provider: must be one of ${PROVIDER_IDS.join(', ')}, got ${JSON.stringify(value)}`)
+}
+
+function apiVersionOf(provider: ProviderId | null, requested: string | null | undefined): string | null {
+  if (provider === null) {
+    if (requested === undefined || requested === null) return null
+    throw new SenderError('invalid_subscription', `api_version: ${JSON.stringify(requested)} needs a provider; name the provider whose version it is`)
+  }
+  try {
+    return apiVersionFor(PROVIDERS[provider], requested)
+  } catch (error) {
+    throw new SenderError('invalid_subscription', (error as Error).message)
+  }
 }
 
 function policyOf(spec: PolicySpec): Policy {
@@ -164,10 +174,12 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
         eventIdHeader: input.eventIdHeader ?? null,
         envelope: input.envelope === undefined ? 'event' : envelopeOf(input.envelope),
         provider: input.provider === undefined ? null : providerOf(input.provider),
+        apiVersion: null,
         paused: input.paused ?? false,
         createdAt: now,
         updatedAt: now,
       }
+      sub.apiVersion = apiVersionOf(sub.provider, input.apiVersion)
       statements.insert(subscriptionToRow(sub))
       cache.set(id, sub)
       return sub
@@ -190,6 +202,9 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
         paused: patch.paused ?? current.paused,
         updatedAt: now,
       }
+      // Another provider's version means nothing here: a new provider starts at its own default.
+      const keptVersion = patch.provider === undefined || patch.provider === current.provider ? current.apiVersion : undefined
+      next.apiVersion = apiVersionOf(next.provider, patch.apiVersion === undefined ? keptVersion : patch.apiVersion)
       return save(next)
     },
     get: load,

@@ -10,11 +10,11 @@ import type { EventRow } from './events'
 import type { RequestRow } from './requests'
 import type { SubscriptionRow } from './subscriptions'
 
-type Target = Pick<SubscriptionRow, 'url' | 'endpoint_slug' | 'envelope'>
+type Target = Pick<SubscriptionRow, 'url' | 'endpoint_slug' | 'envelope' | 'provider' | 'api_version'>
 
 /** A delivery with its event; the target is null when its subscription is gone. */
 export type DeliveryDetailRow = Pick<DeliveryRow, 'id' | 'event_id' | 'subscription_id' | 'status' | 'faults_json'> &
-  Pick<EventRow, 'event_type' | 'payload'> & { [K in keyof Target]: Target[K] | null }
+  Pick<EventRow, 'event_type' | 'payload'> & { event_created_at: number } & { [K in keyof Target]: Target[K] | null }
 
 /** An attempt and its own request, the first one linked to it (the request columns are null without one). */
 export type AttemptDetailRow = AttemptRow &
@@ -22,7 +22,7 @@ export type AttemptDetailRow = AttemptRow &
 
 export function createDetailReads(db: Database) {
   const delivery = db.prepare<[number], DeliveryDetailRow>(
-    `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, e.payload, d.faults_json, s.url, s.endpoint_slug, s.envelope
+    `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, e.payload, e.created_at AS event_created_at, d.faults_json, s.url, s.endpoint_slug, s.envelope, s.provider, s.api_version
        FROM deliveries d JOIN events e ON e.id = d.event_id LEFT JOIN subscriptions s ON s.id = d.subscription_id WHERE d.id = ?`,
   )
   const attempts = db.prepare<[number], AttemptDetailRow>(

@@ -278,6 +278,14 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE endpoints SET body_limit = 33554432 WHERE body_limit = 10485760;
     `,
   },
+  {
+    version: 10,
+    name: 'subscriptions.api_version',
+    // The provider API version a subscription delivers (Stripe's api_version, Shopify's
+    // X-Shopify-API-Version …): one its pack lists. NULL = no provider, or one without versions.
+    // A provider subscription made before this column follows its pack's default version.
+    sql: `ALTER TABLE subscriptions ADD COLUMN api_version TEXT;`,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

@@ -23,6 +23,8 @@ export interface SubscriptionRow {
   envelope: string
   /** Provider pack id (shared/providers/), or null for Hookloop's own shape. */
   provider: string | null
+  /** The provider API version the subscription delivers (one its pack lists), or null. */
+  api_version: string | null
   paused: number
   created_at: number
   updated_at: number
@@ -39,7 +41,7 @@ export interface SubscriptionStatements {
   setSecrets(id: string, secretsJson: string, now: number): boolean
 }
 
-const COLUMNS = 'id, name, url, endpoint_slug, scheme, secrets_json, policy_json, headers_json, event_id_header, envelope, provider, paused, created_at, updated_at'
+const COLUMNS = 'id, name, url, endpoint_slug, scheme, secrets_json, policy_json, headers_json, event_id_header, envelope, provider, api_version, paused, created_at, updated_at'
 
 /** Named prepared statements over the subscriptions table. */
 export function createSubscriptionStatements(db: Database): SubscriptionStatements {
@@ -48,11 +50,11 @@ export function createSubscriptionStatements(db: Database): SubscriptionStatemen
   const sealed = (row: SubscriptionRow): SubscriptionRow => ({ ...row, secrets_json: box.seal(row.secrets_json) })
   const opened = (row: SubscriptionRow | undefined): SubscriptionRow | undefined => row && { ...row, secrets_json: box.open(row.secrets_json) }
   const insert = write(
-    `INSERT INTO subscriptions (${COLUMNS}) VALUES (@id, @name, @url, @endpoint_slug, @scheme, @secrets_json, @policy_json, @headers_json, @event_id_header, @envelope, @provider, @paused, @created_at, @updated_at)`,
+    `INSERT INTO subscriptions (${COLUMNS}) VALUES (@id, @name, @url, @endpoint_slug, @scheme, @secrets_json, @policy_json, @headers_json, @event_id_header, @envelope, @provider, @api_version, @paused, @created_at, @updated_at)`,
   )
   const update = write(
     `UPDATE subscriptions SET name = @name, url = @url, endpoint_slug = @endpoint_slug, scheme = @scheme, secrets_json = @secrets_json,
-       policy_json = @policy_json, headers_json = @headers_json, event_id_header = @event_id_header, envelope = @envelope, provider = @provider, paused = @paused, updated_at = @updated_at
+       policy_json = @policy_json, headers_json = @headers_json, event_id_header = @event_id_header, envelope = @envelope, provider = @provider, api_version = @api_version, paused = @paused, updated_at = @updated_at
      WHERE id = @id`,
   )
   const get = db.prepare(`SELECT ${COLUMNS} FROM subscriptions WHERE id = ?`)
@@ -86,6 +88,7 @@ export function subscriptionFromRow(row: SubscriptionRow): Subscription {
     eventIdHeader: row.event_id_header,
     envelope: isEnvelope(row.envelope) ? row.envelope : 'event',
     provider: isProviderId(row.provider) ? row.provider : null,
+    apiVersion: row.api_version,
     paused: row.paused === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -105,6 +108,7 @@ export function subscriptionToRow(sub: Subscription): SubscriptionRow {
     event_id_header: sub.eventIdHeader,
     envelope: sub.envelope,
     provider: sub.provider,
+    api_version: sub.apiVersion,
     paused: sub.paused ? 1 : 0,
     created_at: sub.createdAt,
     updated_at: sub.updatedAt,

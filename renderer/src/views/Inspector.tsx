@@ -124,6 +124,18 @@ function DeliveryInspector({ row, deliveryId, attemptId }: { row: TimelineRow; d
       <dl className="kv">
         <dt>delivery</dt>
         <dd>#{detail.id}</dd>
+        <dt>event</dt>
+        <dd className="mono" title="Hookloop's event id">
+          {detail.eventId}
+        </dd>
+        {detail.providerEventId && (
+          <>
+            <dt title="The id the consumer knows this event by: what your app logs">provider's id</dt>
+            <dd className="mono" data-testid="provider-event-id" data-where={detail.providerEventId.where}>
+              {detail.providerEventId.value} <span className="hint">in {detail.providerEventId.where}</span>
+            </dd>
+          </>
+        )}
         <dt>to</dt>
         <dd>{detail.subscriptionUrl}</dd>
         <dt>status</dt>

@@ -1,11 +1,14 @@
 // Compose an event, pick a subscription, send one or many, add sending-side faults; the chosen
-// subscription's policy is previewed as its expected schedule.
+// subscription's policy is previewed as its expected schedule. A provider's subscription sends that
+// provider's catalog events (ProviderEventFields); any other, the event type and payload typed here.
 import { useState } from 'react'
+import { PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { SEND_FAULT_TYPES, type SendFaultType } from '../../../shared/sender-faults'
 import { run, showOnTimeline, toast, useApp } from '../state/app-store'
 import { ScheduleChart } from './ScheduleChart'
 import { CatalogPicker } from './CatalogPicker'
 import { Select } from './Select'
+import { catalogComposer, ProviderEventFields, type ProviderComposer } from './ProviderEventFields'
 
 const FAULT_LABEL: Record<SendFaultType, string> = {
   duplicate: 'Send twice (duplicate)',
@@ -29,20 +32,30 @@ export function SenderPage() {
   const [count, setCount] = useState(1)
   const [faults, setFaults] = useState<SendFaultType[]>([])
   const [busy, setBusy] = useState(false)
+  const [composer, setComposer] = useState<{ provider: ProviderId; value: ProviderComposer } | null>(null)
   const chosen = subscriptions.find((s) => s.id === subscriptionId) ?? subscriptions[0]
   const policy = presets.find((p) => p.id === chosen?.policyId)
+  const provider = chosen?.provider ?? null
+  // Another provider's subscription chosen: its catalog's first event, previewed afresh.
+  if (provider !== null && composer?.provider !== provider) setComposer({ provider, value: catalogComposer(provider) })
+  const forProvider = provider !== null && composer?.provider === provider ? composer.value : null
+  const typed = forProvider ? forProvider.payload : payload
   let jsonError: string | null = null
   try {
-    JSON.parse(payload)
+    JSON.parse(typed)
   } catch (error) {
     jsonError = error instanceof Error ? error.message : 'not valid JSON'
   }
+  const sentType = forProvider ? forProvider.eventType : eventType.trim()
   const send = async () => {
     if (!chosen) return
     setBusy(true)
-    const result = await run('Send', (c) => c.call('event.send', { subscriptionId: chosen.id, eventType: eventType.trim(), payload, count, faults }))
+    // The catalog's payload is left out: the engine builds it per event, as `hookloop trigger` does.
+    const body = forProvider && !forProvider.edited ? {} : { payload: typed }
+    const result = await run('Send', (c) => c.call('event.send', { subscriptionId: chosen.id, eventType: sentType, ...body, count, faults }))
     setBusy(false)
     if (result) toast('ok', `Sent ${result.eventIds.length} event${result.eventIds.length === 1 ? '' : 's'} to ${chosen.name}`)
+    if (result && provider !== null && forProvider && !forProvider.edited) setComposer({ provider, value: catalogComposer(provider, forProvider.eventType) })
   }
   return (
     <div className="scroll">
@@ -64,31 +77,39 @@ export function SenderPage() {
         ) : (
           <div className="card" data-testid="sender-form">
             <div className="card-body">
-              <CatalogPicker
-                onPick={(p) => {
-                  setEventType(p.eventType)
-                  setPayload(p.payload)
-                }}
-              />
+              {!forProvider && (
+                <CatalogPicker
+                  onPick={(p) => {
+                    setEventType(p.eventType)
+                    setPayload(p.payload)
+                  }}
+                />
+              )}
               <div className="grid2">
                 <label className="field">
                   Subscription
                   <Select
-                    choices={subscriptions.map((s) => ({ value: s.id, label: `${s.name} — ${s.url}${s.paused ? ' (paused)' : ''}` }))}
+                    choices={subscriptions.map((s) => ({ value: s.id, label: `${s.name}${s.provider ? ` (${PROVIDERS[s.provider].label})` : ''} — ${s.url}${s.paused ? ' (paused)' : ''}` }))}
                     value={chosen?.id ?? ''}
                     onChange={setSubscriptionId}
                     testId="sender-subscription"
                   />
                 </label>
-                <label className="field">
-                  Event type
-                  <input className="input mono" value={eventType} onChange={(e) => setEventType(e.target.value)} data-testid="sender-event-type" />
-                </label>
+                {provider !== null && forProvider ? (
+                  <ProviderEventFields provider={provider} value={forProvider} onChange={(value) => setComposer({ provider, value })} jsonError={jsonError} />
+                ) : (
+                  <label className="field">
+                    Event type
+                    <input className="input mono" value={eventType} onChange={(e) => setEventType(e.target.value)} data-testid="sender-event-type" />
+                  </label>
+                )}
               </div>
-              <label className="field">
-                Payload (JSON) — sent inside the envelope {'{event_id, event_type, payload}'}, or as the whole body when the subscription says so
-                <textarea className={`input${jsonError ? ' invalid' : ''}`} rows={9} value={payload} onChange={(e) => setPayload(e.target.value)} spellCheck={false} data-testid="sender-payload" />
-              </label>
+              {!forProvider && (
+                <label className="field">
+                  Payload (JSON) — sent inside the envelope {'{event_id, event_type, payload}'}, or as the whole body when the subscription says so
+                  <textarea className={`input${jsonError ? ' invalid' : ''}`} rows={9} value={payload} onChange={(e) => setPayload(e.target.value)} spellCheck={false} data-testid="sender-payload" />
+                </label>
+              )}
               {jsonError && (
                 <div className="error-text" data-testid="payload-error">
                   The payload is not valid JSON: {jsonError}
@@ -113,7 +134,7 @@ export function SenderPage() {
                   Events
                   <input className="input" type="number" min={1} max={1000} value={count} onChange={(e) => setCount(Math.max(1, Math.min(1000, Number(e.target.value) || 1)))} style={{ width: 80 }} />
                 </label>
-                <button className="btn primary" disabled={busy || jsonError !== null || eventType.trim() === ''} onClick={() => void send()} data-testid="send">
+                <button className="btn primary" disabled={busy || jsonError !== null || sentType === ''} onClick={() => void send()} data-testid="send">
                   {busy ? <span className="spinner" /> : null} Send {count > 1 ? `${count} events` : 'event'}
                 </button>
                 <button

@@ -1,13 +1,11 @@
-// Subscriptions: where the sender delivers. Metrics, failure rate over 24 h (red above 5 %),
+// Subscriptions: where the sender delivers, as which provider. Metrics, failure rate over 24 h (red above 5 %),
 // pause / resume, rotate secret, status filters that open the timeline.
-import { useState } from 'react'
 import type { DeliveryStatus, SubscriptionView } from '../../../shared/contract'
+import { PROVIDERS } from '../../../shared/providers'
 import { run, showOnTimeline, toast, useApp } from '../state/app-store'
 import { formatPercent } from '../lib/format'
 import { COUNT_WORDS, failureRateIsRed, type CountWord } from '../../../shared/counts'
-import type { PolicyPresetId } from '../../../shared/policy-presets'
-import { named, presetChoices, Select } from './Select'
-import type { SchemeId } from '../../../shared/signatures'
+import { NewSubscription } from './NewSubscription'
 
 export function SubscriptionsPage() {
   const subscriptions = useApp((s) => s.snapshot?.subscriptions ?? [])
@@ -35,85 +33,6 @@ export function SubscriptionsPage() {
   )
 }
 
-function NewSubscription() {
-  const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
-  const presets = useApp((s) => s.snapshot?.policyPresets ?? [])
-  const schemes = useApp((s) => s.snapshot?.schemes ?? [])
-  const [name, setName] = useState('')
-  const [target, setTarget] = useState('')
-  const [url, setUrl] = useState('')
-  const [scheme, setScheme] = useState<SchemeId>('standard-webhooks')
-  const [policyId, setPolicyId] = useState<PolicyPresetId>('pandoktorek')
-  const [envelope, setEnvelope] = useState<SubscriptionView['envelope']>('event')
-  const create = async () => {
-    const created = await run('Create subscription', (c) =>
-      c.call('subscription.create', {
-        name: name.trim(),
-        target: target === 'url' ? { url: url.trim() } : { endpointId: target || (endpoints[0]?.id ?? '') },
-        scheme,
-        policyId,
-        envelope,
-      }),
-    )
-    if (created) {
-      toast('ok', `Subscription ${created.name} delivers to ${created.url}`)
-      setName('')
-    }
-  }
-  return (
-    <div className="card" data-testid="new-subscription">
-      <div className="card-head">
-        <h3>New subscription</h3>
-      </div>
-      <div className="card-body">
-        <div className="grid2">
-          <label className="field">
-            Name
-            <input className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="clinic webhooks" data-testid="subscription-name" />
-          </label>
-          <label className="field">
-            Deliver to
-            <select className="input" value={target} onChange={(e) => setTarget(e.target.value)}>
-              {endpoints.map((e) => (
-                <option key={e.id} value={e.id}>
-                  our endpoint {e.name} (loop)
-                </option>
-              ))}
-              <option value="url">a URL…</option>
-            </select>
-          </label>
-          {(target === 'url' || endpoints.length === 0) && (
-            <label className="field">
-              URL
-              <input className="input mono" value={url} onChange={(e) => (setUrl(e.target.value), setTarget('url'))} placeholder="https://example.test/webhooks" />
-            </label>
-          )}
-          <label className="field">
-            Signing scheme
-            <Select choices={named(schemes.filter((s) => s !== 'custom'))} value={scheme} onChange={setScheme} />
-          </label>
-          <label className="field">
-            Retry policy
-            <Select choices={presetChoices(presets)} value={policyId} onChange={setPolicyId} />
-          </label>
-          <label className="field">
-            Body
-            <select className="input" value={envelope} onChange={(e) => setEnvelope(e.target.value === 'payload' ? 'payload' : 'event')} data-testid="subscription-envelope">
-              <option value="event" title="{event_id, event_type, payload}">Hookloop envelope</option>
-              <option value="payload" title="The payload is the whole body; the event id travels in the event-id header">payload as the body</option>
-            </select>
-          </label>
-        </div>
-        <div className="row">
-          <button className="btn primary" disabled={name.trim() === ''} onClick={() => void create()} data-testid="create-subscription">
-            Create subscription
-          </button>
-        </div>
-      </div>
-    </div>
-  )
-}
-
 function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView }) {
   const m = s.metrics
   const red = failureRateIsRed(m.failureRate24h)
@@ -125,8 +44,20 @@ function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView 
       <div className="card-head">
         <h3>{s.name}</h3>
         {s.paused && <span className="badge warn" data-testid="paused-badge">paused</span>}
-        <span className="badge accent">{s.policyLabel}</span>
-        <span className="badge neutral">{s.scheme}</span>
+        {s.provider && (
+          <span
+            className="badge accent"
+            data-testid="subscription-provider-badge"
+            data-provider={s.provider}
+            title={`Delivers as ${PROVIDERS[s.provider].label} does: its headers, body and content type; signed ${s.scheme}, retried under the ${s.policyLabel} policy`}
+          >
+            as {PROVIDERS[s.provider].label}
+            {s.apiVersion && <span data-testid="subscription-api-version-badge"> · API {s.apiVersion}</span>}
+          </span>
+        )}
+        {/* A provider's own policy and scheme go without saying; a changed one is shown. */}
+        {(!s.provider || s.policyId !== PROVIDERS[s.provider].policy) && <span className="badge accent">{s.policyLabel}</span>}
+        {(!s.provider || s.scheme !== PROVIDERS[s.provider].scheme) && <span className="badge neutral">{s.scheme}</span>}
         <span
           className={`badge ${red ? 'bad' : 'ok'}`}
           title={`${m.failed24h} of ${m.deliveries24h} deliveries created in the last 24 h failed. ${COUNT_WORDS.failureRate24h.explain}`}

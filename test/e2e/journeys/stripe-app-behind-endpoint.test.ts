@@ -97,10 +97,10 @@ describe('journey: a UI subscription through a failing endpoint to a real Stripe
     // The subscription, Stripe-signed, to that endpoint.
     await page.click('[data-testid=nav-subscriptions]')
     await page.fill('[data-testid=subscription-name]', FEED)
-    await page.selectOption('[data-testid=new-subscription] select >> nth=0', { label: 'our endpoint payments (loop)' })
-    await page.selectOption('[data-testid=new-subscription] select >> nth=1', 'stripe')
+    await page.selectOption('[data-testid=subscription-target]', { label: 'our endpoint payments (loop)' })
+    await page.selectOption('[data-testid=subscription-scheme]', 'stripe')
     // Stripe's own schedule: up to ten attempts over about three days.
-    await page.selectOption('[data-testid=new-subscription] select >> nth=2', 'stripe')
+    await page.selectOption('[data-testid=subscription-policy]', 'stripe')
     await page.click('[data-testid=create-subscription]')
     await page.locator(`[data-testid=subscription-card] h3:text-is("${FEED}")`).waitFor()
     secret = withStore(day.data, signingSecret)

@@ -31,7 +31,7 @@ export async function createEndpoint(page: Page, input: { name: string; scheme: 
 export async function createSubscription(page: Page, input: { name: string; policy: string }): Promise<void> {
   await page.click('[data-testid=nav-subscriptions]')
   await page.fill('[data-testid=subscription-name]', input.name)
-  await page.selectOption('[data-testid=new-subscription] select >> nth=2', input.policy)
+  await page.selectOption('[data-testid=subscription-policy]', input.policy)
   await page.click('[data-testid=create-subscription]')
   await page.waitForSelector(`[data-testid=subscription-card] h3:text-is("${input.name}")`)
 }

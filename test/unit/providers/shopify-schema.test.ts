@@ -12,7 +12,8 @@ import { PROVIDERS } from '../../../shared/providers'
 // version is the one the pack sends in X-Shopify-API-Version.
 
 const require = createRequire(import.meta.url)
-const apiVersion = PROVIDERS.shopify.headers.find((h) => h.name === 'x-shopify-api-version')?.value ?? ''
+// The pack's default: what X-Shopify-API-Version says unless a subscription picks another.
+const apiVersion = PROVIDERS.shopify.apiVersions?.[0] ?? ''
 
 const ajv = new Ajv2020({ strict: false, allErrors: true })
 ajv.addFormat('uri', (s: string) => URL.canParse(s))

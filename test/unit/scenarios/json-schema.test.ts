@@ -16,3 +16,16 @@ describe('scenario JSON Schema for editors', () => {
     expect(result.ok).toBe(true)
   })
 })
+
+describe('scenario JSON Schema: provider subscriptions and catalog events', () => {
+  it('offers provider, api_version and overrides, and does not require a payload or a policy', () => {
+    const schema = scenarioJsonSchema() as { properties: Record<string, { items: { properties: Record<string, { enum?: string[] }>; required?: string[] } }> }
+    const subscription = schema.properties.subscriptions!.items
+    const event = schema.properties.events!.items
+    expect(subscription.properties.provider?.enum).toEqual(expect.arrayContaining(['github', 'stripe', 'shopify']))
+    expect(Object.keys(subscription.properties)).toEqual(expect.arrayContaining(['api_version', 'scheme', 'policy']))
+    expect(subscription.required ?? []).not.toContain('policy')
+    expect(Object.keys(event.properties)).toContain('overrides')
+    expect(event.required ?? []).not.toContain('payload')
+  })
+})
