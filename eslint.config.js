@@ -21,6 +21,12 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  {
+    // The Jest example project of hookloop/testing (docs/testing.md) is CommonJS, as Jest runs it.
+    files: ['test/testing/examples/jest/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.jest } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   ...layering(),
 )
 
@@ -41,7 +47,7 @@ function layering() {
   const up = (folders, message) => ({ regex: `^(\\.\\./)+(${folders})(/|$)`, message })
   const toTest = up('test', 'Production code does not import test/.')
   const rule = (paths, patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }] })
-  const engineUp = up('(electron/)?(main|preload|cli)|renderer', 'The engine never imports the transport (electron/main, electron/preload), the CLI or the UI: they call it, not the other way round.')
+  const engineUp = up('(electron/)?(main|preload|cli|testing)|renderer', 'The engine never imports the transport (electron/main, electron/preload), the CLI or the UI: they call it, not the other way round.')
   const engine = [engineUp, toTest]
   return [
     {
@@ -57,6 +63,12 @@ function layering() {
     {
       files: ['electron/cli/**'],
       rules: rule([electron, sqlite], [up('(electron/)?(main|preload)|renderer', 'The CLI drives the engine; it does not import the Electron shell or the UI.'), toTest]),
+    },
+    {
+      // hookloop/testing: a facade over the engine for test files; like the CLI it drives the
+      // engine and never loads the Electron shell, the CLI or the UI.
+      files: ['electron/testing/**'],
+      rules: rule([electron, sqlite], [up('(electron/)?(main|preload|cli)|renderer', 'hookloop/testing drives the engine (electron/engine) and shared/; it does not import the Electron shell, the CLI or the UI.'), toTest]),
     },
     {
       files: ['electron/main/**'],

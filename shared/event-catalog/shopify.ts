@@ -98,6 +98,9 @@ function order(ctx: FixtureContext, financial: 'pending' | 'paid') {
     checkout_token: ctx.id('', 32).toLowerCase(),
     client_details: { accept_language: 'en-US', browser_height: null, browser_ip: '203.0.113.7', browser_width: null, session_hash: null, user_agent: 'Mozilla/5.0' },
     closed_at: null,
+    // Since 2025-07 an order names its B2B company (none here); since 2025-10 its line item groups (bundles: none).
+    company: null,
+    line_item_groups: [],
     confirmation_number: ctx.id('', 9).toUpperCase(),
     confirmed: true,
     contact_email: buyer.email,

@@ -1,3 +1,4 @@
+import { chargeAt20240620, checkoutSessionAt20240620, invoiceAt20240620, paymentIntentAt20240620, STRIPE_2024_06_20, subscriptionAt20240620 } from './stripe-2024-06-20'
 import type { CatalogEvent, FixtureContext } from './types'
 
 // Stripe: the payload is the event's `data` ({object, previous_attributes?}); the envelope adds
@@ -6,7 +7,9 @@ import type { CatalogEvent, FixtureContext } from './types'
 // object has nothing, following docs.stripe.com/api (PaymentIntent, Charge, Checkout Session,
 // Subscription, Invoice objects), test-mode values. Ids that refer to each other agree within an
 // event (a PaymentIntent's latest_charge and its customer, an invoice's customer, subscription and
-// lines); every id is fresh per send.
+// lines); every id is fresh per send. The objects here are the pack's newest API version's
+// (2026-10-28.endive); at 2024-06-20 (`ctx.apiVersion`) they are made over by
+// ./stripe-2024-06-20.ts into that version's shape.
 
 const address = { city: 'San Francisco', country: 'US', line1: '510 Townsend St', line2: null, postal_code: '94103', state: 'CA' }
 
@@ -251,11 +254,11 @@ function subscription(ctx: FixtureContext, customer: string, id: string, latestI
   }
 }
 
-function invoice(ctx: FixtureContext) {
+function invoice(ctx: FixtureContext, month: ReturnType<typeof monthly> = monthly(ctx)) {
   const customer = ctx.id('cus_', 14)
   const sub = ctx.id('sub_')
   const id = ctx.id('in_')
-  const { price, start, end } = monthly(ctx)
+  const { price, start, end } = month
   const subscriptionDetails = { metadata: {}, subscription: sub }
   const line = {
     id: ctx.id('il_'),
@@ -357,30 +360,43 @@ function invoice(ctx: FixtureContext) {
   }
 }
 
-// `as const`: each entry keeps its literal type, so test/unit/providers/catalog-types.test.ts can check
-// each payload against the provider's published type by event type.
+/** The objects at the pack's newest API version, for test/unit/providers/catalog-types.test.ts. */
+export const stripeObjects = { paymentIntent, charge, checkoutSession, subscription, invoice }
+
+const at20240620 = (ctx: FixtureContext): boolean => ctx.apiVersion === STRIPE_2024_06_20
+
+function paymentIntentAt(ctx: FixtureContext, status: 'succeeded' | 'requires_payment_method') {
+  const pi = paymentIntent(ctx, status)
+  return at20240620(ctx) ? paymentIntentAt20240620(pi) : pi
+}
+
+function subscriptionAt(ctx: FixtureContext) {
+  const sub = subscription(ctx, ctx.id('cus_', 14), ctx.id('sub_'), ctx.id('in_'))
+  return at20240620(ctx) ? subscriptionAt20240620(sub) : sub
+}
+
+function invoiceAt(ctx: FixtureContext) {
+  const month = monthly(ctx)
+  const paid = invoice(ctx, month)
+  return at20240620(ctx) ? invoiceAt20240620(ctx, paid, month) : paid
+}
+
+// `as const`: each entry keeps its literal type.
 export const stripeEvents = [
   // Object: Stripe.PaymentIntent (docs.stripe.com/api/payment_intents/object).
-  { type: 'payment_intent.succeeded', description: 'A PaymentIntent was paid in full.', payload: (ctx) => ({ object: paymentIntent(ctx, 'succeeded') }) },
+  { type: 'payment_intent.succeeded', description: 'A PaymentIntent was paid in full.', payload: (ctx) => ({ object: paymentIntentAt(ctx, 'succeeded') }) },
   {
     type: 'payment_intent.payment_failed',
     description: 'A payment attempt failed (card declined: insufficient funds).',
     // Object: Stripe.PaymentIntent; last_payment_error names the declined charge, latest_charge.
-    payload: (ctx) => ({ object: paymentIntent(ctx, 'requires_payment_method') }),
+    payload: (ctx) => ({ object: paymentIntentAt(ctx, 'requires_payment_method') }),
   },
   // Object: Stripe.Charge (docs.stripe.com/api/charges/object).
-  { type: 'charge.succeeded', description: 'A charge was created and captured.', payload: (ctx) => ({ object: charge(ctx) }) },
+  { type: 'charge.succeeded', description: 'A charge was created and captured.', payload: (ctx) => ({ object: at20240620(ctx) ? chargeAt20240620(charge(ctx)) : charge(ctx) }) },
   // Object: Stripe.Checkout.Session (docs.stripe.com/api/checkout/sessions/object).
-  { type: 'checkout.session.completed', description: 'A Checkout Session was completed (paid).', payload: (ctx) => ({ object: checkoutSession(ctx) }) },
-  {
-    type: 'customer.subscription.created',
-    description: 'A customer started a subscription.',
-    // Object: Stripe.Subscription (docs.stripe.com/api/subscriptions/object); its items name it.
-    payload: (ctx) => {
-      const id = ctx.id('sub_')
-      return { object: subscription(ctx, ctx.id('cus_', 14), id, ctx.id('in_')) }
-    },
-  },
-  // Object: Stripe.Invoice (docs.stripe.com/api/invoices/object); parent and lines name one subscription.
-  { type: 'invoice.paid', description: 'An invoice was paid (a subscription renewed).', payload: (ctx) => ({ object: invoice(ctx) }) },
+  { type: 'checkout.session.completed', description: 'A Checkout Session was completed (paid).', payload: (ctx) => ({ object: at20240620(ctx) ? checkoutSessionAt20240620(checkoutSession(ctx)) : checkoutSession(ctx) }) },
+  // Object: Stripe.Subscription (docs.stripe.com/api/subscriptions/object); its items name it.
+  { type: 'customer.subscription.created', description: 'A customer started a subscription.', payload: (ctx) => ({ object: subscriptionAt(ctx) }) },
+  // Object: Stripe.Invoice (docs.stripe.com/api/invoices/object); parent (2024-06-20: subscription) and lines name one subscription.
+  { type: 'invoice.paid', description: 'An invoice was paid (a subscription renewed).', payload: (ctx) => ({ object: invoiceAt(ctx) }) },
 ] as const satisfies readonly CatalogEvent[]

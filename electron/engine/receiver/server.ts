@@ -52,6 +52,8 @@ export interface ReceiverServer {
   accept(socket: Socket, tap: SocketTap): void
   close(): Promise<void>
   openConnections(): number
+  /** The listening socket no longer keeps the process alive on its own (open connections still do). */
+  unref(): void
 }
 
 export interface ReceiverServerOptions {
@@ -230,6 +232,9 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
           state.socket.destroy()
         }
       })
+    },
+    unref: () => {
+      server.unref()
     },
     openConnections: () => {
       let open = 0

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startListen } from '../../support/listen-cli'
 import { runCli } from '../../support/run-cli'
 import { useTempDir } from '../../support/use-temp-dir'
+import { PROVIDERS } from '../../../shared/providers'
 
 const STRIPE_SECRET = 'whsec_hookloopTriggerTest'
 
@@ -45,7 +46,7 @@ describe('hookloop trigger', () => {
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     const lines = result.stdout.split('\n')
-    expect(lines[0]).toBe(`Stripe payment_intent.succeeded → ${url} (virtual clock, policy stripe)`)
+    expect(lines[0]).toBe(`Stripe payment_intent.succeeded → ${url} (virtual clock, policy stripe, API version ${PROVIDERS.stripe.apiVersions![0]})`)
     expect(lines[1]).toMatch(/^ {2}#1 {3}\+0 ms .*http_500 .*retry$/)
     // Stripe's preset waits 1 h after the first failure: on the virtual clock, at once.
     expect(lines[2]).toMatch(/^ {2}#2 {3}\+3600000 ms\s+\(1 h\)\s+http_200 .*succeeded$/)

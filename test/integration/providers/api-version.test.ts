@@ -64,12 +64,27 @@ describe('provider API version per subscription', () => {
     expect(JSON.parse(byDefault.body).api_version).toBe(PROVIDERS.stripe.apiVersions![0])
   })
 
+  it('builds the Stripe payload for the chosen version: a 2024-06-20 invoice names its subscription at the top, the default one under parent', async () => {
+    const { url } = await consumer()
+    const secret = 'whsec_api_version_test'
+    const invoiceAt = async (apiVersion?: string) => {
+      const result = await trigger({ provider: 'stripe', eventType: 'invoice.paid', url, secrets: [secret], clock: { mode: 'virtual' }, ...(apiVersion ? { apiVersion } : {}) })
+      return (JSON.parse(result.body) as { data: { object: Record<string, unknown> } }).data.object
+    }
+    const legacy = await invoiceAt('2024-06-20')
+    expect(legacy).toMatchObject({ subscription: expect.stringMatching(/^sub_/), charge: expect.stringMatching(/^ch_/), payment_intent: expect.stringMatching(/^pi_/) })
+    expect(legacy).not.toHaveProperty('parent')
+    const current = await invoiceAt()
+    expect(current).not.toHaveProperty('subscription')
+    expect(current).toHaveProperty('parent.subscription_details.subscription')
+  })
+
   it('fills Shopify\u2019s and Square\u2019s version headers from the subscription', async () => {
     const { url, received } = await consumer()
-    await trigger({ provider: 'shopify', eventType: 'orders/create', url, secrets: ['shopify-secret'], clock: { mode: 'virtual' }, apiVersion: '2024-10' })
-    await trigger({ provider: 'square', eventType: 'payment.created', url, secrets: ['square-secret'], clock: { mode: 'virtual' }, apiVersion: '2024-10-17' })
+    await trigger({ provider: 'shopify', eventType: 'orders/create', url, secrets: ['shopify-secret'], clock: { mode: 'virtual' }, apiVersion: '2025-04' })
+    await trigger({ provider: 'square', eventType: 'payment.created', url, secrets: ['square-secret'], clock: { mode: 'virtual' }, apiVersion: '2026-09-16' })
     await trigger({ provider: 'square', eventType: 'payment.created', url, secrets: ['square-secret'], clock: { mode: 'virtual' } })
-    expect(received.map((r) => r.headers['x-shopify-api-version'] ?? r.headers['square-version'])).toEqual(['2024-10', '2024-10-17', PROVIDERS.square.apiVersions![0]])
+    expect(received.map((r) => r.headers['x-shopify-api-version'] ?? r.headers['square-version'])).toEqual(['2025-04', '2026-09-16', PROVIDERS.square.apiVersions![0]])
   })
 
   it('stores the version with the subscription, keeps it across a reopen, and refuses one the pack does not list', async () => {
@@ -82,10 +97,10 @@ describe('provider API version per subscription', () => {
       return { db, sender: createSender({ db, clock, sign }) }
     }
     const first = open()
-    const made = first.sender.createSubscription(packSubscription('shopify', { target: { url: 'http://127.0.0.1:9/x' }, apiVersion: '2024-07' }))
+    const made = first.sender.createSubscription(packSubscription('shopify', { target: { url: 'http://127.0.0.1:9/x' }, apiVersion: '2025-07' }))
     const defaulted = first.sender.createSubscription(packSubscription('stripe', { target: { url: 'http://127.0.0.1:9/y' } }))
     const none = first.sender.createSubscription(packSubscription('github', { target: { url: 'http://127.0.0.1:9/z' } }))
-    expect([made.apiVersion, defaulted.apiVersion, none.apiVersion]).toEqual(['2024-07', PROVIDERS.stripe.apiVersions![0], null])
+    expect([made.apiVersion, defaulted.apiVersion, none.apiVersion]).toEqual(['2025-07', PROVIDERS.stripe.apiVersions![0], null])
     expect(() => first.sender.createSubscription(packSubscription('stripe', { target: { url: 'http://127.0.0.1:9/y' }, apiVersion: '2019-01-01' }))).toThrow(
       `api_version: Stripe has no API version "2019-01-01" (known: ${PROVIDERS.stripe.apiVersions!.join(', ')})`,
     )

@@ -32,7 +32,7 @@ const cases: { file: string; denied: string[]; allowed: string[] }[] = [
   },
   {
     file: 'electron/engine/engine-probe.ts',
-    denied: ["import { a } from '../cli/listen'", "import { a } from '../main/index'"],
+    denied: ["import { a } from '../cli/listen'", "import { a } from '../main/index'", "import { a } from '../testing/receiver'"],
     allowed: ["import { a } from './store/endpoints'"],
   },
   {
@@ -44,6 +44,11 @@ const cases: { file: string; denied: string[]; allowed: string[] }[] = [
     file: 'electron/cli/lint-probe.ts',
     denied: ["import { a } from '../main/ipc'", "import { a } from '../../renderer/src/App'", "import { a } from 'electron'", "import Database from 'better-sqlite3'"],
     allowed: ["import { a } from '../engine/engine'", "import { a } from './commands'"],
+  },
+  {
+    file: 'electron/testing/lint-probe.ts',
+    denied: ["import { a } from '../cli/run'", "import { a } from '../main/index'", "import { a } from '../../renderer/src/App'", "import { a } from 'electron'", "import Database from 'better-sqlite3'", "import { a } from '../../test/support/x'"],
+    allowed: ["import { a } from '../engine/receiver'", "import { a } from '../../shared/receiver'", "import { a } from './receiver'"],
   },
   {
     file: 'electron/main/lint-probe.ts',

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { fixtureContext } from '../../../shared/event-catalog'
 import { githubEvents } from '../../../shared/event-catalog/github'
 import { shopifyEvents } from '../../../shared/event-catalog/shopify'
-import { stripeEvents } from '../../../shared/event-catalog/stripe'
+import { stripeEvents, type stripeObjects } from '../../../shared/event-catalog/stripe'
 
 // The catalog's payloads against the providers' own published types (the SDKs' .d.ts files):
 // checked by the compiler (npm run typecheck compiles this file), so a field the provider does
@@ -46,14 +46,14 @@ type PayloadOf<List extends readonly { type: string; payload: (...args: never[])
 /** Compiles only when C is exactly true; the argument shows what did not conform. */
 function conforms<C extends true>(_check?: C): void {}
 
-// Stripe: the payload is the event's data ({object}).
-type StripeObject<T extends (typeof stripeEvents)[number]['type']> = PayloadOf<typeof stripeEvents, T>['object']
-conforms<Conforms<StripeObject<'payment_intent.succeeded'>, Stripe.PaymentIntent>>()
-conforms<Conforms<StripeObject<'payment_intent.payment_failed'>, Stripe.PaymentIntent>>()
-conforms<Conforms<StripeObject<'charge.succeeded'>, Stripe.Charge>>()
-conforms<Conforms<StripeObject<'checkout.session.completed'>, Stripe.Checkout.Session>>()
-conforms<Conforms<StripeObject<'customer.subscription.created'>, Stripe.Subscription>>()
-conforms<Conforms<StripeObject<'invoice.paid'>, Stripe.Invoice>>()
+// Stripe: the objects at the pack's newest API version (the one `stripe` 23's types describe); the
+// 2024-06-20 objects are checked against stripe 16's types in stripe-types.test.ts.
+type StripeObject<K extends keyof typeof stripeObjects> = ReturnType<(typeof stripeObjects)[K]>
+conforms<Conforms<StripeObject<'paymentIntent'>, Stripe.PaymentIntent>>()
+conforms<Conforms<StripeObject<'charge'>, Stripe.Charge>>()
+conforms<Conforms<StripeObject<'checkoutSession'>, Stripe.Checkout.Session>>()
+conforms<Conforms<StripeObject<'subscription'>, Stripe.Subscription>>()
+conforms<Conforms<StripeObject<'invoice'>, Stripe.Invoice>>()
 
 // GitHub: the payload is the whole body, typed by Octokit per event and action.
 type GithubCheck<T extends (typeof githubEvents)[number]['type'] & EmitterWebhookEventName> = Conforms<PayloadOf<typeof githubEvents, T>, EmitterWebhookEvent<T>['payload']>

@@ -8,12 +8,13 @@ import { PROVIDERS } from '../../../shared/providers'
 
 // Every Shopify catalog event against the JSON schema of its topic in `shopify-webhook-schemas`:
 // schemas inferred from the example payloads of shopify.dev's webhook topic reference, per API
-// version, with every field of the documented payload required with its documented type. The
-// version is the one the pack sends in X-Shopify-API-Version.
+// version, with every field of the documented payload required with its documented type. Every
+// version the pack lists is checked; X-Shopify-API-Version names the subscription's (default: the
+// first).
 
 const require = createRequire(import.meta.url)
-// The pack's default: what X-Shopify-API-Version says unless a subscription picks another.
-const apiVersion = PROVIDERS.shopify.apiVersions?.[0] ?? ''
+const apiVersions = PROVIDERS.shopify.apiVersions ?? []
+const versionHeader = PROVIDERS.shopify.headers.find((h) => h.name === 'x-shopify-api-version')?.value ?? ''
 
 const ajv = new Ajv2020({ strict: false, allErrors: true })
 ajv.addFormat('uri', (s: string) => URL.canParse(s))
@@ -24,25 +25,36 @@ ajv.addFormat('hostname', (s: string) => /^[a-z0-9.-]+$/i.test(s))
 ajv.addFormat('ipv4', (s: string) => /^(\d{1,3}\.){3}\d{1,3}$/.test(s))
 ajv.addFormat('uuid', (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s))
 
-function validatorFor(topic: string) {
+function validatorFor(apiVersion: string, topic: string) {
   const file = require.resolve(`shopify-webhook-schemas/schemas/${apiVersion}/${topic}.json`)
   return ajv.compile(JSON.parse(readFileSync(file, 'utf8')) as object)
 }
 
 describe('Shopify catalog payloads and Shopify\u2019s documented webhook payloads', () => {
-  it('the pack names an API version the schemas cover', () => {
-    expect(apiVersion).toMatch(/^\d{4}-\d\d$/)
-    expect(() => require.resolve(`shopify-webhook-schemas/schemas/${apiVersion}/orders/create.json`)).not.toThrow()
+  it('the pack lists API versions the schemas cover, newest first; its header names the subscription\u2019s', () => {
+    expect(apiVersions.length).toBeGreaterThan(0)
+    for (const v of apiVersions) expect(() => require.resolve(`shopify-webhook-schemas/schemas/${v}/orders/create.json`)).not.toThrow()
+    expect([...apiVersions].sort().reverse()).toEqual(apiVersions)
+    expect(versionHeader).toBe('{api_version}')
   })
 
-  for (const event of shopifyEvents) {
-    it(`${event.type} has every field of the documented ${event.type} payload, typed as documented`, () => {
-      const validate = validatorFor(event.type)
-      const payload = JSON.parse(JSON.stringify(event.payload(fixtureContext(Date.UTC(2026, 11, 1)))))
-      const ok = validate(payload)
-      expect(ok ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`)).toEqual([])
-    })
+  for (const apiVersion of apiVersions) {
+    for (const event of shopifyEvents) {
+      it(`at ${apiVersion}, ${event.type} has every field of the documented ${event.type} payload, typed as documented`, () => {
+        const validate = validatorFor(apiVersion, event.type)
+        const payload = JSON.parse(JSON.stringify(event.payload(fixtureContext(Date.UTC(2026, 11, 1), apiVersion))))
+        const ok = validate(payload)
+        expect(ok ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`)).toEqual([])
+      })
+    }
   }
+
+  it('the check refuses an order without a field its version documents', () => {
+    const validate = validatorFor('2026-07', 'orders/create')
+    const payload = JSON.parse(JSON.stringify(shopifyEvents[0]!.payload(fixtureContext(Date.UTC(2026, 11, 1), '2026-07')))) as Record<string, unknown>
+    delete payload.line_item_groups
+    expect(validate(payload)).toBe(false)
+  })
 })
 
 describe('Shopify catalog payloads agree within themselves', () => {

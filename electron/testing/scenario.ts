@@ -1,0 +1,28 @@
+// A scenario file run from a test: the same validation and engine as `hookloop run`, the report
+// returned as an object. An invalid file throws, naming the file and every problem with its path.
+import { readFileSync } from 'node:fs'
+import { formatProblem } from '../../shared/scenario-issues'
+import type { ScenarioReport } from '../../shared/scenario-report'
+import { parseScenarioWithSecrets } from '../../shared/scenario-secrets'
+import { runScenario } from '../engine/scenarios/run'
+
+export interface RunScenarioFileOptions {
+  /** Values for `${NAME}` placeholders in the file (default: the environment). */
+  secrets?: Record<string, string>
+  /** Forward mode: where the app under test runs (replaces the file's "app"). */
+  app?: string
+}
+
+export async function runScenarioFile(file: string, options: RunScenarioFileOptions = {}): Promise<ScenarioReport> {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new Error(`runScenarioFile: cannot read ${file}: ${(error as Error).message}`)
+  }
+  const lookup = (name: string) => options.secrets?.[name] ?? process.env[name]
+  const parsed = parseScenarioWithSecrets(text.replace(/^\uFEFF/, ''), lookup)
+  if (!parsed.ok) throw new Error(`runScenarioFile: ${file} is not a valid scenario:\n${parsed.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`)
+  const app = options.app !== undefined && parsed.scenario.app !== undefined ? { app: options.app } : {}
+  return runScenario(parsed.scenario, { file, ...app })
+}

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { providerBody } from '../../../electron/engine/providers'
+import { fixtureContext } from '../../../shared/event-catalog'
+import { slackEvents } from '../../../shared/event-catalog/slack'
+import { PROVIDERS } from '../../../shared/providers'
+import { typeErrors } from './support/type-check'
+
+// Every Slack catalog event against the event types @slack/types publishes, compiled strict: the
+// inner event as its own type (a required field missing, an unknown field or a wrong type fails),
+// and the whole body as @slack/bolt's `EnvelopedEvent` of it (the event_callback around it).
+
+/** The @slack/types type of each catalog event's inner event. */
+const EVENT_TYPES: Record<string, string> = {
+  app_mention: 'AppMentionEvent',
+  // Slack leaves `subtype` out of a plain message; the type writes that as a required undefined.
+  message: "Omit<GenericMessageEvent, 'subtype'> & { subtype?: undefined }",
+  reaction_added: 'ReactionAddedEvent',
+  team_join: 'TeamJoinEvent',
+  channel_created: 'ChannelCreatedEvent',
+  app_home_opened: 'AppHomeOpenedEvent',
+}
+
+const IMPORTS = [
+  "import type { AppMentionEvent, GenericMessageEvent, ReactionAddedEvent, TeamJoinEvent, ChannelCreatedEvent, AppHomeOpenedEvent } from '@slack/types'",
+  "import type { EnvelopedEvent } from '@slack/bolt'",
+]
+
+function slackBody(type: string): { event: Record<string, unknown> } & Record<string, unknown> {
+  const event = slackEvents.find((e) => e.type === type)
+  if (!event) throw new Error(`no Slack catalog event ${type}`)
+  const now = Date.UTC(2026, 11, 1)
+  const payload = Buffer.from(JSON.stringify(event.payload(fixtureContext(now))))
+  return JSON.parse(providerBody(PROVIDERS.slack, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now }).toString('utf8')) as { event: Record<string, unknown> }
+}
+
+function checks(type: string, body: { event: unknown }) {
+  const eventType = EVENT_TYPES[type] ?? 'never'
+  return [
+    { name: type, type: eventType, value: body.event },
+    { name: type, type: `EnvelopedEvent<${eventType}>`, value: body },
+  ]
+}
+
+describe('Slack catalog events and @slack/types', () => {
+  it('every catalog event type-checks as its Slack event type, inside an EnvelopedEvent', () => {
+    const errors = typeErrors(IMPORTS, slackEvents.flatMap((e) => checks(e.type, slackBody(e.type))))
+    expect(errors).toEqual(Object.fromEntries(slackEvents.map((e) => [e.type, []])))
+  })
+
+  it('the check refuses an event with a required field missing', () => {
+    const body = slackBody('channel_created') as { event: { channel: Record<string, unknown> } }
+    delete body.event.channel.is_private
+    expect(typeErrors(IMPORTS, checks('channel_created', body))['channel_created']!.join(' ')).toMatch(/is_private/)
+  })
+
+  it('ids agree within an event: a mention names the app\u2019s bot user, a message\u2019s ts is its event_ts, the workspace is the envelope\u2019s', () => {
+    const mention = slackBody('app_mention') as { event: { text: string; ts: string; event_ts: string; team: string }; authorizations: { user_id: string }[]; team_id: string }
+    expect(mention.event.text).toContain(`<@${mention.authorizations[0]!.user_id}>`)
+    expect(mention.event.ts).toBe(mention.event.event_ts)
+    expect(mention.event.team).toBe(mention.team_id)
+    const joined = slackBody('team_join') as { event: { user: { team_id: string } }; team_id: string }
+    expect(joined.event.user.team_id).toBe(joined.team_id)
+  })
+
+  it('values are fresh per send', () => {
+    expect(slackBody('message').event.ts).not.toBe(slackBody('message').event.ts)
+    expect((slackBody('channel_created').event.channel as { id: string }).id).not.toBe((slackBody('channel_created').event.channel as { id: string }).id)
+  })
+})
