@@ -56,7 +56,7 @@ export function checkoutSessionAt20240620<T extends CheckoutSessionLike>(session
   return { ...rest, automatic_tax: omit(session.automatic_tax, ['provider']), customer_details: omit(session.customer_details, ['business_name', 'individual_name']), shipping_details: null }
 }
 
-interface RecurringPriceLike {
+export interface RecurringPriceLike {
   recurring: object
 }
 
