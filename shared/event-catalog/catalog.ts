@@ -12,6 +12,12 @@ import { stripeEvents } from './stripe'
 import { twilioEvents } from './twilio'
 import type { CatalogEvent } from './types'
 import { zoomEvents } from './zoom'
+import { sendgridEvents } from './sendgrid'
+import { discordEvents } from './discord'
+import { twitchEvents } from './twitch'
+import { hubspotEvents } from './hubspot'
+import { intercomEvents } from './intercom'
+import { mailgunEvents } from './mailgun'
 
 export const EVENT_CATALOG: Record<ProviderId, readonly CatalogEvent[]> = {
   github: githubEvents,
@@ -25,6 +31,12 @@ export const EVENT_CATALOG: Record<ProviderId, readonly CatalogEvent[]> = {
   paddle: paddleEvents,
   linear: linearEvents,
   zoom: zoomEvents,
+  sendgrid: sendgridEvents,
+  discord: discordEvents,
+  twitch: twitchEvents,
+  hubspot: hubspotEvents,
+  intercom: intercomEvents,
+  mailgun: mailgunEvents,
   'provider-a': providerAEvents,
   'provider-b': providerBEvents,
 }

@@ -13,6 +13,12 @@ import { svix } from './svix'
 import { twilio } from './twilio'
 import type { ProviderId, ProviderPack } from './types'
 import { zoom } from './zoom'
+import { sendgrid } from './sendgrid'
+import { discord } from './discord'
+import { twitch } from './twitch'
+import { hubspot } from './hubspot'
+import { intercom } from './intercom'
+import { mailgun } from './mailgun'
 
 export * from './types'
 
@@ -28,6 +34,12 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   paddle,
   linear,
   zoom,
+  sendgrid,
+  discord,
+  twitch,
+  hubspot,
+  intercom,
+  mailgun,
   'provider-a': providerA,
   'provider-b': providerB,
 }

@@ -16,6 +16,12 @@ export const PROVIDER_IDS = [
   'paddle',
   'linear',
   'zoom',
+  'sendgrid',
+  'discord',
+  'twitch',
+  'hubspot',
+  'intercom',
+  'mailgun',
   'provider-a',
   'provider-b',
 ] as const
@@ -52,6 +58,12 @@ export type ProviderEnvelope =
   | { kind: 'zoom'; accountId: string }
   /** Form-encoded parameters (Twilio): the payload is a flat object of strings. */
   | { kind: 'form' }
+  /** A JSON array of events, this delivery's one event in it (SendGrid's Event Webhook, HubSpot). */
+  | { kind: 'array' }
+  /** Intercom's notification `{type: "notification_event", topic, data: {type, item}, …}`. */
+  | { kind: 'intercom'; appId: string }
+  /** Mailgun's `{signature, "event-data": <payload>}`; the signature object is added when signing. */
+  | { kind: 'mailgun' }
 
 /**
  * A header every attempt carries. Values are templates over the attempt:
@@ -90,6 +102,11 @@ export interface ProviderPack {
    * the provider's schemas differ between versions, the catalog's payload follows the chosen one.
    */
   apiVersions?: readonly string[]
+  /**
+   * Headers of one event type over the pack's (Twitch's revocation message is another message
+   * type than its notifications): event type → header name → template.
+   */
+  eventHeaders?: Record<string, Record<string, string>>
   /** The header that carries the event id (dedupe key), lower-case. */
   eventIdHeader: string
   /** What the provider counts as success, in words (the policy's classification encodes it). */
