@@ -14,8 +14,11 @@ export interface HandshakeSource {
   note: string
 }
 
-/** Where the challenge is: a query parameter, or a field of the JSON body (dotted path). */
-export type ChallengeAt = { in: 'query'; name: string } | { in: 'body'; path: string }
+/**
+ * Where the challenge is: a query parameter, a field of the JSON body (dotted path), or nowhere —
+ * the answer is fixed and the request only has to be told apart (Discord's PING, answered PONG).
+ */
+export type ChallengeAt = { in: 'query'; name: string } | { in: 'body'; path: string } | { in: 'none' }
 
 export interface HandshakeDefinition extends PresetInfo {
   provider: string
@@ -52,6 +55,11 @@ function byQuery(method: HandshakeDefinition['method'], name: string): Where {
 /** A POST told apart by a JSON body field's value, the challenge in another field (Slack, Zoom). */
 function byBodyType(typePath: string, value: string, challengePath: string): Where {
   return { method: 'POST', challenge: { in: 'body', path: challengePath }, matchers: [{ type: 'method', method: 'POST' }, { type: 'event-type', path: typePath, value }] }
+}
+
+/** A POST told apart by a header's value, the challenge in a JSON body field (Twitch's message type). */
+function byHeader(name: string, value: string, challengePath: string): Where {
+  return { method: 'POST', challenge: { in: 'body', path: challengePath }, matchers: [{ type: 'method', method: 'POST' }, { type: 'header', name, value }] }
 }
 
 function handshake(entry: Omit<HandshakeDefinition, 'requestSigned'> & { requestSigned?: boolean }): HandshakeDefinition {
@@ -156,6 +164,45 @@ export const HANDSHAKES = defineCatalog({
       },
     ],
   }),
+  'discord-ping': handshake({
+    label: 'Discord PING',
+    description: 'Discord interactions: a signed POST {"type": 1, …} when the endpoint URL is saved; answer {"type": 1} (PONG)',
+    provider: 'Discord',
+    method: 'POST',
+    challenge: { in: 'none' },
+    // The interaction type is a JSON number: the event-type matcher compares a number by its text.
+    matchers: [{ type: 'method', method: 'POST' }, { type: 'event-type', path: 'type', value: '1' }],
+    requestSigned: true,
+    answerSecret: null,
+    answerType: 'application/json',
+    timeLimitMs: 3000,
+    answer: '200 JSON {"type": 1} (PONG) to a PING whose Ed25519 signature verifies (401 otherwise), within 3 s',
+    sources: [
+      {
+        title: 'Discord Developer Docs — Interactions overview: configuring an interactions endpoint URL',
+        url: 'https://discord.com/developers/docs/interactions/overview#configuring-an-interactions-endpoint-url',
+        note: 'When the URL is saved Discord POSTs a PING interaction (type 1), signed like any interaction (X-Signature-Ed25519 over X-Signature-Timestamp + body); the endpoint must acknowledge it with a 200 JSON {"type": 1} (PONG), and must answer 401 to requests whose signature does not verify, which Discord also sends. Interactions are answered within 3 s.',
+      },
+    ],
+  }),
+  'twitch-challenge': handshake({
+    label: 'Twitch EventSub challenge',
+    description: 'Twitch EventSub: a signed POST with Twitch-Eventsub-Message-Type: webhook_callback_verification and {challenge, subscription}; answer the challenge as text/plain',
+    provider: 'Twitch',
+    ...byHeader('twitch-eventsub-message-type', 'webhook_callback_verification', 'challenge'),
+    requestSigned: true,
+    answerSecret: null,
+    answerType: 'text/plain',
+    timeLimitMs: 3000,
+    answer: '200, Content-Type text/plain, the body the challenge value exactly, within a few seconds (3 s here)',
+    sources: [
+      {
+        title: 'Twitch Developers — Handling webhook events: responding to a challenge request',
+        url: 'https://dev.twitch.tv/docs/eventsub/handling-webhook-events/#responding-to-a-challenge-request',
+        note: 'After a subscription is created Twitch POSTs a webhook_callback_verification message {challenge, subscription (status webhook_callback_verification_pending)}, signed like notifications with the subscription\u2019s secret. Verify it, then answer 200 with the raw challenge as the body and Content-Type text/plain; otherwise the subscription is not enabled. The docs ask for answers "within a few seconds" and give no exact limit: 3 s here.',
+      },
+    ],
+  }),
 })
 
 export const HANDSHAKE_KINDS = HANDSHAKES.ids
@@ -177,6 +224,7 @@ export function handshakeNeedsSecret(kind: HandshakeKind): boolean {
  */
 export function challengeOf(kind: HandshakeKind, request: { query: string; json: unknown }): { ok: true; challenge: string } | { ok: false; reason: string } {
   const at = HANDSHAKES.entries[kind].challenge
+  if (at.in === 'none') return { ok: true, challenge: '' }
   if (at.in === 'query') {
     const value = new URLSearchParams(request.query).get(at.name)
     if (value === null) return { ok: false, reason: `the request has no ${at.name} query parameter` }

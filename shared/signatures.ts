@@ -13,6 +13,12 @@ export const SCHEME_IDS = [
   'paddle',
   'linear',
   'zoom',
+  'sendgrid',
+  'discord',
+  'twitch',
+  'hubspot',
+  'intercom',
+  'mailgun',
   'gitlab',
   'bitbucket',
   'pagerduty',
@@ -110,8 +116,13 @@ export interface SchemeMeta {
   label: string
   /** Lower-case names of every header the scheme reads or writes. */
   headers: string[]
-  /** Lower-case name of the signature header; null when configurable (custom). */
+  /** Lower-case name of the signature header; null when configurable (custom) or in the body (Mailgun). */
   signatureHeader: string | null
+  /**
+   * The signature travels inside the JSON body, not in a header (Mailgun's `signature` object):
+   * the sender signs with signBody(), and a missing signature is reported as `missing_header`.
+   */
+  signatureIn?: 'body'
   timestampHeader?: string
   /** Header carrying the provider's message/delivery id, for duplicate detection. */
   idHeader?: string
@@ -121,8 +132,12 @@ export interface SchemeMeta {
   toleranceSeconds: number | null
   /** 'both' rejects too old and too new; 'past' rejects only too old. */
   toleranceMode: 'both' | 'past'
-  /** How the secret string becomes key bytes. */
-  secretFormat: 'whsec-base64' | 'utf8'
+  /**
+   * How the secret string becomes key bytes, or which key pair it is: the asymmetric schemes sign
+   * with a private key and verify with the public key or, given the private key, the public key
+   * derived from it (see docs/signatures.md).
+   */
+  secretFormat: 'whsec-base64' | 'utf8' | 'ecdsa-p256' | 'ed25519'
   /** Whether one request may carry several signatures (secret rotation). */
   multipleSignatures: boolean
   /**
@@ -258,6 +273,83 @@ export const SCHEMES: Record<SchemeId, SchemeMeta> = {
     signatureHeader: 'x-zm-signature',
     timestampHeader: 'x-zm-request-timestamp',
     needsUrl: false,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
+  sendgrid: {
+    id: 'sendgrid',
+    label: 'SendGrid Event Webhook',
+    headers: ['x-twilio-email-event-webhook-signature', 'x-twilio-email-event-webhook-timestamp'],
+    signatureHeader: 'x-twilio-email-event-webhook-signature',
+    timestampHeader: 'x-twilio-email-event-webhook-timestamp',
+    needsUrl: false,
+    // SendGrid documents no time limit and its library checks none; VerifyInput.toleranceSeconds adds one.
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'ecdsa-p256',
+    multipleSignatures: false,
+  },
+  discord: {
+    id: 'discord',
+    label: 'Discord interactions',
+    headers: ['x-signature-ed25519', 'x-signature-timestamp'],
+    signatureHeader: 'x-signature-ed25519',
+    timestampHeader: 'x-signature-timestamp',
+    needsUrl: false,
+    // Discord documents no time limit and discord-interactions checks none.
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'ed25519',
+    multipleSignatures: false,
+  },
+  twitch: {
+    id: 'twitch',
+    label: 'Twitch EventSub',
+    headers: ['twitch-eventsub-message-id', 'twitch-eventsub-message-timestamp', 'twitch-eventsub-message-signature'],
+    signatureHeader: 'twitch-eventsub-message-signature',
+    timestampHeader: 'twitch-eventsub-message-timestamp',
+    idHeader: 'twitch-eventsub-message-id',
+    needsUrl: false,
+    // Twitch: "make sure the value in the timestamp field isn't older than 10 minutes".
+    toleranceSeconds: 600,
+    toleranceMode: 'past',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
+  hubspot: {
+    id: 'hubspot',
+    label: 'HubSpot (v3)',
+    headers: ['x-hubspot-signature-v3', 'x-hubspot-request-timestamp'],
+    signatureHeader: 'x-hubspot-signature-v3',
+    timestampHeader: 'x-hubspot-request-timestamp',
+    needsUrl: true,
+    // HubSpot: reject a request whose timestamp is older than 5 minutes.
+    toleranceSeconds: 300,
+    toleranceMode: 'past',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
+  intercom: {
+    id: 'intercom',
+    label: 'Intercom',
+    headers: ['x-hub-signature'],
+    signatureHeader: 'x-hub-signature',
+    needsUrl: false,
+    toleranceSeconds: null,
+    toleranceMode: 'both',
+    secretFormat: 'utf8',
+    multipleSignatures: false,
+  },
+  mailgun: {
+    id: 'mailgun',
+    label: 'Mailgun',
+    headers: [],
+    signatureHeader: null,
+    signatureIn: 'body',
+    needsUrl: false,
+    // Mailgun asks to check the timestamp is recent and cache tokens, and names no limit.
     toleranceSeconds: null,
     toleranceMode: 'both',
     secretFormat: 'utf8',

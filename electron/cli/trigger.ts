@@ -9,9 +9,11 @@ import { apiVersionFor, ApiVersionError, isProviderId, PROVIDER_IDS, PROVIDERS, 
 import { sendFaultSchema, SEND_FAULT_TYPES, type SendFaultInput } from '../../shared/sender-faults'
 import type { AttemptView } from '../../shared/sender-events'
 import { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind } from '../../shared/handshakes'
+import { SCHEMES } from '../../shared/signatures'
 import { createRealClock, type ClockSpec } from '../engine/clock'
 import { gradeHandshakeAnswer, makeHandshake, severityMark } from '../engine/conformance/consumer'
 import { CatalogError, trigger } from '../engine/providers'
+import { isAsymmetricFormat, publicKeyText } from '../engine/signatures'
 import { humanDuration } from '../engine/scenarios/summary'
 import { commandArgs } from './command-args'
 import type { Command } from './commands'
@@ -48,7 +50,8 @@ policy on failure. The payload comes from the event catalog, with fresh ids and 
   --handshake KIND   instead of an event, make the verification handshake a provider makes
                      before it delivers, and grade the answer: ${HANDSHAKE_KINDS.join(', ')}
                      (slack, zoom and x-crc need --secret: the signing secret / secret token /
-                     consumer secret)
+                     consumer secret; twitch-challenge the subscription's secret; discord-ping
+                     the Ed25519 private key, whsk_…, whose public key the app holds)
   --list [PROVIDER]  list the providers, or one provider's event types, and exit
 Providers: ${PROVIDER_IDS.join(', ')}
 Exit status: 0 the delivery succeeded, 1 it failed, 2 bad usage.`
@@ -207,6 +210,12 @@ export const triggerCommand: Command = async (args) => {
     throw error
   }
   if (!v.secret && result.secret) process.stderr.write(`hookloop: signed with a fresh secret: ${result.secret}\n`)
+  // A key-pair scheme's consumer holds the public key, not the secret that signed.
+  const format = SCHEMES[PROVIDERS[provider].scheme].secretFormat
+  if (result.secret && isAsymmetricFormat(format)) {
+    const key = publicKeyText(result.secret, format)
+    if (typeof key === 'string') process.stderr.write(`hookloop: the consumer verifies with the public key: ${key}\n`)
+  }
   if (v.json) out.write(JSON.stringify({ ok: result.status === 'succeeded', provider, event_type: eventType, ...result }, null, 2) + '\n')
   else {
     const n = result.attempts.length

@@ -1,14 +1,9 @@
 // The provider catalog: one pack per provider (a new provider = a new file + a line here).
-import { bitbucket } from './bitbucket'
-import { clerk } from './clerk'
 import { github } from './github'
-import { gitlab } from './gitlab'
 import { linear } from './linear'
 import { paddle } from './paddle'
-import { pagerduty } from './pagerduty'
 import { providerA } from './provider-a'
 import { providerB } from './provider-b'
-import { resend } from './resend'
 import { shopify } from './shopify'
 import { slack } from './slack'
 import { square } from './square'
@@ -16,9 +11,20 @@ import { standardWebhooks } from './standard-webhooks'
 import { stripe } from './stripe'
 import { svix } from './svix'
 import { twilio } from './twilio'
+import { bitbucket } from './bitbucket'
+import { clerk } from './clerk'
+import { gitlab } from './gitlab'
+import { pagerduty } from './pagerduty'
+import { resend } from './resend'
 import { typeform } from './typeform'
 import type { ProviderId, ProviderPack } from './types'
 import { zoom } from './zoom'
+import { sendgrid } from './sendgrid'
+import { discord } from './discord'
+import { twitch } from './twitch'
+import { hubspot } from './hubspot'
+import { intercom } from './intercom'
+import { mailgun } from './mailgun'
 
 export * from './types'
 
@@ -34,6 +40,12 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   paddle,
   linear,
   zoom,
+  sendgrid,
+  discord,
+  twitch,
+  hubspot,
+  intercom,
+  mailgun,
   gitlab,
   bitbucket,
   clerk,

@@ -29,6 +29,12 @@ export function payloadPath(envelope: ProviderEnvelope): string {
     case 'clerk':
     case 'type-created-at-data':
       return 'data'
+    case 'array':
+      return '0'
+    case 'intercom':
+      return 'data.item'
+    case 'mailgun':
+      return 'event-data'
     default: {
       const never: never = envelope
       throw new Error(`unknown envelope ${JSON.stringify(never)}`)

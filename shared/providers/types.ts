@@ -16,6 +16,12 @@ export const PROVIDER_IDS = [
   'paddle',
   'linear',
   'zoom',
+  'sendgrid',
+  'discord',
+  'twitch',
+  'hubspot',
+  'intercom',
+  'mailgun',
   'gitlab',
   'bitbucket',
   'clerk',
@@ -58,6 +64,12 @@ export type ProviderEnvelope =
   | { kind: 'zoom'; accountId: string }
   /** Form-encoded parameters (Twilio): the payload is a flat object of strings. */
   | { kind: 'form' }
+  /** A JSON array of events, this delivery's one event in it (SendGrid's Event Webhook, HubSpot). */
+  | { kind: 'array' }
+  /** Intercom's notification `{type: "notification_event", topic, data: {type, item}, …}`. */
+  | { kind: 'intercom'; appId: string }
+  /** Mailgun's `{signature, "event-data": <payload>}`; the signature object is added when signing. */
+  | { kind: 'mailgun' }
   /** Clerk's `{data, object: "event", type, timestamp (ms), instance_id, event_attributes}`. */
   | { kind: 'clerk'; instanceId: string }
   /** Resend's `{type, created_at, data}`. */
@@ -70,8 +82,7 @@ export type ProviderEnvelope =
 /**
  * A header every attempt carries. Values are templates over the attempt:
  * `{event_id}`, `{event_type}`, `{event_name}` (the type up to its first '.'), `{event_action}`
- * (after it), `{event_title}` (the name with `_` as spaces, each word capitalised: `merge_request` →
- * `Merge Request`), `{attempt}` (1, 2 …), `{retry_num}` (0 on the first attempt), `{sent_at_iso}`,
+ * (after it), `{attempt}` (1, 2 …), `{retry_num}` (0 on the first attempt), `{sent_at_iso}`,
  * `{created_at_iso}`, `{derived_uuid}` (a UUID derived from the event id: stable across retries),
  * `{api_version}` (the subscription's API version, else the pack's first `apiVersions` entry).
  */
@@ -105,6 +116,11 @@ export interface ProviderPack {
    * the provider's schemas differ between versions, the catalog's payload follows the chosen one.
    */
   apiVersions?: readonly string[]
+  /**
+   * Headers of one event type over the pack's (Twitch's revocation message is another message
+   * type than its notifications): event type → header name → template.
+   */
+  eventHeaders?: Record<string, Record<string, string>>
   /** The header that carries the event id (dedupe key), lower-case. */
   eventIdHeader: string
   /** What the provider counts as success, in words (the policy's classification encodes it). */

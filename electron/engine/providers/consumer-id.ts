@@ -13,7 +13,8 @@ export interface ConsumerEventId {
 }
 
 const HOOKLOOP_HEADER = 'x-hookloop-event-id'
-const BODY_ID_FIELDS = ['id', 'event_id'] as const
+// SendGrid's sg_event_id and HubSpot's eventId are their consumers' deduplication keys.
+const BODY_ID_FIELDS = ['id', 'event_id', 'sg_event_id', 'eventId'] as const
 
 export function consumerEventId(pack: ProviderPack, input: { eventId: string; eventType: string; createdAt: number; body: string }): ConsumerEventId | null {
   const header = pack.eventIdHeader.toLowerCase()
@@ -28,10 +29,14 @@ export function consumerEventId(pack: ProviderPack, input: { eventId: string; ev
   } catch {
     return null // a form body (Twilio): no id field the consumer reads
   }
-  if (!body || typeof body !== 'object') return null
+  // An array body (SendGrid, HubSpot) carries this delivery's event as its one entry.
+  // Mailgun's event sits under "event-data".
+  const mailgun = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)['event-data'] : undefined
+  const [event, at] = Array.isArray(body) ? [body[0] as unknown, 'body.0.'] : mailgun && typeof mailgun === 'object' ? [mailgun, 'body.event-data.'] : [body, 'body.']
+  if (!event || typeof event !== 'object') return null
   for (const field of BODY_ID_FIELDS) {
-    const value = (body as Record<string, unknown>)[field]
-    if (typeof value === 'string' && value !== '') return { value, where: `body.${field}` }
+    const value = (event as Record<string, unknown>)[field]
+    if ((typeof value === 'string' && value !== '') || typeof value === 'number') return { value: String(value), where: `${at}${field}` }
   }
   return null
 }

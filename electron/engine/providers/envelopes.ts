@@ -124,6 +124,27 @@ export function providerBody(pack: ProviderPack, input: EnvelopeInput): Buffer {
       const { download_token: downloadToken, ...payload } = asObject(data())
       return json({ event: input.eventType, event_ts: input.createdAt, ...(downloadToken === undefined ? {} : { download_token: downloadToken }), payload: { account_id: envelope.accountId, ...payload } })
     }
+    case 'mailgun':
+      return Buffer.concat([Buffer.from('{"event-data":'), input.payload, Buffer.from('}')])
+    case 'array':
+      return Buffer.concat([Buffer.from('['), input.payload, Buffer.from(']')])
+    case 'intercom':
+      // Intercom's notification around the topic's item; its id and times come from the event, so
+      // a retry carries the same notification.
+      return json({
+        type: 'notification_event',
+        app_id: envelope.appId,
+        data: { type: 'notification_event_data', item: data() },
+        links: {},
+        id: `notif_${derivedUuid(input.eventId, 'intercom-notification')}`,
+        topic: input.eventType,
+        delivery_status: 'pending',
+        delivery_attempts: 1,
+        delivered_at: 0,
+        first_sent_at: unixS(input.createdAt),
+        created_at: unixS(input.createdAt),
+        self: null,
+      })
     case 'clerk':
       return json({
         data: data(),

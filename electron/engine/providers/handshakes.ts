@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto'
+import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto'
 import { HANDSHAKES, type HandshakeKind } from '../../../shared/handshakes'
 import { sign } from '../signatures'
 
@@ -31,6 +31,9 @@ export interface HandshakeGrade {
   detail: string
 }
 
+const DISCORD_APP = '1180000000000000001'
+const snowflake = () => `11${String(randomInt(10 ** 8, 10 ** 9 - 1))}${String(randomInt(10 ** 8, 10 ** 9 - 1))}`
+
 const hmacHex = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex')
 const hmacBase64 = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64')
 
@@ -60,6 +63,17 @@ export function handshakeRequest(kind: HandshakeKind, input: { url: string; secr
       return { kind, method: 'POST', url: withQuery(input.url, { validationToken: `Validation: Testing client application reachability for subscription Request-Id: ${challenge}` }), body: Buffer.alloc(0), challenge: `Validation: Testing client application reachability for subscription Request-Id: ${challenge}`, headers: { 'content-type': 'text/plain; charset=utf-8' } }
     case 'dropbox-challenge':
       return { kind, method: 'GET', url: withQuery(input.url, { challenge }), body: Buffer.alloc(0), challenge, headers: {} }
+    case 'discord-ping': {
+      // A PING carries no challenge: the answer is always PONG, to a request whose signature verifies.
+      const body = Buffer.from(JSON.stringify({ id: snowflake(), application_id: DISCORD_APP, type: 1, token: randomBytes(48).toString('base64url'), version: 1, user: { id: snowflake(), username: 'discord', discriminator: '0', global_name: null, avatar: null }, entitlements: [], authorizing_integration_owners: {} }))
+      return { kind, method: 'POST', url: input.url, body, challenge: '', headers: { 'content-type': 'application/json', 'user-agent': 'Discord-Interactions/1.0 (+https://discord.com)', ...sign('discord', { body, secret, timestamp }) } }
+    }
+    case 'twitch-challenge': {
+      const id = randomUUID()
+      const body = Buffer.from(JSON.stringify({ challenge, subscription: { id: randomUUID(), status: 'webhook_callback_verification_pending', type: 'stream.online', version: '1', cost: 0, condition: { broadcaster_user_id: '1337' }, transport: { method: 'webhook', callback: input.url }, created_at: new Date(input.now).toISOString() } }))
+      const headers = { 'content-type': 'application/json', 'twitch-eventsub-message-type': 'webhook_callback_verification', 'twitch-eventsub-message-retry': '0', 'twitch-eventsub-subscription-type': 'stream.online', 'twitch-eventsub-subscription-version': '1', ...sign('twitch', { body, secret, timestamp, id }) }
+      return { kind, method: 'POST', url: input.url, body, challenge, headers }
+    }
     default: {
       const never: never = kind
       throw new Error(`unknown handshake ${String(never)}`)
@@ -81,6 +95,10 @@ export function handshakeAnswer(kind: HandshakeKind, challenge: string, secret =
       return { status: 200, headers: { 'content-type': 'text/plain' }, body: Buffer.from(challenge) }
     case 'dropbox-challenge':
       return { status: 200, headers: { 'content-type': 'text/plain', 'x-content-type-options': 'nosniff' }, body: Buffer.from(challenge) }
+    case 'discord-ping':
+      return json({ type: 1 })
+    case 'twitch-challenge':
+      return { status: 200, headers: { 'content-type': 'text/plain' }, body: Buffer.from(challenge) }
     default: {
       const never: never = kind
       throw new Error(`unknown handshake ${String(never)}`)
@@ -127,6 +145,15 @@ export function gradeHandshake(request: HandshakeRequest, response: HandshakeRes
       if (!type.startsWith('text/plain')) return { ok: false, detail: `echoed the challenge as ${type || 'no content type'}; Dropbox asks for text/plain (with nosniff), so the echo cannot be read as HTML` }
       if (response.headers['x-content-type-options'] !== 'nosniff') return { ok: false, detail: 'echoed the challenge without X-Content-Type-Options: nosniff (Dropbox asks for it, with text/plain)' }
       return { ok: true, detail: 'echoed the challenge with nosniff' }
+    case 'discord-ping': {
+      if (jsonOf(response.body)?.type !== 1) return { ok: false, detail: 'the answer is not JSON {"type": 1}: a PING is acknowledged with a PONG (type 1), not with an interaction response' }
+      if (!type.startsWith('application/json')) return { ok: false, detail: `the PONG came back as ${type || 'no content type'}; Discord reads application/json` }
+      return { ok: true, detail: 'answered the PING with a PONG' }
+    }
+    case 'twitch-challenge':
+      if (text !== challenge) return { ok: false, detail: text.includes(challenge) ? 'the body carries the challenge but more than it (JSON?): answer the raw challenge string only' : 'the body is not the challenge field of the request' }
+      if (!type.startsWith('text/plain')) return { ok: false, detail: `echoed the challenge as ${type || 'no content type'}; Twitch asks for text/plain` }
+      return { ok: true, detail: 'answered the webhook_callback_verification challenge' }
     default: {
       const never: never = kind
       throw new Error(`unknown handshake ${String(never)}`)

@@ -33,9 +33,12 @@ export function providerHeaders(pack: ProviderPack, ctx: HeaderContext): Record<
   const apiVersion = ctx.apiVersion ?? pack.apiVersions?.[0]
   if (apiVersion) values.api_version = apiVersion
   const out: Record<string, string> = { 'content-type': pack.contentType }
+  const fill = (template: string): string => template.replace(/\{([a-z_]+)\}/g, (whole, key: string) => values[key] ?? whole)
   for (const header of pack.headers) {
     if (header.on === 'retries' && ctx.attempt <= 1) continue
-    out[header.name.toLowerCase()] = header.value.replace(/\{([a-z_]+)\}/g, (whole, key: string) => values[key] ?? whole)
+    out[header.name.toLowerCase()] = fill(header.value)
   }
+  const own = pack.eventHeaders?.[ctx.eventType]
+  if (own) for (const name in own) out[name.toLowerCase()] = fill(own[name] as string)
   return out
 }

@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { parseJsonPath, readJsonPath, type JsonPath } from '../../../shared/receiver'
 import type { Matcher, Rule, Step } from '../../../shared/rules'
+import { JsonNumberText } from './json-document'
 import { compileQueryMatcher } from './query-matcher'
 
 export interface MatchInput {
@@ -82,7 +83,9 @@ function compileMatcher(m: Matcher): CompiledMatcher {
       const values = new Set(Array.isArray(m.value) ? m.value : [m.value])
       return (input) => {
         const value = readJsonPath(input.json(), path)
-        return typeof value === 'string' && values.has(value)
+        // A number field (Discord's interaction `type`) matches the value written as its text.
+        if (value instanceof JsonNumberText) return values.has(value.text)
+        return (typeof value === 'string' || typeof value === 'number') && values.has(String(value))
       }
     }
     case 'nth-arrival': {

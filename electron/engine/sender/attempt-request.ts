@@ -148,5 +148,5 @@ export function buildAttemptRequest(input: AttemptRequestInput): AttemptRequest 
     faults: input.faults,
     sign: input.sign,
   })
-  return { headers: built.headers, applied: built.applied, body, url }
+  return { headers: built.headers, applied: built.applied, body: built.body ?? body, url }
 }

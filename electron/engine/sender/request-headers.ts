@@ -3,6 +3,8 @@ import { SCHEMES, type SchemeId, type SignInput } from '../../../shared/signatur
 import type { AppliedFault } from '../../../shared/sender-events'
 import type { SendFault } from '../../../shared/sender-faults'
 import { corruptSignature } from './corrupt-signature'
+import { freshPrivateKey, isAsymmetricFormat } from '../signatures/asymmetric-keys'
+import { signBody } from '../signatures'
 
 // The headers of one attempt: content type, the event id header, the subscription's own headers,
 // the signature (from the signatures module) and the attempt link. Signing faults change exactly
@@ -42,10 +44,14 @@ export interface HeaderInput {
 export interface BuiltHeaders {
   headers: Record<string, string>
   applied: AppliedFault[]
+  /** The body to send instead of the given one: the scheme signs inside it (Mailgun). */
+  body?: Buffer
 }
 
-/** A secret in the same format as `like` that nobody has. */
-function strangerSecret(like: string | undefined): string {
+/** A secret in the same format as `like` that nobody has (a fresh key pair's private key for the asymmetric schemes). */
+function strangerSecret(like: string | undefined, scheme: SchemeId): string {
+  const format = SCHEMES[scheme]?.secretFormat
+  if (format && isAsymmetricFormat(format)) return freshPrivateKey(format)
   if (like?.startsWith('whsec_')) return `whsec_${randomBytes(24).toString('base64')}`
   return randomBytes(24).toString('hex')
 }
@@ -77,7 +83,7 @@ export function addSignedHeaders(headers: Record<string, string>, input: Omit<He
   for (const fault of input.faults) {
     switch (fault.type) {
       case 'wrong-secret':
-        secret = strangerSecret(input.secret)
+        secret = strangerSecret(input.secret, input.scheme)
         applied.push({ type: fault.type, detail: 'signed with a secret the subscription never had' })
         break
       case 'rotated-secret':
@@ -85,7 +91,7 @@ export function addSignedHeaders(headers: Record<string, string>, input: Omit<He
           secret = input.retiredSecret
           applied.push({ type: fault.type, detail: 'signed with the secret rotated out last' })
         } else {
-          secret = strangerSecret(input.secret)
+          secret = strangerSecret(input.secret, input.scheme)
           applied.push({ type: fault.type, detail: 'no secret was rotated out yet: signed with an unrelated secret instead' })
         }
         break
@@ -112,15 +118,21 @@ export function addSignedHeaders(headers: Record<string, string>, input: Omit<He
     }
   }
   headers[input.eventIdHeader] = input.eventId
+  if (secret !== undefined && secret !== '' && SCHEMES[input.scheme]?.signatureIn === 'body') {
+    const body = signBody(input.scheme, { body: input.body, secret, timestamp }, corrupt ? corruptSignature : undefined)
+    return { headers, applied, body }
+  }
   if (secret !== undefined && secret !== '') {
     const signed = input.sign(input.scheme, { body: input.body, secret, id: input.eventId, timestamp, url: input.url })
     if (!corrupt) Object.assign(headers, signed)
     else {
       const timestampText = String(timestamp)
+      // Signatures are the headers that are neither the id nor the timestamp (a timestamp written
+      // as text, Twitch's RFC 3339, is known by the scheme's timestamp header).
+      const timestampHeader = SCHEMES[input.scheme]?.timestampHeader
       for (const name in signed) {
         const value = signed[name] as string
-        // The signature header is the one that is neither the id nor the timestamp.
-        headers[name] = value !== input.eventId && value !== timestampText ? corruptSignature(value) : value
+        headers[name] = name !== timestampHeader && value !== input.eventId && value !== timestampText ? corruptSignature(value) : value
       }
     }
   }

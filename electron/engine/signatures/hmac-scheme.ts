@@ -11,7 +11,7 @@ import type { ResolvedSignInput, SchemeModule } from './scheme'
 import { signingKey } from './secrets'
 import { placeholders, renderTemplate } from './template'
 import type { Tolerance } from './tolerance'
-import { parseUnixSeconds } from './tolerance'
+import { formatTimestamp, parseTimestamp, timestampShape, type TimestampFormat } from './tolerance'
 import { requireUrl, runPlan } from './verify-plan'
 
 export interface HmacSpec {
@@ -24,6 +24,8 @@ export interface HmacSpec {
   /** Signed bytes, e.g. `v0:{timestamp}:{body}`; see template.ts. */
   template: string
   timestampHeader?: string
+  /** How the timestamp header writes the time (default Unix seconds); the signed text is the header's. */
+  timestampFormat?: TimestampFormat
   idHeader?: string
   /** Default: the scheme's (meta.toleranceSeconds and toleranceMode). */
   tolerance?: Tolerance
@@ -43,7 +45,7 @@ function escapeRegExp(text: string): string {
 
 /** A scheme's own settings over the defaults, so a scheme file names only what is its own. */
 export function hmacScheme(meta: SchemeMeta, own: HmacSpec): SchemeModule {
-  const spec = { prefix: '', algorithm: 'sha256' as const, tolerance: { seconds: meta.toleranceSeconds, mode: meta.toleranceMode }, ...own }
+  const spec = { prefix: '', algorithm: 'sha256' as const, timestampFormat: 'unix-s' as TimestampFormat, tolerance: { seconds: meta.toleranceSeconds, mode: meta.toleranceMode }, ...own }
   const uses = placeholders(spec.template)
   const encode = (mac: Buffer): string => spec.prefix + mac.toString(spec.encoding)
   const prefixed = new RegExp(`^${escapeRegExp(spec.prefix)}`, 'i')
@@ -51,7 +53,7 @@ export function hmacScheme(meta: SchemeMeta, own: HmacSpec): SchemeModule {
   return {
     sign(input: ResolvedSignInput): Record<string, string> {
       const url = uses.has('url') ? requireSignUrl(meta, input.url) : input.url
-      const timestamp = String(input.timestamp)
+      const timestamp = formatTimestamp(input.timestamp, spec.timestampFormat)
       const mac = hmac(spec.algorithm, signingKey(input.secret, meta), renderTemplate(spec.template, { body: input.body, timestamp, id: input.id, url }))
       const headers: Record<string, string> = { [spec.signatureHeader]: encode(mac) }
       if (spec.timestampHeader) headers[spec.timestampHeader] = timestamp
@@ -69,8 +71,8 @@ export function hmacScheme(meta: SchemeMeta, own: HmacSpec): SchemeModule {
       if (spec.timestampHeader) {
         timestampText = headerValue(input.headers, spec.timestampHeader)
         if (timestampText === undefined) return fail(meta.id, 'missing_header', `The ${spec.timestampHeader} header is missing: ${meta.label} signs the timestamp it carries.`)
-        timestamp = parseUnixSeconds(timestampText)
-        if (timestamp === undefined) return fail(meta.id, 'malformed_header', `The ${spec.timestampHeader} header "${timestampText}" is not a Unix time in seconds.`)
+        timestamp = parseTimestamp(timestampText, spec.timestampFormat)
+        if (timestamp === undefined) return fail(meta.id, 'malformed_header', `The ${spec.timestampHeader} header "${timestampText}" is not ${timestampShape(spec.timestampFormat)}.`)
         timestampText = timestampText.trim()
       }
       const id = spec.idHeader ? headerValue(input.headers, spec.idHeader) : undefined

@@ -5,11 +5,12 @@ import { freshId } from './ids'
 import type { SchemeModule } from './scheme'
 import { custom } from './custom'
 import { bitbucket } from './bitbucket'
-import { github } from './github'
 import { gitlab } from './gitlab'
+import { pagerduty } from './pagerduty'
+import { typeform } from './typeform'
+import { github } from './github'
 import { linear } from './linear'
 import { paddle } from './paddle'
-import { pagerduty } from './pagerduty'
 import { shopify } from './shopify'
 import { slack } from './slack'
 import { square } from './square'
@@ -17,8 +18,13 @@ import { standardWebhooks } from './standard-webhooks'
 import { stripe } from './stripe'
 import { svix } from './svix'
 import { twilio } from './twilio'
-import { typeform } from './typeform'
 import { zoom } from './zoom'
+import { sendgrid } from './sendgrid'
+import { discord } from './discord'
+import { twitch } from './twitch'
+import { hubspot } from './hubspot'
+import { intercom } from './intercom'
+import { mailgun, mailgunSignBody } from './mailgun'
 
 export { SCHEMES, SCHEME_IDS, isSchemeId } from '../../../shared/signatures'
 export type { SchemeId, SchemeMeta, SignInput, VerifyInput, VerifyResult, VerifyReason, CustomHmacOptions, HeaderMap } from '../../../shared/signatures'
@@ -26,6 +32,7 @@ export { SecretFormatError } from './secrets'
 export { constantTimeEqual } from './compare'
 export { twilioBodyHashUrl } from './twilio'
 export { ed25519KeyPair, isAsymmetricKey } from './ed25519'
+export { freshPrivateKey, publicKeyText, isAsymmetricFormat } from './asymmetric-keys'
 
 function moduleFor(scheme: SchemeId): SchemeModule {
   switch (scheme) {
@@ -51,6 +58,18 @@ function moduleFor(scheme: SchemeId): SchemeModule {
       return linear
     case 'zoom':
       return zoom
+    case 'sendgrid':
+      return sendgrid
+    case 'discord':
+      return discord
+    case 'twitch':
+      return twitch
+    case 'hubspot':
+      return hubspot
+    case 'intercom':
+      return intercom
+    case 'mailgun':
+      return mailgun
     case 'gitlab':
       return gitlab
     case 'bitbucket':
@@ -101,6 +120,16 @@ function joinSignatures(scheme: SchemeId, first: string, more: string[]): string
     default:
       throw new Error(`${SCHEMES[scheme].label} carries one signature per request`)
   }
+}
+
+/**
+ * The body to send: for a scheme whose signature travels in the body (Mailgun) the body with it,
+ * else the body as given. `transform` changes the signature after signing (corrupt-signature).
+ * Throws like sign() for an unusable secret, and for a body the scheme cannot carry a signature in.
+ */
+export function signBody(scheme: SchemeId, input: Pick<SignInput, 'body' | 'secret' | 'timestamp'>, transform?: (signature: string) => string): Buffer {
+  if (SCHEMES[scheme].signatureIn !== 'body') return Buffer.from(input.body)
+  return mailgunSignBody({ ...input, timestamp: input.timestamp ?? Math.floor(Date.now() / 1000) }, transform)
 }
 
 /** Never throws for bad requests: every failure is a VerifyResult with a reason and a sentence. */

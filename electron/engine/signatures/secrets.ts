@@ -28,6 +28,9 @@ export function decodeSecret(secret: string, format: SchemeMeta['secretFormat'])
       return decodeWhsec(secret)
     case 'utf8':
       return { key: Buffer.from(secret, 'utf8') }
+    case 'ecdsa-p256':
+    case 'ed25519':
+      return { error: 'it is a key pair\'s key, not an HMAC secret (the scheme signs with the private key)' }
     default: {
       const never: never = format
       throw new Error(`unknown secret format ${String(never)}`)
@@ -81,6 +84,9 @@ export function keyAlternatives(secret: string, meta: SchemeMeta): KeyAlternativ
         })
       }
       break
+    case 'ecdsa-p256':
+    case 'ed25519':
+      break // no shared secret: nothing to derive by mistake
     default: {
       const never: never = meta.secretFormat
       throw new Error(`unknown secret format ${String(never)}`)

@@ -59,6 +59,12 @@ export function bodyWords(envelope: ProviderEnvelope): string {
       return "Zoom's {event, event_ts, payload}"
     case 'form':
       return 'form-encoded parameters'
+    case 'array':
+      return 'a JSON array holding the event'
+    case 'intercom':
+      return "Intercom's notification {type: notification_event, topic, data: {item}}"
+    case 'mailgun':
+      return "Mailgun's {signature, event-data}"
     case 'clerk':
       return "Clerk's {data, object: event, type, timestamp, instance_id, event_attributes}"
     case 'type-created-at-data':

@@ -4,8 +4,10 @@ import { freshSecret, secretFormatOf } from '../../../shared/secrets'
 import type { SchemeId } from '../../../shared/signatures'
 import { toast } from '../state/app-store'
 
+const FORMAT_WORDS = { whsec: 'whsec_ + base64', hex: 'hex', 'ecdsa-p256': 'an ECDSA P-256 private key, base64 PKCS#8; your app holds its public key', ed25519: 'an Ed25519 private key, whsk_ + base64; your app holds its public key' } as const
+
 export function SecretField({ scheme, value, onChange, problem }: { scheme: SchemeId; value: string; onChange: (secret: string) => void; problem: string | undefined }) {
-  const format = secretFormatOf(scheme) === 'whsec' ? 'whsec_ + base64' : 'hex'
+  const format = FORMAT_WORDS[secretFormatOf(scheme)]
   const copy = () => {
     navigator.clipboard.writeText(value).then(
       () => toast('ok', 'Secret copied: paste it into your app’s settings before you create the subscription'),

@@ -5,6 +5,7 @@ import { App, ExpressReceiver, LogLevel } from '@slack/bolt'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runConsumerCheck } from '../../../electron/engine/conformance/consumer'
 import { HANDSHAKE_KINDS } from '../../../shared/handshakes'
+import { freshPrivateKey } from '../../../electron/engine/signatures'
 import { runCli } from '../../support/run-cli'
 import { startHarness, type Harness } from '../receiver/helpers'
 import { consumerPool, rawBody } from './harness'
@@ -58,8 +59,9 @@ describe('hookloop check --handshake', () => {
   })
 
   it('Hookloop\u2019s own receiver with each handshake preset passes every handshake check', async () => {
-    const secret = 'one-secret-for-all'
     for (const kind of HANDSHAKE_KINDS) {
+      // Discord signs its PING with an Ed25519 private key, not a shared secret.
+      const secret = kind === 'discord-ping' ? freshPrivateKey('ed25519') : 'one-secret-for-all'
       const endpoint = hookloop.receiver.endpoints.create({ slug: `own-${kind}`, secrets: [secret] })
       hookloop.receiver.rules.add(endpoint.id, { preset: kind })
       const result = await runConsumerCheck({ url: hookloop.receiver.endpointUrl(`own-${kind}`), handshake: kind, secret })

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { App, LogLevel } from '@slack/bolt'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HANDSHAKE_KINDS, handshakeAnswer, runHandshake } from '../../../electron/engine/providers'
+import { freshPrivateKey } from '../../../electron/engine/signatures'
 import { runCli } from '../../support/run-cli'
 import { consumerPool, rawBody } from './harness'
 
@@ -73,8 +74,9 @@ describe('handshakes', () => {
   })
 
   it('handshakeAnswer is what each grade accepts (the answer a Hookloop receiver gives)', async () => {
-    const secret = 'shared-secret'
     for (const kind of HANDSHAKE_KINDS) {
+      // Discord signs its PING with an Ed25519 private key, not a shared secret.
+      const secret = kind === 'discord-ping' ? freshPrivateKey('ed25519') : 'shared-secret'
       const url = await consumer(async (req, res) => {
         const u = new URL(req.url ?? '', 'http://x')
         const body = (await rawBody(req)).toString()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { SCHEME_IDS, SCHEMES } from '../../../shared/signatures'
 import { buildProbe, signsTimestamp, staleBySeconds, type BatteryInput } from '../../../electron/engine/conformance/consumer/battery'
-import { verify } from '../../../electron/engine/signatures'
+import { freshPrivateKey, isAsymmetricFormat, verify } from '../../../electron/engine/signatures'
 
 // Each request of the battery is what it claims to be, judged by Hookloop's own verify().
 
@@ -65,7 +65,8 @@ describe('consumer check battery', () => {
   it('every scheme builds a valid probe that verifies (URL-signing schemes included)', () => {
     for (const scheme of SCHEME_IDS) {
       const custom = scheme === 'custom' ? { header: 'x-sig', algorithm: 'sha256' as const, encoding: 'hex' as const, signedTemplate: '{timestamp}.{body}', timestampHeader: 'x-ts', toleranceSeconds: 300 } : undefined
-      const secret = SCHEMES[scheme].secretFormat === 'whsec-base64' ? SW : 'plain-secret'
+      const format = SCHEMES[scheme].secretFormat
+      const secret = format === 'whsec-base64' ? SW : isAsymmetricFormat(format) ? freshPrivateKey(format) : 'plain-secret'
       const input = battery({ scheme, secret, ...(custom ? { custom } : {}) })
       expect(check(input, 'valid').result.reason, scheme).toBe('ok')
       expect(check(input, 'wrong_signature').result.valid, scheme).toBe(false)

@@ -2,15 +2,18 @@ import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { gradeHandshakeAnswer, type HandshakeAnswer } from '../../../electron/engine/conformance/consumer/handshake'
 import { handshakeAnswer, handshakeRequest } from '../../../electron/engine/providers'
+import { freshPrivateKey } from '../../../electron/engine/signatures'
 import type { ProbeObservation } from '../../../shared/conformance'
 import { HANDSHAKE_KINDS, HANDSHAKES, type HandshakeKind } from '../../../shared/handshakes'
 
 // The handshake grade, pure: a request as the provider makes it, an answer as an app gave it.
 
 const SECRET = 'grade-secret'
+// Discord signs its PING with an Ed25519 private key, not a shared secret.
+const DISCORD_KEY = freshPrivateKey('ed25519')
 
 function answered(kind: HandshakeKind, response: { status?: number | null; headers?: Record<string, string>; body?: string; ms?: number; outcome?: string }): HandshakeAnswer {
-  const request = handshakeRequest(kind, { url: 'http://127.0.0.1:1/hook', secret: SECRET, now: 1_700_000_000_000 })
+  const request = handshakeRequest(kind, { url: 'http://127.0.0.1:1/hook', secret: kind === 'discord-ping' ? DISCORD_KEY : SECRET, now: 1_700_000_000_000 })
   const status = response.status === undefined ? 200 : response.status
   const observation: ProbeObservation = { outcome: response.outcome ?? (status === null ? 'timeout' : `http_${status}`), status_code: status, duration_ms: response.ms ?? 5, location: null, response_excerpt: response.body ?? null, error: null }
   return { request, observation, headers: response.headers ?? {}, body: Buffer.from(response.body ?? '') }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { catalogPayload, providerBody, providerHeaders } from '../../../electron/engine/providers'
+import { consumerEventId } from '../../../electron/engine/providers/consumer-id'
 import { applyOverrides, EVENT_CATALOG, parseOverride } from '../../../shared/event-catalog'
 import { PROVIDER_IDS, PROVIDERS, payloadPath } from '../../../shared/providers'
 import { isPolicyPresetId } from '../../../shared/policy-presets'
@@ -64,5 +65,17 @@ describe('provider packs', () => {
     expect(providerHeaders(PROVIDERS.slack, { ...ctx, eventType: 'app_mention' })['x-slack-retry-num']).toBeUndefined()
     expect(providerHeaders(PROVIDERS.slack, { ...ctx, eventType: 'app_mention', attempt: 3 })).toMatchObject({ 'x-slack-retry-num': '2', 'x-slack-retry-reason': 'http_error' })
     expect(providerHeaders(PROVIDERS.shopify, { ...ctx, eventType: 'orders/create' })['x-shopify-event-id']).toBe(providerHeaders(PROVIDERS.shopify, { ...ctx, eventType: 'orders/create', attempt: 2 })['x-shopify-event-id'])
+  })
+
+  it('the consumer\u2019s id of the array and notification bodies: SendGrid\u2019s sg_event_id, HubSpot\u2019s eventId, Intercom\u2019s notif_ id, Twitch\u2019s message id header', () => {
+    const body = (provider: 'sendgrid' | 'hubspot' | 'intercom', eventType: string) =>
+      providerBody(PROVIDERS[provider], { eventId: 'e1', eventType, payload: Buffer.from(JSON.stringify(catalogPayload({ provider, eventType, now: 0 }))), createdAt: 0, sentAt: 0 }).toString()
+    const sendgrid = body('sendgrid', 'open')
+    expect(consumerEventId(PROVIDERS.sendgrid, { eventId: 'e1', eventType: 'open', createdAt: 0, body: sendgrid })).toEqual({ value: (JSON.parse(sendgrid) as Array<{ sg_event_id: string }>)[0]!.sg_event_id, where: 'body.0.sg_event_id' })
+    expect(consumerEventId(PROVIDERS.hubspot, { eventId: 'e1', eventType: 'deal.creation', createdAt: 0, body: body('hubspot', 'deal.creation') })?.where).toBe('body.0.eventId')
+    expect(consumerEventId(PROVIDERS.intercom, { eventId: 'e1', eventType: 'contact.user.created', createdAt: 0, body: body('intercom', 'contact.user.created') })?.value).toMatch(/^notif_/)
+    const mailgun = providerBody(PROVIDERS.mailgun, { eventId: 'e1', eventType: 'opened', payload: Buffer.from(JSON.stringify(catalogPayload({ provider: 'mailgun', eventType: 'opened', now: 0 }))), createdAt: 0, sentAt: 0 }).toString()
+    expect(consumerEventId(PROVIDERS.mailgun, { eventId: 'e1', eventType: 'opened', createdAt: 0, body: mailgun })).toEqual({ value: (JSON.parse(mailgun) as { 'event-data': { id: string } })['event-data'].id, where: 'body.event-data.id' })
+    expect(consumerEventId(PROVIDERS.twitch, { eventId: 'e1', eventType: 'stream.online', createdAt: 0, body: '{}' })).toEqual({ value: 'e1', where: 'twitch-eventsub-message-id' })
   })
 })

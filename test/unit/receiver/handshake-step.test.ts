@@ -21,7 +21,7 @@ describe('handshake definitions', () => {
       expect(h.matchers.length, kind).toBeGreaterThan(0)
       expect(expandPreset({ preset: kind }).steps, kind).toEqual([{ type: 'handshake', kind }])
     }
-    expect(HANDSHAKE_KINDS.filter(handshakeNeedsSecret)).toEqual(['slack-url-verification', 'zoom-url-validation', 'x-crc'])
+    expect(HANDSHAKE_KINDS.filter(handshakeNeedsSecret)).toEqual(['slack-url-verification', 'zoom-url-validation', 'x-crc', 'discord-ping', 'twitch-challenge'])
     expect(expandPreset({ preset: 'x-crc', secret: 'consumer' }).steps).toEqual([{ type: 'handshake', kind: 'x-crc', secret: 'consumer' }])
   })
 
@@ -31,6 +31,9 @@ describe('handshake definitions', () => {
     expect(challengeOf('x-crc', { query: 'nonce=1', json: undefined })).toEqual({ ok: false, reason: 'the request has no crc_token query parameter' })
     expect(challengeOf('slack-url-verification', { query: '', json: undefined })).toEqual({ ok: false, reason: 'the body is not JSON, so it has no challenge' })
     expect(challengeOf('slack-url-verification', { query: '', json: { challenge: 7 } })).toEqual({ ok: false, reason: 'the body has no challenge string' })
+    // Discord's PING carries no challenge: its answer is always PONG.
+    expect(challengeOf('discord-ping', { query: '', json: { type: 1 } })).toEqual({ ok: true, challenge: '' })
+    expect(challengeOf('twitch-challenge', { query: '', json: { challenge: 'c', subscription: {} } })).toEqual({ ok: true, challenge: 'c' })
   })
 
   it('a handshake step is final and its kind is checked', () => {

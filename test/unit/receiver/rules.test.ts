@@ -118,6 +118,8 @@ describe('rule definitions', () => {
       ['answer the X (Twitter) CRC handshake', 'When method is GET and query parameter crc_token is present: answer the X (Twitter) CRC handshake'],
       ['answer the Microsoft Graph validationToken handshake', 'When method is POST and query parameter validationToken is present: answer the Microsoft Graph validationToken handshake'],
       ['answer the Dropbox challenge handshake', 'When method is GET and query parameter challenge is present: answer the Dropbox challenge handshake'],
+      ['answer the Discord PING handshake', 'When method is POST and type is "1": answer the Discord PING handshake'],
+      ['answer the Twitch EventSub challenge handshake', 'When method is POST and header twitch-eventsub-message-type is "webhook_callback_verification": answer the Twitch EventSub challenge handshake'],
     ])
     expect(errorOf(() => parseRuleOrPreset({ preset: 'fail-first' })).path).toBe('n')
     expect(errorOf(() => parseRuleOrPreset({ preset: 'meltdown' }, 'rules[2]')).message).toMatch(/^rules\[2\]\.preset: unknown preset "meltdown"; expected one of: fail-first/)

@@ -1,13 +1,16 @@
 // Properties every scheme must have, checked for each one: round trip, rotation, and the
 // failures that do not depend on the scheme's format.
 import { describe, expect, it } from 'vitest'
-import { SCHEME_IDS, SCHEMES, sign, twilioBodyHashUrl, verify } from '../../../electron/engine/signatures'
+import { isAsymmetricFormat, SCHEME_IDS, SCHEMES, sign, signBody, twilioBodyHashUrl, verify } from '../../../electron/engine/signatures'
 import type { SchemeId } from '../../../electron/engine/signatures'
-import { NOW, PUBLIC_URL, extrasFor, jsonBody, secretsFor } from './fixtures'
+import { NOW, PUBLIC_URL, extrasFor, jsonBody, secretsFor, wrongSecretFor } from './fixtures'
+
+// Mailgun's signature travels in the body and covers only its own timestamp and token.
+const inBody = (scheme: SchemeId) => SCHEMES[scheme].signatureIn === 'body'
 
 function setup(scheme: SchemeId) {
-  const body = jsonBody()
   const [secret, other] = secretsFor(scheme)
+  const body = inBody(scheme) ? signBody(scheme, { body: jsonBody(), secret, timestamp: NOW }) : jsonBody()
   const extras = extrasFor(scheme)
   // Twilio signs JSON bodies through ?bodySHA256= in the URL.
   const url = scheme === 'twilio' ? twilioBodyHashUrl(PUBLIC_URL, body) : extras.url
@@ -26,8 +29,13 @@ describe.each(SCHEME_IDS)('%s', (scheme) => {
   })
 
   it('names the signature header in SCHEMES and sends the id header when it has one', () => {
-    const { headers } = setup(scheme)
+    const { headers, body } = setup(scheme)
     const meta = SCHEMES[scheme]
+    if (inBody(scheme)) {
+      expect(headers).toEqual({})
+      expect(JSON.parse(body.toString())).toMatchObject({ signature: { timestamp: String(NOW), token: expect.stringMatching(/^[0-9a-f]{50}$/) as unknown as string } })
+      return
+    }
     const signatureHeader = meta.signatureHeader ?? 'x-acme-signature'
     expect(headers[signatureHeader]).toBeTruthy()
     if (meta.idHeader) expect(headers[meta.idHeader]).toBe('msg_fixed')
@@ -48,7 +56,8 @@ describe.each(SCHEME_IDS)('%s', (scheme) => {
   })
 
   it('says missing_header when there are no headers', () => {
-    const result = setup(scheme).check({ headers: {} })
+    // In the body: a body without its signature object.
+    const result = setup(scheme).check(inBody(scheme) ? { body: jsonBody() } : { headers: {} })
     expect(result).toMatchObject({ valid: false, reason: 'missing_header' })
     expect(result.detail).toMatch(/missing/)
   })
@@ -59,11 +68,15 @@ describe.each(SCHEME_IDS)('%s', (scheme) => {
 
   it('says signature_mismatch with a wrong-secret sentence, expected and received', () => {
     const { check, body, url } = setup(scheme)
-    const wrong = SCHEMES[scheme].secretFormat === 'whsec-base64' ? 'whsec_' + Buffer.from('x'.repeat(24)).toString('base64') : 'an entirely different secret'
+    const wrong = wrongSecretFor(scheme)
     const result = check({ secrets: [wrong] })
     expect(result).toMatchObject({ valid: false, reason: 'signature_mismatch' })
     expect(result.detail).toMatch(/secret is probably wrong/)
     expect(result.received).toBeTruthy()
+    // A private-key signature cannot be recomputed by the verifier (ECDSA is not even
+    // deterministic): the asymmetric schemes have no `expected` to show.
+    // Mailgun signs a fresh token each time: the wrong secret's signature cannot be made again.
+    if (isAsymmetricFormat(SCHEMES[scheme].secretFormat) || inBody(scheme)) return
     expect(result.expected).toBeTruthy()
     expect(result.expected).not.toContain(secretsFor(scheme)[0])
     expect(result.expected).not.toBe(result.received)
@@ -84,7 +97,9 @@ describe.each(SCHEME_IDS.filter((id) => !SCHEMES[id].tokenOnly))('%s signs the b
     expect(result.detail).toMatch(/raw request body/)
   })
 
-  it('diagnoses a re-serialised JSON body', () => {
+  it('diagnoses a re-serialised JSON body', (ctx) => {
+    // Mailgun's signature covers no byte of the body: a re-serialised body still verifies.
+    if (inBody(scheme)) return ctx.skip()
     const { body, check } = setup(scheme)
     const pretty = Buffer.from(JSON.stringify(JSON.parse(body.toString()), null, 2))
     const result = check({ body: pretty })
@@ -92,7 +107,8 @@ describe.each(SCHEME_IDS.filter((id) => !SCHEMES[id].tokenOnly))('%s signs the b
     expect(result.detail).toMatch(/re-serialised: verify the raw bytes/)
   })
 
-  it('diagnoses a trailing newline added after signing', () => {
+  it('diagnoses a trailing newline added after signing', (ctx) => {
+    if (inBody(scheme)) return ctx.skip()
     const { body, check } = setup(scheme)
     const result = check({ body: Buffer.concat([body, Buffer.from('\n')]) })
     expect(result.valid).toBe(false)

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildHeaders } from '../../../electron/engine/sender/request-headers'
 import { corruptSignature } from '../../../electron/engine/sender/corrupt-signature'
-import { sign, verify, type SchemeId } from '../../../electron/engine/signatures'
+import { freshPrivateKey, SCHEMES, sign, verify, type SchemeId } from '../../../electron/engine/signatures'
 
 // The corrupt-signature fault keeps the header's grammar: same length, same alphabet, so every
 // receiver (ours included) answers signature_mismatch — never malformed_header — for every scheme.
@@ -21,6 +21,12 @@ const SECRETS: Record<Exclude<SchemeId, 'custom'>, string> = {
   paddle: 'pdl_ntfset_secret',
   linear: 'linear-secret',
   zoom: 'zoom-secret-token',
+  sendgrid: freshPrivateKey('ecdsa-p256'),
+  discord: freshPrivateKey('ed25519'),
+  twitch: 'twitch-eventsub-secret',
+  hubspot: 'hubspot-client-secret',
+  intercom: 'intercom-client-secret',
+  mailgun: 'mailgun-webhook-signing-key',
   gitlab: 'gitlab-secret-token',
   bitbucket: 'bitbucket-secret',
   pagerduty: 'pagerduty-secret',
@@ -33,13 +39,16 @@ describe('corrupt-signature', () => {
       fc.assert(
         fc.property(fc.uint8Array({ minLength: 1, maxLength: 120 }), fc.uuid({ version: 4 }), (bytes, eventId) => {
           // Linear's time travels in the body: a JSON body with a fresh webhookTimestamp.
-          const body = scheme === 'linear' ? Buffer.from(JSON.stringify({ webhookTimestamp: NOW, b: Buffer.from(bytes).toString('base64') })) : Buffer.from(bytes)
+          // Mailgun signs inside a JSON object body.
+          const body = scheme === 'linear' ? Buffer.from(JSON.stringify({ webhookTimestamp: NOW, b: Buffer.from(bytes).toString('base64') })) : scheme === 'mailgun' ? Buffer.from(JSON.stringify({ 'event-data': { b: Buffer.from(bytes).toString('base64') } })) : Buffer.from(bytes)
           const input = { scheme, secret, retiredSecret: undefined, eventId, eventIdHeader: 'x-id', extraHeaders: {}, body, url: URL, now: NOW, sign, faults: [] }
           const clean = buildHeaders(input).headers
-          const corrupted = buildHeaders({ ...input, faults: [{ type: 'corrupt-signature' }] }).headers
-          const result = verify(scheme, { body, headers: corrupted, secrets: [secret], now: NOW / 1000, url: URL })
+          const built = buildHeaders({ ...input, faults: [{ type: 'corrupt-signature' }] })
+          const corrupted = built.headers
+          const result = verify(scheme, { body: built.body ?? body, headers: corrupted, secrets: [secret], now: NOW / 1000, url: URL })
           expect(result.reason).toBe('signature_mismatch')
-          for (const name of Object.keys(clean)) expect(corrupted[name]?.length).toBe(clean[name]?.length)
+          // ECDSA signs with a fresh nonce: two signatures' DER may differ in length by a byte.
+          for (const name of Object.keys(clean)) if (!(scheme === 'sendgrid' && name === SCHEMES.sendgrid.signatureHeader)) expect(corrupted[name]?.length).toBe(clean[name]?.length)
         }),
         { numRuns: 60 },
       )

@@ -4,7 +4,8 @@ import { Webhook as StandardWebhook } from 'standardwebhooks'
 import { Webhook as SvixWebhook } from 'svix'
 import { describe, expect, it } from 'vitest'
 import { freshSecret, secretFormatOf } from '../../../shared/secrets'
-import { SCHEME_IDS } from '../../../shared/signatures'
+import { SCHEME_IDS, SCHEMES } from '../../../shared/signatures'
+import { publicKeyText, sign, verify } from '../../../electron/engine/signatures'
 
 describe('freshSecret', () => {
   it('whsec_ + base64 of 24 random bytes for Standard Webhooks, Svix and Stripe; hex otherwise', () => {
@@ -13,7 +14,9 @@ describe('freshSecret', () => {
       if (secretFormatOf(scheme) === 'whsec') {
         expect(secret, scheme).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/)
         expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(24)
-      } else expect(secret, scheme).toMatch(/^[0-9a-f]{48}$/)
+      } else if (secretFormatOf(scheme) === 'ed25519') expect(secret, scheme).toMatch(/^whsk_[A-Za-z0-9+/]{43}=$/)
+      else if (secretFormatOf(scheme) === 'ecdsa-p256') expect(Buffer.from(secret, 'base64'), scheme).toHaveLength(67)
+      else expect(secret, scheme).toMatch(/^[0-9a-f]{48}$/)
       expect(freshSecret(scheme)).not.toBe(secret)
     }
     expect(['standard-webhooks', 'svix', 'stripe'].map((s) => secretFormatOf(s as never))).toEqual(['whsec', 'whsec', 'whsec'])
@@ -28,5 +31,17 @@ describe('freshSecret', () => {
     const svix = new SvixWebhook(freshSecret('svix'))
     const svixSignature = svix.sign('msg_2', at, body)
     expect(svix.verify(body, { 'svix-id': 'msg_2', 'svix-timestamp': String(Math.floor(at.getTime() / 1000)), 'svix-signature': svixSignature })).toEqual({ type: 'user.created' })
+  })
+
+  it('the key-pair schemes get a private key their scheme signs with and whose public key verifies', () => {
+    const body = Buffer.from('[{"event":"delivered"}]')
+    for (const scheme of ['sendgrid', 'discord'] as const) {
+      for (let i = 0; i < 20; i++) {
+        const secret = freshSecret(scheme)
+        const format = SCHEMES[scheme].secretFormat as 'ecdsa-p256' | 'ed25519'
+        const headers = sign(scheme, { body, secret, timestamp: 1_700_000_000 })
+        expect(verify(scheme, { body, headers, secrets: [publicKeyText(secret, format) as string], now: 1_700_000_000 }), scheme).toMatchObject({ valid: true })
+      }
+    }
   })
 })

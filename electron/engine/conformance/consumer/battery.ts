@@ -81,7 +81,7 @@ export function buildProbe(kind: ProbeKind, input: BatteryInput, now: number, sa
   const body = kind === 'malformed_body' ? malformedBody(eventId, input.eventType) : (same?.body ?? eventBody(input, eventId, signedAt))
   const faults: SendFault[] = kind === 'wrong_signature' ? [{ type: 'wrong-secret' }] : kind === 'stale_timestamp' ? [{ type: 'stale-timestamp', by_s: staleBy }] : []
   const custom = input.custom
-  const { headers } = buildHeaders({
+  const { headers, body: signedBody } = buildHeaders({
     scheme: input.scheme,
     secret: input.secret,
     retiredSecret: undefined,
@@ -101,5 +101,6 @@ export function buildProbe(kind: ProbeKind, input: BatteryInput, now: number, sa
     // GitHub also sends the legacy SHA-1 signature; missing means none at all.
     if (input.scheme === 'github') delete headers['x-hub-signature']
   }
-  return { kind, eventId, headers, body }
+  // A scheme that signs inside the body (Mailgun) sends the signed body; missing, the body as built.
+  return { kind, eventId, headers, body: kind === 'missing_signature' ? body : (signedBody ?? body) }
 }

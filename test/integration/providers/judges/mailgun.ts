@@ -1,0 +1,30 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { serveCheck } from '../harness'
+import type { Judge } from './types'
+
+// Mailgun publishes no Node verifier: the check its "Securing webhooks" page gives, written from
+// it — hex HMAC-SHA256 of signature.timestamp + signature.token keyed with the webhook signing key,
+// compared with signature.signature — and the token cache it recommends (a token seen twice is a
+// replay). Mailgun names no time limit, so no time is checked.
+const secret = 'key-mailgun-webhook-signing-7a3f'
+
+export const mailgunJudge: Judge = {
+  provider: 'mailgun',
+  library: "Mailgun's documented check",
+  secret,
+  async start() {
+    const accepted: string[] = []
+    const tokens = new Set<string>()
+    const consumer = await serveCheck((body) => {
+      const parsed = JSON.parse(body.toString('utf8')) as { signature?: { timestamp?: string; token?: string; signature?: string }; 'event-data'?: { event?: string } }
+      const { timestamp = '', token = '', signature = '' } = parsed.signature ?? {}
+      const expected = Buffer.from(createHmac('sha256', secret).update(timestamp + token).digest('hex'))
+      const received = Buffer.from(signature)
+      if (received.length !== expected.length || !timingSafeEqual(received, expected)) throw new Error('signature refused')
+      if (tokens.has(token)) throw new Error('token seen before: a replay')
+      tokens.add(token)
+      accepted.push(String(parsed['event-data']?.event))
+    })
+    return { ...consumer, accepted }
+  },
+}
