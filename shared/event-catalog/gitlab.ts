@@ -4,7 +4,8 @@ import type { CatalogEvent, FixtureContext } from './types'
 // page gives for it (docs.gitlab.com/user/project/integrations/webhook_events/), field for field:
 // `object_kind` names the event (X-Gitlab-Event is it in words), `project` and `repository`
 // describe the same project, and an event's user, project and object ids agree within it. Ids
-// and commit SHAs are fresh per send.
+// and commit SHAs are fresh per send. Each body also holds every field @gitbeaker/core's webhook
+// event type for it requires (named beside each event below; test/unit/providers/gitlab-types.test.ts).
 
 const HOST = 'https://gitlab.com'
 const NAMESPACE = 'hookloop'
@@ -46,7 +47,7 @@ const repository = { name: 'webhook-demo', url: `git@gitlab.com:${PATH}.git`, de
 
 // The `user` object of issue, note, merge request and pipeline events.
 function user(id: number) {
-  return { id, name: 'Ada Lovelace', username: 'ada', avatar_url: AVATAR, email: 'ada@example.com' }
+  return { id, name: 'Ada Lovelace', username: 'ada', state: 'active', avatar_url: AVATAR, web_url: `${HOST}/ada`, email: 'ada@example.com' }
 }
 
 function commit(ctx: FixtureContext, id = sha(ctx)) {
@@ -104,6 +105,8 @@ function mergeRequest(ctx: FixtureContext) {
   const labels = [label(ctx, projectId)]
   return {
     object_kind: 'merge_request',
+    // gitbeaker's types require event_name beside event_type (system hooks send both).
+    event_name: 'merge_request',
     event_type: 'merge_request',
     user: user(userId),
     project: project(projectId),
@@ -160,7 +163,18 @@ function mergeRequest(ctx: FixtureContext) {
       system_action: null,
     },
     labels,
-    changes: {},
+    // What opening set, each from nothing (@gitbeaker/core's WebhookMergeRequestEventSchema names these).
+    changes: {
+      target_branch: { previous: null, current: 'main' },
+      updated_by_id: { previous: null, current: null },
+      draft: { previous: null, current: false },
+      updated_at: { previous: null, current: ctx.iso() },
+      assignees: { previous: [], current: [user(userId)] },
+      reviewers: { previous: [], current: [] },
+      labels: { previous: [], current: labels },
+      last_edited_at: { previous: null, current: null },
+      last_edited_by_id: { previous: null, current: null },
+    },
     repository,
     assignees: [user(userId)],
     reviewers: [],
@@ -175,6 +189,7 @@ function issue(ctx: FixtureContext) {
   const labels = [label(ctx, projectId)]
   return {
     object_kind: 'issue',
+    event_name: 'issue',
     event_type: 'issue',
     user: user(userId),
     project: project(projectId),
@@ -216,12 +231,19 @@ function issue(ctx: FixtureContext) {
       labels,
       customer_relations_contacts: [],
       escalation_status: null,
+      escalation_policy: null,
       action: 'open',
     },
     labels,
-    changes: {},
+    // What opening set, each from nothing, as GitLab's example (updated_by_id, updated_at, labels).
+    changes: {
+      updated_by_id: { previous: null, current: null },
+      updated_at: { previous: null, current: ctx.iso() },
+      labels: { previous: [], current: labels },
+    },
     repository,
     assignees: [user(userId)],
+    assignee: user(userId),
   }
 }
 
@@ -232,6 +254,7 @@ function note(ctx: FixtureContext) {
   const mr = mergeRequest(ctx).object_attributes
   return {
     object_kind: 'note',
+    event_name: 'note',
     event_type: 'note',
     user: user(userId),
     project_id: projectId,
@@ -265,7 +288,7 @@ function note(ctx: FixtureContext) {
       action: 'create',
     },
     repository,
-    merge_request: { ...mr, source_project_id: projectId, target_project_id: projectId, source: project(projectId), target: project(projectId), author_id: userId, assignee_ids: [userId], assignee_id: userId },
+    merge_request: { ...mr, source_project_id: projectId, target_project_id: projectId, source: project(projectId), target: project(projectId), author_id: userId, assignee_ids: [userId], assignee_id: userId, assignee: user(userId), position: 0 },
   }
 }
 
@@ -325,16 +348,16 @@ function pipeline(ctx: FixtureContext) {
 }
 
 export const gitlabEvents: CatalogEvent[] = [
-  // Push events ("Push Hook").
+  // Push events ("Push Hook"); WebhookPushEventSchema.
   { type: 'push', description: 'Commits were pushed to a branch.', payload: (ctx) => push(ctx, 'push') },
-  // Tag events ("Tag Push Hook").
+  // Tag events ("Tag Push Hook"); WebhookTagEventSchema.
   { type: 'tag_push', description: 'A tag was pushed.', payload: (ctx) => push(ctx, 'tag_push') },
-  // Merge request events ("Merge Request Hook"), action open.
+  // Merge request events ("Merge Request Hook"), action open; WebhookMergeRequestEventSchema.
   { type: 'merge_request.open', description: 'A merge request was opened.', payload: mergeRequest },
-  // Work item events ("Issue Hook"), action open.
+  // Work item events ("Issue Hook"), action open; WebhookIssueEventSchema.
   { type: 'issue.open', description: 'An issue was opened.', payload: issue },
-  // Comment events ("Note Hook") on a merge request.
+  // Comment events ("Note Hook") on a merge request; WebhookMergeRequestNoteEventSchema.
   { type: 'note.create', description: 'A comment was made on a merge request.', payload: note },
-  // Pipeline events ("Pipeline Hook").
+  // Pipeline events ("Pipeline Hook"); WebhookPipelineEventSchema.
   { type: 'pipeline', description: 'A pipeline finished.', payload: pipeline },
 ]
