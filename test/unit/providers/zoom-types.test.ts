@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { providerBody } from '../../../electron/engine/providers'
 import { fixtureContext } from '../../../shared/event-catalog'
@@ -7,10 +6,10 @@ import { zoomEvents } from '../../../shared/event-catalog/zoom'
 import { PROVIDERS } from '../../../shared/providers'
 import { typeErrors } from './support/type-check'
 
-// Every Zoom catalog event against Zoom's published event types (support/zoom-webhook-types.ts:
-// Zoom's webhook reference as its Node SDK types it), compiled strict: the whole body as the
-// event's type. A required field missing, an unknown field or a wrong type (a meeting id that is a
-// string where Zoom says number) fails.
+// Every Zoom catalog event against the event types Zoom's Node SDK publishes (@zoom/rivet's
+// meetings module: `MeetingCreatedEvent` …, generated from Zoom's Meetings webhook reference),
+// compiled strict: the whole body as the event's type. A required field missing, an unknown field
+// or a wrong type (a meeting id that is a string where Zoom says number) fails.
 
 const EVENT_TYPES: Record<string, string> = {
   'meeting.created': 'MeetingCreatedEvent',
@@ -20,7 +19,7 @@ const EVENT_TYPES: Record<string, string> = {
   'recording.completed': 'RecordingCompletedEvent',
 }
 
-const IMPORTS = [`import type { ${Object.values(EVENT_TYPES).join(', ')} } from ${JSON.stringify(path.join(__dirname, 'support/zoom-webhook-types'))}`]
+const IMPORTS = [`import type { ${Object.values(EVENT_TYPES).join(', ')} } from '@zoom/rivet/meetings'`]
 
 type Body = { event: string; event_ts: number; download_token?: string; payload: { account_id: string; object: Record<string, unknown> } & Record<string, unknown> }
 
