@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { DATA_DIR_DEFAULT_HELP, DATA_ENV, DataDirError, resolveDataDir } from '../engine/data-dir'
-import { DATA_FILE_NAME } from '../engine/engine'
+import { DATA_FILE_NAME } from '../engine/store'
 import { UsageError } from './usage-error'
 
 export { DATA_DIR_DEFAULT_HELP }

@@ -10,7 +10,7 @@ import { explainStep } from '../../shared/rules'
 import { explainLeg, targetUrlProblem } from '../../shared/forward'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, type Receiver } from '../engine/receiver'
-import { openDatabase } from '../engine/store'
+import { DATA_FILE_NAME, openDatabase } from '../engine/store'
 import { createRequestStore } from '../engine/store/requests'
 import { watchDefinitions } from '../engine/host/definitions-watch'
 import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
@@ -21,7 +21,6 @@ import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from '
 import { readFileOrUsage, UsageError } from './usage-error'
 
 export const DEFAULT_LISTEN_PORT = 7780
-export const DATA_FILE = 'hookloop.db'
 
 /** Options of `hookloop listen`; other features (the tunnel) add theirs by spreading this. */
 export const LISTEN_OPTIONS = {
@@ -42,7 +41,7 @@ answered by the endpoint's rules; one line is logged per request.
   -p, --port P       port to listen on (default: the config's, else ${DEFAULT_LISTEN_PORT}; 0 = any free port)
       --host H       address to bind (default 127.0.0.1)
   -c, --config FILE  endpoints and rules (JSON; schema in the README, section "hookloop listen")
-      --data DIR     data folder holding ${DATA_FILE} (${DATA_DIR_DEFAULT_HELP})
+      --data DIR     data folder holding ${DATA_FILE_NAME} (${DATA_DIR_DEFAULT_HELP})
       --forward-to URL  forward mode: requests no rule answers go on to your app at URL, and the
                      sender gets your app's answer (both legs recorded)
       --json         NDJSON on stdout: one JSON object per request, once answered; every other
@@ -196,7 +195,7 @@ export async function listenCommand(args: string[]): Promise<number> {
   const tunnelOptions = tunnelSettings(values, settings.host)
   const keep = retentionFlags(values)
   let tunnel: ReturnType<typeof startListenTunnel> | undefined
-  const file = join(settings.dataDir, DATA_FILE)
+  const file = join(settings.dataDir, DATA_FILE_NAME)
   const db = openDatabase({ file })
   // With --json stdout carries only the requests' JSON lines.
   const write = (line: string) => (values.json ? process.stderr : process.stdout).write(line + '\n')

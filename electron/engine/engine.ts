@@ -19,14 +19,12 @@ import { createRetention, type Retention } from './retention/retention'
 import { createSender, type PublishInput, type Sender } from './sender/sender'
 import type { Subscription, SubscriptionInput } from './sender/subscriptions'
 import { sign } from './signatures'
-import { openDatabase } from './store'
+import { DATA_FILE_NAME, openDatabase } from './store'
 import { createDeliveryStatements } from './store/deliveries'
 import { createSimulationStatements } from './store/simulations'
 import { createTunnelManager, type TunnelManager, type TunnelManagerOptions } from './tunnel'
 import { tunnelLookup } from './tunnel/lookup'
 import { Agent } from 'undici'
-
-export const DATA_FILE_NAME = 'hookloop.db'
 
 export interface EngineOptions {
   /** The SQLite file; or give dataDir and the file is `<dataDir>/hookloop.db`. */

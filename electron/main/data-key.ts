@@ -7,10 +7,8 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { safeStorage } from 'electron'
+import { DATA_FILE_NAME } from '../engine/store/data-file'
 import { sealedKeyFileOf, secretKeyFileOf } from '../engine/store/secret-box'
-
-// engine.ts's DATA_FILE_NAME: importing it from there would bundle the whole engine into the shell.
-const DATA_FILE = 'hookloop.db'
 
 export interface AppDataKey {
   /** base64; undefined when the OS offers no encryption (the engine then keeps its key file). */
@@ -26,7 +24,7 @@ function writePrivate(file: string, text: string): void {
 }
 
 export function appDataKey(dataDir: string): AppDataKey {
-  const dataFile = join(dataDir, DATA_FILE)
+  const dataFile = join(dataDir, DATA_FILE_NAME)
   const sealedFile = sealedKeyFileOf(dataFile)
   const plainFile = secretKeyFileOf(dataFile)
   if (!safeStorage.isEncryptionAvailable()) {

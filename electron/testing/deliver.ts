@@ -16,7 +16,7 @@ import { catalogPayload } from '../engine/providers/payload'
 import { packSubscription } from '../engine/providers/subscription'
 import { createSender } from '../engine/sender'
 import { sign } from '../engine/signatures'
-import { openDatabase } from '../engine/store'
+import { DATA_FILE_NAME, openDatabase } from '../engine/store'
 import { track } from './open-resources'
 
 /** A catalog event type ("push", "invoice.paid"), or an event with its own payload. */
@@ -104,7 +104,7 @@ export async function deliver(options: DeliverOptions): Promise<DeliverResult> {
   if (!Array.isArray(options.events) || options.events.length === 0) throw new TypeError('deliver: give at least one event in "events" ("push", or { type, payload })')
   const input = subscriptionInput(options)
   const dir = mkdtempSync(join(tmpdir(), 'hookloop-testing-'))
-  const db = openDatabase({ file: join(dir, 'hookloop.db') })
+  const db = openDatabase({ file: join(dir, DATA_FILE_NAME) })
   const clock = createVirtualClock(options.startAt === undefined ? {} : { start: options.startAt })
   const sender = createSender({ db, clock, sign })
   const close = async () => {

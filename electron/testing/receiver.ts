@@ -8,7 +8,7 @@ import type { EndpointInput } from '../../shared/receiver'
 import type { ResponseOutcome } from '../../shared/receiver-events'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, type Receiver } from '../engine/receiver'
-import { openDatabase } from '../engine/store'
+import { DATA_FILE_NAME, openDatabase } from '../engine/store'
 import { toReceivedRequest, type ReceivedRequest } from './received-request'
 import { track } from './open-resources'
 
@@ -80,7 +80,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
     throw new TypeError('startReceiver: give at least one endpoint, e.g. { endpoints: [{ slug: "github", scheme: "github", secrets: ["…"] }] }')
   }
   const dir = mkdtempSync(join(tmpdir(), 'hookloop-testing-'))
-  const db = openDatabase({ file: join(dir, 'hookloop.db') })
+  const db = openDatabase({ file: join(dir, DATA_FILE_NAME) })
   const clock = createRealClock()
   const answered: ReceivedRequest[] = []
   const taken = new Set<number>()

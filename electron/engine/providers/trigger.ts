@@ -10,7 +10,7 @@ import type { SendFaultInput } from '../../../shared/sender-faults'
 import { createClock, isVirtualClock, type ClockSpec } from '../clock'
 import { createSender, type SigningTime } from '../sender'
 import { sign } from '../signatures'
-import { openDatabase } from '../store'
+import { DATA_FILE_NAME, openDatabase } from '../store'
 import { consumerEventId, type ConsumerEventId } from './consumer-id'
 import { catalogPayload } from './payload'
 import { packSubscription } from './subscription'
@@ -55,7 +55,7 @@ export interface TriggerResult {
 
 export async function trigger(input: TriggerInput): Promise<TriggerResult> {
   const dir = mkdtempSync(join(tmpdir(), 'hookloop-trigger-'))
-  const db = openDatabase({ file: join(dir, 'hookloop.db') })
+  const db = openDatabase({ file: join(dir, DATA_FILE_NAME) })
   const clock = createClock(input.clock)
   const sender = createSender({ db, clock, sign, ...(input.signingTime ? { signingTime: input.signingTime } : {}) })
   const wallStart = performance.now()

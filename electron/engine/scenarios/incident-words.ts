@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto'
 import type { Step } from '../../../shared/rules'
 import type { SendFaultInput } from '../../../shared/sender-faults'
-import { isEventId } from '../../../shared/event-id'
+import { isEventId, UUID_V4_PATTERN } from '../../../shared/event-id'
 
 /** The receiver's recorded answer as the step that gives it again; null when it cannot be made. */
 export function stepFor(outcome: string | null): Step | null {
@@ -60,11 +60,9 @@ export function faultsFor(reason: string | null): SendFaultInput[] | undefined {
   }
 }
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
-
 /** An event id kept as it is (msg_…, evt_…, a UUID); anything else (a body, an id and its endpoint) hashed into a UUID, the same on every conversion. */
 export function eventIdFor(key: string): string {
-  if (UUID_V4.test(key)) return key.toLowerCase()
+  if (UUID_V4_PATTERN.test(key)) return key.toLowerCase()
   if (isEventId(key)) return key
   const hex = createHash('sha256').update(key).digest('hex')
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)
