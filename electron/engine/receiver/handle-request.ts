@@ -4,7 +4,7 @@
 // happens to the request ends in its Capture and in events, in that order. The receiver answers
 // even what Node would answer by itself (a missing Host, an unknown Expect, CONNECT), so every
 // answer has its row.
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Clock } from '../../../shared/clock'
 import { arrivedOnClock } from '../clock'
@@ -357,7 +357,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
 
   function writeRaw(socket: Socket, status: number, headers: [string, string][], body: Buffer): void {
     if (!socket.writable) return
-    const head = [`HTTP/1.1 ${status} ${status === 405 ? 'Method Not Allowed' : 'Service Unavailable'}`, 'connection: close', ...headers.map(([k, v]) => `${k}: ${v}`)].join('\r\n')
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'connection: close', ...headers.map(([k, v]) => `${k}: ${v}`)].join('\r\n')
     socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, 'latin1'), body]))
   }
 

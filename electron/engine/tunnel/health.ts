@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http'
 import type { LookupFunction } from 'node:net'
 import { httpGet, HttpGetError } from './http-get'
 
@@ -18,7 +19,7 @@ export function healthRequestMarker(secret: string): Buffer {
 /** What the socket pool writes back for a health request. */
 export function healthResponse(secret: string): string {
   // Keep-alive: the tunnel server may reuse the socket, so a health check costs no socket.
-  return `HTTP/1.1 204 No Content\r\n${HEALTH_ECHO_HEADER}: ${secret}\r\n\r\n`
+  return `HTTP/1.1 204 ${STATUS_CODES[204]}\r\n${HEALTH_ECHO_HEADER}: ${secret}\r\n\r\n`
 }
 
 /** Compares the first bytes seen on a socket with the marker: decided, or more bytes needed. */

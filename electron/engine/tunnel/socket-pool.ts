@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http'
 import { connect, type LookupFunction, type Socket } from 'node:net'
 import { createFramer, type Framer } from './framing'
 import { createHandOff, type TunnelAcceptor } from './handoff'
@@ -56,7 +57,7 @@ const REOPEN_MAX_MS = 5000
 
 const BAD_GATEWAY_BODY = 'Hookloop: the local receiver is not reachable.\n'
 const BAD_GATEWAY =
-  'HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/plain; charset=utf-8\r\n' +
+  `HTTP/1.1 502 ${STATUS_CODES[502]}\r\ncontent-type: text/plain; charset=utf-8\r\n` +
   `content-length: ${Buffer.byteLength(BAD_GATEWAY_BODY)}\r\nconnection: close\r\n\r\n${BAD_GATEWAY_BODY}`
 
 export function createSocketPool(options: SocketPoolOptions): SocketPool {
