@@ -102,12 +102,16 @@ export interface Positional {
 // Writes are run with positional parameters: an array binds without a key lookup per column, and
 // a flat array of values posts to the writer thread for less than named rows (postMessage went
 // from ≈ 13 % to 8–11 % of the sender's event loop). Named placeholders become `?`s, and each
-// write is encoded as [statement index, values in placeholder order, …].
+// write is encoded as [statement index, values in placeholder order, …]. A marker inside a string
+// literal ('$x', '12:30'), a quoted identifier or a comment is text to SQLite, so it is matched
+// whole and kept as it is.
+const PLACEHOLDER_OR_QUOTED = /'(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`|\[[^\]]*\]|--[^\n]*|\/\*[\s\S]*?\*\/|[@:$]([A-Za-z_][A-Za-z0-9_]*)/g
 export function positional(sql: Readonly<Record<string, WriteSql>>): Map<string, Positional> {
   const out = new Map<string, Positional>()
   Object.entries(sql).forEach(([name, { sql: text, takes }], index) => {
     const names: string[] = []
-    const rewritten = text.replace(/[@:$]([A-Za-z_][A-Za-z0-9_]*)/g, (_m, param: string) => {
+    const rewritten = text.replace(PLACEHOLDER_OR_QUOTED, (match, param: string | undefined) => {
+      if (param === undefined) return match
       names.push(param)
       return '?'
     })

@@ -14,6 +14,8 @@ import { makeTempDir } from '../../support/temp-dir'
 const SQL = {
   put: { sql: 'INSERT INTO kv (k, v, blob) VALUES (@k, @v, @blob)', tables: [] },
   bump: { sql: 'UPDATE kv SET v = v + @by WHERE k = @k', tables: [] },
+  // Placeholder markers that are text to SQLite: in a string literal, a comment, a quoted name.
+  quoted: { sql: "INSERT INTO kv (k, v, \"blob\") VALUES (@k || ' pays ''$x'' at 12:30 @noon', @v /* :v */, NULL) -- $tail\n", tables: [] },
 } as const
 
 describe.each(['inline', 'thread'] as const)('SqlWriter (%s)', (mode) => {
@@ -51,6 +53,12 @@ describe.each(['inline', 'thread'] as const)('SqlWriter (%s)', (mode) => {
     ])
     expect((db.prepare("SELECT blob FROM kv WHERE k = 'a'").pluck().get() as Buffer).equals(body.subarray(0, 5))).toBe(true)
     expect(writer.pending()).toBe(0)
+  })
+
+  it("a quoted '$x' or '@noon', and markers in a comment or a quoted name, stay text: only real placeholders are bound", async () => {
+    open()
+    await writer.write([['quoted', { k: 'Ann', v: 7 }]])
+    expect(db.prepare('SELECT k, v FROM kv').all()).toEqual([{ k: "Ann pays '$x' at 12:30 @noon", v: 7 }])
   })
 
   it('a failing write is rejected alone and leaves nothing behind; the others commit', async () => {
@@ -144,6 +152,8 @@ describe.each(['inline', 'thread'] as const)('SqlWriter keeping failed batches (
 const TAKING = {
   put: { sql: 'INSERT INTO kv (k, v, blob) VALUES (@k, @v, @blob)', tables: [], takes: ['blob'] },
   bump: { sql: 'UPDATE kv SET v = v + @by WHERE k = @k', tables: [] },
+  // Placeholder markers that are text to SQLite: in a string literal, a comment, a quoted name.
+  quoted: { sql: "INSERT INTO kv (k, v, \"blob\") VALUES (@k || ' pays ''$x'' at 12:30 @noon', @v /* :v */, NULL) -- $tail\n", tables: [] },
 } as const
 
 describe.each(['inline', 'thread'] as const)('SqlWriter lanes and taken bytes (%s)', (mode) => {
