@@ -3,9 +3,10 @@ import type { SendFault } from '../../../shared/sender-faults'
 import { providerBody } from '../providers/envelopes'
 import { providerHeaders } from '../providers/headers'
 import { twilioBodyHashUrl } from '../signatures'
-import { sentBody, type StoredEvent } from './envelope'
+import { sentBody } from './envelope'
+import type { StoredEvent } from '../store/events'
 import { addSignedHeaders, baseHeaders, defaultEventIdHeader, type BuiltHeaders, type SignFn } from './request-headers'
-import type { Subscription } from './subscriptions'
+import type { Subscription } from '../store/subscriptions'
 
 // What one attempt sends: body, URL and headers. A subscription with a provider pack sends what
 // that provider sends (its envelope, content type and headers, built per attempt); one without

@@ -14,7 +14,8 @@ import { postOnce, type PostResult } from './http-post'
 import { attemptLink } from './attempt-link'
 import { ATTEMPT_HEADER, type SignFn } from './request-headers'
 import { buildAttemptRequest } from './attempt-request'
-import type { Subscription, SubscriptionBook } from './subscriptions'
+import type { SubscriptionBook } from './subscriptions'
+import type { Subscription } from '../store/subscriptions'
 import { attemptView, deliveryView, parseDeliveryFaults } from './views'
 
 // One attempt of one delivery, start to record. The attempt row is written (and committed, in a

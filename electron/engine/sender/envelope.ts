@@ -1,16 +1,9 @@
 import type { Envelope } from '../../../shared/envelope'
+import type { StoredEvent } from '../store/events'
 
 // The bytes an attempt sends, built from the stored event columns. The payload is stored once as
 // its JSON bytes; the 'event' envelope wraps them without re-serialising, so its bytes equal
 // JSON.stringify({event_id, event_type, payload}) and the 'payload' envelope sends them as they are.
-
-export interface StoredEvent {
-  id: string
-  eventType: string
-  /** The payload's JSON bytes. */
-  payload: Buffer
-  createdAt: number
-}
 
 /** The payload as JSON bytes (an absent payload is `null`). */
 export function payloadBytes(payload: unknown): Buffer {

@@ -1,9 +1,11 @@
 // The sending half of Hookloop. See docs/sender.md.
 export { createSender, type Sender, type SenderOptions, type SigningTime, type PublishInput, type PublishResult } from './sender'
 export { SenderError, type SenderErrorCode } from './sender-error'
-export type { Subscription, SubscriptionInput, SubscriptionPatch, SubscriptionTarget } from './subscriptions'
+export type { SubscriptionInput, SubscriptionPatch } from './subscriptions'
+export type { Subscription, SubscriptionTarget } from '../store/subscriptions'
+export type { StoredEvent } from '../store/events'
 export type { ResolveEndpointUrl } from './attempt-runner'
 export { ATTEMPT_HEADER, defaultEventIdHeader, type SignFn } from './request-headers'
 export { postOnce, type PostInput, type PostResult } from './http-post'
 export { classifyNetworkError } from './classify-error'
-export { sentBody, payloadBytes, parsedPayload, type StoredEvent } from './envelope'
+export { sentBody, payloadBytes, parsedPayload } from './envelope'

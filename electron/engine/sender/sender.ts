@@ -24,9 +24,11 @@ import { cacheDeliveries } from './delivery-cache'
 import { SenderEmitter, type SenderListener } from './emitter'
 import type { SignFn } from './request-headers'
 import { SenderError } from './sender-error'
-import { createSubscriptionBook, type Subscription, type SubscriptionInput, type SubscriptionPatch } from './subscriptions'
+import { createSubscriptionBook, type SubscriptionInput, type SubscriptionPatch } from './subscriptions'
+import type { Subscription } from '../store/subscriptions'
+import type { StoredEvent } from '../store/events'
 import { attemptView, deliveryView, type DeliveryFaults } from './views'
-import { payloadBytes, sentBody, type StoredEvent } from './envelope'
+import { payloadBytes, sentBody } from './envelope'
 import { EVENT_ID_RULE, isEventId } from '../../../shared/event-id'
 
 // The sending half of Hookloop: subscriptions, events, deliveries and their attempts over the

@@ -5,15 +5,12 @@ import type { Policy } from '../../../shared/policy'
 import { resolvePolicy, type PolicySpec } from '../../../shared/policy-presets'
 import { ENVELOPES, isEnvelope, type Envelope } from '../../../shared/envelope'
 import { apiVersionFor, isProviderId, PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
-import { subscriptionFromRow, subscriptionToRow, type SubscriptionStatements } from '../store/subscriptions'
+import { subscriptionFromRow, subscriptionToRow, type Subscription, type SubscriptionStatements, type SubscriptionTarget } from '../store/subscriptions'
 import { SenderError } from './sender-error'
 
 // Subscriptions as the sender uses them: parsed once, cached by id, written through to the store.
 // the store's secrets_json holds [signing secret, then secrets rotated out, newest first]: rotation makes the
 // old secret invalid at once (no grace), and the `rotated-secret` fault can still sign with it.
-
-/** Where a subscription delivers: any URL, or one of Hookloop's own endpoints (loop mode). */
-export type SubscriptionTarget = { url: string } | { endpoint: string }
 
 export interface SubscriptionInput {
   id?: string
@@ -42,27 +39,6 @@ export interface SubscriptionInput {
 }
 
 export type SubscriptionPatch = Partial<Omit<SubscriptionInput, 'id'>>
-
-export interface Subscription {
-  id: string
-  name: string
-  target: SubscriptionTarget
-  scheme: SchemeId
-  /** The signing secret. */
-  secret: string | undefined
-  /** Rotated out, newest first. */
-  retiredSecrets: string[]
-  policy: Policy
-  headers: Record<string, string>
-  eventIdHeader: string | null
-  envelope: Envelope
-  provider: ProviderId | null
-  /** The provider API version it delivers; null without a provider or for one without versions. */
-  apiVersion: string | null
-  paused: boolean
-  createdAt: number
-  updatedAt: number
-}
 
 const RETIRED_KEPT = 5
 

@@ -1,6 +1,13 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
-import type { StoredEvent } from '../sender/envelope'
+
+export interface StoredEvent {
+  id: string
+  eventType: string
+  /** The payload's JSON bytes. */
+  payload: Buffer
+  createdAt: number
+}
 
 /**
  * One event as stored: the payload column holds the payload's JSON bytes. The body an attempt sends

@@ -1,11 +1,34 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
 import { secretBoxOf } from './secret-box'
-import { isEnvelope } from '../../../shared/envelope'
-import { policySchema } from '../../../shared/policy'
-import { isProviderId } from '../../../shared/providers'
+import { isEnvelope, type Envelope } from '../../../shared/envelope'
+import { policySchema, type Policy } from '../../../shared/policy'
+import { isProviderId, type ProviderId } from '../../../shared/providers'
 import type { SchemeId } from '../../../shared/signatures'
-import type { Subscription } from '../sender/subscriptions'
+
+/** Where a subscription delivers: any URL, or one of Hookloop's own endpoints (loop mode). */
+export type SubscriptionTarget = { url: string } | { endpoint: string }
+
+export interface Subscription {
+  id: string
+  name: string
+  target: SubscriptionTarget
+  scheme: SchemeId
+  /** The signing secret. */
+  secret: string | undefined
+  /** Rotated out, newest first. */
+  retiredSecrets: string[]
+  policy: Policy
+  headers: Record<string, string>
+  eventIdHeader: string | null
+  envelope: Envelope
+  provider: ProviderId | null
+  /** The provider API version it delivers; null without a provider or for one without versions. */
+  apiVersion: string | null
+  paused: boolean
+  createdAt: number
+  updatedAt: number
+}
 
 export interface SubscriptionRow {
   id: string
