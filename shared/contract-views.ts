@@ -273,6 +273,11 @@ export interface SubscriptionView {
   provider: ProviderId | null
   /** The provider API version its deliveries follow; null when the provider has none (or no provider). */
   apiVersion: string | null
+  /**
+   * For a key-pair scheme (SendGrid's ECDSA, Discord's Ed25519): the public key the consumer's app
+   * verifies with, in the provider's own text form. Not a secret; null for every other scheme.
+   */
+  verifyKey: string | null
   paused: boolean
   metrics: SubscriptionMetrics
 }

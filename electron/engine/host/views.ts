@@ -8,6 +8,8 @@ import { RULE_PRESETS } from '../../../shared/rules-presets'
 import { HANDSHAKES, handshakeNeedsSecret } from '../../../shared/handshakes'
 import type { TunnelState } from '../../../shared/tunnel'
 import { PROVIDERS } from '../../../shared/providers'
+import { SCHEMES } from '../../../shared/signatures'
+import { isAsymmetricFormat, publicKeyText } from '../signatures'
 import type { Engine } from '../engine'
 import type { Subscription } from '../sender'
 import { createSimulationStatements, type SimulationRow, type SimulationStatements } from '../store/simulations'
@@ -92,6 +94,14 @@ export function withFailureWindow(binding: EngineBinding, view: SubscriptionView
   return { ...view, metrics: { ...m, deliveries24h: window.deliveries, failed24h: window.failed, failureRate24h: window.rate } }
 }
 
+/** The public key a key-pair scheme's consumer verifies with (what the app's settings take). */
+function verifyKeyOf(s: Subscription): string | null {
+  const format = SCHEMES[s.scheme].secretFormat
+  if (!s.secret || !isAsymmetricFormat(format)) return null
+  const key = publicKeyText(s.secret, format)
+  return typeof key === 'string' ? key : null
+}
+
 /**
  * A subscription with its figures, each counted by its one definition (store/counts.ts). Quick:
  * the deliveries table alone (one row per delivery), while the attempt-level counts are computed.
@@ -110,6 +120,7 @@ export function subscriptionView(binding: EngineBinding, s: Subscription, quick 
     url: 'url' in s.target ? s.target.url : engine.endpointUrl(s.target.endpoint),
     scheme: s.scheme,
     secretHints: s.secret ? [secretHint(s.secret)] : [],
+    verifyKey: verifyKeyOf(s),
     policyId,
     policyLabel: POLICY_CATALOG.entries[policyId].label,
     envelope: s.envelope,

@@ -8,9 +8,10 @@ const FORMAT_WORDS = { whsec: 'whsec_ + base64', hex: 'hex', 'ecdsa-p256': 'an E
 
 export function SecretField({ scheme, value, onChange, problem }: { scheme: SchemeId; value: string; onChange: (secret: string) => void; problem: string | undefined }) {
   const format = FORMAT_WORDS[secretFormatOf(scheme)]
+  const keyPair = secretFormatOf(scheme) === 'ed25519' || secretFormatOf(scheme) === 'ecdsa-p256'
   const copy = () => {
     navigator.clipboard.writeText(value).then(
-      () => toast('ok', 'Secret copied: paste it into your app’s settings before you create the subscription'),
+      () => toast('ok', keyPair ? 'Private key copied: Hookloop signs with it; your app takes the public key the card shows' : 'Secret copied: paste it into your app’s settings before you create the subscription'),
       () => toast('error', 'Copy: the browser refused the clipboard; select the secret and copy it by hand'),
     )
   }
@@ -40,7 +41,10 @@ export function SecretField({ scheme, value, onChange, problem }: { scheme: Sche
           {problem}
         </span>
       ) : (
-        <span className="hint">Shown here until the subscription is created; after that only its hint.</span>
+        <span className="hint">
+          Shown here until the subscription is created; after that only its hint.
+          {keyPair ? ' This is the private key Hookloop signs with; the card then shows the public key your app verifies with.' : ''}
+        </span>
       )}
     </label>
   )

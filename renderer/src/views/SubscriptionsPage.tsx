@@ -93,6 +93,27 @@ function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView 
         <div className="hint" data-testid="secret-hint">
           Secret: {s.secretHints[0] ?? '—'}
         </div>
+        {s.verifyKey && (
+          <div className="row" style={{ gap: 6, flexWrap: 'nowrap' }}>
+            <span className="hint" style={{ flex: 'none' }}>
+              Your app verifies with
+            </span>
+            <code className="mono ellipsis" title={s.verifyKey} data-testid="verify-key">
+              {s.verifyKey}
+            </code>
+            <button
+              className="btn small"
+              onClick={() =>
+                navigator.clipboard.writeText(s.verifyKey ?? '').then(
+                  () => toast('ok', 'Public key copied: paste it into your app’s settings'),
+                  () => toast('error', 'Copy: the browser refused the clipboard; select the key and copy it by hand'),
+                )
+              }
+            >
+              Copy
+            </button>
+          </div>
+        )}
         <div className="metrics" data-testid="metrics">
           <Metric name="deliveries" word={COUNT_WORDS.deliveries} value={m.deliveries} />
           <Metric name="attempts" word={COUNT_WORDS.attempts} value={m.attempts} />
