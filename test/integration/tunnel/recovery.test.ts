@@ -143,8 +143,11 @@ describe('tunnel recovery', () => {
     expect((await sendToPublicUrl(manager.publicUrl() ?? '', '/hooks/while-degraded', { body: '{}' })).status).toBe(200)
     server.setRefuseSockets(false)
     await waitForState(manager, isOnline, 'online once sockets are accepted again')
-    // Counts change while degraded (a request cycles a socket; sockets come back one by one).
-    expect(states.map((s) => s.kind).join(' ')).toMatch(/^connecting online (degraded )+online$/)
+    // Counts change while degraded (a request cycles a socket; sockets come back one by one), and
+    // refused sockets connected for the same moment can fill the pool for one report: under load
+    // an "online" may fall between the degraded ones. What must hold: online first, degraded while
+    // sockets are refused, online at the end.
+    expect(states.map((s) => s.kind).join(' ')).toMatch(/^connecting online degraded (?:(?:degraded|online) )*online$/)
     for (const s of states) if (s.kind === 'degraded') expect(s.liveSockets).toBeLessThan(4)
   })
 
