@@ -77,13 +77,14 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
     await exited
     return 1
   }
-  out.write(`${reply.openUrl}\n`)
-  out.write(`Hookloop is running: open the address above (it carries this run's access token).\n`)
-  out.write(`Webhook receiver: ${reply.receiverUrl}/h/<endpoint>   data: ${dataDir}   Ctrl-C to stop.\n`)
-
+  // Signals are handled before the lines are printed: a script that waits for them may stop us at
+  // once, and its signal can arrive before this process runs its next statement.
   const stop = () => child.kill('SIGTERM')
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  out.write(`${reply.openUrl}\n`)
+  out.write(`Hookloop is running: open the address above (it carries this run's access token).\n`)
+  out.write(`Webhook receiver: ${reply.receiverUrl}/h/<endpoint>   data: ${dataDir}   Ctrl-C to stop.\n`)
   const code = await exited
   process.off('SIGINT', stop)
   process.off('SIGTERM', stop)
