@@ -4,7 +4,7 @@
 // the timeline, add a forward preset, resend edited with the signature broken and see the new leg.
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startApp, type App } from '../integration/forward/apps'
+import { startApp, type App } from '../support/forward-apps'
 import { openBrowser, type Browser } from './support/browser'
 import { createEndpoint, openApp, rowSelector, screenshot } from './support/app'
 import { startServe, type Served } from './support/serve'

@@ -9,8 +9,8 @@ import { isVirtualClock } from '../../../electron/engine/clock'
 import type { Host } from '../../../electron/engine/host/run-host'
 import { createTunnelServer, type TunnelServer } from '../../support/tunnel-server'
 import type { ServerFrame, TimelineRow } from '../../../shared/contract'
-import type { Call } from '../host/control-client'
-import { useHostSessions } from '../host/host-session'
+import type { Call } from '../host/support/control-client'
+import { useHostSessions } from '../host/support/session'
 
 let tunnelServer: TunnelServer | null = null
 afterEach(async () => {

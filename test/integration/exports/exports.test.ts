@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportSelection, parseImportFile, replayItems } from '../../../electron/engine/exports'
 import { REDACTED, type CaseFile, type Har } from '../../../shared/exports'
 import { endpointSchema } from '../../../shared/scenario-parts'
-import { BEARER, createFixture, newEngine, RESIGN_SECRET, SECRET, SUBSCRIPTION_SECRET, type Fixture } from './fixture'
+import { BEARER, createFixture, newEngine, RESIGN_SECRET, SECRET, SUBSCRIPTION_SECRET, type Fixture } from './support'
 
 // Real captures from a real engine → HAR (validated against the HAR 1.2 JSON schema), cURL (run
 // by bash and curl against the receiver: the same bytes arrive) and case files; redaction by

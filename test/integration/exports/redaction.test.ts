@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportSelection } from '../../../electron/engine/exports'
 import { EXPORT_FORMATS } from '../../../shared/exports'
-import { newEngine } from './fixture'
+import { newEngine } from './support'
 
 const VALUES = {
   gitlab: 'glpat-9f8e7d6c5b4a3928',

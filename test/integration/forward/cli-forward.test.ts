@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startListen } from '../../support/listen-cli'
 import { runCli } from '../../support/run-cli'
 import { useTempDir } from '../../support/use-temp-dir'
-import { post, startApp, type App } from './apps'
+import { post, startApp, type App } from '../../support/forward-apps'
 
 describe('hookloop listen --forward-to', () => {
   const temp = useTempDir('hookloop-forward-')

@@ -4,8 +4,8 @@ import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../support/run-cli'
-import { startHarness, type Harness } from '../receiver/helpers'
-import { downPort, post, signedHeaders, startVerifyingApp, stopAll, type App } from './apps'
+import { startHarness, type Harness } from '../receiver/support'
+import { downPort, post, signedHeaders, startVerifyingApp, stopAll, type App } from '../../support/forward-apps'
 
 const secret = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')
 

@@ -4,8 +4,8 @@
 // Counted, never timed: the app holds every answer until the test releases it.
 import type { ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startHarness, type Harness } from '../receiver/helpers'
-import { post, startApp, type App } from './apps'
+import { startHarness, type Harness } from '../receiver/support'
+import { post, startApp, type App } from '../../support/forward-apps'
 
 const KIB = 1024
 

@@ -2,9 +2,9 @@
 // the app gets the exact bytes, the sender gets the app's answer, and the request and its leg are
 // stored whole.
 import { afterEach, describe, expect, it } from 'vitest'
-import { startHarness, type Harness } from '../receiver/helpers'
+import { startHarness, type Harness } from '../receiver/support'
 import { providerSizedBody, sha256 } from '../../support/provider-sized-body'
-import { post, startApp, stopAll, type App } from './apps'
+import { post, startApp, stopAll, type App } from '../../support/forward-apps'
 
 describe('forward mode with a provider-sized body', () => {
   let h: Harness | undefined

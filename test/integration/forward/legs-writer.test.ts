@@ -5,8 +5,8 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createForwardLegStore } from '../../../electron/engine/store/forward-legs'
-import { startHarness, type Harness } from '../receiver/helpers'
-import { post, startApp, stopAll, type App } from './apps'
+import { startHarness, type Harness } from '../receiver/support'
+import { post, startApp, stopAll, type App } from '../../support/forward-apps'
 
 describe('forward legs through the capture writer thread', () => {
   let h: Harness

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { explainRule } from '../../../shared/rules'
 import { expandPreset } from '../../../shared/rules-presets'
 import { FORWARD_PRESET_IDS } from '../../../shared/forward-presets'
-import { startHarness, type Harness } from '../receiver/helpers'
-import { post, startApp, stopAll, type App } from './apps'
+import { startHarness, type Harness } from '../receiver/support'
+import { post, startApp, stopAll, type App } from '../../support/forward-apps'
 
 describe('forward presets', () => {
   let h: Harness

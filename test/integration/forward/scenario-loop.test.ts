@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ScenarioReport } from '../../../shared/scenario-report'
 import { REPO_ROOT, runCli } from '../../support/run-cli'
-import { startApp, type App } from './apps'
+import { startApp, type App } from '../../support/forward-apps'
 
 const EXAMPLE = join(REPO_ROOT, 'examples', 'forward', 'provider-a-through-your-app.json')
 const SECRET = (JSON.parse(readFileSync(EXAMPLE, 'utf8')) as { endpoints: { secrets: string[] }[] }).endpoints[0]?.secrets[0] as string

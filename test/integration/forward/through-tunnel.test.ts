@@ -3,10 +3,10 @@
 // signature with the official Standard Webhooks library.
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
-import { useCleanups } from '../tunnel/fixture'
-import { realTunnelFixture, testServerFixture } from '../tunnel/real-fixture'
-import { sendToPublicUrl, waitForState } from '../tunnel/support'
-import { startApp } from './apps'
+import { useCleanups } from '../tunnel/support/server'
+import { realTunnelFixture, testServerFixture } from '../tunnel/support/behind-tunnel'
+import { sendToPublicUrl, waitForState } from '../tunnel/support/tunnel'
+import { startApp } from '../../support/forward-apps'
 
 const secret = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')
 const cleanup = useCleanups()

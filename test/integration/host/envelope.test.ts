@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseScenario } from '../../../shared/scenario-validate'
 import { runScenario } from '../../../electron/engine/scenarios/run'
-import { settled, useHostSessions } from './host-session'
+import { settled, useHostSessions } from './support/session'
 
 const openSession = useHostSessions()
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { SubscriptionView } from '../../../shared/contract'
 import { createCountReads } from '../../../electron/engine/store/counts'
 import { withFailureWindow, type EngineBinding } from '../../../electron/engine/host/views'
-import { answer, senderWithServer } from '../sender/helpers'
+import { answer, senderWithServer } from '../sender/support'
 
 const start = senderWithServer()
 const HOUR = 3_600_000

@@ -4,8 +4,8 @@
 // timeline's mark says whether the app saw it, a forward preset takes the target, and a resend
 // adds a leg.
 import { describe, expect, it } from 'vitest'
-import { downPort, post, startApp } from '../forward/apps'
-import { useHostSessions } from './host-session'
+import { downPort, post, startApp } from '../../support/forward-apps'
+import { useHostSessions } from './support/session'
 
 const openSession = useHostSessions()
 

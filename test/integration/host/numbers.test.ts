@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { SubscriptionView, TimelineFilter } from '../../../shared/contract'
 import { DELIVERY_STATUSES } from '../../../shared/delivery'
 import { directMetrics, directRow, directRowTotal, seedKnownMix, shownMetrics, startConsumer } from '../../support/known-mix'
-import { settled, useHostSessions, type HostSession } from './host-session'
+import { settled, useHostSessions, type HostSession } from './support/session'
 
 const openSession = useHostSessions()
 

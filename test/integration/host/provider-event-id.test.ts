@@ -3,7 +3,7 @@
 // GitHub subscription's the X-GitHub-Delivery header the endpoint captured. The detail's body is the
 // provider's shape, as the attempts sent it.
 import { describe, expect, it } from 'vitest'
-import { settled, useHostSessions } from './host-session'
+import { settled, useHostSessions } from './support/session'
 
 const openSession = useHostSessions()
 

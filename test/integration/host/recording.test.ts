@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import { parseScenario } from '../../../shared/scenario-validate'
 import { runScenario } from '../../../electron/engine/scenarios/run'
-import { startApp } from '../forward/apps'
-import { settled, useHostSessions } from './host-session'
+import { startApp } from '../../support/forward-apps'
+import { settled, useHostSessions } from './support/session'
 
 const openSession = useHostSessions()
 

@@ -10,8 +10,8 @@ import { EVENT_CATALOG } from '../../../shared/event-catalog'
 import { PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { parseScenario } from '../../../shared/scenario-validate'
 import { freshSecret } from '../../../shared/secrets'
-import { rawBody, serve, type Consumer } from '../providers/harness'
-import { settled, useHostSessions } from './host-session'
+import { rawBody, serve, type Consumer } from '../providers/support'
+import { settled, useHostSessions } from './support/session'
 
 const openSession = useHostSessions()
 

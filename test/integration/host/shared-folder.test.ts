@@ -14,7 +14,7 @@ import { createToken } from '../../../electron/engine/host/guard'
 import { startHost } from '../../../electron/engine/host/run-host'
 import { startListen } from '../../support/listen-cli'
 import { makeTempDir } from '../../support/temp-dir'
-import { connectControl } from './control-client'
+import { connectControl } from './support/control-client'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {

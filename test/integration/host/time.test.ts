@@ -9,10 +9,10 @@ import Stripe from 'stripe'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import type { ServerFrame, SimulationView, TimelineRow } from '../../../shared/contract'
-import { post, startApp } from '../forward/apps'
+import { post, startApp } from '../../support/forward-apps'
 import { closeEngine, virtualEngine } from '../../support/engine'
 import { createCountReads } from '../../../electron/engine/store/counts'
-import { settled, useHostSessions, type HostSession } from './host-session'
+import { settled, useHostSessions, type HostSession } from './support/session'
 
 const openSession = useHostSessions()
 

@@ -4,7 +4,7 @@
 import { request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTunnelServer, type TunnelServer } from '../../support/tunnel-server'
-import { useHostSessions } from './host-session'
+import { useHostSessions } from './support/session'
 
 let server: TunnelServer | null = null
 afterEach(async () => {

@@ -4,8 +4,8 @@
 import { EventWebhook } from '@sendgrid/eventwebhook'
 import { verifyKey } from 'discord-interactions'
 import { afterEach, describe, expect, it } from 'vitest'
-import { rawBody, serve, type Consumer } from '../providers/harness'
-import { settled, useHostSessions } from './host-session'
+import { rawBody, serve, type Consumer } from '../providers/support'
+import { settled, useHostSessions } from './support/session'
 
 const openSession = useHostSessions()
 let consumer: Consumer | null = null

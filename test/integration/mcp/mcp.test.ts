@@ -19,7 +19,7 @@ import { openEngine } from '../../support/engine'
 import { startListen } from '../../support/listen-cli'
 import { REPO_ROOT, runCli } from '../../support/run-cli'
 import { makeTempDir } from '../../support/temp-dir'
-import { startMcp, type McpSession } from './mcp-client'
+import { startMcp, type McpSession } from './support'
 
 const ENDPOINT_SECRET = 'whsec_Zm9yIHRoZSBvcmRlcnMgZW5kcG9pbnQgb25seQ'
 const WRONG_SECRET = 'whsec_c29tZSBvdGhlciBlbmRwb2ludCdzIHNlY3JldA'

@@ -7,8 +7,8 @@ import { runConsumerCheck } from '../../../electron/engine/conformance/consumer'
 import { HANDSHAKE_KINDS } from '../../../shared/handshakes'
 import { freshPrivateKey } from '../../../electron/engine/signatures'
 import { runCli } from '../../support/run-cli'
-import { startHarness, type Harness } from '../receiver/helpers'
-import { consumerPool, rawBody } from './harness'
+import { startHarness, type Harness } from '../receiver/support'
+import { consumerPool, rawBody } from './support'
 
 // `hookloop check --handshake` against real apps on 127.0.0.1: a Bolt app on its ExpressReceiver
 // (Bolt answers url_verification itself), Hookloop's own receiver with the handshake presets, and

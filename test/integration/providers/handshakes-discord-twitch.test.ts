@@ -3,7 +3,7 @@ import { runHandshake } from '../../../electron/engine/providers'
 import { freshPrivateKey } from '../../../electron/engine/signatures'
 import { twitchVerifies } from './judges/twitch'
 import { JUDGES } from './judges'
-import { consumerPool, rawBody } from './harness'
+import { consumerPool, rawBody } from './support'
 
 // Discord's PING and Twitch's challenge, both ways: Hookloop's request against a consumer that
 // answers as the provider's docs say (a discord-interactions app; Twitch's documented handler),

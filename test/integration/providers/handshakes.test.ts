@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HANDSHAKE_KINDS, handshakeAnswer, runHandshake } from '../../../electron/engine/providers'
 import { freshPrivateKey } from '../../../electron/engine/signatures'
 import { runCli } from '../../support/run-cli'
-import { consumerPool, rawBody } from './harness'
+import { consumerPool, rawBody } from './support'
 
 // The verification handshakes, made by Hookloop's sender against real HTTP consumers on
 // 127.0.0.1 and graded: Slack's against a real Bolt app (Bolt answers url_verification itself),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EVENT_CATALOG } from '../../../shared/event-catalog'
 import type { ProviderId } from '../../../shared/providers'
-import { CORRUPT, providerSender, STALE, WRONG_SECRET } from './harness'
+import { CORRUPT, providerSender, STALE, WRONG_SECRET } from './support'
 import { JUDGES, type Judge, type JudgeConsumer } from './judges'
 
 // Every catalog event of every pack, delivered by the real sender (its pack, a fresh catalog

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verify } from '../../../electron/engine/signatures'
 import { EVENT_CATALOG } from '../../../shared/event-catalog'
-import { providerSender, rawBody, serve, type Consumer } from './harness'
+import { providerSender, rawBody, serve, type Consumer } from './support'
 
 // The seed providers have no library: their bodies and headers are checked against the
 // seeds' own words, and signed seed-A deliveries against Hookloop's receiver-side verify().

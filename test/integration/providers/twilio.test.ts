@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { packSubscription } from '../../../electron/engine/providers'
-import { attemptsFinished, startSender } from '../sender/helpers'
+import { attemptsFinished, startSender } from '../sender/support'
 import { twilioJudge } from './judges/twilio'
 import type { JudgeConsumer } from './judges'
 

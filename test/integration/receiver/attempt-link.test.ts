@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../electron/engine/store'
 import { linkFor, recordAttempt } from '../../support/attempt-rows'
 import { makeTempDir } from '../../support/temp-dir'
-import { post, send, startHarness, type Harness } from './helpers'
+import { post, send, startHarness, type Harness } from './support'
 
 describe('attempt links at the receiver', () => {
   let h: Harness | undefined

@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { linkFor, recordAttempt } from '../../support/attempt-rows'
-import { COMMIT_MODES, post, send, startHarness, type Harness } from './helpers'
+import { COMMIT_MODES, post, send, startHarness, type Harness } from './support'
 
 describe.each(COMMIT_MODES)('receiver capture on real sockets and a real SQLite file, commits %s', (_mode, captureThread) => {
   let h: Harness

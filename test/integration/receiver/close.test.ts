@@ -2,7 +2,7 @@
 // every outcome is recorded, and no socket, server or timer is left behind.
 import net from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { post, startHarness } from './helpers'
+import { post, startHarness } from './support'
 
 const KINDS = ['TCPSocketWrap', 'TCPServerWrap', 'Timeout', 'Immediate', 'MessagePort', 'Worker']
 

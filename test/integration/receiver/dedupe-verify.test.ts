@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { sign } from '../../../electron/engine/signatures'
 import { createRealClock } from '../../../electron/engine/clock'
 import { createReceiver } from '../../../electron/engine/receiver'
-import { instantClock, post, send, startHarness, type Harness } from './helpers'
+import { instantClock, post, send, startHarness, type Harness } from './support'
 
 const UUID = '3f2a8c1e-9b7d-4e21-a0c4-5d6e7f809a1b'
 

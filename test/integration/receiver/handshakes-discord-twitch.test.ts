@@ -1,6 +1,6 @@
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startHarness, type Harness } from './helpers'
+import { startHarness, type Harness } from './support'
 
 // Hookloop's receiver answering Discord's PING and Twitch's EventSub challenge for a real
 // provider. The requests are written here as the providers' docs describe them (Ed25519 and HMAC

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTimelineRead } from '../../../electron/engine/host/timeline-read'
-import { startHarness, type Harness } from './helpers'
+import { startHarness, type Harness } from './support'
 
 // Hookloop's receiver answering the verification handshakes as each provider's docs require
 // (shared/handshakes.ts names the documents). The requests are written here as the providers

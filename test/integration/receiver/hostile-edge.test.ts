@@ -5,7 +5,7 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RequestRecord } from '../../../shared/receiver-records'
-import { post, send, startHarness, type Harness, type RawResult, type SendOptions } from './helpers'
+import { post, send, startHarness, type Harness, type RawResult, type SendOptions } from './support'
 
 const LIMIT = 256 * 1024
 

@@ -2,7 +2,7 @@
 // refused with the right status, and the receiver answers the next ordinary request.
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { post, send, startHarness, type Harness, type RawResult, type SendOptions } from './helpers'
+import { post, send, startHarness, type Harness, type RawResult, type SendOptions } from './support'
 
 const LIMIT = 64 * 1024
 

@@ -4,9 +4,9 @@
 // carry the same body in test/integration/forward/large-body.test.ts and tunnel/real-server.test.ts.
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_BODY_LIMIT } from '../../../shared/receiver'
-import { post } from '../forward/apps'
+import { post } from '../../support/forward-apps'
 import { providerSizedBody, sha256 } from '../../support/provider-sized-body'
-import { startHarness, type Harness } from './helpers'
+import { startHarness, type Harness } from './support'
 
 describe('bodies as large as providers send, under the default body limit', () => {
   let h: Harness

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { post, send, startHarness, type Harness } from './helpers'
+import { post, send, startHarness, type Harness } from './support'
 
 async function statusOf(h: Harness, raw: string): Promise<number | undefined> {
   const result = await send(h.receiver.port, raw)

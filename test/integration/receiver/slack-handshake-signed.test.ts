@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startHarness, type Harness } from './helpers'
+import { startHarness, type Harness } from './support'
 
 // Slack signs its url_verification request like every Events API request (v0 HMAC over
 // "v0:<timestamp>:<body>" with the app's signing secret). The handshake preset on an endpoint with

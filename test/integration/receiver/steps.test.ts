@@ -1,7 +1,7 @@
 import http from 'node:http'
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { instantClock, post, send, startHarness, type Harness } from './helpers'
+import { instantClock, post, send, startHarness, type Harness } from './support'
 
 describe('fault steps on real sockets', () => {
   let h: Harness

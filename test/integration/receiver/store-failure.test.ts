@@ -2,7 +2,7 @@
 // answered 503 (so a sender retries), the rows stay queued, and they land once the store works.
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { COMMIT_MODES, post, send, startHarness, type Harness } from './helpers'
+import { COMMIT_MODES, post, send, startHarness, type Harness } from './support'
 
 describe.each(COMMIT_MODES)('store failures, capture %s', (_name, captureThread) => {
   let h: Harness

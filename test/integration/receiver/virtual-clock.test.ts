@@ -4,7 +4,7 @@ import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createVirtualClock, holdWork, type VirtualClock } from '../../../electron/engine/clock'
 import { linkFor, recordAttempt } from '../../support/attempt-rows'
-import { post, send, startHarness, type Harness } from './helpers'
+import { post, send, startHarness, type Harness } from './support'
 
 describe('fault waits on a virtual clock (loop mode)', () => {
   let h: Harness

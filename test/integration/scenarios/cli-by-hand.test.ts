@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { EXAMPLES, runCli } from './cli'
+import { EXAMPLES, runCli } from './support'
 
 const dir = mkdtempSync(join(tmpdir(), 'hookloop-by-hand-'))
 

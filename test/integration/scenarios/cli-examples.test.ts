@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { ScenarioReport } from '../../../shared/scenario-report'
 import { useTempDir } from '../../support/use-temp-dir'
 import { CLI_PATH } from '../../support/run-cli'
-import { EXAMPLES, runCli } from './cli'
+import { EXAMPLES, runCli } from './support'
 
 const MIN = 60_000
 

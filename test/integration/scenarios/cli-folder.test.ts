@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../../support/use-temp-dir'
 import { junitSchemaErrors } from '../../support/junit-xsd'
-import { EXAMPLES, runCli } from './cli'
+import { EXAMPLES, runCli } from './support'
 
 // `hookloop run DIR --junit OUT.xml`, the way CI calls it: every scenario in the folder, sorted,
 // a summary each and a total; exit 2 when a file is invalid, 1 when an expectation fails.

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempDir } from '../../support/use-temp-dir'
-import { EXAMPLES, runCli } from './cli'
+import { EXAMPLES, runCli } from './support'
 
 // Every way a scenario file can be wrong ends in exit 2 and a message that names the JSON path.
 

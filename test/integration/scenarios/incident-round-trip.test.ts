@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScenarioInput } from '../../../shared/scenario'
 import { runCli } from '../../support/run-cli'
-import { createFixture, newEngine, SECRET, SUBSCRIPTION_SECRET, type Fixture } from '../exports/fixture'
+import { createFixture, newEngine, SECRET, SUBSCRIPTION_SECRET, type Fixture } from '../exports/support'
 
 let fixture: Fixture
 beforeAll(async () => {

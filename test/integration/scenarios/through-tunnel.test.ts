@@ -16,7 +16,7 @@ import type { ScenarioReport } from '../../../shared/scenario-report'
 import { createTunnelServer } from '../../support/tunnel-server'
 import { realServerLookup, startRealTunnelServer } from '../../support/tunnel-server/real-server'
 import { REPO_ROOT, runCli } from '../../support/run-cli'
-import { startApp, type App } from '../forward/apps'
+import { startApp, type App } from '../../support/forward-apps'
 
 const SECRET = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')
 

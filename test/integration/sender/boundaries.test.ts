@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { waitingOnClock } from '../../../electron/engine/clock'
 import { verify } from '../../../electron/engine/signatures'
-import { answer, attemptKey, attemptsFinished, closedAfterEach, startSender, startServer, type SenderRig } from './helpers'
+import { answer, attemptKey, attemptsFinished, closedAfterEach, startSender, startServer, type SenderRig } from './support'
 
 // Two edges of the sender on a virtual clock, over real sockets: an answer that completes exactly
 // at the timeout is in time (a timeout is *more* than timeout_ms), and the timestamp a URL target

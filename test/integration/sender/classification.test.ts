@@ -2,7 +2,7 @@ import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { waitingOnClock } from '../../../electron/engine/clock'
-import { answer, attemptKey, attemptsFinished, closedAfterEach, startSender, startServer } from './helpers'
+import { answer, attemptKey, attemptsFinished, closedAfterEach, startSender, startServer } from './support'
 
 // Every row of seed provider A's classification table, over real sockets on loopback, on a
 // virtual clock: the first attempt's outcome, its decision and when the next one is due.

@@ -4,7 +4,7 @@ import { verify } from '../../../electron/engine/signatures'
 import { openDatabase } from '../../../electron/engine/store'
 import { createEventFeed } from '../../../electron/engine/feed/feed'
 import { collectSelection } from '../../../electron/engine/exports/collect'
-import { answer, senderWithServer } from './helpers'
+import { answer, senderWithServer } from './support'
 
 // The two body shapes a subscription can send, checked on the bytes a real loopback receiver got:
 // Hookloop's envelope (seed provider A) and the payload as the whole body (seed provider B).

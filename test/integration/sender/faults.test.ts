@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SendFaultInput } from '../../../shared/sender-faults'
 import { verify } from '../../../electron/engine/signatures'
-import { answer, linkedAttemptId, senderWithServer, type Captured, type SenderRig, type TestServer } from './helpers'
+import { answer, linkedAttemptId, senderWithServer, type Captured, type SenderRig, type TestServer } from './support'
 import { createCountReads } from '../../../electron/engine/store/counts'
 
 // Sending-side faults, each checked from the consumer's side (what verify() says about what

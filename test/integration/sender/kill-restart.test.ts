@@ -6,7 +6,7 @@ import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createRealClock } from '../../../electron/engine/clock'
 import { makeTempDir } from '../../support/temp-dir'
-import { linkedAttemptId, startServer, type TestServer } from './helpers'
+import { linkedAttemptId, startServer, type TestServer } from './support'
 
 // A sender process with 1 000 deliveries pending is killed with SIGKILL mid-delivery; a new
 // process on the same SQLite file must bring every delivery to a final state, retrying what was

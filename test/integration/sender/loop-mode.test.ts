@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { answer, linkedAttemptId, startSender, startServer, type SenderRig, type TestServer } from './helpers'
+import { answer, linkedAttemptId, startSender, startServer, type SenderRig, type TestServer } from './support'
 
 // A subscription that targets one of our own endpoints goes wherever the engine says that
 // endpoint is right now (tunnel URL when up, loopback otherwise), asked again for every attempt.

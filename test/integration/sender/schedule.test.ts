@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { expectedSchedule } from '../../../shared/policy'
 import { createScaledClock } from '../../../electron/engine/clock'
 import { POLICY_PRESETS } from '../../../shared/policy-presets'
-import { answer, closedAfterEach, linkedAttemptId, startSender, startServer } from './helpers'
+import { answer, closedAfterEach, linkedAttemptId, startSender, startServer } from './support'
 
 // Whole retry schedules played out on the virtual clock against real loopback servers: every
 // attempt recorded at its exact clock time, the receiver seeing it at that same time.

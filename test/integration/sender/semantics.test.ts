@@ -3,7 +3,7 @@ import type { SenderEventMap } from '../../../shared/sender-events'
 import { SenderError } from '../../../electron/engine/sender'
 import { verify } from '../../../electron/engine/signatures'
 import { createCountReads } from '../../../electron/engine/store/counts'
-import { answer, senderWithServer } from './helpers'
+import { answer, senderWithServer } from './support'
 
 // The panel operations of seed A (pause, rotate secret, retry now, view payload, filter, the 24 h
 // failure badge) and seed B's metrics, against real loopback servers on a virtual clock.

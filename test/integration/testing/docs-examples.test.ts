@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../support/run-cli'
-import { assertBuilt, runNode } from './built-package'
+import { assertBuilt, runNode } from './support'
 
 // docs/testing.md shows three example projects, file by file; here every block on the page is
 // checked against the project's file and each project is run with its own runner against the

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closeAll, deliver, openResources, runScenarioFile, startReceiver, type TestReceiver } from '../../../electron/testing'
 import { listenLoopback } from '../../support/loopback'
 import { REPO_ROOT } from '../../support/run-cli'
-import { assertBuilt, runNode } from './built-package'
+import { assertBuilt, runNode } from './support'
 
 // hookloop/testing from its source: what the example projects do not show (a bad signature, a
 // wait that times out, bad input, faults, a test that forgets to close).

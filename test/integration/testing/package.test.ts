@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../support/run-cli'
-import { assertBuilt } from './built-package'
+import { assertBuilt } from './support'
 
 // What a consumer of the package gets: the declarations type-check a TypeScript test file under
 // both module resolutions (a declaration that does not resolve decays to `any`, which the

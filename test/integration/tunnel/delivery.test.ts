@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTunnelManager, type TunnelManager } from '../../../electron/engine/tunnel'
 import { createTunnelServer, type TunnelServer } from '../../support/tunnel-server'
-import { record, sendToPublicUrl, startReceiver, waitForState, waitUntil } from './support'
+import { record, sendToPublicUrl, startReceiver, waitForState, waitUntil } from './support/tunnel'
 
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { connect } from 'node:net'
 import { createServer } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { useCleanups, tunnelFixture } from './fixture'
-import { listening, sendToPublicUrl, startOnline } from './support'
+import { useCleanups, tunnelFixture } from './support/server'
+import { listening, sendToPublicUrl, startOnline } from './support/tunnel'
 
 const cleanup = useCleanups()
 

@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest'
 import type { TunnelState } from '../../../shared/tunnel'
 import type { Receiver } from '../../../electron/engine/receiver'
 import type { TunnelManager } from '../../../electron/engine/tunnel'
-import { useCleanups } from './fixture'
-import { idOf, realTunnelFixture, testServerFixture } from './real-fixture'
-import { record, sendToPublicUrl, startOnline, waitForState, waitUntil } from './support'
+import { useCleanups } from './support/server'
+import { idOf, realTunnelFixture, testServerFixture } from './support/behind-tunnel'
+import { record, sendToPublicUrl, startOnline, waitForState, waitUntil } from './support/tunnel'
 
 const cleanup = useCleanups()
 const isOnline = (s: TunnelState) => s.kind === 'online'

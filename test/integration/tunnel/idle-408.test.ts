@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest'
-import { expectDeliveredAfterIdle, idleMs, idleReceiver, tunnelFixture, useCleanups } from './fixture'
+import { expectDeliveredAfterIdle, idleMs, idleReceiver, tunnelFixture, useCleanups } from './support/server'
 
 // Node ≥ 18 answers a connection that sends no request within `headersTimeout` with 408 and
 // closes it. A localtunnel client that connects to the receiver before any request arrives

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { useCleanups, tunnelFixture } from './fixture'
-import { record, sendToPublicUrl, waitForState, waitUntil } from './support'
+import { useCleanups, tunnelFixture } from './support/server'
+import { record, sendToPublicUrl, waitForState, waitUntil } from './support/tunnel'
 
 const cleanup = useCleanups()
 

@@ -1,9 +1,9 @@
 // The real localtunnel server frozen (SIGSTOP) past the health deadline with a request in
 // flight, and the real server after a long idle.
 import { describe, expect, it } from 'vitest'
-import { expectDeliveredAfterIdle, idleMs, idleReceiver, useCleanups } from './fixture'
-import { idOf, realTunnelFixture } from './real-fixture'
-import { record, sendToPublicUrl, startOnline, waitForState } from './support'
+import { expectDeliveredAfterIdle, idleMs, idleReceiver, useCleanups } from './support/server'
+import { idOf, realTunnelFixture } from './support/behind-tunnel'
+import { record, sendToPublicUrl, startOnline, waitForState } from './support/tunnel'
 
 const cleanup = useCleanups()
 

@@ -4,9 +4,9 @@ import { createServer } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import type { TunnelState } from '../../../shared/tunnel'
 import { providerSizedBody, sha256 } from '../../support/provider-sized-body'
-import { useCleanups } from './fixture'
-import { idOf, realTunnelFixture } from './real-fixture'
-import { listening, record, sendToPublicUrl, startOnline, waitForState, waitUntil } from './support'
+import { useCleanups } from './support/server'
+import { idOf, realTunnelFixture } from './support/behind-tunnel'
+import { listening, record, sendToPublicUrl, startOnline, waitForState, waitUntil } from './support/tunnel'
 
 const cleanup = useCleanups()
 const isOnline = (s: TunnelState) => s.kind === 'online'

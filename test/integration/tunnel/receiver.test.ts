@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { sign } from '../../../electron/engine/signatures'
-import { useCleanups } from './fixture'
-import { testServerFixture } from './real-fixture'
-import { sendToPublicUrl, waitForState, waitUntil } from './support'
+import { useCleanups } from './support/server'
+import { testServerFixture } from './support/behind-tunnel'
+import { sendToPublicUrl, waitForState, waitUntil } from './support/tunnel'
 
 const cleanup = useCleanups()
 

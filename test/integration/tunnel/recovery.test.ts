@@ -1,8 +1,8 @@
 import { createServer } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import type { TunnelState } from '../../../shared/tunnel'
-import { useCleanups, tunnelFixture } from './fixture'
-import { listening, record, sendToPublicUrl, waitForState, waitUntil } from './support'
+import { useCleanups, tunnelFixture } from './support/server'
+import { listening, record, sendToPublicUrl, waitForState, waitUntil } from './support/tunnel'
 
 const cleanup = useCleanups()
 const isOnline = (s: TunnelState) => s.kind === 'online'

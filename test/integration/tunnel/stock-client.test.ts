@@ -1,8 +1,8 @@
 import localtunnel from '@n8n/localtunnel'
 import { describe, expect, it } from 'vitest'
 import { createTunnelServer } from '../../support/tunnel-server'
-import { useCleanups } from './fixture'
-import { idleTimeoutReceiver, listening, sendToPublicUrl, startReceiver, waitUntil } from './support'
+import { useCleanups } from './support/server'
+import { idleTimeoutReceiver, listening, sendToPublicUrl, startReceiver, waitUntil } from './support/tunnel'
 
 // The published localtunnel client against the loopback tunnel server: proof that the test
 // server speaks the protocol real clients speak, and a record of the stock client's idle-408

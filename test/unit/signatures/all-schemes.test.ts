@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { isAsymmetricFormat, SCHEME_IDS, SCHEMES, sign, signBody, twilioBodyHashUrl, verify } from '../../../electron/engine/signatures'
 import type { SchemeId } from '../../../electron/engine/signatures'
-import { NOW, PUBLIC_URL, extrasFor, jsonBody, secretsFor, wrongSecretFor } from './fixtures'
+import { NOW, PUBLIC_URL, extrasFor, jsonBody, secretsFor, wrongSecretFor } from './support'
 
 // Mailgun's signature travels in the body and covers only its own timestamp and token.
 const inBody = (scheme: SchemeId) => SCHEMES[scheme].signatureIn === 'body'

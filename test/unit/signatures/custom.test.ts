@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { sign, verify } from '../../../electron/engine/signatures'
 import type { CustomHmacOptions } from '../../../electron/engine/signatures'
-import { CUSTOM, NOW, jsonBody } from './fixtures'
+import { CUSTOM, NOW, jsonBody } from './support'
 
 const body = jsonBody()
 

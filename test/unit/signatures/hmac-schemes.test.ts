@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { sign, verify } from '../../../electron/engine/signatures'
-import { NOW, PUBLIC_URL, jsonBody } from './fixtures'
+import { NOW, PUBLIC_URL, jsonBody } from './support'
 
 const body = jsonBody()
 const hex = (secret: string, ...parts: Array<string | Buffer>) => parts.reduce((mac, part) => mac.update(part), createHmac('sha256', secret)).digest('hex')

@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { freshPrivateKey, isAsymmetricFormat, SCHEME_IDS, SCHEMES, sign, verify, type SchemeId } from '../../../electron/engine/signatures'
-import { CUSTOM, PUBLIC_URL } from './fixtures'
+import { CUSTOM, PUBLIC_URL } from './support'
 
 // The asymmetric schemes' secrets are private keys: a few fresh ones, not arbitrary strings.
 const secretArb = (scheme: SchemeId) => {

@@ -6,7 +6,7 @@ import Stripe from 'stripe'
 import { Webhook as SvixWebhook } from 'svix'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { sign, verify } from '../../../electron/engine/signatures'
-import { NOW, WHSEC, WHSEC_OTHER, jsonBody } from './fixtures'
+import { NOW, WHSEC, WHSEC_OTHER, jsonBody } from './support'
 
 const body = jsonBody()
 const text = body.toString('utf8')

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { SecretFormatError, sign, verify } from '../../../electron/engine/signatures'
-import { NOW, WHSEC, WHSEC_OTHER, jsonBody } from './fixtures'
+import { NOW, WHSEC, WHSEC_OTHER, jsonBody } from './support'
 
 const body = jsonBody()
 const signed = (secret = WHSEC, timestamp = NOW) => sign('standard-webhooks', { body, secret, id: 'msg_2Lq', timestamp })

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { sign, verify } from '../../../electron/engine/signatures'
-import { NOW, jsonBody } from './fixtures'
+import { NOW, jsonBody } from './support'
 
 const body = jsonBody()
 const SECRET = 'whsec_c3RyaXBlIHNpZ25pbmcgc2VjcmV0'

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { sign, twilioBodyHashUrl, verify } from '../../../electron/engine/signatures'
-import { jsonBody } from './fixtures'
+import { jsonBody } from './support'
 
 const TOKEN = 'twilio-auth-token'
 const form = Buffer.from('To=%2B48123456789&Body=Hello+world&From=%2B15005550006&MediaUrl=b&MediaUrl=a')

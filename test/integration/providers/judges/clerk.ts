@@ -1,5 +1,5 @@
 import { verifyWebhook } from '@clerk/backend/webhooks'
-import { rawBody, serve } from '../harness'
+import { rawBody, serve } from '../support'
 import type { Judge } from './types'
 
 // Clerk's own check: `verifyWebhook(request, {signingSecret})` from @clerk/backend/webhooks, in

@@ -1,6 +1,6 @@
 import { InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions'
 import { freshPrivateKey, publicKeyText } from '../../../../electron/engine/signatures'
-import { rawBody, serve } from '../harness'
+import { rawBody, serve } from '../support'
 import type { Judge } from './types'
 
 // discord-interactions' verifyKey as its README uses it (raw body, X-Signature-Ed25519,

@@ -1,5 +1,5 @@
 import { createNodeMiddleware, Webhooks } from '@octokit/webhooks'
-import { serve } from '../harness'
+import { serve } from '../support'
 import type { Judge } from './types'
 
 // GitHub's official library as its docs use it: a Webhooks instance with a handler for every

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto'
-import { rawBody, serve } from '../harness'
+import { rawBody, serve } from '../support'
 import type { Judge } from './types'
 
 // GitLab publishes no Node library for webhooks. Its docs give the check: compare X-Gitlab-Token

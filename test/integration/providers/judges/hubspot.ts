@@ -1,5 +1,5 @@
 import { Signature } from '@hubspot/api-client'
-import { serveCheck } from '../harness'
+import { serveCheck } from '../support'
 import type { Judge } from './types'
 
 // @hubspot/api-client's Signature.isValid with signatureVersion v3, as HubSpot's "Validating

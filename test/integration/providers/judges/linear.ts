@@ -1,6 +1,6 @@
 import { LinearWebhookClient } from '@linear/sdk/webhooks'
 import { EVENT_CATALOG } from '../../../../shared/event-catalog'
-import { serve } from '../harness'
+import { serve } from '../support'
 import type { Judge } from './types'
 
 // The Linear SDK's LinearWebhookClient node handler with handler.on(type), as its docs show it:

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { serveCheck } from '../harness'
+import { serveCheck } from '../support'
 import type { Judge } from './types'
 
 // Mailgun publishes no Node verifier: the check its "Securing webhooks" page gives, written from

@@ -1,5 +1,5 @@
 import { Environment, Paddle } from '@paddle/paddle-node-sdk'
-import { serveCheck } from '../harness'
+import { serveCheck } from '../support'
 import type { Judge } from './types'
 
 // Paddle's webhooks.unmarshal: verifies Paddle-Signature (5 s tolerance), then parses the event

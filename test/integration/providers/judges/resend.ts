@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { rawBody, serve } from '../harness'
+import { rawBody, serve } from '../support'
 import type { Judge } from './types'
 
 // Loaded without its types: resend's declarations import React's, whose DOM stand-ins would

@@ -1,6 +1,6 @@
 import { EventWebhook, EventWebhookHeader } from '@sendgrid/eventwebhook'
 import { freshPrivateKey, publicKeyText } from '../../../../electron/engine/signatures'
-import { serveCheck } from '../harness'
+import { serveCheck } from '../support'
 import type { Judge } from './types'
 
 // @sendgrid/eventwebhook as its README uses it: the verification key (base64 public key) through

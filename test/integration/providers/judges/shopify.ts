@@ -1,6 +1,6 @@
 import '@shopify/shopify-api/adapters/node'
 import { ApiVersion, shopifyApi } from '@shopify/shopify-api'
-import { rawBody, serve } from '../harness'
+import { rawBody, serve } from '../support'
 import type { Judge } from './types'
 
 // @shopify/shopify-api (v13, the last for Node 20) with its node adapter, as its webhook docs

@@ -1,5 +1,5 @@
 import { WebhooksHelper } from 'square'
-import { rawBody, serve } from '../harness'
+import { rawBody, serve } from '../support'
 import type { Judge } from './types'
 
 // Square's WebhooksHelper.verifySignature over the notification URL and the body, as its docs

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks'
-import { serveCheck } from '../harness'
+import { serveCheck } from '../support'
 import type { Judge } from './types'
 
 // standardwebhooks' Webhook(secret).verify(rawBody, headers), as the specification's library shows it.

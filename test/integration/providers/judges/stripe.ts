@@ -1,5 +1,5 @@
 import Stripe from 'stripe'
-import { serveCheck } from '../harness'
+import { serveCheck } from '../support'
 import type { Judge } from './types'
 
 // stripe.webhooks.constructEvent(rawBody, Stripe-Signature, secret), as Stripe's docs show it

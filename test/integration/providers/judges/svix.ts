@@ -1,5 +1,5 @@
 import { Webhook } from 'svix'
-import { serveCheck } from '../harness'
+import { serveCheck } from '../support'
 import type { Judge } from './types'
 
 // svix's Webhook(secret).verify(rawBody, headers), as Svix's docs show it (5 min tolerance).

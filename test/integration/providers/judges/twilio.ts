@@ -1,5 +1,5 @@
 import twilio from 'twilio'
-import { rawBody, serve } from '../harness'
+import { rawBody, serve } from '../support'
 import type { Judge } from './types'
 
 // Twilio's helper library as its webhook-security docs use it: form-encoded parameters go to

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { rawBody, serve } from '../harness'
+import { rawBody, serve } from '../support'
 import type { Judge } from './types'
 
 // Zoom publishes no Node library for webhooks: its docs give the check as code (HMAC-SHA256 of

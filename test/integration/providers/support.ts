@@ -4,7 +4,7 @@ import { catalogPayload, packSubscription } from '../../../electron/engine/provi
 import type { AttemptView } from '../../../shared/sender-events'
 import type { SendFaultInput } from '../../../shared/sender-faults'
 import { PROVIDERS, type ProviderId } from '../../../shared/providers'
-import { attemptsFinished, startSender, type SenderRig } from '../sender/helpers'
+import { attemptsFinished, startSender, type SenderRig } from '../sender/support'
 
 // A Hookloop delivery as a provider makes it (its pack, a catalog event, the sender on a virtual
 // clock) to a real HTTP server on 127.0.0.1 that runs the provider's official library the way its

@@ -3,7 +3,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
-import { listenLoopback } from '../../support/loopback'
+import { listenLoopback } from './loopback'
 
 export interface SeenRequest {
   method: string

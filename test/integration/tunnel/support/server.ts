@@ -1,7 +1,7 @@
 import { afterEach, expect } from 'vitest'
-import { createTunnelManager, type TunnelManager, type TunnelManagerOptions } from '../../../electron/engine/tunnel'
-import { createTunnelServer, type TunnelServer, type TunnelServerOptions } from '../../support/tunnel-server'
-import { idleTimeoutReceiver, listening, sendToPublicUrl, startReceiver, waitForState } from './support'
+import { createTunnelManager, type TunnelManager, type TunnelManagerOptions } from '../../../../electron/engine/tunnel'
+import { createTunnelServer, type TunnelServer, type TunnelServerOptions } from '../../../support/tunnel-server'
+import { idleTimeoutReceiver, listening, sendToPublicUrl, startReceiver, waitForState } from './tunnel'
 
 /** Registers cleanups that run after each test, last first. */
 export function useCleanups(): (fn: () => Promise<void> | void) => void {

@@ -1,8 +1,8 @@
 import { afterEach } from 'vitest'
-import { createToken } from '../../../electron/engine/host/guard'
-import { startHost, type Host } from '../../../electron/engine/host/run-host'
+import { createToken } from '../../../../electron/engine/host/guard'
+import { startHost, type Host } from '../../../../electron/engine/host/run-host'
 import type WebSocket from 'ws'
-import { makeTempDir } from '../../support/temp-dir'
+import { makeTempDir } from '../../../support/temp-dir'
 import { connectControl, type Call } from './control-client'
 
 export interface HostSession {

@@ -1,7 +1,7 @@
 import { createServer, request, type IncomingHttpHeaders, type Server, type ServerOptions } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { TunnelManager } from '../../../electron/engine/tunnel'
-import type { TunnelNotice, TunnelState } from '../../../shared/tunnel'
+import type { TunnelManager } from '../../../../electron/engine/tunnel'
+import type { TunnelNotice, TunnelState } from '../../../../shared/tunnel'
 
 /** Every state and notice a manager reported, in order. */
 export function record(manager: TunnelManager): { states: TunnelState[]; notices: TunnelNotice[] } {

@@ -1,8 +1,8 @@
 // A UI's side of the control socket for tests: commands as typed calls over a real WebSocket,
 // with the Origin a page of ours would send.
 import WebSocket from 'ws'
-import { CONTROL_PATH, type CommandName, type CommandRequest, type CommandResponse, type ServerFrame } from '../../../shared/contract'
-import type { Host } from '../../../electron/engine/host/run-host'
+import { CONTROL_PATH, type CommandName, type CommandRequest, type CommandResponse, type ServerFrame } from '../../../../shared/contract'
+import type { Host } from '../../../../electron/engine/host/run-host'
 
 export type Call = <C extends CommandName>(name: C, req: CommandRequest<C>) => Promise<CommandResponse<C>>
 

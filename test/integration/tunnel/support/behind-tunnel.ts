@@ -1,12 +1,12 @@
 import type { Socket } from 'node:net'
 import { join } from 'node:path'
-import { createRealClock } from '../../../electron/engine/clock'
-import { createReceiver, type Receiver } from '../../../electron/engine/receiver'
-import { openDatabase } from '../../../electron/engine/store'
-import { createTunnelManager, type TunnelManager, type TunnelManagerOptions } from '../../../electron/engine/tunnel'
-import { createTunnelServer, type TunnelServer, type TunnelServerOptions } from '../../support/tunnel-server'
-import { realServerLookup, startRealTunnelServer, type RealTunnelServer } from '../../support/tunnel-server/real-server'
-import { makeTempDir } from '../../support/temp-dir'
+import { createRealClock } from '../../../../electron/engine/clock'
+import { createReceiver, type Receiver } from '../../../../electron/engine/receiver'
+import { openDatabase } from '../../../../electron/engine/store'
+import { createTunnelManager, type TunnelManager, type TunnelManagerOptions } from '../../../../electron/engine/tunnel'
+import { createTunnelServer, type TunnelServer, type TunnelServerOptions } from '../../../support/tunnel-server'
+import { realServerLookup, startRealTunnelServer, type RealTunnelServer } from '../../../support/tunnel-server/real-server'
+import { makeTempDir } from '../../../support/temp-dir'
 
 // Hookloop's own receiver behind a tunnel, on our test server or the real localtunnel server: the
 // one set-up of the hand-off, receiver, stall, idle and forward-through-the-tunnel tests.
