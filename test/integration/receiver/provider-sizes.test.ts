@@ -1,7 +1,7 @@
 // The default body limit against what providers send: a 25 MiB GitHub-shaped push reaches an
 // endpoint made without a limit whole (byte for byte, its last field read for the dedupe key), and
 // a body past the default limit is still refused 413 and recorded. Forward mode and the tunnel
-// carry the same body in test/integration/forward/large-body.test.ts and tunnel/real-server.test.ts.
+// carry the same body in receiver/forward-large-body.test.ts and tunnel/real-server.test.ts.
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_BODY_LIMIT } from '../../../shared/receiver'
 import { post } from '../../support/forward-apps'

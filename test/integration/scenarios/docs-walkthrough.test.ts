@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../support/run-cli'
-import { runCli } from './support'
+import { runCli } from '../cli/support'
 
 const DOC = readFileSync(join(REPO_ROOT, 'docs/scenarios.md'), 'utf8')
 const BLOCKS = [...DOC.matchAll(/<!-- example: (\S+) (\S+) -->\n```json\n([\s\S]*?)\n```/g)].map((m) => ({ file: m[1]!, path: m[2]!, text: m[3]! }))

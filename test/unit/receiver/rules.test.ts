@@ -100,7 +100,7 @@ describe('rule definitions', () => {
   })
 
   it('expands every preset into an ordinary rule', () => {
-    // Faults around the app (forward presets) are explained in test/integration/forward/presets.test.ts.
+    // Faults around the app (forward presets) are explained in test/integration/receiver/forward-faults.test.ts.
     const explained = PRESET_IDS.filter((id) => !RULE_PRESETS.entries[id].target).map((preset) => {
       const input = preset === 'fail-first' ? { preset, n: 3 } : preset === 'chaos' ? { preset, seed: 42 } : { preset }
       const rule = expandPreset(input)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { SCHEME_IDS, SCHEMES } from '../../../shared/signatures'
-import { buildProbe, signsTimestamp, staleBySeconds, type BatteryInput } from '../../../electron/engine/conformance/consumer/battery'
-import { freshPrivateKey, isAsymmetricFormat, verify } from '../../../electron/engine/signatures'
+import { SCHEME_IDS, SCHEMES } from '../../../../shared/signatures'
+import { buildProbe, signsTimestamp, staleBySeconds, type BatteryInput } from '../../../../electron/engine/conformance/consumer/battery'
+import { freshPrivateKey, isAsymmetricFormat, verify } from '../../../../electron/engine/signatures'
 
 // Each request of the battery is what it claims to be, judged by Hookloop's own verify().
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { startListen } from '../../support/listen-cli'
 import { runCli } from '../../support/run-cli'
 import { useTempDir } from '../../support/use-temp-dir'
-import { post, send } from './support'
+import { post, send } from '../receiver/support'
 
 describe('hookloop listen', () => {
   const temp = useTempDir('hookloop-listen-')

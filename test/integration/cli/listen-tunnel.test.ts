@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { CLI_PATH, REPO_ROOT, runCli } from '../../support/run-cli'
 import { makeTempDir } from '../../support/temp-dir'
 import { createTunnelServer } from '../../support/tunnel-server'
-import { useCleanups } from './support/server'
-import { sendToPublicUrl } from './support/tunnel'
+import { useCleanups } from '../tunnel/support/server'
+import { sendToPublicUrl } from '../tunnel/support/tunnel'
 
 const cleanup = useCleanups()
 

@@ -2,8 +2,8 @@
 // changed, including rows the timeline's filters keep off screen (real traffic while the timeline
 // follows a simulation), not only on its few-second timer.
 import { describe, expect, it } from 'vitest'
-import type { TimelineRow } from '../../../shared/contract'
-import { applyBatch, useApp } from '../../../renderer/src/state/app-store'
+import type { TimelineRow } from '../../../../shared/contract'
+import { applyBatch, useApp } from '../../../../renderer/src/state/app-store'
 
 const received: TimelineRow = {
   key: 'r:ep-1:evt_real',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { ConsumerCheckResult, ProbeObservation } from '../../../shared/conformance'
-import { CONSUMER_CHECK_IDS } from '../../../shared/conformance'
-import { CONSUMER_ADVICE, describeAnswer, formatReportCard, gradeConsumer, percentile, type GradeInput } from '../../../electron/engine/conformance/consumer'
+import type { ConsumerCheckResult, ProbeObservation } from '../../../../shared/conformance'
+import { CONSUMER_CHECK_IDS } from '../../../../shared/conformance'
+import { CONSUMER_ADVICE, describeAnswer, formatReportCard, gradeConsumer, percentile, type GradeInput } from '../../../../electron/engine/conformance/consumer'
 
 // Grading is pure: each verdict from made-up answers.
 

@@ -5,7 +5,7 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createForwardLegStore } from '../../../electron/engine/store/forward-legs'
-import { startHarness, type Harness } from '../receiver/support'
+import { startHarness, type Harness } from './support'
 import { post, startApp, stopAll, type App } from '../../support/forward-apps'
 
 describe('forward legs through the capture writer thread', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { axisTicks, formatDuration, formatSince, formatSincePrecise, wallTickLabels } from '../../../renderer/src/lib/format'
+import { axisTicks, formatDuration, formatSince, formatSincePrecise, wallTickLabels } from '../../../../renderer/src/lib/format'
 
 const DAY = 86_400_000
 // Local times, so the labels read the same in any time zone the tests run in.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { RowClock, SimulationView, TimelineRow } from '../../../shared/contract'
-import { clockKey, clockLabel, formatBothTimes, formatDurationOn, groupByClock, sharedClock } from '../../../renderer/src/state/clock-groups'
-import { applyUpserts, emptyTimeline, matchesFilter } from '../../../renderer/src/state/timeline-model'
-import { COLUMNS } from '../../../renderer/src/lib/table-columns'
+import type { RowClock, SimulationView, TimelineRow } from '../../../../shared/contract'
+import { clockKey, clockLabel, formatBothTimes, formatDurationOn, groupByClock, sharedClock } from '../../../../renderer/src/state/clock-groups'
+import { applyUpserts, emptyTimeline, matchesFilter } from '../../../../renderer/src/state/timeline-model'
+import { COLUMNS } from '../../../../renderer/src/lib/table-columns'
 
 const started = new Date(2026, 11, 1, 22, 9, 0).getTime()
 const loop: SimulationView = { id: 'sim-loop', mode: 'virtual', scale: 1, startedAt: started + 3 * 86_400_000, startedWallAt: started, label: 'Try the loop' }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { TimelineRow } from '../../../shared/contract'
-import { appendPage, applyUpserts, emptyTimeline, matchesFilter, timeExtent } from '../../../renderer/src/state/timeline-model'
+import type { TimelineRow } from '../../../../shared/contract'
+import { appendPage, applyUpserts, emptyTimeline, matchesFilter, timeExtent } from '../../../../renderer/src/state/timeline-model'
 
 function row(key: string, firstAt: number, patch: Partial<TimelineRow> = {}): TimelineRow {
   return {

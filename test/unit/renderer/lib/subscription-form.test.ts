@@ -1,9 +1,9 @@
 // The New subscription form as data: a provider fills scheme, policy and API version (still
 // changeable), each bad input gets a message for its own field, and the request keeps what was given.
 import { describe, expect, it } from 'vitest'
-import { createRequest, formProblems, withProvider, type SubscriptionForm } from '../../../renderer/src/lib/subscription-form'
-import { requestSchemas } from '../../../shared/contract'
-import { PROVIDERS } from '../../../shared/providers'
+import { createRequest, formProblems, withProvider, type SubscriptionForm } from '../../../../renderer/src/lib/subscription-form'
+import { requestSchemas } from '../../../../shared/contract'
+import { PROVIDERS } from '../../../../shared/providers'
 
 const FORM: SubscriptionForm = { name: 'billing', target: 'url', url: 'https://shop.example/webhooks', provider: '', apiVersion: '', scheme: 'standard-webhooks', policyId: 'pandoktorek', envelope: 'event', secret: '' }
 

@@ -5,7 +5,7 @@ import Stripe from 'stripe'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DefinitionError } from '../../../shared/receiver-errors'
 import { sign } from '../../../electron/engine/signatures'
-import { startHarness, type Harness } from '../receiver/support'
+import { startHarness, type Harness } from './support'
 import { downPort, post, startApp, type App } from '../../support/forward-apps'
 
 const secret = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')

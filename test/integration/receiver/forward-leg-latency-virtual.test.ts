@@ -2,7 +2,7 @@
 // the app is a real server doing real work, which takes no virtual time at all.
 import { afterEach, describe, expect, it } from 'vitest'
 import { createVirtualClock, type VirtualClock } from '../../../electron/engine/clock'
-import { startHarness, type Harness } from '../receiver/support'
+import { startHarness, type Harness } from './support'
 import { post, startApp, type App } from '../../support/forward-apps'
 
 const APP_DELAY_MS = 60

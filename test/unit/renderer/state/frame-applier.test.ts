@@ -1,8 +1,8 @@
 // The renderer applies pushed events once per frame, merged by row key; when no frame comes (a
 // hidden window) a timer flushes instead, so the queue stays bounded.
 import { describe, expect, it } from 'vitest'
-import type { EventMessage, TimelineRow } from '../../../shared/contract'
-import { createFrameApplier, type FrameTimers } from '../../../renderer/src/state/app-store'
+import type { EventMessage, TimelineRow } from '../../../../shared/contract'
+import { createFrameApplier, type FrameTimers } from '../../../../renderer/src/state/app-store'
 
 const row = (key: string, attempts: number) => ({ key, attempts }) as unknown as TimelineRow
 const upsert = (...rows: TimelineRow[]): EventMessage => ({ name: 'timeline.upsert', payload: { rows } })

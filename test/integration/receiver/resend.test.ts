@@ -1,7 +1,7 @@
 // Resend to your app: a captured request sent again as it was, re-signed after an edit, or edited
 // with its signature left broken — checked by an app verifying with the official library.
 import { afterEach, describe, expect, it } from 'vitest'
-import { startHarness, type Harness } from '../receiver/support'
+import { startHarness, type Harness } from './support'
 import { post, signedHeaders, startVerifyingApp, stopAll, type App } from '../../support/forward-apps'
 
 const secret = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')

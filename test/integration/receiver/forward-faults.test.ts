@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { explainRule } from '../../../shared/rules'
 import { expandPreset } from '../../../shared/rules-presets'
 import { FORWARD_PRESET_IDS } from '../../../shared/forward-presets'
-import { startHarness, type Harness } from '../receiver/support'
+import { startHarness, type Harness } from './support'
 import { post, startApp, stopAll, type App } from '../../support/forward-apps'
 
 describe('forward presets', () => {

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { gradeHandshakeAnswer, type HandshakeAnswer } from '../../../electron/engine/conformance/consumer/handshake'
-import { handshakeAnswer, handshakeRequest } from '../../../electron/engine/providers'
-import { freshPrivateKey } from '../../../electron/engine/signatures'
-import type { ProbeObservation } from '../../../shared/conformance'
-import { HANDSHAKE_KINDS, HANDSHAKES, type HandshakeKind } from '../../../shared/handshakes'
+import { gradeHandshakeAnswer, type HandshakeAnswer } from '../../../../electron/engine/conformance/consumer/handshake'
+import { handshakeAnswer, handshakeRequest } from '../../../../electron/engine/providers'
+import { freshPrivateKey } from '../../../../electron/engine/signatures'
+import type { ProbeObservation } from '../../../../shared/conformance'
+import { HANDSHAKE_KINDS, HANDSHAKES, type HandshakeKind } from '../../../../shared/handshakes'
 
 // The handshake grade, pure: a request as the provider makes it, an answer as an app gave it.
 

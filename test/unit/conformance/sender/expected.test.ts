@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { evaluateSenderConformance, senderOutcome } from '../../../electron/engine/conformance/sender'
-import { resolvePolicy } from '../../../shared/policy-presets'
-import type { RequestRecord } from '../../../shared/receiver-records'
+import { evaluateSenderConformance, senderOutcome } from '../../../../electron/engine/conformance/sender'
+import { resolvePolicy } from '../../../../shared/policy-presets'
+import type { RequestRecord } from '../../../../shared/receiver-records'
 
 // The pure core over hand-made records: what the sender saw, and where the ghosts go.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { curlCommand } from '../../../shared/curl'
-import { bodyText, hexDump, prettyJson } from '../../../renderer/src/lib/body'
-import { axisTicks, formatDuration } from '../../../renderer/src/lib/format'
+import { curlCommand } from '../../../../shared/curl'
+import { bodyText, hexDump, prettyJson } from '../../../../renderer/src/lib/body'
+import { axisTicks, formatDuration } from '../../../../renderer/src/lib/format'
 
 describe('formatting', () => {
   it('says durations the way the seed tables do', () => {

@@ -2,7 +2,7 @@
 // the app gets the exact bytes, the sender gets the app's answer, and the request and its leg are
 // stored whole.
 import { afterEach, describe, expect, it } from 'vitest'
-import { startHarness, type Harness } from '../receiver/support'
+import { startHarness, type Harness } from './support'
 import { providerSizedBody, sha256 } from '../../support/provider-sized-body'
 import { post, startApp, stopAll, type App } from '../../support/forward-apps'
 

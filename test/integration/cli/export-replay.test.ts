@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CaseFile } from '../../../shared/exports'
 import { runCli } from '../../support/run-cli'
-import { createFixture, newEngine, RESIGN_SECRET, SECRET, type Fixture } from './support'
+import { createFixture, newEngine, RESIGN_SECRET, SECRET, type Fixture } from '../exports/support'
 
 // `hookloop export` and `hookloop replay` as real processes over a real data folder.
 

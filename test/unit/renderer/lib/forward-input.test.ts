@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseHeaderLines, splitTargets } from '../../../renderer/src/lib/forward-input'
+import { parseHeaderLines, splitTargets } from '../../../../renderer/src/lib/forward-input'
 
 describe('forward mode input', () => {
   it('reads several targets from one field', () => {

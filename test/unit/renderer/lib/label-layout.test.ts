@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { layoutLabels, spreadLabels } from '../../../renderer/src/lib/label-layout'
-import { appLinesShown, markShapes, markSpan, pieceSpans, waitLabelFits } from '../../../renderer/src/views/TimelineRowView'
+import { layoutLabels, spreadLabels } from '../../../../renderer/src/lib/label-layout'
+import { appLinesShown, markShapes, markSpan, pieceSpans, waitLabelFits } from '../../../../renderer/src/views/TimelineRowView'
 
 function overlaps(a: { x: number; width: number }, b: { x: number; width: number }): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width

@@ -2,9 +2,9 @@ import { join } from 'node:path'
 import { writeFileSync } from 'node:fs'
 import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { openDatabase, LATEST_SCHEMA_VERSION, MIGRATIONS, StoreError, schemaVersion, type Migration } from '../../electron/engine/store'
-import { createForwardLegStore } from '../../electron/engine/store/forward-legs'
-import { useTempDir } from '../support/use-temp-dir'
+import { openDatabase, LATEST_SCHEMA_VERSION, MIGRATIONS, StoreError, schemaVersion, type Migration } from '../../../electron/engine/store'
+import { createForwardLegStore } from '../../../electron/engine/store/forward-legs'
+import { useTempDir } from '../../support/use-temp-dir'
 
 describe('store on a real SQLite file', () => {
   const temp = useTempDir()

@@ -4,7 +4,7 @@
 // Counted, never timed: the app holds every answer until the test releases it.
 import type { ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startHarness, type Harness } from '../receiver/support'
+import { startHarness, type Harness } from './support'
 import { post, startApp, type App } from '../../support/forward-apps'
 
 const KIB = 1024
