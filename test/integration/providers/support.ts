@@ -4,6 +4,7 @@ import { catalogPayload, packSubscription } from '../../../electron/engine/provi
 import type { AttemptView } from '../../../shared/sender-events'
 import type { SendFaultInput } from '../../../shared/sender-faults'
 import { PROVIDERS, type ProviderId } from '../../../shared/providers'
+import type { JudgeConsumer } from './judges/types'
 import { attemptsFinished, startSender, type SenderRig } from '../sender/support'
 
 // A Hookloop delivery as a provider makes it (its pack, a catalog event, the sender on a virtual
@@ -32,17 +33,47 @@ export async function serve(handler: (req: IncomingMessage, res: ServerResponse)
   }
 }
 
-/** A consumer whose `check` runs the provider's library on the raw body: 200 when it returns, 400 with the error when it throws. */
-export function serveCheck(check: (body: Buffer, req: IncomingMessage) => unknown): Promise<Consumer> {
-  return serve(async (req, res) => {
-    const body = await rawBody(req)
+/** What a judge's library made of one delivery it accepted. */
+export interface Reading {
+  /** The event type (or types, for a batch) the library parsed. */
+  accepted: string | string[]
+  /** The delivery id the library reports, where it reports one. */
+  deliveryId?: string
+  /** What the consumer answers, where the provider expects more than an empty 200. */
+  answer?: { headers: Record<string, string>; body: string }
+}
+
+class Refusal extends Error {
+  constructor(readonly status: number, reason: string) {
+    super(reason)
+  }
+}
+
+/** Refuses the delivery with this status (a consumer that throws anything else answers 400 with the error). */
+export function refuse(status: number, reason = ''): never {
+  throw new Refusal(status, reason)
+}
+
+/**
+ * A judge's consumer: `read` runs the provider's library on the raw body, as its docs show, and
+ * says what it accepted (or throws, or refuses): 200 and the reading kept, or the refusal's
+ * status. `deliveryIds` is kept only for a library that reports one.
+ */
+export async function judgeConsumer(read: (body: Buffer, req: IncomingMessage, res: ServerResponse) => Reading | Promise<Reading>, options: { deliveryIds?: true } = {}): Promise<JudgeConsumer> {
+  const accepted: string[] = []
+  const deliveryIds: string[] = []
+  const consumer = await serve(async (req, res) => {
+    let reading: Reading
     try {
-      await check(body, req)
-      res.writeHead(200).end()
+      reading = await read(await rawBody(req), req, res)
     } catch (error) {
-      res.writeHead(400).end(String(error))
+      return void res.writeHead(error instanceof Refusal ? error.status : 400).end(error instanceof Refusal ? error.message : String(error))
     }
+    if (reading.deliveryId !== undefined) deliveryIds.push(reading.deliveryId)
+    accepted.push(...[reading.accepted].flat())
+    res.writeHead(200, reading.answer?.headers).end(reading.answer?.body)
   })
+  return { ...consumer, accepted, ...(options.deliveryIds ? { deliveryIds } : {}) }
 }
 
 /** Consumers a describe block opens as its tests go (`url` serves a handler and gives its URL); close() ends them. */

@@ -1,5 +1,5 @@
 import { verifyWebhook } from '@clerk/backend/webhooks'
-import { rawBody, serve } from '../support'
+import { judgeConsumer } from '../support'
 import type { Judge } from './types'
 
 // Clerk's own check: `verifyWebhook(request, {signingSecret})` from @clerk/backend/webhooks, in
@@ -12,23 +12,12 @@ export const clerkJudge: Judge = {
   library: '@clerk/backend 3 verifyWebhook',
   secret: SECRET,
   signsTime: true,
-  async start() {
-    const accepted: string[] = []
-    const deliveryIds: string[] = []
-    const consumer = await serve(async (req, res) => {
-      const body = await rawBody(req)
+  start: () =>
+    judgeConsumer(async (body, req) => {
       const headers = new Headers()
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value)
-      try {
-        const event = await verifyWebhook(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: 'POST', headers, body }), { signingSecret: SECRET })
-        if (event.object !== 'event' || !event.instance_id) throw new Error('not a Clerk event envelope')
-        deliveryIds.push(String(req.headers['svix-id']))
-      accepted.push(event.type)
-        res.writeHead(200).end()
-      } catch (error) {
-        res.writeHead(400).end(String(error))
-      }
-    })
-    return { url: consumer.url, accepted, deliveryIds, close: consumer.close }
-  },
+      const event = await verifyWebhook(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: 'POST', headers, body }), { signingSecret: SECRET })
+      if (event.object !== 'event' || !event.instance_id) throw new Error('not a Clerk event envelope')
+      return { accepted: event.type, deliveryId: String(req.headers['svix-id']) }
+    }, { deliveryIds: true }),
 }

@@ -1,6 +1,6 @@
 import { InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions'
 import { freshPrivateKey, publicKeyText } from '../../../../electron/engine/signatures'
-import { rawBody, serve } from '../support'
+import { judgeConsumer, refuse } from '../support'
 import type { Judge } from './types'
 
 // discord-interactions' verifyKey as its README uses it (raw body, X-Signature-Ed25519,
@@ -16,20 +16,12 @@ export const discordJudge: Judge = {
   provider: 'discord',
   library: 'discord-interactions 4',
   secret,
-  async start() {
-    const accepted: string[] = []
-    const consumer = await serve(async (req, res) => {
-      const body = await rawBody(req)
+  start: () =>
+    judgeConsumer(async (body, req) => {
       const valid = await verifyKey(body, String(req.headers['x-signature-ed25519'] ?? ''), String(req.headers['x-signature-timestamp'] ?? ''), publicKey)
-      if (!valid) {
-        res.writeHead(401).end('invalid request signature')
-        return
-      }
+      if (!valid) refuse(401, 'invalid request signature')
       const interaction = JSON.parse(body.toString('utf8')) as { type: number }
-      accepted.push(TYPE_NAMES[interaction.type] ?? String(interaction.type))
       const answer = interaction.type === InteractionType.PING ? { type: InteractionResponseType.PONG } : { type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer))
-    })
-    return { ...consumer, accepted }
-  },
+      return { accepted: TYPE_NAMES[interaction.type] ?? String(interaction.type), answer: { headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) } }
+    }),
 }

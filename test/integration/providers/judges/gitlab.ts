@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto'
-import { rawBody, serve } from '../support'
+import { judgeConsumer, refuse } from '../support'
 import type { Judge } from './types'
 
 // GitLab publishes no Node library for webhooks. Its docs give the check: compare X-Gitlab-Token
@@ -24,19 +24,12 @@ export const gitlabJudge: Judge = {
   provider: 'gitlab',
   library: "GitLab's documented token check",
   secret: SECRET,
-  async start() {
-    const accepted: string[] = []
-    const deliveryIds: string[] = []
-    const consumer = await serve(async (req, res) => {
-      const body = await rawBody(req)
-      if (!sameToken(req.headers['x-gitlab-token'], SECRET)) return void res.writeHead(401).end('X-Gitlab-Token does not match')
+  start: () =>
+    judgeConsumer((body, req) => {
+      if (!sameToken(req.headers['x-gitlab-token'], SECRET)) refuse(401, 'X-Gitlab-Token does not match')
       const event = JSON.parse(body.toString('utf8')) as { object_kind?: string; object_attributes?: { action?: string } }
-      if (!event.object_kind || req.headers['x-gitlab-event'] !== hookName(event.object_kind)) return void res.writeHead(400).end(`X-Gitlab-Event ${String(req.headers['x-gitlab-event'])} does not name object_kind ${String(event.object_kind)}`)
+      if (!event.object_kind || req.headers['x-gitlab-event'] !== hookName(event.object_kind)) refuse(400, `X-Gitlab-Event ${String(req.headers['x-gitlab-event'])} does not name object_kind ${String(event.object_kind)}`)
       const action = event.object_attributes?.action
-      deliveryIds.push(String(req.headers['idempotency-key']))
-      accepted.push(action ? `${event.object_kind}.${action}` : event.object_kind)
-      res.writeHead(200).end()
-    })
-    return { url: consumer.url, accepted, deliveryIds, close: consumer.close }
-  },
+      return { accepted: action ? `${event.object_kind}.${action}` : event.object_kind, deliveryId: String(req.headers['idempotency-key']) }
+    }, { deliveryIds: true }),
 }

@@ -1,5 +1,5 @@
 import { Signature } from '@hubspot/api-client'
-import { serveCheck } from '../support'
+import { judgeConsumer } from '../support'
 import type { Judge } from './types'
 
 // @hubspot/api-client's Signature.isValid with signatureVersion v3, as HubSpot's "Validating
@@ -13,9 +13,8 @@ export const hubspotJudge: Judge = {
   library: '@hubspot/api-client 13',
   secret,
   signsTime: true,
-  async start() {
-    const accepted: string[] = []
-    const consumer = await serveCheck((body, req) => {
+  start: () =>
+    judgeConsumer((body, req) => {
       const url = `http://${String(req.headers.host)}${req.url ?? ''}`
       const valid = Signature.isValid({
         signatureVersion: 'v3',
@@ -27,8 +26,6 @@ export const hubspotJudge: Judge = {
         clientSecret: secret,
       })
       if (!valid) throw new Error('signature refused')
-      for (const event of JSON.parse(body.toString('utf8')) as Array<{ subscriptionType: string }>) accepted.push(event.subscriptionType)
-    })
-    return { ...consumer, accepted }
-  },
+      return { accepted: (JSON.parse(body.toString('utf8')) as Array<{ subscriptionType: string }>).map((event) => event.subscriptionType) }
+    }),
 }

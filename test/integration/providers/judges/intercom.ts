@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { serveCheck } from '../support'
+import { judgeConsumer } from '../support'
 import type { Judge } from './types'
 
 // Intercom publishes no Node verifier: the check its webhook docs give, written from the docs —
@@ -10,16 +10,13 @@ export const intercomJudge: Judge = {
   provider: 'intercom',
   library: "Intercom's documented check",
   secret,
-  async start() {
-    const accepted: string[] = []
-    const consumer = await serveCheck((body, req) => {
+  start: () =>
+    judgeConsumer((body, req) => {
       const received = Buffer.from(String(req.headers['x-hub-signature'] ?? ''))
       const expected = Buffer.from('sha1=' + createHmac('sha1', secret).update(body).digest('hex'))
       if (received.length !== expected.length || !timingSafeEqual(received, expected)) throw new Error('signature refused')
       const notification = JSON.parse(body.toString('utf8')) as { type: string; topic: string }
       if (notification.type !== 'notification_event') throw new Error(`not a notification_event: ${notification.type}`)
-      accepted.push(notification.topic)
-    })
-    return { ...consumer, accepted }
-  },
+      return { accepted: notification.topic }
+    }),
 }

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { serveCheck } from '../support'
+import { judgeConsumer } from '../support'
 import type { Judge } from './types'
 
 // Mailgun publishes no Node verifier: the check its "Securing webhooks" page gives, written from
@@ -12,10 +12,9 @@ export const mailgunJudge: Judge = {
   provider: 'mailgun',
   library: "Mailgun's documented check",
   secret,
-  async start() {
-    const accepted: string[] = []
+  start() {
     const tokens = new Set<string>()
-    const consumer = await serveCheck((body) => {
+    return judgeConsumer((body) => {
       const parsed = JSON.parse(body.toString('utf8')) as { signature?: { timestamp?: string; token?: string; signature?: string }; 'event-data'?: { event?: string } }
       const { timestamp = '', token = '', signature = '' } = parsed.signature ?? {}
       const expected = Buffer.from(createHmac('sha256', secret).update(timestamp + token).digest('hex'))
@@ -23,8 +22,7 @@ export const mailgunJudge: Judge = {
       if (received.length !== expected.length || !timingSafeEqual(received, expected)) throw new Error('signature refused')
       if (tokens.has(token)) throw new Error('token seen before: a replay')
       tokens.add(token)
-      accepted.push(String(parsed['event-data']?.event))
+      return { accepted: String(parsed['event-data']?.event) }
     })
-    return { ...consumer, accepted }
   },
 }

@@ -1,5 +1,5 @@
 import { Environment, Paddle } from '@paddle/paddle-node-sdk'
-import { serveCheck } from '../support'
+import { judgeConsumer } from '../support'
 import type { Judge } from './types'
 
 // Paddle's webhooks.unmarshal: verifies Paddle-Signature (5 s tolerance), then parses the event
@@ -11,13 +11,8 @@ export const paddleJudge: Judge = {
   library: '@paddle/paddle-node-sdk 3',
   secret: SECRET,
   signsTime: true,
-  async start() {
-    const accepted: string[] = []
+  start() {
     const paddle = new Paddle('pdl_sdbx_apikey_hookloop', { environment: Environment.sandbox })
-    const consumer = await serveCheck(async (body, req) => {
-      const event = await paddle.webhooks.unmarshal(body.toString('utf8'), SECRET, String(req.headers['paddle-signature']))
-      accepted.push(event.eventType)
-    })
-    return { ...consumer, accepted }
+    return judgeConsumer(async (body, req) => ({ accepted: (await paddle.webhooks.unmarshal(body.toString('utf8'), SECRET, String(req.headers['paddle-signature']))).eventType }))
   },
 }

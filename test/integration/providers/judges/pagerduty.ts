@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { rawBody, serve } from '../support'
+import { judgeConsumer, refuse } from '../support'
 import type { Judge } from './types'
 
 // PagerDuty publishes no Node library for V3 webhooks. Its docs give the check: compute
@@ -12,20 +12,13 @@ export const pagerdutyJudge: Judge = {
   provider: 'pagerduty',
   library: "PagerDuty's documented signature check",
   secret: SECRET,
-  async start() {
-    const accepted: string[] = []
-    const deliveryIds: string[] = []
-    const consumer = await serve(async (req, res) => {
-      const body = await rawBody(req)
+  start: () =>
+    judgeConsumer((body, req) => {
       const expected = Buffer.from(`v1=${createHmac('sha256', SECRET).update(body).digest('hex')}`)
       const signatures = String(req.headers['x-pagerduty-signature'] ?? '').split(',').map((s) => Buffer.from(s.trim()))
-      if (!signatures.some((s) => s.length === expected.length && timingSafeEqual(s, expected))) return void res.writeHead(401).end('no X-PagerDuty-Signature matches')
+      if (!signatures.some((s) => s.length === expected.length && timingSafeEqual(s, expected))) refuse(401, 'no X-PagerDuty-Signature matches')
       const { event } = JSON.parse(body.toString('utf8')) as { event?: { id?: string; event_type?: string; resource_type?: string; occurred_at?: string; data?: { type?: string } } }
-      if (!event?.id || !event.event_type || !event.occurred_at || event.resource_type !== event.event_type.split('.')[0] || !event.data?.type) return void res.writeHead(400).end('not a V3 event envelope')
-      deliveryIds.push(String(req.headers['x-webhook-id']))
-      accepted.push(event.event_type)
-      res.writeHead(200).end()
-    })
-    return { url: consumer.url, accepted, deliveryIds, close: consumer.close }
-  },
+      if (!event?.id || !event.event_type || !event.occurred_at || event.resource_type !== event.event_type.split('.')[0] || !event.data?.type) refuse(400, 'not a V3 event envelope')
+      return { accepted: event.event_type, deliveryId: String(req.headers['x-webhook-id']) }
+    }, { deliveryIds: true }),
 }

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { rawBody, serve } from '../support'
+import { judgeConsumer } from '../support'
 import type { Judge } from './types'
 
 // Loaded without its types: resend's declarations import React's, whose DOM stand-ins would
@@ -20,23 +20,13 @@ export const resendJudge: Judge = {
   library: 'resend 6 webhooks.verify',
   secret: SECRET,
   signsTime: true,
-  async start() {
+  start() {
     const resend = new Resend('re_hookloop_placeholder')
-    const accepted: string[] = []
-    const deliveryIds: string[] = []
-    const consumer = await serve(async (req, res) => {
-      const payload = (await rawBody(req)).toString('utf8')
+    return judgeConsumer((body, req) => {
       const header = (name: string) => String(req.headers[name] ?? '')
-      try {
-        const event = resend.webhooks.verify({ payload, headers: { id: header('svix-id'), timestamp: header('svix-timestamp'), signature: header('svix-signature') }, webhookSecret: SECRET })
-        if (typeof event.created_at !== 'string' || !event.data) throw new Error('not a Resend event: no created_at or data')
-        deliveryIds.push(String(req.headers['svix-id']))
-      accepted.push(event.type)
-        res.writeHead(200).end()
-      } catch (error) {
-        res.writeHead(400).end(String(error))
-      }
-    })
-    return { url: consumer.url, accepted, deliveryIds, close: consumer.close }
+      const event = resend.webhooks.verify({ payload: body.toString('utf8'), headers: { id: header('svix-id'), timestamp: header('svix-timestamp'), signature: header('svix-signature') }, webhookSecret: SECRET })
+      if (typeof event.created_at !== 'string' || !event.data) throw new Error('not a Resend event: no created_at or data')
+      return { accepted: event.type, deliveryId: String(req.headers['svix-id']) }
+    }, { deliveryIds: true })
   },
 }

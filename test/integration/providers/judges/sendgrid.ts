@@ -1,6 +1,6 @@
 import { EventWebhook, EventWebhookHeader } from '@sendgrid/eventwebhook'
 import { freshPrivateKey, publicKeyText } from '../../../../electron/engine/signatures'
-import { serveCheck } from '../support'
+import { judgeConsumer } from '../support'
 import type { Judge } from './types'
 
 // @sendgrid/eventwebhook as its README uses it: the verification key (base64 public key) through
@@ -14,16 +14,14 @@ export const sendgridJudge: Judge = {
   provider: 'sendgrid',
   library: '@sendgrid/eventwebhook 8',
   secret,
-  async start() {
-    const accepted: string[] = []
+  start() {
     const webhook = new EventWebhook()
     const key = webhook.convertPublicKeyToECDSA(verificationKey)
-    const consumer = await serveCheck((body, req) => {
+    return judgeConsumer((body, req) => {
       const signature = String(req.headers[EventWebhookHeader.SIGNATURE().toLowerCase()] ?? '')
       const timestamp = String(req.headers[EventWebhookHeader.TIMESTAMP().toLowerCase()] ?? '')
       if (!webhook.verifySignature(key, body, signature, timestamp)) throw new Error('signature refused')
-      for (const event of JSON.parse(body.toString('utf8')) as Array<{ event: string }>) accepted.push(event.event)
+      return { accepted: (JSON.parse(body.toString('utf8')) as Array<{ event: string }>).map((event) => event.event) }
     })
-    return { ...consumer, accepted }
   },
 }

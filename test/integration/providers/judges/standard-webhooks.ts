@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks'
-import { serveCheck } from '../support'
+import { judgeConsumer } from '../support'
 import type { Judge } from './types'
 
 // standardwebhooks' Webhook(secret).verify(rawBody, headers), as the specification's library shows it.
@@ -10,10 +10,8 @@ export const standardWebhooksJudge: Judge = {
   library: 'standardwebhooks 1',
   secret: SECRET,
   signsTime: true,
-  async start() {
-    const accepted: string[] = []
+  start() {
     const webhook = new Webhook(SECRET)
-    const consumer = await serveCheck((body, req) => accepted.push((webhook.verify(body.toString('utf8'), req.headers as Record<string, string>) as { type: string }).type))
-    return { ...consumer, accepted }
+    return judgeConsumer((body, req) => ({ accepted: (webhook.verify(body.toString('utf8'), req.headers as Record<string, string>) as { type: string }).type }))
   },
 }

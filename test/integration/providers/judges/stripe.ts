@@ -1,5 +1,5 @@
 import Stripe from 'stripe'
-import { serveCheck } from '../support'
+import { judgeConsumer } from '../support'
 import type { Judge } from './types'
 
 // stripe.webhooks.constructEvent(rawBody, Stripe-Signature, secret), as Stripe's docs show it
@@ -12,9 +12,5 @@ export const stripeJudge: Judge = {
   library: 'stripe 23',
   secret: SECRET,
   signsTime: true,
-  async start() {
-    const accepted: string[] = []
-    const consumer = await serveCheck((body, req) => accepted.push(stripe.webhooks.constructEvent(body, String(req.headers['stripe-signature']), SECRET).type))
-    return { ...consumer, accepted }
-  },
+  start: () => judgeConsumer((body, req) => ({ accepted: stripe.webhooks.constructEvent(body, String(req.headers['stripe-signature']), SECRET).type })),
 }

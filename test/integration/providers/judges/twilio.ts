@@ -1,5 +1,5 @@
 import twilio from 'twilio'
-import { rawBody, serve } from '../support'
+import { judgeConsumer, refuse } from '../support'
 import type { Judge } from './types'
 
 // Twilio's helper library as its webhook-security docs use it: form-encoded parameters go to
@@ -13,19 +13,15 @@ export const twilioJudge: Judge = {
   library: 'twilio 5',
   secret: TOKEN,
   namesNoType: true,
-  async start() {
-    const accepted: string[] = []
-    const consumer = await serve(async (req, res) => {
-      const body = (await rawBody(req)).toString('utf8')
+  start: () =>
+    judgeConsumer((raw, req) => {
+      const body = raw.toString('utf8')
       const url = `http://127.0.0.1:${req.socket.localPort}${req.url}`
       const signature = String(req.headers['x-twilio-signature'])
       const form = String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')
       const params = Object.fromEntries(new URLSearchParams(body))
       const valid = form ? twilio.validateRequest(TOKEN, signature, url, params) : twilio.validateRequestWithBody(TOKEN, signature, url, body)
-      if (!valid) return void res.writeHead(403).end()
-      accepted.push(form ? (params.MessageSid ?? params.CallSid ?? '') : 'json')
-      res.writeHead(200, { 'content-type': 'text/xml' }).end('<Response/>')
-    })
-    return { ...consumer, accepted }
-  },
+      if (!valid) refuse(403)
+      return { accepted: form ? (params.MessageSid ?? params.CallSid ?? '') : 'json', answer: { headers: { 'content-type': 'text/xml' }, body: '<Response/>' } }
+    }),
 }

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { serveCheck } from '../support'
+import { judgeConsumer } from '../support'
 import type { Judge } from './types'
 
 // Twitch's documented check ("Handling webhook events — Verifying the event message"), written
@@ -25,15 +25,12 @@ export const twitchJudge: Judge = {
   library: "Twitch's documented check",
   secret,
   signsTime: true,
-  async start() {
-    const accepted: string[] = []
-    const consumer = await serveCheck((body, req) => {
+  start: () =>
+    judgeConsumer((body, req) => {
       const refused = twitchVerifies(body, req.headers, secret)
       if (refused) throw new Error(refused)
       const type = String(req.headers['twitch-eventsub-message-type'])
       const message = JSON.parse(body.toString('utf8')) as { subscription: { type: string } }
-      accepted.push(type === 'revocation' ? 'revocation' : message.subscription.type)
-    })
-    return { ...consumer, accepted }
-  },
+      return { accepted: type === 'revocation' ? 'revocation' : message.subscription.type }
+    }),
 }

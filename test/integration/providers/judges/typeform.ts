@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { rawBody, serve } from '../support'
+import { judgeConsumer, refuse } from '../support'
 import type { Judge } from './types'
 
 // Typeform publishes no Node library for webhooks. Its docs give the check: "sha256=" + base64
@@ -12,19 +12,14 @@ export const typeformJudge: Judge = {
   provider: 'typeform',
   library: "Typeform's documented signature check",
   secret: SECRET,
-  async start() {
-    const accepted: string[] = []
-    const consumer = await serve(async (req, res) => {
-      const body = await rawBody(req)
+  start: () =>
+    judgeConsumer((body, req) => {
       const expected = Buffer.from(`sha256=${createHmac('sha256', SECRET).update(body).digest('base64')}`)
       const received = Buffer.from(String(req.headers['typeform-signature'] ?? ''))
-      if (received.length !== expected.length || !timingSafeEqual(received, expected)) return void res.writeHead(401).end("Typeform-Signature doesn't match")
+      if (received.length !== expected.length || !timingSafeEqual(received, expected)) refuse(401, "Typeform-Signature doesn't match")
       const event = JSON.parse(body.toString('utf8')) as { event_id?: string; event_type?: string; form_response?: { form_id?: string; answers?: Array<{ field?: { id?: string } }>; definition?: { fields?: Array<{ id: string }> } } }
       const known = new Set(event.form_response?.definition?.fields?.map((f) => f.id))
-      if (!event.event_id || !event.event_type || !event.form_response?.form_id || !event.form_response.answers?.every((a) => known.has(a.field?.id ?? ''))) return void res.writeHead(400).end('not a Typeform response whose answers name its fields')
-      accepted.push(event.event_type)
-      res.writeHead(200).end()
-    })
-    return { url: consumer.url, accepted, close: consumer.close }
-  },
+      if (!event.event_id || !event.event_type || !event.form_response?.form_id || !event.form_response.answers?.every((a) => known.has(a.field?.id ?? ''))) refuse(400, 'not a Typeform response whose answers name its fields')
+      return { accepted: event.event_type }
+    }),
 }

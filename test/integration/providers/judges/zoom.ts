@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { rawBody, serve } from '../support'
+import { judgeConsumer, refuse } from '../support'
 import type { Judge } from './types'
 
 // Zoom publishes no Node library for webhooks: its docs give the check as code (HMAC-SHA256 of
@@ -12,15 +12,11 @@ export const zoomJudge: Judge = {
   provider: 'zoom',
   library: "Zoom's documented check",
   secret: TOKEN,
-  async start() {
-    const accepted: string[] = []
-    const consumer = await serve(async (req, res) => {
-      const body = (await rawBody(req)).toString('utf8')
+  start: () =>
+    judgeConsumer((raw, req) => {
+      const body = raw.toString('utf8')
       const expected = `v0=${createHmac('sha256', TOKEN).update(`v0:${String(req.headers['x-zm-request-timestamp'])}:${body}`).digest('hex')}`
-      if (req.headers['x-zm-signature'] !== expected) return void res.writeHead(401).end()
-      accepted.push((JSON.parse(body) as { event: string }).event)
-      res.writeHead(200).end()
-    })
-    return { ...consumer, accepted }
-  },
+      if (req.headers['x-zm-signature'] !== expected) refuse(401)
+      return { accepted: (JSON.parse(body) as { event: string }).event }
+    }),
 }
