@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { providerBody } from '../../../electron/engine/providers'
-import { fixtureContext } from '../../../shared/event-catalog'
 import { discordEvents } from '../../../shared/event-catalog/discord'
-import { PROVIDERS } from '../../../shared/providers'
 import { typeErrors } from './support/type-check'
+import { catalogBody } from './support/catalog-body'
 
 // Every Discord catalog event, as the whole body Discord POSTs (the Interaction object), against
 // discord-api-types' interaction types (API v10), compiled strict: a required field missing, an
@@ -32,11 +29,7 @@ const IMPORTS = [
 type Body = Record<string, unknown> & { id: string; application_id: string; type: number; data?: Record<string, unknown>; member?: { user: { id: string } }; message?: { author: { id: string } } }
 
 function discordBody(type: string): Body {
-  const event = discordEvents.find((e) => e.type === type)
-  if (!event) throw new Error(`no Discord catalog event ${type}`)
-  const now = Date.UTC(2026, 11, 1)
-  const payload = Buffer.from(JSON.stringify(event.payload(fixtureContext(now))))
-  return JSON.parse(providerBody(PROVIDERS.discord, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now }).toString('utf8')) as Body
+  return catalogBody<Body>('discord', type)
 }
 
 const check = (type: string, body: unknown) => ({ name: type, type: `Wire<${EVENT_TYPES[type] ?? 'never'}>`, value: body })

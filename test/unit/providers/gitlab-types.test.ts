@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { providerBody } from '../../../electron/engine/providers'
-import { fixtureContext } from '../../../shared/event-catalog'
 import { gitlabEvents } from '../../../shared/event-catalog/gitlab'
-import { PROVIDERS } from '../../../shared/providers'
 import { typeErrors } from './support/type-check'
+import { catalogBody } from './support/catalog-body'
 
 // Every GitLab catalog event, as the whole body GitLab POSTs, against @gitbeaker/core's webhook
 // event types (`WebhookPushEventSchema` …), compiled strict: a required field missing or a wrong
@@ -35,11 +32,7 @@ const IMPORTS = [
 type Body = Record<string, unknown>
 
 function gitlabBody(type: string): Body {
-  const event = gitlabEvents.find((e) => e.type === type)
-  if (!event) throw new Error(`no GitLab catalog event ${type}`)
-  const now = Date.UTC(2026, 11, 1)
-  const payload = Buffer.from(JSON.stringify(event.payload(fixtureContext(now))))
-  return JSON.parse(providerBody(PROVIDERS.gitlab, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now }).toString('utf8')) as Body
+  return catalogBody<Body>('gitlab', type)
 }
 
 const check = (type: string, body: unknown) => ({ name: type, type: `Documented<${EVENT_TYPES[type] ?? 'never'}>`, value: body })

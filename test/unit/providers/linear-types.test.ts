@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { providerBody } from '../../../electron/engine/providers'
-import { fixtureContext } from '../../../shared/event-catalog'
 import { linearEvents } from '../../../shared/event-catalog/linear'
-import { PROVIDERS } from '../../../shared/providers'
 import { typeErrors } from './support/type-check'
+import { catalogBody } from './support/catalog-body'
 
 // Every Linear catalog event, as the whole body Linear sends, against @linear/sdk's webhook payload
 // types (`EntityWebhookPayloadWith<Entity>Data`: the envelope with the entity's `data`), compiled
@@ -28,11 +25,7 @@ const IMPORTS = [
 ]
 
 function linearBody(type: string): Record<string, unknown> {
-  const event = linearEvents.find((e) => e.type === type)
-  if (!event) throw new Error(`no Linear catalog event ${type}`)
-  const now = Date.UTC(2026, 11, 1)
-  const payload = Buffer.from(JSON.stringify(event.payload(fixtureContext(now))))
-  return JSON.parse(providerBody(PROVIDERS.linear, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now }).toString('utf8')) as Record<string, unknown>
+  return catalogBody<Record<string, unknown>>('linear', type)
 }
 
 const entity = (type: string): string => type.slice(0, type.indexOf('.'))

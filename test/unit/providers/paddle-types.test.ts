@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { providerBody } from '../../../electron/engine/providers'
-import { fixtureContext } from '../../../shared/event-catalog'
 import { paddleEvents } from '../../../shared/event-catalog/paddle'
-import { PROVIDERS } from '../../../shared/providers'
 import { nodeModulesPath, typeErrors } from './support/type-check'
+import { catalogBody } from './support/catalog-body'
 
 // Every Paddle catalog event, as the whole notification body, against the types
 // @paddle/paddle-node-sdk publishes for what `webhooks.unmarshal` reads (`IEventsResponse` around
@@ -28,11 +25,7 @@ const IMPORTS = [
 ]
 
 function paddleBody(type: string): { data: Record<string, unknown> } & Record<string, unknown> {
-  const event = paddleEvents.find((e) => e.type === type)
-  if (!event) throw new Error(`no Paddle catalog event ${type}`)
-  const now = Date.UTC(2026, 11, 1)
-  const payload = Buffer.from(JSON.stringify(event.payload(fixtureContext(now))))
-  return JSON.parse(providerBody(PROVIDERS.paddle, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now }).toString('utf8')) as { data: Record<string, unknown> }
+  return catalogBody<{ data: Record<string, unknown> } & Record<string, unknown>>('paddle', type)
 }
 
 function checks(type: string, body: { data: unknown }) {

@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { providerBody } from '../../../electron/engine/providers'
-import { fixtureContext } from '../../../shared/event-catalog'
 import { slackEvents } from '../../../shared/event-catalog/slack'
-import { PROVIDERS } from '../../../shared/providers'
 import { typeErrors } from './support/type-check'
+import { catalogBody } from './support/catalog-body'
 
 // Every Slack catalog event against the event types @slack/types publishes, compiled strict: the
 // inner event as its own type (a required field missing, an unknown field or a wrong type fails),
@@ -27,11 +24,7 @@ const IMPORTS = [
 ]
 
 function slackBody(type: string): { event: Record<string, unknown> } & Record<string, unknown> {
-  const event = slackEvents.find((e) => e.type === type)
-  if (!event) throw new Error(`no Slack catalog event ${type}`)
-  const now = Date.UTC(2026, 11, 1)
-  const payload = Buffer.from(JSON.stringify(event.payload(fixtureContext(now))))
-  return JSON.parse(providerBody(PROVIDERS.slack, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now }).toString('utf8')) as { event: Record<string, unknown> }
+  return catalogBody<{ event: Record<string, unknown> } & Record<string, unknown>>('slack', type)
 }
 
 function checks(type: string, body: { event: unknown }) {

@@ -1,13 +1,11 @@
-import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { providerBody } from '../../../electron/engine/providers'
-import { fixtureContext } from '../../../shared/event-catalog'
 import { squareEvents } from '../../../shared/event-catalog/square'
 import { PROVIDERS } from '../../../shared/providers'
 import { nodeModulesPath } from './support/type-check'
+import { catalogBody } from './support/catalog-body'
 
 // Every Square catalog event, as the whole notification body, against the `square` package's own
 // wire schemas (its serialization layer, which reads Square's snake_case JSON into the SDK's
@@ -35,11 +33,7 @@ const EVENT_SCHEMAS: Record<string, string> = {
 }
 
 function squareBody(type: string): { data: { object: Record<string, Record<string, unknown>> } } {
-  const event = squareEvents.find((e) => e.type === type)
-  if (!event) throw new Error(`no Square catalog event ${type}`)
-  const now = Date.UTC(2026, 11, 1)
-  const payload = Buffer.from(JSON.stringify(event.payload(fixtureContext(now, PROVIDERS.square.apiVersions?.[0]))))
-  return JSON.parse(providerBody(PROVIDERS.square, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now }).toString('utf8')) as { data: { object: Record<string, Record<string, unknown>> } }
+  return catalogBody<{ data: { object: Record<string, Record<string, unknown>> } }>('square', type, PROVIDERS.square.apiVersions?.[0])
 }
 
 function problems(type: string, body: unknown): string[] {

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { providerBody } from '../../../electron/engine/providers'
-import { fixtureContext } from '../../../shared/event-catalog'
 import { stripeEvents } from '../../../shared/event-catalog/stripe'
 import { PROVIDERS } from '../../../shared/providers'
 import { nodeModulesPath, typeErrors, type AmbientTypes } from './support/type-check'
+import { catalogBody } from './support/catalog-body'
 
 // Every Stripe catalog event, as the whole Event body Hookloop sends, against the `stripe`
 // package's own types at each API version the pack lists: `stripe` 23 describes 2026-10-28.endive,
@@ -36,12 +34,7 @@ type Body = { api_version: string; data: { object: Record<string, unknown> } }
 
 /** The body Hookloop sends for `type` on a subscription that chose `version`. */
 function stripeBody(type: string, version: string): Body {
-  const event = stripeEvents.find((e) => e.type === type)
-  if (!event) throw new Error(`no Stripe catalog event ${type}`)
-  const now = Date.UTC(2026, 11, 1)
-  const payload = Buffer.from(JSON.stringify(event.payload(fixtureContext(now, version))))
-  const pack = { ...PROVIDERS.stripe, envelope: { kind: 'stripe' as const, apiVersion: version } }
-  return JSON.parse(providerBody(pack, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now }).toString('utf8')) as Body
+  return catalogBody<Body>('stripe', type, version, { ...PROVIDERS.stripe, envelope: { kind: 'stripe' as const, apiVersion: version } })
 }
 
 function checkAt(version: string, bodies: Record<string, Body>): Record<string, string[]> {

@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { providerBody } from '../../../electron/engine/providers'
-import { fixtureContext } from '../../../shared/event-catalog'
 import { twitchEvents } from '../../../shared/event-catalog/twitch'
-import { PROVIDERS } from '../../../shared/providers'
 import { nodeModulesPath, typeErrors } from './support/type-check'
+import { catalogBody } from './support/catalog-body'
 
 // Every Twitch catalog message, as the whole body Twitch POSTs, against @twurple/eventsub-base's
 // types, compiled strict: the notification as its `EventSubSingleNotificationPayload` with `event`
@@ -40,11 +37,7 @@ const bodyType = (type: string): string => {
 type Body = { subscription: Record<string, unknown> & { type: string; condition: Record<string, string> }; event?: Record<string, unknown> }
 
 function twitchBody(type: string): Body {
-  const event = twitchEvents.find((e) => e.type === type)
-  if (!event) throw new Error(`no Twitch catalog event ${type}`)
-  const now = Date.UTC(2026, 11, 1)
-  const payload = Buffer.from(JSON.stringify(event.payload(fixtureContext(now))))
-  return JSON.parse(providerBody(PROVIDERS.twitch, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now }).toString('utf8')) as Body
+  return catalogBody<Body>('twitch', type)
 }
 
 const check = (type: string, body: unknown) => ({ name: type, type: bodyType(type), value: body })

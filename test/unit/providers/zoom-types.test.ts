@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { providerBody } from '../../../electron/engine/providers'
-import { fixtureContext } from '../../../shared/event-catalog'
 import { zoomEvents } from '../../../shared/event-catalog/zoom'
-import { PROVIDERS } from '../../../shared/providers'
 import { typeErrors } from './support/type-check'
+import { catalogBody } from './support/catalog-body'
 
 // Every Zoom catalog event against the event types Zoom's Node SDK publishes (@zoom/rivet's
 // meetings module: `MeetingCreatedEvent` …, generated from Zoom's Meetings webhook reference),
@@ -24,11 +21,7 @@ const IMPORTS = [`import type { ${Object.values(EVENT_TYPES).join(', ')} } from 
 type Body = { event: string; event_ts: number; download_token?: string; payload: { account_id: string; object: Record<string, unknown> } & Record<string, unknown> }
 
 function zoomBody(type: string): Body {
-  const event = zoomEvents.find((e) => e.type === type)
-  if (!event) throw new Error(`no Zoom catalog event ${type}`)
-  const now = Date.UTC(2026, 11, 1)
-  const payload = Buffer.from(JSON.stringify(event.payload(fixtureContext(now))))
-  return JSON.parse(providerBody(PROVIDERS.zoom, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now }).toString('utf8')) as Body
+  return catalogBody<Body>('zoom', type)
 }
 
 const check = (type: string, body: Body) => ({ name: type, type: EVENT_TYPES[type] ?? 'never', value: body })
