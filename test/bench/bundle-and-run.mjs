@@ -6,13 +6,11 @@ import { resolve } from 'node:path'
 import { build } from 'vite'
 
 /**
- * @param {string} name  the benchmark: out/bench/<name>/<name>.mjs is the entry that runs
- * @param {string[]} processes  other entries it spawns, as test/bench/<process>.ts
- * @param {string[]} [nodeFlags]  flags for the Node process that runs the entry
+ * Bundles entries for plain Node, dependencies external.
+ * @param {string} outDir  where the bundles go (emptied first)
+ * @param {Record<string, string>} input  entry name → source file
  */
-export async function bundleAndRun(name, processes, nodeFlags = []) {
-  const outDir = resolve('out/bench', name)
-  const input = Object.fromEntries([name, ...processes].map((entry) => [entry, resolve('test/bench', `${entry}.ts`)]))
+export async function bundle(outDir, input) {
   await build({
     configFile: false,
     logLevel: 'warn',
@@ -25,6 +23,16 @@ export async function bundleAndRun(name, processes, nodeFlags = []) {
       rollupOptions: { input, output: { format: 'esm', entryFileNames: '[name].mjs' } },
     },
   })
+}
+
+/**
+ * @param {string} name  the benchmark: out/bench/<name>/<name>.mjs is the entry that runs
+ * @param {string[]} processes  other entries it spawns, as test/bench/<process>.ts
+ * @param {string[]} [nodeFlags]  flags for the Node process that runs the entry
+ */
+export async function bundleAndRun(name, processes, nodeFlags = []) {
+  const outDir = resolve('out/bench', name)
+  await bundle(outDir, Object.fromEntries([name, ...processes].map((entry) => [entry, resolve('test/bench', `${entry}.ts`)])))
   const child = spawn(process.execPath, [...nodeFlags, resolve(outDir, `${name}.mjs`), ...process.argv.slice(2)], { stdio: 'inherit' })
   child.on('exit', (code) => {
     process.exitCode = code ?? 1

@@ -6,8 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { copyFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { build } from 'vite'
-import { bundleAndRun } from './bundle-and-run.mjs'
+import { bundle, bundleAndRun } from './bundle-and-run.mjs'
 
 const at = process.argv.indexOf('--before')
 if (at >= 0) {
@@ -18,18 +17,7 @@ if (at >= 0) {
   symlinkSync(resolve('node_modules'), join(tree, 'node_modules'))
   copyFileSync(resolve('test/bench/hostile-server-process.ts'), join(tree, 'test/bench/hostile-server-process.ts'))
   const outDir = resolve('out/bench/hostile-before')
-  await build({
-    configFile: false,
-    logLevel: 'warn',
-    build: {
-      ssr: true,
-      outDir,
-      emptyOutDir: true,
-      target: 'node20',
-      minify: false,
-      rollupOptions: { input: { 'hostile-server-process': join(tree, 'test/bench/hostile-server-process.ts') }, output: { format: 'esm', entryFileNames: '[name].mjs' } },
-    },
-  })
+  await bundle(outDir, { 'hostile-server-process': join(tree, 'test/bench/hostile-server-process.ts') })
   // The bundle needs nothing from the tree at run time (dependencies resolve from this project).
   rmSync(tree, { recursive: true, force: true })
   process.env.BENCH_BEFORE_SERVER = join(outDir, 'hostile-server-process.mjs')

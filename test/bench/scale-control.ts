@@ -1,4 +1,4 @@
-// bench:scale's way into a running `hookloop serve`: the process (its URL, receiver, the engine's
+// bench:scale's and bench:ui's way into a running `hookloop serve`: the process (its URL, receiver, the engine's
 // process id for RSS) and the control socket the UI uses, to time commands exactly as it sends them.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'

@@ -4,17 +4,18 @@
 // second while scrolling for three seconds, and the JS heap. Then, with the app open, a separate
 // process POSTs 1 000 requests/s to the receiver while the page keeps scrolling: frames per second
 // and the longest frame. Not a timed test: it prints figures.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import WebSocket from 'ws'
 import { POLICY_PRESETS } from '../../shared/policy-presets'
 import { openDatabase } from '../../electron/engine/store'
+import { serve, stop, type Served } from './scale-control'
 
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
 const OFFSETS = [0, 120_000, 360_000, 840_000]
@@ -51,35 +52,6 @@ function seed(dataDir: string, deliveries: number): void {
   })
   fill()
   db.close()
-}
-
-interface Served {
-  child: ChildProcess
-  url: string
-  receiverUrl: string
-}
-
-async function serve(dataDir: string): Promise<Served> {
-  const cli = resolve('out/main/cli.js')
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const lines: string[] = []
-  const rl = createInterface({ input: child.stdout! })
-  await new Promise<void>((done, fail) => {
-    rl.on('line', (line) => {
-      lines.push(line)
-      if (lines.some((l) => l.startsWith('Webhook receiver: '))) done()
-    })
-    child.once('exit', (code) => fail(new Error(`hookloop serve exited (${code})`)))
-  })
-  const receiverUrl = /Webhook receiver: (http:\/\/[^/\s]+)/.exec(lines.join('\n'))?.[1] ?? ''
-  return { child, url: lines[0] ?? '', receiverUrl }
-}
-
-async function stop(served: Served): Promise<void> {
-  if (served.child.exitCode !== null) return
-  const exited = new Promise((r) => served.child.once('exit', r))
-  served.child.kill('SIGTERM')
-  await exited
 }
 
 /** Scrolls the timeline for `ms`, one step per frame; frame gaps and the most rows in the DOM. */
