@@ -7,6 +7,8 @@ import { assertBuilt, runNode } from './support'
 // docs/testing.md shows three example projects, file by file; here every block on the page is
 // checked against the project's file and each project is run with its own runner against the
 // BUILT package (import 'hookloop/testing' through package.json's exports), so the page cannot rot.
+// The projects repeat their code under test (sendWithRetry) on purpose: each is a whole project a
+// reader copies for one runner, shown whole on the page, so none may import from another.
 const DOC = resolve(REPO_ROOT, 'docs/testing.md')
 const EXAMPLES = resolve(REPO_ROOT, 'test/testing/examples')
 const bin = (path: string) => resolve(REPO_ROOT, 'node_modules', path)
