@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { rowSelector, screenshot, sendThroughLoop, useVirtualClock } from './support/app'
+import { recordFailFirstLoop, rowSelector, screenshot } from './support/app'
 import { browserSession } from './support/session'
 import { runCli } from '../support/run-cli'
 
@@ -14,20 +14,7 @@ describe('scenarios in the browser', () => {
   it('record → save → hookloop run: the recorded session replays headless with the same outcome', async () => {
     await session.fresh()
     const page = session.page
-    // A virtual clock: provider A's 2, 4 and 8 minute waits pass at once, here and in the replay.
-    await useVirtualClock(page)
-
-    await page.click('[data-testid=record]')
-    await page.waitForSelector('[data-testid=record-stop]')
-    await sendThroughLoop(page, {
-      endpoint: { name: 'bookings', scheme: 'standard-webhooks', dedupeHeader: 'webhook-id' },
-      preset: { id: 'fail-first' },
-      subscription: { name: 'clinic feed', policy: 'pandoktorek' },
-      eventType: 'booking.created',
-    })
-    const row = page.locator(rowSelector('[data-status=succeeded][data-attempts="4"]'))
-    await row.waitFor()
-    const eventId = await row.getAttribute('data-event-id')
+    const eventId = await recordFailFirstLoop(page)
     await page.waitForSelector('[data-testid=record-stop]:has-text("1 event")')
     await page.click('[data-testid=record-stop]')
 

@@ -66,6 +66,26 @@ export function startVerifyingApp(secret: string): Promise<App> {
   })
 }
 
+/**
+ * An app that checks Standard Webhooks signatures with the official library (signature and
+ * timestamp age, as its docs say): 200 `{"ok":true}`, else 401. `verified` lists the webhook-id
+ * of each request it verified, and why it refused any other.
+ */
+export async function startIdVerifyingApp(secret: string): Promise<{ app: App; verified: string[] }> {
+  const verified: string[] = []
+  const app = await startApp((req, res) => {
+    try {
+      new Webhook(secret).verify(req.body.toString('utf8'), req.headers as Record<string, string>)
+      verified.push(String(req.headers['webhook-id']))
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
+    } catch (error) {
+      verified.push(`rejected: ${(error as Error).message}`)
+      res.writeHead(401).end('bad signature')
+    }
+  })
+  return { app, verified }
+}
+
 /** The Standard Webhooks headers for body as message id, signed now with secret. */
 export function signedHeaders(secret: string, id: string, body: string): Record<string, string> {
   const ts = new Date()

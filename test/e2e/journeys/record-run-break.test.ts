@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../support/run-cli'
-import { rowSelector, sendThroughLoop, useVirtualClock } from '../support/app'
+import { recordFailFirstLoop } from '../support/app'
 import { journey, screenRows, shot, withStore } from '../support/journey'
 
 const day = journey('record-run-break', { timeoutMs: 30_000 })
@@ -20,18 +20,7 @@ describe('journey: record, save, run headless, break it', () => {
   it('the recording replays under hookloop run; every break fails with the reason', async () => {
     await day.serve()
     const page = day.page
-    await useVirtualClock(page)
-    await page.click('[data-testid=record]')
-    await page.waitForSelector('[data-testid=record-stop]')
-    await sendThroughLoop(page, {
-      endpoint: { name: 'bookings', scheme: 'standard-webhooks', dedupeHeader: 'webhook-id' },
-      preset: { id: 'fail-first' },
-      subscription: { name: 'clinic feed', policy: 'pandoktorek' },
-      eventType: 'booking.created',
-    })
-    const row = page.locator(rowSelector('[data-status=succeeded][data-attempts="4"]'))
-    await row.waitFor()
-    const eventId = (await row.getAttribute('data-event-id'))!
+    const eventId = await recordFailFirstLoop(page)
     // The row is the store's delivery: as many marks as attempts, in order.
     const stored = withStore(day.data, (s) => s.all<{ outcome: string }>('SELECT a.outcome FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.event_id = ? ORDER BY a.n', eventId))
     expect((await screenRows(page)).find((r) => r.eventId === eventId)?.marks).toEqual(stored.map((a) => a.outcome.replace('http_', '')))

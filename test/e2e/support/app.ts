@@ -80,3 +80,24 @@ export const ORDERS = (secret: string): Loop => ({
   subscription: { name: 'orders feed', policy: 'pandoktorek' },
   eventType: 'order.paid',
 })
+
+/**
+ * Starts recording, then sends one booking.created through a fresh fail-first loop (provider A's
+ * policy) on the virtual clock, where its 2, 4 and 8 minute waits pass at once, here and in a
+ * replay; resolves with the event id once its row has succeeded on the 4th attempt, the
+ * recording still running.
+ */
+export async function recordFailFirstLoop(page: Page): Promise<string> {
+  await useVirtualClock(page)
+  await page.click('[data-testid=record]')
+  await page.waitForSelector('[data-testid=record-stop]')
+  await sendThroughLoop(page, {
+    endpoint: { name: 'bookings', scheme: 'standard-webhooks', dedupeHeader: 'webhook-id' },
+    preset: { id: 'fail-first' },
+    subscription: { name: 'clinic feed', policy: 'pandoktorek' },
+    eventType: 'booking.created',
+  })
+  const row = page.locator(rowSelector('[data-status=succeeded][data-attempts="4"]'))
+  await row.waitFor()
+  return (await row.getAttribute('data-event-id'))!
+}

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { useCleanups } from '../tunnel/support/server'
 import { realTunnelFixture, testServerFixture } from '../tunnel/support/behind-tunnel'
 import { sendToPublicUrl, waitForState } from '../tunnel/support/tunnel'
-import { startApp } from '../../support/forward-apps'
+import { startIdVerifyingApp } from '../../support/forward-apps'
 
 const secret = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')
 const cleanup = useCleanups()
@@ -16,17 +16,7 @@ describe.each([
   ['the real localtunnel server', () => realTunnelFixture(cleanup)],
 ])('forward through the tunnel (%s)', (_, setUp) => {
   it('fail the first one before the app sees it, then forward: the provider retries, the app verifies and answers once, both legs stored', async () => {
-    const verified: string[] = []
-    const app = await startApp((req, res) => {
-      try {
-        new Webhook(secret).verify(req.body.toString('utf8'), req.headers as Record<string, string>)
-        verified.push(String(req.headers['webhook-id']))
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
-      } catch (error) {
-        verified.push((error as Error).message)
-        res.writeHead(400).end('bad signature')
-      }
-    })
+    const { app, verified } = await startIdVerifyingApp(secret)
     cleanup(() => app.close())
     const { receiver, manager } = await setUp()
     manager.start()

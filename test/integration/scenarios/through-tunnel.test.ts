@@ -16,7 +16,7 @@ import type { ScenarioReport } from '../../../shared/scenario-report'
 import { createTunnelServer } from '../../support/tunnel-server'
 import { realServerLookup, startRealTunnelServer } from '../../support/tunnel-server/real-server'
 import { REPO_ROOT, runCli } from '../../support/run-cli'
-import { startApp, type App } from '../../support/forward-apps'
+import { startApp, startIdVerifyingApp, type App } from '../../support/forward-apps'
 
 const SECRET = 'whsec_' + Buffer.from('a-32-byte-secret-for-the-tests!!').toString('base64')
 
@@ -53,23 +53,6 @@ function parsed(input: ScenarioInput) {
   return result.scenario
 }
 
-/** The app under test: verify() as the library's docs say (signature and timestamp age). */
-async function verifyingApp(): Promise<{ app: App; verified: string[] }> {
-  const verified: string[] = []
-  const app = await startApp((req, res) => {
-    try {
-      new Webhook(SECRET).verify(req.body.toString('utf8'), req.headers as Record<string, string>)
-      verified.push(String(req.headers['webhook-id']))
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
-    } catch (error) {
-      verified.push(`rejected: ${(error as Error).message}`)
-      res.writeHead(401).end('bad signature')
-    }
-  })
-  return { app, verified }
-}
-
-/** What must hold of a report through the tunnel, whichever server carried it. */
 function expectThroughTheTunnel(report: ScenarioReport, app: App, verified: string[]) {
   expect(report.incomplete).toBeNull()
   expect(report.expectations.filter((e) => !e.ok)).toEqual([])
@@ -101,7 +84,7 @@ describe('a scenario through the tunnel', () => {
   it('on our test tunnel server: sender → public URL → receiver (503 first) → forward → the app, both legs in the report', async () => {
     const server = await createTunnelServer({ maxSockets: 4, reuseSockets: true })
     cleanups.push(() => server.stop())
-    const { app, verified } = await verifyingApp()
+    const { app, verified } = await startIdVerifyingApp(SECRET)
     cleanups.push(() => app.close())
     const report = await runScenario(parsed(scenarioThrough(server.url, app.url)), { wallLimitMs: 30_000 })
     expectThroughTheTunnel(report, app, verified)
@@ -111,7 +94,7 @@ describe('a scenario through the tunnel', () => {
   it('on the real localtunnel server: the same loop, the same expectations hold', async () => {
     const server = await startRealTunnelServer()
     cleanups.push(() => server.stop())
-    const { app, verified } = await verifyingApp()
+    const { app, verified } = await startIdVerifyingApp(SECRET)
     cleanups.push(() => app.close())
     const report = await runScenario(parsed(scenarioThrough('https://localtunnel.me', app.url)), { wallLimitMs: 30_000, tunnel: { host: server.url, lookup: realServerLookup } })
     expectThroughTheTunnel(report, app, verified)
@@ -123,7 +106,7 @@ describe('a scenario through the tunnel', () => {
   it('hookloop run --tunnel-host: the CLI runs the file through the tunnel server given at run time', async () => {
     const server = await createTunnelServer({ maxSockets: 4, reuseSockets: true })
     cleanups.push(() => server.stop())
-    const { app, verified } = await verifyingApp()
+    const { app, verified } = await startIdVerifyingApp(SECRET)
     cleanups.push(() => app.close())
     const dir = mkdtempSync(join(tmpdir(), 'hookloop-run-tunnel-'))
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
@@ -168,7 +151,7 @@ describe('a scenario through the tunnel', () => {
   it('the app\'s scenario run: a file with "tunnel" goes through the app\'s tunnel server, and the report shows it', async () => {
     const server = await createTunnelServer({ maxSockets: 4, reuseSockets: true })
     cleanups.push(() => server.stop())
-    const { app, verified } = await verifyingApp()
+    const { app, verified } = await startIdVerifyingApp(SECRET)
     cleanups.push(() => app.close())
     let finished: (view: ScenarioRunView) => void = () => {}
     const done = new Promise<ScenarioRunView>((resolve) => (finished = resolve))
@@ -182,7 +165,7 @@ describe('a scenario through the tunnel', () => {
   })
 
   it('a tunnel server that never answers fails the run, naming the host and the state it was left in', async () => {
-    const { app } = await verifyingApp()
+    const { app } = await startIdVerifyingApp(SECRET)
     cleanups.push(() => app.close())
     const input = scenarioThrough('http://127.0.0.1:9', app.url)
     const scenario = parsed({ ...input, tunnel: { host: 'http://127.0.0.1:9', online_within_ms: 1500 } })
