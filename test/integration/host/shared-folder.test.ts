@@ -31,13 +31,19 @@ async function eventually<T>(what: string, read: () => T | undefined | Promise<T
   throw new Error(`never saw: ${what}`)
 }
 
+/** A host (the engine `serve` runs) on a fresh data folder, stopped and removed after the test. */
+async function hostOnNewFolder() {
+  const temp = makeTempDir('hookloop-shared-folder-')
+  cleanups.push(temp.cleanup)
+  const token = createToken()
+  const host = await startHost({ dataDir: temp.dir, port: 0, token })
+  cleanups.push(() => host.close())
+  return { temp, host, token }
+}
+
 describe('one data folder, two processes, both running', () => {
   it("the host shows listen's endpoints and captures live, and each routes the other's endpoints", async () => {
-    const temp = makeTempDir('hookloop-shared-folder-')
-    cleanups.push(temp.cleanup)
-    const token = createToken()
-    const host = await startHost({ dataDir: temp.dir, port: 0, token })
-    cleanups.push(() => host.close())
+    const { temp, host, token } = await hostOnNewFolder()
     const { call, ws } = await connectControl(host, token)
     cleanups.push(() => ws.close())
     const pushed: { name: EventName; payload: unknown }[] = []
@@ -92,11 +98,7 @@ describe('one data folder, two processes, both running', () => {
   })
 
   it('a subscription another engine adds to the folder is listed by the host', async () => {
-    const temp = makeTempDir('hookloop-shared-folder-')
-    cleanups.push(temp.cleanup)
-    const token = createToken()
-    const host = await startHost({ dataDir: temp.dir, port: 0, token })
-    cleanups.push(() => host.close())
+    const { temp, host, token } = await hostOnNewFolder()
     const { call, ws } = await connectControl(host, token)
     cleanups.push(() => ws.close())
     const other = await createEngine({ dataDir: temp.dir, receiver: { host: '127.0.0.1', port: 0 } })
@@ -109,11 +111,7 @@ describe('one data folder, two processes, both running', () => {
   })
 
   it('two processes capturing a burst at once into one file: every request is a row, the file is intact', async () => {
-    const temp = makeTempDir('hookloop-shared-folder-')
-    cleanups.push(temp.cleanup)
-    const token = createToken()
-    const host = await startHost({ dataDir: temp.dir, port: 0, token })
-    cleanups.push(() => host.close())
+    const { temp, host, token } = await hostOnNewFolder()
     const config = join(temp.dir, 'listen.json')
     writeFileSync(config, JSON.stringify({ endpoints: [{ slug: 'burst' }] }))
     const listen = await startListen(['--config', config, '--data', temp.dir])

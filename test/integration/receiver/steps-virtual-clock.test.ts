@@ -3,6 +3,7 @@
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createVirtualClock, holdWork, type VirtualClock } from '../../../electron/engine/clock'
+import type { PresetId } from '../../../shared/rules-presets'
 import { linkFor, recordAttempt } from '../../support/attempt-rows'
 import { post, send, startHarness, type Harness } from './support'
 
@@ -14,14 +15,19 @@ describe('fault waits on a virtual clock (loop mode)', () => {
     clock?.dispose()
   })
 
-  it('an 11 s delay passes at once while the sender holds the clock for its attempt', async () => {
+  /** A receiver on a fresh virtual clock with `preset` on /h/v, and an attempt holding the clock as the sender does. */
+  async function holdingAttempt(preset: PresetId) {
     clock = createVirtualClock({ start: 1_700_000_000_000 })
     h = await startHarness({ clock })
     const e = h.receiver.endpoints.create({ slug: 'v' })
-    h.receiver.rules.add(e.id, { preset: 'slow' })
+    h.receiver.rules.add(e.id, { preset })
     // Like the sender: a hold keyed by the attempt id, for (far) longer than the test may run.
     const attempt = recordAttempt(h.db)
-    const release = holdWork(clock, { key: String(attempt.id), maxRealMs: 600_000 })
+    return { attempt, release: holdWork(clock, { key: String(attempt.id), maxRealMs: 600_000 }) }
+  }
+
+  it('an 11 s delay passes at once while the sender holds the clock for its attempt', async () => {
+    const { attempt, release } = await holdingAttempt('slow')
     try {
       const result = await send(h.receiver.port, post('/h/v', '{}', { 'x-hookloop-attempt': linkFor(h.db, attempt, '{}') }))
       expect(result.responses[0]?.status).toBe(200)
@@ -35,12 +41,7 @@ describe('fault waits on a virtual clock (loop mode)', () => {
   })
 
   it('a hold-forever meets the sender\'s 10 s clock timeout: the clock jumps 10 s, the hold ends with the connection', async () => {
-    clock = createVirtualClock({ start: 1_700_000_000_000 })
-    h = await startHarness({ clock })
-    const e = h.receiver.endpoints.create({ slug: 'v' })
-    h.receiver.rules.add(e.id, { preset: 'timeout-once' })
-    const attempt = recordAttempt(h.db)
-    const release = holdWork(clock, { key: String(attempt.id), maxRealMs: 600_000 })
+    const { attempt, release } = await holdingAttempt('timeout-once')
     const socket = net.connect(h.receiver.port, '127.0.0.1')
     socket.on('error', () => undefined)
     const closed = new Promise((resolve) => socket.once('close', resolve))

@@ -1,8 +1,8 @@
-import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import type { SchemeId } from '../../../shared/signatures'
 import { buildHeaders } from '../../../electron/engine/sender/request-headers'
 import { sign, verify } from '../../../electron/engine/signatures'
+import { propertyPerScheme } from '../../support/scheme-properties'
 
 // The signing faults against the real signatures module, for every scheme with a plain secret
 // format: a corrupted signature must never verify, whatever the bytes (a changed base64 padding
@@ -19,20 +19,13 @@ const SECRETS: Partial<Record<SchemeId, string>> = {
 }
 
 describe('signing faults', () => {
-  for (const [scheme, secret] of Object.entries(SECRETS) as Array<[SchemeId, string]>) {
-    it(`${scheme}: signed headers verify; corrupt-signature never does`, () => {
-      fc.assert(
-        fc.property(fc.uint8Array({ minLength: 1, maxLength: 200 }), fc.uuid({ version: 4 }), (bytes, eventId) => {
-          const body = Buffer.from(bytes)
-          const input = { scheme, secret, retiredSecret: undefined, eventId, eventIdHeader: 'x-id', extraHeaders: {}, body, url: 'http://127.0.0.1/hook', now: NOW, sign }
-          const check = (headers: Record<string, string>) => verify(scheme, { body, headers, secrets: [secret], now: NOW / 1000 })
-          expect(check(buildHeaders({ ...input, faults: [] }).headers).valid).toBe(true)
-          const corrupted = buildHeaders({ ...input, faults: [{ type: 'corrupt-signature' }] })
-          expect(check(corrupted.headers)).toMatchObject({ valid: false })
-          expect(corrupted.applied.map((f) => f.type)).toEqual(['corrupt-signature'])
-        }),
-        { numRuns: 150 },
-      )
-    })
-  }
+  propertyPerScheme(SECRETS, (scheme) => `${scheme}: signed headers verify; corrupt-signature never does`, { maxLength: 200, numRuns: 150 }, (scheme, secret, bytes, eventId) => {
+    const body = Buffer.from(bytes)
+    const input = { scheme, secret, retiredSecret: undefined, eventId, eventIdHeader: 'x-id', extraHeaders: {}, body, url: 'http://127.0.0.1/hook', now: NOW, sign }
+    const check = (headers: Record<string, string>) => verify(scheme, { body, headers, secrets: [secret], now: NOW / 1000 })
+    expect(check(buildHeaders({ ...input, faults: [] }).headers).valid).toBe(true)
+    const corrupted = buildHeaders({ ...input, faults: [{ type: 'corrupt-signature' }] })
+    expect(check(corrupted.headers)).toMatchObject({ valid: false })
+    expect(corrupted.applied.map((f) => f.type)).toEqual(['corrupt-signature'])
+  })
 })

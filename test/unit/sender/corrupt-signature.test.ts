@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { buildHeaders } from '../../../electron/engine/sender/request-headers'
 import { corruptSignature } from '../../../electron/engine/sender/corrupt-signature'
 import { freshPrivateKey, SCHEMES, sign, verify, type SchemeId } from '../../../electron/engine/signatures'
+import { propertyPerScheme } from '../../support/scheme-properties'
 
 // The corrupt-signature fault keeps the header's grammar: same length, same alphabet, so every
 // receiver (ours included) answers signature_mismatch — never malformed_header — for every scheme.
@@ -34,26 +35,19 @@ const SECRETS: Record<Exclude<SchemeId, 'custom'>, string> = {
 }
 
 describe('corrupt-signature', () => {
-  for (const [scheme, secret] of Object.entries(SECRETS) as Array<[SchemeId, string]>) {
-    it(`${scheme}: always a signature_mismatch, same length and alphabet`, () => {
-      fc.assert(
-        fc.property(fc.uint8Array({ minLength: 1, maxLength: 120 }), fc.uuid({ version: 4 }), (bytes, eventId) => {
-          // Linear's time travels in the body: a JSON body with a fresh webhookTimestamp.
-          // Mailgun signs inside a JSON object body.
-          const body = scheme === 'linear' ? Buffer.from(JSON.stringify({ webhookTimestamp: NOW, b: Buffer.from(bytes).toString('base64') })) : scheme === 'mailgun' ? Buffer.from(JSON.stringify({ 'event-data': { b: Buffer.from(bytes).toString('base64') } })) : Buffer.from(bytes)
-          const input = { scheme, secret, retiredSecret: undefined, eventId, eventIdHeader: 'x-id', extraHeaders: {}, body, url: URL, now: NOW, sign, faults: [] }
-          const clean = buildHeaders(input).headers
-          const built = buildHeaders({ ...input, faults: [{ type: 'corrupt-signature' }] })
-          const corrupted = built.headers
-          const result = verify(scheme, { body: built.body ?? body, headers: corrupted, secrets: [secret], now: NOW / 1000, url: URL })
-          expect(result.reason).toBe('signature_mismatch')
-          // ECDSA signs with a fresh nonce: two signatures' DER may differ in length by a byte.
-          for (const name of Object.keys(clean)) if (!(scheme === 'sendgrid' && name === SCHEMES.sendgrid.signatureHeader)) expect(corrupted[name]?.length).toBe(clean[name]?.length)
-        }),
-        { numRuns: 60 },
-      )
-    })
-  }
+  propertyPerScheme(SECRETS, (scheme) => `${scheme}: always a signature_mismatch, same length and alphabet`, { maxLength: 120, numRuns: 60 }, (scheme, secret, bytes, eventId) => {
+    // Linear's time travels in the body: a JSON body with a fresh webhookTimestamp.
+    // Mailgun signs inside a JSON object body.
+    const body = scheme === 'linear' ? Buffer.from(JSON.stringify({ webhookTimestamp: NOW, b: Buffer.from(bytes).toString('base64') })) : scheme === 'mailgun' ? Buffer.from(JSON.stringify({ 'event-data': { b: Buffer.from(bytes).toString('base64') } })) : Buffer.from(bytes)
+    const input = { scheme, secret, retiredSecret: undefined, eventId, eventIdHeader: 'x-id', extraHeaders: {}, body, url: URL, now: NOW, sign, faults: [] }
+    const clean = buildHeaders(input).headers
+    const built = buildHeaders({ ...input, faults: [{ type: 'corrupt-signature' }] })
+    const corrupted = built.headers
+    const result = verify(scheme, { body: built.body ?? body, headers: corrupted, secrets: [secret], now: NOW / 1000, url: URL })
+    expect(result.reason).toBe('signature_mismatch')
+    // ECDSA signs with a fresh nonce: two signatures' DER may differ in length by a byte.
+    for (const name of Object.keys(clean)) if (!(scheme === 'sendgrid' && name === SCHEMES.sendgrid.signatureHeader)) expect(corrupted[name]?.length).toBe(clean[name]?.length)
+  })
 
   it('changes every signature of a header that carries several (a rotation)', () => {
     const value = 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= v1,3vRDkYk1n7m9Wq2xC1mP0bXyZ8aT4eLrH6uJ5sFgD0Q='

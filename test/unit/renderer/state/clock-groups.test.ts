@@ -3,6 +3,7 @@ import type { RowClock, SimulationView, TimelineRow } from '../../../../shared/c
 import { clockKey, clockLabel, formatBothTimes, formatDurationOn, groupByClock, sharedClock } from '../../../../renderer/src/state/clock-groups'
 import { applyUpserts, emptyTimeline, matchesFilter } from '../../../../renderer/src/state/timeline-model'
 import { COLUMNS } from '../../../../renderer/src/lib/table-columns'
+import { timelineRow } from './support'
 
 const started = new Date(2026, 11, 1, 22, 9, 0).getTime()
 const loop: SimulationView = { id: 'sim-loop', mode: 'virtual', scale: 1, startedAt: started + 3 * 86_400_000, startedWallAt: started, label: 'Try the loop' }
@@ -10,25 +11,8 @@ const scaled: SimulationView = { id: 'sim-scaled', mode: 'scaled', scale: 60, st
 const simulated = (s: SimulationView): RowClock => ({ kind: 'simulated', simulationId: s.id, mode: s.mode, startedAt: s.startedAt })
 
 function row(key: string, firstAt: number, clock: RowClock): TimelineRow {
-  return {
-    key,
-    kind: 'delivery',
-    deliveryId: 1,
-    eventId: `evt-${key}`,
-    eventType: 'order.paid',
-    status: 'retrying',
-    subscriptionId: 'sub-1',
-    endpointId: null,
-    attempts: 1,
-    lastStatusCode: 503,
-    firstAt,
-    lastAt: firstAt,
-    nextAt: null,
-    signature: { state: 'valid' },
-    duplicates: 0,
-    marks: [{ kind: 'attempt', id: 1, n: 1, at: firstAt, durationMs: 5, tone: 'retrying', label: '503', nextAt: null }],
-    clock,
-  }
+  const marks: TimelineRow['marks'] = [{ kind: 'attempt', id: 1, n: 1, at: firstAt, durationMs: 5, tone: 'retrying', label: '503', nextAt: null }]
+  return timelineRow(key, firstAt, { eventType: 'order.paid', nextAt: null, marks, clock })
 }
 
 describe('clocks on the timeline', () => {

@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { TimelineRow } from '../../../../shared/contract'
 import { appendPage, applyUpserts, emptyTimeline, matchesFilter, timeExtent } from '../../../../renderer/src/state/timeline-model'
-
-function row(key: string, firstAt: number, patch: Partial<TimelineRow> = {}): TimelineRow {
-  return {
-    key,
-    kind: 'delivery',
-    deliveryId: 1,
-    eventId: `evt-${key}`,
-    eventType: 'booking.created',
-    status: 'retrying',
-    subscriptionId: 'sub-1',
-    endpointId: null,
-    attempts: 1,
-    lastStatusCode: 503,
-    firstAt,
-    lastAt: firstAt,
-    nextAt: firstAt + 120_000,
-    signature: { state: 'valid' },
-    duplicates: 0,
-    marks: [{ kind: 'attempt', id: 1, n: 1, at: firstAt, durationMs: 5, tone: 'retrying', label: '503', nextAt: firstAt + 120_000 }],
-    clock: { kind: 'wall' },
-    ...patch,
-  }
-}
+import { timelineRow as row } from './support'
 
 function keys(model: { rows: TimelineRow[] }): string[] {
   return model.rows.map((r) => r.key)
