@@ -1,6 +1,6 @@
 // Saving and opening files from the UI: the Electron window asks the main process for native
 // dialogs through the preload bridge; in a browser a save is a download and an open is a file input.
-import type { HookloopBridge } from '../../../shared/bridge'
+import type { HookloopBridge } from '../../../shared/contract'
 
 function bridge(): HookloopBridge | undefined {
   return (window as unknown as { hookloop?: HookloopBridge }).hookloop
