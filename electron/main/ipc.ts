@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { dialog, ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
-import { BRIDGE_CHANNELS, type EngineAddressView } from '../../shared/contract'
+import { BRIDGE_CHANNELS, type EngineAddressView } from '../../shared/bridge'
 import type { SecretStore } from './secret-store'
 
 export interface IpcContext {

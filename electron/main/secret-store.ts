@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { safeStorage } from 'electron'
-import type { SecretStorageStatus } from '../../shared/contract'
+import type { SecretStorageStatus } from '../../shared/bridge'
 
 export interface SecretStore {
   status(): SecretStorageStatus

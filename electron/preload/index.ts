@@ -1,5 +1,5 @@
 import { contextBridge, ipcRenderer } from 'electron'
-import { BRIDGE_CHANNELS, type HookloopBridge } from '../../shared/contract'
+import { BRIDGE_CHANNELS, type HookloopBridge } from '../../shared/bridge'
 
 // Named, typed functions only; never a generic invoke(channel, ...args). Each one maps to its own
 // channel, and the main process checks who sent every message.

@@ -1,4 +1,3 @@
-export * from './bridge'
 export * from './counts'
 export * from './event-batcher'
 export * from './exports'

@@ -1,6 +1,6 @@
 // Saving and opening files from the UI: the Electron window asks the main process for native
 // dialogs through the preload bridge; in a browser a save is a download and an open is a file input.
-import type { HookloopBridge } from '../../../shared/contract'
+import type { HookloopBridge } from '../../../shared/bridge'
 
 function bridge(): HookloopBridge | undefined {
   return (window as unknown as { hookloop?: HookloopBridge }).hookloop

@@ -1,6 +1,6 @@
 // The renderer's side of shared/contract/messages.ts: typed command calls over the control WebSocket, and
 // pushed event batches handed on as they arrive (the stores apply them once per frame).
-import type { HookloopBridge } from '../../../shared/contract'
+import type { HookloopBridge } from '../../../shared/bridge'
 import { CONTROL_PATH, type CommandName, type CommandRequest, type CommandResponse, type ErrorCode, type EventMessage, type ServerFrame } from '../../../shared/contract'
 
 export type ConnectionState = { state: 'connecting' } | { state: 'open' } | { state: 'closed'; reason: string; retryInMs: number }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { installNativeBuild } from '../../../scripts/native/record.mjs'
-import { BRIDGE_CHANNELS } from '../../../shared/contract'
+import { BRIDGE_CHANNELS } from '../../../shared/bridge'
 import { REPO_ROOT } from '../../support/run-cli'
 
 const HARNESS = resolve(REPO_ROOT, 'test/integration/shell/launch-shell.mjs')

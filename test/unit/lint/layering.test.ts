@@ -58,7 +58,7 @@ const cases: { file: string; denied: string[]; allowed: string[] }[] = [
   {
     file: 'electron/preload/lint-probe.ts',
     denied: ["import { a } from '../engine/engine'", "import { a } from '../main/ipc'"],
-    allowed: ["import { contextBridge as a } from 'electron'", "import type { a } from '../../shared/contract'"],
+    allowed: ["import { contextBridge as a } from 'electron'", "import type { a } from '../../shared/bridge'"],
   },
 ]
 
