@@ -1,7 +1,7 @@
 // Pushed events travel in batches: a flood of webhooks becomes one frame per flush interval with
 // each timeline row at most once (the latest version wins) and each state event at most once. The
 // engine host batches what it sends; the renderer merges what arrives between two frames alike.
-import { eventMessage, type EventArgs, type EventMessage, type EventName, type TimelineRow } from './contract'
+import { eventMessage, type EventArgs, type EventMessage, type EventName, type TimelineRow } from './messages'
 
 export interface EventBatcher {
   push(...event: EventArgs): void

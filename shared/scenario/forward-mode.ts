@@ -4,8 +4,8 @@
 // target saw and answered: how many requests reached it, its statuses and outcomes, its latency,
 // for one endpoint or one event when named.
 import { z } from 'zod'
-import { FORWARD_LEG_OUTCOMES, targetUrlSchema } from './forward'
-import type { Rule, Step } from './rules'
+import { FORWARD_LEG_OUTCOMES, targetUrlSchema } from '../receiver'
+import type { Rule, Step } from '../receiver'
 
 const localId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a name is letters, digits, "_", "." and "-" (starting with a letter or digit)')
 

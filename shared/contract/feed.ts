@@ -1,7 +1,7 @@
 // The reconciliation feed: the sender side's list of the events it emitted, for an integration
 // under test to poll (seed provider A: "a webhook is a signal, not the only source of truth").
 // Served on the receiver's HTTP server (and so through the public tunnel) at FEED_PATH.
-import type { DeliveryStatus } from './delivery'
+import type { DeliveryStatus } from '../sender'
 
 export const API_PATH_PREFIX = '/api/v1/'
 export const FEED_PATH = '/api/v1/events'

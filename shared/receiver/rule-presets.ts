@@ -2,12 +2,12 @@
 // inspected, edited and explained like any other). One entry per preset: what the UI lists
 // (label, description, parameters), the fields a config or scenario file may give, and the rule.
 import { z } from 'zod'
-import { defineCatalog } from './catalog'
+import { defineCatalog } from '../catalog'
 import { FORWARD_RULE_PRESETS } from './forward-presets'
 import { HANDSHAKE_PRESETS } from './handshake-presets'
 import { preset } from './rule-preset-entry'
 import { parseRule, type Rule } from './rules'
-import { toDefinitionError } from './receiver-errors'
+import { toDefinitionError } from './errors'
 
 const status = z.number().int().min(100).max(599)
 const ok = { type: 'reply', status: 200 } as const

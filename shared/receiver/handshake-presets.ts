@@ -1,9 +1,9 @@
 // Receiver presets that answer providers' verification handshakes (one per entry of
-// shared/handshakes.ts), so a real provider can be pointed at an endpoint's public URL: the
+// shared/receiver/handshakes.ts), so a real provider can be pointed at an endpoint's public URL: the
 // handshake's matchers pick the request out, a `handshake` step answers it. Entries of the
-// rule-preset catalog (shared/rules-presets.ts), listed after its own.
+// rule-preset catalog (shared/receiver/rule-presets.ts), listed after its own.
 import { z } from 'zod'
-import { mapEntries } from './catalog'
+import { mapEntries } from '../catalog'
 import { HANDSHAKES, type HandshakeKind } from './handshakes'
 import { preset, type RulePresetEntry } from './rule-preset-entry'
 

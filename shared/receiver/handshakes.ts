@@ -4,7 +4,7 @@
 // request, the receiver's answer (a `handshake` rule step) and the consumer check's grade are
 // built from it in electron/engine/. A new handshake = a new entry here (and a case in each of
 // those exhaustive switches).
-import { defineCatalog, type PresetInfo } from './catalog'
+import { defineCatalog, type PresetInfo } from '../catalog'
 import type { Matcher } from './rules'
 
 export interface HandshakeSource {

@@ -1,9 +1,9 @@
 // The receiver's events, in one typed map: the timeline and the CLI log are built from these.
 // Per request they come in this order: captured → verified (if the endpoint verifies) →
 // duplicate (if it is one) → responded. Across requests, in the order things happened.
-import type { VerifyResult } from './signatures'
+import type { VerifyResult } from '../signatures'
 import type { Step } from './rules'
-import type { RequestRecord } from './receiver-records'
+import type { RequestRecord } from './records'
 import type { ForwardLeg } from './forward'
 
 /** What was done to a request: the final step applied, or how it ended otherwise. */

@@ -2,7 +2,7 @@
 // request, steps say what to answer. Definitions and their explain() live here so a UI can render
 // and validate them; the behaviour lives in electron/engine/receiver/.
 import { z } from 'zod'
-import { DefinitionError, toDefinitionError } from './receiver-errors'
+import { DefinitionError, toDefinitionError } from './errors'
 import { explainForward, forwardCopyStepSchema, forwardStepSchema, type ForwardStepType } from './forward'
 import { HANDSHAKE_KINDS, HANDSHAKES } from './handshakes'
 
@@ -40,7 +40,7 @@ export const matcherSchema = z.discriminatedUnion('type', [
 export type Matcher = z.infer<typeof matcherSchema>
 
 // ---------------------------------------------------------------- steps
-/** The steps that act on the sender's connection; forward mode adds FORWARD_STEP_TYPES (shared/forward.ts). */
+/** The steps that act on the sender's connection; forward mode adds FORWARD_STEP_TYPES (shared/receiver/forward.ts). */
 export const STEP_TYPES = ['delay', 'reply', 'timeout', 'close', 'reset', 'redirect', 'drip', 'malformed', 'handshake'] as const
 export type StepType = (typeof STEP_TYPES)[number] | ForwardStepType
 /** A final step answers (or refuses to answer) the request: nothing may follow it. */
@@ -71,12 +71,12 @@ const connectionStepSchema = z.discriminatedUnion('type', [
   /** Write bytes that are not a valid HTTP response, then close. */
   z.strictObject({ type: z.literal('malformed'), variant: z.enum(MALFORMED_VARIANTS).optional() }),
   /**
-   * Answer a provider's verification handshake from the request (shared/handshakes.ts); where the
+   * Answer a provider's verification handshake from the request (shared/receiver/handshakes.ts); where the
    * answer is an HMAC, keyed with secret, else with the endpoint's first secret.
    */
   z.strictObject({ type: z.literal('handshake'), kind: z.enum(HANDSHAKE_KINDS), secret: z.string().min(1).optional() }),
 ])
-/** Forward mode (shared/forward.ts) beside the connection steps: to your app, answering with its answer; or a copy, going on. */
+/** Forward mode (shared/receiver/forward.ts) beside the connection steps: to your app, answering with its answer; or a copy, going on. */
 export const stepSchema = z.union([connectionStepSchema, forwardStepSchema, forwardCopyStepSchema])
 export type Step = z.infer<typeof stepSchema>
 

@@ -1,6 +1,6 @@
 // Faults around your app, as presets that read as sentences. Each expands to an ordinary rule of
 // forward and forward-copy steps (so it can be inspected, edited and explained like any other).
-// They are entries of the rule-preset catalog (shared/rules-presets.ts), listed after its own.
+// They are entries of the rule-preset catalog (shared/receiver/rule-presets.ts), listed after its own.
 import { z } from 'zod'
 import { targetUrlSchema } from './forward'
 import { preset } from './rule-preset-entry'

@@ -3,7 +3,7 @@
 //   events[2].faults[0].type: unknown fault "dupe" (expected one of duplicate, drop, …)
 // Pure: used by the CLI, the engine and the UI's scenario editor alike.
 import type { z } from 'zod'
-import { closestName, knownFieldsAt } from './scenario-suggest'
+import { closestName, knownFieldsAt } from './suggest'
 
 export interface ScenarioProblem {
   /** JSON path of the offending value, e.g. `events[2].faults[0].type`; `(root)` for the document. */

@@ -2,20 +2,20 @@
 // at the engine's edge) and response type, each pushed event's payload, and the wire frames.
 // The engine host's handlers and the renderer's client are both typed from this file.
 import { z } from 'zod'
-import { SEND_FAULT_TYPES } from './sender-faults'
-import { SCHEME_IDS } from './signatures'
-import { HANDSHAKE_KINDS } from './handshakes'
-import { ENVELOPES } from './envelope'
-import { TIMELINE_STATUSES } from './delivery'
-import { RULE_PRESETS } from './rules-presets'
-import { POLICY_PRESET_IDS } from './policy-presets'
-import { PROVIDER_IDS } from './providers/types'
-import { dedupeKeySchema } from './receiver'
-import { targetUrlSchema } from './forward'
-import type { ConsumerCheckResult } from './conformance'
+import { SEND_FAULT_TYPES } from '../sender'
+import { SCHEME_IDS } from '../signatures'
+import { HANDSHAKE_KINDS } from '../receiver'
+import { ENVELOPES } from '../sender'
+import { TIMELINE_STATUSES } from '../sender'
+import { RULE_PRESETS } from '../receiver'
+import { POLICY_PRESET_IDS } from '../sender'
+import { PROVIDER_IDS } from '../providers/types'
+import { dedupeKeySchema } from '../receiver'
+import { targetUrlSchema } from '../receiver'
+import type { ConsumerCheckResult } from '../conformance'
 import { EXPORT_FORMATS, type ReplayResult } from './exports'
-import type { SenderConformanceReport } from './conformance-sender'
-import { historySchemas, type HistoryResponses } from './contract-history'
+import type { SenderConformanceReport } from '../conformance'
+import { historySchemas, type HistoryResponses } from './history-commands'
 import type {
   ClockView,
   DeliveryDetail,
@@ -31,9 +31,9 @@ import type {
   SubscriptionView,
   TimelineRow,
   TunnelView,
-} from './contract-views'
+} from './views'
 
-export * from './contract-views'
+export * from './views'
 
 const id = z.string().min(1).max(200)
 const forwardToList = z.array(targetUrlSchema).max(10)

@@ -1,7 +1,7 @@
 // What the sender tells the rest of Hookloop, in the order it happens: a delivery is created, each
 // attempt starts and finishes, and the delivery's state changes. Views are plain JSON, camelCase
 // like everything in process and on the wire (docs/naming.md).
-import type { SendFault } from './sender-faults'
+import type { SendFault } from './faults'
 import type { AttemptDecisionState, DeliveryStatus } from './delivery'
 
 export interface DeliveryView {

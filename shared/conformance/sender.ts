@@ -2,7 +2,7 @@
 // documented policy says? Observed arrivals per event (dedupe key / event id) are compared with
 // the policy's schedule and classification. Plain JSON, so the CLI writes it and the UI draws it
 // (expected attempts as "ghosts" beside the real marks on the timeline).
-import type { Decision } from './policy'
+import type { Decision } from '../sender'
 
 export const SENDER_CHECK_IDS = ['intervals', 'stops_after_success', 'stops_after_final', 'redirects_not_followed', 'attempt_count'] as const
 export type SenderCheckId = (typeof SENDER_CHECK_IDS)[number]

@@ -1,19 +1,19 @@
 // What the UI sees: read models the engine host builds from the store and pushes to every front
 // door (Electron window, browser mode). Plain JSON: bodies travel as base64, times as ms.
-import type { ClockMode } from './clock'
-import type { ScenarioReport } from './scenario-report'
-import type { SchemeId, VerifyReason } from './signatures'
-import type { Envelope } from './envelope'
-import type { ProviderId } from './providers/types'
-import type { Decision } from './policy'
-import type { DeliveryStatus, TimelineStatus } from './delivery'
-import type { PresetView } from './catalog'
-import type { RequestRecord } from './receiver-records'
-import type { DedupeKey, DedupePresetId } from './receiver'
-import type { PolicyPresetId } from './policy-presets'
-import type { HandshakeKind } from './handshakes'
-import type { PresetId } from './rules-presets'
-import type { ForwardLegKind, ForwardLegOutcome } from './forward'
+import type { ClockMode } from '../clock'
+import type { ScenarioReport } from '../scenario'
+import type { SchemeId, VerifyReason } from '../signatures'
+import type { Envelope } from '../sender'
+import type { ProviderId } from '../providers/types'
+import type { Decision } from '../sender'
+import type { DeliveryStatus, TimelineStatus } from '../sender'
+import type { PresetView } from '../catalog'
+import type { RequestRecord } from '../receiver'
+import type { DedupeKey, DedupePresetId } from '../receiver'
+import type { PolicyPresetId } from '../sender'
+import type { HandshakeKind } from '../receiver'
+import type { PresetId } from '../receiver'
+import type { ForwardLegKind, ForwardLegOutcome } from '../receiver'
 
 export type { DeliveryStatus, TimelineStatus }
 
@@ -237,7 +237,7 @@ export interface RuleView {
   definition: unknown
 }
 
-/** A subscription's figures; each is defined once in shared/counts.ts (COUNT_WORDS) and counted in electron/engine/store/counts.ts. */
+/** A subscription's figures; each is defined once in shared/contract/counts.ts (COUNT_WORDS) and counted in electron/engine/store/counts.ts. */
 export interface SubscriptionMetrics {
   /** Deliveries of the subscription, all time. */
   deliveries: number
@@ -304,7 +304,7 @@ export interface RulePresetView extends PresetView<PresetId> {
   target: boolean
 }
 
-/** A verification handshake of the catalog (shared/handshakes.ts), as the Checks page offers it. */
+/** A verification handshake of the catalog (shared/receiver/handshakes.ts), as the Checks page offers it. */
 export interface HandshakeView extends PresetView<HandshakeKind> {
   provider: string
   /** Whether checking it needs a secret (its answer is an HMAC, or its request is signed). */

@@ -1,13 +1,13 @@
-// The pieces of a scenario that other areas define: receiver endpoints and rules (shared/receiver,
-// shared/rules, shared/rules-presets), sender policies (shared/policy-presets) and sending-side
-// faults (shared/sender-faults). The scenario format reuses their schemas rather than describing them twice; this file
+// The pieces of a scenario that other areas define: receiver endpoints and rules (shared/receiver/
+// endpoints, rules, rule-presets), sender policies (shared/sender/policy-presets) and sending-side
+// faults (shared/sender/faults). The scenario format reuses their schemas rather than describing them twice; this file
 // is the one place that wires them in.
 import { z } from 'zod'
-import { endpointInputSchema } from './receiver'
-import { ruleSchema, type Rule } from './rules'
-import { parseRuleOrPreset, presetSchema } from './rules-presets'
-import { policySpecSchema } from './policy-presets'
-import { unionBranch } from './receiver-errors'
+import { endpointInputSchema } from '../receiver'
+import { ruleSchema, type Rule } from '../receiver'
+import { parseRuleOrPreset, presetSchema } from '../receiver'
+import { policySpecSchema } from '../sender'
+import { unionBranch } from '../receiver'
 
 /** Forwards another schema's issues unchanged, so their paths land inside the scenario's. */
 function forwardIssues(schema: z.ZodType, value: unknown, ctx: z.RefinementCtx): boolean {
@@ -38,7 +38,7 @@ export const endpointSchema = endpointInputSchema
 
 export const policySchema = policySpecSchema
 
-export { SEND_FAULT_TYPES, sendFaultSchema, type SendFault } from './sender-faults'
+export { SEND_FAULT_TYPES, sendFaultSchema, type SendFault } from '../sender'
 
 export type EndpointDefinition = z.infer<typeof endpointSchema>
 export type PolicyDefinition = z.infer<typeof policySchema>

@@ -1,12 +1,12 @@
 // What running a scenario produces: per delivery every attempt with its time on the scenario
 // clock, its outcome and (in loop mode) what the receiver made of it, plus each expectation's
 // verdict. Written as JSON by `hookloop run --report` and shown by the UI.
-import type { ScenarioClock } from './scenario'
-import type { DeliveryStatus } from './delivery'
-import type { ReportForwardLeg } from './scenario-forward'
-import type { ReportTunnel } from './scenario-tunnel'
+import type { ScenarioClock } from './schema'
+import type { DeliveryStatus } from '../sender'
+import type { ReportForwardLeg } from './forward-mode'
+import type { ReportTunnel } from './public-tunnel'
 
-export type { ReportForwardLeg } from './scenario-forward'
+export type { ReportForwardLeg } from './forward-mode'
 
 export interface ReportAttempt {
   n: number

@@ -2,10 +2,10 @@
 // for its `type`, from the provider its subscriptions deliver as, built fresh per run (new ids and
 // times, at the send time and the subscription's API version), with its `overrides` applied.
 // Overrides name paths of the body, as `hookloop trigger --set` does, so the same path works in both.
-import { applyOverrides, catalogEvent, EVENT_CATALOG, fixtureContext, OverrideError, parseOverride, type Override } from './event-catalog'
-import { payloadPath, PROVIDERS, type ProviderId } from './providers'
-import { eventLocalId, type Scenario, type ScenarioEvent, type ScenarioSubscription } from './scenario'
-import { formatPath, type ScenarioProblem } from './scenario-issues'
+import { applyOverrides, catalogEvent, EVENT_CATALOG, fixtureContext, OverrideError, parseOverride, type Override } from '../event-catalog'
+import { payloadPath, PROVIDERS, type ProviderId } from '../providers'
+import { eventLocalId, type Scenario, type ScenarioEvent, type ScenarioSubscription } from './schema'
+import { formatPath, type ScenarioProblem } from './issues'
 
 /** Where the payload sits in a subscription's body: the path overrides must start with. */
 function bodyPrefix(sub: ScenarioSubscription): string {

@@ -1,7 +1,7 @@
 // Retry policies of real providers, each with where its numbers come from. The two seed
 // providers are exact; the public ones follow their documentation as far as it is precise.
 import { z } from 'zod'
-import { defineCatalog, mapEntries, type PresetInfo } from './catalog'
+import { defineCatalog, mapEntries, type PresetInfo } from '../catalog'
 import { classificationSchema, jitterSchema, policySchema, scheduleSchema, type Classification, type Policy } from './policy'
 
 const MIN = 60_000

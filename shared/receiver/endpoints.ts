@@ -1,10 +1,10 @@
 // Receiver definitions shared by the engine, the CLI and the UI: endpoints, dedupe keys and the
 // `hookloop listen` config file. Plain data, validated when built.
 import { z } from 'zod'
-import { SCHEME_IDS, type CustomHmacOptions, type SchemeId } from './signatures'
-import { DefinitionError, toDefinitionError } from './receiver-errors'
-import { parseRuleOrPreset } from './rules-presets'
-import { defineCatalog, mapEntries, type PresetInfo } from './catalog'
+import { SCHEME_IDS, type CustomHmacOptions, type SchemeId } from '../signatures'
+import { DefinitionError, toDefinitionError } from './errors'
+import { parseRuleOrPreset } from './rule-presets'
+import { defineCatalog, mapEntries, type PresetInfo } from '../catalog'
 import type { Rule } from './rules'
 import { forwardTargets, forwardToSchema } from './forward'
 

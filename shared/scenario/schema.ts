@@ -4,16 +4,16 @@
 // The schema is strict: an unknown field is an error, never silently ignored, because a typo in
 // an expectation would otherwise make a broken scenario pass.
 import { z } from 'zod'
-import { SCHEME_IDS } from './signatures'
-import { DECISIONS, NETWORK_OUTCOMES } from './policy'
-import { isStatusWord, providerStatusWords } from './scenario-status-words'
-import { endpointSchema, policySchema, sendFaultSchema, type PolicyDefinition } from './scenario-parts'
-import { ENVELOPES } from './envelope'
-import { DELIVERY_STATUSES } from './delivery'
-import { forwardExpectationSchema, scenarioAppSchema } from './scenario-forward'
-import { scenarioTunnelSchema } from './scenario-tunnel'
-import { EVENT_ID_PATTERN, EVENT_ID_RULE } from './event-id'
-import { apiVersionFor, PROVIDER_IDS, PROVIDERS } from './providers'
+import { SCHEME_IDS } from '../signatures'
+import { DECISIONS, NETWORK_OUTCOMES } from '../sender'
+import { isStatusWord, providerStatusWords } from './status-words'
+import { endpointSchema, policySchema, sendFaultSchema, type PolicyDefinition } from './parts'
+import { ENVELOPES } from '../sender'
+import { DELIVERY_STATUSES } from '../sender'
+import { forwardExpectationSchema, scenarioAppSchema } from './forward-mode'
+import { scenarioTunnelSchema } from './public-tunnel'
+import { EVENT_ID_PATTERN, EVENT_ID_RULE } from '../sender'
+import { apiVersionFor, PROVIDER_IDS, PROVIDERS } from '../providers'
 
 export const SCENARIO_VERSION = 1
 

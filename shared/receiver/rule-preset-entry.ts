@@ -1,8 +1,8 @@
-// One entry of the rule-preset catalog (shared/rules-presets.ts): what the UI lists, the fields a
+// One entry of the rule-preset catalog (shared/receiver/rule-presets.ts): what the UI lists, the fields a
 // config or scenario file may give, and the rule they stand for. Kept apart so other files can
-// define entries (shared/forward-presets.ts) that the catalog lists beside its own.
+// define entries (shared/receiver/forward-presets.ts) that the catalog lists beside its own.
 import type { z } from 'zod'
-import type { PresetInfo } from './catalog'
+import type { PresetInfo } from '../catalog'
 
 export type RuleDefinition = Record<string, unknown> & { name: string }
 

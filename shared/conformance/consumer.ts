@@ -1,8 +1,8 @@
 // Conformance checks: what Hookloop grades about the other side of a webhook integration. The
 // consumer check sends a battery of deliveries to someone's endpoint and grades each answer; the
 // CLI prints it as a report card, writes it as JSON, and the UI can show the same objects.
-import type { HandshakeKind } from './handshakes'
-import type { CustomHmacOptions, SchemeId } from './signatures'
+import type { HandshakeKind } from '../receiver'
+import type { CustomHmacOptions, SchemeId } from '../signatures'
 
 export const CONSUMER_CHECK_IDS = [
   'valid_delivery',
@@ -89,7 +89,7 @@ export interface ConsumerCheckSettings {
   scheme?: SchemeId
   /** The signing secret; for a handshake, the secret its request or answer uses (Slack signing secret, Zoom secret token, X consumer secret). */
   secret?: string
-  /** Make this provider's verification handshake first and grade the answer (shared/handshakes.ts). */
+  /** Make this provider's verification handshake first and grade the answer (shared/receiver/handshakes.ts). */
   handshake?: HandshakeKind
   custom?: CustomHmacOptions
   /** Provider timeout per request (default 10 000 ms). */

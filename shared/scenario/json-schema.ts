@@ -3,10 +3,10 @@
 // Generated on demand (`hookloop run --schema`) from the same zod schema `hookloop run` checks
 // with, so the two cannot disagree.
 import { z } from 'zod'
-import { scenarioSchema } from './scenario'
-import { ruleEntrySchema } from './scenario-parts'
-import { ruleSchema } from './rules'
-import { presetSchema } from './rules-presets'
+import { scenarioSchema } from './schema'
+import { ruleEntrySchema } from './parts'
+import { ruleSchema } from '../receiver'
+import { presetSchema } from '../receiver'
 
 type JsonSchema = Record<string, unknown>
 

@@ -1,8 +1,8 @@
 // A captured request: the receiver builds it (read → inspect → record → answer), the store encodes
 // it, and UIs, reports and the CLI read it back decoded.
-import type { ResponseOutcome } from './receiver-events'
+import type { ResponseOutcome } from './events'
 import type { Step } from './rules'
-import type { VerifyResult } from './signatures'
+import type { VerifyResult } from '../signatures'
 
 /** Why a dedupe key is kept as its SHA-256 digest instead of itself, and how long it was. */
 export interface DedupeKeyMark {

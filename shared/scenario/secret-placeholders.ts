@@ -2,8 +2,8 @@
 // is not in the file; `hookloop run` fills it from `--secret NAME=VALUE` or the environment
 // variable NAME before the file is validated. A scenario made from a customer's incident keeps
 // its secrets out this way, and CI passes them in as it passes any other secret.
-import { formatPath, type PathKey, type ScenarioProblem } from './scenario-issues'
-import { jsonSyntaxProblem, validateScenario, type ScenarioParseResult } from './scenario-validate'
+import { formatPath, type PathKey, type ScenarioProblem } from './issues'
+import { jsonSyntaxProblem, validateScenario, type ScenarioParseResult } from './validate'
 
 const PLACEHOLDER = /^\$\{([A-Z_][A-Z0-9_]*)\}$/
 

@@ -2,10 +2,10 @@
 // leaves out take the documented neutral defaults below (never a preset's choices such as
 // `custom`'s Retry-After), and the validator lists each default it applied, so nothing hidden
 // changes behaviour. A policy naming a preset keeps that preset's own documented defaults.
-import { SCHEMES, type SchemeId } from './signatures'
-import type { ScenarioProblem } from './scenario-issues'
-import { formatPath } from './scenario-issues'
-import type { Scenario } from './scenario'
+import { SCHEMES, type SchemeId } from '../signatures'
+import type { ScenarioProblem } from './issues'
+import { formatPath } from './issues'
+import type { Scenario } from './schema'
 
 /** The neutral defaults of an explicit policy, field by field, with how the validator says each. */
 export const NEUTRAL_POLICY_DEFAULTS = {

@@ -2,11 +2,11 @@
 // path of each problem), then what a schema cannot see: duplicate names and references between
 // sections (an expectation naming an event that does not exist, a subscription naming an
 // endpoint that does not exist …). Every problem is reported, not just the first.
-import { eventLocalId, scenarioSchema, type Scenario } from './scenario'
-import { formatPath, problemsFromZod, type ScenarioProblem } from './scenario-issues'
-import { applyExplicitPolicyDefaults } from './scenario-policy'
-import { statusOfWord } from './scenario-status-words'
-import { catalogProblems } from './scenario-catalog'
+import { eventLocalId, scenarioSchema, type Scenario } from './schema'
+import { formatPath, problemsFromZod, type ScenarioProblem } from './issues'
+import { applyExplicitPolicyDefaults } from './policy-defaults'
+import { statusOfWord } from './status-words'
+import { catalogProblems } from './catalog-events'
 
 /**
  * A valid scenario comes with `defaults`: what the validator filled into explicit policies
