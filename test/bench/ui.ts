@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import WebSocket from 'ws'
-import { POLICY_PRESETS } from '../../shared/policy-presets'
+import { POLICY_PRESETS } from '../../shared/sender'
 import { openDatabase } from '../../electron/engine/store'
 import { serve, stop, type Served } from './scale-control'
 

@@ -3,7 +3,7 @@
 import net from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createVirtualClock, holdWork, type VirtualClock } from '../../../electron/engine/clock'
-import type { PresetId } from '../../../shared/rules-presets'
+import type { PresetId } from '../../../shared/receiver'
 import { linkFor, recordAttempt } from '../../support/attempt-rows'
 import { post, send, startHarness, type Harness } from './support'
 
