@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { linearEvents } from '../../../shared/event-catalog/linear'
+import { linearEvents } from '../../../../shared/event-catalog/linear'
 import { typeErrors } from './support/type-check'
 import { catalogBody } from './support/catalog-body'
 

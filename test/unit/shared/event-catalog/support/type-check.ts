@@ -6,7 +6,7 @@ import ts from 'typescript'
 // compiled (strict, exactOptionalPropertyTypes). A required field missing, a field the type does
 // not have, or a value of the wrong type is a compiler error, reported under the value's name.
 
-const ROOT = path.resolve(__dirname, '../../../..')
+const ROOT = path.resolve(__dirname, '../../../../..')
 
 const PARSED = new Map<string, ts.SourceFile>()
 
@@ -30,7 +30,7 @@ export interface AmbientTypes {
 
 /** The compiler's complaints per value name ('import' for the import lines); every name is a key. */
 export function typeErrors(imports: string[], values: TypedValue[], ambient?: AmbientTypes): Record<string, string[]> {
-  const file = path.join(ROOT, 'test/unit/providers', `type-check.${process.pid}.${Math.random().toString(36).slice(2)}.ts`)
+  const file = path.join(ROOT, 'test/unit/shared/event-catalog', `type-check.${process.pid}.${Math.random().toString(36).slice(2)}.ts`)
   const lines = values.map((v, i) => `export const v${i}: ${v.type} = ${JSON.stringify(v.value)}`)
   const source = [...imports, ...lines].join('\n')
   const options: ts.CompilerOptions = { strict: true, exactOptionalPropertyTypes: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, esModuleInterop: true, skipLibCheck: true, types: [] }

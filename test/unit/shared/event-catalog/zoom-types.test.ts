@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { zoomEvents } from '../../../shared/event-catalog/zoom'
+import { zoomEvents } from '../../../../shared/event-catalog/zoom'
 import { typeErrors } from './support/type-check'
 import { catalogBody } from './support/catalog-body'
 

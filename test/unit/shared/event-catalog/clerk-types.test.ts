@@ -1,9 +1,9 @@
 import type { WebhookEvent } from '@clerk/backend/webhooks'
 import { describe, expect, it } from 'vitest'
-import { providerBody } from '../../../electron/engine/providers'
-import { fixtureContext } from '../../../shared/event-catalog'
-import { clerkEvents } from '../../../shared/event-catalog/clerk'
-import { PROVIDERS } from '../../../shared/providers'
+import { providerBody } from '../../../../electron/engine/providers'
+import { fixtureContext } from '../../../../shared/event-catalog'
+import { clerkEvents } from '../../../../shared/event-catalog/clerk'
+import { PROVIDERS } from '../../../../shared/providers'
 
 // Clerk's catalog against the types `@clerk/backend` publishes for its webhook events, checked by
 // the compiler (npm run typecheck compiles this file): each payload must be assignable to its

@@ -1,10 +1,10 @@
 import type { EmitterWebhookEvent, EmitterWebhookEventName } from '@octokit/webhooks'
 import type Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { fixtureContext } from '../../../shared/event-catalog'
-import { githubEvents } from '../../../shared/event-catalog/github'
-import { shopifyEvents } from '../../../shared/event-catalog/shopify'
-import { stripeEvents, type stripeObjects } from '../../../shared/event-catalog/stripe'
+import { fixtureContext } from '../../../../shared/event-catalog'
+import { githubEvents } from '../../../../shared/event-catalog/github'
+import { shopifyEvents } from '../../../../shared/event-catalog/shopify'
+import { stripeEvents, type stripeObjects } from '../../../../shared/event-catalog/stripe'
 
 // The catalog's payloads against the providers' own published types (the SDKs' .d.ts files):
 // checked by the compiler (npm run typecheck compiles this file), so a field the provider does

@@ -1,8 +1,8 @@
 import Ajv2020 from 'ajv/dist/2020'
 import webhooks from '@octokit/openapi-webhooks/generated/api.github.com.json'
 import { describe, expect, it } from 'vitest'
-import { fixtureContext } from '../../../shared/event-catalog'
-import { githubEvents } from '../../../shared/event-catalog/github'
+import { fixtureContext } from '../../../../shared/event-catalog'
+import { githubEvents } from '../../../../shared/event-catalog/github'
 
 // Every GitHub catalog event against GitHub's own webhooks OpenAPI document (the schema
 // `webhook-<event>-<action>` its `webhooks` section names for the event), with every required

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { twitchEvents } from '../../../shared/event-catalog/twitch'
+import { twitchEvents } from '../../../../shared/event-catalog/twitch'
 import { nodeModulesPath, typeErrors } from './support/type-check'
 import { catalogBody } from './support/catalog-body'
 

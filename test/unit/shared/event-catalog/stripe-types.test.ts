@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { stripeEvents } from '../../../shared/event-catalog/stripe'
-import { PROVIDERS } from '../../../shared/providers'
+import { stripeEvents } from '../../../../shared/event-catalog/stripe'
+import { PROVIDERS } from '../../../../shared/providers'
 import { nodeModulesPath, typeErrors, type AmbientTypes } from './support/type-check'
 import { catalogBody } from './support/catalog-body'
 

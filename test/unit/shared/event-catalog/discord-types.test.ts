@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { discordEvents } from '../../../shared/event-catalog/discord'
+import { discordEvents } from '../../../../shared/event-catalog/discord'
 import { typeErrors } from './support/type-check'
 import { catalogBody } from './support/catalog-body'
 

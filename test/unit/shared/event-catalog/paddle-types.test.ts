@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { paddleEvents } from '../../../shared/event-catalog/paddle'
+import { paddleEvents } from '../../../../shared/event-catalog/paddle'
 import { nodeModulesPath, typeErrors } from './support/type-check'
 import { catalogBody } from './support/catalog-body'
 

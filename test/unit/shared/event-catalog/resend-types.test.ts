@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { providerBody } from '../../../electron/engine/providers'
-import { fixtureContext } from '../../../shared/event-catalog'
-import { resendEvents } from '../../../shared/event-catalog/resend'
-import { PROVIDERS } from '../../../shared/providers'
+import { providerBody } from '../../../../electron/engine/providers'
+import { fixtureContext } from '../../../../shared/event-catalog'
+import { resendEvents } from '../../../../shared/event-catalog/resend'
+import { PROVIDERS } from '../../../../shared/providers'
 import { typeErrors } from './support/type-check'
 
 // Every Resend catalog event, as the whole body Hookloop sends, against the `resend` package's own

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { gitlabEvents } from '../../../shared/event-catalog/gitlab'
+import { gitlabEvents } from '../../../../shared/event-catalog/gitlab'
 import { typeErrors } from './support/type-check'
 import { catalogBody } from './support/catalog-body'
 

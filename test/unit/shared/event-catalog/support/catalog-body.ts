@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { providerBody } from '../../../../electron/engine/providers'
-import { EVENT_CATALOG, fixtureContext } from '../../../../shared/event-catalog'
-import { PROVIDERS, type ProviderId, type ProviderPack } from '../../../../shared/providers'
+import { providerBody } from '../../../../../electron/engine/providers'
+import { EVENT_CATALOG, fixtureContext } from '../../../../../shared/event-catalog'
+import { PROVIDERS, type ProviderId, type ProviderPack } from '../../../../../shared/providers'
 
 // A catalog event as the whole body its provider's pack sends, parsed: what a provider's published
 // types and schemas are checked against. Every body is made at one instant, with an event id of

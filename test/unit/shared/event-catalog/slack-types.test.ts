@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { slackEvents } from '../../../shared/event-catalog/slack'
+import { slackEvents } from '../../../../shared/event-catalog/slack'
 import { typeErrors } from './support/type-check'
 import { catalogBody } from './support/catalog-body'
 
