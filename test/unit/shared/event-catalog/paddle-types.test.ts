@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { paddleEvents } from '../../../../shared/event-catalog/paddle'
-import { nodeModulesPath, typeErrors } from './support/type-check'
+import { catalogTypeErrors, nodeModulesPath, noErrorsFor, typeErrors, wrappedChecks } from './support/type-check'
 import { catalogBody } from './support/catalog-body'
 
 // Every Paddle catalog event, as the whole notification body, against the types
@@ -24,22 +24,13 @@ const IMPORTS = [
   `import type { IEventsResponse } from ${JSON.stringify(nodeModulesPath(`${TYPES.slice('node_modules/'.length)}/types/index.js`))}`,
 ]
 
-function paddleBody(type: string): { data: Record<string, unknown> } & Record<string, unknown> {
-  return catalogBody<{ data: Record<string, unknown> } & Record<string, unknown>>('paddle', type)
-}
+const paddleBody = (type: string) => catalogBody<{ data: Record<string, unknown> } & Record<string, unknown>>('paddle', type)
 
-function checks(type: string, body: { data: unknown }) {
-  const dataType = DATA_TYPES[type] ?? 'never'
-  return [
-    { name: type, type: dataType, value: body.data },
-    { name: type, type: `IEventsResponse<${dataType}>`, value: body },
-  ]
-}
+const checks = (type: string, body: { data: unknown }) => wrappedChecks(type, DATA_TYPES[type] ?? 'never', 'IEventsResponse', body.data, body)
 
 describe('Paddle catalog events and @paddle/paddle-node-sdk\u2019s notification types', () => {
   it('every catalog event, as the whole body, type-checks as the SDK\u2019s notification of its entity', () => {
-    const errors = typeErrors(IMPORTS, paddleEvents.flatMap((e) => checks(e.type, paddleBody(e.type))))
-    expect(errors).toEqual(Object.fromEntries(paddleEvents.map((e) => [e.type, []])))
+    expect(catalogTypeErrors(IMPORTS, paddleEvents, (type) => checks(type, paddleBody(type)))).toEqual(noErrorsFor(paddleEvents))
   })
 
   it('the check refuses a subscription.created without the transaction that created it', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { slackEvents } from '../../../../shared/event-catalog/slack'
-import { typeErrors } from './support/type-check'
+import { catalogTypeErrors, noErrorsFor, typeErrors, wrappedChecks } from './support/type-check'
 import { catalogBody } from './support/catalog-body'
 
 // Every Slack catalog event against the event types @slack/types publishes, compiled strict: the
@@ -23,22 +23,13 @@ const IMPORTS = [
   "import type { EnvelopedEvent } from '@slack/bolt'",
 ]
 
-function slackBody(type: string): { event: Record<string, unknown> } & Record<string, unknown> {
-  return catalogBody<{ event: Record<string, unknown> } & Record<string, unknown>>('slack', type)
-}
+const slackBody = (type: string) => catalogBody<{ event: Record<string, unknown> } & Record<string, unknown>>('slack', type)
 
-function checks(type: string, body: { event: unknown }) {
-  const eventType = EVENT_TYPES[type] ?? 'never'
-  return [
-    { name: type, type: eventType, value: body.event },
-    { name: type, type: `EnvelopedEvent<${eventType}>`, value: body },
-  ]
-}
+const checks = (type: string, body: { event: unknown }) => wrappedChecks(type, EVENT_TYPES[type] ?? 'never', 'EnvelopedEvent', body.event, body)
 
 describe('Slack catalog events and @slack/types', () => {
   it('every catalog event type-checks as its Slack event type, inside an EnvelopedEvent', () => {
-    const errors = typeErrors(IMPORTS, slackEvents.flatMap((e) => checks(e.type, slackBody(e.type))))
-    expect(errors).toEqual(Object.fromEntries(slackEvents.map((e) => [e.type, []])))
+    expect(catalogTypeErrors(IMPORTS, slackEvents, (type) => checks(type, slackBody(type)))).toEqual(noErrorsFor(slackEvents))
   })
 
   it('the check refuses an event with a required field missing', () => {

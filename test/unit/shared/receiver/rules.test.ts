@@ -11,6 +11,12 @@ function errorOf(fn: () => unknown): DefinitionError {
   throw new Error('expected a DefinitionError')
 }
 
+/** `items` hold every one of `types`, and explain, in order, as `texts`. */
+function expectEachTypeExplained<T extends { type: string }>(items: T[], types: readonly string[], explain: (item: T) => string, texts: string[]): void {
+  expect(new Set(items.map((i) => i.type))).toEqual(new Set(types))
+  expect(items.map(explain)).toEqual(texts)
+}
+
 describe('rule definitions', () => {
   it('accepts every step type and explains each one', () => {
     const steps: Step[] = [
@@ -25,8 +31,7 @@ describe('rule definitions', () => {
       { type: 'malformed', variant: 'bad-status-line' },
       { type: 'handshake', kind: 'x-crc' },
     ]
-    expect(new Set(steps.map((s) => s.type))).toEqual(new Set(STEP_TYPES))
-    expect(steps.map(explainStep)).toEqual([
+    expectEachTypeExplained(steps, STEP_TYPES, explainStep, [
       'wait 2 s',
       'reply 503',
       'hold the request open and never answer',
@@ -52,8 +57,7 @@ describe('rule definitions', () => {
       { type: 'every-nth', n: 3 },
       { type: 'probability', p: 0.3, seed: 7 },
     ]
-    expect(new Set(matchers.map((m) => m.type))).toEqual(new Set(MATCHER_TYPES))
-    expect(matchers.map(explainMatcher)).toEqual([
+    expectEachTypeExplained(matchers, MATCHER_TYPES, explainMatcher, [
       'method is POST',
       'path is under /h/a',
       'header X-Mode is "fail"',

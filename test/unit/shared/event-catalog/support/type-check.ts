@@ -68,6 +68,24 @@ export function typeErrors(imports: string[], values: TypedValue[], ambient?: Am
   return out
 }
 
+/** Every catalog event at once, its body checked by `checks`: the compiler's complaints per event type. */
+export function catalogTypeErrors(imports: string[], events: readonly { type: string }[], checks: (type: string) => TypedValue | TypedValue[]): Record<string, string[]> {
+  return typeErrors(imports, events.flatMap((e) => checks(e.type)))
+}
+
+/** Every event type of a catalog with nothing against it: what a check of the whole catalog must find. */
+export function noErrorsFor(events: readonly { type: string }[]): Record<string, string[]> {
+  return Object.fromEntries(events.map((e) => [e.type, []]))
+}
+
+/** A body that wraps its event, checked twice under one name: the event as `type`, the whole body as `wrapper<type>`. */
+export function wrappedChecks(name: string, type: string, wrapper: string, event: unknown, body: unknown): TypedValue[] {
+  return [
+    { name, type, value: event },
+    { name, type: `${wrapper}<${type}>`, value: body },
+  ]
+}
+
 /** An import path for a .d.ts file inside node_modules that the package's exports do not name. */
 export function nodeModulesPath(relative: string): string {
   return path.join(ROOT, 'node_modules', relative)
