@@ -5,7 +5,7 @@
 import { useState } from 'react'
 import type { SenderConformanceReport } from '../../../shared/conformance-sender'
 import { formatClock } from '../lib/format'
-import { run, showOnTimeline, toast, useApp } from '../state/app-store'
+import { run, showOnTimeline, toast, useApp } from '../state'
 import type { PolicyPresetId } from '../../../shared/policy-presets'
 import { endpointChoices, presetChoices, Select } from './Select'
 import { CheckCard, ConsumerCheck, VerdictBadge } from './ConsumerCheck'

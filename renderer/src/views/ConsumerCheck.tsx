@@ -6,7 +6,7 @@ import type { ConsumerCheckResult } from '../../../shared/conformance'
 import type { HandshakeKind } from '../../../shared/handshakes'
 import type { SchemeId } from '../../../shared/signatures'
 import { formatDuration } from '../lib/format'
-import { run, useApp } from '../state/app-store'
+import { run, useApp } from '../state'
 import { named, presetChoices, Select, type Choice } from './Select'
 
 const SEVERITY_MARK = { pass: '✓', warn: '!', fail: '✗', skip: '–' } as const

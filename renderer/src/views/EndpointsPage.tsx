@@ -7,7 +7,7 @@ import { dedupeKeyOf, dedupeKeyText, type DedupeKey } from '../../../shared/rece
 import type { PresetId } from '../../../shared/rules-presets'
 import type { SchemeId } from '../../../shared/signatures'
 import { named, Select, type Choice } from './Select'
-import { run, showOnTimeline, toast, useApp } from '../state/app-store'
+import { run, showOnTimeline, toast, useApp } from '../state'
 import { ForwardToField } from './ForwardToField'
 import { splitTargets } from '../lib/forward-input'
 

@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { SCHEMES } from '../../../shared/signatures'
 import { createRequest, bodyWords, formProblems, withProvider, type FormField, type SubscriptionForm } from '../lib/subscription-form'
-import { run, toast, useApp } from '../state/app-store'
+import { run, toast, useApp } from '../state'
 import { SecretField } from './SecretField'
 import { named, presetChoices, Select, type Choice } from './Select'
 

@@ -6,7 +6,7 @@ import type { ScenarioReport } from '../../../shared/scenario-report'
 import { parseScenario } from '../../../shared/scenario-validate'
 import { openTextFile, saveTextFile } from '../lib/files'
 import { formatDuration } from '../lib/format'
-import { run, toast, useApp } from '../state/app-store'
+import { run, toast, useApp } from '../state'
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`

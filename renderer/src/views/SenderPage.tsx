@@ -4,7 +4,7 @@
 import { useState } from 'react'
 import { PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { SEND_FAULT_TYPES, type SendFaultType } from '../../../shared/sender-faults'
-import { run, showOnTimeline, toast, useApp } from '../state/app-store'
+import { run, showOnTimeline, toast, useApp } from '../state'
 import { ScheduleChart } from './ScheduleChart'
 import { CatalogPicker } from './CatalogPicker'
 import { Select } from './Select'

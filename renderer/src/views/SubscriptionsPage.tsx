@@ -2,7 +2,7 @@
 // pause / resume, rotate secret, status filters that open the timeline.
 import type { DeliveryStatus, SubscriptionView } from '../../../shared/contract'
 import { PROVIDERS } from '../../../shared/providers'
-import { run, showOnTimeline, toast, useApp } from '../state/app-store'
+import { run, showOnTimeline, toast, useApp } from '../state'
 import { formatPercent } from '../lib/format'
 import { COUNT_WORDS, failureRateIsRed, type CountWord } from '../../../shared/counts'
 import { NewSubscription } from './NewSubscription'
