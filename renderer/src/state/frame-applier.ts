@@ -1,7 +1,7 @@
 // Engine events reach the store at most once per animation frame: what arrives between two frames
 // is merged first, as the host merges what it sends.
 import type { EventMessage } from '../../../shared/contract'
-import { createEventBatcher } from '../../../shared/event-batcher'
+import { createEventBatcher } from '../../../shared/contract'
 
 /** What a frame applier waits on (each returns its cancel): the next frame, and a timer for when frames stop coming. */
 export interface FrameTimers {

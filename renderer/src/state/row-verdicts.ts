@@ -1,6 +1,6 @@
 // What runs and checks draw on the timeline's rows: the last scenario run's verdicts, and the
 // sender check's expected attempt times (ghosts) beside the real marks.
-import type { ScenarioReport } from '../../../shared/scenario-report'
+import type { ScenarioReport } from '../../../shared/scenario'
 
 /** A verdict drawn on the timeline rows a scenario's expectations are about (by event id). */
 export interface RowVerdict {

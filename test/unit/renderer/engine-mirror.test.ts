@@ -2,7 +2,7 @@
 // scenario run's report also marks the rows its expectations are about.
 import { describe, expect, it } from 'vitest'
 import type { EventMessage, Snapshot } from '../../../shared/contract'
-import type { ScenarioReport } from '../../../shared/scenario-report'
+import type { ScenarioReport } from '../../../shared/scenario'
 import { applyBatch, useApp } from '../../../renderer/src/state'
 
 const before = {
