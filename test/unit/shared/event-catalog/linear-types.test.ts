@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { linearEvents } from '../../../../shared/event-catalog/linear'
-import { catalogTypeErrors, noErrorsFor, typeErrors } from './support/type-check'
+import { itCompilesEveryEvent, typeErrors } from './support/type-check'
 import { catalogBody } from './support/catalog-body'
 
 // Every Linear catalog event, as the whole body Linear sends, against @linear/sdk's webhook payload
@@ -38,9 +38,7 @@ function checks(type: string, body: Record<string, unknown>) {
 }
 
 describe('Linear catalog events and @linear/sdk\u2019s webhook payload types', () => {
-  it('every catalog event, as the whole body, type-checks as its entity\u2019s webhook payload', () => {
-    expect(catalogTypeErrors(IMPORTS, linearEvents, (type) => checks(type, linearBody(type)))).toEqual(noErrorsFor(linearEvents))
-  })
+  itCompilesEveryEvent('every catalog event, as the whole body, type-checks as its entity\u2019s webhook payload', IMPORTS, linearEvents, (type) => checks(type, linearBody(type)))
 
   it('the check refuses an issue with a required field missing', () => {
     const body = linearBody('Issue.create') as { data: Record<string, unknown> }

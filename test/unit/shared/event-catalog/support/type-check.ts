@@ -1,5 +1,6 @@
 import path from 'node:path'
 import ts from 'typescript'
+import { expect, it } from 'vitest'
 
 // Checks JSON values against a provider's published TypeScript types the way a consumer's code
 // would meet them: each value is written into a source file as a literal of the named type and
@@ -69,13 +70,20 @@ export function typeErrors(imports: string[], values: TypedValue[], ambient?: Am
 }
 
 /** Every catalog event at once, its body checked by `checks`: the compiler's complaints per event type. */
-export function catalogTypeErrors(imports: string[], events: readonly { type: string }[], checks: (type: string) => TypedValue | TypedValue[]): Record<string, string[]> {
+function catalogTypeErrors(imports: string[], events: readonly { type: string }[], checks: (type: string) => TypedValue | TypedValue[]): Record<string, string[]> {
   return typeErrors(imports, events.flatMap((e) => checks(e.type)))
 }
 
 /** Every event type of a catalog with nothing against it: what a check of the whole catalog must find. */
 export function noErrorsFor(events: readonly { type: string }[]): Record<string, string[]> {
   return Object.fromEntries(events.map((e) => [e.type, []]))
+}
+
+/** The test that every event of a catalog compiles: `checks` gives an event's checks by its type. */
+export function itCompilesEveryEvent(title: string, imports: string[], events: readonly { type: string }[], checks: (type: string) => TypedValue | TypedValue[]): void {
+  it(title, () => {
+    expect(catalogTypeErrors(imports, events, checks)).toEqual(noErrorsFor(events))
+  })
 }
 
 /** A body that wraps its event, checked twice under one name: the event as `type`, the whole body as `wrapper<type>`. */
