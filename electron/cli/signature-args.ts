@@ -2,7 +2,7 @@
 // the custom-scheme settings, and reading files as raw bytes. Every problem is a UsageError (exit 2).
 import type { CustomHmacOptions, SchemeId } from '../../shared/signatures'
 import { SCHEME_IDS, isSchemeId } from '../../shared/signatures'
-import { HANDSHAKE_KINDS } from '../../shared/handshakes'
+import { HANDSHAKE_KINDS } from '../../shared/receiver'
 import type { OptionSpecs } from './command-args'
 import { readFileOrUsage, UsageError } from './usage-error'
 
