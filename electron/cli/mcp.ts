@@ -25,7 +25,7 @@ Exit status: 0 when the client closes stdin, 1 the data folder cannot be opened,
 const OPTIONS = {
   data: { type: 'string', value: 'DIR', help: `the Hookloop data folder (DIR/hookloop.db; ${DATA_DIR_DEFAULT_HELP})` },
   'allow-changes': { type: 'boolean', help: 'allow the tools that send requests or write rules' },
-  'receiver-url': { type: 'string', default: DEFAULT_RECEIVER_URL, value: 'URL', help: "where the app's or listen's receiver answers, for endpoint URLs (the default is `hookloop listen`'s default port)" },
+  'receiver-url': { type: 'string', default: DEFAULT_RECEIVER_URL, value: 'URL', help: "where the app's or `hookloop listen`'s receiver answers (listen's default port unless given), for endpoint URLs" },
 } as const satisfies OptionSpecs
 
 export const mcpCommand: Command = async (args) => {
