@@ -1,4 +1,8 @@
+import { json, parsed } from './envelope'
 import { definePack } from './types'
+
+// The browser of the request that caused the event, as Clerk's event_attributes name it.
+const BROWSER = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36'
 
 export const clerk = definePack({
   id: 'clerk',
@@ -6,7 +10,12 @@ export const clerk = definePack({
   // Clerk delivers through Svix: Svix's signature and Svix's retry schedule.
   scheme: 'svix',
   policy: 'svix',
-  envelope: { kind: 'clerk', instanceId: 'ins_2hookloopInstance0000000001' },
+  envelope: {
+    kind: 'clerk',
+    payloadPath: 'data',
+    words: "Clerk's {data, object: event, type, timestamp, instance_id, event_attributes}",
+    body: (e) => json({ data: parsed(e.payload), event_attributes: { http_request: { client_ip: '203.0.113.24', user_agent: BROWSER } }, instance_id: 'ins_2hookloopInstance0000000001', object: 'event', timestamp: e.createdAt, type: e.eventType }),
+  },
   eventIdHeader: 'svix-id',
   headers: { 'user-agent': 'Svix-Webhooks/1.63.1 (sender-clerk; +https://www.svix.com/http-sender/)' },
   success: 'any 2xx within 15 s (Svix\'s rule); anything else is retried on Svix\'s schedule',

@@ -55,5 +55,5 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   'provider-a': providerA,
   'provider-b': providerB,
 }
-export { payloadPath } from './payload-path'
 export { apiVersionFor, ApiVersionError } from './api-version'
+export { splitEventType } from './envelope'

@@ -1,9 +1,10 @@
+import { TYPE_TIMESTAMP_DATA_ENVELOPE } from './envelope'
 import { definePack } from './types'
 
 export const svix = definePack({
   id: 'svix',
   label: 'Svix',
-  envelope: { kind: 'type-timestamp-data' },
+  envelope: TYPE_TIMESTAMP_DATA_ENVELOPE,
   eventIdHeader: 'svix-id',
   headers: { 'user-agent': 'Svix-Webhooks/1.0 (sender-hookloop; +https://www.svix.com/http-sender/)' },
   success: 'any 2xx within 15 s; anything else, 3xx included, is a failure retried on Svix\'s schedule',
