@@ -5,39 +5,7 @@
 import { isPolicyPresetId, type PolicyPresetId } from '../policy-presets'
 import { isSchemeId, type SchemeId } from '../signatures'
 import { PAYLOAD_ENVELOPE } from './envelope'
-
-export const PROVIDER_IDS = [
-  'github',
-  'stripe',
-  'shopify',
-  'slack',
-  'standard-webhooks',
-  'svix',
-  'twilio',
-  'square',
-  'paddle',
-  'linear',
-  'zoom',
-  'sendgrid',
-  'discord',
-  'twitch',
-  'hubspot',
-  'intercom',
-  'mailgun',
-  'gitlab',
-  'bitbucket',
-  'clerk',
-  'resend',
-  'pagerduty',
-  'typeform',
-  'provider-a',
-  'provider-b',
-] as const
-export type ProviderId = (typeof PROVIDER_IDS)[number]
-
-export function isProviderId(value: unknown): value is ProviderId {
-  return typeof value === 'string' && (PROVIDER_IDS as readonly string[]).includes(value)
-}
+import type { ProviderId } from './index'
 
 /** One attempt's event, as an envelope builds the body from it. */
 export interface EnvelopeInput {
