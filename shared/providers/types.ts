@@ -2,7 +2,7 @@
 // body envelope, content type, signature scheme and retry policy — with the documents it follows.
 // Data and the body's builder, plain (the renderer reads it too); electron/engine/providers/ builds
 // requests from it.
-import { isPolicyPresetId, type PolicyPresetId } from '../policy-presets'
+import { isPolicyPresetId, type PolicyPresetId } from '../sender'
 import { isSchemeId, type SchemeId } from '../signatures'
 import { PAYLOAD_ENVELOPE } from './envelope'
 import type { ProviderId } from './index'

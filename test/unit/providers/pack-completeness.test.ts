@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { catalogPayload, providerBody, providerHeaders } from '../../../electron/engine/providers'
 import { EVENT_CATALOG, parseOverride } from '../../../shared/event-catalog'
-import { isPolicyPresetId } from '../../../shared/policy-presets'
+import { isPolicyPresetId } from '../../../shared/sender'
 import { PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { freshSecret, secretFormatOf } from '../../../shared/secrets'
 import { isSchemeId, SCHEMES } from '../../../shared/signatures'
