@@ -5,7 +5,8 @@
 import { z } from 'zod'
 import { scenarioSchema } from './schema'
 import { ruleEntrySchema } from './parts'
-import { ruleSchema, presetSchema } from '../receiver'
+import { ruleSchema } from '../receiver'
+import { presetSchema } from '../receiver'
 
 type JsonSchema = Record<string, unknown>
 
