@@ -208,7 +208,8 @@ function senderParts(options: SenderOptions) {
     eventType: events.eventType,
   })
   const pump = createPump(scheduler, runner, concurrency)
-  return { db, clock, wallNow, simulationId, storedEvents, events, deliveries, attempts, subscriptions, emitter, dispatcher, writer, scheduler, attemptIds, runner, pump }
+  // `db` by the option's name: the built typings (hookloop/testing) cannot name better-sqlite3's own.
+  return { db: db as SenderOptions['db'], clock, wallNow, simulationId, storedEvents, events, deliveries, attempts, subscriptions, emitter, dispatcher, writer, scheduler, attemptIds, runner, pump }
 }
 
 export type SenderParts = ReturnType<typeof senderParts>
