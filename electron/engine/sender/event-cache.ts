@@ -18,5 +18,3 @@ export function cacheEvents(events: EventStatements) {
   }
   return { get, remember, eventType: (eventId: string): string => get(eventId)?.eventType ?? '' }
 }
-
-export type EventCache = ReturnType<typeof cacheEvents>
