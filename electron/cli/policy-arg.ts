@@ -2,8 +2,8 @@
 // file holding a policy spec as subscriptions take it ({"preset": "stripe", "max_attempts": 5}).
 import { existsSync, readFileSync } from 'node:fs'
 import { ZodError } from 'zod'
-import type { Policy } from '../../shared/policy'
-import { POLICY_PRESET_IDS, isPolicyPresetId, resolvePolicy, type PolicySpec } from '../../shared/policy-presets'
+import type { Policy } from '../../shared/sender'
+import { POLICY_PRESET_IDS, isPolicyPresetId, resolvePolicy, type PolicySpec } from '../../shared/sender'
 import { UsageError } from './usage-error'
 
 export function policyArg(command: string, value: string): Policy {
@@ -24,12 +24,4 @@ export function policyArg(command: string, value: string): Policy {
     }
     throw error
   }
-}
-
-/** A non-negative number option, or a UsageError naming it. */
-export function numberArg(command: string, name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback
-  const n = Number(value)
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`${command}: --${name} must be a non-negative number, got "${value}"`)
-  return n
 }

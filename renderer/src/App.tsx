@@ -1,7 +1,7 @@
 // The app shell: connects to the engine, then top bar, navigation, the current view and the
 // inspector. Loading, connection-lost and error states are explicit.
 import { useEffect } from 'react'
-import { applyBatch, createFrameApplier, loadSnapshot, reloadTimeline, useApp, type ViewId } from './state/app-store'
+import { applyBatch, createFrameApplier, loadSnapshot, reloadTimeline, useApp, type ViewId } from './state'
 import { createEngineClient, findEngineAddress } from './transport/client'
 import { EndpointsPage } from './views/EndpointsPage'
 import { Inspector } from './views/Inspector'
@@ -13,7 +13,7 @@ import { ChecksPage } from './views/ChecksPage'
 import { ExportDialog, ImportDialog } from './views/ExportImport'
 import { TimelinePage } from './views/TimelinePage'
 import { TopBar } from './views/TopBar'
-import { COUNT_WORDS, countText } from '../../shared/counts'
+import { COUNT_WORDS, countText } from '../../shared/contract'
 
 export function App() {
   const snapshot = useApp((s) => s.snapshot)

@@ -1,9 +1,7 @@
 import type { Database } from 'better-sqlite3'
 import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../../../shared/clock'
-import type { AttemptView, DeliveryView, SenderEventMap } from '../../../shared/sender-events'
-import type { DeliveryStatus } from '../../../shared/delivery'
-import type { SendFaultInput } from '../../../shared/sender-faults'
+import type { AttemptView, DeliveryView, SenderEventMap, DeliveryStatus, SendFaultInput } from '../../../shared/sender'
 import { createRealClock } from '../clock/real-clock'
 import { createScheduler } from '../scheduler/scheduler'
 import { growPageCache, pageCachePragma } from '../store'
@@ -74,7 +72,7 @@ export interface SenderOptions {
 export type SigningTime = 'auto' | 'clock' | 'wall'
 
 export interface PublishInput {
-  /** A UUID v4 or a provider's own id (shared/event-id.ts); a fresh UUID v4 when absent. */
+  /** A UUID v4 or a provider's own id (shared/sender/event-id.ts); a fresh UUID v4 when absent. */
   eventId?: string
   eventType: string
   payload: unknown

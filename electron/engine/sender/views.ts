@@ -1,5 +1,4 @@
-import type { AppliedFault, AttemptView, DeliveryView } from '../../../shared/sender-events'
-import type { SendFault } from '../../../shared/sender-faults'
+import type { AppliedFault, AttemptView, DeliveryView, SendFault } from '../../../shared/sender'
 import type { AttemptRow } from '../store/attempts'
 import type { DeliveryRow } from '../store/deliveries'
 

@@ -2,7 +2,7 @@
 // empty state with "Try the loop".
 import { useMemo, useState } from 'react'
 import type { SimulationView, TimelineRow } from '../../../shared/contract'
-import { clearFilters, follow, run, setFilter, toast, useApp } from '../state/app-store'
+import { clearFilters, follow, run, setFilter, toast, useApp } from '../state'
 import { clockKey, clockLabel, sharedClock, WALL } from '../state/clock-groups'
 import type { Choice } from './Select'
 import { Legend } from './badges'
@@ -10,7 +10,7 @@ import { TableView } from './TableView'
 import { panBy, Timeline, zoomBy } from './Timeline'
 import { named, Select } from './Select'
 import { useExportCount } from '../state/export-selection'
-import { COUNT_WORDS, countText } from '../../../shared/counts'
+import { COUNT_WORDS, countText } from '../../../shared/contract'
 
 const STATUSES: TimelineRow['status'][] = ['pending', 'retrying', 'succeeded', 'failed', 'received']
 
