@@ -2,7 +2,7 @@
 // read models over the store, the change feed, and the control server for UIs. Switching the
 // clock mode rebuilds the engine on the same data file and receiver port; UIs stay connected.
 import type { Clock } from '../../../shared/clock'
-import type { Snapshot, SubscriptionView } from '../../../shared/contract'
+import type { Snapshot } from '../../../shared/contract'
 import { explainFault, explainRule, parseRule } from '../../../shared/receiver'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { createChangeFeed, type ChangeFeed } from './change-feed'
@@ -16,7 +16,8 @@ import { createExportHandlers } from './handlers-exports'
 import { createScenarioHandlers } from './handlers-scenarios'
 import { createTunnelHandlers } from './handlers-tunnel'
 import { createForwardHandlers } from './handlers-forward'
-import { endpointViews, ruleViews, simulationViews, subscriptionViews, toTunnelView, tunnelView, withFailureWindow, type EngineBinding } from './views'
+import { endpointViews, ruleViews, simulationViews, toTunnelView, tunnelView, type EngineBinding } from './views'
+import { createSubscriptionMetrics } from './subscription-metrics'
 import { createLoopTry } from './loop-try'
 import { createTimelineRead } from './timeline-read'
 import { createRecorder } from '../recorder/recorder'
@@ -49,8 +50,6 @@ export interface Host {
 
 type ClockMode = 'real' | 'scaled' | 'virtual'
 
-const WINDOW_REFRESH_MS = 60_000
-
 function clockScale(clock: Clock, fallback: number): number {
   const factor = (clock as unknown as { factor?: number }).factor
   return typeof factor === 'number' ? factor : fallback
@@ -69,35 +68,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let definitions: DefinitionsWatch
   let offEngine: () => void = () => {}
   let control: ControlServer | null = null
-  let metricsTimer: NodeJS.Timeout | null = null
-
-  // Subscription metrics scan every attempt of a subscription: they are computed off the request
-  // path (at start, and at most twice a second while deliveries move) and served from here.
-  let subscriptionsCache: SubscriptionView[] | null = null
-  let exactSoon: NodeJS.Timeout | null = null
-  const subscriptions = (): SubscriptionView[] => {
-    if (subscriptionsCache) return subscriptionsCache
-    // First ask on a store this engine has not counted yet: answer at once from the deliveries
-    // table, count exactly just after (the first snapshot must not wait on a scan of every attempt).
-    exactSoon ??= setTimeout(() => {
-      exactSoon = null
-      publishList('subscriptions')
-    }, 250)
-    return subscriptionViews(binding, true)
-  }
+  const metrics = createSubscriptionMetrics(() => binding, (subscriptions) => control?.publish('subscriptions.changed', { subscriptions }))
   const publishList = (what: 'endpoints' | 'rules' | 'subscriptions') => {
-    if (what === 'subscriptions') subscriptionsCache = subscriptionViews(binding)
-    if (!control) return
-    if (what === 'endpoints') control.publish('endpoints.changed', { endpoints: endpointViews(binding) })
-    else if (what === 'rules') control.publish('rules.changed', { rules: ruleViews(binding) })
-    else control.publish('subscriptions.changed', { subscriptions: subscriptions() })
-  }
-  // Metrics move with every attempt; one refresh per half second is enough for a badge.
-  const metricsSoon = () => {
-    metricsTimer ??= setTimeout(() => {
-      metricsTimer = null
-      publishList('subscriptions')
-    }, 500)
+    if (what === 'subscriptions') return metrics.recount()
+    if (what === 'endpoints') control?.publish('endpoints.changed', { endpoints: endpointViews(binding) })
+    else control?.publish('rules.changed', { rules: ruleViews(binding) })
   }
 
   async function bind(mode: ClockMode, factor: number): Promise<void> {
@@ -119,13 +94,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
       endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: engine.tunnel?.publicUrl() ? engine.endpointUrl(slug) : null }),
     })
     binding = { engine, timeline, details, counts: createCountReads(engine.db), wallNow: () => Date.now() }
-    subscriptionsCache = null
+    metrics.forget()
     feed = createChangeFeed({
       db: engine.db,
       timeline,
       intervalMs: 50,
       onRows: (rows) => control?.publish('timeline.upsert', { rows }),
-      onDeliveriesSettled: metricsSoon,
+      onDeliveriesSettled: metrics.soon,
     })
     // Lists another process on the same folder changed: this engine answers and routes by them too.
     definitions = watchDefinitions({
@@ -142,12 +117,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
         case 'delivery.created':
         case 'delivery.updated':
           feed.touchDelivery(event.delivery.id)
-          metricsSoon()
+          metrics.soon()
           break
         case 'attempt.started':
         case 'attempt.finished':
           feed.touchDelivery(event.attempt.deliveryId)
-          metricsSoon()
+          metrics.soon()
           break
         case 'request.captured':
           feed.touchRequest(event.request.id)
@@ -159,7 +134,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
         case 'request.duplicate':
           // A duplicate arrival of one of our deliveries counts on its subscription's card.
           feed.touchRequest(event.requestId)
-          metricsSoon()
+          metrics.soon()
           break
         case 'request.forwarded':
           feed.touchRequest(event.leg.requestId)
@@ -248,7 +223,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     clockView,
     warnings: () => options.warnings ?? [],
     changed: publishList,
-    subscriptions,
+    subscriptions: metrics.views,
     touchDelivery: (id: number) => feed.touchDelivery(id),
     recording: () => recorder.view(),
     scenarioRun: () => runs.current(),
@@ -271,26 +246,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...(options.log ? { log: options.log } : {}),
   })
   const server = control
-  // The 24 h badge's window moves with the wall clock even when nothing is sent: deliveries age
-  // out of it. Every minute the badges alone are counted again (an index range each, where the
-  // attempt-level figures scan every attempt), and pushed when one changed.
-  const refreshWindows = () => {
-    if (!subscriptionsCache || !control) return
-    const before = subscriptionsCache
-    subscriptionsCache = before.map((view) => withFailureWindow(binding, view))
-    if (subscriptionsCache.some((view, i) => view !== before[i])) control.publish('subscriptions.changed', { subscriptions: subscriptionsCache })
-  }
-  const windowTimer = setInterval(refreshWindows, WINDOW_REFRESH_MS)
-  windowTimer.unref()
   return {
     control: server,
     get engine() {
       return binding.engine
     },
     async close() {
-      clearInterval(windowTimer)
-      if (metricsTimer) clearTimeout(metricsTimer)
-      if (exactSoon) clearTimeout(exactSoon)
+      metrics.close()
       await server.close()
       await runs.close()
       await switching

@@ -326,3 +326,5 @@ export function createAttemptRunner(deps: AttemptDeps) {
     isRunning: (deliveryId: number) => running.has(deliveryId),
   }
 }
+
+export type AttemptRunner = ReturnType<typeof createAttemptRunner>

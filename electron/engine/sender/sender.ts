@@ -1,38 +1,34 @@
-import { randomUUID } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
 import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../../../shared/clock'
-import type { AttemptView, DeliveryView, SenderEventMap } from '../../../shared/sender'
-import type { DeliveryStatus } from '../../../shared/sender'
-import { sendFaultSchema, type SendFault, type SendFaultInput } from '../../../shared/sender'
+import type { AttemptView, DeliveryView, SenderEventMap, DeliveryStatus, SendFaultInput } from '../../../shared/sender'
 import { createRealClock } from '../clock/real-clock'
-import { PROVIDERS } from '../../../shared/providers'
-import { providerBody } from '../providers/envelopes'
 import { createScheduler } from '../scheduler/scheduler'
-import { growPageCache, pageCachePragma, transactional } from '../store'
+import { growPageCache, pageCachePragma } from '../store'
 import { createAttemptStatements } from '../store/attempts'
-import { createDeliveryStatements, insertedDelivery, type DeliveryRow, type NewDelivery } from '../store/deliveries'
+import { createDeliveryStatements } from '../store/deliveries'
 import { createEventStatements } from '../store/events'
-import { createSubscriptionStatements } from '../store/subscriptions'
-import { createInlineWriter, type SqlWriter, type WriteOp } from '../store/sql-writer'
-import { createSqlWriterThread } from '../store/sql-writer-thread'
+import { createSubscriptionStatements, type Subscription } from '../store/subscriptions'
 import { createAttemptLinkStore } from '../store/attempt-links'
 import { createIdClaims } from '../store/id-claims'
 import { createIdSource } from '../store/id-source'
+import { createInlineWriter, type SqlWriter, type WriteOp } from '../store/sql-writer'
+import { createSqlWriterThread } from '../store/sql-writer-thread'
 import { ATTEMPT_PATH_SQL, createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
 import { cacheDeliveries } from './delivery-cache'
+import { cacheEvents } from './event-cache'
 import { SenderEmitter, type SenderListener } from './emitter'
 import type { SignFn } from './request-headers'
-import { SenderError } from './sender-error'
 import { createSubscriptionBook, type SubscriptionInput, type SubscriptionPatch } from './subscriptions'
-import type { Subscription } from '../store/subscriptions'
-import type { StoredEvent } from '../store/events'
-import { attemptView, deliveryView, type DeliveryFaults } from './views'
-import { payloadBytes, sentBody } from './envelope'
-import { EVENT_ID_RULE, isEventId } from '../../../shared/sender'
+import { createPump } from './pump'
+import { createCrashRecovery } from './crash-recovery'
+import { createPublishing } from './publishing'
+import { createSubscriptionCommands } from './subscription-commands'
+import { createDeliveryReads } from './delivery-reads'
 
 // The sending half of Hookloop: subscriptions, events, deliveries and their attempts over the
-// store, driven by the durable scheduler on the injected clock.
+// store, driven by the durable scheduler on the injected clock. Built here from its parts (the
+// pump, publishing, crash recovery, subscription commands, reads: a file each) behind `Sender`.
 
 export interface SenderOptions {
   db: Database
@@ -90,9 +86,46 @@ export interface PublishResult {
   deliveries: DeliveryView[]
 }
 
-const EVENT_CACHE_SIZE = 20_000
+/** What the engine, the host, scenarios and `hookloop/testing` use of a sender. */
+export interface Sender {
+  /** Recovers what a crash left in flight, then starts delivering everything pending. */
+  start(): { recovered: number }
+  /** Stops starting attempts and waits for the ones in flight to be recorded. */
+  stop(): Promise<void>
+  /** Resolves when nothing is in flight and nothing is scheduled (paused deliveries wait). */
+  settled(): Promise<void>
+  on<K extends keyof SenderEventMap>(type: K, listener: SenderListener<K>): () => void
+  createSubscription(input: SubscriptionInput): Subscription
+  updateSubscription(id: string, patch: SubscriptionPatch): Subscription
+  getSubscription(id: string): Subscription | undefined
+  listSubscriptions(): Subscription[]
+  /** Another process changed subscriptions in the store: use what it holds now. */
+  reloadSubscriptions(): void
+  /** New deliveries wait; deliveries already going on continue. */
+  pause(id: string): Subscription
+  /** Waiting deliveries are scheduled now. */
+  resume(id: string): Subscription
+  /** The old secret is invalid at once; returns the new one. */
+  rotateSecret(id: string): string
+  publish(input: PublishInput): PublishResult
+  /** One more attempt now, also after `failed`; refused while an attempt is in flight. */
+  retryNow(deliveryId: number): DeliveryView
+  /**
+   * A provider panel's "Resend": the same event (same id, same body) as a new delivery to the
+   * subscription, with attempts and retries of its own; no sending-side faults.
+   */
+  resend(eventId: string, subscriptionId: string): DeliveryView
+  /** The body as the delivery's subscription sends it (its current envelope), and the payload's own bytes. */
+  viewPayload(deliveryId: number): { eventId: string; eventType: string; body: Buffer; payload: Buffer }
+  listDeliveries(query: { subscriptionId: string; status?: DeliveryStatus; limit?: number }): DeliveryView[]
+  getDelivery(deliveryId: number): { delivery: DeliveryView; attempts: AttemptView[] }
+  deliveriesOfEvent(eventId: string): DeliveryView[]
+  /** In flight right now (for status displays). */
+  inFlight(): number
+}
 
-export function createSender(options: SenderOptions) {
+// The sender's parts over one store and clock, wired together; each part of `Sender` takes them.
+function senderParts(options: SenderOptions) {
   const { db, clock } = options
   const concurrency = options.concurrency ?? 64
   // Every attempt reads its delivery and event and writes two rows; with SQLite's default 2 MiB
@@ -100,27 +133,15 @@ export function createSender(options: SenderOptions) {
   // benchmark runs 3x slower). 64 MiB keeps the working set of a large run in memory.
   const CACHE_MIB = 64
   growPageCache(db, CACHE_MIB)
-  const events = createEventStatements(db)
+  /** The store's events, read past the cache (a conflict check, a resend, a payload view). */
+  const storedEvents = createEventStatements(db)
+  const events = cacheEvents(storedEvents)
   const deliveries = cacheDeliveries(createDeliveryStatements(db))
   const attempts = createAttemptStatements(db)
   const subscriptions = createSubscriptionBook(createSubscriptionStatements(db))
   const emitter = new SenderEmitter()
-  const ownDispatcher = options.dispatcher === undefined
   // Timeouts are the clock's business: undici's own (real-time) ones are switched off.
   const dispatcher = options.dispatcher ?? new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: concurrency })
-  // Event rows are immutable once published and every attempt needs one: keep recent ones.
-  const eventCache = new Map<string, StoredEvent>()
-  const cachedEvent = (id: string): StoredEvent | undefined => {
-    const hit = eventCache.get(id)
-    if (hit) return hit
-    const row = events.get(id)
-    if (row) rememberEvent(row)
-    return row
-  }
-  const rememberEvent = (row: StoredEvent) => {
-    if (eventCache.size >= EVENT_CACHE_SIZE) eventCache.delete(eventCache.keys().next().value as string)
-    eventCache.set(row.id, row)
-  }
   // The attempt path's writer, opened on first use and closed by stop() (a thread ends there).
   const threaded = options.writerThread && !db.memory ? options.writerThread : null
   const pragmas = [pageCachePragma(CACHE_MIB)]
@@ -142,11 +163,6 @@ export function createSender(options: SenderOptions) {
       open?.close()
     },
   }
-  let inFlight = 0
-  let running = false
-  let idleWaiters: Array<() => void> = []
-  let drainWaiters: Array<() => void> = []
-
   const wallNow = options.wallNow ?? createRealClock().now
   const simulationId = options.simulationId ?? null
   const leavesHookloop = (sub: Subscription): boolean => {
@@ -157,12 +173,11 @@ export function createSender(options: SenderOptions) {
       return false // an endpoint that cannot be looked up is reported by the attempt itself
     }
   }
-  const eventType = (eventId: string): string => cachedEvent(eventId)?.eventType ?? ''
 
   const scheduler = createScheduler({
     clock,
     deliveries,
-    onDue: () => pump(),
+    onDue: () => pump.pump(),
     ...(options.horizonMs === undefined ? {} : { horizonMs: options.horizonMs }),
     ...(options.batch === undefined ? {} : { batch: options.batch }),
   })
@@ -171,7 +186,7 @@ export function createSender(options: SenderOptions) {
   const runner = createAttemptRunner({
     writer,
     clock,
-    events: { get: cachedEvent },
+    events,
     deliveries,
     attemptIds,
     subscriptions,
@@ -188,266 +203,41 @@ export function createSender(options: SenderOptions) {
     resolveEndpointUrl: options.resolveEndpointUrl,
     dispatcher,
     maxResponseBytes: options.maxResponseBytes ?? 65_536,
-    eventType,
+    eventType: events.eventType,
   })
+  const pump = createPump(scheduler, runner, concurrency)
+  // `db` by the option's name: the built typings (hookloop/testing) cannot name better-sqlite3's own.
+  return { db: db as SenderOptions['db'], clock, wallNow, simulationId, storedEvents, events, deliveries, attempts, subscriptions, emitter, dispatcher, writer, scheduler, attemptIds, runner, pump }
+}
 
-  // `inFlight` counts attempts not yet recorded; `requests` counts HTTP exchanges, which is what
-  // the concurrency limit is about.
-  let requests = 0
-  function pump(): void {
-    if (!running) return
-    while (requests < concurrency) {
-      const due = scheduler.takeDue(concurrency - requests)
-      if (due.length === 0) break
-      for (const entry of due) {
-        inFlight++
-        requests++
-        let slotHeld = true
-        const freeSlot = () => {
-          if (!slotHeld) return
-          slotHeld = false
-          requests--
-          pump()
-        }
-        runner
-          .run(entry, freeSlot)
-          .catch((error: unknown) => {
-            // A bug, not a delivery outcome: say so loudly, keep the other deliveries going.
-            console.error(`hookloop sender: attempt for delivery ${entry.id} failed to run:`, error)
-          })
-          .finally(() => {
-            inFlight--
-            if (inFlight === 0 && drainWaiters.length > 0) {
-              const waiters = drainWaiters
-              drainWaiters = []
-              for (const resolve of waiters) resolve()
-            }
-            freeSlot()
-            pump()
-            checkIdle()
-          })
-      }
-    }
-    checkIdle()
-  }
+export type SenderParts = ReturnType<typeof senderParts>
 
-  function checkIdle(): void {
-    if (idleWaiters.length === 0 || inFlight > 0 || scheduler.nextDueAt() !== undefined) return
-    const waiters = idleWaiters
-    idleWaiters = []
-    for (const resolve of waiters) resolve()
-  }
-
-  function requireDelivery(id: number) {
-    const row = deliveries.get(id)
-    if (!row) throw new SenderError('not_found', `no delivery ${id}`)
-    return row
-  }
-
-  // Returns the rows as inserted (insertedDelivery), for the views and the delivery cache: nothing
-  // is read back.
-  const insertDeliveries = transactional(db, (event: StoredEvent, subs: Subscription[], faults: SendFault[]) => {
-    events.insert(event)
-    const now = event.createdAt
-    const wallAt = clock.mode === 'real' ? now : wallNow()
-    const created: DeliveryRow[] = []
-    const insert = (row: NewDelivery): number => {
-      const id = deliveries.insert(row)
-      created.push(insertedDelivery(id, row))
-      return id
-    }
-    const copyFaults = faults.filter((f) => f.type !== 'duplicate' && f.type !== 'drop' && f.type !== 'out-of-order')
-    const outOfOrder = faults.find((f) => f.type === 'out-of-order')
-    for (const sub of subs) {
-      // Pause: deliveries created while paused wait (no schedule) until resume.
-      const first = sub.paused ? null : now + (outOfOrder?.delay_ms ?? 0)
-      const main = insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now, simulation_id: simulationId, created_wall_at: wallAt })
-      for (const fault of faults) {
-        if (fault.type !== 'duplicate') continue
-        const at = sub.paused || first === null ? null : fault.mode === 'parallel' ? first : fault.mode === 'delayed' ? first + fault.delay_ms : null
-        const copy: DeliveryFaults = { faults: copyFaults, duplicate_of: main, ...(fault.mode === 'at-once' ? { after_first_attempt_of: main } : {}) }
-        insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now, simulation_id: simulationId, created_wall_at: wallAt })
-      }
-    }
-    return created
-  })
-
-  function stringifyFaults(faults: DeliveryFaults): string | null {
-    return faults.faults.length === 0 && faults.duplicate_of === undefined ? null : JSON.stringify(faults)
-  }
-
-  function resume(id: string): Subscription {
-    const now = clock.now()
-    const sub = subscriptions.setPaused(id, false, now)
-    for (const deliveryId of deliveries.waitingForResume(id)) {
-      deliveries.reschedule(deliveryId, 'pending', now, now)
-      scheduler.schedule(deliveryId, now)
-      runner.emitDelivery(deliveryId, 'delivery.updated')
-    }
-    return sub
-  }
-
-  /** After a crash: unfinished attempts become `interrupted` and their deliveries are retried now. */
-  const recover = transactional(db, (now: number) => {
-    const recovered: number[] = []
-    for (const row of deliveries.inFlight()) {
-      const open = attempts.unfinished(row.id)
-      if (open) attempts.markInterrupted(open.id, now)
-      deliveries.recoverInFlight(row.id, now)
-      recovered.push(row.id)
-    }
-    // Deliveries that were waiting (an `at-once` copy whose original already went, or a paused
-    // subscription that is not paused any more) are scheduled now rather than forgotten.
-    for (const sub of subscriptions.list()) {
-      if (sub.paused) continue
-      for (const id of deliveries.waitingForResume(sub.id)) {
-        const faults = deliveries.get(id)?.faults_json
-        const waitsFor = faults ? (JSON.parse(faults) as DeliveryFaults).after_first_attempt_of : undefined
-        if (waitsFor !== undefined && (deliveries.get(waitsFor)?.attempts ?? 0) === 0) continue
-        deliveries.reschedule(id, 'pending', now, now)
-      }
-    }
-    return recovered
-  })
-
+export function createSender(options: SenderOptions): Sender {
+  const parts = senderParts(options)
+  const { clock, emitter, dispatcher, writer, attemptIds, pump } = parts
+  const recover = createCrashRecovery(parts)
   return {
-    /** Recovers what a crash left in flight, then starts delivering everything pending. */
-    start(): { recovered: number } {
-      if (running) return { recovered: 0 }
+    start() {
+      if (pump.running()) return { recovered: 0 }
       const recovered = recover(clock.now())
-      running = true
-      scheduler.start()
-      pump()
+      pump.start()
       return { recovered: recovered.length }
     },
-    /** Stops starting attempts and waits for the ones in flight to be recorded. */
-    async stop(): Promise<void> {
-      running = false
-      scheduler.stop()
-      while (inFlight > 0) await new Promise<void>((resolve) => drainWaiters.push(resolve))
+    async stop() {
+      await pump.stop()
       writer.close()
       try {
         attemptIds.release()
       } catch {
         // A busy store keeps the unused ids: a gap in the numbering, nothing else.
       }
-      if (ownDispatcher) await dispatcher.close()
+      if (options.dispatcher === undefined) await dispatcher.close()
     },
-    /** Resolves when nothing is in flight and nothing is scheduled (paused deliveries wait). */
-    settled(): Promise<void> {
-      return new Promise((resolve) => {
-        idleWaiters.push(resolve)
-        checkIdle()
-      })
-    },
-    on<K extends keyof SenderEventMap>(type: K, listener: SenderListener<K>): () => void {
-      return emitter.on(type, listener)
-    },
-
-    createSubscription(input: SubscriptionInput): Subscription {
-      return subscriptions.create(input, clock.now())
-    },
-    updateSubscription(id: string, patch: SubscriptionPatch): Subscription {
-      const before = subscriptions.require(id)
-      const after = subscriptions.update(id, patch, clock.now())
-      if (before.paused && !after.paused) resume(id)
-      return after
-    },
-    getSubscription: (id: string): Subscription | undefined => subscriptions.get(id),
-    listSubscriptions: (): Subscription[] => subscriptions.list(),
-    /** Another process changed subscriptions in the store: use what it holds now. */
-    reloadSubscriptions: (): void => subscriptions.forget(),
-    /** New deliveries wait; deliveries already going on continue. */
-    pause(id: string): Subscription {
-      return subscriptions.setPaused(id, true, clock.now())
-    },
-    /** Waiting deliveries are scheduled now. */
-    resume,
-    /** The old secret is invalid at once; returns the new one. */
-    rotateSecret(id: string): string {
-      return subscriptions.rotate(id, clock.now()).secret as string
-    },
-
-    publish(input: PublishInput): PublishResult {
-      const eventId = input.eventId ?? randomUUID()
-      if (!isEventId(eventId)) throw new SenderError('invalid_event', `eventId: ${EVENT_ID_RULE}; got ${JSON.stringify(eventId)}`)
-      if (typeof input.eventType !== 'string' || input.eventType === '') throw new SenderError('invalid_event', 'eventType must be a non-empty string')
-      if (events.get(eventId)) throw new SenderError('conflict', `event ${eventId} was published already (retry its deliveries instead)`)
-      const faults = (input.faults ?? []).map((fault, i) => {
-        const parsed = sendFaultSchema.safeParse(fault)
-        if (!parsed.success) throw new SenderError('invalid_event', `faults[${i}]: ${parsed.error.issues[0]?.message ?? 'invalid fault'}`)
-        return parsed.data
-      })
-      const subs = input.subscriptionIds ? input.subscriptionIds.map((id) => subscriptions.require(id)) : subscriptions.list()
-      // The payload, serialised once: every attempt sends these bytes, wrapped or not by its
-      // subscription's envelope (sentBody).
-      const event: StoredEvent = { id: eventId, eventType: input.eventType, payload: payloadBytes(input.payload), createdAt: clock.now() }
-      const created = insertDeliveries(event, subs, faults)
-      rememberEvent(event)
-      for (const row of created) deliveries.remember(row) // committed
-      const views = created.map((row) => deliveryView(row, input.eventType))
-      for (const view of views) emitter.emit('delivery.created', view)
-      for (const { id, next_attempt_at: at } of created) if (at !== null) scheduler.schedule(id, at)
-      return { eventId, deliveries: views }
-    },
-
-    /** One more attempt now, also after `failed`; refused while an attempt is in flight. */
-    retryNow(deliveryId: number): DeliveryView {
-      const row = requireDelivery(deliveryId)
-      if (row.in_flight === 1 || runner.isRunning(deliveryId)) throw new SenderError('in_flight', `delivery ${deliveryId} has an attempt in flight`)
-      const now = clock.now()
-      const status: DeliveryStatus = row.attempts === 0 ? 'pending' : 'retrying'
-      deliveries.reschedule(deliveryId, status, now, now)
-      scheduler.schedule(deliveryId, now)
-      runner.emitDelivery(deliveryId, 'delivery.updated')
-      return deliveryView(requireDelivery(deliveryId), eventType(row.event_id))
-    },
-    /**
-     * A provider panel's "Resend": the same event (same id, same body) as a new delivery to the
-     * subscription, with attempts and retries of its own; no sending-side faults.
-     */
-    resend(eventId: string, subscriptionId: string): DeliveryView {
-      const event = events.get(eventId)
-      if (!event) throw new SenderError('not_found', `event ${eventId} is missing`)
-      const sub = subscriptions.require(subscriptionId)
-      const now = clock.now()
-      const at = sub.paused ? null : now
-      const row = { event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now, simulation_id: simulationId, created_wall_at: clock.mode === 'real' ? now : wallNow() }
-      const inserted = insertedDelivery(deliveries.insert(row), row)
-      deliveries.remember(inserted)
-      const id = inserted.id
-      const view = deliveryView(inserted, event.eventType)
-      emitter.emit('delivery.created', view)
-      if (at !== null) scheduler.schedule(id, at)
-      return view
-    },
-    /** The body as the delivery's subscription sends it (its current envelope), and the payload's own bytes. */
-    viewPayload(deliveryId: number): { eventId: string; eventType: string; body: Buffer; payload: Buffer } {
-      const row = requireDelivery(deliveryId)
-      const event = events.get(row.event_id)
-      if (!event) throw new SenderError('not_found', `event ${row.event_id} is missing`)
-      const sub = subscriptions.get(row.subscription_id)
-      const pack = sub?.provider ? PROVIDERS[sub.provider] : null
-      const body = pack
-        ? providerBody(pack, { eventId: event.id, eventType: event.eventType, payload: event.payload, createdAt: event.createdAt, sentAt: event.createdAt, apiVersion: sub?.apiVersion ?? null })
-        : sentBody(event, sub?.envelope ?? 'event')
-      return { eventId: event.id, eventType: event.eventType, body, payload: event.payload }
-    },
-    listDeliveries(query: { subscriptionId: string; status?: DeliveryStatus; limit?: number }): DeliveryView[] {
-      subscriptions.require(query.subscriptionId)
-      const limit = Math.min(Math.max(query.limit ?? 100, 1), 10_000)
-      return deliveries.list({ subscription_id: query.subscriptionId, limit, ...(query.status ? { status: query.status } : {}) }).map((row) => deliveryView(row, eventType(row.event_id)))
-    },
-    getDelivery(deliveryId: number): { delivery: DeliveryView; attempts: AttemptView[] } {
-      const row = requireDelivery(deliveryId)
-      return { delivery: deliveryView(row, eventType(row.event_id)), attempts: attempts.byDelivery(deliveryId).map((a) => attemptView(a, row.event_id)) }
-    },
-    deliveriesOfEvent(eventId: string): DeliveryView[] {
-      return deliveries.byEvent(eventId).map((row) => deliveryView(row, eventType(eventId)))
-    },
-    /** In flight right now (for status displays). */
-    inFlight: (): number => inFlight,
+    settled: pump.settled,
+    on: (type, listener) => emitter.on(type, listener),
+    ...createSubscriptionCommands(parts),
+    ...createPublishing(parts),
+    ...createDeliveryReads(parts),
+    inFlight: pump.inFlight,
   }
 }
-
-export type Sender = ReturnType<typeof createSender>

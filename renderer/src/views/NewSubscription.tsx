@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { SCHEMES } from '../../../shared/signatures'
-import { createRequest, bodyWords, formProblems, withProvider, type FormField, type SubscriptionForm } from '../lib/subscription-form'
+import { createRequest, formProblems, withProvider, type FormField, type SubscriptionForm } from '../lib/subscription-form'
 import { run, toast, useApp } from '../state'
 import { SecretField } from './SecretField'
 import { Card } from './Page'
@@ -111,7 +111,7 @@ export function NewSubscription() {
           Body
           {pack ? (
             <select className="input" disabled value="pack" data-testid="subscription-envelope" title={`${pack.contentType}`}>
-              <option value="pack">{bodyWords(pack.envelope)}</option>
+              <option value="pack">{pack.envelope.words}</option>
             </select>
           ) : (
             <select className="input" value={form.envelope} onChange={(e) => edit(null, { envelope: e.target.value === 'payload' ? 'payload' : 'event' })} data-testid="subscription-envelope">

@@ -33,7 +33,7 @@ const OBJECT_TYPES: Record<string, string> = {
 type Body = { api_version: string; data: { object: Record<string, unknown> } }
 
 /** The body Hookloop sends for `type` on a subscription that chose `version`. */
-const stripeBody = (type: string, version: string) => catalogBody<Body>('stripe', type, version, { ...PROVIDERS.stripe, envelope: { kind: 'stripe' as const, apiVersion: version } })
+const stripeBody = (type: string, version: string) => catalogBody<Body>('stripe', type, version, { apiVersion: version })
 
 function checkAt(version: string, bodies: Record<string, Body>): Record<string, string[]> {
   return typeErrors(

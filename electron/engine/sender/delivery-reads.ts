@@ -1,0 +1,46 @@
+import { PROVIDERS } from '../../../shared/providers'
+import { providerBody } from '../providers/envelopes'
+import type { DeliveryRow } from '../store/deliveries'
+import type { CachedDeliveries } from './delivery-cache'
+import { sentBody } from './envelope'
+import { SenderError } from './sender-error'
+import type { Sender, SenderParts } from './sender'
+import { attemptView, deliveryView } from './views'
+
+// What the sender answers about its deliveries: lists, one delivery with its attempts, and the
+// body a delivery sends.
+
+export function requireDelivery(deliveries: CachedDeliveries, id: number): DeliveryRow {
+  const row = deliveries.get(id)
+  if (!row) throw new SenderError('not_found', `no delivery ${id}`)
+  return row
+}
+
+export function createDeliveryReads(parts: SenderParts): Pick<Sender, 'viewPayload' | 'listDeliveries' | 'getDelivery' | 'deliveriesOfEvent'> {
+  const { storedEvents, events, deliveries, attempts, subscriptions } = parts
+  return {
+    viewPayload(deliveryId) {
+      const row = requireDelivery(deliveries, deliveryId)
+      const event = storedEvents.get(row.event_id)
+      if (!event) throw new SenderError('not_found', `event ${row.event_id} is missing`)
+      const sub = subscriptions.get(row.subscription_id)
+      const pack = sub?.provider ? PROVIDERS[sub.provider] : null
+      const body = pack
+        ? providerBody(pack, { eventId: event.id, eventType: event.eventType, payload: event.payload, createdAt: event.createdAt, sentAt: event.createdAt, apiVersion: sub?.apiVersion ?? null })
+        : sentBody(event, sub?.envelope ?? 'event')
+      return { eventId: event.id, eventType: event.eventType, body, payload: event.payload }
+    },
+    listDeliveries(query) {
+      subscriptions.require(query.subscriptionId)
+      const limit = Math.min(Math.max(query.limit ?? 100, 1), 10_000)
+      return deliveries.list({ subscription_id: query.subscriptionId, limit, ...(query.status ? { status: query.status } : {}) }).map((row) => deliveryView(row, events.eventType(row.event_id)))
+    },
+    getDelivery(deliveryId) {
+      const row = requireDelivery(deliveries, deliveryId)
+      return { delivery: deliveryView(row, events.eventType(row.event_id)), attempts: attempts.byDelivery(deliveryId).map((a) => attemptView(a, row.event_id)) }
+    },
+    deliveriesOfEvent(eventId) {
+      return deliveries.byEvent(eventId).map((row) => deliveryView(row, events.eventType(eventId)))
+    },
+  }
+}

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto'
+import type { DeliveryStatus } from '../../../shared/sender'
+import { sendFaultSchema, type SendFault, EVENT_ID_RULE, isEventId } from '../../../shared/sender'
+import { transactional } from '../store'
+import { insertedDelivery, type DeliveryRow, type NewDelivery } from '../store/deliveries'
+import type { StoredEvent } from '../store/events'
+import type { Subscription } from '../store/subscriptions'
+import { payloadBytes } from './envelope'
+import { requireDelivery } from './delivery-reads'
+import { SenderError } from './sender-error'
+import type { Sender, SenderParts } from './sender'
+import { deliveryView, type DeliveryFaults } from './views'
+
+// Putting deliveries on the schedule: an event published to its subscriptions (one delivery each,
+// plus the copies its sending-side faults ask for), an event resent, a delivery retried now.
+
+function stringifyFaults(faults: DeliveryFaults): string | null {
+  return faults.faults.length === 0 && faults.duplicate_of === undefined ? null : JSON.stringify(faults)
+}
+
+export function createPublishing(parts: SenderParts): Pick<Sender, 'publish' | 'retryNow' | 'resend'> {
+  const { db, clock, wallNow, simulationId, storedEvents, events, deliveries, subscriptions, scheduler, runner, emitter } = parts
+
+  // Returns the rows as inserted (insertedDelivery), for the views and the delivery cache: nothing
+  // is read back.
+  const insertDeliveries = transactional(db, (event: StoredEvent, subs: Subscription[], faults: SendFault[]) => {
+    storedEvents.insert(event)
+    const now = event.createdAt
+    const wallAt = clock.mode === 'real' ? now : wallNow()
+    const created: DeliveryRow[] = []
+    const insert = (row: NewDelivery): number => {
+      const id = deliveries.insert(row)
+      created.push(insertedDelivery(id, row))
+      return id
+    }
+    const copyFaults = faults.filter((f) => f.type !== 'duplicate' && f.type !== 'drop' && f.type !== 'out-of-order')
+    const outOfOrder = faults.find((f) => f.type === 'out-of-order')
+    for (const sub of subs) {
+      // Pause: deliveries created while paused wait (no schedule) until resume.
+      const first = sub.paused ? null : now + (outOfOrder?.delay_ms ?? 0)
+      const main = insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now, simulation_id: simulationId, created_wall_at: wallAt })
+      for (const fault of faults) {
+        if (fault.type !== 'duplicate') continue
+        const at = sub.paused || first === null ? null : fault.mode === 'parallel' ? first : fault.mode === 'delayed' ? first + fault.delay_ms : null
+        const copy: DeliveryFaults = { faults: copyFaults, duplicate_of: main, ...(fault.mode === 'at-once' ? { after_first_attempt_of: main } : {}) }
+        insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now, simulation_id: simulationId, created_wall_at: wallAt })
+      }
+    }
+    return created
+  })
+
+  return {
+    publish(input) {
+      const eventId = input.eventId ?? randomUUID()
+      if (!isEventId(eventId)) throw new SenderError('invalid_event', `eventId: ${EVENT_ID_RULE}; got ${JSON.stringify(eventId)}`)
+      if (typeof input.eventType !== 'string' || input.eventType === '') throw new SenderError('invalid_event', 'eventType must be a non-empty string')
+      if (storedEvents.get(eventId)) throw new SenderError('conflict', `event ${eventId} was published already (retry its deliveries instead)`)
+      const faults = (input.faults ?? []).map((fault, i) => {
+        const parsed = sendFaultSchema.safeParse(fault)
+        if (!parsed.success) throw new SenderError('invalid_event', `faults[${i}]: ${parsed.error.issues[0]?.message ?? 'invalid fault'}`)
+        return parsed.data
+      })
+      const subs = input.subscriptionIds ? input.subscriptionIds.map((id) => subscriptions.require(id)) : subscriptions.list()
+      // The payload, serialised once: every attempt sends these bytes, wrapped or not by its
+      // subscription's envelope (sentBody).
+      const event: StoredEvent = { id: eventId, eventType: input.eventType, payload: payloadBytes(input.payload), createdAt: clock.now() }
+      const created = insertDeliveries(event, subs, faults)
+      events.remember(event)
+      for (const row of created) deliveries.remember(row) // committed
+      const views = created.map((row) => deliveryView(row, input.eventType))
+      for (const view of views) emitter.emit('delivery.created', view)
+      for (const { id, next_attempt_at: at } of created) if (at !== null) scheduler.schedule(id, at)
+      return { eventId, deliveries: views }
+    },
+
+    retryNow(deliveryId) {
+      const row = requireDelivery(deliveries, deliveryId)
+      if (row.in_flight === 1 || runner.isRunning(deliveryId)) throw new SenderError('in_flight', `delivery ${deliveryId} has an attempt in flight`)
+      const now = clock.now()
+      const status: DeliveryStatus = row.attempts === 0 ? 'pending' : 'retrying'
+      deliveries.reschedule(deliveryId, status, now, now)
+      scheduler.schedule(deliveryId, now)
+      runner.emitDelivery(deliveryId, 'delivery.updated')
+      return deliveryView(requireDelivery(deliveries, deliveryId), events.eventType(row.event_id))
+    },
+    resend(eventId, subscriptionId) {
+      const event = storedEvents.get(eventId)
+      if (!event) throw new SenderError('not_found', `event ${eventId} is missing`)
+      const sub = subscriptions.require(subscriptionId)
+      const now = clock.now()
+      const at = sub.paused ? null : now
+      const row = { event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now, simulation_id: simulationId, created_wall_at: clock.mode === 'real' ? now : wallNow() }
+      const inserted = insertedDelivery(deliveries.insert(row), row)
+      deliveries.remember(inserted)
+      const view = deliveryView(inserted, event.eventType)
+      emitter.emit('delivery.created', view)
+      if (at !== null) scheduler.schedule(inserted.id, at)
+      return view
+    },
+  }
+}
