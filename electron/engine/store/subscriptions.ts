@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
+import type { KeyedStatements } from './keyed-statements'
 import { secretBoxOf } from './secret-box'
 import { isEnvelope, type Envelope } from '../../../shared/envelope'
 import { policySchema, type Policy } from '../../../shared/policy'
@@ -53,10 +54,8 @@ export interface SubscriptionRow {
   updated_at: number
 }
 
-export interface SubscriptionStatements {
-  insert(row: SubscriptionRow): void
+export interface SubscriptionStatements extends KeyedStatements<SubscriptionRow> {
   update(row: SubscriptionRow): void
-  get(id: string): SubscriptionRow | undefined
   list(): SubscriptionRow[]
   /** The ids in list() order, without opening any secret. */
   ids(): string[]
