@@ -35,6 +35,8 @@ export interface McpContext {
   endpointUrl(slug: string): string
   /** An endpoint named by its id or its slug, or a ToolError listing the ones there are. */
   endpoint(idOrSlug: string): Endpoint
+  /** The `what` #id a tool was asked for (`row`, as read), or a ToolError saying this data folder has none. */
+  stored<T>(what: string, id: number, row: T | null | undefined): T
   /** Every signing secret in the store (endpoints and subscriptions): no answer may hold one. */
   secrets(): string[]
 }
@@ -81,6 +83,10 @@ export function createMcpContext(options: McpServerOptions): McpContext {
       if (found) return found
       const slugs = endpoints.list().map((e) => e.slug)
       throw new ToolError(`no endpoint "${idOrSlug}" in ${options.dataDir} (${slugs.length ? `endpoints: ${slugs.join(', ')}` : 'it has no endpoints yet'})`)
+    },
+    stored(what, id, row) {
+      if (row) return row
+      throw new ToolError(`${what} #${id} is not in ${options.dataDir} (list_rows lists the ids there are)`)
     },
     secrets() {
       const fromSubscriptions = subscriptions.list().flatMap((s) => {
