@@ -3,11 +3,8 @@
 // Ctrl-C (SIGINT) or SIGTERM commits what is queued, closes every connection and exits 0.
 import { join } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { DefinitionError } from '../../shared/receiver'
-import { endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig } from '../../shared/receiver'
+import { DefinitionError, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, targetUrlProblem } from '../../shared/receiver'
 import type { ReceiverEvent } from '../../shared/receiver'
-import { explainStep } from '../../shared/receiver'
-import { explainLeg, targetUrlProblem } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, type Receiver } from '../engine/receiver'
 import { DATA_FILE_NAME, openDatabase } from '../engine/store'

@@ -3,8 +3,7 @@
 // deliveries), and the host's read models over it, so an agent sees what the app shows.
 import type { Database } from 'better-sqlite3'
 import type { z } from 'zod'
-import { explainFault, explainRule, type Rule } from '../../../shared/receiver'
-import { endpointPath, type Endpoint } from '../../../shared/receiver'
+import { explainFault, explainRule, type Rule, endpointPath, type Endpoint } from '../../../shared/receiver'
 import { createDetailsRead, type DetailsRead } from '../host/details-read'
 import { createTimelineRead, type TimelineRead } from '../host/timeline-read'
 import { createEndpointStore, type EndpointStore } from '../store/endpoints'

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { SCHEMES, type SchemeId, type SignInput } from '../../../shared/signatures'
-import type { AppliedFault } from '../../../shared/sender'
-import type { SendFault } from '../../../shared/sender'
+import type { AppliedFault, SendFault } from '../../../shared/sender'
 import { corruptSignature } from './corrupt-signature'
 import { freshPrivateKey, isAsymmetricFormat } from '../signatures/asymmetric-keys'
 import { signBody } from '../signatures'

@@ -1,5 +1,4 @@
-import type { AppliedFault, AttemptView, DeliveryView } from '../../../shared/sender'
-import type { SendFault } from '../../../shared/sender'
+import type { AppliedFault, AttemptView, DeliveryView, SendFault } from '../../../shared/sender'
 import type { AttemptRow } from '../store/attempts'
 import type { DeliveryRow } from '../store/deliveries'
 
