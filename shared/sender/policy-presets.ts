@@ -7,8 +7,11 @@ import { classificationSchema, jitterSchema, policySchema, scheduleSchema, type 
 const MIN = 60_000
 const HOUR = 60 * MIN
 
-/** A preset: what the UI lists (the description is the policy's `source`) and the policy itself. */
-type PolicyPresetEntry = PresetInfo & Omit<Policy, 'name' | 'source'> & {
+/**
+ * A preset: what the UI lists (the description is the policy's `source`) and the policy itself,
+ * which follows no redirect and ignores Retry-After unless it says otherwise (PRESET_DEFAULTS).
+ */
+type PolicyPresetEntry = PresetInfo & Omit<Policy, 'name' | 'source' | 'follow_redirects' | 'retry_after'> & Partial<Pick<Policy, 'follow_redirects' | 'retry_after'>> & {
   /** Not listed in a UI: a starting point for policy files. */
   fileOnly?: boolean
 }
@@ -19,7 +22,7 @@ const ANY_2XX_ELSE_RETRY: Classification = {
   otherwise: 'retry',
 }
 
-const NO_RETRY_AFTER = { honour: false, statuses: [429, 503], max_ms: 86_400_000 }
+const PRESET_DEFAULTS = { follow_redirects: 0, retry_after: { honour: false, statuses: [429, 503], max_ms: 86_400_000 } } satisfies Pick<Policy, 'follow_redirects' | 'retry_after'>
 
 /** The schedule the Standard Webhooks spec recommends, as Svix (its reference implementation) runs it. */
 const STANDARD_WEBHOOKS = {
@@ -27,8 +30,6 @@ const STANDARD_WEBHOOKS = {
   max_attempts: 8,
   timeout_ms: 15_000,
   classification: ANY_2XX_ELSE_RETRY,
-  follow_redirects: 0,
-  retry_after: NO_RETRY_AFTER,
 } satisfies Omit<PolicyPresetEntry, keyof PresetInfo>
 
 export const POLICY_CATALOG = defineCatalog({
@@ -51,8 +52,6 @@ export const POLICY_CATALOG = defineCatalog({
       // timeout, connection refused, DNS failure, reset and other connection errors.
       otherwise: 'retry',
     },
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   csku: {
     label: 'Provider B (csku)',
@@ -61,8 +60,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 4,
     timeout_ms: 5_000,
     classification: { rules: [{ when: { status: [200] }, then: 'succeeded' }], otherwise: 'retry' },
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   'standard-webhooks': {
     label: 'Standard Webhooks',
@@ -81,8 +78,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 10,
     timeout_ms: 20_000,
     classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   github: {
     label: 'GitHub (no retries)',
@@ -91,8 +86,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 1,
     timeout_ms: 10_000,
     classification: { rules: [{ when: { status_range: [200, 299] }, then: 'succeeded' }], otherwise: 'failed' },
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   shopify: {
     label: 'Shopify',
@@ -101,8 +94,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 9,
     timeout_ms: 5_000,
     classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   slack: {
     label: 'Slack',
@@ -111,8 +102,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 4,
     timeout_ms: 3_000,
     classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   twilio: {
     label: 'Twilio',
@@ -127,8 +116,6 @@ export const POLICY_CATALOG = defineCatalog({
       ],
       otherwise: 'failed',
     },
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   square: {
     label: 'Square',
@@ -137,8 +124,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 11,
     timeout_ms: 10_000,
     classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   paddle: {
     label: 'Paddle',
@@ -147,8 +132,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 60,
     timeout_ms: 5_000,
     classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   linear: {
     label: 'Linear',
@@ -157,8 +140,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 4,
     timeout_ms: 5_000,
     classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   zoom: {
     label: 'Zoom',
@@ -167,8 +148,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 4,
     timeout_ms: 3_000,
     classification: { rules: [{ when: { status: [200, 204] }, then: 'succeeded' }], otherwise: 'retry' },
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   sendgrid: {
     label: 'SendGrid Event Webhook',
@@ -177,8 +156,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 12,
     timeout_ms: 10_000,
     classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   discord: {
     label: 'Discord interactions (no retries)',
@@ -187,8 +164,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 1,
     timeout_ms: 3_000,
     classification: { rules: [{ when: { status_range: [200, 299] }, then: 'succeeded' }], otherwise: 'failed' },
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   twitch: {
     label: 'Twitch EventSub',
@@ -197,8 +172,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 3,
     timeout_ms: 3_000,
     classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   hubspot: {
     label: 'HubSpot',
@@ -214,8 +187,6 @@ export const POLICY_CATALOG = defineCatalog({
       ],
       otherwise: 'retry',
     },
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   intercom: {
     label: 'Intercom',
@@ -224,8 +195,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 2,
     timeout_ms: 5_000,
     classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   mailgun: {
     label: 'Mailgun',
@@ -240,8 +209,6 @@ export const POLICY_CATALOG = defineCatalog({
       ],
       otherwise: 'retry',
     },
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   gitlab: {
     label: 'GitLab (no retries, auto-disable)',
@@ -250,8 +217,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 1,
     timeout_ms: 10_000,
     classification: { rules: [{ when: { status_range: [200, 299] }, then: 'succeeded' }], otherwise: 'failed' },
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   bitbucket: {
     label: 'Bitbucket Cloud',
@@ -266,8 +231,6 @@ export const POLICY_CATALOG = defineCatalog({
       ],
       otherwise: 'failed',
     },
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   pagerduty: {
     label: 'PagerDuty (V3 webhooks)',
@@ -276,8 +239,6 @@ export const POLICY_CATALOG = defineCatalog({
     max_attempts: 6,
     timeout_ms: 10_000,
     classification: ANY_2XX_ELSE_RETRY,
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   typeform: {
     label: 'Typeform',
@@ -292,8 +253,6 @@ export const POLICY_CATALOG = defineCatalog({
       ],
       otherwise: 'failed',
     },
-    follow_redirects: 0,
-    retry_after: NO_RETRY_AFTER,
   },
   custom: {
     label: 'Custom',
@@ -310,7 +269,6 @@ export const POLICY_CATALOG = defineCatalog({
       ],
       otherwise: 'retry',
     },
-    follow_redirects: 0,
     retry_after: { honour: true, statuses: [429, 503], max_ms: 6 * HOUR },
   },
 } satisfies Record<string, PolicyPresetEntry>)
@@ -319,7 +277,7 @@ export type PolicyPresetId = (typeof POLICY_PRESET_IDS)[number]
 export const isPolicyPresetId = POLICY_CATALOG.has
 
 /** Each preset's policy, named by its id. */
-export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = mapEntries(POLICY_CATALOG.entries, ({ label: _label, description, fileOnly: _fileOnly, ...policy }, id) => ({ name: id, source: description, ...policy }))
+export const POLICY_PRESETS: Record<PolicyPresetId, Policy> = mapEntries(POLICY_CATALOG.entries, ({ label: _label, description, fileOnly: _fileOnly, ...policy }, id) => ({ name: id, source: description, ...PRESET_DEFAULTS, ...policy }))
 
 /**
  * A policy as subscriptions and scenario files give it: a preset name, or an object that starts

@@ -10,7 +10,7 @@
 // a request to no endpoint.
 import { createServer } from 'node:http'
 import type { Database } from 'better-sqlite3'
-import type { CommandName, CommandRequest, CommandResponse, SubscriptionView, TimelineRow } from '../../shared/contract'
+import type { CommandName, CommandRequest, CommandResponse, SubscriptionMetrics, SubscriptionView, TimelineRow } from '../../shared/contract'
 import { DELIVERY_WALL_CREATED_COLUMN } from '../../electron/engine/store/count-definitions'
 import { listenLoopback } from './loopback'
 
@@ -115,23 +115,13 @@ export async function seedKnownMix(call: Call, options: { receiverUrl: string; c
   return { subs, endpoints: { orders: orders.id, billing: billing.id, shipping: shipping.id } }
 }
 
-/** What a subscription card must show, counted in SQL of its own. */
-export interface DirectMetrics {
-  deliveries: number
-  byStatus: Record<string, number>
-  attempts: number
-  successes: number
-  failures: number
-  duplicates: number | null
-  deliveries24h: number
-  failed24h: number
-  failureRate24h: number
-}
+/** What a subscription card must show (the contract's figures, all of them exact), counted in SQL of its own. */
+export type DirectMetrics = Omit<SubscriptionMetrics, 'counting'>
 
 export function directMetrics(db: Database, subscriptionId: string, wallNow: number): DirectMetrics {
   const one = (sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params) as number
   const outside = db.prepare('SELECT endpoint_slug IS NULL FROM subscriptions WHERE id = ?').pluck().get(subscriptionId) === 1
-  const byStatus = Object.fromEntries(['pending', 'retrying', 'succeeded', 'failed'].map((s) => [s, one('SELECT COUNT(*) FROM deliveries WHERE subscription_id = ? AND status = ?', subscriptionId, s)]))
+  const byStatus = Object.fromEntries(['pending', 'retrying', 'succeeded', 'failed'].map((s) => [s, one('SELECT COUNT(*) FROM deliveries WHERE subscription_id = ? AND status = ?', subscriptionId, s)])) as DirectMetrics['byStatus']
   const of = 'FROM attempts WHERE delivery_id IN (SELECT id FROM deliveries WHERE subscription_id = ?)'
   // The one column the badge's window reads (it names the wall-clock creation time): the same column, counted here by SQL of our own.
   const created = DELIVERY_WALL_CREATED_COLUMN

@@ -1,8 +1,7 @@
 // Reads what an export needs from the store: the selected requests and deliveries (with their
 // attempts and event bodies), and the endpoints (with rules) and subscriptions involved.
 import type { Database } from 'better-sqlite3'
-import type { Endpoint } from '../../../shared/receiver'
-import type { RequestRecord } from '../../../shared/receiver'
+import type { Endpoint, RequestRecord } from '../../../shared/receiver'
 import { toRequestRecord } from '../receiver/records'
 import { createAttemptStatements, type AttemptRow } from '../store/attempts'
 import { createDeliveryStatements, type DeliveryRow } from '../store/deliveries'

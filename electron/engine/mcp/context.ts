@@ -3,8 +3,7 @@
 // deliveries), and the host's read models over it, so an agent sees what the app shows.
 import type { Database } from 'better-sqlite3'
 import type { z } from 'zod'
-import { explainFault, explainRule, type Rule } from '../../../shared/receiver'
-import { endpointPath, type Endpoint } from '../../../shared/receiver'
+import { explainFault, explainRule, type Rule, endpointPath, type Endpoint } from '../../../shared/receiver'
 import { createDetailsRead, type DetailsRead } from '../host/details-read'
 import { createTimelineRead, type TimelineRead } from '../host/timeline-read'
 import { createEndpointStore, type EndpointStore } from '../store/endpoints'
@@ -35,6 +34,8 @@ export interface McpContext {
   endpointUrl(slug: string): string
   /** An endpoint named by its id or its slug, or a ToolError listing the ones there are. */
   endpoint(idOrSlug: string): Endpoint
+  /** The `what` #id a tool was asked for (`row`, as read), or a ToolError saying this data folder has none. */
+  stored<T>(what: string, id: number, row: T | null | undefined): T
   /** Every signing secret in the store (endpoints and subscriptions): no answer may hold one. */
   secrets(): string[]
 }
@@ -81,6 +82,10 @@ export function createMcpContext(options: McpServerOptions): McpContext {
       if (found) return found
       const slugs = endpoints.list().map((e) => e.slug)
       throw new ToolError(`no endpoint "${idOrSlug}" in ${options.dataDir} (${slugs.length ? `endpoints: ${slugs.join(', ')}` : 'it has no endpoints yet'})`)
+    },
+    stored(what, id, row) {
+      if (row) return row
+      throw new ToolError(`${what} #${id} is not in ${options.dataDir} (list_rows lists the ids there are)`)
     },
     secrets() {
       const fromSubscriptions = subscriptions.list().flatMap((s) => {

@@ -49,8 +49,7 @@ export const explainSignature = defineTool({
   changes: false,
   input: { requestId: z.number().int().positive().describe('captured request id') },
   run(ctx, { requestId }) {
-    const r = ctx.requests.get(requestId)
-    if (!r) throw new ToolError(`request #${requestId} is not in ${ctx.options.dataDir} (list_rows lists the ids there are)`)
+    const r = ctx.stored('request', requestId, ctx.requests.get(requestId))
     const endpoint = r.endpoint_id === null ? undefined : ctx.endpoints.get(r.endpoint_id)
     if (!endpoint) throw new ToolError(`request #${requestId} arrived at no endpoint that still exists, so there is no signature check to explain`)
     const stored = r.verify_json ? (JSON.parse(r.verify_json) as VerifyResult) : null

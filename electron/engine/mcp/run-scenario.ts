@@ -3,8 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import { formatProblem } from '../../../shared/scenario'
-import { parseScenarioWithSecrets } from '../../../shared/scenario'
+import { formatProblem, parseScenarioWithSecrets } from '../../../shared/scenario'
 import { runScenario } from '../scenarios/run'
 import { defineTool, ToolError } from './context'
 

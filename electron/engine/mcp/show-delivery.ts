@@ -1,7 +1,7 @@
 // show_delivery: one delivery with every attempt as the inspector shows it (host/details-read.ts):
 // what was sent (signature headers redacted), what came back, the decision after each try.
 import { z } from 'zod'
-import { defineTool, ToolError } from './context'
+import { defineTool } from './context'
 import { bodyOf, iso, redactedHeaders, redactUrl } from './answer-text'
 
 export const showDelivery = defineTool({
@@ -12,8 +12,7 @@ export const showDelivery = defineTool({
   changes: false,
   input: { id: z.number().int().positive().describe('delivery id') },
   run(ctx, { id }) {
-    const d = ctx.details.deliveryDetail(id)
-    if (!d) throw new ToolError(`delivery #${id} is not in ${ctx.options.dataDir} (list_rows lists the ids there are)`)
+    const d = ctx.stored('delivery', id, ctx.details.deliveryDetail(id))
     const seen = new Set<string>()
     return {
       id: d.id,

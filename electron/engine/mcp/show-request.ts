@@ -2,7 +2,7 @@
 // credentials blanked: secret-named headers and query parameters, and the signatures the verdict
 // compared (explain_signature says what they were, shortened).
 import { z } from 'zod'
-import { defineTool, ToolError } from './context'
+import { defineTool } from './context'
 import { bodyOf, iso, redactedHeaders, redactQuery } from './answer-text'
 
 export const showRequest = defineTool({
@@ -13,8 +13,7 @@ export const showRequest = defineTool({
   changes: false,
   input: { id: z.number().int().positive().describe('request id') },
   run(ctx, { id }) {
-    const r = ctx.details.requestDetail(id)
-    if (!r) throw new ToolError(`request #${id} is not in ${ctx.options.dataDir} (list_rows lists the ids there are)`)
+    const r = ctx.stored('request', id, ctx.details.requestDetail(id))
     const seen = new Set<string>()
     const endpoint = r.endpointId === null ? null : ctx.endpoints.get(r.endpointId)
     return {

@@ -2,9 +2,9 @@
 // goes as the exact bytes received (signatures stay valid), hop-by-hop headers are dropped, Host
 // is the target's unless kept, X-Forwarded-* are added, redirects are relayed (never followed).
 // Every leg — what was sent, what came back, how long it took, why it failed — is stored.
-import http, { type IncomingMessage, type ServerResponse } from 'node:http'
-import https from 'node:https'
+import type { ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
+import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../../../shared/clock'
 import { DEFAULT_FORWARD_TIMEOUT_MS, type ForwardLeg, type ForwardLegKind, type ForwardLegOutcome } from '../../../shared/receiver'
 import { holdWork, waitingOnClock } from '../clock'
@@ -129,10 +129,10 @@ export function outboundUrl(target: string, source: Pick<ForwardSource, 'subPath
   return url
 }
 
-/** Response headers relayed to the sender: the target's minus hop-by-hop. */
-export function relayedHeaders(raw: readonly string[]): [string, string][] {
+/** Response headers relayed to the sender: the target's (raw, as undici reads them) minus hop-by-hop. */
+export function relayedHeaders(raw: readonly Buffer[]): [string, string][] {
   const pairs: [string, string][] = []
-  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i] as string, raw[i + 1] as string])
+  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([(raw[i] as Buffer).toString('latin1'), (raw[i + 1] as Buffer).toString('latin1')])
   const drop = connectionTokens(pairs)
   return pairs.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()) && !drop.has(name.toLowerCase()))
 }
@@ -144,6 +144,8 @@ export function describeFailure(error: NodeJS.ErrnoException): { outcome: Forwar
       return { outcome: 'refused', reason: 'connection refused (ECONNREFUSED)' }
     case 'ECONNRESET':
       return { outcome: 'reset', reason: 'connection reset by the app (ECONNRESET)' }
+    case 'UND_ERR_SOCKET': // undici's word for a connection the app closed before its answer ended
+      return { outcome: 'reset', reason: 'the app closed the connection (socket hang up)' }
     case 'EPIPE':
       return { outcome: 'reset', reason: 'the app closed the connection while the request was sent (EPIPE)' }
     case 'ENOTFOUND':
@@ -153,7 +155,6 @@ export function describeFailure(error: NodeJS.ErrnoException): { outcome: Forwar
     case 'ENETUNREACH':
       return { outcome: 'unreachable', reason: `host unreachable (${error.code})` }
     default:
-      if (error.message === 'socket hang up') return { outcome: 'reset', reason: 'the app closed the connection without answering (socket hang up)' }
       return { outcome: 'error', reason: `${error.message}${error.code ? ` (${error.code})` : ''}`.slice(0, 300) }
   }
 }
@@ -181,7 +182,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
   const legs = new Set<Promise<unknown>>()
   // Keep-alive: a stream of webhooks to one app reuses its connections, as a provider's would not
   // necessarily, but the app's handler is what is under test, not its accept loop.
-  const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) }
+  const agent = new Agent({ connections: 256 })
 
   async function send(source: ForwardSource, target: ForwardTarget, kind: ForwardLegKind, options: { sink?: RelaySink; attemptKey?: string; bodyLimit?: number; headers?: [string, string][] } = {}): Promise<LegResult> {
     const clock = clockFor(options.attemptKey)
@@ -245,9 +246,10 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
     const timer = clock.setTimer(timeoutMs, () => cutLeg('timeout'))
     try {
       await new Promise<void>((resolve) => {
-        const client = url.protocol === 'https:' ? https : http
-        const req = client.request(url, { method: source.method, headers: headers.flat(), agent: url.protocol === 'https:' ? agents.https : agents.http, setHost: false })
         let settled = false
+        // undici hands over the leg's abort once the request is on a socket; a cut before then aborts it there.
+        let abortLeg: ((reason: Error) => void) | null = null
+        let cutBy: Error | null = null
         const end = (outcome: ForwardLegOutcome, error: string | null) => {
           if (settled) return
           settled = true
@@ -259,50 +261,55 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
         cutLeg = (why) => {
           if (settled) return
           end(why === 'timeout' ? 'timed_out' : 'aborted', why === 'timeout' ? `no answer within ${timeoutMs} ms` : 'the receiver stopped')
-          req.destroy()
+          cutBy = new Error(why)
+          abortLeg?.(cutBy)
           if (relayed) options.sink?.res.destroy()
         }
-        req.on('error', (error: NodeJS.ErrnoException) => {
-          const failure = describeFailure(error)
-          // After the head was relayed the sender cannot get a 502: it sees the connection end.
-          if (relayed) options.sink?.res.destroy()
-          end(failure.outcome, failure.reason)
-        })
-        req.on('response', (res: IncomingMessage) => {
-          const kept: Buffer[] = []
-          let size = 0
-          leg.response.status = res.statusCode ?? null
-          leg.response.headers = relayedHeaders(res.rawHeaders)
-          const sink = options.sink && !options.sink.signal.aborted && !options.sink.res.headersSent ? options.sink.res : null
-          if (sink) {
-            sink.writeHead(res.statusCode ?? 502, leg.response.headers.flat())
-            relayed = true
-          }
-          res.on('data', (chunk: Buffer) => {
+        const kept: Buffer[] = []
+        let size = 0
+        let sink: ServerResponse | null = null
+        const handler = {
+          onConnect: (abort: (reason: Error) => void) => {
+            abortLeg = abort
+            if (cutBy) abort(cutBy)
+          },
+          onHeaders: (status: number, raw: Buffer[], resume: () => void) => {
+            if (status < 200) return true // 1xx: the final answer follows
+            leg.response.status = status
+            leg.response.headers = relayedHeaders(raw)
+            sink = options.sink && !options.sink.signal.aborted && !options.sink.res.headersSent ? options.sink.res : null
+            if (sink) {
+              sink.writeHead(status, leg.response.headers.flat())
+              relayed = true
+              sink.on('drain', resume)
+            }
+            return true
+          },
+          onData: (chunk: Buffer) => {
             if (size < limit) kept.push(size + chunk.length <= limit ? chunk : chunk.subarray(0, limit - size))
             size += chunk.length
-            if (sink && !sink.write(chunk)) {
-              res.pause()
-              sink.once('drain', () => res.resume())
-            }
-          })
-          res.on('end', () => {
+            return !sink || sink.write(chunk) // false: undici pauses until the sender drains
+          },
+          onComplete: () => {
             leg.response.body = Buffer.concat(kept)
             leg.response.bodySize = size
             leg.response.bodyTruncated = size > limit
             sink?.end()
             end('answered', null)
-          })
-          res.on('error', (error: NodeJS.ErrnoException) => {
+          },
+          onError: (error: NodeJS.ErrnoException) => {
+            if (settled) return
+            const failure = describeFailure(error)
+            // After the head was relayed the sender cannot get a 502: it sees the connection end.
+            if (relayed) options.sink?.res.destroy()
+            if (leg.response.status === null) return end(failure.outcome, failure.reason)
             leg.response.body = Buffer.concat(kept)
             leg.response.bodySize = size
             leg.response.bodyTruncated = true
-            if (sink) sink.destroy()
-            const failure = describeFailure(error)
             end(failure.outcome === 'error' ? 'reset' : failure.outcome, `the answer was cut off: ${failure.reason}`)
-          })
-        })
-        req.end(source.body)
+          },
+        }
+        agent.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: source.method, headers: headers.flat(), body: source.body }, handler as unknown as Dispatcher.DispatchHandler)
       })
     } finally {
       cuts.delete(cut)
@@ -326,8 +333,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
       closing.abort()
       for (const cut of [...cuts]) cut()
       await Promise.allSettled([...legs])
-      agents.http.destroy()
-      agents.https.destroy()
+      await agent.destroy()
     },
   }
 }

@@ -3,8 +3,7 @@
 // before the first event, so every loop-mode attempt goes sender → tunnel server → receiver the
 // way a provider's does. A tunnel that never comes online fails the run with its last state.
 import type { LookupFunction } from 'node:net'
-import type { Scenario } from '../../../shared/scenario'
-import type { ReportTunnel } from '../../../shared/scenario'
+import type { Scenario, ReportTunnel } from '../../../shared/scenario'
 import { describeTunnelState, type TunnelState } from '../../../shared/tunnel'
 import type { EngineOptions } from '../engine'
 import type { TunnelManager } from '../tunnel'

@@ -109,25 +109,28 @@ export function createAttemptRunner(deps: AttemptDeps) {
   // Each write returns the attempt row as it now stands in the store, built from what was written
   // (the same object is the write's parameters: the writer reads only the columns its statement
   // names): the attempt events are made from it, with no read back.
+  /** The next attempt of `row`, numbered and started at `now`, with nothing sent or known yet. */
+  const nextAttempt = (row: DeliveryRow, now: number): AttemptRow => ({
+    id: nextAttemptId(),
+    delivery_id: row.id,
+    n: row.attempts + 1,
+    started_at: now,
+    started_wall_at: clock.mode === 'real' ? now : deps.wallNow(),
+    duration_ms: null,
+    outcome: 'in_flight',
+    status_code: null,
+    url: null,
+    request_headers_json: null,
+    response_headers_json: null,
+    response_body: null,
+    error: null,
+    fault_json: null,
+    decision: 'pending',
+    next_attempt_at: null,
+  })
+
   async function start(row: DeliveryRow, now: number, url: string | null, headersJson: string, faultJson: string | null): Promise<AttemptRow> {
-    const attempt: AttemptRow = {
-      id: nextAttemptId(),
-      delivery_id: row.id,
-      n: row.attempts + 1,
-      started_at: now,
-      started_wall_at: clock.mode === 'real' ? now : deps.wallNow(),
-      duration_ms: null,
-      outcome: 'in_flight',
-      status_code: null,
-      url,
-      request_headers_json: headersJson,
-      response_headers_json: null,
-      response_body: null,
-      error: null,
-      fault_json: faultJson,
-      decision: 'pending',
-      next_attempt_at: null,
-    }
+    const attempt: AttemptRow = { ...nextAttempt(row, now), url, request_headers_json: headersJson, fault_json: faultJson }
     await committed(row.id, [op('markStarted', { id: row.id, now }), op('insertStarted', attempt)])
     deliveries.started(row.id, now)
     return attempt
@@ -161,24 +164,7 @@ export function createAttemptRunner(deps: AttemptDeps) {
 
   async function recordDrop(row: DeliveryRow, now: number, faultJson: string): Promise<AttemptRow> {
     const delivery: DeliveryFinish = { id: row.id, status: 'failed', last_status_code: null, next_attempt_at: null, updated_at: now }
-    const attempt: AttemptRow = {
-      id: nextAttemptId(),
-      delivery_id: row.id,
-      n: row.attempts + 1,
-      started_at: now,
-      started_wall_at: clock.mode === 'real' ? now : deps.wallNow(),
-      duration_ms: 0,
-      outcome: 'dropped',
-      status_code: null,
-      url: null,
-      request_headers_json: null,
-      response_headers_json: null,
-      response_body: null,
-      error: null,
-      fault_json: faultJson,
-      decision: 'failed',
-      next_attempt_at: null,
-    }
+    const attempt: AttemptRow = { ...nextAttempt(row, now), duration_ms: 0, outcome: 'dropped', fault_json: faultJson, decision: 'failed' }
     await committed(row.id, [op('markStarted', { id: row.id, now }), op('insertFinal', attempt), op('markFinished', delivery)])
     deliveries.started(row.id, now)
     deliveries.finished(delivery)

@@ -62,29 +62,27 @@ export interface AttemptStatements {
 const COLUMNS =
   'id, delivery_id, n, started_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json, response_body, error, fault_json, decision, next_attempt_at, started_wall_at'
 
+/** Every column: a final attempt writes them all. */
+const ALL_COLUMNS = COLUMNS.split(', ')
+
 /**
- * The attempt path's writes, by name, with named parameters (NewAttempt, AttemptFinish): run by
- * the sender's SqlWriter, inline or on its writer thread.
+ * The attempt path's writes, by name, with the names of their parameters (NewAttempt,
+ * AttemptFinish): run by the sender's SqlWriter, inline or on its writer thread.
  */
 export const ATTEMPT_WRITE_SQL = {
   /** Inserted before the request goes out, so its id can travel in x-hookloop-attempt. */
   insertStarted: writeSql(
     'attempts',
     `INSERT INTO attempts (id, delivery_id, n, started_at, started_wall_at, outcome, url, request_headers_json, fault_json, decision)
-     VALUES (@id, @delivery_id, @n, @started_at, @started_wall_at, 'in_flight', @url, @request_headers_json, @fault_json, 'pending')`,
+     VALUES (?, ?, ?, ?, ?, 'in_flight', ?, ?, ?, 'pending')`,
+    ['id', 'delivery_id', 'n', 'started_at', 'started_wall_at', 'url', 'request_headers_json', 'fault_json'],
   ),
   /** An attempt that never went out (a dropped delivery): recorded final at once. */
-  insertFinal: writeSql(
-    'attempts',
-    `INSERT INTO attempts (id, delivery_id, n, started_at, started_wall_at, duration_ms, outcome, status_code, url, request_headers_json, response_headers_json,
-       response_body, error, fault_json, decision, next_attempt_at)
-     VALUES (@id, @delivery_id, @n, @started_at, @started_wall_at, @duration_ms, @outcome, @status_code, @url, @request_headers_json, @response_headers_json,
-       @response_body, @error, @fault_json, @decision, @next_attempt_at)`,
-  ),
+  insertFinal: writeSql('attempts', `INSERT INTO attempts (${ALL_COLUMNS.join(', ')}) VALUES (${ALL_COLUMNS.map(() => '?').join(', ')})`, ALL_COLUMNS),
   finishAttempt: writeSql(
     'attempts',
-    `UPDATE attempts SET duration_ms = @duration_ms, outcome = @outcome, status_code = @status_code, response_headers_json = @response_headers_json,
-       response_body = @response_body, error = @error, decision = @decision, next_attempt_at = @next_attempt_at WHERE id = @id`,
+    'UPDATE attempts SET duration_ms = ?, outcome = ?, status_code = ?, response_headers_json = ?, response_body = ?, error = ?, decision = ?, next_attempt_at = ? WHERE id = ?',
+    ['duration_ms', 'outcome', 'status_code', 'response_headers_json', 'response_body', 'error', 'decision', 'next_attempt_at', 'id'],
   ),
 } as const
 

@@ -10,8 +10,11 @@ export type StoreTable = 'endpoints' | 'rules' | 'requests' | 'forward_legs' | '
 
 /** A write statement and every table it changes (foreign-key cascades included). */
 export interface WriteSql {
+  /** SQL with positional `?` placeholders, bound as written: nothing rewrites it. */
   readonly sql: string
   readonly tables: readonly StoreTable[]
+  /** The parameter each `?` binds, in order (a name used twice appears twice). */
+  readonly params: readonly string[]
   /**
    * Parameters whose bytes the writer may take instead of copying (sql-writer.ts): the caller
    * never reads that Buffer again once the write is queued (it is empty after the commit).
@@ -19,8 +22,10 @@ export interface WriteSql {
   readonly takes?: readonly string[]
 }
 
-/** A write statement over one table, or over each table it changes. */
-export const writeSql = (tables: StoreTable | readonly StoreTable[], sql: string): WriteSql => ({ sql, tables: typeof tables === 'string' ? [tables] : tables })
+const tableList = (tables: StoreTable | readonly StoreTable[]): readonly StoreTable[] => (typeof tables === 'string' ? [tables] : tables)
+
+/** A write statement over one table, or over each table it changes, and the parameter of each `?`. */
+export const writeSql = (tables: StoreTable | readonly StoreTable[], sql: string, params: readonly string[]): WriteSql => ({ sql, tables: tableList(tables), params })
 
 export interface StoreChanges {
   /** Listeners run at once, maybe inside the writer's transaction: they note it and read later. */
@@ -47,13 +52,13 @@ export function storeChanges(db: Database): StoreChanges {
 
 /** Prepares a write over `tables` whose runs that change rows tell the connection's StoreChanges. */
 export function prepareWrite(db: Database, tables: StoreTable | readonly StoreTable[], sql: string): { run(...params: unknown[]): RunResult } {
-  const write = writeSql(tables, sql)
-  const statement = db.prepare(write.sql)
+  const statement = db.prepare(sql)
   const changes = storeChanges(db)
+  const changed = tableList(tables)
   return {
     run(...params) {
       const result = statement.run(...params)
-      if (result.changes > 0) changes.wrote(write.tables)
+      if (result.changes > 0) changes.wrote(changed)
       return result
     },
   }

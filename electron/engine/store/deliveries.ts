@@ -80,17 +80,17 @@ const COLUMNS =
   'id, event_id, subscription_id, status, attempts, last_status_code, last_attempt_at, next_attempt_at, in_flight, interrupted, faults_json, created_at, updated_at'
 
 /**
- * The attempt path's writes to deliveries, by name, with named parameters: run by the sender's
- * SqlWriter (inline or on its writer thread) in the same transaction as the attempt row.
+ * The attempt path's writes to deliveries, by name, with the names of their parameters: run by the
+ * sender's SqlWriter (inline or on its writer thread) in the same transaction as the attempt row.
  */
 export const DELIVERY_WRITE_SQL = {
   /** An attempt started ({id, now}): counts it, clears the schedule, sets in_flight. */
-  markStarted: writeSql('deliveries', 'UPDATE deliveries SET attempts = attempts + 1, in_flight = 1, next_attempt_at = NULL, last_attempt_at = @now, updated_at = @now WHERE id = @id'),
+  markStarted: writeSql('deliveries', 'UPDATE deliveries SET attempts = attempts + 1, in_flight = 1, next_attempt_at = NULL, last_attempt_at = ?, updated_at = ? WHERE id = ?', ['now', 'now', 'id']),
   /** An attempt's outcome (DeliveryFinish). */
   markFinished: writeSql(
     'deliveries',
-    `UPDATE deliveries SET status = @status, last_status_code = @last_status_code, next_attempt_at = @next_attempt_at,
-       in_flight = 0, updated_at = @updated_at WHERE id = @id`,
+    'UPDATE deliveries SET status = ?, last_status_code = ?, next_attempt_at = ?, in_flight = 0, updated_at = ? WHERE id = ?',
+    ['status', 'last_status_code', 'next_attempt_at', 'updated_at', 'id'],
   ),
 } as const
 

@@ -6,6 +6,7 @@ import { secretBoxOf, type SecretBox } from './secret-box'
 import type { CustomHmacOptions, SchemeId } from '../../../shared/signatures'
 import type { DedupeKey, Endpoint } from '../../../shared/receiver'
 import { prepareWrite, type StoreTable } from './changes'
+import type { KeyedStatements } from './keyed-statements'
 
 interface EndpointDbRow {
   id: string
@@ -20,11 +21,9 @@ interface EndpointDbRow {
   created_at: number
 }
 
-export interface EndpointStore {
-  insert(endpoint: Endpoint): void
+export interface EndpointStore extends KeyedStatements<Endpoint> {
   update(endpoint: Endpoint): boolean
   delete(id: string): boolean
-  get(id: string): Endpoint | undefined
   getBySlug(slug: string): Endpoint | undefined
   list(): Endpoint[]
 }

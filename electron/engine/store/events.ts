@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
+import type { KeyedStatements } from './keyed-statements'
 
 export interface StoredEvent {
   id: string
@@ -20,10 +21,7 @@ export interface EventRow {
   created_at: number
 }
 
-export interface EventStatements {
-  insert(event: StoredEvent): void
-  get(id: string): StoredEvent | undefined
-}
+export type EventStatements = KeyedStatements<StoredEvent>
 
 /** Named prepared statements over the events table. */
 export function createEventStatements(db: Database): EventStatements {

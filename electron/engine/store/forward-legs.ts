@@ -29,7 +29,7 @@ interface ForwardLegRow {
   error: string | null
 }
 
-/** A leg as the writer binds it (named parameters of INSERT_FORWARD_LEG_SQL). */
+/** A leg as the writer binds it (the parameters INSERT_FORWARD_LEG_SQL names). */
 export type ForwardLegWriteRow = ForwardLegRow
 
 /** A leg as read: with the captured request's body when the leg points at it. */
@@ -59,7 +59,8 @@ const COLUMNS = [
 export const INSERT_FORWARD_LEG_SQL = writeSql(
   'forward_legs',
   `INSERT INTO forward_legs (id, ${COLUMNS.join(', ')})
-   VALUES (CASE WHEN EXISTS (SELECT 1 FROM forward_legs WHERE id = @id) THEN NULL ELSE @id END, ${COLUMNS.map((c) => `@${c}`).join(', ')})`,
+   VALUES (CASE WHEN EXISTS (SELECT 1 FROM forward_legs WHERE id = ?) THEN NULL ELSE ? END, ${COLUMNS.map(() => '?').join(', ')})`,
+  ['id', 'id', ...COLUMNS],
 )
 
 const toBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))

@@ -5,6 +5,7 @@
 import type { Database } from 'better-sqlite3'
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/sender'
 import { DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, SUBSCRIPTIONS_TO_ENDPOINT } from './count-definitions'
+import { whereStartsWith } from './prefix-search'
 
 /**
  * The words a request's status is filtered by, as the app shows them: its signature verdict
@@ -79,11 +80,6 @@ export interface DeliveryListRow {
   endpointId: string | null
 }
 
-/** The bounds of the ids that start with `text` in any ASCII case, for a range over a NOCASE index. */
-function prefixBounds(text: string): [string, string] {
-  return [text, `${text}\u{10FFFF}`]
-}
-
 const VERDICT_SQL = `CASE r.verify_valid WHEN 1 THEN 'valid' WHEN 0 THEN 'invalid' ELSE 'none' END`
 
 const REQUEST_STATUS_SQL: Record<RequestStatus, string> = {
@@ -112,8 +108,7 @@ export function requestListSql(filter: Omit<RequestListFilter, 'limit'>): { sql:
     walk = 'INDEXED BY requests_by_endpoint'
   }
   if (filter.eventIdPrefix !== undefined) {
-    where.push('r.dedupe_key COLLATE NOCASE >= ? AND r.dedupe_key COLLATE NOCASE < ?')
-    params.push(...prefixBounds(filter.eventIdPrefix))
+    whereStartsWith('r.dedupe_key', filter.eventIdPrefix, where, params)
     walk = ''
   }
   if (filter.sinceWall !== undefined) {
@@ -153,10 +148,7 @@ export function deliveryListSql(filter: Omit<DeliveryListFilter, 'limit'>): { sq
     where.push(`d.subscription_id IN (${SUBSCRIPTIONS_TO_ENDPOINT})`)
     params.push(filter.endpointId)
   }
-  if (filter.eventIdPrefix !== undefined) {
-    where.push('d.event_id COLLATE NOCASE >= ? AND d.event_id COLLATE NOCASE < ?')
-    params.push(...prefixBounds(filter.eventIdPrefix))
-  }
+  if (filter.eventIdPrefix !== undefined) whereStartsWith('d.event_id', filter.eventIdPrefix, where, params)
   if (filter.sinceWall !== undefined) {
     where.push('d.created_wall_at >= ?')
     params.push(filter.sinceWall)

@@ -84,11 +84,11 @@ const COLUMNS = [
 ] as const
 
 /** The two capture statements, run by the receiver's capture writer (inline or on its thread). */
-export const INSERT_REQUEST_SQL = writeSql('requests', `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`)
+export const INSERT_REQUEST_SQL = writeSql('requests', `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`, COLUMNS)
 export const UPDATE_OUTCOME_SQL = writeSql(
   'requests',
-  `UPDATE requests SET fault_json = @fault_json, response_status = @response_status, response_headers_json = @response_headers_json,
-       response_body = @response_body, response_ms = @response_ms WHERE id = @id`,
+  'UPDATE requests SET fault_json = ?, response_status = ?, response_headers_json = ?, response_body = ?, response_ms = ? WHERE id = ?',
+  ['fault_json', 'response_status', 'response_headers_json', 'response_body', 'response_ms', 'id'],
 )
 
 export function createRequestStore(db: Database): RequestStore {

@@ -2,6 +2,7 @@
 // every delivery made in it can say which clock its times are on (docs/time.md).
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
+import type { KeyedStatements } from './keyed-statements'
 
 export interface SimulationRow {
   id: string
@@ -14,9 +15,7 @@ export interface SimulationRow {
   label: string
 }
 
-export interface SimulationStatements {
-  insert(row: SimulationRow): void
-  get(id: string): SimulationRow | undefined
+export interface SimulationStatements extends KeyedStatements<SimulationRow> {
   /** Newest first; only simulations that still hold a delivery, plus `keep` (the one running now). */
   withRows(keep: string | null, limit: number): SimulationRow[]
 }

@@ -90,10 +90,10 @@ export interface WriteTransport {
 }
 
 export interface Positional {
-  /** The SQL with each named placeholder turned into \`?\`. */
+  /** The SQL, with positional \`?\` placeholders (WriteSql.sql). */
   sql: string
-  /** Parameter name of each \`?\`, in order (a name used twice appears twice). */
-  names: string[]
+  /** Parameter name of each \`?\`, in order (WriteSql.params). */
+  names: readonly string[]
   /** Parameters whose byte values the writer may take (WriteSql.takes). */
   takes: ReadonlySet<string>
   index: number
@@ -101,22 +101,12 @@ export interface Positional {
 
 // Writes are run with positional parameters: an array binds without a key lookup per column, and
 // a flat array of values posts to the writer thread for less than named rows (postMessage went
-// from ≈ 13 % to 8–11 % of the sender's event loop). Named placeholders become `?`s, and each
-// write is encoded as [statement index, values in placeholder order, …]. A marker inside a string
-// literal ('$x', '12:30'), a quoted identifier or a comment is text to SQLite, so it is matched
-// whole and kept as it is.
-const PLACEHOLDER_OR_QUOTED = /'(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`|\[[^\]]*\]|--[^\n]*|\/\*[\s\S]*?\*\/|[@:$]([A-Za-z_][A-Za-z0-9_]*)/g
+// from ≈ 13 % to 8–11 % of the sender's event loop). Each statement is written with `?`s and
+// names its parameters in order (WriteSql.params), so its SQL is bound as written, never
+// rewritten; each write is encoded as [statement index, values in that order, …].
 export function positional(sql: Readonly<Record<string, WriteSql>>): Map<string, Positional> {
   const out = new Map<string, Positional>()
-  Object.entries(sql).forEach(([name, { sql: text, takes }], index) => {
-    const names: string[] = []
-    const rewritten = text.replace(PLACEHOLDER_OR_QUOTED, (match, param: string | undefined) => {
-      if (param === undefined) return match
-      names.push(param)
-      return '?'
-    })
-    out.set(name, { sql: rewritten, names, takes: new Set(takes ?? []), index })
-  })
+  Object.entries(sql).forEach(([name, { sql: text, params, takes }], index) => out.set(name, { sql: text, names: params, takes: new Set(takes ?? []), index }))
   return out
 }
 

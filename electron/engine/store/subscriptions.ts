@@ -1,8 +1,8 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
+import type { KeyedStatements } from './keyed-statements'
 import { secretBoxOf } from './secret-box'
-import { isEnvelope, type Envelope } from '../../../shared/sender'
-import { policySchema, type Policy } from '../../../shared/sender'
+import { isEnvelope, type Envelope, policySchema, type Policy } from '../../../shared/sender'
 import { isProviderId, type ProviderId } from '../../../shared/providers'
 import type { SchemeId } from '../../../shared/signatures'
 
@@ -53,10 +53,8 @@ export interface SubscriptionRow {
   updated_at: number
 }
 
-export interface SubscriptionStatements {
-  insert(row: SubscriptionRow): void
+export interface SubscriptionStatements extends KeyedStatements<SubscriptionRow> {
   update(row: SubscriptionRow): void
-  get(id: string): SubscriptionRow | undefined
   list(): SubscriptionRow[]
   /** The ids in list() order, without opening any secret. */
   ids(): string[]

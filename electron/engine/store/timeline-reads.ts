@@ -8,6 +8,7 @@ import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
 import type { RequestRow } from './requests'
 import { ATTEMPT_REQUEST, DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, SUBSCRIPTIONS_TO_ENDPOINT, ownRequest } from './count-definitions'
+import { whereStartsWith } from './prefix-search'
 import type { SimulationRow } from './simulations'
 
 /** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
@@ -156,11 +157,6 @@ export interface TimelineParts {
 /** TimelineFilter.clock for live traffic; any other value is a simulation's id. */
 export const WALL_CLOCK = 'wall'
 
-/** The bounds of the ids that start with `text` in any ASCII case (NOCASE), for a range over an index. */
-function prefixBounds(text: string): [string, string] {
-  return [text, `${text}\u{10FFFF}`]
-}
-
 /**
  * A receive-only request is its group's first arrival when no request of the same endpoint and
  * dedupe key (outside loop mode) came before it: one probe of an (endpoint_id, dedupe_key) index.
@@ -197,10 +193,7 @@ export function timelineParts(filter: TimelineFilter): TimelineParts {
       where.push('e.event_type = ?')
       params.push(filter.eventType)
     }
-    if (filter.search) {
-      where.push('d.event_id COLLATE NOCASE >= ? AND d.event_id COLLATE NOCASE < ?')
-      params.push(...prefixBounds(filter.search))
-    }
+    if (filter.search) whereStartsWith('d.event_id', filter.search, where, params)
     // deliveries_by_simulation: the rows of one clock, newest first, without reading the others.
     if (filter.clock === WALL_CLOCK) where.push('d.simulation_id IS NULL')
     else if (filter.clock !== undefined) {
@@ -232,8 +225,7 @@ function received(filter: TimelineFilter): { count: Statement; page: Statement }
   }
   if (filter.search) {
     // Only keyed requests have an event id to search.
-    where.push('r.dedupe_key COLLATE NOCASE >= ? AND r.dedupe_key COLLATE NOCASE < ?')
-    params.push(...prefixBounds(filter.search))
+    whereStartsWith('r.dedupe_key', filter.search, where, params)
     walk = ''
   }
   const conditions = where.join(' AND ')
@@ -261,10 +253,7 @@ function receivedOfEventType(filter: TimelineFilter, eventType: string): { count
     where.push('endpoint_id = ?')
     params.push(filter.endpointId)
   }
-  if (filter.search) {
-    where.push('dedupe_key COLLATE NOCASE >= ? AND dedupe_key COLLATE NOCASE < ?')
-    params.push(...prefixBounds(filter.search))
-  }
+  if (filter.search) whereStartsWith('dedupe_key', filter.search, where, params)
   const grouped = `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests r WHERE ${where.join(' AND ')}
     GROUP BY endpoint_id, gkey HAVING MAX(${EVENT_TYPE_SQL}) = ?`
   return {

@@ -1,6 +1,6 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import type { IncomingHttpHeaders } from 'node:http'
 import type { LookupFunction } from 'node:net'
+import { Client } from 'undici'
 
 export interface HttpGetOptions {
   headers?: Record<string, string>
@@ -32,46 +32,36 @@ export class HttpGetError extends Error {
 }
 
 /**
- * One GET with a hard deadline. node:http (not fetch) because it takes a DNS `lookup` and a
- * deadline on the whole exchange, and because the tunnel must not depend on a global.
+ * One GET with a hard deadline, on a connection of its own that is closed after it. undici, the
+ * engine's one HTTP client, with the caller's DNS `lookup` and a deadline on the whole exchange.
  */
-export function httpGet(url: URL, options: HttpGetOptions): Promise<HttpGetResult> {
+export async function httpGet(url: URL, options: HttpGetOptions): Promise<HttpGetResult> {
   const maxBody = options.maxBodyBytes ?? 64 * 1024
-  const request = url.protocol === 'https:' ? httpsRequest : url.protocol === 'http:' ? httpRequest : undefined
-  if (!request) return Promise.reject(new HttpGetError(`unsupported protocol ${url.protocol} in ${url.href}`, 'network'))
-  const agent = options.keepAlive ? new (url.protocol === 'https:' ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: 1 }) : false
-  return new Promise((resolve, reject) => {
-    let settled = false
-    const finish = (error: HttpGetError | undefined, result?: HttpGetResult) => {
-      if (settled) return
-      settled = true
-      clearTimeout(deadline)
-      options.signal?.removeEventListener('abort', onAbort)
-      if (agent) agent.destroy()
-      if (error) {
-        req.destroy()
-        reject(error)
-      } else resolve(result as HttpGetResult)
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new HttpGetError(`unsupported protocol ${url.protocol} in ${url.href}`, 'network')
+  if (options.signal?.aborted) throw new HttpGetError('aborted', 'aborted')
+  const client = new Client(url.origin, { connect: { lookup: options.lookup } })
+  const deadline = new AbortController()
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs)
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal
+  try {
+    const headers = { ...options.headers, connection: options.keepAlive ? 'keep-alive' : 'close' }
+    const res = await client.request({ path: `${url.pathname}${url.search}`, method: 'GET', headers, signal })
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length
+      if (size > maxBody) throw new HttpGetError(`answer from ${url.origin} is larger than ${maxBody} bytes`, 'too-large')
+      chunks.push(chunk)
     }
-    const req = request(url, { method: 'GET', headers: options.headers, lookup: options.lookup, agent }, (res) => {
-      const chunks: Buffer[] = []
-      let size = 0
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length
-        if (size > maxBody) return finish(new HttpGetError(`answer from ${url.origin} is larger than ${maxBody} bytes`, 'too-large'))
-        chunks.push(chunk)
-      })
-      res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
-      res.on('error', (error) => finish(new HttpGetError(`${url.origin}: ${error.message}`, 'network')))
-    })
-    const deadline = setTimeout(
-      () => finish(new HttpGetError(`${url.origin} did not answer within ${options.timeoutMs} ms`, 'timeout')),
-      options.timeoutMs,
-    )
-    const onAbort = () => finish(new HttpGetError('aborted', 'aborted'))
-    if (options.signal?.aborted) return onAbort()
-    options.signal?.addEventListener('abort', onAbort, { once: true })
-    req.on('error', (error: NodeJS.ErrnoException) => finish(new HttpGetError(`${url.origin}: ${error.code ?? error.message}`, 'network')))
-    req.end()
-  })
+    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }
+  } catch (error) {
+    if (error instanceof HttpGetError) throw error
+    if (deadline.signal.aborted) throw new HttpGetError(`${url.origin} did not answer within ${options.timeoutMs} ms`, 'timeout')
+    if (options.signal?.aborted) throw new HttpGetError('aborted', 'aborted')
+    const { code, message } = error as NodeJS.ErrnoException
+    throw new HttpGetError(`${url.origin}: ${code ?? message}`, 'network')
+  } finally {
+    clearTimeout(timer)
+    void client.destroy()
+  }
 }

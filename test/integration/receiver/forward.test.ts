@@ -127,6 +127,17 @@ describe('forward mode', () => {
     expect(leg?.error).toMatch(/reset|hang up/)
   })
 
+  it('an app that closes the connection without answering: 502 to the sender, the leg recorded as reset', async () => {
+    const target = await app((_req, _res, raw) => raw.socket.destroy())
+    h = await startHarness()
+    h.receiver.endpoints.create({ slug: 'fin', forward_to: target.url })
+    const answer = await post(`${h.receiver.url}/h/fin`, '{}')
+    expect(answer).toMatchObject({ status: 502 })
+    const [request] = h.receiver.requests.list()
+    const [leg] = h.receiver.forwards.list(request?.id ?? -1)
+    expect(leg).toMatchObject({ outcome: 'reset', error: 'the app closed the connection (socket hang up)', response: { status: null } })
+  })
+
   it('a slow app past the target timeout: 504 to the sender; the app still got it; the leg is timed_out', async () => {
     let release: () => void = () => {}
     const released = new Promise<void>((resolve) => (release = resolve))

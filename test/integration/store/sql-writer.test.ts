@@ -12,10 +12,10 @@ import { makeTempDir } from '../../support/temp-dir'
 
 // kv is no table of the store's schema: these statements name none for the change hub.
 const SQL = {
-  put: { sql: 'INSERT INTO kv (k, v, blob) VALUES (@k, @v, @blob)', tables: [] },
-  bump: { sql: 'UPDATE kv SET v = v + @by WHERE k = @k', tables: [] },
+  put: { sql: 'INSERT INTO kv (k, v, blob) VALUES (?, ?, ?)', params: ['k', 'v', 'blob'], tables: [] },
+  bump: { sql: 'UPDATE kv SET v = v + ? WHERE k = ?', params: ['by', 'k'], tables: [] },
   // Placeholder markers that are text to SQLite: in a string literal, a comment, a quoted name.
-  quoted: { sql: "INSERT INTO kv (k, v, \"blob\") VALUES (@k || ' pays ''$x'' at 12:30 @noon', @v /* :v */, NULL) -- $tail\n", tables: [] },
+  quoted: { sql: "INSERT INTO kv (k, v, \"blob\") VALUES (? || ' pays ''$x'' at 12:30 @noon', ? /* :v */, NULL) -- $tail\n", params: ['k', 'v'], tables: [] },
 } as const
 
 describe.each(['inline', 'thread'] as const)('SqlWriter (%s)', (mode) => {
@@ -150,10 +150,10 @@ describe.each(['inline', 'thread'] as const)('SqlWriter keeping failed batches (
 // except where a key ties a small write to a large one queued before it. Taken bytes move to the
 // writer thread without a copy, and come back when their batch fails, for its retry.
 const TAKING = {
-  put: { sql: 'INSERT INTO kv (k, v, blob) VALUES (@k, @v, @blob)', tables: [], takes: ['blob'] },
-  bump: { sql: 'UPDATE kv SET v = v + @by WHERE k = @k', tables: [] },
+  put: { sql: 'INSERT INTO kv (k, v, blob) VALUES (?, ?, ?)', params: ['k', 'v', 'blob'], tables: [], takes: ['blob'] },
+  bump: { sql: 'UPDATE kv SET v = v + ? WHERE k = ?', params: ['by', 'k'], tables: [] },
   // Placeholder markers that are text to SQLite: in a string literal, a comment, a quoted name.
-  quoted: { sql: "INSERT INTO kv (k, v, \"blob\") VALUES (@k || ' pays ''$x'' at 12:30 @noon', @v /* :v */, NULL) -- $tail\n", tables: [] },
+  quoted: { sql: "INSERT INTO kv (k, v, \"blob\") VALUES (? || ' pays ''$x'' at 12:30 @noon', ? /* :v */, NULL) -- $tail\n", params: ['k', 'v'], tables: [] },
 } as const
 
 describe.each(['inline', 'thread'] as const)('SqlWriter lanes and taken bytes (%s)', (mode) => {
