@@ -2,19 +2,12 @@
 // at the engine's edge) and response type, each pushed event's payload, and the wire frames.
 // The engine host's handlers and the renderer's client are both typed from this file.
 import { z } from 'zod'
-import { SEND_FAULT_TYPES } from '../sender'
+import { SEND_FAULT_TYPES, ENVELOPES, TIMELINE_STATUSES, POLICY_PRESET_IDS } from '../sender'
 import { SCHEME_IDS } from '../signatures'
-import { HANDSHAKE_KINDS } from '../receiver'
-import { ENVELOPES } from '../sender'
-import { TIMELINE_STATUSES } from '../sender'
-import { RULE_PRESETS } from '../receiver'
-import { POLICY_PRESET_IDS } from '../sender'
-import { PROVIDER_IDS } from '../providers/types'
-import { dedupeKeySchema } from '../receiver'
-import { targetUrlSchema } from '../receiver'
-import type { ConsumerCheckResult } from '../conformance'
+import { HANDSHAKE_KINDS, RULE_PRESETS, dedupeKeySchema, targetUrlSchema } from '../receiver'
+import { PROVIDER_IDS } from '../providers'
+import type { ConsumerCheckResult, SenderConformanceReport } from '../conformance'
 import { EXPORT_FORMATS, type ReplayResult } from './exports'
-import type { SenderConformanceReport } from '../conformance'
 import { historySchemas, type HistoryResponses } from './history-commands'
 import type {
   ClockView,

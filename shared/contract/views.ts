@@ -3,17 +3,10 @@
 import type { ClockMode } from '../clock'
 import type { ScenarioReport } from '../scenario'
 import type { SchemeId, VerifyReason } from '../signatures'
-import type { Envelope } from '../sender'
-import type { ProviderId } from '../providers/types'
-import type { Decision } from '../sender'
-import type { DeliveryStatus, TimelineStatus } from '../sender'
+import type { Envelope, Decision, DeliveryStatus, TimelineStatus, PolicyPresetId } from '../sender'
+import type { ProviderId } from '../providers'
 import type { PresetView } from '../catalog'
-import type { RequestRecord } from '../receiver'
-import type { DedupeKey, DedupePresetId } from '../receiver'
-import type { PolicyPresetId } from '../sender'
-import type { HandshakeKind } from '../receiver'
-import type { PresetId } from '../receiver'
-import type { ForwardLegKind, ForwardLegOutcome } from '../receiver'
+import type { RequestRecord, DedupeKey, DedupePresetId, HandshakeKind, PresetId, ForwardLegKind, ForwardLegOutcome } from '../receiver'
 
 export type { DeliveryStatus, TimelineStatus }
 

@@ -5,8 +5,7 @@
 import { z } from 'zod'
 import { scenarioSchema } from './schema'
 import { ruleEntrySchema } from './parts'
-import { ruleSchema } from '../receiver'
-import { presetSchema } from '../receiver'
+import { ruleSchema, presetSchema } from '../receiver'
 
 type JsonSchema = Record<string, unknown>
 

@@ -3,11 +3,8 @@
 // faults (shared/sender/faults). The scenario format reuses their schemas rather than describing them twice; this file
 // is the one place that wires them in.
 import { z } from 'zod'
-import { endpointInputSchema } from '../receiver'
-import { ruleSchema, type Rule } from '../receiver'
-import { parseRuleOrPreset, presetSchema } from '../receiver'
+import { endpointInputSchema, ruleSchema, type Rule, parseRuleOrPreset, presetSchema, unionBranch } from '../receiver'
 import { policySpecSchema } from '../sender'
-import { unionBranch } from '../receiver'
 
 /** Forwards another schema's issues unchanged, so their paths land inside the scenario's. */
 function forwardIssues(schema: z.ZodType, value: unknown, ctx: z.RefinementCtx): boolean {

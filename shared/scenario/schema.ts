@@ -5,14 +5,11 @@
 // an expectation would otherwise make a broken scenario pass.
 import { z } from 'zod'
 import { SCHEME_IDS } from '../signatures'
-import { DECISIONS, NETWORK_OUTCOMES } from '../sender'
+import { DECISIONS, NETWORK_OUTCOMES, ENVELOPES, DELIVERY_STATUSES, EVENT_ID_PATTERN, EVENT_ID_RULE } from '../sender'
 import { isStatusWord, providerStatusWords } from './status-words'
 import { endpointSchema, policySchema, sendFaultSchema, type PolicyDefinition } from './parts'
-import { ENVELOPES } from '../sender'
-import { DELIVERY_STATUSES } from '../sender'
 import { forwardExpectationSchema, scenarioAppSchema } from './forward-mode'
 import { scenarioTunnelSchema } from './public-tunnel'
-import { EVENT_ID_PATTERN, EVENT_ID_RULE } from '../sender'
 import { apiVersionFor, PROVIDER_IDS, PROVIDERS } from '../providers'
 
 export const SCENARIO_VERSION = 1

@@ -2,8 +2,7 @@
 // expands with its catalog defaults, every dedupe preset is a valid key.
 import { describe, expect, it } from 'vitest'
 import { presetViews } from '../../../electron/engine/host/views'
-import { expandPreset } from '../../../shared/receiver'
-import { dedupeKeySchema } from '../../../shared/receiver'
+import { expandPreset, dedupeKeySchema } from '../../../shared/receiver'
 import { POLICY_PRESET_IDS } from '../../../shared/sender'
 
 describe('preset views', () => {

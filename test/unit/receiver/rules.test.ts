@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DefinitionError } from '../../../shared/receiver'
-import { explainMatcher, explainRule, explainStep, parseRule, STEP_TYPES, MATCHER_TYPES, type Matcher, type Step } from '../../../shared/receiver'
-import { expandPreset, parseRuleOrPreset, PRESET_IDS, RULE_PRESETS } from '../../../shared/receiver'
+import { DefinitionError, explainMatcher, explainRule, explainStep, parseRule, STEP_TYPES, MATCHER_TYPES, type Matcher, type Step, expandPreset, parseRuleOrPreset, PRESET_IDS, RULE_PRESETS } from '../../../shared/receiver'
 
 function errorOf(fn: () => unknown): DefinitionError {
   try {

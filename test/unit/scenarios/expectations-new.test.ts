@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { validateScenario } from '../../../shared/scenario'
 import { evaluateDelivery, noExpectations } from '../../../electron/engine/scenarios/expectations'
 import { evaluateArrivals } from '../../../electron/engine/scenarios/arrivals'
-import type { ReportArrival, ReportDelivery } from '../../../shared/scenario'
-import type { DeliveryExpectation, Scenario } from '../../../shared/scenario'
+import type { ReportArrival, ReportDelivery, DeliveryExpectation, Scenario } from '../../../shared/scenario'
 
 function valid(doc: Record<string, unknown>) {
   const result = validateScenario({ version: 1, name: 't', subscriptions: [{ id: 's', url: 'http://127.0.0.1:1/x', policy: 'csku' }], events: [{ id: 'e', type: 't', payload: {} }], ...doc })

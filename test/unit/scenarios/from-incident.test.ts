@@ -3,8 +3,7 @@
 // make them again, answers become rules when the file has none, and everything observed is expected.
 import { describe, expect, it } from 'vitest'
 import type { CaseFile } from '../../../shared/contract'
-import { fillPlaceholders, placeholdersIn } from '../../../shared/scenario'
-import { validateScenario } from '../../../shared/scenario'
+import { fillPlaceholders, placeholdersIn, validateScenario } from '../../../shared/scenario'
 import { parseIncident } from '../../../electron/engine/exports/incident'
 import { ImportError } from '../../../electron/engine/exports/import'
 import { incidentToScenario, IncidentConversionError } from '../../../electron/engine/scenarios/from-incident'

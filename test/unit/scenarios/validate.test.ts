@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseScenario, validateScenario } from '../../../shared/scenario'
-import { formatProblem } from '../../../shared/scenario'
+import { parseScenario, validateScenario, formatProblem } from '../../../shared/scenario'
 
 function valid(): Record<string, unknown> {
   return {
