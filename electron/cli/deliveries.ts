@@ -1,7 +1,6 @@
 // `hookloop deliveries [--data DIR] [filters] [--limit N] [--json]`: the deliveries of a data
 // folder, newest first, led by the id `export --deliveries` takes.
-import { openDatabase } from '../engine/store'
-import { createListReads } from '../engine/store/list-reads'
+import { openDatabase, createListReads } from '../engine/store'
 import { commandArgs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'

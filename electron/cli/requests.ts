@@ -1,7 +1,6 @@
 // `hookloop requests [--data DIR] [filters] [--limit N] [--json]`: the captured requests of a data
 // folder, newest first, led by the id `export --requests` and `resend` take.
-import { openDatabase } from '../engine/store'
-import { createListReads, type RequestListRow } from '../engine/store/list-reads'
+import { openDatabase, createListReads, type RequestListRow } from '../engine/store'
 import { commandArgs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'

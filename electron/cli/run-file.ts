@@ -3,10 +3,9 @@
 // written to stderr as they are found, each naming the file and the JSON path.
 import { readFileSync } from 'node:fs'
 import type { Scenario } from '../../shared/scenario'
-import { formatProblem } from '../../shared/scenario'
-import { parseScenarioWithSecrets } from '../../shared/scenario'
-import type { ScenarioFileResult } from '../engine/scenarios/junit'
-import { runScenario } from '../engine/scenarios/run'
+import { formatProblem, parseScenarioWithSecrets } from '../../shared/scenario'
+import type { ScenarioFileResult } from '../engine/scenarios'
+import { runScenario } from '../engine/scenarios'
 
 export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; problems: string[] }
 

@@ -1,10 +1,9 @@
 // A scenario file run from a test: the same validation and engine as `hookloop run`, the report
 // returned as an object. An invalid file throws, naming the file and every problem with its path.
 import { readFileSync } from 'node:fs'
-import { formatProblem } from '../../shared/scenario'
+import { formatProblem, parseScenarioWithSecrets } from '../../shared/scenario'
 import type { ScenarioReport } from '../../shared/scenario'
-import { parseScenarioWithSecrets } from '../../shared/scenario'
-import { runScenario } from '../engine/scenarios/run'
+import { runScenario } from '../engine/scenarios'
 
 export interface RunScenarioFileOptions {
   /** Values for `${NAME}` placeholders in the file (default: the environment). */

@@ -1,8 +1,7 @@
 // Forward mode's commands: set an endpoint's forward targets ("Forward to your app") and resend a
 // captured request to a target. The receiver validates (http(s) only, no loop back to itself);
 // its refusals name the contract's field (forwardTo, to), not the file format's (forward_to).
-import { endpointDefinition, type Endpoint } from '../../../shared/receiver'
-import { DefinitionError } from '../../../shared/receiver'
+import { endpointDefinition, type Endpoint, DefinitionError } from '../../../shared/receiver'
 import type { CommandHandlers } from './control-server'
 import type { HandlerContext } from './handlers'
 import { HostError } from './host-error'

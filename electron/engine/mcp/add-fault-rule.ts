@@ -4,9 +4,7 @@
 // app or `hookloop listen` on the folder sees the new row (host/definitions-watch.ts) and applies it.
 import { randomBytes, randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import { explainRule } from '../../../shared/receiver'
-import { PRESET_IDS, RULE_PRESETS, expandPreset } from '../../../shared/receiver'
-import { DefinitionError } from '../../../shared/receiver'
+import { explainRule, PRESET_IDS, RULE_PRESETS, expandPreset, DefinitionError } from '../../../shared/receiver'
 import { defineTool, ToolError } from './context'
 
 const presetList = PRESET_IDS.map((id) => {

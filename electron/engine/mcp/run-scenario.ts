@@ -3,9 +3,8 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import { formatProblem } from '../../../shared/scenario'
-import { parseScenarioWithSecrets } from '../../../shared/scenario'
-import { runScenario } from '../scenarios/run'
+import { formatProblem, parseScenarioWithSecrets } from '../../../shared/scenario'
+import { runScenario } from '../scenarios'
 import { defineTool, ToolError } from './context'
 
 function scenarioText(path: string | undefined, scenario: unknown): { text: string; file: string | null } {

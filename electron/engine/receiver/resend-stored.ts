@@ -3,16 +3,11 @@
 // receiver would store it. The receiver's own resend() is the same resendRequest on its forwarder.
 import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
-import { DEFAULT_BODY_LIMIT } from '../../../shared/receiver'
+import { DEFAULT_BODY_LIMIT, DefinitionError } from '../../../shared/receiver'
 import type { ForwardLeg } from '../../../shared/receiver'
-import { DefinitionError } from '../../../shared/receiver'
-import { createEndpointStore } from '../store/endpoints'
-import { encodeLeg } from '../store/forward-legs'
-import { createIdClaims } from '../store/id-claims'
-import { createRequestStore } from '../store/requests'
+import { createEndpointStore, encodeLeg, createIdClaims, createRequestStore, createIdSource } from '../store'
 import { createCaptureWriter } from './capture-writer'
 import { createForwarder } from './forward'
-import { createIdSource } from '../store/id-source'
 import { toRequestRecord } from './records'
 import { resendRequest, type ResendOptions } from './resend'
 

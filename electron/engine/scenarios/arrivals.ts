@@ -1,8 +1,7 @@
 // Judges what arrived at one of our endpoints, request by request in arrival order: headers
 // (present, equal, matching), body fields by path, the receiver's signature verdict and duplicate
 // number. Pure, like the other expectations: it reads only the report's arrivals.
-import type { ArrivalExpectation, HeaderCheck } from '../../../shared/scenario'
-import type { ExpectationResult, ReportArrival } from '../../../shared/scenario'
+import type { ArrivalExpectation, HeaderCheck, ExpectationResult, ReportArrival } from '../../../shared/scenario'
 import { formatPath } from '../../../shared/scenario'
 
 type Path = (string | number)[]

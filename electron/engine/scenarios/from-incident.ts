@@ -6,21 +6,19 @@
 // expectations — so the scenario fails the day the behaviour changes. Secrets never enter the
 // file: they are `${NAME}` placeholders the runner fills (shared/scenario/secret-placeholders.ts). Pure.
 import { DEDUPE_PRESETS, type DedupeKey } from '../../../shared/receiver'
-import { DECISIONS } from '../../../shared/sender'
-import { DELIVERY_STATUSES } from '../../../shared/sender'
+import { DECISIONS, DELIVERY_STATUSES, EVENT_ID_RULE, isEventId } from '../../../shared/sender'
 import type { ScenarioInput } from '../../../shared/scenario'
 import { placeholder, placeholderName } from '../../../shared/scenario'
 import { SCHEMES, isSchemeId, type SchemeId } from '../../../shared/signatures'
 import type { Step } from '../../../shared/receiver'
-import { headerValue } from '../exports/body'
-import type { Incident, IncidentRequest } from '../exports/incident'
-import { localName } from '../recorder/build-scenario'
+import { headerValue } from '../exports'
+import type { Incident, IncidentRequest } from '../exports'
+import { localName } from '../recorder'
 import { eventIdFor, eventTypeOf, faultsFor, senderOutcomeFor, stepFor } from './incident-words'
 import { deliveryPlan, isObject, jsonBody, type Arrival, type EndpointPlan } from './incident-deliveries'
 import { eventIdAt, idLocation, locationOfDedupe, recogniseProvider } from './incident-provider'
 import { replayedHeaders } from './incident-headers'
 import { checkSignature } from './incident-verdicts'
-import { EVENT_ID_RULE, isEventId } from '../../../shared/sender'
 
 type Expect = NonNullable<ScenarioInput['expect']>
 type DeliveryExpect = NonNullable<Expect['deliveries']>[number]

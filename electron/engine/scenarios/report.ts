@@ -1,9 +1,7 @@
 // Builds the run report from what the store recorded: attempt times become offsets from the
 // delivery's first attempt on the scenario clock, and each attempt that reached one of our own
 // endpoints carries the receiver's verdict (signature reason, duplicate number).
-import type { Scenario } from '../../../shared/scenario'
-import type { ReportAction, ReportArrival, ReportAttempt, ReportDelivery, ReportEndpoint, ReportForwardLeg, ScenarioReport } from '../../../shared/scenario'
-import type { ReportTunnel } from '../../../shared/scenario'
+import type { Scenario, ReportAction, ReportArrival, ReportAttempt, ReportDelivery, ReportEndpoint, ReportForwardLeg, ScenarioReport, ReportTunnel } from '../../../shared/scenario'
 import { statusWordFor } from '../../../shared/scenario'
 import { evaluateExpectations, presetOf } from './expectations'
 

@@ -3,12 +3,11 @@
 // before the first event, so every loop-mode attempt goes sender → tunnel server → receiver the
 // way a provider's does. A tunnel that never comes online fails the run with its last state.
 import type { LookupFunction } from 'node:net'
-import type { Scenario } from '../../../shared/scenario'
-import type { ReportTunnel } from '../../../shared/scenario'
+import type { Scenario, ReportTunnel } from '../../../shared/scenario'
 import { describeTunnelState, type TunnelState } from '../../../shared/tunnel'
 import type { EngineOptions } from '../engine'
 import type { TunnelManager } from '../tunnel'
-import { DEFAULT_TUNNEL_HOST } from '../tunnel/options'
+import { DEFAULT_TUNNEL_HOST } from '../tunnel'
 
 /** Run-time choices about the tunnel, beside what the file says. */
 export interface RunTunnelOptions {
