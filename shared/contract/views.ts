@@ -3,10 +3,8 @@
 import type { ClockMode } from '../clock'
 import type { ScenarioReport } from '../scenario'
 import type { SchemeId, VerifyReason } from '../signatures'
-import type { Envelope } from '../sender'
+import type { Envelope, Decision, DeliveryStatus, TimelineStatus, PolicyPresetId } from '../sender'
 import type { ProviderId } from '../providers'
-import type { Decision } from '../sender'
-import type { DeliveryStatus, TimelineStatus, PolicyPresetId } from '../sender'
 import type { PresetView } from '../catalog'
 import type { RequestRecord, DedupeKey, DedupePresetId, HandshakeKind, PresetId, ForwardLegKind, ForwardLegOutcome } from '../receiver'
 

@@ -8,9 +8,7 @@
 // answer. Its cost grows with the work in flight, never with the history.
 import type { Database } from 'better-sqlite3'
 import type { TimelineRow } from '../../../shared/contract'
-import { storeChanges } from '../store/changes'
-import { createChangeReads, WATCHED_TABLES, type WatchedTable } from '../store/change-reads'
-import { ID_LOOKBACK } from '../store/id-source'
+import { storeChanges, createChangeReads, WATCHED_TABLES, type WatchedTable, ID_LOOKBACK } from '../store'
 import type { GroupKey, TimelineRead } from './timeline-read'
 
 export interface ChangeFeedOptions {

@@ -3,20 +3,14 @@
 // store's read modules (endpoints and rules decoded by their own store modules).
 import type { Database } from 'better-sqlite3'
 import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail } from '../../../shared/contract'
-import { createDetailReads } from '../store/detail-reads'
-import { createEndpointStore } from '../store/endpoints'
-import { createForwardLegStore } from '../store/forward-legs'
+import { createDetailReads, createEndpointStore, createForwardLegStore, createRequestStore, createRuleStore, decodeMarks } from '../store'
 import { legView } from './forward-views'
-import { createRequestStore } from '../store/requests'
-import { createRuleStore } from '../store/rules'
 import { badge } from './timeline-read'
 import { captureMarks } from '../../../shared/receiver'
-import { decodeMarks } from '../store/request-codec'
 import { isEnvelope } from '../../../shared/sender'
-import { sentBody } from '../sender/envelope'
+import { sentBody } from '../sender'
 import { isProviderId, PROVIDERS } from '../../../shared/providers'
-import { providerBody } from '../providers/envelopes'
-import { consumerEventId } from '../providers/consumer-id'
+import { providerBody, consumerEventId } from '../providers'
 
 export interface DetailsReadOptions {
   /** The explain() sentence of a stored rule definition. */

@@ -6,8 +6,7 @@
 import type { Database } from 'better-sqlite3'
 import type { DeliveryStatus, MarkTone, RowClock, SignatureBadge, TimelineFilter, TimelineMark, TimelineRow } from '../../../shared/contract'
 import type { SchemeId, VerifyReason } from '../../../shared/signatures'
-import { createTimelineReads, GROUP_MARKS_LIMIT, type TimelineAttemptRow } from '../store/timeline-reads'
-import { createCountReads } from '../store/counts'
+import { createTimelineReads, GROUP_MARKS_LIMIT, type TimelineAttemptRow, createCountReads } from '../store'
 import { appMark } from './forward-views'
 import { answeredHandshake, handshakeEventType, handshakeMarkLabel } from './handshake-label'
 

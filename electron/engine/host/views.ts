@@ -9,10 +9,10 @@ import { SCHEMES } from '../../../shared/signatures'
 import { isAsymmetricFormat, publicKeyText } from '../signatures'
 import type { Engine } from '../engine'
 import type { Subscription } from '../sender'
-import { createSimulationStatements, type SimulationRow, type SimulationStatements } from '../store/simulations'
+import { createSimulationStatements, type SimulationRow, type SimulationStatements } from '../store'
 import { secretHint, type DetailsRead } from './details-read'
 import type { TimelineRead } from './timeline-read'
-import type { CountReads } from '../store/counts'
+import type { CountReads } from '../store'
 
 export interface EngineBinding {
   engine: Engine

@@ -4,12 +4,8 @@
 import type { Database } from 'better-sqlite3'
 import type { z } from 'zod'
 import { explainFault, explainRule, type Rule, endpointPath, type Endpoint } from '../../../shared/receiver'
-import { createDetailsRead, type DetailsRead } from '../host/details-read'
-import { createTimelineRead, type TimelineRead } from '../host/timeline-read'
-import { createEndpointStore, type EndpointStore } from '../store/endpoints'
-import { createRequestStore } from '../store/requests'
-import { createRuleStore, type RuleStore } from '../store/rules'
-import { createSubscriptionStatements } from '../store/subscriptions'
+import { createDetailsRead, type DetailsRead, createTimelineRead, type TimelineRead } from '../host'
+import { createEndpointStore, type EndpointStore, createRequestStore, createRuleStore, type RuleStore, createSubscriptionStatements } from '../store'
 
 export interface McpServerOptions {
   /** The data folder (shown in answers, so an agent knows which one it reads). */

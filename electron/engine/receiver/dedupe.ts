@@ -8,7 +8,7 @@ import { isUtf8 } from 'node:buffer'
 import type { IncomingHttpHeaders } from 'node:http'
 import { parseJsonPath, parseTemplate, readJsonPath, type DedupeKey, type Endpoint, type JsonPath } from '../../../shared/receiver'
 import type { DedupeKeyMark } from '../../../shared/receiver'
-import type { KeyGroup, RequestStore } from '../store/requests'
+import type { KeyGroup, RequestStore } from '../store'
 import { KEY_MAX_BYTES } from './dedupe-limits'
 import { KeyBytes, JsonNumberText } from './json-document'
 

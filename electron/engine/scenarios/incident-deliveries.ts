@@ -7,9 +7,9 @@ import { REDACTED } from '../../../shared/contract'
 import type { ScenarioInput } from '../../../shared/scenario'
 import { defaultEventIdHeaderName, placeholder, placeholderName } from '../../../shared/scenario'
 import { isSchemeId, type SchemeId } from '../../../shared/signatures'
-import { utf8Text } from '../exports/body'
-import type { Incident, IncidentDelivery } from '../exports/incident'
-import { localName } from '../recorder/build-scenario'
+import { utf8Text } from '../exports'
+import type { Incident, IncidentDelivery } from '../exports'
+import { localName } from '../recorder'
 import type { IdLocation } from './incident-provider'
 
 export type Arrival = NonNullable<NonNullable<NonNullable<ScenarioInput['expect']>['endpoints']>[number]['arrivals']>[number]
