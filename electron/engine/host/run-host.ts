@@ -1,14 +1,14 @@
 // An engine plus its front door: the store, receiver, sender (and tunnel) from createEngine, the
-// read models over the store, the change feed, and the control server for UIs. Switching the
+// views over the store, the timeline watch, and the control server for UIs. Switching the
 // clock mode rebuilds the engine on the same data file and receiver port; UIs stay connected.
 import type { Clock } from '../../../shared/clock'
 import type { Snapshot, SubscriptionView } from '../../../shared/contract'
 import { explainFault, explainRule, parseRule } from '../../../shared/rules'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
-import { createChangeFeed, type ChangeFeed } from './change-feed'
+import { watchTimeline, type TimelineWatch } from './timeline-watch'
 import { watchDefinitions, type DefinitionsWatch } from './definitions-watch'
 import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
-import { createDetailsRead } from './details-read'
+import { createDetailViews } from './detail-views'
 import { createCountReads } from '../store/counts'
 import { createHandlers } from './handlers'
 import { createCheckHandlers } from './handlers-checks'
@@ -18,7 +18,7 @@ import { createTunnelHandlers } from './handlers-tunnel'
 import { createForwardHandlers } from './handlers-forward'
 import { endpointViews, ruleViews, simulationViews, subscriptionViews, toTunnelView, tunnelView, withFailureWindow, type EngineBinding } from './views'
 import { createLoopTry } from './loop-try'
-import { createTimelineRead } from './timeline-read'
+import { createTimelineViews } from './timeline-views'
 import { createRecorder } from '../recorder/recorder'
 import { createScenarioRuns } from './scenario-runs'
 import { recordingHandlers } from './recording-handlers'
@@ -65,7 +65,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let receiverPort = options.receiverPort ?? 0
   let tunnelOption: EngineOptions['tunnel'] | undefined = options.tunnel
   let binding: EngineBinding
-  let feed: ChangeFeed
+  let timelineWatch: TimelineWatch
   let definitions: DefinitionsWatch
   let offEngine: () => void = () => {}
   let control: ControlServer | null = null
@@ -112,15 +112,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
       ...(simulationLabel === undefined ? {} : { simulation: { label: simulationLabel } }),
     })
     receiverPort = engine.receiver.port
-    const timeline = createTimelineRead(engine.db)
-    const details = createDetailsRead(engine.db, {
+    const timeline = createTimelineViews(engine.db)
+    const details = createDetailViews(engine.db, {
       explainFault,
       explainRule: (definition) => explainRule(parseRule(definition)),
       endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: engine.tunnel?.publicUrl() ? engine.endpointUrl(slug) : null }),
     })
     binding = { engine, timeline, details, counts: createCountReads(engine.db), wallNow: () => Date.now() }
     subscriptionsCache = null
-    feed = createChangeFeed({
+    timelineWatch = watchTimeline({
       db: engine.db,
       timeline,
       intervalMs: 50,
@@ -141,28 +141,28 @@ export async function startHost(options: HostOptions): Promise<Host> {
       switch (event.type) {
         case 'delivery.created':
         case 'delivery.updated':
-          feed.touchDelivery(event.delivery.id)
+          timelineWatch.touchDelivery(event.delivery.id)
           metricsSoon()
           break
         case 'attempt.started':
         case 'attempt.finished':
-          feed.touchDelivery(event.attempt.deliveryId)
+          timelineWatch.touchDelivery(event.attempt.deliveryId)
           metricsSoon()
           break
         case 'request.captured':
-          feed.touchRequest(event.request.id)
+          timelineWatch.touchRequest(event.request.id)
           break
         case 'request.verified':
         case 'request.responded':
-          feed.touchRequest(event.requestId)
+          timelineWatch.touchRequest(event.requestId)
           break
         case 'request.duplicate':
           // A duplicate arrival of one of our deliveries counts on its subscription's card.
-          feed.touchRequest(event.requestId)
+          timelineWatch.touchRequest(event.requestId)
           metricsSoon()
           break
         case 'request.forwarded':
-          feed.touchRequest(event.leg.requestId)
+          timelineWatch.touchRequest(event.leg.requestId)
           break
         case 'tunnel.state':
           control?.publish('tunnel.state', toTunnelView(event.state))
@@ -186,7 +186,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
   async function unbind(): Promise<void> {
     offEngine()
-    feed.stop()
+    timelineWatch.stop()
     definitions.stop()
     await binding.engine.close()
   }
@@ -249,7 +249,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     warnings: () => options.warnings ?? [],
     changed: publishList,
     subscriptions,
-    touchDelivery: (id: number) => feed.touchDelivery(id),
+    touchDelivery: (id: number) => timelineWatch.touchDelivery(id),
     recording: () => recorder.view(),
     scenarioRun: () => runs.current(),
   }

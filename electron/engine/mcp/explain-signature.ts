@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { z } from 'zod'
 import { SCHEMES, type VerifyResult } from '../../../shared/signatures'
-import { secretHint } from '../host/details-read'
+import { secretHint } from '../host/detail-views'
 import { verifyRequest } from '../receiver/verify-request'
 import { defineTool, ToolError } from './context'
 import { iso } from './answer-text'

@@ -9,8 +9,8 @@ import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createVirtualClock } from '../../../electron/engine/clock'
 import { DATA_FILE_NAME } from '../../../electron/engine/store/data-file'
-import { createDetailsRead } from '../../../electron/engine/host/details-read'
-import { createTimelineRead } from '../../../electron/engine/host/timeline-read'
+import { createDetailViews } from '../../../electron/engine/host/detail-views'
+import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
 import { MCP_TOOLS } from '../../../electron/engine/mcp'
 import { openDatabase } from '../../../electron/engine/store'
 import { createEndpointStore } from '../../../electron/engine/store/endpoints'
@@ -36,8 +36,8 @@ const sessions: McpSession[] = []
 
 function storeReads() {
   const db = openDatabase({ file: join(dataDir, DATA_FILE_NAME) })
-  const details = createDetailsRead(db, { explainRule: () => '', explainFault: () => '', endpointUrls: (slug) => ({ localUrl: `http://127.0.0.1:7780/h/${slug}`, publicUrl: null }) })
-  return { db, timeline: createTimelineRead(db), details, endpoints: createEndpointStore(db), rules: createRuleStore(db) }
+  const details = createDetailViews(db, { explainRule: () => '', explainFault: () => '', endpointUrls: (slug) => ({ localUrl: `http://127.0.0.1:7780/h/${slug}`, publicUrl: null }) })
+  return { db, timeline: createTimelineViews(db), details, endpoints: createEndpointStore(db), rules: createRuleStore(db) }
 }
 
 async function session(args: string[] = []): Promise<McpSession> {
