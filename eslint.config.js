@@ -83,7 +83,7 @@ function layering() {
     },
     {
       files: ['electron/preload/**'],
-      rules: rule([sqlite], [up('(electron/)?(engine|main|cli)|renderer', 'The preload only exposes the bridge of shared/bridge.ts; it runs in the renderer and cannot load the engine.'), toTest]),
+      rules: rule([sqlite], [up('(electron/)?(engine|main|cli)|renderer', 'The preload only exposes the bridge of shared/contract/bridge.ts; it runs in the renderer and cannot load the engine.'), toTest]),
     },
     {
       // Statements are prepared (and transactions opened) only in the store: outside it, SQL is a

@@ -12,7 +12,7 @@ const ELECTRON_VERSION = JSON.parse(readFileSync('package.json', 'utf8')).devDep
 /** Findings that are review prompts, reviewed: check id + file → the reason it is fine. */
 const REVIEWED = {
   'PRELOAD_JS_CHECK electron/main/index.ts':
-    'the preload exposes named, typed functions only (shared/bridge.ts); it runs sandboxed with contextIsolation, and main checks every IPC sender (electron/main/ipc.ts)',
+    'the preload exposes named, typed functions only (shared/contract/bridge.ts); it runs sandboxed with contextIsolation, and main checks every IPC sender (electron/main/ipc.ts)',
 }
 
 // One run over the whole app, so global checks (navigation limits, permission handler, CSP) see

@@ -8,7 +8,7 @@
 // - 'script', for a file: one argument per line, `-sS`; a body goes as $'…' (ANSI-C quoting,
 //   every byte escaped that needs it), or through base64 -d when it holds a NUL byte.
 // A shell argument cannot carry a NUL byte, hence the pipes.
-import type { HeaderPair } from './contract-views'
+import type { HeaderPair } from './contract'
 
 export type CurlStyle = 'line' | 'script'
 

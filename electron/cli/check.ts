@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { CONSUMER_CHECK_DEFAULTS } from '../../shared/conformance'
-import { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind, type HandshakeKind } from '../../shared/handshakes'
+import { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind, type HandshakeKind } from '../../shared/receiver'
 import { SecretFormatError } from '../engine/signatures'
 import { ConsumerCheckInputError, ConsumerUnreachableError, formatReportCard, runConsumerCheck } from '../engine/conformance/consumer'
 import type { Command } from './commands'

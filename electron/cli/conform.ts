@@ -4,7 +4,7 @@
 // 1 one fails, 2 bad usage or a data folder/endpoint that is not there.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { DEFAULT_SENDER_TOLERANCE, type SenderCheckStatus, type SenderConformanceReport } from '../../shared/conformance-sender'
+import { DEFAULT_SENDER_TOLERANCE, type SenderCheckStatus, type SenderConformanceReport } from '../../shared/conformance'
 import { checkSenderConformance, UnknownEndpointError } from '../engine/conformance/sender'
 import { openDatabase } from '../engine/store'
 import { commandArgs } from './command-args'

@@ -4,7 +4,7 @@
 // --keep-secrets. The filters are those of `hookloop requests` and `hookloop deliveries`.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { EXPORT_FORMATS, type ExportFormat } from '../../shared/exports'
+import { EXPORT_FORMATS, type ExportFormat } from '../../shared/contract'
 import { exportSelection, ExportSelectionError } from '../engine/exports'
 import { openDatabase } from '../engine/store'
 import { createListReads, DELIVERY_STATUSES, LIST_LIMIT_MAX, REQUEST_STATUSES, type ListReads } from '../engine/store/list-reads'

@@ -3,7 +3,7 @@
 // small batches beside capture). --keep-days / --keep-mb change the folder's retention (saved, as
 // History in the app or `hookloop prune --save` does). A pass that deleted something logs a line.
 import type { Database } from 'better-sqlite3'
-import { RETENTION_LIMITS, type RetentionSettings } from '../../shared/history'
+import { RETENTION_LIMITS, type RetentionSettings } from '../../shared/contract'
 import { createRealClock } from '../engine/clock'
 import type { Receiver } from '../engine/receiver'
 import { checkRetention, createRetention, type Retention } from '../engine/retention/retention'

@@ -2,8 +2,8 @@
 // file holding a policy spec as subscriptions take it ({"preset": "stripe", "max_attempts": 5}).
 import { existsSync, readFileSync } from 'node:fs'
 import { ZodError } from 'zod'
-import type { Policy } from '../../shared/policy'
-import { POLICY_PRESET_IDS, isPolicyPresetId, resolvePolicy, type PolicySpec } from '../../shared/policy-presets'
+import type { Policy } from '../../shared/sender'
+import { POLICY_PRESET_IDS, isPolicyPresetId, resolvePolicy, type PolicySpec } from '../../shared/sender'
 import { UsageError } from './usage-error'
 
 export function policyArg(command: string, value: string): Policy {

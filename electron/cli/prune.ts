@@ -3,7 +3,7 @@
 // same small batches the app's retention uses, then gives the freed pages back. Without a limit it
 // applies the folder's saved retention (what the app, `hookloop serve` and `hookloop listen`
 // apply every minute).
-import { formatBytes, type PruneResult, type RetentionSettings } from '../../shared/history'
+import { formatBytes, type PruneResult, type RetentionSettings } from '../../shared/contract'
 import { createRealClock } from '../engine/clock'
 import { createRetention, checkRetention, retentionPlan, type PrunePlan } from '../engine/retention/retention'
 import { openDatabase } from '../engine/store'

@@ -2,8 +2,8 @@
 // [--body-file F] [--data DIR] [--timeout MS] [--json]`: one captured request of a data folder sent
 // to a target again — as it was, edited and re-signed with its endpoint's secret, or edited with
 // the signature left broken — the leg printed and stored beside the request.
-import { explainLeg, targetUrlProblem } from '../../shared/forward'
-import { DefinitionError } from '../../shared/receiver-errors'
+import { explainLeg, targetUrlProblem } from '../../shared/receiver'
+import { DefinitionError } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { resendStored } from '../engine/receiver/resend-stored'
 import type { ResendMode, ResendOptions } from '../engine/receiver/resend'

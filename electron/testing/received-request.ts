@@ -1,8 +1,8 @@
 // A captured request as a test reads it: what arrived, how the receiver judged it (signature
 // verdict, duplicate number) and what it did (the fault applied, the status answered).
-import type { RequestRecord } from '../../shared/receiver-records'
-import type { ResponseOutcome } from '../../shared/receiver-events'
-import type { Step } from '../../shared/rules'
+import type { RequestRecord } from '../../shared/receiver'
+import type { ResponseOutcome } from '../../shared/receiver'
+import type { Step } from '../../shared/receiver'
 import type { VerifyResult } from '../../shared/signatures'
 
 /** valid / invalid: the endpoint's scheme checked the signature; unverified: the endpoint has no scheme. */

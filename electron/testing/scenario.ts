@@ -1,9 +1,9 @@
 // A scenario file run from a test: the same validation and engine as `hookloop run`, the report
 // returned as an object. An invalid file throws, naming the file and every problem with its path.
 import { readFileSync } from 'node:fs'
-import { formatProblem } from '../../shared/scenario-issues'
-import type { ScenarioReport } from '../../shared/scenario-report'
-import { parseScenarioWithSecrets } from '../../shared/scenario-secrets'
+import { formatProblem } from '../../shared/scenario'
+import type { ScenarioReport } from '../../shared/scenario'
+import { parseScenarioWithSecrets } from '../../shared/scenario'
 import { runScenario } from '../engine/scenarios/run'
 
 export interface RunScenarioFileOptions {

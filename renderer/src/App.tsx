@@ -13,7 +13,7 @@ import { ChecksPage } from './views/ChecksPage'
 import { ExportDialog, ImportDialog } from './views/ExportImport'
 import { TimelinePage } from './views/TimelinePage'
 import { TopBar } from './views/TopBar'
-import { COUNT_WORDS, countText } from '../../shared/counts'
+import { COUNT_WORDS, countText } from '../../shared/contract'
 
 export function App() {
   const snapshot = useApp((s) => s.snapshot)

@@ -1,7 +1,7 @@
 // A provider pack: what one real provider's webhook delivery looks like on the wire — its headers,
 // body envelope, content type, signature scheme and retry policy — with the documents it follows.
 // Data only (the renderer reads it too); electron/engine/providers/ builds requests from it.
-import { isPolicyPresetId, type PolicyPresetId } from '../policy-presets'
+import { isPolicyPresetId, type PolicyPresetId } from '../sender'
 import { isSchemeId, type SchemeId } from '../signatures'
 
 export const PROVIDER_IDS = [

@@ -7,7 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { POLICY_PRESETS } from '../../shared/policy-presets'
+import { POLICY_PRESETS } from '../../shared/sender'
 import { openDatabase } from '../../electron/engine/store'
 import { createHistoryStore } from '../../electron/engine/store/history'
 import { LATEST_SCHEMA_VERSION } from '../../electron/engine/store/migrations'

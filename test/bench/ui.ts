@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import WebSocket from 'ws'
-import { POLICY_PRESETS } from '../../shared/policy-presets'
+import { POLICY_PRESETS } from '../../shared/sender'
 import { openDatabase } from '../../electron/engine/store'
 
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']

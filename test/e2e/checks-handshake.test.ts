@@ -6,7 +6,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { App, ExpressReceiver, LogLevel } from '@slack/bolt'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { HANDSHAKE_KINDS, HANDSHAKES } from '../../shared/handshakes'
+import { HANDSHAKE_KINDS, HANDSHAKES } from '../../shared/receiver'
 import { screenshot } from './support/app'
 import { browserSession } from './support/session'
 

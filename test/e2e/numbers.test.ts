@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { failureRateIsRed } from '../../shared/counts'
+import { failureRateIsRed } from '../../shared/contract'
 import { formatPercent } from '../../renderer/src/lib/format'
 import { connectControlAt } from '../integration/host/control-client'
 import { directMetrics, directRowTotal, seedKnownMix, startConsumer, type DirectMetrics } from '../support/known-mix'

@@ -3,7 +3,7 @@
 // would have sent with `body`. For receiver tests that need an attempt to link to.
 import { randomUUID } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
-import { resolvePolicy } from '../../shared/policy-presets'
+import { resolvePolicy } from '../../shared/sender'
 import { attemptLink, type LinkedAttempt } from '../../electron/engine/sender/attempt-link'
 import { createAttemptLinkStore } from '../../electron/engine/store/attempt-links'
 

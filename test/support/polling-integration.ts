@@ -2,7 +2,7 @@
 // consumer, also polls the sender's reconciliation feed, so a lost webhook is still processed.
 // Processing is idempotent by event_id (the webhook and the feed may both bring an event).
 import http from 'node:http'
-import type { FeedPage } from '../../shared/feed'
+import type { FeedPage } from '../../shared/contract'
 
 export interface PollingIntegration {
   url: string

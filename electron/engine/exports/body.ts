@@ -1,6 +1,6 @@
 // Bodies in JSON exports: UTF-8 text when the bytes are exactly that text, base64 otherwise, so
 // an export never changes a byte of what was sent.
-import type { CaseBody } from '../../../shared/exports'
+import type { CaseBody } from '../../../shared/contract'
 
 /** The text when the bytes are valid UTF-8 without NUL (they survive JSON and shells); else null. */
 export function utf8Text(bytes: Uint8Array): string | null {

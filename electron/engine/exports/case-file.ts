@@ -1,7 +1,7 @@
 // A Hookloop case file: the endpoints (with rules) and subscriptions involved, in the form a
 // scenario file takes them, plus the captured requests and the deliveries with every attempt
 // and its outcome. What support attaches to a ticket and QA opens again.
-import { CASE_FILE_VERSION, type CaseAttempt, type CaseDelivery, type CaseFile, type CaseRequest } from '../../../shared/exports'
+import { CASE_FILE_VERSION, type CaseAttempt, type CaseDelivery, type CaseFile, type CaseRequest } from '../../../shared/contract'
 import { endpointDefinition } from '../../../shared/receiver'
 import { toCaseBody } from './body'
 import type { Collected } from './collect'

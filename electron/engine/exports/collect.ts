@@ -2,7 +2,7 @@
 // attempts and event bodies), and the endpoints (with rules) and subscriptions involved.
 import type { Database } from 'better-sqlite3'
 import type { Endpoint } from '../../../shared/receiver'
-import type { RequestRecord } from '../../../shared/receiver-records'
+import type { RequestRecord } from '../../../shared/receiver'
 import { toRequestRecord } from '../receiver/records'
 import { createAttemptStatements, type AttemptRow } from '../store/attempts'
 import { createDeliveryStatements, type DeliveryRow } from '../store/deliveries'
@@ -12,7 +12,7 @@ import type { StoredEvent } from '../store/events'
 import { createRequestStore } from '../store/requests'
 import { createRuleStore, type StoredRule } from '../store/rules'
 import { createSubscriptionStatements, type SubscriptionRow } from '../store/subscriptions'
-import { isEnvelope } from '../../../shared/envelope'
+import { isEnvelope } from '../../../shared/sender'
 import { sentBody } from '../sender/envelope'
 
 export interface CollectedDelivery {

@@ -1,7 +1,7 @@
 // One HTTP exchange, whichever side it comes from: a request we captured (and our answer), or an
 // attempt our sender made (and the answer it got). HAR and cURL exports are written from these.
-import type { HarHookloopFields } from '../../../shared/exports'
-import type { RequestRecord } from '../../../shared/receiver-records'
+import type { HarHookloopFields } from '../../../shared/contract'
+import type { RequestRecord } from '../../../shared/receiver'
 import { headerValue } from './body'
 import type { Collected } from './collect'
 

@@ -1,7 +1,7 @@
 // exportSelection: the one entry point — selected requests and deliveries out of a store, in a
 // format, redacted unless asked not to. Returns the file's text.
 import type { Database } from 'better-sqlite3'
-import type { ExportFormat, ExportSelection } from '../../../shared/exports'
+import type { ExportFormat, ExportSelection } from '../../../shared/contract'
 import { toCaseFile } from './case-file'
 import { collectSelection, ExportSelectionError, type Collected, type CollectProgress } from './collect'
 import { toCurlScript } from './curl'

@@ -2,7 +2,7 @@
 // are base64 with `encoding: "base64"` — in response content as HAR defines it, and in postData
 // the same way (the field other tools read there too). Sizes are byte counts; -1 = unknown.
 import { STATUS_CODES } from 'node:http'
-import type { Har, HarEntry, HarNameValue } from '../../../shared/exports'
+import type { Har, HarEntry, HarNameValue } from '../../../shared/contract'
 import { headerValue, utf8Text } from './body'
 import type { Exchange } from './exchange'
 import type { Redactor } from './redact'

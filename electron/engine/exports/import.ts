@@ -1,6 +1,6 @@
 // Reading a HAR 1.2 or a Hookloop case file back into requests to replay. A broken file gets an
 // ImportError that says what is wrong and where (entry number, field), never a stack trace.
-import { CASE_FILE_VERSION, type ReplayItem } from '../../../shared/exports'
+import { CASE_FILE_VERSION, type ReplayItem } from '../../../shared/contract'
 import { decodeBase64 } from './body'
 
 export class ImportError extends Error {

@@ -3,7 +3,7 @@
 // outcome), and the setup when the file carries it. `parseImportFile` reads the same files for a
 // replay, which needs neither times nor verdicts; this is what turning a file into a scenario
 // needs. Broken files get the same ImportError, naming the entry and field.
-import { CASE_FILE_VERSION, type CaseFile } from '../../../shared/exports'
+import { CASE_FILE_VERSION, type CaseFile } from '../../../shared/contract'
 import { bodyFrom, caseBody, headerList, ImportError, isObject, type Json } from './import'
 
 export interface IncidentRequest {

@@ -4,7 +4,7 @@
 // retired ones too). Headers and query parameters are redacted by name; then every secret and
 // every redacted value is replaced wherever else it appears in the output (a body or a URL that
 // echoes one), so none leaves in an export.
-import { REDACTED } from '../../../shared/exports'
+import { REDACTED } from '../../../shared/contract'
 import { isSecretName, redactKnownValues, redactQuery, redactUrl } from '../../../shared/redaction'
 import { SCHEMES } from '../../../shared/signatures'
 

@@ -2,7 +2,7 @@
 // secret when asked (the export's signatures are redacted, or were made with someone else's
 // secret). The id header of the scheme is kept, so a replay is the same message to a deduper.
 import { Agent, request } from 'undici'
-import { REDACTED, type ReplayItem, type ReplayResult } from '../../../shared/exports'
+import { REDACTED, type ReplayItem, type ReplayResult } from '../../../shared/contract'
 import { SCHEMES, type CustomHmacOptions, type SchemeId } from '../../../shared/signatures'
 import { classifyNetworkError } from '../sender/classify-error'
 import { sign } from '../signatures'

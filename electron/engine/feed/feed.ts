@@ -2,7 +2,7 @@
 // published is listed, whatever happened to its deliveries: a delivery lost to the `drop` fault
 // is exactly what a polling integration must find here.
 import type { Database } from 'better-sqlite3'
-import type { FeedEvent, FeedPage, FeedQuery } from '../../../shared/feed'
+import type { FeedEvent, FeedPage, FeedQuery } from '../../../shared/contract'
 import { createFeedStatements } from '../store/feed'
 import { encodeCursor } from './cursor'
 import { parsedPayload } from '../sender/envelope'

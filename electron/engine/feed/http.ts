@@ -1,7 +1,7 @@
 // The /api/v1/ routes on the receiver's server. Not webhooks: they are answered here and never
 // captured as requests. Only GET /api/v1/events exists; the rest of /api/v1/ is a JSON 404/405.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { API_PATH_PREFIX, FEED_PATH, type FeedErrorBody } from '../../../shared/feed'
+import { API_PATH_PREFIX, FEED_PATH, type FeedErrorBody } from '../../../shared/contract'
 import type { EventFeed } from './feed'
 import { parseFeedQuery } from './query'
 

@@ -1,5 +1,5 @@
 // Query parameters of GET /api/v1/events → FeedQuery, or the one parameter that is wrong and why.
-import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, type FeedParameter, type FeedQuery } from '../../../shared/feed'
+import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, type FeedParameter, type FeedQuery } from '../../../shared/contract'
 import { decodeCursor } from './cursor'
 
 export type FeedQueryResult = { ok: true; query: FeedQuery } | { ok: false; code: 'invalid_parameter' | 'missing_parameter'; parameter: FeedParameter; message: string }

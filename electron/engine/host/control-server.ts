@@ -1,5 +1,5 @@
 // The engine's one front door for UIs: an HTTP server on 127.0.0.1 that serves the renderer and,
-// at CONTROL_PATH, a WebSocket speaking shared/contract.ts. Host, Origin and the per-run token
+// at CONTROL_PATH, a WebSocket speaking shared/contract/messages.ts. Host, Origin and the per-run token
 // are checked before the upgrade; every command's request is validated by its schema.
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -16,7 +16,7 @@ import {
   type ServerFrame,
 } from '../../../shared/contract'
 import type { z } from 'zod'
-import { createEventBatcher, type EventBatcher } from '../../../shared/event-batcher'
+import { createEventBatcher, type EventBatcher } from '../../../shared/contract'
 import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
 import { hostErrorOf } from './host-error'
 import { createStaticHandler, securityHeaders } from './static-files'

@@ -1,7 +1,7 @@
 // Forward mode as the UI sees it: one leg to a target for the inspector (exactly what was sent and
 // what came back, bodies as base64), and the short "did the app see it" line under a timeline mark.
 import type { AppMark, ForwardLegView, HeaderPair, MarkTone } from '../../../shared/contract'
-import { explainLeg, FORWARD_LEG_OUTCOMES, type ForwardLeg, type ForwardLegOutcome } from '../../../shared/forward'
+import { explainLeg, FORWARD_LEG_OUTCOMES, type ForwardLeg, type ForwardLegOutcome } from '../../../shared/receiver'
 
 const pairs = (headers: readonly [string, string][]): HeaderPair[] => headers.map(([name, value]) => ({ name, value }))
 const base64 = (bytes: Uint8Array | null): string => (bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') : '')

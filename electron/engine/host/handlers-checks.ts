@@ -1,6 +1,6 @@
 // The two conformance checks: a battery of deliveries to someone's endpoint, and what a provider
 // delivered to one of ours against its documented policy.
-import { POLICY_PRESETS } from '../../../shared/policy-presets'
+import { POLICY_PRESETS } from '../../../shared/sender'
 import { ConsumerCheckInputError, runConsumerCheck } from '../conformance/consumer'
 import { SecretFormatError } from '../signatures'
 import { checkSenderConformance } from '../conformance/sender'

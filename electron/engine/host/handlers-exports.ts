@@ -1,6 +1,6 @@
 // Selected deliveries and requests out as a file (HAR, cURL, case file), and a file's requests
 // sent again to a URL or one of our endpoints.
-import type { ExportFormat } from '../../../shared/exports'
+import type { ExportFormat } from '../../../shared/contract'
 import { exportSelection, parseImportFile, replayItems } from '../exports'
 import { IncidentConversionError } from '../scenarios/from-incident'
 import { scenarioFromIncidentText } from '../scenarios/incident-file'

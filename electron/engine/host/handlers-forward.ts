@@ -2,7 +2,7 @@
 // captured request to a target. The receiver validates (http(s) only, no loop back to itself);
 // its refusals name the contract's field (forwardTo, to), not the file format's (forward_to).
 import { endpointDefinition, type Endpoint } from '../../../shared/receiver'
-import { DefinitionError } from '../../../shared/receiver-errors'
+import { DefinitionError } from '../../../shared/receiver'
 import type { CommandHandlers } from './control-server'
 import type { HandlerContext } from './handlers'
 import { HostError } from './host-error'

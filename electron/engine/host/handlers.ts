@@ -3,7 +3,7 @@
 // errors in one place (host-error.ts).
 import { randomBytes } from 'node:crypto'
 import type { Snapshot, SubscriptionView } from '../../../shared/contract'
-import { RULE_PRESETS } from '../../../shared/rules-presets'
+import { RULE_PRESETS } from '../../../shared/receiver'
 import { SCHEME_IDS } from '../../../shared/signatures'
 import { packSubscription } from '../providers'
 import { sendPayload } from './event-send'

@@ -1,7 +1,7 @@
 // How the timeline names a request that a `handshake` step answered: its mark reads "handshake
 // 200" and, when its body names no event type (X's, Graph's and Dropbox's are bodiless), its row
 // is named after the handshake — so a provider's verification shows as what it was.
-import { HANDSHAKES, isHandshakeKind, type HandshakeKind } from '../../../shared/handshakes'
+import { HANDSHAKES, isHandshakeKind, type HandshakeKind } from '../../../shared/receiver'
 
 /** The handshake a request's recorded fault ({outcome, step, steps}) answered, or null. */
 export function answeredHandshake(faultJson: string | null): HandshakeKind | null {

@@ -1,7 +1,7 @@
 // The history commands: the store's size with its retention, saving the retention, and Clear
 // history (everything, or one endpoint's captures). After a clear every UI re-reads its timeline.
 import type { CommandHandlers } from './control-server'
-import type { HistoryCommandName } from '../../../shared/contract-history'
+import type { HistoryCommandName } from '../../../shared/contract'
 import type { HandlerContext } from './handlers'
 import { HostError } from './host-error'
 

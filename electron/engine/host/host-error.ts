@@ -2,7 +2,7 @@
 // input or an impossible operation gets the code the UI can act on; anything else (a TypeError, a
 // failed assertion) is a bug and stays what it is, so the control server answers it as internal.
 import type { ErrorCode } from '../../../shared/contract'
-import { DefinitionError } from '../../../shared/receiver-errors'
+import { DefinitionError } from '../../../shared/receiver'
 import { ConsumerCheckInputError, ConsumerUnreachableError } from '../conformance/consumer'
 import { UnknownEndpointError } from '../conformance/sender'
 import { ExportSelectionError, ImportError } from '../exports'

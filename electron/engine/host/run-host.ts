@@ -3,7 +3,7 @@
 // clock mode rebuilds the engine on the same data file and receiver port; UIs stay connected.
 import type { Clock } from '../../../shared/clock'
 import type { Snapshot, SubscriptionView } from '../../../shared/contract'
-import { explainFault, explainRule, parseRule } from '../../../shared/rules'
+import { explainFault, explainRule, parseRule } from '../../../shared/receiver'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { watchTimeline, type TimelineWatch } from './timeline-watch'
 import { watchDefinitions, type DefinitionsWatch } from './definitions-watch'

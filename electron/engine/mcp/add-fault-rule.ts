@@ -1,12 +1,12 @@
-// add_fault_rule: a rule preset (shared/rules-presets.ts) on an endpoint, as the app's "add a
+// add_fault_rule: a rule preset (shared/receiver/rule-presets.ts) on an endpoint, as the app's "add a
 // preset" does (host/handlers.ts rule.addPreset): the preset's defaults, then the parameters
 // given, validated by the preset's own schema, written through the store's rule module. A running
 // app or `hookloop listen` on the folder sees the new row (host/definitions-watch.ts) and applies it.
 import { randomBytes, randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import { explainRule } from '../../../shared/rules'
-import { PRESET_IDS, RULE_PRESETS, expandPreset } from '../../../shared/rules-presets'
-import { DefinitionError } from '../../../shared/receiver-errors'
+import { explainRule } from '../../../shared/receiver'
+import { PRESET_IDS, RULE_PRESETS, expandPreset } from '../../../shared/receiver'
+import { DefinitionError } from '../../../shared/receiver'
 import { defineTool, ToolError } from './context'
 
 const presetList = PRESET_IDS.map((id) => {

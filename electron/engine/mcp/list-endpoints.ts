@@ -1,6 +1,6 @@
 // list_endpoints: the endpoints of the data folder as the app's endpoint list shows them, with
 // their rules explained; secrets only as hints (the app's own "whse…3f9a").
-import { explainRule } from '../../../shared/rules'
+import { explainRule } from '../../../shared/receiver'
 import { defineTool } from './context'
 
 export const listEndpoints = defineTool({

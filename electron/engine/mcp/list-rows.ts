@@ -3,7 +3,7 @@
 // the ids show_request, show_delivery and `hookloop export` take.
 import { z } from 'zod'
 import type { TimelineFilter, TimelineRow } from '../../../shared/contract'
-import { TIMELINE_STATUSES } from '../../../shared/delivery'
+import { TIMELINE_STATUSES } from '../../../shared/sender'
 import { defineTool } from './context'
 import { iso } from './answer-text'
 

@@ -1,7 +1,7 @@
 // remove_fault_rule: a rule deleted through the store's rule module; a running app or
 // `hookloop listen` on the folder stops applying it (host/definitions-watch.ts).
 import { z } from 'zod'
-import { explainRule } from '../../../shared/rules'
+import { explainRule } from '../../../shared/receiver'
 import { defineTool, ToolError } from './context'
 
 export const removeFaultRule = defineTool({

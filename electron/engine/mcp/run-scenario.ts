@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import { formatProblem } from '../../../shared/scenario-issues'
-import { parseScenarioWithSecrets } from '../../../shared/scenario-secrets'
+import { formatProblem } from '../../../shared/scenario'
+import { parseScenarioWithSecrets } from '../../../shared/scenario'
 import { runScenario } from '../scenarios/run'
 import { defineTool, ToolError } from './context'
 

@@ -1,14 +1,14 @@
 import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto'
-import { HANDSHAKES, type HandshakeKind } from '../../../shared/handshakes'
+import { HANDSHAKES, type HandshakeKind } from '../../../shared/receiver'
 import { sign } from '../signatures'
 
 // The verification handshakes providers make before they deliver to a new URL (their definitions
-// and source notes: shared/handshakes.ts), from the sender's side: the challenge request each
+// and source notes: shared/receiver/handshakes.ts), from the sender's side: the challenge request each
 // provider sends, the answer its docs require, and a grade of the answer a consumer gave.
 // `handshakeAnswer` is the correct answer (what a consumer must do, and what Hookloop's receiver
 // answers with a `handshake` step).
 
-export { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind, type HandshakeKind } from '../../../shared/handshakes'
+export { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind, type HandshakeKind } from '../../../shared/receiver'
 
 export interface HandshakeRequest {
   kind: HandshakeKind

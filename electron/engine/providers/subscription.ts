@@ -1,5 +1,5 @@
 import { PROVIDERS, type ProviderId } from '../../../shared/providers'
-import type { PolicySpec } from '../../../shared/policy-presets'
+import type { PolicySpec } from '../../../shared/sender'
 import type { SubscriptionInput } from '../sender/subscriptions'
 import type { SubscriptionTarget } from '../store/subscriptions'
 

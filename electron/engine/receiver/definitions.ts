@@ -2,10 +2,7 @@
 // snapshot (routes by slug, the rule engine's rules) that each change rebuilds once checked and saved.
 import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
-import { DefinitionError } from '../../../shared/receiver-errors'
-import { ENDPOINT_PATH_PREFIX, endpointPath, parseEndpoint, type Endpoint } from '../../../shared/receiver'
-import { explainRule, type Rule } from '../../../shared/rules'
-import { parseRuleOrPreset } from '../../../shared/rules-presets'
+import { DefinitionError, ENDPOINT_PATH_PREFIX, endpointPath, parseEndpoint, type Endpoint, explainRule, type Rule, parseRuleOrPreset } from '../../../shared/receiver'
 import { transactional } from '../store'
 import { createEndpointStore } from '../store/endpoints'
 import { createRuleStore, type StoredRule } from '../store/rules'

@@ -1,7 +1,7 @@
 // The `forward` and `forward-copy` steps on a request being answered: the glue between the
 // step runner (steps.ts) and the forwarder (forward.ts). The sender's answer is the target's
 // answer, relayed as it arrives; when the target fails, 502 ("your app is down") or 504.
-import { explainLeg, type ForwardCopyStep, type ForwardStep } from '../../../shared/forward'
+import { explainLeg, type ForwardCopyStep, type ForwardStep } from '../../../shared/receiver'
 import type { BodyBudget } from './body-budget'
 import type { ForwardSource, Forwarder } from './forward'
 import { defaultReply, finished, gone, holdUntilClosed, type ForwardHooks, type StepResult, type StepRun } from './steps'

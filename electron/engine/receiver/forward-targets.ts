@@ -1,8 +1,8 @@
 // Forward targets are checked when a rule or an endpoint is saved: a target that points back at
 // this receiver (its local port, or the tunnel's public URL) would forward each request to
 // itself, forever. The error names the field, like every other definition error.
-import { DefinitionError } from '../../../shared/receiver-errors'
-import type { Rule, Step } from '../../../shared/rules'
+import { DefinitionError } from '../../../shared/receiver'
+import type { Rule, Step } from '../../../shared/receiver'
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1', '0.0.0.0', '[::]'])
 

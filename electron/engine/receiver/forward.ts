@@ -6,7 +6,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import https from 'node:https'
 import { performance } from 'node:perf_hooks'
 import type { Clock } from '../../../shared/clock'
-import { DEFAULT_FORWARD_TIMEOUT_MS, type ForwardLeg, type ForwardLegKind, type ForwardLegOutcome } from '../../../shared/forward'
+import { DEFAULT_FORWARD_TIMEOUT_MS, type ForwardLeg, type ForwardLegKind, type ForwardLegOutcome } from '../../../shared/receiver'
 import { holdWork, waitingOnClock } from '../clock'
 
 /** The captured request as a target gets it. */

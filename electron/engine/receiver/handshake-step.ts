@@ -5,8 +5,8 @@
 // the provider's check for it. Computed in the inspect stage, while the body is at hand; the
 // answer is then written like a reply (steps.ts), so the request's row records it, with the
 // handshake step as the fault applied.
-import { challengeOf, HANDSHAKES } from '../../../shared/handshakes'
-import type { Step } from '../../../shared/rules'
+import { challengeOf, HANDSHAKES } from '../../../shared/receiver'
+import type { Step } from '../../../shared/receiver'
 import type { VerifyResult } from '../../../shared/signatures'
 import { handshakeAnswer } from '../providers/handshakes'
 import type { PreparedReply } from './steps'

@@ -2,5 +2,5 @@
 // answer by rules (faults included). Definitions live in shared/ (rules, receiver, events).
 export { createReceiver, type Receiver, type ReceiverOptions } from './receiver'
 export type { RuleEntry } from './definitions'
-export type { ReceiverEvent, ReceiverEventMap, ReceiverEventType, ReceiverEventListener, ResponseOutcome, CapturedRequest } from '../../../shared/receiver-events'
-export type { RequestRecord } from '../../../shared/receiver-records'
+export type { ReceiverEvent, ReceiverEventMap, ReceiverEventType, ReceiverEventListener, ResponseOutcome, CapturedRequest } from '../../../shared/receiver'
+export type { RequestRecord } from '../../../shared/receiver'

@@ -3,7 +3,7 @@
 // Nothing here writes or answers; the result goes into the request's Capture.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Endpoint } from '../../../shared/receiver'
-import type { Step } from '../../../shared/rules'
+import type { Step } from '../../../shared/receiver'
 import type { VerifyResult } from '../../../shared/signatures'
 import { boundKey, type BoundedKey, type DedupeTracker, type KeyArrival, type KeyExtractor } from './dedupe'
 import { readBodyDocument } from './json-document'

@@ -1,14 +1,14 @@
 // Resend to your app: any captured request sent to a target again, on demand — as it was (the
 // original signature, to test the app's checks), edited and re-signed with the endpoint's secret,
 // or edited with the signature left broken on purpose. Each resend is a stored `resend` leg.
-import type { ForwardLeg } from '../../../shared/forward'
+import type { ForwardLeg } from '../../../shared/receiver'
 import type { Endpoint } from '../../../shared/receiver'
-import { DefinitionError } from '../../../shared/receiver-errors'
-import type { RequestRecord } from '../../../shared/receiver-records'
+import { DefinitionError } from '../../../shared/receiver'
+import type { RequestRecord } from '../../../shared/receiver'
 import { SCHEMES } from '../../../shared/signatures'
 import { sign } from '../signatures'
 import { outboundHeaders, type Forwarder, type ForwardSource } from './forward'
-import { targetUrlProblem } from '../../../shared/forward'
+import { targetUrlProblem } from '../../../shared/receiver'
 
 export const RESEND_MODES = ['as-is', 'resign', 'broken'] as const
 export type ResendMode = (typeof RESEND_MODES)[number]

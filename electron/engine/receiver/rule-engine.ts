@@ -4,7 +4,7 @@
 // matchers before it — which keeps a seeded run reproducible.
 import type { IncomingHttpHeaders } from 'node:http'
 import { parseJsonPath, readJsonPath, type JsonPath } from '../../../shared/receiver'
-import type { Matcher, Rule, Step } from '../../../shared/rules'
+import type { Matcher, Rule, Step } from '../../../shared/receiver'
 import { JsonNumberText } from './json-document'
 import { compileQueryMatcher } from './query-matcher'
 

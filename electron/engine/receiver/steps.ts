@@ -4,9 +4,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Clock } from '../../../shared/clock'
-import type { ForwardCopyStep, ForwardStep } from '../../../shared/forward'
-import type { ResponseOutcome } from '../../../shared/receiver-events'
-import type { Step } from '../../../shared/rules'
+import type { ForwardCopyStep, ForwardStep } from '../../../shared/receiver'
+import type { ResponseOutcome } from '../../../shared/receiver'
+import type { Step } from '../../../shared/receiver'
 import { waitingOnClock } from '../clock'
 
 export interface StepRun {

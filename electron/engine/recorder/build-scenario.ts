@@ -2,8 +2,8 @@
 // it (the store's deliveries and attempts) into a scenario file in the format `hookloop run`
 // takes. Pure: the engine's state reaches it through plain records, so it is unit-tested alone.
 import type { ScenarioInput } from '../../../shared/scenario'
-import type { DeliveryStatus } from '../../../shared/delivery'
-import type { SendFaultInput } from '../../../shared/sender-faults'
+import type { DeliveryStatus } from '../../../shared/sender'
+import type { SendFaultInput } from '../../../shared/sender'
 
 export type RecordedClock = { mode: 'real' } | { mode: 'scaled'; factor: number } | { mode: 'virtual' }
 

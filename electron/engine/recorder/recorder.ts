@@ -4,12 +4,12 @@
 // first needed; what happened (deliveries, attempts, the receiver's verdicts) is read from the store
 // at Stop. The result is a scenario file `hookloop run` plays, checked by the same validator.
 import type { CommandName, RecordingView } from '../../../shared/contract'
-import { isPolicyPresetId, POLICY_PRESETS } from '../../../shared/policy-presets'
+import { isPolicyPresetId, POLICY_PRESETS } from '../../../shared/sender'
 import { endpointDefinition } from '../../../shared/receiver'
 import type { ScenarioInput } from '../../../shared/scenario'
-import type { ScenarioProblem } from '../../../shared/scenario-issues'
-import { validateScenario } from '../../../shared/scenario-validate'
-import type { SendFaultInput } from '../../../shared/sender-faults'
+import type { ScenarioProblem } from '../../../shared/scenario'
+import { validateScenario } from '../../../shared/scenario'
+import type { SendFaultInput } from '../../../shared/sender'
 import type { Engine } from '../engine'
 import { createDetailReads } from '../store/detail-reads'
 import { createScenarioRecordStatements } from '../store/scenario-records'

@@ -14,7 +14,7 @@
 // not be the next thing a virtual clock jumps to, nor keep a process alive.
 import type { Database } from 'better-sqlite3'
 import type { Clock, TimerHandle } from '../../../shared/clock'
-import { RETENTION_LIMITS, type PruneResult, type RetentionSettings, type StoreSizeView } from '../../../shared/history'
+import { RETENTION_LIMITS, type PruneResult, type RetentionSettings, type StoreSizeView } from '../../../shared/contract'
 import { createHistoryStore, type BatchLimits, type HistoryBatch, type HistorySelection } from '../store/history'
 import { createSenderHistoryStore, type SenderHistorySelection } from '../store/sender-history'
 

@@ -2,7 +2,7 @@
 // — done on the engine's sender at their moment of the run. Each ends in a line of the report;
 // one that cannot be done (a retry while an attempt is in flight …) fails the run, visibly.
 import type { ScenarioAction } from '../../../shared/scenario'
-import type { ReportAction } from '../../../shared/scenario-report'
+import type { ReportAction } from '../../../shared/scenario'
 import type { Engine } from '../engine'
 
 export interface ActionContext {

@@ -2,8 +2,8 @@
 // (present, equal, matching), body fields by path, the receiver's signature verdict and duplicate
 // number. Pure, like the other expectations: it reads only the report's arrivals.
 import type { ArrivalExpectation, HeaderCheck } from '../../../shared/scenario'
-import type { ExpectationResult, ReportArrival } from '../../../shared/scenario-report'
-import { formatPath } from '../../../shared/scenario-issues'
+import type { ExpectationResult, ReportArrival } from '../../../shared/scenario'
+import { formatPath } from '../../../shared/scenario'
 
 type Path = (string | number)[]
 

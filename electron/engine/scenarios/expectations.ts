@@ -1,9 +1,9 @@
 // Judges a finished run against the scenario's expectations. Pure: it sees only the report's
 // deliveries and endpoints, so the same verdicts come out of a live run and a saved report.
 import { eventLocalId, type DeliveryExpectation, type EndpointExpectation, type Scenario } from '../../../shared/scenario'
-import type { ExpectationResult, ExpectationSubject, ReportArrival, ReportDelivery, ReportEndpoint, ReportForwardLeg } from '../../../shared/scenario-report'
-import { formatPath } from '../../../shared/scenario-issues'
-import { statusOfWord } from '../../../shared/scenario-status-words'
+import type { ExpectationResult, ExpectationSubject, ReportArrival, ReportDelivery, ReportEndpoint, ReportForwardLeg } from '../../../shared/scenario'
+import { formatPath } from '../../../shared/scenario'
+import { statusOfWord } from '../../../shared/scenario'
 import { evaluateArrivals } from './arrivals'
 import { evaluateForwards } from './forwards'
 

@@ -3,7 +3,7 @@
 // the run sent, each tied to the endpoint it came through and the event it carried.
 import type { Database } from 'better-sqlite3'
 import type { Scenario } from '../../../shared/scenario'
-import { retargetForwardTo, retargetRule, type ReportForwardLeg } from '../../../shared/scenario-forward'
+import { retargetForwardTo, retargetRule, type ReportForwardLeg } from '../../../shared/scenario'
 import { createForwardLegStore } from '../store/forward-legs'
 import type { RecordedDelivery, RecordedEndpointRequest } from './report'
 

@@ -4,14 +4,14 @@
 // sends the body as it was (a repeat of the same event id is a `resend`, so the receiver numbers
 // it as it did), our sender's deliveries under their own policy, and what was observed as
 // expectations — so the scenario fails the day the behaviour changes. Secrets never enter the
-// file: they are `${NAME}` placeholders the runner fills (shared/scenario-secrets.ts). Pure.
+// file: they are `${NAME}` placeholders the runner fills (shared/scenario/secret-placeholders.ts). Pure.
 import { DEDUPE_PRESETS, type DedupeKey } from '../../../shared/receiver'
-import { DECISIONS } from '../../../shared/policy'
-import { DELIVERY_STATUSES } from '../../../shared/delivery'
+import { DECISIONS } from '../../../shared/sender'
+import { DELIVERY_STATUSES } from '../../../shared/sender'
 import type { ScenarioInput } from '../../../shared/scenario'
-import { placeholder, placeholderName } from '../../../shared/scenario-secrets'
+import { placeholder, placeholderName } from '../../../shared/scenario'
 import { SCHEMES, isSchemeId, type SchemeId } from '../../../shared/signatures'
-import type { Step } from '../../../shared/rules'
+import type { Step } from '../../../shared/receiver'
 import { headerValue } from '../exports/body'
 import type { Incident, IncidentRequest } from '../exports/incident'
 import { localName } from '../recorder/build-scenario'
@@ -20,7 +20,7 @@ import { deliveryPlan, isObject, jsonBody, type ArrivalExpectationInput, type En
 import { eventIdAt, idLocation, locationOfDedupe, recogniseProvider } from './incident-provider'
 import { replayedHeaders } from './incident-headers'
 import { checkSignature } from './incident-verdicts'
-import { EVENT_ID_RULE, isEventId } from '../../../shared/event-id'
+import { EVENT_ID_RULE, isEventId } from '../../../shared/sender'
 
 type Expect = NonNullable<ScenarioInput['expect']>
 type DeliveryExpect = NonNullable<Expect['deliveries']>[number]

@@ -3,10 +3,10 @@
 // when the file shows it had one, redacted headers left out), and the endpoint it goes to in the
 // run — the setup's endpoint in a loop, or for a consumer's own URL an endpoint of ours that
 // answers each attempt as that URL answered. Also the plan of an endpoint both halves share.
-import { REDACTED } from '../../../shared/exports'
+import { REDACTED } from '../../../shared/contract'
 import type { ScenarioInput } from '../../../shared/scenario'
-import { defaultEventIdHeaderName } from '../../../shared/scenario-policy'
-import { placeholder, placeholderName } from '../../../shared/scenario-secrets'
+import { defaultEventIdHeaderName } from '../../../shared/scenario'
+import { placeholder, placeholderName } from '../../../shared/scenario'
 import { isSchemeId, type SchemeId } from '../../../shared/signatures'
 import { utf8Text } from '../exports/body'
 import type { Incident, IncidentDelivery } from '../exports/incident'

@@ -1,7 +1,7 @@
 // A HAR or case file's text → a scenario file's text, checked by the same validator `hookloop
 // run` uses: what both `hookloop import --as-scenario` and the app's "Make it a scenario" call.
-import { formatProblem } from '../../../shared/scenario-issues'
-import { validateScenario } from '../../../shared/scenario-validate'
+import { formatProblem } from '../../../shared/scenario'
+import { validateScenario } from '../../../shared/scenario'
 import type { ScenarioInput } from '../../../shared/scenario'
 import { parseIncident } from '../exports/incident'
 import { incidentToScenario, type IncidentOptions } from './from-incident'

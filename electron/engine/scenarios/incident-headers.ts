@@ -3,7 +3,7 @@
 // like the customer's. Left out: what the scheme and the sender make per request (signature,
 // timestamp, event id, length), what a proxy or a tunnel adds, credentials, and redacted values.
 // A header whose value changed between requests cannot be one subscription's: a note says so.
-import { REDACTED } from '../../../shared/exports'
+import { REDACTED } from '../../../shared/contract'
 import { SCHEMES, type SchemeId } from '../../../shared/signatures'
 import type { IncidentRequest } from '../exports/incident'
 

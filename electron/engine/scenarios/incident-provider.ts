@@ -1,7 +1,7 @@
 // Who sent the requests of an incident file that carries no setup (a customer's HAR), and where
 // each request carries its event id: the provider packs (shared/providers) recognised by their
 // signature header, user agent and own headers, and the receiver's dedupe presets
-// (shared/receiver.ts) for where that provider puts its id — a header (webhook-id, svix-id,
+// (shared/receiver/endpoints.ts) for where that provider puts its id — a header (webhook-id, svix-id,
 // X-GitHub-Delivery) or a body field (Stripe's `id`). Pure.
 import { PROVIDERS, type ProviderPack } from '../../../shared/providers'
 import { DEDUPE_PRESETS, parseJsonPath, readJsonPath, type DedupeKey } from '../../../shared/receiver'

@@ -2,7 +2,7 @@
 // the scheme's own check, run on the bytes and headers the file holds, with the secret the person
 // gave (`hookloop import --secret`) and the time the request arrived (a stale timestamp is judged
 // as the receiver judged it then, not today). Pure.
-import { REDACTED } from '../../../shared/exports'
+import { REDACTED } from '../../../shared/contract'
 import { SCHEMES, type HeaderMap, type SchemeId } from '../../../shared/signatures'
 import { headerValue } from '../exports/body'
 import type { IncidentRequest } from '../exports/incident'

@@ -2,9 +2,9 @@
 // (for a file that carries no rules), as the outcome our sender will see, a signature verdict as
 // the sending-side fault that reproduces it, and deterministic event ids.
 import { createHash } from 'node:crypto'
-import type { Step } from '../../../shared/rules'
-import type { SendFaultInput } from '../../../shared/sender-faults'
-import { isEventId, UUID_V4_PATTERN } from '../../../shared/event-id'
+import type { Step } from '../../../shared/receiver'
+import type { SendFaultInput } from '../../../shared/sender'
+import { isEventId, UUID_V4_PATTERN } from '../../../shared/sender'
 
 /** The receiver's recorded answer as the step that gives it again; null when it cannot be made. */
 export function stepFor(outcome: string | null): Step | null {

@@ -4,7 +4,7 @@
 // could not run is a suite with one <error>. The layout satisfies both the Ant schema (strict:
 // properties, system-out and system-err in that order, timestamp without zone, id and package on
 // every suite) and Jenkins' junit-10.xsd; test/fixtures/junit/ holds both.
-import type { ScenarioReport } from '../../../shared/scenario-report'
+import type { ScenarioReport } from '../../../shared/scenario'
 import { formatSummary } from './summary'
 
 /** What happened to one scenario file of a `hookloop run`. */

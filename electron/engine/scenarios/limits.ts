@@ -1,8 +1,8 @@
 // How long a scenario run may take before it is stopped: on the scenario clock (what the
 // scenario's own policies could possibly need) and in real time (so nothing hangs CI).
 import type { Scenario } from '../../../shared/scenario'
-import { resolvePolicy } from '../../../shared/policy-presets'
-import { expectedSchedule } from '../../../shared/policy'
+import { resolvePolicy } from '../../../shared/sender'
+import { expectedSchedule } from '../../../shared/sender'
 
 const HOUR = 3_600_000
 

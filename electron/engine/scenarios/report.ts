@@ -2,9 +2,9 @@
 // delivery's first attempt on the scenario clock, and each attempt that reached one of our own
 // endpoints carries the receiver's verdict (signature reason, duplicate number).
 import type { Scenario } from '../../../shared/scenario'
-import type { ReportAction, ReportArrival, ReportAttempt, ReportDelivery, ReportEndpoint, ReportForwardLeg, ScenarioReport } from '../../../shared/scenario-report'
-import type { ReportTunnel } from '../../../shared/scenario-tunnel'
-import { statusWordFor } from '../../../shared/scenario-status-words'
+import type { ReportAction, ReportArrival, ReportAttempt, ReportDelivery, ReportEndpoint, ReportForwardLeg, ScenarioReport } from '../../../shared/scenario'
+import type { ReportTunnel } from '../../../shared/scenario'
+import { statusWordFor } from '../../../shared/scenario'
 import { evaluateExpectations, presetOf } from './expectations'
 
 export interface RecordedRequest {

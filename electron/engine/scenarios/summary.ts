@@ -1,6 +1,6 @@
 // The readable summary `hookloop run` prints: per delivery every attempt with its time and
 // outcome, then each expectation with ✓ or ✗, then one verdict line.
-import type { ReportAttempt, ScenarioReport } from '../../../shared/scenario-report'
+import type { ReportAttempt, ScenarioReport } from '../../../shared/scenario'
 
 /** 0, 850 ms, 30 s, 2 min, 1 h 4 min, 14 h 30 min — exact ms are shown next to it. */
 export function humanDuration(ms: number): string {

@@ -4,7 +4,7 @@
 // way a provider's does. A tunnel that never comes online fails the run with its last state.
 import type { LookupFunction } from 'node:net'
 import type { Scenario } from '../../../shared/scenario'
-import type { ReportTunnel } from '../../../shared/scenario-tunnel'
+import type { ReportTunnel } from '../../../shared/scenario'
 import { describeTunnelState, type TunnelState } from '../../../shared/tunnel'
 import type { EngineOptions } from '../engine'
 import type { TunnelManager } from '../tunnel'

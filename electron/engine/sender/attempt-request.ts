@@ -1,5 +1,5 @@
 import { PROVIDERS, type ProviderPack } from '../../../shared/providers'
-import type { SendFault } from '../../../shared/sender-faults'
+import type { SendFault } from '../../../shared/sender'
 import { providerBody } from '../providers/envelopes'
 import { providerHeaders } from '../providers/headers'
 import { twilioBodyHashUrl } from '../signatures'

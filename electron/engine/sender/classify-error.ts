@@ -1,4 +1,4 @@
-import type { NetworkOutcome } from '../../../shared/policy'
+import type { NetworkOutcome } from '../../../shared/sender'
 
 // Maps what Node / undici throw to the outcome words of a policy. The code may sit on the error
 // itself or on its cause (undici wraps socket errors).

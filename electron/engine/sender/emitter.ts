@@ -1,4 +1,4 @@
-import type { SenderEventMap, SenderEventType } from '../../../shared/sender-events'
+import type { SenderEventMap, SenderEventType } from '../../../shared/sender'
 
 export type SenderListener<K extends SenderEventType> = (payload: SenderEventMap[K]) => void
 

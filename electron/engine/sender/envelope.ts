@@ -1,4 +1,4 @@
-import type { Envelope } from '../../../shared/envelope'
+import type { Envelope } from '../../../shared/sender'
 import type { StoredEvent } from '../store/events'
 
 // The bytes an attempt sends, built from the stored event columns. The payload is stored once as

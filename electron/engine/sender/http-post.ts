@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici'
 import type { Clock, TimerHandle } from '../../../shared/clock'
-import { httpOutcome, type AttemptOutcome } from '../../../shared/policy'
+import { httpOutcome, type AttemptOutcome } from '../../../shared/sender'
 import { classifyNetworkError } from './classify-error'
 
 // One HTTP POST of one attempt. The timeout runs on the injected clock (so a virtual clock decides

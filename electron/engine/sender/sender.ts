@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
 import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../../../shared/clock'
-import type { AttemptView, DeliveryView, SenderEventMap } from '../../../shared/sender-events'
-import type { DeliveryStatus } from '../../../shared/delivery'
-import { sendFaultSchema, type SendFault, type SendFaultInput } from '../../../shared/sender-faults'
+import type { AttemptView, DeliveryView, SenderEventMap } from '../../../shared/sender'
+import type { DeliveryStatus } from '../../../shared/sender'
+import { sendFaultSchema, type SendFault, type SendFaultInput } from '../../../shared/sender'
 import { createRealClock } from '../clock/real-clock'
 import { PROVIDERS } from '../../../shared/providers'
 import { providerBody } from '../providers/envelopes'
@@ -29,7 +29,7 @@ import type { Subscription } from '../store/subscriptions'
 import type { StoredEvent } from '../store/events'
 import { attemptView, deliveryView, type DeliveryFaults } from './views'
 import { payloadBytes, sentBody } from './envelope'
-import { EVENT_ID_RULE, isEventId } from '../../../shared/event-id'
+import { EVENT_ID_RULE, isEventId } from '../../../shared/sender'
 
 // The sending half of Hookloop: subscriptions, events, deliveries and their attempts over the
 // store, driven by the durable scheduler on the injected clock.
@@ -76,7 +76,7 @@ export interface SenderOptions {
 export type SigningTime = 'auto' | 'clock' | 'wall'
 
 export interface PublishInput {
-  /** A UUID v4 or a provider's own id (shared/event-id.ts); a fresh UUID v4 when absent. */
+  /** A UUID v4 or a provider's own id (shared/sender/event-id.ts); a fresh UUID v4 when absent. */
   eventId?: string
   eventType: string
   payload: unknown

@@ -1,5 +1,5 @@
-import type { AppliedFault, AttemptView, DeliveryView } from '../../../shared/sender-events'
-import type { SendFault } from '../../../shared/sender-faults'
+import type { AppliedFault, AttemptView, DeliveryView } from '../../../shared/sender'
+import type { SendFault } from '../../../shared/sender'
 import type { AttemptRow } from '../store/attempts'
 import type { DeliveryRow } from '../store/deliveries'
 

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite, writeSql } from './changes'
-import type { AttemptDecisionState } from '../../../shared/delivery'
+import type { AttemptDecisionState } from '../../../shared/sender'
 
 export type AttemptDecisionColumn = AttemptDecisionState
 

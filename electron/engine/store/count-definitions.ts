@@ -1,6 +1,6 @@
 // The definitions behind every count the app shows, as SQL predicates over a named table alias, so
 // each query that counts (store/counts.ts) or marks a row (store/timeline-reads.ts) says the same
-// thing the same way. The words for them are in shared/counts.ts; docs/ui.md explains them.
+// thing the same way. The words for them are in shared/contract/counts.ts; docs/ui.md explains them.
 
 /**
  * The column that says when a delivery was created on the wall clock: the 24 h failure badge

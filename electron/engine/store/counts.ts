@@ -2,8 +2,8 @@
 // the 24 h failure badge's inputs, a received row's arrivals, the captured requests. Each reads
 // one definition of store/count-definitions.ts; nothing else in the engine counts these.
 import type { Database } from 'better-sqlite3'
-import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/delivery'
-import { failureRate, failureRateIsRed, FAILURE_RATE_WINDOW_MS } from '../../../shared/counts'
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/sender'
+import { failureRate, failureRateIsRed, FAILURE_RATE_WINDOW_MS } from '../../../shared/contract'
 import {
   ATTEMPT_FAILED,
   ATTEMPT_REQUEST,

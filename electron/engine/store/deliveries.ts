@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite, writeSql } from './changes'
-import type { DeliveryStatus } from '../../../shared/delivery'
+import type { DeliveryStatus } from '../../../shared/sender'
 
 export type { DeliveryStatus }
 

@@ -5,7 +5,7 @@
 // store reads them back. A leg that sent the captured body stores no copy of it
 // (request_body_captured): its bytes are read from the request's row.
 import type { Database } from 'better-sqlite3'
-import type { ForwardLeg, ForwardLegKind, ForwardLegOutcome } from '../../../shared/forward'
+import type { ForwardLeg, ForwardLegKind, ForwardLegOutcome } from '../../../shared/receiver'
 import { writeSql } from './changes'
 
 interface ForwardLegRow {

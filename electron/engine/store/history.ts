@@ -3,7 +3,7 @@
 // first), deleting a batch, and giving freed pages back to the file system.
 import { existsSync, statSync } from 'node:fs'
 import type { Database } from 'better-sqlite3'
-import { DEFAULT_RETENTION, type RetentionSettings, type StoreSizeView } from '../../../shared/history'
+import { DEFAULT_RETENTION, type RetentionSettings, type StoreSizeView } from '../../../shared/contract'
 import { createCountReads } from './counts'
 
 export interface HistorySelection {

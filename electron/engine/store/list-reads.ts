@@ -3,7 +3,7 @@
 // first, each row led by the id `export` and `resend` take. Reads only; every filter is a bound
 // parameter, and each common filter has an index to walk (docs/cli.md, "Listing what is stored").
 import type { Database } from 'better-sqlite3'
-import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/delivery'
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/sender'
 import { DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, SUBSCRIPTIONS_TO_ENDPOINT } from './count-definitions'
 
 /**

@@ -1,6 +1,6 @@
 // A Capture (the receiver's domain record of one request) ⇄ its `requests` row. The only place
 // that knows how a captured request is laid out in SQLite: JSON columns, 0/1 flags, the marks.
-import type { Capture, DedupeKeyMark, RequestRecord } from '../../../shared/receiver-records'
+import type { Capture, DedupeKeyMark, RequestRecord } from '../../../shared/receiver'
 import type { RequestOutcomeRow, RequestRow } from './requests'
 
 const json = (value: unknown) => JSON.stringify(value)

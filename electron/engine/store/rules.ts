@@ -1,7 +1,7 @@
 // Named statements over the `rules` table. A rule is stored as its validated definition (JSON);
 // position orders the rules of one endpoint (global rules, endpoint_id NULL, have their own order).
 import type { Database } from 'better-sqlite3'
-import type { Rule } from '../../../shared/rules'
+import type { Rule } from '../../../shared/receiver'
 import { prepareWrite } from './changes'
 
 export interface StoredRule {

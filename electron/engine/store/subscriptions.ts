@@ -1,8 +1,8 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
 import { secretBoxOf } from './secret-box'
-import { isEnvelope, type Envelope } from '../../../shared/envelope'
-import { policySchema, type Policy } from '../../../shared/policy'
+import { isEnvelope, type Envelope } from '../../../shared/sender'
+import { policySchema, type Policy } from '../../../shared/sender'
 import { isProviderId, type ProviderId } from '../../../shared/providers'
 import type { SchemeId } from '../../../shared/signatures'
 

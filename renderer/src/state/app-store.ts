@@ -3,11 +3,11 @@
 // here through applyBatch(), called at most once per animation frame.
 import { create } from 'zustand'
 import type { EventMessage, Snapshot, TimelineFilter, TimelineRow } from '../../../shared/contract'
-import type { ScenarioReport } from '../../../shared/scenario-report'
+import type { ScenarioReport } from '../../../shared/scenario'
 import type { ConnectionState, EngineClient } from '../transport/client'
 import { appendPage, applyUpserts, emptyTimeline, type TimelineModel } from './timeline-model'
 import { clockKey, sharedClock } from './clock-groups'
-import { createEventBatcher } from '../../../shared/event-batcher'
+import { createEventBatcher } from '../../../shared/contract'
 
 export type ViewId = 'timeline' | 'endpoints' | 'sender' | 'subscriptions' | 'scenarios' | 'checks'
 

@@ -1,4 +1,4 @@
-// The renderer's side of shared/contract.ts: typed command calls over the control WebSocket, and
+// The renderer's side of shared/contract/messages.ts: typed command calls over the control WebSocket, and
 // pushed event batches handed on as they arrive (the stores apply them once per frame).
 import type { HookloopBridge } from '../../../shared/bridge'
 import { CONTROL_PATH, type CommandName, type CommandRequest, type CommandResponse, type ErrorCode, type EventMessage, type ServerFrame } from '../../../shared/contract'

@@ -3,10 +3,10 @@
 // provider delivered to one of our endpoints against its documented policy; the expected attempt
 // times are drawn as ghosts beside the real marks on the timeline).
 import { useState } from 'react'
-import type { SenderConformanceReport } from '../../../shared/conformance-sender'
+import type { SenderConformanceReport } from '../../../shared/conformance'
 import { formatClock } from '../lib/format'
 import { run, showOnTimeline, toast, useApp } from '../state/app-store'
-import type { PolicyPresetId } from '../../../shared/policy-presets'
+import type { PolicyPresetId } from '../../../shared/sender'
 import { endpointChoices, presetChoices, Select } from './Select'
 import { CheckCard, ConsumerCheck, VerdictBadge } from './ConsumerCheck'
 

@@ -3,7 +3,7 @@
 // card like `hookloop check` prints: ✓ / ! / ✗ / – per check, why it matters, how to fix it.
 import { useState, type ReactNode } from 'react'
 import type { ConsumerCheckResult } from '../../../shared/conformance'
-import type { HandshakeKind } from '../../../shared/handshakes'
+import type { HandshakeKind } from '../../../shared/receiver'
 import type { SchemeId } from '../../../shared/signatures'
 import { formatDuration } from '../lib/format'
 import { run, useApp } from '../state/app-store'

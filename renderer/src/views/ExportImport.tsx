@@ -2,12 +2,12 @@
 // or a Hookloop case file — secrets and signatures redacted unless "keep secrets" is ticked — and
 // import a HAR or case file to replay it against an endpoint, re-signed with a given secret.
 import { useState, type ReactNode } from 'react'
-import type { ExportFormat, ReplayResult } from '../../../shared/exports'
+import type { ExportFormat, ReplayResult } from '../../../shared/contract'
 import type { ImportedScenarioView } from '../../../shared/contract'
 import { openTextFile, saveTextFile, savesToPath } from '../lib/files'
 import { run, toast, useApp } from '../state/app-store'
 import { currentExportSelection, useExportCount } from '../state/export-selection'
-import { countText } from '../../../shared/counts'
+import { countText } from '../../../shared/contract'
 import type { SchemeId } from '../../../shared/signatures'
 import { endpointChoices, named, Select } from './Select'
 

@@ -2,8 +2,8 @@
 // type by the same validator `hookloop run` uses (problems by JSON path); Save, Open, and Run with
 // progress and the report, each expectation ✓/✗, the run's deliveries drawn with their verdicts.
 import { useMemo } from 'react'
-import type { ScenarioReport } from '../../../shared/scenario-report'
-import { parseScenario } from '../../../shared/scenario-validate'
+import type { ScenarioReport } from '../../../shared/scenario'
+import { parseScenario } from '../../../shared/scenario'
 import { openTextFile, saveTextFile } from '../lib/files'
 import { formatDuration } from '../lib/format'
 import { run, toast, useApp } from '../state/app-store'

@@ -3,7 +3,7 @@
 // provider's catalog events (ProviderEventFields); any other, the event type and payload typed here.
 import { useState } from 'react'
 import { PROVIDERS, type ProviderId } from '../../../shared/providers'
-import { SEND_FAULT_TYPES, type SendFaultType } from '../../../shared/sender-faults'
+import { SEND_FAULT_TYPES, type SendFaultType } from '../../../shared/sender'
 import { run, showOnTimeline, toast, useApp } from '../state/app-store'
 import { ScheduleChart } from './ScheduleChart'
 import { CatalogPicker } from './CatalogPicker'

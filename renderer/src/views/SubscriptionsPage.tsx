@@ -4,7 +4,7 @@ import type { DeliveryStatus, SubscriptionView } from '../../../shared/contract'
 import { PROVIDERS } from '../../../shared/providers'
 import { run, showOnTimeline, toast, useApp } from '../state/app-store'
 import { formatPercent } from '../lib/format'
-import { COUNT_WORDS, failureRateIsRed, type CountWord } from '../../../shared/counts'
+import { COUNT_WORDS, failureRateIsRed, type CountWord } from '../../../shared/contract'
 import { NewSubscription } from './NewSubscription'
 
 export function SubscriptionsPage() {
@@ -137,7 +137,7 @@ function SubscriptionCard({ subscription: s }: { subscription: SubscriptionView 
   )
 }
 
-/** One figure with the words for what it counts (shared/counts.ts); null = not known here (—). */
+/** One figure with the words for what it counts (shared/contract/counts.ts); null = not known here (—). */
 function Metric({ name, word, value, counting }: { name: string; word: CountWord; value: number | null; counting?: boolean | undefined }) {
   const known = value !== null && !counting
   return (

@@ -10,7 +10,7 @@ import { TableView } from './TableView'
 import { panBy, Timeline, zoomBy } from './Timeline'
 import { named, Select } from './Select'
 import { useExportCount } from '../state/export-selection'
-import { COUNT_WORDS, countText } from '../../../shared/counts'
+import { COUNT_WORDS, countText } from '../../../shared/contract'
 
 const STATUSES: TimelineRow['status'][] = ['pending', 'retrying', 'succeeded', 'failed', 'received']
 

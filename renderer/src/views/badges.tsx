@@ -1,7 +1,7 @@
 // Small shared pieces: status, signature and duplicate badges, the outcome legend.
 import type { MarkTone, SignatureBadge, TimelineRow } from '../../../shared/contract'
 import type { RowVerdict } from '../state/app-store'
-import { COUNT_WORDS, countText } from '../../../shared/counts'
+import { COUNT_WORDS, countText } from '../../../shared/contract'
 
 const STATUS_TONE: Record<TimelineRow['status'], string> = {
   pending: 'pending',
@@ -70,7 +70,7 @@ function shortReason(reason: SignatureBadge['reason']): string {
  * `count` is the arrivals of the event id beyond the first; the badge counts arrivals, like the
  * receiver's "duplicate #2", so it only appears from ×2 up (a single arrival is no duplicate).
  */
-/** A row's duplicate arrivals (shared/counts.ts): the same number its subscription's card adds up. */
+/** A row's duplicate arrivals (shared/contract/counts.ts): the same number its subscription's card adds up. */
 export function DuplicateBadge({ count }: { count: number }) {
   if (count <= 0) return null
   return (

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
-import type { Har } from '../../../shared/exports'
+import type { Har } from '../../../shared/contract'
 import { createEndpoint, rowSelector } from '../support/app'
 import { clockText, journey, screenPicked, screenRows, settle, shot, showClock, withStore } from '../support/journey'
 

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine } from '../../../electron/engine/engine'
-import type { PruneResult } from '../../../shared/history'
+import type { PruneResult } from '../../../shared/contract'
 import { runCli } from '../../support/run-cli'
 import { makeTempDir } from '../../support/temp-dir'
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { checkSenderConformance } from '../../../electron/engine/conformance/sender'
 import { createEngine, type Engine } from '../../../electron/engine/engine'
-import type { SenderCheckId, SenderConformanceReport } from '../../../shared/conformance-sender'
-import { resolvePolicy, type PolicySpec } from '../../../shared/policy-presets'
-import type { PolicyInput } from '../../../shared/policy'
+import type { SenderCheckId, SenderConformanceReport } from '../../../shared/conformance'
+import { resolvePolicy, type PolicySpec } from '../../../shared/sender'
+import type { PolicyInput } from '../../../shared/sender'
 import { runCli } from '../../support/run-cli'
 import { makeTempDir } from '../../support/temp-dir'
 

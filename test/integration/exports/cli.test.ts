@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CaseFile } from '../../../shared/exports'
+import type { CaseFile } from '../../../shared/contract'
 import { runCli } from '../../support/run-cli'
 import { createFixture, newEngine, RESIGN_SECRET, SECRET, type Fixture } from './fixture'
 

@@ -6,8 +6,8 @@ import Ajv from 'ajv'
 import draft6 from 'ajv/dist/refs/json-schema-draft-06.json'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportSelection, parseImportFile, replayItems } from '../../../electron/engine/exports'
-import { REDACTED, type CaseFile, type Har } from '../../../shared/exports'
-import { endpointSchema } from '../../../shared/scenario-parts'
+import { REDACTED, type CaseFile, type Har } from '../../../shared/contract'
+import { endpointSchema } from '../../../shared/scenario'
 import { BEARER, createFixture, newEngine, RESIGN_SECRET, SECRET, SUBSCRIPTION_SECRET, type Fixture } from './fixture'
 
 // Real captures from a real engine → HAR (validated against the HAR 1.2 JSON schema), cURL (run

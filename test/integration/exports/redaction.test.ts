@@ -2,7 +2,7 @@
 // engine captures requests carrying them, and HAR, cURL and case files are grepped for the values.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportSelection } from '../../../electron/engine/exports'
-import { EXPORT_FORMATS } from '../../../shared/exports'
+import { EXPORT_FORMATS } from '../../../shared/contract'
 import { newEngine } from './fixture'
 
 const VALUES = {

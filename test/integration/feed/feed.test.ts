@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEngine, type Engine } from '../../../electron/engine/engine'
-import type { FeedErrorBody, FeedPage } from '../../../shared/feed'
+import type { FeedErrorBody, FeedPage } from '../../../shared/contract'
 import { startPollingIntegration, type PollingIntegration } from '../../support/polling-integration'
 import { createTunnelServer } from '../../support/tunnel-server'
 import { Agent, request } from 'undici'

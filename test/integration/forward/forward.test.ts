@@ -3,7 +3,7 @@
 import { Webhook } from 'standardwebhooks'
 import Stripe from 'stripe'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DefinitionError } from '../../../shared/receiver-errors'
+import { DefinitionError } from '../../../shared/receiver'
 import { sign } from '../../../electron/engine/signatures'
 import { startHarness, type Harness } from '../receiver/helpers'
 import { downPort, post, startApp, type App } from './apps'

@@ -2,9 +2,9 @@
 // sender (the provider) was answered, and what the app saw.
 import http from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { explainRule } from '../../../shared/rules'
-import { expandPreset } from '../../../shared/rules-presets'
-import { FORWARD_PRESET_IDS } from '../../../shared/forward-presets'
+import { explainRule } from '../../../shared/receiver'
+import { expandPreset } from '../../../shared/receiver'
+import { FORWARD_PRESET_IDS } from '../../../shared/receiver'
 import { startHarness, type Harness } from '../receiver/helpers'
 import { post, startApp, stopAll, type App } from './apps'
 

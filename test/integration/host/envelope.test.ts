@@ -3,7 +3,7 @@
 // from the body, the delivery detail shows the body as sent, Replay sends the same payload again,
 // and a recording of it keeps the envelope and replays headless with the same outcome.
 import { describe, expect, it } from 'vitest'
-import { parseScenario } from '../../../shared/scenario-validate'
+import { parseScenario } from '../../../shared/scenario'
 import { runScenario } from '../../../electron/engine/scenarios/run'
 import { settled, useHostSessions } from './host-session'
 

@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import type { SubscriptionView, TimelineFilter } from '../../../shared/contract'
-import { DELIVERY_STATUSES } from '../../../shared/delivery'
+import { DELIVERY_STATUSES } from '../../../shared/sender'
 import { directMetrics, directRow, directRowTotal, seedKnownMix, shownMetrics, startConsumer } from '../../support/known-mix'
 import { settled, useHostSessions, type HostSession } from './host-session'
 

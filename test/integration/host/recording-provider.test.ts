@@ -2,7 +2,7 @@
 // version, so the recorded scenario replays headless in the provider's shape: the same envelope
 // (Stripe's Event at the chosen api_version), headers and signature, with the same outcome.
 import { describe, expect, it } from 'vitest'
-import { parseScenario } from '../../../shared/scenario-validate'
+import { parseScenario } from '../../../shared/scenario'
 import { runScenario } from '../../../electron/engine/scenarios/run'
 import { settled, useHostSessions } from './host-session'
 

@@ -3,7 +3,7 @@
 // virtual clock; Stop gives a valid scenario whose expectations are what happened, and running it
 // on a fresh engine (runScenario, what `hookloop run` does) gives the same outcome.
 import { describe, expect, it } from 'vitest'
-import { parseScenario } from '../../../shared/scenario-validate'
+import { parseScenario } from '../../../shared/scenario'
 import { runScenario } from '../../../electron/engine/scenarios/run'
 import { startApp } from '../forward/apps'
 import { settled, useHostSessions } from './host-session'

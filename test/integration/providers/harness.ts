@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { catalogPayload, packSubscription } from '../../../electron/engine/providers'
-import type { AttemptView } from '../../../shared/sender-events'
-import type { SendFaultInput } from '../../../shared/sender-faults'
+import type { AttemptView } from '../../../shared/sender'
+import type { SendFaultInput } from '../../../shared/sender'
 import { PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { attemptsFinished, startSender, type SenderRig } from '../sender/helpers'
 

@@ -4,7 +4,7 @@ import { createTimelineViews } from '../../../electron/engine/host/timeline-view
 import { startHarness, type Harness } from './helpers'
 
 // Hookloop's receiver answering the verification handshakes as each provider's docs require
-// (shared/handshakes.ts names the documents). The requests are written here as the providers
+// (shared/receiver/handshakes.ts names the documents). The requests are written here as the providers
 // send them — not built by Hookloop's own sender — and the answers are checked against what the
 // docs say, with the HMACs computed here.
 

@@ -4,7 +4,7 @@
 // Each input is recorded (or refused) with its reason, and the next ordinary request is answered.
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RequestRecord } from '../../../shared/receiver-records'
+import type { RequestRecord } from '../../../shared/receiver'
 import { post, send, startHarness, type Harness, type RawResult, type SendOptions } from './helpers'
 
 const LIMIT = 256 * 1024

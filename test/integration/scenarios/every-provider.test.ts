@@ -7,10 +7,10 @@
 // picked up from the registries, without an edit here.
 import { afterAll, describe, expect, it } from 'vitest'
 import { EVENT_CATALOG } from '../../../shared/event-catalog'
-import { POLICY_PRESETS } from '../../../shared/policy-presets'
+import { POLICY_PRESETS } from '../../../shared/sender'
 import { PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { SCHEMES } from '../../../shared/signatures'
-import { parseScenario } from '../../../shared/scenario-validate'
+import { parseScenario } from '../../../shared/scenario'
 import { runScenario } from '../../../electron/engine/scenarios/run'
 import { JUDGES, type Judge, type JudgeConsumer } from '../providers/judges'
 

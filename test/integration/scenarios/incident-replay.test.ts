@@ -2,8 +2,8 @@
 // run on a real engine and reproduce what the file recorded: a resend numbered dup #2, a request
 // signed with the wrong secret, a timeout and a reset — every expectation holds.
 import { describe, expect, it } from 'vitest'
-import { fillPlaceholders } from '../../../shared/scenario-secrets'
-import { validateScenario } from '../../../shared/scenario-validate'
+import { fillPlaceholders } from '../../../shared/scenario'
+import { validateScenario } from '../../../shared/scenario'
 import { parseIncident } from '../../../electron/engine/exports/incident'
 import { incidentToScenario } from '../../../electron/engine/scenarios/from-incident'
 import { runScenario } from '../../../electron/engine/scenarios/run'

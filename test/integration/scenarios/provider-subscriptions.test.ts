@@ -5,7 +5,7 @@
 // failure", written without a header or an envelope by hand.
 // Real sockets and a real SQLite file through runScenario; the validator's errors name what is wrong.
 import { describe, expect, it } from 'vitest'
-import { parseScenario } from '../../../shared/scenario-validate'
+import { parseScenario } from '../../../shared/scenario'
 import { runScenario } from '../../../electron/engine/scenarios/run'
 import { PROVIDERS } from '../../../shared/providers'
 import { formatSummary } from '../../../electron/engine/scenarios/summary'

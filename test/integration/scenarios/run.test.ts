@@ -1,6 +1,6 @@
 import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { validateScenario } from '../../../shared/scenario-validate'
+import { validateScenario } from '../../../shared/scenario'
 import type { Scenario } from '../../../shared/scenario'
 import { runScenario } from '../../../electron/engine/scenarios/run'
 

@@ -4,7 +4,7 @@
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { validateScenario } from '../../../shared/scenario-validate'
+import { validateScenario } from '../../../shared/scenario'
 import { DATA_FILE_NAME } from '../../../electron/engine/store/data-file'
 import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
 import { runScenario } from '../../../electron/engine/scenarios/run'

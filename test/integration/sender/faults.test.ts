@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SendFaultInput } from '../../../shared/sender-faults'
+import type { SendFaultInput } from '../../../shared/sender'
 import { verify } from '../../../electron/engine/signatures'
 import { answer, linkedAttemptId, senderWithServer, type Captured, type SenderRig, type TestServer } from './helpers'
 import { createCountReads } from '../../../electron/engine/store/counts'

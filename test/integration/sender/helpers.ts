@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
 import type { Clock } from '../../../shared/clock'
-import type { AttemptView } from '../../../shared/sender-events'
+import type { AttemptView } from '../../../shared/sender'
 import { createVirtualClock, isVirtualClock, type VirtualClock } from '../../../electron/engine/clock'
 import { createSender, type Sender, type SenderOptions } from '../../../electron/engine/sender'
 import { parseAttemptLink } from '../../../electron/engine/sender/attempt-link'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { expectedSchedule } from '../../../shared/policy'
+import { expectedSchedule } from '../../../shared/sender'
 import { createScaledClock } from '../../../electron/engine/clock'
-import { POLICY_PRESETS } from '../../../shared/policy-presets'
+import { POLICY_PRESETS } from '../../../shared/sender'
 import { answer, closedAfterEach, linkedAttemptId, startSender, startServer } from './helpers'
 
 // Whole retry schedules played out on the virtual clock against real loopback servers: every

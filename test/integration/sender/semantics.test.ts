@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SenderEventMap } from '../../../shared/sender-events'
+import type { SenderEventMap } from '../../../shared/sender'
 import { SenderError } from '../../../electron/engine/sender'
 import { verify } from '../../../electron/engine/signatures'
 import { createCountReads } from '../../../electron/engine/store/counts'

@@ -5,7 +5,7 @@ import { statSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { VirtualClock } from '../../../electron/engine/clock'
 import type { Engine } from '../../../electron/engine/engine'
-import { DEFAULT_RETENTION } from '../../../shared/history'
+import { DEFAULT_RETENTION } from '../../../shared/contract'
 import { closeEngine, openEngine, virtualEngine, type TempDir } from '../../support/engine'
 
 const DAY = 86_400_000

@@ -4,7 +4,7 @@ import { gradeHandshakeAnswer, type HandshakeAnswer } from '../../../electron/en
 import { handshakeAnswer, handshakeRequest } from '../../../electron/engine/providers'
 import { freshPrivateKey } from '../../../electron/engine/signatures'
 import type { ProbeObservation } from '../../../shared/conformance'
-import { HANDSHAKE_KINDS, HANDSHAKES, type HandshakeKind } from '../../../shared/handshakes'
+import { HANDSHAKE_KINDS, HANDSHAKES, type HandshakeKind } from '../../../shared/receiver'
 
 // The handshake grade, pure: a request as the provider makes it, an answer as an app gave it.
 

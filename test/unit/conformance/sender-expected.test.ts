@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { evaluateSenderConformance, senderOutcome } from '../../../electron/engine/conformance/sender'
-import { resolvePolicy } from '../../../shared/policy-presets'
-import type { RequestRecord } from '../../../shared/receiver-records'
+import { resolvePolicy } from '../../../shared/sender'
+import type { RequestRecord } from '../../../shared/receiver'
 
 // The pure core over hand-made records: what the sender saw, and where the ghosts go.
 

@@ -1,6 +1,6 @@
 // The seed's badge: failed deliveries over the last 24 h, red strictly above 5 %.
 import { describe, expect, it } from 'vitest'
-import { COUNT_WORDS, countText, failureRate, failureRateIsRed, FAILURE_RATE_WINDOW_MS } from '../../../shared/counts'
+import { COUNT_WORDS, countText, failureRate, failureRateIsRed, FAILURE_RATE_WINDOW_MS } from '../../../shared/contract'
 
 describe('the 24 h failure badge', () => {
   it('is failed over created, 0 when nothing was created', () => {

@@ -1,7 +1,7 @@
 // The engine host's batching of pushed events (pure logic, typed from the shared contract).
 import { describe, expect, it } from 'vitest'
 import type { TimelineRow } from '../../../shared/contract'
-import { createEventBatcher } from '../../../shared/event-batcher'
+import { createEventBatcher } from '../../../shared/contract'
 
 function row(key: string, attempts: number): TimelineRow {
   return {

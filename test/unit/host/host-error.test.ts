@@ -1,6 +1,6 @@
 // Engine errors for bad input become command errors with a code; a programming bug does not.
 import { describe, expect, it } from 'vitest'
-import { DefinitionError } from '../../../shared/receiver-errors'
+import { DefinitionError } from '../../../shared/receiver'
 import { hostErrorOf } from '../../../electron/engine/host/host-error'
 import { SenderError } from '../../../electron/engine/sender/sender-error'
 import { ImportError } from '../../../electron/engine/exports'

@@ -2,9 +2,9 @@
 // expands with its catalog defaults, every dedupe preset is a valid key.
 import { describe, expect, it } from 'vitest'
 import { presetViews } from '../../../electron/engine/host/views'
-import { expandPreset } from '../../../shared/rules-presets'
+import { expandPreset } from '../../../shared/receiver'
 import { dedupeKeySchema } from '../../../shared/receiver'
-import { POLICY_PRESET_IDS } from '../../../shared/policy-presets'
+import { POLICY_PRESET_IDS } from '../../../shared/sender'
 
 describe('preset views', () => {
   const views = presetViews()

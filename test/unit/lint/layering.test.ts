@@ -38,7 +38,7 @@ const cases: { file: string; denied: string[]; allowed: string[] }[] = [
   {
     file: 'electron/engine/store/lint-probe.ts',
     denied: ["import { a } from '../../main/ipc'", "import { a } from 'electron'", "import type { a } from '../sender/subscriptions'", "import { a } from '../clock'"],
-    allowed: ["import Database from 'better-sqlite3'", "import { a } from './changes'", "import type { a } from '../../../shared/policy'"],
+    allowed: ["import Database from 'better-sqlite3'", "import { a } from './changes'", "import type { a } from '../../../shared/sender'"],
   },
   {
     file: 'electron/cli/lint-probe.ts',

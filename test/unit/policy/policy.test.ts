@@ -10,8 +10,8 @@ import {
   retryDelayMs,
   type AttemptOutcome,
   type Policy,
-} from '../../../shared/policy'
-import { POLICY_PRESETS, POLICY_PRESET_IDS, resolvePolicy } from '../../../shared/policy-presets'
+} from '../../../shared/sender'
+import { POLICY_PRESETS, POLICY_PRESET_IDS, resolvePolicy } from '../../../shared/sender'
 
 const MIN = 60_000
 const A = POLICY_PRESETS.pandoktorek

@@ -3,7 +3,7 @@ import { catalogPayload, providerBody, providerHeaders } from '../../../electron
 import { consumerEventId } from '../../../electron/engine/providers/consumer-id'
 import { applyOverrides, EVENT_CATALOG, parseOverride } from '../../../shared/event-catalog'
 import { PROVIDER_IDS, PROVIDERS, payloadPath } from '../../../shared/providers'
-import { isPolicyPresetId } from '../../../shared/policy-presets'
+import { isPolicyPresetId } from '../../../shared/sender'
 
 // Provider packs and the catalog as data: every pack complete, overrides by body path, the
 // per-attempt parts of envelope and headers.

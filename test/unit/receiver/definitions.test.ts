@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DefinitionError } from '../../../shared/receiver-errors'
+import { DefinitionError } from '../../../shared/receiver'
 import { DEDUPE_PRESETS, parseEndpoint, parseJsonPath, parseListenConfig, parseTemplate, readJsonPath } from '../../../shared/receiver'
 import { compileKeyExtractor } from '../../../electron/engine/receiver/dedupe'
 import { seededRandom } from '../../../electron/engine/receiver/rule-engine'

@@ -2,10 +2,10 @@ import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { answerHandshake, handshakeStepOf } from '../../../electron/engine/receiver/handshake-step'
 import { compileQueryMatcher } from '../../../electron/engine/receiver/query-matcher'
-import { challengeOf, HANDSHAKE_KINDS, HANDSHAKES, handshakeNeedsSecret } from '../../../shared/handshakes'
-import { DefinitionError } from '../../../shared/receiver-errors'
-import { parseRule } from '../../../shared/rules'
-import { expandPreset } from '../../../shared/rules-presets'
+import { challengeOf, HANDSHAKE_KINDS, HANDSHAKES, handshakeNeedsSecret } from '../../../shared/receiver'
+import { DefinitionError } from '../../../shared/receiver'
+import { parseRule } from '../../../shared/receiver'
+import { expandPreset } from '../../../shared/receiver'
 
 const none = { query: '', body: Buffer.alloc(0), secrets: [] as string[] }
 const text = (reply: { body: Buffer }) => reply.body.toString('utf8')

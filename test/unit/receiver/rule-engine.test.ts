@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createRuleEngine, type MatchInput } from '../../../electron/engine/receiver/rule-engine'
-import { parseRuleOrPreset } from '../../../shared/rules-presets'
-import type { Rule } from '../../../shared/rules'
+import { parseRuleOrPreset } from '../../../shared/receiver'
+import type { Rule } from '../../../shared/receiver'
 
 // A reload (another rule changed, here or in another process on the data folder) keeps the
 // counters of rules whose definition did not change: "fail the first 2" fails two requests, not

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { DefinitionError } from '../../../shared/receiver-errors'
-import { explainMatcher, explainRule, explainStep, parseRule, STEP_TYPES, MATCHER_TYPES, type Matcher, type Step } from '../../../shared/rules'
-import { expandPreset, parseRuleOrPreset, PRESET_IDS, RULE_PRESETS } from '../../../shared/rules-presets'
+import { DefinitionError } from '../../../shared/receiver'
+import { explainMatcher, explainRule, explainStep, parseRule, STEP_TYPES, MATCHER_TYPES, type Matcher, type Step } from '../../../shared/receiver'
+import { expandPreset, parseRuleOrPreset, PRESET_IDS, RULE_PRESETS } from '../../../shared/receiver'
 
 function errorOf(fn: () => unknown): DefinitionError {
   try {

@@ -1,7 +1,7 @@
 // The scenario a recording becomes, from plain records: step order kept on a clock that stood
 // still, expectations from the outcome, a stop mid-retry judged at the same moment, notes.
 import { describe, expect, it } from 'vitest'
-import { validateScenario } from '../../../shared/scenario-validate'
+import { validateScenario } from '../../../shared/scenario'
 import { buildScenario, localName, toleranceFor, type BuildInput, type DeliveryOutcome, type RecordedStep } from '../../../electron/engine/recorder/build-scenario'
 
 const START = Date.parse('2026-11-29T10:00:00Z')

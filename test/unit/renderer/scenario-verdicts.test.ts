@@ -1,7 +1,7 @@
 // Which timeline rows a scenario run's expectations are about, and what an export covers.
 import { describe, expect, it } from 'vitest'
 import type { TimelineRow } from '../../../shared/contract'
-import type { ScenarioReport } from '../../../shared/scenario-report'
+import type { ScenarioReport } from '../../../shared/scenario'
 import { verdictsOf } from '../../../renderer/src/state/app-store'
 import { exportSelection } from '../../../renderer/src/state/export-selection'
 

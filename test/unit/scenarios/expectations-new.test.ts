@@ -2,10 +2,10 @@
 // arrivals (headers, body fields, signature, duplicate), resends, provider status words, the
 // "no expectations" verdict and the defaults an explicit policy gets.
 import { describe, expect, it } from 'vitest'
-import { validateScenario } from '../../../shared/scenario-validate'
+import { validateScenario } from '../../../shared/scenario'
 import { evaluateDelivery, noExpectations } from '../../../electron/engine/scenarios/expectations'
 import { evaluateArrivals } from '../../../electron/engine/scenarios/arrivals'
-import type { ReportArrival, ReportDelivery } from '../../../shared/scenario-report'
+import type { ReportArrival, ReportDelivery } from '../../../shared/scenario'
 import type { DeliveryExpectation, Scenario } from '../../../shared/scenario'
 
 function valid(doc: Record<string, unknown>) {

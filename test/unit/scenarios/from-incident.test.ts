@@ -2,9 +2,9 @@
 // keep their order and timing (a repeated event id is a resend), verdicts become the faults that
 // make them again, answers become rules when the file has none, and everything observed is expected.
 import { describe, expect, it } from 'vitest'
-import type { CaseFile } from '../../../shared/exports'
-import { fillPlaceholders, placeholdersIn } from '../../../shared/scenario-secrets'
-import { validateScenario } from '../../../shared/scenario-validate'
+import type { CaseFile } from '../../../shared/contract'
+import { fillPlaceholders, placeholdersIn } from '../../../shared/scenario'
+import { validateScenario } from '../../../shared/scenario'
 import { parseIncident } from '../../../electron/engine/exports/incident'
 import { ImportError } from '../../../electron/engine/exports/import'
 import { incidentToScenario, IncidentConversionError } from '../../../electron/engine/scenarios/from-incident'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { scenarioJsonSchema } from '../../../shared/scenario-json-schema'
-import { validateScenario } from '../../../shared/scenario-validate'
+import { scenarioJsonSchema } from '../../../shared/scenario'
+import { validateScenario } from '../../../shared/scenario'
 
 describe('scenario JSON Schema for editors', () => {
   it('describes the whole format, rule presets and panel actions included, and refuses unknown fields', () => {

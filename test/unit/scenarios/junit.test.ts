@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ScenarioReport } from '../../../shared/scenario-report'
+import type { ScenarioReport } from '../../../shared/scenario'
 import { escapeXmlAttribute, escapeXmlText, toJUnitXml, type ScenarioFileResult } from '../../../electron/engine/scenarios/junit'
 import { junitSchemaErrors } from '../../support/junit-xsd'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { validateScenario } from '../../../shared/scenario-validate'
+import { validateScenario } from '../../../shared/scenario'
 import type { Scenario } from '../../../shared/scenario'
 import { runLimits } from '../../../electron/engine/scenarios/limits'
 

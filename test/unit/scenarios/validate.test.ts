@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseScenario, validateScenario } from '../../../shared/scenario-validate'
-import { formatProblem } from '../../../shared/scenario-issues'
+import { parseScenario, validateScenario } from '../../../shared/scenario'
+import { formatProblem } from '../../../shared/scenario'
 
 function valid(): Record<string, unknown> {
   return {

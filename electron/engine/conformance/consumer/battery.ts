@@ -3,7 +3,7 @@
 // signing faults a scenario can ask for; only the missing-signature probe removes a header after.
 import { randomUUID } from 'node:crypto'
 import { SCHEMES, type CustomHmacOptions, type SchemeId } from '../../../../shared/signatures'
-import type { SendFault } from '../../../../shared/sender-faults'
+import type { SendFault } from '../../../../shared/sender'
 import { sign } from '../../signatures'
 import { freshId } from '../../signatures/ids'
 import { buildHeaders, defaultEventIdHeader } from '../../sender/request-headers'

@@ -1,11 +1,11 @@
 // The handshake check: make a provider's verification handshake against someone's endpoint (the
 // request as the provider sends it: electron/engine/providers/handshakes.ts) and grade the answer
 // — the challenge or token echoed, the HMAC right, the content type the provider asks for, in the
-// provider's time limit (shared/handshakes.ts). The grade is pure: observation in, check out.
+// provider's time limit (shared/receiver/handshakes.ts). The grade is pure: observation in, check out.
 import type { Dispatcher } from 'undici'
 import type { Clock } from '../../../../shared/clock'
 import type { CheckSeverity, ConsumerCheck, ProbeObservation } from '../../../../shared/conformance'
-import { HANDSHAKES, type HandshakeKind } from '../../../../shared/handshakes'
+import { HANDSHAKES, type HandshakeKind } from '../../../../shared/receiver'
 import { gradeHandshake, handshakeRequest, type HandshakeRequest } from '../../providers/handshakes'
 import { postOnce, type PostResult } from '../../sender/http-post'
 import { CONSUMER_ADVICE } from './advice'

@@ -4,7 +4,7 @@
 import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../../../../shared/clock'
 import { CONSUMER_CHECK_DEFAULTS, type ConsumerCheck, type ConsumerCheckResult, type ConsumerCheckSettings, type LatencyStats, type ProbeObservation } from '../../../../shared/conformance'
-import { HANDSHAKES, handshakeNeedsSecret, isHandshakeKind } from '../../../../shared/handshakes'
+import { HANDSHAKES, handshakeNeedsSecret, isHandshakeKind } from '../../../../shared/receiver'
 import { isSchemeId, type SchemeId } from '../../../../shared/signatures'
 import { createRealClock } from '../../clock'
 import { postOnce, type PostResult } from '../../sender/http-post'

@@ -1,8 +1,8 @@
 // The five verdicts for one event's arrivals. Each says what was seen and, on a failure, what
 // the policy says instead.
-import { SENDER_CHECK_TITLES, type ExpectedAttempt, type IntervalComparison, type ObservedArrival, type SenderCheckId, type SenderCheckResult, type SenderCheckStatus } from '../../../../shared/conformance-sender'
-import type { Policy } from '../../../../shared/policy'
-import type { RequestRecord } from '../../../../shared/receiver-records'
+import { SENDER_CHECK_TITLES, type ExpectedAttempt, type IntervalComparison, type ObservedArrival, type SenderCheckId, type SenderCheckResult, type SenderCheckStatus } from '../../../../shared/conformance'
+import type { Policy } from '../../../../shared/sender'
+import type { RequestRecord } from '../../../../shared/receiver'
 
 /** Requests that arrived at `path` in [from, to) (to null = no end). */
 export type PathLookup = (path: string, from: number, to: number | null) => RequestRecord[]

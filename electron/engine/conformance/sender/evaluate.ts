@@ -7,9 +7,9 @@ import {
   type SenderCheckStatus,
   type SenderConformanceReport,
   type SenderTolerance,
-} from '../../../../shared/conformance-sender'
-import type { Policy } from '../../../../shared/policy'
-import type { RequestRecord } from '../../../../shared/receiver-records'
+} from '../../../../shared/conformance'
+import type { Policy } from '../../../../shared/sender'
+import type { RequestRecord } from '../../../../shared/receiver'
 import { checkAttemptCount, checkIntervals, checkRedirects, checkStopsAfterFinal, checkStopsAfterSuccess, type PathLookup } from './checks'
 import { expectedAttempts } from './expected'
 import { groupByEvent, toArrivals } from './observe'

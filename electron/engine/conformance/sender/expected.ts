@@ -1,8 +1,8 @@
 // The policy's expected attempts for one event, anchored on what was observed: attempt n+1 is
 // expected at (arrival n + its duration + the delay the policy decides after it). Where the
 // observed arrivals end, further ghosts chain from the previous ghost, assuming the same outcome.
-import type { ExpectedAttempt, IntervalComparison, ObservedArrival, SenderTolerance } from '../../../../shared/conformance-sender'
-import { decideAfterAttempt, type AttemptOutcome, type Policy } from '../../../../shared/policy'
+import type { ExpectedAttempt, IntervalComparison, ObservedArrival, SenderTolerance } from '../../../../shared/conformance'
+import { decideAfterAttempt, type AttemptOutcome, type Policy } from '../../../../shared/sender'
 
 export interface ExpectedPlan {
   expected: ExpectedAttempt[]

@@ -1,8 +1,8 @@
 // The sender conformance check over a Hookloop data folder: an endpoint's captured requests
 // read from the store, judged against a policy.
 import type { Database } from 'better-sqlite3'
-import { DEFAULT_SENDER_TOLERANCE, type SenderConformanceReport, type SenderTolerance } from '../../../../shared/conformance-sender'
-import type { Policy } from '../../../../shared/policy'
+import { DEFAULT_SENDER_TOLERANCE, type SenderConformanceReport, type SenderTolerance } from '../../../../shared/conformance'
+import type { Policy } from '../../../../shared/sender'
 import { endpointPath } from '../../../../shared/receiver'
 import { toRequestRecord } from '../../receiver/records'
 import { createEndpointStore } from '../../store/endpoints'

@@ -1,7 +1,7 @@
 // Captured requests → what the sender saw (outcome, duration) and the groups per event.
-import type { ObservedArrival } from '../../../../shared/conformance-sender'
-import { classifyOutcome, type AttemptOutcome, type Policy } from '../../../../shared/policy'
-import type { RequestRecord } from '../../../../shared/receiver-records'
+import type { ObservedArrival } from '../../../../shared/conformance'
+import { classifyOutcome, type AttemptOutcome, type Policy } from '../../../../shared/sender'
+import type { RequestRecord } from '../../../../shared/receiver'
 
 /** The sender's view of our answer. null for a request still being answered. */
 export function senderOutcome(request: RequestRecord, policy: Pick<Policy, 'timeout_ms'>): { outcome: AttemptOutcome; duration_ms: number } | null {

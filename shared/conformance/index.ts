@@ -1,0 +1,2 @@
+export * from './consumer'
+export * from './sender'

@@ -1,0 +1,7 @@
+export * from './delivery'
+export * from './envelope'
+export * from './event-id'
+export * from './events'
+export * from './faults'
+export * from './policy-presets'
+export * from './policy'
