@@ -1,11 +1,8 @@
 // The lists every UI shows, built from the engine as it is now: endpoints, rules, subscriptions
 // with their metrics, the tunnel, and the preset catalogs.
 import type { EndpointView, RuleView, SimulationView, Snapshot, SubscriptionView, TunnelView } from '../../../shared/contract'
-import { expectedSchedule } from '../../../shared/sender'
-import { isPolicyPresetId, POLICY_CATALOG, POLICY_PRESETS } from '../../../shared/sender'
-import { DEDUPE_CATALOG } from '../../../shared/receiver'
-import { RULE_PRESETS } from '../../../shared/receiver'
-import { HANDSHAKES, handshakeNeedsSecret } from '../../../shared/receiver'
+import { expectedSchedule, isPolicyPresetId, POLICY_CATALOG, POLICY_PRESETS } from '../../../shared/sender'
+import { DEDUPE_CATALOG, RULE_PRESETS, HANDSHAKES, handshakeNeedsSecret } from '../../../shared/receiver'
 import type { TunnelState } from '../../../shared/tunnel'
 import { PROVIDERS } from '../../../shared/providers'
 import { SCHEMES } from '../../../shared/signatures'

@@ -3,8 +3,7 @@
 // deliveries), and the host's views over it, so an agent sees what the app shows.
 import type { Database } from 'better-sqlite3'
 import type { z } from 'zod'
-import { explainFault, explainRule, type Rule } from '../../../shared/receiver'
-import { endpointPath, type Endpoint } from '../../../shared/receiver'
+import { explainFault, explainRule, type Rule, endpointPath, type Endpoint } from '../../../shared/receiver'
 import { createDetailViews, type DetailViews } from '../host/detail-views'
 import { createTimelineViews, type TimelineViews } from '../host/timeline-views'
 import { createEndpointStore, type EndpointStore } from '../store/endpoints'

@@ -2,8 +2,7 @@
 // needs (bounded, off the event loop's critical path), number the dedupe key, choose the rule.
 // Nothing here writes or answers; the result goes into the request's Capture.
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Endpoint } from '../../../shared/receiver'
-import type { Step } from '../../../shared/receiver'
+import type { Endpoint, Step } from '../../../shared/receiver'
 import type { VerifyResult } from '../../../shared/signatures'
 import { boundKey, type BoundedKey, type DedupeTracker, type KeyArrival, type KeyExtractor } from './dedupe'
 import { readBodyDocument } from './json-document'

@@ -6,8 +6,7 @@
 // expectations — so the scenario fails the day the behaviour changes. Secrets never enter the
 // file: they are `${NAME}` placeholders the runner fills (shared/scenario/secret-placeholders.ts). Pure.
 import { DEDUPE_PRESETS, type DedupeKey } from '../../../shared/receiver'
-import { DECISIONS } from '../../../shared/sender'
-import { DELIVERY_STATUSES } from '../../../shared/sender'
+import { DECISIONS, DELIVERY_STATUSES, EVENT_ID_RULE, isEventId } from '../../../shared/sender'
 import type { ScenarioInput } from '../../../shared/scenario'
 import { placeholder, placeholderName } from '../../../shared/scenario'
 import { SCHEMES, isSchemeId, type SchemeId } from '../../../shared/signatures'
@@ -20,7 +19,6 @@ import { deliveryPlan, isObject, jsonBody, type ArrivalExpectationInput, type En
 import { eventIdAt, idLocation, locationOfDedupe, recogniseProvider } from './incident-provider'
 import { replayedHeaders } from './incident-headers'
 import { checkSignature } from './incident-verdicts'
-import { EVENT_ID_RULE, isEventId } from '../../../shared/sender'
 
 type Expect = NonNullable<ScenarioInput['expect']>
 type DeliveryExpect = NonNullable<Expect['deliveries']>[number]

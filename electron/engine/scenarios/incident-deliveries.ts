@@ -5,8 +5,7 @@
 // answers each attempt as that URL answered. Also the plan of an endpoint both halves share.
 import { REDACTED } from '../../../shared/contract'
 import type { ScenarioInput } from '../../../shared/scenario'
-import { defaultEventIdHeaderName } from '../../../shared/scenario'
-import { placeholder, placeholderName } from '../../../shared/scenario'
+import { defaultEventIdHeaderName, placeholder, placeholderName } from '../../../shared/scenario'
 import { isSchemeId, type SchemeId } from '../../../shared/signatures'
 import { utf8Text } from '../exports/body'
 import type { Incident, IncidentDelivery } from '../exports/incident'
