@@ -1,11 +1,10 @@
 import { SCHEMES, type SchemeId } from './signatures'
 
 // A new signing secret in the form the scheme's providers hand out: `whsec_` + base64 where the
-// provider's own libraries expect that (Stripe, Svix, Standard Webhooks), hex otherwise. Web Crypto,
-// so the engine and the app's subscription form make the same kind of secret.
+// provider's own libraries expect that (Stripe, Svix, Standard Webhooks: SCHEMES says which), hex
+// otherwise. Web Crypto, so the engine and the app's subscription form make the same kind of secret.
 
 const SECRET_BYTES = 24
-const WHSEC_SCHEMES: ReadonlySet<SchemeId> = new Set(['standard-webhooks', 'svix', 'stripe'])
 
 /** The longest secret a subscription takes (the contract's limit). */
 export const SECRET_MAX_LENGTH = 500
@@ -19,9 +18,9 @@ const P256_PKCS8_PREFIX = [0x30, 0x41, 0x02, 0x01, 0x00, 0x30, 0x13, 0x06, 0x07,
 const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n
 
 export function secretFormatOf(scheme: SchemeId): 'whsec' | 'hex' | 'ecdsa-p256' | 'ed25519' {
-  const own = SCHEMES[scheme].secretFormat
-  if (own === 'ecdsa-p256' || own === 'ed25519') return own
-  return WHSEC_SCHEMES.has(scheme) ? 'whsec' : 'hex'
+  const { secretFormat, whsecSecrets } = SCHEMES[scheme]
+  if (secretFormat === 'ecdsa-p256' || secretFormat === 'ed25519') return secretFormat
+  return secretFormat === 'whsec-base64' || whsecSecrets ? 'whsec' : 'hex'
 }
 
 const base64 = (bytes: Uint8Array | number[]) => btoa(String.fromCharCode(...bytes))

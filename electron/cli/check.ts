@@ -4,16 +4,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { CONSUMER_CHECK_DEFAULTS } from '../../shared/conformance'
-import { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind, type HandshakeKind } from '../../shared/receiver'
+import { handshakeNeedsSecret } from '../../shared/receiver'
 import { SecretFormatError } from '../engine/signatures'
 import { ConsumerCheckInputError, ConsumerUnreachableError, formatReportCard, runConsumerCheck } from '../engine/conformance/consumer'
 import type { Command } from './commands'
-import { COMMON_OPTIONS, CUSTOM_HELP, SCHEME_LIST, customOptions, readBytes, requireOption, requireScheme } from './signature-args'
-import { commandArgs } from './command-args'
+import { commandArgs, type OptionSpecs } from './command-args'
+import { HANDSHAKE_OPTION, SCHEME_OPTIONS, customOptions, readBytes, requireOption, requireScheme } from './signature-args'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop check URL --scheme S --secret K [--handshake KIND] [--timeout-ms 10000] [--warn-ms 5000]
-                      [--event-type T] [--payload-file F] [--samples 10] [--report OUT.json] [--json]
+const USAGE = `Usage: hookloop check URL --scheme S --secret K [options]
        hookloop check URL --handshake KIND [--secret K] [--report OUT.json] [--json]
 
 Sends a battery of signed deliveries to the webhook endpoint at URL and grades the answers: a
@@ -21,26 +20,24 @@ valid event gets 2xx in time, a duplicate gets 2xx, a wrong or missing signature
 timestamp and a malformed body get 4xx, nothing redirects; p50/p95 latency. With --handshake,
 first makes that provider's verification handshake and grades the answer (the challenge or token
 echoed, the HMAC, the content type, the provider's time limit); without --scheme, only that.
-  --scheme S          signature scheme the endpoint verifies
-  --secret K          the endpoint's signing secret (for a handshake: the Slack signing secret,
-                      the Zoom secret token or the X consumer secret)
-  --handshake KIND    ${HANDSHAKE_KINDS.join(', ')}
-  --timeout-ms N      provider timeout per request (default ${CONSUMER_CHECK_DEFAULTS.timeoutMs})
-  --warn-ms N         warn when a 2xx takes longer (default ${CONSUMER_CHECK_DEFAULTS.warnAboveMs})
-  --event-type T      type of the generated events (default ${CONSUMER_CHECK_DEFAULTS.eventType})
-  --payload-file F    send this JSON instead of the generated event (its "id" is replaced per request)
-  --samples N         valid events sent to measure latency (default ${CONSUMER_CHECK_DEFAULTS.latencySamples})
-  --report OUT.json   also write the result as JSON
-  --json              print the result as JSON instead of the report card
-${SCHEME_LIST}
-${CUSTOM_HELP}
+
+{options}
 Exit status: 0 every check passes (warnings allowed), 1 a check fails, 2 bad usage or unreachable URL.`
 
-function positiveInt(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined
-  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw new UsageError(`check: --${name} must be a positive whole number, got "${value}"`)
-  return Number(value)
-}
+const positive = { type: 'number', whole: true, min: 1, value: 'N' } as const
+
+const OPTIONS = {
+  ...SCHEME_OPTIONS,
+  secret: { type: 'string', value: 'K', help: "the endpoint's signing secret (for a handshake: the Slack signing secret, the Zoom secret token or the X consumer secret)" },
+  handshake: { ...HANDSHAKE_OPTION, help: "make this provider's verification handshake first and grade the answer" },
+  'timeout-ms': { ...positive, help: `provider timeout per request (default ${CONSUMER_CHECK_DEFAULTS.timeoutMs})` },
+  'warn-ms': { ...positive, help: `warn when a 2xx takes longer (default ${CONSUMER_CHECK_DEFAULTS.warnAboveMs})` },
+  'event-type': { type: 'string', value: 'T', help: `type of the generated events (default ${CONSUMER_CHECK_DEFAULTS.eventType})` },
+  'payload-file': { type: 'string', value: 'F', help: 'send this JSON instead of the generated event (its "id" is replaced per request)' },
+  samples: { ...positive, help: `valid events sent to measure latency (default ${CONSUMER_CHECK_DEFAULTS.latencySamples})` },
+  report: { type: 'string', value: 'OUT.json', help: 'also write the result as JSON' },
+  json: { type: 'boolean', help: 'print the result as JSON instead of the report card' },
+} as const satisfies OptionSpecs
 
 function readPayload(path: string | undefined): unknown {
   if (path === undefined) return undefined
@@ -52,38 +49,17 @@ function readPayload(path: string | undefined): unknown {
   }
 }
 
-function handshakeArg(value: string | undefined): HandshakeKind | undefined {
-  if (value === undefined) return undefined
-  if (!isHandshakeKind(value)) throw new UsageError(`check: unknown handshake "${value}" (one of ${HANDSHAKE_KINDS.join(', ')})`)
-  return value
-}
-
 export async function check(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
-  const parsed = commandArgs('check', USAGE, args, {
-    ...COMMON_OPTIONS,
-    secret: { type: 'string' },
-    'timeout-ms': { type: 'string' },
-    'warn-ms': { type: 'string' },
-    'event-type': { type: 'string' },
-    'payload-file': { type: 'string' },
-    samples: { type: 'string' },
-    report: { type: 'string' },
-    handshake: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  }, true, out)
+  const parsed = commandArgs('check', USAGE, args, OPTIONS, true, out)
   if (!parsed) return 0
   const v = parsed.values
   const [url, ...extra] = parsed.positionals
   if (!url) throw new UsageError('check: which endpoint? (hookloop check URL --scheme S --secret K, or --handshake KIND)')
   if (extra.length) throw new UsageError(`check: one URL at a time (got also ${extra.join(', ')})`)
-  if (v['body-file'] !== undefined || v.url !== undefined) throw new UsageError('check: the URL is the argument; the bodies are generated (use --payload-file for your own JSON)')
-  const handshake = handshakeArg(v.handshake)
+  const { handshake, 'timeout-ms': timeoutMs, 'warn-ms': warnAboveMs, samples: latencySamples } = v
   const scheme = handshake !== undefined && v.scheme === undefined ? undefined : requireScheme(v.scheme)
   const secret = scheme !== undefined || (handshake !== undefined && handshakeNeedsSecret(handshake)) ? requireOption(v.secret, 'secret') : (v.secret ?? '')
   const custom = scheme === undefined ? undefined : customOptions(scheme, v)
-  const timeoutMs = positiveInt(v['timeout-ms'], 'timeout-ms')
-  const warnAboveMs = positiveInt(v['warn-ms'], 'warn-ms')
-  const latencySamples = positiveInt(v.samples, 'samples')
   const payload = readPayload(v['payload-file'])
 
   let result

@@ -7,10 +7,10 @@ import { dirname, resolve } from 'node:path'
 import { DEFAULT_SENDER_TOLERANCE, type SenderCheckStatus, type SenderConformanceReport } from '../../shared/conformance'
 import { checkSenderConformance, UnknownEndpointError } from '../engine/conformance/sender'
 import { openDatabase } from '../engine/store'
-import { commandArgs } from './command-args'
+import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'
-import { numberArg, policyArg } from './policy-arg'
+import { policyArg } from './policy-arg'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop conform [--data DIR] --endpoint SLUG --policy NAME|FILE [options]
@@ -18,16 +18,19 @@ const USAGE = `Usage: hookloop conform [--data DIR] --endpoint SLUG --policy NAM
 Compares the requests a provider delivered to an endpoint (grouped per event) with the retry
 policy it documents: intervals, stop after success, stop after a final outcome (4xx), redirects
 not followed, attempt count.
-  --data DIR          the Hookloop data folder (DIR/hookloop.db) that captured the requests
-                      (${DATA_DIR_DEFAULT_HELP})
-  --endpoint SLUG     the endpoint (/h/SLUG)
-  --policy NAME|FILE  a preset (pandoktorek, csku, stripe, …) or a JSON policy spec file
-  --tolerance-ms N    allowed difference per interval in ms (default ${DEFAULT_SENDER_TOLERANCE.ms})
-  --tolerance-pct P   or P % of the expected delay, whichever is larger (default ${DEFAULT_SENDER_TOLERANCE.pct})
-  --as-of ISO         "now" for attempts not yet due (default: the current time)
-  --report OUT.json   also write the full report as JSON
-  --json              print the full report as JSON instead of the summary
+{options}
 Exit status: 0 no check fails, 1 a check fails, 2 bad usage.`
+
+const OPTIONS = {
+  data: { type: 'string', value: 'DIR', help: `the Hookloop data folder (DIR/hookloop.db) that captured the requests (${DATA_DIR_DEFAULT_HELP})` },
+  endpoint: { type: 'string', value: 'SLUG', help: 'the endpoint (/h/SLUG)' },
+  policy: { type: 'string', value: 'NAME|FILE', help: 'a preset (pandoktorek, csku, stripe, …) or a JSON policy spec file' },
+  'tolerance-ms': { type: 'number', min: 0, default: DEFAULT_SENDER_TOLERANCE.ms, value: 'N', help: 'allowed difference per interval in ms' },
+  'tolerance-pct': { type: 'number', min: 0, default: DEFAULT_SENDER_TOLERANCE.pct, value: 'P', help: 'or P % of the expected delay, whichever is larger' },
+  'as-of': { type: 'string', value: 'ISO', help: '"now" for attempts not yet due (default: the current time)' },
+  report: { type: 'string', value: 'OUT.json', help: 'also write the full report as JSON' },
+  json: { type: 'boolean', help: 'print the full report as JSON instead of the summary' },
+} as const satisfies OptionSpecs
 
 const MARK: Record<SenderCheckStatus, string> = { pass: 'PASS', fail: 'FAIL', skip: 'skip', pending: 'wait' }
 
@@ -44,21 +47,12 @@ export function formatSenderReport(report: SenderConformanceReport): string {
 }
 
 export const conformCommand: Command = async (args) => {
-  const parsed = commandArgs('conform', USAGE, args, {
-    data: { type: 'string' },
-    endpoint: { type: 'string' },
-    policy: { type: 'string' },
-    'tolerance-ms': { type: 'string' },
-    'tolerance-pct': { type: 'string' },
-    'as-of': { type: 'string' },
-    report: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  })
+  const parsed = commandArgs('conform', USAGE, args, OPTIONS)
   if (!parsed) return 0
   const v = parsed.values
   if (!v.endpoint || !v.policy) throw new UsageError('conform: --endpoint and --policy are required (hookloop conform --help)')
   const policy = policyArg('conform', v.policy)
-  const tolerance = { ms: numberArg('conform', 'tolerance-ms', v['tolerance-ms'], DEFAULT_SENDER_TOLERANCE.ms), pct: numberArg('conform', 'tolerance-pct', v['tolerance-pct'], DEFAULT_SENDER_TOLERANCE.pct) }
+  const tolerance = { ms: v['tolerance-ms'], pct: v['tolerance-pct'] }
   const { file } = existingStoreFile('conform', v.data)
   const asOf = v['as-of'] === undefined ? Date.now() : Date.parse(v['as-of'])
   if (Number.isNaN(asOf)) throw new UsageError(`conform: --as-of must be an ISO 8601 date-time, got "${v['as-of']}"`)

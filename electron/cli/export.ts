@@ -4,34 +4,40 @@
 // --keep-secrets. The filters are those of `hookloop requests` and `hookloop deliveries`.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { EXPORT_FORMATS, type ExportFormat } from '../../shared/contract'
+import { EXPORT_FORMATS } from '../../shared/contract'
 import { exportSelection, ExportSelectionError } from '../engine/exports'
 import { openDatabase } from '../engine/store'
-import { createListReads, DELIVERY_STATUSES, LIST_LIMIT_MAX, REQUEST_STATUSES, type ListReads } from '../engine/store/list-reads'
-import { commandArgs } from './command-args'
+import { createListReads, DELIVERY_STATUSES, REQUEST_STATUSES, type ListReads } from '../engine/store/list-reads'
+import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'
-import { anyListFilter, deliveryFilter, LIST_FILTER_OPTIONS, requestFilter, type ListFilterValues } from './list-filters'
+import { anyListFilter, deliveryFilter, LIMIT_OPTION, LIST_FILTER_OPTIONS, requestFilter, type ListFilterValues } from './list-filters'
 import { stderrProgress } from './progress'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop export [--data DIR] --format har|curl|case [--requests IDS] [--deliveries IDS] [FILTERS | --all] [--keep-secrets] [--out FILE] [--json]
+const USAGE = `Usage: hookloop export [--data DIR] --format har|curl|case [--requests IDS] [--deliveries IDS] [FILTERS | --all] [options]
 
-Exports captured requests and sender deliveries (every attempt) for support and other tools.
-  --data DIR        the Hookloop data folder (DIR/hookloop.db; ${DATA_DIR_DEFAULT_HELP})
-  --format F        har (HAR 1.2), curl (a bash script of curl commands) or case (Hookloop case file)
-  --requests IDS    captured request ids, comma-separated (e.g. 12,13,20-24; \`hookloop requests\` lists them)
-  --deliveries IDS  delivery ids, comma-separated (\`hookloop deliveries\` lists them)
-  --all             every captured request and every delivery in the data folder
-  FILTERS           the requests and deliveries that match, as \`hookloop requests\` and
-                    \`hookloop deliveries\` select them: --endpoint E, --subscription S (deliveries
-                    only), --event-id P, --status S (${REQUEST_STATUSES.join('|')} select requests,
-                    ${DELIVERY_STATUSES.join('|')} deliveries), --since T, --limit N (each kind; default all)
-  --keep-secrets    keep secrets and signature headers (redacted by default)
-  --out FILE        write to FILE (default: stdout)
-  --json            with --out: print what was written as JSON ({"out", "format", "requests", "deliveries"})
+Exports captured requests and sender deliveries (every attempt) for support and other tools: the
+ids given, the requests and deliveries the filters (--endpoint … --limit) select as \`hookloop
+requests\` and \`hookloop deliveries\` select them (each kind; --status words select their kind;
+without --limit every match), or --all.
+{options}
 Progress goes to stderr while it is a terminal.
 Exit status: 0 written, 2 bad usage, an id that is not in the data folder, or nothing selected.`
+
+const OPTIONS = {
+  data: { type: 'string', value: 'DIR', help: `the Hookloop data folder (DIR/hookloop.db; ${DATA_DIR_DEFAULT_HELP})` },
+  format: { type: 'enum', values: EXPORT_FORMATS, value: 'F', help: 'HAR 1.2, a bash script of curl commands, or a Hookloop case file' },
+  requests: { type: 'string', value: 'IDS', help: 'captured request ids, comma-separated (e.g. 12,13,20-24; `hookloop requests` lists them)' },
+  deliveries: { type: 'string', value: 'IDS', help: 'delivery ids, comma-separated (`hookloop deliveries` lists them)' },
+  all: { type: 'boolean', help: 'every captured request and every delivery in the data folder' },
+  ...LIST_FILTER_OPTIONS,
+  status: { type: 'list', values: [...REQUEST_STATUSES, ...DELIVERY_STATUSES], value: 'S', help: 'comma-separated: what matches any of them; each word selects its kind' },
+  limit: LIMIT_OPTION,
+  'keep-secrets': { type: 'boolean', help: 'keep secrets and signature headers (redacted by default)' },
+  out: { type: 'string', value: 'FILE', help: 'write to FILE (default: stdout)' },
+  json: { type: 'boolean', help: 'with --out: print what was written as JSON ({"out", "format", "requests", "deliveries"})' },
+} as const satisfies OptionSpecs
 
 /** "1,2,5-7" → [1, 2, 5, 6, 7]. */
 export function parseIdList(text: string, name: string): number[] {
@@ -49,41 +55,27 @@ export function parseIdList(text: string, name: string): number[] {
 
 /** The ids the filters select: requests and deliveries each, unless the filters name one kind only. */
 function filteredIds(reads: ListReads, values: ListFilterValues, dataDir: string): { requestIds: number[]; deliveryIds: number[] } {
-  const words = values.status === undefined ? [] : values.status.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean)
+  const words = values.status ?? []
   const requestWords = words.filter((w) => (REQUEST_STATUSES as readonly string[]).includes(w))
   const deliveryWords = words.filter((w) => (DELIVERY_STATUSES as readonly string[]).includes(w))
-  const unknown = words.filter((w) => !requestWords.includes(w) && !deliveryWords.includes(w))
-  if (unknown.length > 0) throw new UsageError(`export: --status "${unknown[0]}" is not one of ${[...REQUEST_STATUSES, ...DELIVERY_STATUSES].join(', ')}`)
   const wantRequests = values.subscription === undefined && (words.length === 0 || requestWords.length > 0)
   const wantDeliveries = words.length === 0 || deliveryWords.length > 0
-  const limit = values.limit === undefined ? LIST_LIMIT_MAX : undefined
   const now = Date.now()
   const requestIds = wantRequests
-    ? reads.requests(requestFilter('export', reads, { ...values, ...(requestWords.length > 0 ? { status: requestWords.join(',') } : { status: undefined }) }, dataDir, now, limit)).map((r) => r.id)
+    ? reads.requests(requestFilter('export', reads, { ...values, ...(requestWords.length > 0 ? { status: requestWords } : { status: undefined }) }, dataDir, now)).map((r) => r.id)
     : []
   const deliveryIds = wantDeliveries
-    ? reads.deliveries(deliveryFilter('export', reads, { ...values, ...(deliveryWords.length > 0 ? { status: deliveryWords.join(',') } : { status: undefined }) }, dataDir, now, limit)).map((d) => d.id)
+    ? reads.deliveries(deliveryFilter('export', reads, { ...values, ...(deliveryWords.length > 0 ? { status: deliveryWords } : { status: undefined }) }, dataDir, now)).map((d) => d.id)
     : []
   // Oldest first, as the ids given by hand are read.
   return { requestIds: requestIds.reverse(), deliveryIds: deliveryIds.reverse() }
 }
 
 export const exportCommand: Command = async (args) => {
-  const parsed = commandArgs('export', USAGE, args, {
-    data: { type: 'string' },
-    format: { type: 'string' },
-    requests: { type: 'string' },
-    deliveries: { type: 'string' },
-    all: { type: 'boolean', default: false },
-    'keep-secrets': { type: 'boolean', default: false },
-    out: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    ...LIST_FILTER_OPTIONS,
-  })
+  const parsed = commandArgs('export', USAGE, args, OPTIONS)
   if (!parsed) return 0
   const v = parsed.values
   if (!v.format) throw new UsageError('export: --format is required (hookloop export --help)')
-  if (!(EXPORT_FORMATS as readonly string[]).includes(v.format)) throw new UsageError(`export: --format must be one of ${EXPORT_FORMATS.join(', ')}, got "${v.format}"`)
   if (v.json && !v.out) throw new UsageError('export: --json reports what --out FILE holds; without --out the export itself is what stdout prints')
   const filtered = anyListFilter(v)
   if (v.all && filtered) throw new UsageError('export: --all takes everything; leave out the filters (--endpoint, --status …)')
@@ -109,7 +101,7 @@ export const exportCommand: Command = async (args) => {
       if (requestIds.length + deliveryIds.length === 0) throw new UsageError(`export: nothing in ${dataDir} matches${v.all ? ' (the data folder holds no requests or deliveries)' : ' the filters'}`)
     }
     text = exportSelection(db, {
-      format: v.format as ExportFormat,
+      format: v.format,
       requestIds,
       deliveryIds,
       keepSecrets: v['keep-secrets'],

@@ -7,12 +7,12 @@ import { basename, dirname, resolve } from 'node:path'
 import { ImportError } from '../engine/exports'
 import { IncidentConversionError } from '../engine/scenarios/from-incident'
 import { scenarioFromIncidentText } from '../engine/scenarios/incident-file'
-import { commandArgs } from './command-args'
+import { commandArgs, type OptionSpecs } from './command-args'
 import { stderrProgress } from './progress'
 import type { Command } from './commands'
 import { readFileOrUsage, UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop import FILE --as-scenario OUT.json [--name NAME] [--secret K] [--force] [--json]
+const USAGE = `Usage: hookloop import FILE --as-scenario OUT.json [options]
 
 Turns a HAR 1.2 file or a Hookloop case file into a scenario file: the endpoints and their rules
 (from the case file, or rules that answer as the file says they answered), every captured
@@ -22,18 +22,20 @@ observed (answers, duplicate numbers, signature verdicts, attempt times and deci
 expectations. What cannot be kept is a note (here and in the scenario's description).
 Secrets are \${NAME} placeholders:
   hookloop run OUT.json --secret NAME=VALUE      (or set the environment variable NAME)
-  --as-scenario OUT.json  where to write the scenario ("-" for standard output)
-  --name NAME             the scenario's name (default: "Incident from <file>")
-  --secret K              the secret the captured requests were signed with: a HAR records no
-                          verdicts, so each request's signature is checked with it (as it was
-                          then) and the verdict expected; K never enters the scenario
-  --force                 overwrite OUT.json when it exists
-  --json                  print what was written as JSON ({"out", "events", "expectations", "secrets", "notes", "run"})
+{options}
 Progress goes to stderr while it is a terminal.
 Exit status: 0 written, 1 nothing in the file can be sent again, 2 bad usage or a broken file.`
 
+const OPTIONS = {
+  'as-scenario': { type: 'string', value: 'OUT.json', help: 'where to write the scenario ("-" for standard output)' },
+  name: { type: 'string', value: 'NAME', help: 'the scenario\'s name (default: "Incident from <file>")' },
+  secret: { type: 'string', value: 'K', help: "the secret the captured requests were signed with: a HAR records no verdicts, so each request's signature is checked with it (as it was then) and the verdict expected; K never enters the scenario" },
+  force: { type: 'boolean', help: 'overwrite OUT.json when it exists' },
+  json: { type: 'boolean', help: 'print what was written as JSON ({"out", "events", "expectations", "secrets", "notes", "run"})' },
+} as const satisfies OptionSpecs
+
 export const importCommand: Command = async (args) => {
-  const parsed = commandArgs('import', USAGE, args, { 'as-scenario': { type: 'string' }, name: { type: 'string' }, secret: { type: 'string' }, force: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } }, true)
+  const parsed = commandArgs('import', USAGE, args, OPTIONS, true)
   if (!parsed) return 0
   const v = parsed.values
   const [file, ...extra] = parsed.positionals

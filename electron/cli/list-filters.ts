@@ -1,41 +1,30 @@
 // The filters `hookloop requests`, `hookloop deliveries` and `hookloop export` share: their
 // options, and their values read into the typed filters of store/list-reads.ts (a slug or name
 // resolved to its id, a duration or ISO time to a wall time), each bad value a usage error naming it.
-import { DELIVERY_STATUSES, LIST_LIMIT_MAX, REQUEST_STATUSES, type DeliveryListFilter, type DeliveryStatus, type ListReads, type RequestListFilter, type RequestStatus } from '../engine/store/list-reads'
+import { LIST_LIMIT_MAX, type DeliveryListFilter, type DeliveryStatus, type ListReads, type RequestListFilter, type RequestStatus } from '../engine/store/list-reads'
+import type { OptionSpecs } from './command-args'
 import { UsageError } from './usage-error'
 
+/** The filters every list takes; each command adds its --status words and --limit. */
 export const LIST_FILTER_OPTIONS = {
-  endpoint: { type: 'string' },
-  subscription: { type: 'string' },
-  'event-id': { type: 'string' },
-  status: { type: 'string' },
-  since: { type: 'string' },
-  limit: { type: 'string' },
-} as const
+  endpoint: { type: 'string', value: 'E', help: "captured at, or (deliveries) made to, our endpoint E: its slug or id" },
+  subscription: { type: 'string', value: 'S', help: "deliveries only: a subscription's name or id" },
+  'event-id': { type: 'string', value: 'P', help: 'event ids (dedupe keys) that start with P, in any ASCII case' },
+  since: { type: 'string', value: 'T', help: 'from T on, on the wall clock: a duration back from now (90s, 15m, 2h, 7d, 2w) or an ISO time' },
+} as const satisfies OptionSpecs
+
+export const LIMIT_OPTION = { type: 'number', whole: true, min: 1, max: LIST_LIMIT_MAX, value: 'N', help: 'at most N rows, newest first' } as const
+
+export const REQUEST_STATUS_HELP = 'comma-separated: a row matches any of them; valid/invalid/none: the signature verdict (none = not verified), duplicate: a duplicate arrival, refused: refused by the receiver (413, 503 …)'
 
 export interface ListFilterValues {
-  endpoint?: string
-  subscription?: string
-  'event-id'?: string
-  status?: string
-  since?: string
-  limit?: string
+  endpoint?: string | undefined
+  subscription?: string | undefined
+  'event-id'?: string | undefined
+  status?: readonly string[] | undefined
+  since?: string | undefined
+  limit?: number | undefined
 }
-
-export const DEFAULT_LIST_LIMIT = 50
-
-export const REQUEST_FILTER_HELP = `  --endpoint E      an endpoint's slug or id
-  --event-id P      event ids (dedupe keys) that start with P, in any ASCII case
-  --status S        ${REQUEST_STATUSES.join(', ')} (comma-separated: any of them)
-                    valid/invalid/none: the signature verdict (none = not verified),
-                    duplicate: a duplicate arrival, refused: refused by the receiver (413, 503 …)
-  --since T         from T on, on the wall clock: a duration back from now (90s, 15m, 2h, 7d, 2w) or an ISO time`
-
-export const DELIVERY_FILTER_HELP = `  --endpoint E      deliveries made to our endpoint E (slug or id)
-  --subscription S  a subscription's name or id
-  --event-id P      event ids that start with P, in any ASCII case
-  --status S        ${DELIVERY_STATUSES.join(', ')} (comma-separated: any of them)
-  --since T         created from T on, on the wall clock: a duration back from now (90s, 15m, 2h, 7d, 2w) or an ISO time`
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
 
@@ -51,20 +40,6 @@ export function parseSince(command: string, text: string, now: number): number {
   throw new UsageError(`${command}: --since takes a duration like 90s, 15m, 2h, 7d or 2w, or an ISO time like 2026-12-01T09:30:00Z; "${text}" is neither`)
 }
 
-function parseLimit(command: string, text: string | undefined): number {
-  if (text === undefined) return DEFAULT_LIST_LIMIT
-  if (!/^\d{1,7}$/.test(text.trim()) || Number(text) < 1 || Number(text) > LIST_LIMIT_MAX) throw new UsageError(`${command}: --limit takes a whole number from 1 to ${LIST_LIMIT_MAX}; "${text}" is not one`)
-  return Number(text)
-}
-
-function parseStatuses<S extends string>(command: string, text: string | undefined, words: readonly S[]): S[] | undefined {
-  if (text === undefined) return undefined
-  const given = text.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean)
-  if (given.length === 0) throw new UsageError(`${command}: --status takes ${words.join(', ')}; it was empty`)
-  for (const word of given) if (!(words as readonly string[]).includes(word)) throw new UsageError(`${command}: --status "${word}" is not one of ${words.join(', ')}`)
-  return given as S[]
-}
-
 function endpointId(command: string, reads: ListReads, text: string | undefined, dataDir: string): string | undefined {
   if (text === undefined) return undefined
   const endpoint = reads.endpointOf(text)
@@ -78,13 +53,14 @@ function eventIdPrefix(command: string, text: string | undefined): string | unde
   return text.trim()
 }
 
-export function requestFilter(command: string, reads: ListReads, values: ListFilterValues, dataDir: string, now: number, limit = parseLimit(command, values.limit)): RequestListFilter {
+// The declarations checked the --status words; without --limit a list holds every match.
+export function requestFilter(command: string, reads: ListReads, values: ListFilterValues, dataDir: string, now: number): RequestListFilter {
   if (values.subscription !== undefined) throw new UsageError(`${command}: --subscription filters deliveries; captured requests take --endpoint`)
-  const statuses = parseStatuses<RequestStatus>(command, values.status, REQUEST_STATUSES)
+  const statuses = values.status as RequestStatus[] | undefined
   const id = endpointId(command, reads, values.endpoint, dataDir)
   const prefix = eventIdPrefix(command, values['event-id'])
   return {
-    limit,
+    limit: values.limit ?? LIST_LIMIT_MAX,
     ...(id === undefined ? {} : { endpointId: id }),
     ...(prefix === undefined ? {} : { eventIdPrefix: prefix }),
     ...(statuses === undefined ? {} : { statuses }),
@@ -92,8 +68,8 @@ export function requestFilter(command: string, reads: ListReads, values: ListFil
   }
 }
 
-export function deliveryFilter(command: string, reads: ListReads, values: ListFilterValues, dataDir: string, now: number, limit = parseLimit(command, values.limit)): DeliveryListFilter {
-  const statuses = parseStatuses<DeliveryStatus>(command, values.status, DELIVERY_STATUSES)
+export function deliveryFilter(command: string, reads: ListReads, values: ListFilterValues, dataDir: string, now: number): DeliveryListFilter {
+  const statuses = values.status as DeliveryStatus[] | undefined
   const id = endpointId(command, reads, values.endpoint, dataDir)
   let subscriptionId: string | undefined
   if (values.subscription !== undefined) {
@@ -104,7 +80,7 @@ export function deliveryFilter(command: string, reads: ListReads, values: ListFi
   }
   const prefix = eventIdPrefix(command, values['event-id'])
   return {
-    limit,
+    limit: values.limit ?? LIST_LIMIT_MAX,
     ...(id === undefined ? {} : { endpointId: id }),
     ...(subscriptionId === undefined ? {} : { subscriptionId }),
     ...(prefix === undefined ? {} : { eventIdPrefix: prefix }),

@@ -1,8 +1,7 @@
 // `hookloop listen --json`: NDJSON on stdout, one JSON object per captured request, written once
 // it was answered (so it holds its verdict, duplicate number, the fault applied and the answer);
 // the receiver's other lines go to stderr. Fields: docs/cli.md, "JSON output".
-import type { ReceiverEvent } from '../../shared/receiver'
-import type { Step } from '../../shared/receiver'
+import type { ReceiverEvent, Step } from '../../shared/receiver'
 
 export interface ListenJsonLine {
   id: number

@@ -7,35 +7,21 @@ import { RETENTION_LIMITS, type RetentionSettings } from '../../shared/contract'
 import { createRealClock } from '../engine/clock'
 import type { Receiver } from '../engine/receiver'
 import { checkRetention, createRetention, type Retention } from '../engine/retention/retention'
+import type { OptionSpecs } from './command-args'
 import { describePrune } from './prune'
 import { escapeControls } from './safe-log'
 import { UsageError } from './usage-error'
 
 export const RETENTION_OPTIONS = {
-  'keep-days': { type: 'string' },
-  'keep-mb': { type: 'string' },
-} as const
-
-export const RETENTION_HELP = `      --keep-days N      keep the history N days ("none": no age limit); saved as the data folder's retention
-      --keep-mb N        keep the store under N MB ("none": no size limit); saved likewise`
+  'keep-days': { type: 'number', whole: true, none: true, ...RETENTION_LIMITS.days, value: 'N', help: `keep the history N days ("none": no age limit); saved as the data folder's retention` },
+  'keep-mb': { type: 'number', whole: true, none: true, ...RETENTION_LIMITS.maxMb, value: 'N', help: 'keep the store under N MB ("none": no size limit); saved likewise' },
+} as const satisfies OptionSpecs
 
 // The first pass soon after start (the CLI starts in well under a second), then every minute.
 const FIRST_PASS_MS = 1000
 
-/** The flags' change to the retention, or null when neither is given; bad values are UsageErrors. */
-export function retentionFlags(values: { 'keep-days'?: string; 'keep-mb'?: string }): Partial<RetentionSettings> | null {
-  // Checked before the data folder is opened: a usage error starts nothing.
-  const parse = (flag: string, text: string | undefined, bounds: { min: number; max: number }): number | null | undefined => {
-    if (text === undefined) return undefined
-    if (text.trim() === 'none') return null
-    const value = Number(text)
-    if (!/^\d{1,7}$/.test(text.trim()) || value < bounds.min || value > bounds.max) {
-      throw new UsageError(`--${flag} takes a whole number from ${bounds.min} to ${bounds.max}, or "none"; "${text}" is not one`)
-    }
-    return value
-  }
-  const days = parse('keep-days', values['keep-days'], RETENTION_LIMITS.days)
-  const maxMb = parse('keep-mb', values['keep-mb'], RETENTION_LIMITS.maxMb)
+/** The flags' change to the retention (checked before the data folder is opened), or null when neither is given. */
+export function retentionFlags({ 'keep-days': days, 'keep-mb': maxMb }: { 'keep-days'?: number | null; 'keep-mb'?: number | null }): Partial<RetentionSettings> | null {
   if (days === undefined && maxMb === undefined) return null
   return { ...(days === undefined ? {} : { days }), ...(maxMb === undefined ? {} : { maxMb }) }
 }

@@ -3,17 +3,14 @@
 // and one line per state change or notice after that.
 import { describeTunnelNotice, describeTunnelState } from '../../shared/tunnel'
 import { createTunnelManager, type TunnelAcceptor, type TunnelManager, type TunnelManagerOptions } from '../engine/tunnel'
+import type { OptionSpecs } from './command-args'
 import { UsageError } from './usage-error'
 
 export const TUNNEL_OPTIONS = {
-  tunnel: { type: 'boolean' },
-  'tunnel-host': { type: 'string' },
-  subdomain: { type: 'string' },
-} as const
-
-export const TUNNEL_HELP = `      --tunnel           open a public tunnel (localtunnel) to the receiver and print its public URLs
-      --tunnel-host URL  the localtunnel server (default https://localtunnel.me; any self-hosted one)
-      --subdomain NAME   ask for this subdomain (4–63 lowercase letters, digits, inner dashes)`
+  tunnel: { type: 'boolean', help: 'open a public tunnel (localtunnel) to the receiver and print its public URLs' },
+  'tunnel-host': { type: 'string', value: 'URL', help: 'with --tunnel: the localtunnel server (default https://localtunnel.me; any self-hosted one)' },
+  subdomain: { type: 'string', value: 'NAME', help: 'with --tunnel: ask for this subdomain (4–63 lowercase letters, digits, inner dashes)' },
+} as const satisfies OptionSpecs
 
 // The tunnel reaches the receiver on 127.0.0.1, so the receiver must listen there.
 const LOOPBACK_REACHABLE = new Set(['127.0.0.1', 'localhost', '0.0.0.0', '::'])

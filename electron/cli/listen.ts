@@ -2,53 +2,41 @@
 // one log line per request, everything captured into the SQLite file of a data folder.
 // Ctrl-C (SIGINT) or SIGTERM commits what is queued, closes every connection and exits 0.
 import { join } from 'node:path'
-import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { DefinitionError } from '../../shared/receiver'
-import { endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig } from '../../shared/receiver'
+import { DefinitionError, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, targetUrlProblem } from '../../shared/receiver'
 import type { ReceiverEvent } from '../../shared/receiver'
-import { explainStep } from '../../shared/receiver'
-import { explainLeg, targetUrlProblem } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, type Receiver } from '../engine/receiver'
 import { DATA_FILE_NAME, openDatabase } from '../engine/store'
 import { createRequestStore } from '../engine/store/requests'
 import { watchDefinitions } from '../engine/host/definitions-watch'
+import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
 import { logKey, logNotes, logRequestLine } from './safe-log'
 import { createRequestJsonLog } from './listen-json'
-import { describeRetention, RETENTION_HELP, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
-import { startListenTunnel, TUNNEL_HELP, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
+import { describeRetention, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
+import { startListenTunnel, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
 import { readFileOrUsage, UsageError } from './usage-error'
 
 export const DEFAULT_LISTEN_PORT = 7780
 
-/** Options of `hookloop listen`; other features (the tunnel) add theirs by spreading this. */
-export const LISTEN_OPTIONS = {
-  port: { type: 'string', short: 'p' },
-  host: { type: 'string' },
-  config: { type: 'string', short: 'c' },
-  data: { type: 'string' },
-  'forward-to': { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const satisfies NonNullable<ParseArgsConfig['options']>
+/** Options of `hookloop listen`; the retention and the tunnel add theirs beside them. */
+const LISTEN_OPTIONS = {
+  port: { type: 'port', short: 'p', value: 'P', help: `port to listen on (default: the config's, else ${DEFAULT_LISTEN_PORT}; 0 = any free port)` },
+  host: { type: 'string', value: 'H', help: 'address to bind (default 127.0.0.1)' },
+  config: { type: 'string', short: 'c', value: 'FILE', help: 'endpoints and rules (JSON; schema in the README, section "hookloop listen")' },
+  data: { type: 'string', value: 'DIR', help: `data folder holding ${DATA_FILE_NAME} (${DATA_DIR_DEFAULT_HELP})` },
+  'forward-to': { type: 'string', value: 'URL', help: "forward mode: requests no rule answers go on to your app at URL, and the sender gets your app's answer (both legs recorded)" },
+  json: { type: 'boolean', help: 'NDJSON on stdout: one JSON object per request, once answered; every other line (the banner, "Press Ctrl-C to stop.") goes to stderr' },
+  ...RETENTION_OPTIONS,
+  ...TUNNEL_OPTIONS,
+} as const satisfies OptionSpecs
 
-export const LISTEN_HELP = `Usage: hookloop listen [--port P] [--host H] [--config FILE] [--data DIR] [--forward-to URL] [--keep-days N] [--keep-mb N] [--tunnel [--tunnel-host URL] [--subdomain NAME]] [--json]
+const LISTEN_HELP = `Usage: hookloop listen [options]
 
 Runs a receiver: every request to http://HOST:PORT/h/<slug> is captured, verified, deduped and
 answered by the endpoint's rules; one line is logged per request.
 
-  -p, --port P       port to listen on (default: the config's, else ${DEFAULT_LISTEN_PORT}; 0 = any free port)
-      --host H       address to bind (default 127.0.0.1)
-  -c, --config FILE  endpoints and rules (JSON; schema in the README, section "hookloop listen")
-      --data DIR     data folder holding ${DATA_FILE_NAME} (${DATA_DIR_DEFAULT_HELP})
-      --forward-to URL  forward mode: requests no rule answers go on to your app at URL, and the
-                     sender gets your app's answer (both legs recorded)
-      --json         NDJSON on stdout: one JSON object per request, once answered; every other
-                     line (the banner, "Press Ctrl-C to stop.") goes to stderr
-${RETENTION_HELP}
-${TUNNEL_HELP}
-  -h, --help         show this help
+{options}
 
 Ctrl-C stops it cleanly (exit 0). A bad config file exits 2 naming the field at fault.`
 
@@ -59,11 +47,6 @@ export interface ListenSettings {
   port: number
   dataDir: string
   config: ListenConfig | null
-}
-
-export function parsePort(text: string): number {
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${text}"`)
-  return Number(text)
 }
 
 /** Reads and validates a config file; every problem is a UsageError naming the file and the JSON path. */
@@ -83,7 +66,7 @@ export function loadListenConfig(file: string): ListenConfig {
   }
 }
 
-export function listenSettings(values: { port?: string; host?: string; config?: string; data?: string; 'forward-to'?: string }): ListenSettings {
+export function listenSettings(values: { port?: number; host?: string; config?: string; data?: string; 'forward-to'?: string }): ListenSettings {
   const config = values.config === undefined ? null : loadListenConfig(values.config)
   const forwardTo = values['forward-to']
   if (forwardTo !== undefined) {
@@ -93,7 +76,7 @@ export function listenSettings(values: { port?: string; host?: string; config?: 
   return {
     ...(forwardTo === undefined ? {} : { forwardTo }),
     host: values.host ?? config?.host ?? '127.0.0.1',
-    port: values.port !== undefined ? parsePort(values.port) : (config?.port ?? DEFAULT_LISTEN_PORT),
+    port: values.port ?? config?.port ?? DEFAULT_LISTEN_PORT,
     dataDir: dataDirArg('listen', values.data),
     config,
   }
@@ -181,16 +164,9 @@ export function createRequestLog(write: (line: string) => void) {
 }
 
 export async function listenCommand(args: string[]): Promise<number> {
-  let values
-  try {
-    values = parseArgs({ args, options: { ...LISTEN_OPTIONS, ...RETENTION_OPTIONS, ...TUNNEL_OPTIONS }, strict: true, allowPositionals: false }).values
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error))
-  }
-  if (values.help) {
-    process.stdout.write(LISTEN_HELP + '\n')
-    return 0
-  }
+  const parsed = commandArgs('listen', LISTEN_HELP, args, LISTEN_OPTIONS)
+  if (!parsed) return 0
+  const values = parsed.values
   const settings = listenSettings(values)
   const tunnelOptions = tunnelSettings(values, settings.host)
   const keep = retentionFlags(values)

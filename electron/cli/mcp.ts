@@ -5,7 +5,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ALLOW_CHANGES_FLAG, createMcpServer } from '../engine/mcp'
 import { openDatabase, StoreError } from '../engine/store'
-import { commandArgs } from './command-args'
+import { commandArgs, type OptionSpecs } from './command-args'
 import type { Command } from './commands'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import { DEFAULT_LISTEN_PORT } from './listen'
@@ -19,18 +19,17 @@ An MCP server on stdin/stdout for coding agents and editors (docs/mcp.md): list 
 and search captured requests and deliveries, show one (secrets redacted), explain a signature
 verdict, run a scenario; with ${ALLOW_CHANGES_FLAG} also trigger a provider event and add or
 remove fault rules. It reads the data folder the app and \`hookloop listen\` write.
-  --data DIR          the Hookloop data folder (DIR/hookloop.db; ${DATA_DIR_DEFAULT_HELP})
-  ${ALLOW_CHANGES_FLAG}     allow the tools that send requests or write rules
-  --receiver-url URL  where the app's or listen's receiver answers, for endpoint URLs
-                      (default ${DEFAULT_RECEIVER_URL}: \`hookloop listen\`'s default port)
+{options}
 Exit status: 0 when the client closes stdin, 1 the data folder cannot be opened, 2 bad usage.`
 
+const OPTIONS = {
+  data: { type: 'string', value: 'DIR', help: `the Hookloop data folder (DIR/hookloop.db; ${DATA_DIR_DEFAULT_HELP})` },
+  'allow-changes': { type: 'boolean', help: 'allow the tools that send requests or write rules' },
+  'receiver-url': { type: 'string', default: DEFAULT_RECEIVER_URL, value: 'URL', help: "where the app's or `hookloop listen`'s receiver answers (listen's default port unless given), for endpoint URLs" },
+} as const satisfies OptionSpecs
+
 export const mcpCommand: Command = async (args) => {
-  const parsed = commandArgs('mcp', USAGE, args, {
-    data: { type: 'string' },
-    'allow-changes': { type: 'boolean', default: false },
-    'receiver-url': { type: 'string', default: DEFAULT_RECEIVER_URL },
-  })
+  const parsed = commandArgs('mcp', USAGE, args, OPTIONS)
   if (!parsed) return 0
   const v = parsed.values
   if (!/^https?:\/\/[^\s/]+\/?$/.test(v['receiver-url'])) throw new UsageError(`mcp: --receiver-url must be http(s)://HOST:PORT, got "${v['receiver-url']}"`)

@@ -25,11 +25,3 @@ export function policyArg(command: string, value: string): Policy {
     throw error
   }
 }
-
-/** A non-negative number option, or a UsageError naming it. */
-export function numberArg(command: string, name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback
-  const n = Number(value)
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`${command}: --${name} must be a non-negative number, got "${value}"`)
-  return n
-}

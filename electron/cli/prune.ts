@@ -8,7 +8,7 @@ import { createRealClock } from '../engine/clock'
 import { createRetention, checkRetention, retentionPlan, type PrunePlan } from '../engine/retention/retention'
 import { openDatabase } from '../engine/store'
 import { createHistoryStore } from '../engine/store/history'
-import { commandArgs } from './command-args'
+import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'
 import { stderrProgress } from './progress'
@@ -19,16 +19,20 @@ const USAGE = `Usage: hookloop prune [--data DIR] [--older-than AGE] [--max-mb N
 Deletes history, oldest first, in small batches, then gives the space back: captured requests,
 and settled deliveries (succeeded or failed) with their attempts and events. A delivery still
 pending or retrying is never deleted; --endpoint covers that endpoint's requests only.
-  --data DIR         the data folder (${DATA_DIR_DEFAULT_HELP})
-  --older-than AGE   history older than AGE: 30d, 12h, 45m, 90s or 2w
-  --max-mb N         oldest history until the store holds at most N MB
-  --endpoint SLUG    only this endpoint's requests (with --older-than or --all)
-  --all              everything settled (Clear history); with --endpoint, that endpoint's requests
-  --save             keep --older-than (whole days) and --max-mb as the folder's retention
-  --json             print the result as JSON
+{options}
 Without --older-than, --max-mb or --all: applies the folder's saved retention (default 30 days, 1024 MB).
 Progress goes to stderr while it is a terminal.
 Exit status: 0 pruned (or nothing to prune), 1 the store could not be pruned, 2 bad usage or an endpoint not in the data folder.`
+
+const OPTIONS = {
+  data: { type: 'string', value: 'DIR', help: `the data folder (${DATA_DIR_DEFAULT_HELP})` },
+  'older-than': { type: 'string', value: 'AGE', help: 'history older than AGE: 30d, 12h, 45m, 90s or 2w' },
+  'max-mb': { type: 'number', whole: true, min: 0, max: 9_999_999, value: 'N', help: 'oldest history until the store holds at most N MB' },
+  endpoint: { type: 'string', value: 'SLUG', help: "only this endpoint's requests (with --older-than or --all)" },
+  all: { type: 'boolean', help: "everything settled (Clear history); with --endpoint, that endpoint's requests" },
+  save: { type: 'boolean', help: "keep --older-than (whole days) and --max-mb as the folder's retention" },
+  json: { type: 'boolean', help: 'print the result as JSON' },
+} as const satisfies OptionSpecs
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
 
@@ -54,23 +58,11 @@ export function describePrune(result: PruneResult): string {
 }
 
 export const pruneCommand: Command = async (args) => {
-  const parsed = commandArgs('prune', USAGE, args, {
-    data: { type: 'string' },
-    'older-than': { type: 'string' },
-    'max-mb': { type: 'string' },
-    endpoint: { type: 'string' },
-    all: { type: 'boolean', default: false },
-    save: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-  })
+  const parsed = commandArgs('prune', USAGE, args, OPTIONS)
   if (!parsed) return 0
   const v = parsed.values
   const olderThanMs = v['older-than'] === undefined ? undefined : parseAge(v['older-than'])
-  let maxMb: number | undefined
-  if (v['max-mb'] !== undefined) {
-    if (!/^\d{1,7}$/.test(v['max-mb'].trim())) throw new UsageError(`prune: --max-mb takes a whole number of MB; "${v['max-mb']}" is not one`)
-    maxMb = Number(v['max-mb'])
-  }
+  const maxMb = v['max-mb']
   if (v.all && (olderThanMs !== undefined || maxMb !== undefined)) throw new UsageError('prune: --all deletes everything; leave out --older-than and --max-mb')
   if (v.endpoint !== undefined && maxMb !== undefined) throw new UsageError('prune: --max-mb is a limit on the whole store; it does not take --endpoint')
   if (v.endpoint !== undefined && !v.all && olderThanMs === undefined) throw new UsageError('prune: --endpoint needs --older-than or --all')

@@ -4,31 +4,29 @@
 import { SCHEMES } from '../../shared/signatures'
 import { ImportError, parseImportFile, replayItems, type ReplayOptions } from '../engine/exports'
 import { sign } from '../engine/signatures'
-import { commandArgs } from './command-args'
+import { commandArgs, type OptionSpecs } from './command-args'
 import type { Command } from './commands'
-import { COMMON_OPTIONS, CUSTOM_HELP, customOptions, requireScheme } from './signature-args'
+import { SCHEME_OPTIONS, customOptions, requireScheme } from './signature-args'
 import { readFileOrUsage, UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop replay FILE --to URL [--scheme S --secret K] [--json]
 
 Sends every request of a HAR 1.2 file or a Hookloop case file to URL, one after another, and
-compares each answer with the original outcome.
-  --to URL       where to send (http:// or https://)
-  --scheme S     re-sign each request with this scheme (old signature headers are dropped;
-  --secret K     the scheme's id header is kept, so it is the same message to a deduper)
-  --json         print the results as JSON
-${CUSTOM_HELP}
+compares each answer with the original outcome. With --scheme and --secret each request is
+signed again (old signature headers are dropped; the scheme's id header is kept, so it is the
+same message to a deduper).
+{options}
 Exit status: 0 every answer matches the original, 1 one differs or fails, 2 bad usage or a broken file.`
 
+const OPTIONS = {
+  to: { type: 'string', value: 'URL', help: 'where to send (http:// or https://)' },
+  ...SCHEME_OPTIONS,
+  secret: { type: 'string', value: 'K', help: 'the secret to sign with' },
+  json: { type: 'boolean', help: 'print the results as JSON' },
+} as const satisfies OptionSpecs
+
 export const replayCommand: Command = async (args) => {
-  const { header, prefix, algorithm, encoding, template } = COMMON_OPTIONS
-  const parsed = commandArgs(
-    'replay',
-    USAGE,
-    args,
-    { to: { type: 'string' }, scheme: { type: 'string' }, secret: { type: 'string' }, json: { type: 'boolean', default: false }, header, prefix, algorithm, encoding, template, 'timestamp-header': COMMON_OPTIONS['timestamp-header'], 'id-header': COMMON_OPTIONS['id-header'] },
-    true,
-  )
+  const parsed = commandArgs('replay', USAGE, args, OPTIONS, true)
   if (!parsed) return 0
   const v = parsed.values
   const [file, ...extra] = parsed.positionals

@@ -2,13 +2,12 @@
 // [--body-file F] [--data DIR] [--timeout MS] [--json]`: one captured request of a data folder sent
 // to a target again — as it was, edited and re-signed with its endpoint's secret, or edited with
 // the signature left broken — the leg printed and stored beside the request.
-import { explainLeg, targetUrlProblem } from '../../shared/receiver'
-import { DefinitionError } from '../../shared/receiver'
+import { explainLeg, targetUrlProblem, DefinitionError } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { resendStored } from '../engine/receiver/resend-stored'
 import type { ResendMode, ResendOptions } from '../engine/receiver/resend'
 import { openDatabase } from '../engine/store'
-import { commandArgs } from './command-args'
+import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'
 import { readFileOrUsage, UsageError } from './usage-error'
@@ -16,17 +15,21 @@ import { readFileOrUsage, UsageError } from './usage-error'
 const USAGE = `Usage: hookloop resend REQUEST_ID --to URL [--as-is | --resign | --broken] [--header 'Name: value']... [--body-file F] [--data DIR] [--timeout MS] [--json]
 
 Sends a captured request to a target (your app) again and stores the leg beside the request.
-  --to URL          where to send (http:// or https://)
-  --as-is           the request as it was captured: the original signature (the default)
-  --resign          edited, then signed again with the endpoint's scheme and first secret
-  --broken          edited, with the original signature left in place: it no longer matches
-  --header 'N: v'   set a header (replaces one of the same name); repeat for more
-  --body-file F     send F's bytes as the body instead of the captured body
-  --data DIR        the Hookloop data folder (${DATA_DIR_DEFAULT_HELP})
-  --timeout MS      longest wait for the answer (default 30000)
-  --json            print the leg as JSON
+{options}
 Exit status: 0 the target answered (any status), 1 it did not (refused, reset, timed out),
 2 bad usage, an unknown request id, or no secret to re-sign with.`
+
+const OPTIONS = {
+  to: { type: 'string', value: 'URL', help: 'where to send (http:// or https://)' },
+  'as-is': { type: 'boolean', help: 'the request as it was captured: the original signature (the default)' },
+  resign: { type: 'boolean', help: "edited, then signed again with the endpoint's scheme and first secret" },
+  broken: { type: 'boolean', help: 'edited, with the original signature left in place: it no longer matches' },
+  header: { type: 'string', multiple: true, value: "'N: v'", help: 'set a header (replaces one of the same name); repeat for more' },
+  'body-file': { type: 'string', value: 'F', help: "send F's bytes as the body instead of the captured body" },
+  data: { type: 'string', value: 'DIR', help: `the Hookloop data folder (${DATA_DIR_DEFAULT_HELP})` },
+  timeout: { type: 'number', whole: true, min: 1, value: 'MS', help: 'longest wait for the answer in milliseconds (default 30000)' },
+  json: { type: 'boolean', help: 'print the leg as JSON' },
+} as const satisfies OptionSpecs
 
 const MODES: readonly ResendMode[] = ['as-is', 'resign', 'broken']
 
@@ -38,23 +41,7 @@ export function parseHeader(text: string): [string, string] {
 }
 
 export const resendCommand: Command = async (args) => {
-  const parsed = commandArgs(
-    'resend',
-    USAGE,
-    args,
-    {
-      to: { type: 'string' },
-      'as-is': { type: 'boolean', default: false },
-      resign: { type: 'boolean', default: false },
-      broken: { type: 'boolean', default: false },
-      header: { type: 'string', multiple: true },
-      'body-file': { type: 'string' },
-      data: { type: 'string' },
-      timeout: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-    true,
-  )
+  const parsed = commandArgs('resend', USAGE, args, OPTIONS, true)
   if (!parsed) return 0
   const v = parsed.values
   const [idText, ...extra] = parsed.positionals
@@ -71,11 +58,7 @@ export const resendCommand: Command = async (args) => {
   const edited = body !== undefined || headers.length > 0
   const mode: ResendMode = chosen[0] ?? 'as-is'
   if (mode === 'as-is' && edited) throw new UsageError('resend: an edited request (--header, --body-file) goes --resign (signed again) or --broken (old signature kept); --as-is sends it unchanged')
-  let timeoutMs: number | undefined
-  if (v.timeout !== undefined) {
-    if (!/^\d{1,9}$/.test(v.timeout) || Number(v.timeout) < 1) throw new UsageError(`resend: --timeout takes milliseconds (a positive number), got "${v.timeout}"`)
-    timeoutMs = Number(v.timeout)
-  }
+  const timeoutMs = v.timeout
   const { file } = existingStoreFile('resend', v.data)
 
   const options: ResendOptions = { to: v.to, mode, ...(headers.length ? { headers } : {}), ...(body ? { body } : {}), ...(timeoutMs ? { timeoutMs } : {}) }

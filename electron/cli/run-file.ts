@@ -3,8 +3,7 @@
 // written to stderr as they are found, each naming the file and the JSON path.
 import { readFileSync } from 'node:fs'
 import type { Scenario } from '../../shared/scenario'
-import { formatProblem } from '../../shared/scenario'
-import { parseScenarioWithSecrets } from '../../shared/scenario'
+import { formatProblem, parseScenarioWithSecrets } from '../../shared/scenario'
 import type { ScenarioFileResult } from '../engine/scenarios/junit'
 import { runScenario } from '../engine/scenarios/run'
 

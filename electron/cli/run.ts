@@ -13,29 +13,27 @@ import { toJUnitXml, type ScenarioFileResult } from '../engine/scenarios/junit'
 import { formatSummary } from '../engine/scenarios/summary'
 import type { Command } from './commands'
 import { exitCodeOf, runScenarioFile } from './run-file'
-import { commandArgs } from './command-args'
+import { commandArgs, type OptionSpecs } from './command-args'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR] [--secret NAME=VALUE …] [--app URL] [--tunnel-host URL] [--json]
+const USAGE = `Usage: hookloop run FILE|DIR [options]
        hookloop run --schema
 
 Runs the scenario in FILE headless and prints what happened to every delivery. With a folder,
 runs every *.json scenario in it (sorted by name) and prints one summary each and a total.
-  --report OUT.json  also write the full report as JSON (a folder: {ok, scenarios: [...]})
-  --junit OUT.xml    also write JUnit XML for CI: a testsuite per scenario, a testcase per
-                     expectation
-  --data DIR         keep the run's SQLite file in DIR/hookloop.db (a new folder; a folder of
-                     scenarios uses DIR/<name>/hookloop.db; default: a temp file, removed after;
-                     $HOOKLOOP_DATA is not used: a run starts from an empty store of its own)
-  --secret NAME=VALUE  the value of a secret written as \${NAME} in the file (repeatable;
-                     without it, the environment variable NAME)
-  --app URL          forward mode: your app runs at URL; it replaces the scenario's "app" in
-                     every forward target (default: $HOOKLOOP_APP_URL, else the file's own)
-  --tunnel-host URL  through the tunnel: the tunnel server for scenarios with "tunnel" (default:
-                     $HOOKLOOP_TUNNEL_HOST, else the file's own, else https://localtunnel.me)
-  --json             print the report as JSON instead of the summary
-  --schema           print the JSON Schema of scenario files (for editors) and exit
+{options}
 Exit status: 0 every expectation holds, 1 one fails, 2 a file is invalid.`
+
+const OPTIONS = {
+  report: { type: 'string', value: 'OUT.json', help: 'also write the full report as JSON (a folder: {ok, scenarios: [...]})' },
+  junit: { type: 'string', value: 'OUT.xml', help: 'also write JUnit XML for CI: a testsuite per scenario, a testcase per expectation' },
+  data: { type: 'string', value: 'DIR', help: "keep the run's SQLite file in DIR/hookloop.db (a new folder; a folder of scenarios uses DIR/<name>/hookloop.db; default: a temp file, removed after; $HOOKLOOP_DATA is not used: a run starts from an empty store of its own)" },
+  secret: { type: 'string', multiple: true, value: 'NAME=VALUE', help: 'the value of a secret written as ${NAME} in the file (repeatable; without it, the environment variable NAME)' },
+  app: { type: 'string', value: 'URL', help: 'forward mode: your app runs at URL; it replaces the scenario\'s "app" in every forward target (default: $HOOKLOOP_APP_URL, else the file\'s own)' },
+  'tunnel-host': { type: 'string', value: 'URL', help: 'through the tunnel: the tunnel server for scenarios with "tunnel" (default: $HOOKLOOP_TUNNEL_HOST, else the file\'s own, else https://localtunnel.me)' },
+  json: { type: 'boolean', help: 'print the report as JSON instead of the summary' },
+  schema: { type: 'boolean', help: 'print the JSON Schema of scenario files (for editors) and exit' },
+} as const satisfies OptionSpecs
 
 interface Options {
   app: string | undefined
@@ -121,16 +119,7 @@ function totalLine(results: readonly ScenarioFileResult[]): string {
 }
 
 export async function run(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
-  const parsed = commandArgs('run', USAGE, args, {
-    report: { type: 'string' },
-    junit: { type: 'string' },
-    data: { type: 'string' },
-    app: { type: 'string' },
-    'tunnel-host': { type: 'string' },
-    json: { type: 'boolean', default: false },
-    secret: { type: 'string', multiple: true, default: [] },
-    schema: { type: 'boolean', default: false },
-  }, true, out)
+  const parsed = commandArgs('run', USAGE, args, OPTIONS, true, out)
   if (!parsed) return 0
   if (parsed.values.schema) {
     out.write(`${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`)
@@ -148,7 +137,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
   if (tunnelHost !== undefined && !/^https?:\/\/[^/]/.test(tunnelHost)) {
     throw new UsageError(`run: ${parsed.values['tunnel-host'] === undefined ? 'HOOKLOOP_TUNNEL_HOST' : '--tunnel-host'}: a tunnel server is an http:// or https:// URL like https://localtunnel.me (got "${tunnelHost}")`)
   }
-  const options: Options = { app, tunnelHost, report: parsed.values.report, junit: parsed.values.junit, data: parsed.values.data, json: parsed.values.json, secrets: secretValues(parsed.values.secret) }
+  const options: Options = { app, tunnelHost, report: parsed.values.report, junit: parsed.values.junit, data: parsed.values.data, json: parsed.values.json, secrets: secretValues(parsed.values.secret ?? []) }
 
   let folderMode = false
   try {

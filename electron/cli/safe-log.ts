@@ -2,8 +2,7 @@
 // the path, the query and the dedupe key. Control characters (newlines that would forge a line,
 // ESC sequences that would drive the terminal) are escaped, long values are cut with their full
 // size noted, and query parameters whose name says they carry a secret are redacted.
-import type { CapturedRequest } from '../../shared/receiver'
-import type { DedupeKeyMark } from '../../shared/receiver'
+import type { CapturedRequest, DedupeKeyMark } from '../../shared/receiver'
 import { redactQuery as redactSecretQuery } from '../../shared/redaction'
 
 /** Longest piece of request text printed as is. */

@@ -8,36 +8,26 @@ import { fileURLToPath } from 'node:url'
 import type { HostReplyMessage, HostStartMessage } from '../engine/host'
 import { createToken } from '../engine/host/guard'
 import type { Command } from './commands'
-import { commandArgs } from './command-args'
+import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
-import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop serve [--port P] [--data DIR] [--receiver-port P] [--tunnel-host URL]
 
 Runs the engine and serves the Hookloop app in your browser, on this machine only.
-  -p, --port P           port of the app (default: any free port)
-      --data DIR         data folder (${DATA_DIR_DEFAULT_HELP})
-      --receiver-port P  port of the webhook receiver (default: any free port)
-      --tunnel-host URL  open a public tunnel through this localtunnel server
+{options}
 The first line printed is the address to open; it carries a secret token for this run.`
 
-function port(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`serve: ${flag} must be a port number 0–65535, got "${value}"`)
-  return n
-}
+const OPTIONS = {
+  port: { type: 'port', short: 'p', default: 0, value: 'P', help: 'port of the app (0: any free port)' },
+  data: { type: 'string', value: 'DIR', help: `data folder (${DATA_DIR_DEFAULT_HELP})` },
+  'receiver-port': { type: 'port', value: 'P', help: 'port of the webhook receiver (default: any free port)' },
+  'tunnel-host': { type: 'string', value: 'URL', help: 'open a public tunnel through this localtunnel server' },
+} as const satisfies OptionSpecs
 
 export async function serve(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
-  const parsed = commandArgs('serve', USAGE, args, {
-    port: { type: 'string', short: 'p' },
-    data: { type: 'string' },
-    'receiver-port': { type: 'string' },
-    'tunnel-host': { type: 'string' },
-  }, false, out)
+  const parsed = commandArgs('serve', USAGE, args, OPTIONS, false, out)
   if (!parsed) return 0
-  const appPort = port(parsed.values.port, '--port') ?? 0
-  const receiverPort = port(parsed.values['receiver-port'], '--receiver-port')
+  const { port: appPort, 'receiver-port': receiverPort } = parsed.values
   // This module may be bundled into out/main/ or a chunk folder below it.
   const here = dirname(fileURLToPath(import.meta.url))
   const mainDir = [here, dirname(here)].find((dir) => existsSync(join(dir, 'host.js'))) ?? here

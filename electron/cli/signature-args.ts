@@ -1,59 +1,33 @@
-// Argument handling shared by `hookloop sign` and `hookloop verify`: the options both take, the
-// custom-scheme settings, and reading files as raw bytes. Every problem is a UsageError (exit 2).
-import type { ParseArgsConfig } from 'node:util'
-import { parseArgs } from 'node:util'
+// Argument handling shared by `hookloop sign`, `verify`, `check` and `replay`: the options they take,
+// the custom-scheme settings, and reading files as raw bytes. Every problem is a UsageError (exit 2).
 import type { CustomHmacOptions, SchemeId } from '../../shared/signatures'
 import { SCHEME_IDS, isSchemeId } from '../../shared/signatures'
+import { HANDSHAKE_KINDS } from '../../shared/receiver'
+import type { OptionSpecs } from './command-args'
 import { readFileOrUsage, UsageError } from './usage-error'
 
+/** --scheme and the custom scheme's settings: sign, verify, check and replay take them. */
+export const SCHEME_OPTIONS = {
+  scheme: { type: 'string', value: 'S', help: `signature scheme: ${SCHEME_IDS.join(', ')}` },
+  header: { type: 'string', value: 'NAME', help: 'custom scheme: the signature header (required)' },
+  prefix: { type: 'string', value: 'TEXT', help: 'custom scheme: text before the signature, e.g. "sha256=" (default none)' },
+  algorithm: { type: 'enum', values: ['sha1', 'sha256', 'sha512'], value: 'ALG', help: 'custom scheme: the hash, sha256 unless given' },
+  encoding: { type: 'enum', values: ['hex', 'base64'], value: 'ENC', help: 'custom scheme: how the signature is written, hex unless given' },
+  template: { type: 'string', value: 'TEXT', help: 'custom scheme: the signed bytes from {body} {timestamp} {id} {url} (default "{body}")' },
+  'timestamp-header': { type: 'string', value: 'NAME', help: 'custom scheme: the header carrying the Unix timestamp ({timestamp})' },
+  'id-header': { type: 'string', value: 'NAME', help: 'custom scheme: the header carrying the message id ({id})' },
+} as const satisfies OptionSpecs
+
+/** The verification handshake a provider makes before it delivers: check grades it, trigger makes it. */
+export const HANDSHAKE_OPTION = { type: 'enum', values: HANDSHAKE_KINDS, unknown: 'handshake', value: 'KIND' } as const
+
+/** What sign and verify both take. */
 export const COMMON_OPTIONS = {
-  scheme: { type: 'string' },
-  secret: { type: 'string', multiple: true },
-  'body-file': { type: 'string' },
-  url: { type: 'string' },
-  header: { type: 'string' },
-  prefix: { type: 'string' },
-  algorithm: { type: 'string' },
-  encoding: { type: 'string' },
-  template: { type: 'string' },
-  'timestamp-header': { type: 'string' },
-  'id-header': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const
-
-export const CUSTOM_HELP = `Custom scheme (--scheme custom):
-  --header NAME            signature header (required)
-  --prefix TEXT            text before the signature, e.g. "sha256=" (default none)
-  --algorithm ALG          sha1 | sha256 | sha512 (default sha256)
-  --encoding ENC           hex | base64 (default hex)
-  --template TEXT          signed bytes: {body} {timestamp} {id} {url} (default "{body}")
-  --timestamp-header NAME  header carrying the Unix timestamp ({timestamp})
-  --id-header NAME         header carrying the message id ({id})`
-
-export const SCHEME_LIST = `Schemes: ${SCHEME_IDS.join(', ')}.`
-
-type Options = NonNullable<ParseArgsConfig['options']>
-
-function parseStrict<T extends Options>(args: string[], options: T) {
-  try {
-    return parseArgs({ args, options, strict: true as const, allowPositionals: false as const }).values
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error))
-  }
-}
-
-/**
- * parseArgs with its errors turned into one-line usage errors. With --help it prints the help and
- * answers undefined: the command then exits 0.
- */
-export function parseOptions<T extends Options>(args: string[], options: T, help: string) {
-  const values = parseStrict(args, options)
-  if ((values as { help?: boolean }).help) {
-    process.stdout.write(help + '\n')
-    return undefined
-  }
-  return values
-}
+  ...SCHEME_OPTIONS,
+  secret: { type: 'string', multiple: true, value: 'K', help: 'a secret, as the provider shows it (whsec_…, or whsk_… for Standard Webhooks\' Ed25519 v1a); repeat it for several at once, as during a rotation' },
+  'body-file': { type: 'string', value: 'F', help: 'file holding the request body, its exact bytes ("-" reads stdin)' },
+  url: { type: 'string', value: 'URL', help: 'public URL the request goes to (twilio, square; the tunnel URL, not 127.0.0.1)' },
+} as const satisfies OptionSpecs
 
 export function requireOption(value: string | undefined, name: string): string {
   if (value === undefined || value === '') throw new UsageError(`missing --${name}`)
@@ -66,13 +40,6 @@ export function requireScheme(value: string | undefined): SchemeId {
   return scheme
 }
 
-/** Whole Unix seconds, as --timestamp and --now take them. */
-export function parseUnixOption(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined
-  if (!/^\d{1,12}$/.test(value)) throw new UsageError(`--${name} must be Unix time in whole seconds, got "${value}"`)
-  return Number(value)
-}
-
 /** The file's bytes exactly as stored ("-" reads stdin). */
 export function readBytes(path: string, name: string): Buffer {
   return readFileOrUsage(path, (why) => `cannot read --${name} ${path} (${why})`)
@@ -81,8 +48,8 @@ export function readBytes(path: string, name: string): Buffer {
 interface CustomValues {
   header?: string
   prefix?: string
-  algorithm?: string
-  encoding?: string
+  algorithm?: CustomHmacOptions['algorithm']
+  encoding?: CustomHmacOptions['encoding']
   template?: string
   'timestamp-header'?: string
   'id-header'?: string
@@ -97,10 +64,7 @@ export function customOptions(scheme: SchemeId, values: CustomValues, toleranceS
     if (stray) throw new UsageError(`--${stray} only applies to --scheme custom`)
     return undefined
   }
-  const algorithm = values.algorithm ?? 'sha256'
-  if (algorithm !== 'sha1' && algorithm !== 'sha256' && algorithm !== 'sha512') throw new UsageError(`--algorithm must be sha1, sha256 or sha512, got "${algorithm}"`)
-  const encoding = values.encoding ?? 'hex'
-  if (encoding !== 'hex' && encoding !== 'base64') throw new UsageError(`--encoding must be hex or base64, got "${encoding}"`)
+  const { algorithm = 'sha256', encoding = 'hex' } = values
   return {
     header: requireOption(values.header, 'header'),
     prefix: values.prefix,

@@ -8,69 +8,46 @@ import { OverrideError } from '../../shared/event-catalog/overrides'
 import { apiVersionFor, ApiVersionError, isProviderId, PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../shared/providers'
 import { sendFaultSchema, SEND_FAULT_TYPES, type SendFaultInput } from '../../shared/sender'
 import type { AttemptView } from '../../shared/sender'
-import { HANDSHAKE_KINDS, handshakeNeedsSecret, isHandshakeKind } from '../../shared/receiver'
+import { handshakeNeedsSecret, type HandshakeKind } from '../../shared/receiver'
 import { SCHEMES } from '../../shared/signatures'
 import { createRealClock, type ClockSpec } from '../engine/clock'
 import { gradeHandshakeAnswer, makeHandshake, severityMark } from '../engine/conformance/consumer'
 import { CatalogError, trigger } from '../engine/providers'
 import { isAsymmetricFormat, publicKeyText } from '../engine/signatures'
 import { humanDuration } from '../engine/scenarios/summary'
-import { commandArgs } from './command-args'
+import { commandArgs, type OptionSpecs } from './command-args'
 import type { Command } from './commands'
 import { policyArg } from './policy-arg'
+import { HANDSHAKE_OPTION } from './signature-args'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop trigger PROVIDER EVENT_TYPE --to URL [--secret K …] [--set PATH=VALUE …]
-                        [--fixture FILE] [--policy NAME|FILE] [--clock virtual|real] [--fault F …]
-                        [--header 'Name: value' …] [--signing-time auto|clock|wall] [--api-version V] [--json]
+const USAGE = `Usage: hookloop trigger PROVIDER EVENT_TYPE --to URL [options]
        hookloop trigger --handshake KIND --to URL [--secret K] [--json]
        hookloop trigger --list [PROVIDER]
 
 Delivers one event to URL exactly as PROVIDER delivers it: its headers (routing, delivery id,
 user agent, API version), its body envelope and content type, its signature, and its retry
 policy on failure. The payload comes from the event catalog, with fresh ids and times.
-  --to URL           where to deliver (your app, or a Hookloop endpoint's URL)
-  --secret K         the signing secret (repeat it to sign with several, as during a rotation);
-                     default: a fresh one, printed on stderr
-  --set PATH=VALUE   override one field of the body, e.g. --set data.object.amount=500 (VALUE is
-                     JSON when it parses as JSON, else text); repeatable
-  --fixture FILE     a JSON file holding the payload (the part the envelope wraps) instead of the
-                     catalog's; any EVENT_TYPE then goes
-  --policy P         retry policy preset or JSON file (default: the provider's)
-  --clock C          virtual (default: the whole schedule at once, signatures still carry the
-                     real time) or real (waits between attempts in real time)
-  --fault F          a sending-side fault: ${SEND_FAULT_TYPES.join(', ')}, or its JSON
-                     ({"type": "stale-timestamp", "by_s": 60}); repeatable
-  --header H         an extra header 'Name: value' on every attempt; repeatable
-  --signing-time S   which time signatures carry: auto (default), clock or wall
-  --api-version V    the provider's API version the delivery follows (Stripe's api_version,
-                     Shopify's X-Shopify-API-Version, Square's Square-Version); default: the
-                     provider's newest (--list PROVIDER shows them)
-  --json             print the result as JSON
-  --handshake KIND   instead of an event, make the verification handshake a provider makes
-                     before it delivers, and grade the answer: ${HANDSHAKE_KINDS.join(', ')}
-                     (slack, zoom and x-crc need --secret: the signing secret / secret token /
-                     consumer secret; twitch-challenge the subscription's secret; discord-ping
-                     the Ed25519 private key, whsk_…, whose public key the app holds)
-  --list [PROVIDER]  list the providers, or one provider's event types, and exit
+
+{options}
 Providers: ${PROVIDER_IDS.join(', ')}
 Exit status: 0 the delivery succeeded, 1 it failed, 2 bad usage.`
 
 const OPTIONS = {
-  to: { type: 'string' },
-  secret: { type: 'string', multiple: true },
-  set: { type: 'string', multiple: true },
-  fixture: { type: 'string' },
-  policy: { type: 'string' },
-  clock: { type: 'string', default: 'virtual' },
-  fault: { type: 'string', multiple: true },
-  header: { type: 'string', multiple: true },
-  'signing-time': { type: 'string', default: 'auto' },
-  'api-version': { type: 'string' },
-  json: { type: 'boolean', default: false },
-  list: { type: 'boolean', default: false },
-  handshake: { type: 'string' },
-} as const
+  to: { type: 'string', value: 'URL', help: "where to deliver (your app, or a Hookloop endpoint's URL)" },
+  secret: { type: 'string', multiple: true, value: 'K', help: 'the signing secret (repeat it to sign with several, as during a rotation); default: a fresh one, printed on stderr' },
+  set: { type: 'string', multiple: true, value: 'PATH=VALUE', help: 'override one field of the body, e.g. --set data.object.amount=500 (VALUE is JSON when it parses as JSON, else text); repeatable' },
+  fixture: { type: 'string', value: 'FILE', help: "a JSON file holding the payload (the part the envelope wraps) instead of the catalog's; any EVENT_TYPE then goes" },
+  policy: { type: 'string', value: 'P', help: "retry policy preset or JSON file (default: the provider's)" },
+  clock: { type: 'enum', values: ['virtual', 'real'], default: 'virtual', value: 'C', help: 'virtual: the whole schedule at once, signatures still carry the real time; real: waits between attempts in real time' },
+  fault: { type: 'string', multiple: true, value: 'F', help: `a sending-side fault: ${SEND_FAULT_TYPES.join(', ')}, or its JSON ({"type": "stale-timestamp", "by_s": 60}); repeatable` },
+  header: { type: 'string', multiple: true, value: 'H', help: "an extra header 'Name: value' on every attempt; repeatable" },
+  'signing-time': { type: 'enum', values: ['auto', 'clock', 'wall'], default: 'auto', value: 'S', help: 'which time signatures carry' },
+  'api-version': { type: 'string', value: 'V', help: "the provider's API version the delivery follows (Stripe's api_version, Shopify's X-Shopify-API-Version, Square's Square-Version); default: the provider's newest (--list PROVIDER shows them)" },
+  json: { type: 'boolean', help: 'print the result as JSON' },
+  handshake: { ...HANDSHAKE_OPTION, help: "instead of an event, make the verification handshake a provider makes before it delivers, and grade the answer; slack, zoom and x-crc need --secret (the signing secret / secret token / consumer secret), twitch-challenge the subscription's secret, discord-ping the Ed25519 private key (whsk_…) whose public key the app holds" },
+  list: { type: 'boolean', help: "list the providers, or one provider's event types (--list PROVIDER), and exit" },
+} as const satisfies OptionSpecs
 
 function listing(provider: string | undefined): string {
   if (provider === undefined) return PROVIDER_IDS.map((id) => `${id.padEnd(18)} ${PROVIDERS[id].label} (${EVENT_CATALOG[id].length} event types)`).join('\n')
@@ -105,11 +82,6 @@ function headerArg(text: string): [string, string] {
   return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()]
 }
 
-function clockArg(value: string): ClockSpec {
-  if (value === 'virtual' || value === 'real') return { mode: value }
-  throw new UsageError(`trigger: --clock must be virtual or real, got "${value}"`)
-}
-
 function readFixture(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as unknown
@@ -118,8 +90,7 @@ function readFixture(file: string): unknown {
   }
 }
 
-async function handshake(kind: string, to: string | undefined, secret: string | undefined, json: boolean): Promise<number> {
-  if (!isHandshakeKind(kind)) throw new UsageError(`trigger: --handshake must be one of ${HANDSHAKE_KINDS.join(', ')}, got "${kind}"`)
+async function handshake(kind: HandshakeKind, to: string | undefined, secret: string | undefined, json: boolean): Promise<number> {
   if (!to || !/^https?:\/\/[^\s]+$/.test(to)) throw new UsageError(`trigger: --to must be an http:// or https:// URL${to ? `, got "${to}"` : ''}`)
   if (handshakeNeedsSecret(kind) && secret === undefined) throw new UsageError(`trigger: --handshake ${kind} needs --secret (its answer, or its request's signature, depends on it)`)
   // A one-off exchange outside any delivery: real time, the provider's own time limit; graded as
@@ -158,8 +129,6 @@ export const triggerCommand: Command = async (args) => {
   if (!providerText || !eventType || extra.length > 0) throw new UsageError('trigger: give PROVIDER and EVENT_TYPE (hookloop trigger --help; --list shows them)')
   const provider = providerArg(providerText)
   if (!v.to || !/^https?:\/\/[^\s]+$/.test(v.to)) throw new UsageError(`trigger: --to must be an http:// or https:// URL${v.to ? `, got "${v.to}"` : ''}`)
-  const signingTime = v['signing-time']
-  if (signingTime !== 'auto' && signingTime !== 'clock' && signingTime !== 'wall') throw new UsageError(`trigger: --signing-time must be auto, clock or wall, got "${signingTime}"`)
   let overrides: Override[]
   try {
     overrides = (v.set ?? []).map(parseOverride)
@@ -167,7 +136,7 @@ export const triggerCommand: Command = async (args) => {
     if (error instanceof OverrideError) throw new UsageError(`trigger: --set ${error.message}`)
     throw error
   }
-  const clock = clockArg(v.clock)
+  const clock: ClockSpec = { mode: v.clock }
   const pack = PROVIDERS[provider]
   let apiVersion: string | null
   try {
@@ -191,7 +160,7 @@ export const triggerCommand: Command = async (args) => {
       clock,
       faults: (v.fault ?? []).map(faultArg),
       headers: Object.fromEntries((v.header ?? []).map(headerArg)),
-      signingTime,
+      signingTime: v['signing-time'],
       ...(apiVersion ? { apiVersion } : {}),
       onAttempt: v.json
         ? undefined

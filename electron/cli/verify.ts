@@ -3,29 +3,27 @@
 import type { Command } from './commands'
 import type { HeaderMap } from '../engine/signatures'
 import { verify } from '../engine/signatures'
-import { COMMON_OPTIONS, CUSTOM_HELP, SCHEME_LIST, customOptions, parseOptions, parseUnixOption, readBytes, requireOption, requireScheme } from './signature-args'
+import { commandArgs, type OptionSpecs } from './command-args'
+import { COMMON_OPTIONS, customOptions, readBytes, requireOption, requireScheme } from './signature-args'
 import { UsageError } from './usage-error'
 
-const HELP = `Usage: hookloop verify --scheme S --secret K [--secret K2 …] --body-file F --headers-file H [--now UNIX] [--url URL] [--json]
+const HELP = `Usage: hookloop verify --scheme S --secret K [--secret K2 …] --body-file F --headers-file H [options]
 
 Prints the verification result as one JSON object: valid, scheme, reason, detail (a sentence
 that names the likely mistake), and expected/received signatures. Exit 0 when valid, 1 when
-invalid, 2 on bad usage. The body is checked as the exact bytes of F.
+invalid, 2 on bad usage. The body is checked as the exact bytes of F; with several secrets it is
+valid when any matches (secretIndex says which).
 
-  --scheme S         signature scheme
-  --secret K         a secret; repeat for rotation (valid when any matches, secretIndex says which)
-  --body-file F      file holding the request body exactly as received ("-" reads stdin)
-  --headers-file H   JSON object of header names to values (string or array of strings; "-" = stdin)
-  --now UNIX         the time to check timestamps against, Unix seconds (default: now)
-  --url URL          public URL the provider called (twilio, square; the tunnel URL, not 127.0.0.1)
-  --tolerance SEC    override the scheme's timestamp tolerance in seconds
+{options}`
 
-${SCHEME_LIST}
-
-${CUSTOM_HELP}`
-
-// --json is accepted for scripts that pass it to every command: the output is JSON either way.
-const OPTIONS = { ...COMMON_OPTIONS, 'headers-file': { type: 'string' }, now: { type: 'string' }, tolerance: { type: 'string' }, json: { type: 'boolean' } } as const
+const OPTIONS = {
+  ...COMMON_OPTIONS,
+  'headers-file': { type: 'string', value: 'H', help: 'JSON object of header names to values (string or array of strings; "-" = stdin)' },
+  now: { type: 'number', whole: true, min: 0, value: 'UNIX', help: 'the time to check timestamps against, Unix seconds (default: now)' },
+  tolerance: { type: 'number', whole: true, min: 0, value: 'SEC', help: "override the scheme's timestamp tolerance in seconds" },
+  // Accepted for scripts that pass it to every command.
+  json: { type: 'boolean', help: 'accepted: the output is JSON either way' },
+} as const satisfies OptionSpecs
 
 function parseHeaders(bytes: Buffer, path: string): HeaderMap {
   let parsed: unknown
@@ -46,17 +44,17 @@ function parseHeaders(bytes: Buffer, path: string): HeaderMap {
 }
 
 export const verifyCommand: Command = async (args) => {
-  const values = parseOptions(args, OPTIONS, HELP)
-  if (!values) return 0
+  const parsed = commandArgs('verify', HELP, args, OPTIONS)
+  if (!parsed) return 0
+  const values = parsed.values
   const scheme = requireScheme(values.scheme)
   const secrets = values.secret ?? []
   if (secrets.length === 0) throw new UsageError('missing --secret')
   const bodyPath = requireOption(values['body-file'], 'body-file')
   const headersPath = requireOption(values['headers-file'], 'headers-file')
   if (bodyPath === '-' && headersPath === '-') throw new UsageError('--body-file and --headers-file cannot both read stdin')
-  const tolerance = values.tolerance === undefined ? undefined : parseUnixOption(values.tolerance, 'tolerance')
+  const { tolerance, now } = values
   const custom = customOptions(scheme, values, tolerance)
-  const now = parseUnixOption(values.now, 'now')
   const body = readBytes(bodyPath, 'body-file')
   const headers = parseHeaders(readBytes(headersPath, 'headers-file'), headersPath)
 

@@ -1,7 +1,7 @@
 // The app shell: connects to the engine, then top bar, navigation, the current view and the
 // inspector. Loading, connection-lost and error states are explicit.
 import { useEffect } from 'react'
-import { applyBatch, createFrameApplier, loadSnapshot, reloadTimeline, useApp, type ViewId } from './state/app-store'
+import { applyBatch, createFrameApplier, loadSnapshot, reloadTimeline, useApp, type ViewId } from './state'
 import { createEngineClient, findEngineAddress } from './transport/client'
 import { EndpointsPage } from './views/EndpointsPage'
 import { Inspector } from './views/Inspector'

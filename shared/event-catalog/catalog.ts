@@ -1,5 +1,5 @@
 // The event catalog: a provider's common event types (a new one = an entry in its file).
-import type { ProviderId } from '../providers/types'
+import type { ProviderId } from '../providers'
 import { githubEvents } from './github'
 import { linearEvents } from './linear'
 import { paddleEvents } from './paddle'

@@ -1,6 +1,6 @@
 // The event catalog: common event types per provider with payloads written from each provider's
 // public documentation. A payload is built per send (fresh ids and times) from a FixtureContext;
-// it is the part of the body the provider's envelope wraps (see payloadPath in shared/providers).
+// it is the part of the body the provider's envelope wraps (see ProviderEnvelope.payloadPath in shared/providers).
 
 export interface FixtureContext {
   /** `prefix` + random alphanumerics (Stripe's pi_…, Paddle's txn_…). */

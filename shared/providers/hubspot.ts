@@ -1,3 +1,4 @@
+import { ARRAY_ENVELOPE } from './envelope'
 import { definePack } from './types'
 
 // HubSpot webhooks v3: the body is a JSON array of event objects (HubSpot batches up to 100;
@@ -6,7 +7,7 @@ import { definePack } from './types'
 export const hubspot = definePack({
   id: 'hubspot',
   label: 'HubSpot',
-  envelope: { kind: 'array' },
+  envelope: ARRAY_ENVELOPE,
   headers: { 'user-agent': 'HubSpot Connect 2.0 (http://dev.hubspot.com/)' },
   success: 'a 2xx within 5 s; connection failures, timeouts and 5xx are retried up to 10 times over 24 hours, a 4xx is not (429 is)',
   sources: [

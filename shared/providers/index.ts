@@ -17,7 +17,6 @@ import { gitlab } from './gitlab'
 import { pagerduty } from './pagerduty'
 import { resend } from './resend'
 import { typeform } from './typeform'
-import type { ProviderId, ProviderPack } from './types'
 import { zoom } from './zoom'
 import { sendgrid } from './sendgrid'
 import { discord } from './discord'
@@ -28,7 +27,7 @@ import { mailgun } from './mailgun'
 
 export * from './types'
 
-export const PROVIDERS: Record<ProviderId, ProviderPack> = {
+export const PROVIDERS = {
   github,
   stripe,
   shopify,
@@ -55,5 +54,13 @@ export const PROVIDERS: Record<ProviderId, ProviderPack> = {
   'provider-a': providerA,
   'provider-b': providerB,
 }
-export { payloadPath } from './payload-path'
+export type ProviderId = keyof typeof PROVIDERS
+
+/** Every provider's id, in the order of PROVIDERS (lists, pickers, help). */
+export const PROVIDER_IDS = Object.keys(PROVIDERS) as [ProviderId, ...ProviderId[]]
+
+export function isProviderId(value: unknown): value is ProviderId {
+  return typeof value === 'string' && (PROVIDER_IDS as readonly string[]).includes(value)
+}
 export { apiVersionFor, ApiVersionError } from './api-version'
+export { splitEventType } from './envelope'

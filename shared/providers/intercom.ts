@@ -1,3 +1,4 @@
+import { json, parsed, unixS } from './envelope'
 import { definePack } from './types'
 
 // Intercom webhooks: a notification envelope around the topic's item, signed with the app's
@@ -5,7 +6,27 @@ import { definePack } from './types'
 export const intercom = definePack({
   id: 'intercom',
   label: 'Intercom',
-  envelope: { kind: 'intercom', appId: 'hkl0op5x' },
+  // Its id and times come from the event, so a retry carries the same notification.
+  envelope: {
+    kind: 'intercom',
+    payloadPath: 'data.item',
+    words: "Intercom's notification {type: notification_event, topic, data: {item}}",
+    body: (e, derive) =>
+      json({
+        type: 'notification_event',
+        app_id: 'hkl0op5x',
+        data: { type: 'notification_event_data', item: parsed(e.payload) },
+        links: {},
+        id: `notif_${derive.uuid(e.eventId, 'intercom-notification')}`,
+        topic: e.eventType,
+        delivery_status: 'pending',
+        delivery_attempts: 1,
+        delivered_at: 0,
+        first_sent_at: unixS(e.createdAt),
+        created_at: unixS(e.createdAt),
+        self: null,
+      }),
+  },
   headers: { 'user-agent': 'intercom-parrot-service-client/1.0' },
   success: 'a 200 within 5 s; a failed notification is retried once, a minute later',
   sources: [

@@ -1,3 +1,4 @@
+import { spliced } from './envelope'
 import { definePack } from './types'
 
 // Mailgun webhooks: `{signature: {timestamp, token, signature}, "event-data": <the event>}`. The
@@ -6,7 +7,7 @@ import { definePack } from './types'
 export const mailgun = definePack({
   id: 'mailgun',
   label: 'Mailgun',
-  envelope: { kind: 'mailgun' },
+  envelope: { kind: 'mailgun', payloadPath: 'event-data', words: "Mailgun's {signature, event-data}", body: (e) => spliced('{"event-data":', e.payload, '}') },
   headers: { 'user-agent': 'mailgun/treq-16.12.0' },
   success: 'a 200; a 406 stops retries; anything else is retried over 8 hours (10 min, 10 min, 15 min, 30 min, 1 h, 2 h, 4 h)',
   sources: [

@@ -1,9 +1,17 @@
+import { iso, json, parsed } from './envelope'
 import { definePack } from './types'
 
 export const paddle = definePack({
   id: 'paddle',
   label: 'Paddle Billing',
-  envelope: { kind: 'paddle' },
+  // Paddle keeps its evt_ and ntf_ ids across retries: derived from the event id.
+  envelope: {
+    kind: 'paddle',
+    payloadPath: 'data',
+    words: "Paddle's notification {event_id, event_type, occurred_at, data}",
+    body: (e, derive) =>
+      json({ event_id: `evt_${derive.token(e.eventId, 'paddle-event', 26)}`, event_type: e.eventType, occurred_at: iso(e.createdAt), notification_id: `ntf_${derive.token(e.eventId, 'paddle-notification', 26)}`, data: parsed(e.payload) }),
+  },
   headers: { 'user-agent': 'Paddle' },
   success: 'HTTP 200 (any 2xx) within 5 s; live accounts retry up to 60 times over 3 days',
   sources: [

@@ -1,9 +1,16 @@
+import { asObject, iso, json, parsed, splitEventType } from './envelope'
 import { definePack } from './types'
 
 export const pagerduty = definePack({
   id: 'pagerduty',
   label: 'PagerDuty',
-  envelope: { kind: 'pagerduty' },
+  envelope: {
+    kind: 'pagerduty',
+    payloadPath: 'event',
+    words: "PagerDuty's {event: {id, event_type, resource_type, occurred_at, agent, client, data}}",
+    body: (e, derive) =>
+      json({ event: { id: derive.token(e.eventId, 'pagerduty', 26, '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'), event_type: e.eventType, resource_type: splitEventType(e.eventType)[0], occurred_at: iso(e.createdAt), ...asObject(parsed(e.payload)) } }),
+  },
   eventIdHeader: 'x-webhook-id',
   headers: { 'user-agent': 'PagerDuty-Webhook/V3.0', 'x-webhook-subscription': 'PSUB7HL' },
   success: 'any 2xx; a failed delivery is retried with backoff (schedule unpublished)',

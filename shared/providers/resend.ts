@@ -1,14 +1,12 @@
+import { iso, json, parsed } from './envelope'
+import { throughSvix } from './svix'
 import { definePack } from './types'
 
 export const resend = definePack({
   id: 'resend',
   label: 'Resend',
-  // Resend delivers through Svix: Svix's signature and Svix's retry schedule.
-  scheme: 'svix',
-  policy: 'svix',
-  envelope: { kind: 'type-created-at-data' },
-  eventIdHeader: 'svix-id',
-  headers: { 'user-agent': 'Svix-Webhooks/1.63.1 (sender-resend; +https://www.svix.com/http-sender/)' },
+  ...throughSvix('resend'),
+  envelope: { kind: 'type-created-at-data', payloadPath: 'data', words: '{type, created_at, data}', body: (e) => json({ type: e.eventType, created_at: iso(e.createdAt), data: parsed(e.payload) }) },
   success: 'any 2xx within 15 s (Svix\'s rule); anything else is retried: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h',
   sources: [
     ['Resend Docs — Verify webhooks requests', 'https://resend.com/docs/webhooks/verify-webhooks-requests', 'Deliveries carry svix-id, svix-timestamp and svix-signature; resend.webhooks.verify({payload, headers: {id, timestamp, signature}, webhookSecret}) checks them on the raw body.'],

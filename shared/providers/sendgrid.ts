@@ -1,3 +1,4 @@
+import { ARRAY_ENVELOPE } from './envelope'
 import { definePack } from './types'
 
 // The body is a JSON array of events (SendGrid batches them; Hookloop sends one per delivery).
@@ -6,7 +7,7 @@ import { definePack } from './types'
 export const sendgrid = definePack({
   id: 'sendgrid',
   label: 'SendGrid Event Webhook',
-  envelope: { kind: 'array' },
+  envelope: ARRAY_ENVELOPE,
   headers: { 'user-agent': 'SendGrid Event API' },
   success: 'any 2xx; anything else is retried at increasing intervals for up to 24 hours',
   sources: [

@@ -1,9 +1,29 @@
+import { asObject, json, parsed, unixS } from './envelope'
 import { definePack } from './types'
+
+const TEAM = 'T0HOOKLOOP'
 
 export const slack = definePack({
   id: 'slack',
   label: 'Slack (Events API)',
-  envelope: { kind: 'slack', teamId: 'T0HOOKLOOP', apiAppId: 'A0HOOKLOOP' },
+  envelope: {
+    kind: 'slack',
+    payloadPath: 'event',
+    words: 'an Events API event_callback around the event',
+    body: (e, derive) =>
+      json({
+        token: 'hookloopVerificationToken',
+        team_id: TEAM,
+        api_app_id: 'A0HOOKLOOP',
+        event: { type: e.eventType, ...asObject(parsed(e.payload)) },
+        type: 'event_callback',
+        event_id: `Ev${derive.token(e.eventId, 'slack', 9, '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ')}`,
+        event_time: unixS(e.createdAt),
+        authorizations: [{ enterprise_id: null, team_id: TEAM, user_id: 'U0HOOKBOT', is_bot: true, is_enterprise_install: false }],
+        is_ext_shared_channel: false,
+        event_context: `4-${derive.token(e.eventId, 'slack-context', 40)}`,
+      }),
+  },
   headers: { 'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)' },
   retryHeaders: { 'x-slack-retry-num': '{retry_num}', 'x-slack-retry-reason': 'http_error' },
   success: 'any 2xx within 3 s; otherwise retried 3 times (at once, after 1 min, after 5 min)',

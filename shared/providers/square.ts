@@ -1,9 +1,15 @@
+import { iso, json, parsed } from './envelope'
 import { definePack } from './types'
 
 export const square = definePack({
   id: 'square',
   label: 'Square',
-  envelope: { kind: 'square', merchantId: 'MLHOOKLOOP0001' },
+  envelope: {
+    kind: 'square',
+    payloadPath: 'data',
+    words: "Square's {merchant_id, type, event_id, created_at, data}",
+    body: (e) => json({ merchant_id: 'MLHOOKLOOP0001', type: e.eventType, event_id: e.eventId, created_at: iso(e.createdAt), data: parsed(e.payload) }),
+  },
   // The Square-Version the `square` package (46) is generated for, whose schemas the catalog's
   // payloads are checked against (test/unit/providers/square-schema.test.ts).
   apiVersions: ['2026-09-16'],

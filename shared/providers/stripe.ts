@@ -1,12 +1,32 @@
-import { definePack } from './types'
+import { json, parsed, unixS } from './envelope'
+import { definePack, type ProviderEnvelope } from './types'
+
+// The API version the `stripe` package's types describe: the catalog's objects follow its shapes
+// (an invoice names its subscription under parent.subscription_details, as since 2025-03-31).
+const envelope: ProviderEnvelope & { apiVersion: string } = {
+  kind: 'stripe',
+  apiVersion: '2026-10-28.endive',
+  payloadPath: 'data',
+  words: 'a Stripe Event object (evt_…) around data.object',
+  body: (e, derive) =>
+    json({
+      id: `evt_${derive.token(e.eventId, 'stripe', 24, '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')}`,
+      object: 'event',
+      api_version: e.apiVersion ?? envelope.apiVersion,
+      created: unixS(e.createdAt),
+      data: parsed(e.payload),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type: e.eventType,
+    }),
+}
 
 export const stripe = definePack({
   id: 'stripe',
   label: 'Stripe',
   contentType: 'application/json; charset=utf-8',
-  // The API version the `stripe` package's types describe: the catalog's objects follow its shapes
-  // (an invoice names its subscription under parent.subscription_details, as since 2025-03-31).
-  envelope: { kind: 'stripe', apiVersion: '2026-10-28.endive' },
+  envelope,
   // A subscription picks one; its events' api_version says which, and the payload follows it: at
   // 2024-06-20 (the one `stripe` 16's types describe) an invoice names its subscription, charge
   // and payment intent at the top.

@@ -1,9 +1,15 @@
+import { TYPE_TIMESTAMP_DATA_ENVELOPE } from './envelope'
 import { definePack } from './types'
+
+/** How a provider that delivers through Svix sends (Clerk, Resend): Svix's signature, retry schedule and id header, and its user agent naming the sender. */
+export function throughSvix(sender: string) {
+  return { scheme: 'svix', policy: 'svix', eventIdHeader: 'svix-id', headers: { 'user-agent': `Svix-Webhooks/1.63.1 (sender-${sender}; +https://www.svix.com/http-sender/)` } } as const
+}
 
 export const svix = definePack({
   id: 'svix',
   label: 'Svix',
-  envelope: { kind: 'type-timestamp-data' },
+  envelope: TYPE_TIMESTAMP_DATA_ENVELOPE,
   eventIdHeader: 'svix-id',
   headers: { 'user-agent': 'Svix-Webhooks/1.0 (sender-hookloop; +https://www.svix.com/http-sender/)' },
   success: 'any 2xx within 15 s; anything else, 3xx included, is a failure retried on Svix\'s schedule',

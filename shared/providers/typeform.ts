@@ -1,9 +1,15 @@
+import { json, parsed } from './envelope'
 import { definePack } from './types'
 
 export const typeform = definePack({
   id: 'typeform',
   label: 'Typeform',
-  envelope: { kind: 'typeform' },
+  envelope: {
+    kind: 'typeform',
+    payloadPath: 'form_response',
+    words: "Typeform's {event_id, event_type, form_response}",
+    body: (e, derive) => json({ event_id: derive.token(e.eventId, 'typeform', 26, '0123456789ABCDEFGHJKMNPQRSTVWXYZ'), event_type: e.eventType, form_response: parsed(e.payload) }),
+  },
   headers: { 'user-agent': 'Typeform Webhooks' },
   success: 'any 2xx within 30 s; 408, 423, 429 and 503 are retried every 2–3 min for up to 10 h, other answers are final',
   sources: [

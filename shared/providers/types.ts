@@ -1,83 +1,47 @@
 // A provider pack: what one real provider's webhook delivery looks like on the wire — its headers,
 // body envelope, content type, signature scheme and retry policy — with the documents it follows.
-// Data only (the renderer reads it too); electron/engine/providers/ builds requests from it.
+// Data and the body's builder, plain (the renderer reads it too); electron/engine/providers/ builds
+// requests from it.
 import { isPolicyPresetId, type PolicyPresetId } from '../sender'
 import { isSchemeId, type SchemeId } from '../signatures'
+import { PAYLOAD_ENVELOPE } from './envelope'
+import type { ProviderId } from './index'
 
-export const PROVIDER_IDS = [
-  'github',
-  'stripe',
-  'shopify',
-  'slack',
-  'standard-webhooks',
-  'svix',
-  'twilio',
-  'square',
-  'paddle',
-  'linear',
-  'zoom',
-  'sendgrid',
-  'discord',
-  'twitch',
-  'hubspot',
-  'intercom',
-  'mailgun',
-  'gitlab',
-  'bitbucket',
-  'clerk',
-  'resend',
-  'pagerduty',
-  'typeform',
-  'provider-a',
-  'provider-b',
-] as const
-export type ProviderId = (typeof PROVIDER_IDS)[number]
-
-export function isProviderId(value: unknown): value is ProviderId {
-  return typeof value === 'string' && (PROVIDER_IDS as readonly string[]).includes(value)
+/** One attempt's event, as an envelope builds the body from it. */
+export interface EnvelopeInput {
+  eventId: string
+  eventType: string
+  /** The payload's JSON bytes as stored: the part the catalog and the user wrote. */
+  payload: Uint8Array
+  /** When the event was published, ms: what the provider keeps across retries (Stripe's created). */
+  createdAt: number
+  /** The time this attempt is signed with, ms: what the provider sets per send (Linear's webhookTimestamp). */
+  sentAt: number
+  /** The subscription's API version (Stripe's api_version); default: the pack's own. */
+  apiVersion?: string | null
 }
 
-/**
- * How the catalog's payload becomes the body. Each kind is built in
- * electron/engine/providers/envelopes.ts (one exhaustive switch).
- */
-export type ProviderEnvelope =
-  /** The payload is the whole body (GitHub, Shopify: the resource itself). */
-  | { kind: 'payload' }
-  /** Seed provider A: `{event_id, event_type, payload}`. */
-  | { kind: 'hookloop' }
-  /** Seed provider B: `{event, message}` (the payload is the message). */
-  | { kind: 'event-message' }
-  /** Stripe's Event object around `data.object`. */
-  | { kind: 'stripe'; apiVersion: string }
-  /** Slack Events API `event_callback` around the inner event. */
-  | { kind: 'slack'; teamId: string; apiAppId: string }
-  /** Standard Webhooks' `{type, timestamp, data}`. */
-  | { kind: 'type-timestamp-data' }
-  /** Square's `{merchant_id, type, event_id, created_at, data: {type, id, object}}`. */
-  | { kind: 'square'; merchantId: string }
-  /** Paddle Billing's notification `{event_id, event_type, occurred_at, notification_id, data}`. */
-  | { kind: 'paddle' }
-  /** Linear's `{action, type, data, createdAt, organizationId, webhookTimestamp, webhookId, url}`. */
-  | { kind: 'linear'; organizationId: string }
-  /** Zoom's `{event, event_ts, payload: {account_id, object}}`. */
-  | { kind: 'zoom'; accountId: string }
-  /** Form-encoded parameters (Twilio): the payload is a flat object of strings. */
-  | { kind: 'form' }
-  /** A JSON array of events, this delivery's one event in it (SendGrid's Event Webhook, HubSpot). */
-  | { kind: 'array' }
-  /** Intercom's notification `{type: "notification_event", topic, data: {type, item}, …}`. */
-  | { kind: 'intercom'; appId: string }
-  /** Mailgun's `{signature, "event-data": <payload>}`; the signature object is added when signing. */
-  | { kind: 'mailgun' }
-  /** Clerk's `{data, object: "event", type, timestamp (ms), instance_id, event_attributes}`. */
-  | { kind: 'clerk'; instanceId: string }
-  /** Resend's `{type, created_at, data}`. */
-  | { kind: 'type-created-at-data' }
-  /** PagerDuty V3's `{event: {id, event_type, resource_type, occurred_at, …<payload>}}` (payload: agent, client, data). */
-  | { kind: 'pagerduty' }
-  /** Typeform's `{event_id, event_type, form_response}`. */
-  | { kind: 'typeform' }
+/** Ids derived from a string (the event id), the same on every attempt: electron/engine/providers/derived-ids.ts. */
+export interface DerivedIds {
+  token(eventId: string, salt: string, length: number, alphabet?: string): string
+  uuid(eventId: string, salt?: string): string
+}
+
+/** How the catalog's payload becomes the body (shared/providers/envelope.ts has the common ones). */
+export interface ProviderEnvelope {
+  /** The shape's name: 'payload', 'stripe', 'array' … */
+  kind: string
+  /**
+   * Where the payload sits in the body, as a dotted path ('' = the body itself). Overrides
+   * (`--set data.object.amount=500`) name paths of the body; the part after this prefix is the path
+   * inside the payload.
+   */
+  payloadPath: string
+  /** The body in words, as the subscription form shows it. */
+  words: string
+  /** The body of one attempt. */
+  body(input: EnvelopeInput, derive: DerivedIds): Uint8Array
+}
 
 /**
  * A header every attempt carries. Values are templates over the attempt:
@@ -155,7 +119,7 @@ export function definePack({ headers = {}, retryHeaders = {}, sources, ...own }:
     scheme: own.scheme ?? named(own.id, isSchemeId, 'signature scheme'),
     policy: own.policy ?? named(own.id, isPolicyPresetId, 'policy preset'),
     contentType: 'application/json',
-    envelope: { kind: 'payload' },
+    envelope: PAYLOAD_ENVELOPE,
     eventIdHeader: 'x-hookloop-event-id',
     ...own,
     headers: [...listed(headers), ...listed(retryHeaders, 'retries')],

@@ -3,13 +3,13 @@
 // times, at the send time and the subscription's API version), with its `overrides` applied.
 // Overrides name paths of the body, as `hookloop trigger --set` does, so the same path works in both.
 import { applyOverrides, catalogEvent, EVENT_CATALOG, fixtureContext, OverrideError, parseOverride, type Override } from '../event-catalog'
-import { payloadPath, PROVIDERS, type ProviderId } from '../providers'
+import { PROVIDERS, type ProviderId } from '../providers'
 import { eventLocalId, type Scenario, type ScenarioEvent, type ScenarioSubscription } from './schema'
 import { formatPath, type ScenarioProblem } from './issues'
 
 /** Where the payload sits in a subscription's body: the path overrides must start with. */
 function bodyPrefix(sub: ScenarioSubscription): string {
-  if (sub.provider !== undefined) return payloadPath(PROVIDERS[sub.provider].envelope)
+  if (sub.provider !== undefined) return PROVIDERS[sub.provider].envelope.payloadPath
   return sub.envelope === 'payload' ? '' : 'payload'
 }
 

@@ -1,6 +1,5 @@
-import type { ProviderPack } from '../../../shared/providers'
+import { splitEventType, type ProviderPack } from '../../../shared/providers'
 import { derivedUuid } from './derived-ids'
-import { splitEventType } from './envelopes'
 
 // A pack's headers for one attempt: its templates filled in (see ProviderHeader in
 // shared/providers/types.ts for the placeholders), retry-only headers only on retries.

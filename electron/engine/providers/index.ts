@@ -1,4 +1,5 @@
-export { providerBody, splitEventType, type EnvelopeInput } from './envelopes'
+export { providerBody } from './envelopes'
+export { splitEventType, type EnvelopeInput } from '../../../shared/providers'
 export { providerHeaders, type HeaderContext } from './headers'
 export { catalogPayload, CatalogError, type PayloadInput } from './payload'
 export { packSubscription, type PackSubscriptionInput } from './subscription'

@@ -1,5 +1,5 @@
 import { applyOverrides, catalogEvent, EVENT_CATALOG, fixtureContext, type Override } from '../../../shared/event-catalog'
-import { payloadPath, PROVIDERS, type ProviderId } from '../../../shared/providers'
+import { PROVIDERS, type ProviderId } from '../../../shared/providers'
 
 // The payload of one send: the catalog's fixture for (provider, event type) — or the user's own
 // fixture — built with fresh ids and times, then the overrides applied.
@@ -31,5 +31,5 @@ export function catalogPayload(input: PayloadInput): unknown {
     }
     payload = event.payload(fixtureContext(input.now, input.apiVersion ?? PROVIDERS[input.provider].apiVersions?.[0]))
   }
-  return applyOverrides(payload, input.overrides ?? [], payloadPath(PROVIDERS[input.provider].envelope))
+  return applyOverrides(payload, input.overrides ?? [], PROVIDERS[input.provider].envelope.payloadPath)
 }

@@ -3,7 +3,7 @@
 import type { CommandRequest } from '../../../shared/contract'
 import type { Envelope } from '../../../shared/sender'
 import type { PolicyPresetId } from '../../../shared/sender'
-import { PROVIDERS, type ProviderEnvelope, type ProviderId } from '../../../shared/providers'
+import { PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { SECRET_MAX_LENGTH } from '../../../shared/secrets'
 import type { SchemeId } from '../../../shared/signatures'
 
@@ -32,52 +32,6 @@ export function withProvider(form: SubscriptionForm, provider: ProviderId | ''):
   if (provider === '') return { ...form, provider, apiVersion: '' }
   const pack = PROVIDERS[provider]
   return { ...form, provider, scheme: pack.scheme, policyId: pack.policy, apiVersion: pack.apiVersions?.[0] ?? '' }
-}
-
-/** The body a provider's deliveries carry, in words for the form. */
-export function bodyWords(envelope: ProviderEnvelope): string {
-  switch (envelope.kind) {
-    case 'payload':
-      return 'the resource itself as the body'
-    case 'hookloop':
-      return '{event_id, event_type, payload}'
-    case 'event-message':
-      return '{event, message}'
-    case 'stripe':
-      return 'a Stripe Event object (evt_…) around data.object'
-    case 'slack':
-      return 'an Events API event_callback around the event'
-    case 'type-timestamp-data':
-      return '{type, timestamp, data}'
-    case 'square':
-      return "Square's {merchant_id, type, event_id, created_at, data}"
-    case 'paddle':
-      return "Paddle's notification {event_id, event_type, occurred_at, data}"
-    case 'linear':
-      return "Linear's {action, type, data, webhookId …}"
-    case 'zoom':
-      return "Zoom's {event, event_ts, payload}"
-    case 'form':
-      return 'form-encoded parameters'
-    case 'array':
-      return 'a JSON array holding the event'
-    case 'intercom':
-      return "Intercom's notification {type: notification_event, topic, data: {item}}"
-    case 'mailgun':
-      return "Mailgun's {signature, event-data}"
-    case 'clerk':
-      return "Clerk's {data, object: event, type, timestamp, instance_id, event_attributes}"
-    case 'type-created-at-data':
-      return '{type, created_at, data}'
-    case 'typeform':
-      return "Typeform's {event_id, event_type, form_response}"
-    case 'pagerduty':
-      return "PagerDuty's {event: {id, event_type, resource_type, occurred_at, agent, client, data}}"
-    default: {
-      const never: never = envelope
-      return String(never)
-    }
-  }
 }
 
 export function formProblems(form: SubscriptionForm, endpointCount: number): FormProblems {

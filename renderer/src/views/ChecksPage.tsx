@@ -5,25 +5,20 @@
 import { useState } from 'react'
 import type { SenderConformanceReport } from '../../../shared/conformance'
 import { formatClock } from '../lib/format'
-import { run, showOnTimeline, toast, useApp } from '../state/app-store'
+import { run, showOnTimeline, toast, useApp } from '../state'
 import type { PolicyPresetId } from '../../../shared/sender'
 import { endpointChoices, presetChoices, Select } from './Select'
-import { CheckCard, ConsumerCheck, VerdictBadge } from './ConsumerCheck'
+import { ConsumerCheck, VerdictBadge } from './ConsumerCheck'
+import { Card, Page } from './Page'
 
 const SENDER_MARK = { pass: '✓', fail: '✗', skip: '–', pending: '…' } as const
 
 export function ChecksPage() {
   return (
-    <div className="scroll">
-      <div className="page">
-        <div>
-          <h2>Checks</h2>
-          <div className="hint">Grade the other side of an integration: a consumer's endpoint, or a provider's sender.</div>
-        </div>
-        <ConsumerCheck />
-        <SenderCheck />
-      </div>
-    </div>
+    <Page title="Checks" hint="Grade the other side of an integration: a consumer's endpoint, or a provider's sender.">
+      <ConsumerCheck />
+      <SenderCheck />
+    </Page>
   )
 }
 
@@ -47,12 +42,8 @@ function SenderCheck() {
     toast('ok', `Checked ${out.events.length} event${out.events.length === 1 ? '' : 's'}; expected attempts are drawn on the timeline`)
   }
   return (
-    <CheckCard
-      title="Sender check"
-      testId="sender-check"
-      verdict={<VerdictBadge ok={report?.ok} yes="matches the policy" no="deviates from the policy" testId="sender-verdict" />}
-      hint="Point a real provider at one of your endpoints (with a fault rule so it retries), then compare what arrived per event id with the provider's documented policy: intervals, stopping after a success or a final answer, redirects, attempt count."
-    >
+    <Card title="Sender check" testId="sender-check" head={<VerdictBadge ok={report?.ok} yes="matches the policy" no="deviates from the policy" testId="sender-verdict" />}>
+      <div className="hint">Point a real provider at one of your endpoints (with a fault rule so it retries), then compare what arrived per event id with the provider's documented policy: intervals, stopping after a success or a final answer, redirects, attempt count.</div>
       {endpoints.length === 0 ? (
         <div className="hint">Create an endpoint first.</div>
       ) : (
@@ -103,6 +94,6 @@ function SenderCheck() {
           </ul>
         </div>
       ))}
-    </CheckCard>
+    </Card>
   )
 }

@@ -1,13 +1,14 @@
 // The consumer check of the Checks page: a battery of deliveries to someone's endpoint, and/or a
 // provider's verification handshake first (the snapshot's handshake catalog), graded into a report
 // card like `hookloop check` prints: ✓ / ! / ✗ / – per check, why it matters, how to fix it.
-import { useState, type ReactNode } from 'react'
+import { useState } from 'react'
 import type { ConsumerCheckResult } from '../../../shared/conformance'
 import type { HandshakeKind } from '../../../shared/receiver'
 import type { SchemeId } from '../../../shared/signatures'
 import { formatDuration } from '../lib/format'
-import { run, useApp } from '../state/app-store'
+import { run, useApp } from '../state'
 import { named, presetChoices, Select, type Choice } from './Select'
+import { Card } from './Page'
 
 const SEVERITY_MARK = { pass: '✓', warn: '!', fail: '✗', skip: '–' } as const
 
@@ -18,22 +19,6 @@ export function VerdictBadge(props: { ok: boolean | undefined; yes: string; no: 
     <span className={`badge ${props.ok ? 'ok' : 'bad'}`} data-testid={props.testId} data-ok={props.ok}>
       {props.ok ? props.yes : props.no}
     </span>
-  )
-}
-
-/** A check's card: its title and verdict, what it does in a sentence, then its form and result. */
-export function CheckCard(props: { title: string; testId: string; verdict: ReactNode; hint: string; children: ReactNode }) {
-  return (
-    <div className="card" data-testid={props.testId}>
-      <div className="card-head">
-        <h3>{props.title}</h3>
-        {props.verdict}
-      </div>
-      <div className="card-body">
-        <div className="hint">{props.hint}</div>
-        {props.children}
-      </div>
-    </div>
   )
 }
 
@@ -65,12 +50,8 @@ export function ConsumerCheck() {
     if (out) setResult(out)
   }
   return (
-    <CheckCard
-      title="Consumer check"
-      testId="consumer-check"
-      verdict={<VerdictBadge ok={result?.ok} yes="passes" no="fails" testId="consumer-verdict" />}
-      hint="Sends a valid delivery, the same event again, a wrong and a missing signature, a stale timestamp, a malformed body and latency samples, and grades each answer. With a handshake, first makes that provider's verification request and grades the answer."
-    >
+    <Card title="Consumer check" testId="consumer-check" head={<VerdictBadge ok={result?.ok} yes="passes" no="fails" testId="consumer-verdict" />}>
+      <div className="hint">Sends a valid delivery, the same event again, a wrong and a missing signature, a stale timestamp, a malformed body and latency samples, and grades each answer. With a handshake, first makes that provider's verification request and grades the answer.</div>
       <div className="grid2">
         <label className="field">
           Endpoint URL
@@ -120,6 +101,6 @@ export function ConsumerCheck() {
           </ul>
         </>
       )}
-    </CheckCard>
+    </Card>
   )
 }

@@ -7,7 +7,8 @@ import { dedupeKeyOf, dedupeKeyText, type DedupeKey } from '../../../shared/rece
 import type { PresetId } from '../../../shared/receiver'
 import type { SchemeId } from '../../../shared/signatures'
 import { named, Select, type Choice } from './Select'
-import { run, showOnTimeline, toast, useApp } from '../state/app-store'
+import { Card, ListPage } from './Page'
+import { run, showOnTimeline, toast, useApp } from '../state'
 import { ForwardToField } from './ForwardToField'
 import { splitTargets } from '../lib/forward-input'
 
@@ -15,26 +16,11 @@ export function EndpointsPage() {
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
   const rules = useApp((s) => s.snapshot?.rules ?? [])
   return (
-    <div className="scroll">
-      <div className="page">
-        <div>
-          <h2>Endpoints &amp; rules</h2>
-          <div className="hint">An endpoint is a receiving path of ours. Rules decide how it answers: make it fail on purpose and watch the sender retry.</div>
-        </div>
-        <NewEndpoint />
-        {endpoints.length === 0 && (
-          <div className="card">
-            <div className="empty">
-              <h2>No endpoints yet</h2>
-              <div>Create one above, or use “Try the loop” on the timeline.</div>
-            </div>
-          </div>
-        )}
-        {endpoints.map((endpoint) => (
-          <EndpointCard key={endpoint.id} endpoint={endpoint} rules={rules.filter((r) => r.endpointId === endpoint.id).sort((a, b) => a.position - b.position)} />
-        ))}
-      </div>
-    </div>
+    <ListPage title="Endpoints & rules" hint="An endpoint is a receiving path of ours. Rules decide how it answers: make it fail on purpose and watch the sender retry." form={<NewEndpoint />} noneYet="No endpoints yet">
+      {endpoints.map((endpoint) => (
+        <EndpointCard key={endpoint.id} endpoint={endpoint} rules={rules.filter((r) => r.endpointId === endpoint.id).sort((a, b) => a.position - b.position)} />
+      ))}
+    </ListPage>
   )
 }
 
@@ -77,51 +63,46 @@ function NewEndpoint() {
     }
   }
   return (
-    <div className="card" data-testid="new-endpoint">
-      <div className="card-head">
-        <h3>New endpoint</h3>
+    <Card title="New endpoint" testId="new-endpoint">
+      <div className="grid2">
+        <label className="field">
+          Name
+          <input className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="orders" data-testid="endpoint-name" />
+        </label>
+        <label className="field">
+          Verify scheme
+          <Select<SchemeId | ''> choices={[{ value: '', label: 'none (capture only)' }, ...named(schemes)]} value={scheme} onChange={setScheme} testId="endpoint-scheme" />
+        </label>
+        <label className="field">
+          Signing secret
+          <input className="input mono" value={secret} onChange={(e) => setSecret(e.target.value)} placeholder={scheme === 'standard-webhooks' || scheme === 'svix' ? 'whsec_…' : 'secret'} data-testid="endpoint-secret" />
+        </label>
+        <label className="field">
+          Dedupe key
+          <div className="row" style={{ flexWrap: 'nowrap' }}>
+            <Select choices={DEDUPE_TYPES} value={dedupeType} onChange={setDedupeType} />
+            <input className="input mono" style={{ flex: 1 }} value={dedupeText} disabled={dedupeType === 'none'} onChange={(e) => setDedupeText(e.target.value)} />
+          </div>
+        </label>
+        <label className="field" style={{ gridColumn: '1 / -1' }}>
+          Forward to your app (optional; several = fan-out)
+          <input className="input mono" value={forwardTo} onChange={(e) => setForwardTo(e.target.value)} placeholder="http://127.0.0.1:3000/webhooks" data-testid="endpoint-forward-to" />
+        </label>
       </div>
-      <div className="card-body">
-        <div className="grid2">
-          <label className="field">
-            Name
-            <input className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="orders" data-testid="endpoint-name" />
-          </label>
-          <label className="field">
-            Verify scheme
-            <Select<SchemeId | ''> choices={[{ value: '', label: 'none (capture only)' }, ...named(schemes)]} value={scheme} onChange={setScheme} testId="endpoint-scheme" />
-          </label>
-          <label className="field">
-            Signing secret
-            <input className="input mono" value={secret} onChange={(e) => setSecret(e.target.value)} placeholder={scheme === 'standard-webhooks' || scheme === 'svix' ? 'whsec_…' : 'secret'} data-testid="endpoint-secret" />
-          </label>
-          <label className="field">
-            Dedupe key
-            <div className="row" style={{ flexWrap: 'nowrap' }}>
-              <Select choices={DEDUPE_TYPES} value={dedupeType} onChange={setDedupeType} />
-              <input className="input mono" style={{ flex: 1 }} value={dedupeText} disabled={dedupeType === 'none'} onChange={(e) => setDedupeText(e.target.value)} />
-            </div>
-          </label>
-          <label className="field" style={{ gridColumn: '1 / -1' }}>
-            Forward to your app (optional; several = fan-out)
-            <input className="input mono" value={forwardTo} onChange={(e) => setForwardTo(e.target.value)} placeholder="http://127.0.0.1:3000/webhooks" data-testid="endpoint-forward-to" />
-          </label>
-        </div>
-        <div className="row">
-          <span className="hint">Dedupe presets:</span>
-          {dedupePresets.map((p) => (
-            <button key={p.id} className="btn small" title={p.description} onClick={() => pickDedupe(p.key)}>
-              {p.label}
-            </button>
-          ))}
-        </div>
-        <div className="row">
-          <button className="btn primary" disabled={busy || name.trim() === ''} onClick={() => void create()} data-testid="create-endpoint">
-            Create endpoint
+      <div className="row">
+        <span className="hint">Dedupe presets:</span>
+        {dedupePresets.map((p) => (
+          <button key={p.id} className="btn small" title={p.description} onClick={() => pickDedupe(p.key)}>
+            {p.label}
           </button>
-        </div>
+        ))}
       </div>
-    </div>
+      <div className="row">
+        <button className="btn primary" disabled={busy || name.trim() === ''} onClick={() => void create()} data-testid="create-endpoint">
+          Create endpoint
+        </button>
+      </div>
+    </Card>
   )
 }
 

@@ -3,7 +3,7 @@
 // refuses a URL that is not http(s) or points back at the receiver; the reason shows here.
 import { useState } from 'react'
 import type { EndpointView } from '../../../shared/contract'
-import { toast, useApp } from '../state/app-store'
+import { toast, useApp } from '../state'
 import { splitTargets } from '../lib/forward-input'
 
 export function ForwardToField({ endpoint }: { endpoint: EndpointView }) {

@@ -4,7 +4,7 @@
 // each change made here.
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { formatBytes, RETENTION_LIMITS, type RetentionSettings, type StoreSizeView } from '../../../shared/contract'
-import { run, toast, useApp } from '../state/app-store'
+import { run, toast, useApp } from '../state'
 import { COUNT_WORDS, countText } from '../../../shared/contract'
 
 const REFRESH_MS = 5000

@@ -2,7 +2,7 @@
 // the signature verdict explained, the rule and fault applied; Retry now, Replay, Copy as cURL.
 import { Fragment, useEffect, useState } from 'react'
 import type { AttemptDetail, DeliveryDetail, RequestDetail, RowClock, TimelineRow } from '../../../shared/contract'
-import { run, toast, useApp } from '../state/app-store'
+import { run, toast, useApp } from '../state'
 import { formatBothTimes, formatDurationOn, formatMoment } from '../state/clock-groups'
 import { decodeBase64 } from '../lib/body'
 import { Body, Headers } from './InspectorParts'

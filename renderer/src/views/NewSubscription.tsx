@@ -3,9 +3,10 @@
 import { useState } from 'react'
 import { PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { SCHEMES } from '../../../shared/signatures'
-import { createRequest, bodyWords, formProblems, withProvider, type FormField, type SubscriptionForm } from '../lib/subscription-form'
-import { run, toast, useApp } from '../state/app-store'
+import { createRequest, formProblems, withProvider, type FormField, type SubscriptionForm } from '../lib/subscription-form'
+import { run, toast, useApp } from '../state'
 import { SecretField } from './SecretField'
+import { Card } from './Page'
 import { named, presetChoices, Select, type Choice } from './Select'
 
 const EMPTY: SubscriptionForm = {
@@ -55,83 +56,78 @@ export function NewSubscription() {
     }
   }
   return (
-    <div className="card" data-testid="new-subscription">
-      <div className="card-head">
-        <h3>New subscription</h3>
-      </div>
-      <div className="card-body">
-        <div className="grid2">
+    <Card title="New subscription" testId="new-subscription">
+      <div className="grid2">
+        <label className="field">
+          Name
+          <input className={`input${problemOf('name') ? ' invalid' : ''}`} value={form.name} onChange={(e) => edit('name', { name: e.target.value })} placeholder="clinic webhooks" data-testid="subscription-name" />
+          <Problem text={problemOf('name')} field="name" />
+        </label>
+        <label className="field">
+          Deliver as
+          <Select choices={PROVIDER_CHOICES} value={form.provider} onChange={(provider) => setForm((f) => withProvider(f, provider))} testId="subscription-provider" />
+          <span className="hint">{pack ? `${pack.label}’s headers and content type; its scheme and policy below` : 'Hookloop’s headers; your event types'}</span>
+        </label>
+        {pack?.apiVersions && pack.apiVersions.length > 0 && (
           <label className="field">
-            Name
-            <input className={`input${problemOf('name') ? ' invalid' : ''}`} value={form.name} onChange={(e) => edit('name', { name: e.target.value })} placeholder="clinic webhooks" data-testid="subscription-name" />
-            <Problem text={problemOf('name')} field="name" />
+            {pack.label} API version
+            <Select choices={named(pack.apiVersions)} value={form.apiVersion} onChange={(apiVersion) => edit(null, { apiVersion })} testId="subscription-api-version" />
+            <span className="hint">The payloads follow this version’s objects; the first is the newest.</span>
           </label>
+        )}
+        <label className="field">
+          Deliver to
+          <select className="input" value={useUrl ? 'url' : form.target} onChange={(e) => edit(null, { target: e.target.value })} data-testid="subscription-target">
+            {endpoints.map((e) => (
+              <option key={e.id} value={e.id}>
+                our endpoint {e.name} (loop)
+              </option>
+            ))}
+            <option value="url">a URL…</option>
+          </select>
+        </label>
+        {useUrl && (
           <label className="field">
-            Deliver as
-            <Select choices={PROVIDER_CHOICES} value={form.provider} onChange={(provider) => setForm((f) => withProvider(f, provider))} testId="subscription-provider" />
-            <span className="hint">{pack ? `${pack.label}’s headers and content type; its scheme and policy below` : 'Hookloop’s headers; your event types'}</span>
+            URL
+            <input
+              className={`input mono${problemOf('url') ? ' invalid' : ''}`}
+              value={form.url}
+              onChange={(e) => edit('url', { url: e.target.value, target: 'url' })}
+              placeholder="https://example.test/webhooks"
+              data-testid="subscription-url"
+            />
+            <Problem text={problemOf('url')} field="url" />
           </label>
-          {pack?.apiVersions && pack.apiVersions.length > 0 && (
-            <label className="field">
-              {pack.label} API version
-              <Select choices={named(pack.apiVersions)} value={form.apiVersion} onChange={(apiVersion) => edit(null, { apiVersion })} testId="subscription-api-version" />
-              <span className="hint">The payloads follow this version’s objects; the first is the newest.</span>
-            </label>
-          )}
-          <label className="field">
-            Deliver to
-            <select className="input" value={useUrl ? 'url' : form.target} onChange={(e) => edit(null, { target: e.target.value })} data-testid="subscription-target">
-              {endpoints.map((e) => (
-                <option key={e.id} value={e.id}>
-                  our endpoint {e.name} (loop)
-                </option>
-              ))}
-              <option value="url">a URL…</option>
+        )}
+        <label className="field">
+          Signing scheme
+          <Select choices={schemes.filter((s) => s !== 'custom').map((s) => ({ value: s, label: SCHEMES[s].label }))} value={form.scheme} onChange={(scheme) => edit(null, { scheme })} testId="subscription-scheme" />
+        </label>
+        <label className="field">
+          Retry policy
+          <Select choices={presetChoices(presets)} value={form.policyId} onChange={(policyId) => edit(null, { policyId })} testId="subscription-policy" />
+        </label>
+        <label className="field">
+          Body
+          {pack ? (
+            <select className="input" disabled value="pack" data-testid="subscription-envelope" title={`${pack.contentType}`}>
+              <option value="pack">{pack.envelope.words}</option>
             </select>
-          </label>
-          {useUrl && (
-            <label className="field">
-              URL
-              <input
-                className={`input mono${problemOf('url') ? ' invalid' : ''}`}
-                value={form.url}
-                onChange={(e) => edit('url', { url: e.target.value, target: 'url' })}
-                placeholder="https://example.test/webhooks"
-                data-testid="subscription-url"
-              />
-              <Problem text={problemOf('url')} field="url" />
-            </label>
+          ) : (
+            <select className="input" value={form.envelope} onChange={(e) => edit(null, { envelope: e.target.value === 'payload' ? 'payload' : 'event' })} data-testid="subscription-envelope">
+              <option value="event" title="{event_id, event_type, payload}">Hookloop envelope</option>
+              <option value="payload" title="The payload is the whole body; the event id travels in the event-id header">payload as the body</option>
+            </select>
           )}
-          <label className="field">
-            Signing scheme
-            <Select choices={schemes.filter((s) => s !== 'custom').map((s) => ({ value: s, label: SCHEMES[s].label }))} value={form.scheme} onChange={(scheme) => edit(null, { scheme })} testId="subscription-scheme" />
-          </label>
-          <label className="field">
-            Retry policy
-            <Select choices={presetChoices(presets)} value={form.policyId} onChange={(policyId) => edit(null, { policyId })} testId="subscription-policy" />
-          </label>
-          <label className="field">
-            Body
-            {pack ? (
-              <select className="input" disabled value="pack" data-testid="subscription-envelope" title={`${pack.contentType}`}>
-                <option value="pack">{bodyWords(pack.envelope)}</option>
-              </select>
-            ) : (
-              <select className="input" value={form.envelope} onChange={(e) => edit(null, { envelope: e.target.value === 'payload' ? 'payload' : 'event' })} data-testid="subscription-envelope">
-                <option value="event" title="{event_id, event_type, payload}">Hookloop envelope</option>
-                <option value="payload" title="The payload is the whole body; the event id travels in the event-id header">payload as the body</option>
-              </select>
-            )}
-          </label>
-          <SecretField scheme={form.scheme} value={form.secret} onChange={(secret) => edit('secret', { secret })} problem={problemOf('secret')} />
-        </div>
-        <div className="row">
-          <button className="btn primary" disabled={busy} onClick={() => void create()} data-testid="create-subscription">
-            {busy ? <span className="spinner" /> : null} Create subscription
-          </button>
-        </div>
+        </label>
+        <SecretField scheme={form.scheme} value={form.secret} onChange={(secret) => edit('secret', { secret })} problem={problemOf('secret')} />
       </div>
-    </div>
+      <div className="row">
+        <button className="btn primary" disabled={busy} onClick={() => void create()} data-testid="create-subscription">
+          {busy ? <span className="spinner" /> : null} Create subscription
+        </button>
+      </div>
+    </Card>
   )
 }
 

@@ -1,7 +1,7 @@
 // Record / Stop: while recording, every change the person makes (endpoints, rules, subscriptions,
 // events with their faults, panel actions, the clock) is captured by the engine host; Stop turns it
 // into a scenario and opens it in the Scenarios view.
-import { run, toast, useApp } from '../state/app-store'
+import { run, toast, useApp } from '../state'
 
 export function RecordButton() {
   const recording = useApp((s) => s.snapshot?.recording)

@@ -5,7 +5,7 @@ import { useState } from 'react'
 import type { ForwardLegView, RequestDetail, ResendMode } from '../../../shared/contract'
 import { bodyText, decodeBase64 } from '../lib/body'
 import { parseHeaderLines } from '../lib/forward-input'
-import { toast, useApp } from '../state/app-store'
+import { toast, useApp } from '../state'
 import { Select, type Choice } from './Select'
 
 const MODES: Choice<ResendMode>[] = [

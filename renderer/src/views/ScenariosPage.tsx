@@ -6,7 +6,8 @@ import type { ScenarioReport } from '../../../shared/scenario'
 import { parseScenario } from '../../../shared/scenario'
 import { openTextFile, saveTextFile } from '../lib/files'
 import { formatDuration } from '../lib/format'
-import { run, toast, useApp } from '../state/app-store'
+import { run, toast, useApp } from '../state'
+import { EmptyCard } from './Page'
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`
@@ -73,12 +74,9 @@ export function ScenariosPage() {
           </div>
         </div>
         {!draft ? (
-          <div className="card">
-            <div className="empty">
-              <h2>No scenario open</h2>
-              <div>Press Record in the top bar, set things up and send events as usual, then Stop: the scenario opens here. Or open a scenario file.</div>
-            </div>
-          </div>
+          <EmptyCard title="No scenario open">
+            <div>Press Record in the top bar, set things up and send events as usual, then Stop: the scenario opens here. Or open a scenario file.</div>
+          </EmptyCard>
         ) : (
           <div className="card" data-testid="scenario-editor-card">
             <div className="card-head">

@@ -2,7 +2,7 @@
 // place the full secret is shown (after the subscription is made, only its hint is).
 import { freshSecret, secretFormatOf } from '../../../shared/secrets'
 import type { SchemeId } from '../../../shared/signatures'
-import { toast } from '../state/app-store'
+import { toast } from '../state'
 
 const FORMAT_WORDS = { whsec: 'whsec_ + base64', hex: 'hex', 'ecdsa-p256': 'an ECDSA P-256 private key, base64 PKCS#8; your app holds its public key', ed25519: 'an Ed25519 private key, whsk_ + base64; your app holds its public key' } as const
 

@@ -4,10 +4,11 @@
 import { useState } from 'react'
 import { PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { SEND_FAULT_TYPES, type SendFaultType } from '../../../shared/sender'
-import { run, showOnTimeline, toast, useApp } from '../state/app-store'
+import { run, showOnTimeline, toast, useApp } from '../state'
 import { ScheduleChart } from './ScheduleChart'
 import { CatalogPicker } from './CatalogPicker'
 import { Select } from './Select'
+import { Card, EmptyCard, Page } from './Page'
 import { catalogComposer, ProviderEventFields, type ProviderComposer } from './ProviderEventFields'
 
 const FAULT_LABEL: Record<SendFaultType, string> = {
@@ -58,107 +59,94 @@ export function SenderPage() {
     if (result && provider !== null && forProvider && !forProvider.edited) setComposer({ provider, value: catalogComposer(provider, forProvider.eventType) })
   }
   return (
-    <div className="scroll">
-      <div className="page">
-        <div>
-          <h2>Sender</h2>
-          <div className="hint">Hookloop signs and delivers events under the subscription's retry policy, exactly like the provider would.</div>
-        </div>
-        {subscriptions.length === 0 ? (
-          <div className="card">
-            <div className="empty">
-              <h2>No subscription to send to</h2>
-              <div>Create one under Subscriptions (it can target one of your endpoints), or use “Try the loop”.</div>
-              <button className="btn" onClick={() => useApp.setState({ view: 'subscriptions' })}>
-                Go to Subscriptions
-              </button>
-            </div>
-          </div>
-        ) : (
-          <div className="card" data-testid="sender-form">
-            <div className="card-body">
-              {!forProvider && (
-                <CatalogPicker
-                  onPick={(p) => {
-                    setEventType(p.eventType)
-                    setPayload(p.payload)
-                  }}
+    <Page title="Sender" hint="Hookloop signs and delivers events under the subscription's retry policy, exactly like the provider would.">
+      {subscriptions.length === 0 ? (
+        <EmptyCard title="No subscription to send to">
+          <div>Create one under Subscriptions (it can target one of your endpoints), or use “Try the loop”.</div>
+          <button className="btn" onClick={() => useApp.setState({ view: 'subscriptions' })}>
+            Go to Subscriptions
+          </button>
+        </EmptyCard>
+      ) : (
+        <div className="card" data-testid="sender-form">
+          <div className="card-body">
+            {!forProvider && (
+              <CatalogPicker
+                onPick={(p) => {
+                  setEventType(p.eventType)
+                  setPayload(p.payload)
+                }}
+              />
+            )}
+            <div className="grid2">
+              <label className="field">
+                Subscription
+                <Select
+                  choices={subscriptions.map((s) => ({ value: s.id, label: `${s.name}${s.provider ? ` (${PROVIDERS[s.provider].label})` : ''} — ${s.url}${s.paused ? ' (paused)' : ''}` }))}
+                  value={chosen?.id ?? ''}
+                  onChange={setSubscriptionId}
+                  testId="sender-subscription"
                 />
-              )}
-              <div className="grid2">
+              </label>
+              {provider !== null && forProvider ? (
+                <ProviderEventFields provider={provider} value={forProvider} onChange={(value) => setComposer({ provider, value })} jsonError={jsonError} />
+              ) : (
                 <label className="field">
-                  Subscription
-                  <Select
-                    choices={subscriptions.map((s) => ({ value: s.id, label: `${s.name}${s.provider ? ` (${PROVIDERS[s.provider].label})` : ''} — ${s.url}${s.paused ? ' (paused)' : ''}` }))}
-                    value={chosen?.id ?? ''}
-                    onChange={setSubscriptionId}
-                    testId="sender-subscription"
+                  Event type
+                  <input className="input mono" value={eventType} onChange={(e) => setEventType(e.target.value)} data-testid="sender-event-type" />
+                </label>
+              )}
+            </div>
+            {!forProvider && (
+              <label className="field">
+                Payload (JSON) — sent inside the envelope {'{event_id, event_type, payload}'}, or as the whole body when the subscription says so
+                <textarea className={`input${jsonError ? ' invalid' : ''}`} rows={9} value={payload} onChange={(e) => setPayload(e.target.value)} spellCheck={false} data-testid="sender-payload" />
+              </label>
+            )}
+            {jsonError && (
+              <div className="error-text" data-testid="payload-error">
+                The payload is not valid JSON: {jsonError}
+              </div>
+            )}
+            <div className="row">
+              <span className="hint">Sending faults:</span>
+              {SEND_FAULT_TYPES.map((fault) => (
+                <label key={fault} className="check">
+                  <input
+                    type="checkbox"
+                    checked={faults.includes(fault)}
+                    onChange={(e) => setFaults(e.target.checked ? [...faults, fault] : faults.filter((f) => f !== fault))}
+                    data-testid={`fault-${fault}`}
                   />
+                  {FAULT_LABEL[fault]}
                 </label>
-                {provider !== null && forProvider ? (
-                  <ProviderEventFields provider={provider} value={forProvider} onChange={(value) => setComposer({ provider, value })} jsonError={jsonError} />
-                ) : (
-                  <label className="field">
-                    Event type
-                    <input className="input mono" value={eventType} onChange={(e) => setEventType(e.target.value)} data-testid="sender-event-type" />
-                  </label>
-                )}
-              </div>
-              {!forProvider && (
-                <label className="field">
-                  Payload (JSON) — sent inside the envelope {'{event_id, event_type, payload}'}, or as the whole body when the subscription says so
-                  <textarea className={`input${jsonError ? ' invalid' : ''}`} rows={9} value={payload} onChange={(e) => setPayload(e.target.value)} spellCheck={false} data-testid="sender-payload" />
-                </label>
-              )}
-              {jsonError && (
-                <div className="error-text" data-testid="payload-error">
-                  The payload is not valid JSON: {jsonError}
-                </div>
-              )}
-              <div className="row">
-                <span className="hint">Sending faults:</span>
-                {SEND_FAULT_TYPES.map((fault) => (
-                  <label key={fault} className="check">
-                    <input
-                      type="checkbox"
-                      checked={faults.includes(fault)}
-                      onChange={(e) => setFaults(e.target.checked ? [...faults, fault] : faults.filter((f) => f !== fault))}
-                      data-testid={`fault-${fault}`}
-                    />
-                    {FAULT_LABEL[fault]}
-                  </label>
-                ))}
-              </div>
-              <div className="row">
-                <label className="hint row" style={{ gap: 4 }}>
-                  Events
-                  <input className="input" type="number" min={1} max={1000} value={count} onChange={(e) => setCount(Math.max(1, Math.min(1000, Number(e.target.value) || 1)))} style={{ width: 80 }} />
-                </label>
-                <button className="btn primary" disabled={busy || jsonError !== null || sentType === ''} onClick={() => void send()} data-testid="send">
-                  {busy ? <span className="spinner" /> : null} Send {count > 1 ? `${count} events` : 'event'}
-                </button>
-                <button
-                  className="btn"
-                  onClick={() => void showOnTimeline(chosen ? { subscriptionId: chosen.id } : {})}
-                  data-testid="watch-on-timeline"
-                >
-                  Watch on timeline
-                </button>
-                {chosen?.paused && <span className="badge warn">paused: new deliveries wait until resumed</span>}
-              </div>
+              ))}
+            </div>
+            <div className="row">
+              <label className="hint row" style={{ gap: 4 }}>
+                Events
+                <input className="input" type="number" min={1} max={1000} value={count} onChange={(e) => setCount(Math.max(1, Math.min(1000, Number(e.target.value) || 1)))} style={{ width: 80 }} />
+              </label>
+              <button className="btn primary" disabled={busy || jsonError !== null || sentType === ''} onClick={() => void send()} data-testid="send">
+                {busy ? <span className="spinner" /> : null} Send {count > 1 ? `${count} events` : 'event'}
+              </button>
+              <button
+                className="btn"
+                onClick={() => void showOnTimeline(chosen ? { subscriptionId: chosen.id } : {})}
+                data-testid="watch-on-timeline"
+              >
+                Watch on timeline
+              </button>
+              {chosen?.paused && <span className="badge warn">paused: new deliveries wait until resumed</span>}
             </div>
           </div>
-        )}
-        {chosen && (
-          <div className="card">
-            <div className="card-head">
-              <h3>Expected schedule</h3>
-              <span className="badge accent">{chosen.policyLabel}</span>
-            </div>
-            <div className="card-body">{policy ? <ScheduleChart schedule={policy.schedule} timeoutMs={policy.timeoutMs} /> : <div className="hint">A custom policy: no preview.</div>}</div>
-          </div>
-        )}
-      </div>
-    </div>
+        </div>
+      )}
+      {chosen && (
+        <Card title="Expected schedule" head={<span className="badge accent">{chosen.policyLabel}</span>}>
+          {policy ? <ScheduleChart schedule={policy.schedule} timeoutMs={policy.timeoutMs} /> : <div className="hint">A custom policy: no preview.</div>}
+        </Card>
+      )}
+    </Page>
   )
 }

@@ -2,34 +2,20 @@
 // pause / resume, rotate secret, status filters that open the timeline.
 import type { DeliveryStatus, SubscriptionView } from '../../../shared/contract'
 import { PROVIDERS } from '../../../shared/providers'
-import { run, showOnTimeline, toast, useApp } from '../state/app-store'
+import { run, showOnTimeline, toast, useApp } from '../state'
 import { formatPercent } from '../lib/format'
 import { COUNT_WORDS, failureRateIsRed, type CountWord } from '../../../shared/contract'
 import { NewSubscription } from './NewSubscription'
+import { ListPage } from './Page'
 
 export function SubscriptionsPage() {
   const subscriptions = useApp((s) => s.snapshot?.subscriptions ?? [])
   return (
-    <div className="scroll">
-      <div className="page">
-        <div>
-          <h2>Subscriptions</h2>
-          <div className="hint">A subscription is where the sender delivers: a URL (or one of your endpoints), a signing scheme and secret, and a retry policy.</div>
-        </div>
-        <NewSubscription />
-        {subscriptions.length === 0 && (
-          <div className="card">
-            <div className="empty">
-              <h2>No subscriptions yet</h2>
-              <div>Create one above, or use “Try the loop” on the timeline.</div>
-            </div>
-          </div>
-        )}
-        {subscriptions.map((s) => (
-          <SubscriptionCard key={s.id} subscription={s} />
-        ))}
-      </div>
-    </div>
+    <ListPage title="Subscriptions" hint="A subscription is where the sender delivers: a URL (or one of your endpoints), a signing scheme and secret, and a retry policy." form={<NewSubscription />} noneYet="No subscriptions yet">
+      {subscriptions.map((s) => (
+        <SubscriptionCard key={s.id} subscription={s} />
+      ))}
+    </ListPage>
   )
 }
 

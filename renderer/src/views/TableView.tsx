@@ -1,6 +1,6 @@
 // The same rows as a table with the seed panel's columns (event_id, event_type, status, attempts,
 // status_code, last_attempt_at, next_attempt_at), headed in words. Virtualized like the timeline.
-import { loadMoreRows, togglePicked, useApp } from '../state/app-store'
+import { loadMoreRows, togglePicked, useApp } from '../state'
 import { COLUMNS } from '../lib/table-columns'
 import { formatMoment } from '../state/clock-groups'
 import { RowMarks, StatusBadge } from './badges'

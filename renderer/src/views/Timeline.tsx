@@ -5,7 +5,7 @@
 // are a group under an axis of their own.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { RowClock, SimulationView, TimelineRow } from '../../../shared/contract'
-import { loadMoreRows, useApp, type TimeWindow } from '../state/app-store'
+import { loadMoreRows, useApp, type TimeWindow } from '../state'
 import { timeExtent } from '../state/timeline-model'
 import { axisOrigin, clockLabel, groupByClock, WALL, type ClockGroup } from '../state/clock-groups'
 import { axisTicks, formatDuration, formatSince, wallTickLabels } from '../lib/format'

@@ -2,7 +2,7 @@
 // empty state with "Try the loop".
 import { useMemo, useState } from 'react'
 import type { SimulationView, TimelineRow } from '../../../shared/contract'
-import { clearFilters, follow, run, setFilter, toast, useApp } from '../state/app-store'
+import { clearFilters, follow, run, setFilter, toast, useApp } from '../state'
 import { clockKey, clockLabel, sharedClock, WALL } from '../state/clock-groups'
 import type { Choice } from './Select'
 import { Legend } from './badges'

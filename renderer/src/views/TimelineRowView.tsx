@@ -4,7 +4,7 @@
 // app line with no room is left out (both stay in the mark's tooltip).
 import { memo } from 'react'
 import type { RowClock, TimelineMark, TimelineRow } from '../../../shared/contract'
-import { togglePicked, useApp, type RowVerdict, type TimeWindow } from '../state/app-store'
+import { togglePicked, useApp, type RowVerdict, type TimeWindow } from '../state'
 import { formatClock, formatDuration, formatSincePrecise } from '../lib/format'
 import { layoutLabels, pillWidth } from '../lib/label-layout'
 import { RowMarks, StatusBadge } from './badges'

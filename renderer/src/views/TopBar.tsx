@@ -1,7 +1,7 @@
 // Tunnel state with copyable endpoint URLs, the clock mode, search by event id, and the store's size.
 import { useEffect, useState } from 'react'
 import type { TunnelView } from '../../../shared/contract'
-import { run, setFilter, toast, useApp } from '../state/app-store'
+import { run, setFilter, toast, useApp } from '../state'
 import { formatDuration } from '../lib/format'
 import { RecordButton } from './RecordButton'
 import { HistoryControl } from './HistoryControl'

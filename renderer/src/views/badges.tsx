@@ -1,6 +1,6 @@
 // Small shared pieces: status, signature and duplicate badges, the outcome legend.
 import type { MarkTone, SignatureBadge, TimelineRow } from '../../../shared/contract'
-import type { RowVerdict } from '../state/app-store'
+import type { RowVerdict } from '../state'
 import { COUNT_WORDS, countText } from '../../../shared/contract'
 
 const STATUS_TONE: Record<TimelineRow['status'], string> = {

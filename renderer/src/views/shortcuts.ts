@@ -1,6 +1,6 @@
 // Keyboard shortcuts for the common moves. Ignored while typing in a field.
 import { useEffect } from 'react'
-import { run, toast, useApp, type ViewId } from '../state/app-store'
+import { run, toast, useApp, type ViewId } from '../state'
 import { panBy, zoomBy } from './Timeline'
 
 export const SHORTCUTS: [string, string][] = [

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { catalogPayload, providerBody, providerHeaders } from '../../../electron/engine/providers'
 import { consumerEventId } from '../../../electron/engine/providers/consumer-id'
 import { applyOverrides, EVENT_CATALOG, parseOverride } from '../../../shared/event-catalog'
-import { PROVIDER_IDS, PROVIDERS, payloadPath } from '../../../shared/providers'
+import { PROVIDER_IDS, PROVIDERS } from '../../../shared/providers'
 import { isPolicyPresetId } from '../../../shared/sender'
 
 // Provider packs and the catalog as data: every pack complete, overrides by body path, the
@@ -38,7 +38,7 @@ describe('provider packs', () => {
     expect(() => catalogPayload({ provider: 'stripe', eventType: 'payment_intent.succeeded', now: 0, overrides: [parseOverride('livemode=true')] })).toThrow(/sits at "data".*use a path starting with data/)
     expect(() => parseOverride('amount')).toThrow(/not PATH=VALUE/)
     expect(applyOverrides({ items: [{ price: 1 }] }, [parseOverride('items.0.price=2'), parseOverride('extra.deep.x="7"')], '')).toEqual({ items: [{ price: 2 }], extra: { deep: { x: '7' } } })
-    expect(payloadPath(PROVIDERS.github.envelope)).toBe('')
+    expect(PROVIDERS.github.envelope.payloadPath).toBe('')
   })
 
   it('an unknown event type names the known ones; a fixture of one\u2019s own takes any type', () => {

@@ -40,8 +40,7 @@ function stripeBody(type: string, version: string): Body {
   if (!event) throw new Error(`no Stripe catalog event ${type}`)
   const now = Date.UTC(2026, 11, 1)
   const payload = Buffer.from(JSON.stringify(event.payload(fixtureContext(now, version))))
-  const pack = { ...PROVIDERS.stripe, envelope: { kind: 'stripe' as const, apiVersion: version } }
-  return JSON.parse(providerBody(pack, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now }).toString('utf8')) as Body
+  return JSON.parse(providerBody(PROVIDERS.stripe, { eventId: randomUUID(), eventType: type, payload, createdAt: now, sentAt: now, apiVersion: version }).toString('utf8')) as Body
 }
 
 function checkAt(version: string, bodies: Record<string, Body>): Record<string, string[]> {

@@ -2,7 +2,7 @@
 // hidden window) a timer flushes instead, so the queue stays bounded.
 import { describe, expect, it } from 'vitest'
 import type { EventMessage, TimelineRow } from '../../../shared/contract'
-import { createFrameApplier, type FrameTimers } from '../../../renderer/src/state/app-store'
+import { createFrameApplier, type FrameTimers } from '../../../renderer/src/state'
 
 const row = (key: string, attempts: number) => ({ key, attempts }) as unknown as TimelineRow
 const upsert = (...rows: TimelineRow[]): EventMessage => ({ name: 'timeline.upsert', payload: { rows } })

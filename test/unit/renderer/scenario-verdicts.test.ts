@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import type { TimelineRow } from '../../../shared/contract'
 import type { ScenarioReport } from '../../../shared/scenario'
-import { verdictsOf } from '../../../renderer/src/state/app-store'
+import { verdictsOf } from '../../../renderer/src/state'
 import { exportSelection } from '../../../renderer/src/state/export-selection'
 
 const delivery = (id: number, event: string, eventId: string, copy = false) => ({ delivery_id: id, duplicate_of: copy ? 1 : null, event, subscription: 's', event_id: eventId, event_type: 't', url: '', loop: true, status: 'succeeded' as const, attempts: [] })

@@ -3,7 +3,7 @@
 // follows a simulation), not only on its few-second timer.
 import { describe, expect, it } from 'vitest'
 import type { TimelineRow } from '../../../shared/contract'
-import { applyBatch, useApp } from '../../../renderer/src/state/app-store'
+import { applyBatch, useApp } from '../../../renderer/src/state'
 
 const received: TimelineRow = {
   key: 'r:ep-1:evt_real',

@@ -1,0 +1,111 @@
+// What the engine told this window: the connection, the snapshot kept current by the pushed state
+// events, and the commands sent through the client. Engine events land here through applyBatch(),
+// called at most once per animation frame (frame-applier.ts).
+import type { EventName, EventMessage, EventPayloads, Snapshot, TimelineRow } from '../../../shared/contract'
+import type { ConnectionState, EngineClient } from '../transport/client'
+import { useApp, type AppState } from './app-store'
+import { applyUpserts } from './timeline-model'
+import { clockKey } from './clock-groups'
+import { reloadTimeline, showOnTimeline } from './timeline-rows'
+import { verdictsOf } from './row-verdicts'
+import { toast } from './toasts'
+
+export interface EngineMirror {
+  client: EngineClient | null
+  connection: ConnectionState
+  snapshot: Snapshot | null
+  loadError: string | null
+  /**
+   * Moves whenever the engine says rows changed in the store, whatever the filters show: counts
+   * read from the store (the top bar's) read again on it instead of waiting for their timer.
+   */
+  storeVersion: number
+}
+
+/** Runs a command and reports a failure as a toast; resolves to undefined on failure. */
+export async function run<T>(what: string, action: (client: EngineClient) => Promise<T>): Promise<T | undefined> {
+  const client = useApp.getState().client
+  if (!client) return undefined
+  try {
+    return await action(client)
+  } catch (error) {
+    toast('error', `${what}: ${error instanceof Error ? error.message : String(error)}`)
+    return undefined
+  }
+}
+
+export async function loadSnapshot(): Promise<void> {
+  const client = useApp.getState().client
+  if (!client) return
+  try {
+    const snapshot = await client.call('snapshot', {})
+    // A run that finished before this window connected still marks its rows.
+    const report = snapshot.scenarioRun?.report
+    useApp.setState({ snapshot, loadError: null, ...(report ? { verdicts: verdictsOf(report) } : {}) })
+  } catch (error) {
+    useApp.setState({ loadError: error instanceof Error ? error.message : String(error) })
+  }
+}
+
+type StateEventName = Exclude<EventName, 'timeline.upsert' | 'timeline.reset'>
+/** Each state event as the part of the snapshot it replaces. */
+const SNAPSHOT_PARTS: { [E in StateEventName]: (payload: EventPayloads[E]) => Partial<Snapshot> } = {
+  'endpoints.changed': ({ endpoints }) => ({ endpoints }),
+  'rules.changed': ({ rules }) => ({ rules }),
+  'subscriptions.changed': ({ subscriptions }) => ({ subscriptions }),
+  'tunnel.state': (tunnel) => ({ tunnel }),
+  'clock.state': (clock) => ({ clock }),
+  'simulations.changed': ({ simulations }) => ({ simulations }),
+  'recording.state': (recording) => ({ recording }),
+  'scenario.progress': (scenarioRun) => ({ scenarioRun }),
+}
+const snapshotPart = <E extends StateEventName>(event: EventMessage<E>): Partial<Snapshot> => SNAPSHOT_PARTS[event.name](event.payload)
+
+/** Applies one frame's worth of engine events. */
+export function applyBatch(batch: EventMessage[]): void {
+  let upserts: TimelineRow[] = []
+  let reset = false
+  const patch: Partial<AppState> = {}
+  let snapshot = useApp.getState().snapshot
+  for (const event of batch) {
+    switch (event.name) {
+      case 'timeline.upsert':
+        upserts = upserts.concat(event.payload.rows)
+        break
+      case 'timeline.reset':
+        reset = true
+        break
+      default:
+        if (snapshot) snapshot = { ...snapshot, ...snapshotPart(event) }
+        if (event.name === 'scenario.progress' && event.payload.report) patch.verdicts = verdictsOf(event.payload.report)
+    }
+  }
+  if (snapshot !== useApp.getState().snapshot) patch.snapshot = snapshot
+  noticeClocks(upserts, snapshot)
+  if (upserts.length > 0 && !reset) {
+    const { timeline, filter } = useApp.getState()
+    patch.timeline = applyUpserts(timeline, upserts, filter)
+  }
+  if (upserts.length > 0 || reset) patch.storeVersion = useApp.getState().storeVersion + 1
+  if (Object.keys(patch).length > 0) useApp.setState(patch)
+  if (reset) void reloadTimeline()
+}
+
+const askedSimulations = new Set<string>()
+/** A row of a simulation the snapshot does not list yet: read the snapshot again for its name; a followed row: show its clock. */
+function noticeClocks(rows: TimelineRow[], snapshot: Snapshot | null): void {
+  const following = useApp.getState().following
+  let unknown = false
+  for (const row of rows) {
+    if (following !== null && row.eventId === following) {
+      useApp.setState({ following: null })
+      void showOnTimeline({ clock: clockKey(row.clock) })
+    }
+    if (row.clock.kind !== 'simulated' || !snapshot) continue
+    const id = row.clock.simulationId
+    if (askedSimulations.has(id) || snapshot.simulations.some((s) => s.id === id)) continue
+    askedSimulations.add(id)
+    unknown = true
+  }
+  if (unknown) void loadSnapshot()
+}
