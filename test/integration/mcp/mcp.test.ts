@@ -1,6 +1,6 @@
 // `hookloop mcp` over a real data folder: seeded by a real engine (a delivery through a fault rule,
 // requests signed by Stripe's own library with a wrong secret), then read by the SDK's Client over
-// stdio from the built CLI. Each answer is checked against the store's own read models; the tools
+// stdio from the built CLI. Each answer is checked against the host's own views; the tools
 // that change anything refuse without --allow-changes, and with it a rule written through MCP is
 // applied by `hookloop listen` running on the same folder. No answer ever holds a secret.
 import { cpSync, readFileSync, rmSync } from 'node:fs'
