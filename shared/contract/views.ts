@@ -1,4 +1,4 @@
-// What the UI sees: read models the engine host builds from the store and pushes to every front
+// What the UI sees: the views the engine host builds from the store and pushes to every front
 // door (Electron window, browser mode). Plain JSON: bodies travel as base64, times as ms.
 import type { ClockMode } from '../clock'
 import type { ScenarioReport } from '../scenario'

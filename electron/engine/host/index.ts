@@ -1,5 +1,5 @@
 export { watchDefinitions } from './definitions-watch'
-export { createDetailsRead, type DetailsRead, secretHint } from './details-read'
 export { createToken, contentSecurityPolicy } from './guard'
 export { startHost, type Host, type HostOptions } from './run-host'
-export { createTimelineRead, type TimelineRead } from './timeline-read'
+export { createDetailViews, type DetailViews, secretHint } from './detail-views'
+export { createTimelineViews, type TimelineViews } from './timeline-views'

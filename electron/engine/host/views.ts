@@ -10,14 +10,14 @@ import { isAsymmetricFormat, publicKeyText } from '../signatures'
 import type { Engine } from '../engine'
 import type { Subscription } from '../sender'
 import { createSimulationStatements, type SimulationRow, type SimulationStatements } from '../store'
-import { secretHint, type DetailsRead } from './details-read'
-import type { TimelineRead } from './timeline-read'
 import type { CountReads } from '../store'
+import { secretHint, type DetailViews } from './detail-views'
+import type { TimelineViews } from './timeline-views'
 
 export interface EngineBinding {
   engine: Engine
-  timeline: TimelineRead
-  details: DetailsRead
+  timeline: TimelineViews
+  details: DetailViews
   counts: CountReads
   /** Wall time, ms: what the 24 h failure badge looks back from. */
   wallNow(): number

@@ -1,4 +1,4 @@
-// The timeline's read model over the store's timeline reads (store/timeline-reads.ts): one row per
+// The timeline's rows as views, built over the store's timeline reads (store/timeline-reads.ts): one row per
 // delivery (sender side), holding one mark per attempt, and one row per dedupe key at an endpoint
 // for every other request (receive-only): each request is in exactly one row (the rule is
 // ownRequest in store/count-definitions.ts, and docs/ui.md). Reads only; the engine's modules
@@ -24,7 +24,7 @@ interface Built {
   requests: Map<number, number>
 }
 
-export function createTimelineRead(db: Database) {
+export function createTimelineViews(db: Database) {
   const reads = createTimelineReads(db)
   const counts = createCountReads(db)
   // A simulation's row never changes once written: one read per simulation for the life of the host.
@@ -183,7 +183,7 @@ export function createTimelineRead(db: Database) {
   return { deliveryRow, receivedRow, rowOfRequest, page }
 }
 
-export type TimelineRead = ReturnType<typeof createTimelineRead>
+export type TimelineViews = ReturnType<typeof createTimelineViews>
 
 export function statusTone(status: number | null): MarkTone {
   if (status === null) return 'retrying'
