@@ -13,7 +13,7 @@ export default defineConfig({
           index: resolve('electron/main/index.ts'),
           cli: resolve('electron/cli/index.ts'),
           // The engine process (utilityProcess in the app, a Node child of `hookloop serve`).
-          host: resolve('electron/engine/host.ts'),
+          host: resolve('electron/engine/host-process.ts'),
         },
       },
     },

@@ -2,6 +2,9 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import { readdirSync } from 'node:fs'
+import { dirname, posix, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'dist/**', 'test-results/**'] },
@@ -28,7 +31,45 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   ...layering(),
+  doors(),
 )
+
+// The doors of docs/ARCHITECTURE.md: each domain folder of shared/ and each part of the engine is
+// reached from outside only through its index.ts, so a folder's inside can change without its
+// importers changing; inside, files import their siblings, never their own door (that would be a
+// cycle; a type-only import leaves nothing at run time, so a pack's type may name the catalog's ids). The specifier is resolved against the importing file, so the rule does not depend on
+// how many `../` it takes. test/ is exempt: a test imports the file it tests.
+function doors() {
+  const root = dirname(fileURLToPath(import.meta.url))
+  const folders = (dir) => readdirSync(`${root}/${dir}`, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `${dir}/${e.name}`)
+  const doorways = [...folders('shared'), ...folders('electron/engine')]
+  const doorOf = (path) => doorways.find((door) => path.startsWith(`${door}/`))
+  const rule = {
+    meta: { type: 'problem', schema: [] },
+    create(context) {
+      const file = relative(root, context.filename).split(sep).join('/')
+      const own = doorOf(file)
+      const check = (node) => {
+        const spec = node.source?.value
+        if (typeof spec !== 'string' || !spec.startsWith('.')) return
+        const target = posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.(ts|tsx|js)$/, '').replace(/\/index$/, '')
+        const door = doorOf(target)
+        if (door && door !== own) {
+          const through = posix.relative(posix.dirname(file), door)
+          context.report({ node: node.source, message: `'${spec}' reaches inside ${door}/: import its door '${through.startsWith('.') ? through : './' + through}' (${door}/index.ts), and export what you need from there.` })
+        } else if (own && target === own && node.importKind !== 'type') {
+          context.report({ node: node.source, message: `'${spec}' is ${own}/index.ts, this file's own door: import the sibling file directly (through the door it would be an import cycle).` })
+        }
+      }
+      return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check }
+    },
+  }
+  return {
+    files: ['electron/**/*.{ts,tsx}', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}', 'scripts/**/*.{ts,mjs,js}'],
+    plugins: { hookloop: { rules: { doors: rule } } },
+    rules: { 'hookloop/doors': 'error' },
+  }
+}
 
 // The layering of docs/ARCHITECTURE.md, enforced: a wrong import fails `npm run lint`. Imports are
 // relative (no path aliases), so a layer is recognised by the folder a chain of `../` lands on; no

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { DEFAULT_SENDER_TOLERANCE, type SenderCheckStatus, type SenderConformanceReport } from '../../shared/conformance'
-import { checkSenderConformance, UnknownEndpointError } from '../engine/conformance/sender'
+import { checkSenderConformance, UnknownEndpointError } from '../engine/conformance'
 import { openDatabase } from '../engine/store'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'

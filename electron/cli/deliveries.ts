@@ -1,6 +1,6 @@
 // `hookloop deliveries [--data DIR] [filters] [--limit N] [--json]`: the deliveries of a data
 // folder, newest first, led by the id `export --deliveries` takes.
-import { DELIVERY_STATUSES, type DeliveryListRow } from '../engine/store/list-reads'
+import { DELIVERY_STATUSES, type DeliveryListRow } from '../engine/store'
 import { listCommand } from './list-command'
 import { deliveryFilter } from './list-filters'
 import { isoSeconds } from './table'

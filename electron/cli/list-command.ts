@@ -1,7 +1,6 @@
 // `hookloop requests` and `hookloop deliveries`: the rows of a data folder the filters select,
 // newest first, as a table led by their ids (or one JSON document with --json).
-import { openDatabase } from '../engine/store'
-import { createListReads, type ListReads } from '../engine/store/list-reads'
+import { openDatabase, createListReads, type ListReads } from '../engine/store'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'

@@ -1,7 +1,7 @@
 // The filters `hookloop requests`, `hookloop deliveries` and `hookloop export` share: their
 // options, and their values read into the typed filters of store/list-reads.ts (a slug or name
 // resolved to its id, a duration or ISO time to a wall time), each bad value a usage error naming it.
-import { LIST_LIMIT_MAX, type DeliveryListFilter, type DeliveryStatus, type ListReads, type RequestListFilter, type RequestStatus } from '../engine/store/list-reads'
+import { LIST_LIMIT_MAX, type DeliveryListFilter, type DeliveryStatus, type ListReads, type RequestListFilter, type RequestStatus } from '../engine/store'
 import type { OptionSpecs } from './command-args'
 import { UsageError } from './usage-error'
 

@@ -5,9 +5,8 @@
 // apply every minute).
 import { formatBytes, type PruneResult, type RetentionSettings } from '../../shared/contract'
 import { createRealClock } from '../engine/clock'
-import { createRetention, checkRetention, retentionPlan, type PrunePlan } from '../engine/retention/retention'
-import { openDatabase } from '../engine/store'
-import { createHistoryStore } from '../engine/store/history'
+import { createRetention, checkRetention, retentionPlan, type PrunePlan } from '../engine/retention'
+import { openDatabase, createHistoryStore } from '../engine/store'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'

@@ -1,6 +1,6 @@
 // `hookloop requests [--data DIR] [filters] [--limit N] [--json]`: the captured requests of a data
 // folder, newest first, led by the id `export --requests` and `resend` take.
-import { REQUEST_STATUSES, type RequestListRow } from '../engine/store/list-reads'
+import { REQUEST_STATUSES, type RequestListRow } from '../engine/store'
 import { listCommand } from './list-command'
 import { requestFilter, REQUEST_STATUS_HELP } from './list-filters'
 import { isoSeconds } from './table'

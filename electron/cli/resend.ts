@@ -4,8 +4,8 @@
 // the signature left broken — the leg printed and stored beside the request.
 import { explainLeg, targetUrlProblem, DefinitionError } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
-import { resendStored } from '../engine/receiver/resend-stored'
-import type { ResendMode, ResendOptions } from '../engine/receiver/resend'
+import { resendStored } from '../engine/receiver'
+import type { ResendMode, ResendOptions } from '../engine/receiver'
 import { openDatabase } from '../engine/store'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'

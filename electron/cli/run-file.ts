@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs'
 import type { Scenario } from '../../shared/scenario'
 import { formatProblem, parseScenarioWithSecrets } from '../../shared/scenario'
-import type { ScenarioFileResult } from '../engine/scenarios/junit'
-import { runScenario } from '../engine/scenarios/run'
+import type { ScenarioFileResult } from '../engine/scenarios'
+import { runScenario } from '../engine/scenarios'
 
 export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; problems: string[] }
 

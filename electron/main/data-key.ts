@@ -7,8 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { safeStorage } from 'electron'
-import { DATA_FILE_NAME } from '../engine/store/data-file'
-import { sealedKeyFileOf, secretKeyFileOf } from '../engine/store/secret-box'
+import { DATA_FILE_NAME, sealedKeyFileOf, secretKeyFileOf } from '../engine/store'
 
 export interface AppDataKey {
   /** base64; undefined when the OS offers no encryption (the engine then keeps its key file). */

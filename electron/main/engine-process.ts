@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { utilityProcess, type UtilityProcess } from 'electron'
-import type { HostReplyMessage, HostStartMessage } from '../engine/host'
-import { createToken } from '../engine/host/guard'
+import type { HostReplyMessage, HostStartMessage } from '../engine/host-process'
+import { createToken } from '../engine/host'
 
 export interface EngineProcess {
   origin: string

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { app, BrowserWindow, dialog, session } from 'electron'
-import { contentSecurityPolicy } from '../engine/host/guard'
+import { contentSecurityPolicy } from '../engine/host'
 import { dataFlagOf, resolveDataDir } from '../engine/data-dir'
 import { appDataKey } from './data-key'
 import { startEngineProcess, type EngineProcess } from './engine-process'

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { formatProblem, parseScenarioWithSecrets } from '../../shared/scenario'
 import type { ScenarioReport } from '../../shared/scenario'
-import { runScenario } from '../engine/scenarios/run'
+import { runScenario } from '../engine/scenarios'
 
 export interface RunScenarioFileOptions {
   /** Values for `${NAME}` placeholders in the file (default: the environment). */

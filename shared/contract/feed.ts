@@ -1,4 +1,4 @@
-// The reconciliation feed: the sender side's list of the events it emitted, for an integration
+// The polling feed: the sender side's list of the events it emitted, for an integration
 // under test to poll (seed provider A: "a webhook is a signal, not the only source of truth").
 // Served on the receiver's HTTP server (and so through the public tunnel) at FEED_PATH.
 import type { DeliveryStatus } from '../sender'

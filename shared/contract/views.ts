@@ -1,12 +1,10 @@
-// What the UI sees: read models the engine host builds from the store and pushes to every front
+// What the UI sees: the views the engine host builds from the store and pushes to every front
 // door (Electron window, browser mode). Plain JSON: bodies travel as base64, times as ms.
 import type { ClockMode } from '../clock'
 import type { ScenarioReport } from '../scenario'
 import type { SchemeId, VerifyReason } from '../signatures'
-import type { Envelope } from '../sender'
+import type { Envelope, Decision, DeliveryStatus, TimelineStatus, PolicyPresetId } from '../sender'
 import type { ProviderId } from '../providers'
-import type { Decision } from '../sender'
-import type { DeliveryStatus, TimelineStatus, PolicyPresetId } from '../sender'
 import type { PresetView } from '../catalog'
 import type { RequestRecord, DedupeKey, DedupePresetId, HandshakeKind, PresetId, ForwardLegKind, ForwardLegOutcome } from '../receiver'
 

@@ -1,5 +1,5 @@
 // A small "integration under test": it takes webhooks on its own HTTP server and, like a careful
-// consumer, also polls the sender's reconciliation feed, so a lost webhook is still processed.
+// consumer, also reads the sender's polling feed, so a lost webhook is still processed.
 // Processing is idempotent by event_id (the webhook and the feed may both bring an event).
 import http from 'node:http'
 import type { FeedPage } from '../../shared/contract'

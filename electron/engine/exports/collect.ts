@@ -2,17 +2,11 @@
 // attempts and event bodies), and the endpoints (with rules) and subscriptions involved.
 import type { Database } from 'better-sqlite3'
 import type { Endpoint, RequestRecord } from '../../../shared/receiver'
-import { toRequestRecord } from '../receiver/records'
-import { createAttemptStatements, type AttemptRow } from '../store/attempts'
-import { createDeliveryStatements, type DeliveryRow } from '../store/deliveries'
-import { createEndpointStore } from '../store/endpoints'
-import { createEventStatements } from '../store/events'
-import type { StoredEvent } from '../store/events'
-import { createRequestStore } from '../store/requests'
-import { createRuleStore, type StoredRule } from '../store/rules'
-import { createSubscriptionStatements, type SubscriptionRow } from '../store/subscriptions'
+import { toRequestRecord } from '../receiver'
+import { createAttemptStatements, type AttemptRow, createDeliveryStatements, type DeliveryRow, createEndpointStore, createEventStatements, createRequestStore, createRuleStore, type StoredRule, createSubscriptionStatements, type SubscriptionRow } from '../store'
+import type { StoredEvent } from '../store'
 import { isEnvelope } from '../../../shared/sender'
-import { sentBody } from '../sender/envelope'
+import { sentBody } from '../sender'
 
 export interface CollectedDelivery {
   delivery: DeliveryRow

@@ -4,7 +4,7 @@
 import { Agent, request } from 'undici'
 import { REDACTED, type ReplayItem, type ReplayResult } from '../../../shared/contract'
 import { SCHEMES, type CustomHmacOptions, type SchemeId } from '../../../shared/signatures'
-import { classifyNetworkError } from '../sender/classify-error'
+import { classifyNetworkError } from '../sender'
 import { sign } from '../signatures'
 import { headerValue } from './body'
 import { isSecretHeader, signatureHeaderNames } from './redact'

@@ -3,9 +3,9 @@
 // is exactly what a polling integration must find here.
 import type { Database } from 'better-sqlite3'
 import type { FeedEvent, FeedPage, FeedQuery } from '../../../shared/contract'
-import { createFeedStatements } from '../store/feed'
+import { createFeedStatements } from '../store'
 import { encodeCursor } from './cursor'
-import { parsedPayload } from '../sender/envelope'
+import { parsedPayload } from '../sender'
 
 export interface EventFeed {
   page(query: FeedQuery): FeedPage

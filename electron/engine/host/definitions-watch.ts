@@ -4,7 +4,7 @@
 // would answer and list from an old copy until restarted. Polls PRAGMA data_version; only when it
 // moved are the small definition tables compared with what was seen last.
 import type { Database } from 'better-sqlite3'
-import { createDefinitionReads, DEFINITION_TABLES, type DefinitionTable } from '../store/definition-reads'
+import { createDefinitionReads, DEFINITION_TABLES, type DefinitionTable } from '../store'
 
 export interface DefinitionsWatchOptions {
   db: Database

@@ -1,9 +1,8 @@
 // The two conformance checks: a battery of deliveries to someone's endpoint, and what a provider
 // delivered to one of ours against its documented policy.
 import { POLICY_PRESETS } from '../../../shared/sender'
-import { ConsumerCheckInputError, runConsumerCheck } from '../conformance/consumer'
+import { ConsumerCheckInputError, runConsumerCheck, checkSenderConformance } from '../conformance'
 import { SecretFormatError } from '../signatures'
-import { checkSenderConformance } from '../conformance/sender'
 import type { CommandHandlers } from './control-server'
 import type { HandlerContext } from './handlers'
 import { HostError } from './host-error'

@@ -2,8 +2,7 @@
 // sent again to a URL or one of our endpoints.
 import type { ExportFormat } from '../../../shared/contract'
 import { exportSelection, parseImportFile, replayItems } from '../exports'
-import { IncidentConversionError } from '../scenarios/from-incident'
-import { scenarioFromIncidentText } from '../scenarios/incident-file'
+import { IncidentConversionError, scenarioFromIncidentText } from '../scenarios'
 import type { CommandHandlers } from './control-server'
 import type { HandlerContext } from './handlers'
 import { HostError } from './host-error'

@@ -1,5 +1,5 @@
 // Recording a session into a scenario, and running a scenario file on a fresh engine of its own.
-import type { Recorder } from '../recorder/recorder'
+import type { Recorder } from '../recorder'
 import type { CommandHandlers } from './control-server'
 import { HostError } from './host-error'
 import type { ScenarioRuns } from './scenario-runs'

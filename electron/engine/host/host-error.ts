@@ -3,11 +3,10 @@
 // failed assertion) is a bug and stays what it is, so the control server answers it as internal.
 import type { ErrorCode } from '../../../shared/contract'
 import { DefinitionError } from '../../../shared/receiver'
-import { ConsumerCheckInputError, ConsumerUnreachableError } from '../conformance/consumer'
-import { UnknownEndpointError } from '../conformance/sender'
+import { ConsumerCheckInputError, ConsumerUnreachableError, UnknownEndpointError } from '../conformance'
 import { ExportSelectionError, ImportError } from '../exports'
-import { RecordingError } from '../recorder/recorder'
-import { SenderError, type SenderErrorCode } from '../sender/sender-error'
+import { RecordingError } from '../recorder'
+import { SenderError, type SenderErrorCode } from '../sender'
 import { SecretFormatError } from '../signatures'
 
 /** A command that cannot be done, with a code the UI can act on and a sentence it can show. */

@@ -2,7 +2,7 @@
 // handed to it with its request (already validated), its response and the engine clock's time
 // when it was asked. A failed command is not a step: it changed nothing.
 import type { CommandName } from '../../../shared/contract'
-import type { Recorder } from '../recorder/recorder'
+import type { Recorder } from '../recorder'
 import type { CommandHandlers } from './control-server'
 
 export interface RecordingHandlersOptions {

@@ -1,15 +1,15 @@
 // An engine plus its front door: the store, receiver, sender (and tunnel) from createEngine, the
-// read models over the store, the change feed, and the control server for UIs. Switching the
+// views over the store, the timeline watch, and the control server for UIs. Switching the
 // clock mode rebuilds the engine on the same data file and receiver port; UIs stay connected.
 import type { Clock } from '../../../shared/clock'
 import type { Snapshot } from '../../../shared/contract'
 import { explainFault, explainRule, parseRule } from '../../../shared/receiver'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
-import { createChangeFeed, type ChangeFeed } from './change-feed'
+import { watchTimeline, type TimelineWatch } from './timeline-watch'
 import { watchDefinitions, type DefinitionsWatch } from './definitions-watch'
 import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
-import { createDetailsRead } from './details-read'
-import { createCountReads } from '../store/counts'
+import { createCountReads } from '../store'
+import { createDetailViews } from './detail-views'
 import { createHandlers } from './handlers'
 import { createCheckHandlers } from './handlers-checks'
 import { createExportHandlers } from './handlers-exports'
@@ -19,8 +19,8 @@ import { createForwardHandlers } from './handlers-forward'
 import { endpointViews, ruleViews, simulationViews, toTunnelView, tunnelView, type EngineBinding } from './views'
 import { createSubscriptionMetrics } from './subscription-metrics'
 import { createLoopTry } from './loop-try'
-import { createTimelineRead } from './timeline-read'
-import { createRecorder } from '../recorder/recorder'
+import { createRecorder } from '../recorder'
+import { createTimelineViews } from './timeline-views'
 import { createScenarioRuns } from './scenario-runs'
 import { recordingHandlers } from './recording-handlers'
 import { createHistoryHandlers } from './history-handlers'
@@ -64,7 +64,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let receiverPort = options.receiverPort ?? 0
   let tunnelOption: EngineOptions['tunnel'] | undefined = options.tunnel
   let binding: EngineBinding
-  let feed: ChangeFeed
+  let timelineWatch: TimelineWatch
   let definitions: DefinitionsWatch
   let offEngine: () => void = () => {}
   let control: ControlServer | null = null
@@ -87,15 +87,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
       ...(simulationLabel === undefined ? {} : { simulation: { label: simulationLabel } }),
     })
     receiverPort = engine.receiver.port
-    const timeline = createTimelineRead(engine.db)
-    const details = createDetailsRead(engine.db, {
+    const timeline = createTimelineViews(engine.db)
+    const details = createDetailViews(engine.db, {
       explainFault,
       explainRule: (definition) => explainRule(parseRule(definition)),
       endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: engine.tunnel?.publicUrl() ? engine.endpointUrl(slug) : null }),
     })
     binding = { engine, timeline, details, counts: createCountReads(engine.db), wallNow: () => Date.now() }
     metrics.forget()
-    feed = createChangeFeed({
+    timelineWatch = watchTimeline({
       db: engine.db,
       timeline,
       intervalMs: 50,
@@ -116,28 +116,28 @@ export async function startHost(options: HostOptions): Promise<Host> {
       switch (event.type) {
         case 'delivery.created':
         case 'delivery.updated':
-          feed.touchDelivery(event.delivery.id)
+          timelineWatch.touchDelivery(event.delivery.id)
           metrics.soon()
           break
         case 'attempt.started':
         case 'attempt.finished':
-          feed.touchDelivery(event.attempt.deliveryId)
+          timelineWatch.touchDelivery(event.attempt.deliveryId)
           metrics.soon()
           break
         case 'request.captured':
-          feed.touchRequest(event.request.id)
+          timelineWatch.touchRequest(event.request.id)
           break
         case 'request.verified':
         case 'request.responded':
-          feed.touchRequest(event.requestId)
+          timelineWatch.touchRequest(event.requestId)
           break
         case 'request.duplicate':
           // A duplicate arrival of one of our deliveries counts on its subscription's card.
-          feed.touchRequest(event.requestId)
+          timelineWatch.touchRequest(event.requestId)
           metrics.soon()
           break
         case 'request.forwarded':
-          feed.touchRequest(event.leg.requestId)
+          timelineWatch.touchRequest(event.leg.requestId)
           break
         case 'tunnel.state':
           control?.publish('tunnel.state', toTunnelView(event.state))
@@ -161,7 +161,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
   async function unbind(): Promise<void> {
     offEngine()
-    feed.stop()
+    timelineWatch.stop()
     definitions.stop()
     await binding.engine.close()
   }
@@ -224,7 +224,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     warnings: () => options.warnings ?? [],
     changed: publishList,
     subscriptions: metrics.views,
-    touchDelivery: (id: number) => feed.touchDelivery(id),
+    touchDelivery: (id: number) => timelineWatch.touchDelivery(id),
     recording: () => recorder.view(),
     scenarioRun: () => runs.current(),
   }

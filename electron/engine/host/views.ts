@@ -9,15 +9,15 @@ import { SCHEMES } from '../../../shared/signatures'
 import { isAsymmetricFormat, publicKeyText } from '../signatures'
 import type { Engine } from '../engine'
 import type { Subscription } from '../sender'
-import { createSimulationStatements, type SimulationRow, type SimulationStatements } from '../store/simulations'
-import { secretHint, type DetailsRead } from './details-read'
-import type { TimelineRead } from './timeline-read'
-import type { CountReads } from '../store/counts'
+import { createSimulationStatements, type SimulationRow, type SimulationStatements } from '../store'
+import type { CountReads } from '../store'
+import { secretHint, type DetailViews } from './detail-views'
+import type { TimelineViews } from './timeline-views'
 
 export interface EngineBinding {
   engine: Engine
-  timeline: TimelineRead
-  details: DetailsRead
+  timeline: TimelineViews
+  details: DetailViews
   counts: CountReads
   /** Wall time, ms: what the 24 h failure badge looks back from. */
   wallNow(): number

@@ -1,15 +1,11 @@
 // What every tool of `hookloop mcp` reads through: the data folder's store opened without an
 // engine (no receiver port, no sender: an engine beside the app's would retry its in-flight
-// deliveries), and the host's read models over it, so an agent sees what the app shows.
+// deliveries), and the host's views over it, so an agent sees what the app shows.
 import type { Database } from 'better-sqlite3'
 import type { z } from 'zod'
 import { explainFault, explainRule, type Rule, endpointPath, type Endpoint } from '../../../shared/receiver'
-import { createDetailsRead, type DetailsRead } from '../host/details-read'
-import { createTimelineRead, type TimelineRead } from '../host/timeline-read'
-import { createEndpointStore, type EndpointStore } from '../store/endpoints'
-import { createRequestStore } from '../store/requests'
-import { createRuleStore, type RuleStore } from '../store/rules'
-import { createSubscriptionStatements } from '../store/subscriptions'
+import { createDetailViews, type DetailViews, createTimelineViews, type TimelineViews } from '../host'
+import { createEndpointStore, type EndpointStore, createRequestStore, createRuleStore, type RuleStore, createSubscriptionStatements } from '../store'
 
 export interface McpServerOptions {
   /** The data folder (shown in answers, so an agent knows which one it reads). */
@@ -25,8 +21,8 @@ export interface McpServerOptions {
 
 export interface McpContext {
   readonly options: McpServerOptions
-  readonly timeline: TimelineRead
-  readonly details: DetailsRead
+  readonly timeline: TimelineViews
+  readonly details: DetailViews
   readonly endpoints: EndpointStore
   readonly rules: RuleStore
   readonly requests: ReturnType<typeof createRequestStore>
@@ -66,8 +62,8 @@ export function createMcpContext(options: McpServerOptions): McpContext {
   const subscriptions = createSubscriptionStatements(db)
   return {
     options,
-    timeline: createTimelineRead(db),
-    details: createDetailsRead(db, {
+    timeline: createTimelineViews(db),
+    details: createDetailViews(db, {
       explainRule: (definition) => explainRule(definition as Rule),
       explainFault,
       // The tunnel's public URL lives in the running app only.

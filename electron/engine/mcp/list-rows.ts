@@ -1,4 +1,4 @@
-// list_rows: the timeline's rows with the app's filters (host/timeline-read.ts `page`): one row per
+// list_rows: the timeline's rows with the app's filters (host/timeline-views.ts `page`): one row per
 // delivery, one per dedupe key at an endpoint for the rest of the captured requests; each row with
 // the ids show_request, show_delivery and `hookloop export` take.
 import { z } from 'zod'

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { z } from 'zod'
 import { formatProblem, parseScenarioWithSecrets } from '../../../shared/scenario'
-import { runScenario } from '../scenarios/run'
+import { runScenario } from '../scenarios'
 import { defineTool, ToolError } from './context'
 
 function scenarioText(path: string | undefined, scenario: unknown): { text: string; file: string | null } {

@@ -1,4 +1,4 @@
-// show_delivery: one delivery with every attempt as the inspector shows it (host/details-read.ts):
+// show_delivery: one delivery with every attempt as the inspector shows it (host/detail-views.ts):
 // what was sent (signature headers redacted), what came back, the decision after each try.
 import { z } from 'zod'
 import { defineTool } from './context'

@@ -1,4 +1,4 @@
-// show_request: one captured request as the inspector shows it (host/details-read.ts), with
+// show_request: one captured request as the inspector shows it (host/detail-views.ts), with
 // credentials blanked: secret-named headers and query parameters, and the signatures the verdict
 // compared (explain_signature says what they were, shortened).
 import { z } from 'zod'

@@ -1,14 +1,14 @@
 // trigger_event: one catalog event delivered as its provider delivers it (headers, envelope,
-// signature, retry policy), as `hookloop trigger` does (providers/trigger.ts: a store of its own,
+// signature, retry policy), as `hookloop trigger` does (engine/trigger.ts: a store of its own,
 // so nothing is written to the data folder). Aimed at an endpoint, it is signed with the
 // endpoint's secret and goes to the endpoint's local URL, where the running app or listen
 // captures it.
 import { z } from 'zod'
-import { EVENT_CATALOG, parseOverride } from '../../../shared/event-catalog'
-import { OverrideError } from '../../../shared/event-catalog/overrides'
+import { EVENT_CATALOG, parseOverride, OverrideError } from '../../../shared/event-catalog'
 import { isPolicyPresetId, POLICY_PRESET_IDS, resolvePolicy, sendFaultSchema, SEND_FAULT_TYPES, type SendFaultInput } from '../../../shared/sender'
 import { PROVIDER_IDS, PROVIDERS } from '../../../shared/providers'
-import { CatalogError, trigger } from '../providers'
+import { CatalogError } from '../providers'
+import { trigger } from '../trigger'
 import { defineTool, ToolError } from './context'
 import { iso } from './answer-text'
 import { portAnswers } from './port-answers'

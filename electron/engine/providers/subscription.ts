@@ -1,7 +1,7 @@
 import { PROVIDERS, type ProviderId } from '../../../shared/providers'
 import type { PolicySpec } from '../../../shared/sender'
-import type { SubscriptionInput } from '../sender/subscriptions'
-import type { SubscriptionTarget } from '../store/subscriptions'
+import type { SubscriptionInput } from '../sender'
+import type { SubscriptionTarget } from '../store'
 
 // A subscription that delivers as a provider does: the pack's scheme, policy and shape. The pack
 // decides the body and headers per attempt; the subscription's own headers still go on top.

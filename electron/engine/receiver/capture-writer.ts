@@ -13,10 +13,7 @@
 // The request's body is taken, not copied, into the writer thread (the receiver does not read it
 // again once its row is queued), except a body to be forwarded.
 import type { Database } from 'better-sqlite3'
-import { INSERT_FORWARD_LEG_SQL, type ForwardLegWriteRow } from '../store/forward-legs'
-import { INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow } from '../store/requests'
-import { createInlineWriter, type SqlWriterOptions } from '../store/sql-writer'
-import { createSqlWriterThread } from '../store/sql-writer-thread'
+import { INSERT_FORWARD_LEG_SQL, type ForwardLegWriteRow, INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow, createInlineWriter, type SqlWriterOptions, createSqlWriterThread } from '../store'
 
 export interface CaptureWriter {
   /**

@@ -8,7 +8,7 @@ import { isUtf8 } from 'node:buffer'
 import type { IncomingHttpHeaders } from 'node:http'
 import { parseJsonPath, parseTemplate, readJsonPath, type DedupeKey, type Endpoint, type JsonPath } from '../../../shared/receiver'
 import type { DedupeKeyMark } from '../../../shared/receiver'
-import type { KeyGroup, RequestStore } from '../store/requests'
+import type { KeyGroup, RequestStore } from '../store'
 import { KEY_MAX_BYTES } from './dedupe-limits'
 import { KeyBytes, JsonNumberText } from './json-document'
 
@@ -103,7 +103,7 @@ function isAscii(text: string): boolean {
   return true
 }
 
-export interface Arrival {
+export interface KeyArrival {
   /** 1 for the first arrival of the key in its window, 2 for dup #2 … */
   number: number
   /** The first arrival's request id, null for a first arrival. */
@@ -111,7 +111,7 @@ export interface Arrival {
 }
 
 export interface DedupeTracker {
-  arrive(endpoint: Endpoint, key: BoundedKey, requestId: number, now: number): Arrival
+  arrive(endpoint: Endpoint, key: BoundedKey, requestId: number, now: number): KeyArrival
   /** Forget an endpoint's keys (its window or key definition changed). */
   forget(endpointId: string): void
 }

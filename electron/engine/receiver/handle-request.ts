@@ -11,7 +11,7 @@ import { arrivedOnClock } from '../clock'
 import { ATTEMPT_HEADER, DEFAULT_BODY_LIMIT, endpointPath } from '../../../shared/receiver'
 import { allowPageToRead, isPreflight, preflightReply } from './cors'
 import type { CapturedRequest, ReceiverEvent, Capture, Step } from '../../../shared/receiver'
-import { encodeCapture, encodeOutcome } from '../store/request-codec'
+import { encodeCapture, encodeOutcome } from '../store'
 import type { BodyBudget, BodyReservation } from './body-budget'
 import type { CaptureWriter } from './capture-writer'
 import type { Forwarder } from './forward'
@@ -47,7 +47,7 @@ export interface RequestHandlerDeps extends InspectDeps {
 }
 
 /** How the request reached us: plain, `Expect: 100-continue`, or another Expect value. */
-type Arrival = 'plain' | 'continue' | 'expectation'
+type ExpectHeader = 'plain' | 'continue' | 'expectation'
 
 function splitUrl(url: string): { path: string; query: string } {
   const q = url.indexOf('?')
@@ -128,8 +128,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   }
 
   /** A refusal decided from the head alone: the body is not read. */
-  function refuseBeforeReading(req: IncomingMessage, arrival: Arrival, limit: number, declared: number | null, reservation: BodyReservation): Refusal | null {
-    if (arrival === 'expectation') return { status: 417, reason: `the expectation "Expect: ${String(req.headers.expect).slice(0, 100)}" is not supported (only 100-continue is)` }
+  function refuseBeforeReading(req: IncomingMessage, expect: ExpectHeader, limit: number, declared: number | null, reservation: BodyReservation): Refusal | null {
+    if (expect === 'expectation') return { status: 417, reason: `the expectation "Expect: ${String(req.headers.expect).slice(0, 100)}" is not supported (only 100-continue is)` }
     if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) return { status: 400, reason: 'an HTTP/1.1 request needs a Host header' }
     if (declared !== null && declared > limit) return refusals.tooLarge(limit)
     if (declared !== null && !reservation.take(declared)) return refusals.overBudget(deps.budget.limit)
@@ -137,15 +137,15 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   }
 
   // ---------------------------------------------------------------- read
-  async function read(req: IncomingMessage, res: ServerResponse, connection: Connection, arrival: Arrival, limit: number, reservation: BodyReservation): Promise<BodyRead> {
+  async function read(req: IncomingMessage, res: ServerResponse, connection: Connection, expect: ExpectHeader, limit: number, reservation: BodyReservation): Promise<BodyRead> {
     const declared = declaredLength(req)
-    const early = refuseBeforeReading(req, arrival, limit, declared, reservation)
+    const early = refuseBeforeReading(req, expect, limit, declared, reservation)
     if (early) {
       connection.received() // nothing more is read: no deadline for the rest
       const size = declared ?? 0
       return { kind: 'refused', body: Buffer.alloc(0), size, refusal: early, whole: size === 0 && req.headers['transfer-encoding'] === undefined }
     }
-    if (arrival === 'continue') res.writeContinue()
+    if (expect === 'continue') res.writeContinue()
     return readBody(req, connection, { limit, reservation, budgetLimit: deps.budget.limit, declared })
   }
 
@@ -232,7 +232,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     })
 
   // ---------------------------------------------------------------- the pipeline
-  async function handle(req: IncomingMessage, res: ServerResponse, connection: Connection, arrival: Arrival): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, connection: Connection, expect: ExpectHeader): Promise<void> {
     const url = splitUrl(req.url ?? '/')
     const live = deps.route(url.path)
     const capture = captureHead(req, connection, live, url)
@@ -240,7 +240,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     const reservation = deps.budget.open()
     try {
       // read
-      const body = await read(req, res, connection, arrival, limit, reservation)
+      const body = await read(req, res, connection, expect, limit, reservation)
       applyRead(capture, body, limit)
       if (body.kind === 'complete') capture.attemptId = deps.linkedAttempt(req.headers[ATTEMPT_HEADER], body.body)
       // Our attempt is here: from now on its time goes to real work (rules, forwards) or to sleeps

@@ -8,7 +8,7 @@
 import { challengeOf, HANDSHAKES } from '../../../shared/receiver'
 import type { Step } from '../../../shared/receiver'
 import type { VerifyResult } from '../../../shared/signatures'
-import { handshakeAnswer } from '../providers/handshakes'
+import { handshakeAnswer } from '../providers'
 import type { PreparedReply } from './steps'
 
 type HandshakeStep = Extract<Step, { type: 'handshake' }>

@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Endpoint, Step } from '../../../shared/receiver'
 import type { VerifyResult } from '../../../shared/signatures'
-import { boundKey, type Arrival, type BoundedKey, type DedupeTracker, type KeyExtractor } from './dedupe'
+import { boundKey, type BoundedKey, type DedupeTracker, type KeyArrival, type KeyExtractor } from './dedupe'
 import { readBodyDocument } from './json-document'
 import { DEFAULT_INSPECT_LIMITS, type InspectLimits } from './json-fields'
 import type { Plan, RuleEngine } from './rule-engine'
@@ -41,7 +41,7 @@ export interface InspectInput {
 export interface Inspection {
   verify: VerifyResult | null
   key: BoundedKey | null
-  arrival: Arrival | null
+  arrival: KeyArrival | null
   plan: Plan | null
   /** The answer to a verification handshake, when the plan ends in a handshake step. */
   handshake: PreparedReply | null

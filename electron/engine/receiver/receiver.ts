@@ -1,29 +1,23 @@
-// createReceiver: the HTTP server, its endpoints and rules (kept in the store, served from a
-// compiled in-memory snapshot), the capture writer and the event stream, wired together.
+// createReceiver: the HTTP server, its endpoints and rules (definitions.ts), the capture writer
+// and the event stream, wired together.
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
-import { DefinitionError, DEFAULT_BODY_LIMIT, ENDPOINT_PATH_PREFIX, endpointPath, parseEndpoint, type Endpoint, explainRule, type Rule, parseRuleOrPreset } from '../../../shared/receiver'
+import { DefinitionError, DEFAULT_BODY_LIMIT, endpointPath, type Endpoint } from '../../../shared/receiver'
 import type { ReceiverEvent, ReceiverEventListener, RequestRecord, ForwardLeg } from '../../../shared/receiver'
-import { transactional } from '../store'
-import { createAttemptLinkStore } from '../store/attempt-links'
-import { createEndpointStore } from '../store/endpoints'
-import { linkChecksOut, parseAttemptLink } from '../sender/attempt-link'
-import { createForwardLegStore, encodeLeg } from '../store/forward-legs'
+import { createAttemptLinkStore, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
+import { linkChecksOut, parseAttemptLink } from '../sender'
 import { createForwarder, type Forwarder } from './forward'
-import { refuseLoops, ruleTargets } from './forward-targets'
+import { refuseLoops } from './forward-targets'
 import { createCopyBudget } from './forward-steps'
 import { resendRequest, type ResendOptions } from './resend'
-import { createRequestStore, type RequestListQuery } from '../store/requests'
-import { createRuleStore, type StoredRule } from '../store/rules'
 import { createCaptureWriter } from './capture-writer'
-import { compileKeyExtractor, createDedupeTracker } from './dedupe'
-import { createIdSource, type IdSource } from '../store/id-source'
-import { createIdClaims } from '../store/id-claims'
+import { createDedupeTracker } from './dedupe'
+import { createDefinitions, type ReceiverDefinitions } from './definitions'
 import { createBodyBudget } from './body-budget'
-import { createRequestHandler, type LiveEndpoint } from './handle-request'
+import { createRequestHandler } from './handle-request'
 import type { InspectLimits } from './json-fields'
 import { toRequestRecord } from './records'
 import { createRuleEngine } from './rule-engine'
@@ -73,10 +67,6 @@ export interface ReceiverOptions {
   api?: (req: IncomingMessage, res: ServerResponse) => boolean
 }
 
-export interface RuleEntry extends StoredRule {
-  explain: string
-}
-
 export interface Receiver {
   readonly port: number
   /** Local base URL, e.g. http://127.0.0.1:4567 */
@@ -89,22 +79,8 @@ export interface Receiver {
   subscribe(listener: ReceiverEventListener): () => void
   /** Another process changed endpoints or rules in the store: route and answer by what it holds now. */
   reloadDefinitions(): void
-  endpoints: {
-    create(input: unknown): Endpoint
-    update(id: string, input: unknown): Endpoint
-    delete(id: string): boolean
-    get(id: string): Endpoint | undefined
-    list(): Endpoint[]
-  }
-  rules: {
-    /** A rule or a preset (`{preset: 'fail-first', n: 3}`); endpointId null = every endpoint. At position, or last. */
-    add(endpointId: string | null, input: unknown, position?: number): RuleEntry
-    update(id: string, input: unknown): RuleEntry
-    delete(id: string): boolean
-    reorder(id: string, position: number): boolean
-    enable(id: string, enabled: boolean): boolean
-    list(endpointId?: string | null): RuleEntry[]
-  }
+  endpoints: ReceiverDefinitions['endpoints']
+  rules: ReceiverDefinitions['rules']
   /** Forward mode: the legs each captured request was sent on (forward, forward-copy, resend). */
   forwards: {
     list(requestId: number): ForwardLeg[]
@@ -143,8 +119,6 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const wallClock = options.wallClock ?? clock
   const host = options.host ?? '127.0.0.1'
   const newId = options.newId ?? (() => randomUUID())
-  const endpointStore = createEndpointStore(db)
-  const ruleStore = createRuleStore(db)
   const requestStore = createRequestStore(db)
   const listeners = new Set<ReceiverEventListener>()
   if (options.onEvent) listeners.add(options.onEvent)
@@ -164,29 +138,17 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   // Claimed from the store, not counted from MAX(id): another process may capture into the same file.
   const requestIds = createIdSource(createIdClaims(db, 'requests'))
   const engine = createRuleEngine()
-  let routes = new Map<string, LiveEndpoint>()
   let baseUrl = ''
-
-  function reload(): void {
-    const endpoints = endpointStore.list()
-    routes = new Map(endpoints.map((endpoint) => [endpoint.slug, { endpoint, key: endpoint.dedupe ? compileKeyExtractor(endpoint.dedupe) : null }]))
-    const byEndpoint = new Map<string, { id: string; rule: Rule }[]>()
-    const global: { id: string; rule: Rule }[] = []
-    for (const stored of ruleStore.list()) {
-      const entry = { id: stored.id, rule: stored.rule }
-      if (stored.endpointId === null) global.push(entry)
-      else byEndpoint.set(stored.endpointId, [...(byEndpoint.get(stored.endpointId) ?? []), entry])
+  let port: number
+  const publicUrl = (): string | undefined => {
+    try {
+      return options.publicUrl?.()
+    } catch {
+      return undefined // a failing getter must not fail a request: verify against the local URL
     }
-    engine.load(byEndpoint, global)
   }
-  reload()
-
-  function route(path: string): LiveEndpoint | null {
-    if (!path.startsWith(ENDPOINT_PATH_PREFIX)) return null
-    const rest = path.slice(ENDPOINT_PATH_PREFIX.length)
-    const slash = rest.indexOf('/')
-    return routes.get(slash === -1 ? rest : rest.slice(0, slash)) ?? null
-  }
+  const self = () => ({ host, port, publicUrl: publicUrl() })
+  const definitions = createDefinitions({ db, clock, newId, dedupe, engine, self })
 
   // A request joins an attempt's row only when its link was made under this data folder's key by
   // that very attempt (sender/attempt-link.ts); any other value is a header like the rest.
@@ -238,18 +200,10 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     forwarder,
     copies: createCopyBudget(budget, options.maxBackgroundCopies),
     ...(options.inspectLimits ? { limits: options.inspectLimits } : {}),
-    route,
+    route: definitions.route,
     linkedAttempt,
     nextId: () => requestIds.next(),
-    baseUrl: () => {
-      let url: string | undefined
-      try {
-        url = options.publicUrl?.()
-      } catch {
-        url = undefined // a failing getter must not fail the request: verify against the local URL
-      }
-      return (url || baseUrl).replace(/\/+$/, '')
-    },
+    baseUrl: () => (publicUrl() || baseUrl).replace(/\/+$/, ''),
     emit,
   })
   const track = (work: Promise<void>) => {
@@ -275,7 +229,6 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       onRefused: (remoteAddress, reason, status) => emit({ type: 'connection.refused', remoteAddress, reason, status }),
     },
   })
-  let port: number
   try {
     port = await server.listen(host, options.port ?? 0)
     if (options.keepProcessAlive === false) server.unref()
@@ -285,127 +238,21 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   }
   baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 
-  const self = () => {
-    let publicUrl: string | undefined
-    try {
-      publicUrl = options.publicUrl?.()
-    } catch {
-      publicUrl = undefined
-    }
-    return { host, port, publicUrl }
-  }
-  const checkEndpointTargets = (endpoint: Endpoint) => refuseLoops((endpoint.forwardTo ?? []).map((url, i) => ({ path: endpoint.forwardTo?.length === 1 ? 'forward_to' : `forward_to[${i}]`, url })), self())
-  const checkRuleTargets = (rule: Rule) => refuseLoops(ruleTargets(rule), self())
-
-  const entry = (stored: StoredRule): RuleEntry => ({ ...stored, explain: explainRule(stored.rule) })
-  const requireEndpoint = (id: string) => {
-    const endpoint = endpointStore.get(id)
-    if (!endpoint) throw new DefinitionError('endpointId', `no endpoint with id "${id}"`)
-    return endpoint
-  }
-
   return {
     port,
     url: baseUrl,
     endpointUrl: (slug) => `${baseUrl}${endpointPath(slug)}`,
     endpointForwards: (slug) => {
-      const live = routes.get(slug)
+      const live = definitions.live(slug)
       return live !== undefined && endpointForwards(live.endpoint)
     },
     subscribe(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    reloadDefinitions() {
-      // An endpoint edited elsewhere may key its requests differently now: number duplicates afresh.
-      const before = new Map([...routes.values()].map((r) => [r.endpoint.id, JSON.stringify(r.endpoint)]))
-      reload()
-      for (const [id, was] of before) {
-        const now = [...routes.values()].find((r) => r.endpoint.id === id)
-        if (!now || JSON.stringify(now.endpoint) !== was) dedupe.forget(id)
-      }
-    },
-    endpoints: {
-      create(input) {
-        const settings = parseEndpoint(input)
-        if (endpointStore.getBySlug(settings.slug)) throw new DefinitionError('slug', `an endpoint already answers at ${endpointPath(settings.slug)}`)
-        const endpoint: Endpoint = { ...settings, id: settings.id ?? newId(), createdAt: clock.now() }
-        checkEndpointTargets(endpoint)
-        endpointStore.insert(endpoint)
-        reload()
-        return endpoint
-      },
-      update(id, input) {
-        const current = requireEndpoint(id)
-        const settings = parseEndpoint(input)
-        const other = endpointStore.getBySlug(settings.slug)
-        if (other && other.id !== id) throw new DefinitionError('slug', `an endpoint already answers at ${endpointPath(settings.slug)}`)
-        const endpoint: Endpoint = { ...settings, id, createdAt: current.createdAt }
-        checkEndpointTargets(endpoint)
-        endpointStore.update(endpoint)
-        dedupe.forget(id)
-        reload()
-        return endpoint
-      },
-      delete(id) {
-        const removed = endpointStore.delete(id)
-        if (removed) {
-          dedupe.forget(id)
-          reload()
-        }
-        return removed
-      },
-      get: (id) => endpointStore.get(id),
-      list: () => endpointStore.list(),
-    },
-    rules: {
-      add(endpointId, input, position) {
-        if (endpointId !== null) requireEndpoint(endpointId)
-        const rule = parseRuleOrPreset(input)
-        checkRuleTargets(rule)
-        const siblings = ruleStore.listFor(endpointId)
-        const stored: StoredRule = {
-          id: rule.id ?? newId(),
-          endpointId,
-          position: siblings.length,
-          enabled: rule.enabled,
-          rule,
-          createdAt: clock.now(),
-        }
-        if (ruleStore.get(stored.id)) throw new DefinitionError('id', `a rule with id "${stored.id}" already exists`)
-        transactional(db, () => {
-          ruleStore.insert(stored)
-          if (position !== undefined) ruleStore.move(stored.id, position)
-        })()
-        reload()
-        return entry(ruleStore.get(stored.id) ?? stored)
-      },
-      update(id, input) {
-        const current = ruleStore.get(id)
-        if (!current) throw new DefinitionError('id', `no rule with id "${id}"`)
-        const rule = parseRuleOrPreset(input)
-        checkRuleTargets(rule)
-        ruleStore.update(id, rule)
-        reload()
-        return entry(ruleStore.get(id) ?? current)
-      },
-      delete(id) {
-        const removed = ruleStore.delete(id)
-        if (removed) reload()
-        return removed
-      },
-      reorder(id, position) {
-        const moved = ruleStore.move(id, position)
-        if (moved) reload()
-        return moved
-      },
-      enable(id, enabled) {
-        const changed = ruleStore.setEnabled(id, enabled)
-        if (changed) reload()
-        return changed
-      },
-      list: (endpointId) => (endpointId === undefined ? ruleStore.list() : ruleStore.listFor(endpointId)).map(entry),
-    },
+    reloadDefinitions: definitions.reload,
+    endpoints: definitions.endpoints,
+    rules: definitions.rules,
     requests: {
       list(query) {
         writer.flushNow()
@@ -442,7 +289,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       if (!row) throw new DefinitionError('requestId', `no captured request with id ${requestId}`)
       const request = toRequestRecord(row)
       refuseLoops([{ path: 'to', url: options.to }], self())
-      const leg = await resendRequest(forwarder, request, request.endpointId ? (endpointStore.get(request.endpointId) ?? null) : null, options)
+      const leg = await resendRequest(forwarder, request, request.endpointId ? (definitions.endpoints.get(request.endpointId) ?? null) : null, options)
       await writer.committed() // the caller reads the request's legs next
       return leg
     },

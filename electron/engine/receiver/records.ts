@@ -1,2 +1,2 @@
 // Store rows → RequestRecord: the store's decoder, under the name its readers use.
-export { decodeCapture as toRequestRecord } from '../store/request-codec'
+export { decodeCapture as toRequestRecord } from '../store'

@@ -10,10 +10,9 @@ import type { ScenarioInput, ScenarioProblem } from '../../../shared/scenario'
 import { validateScenario } from '../../../shared/scenario'
 import type { SendFaultInput } from '../../../shared/sender'
 import type { Engine } from '../engine'
-import { createDetailReads } from '../store/detail-reads'
-import { createScenarioRecordStatements } from '../store/scenario-records'
+import { createDetailReads, createScenarioRecordStatements } from '../store'
 import { buildScenario, localName, type DeliveryOutcome, type EndpointRecord, type RecordedClock, type RecordedStep, type SubscriptionRecord } from './build-scenario'
-import { parsedPayload } from '../sender/envelope'
+import { parsedPayload } from '../sender'
 
 export interface RecorderContext {
   engine(): Engine

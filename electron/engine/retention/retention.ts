@@ -15,8 +15,7 @@
 import type { Database } from 'better-sqlite3'
 import type { Clock, TimerHandle } from '../../../shared/clock'
 import { RETENTION_LIMITS, type PruneResult, type RetentionSettings, type StoreSizeView } from '../../../shared/contract'
-import { createHistoryStore, type BatchLimits, type HistoryBatch, type HistorySelection } from '../store/history'
-import { createSenderHistoryStore, type SenderHistorySelection } from '../store/sender-history'
+import { createHistoryStore, type BatchLimits, type HistoryBatch, type HistorySelection, createSenderHistoryStore, type SenderHistorySelection } from '../store'
 
 const DAY_MS = 86_400_000
 const MB = 1_000_000

@@ -4,7 +4,7 @@
 import type { Database } from 'better-sqlite3'
 import type { Scenario } from '../../../shared/scenario'
 import { retargetForwardTo, retargetRule, type ReportForwardLeg } from '../../../shared/scenario'
-import { createForwardLegStore } from '../store/forward-legs'
+import { createForwardLegStore } from '../store'
 import type { RecordedDelivery, RecordedEndpointRequest } from './report'
 
 /** The scenario with its `app` base URL replaced by `app` everywhere a forward target uses it. */

@@ -11,11 +11,11 @@ import type { ScenarioInput } from '../../../shared/scenario'
 import { placeholder, placeholderName } from '../../../shared/scenario'
 import { SCHEMES, isSchemeId, type SchemeId } from '../../../shared/signatures'
 import type { Step } from '../../../shared/receiver'
-import { headerValue } from '../exports/body'
-import type { Incident, IncidentRequest } from '../exports/incident'
-import { localName } from '../recorder/build-scenario'
+import { headerValue } from '../exports'
+import type { Incident, IncidentRequest } from '../exports'
+import { localName } from '../recorder'
 import { eventIdFor, eventTypeOf, faultsFor, senderOutcomeFor, stepFor } from './incident-words'
-import { deliveryPlan, isObject, jsonBody, type Arrival, type EndpointPlan } from './incident-deliveries'
+import { deliveryPlan, isObject, jsonBody, type ArrivalExpectationInput, type EndpointPlan } from './incident-deliveries'
 import { eventIdAt, idLocation, locationOfDedupe, recogniseProvider } from './incident-provider'
 import { replayedHeaders } from './incident-headers'
 import { checkSignature } from './incident-verdicts'
@@ -251,7 +251,7 @@ export function incidentToScenario(incident: Incident, options: IncidentOptions 
       ;(group?.steps ?? []).push(step ?? { type: 'reply', status: 200 })
     }
     // The receiver's verdict and dedupe number, on the delivery (named in a failure) and on the arrival (in order).
-    const arrival: Arrival = {}
+    const arrival: ArrivalExpectationInput = {}
     if (knownVerdict && reason !== null) arrival.signature = exp.signatures = reason
     if (r.duplicate !== undefined && (r.duplicate !== null || !plan.synthesized)) {
       arrival.duplicate = r.duplicate

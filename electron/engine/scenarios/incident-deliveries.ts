@@ -7,12 +7,12 @@ import { REDACTED } from '../../../shared/contract'
 import type { ScenarioInput } from '../../../shared/scenario'
 import { defaultEventIdHeaderName, placeholder, placeholderName } from '../../../shared/scenario'
 import { isSchemeId, type SchemeId } from '../../../shared/signatures'
-import { utf8Text } from '../exports/body'
-import type { Incident, IncidentDelivery } from '../exports/incident'
-import { localName } from '../recorder/build-scenario'
+import { utf8Text } from '../exports'
+import type { Incident, IncidentDelivery } from '../exports'
+import { localName } from '../recorder'
 import type { IdLocation } from './incident-provider'
 
-export type Arrival = NonNullable<NonNullable<NonNullable<ScenarioInput['expect']>['endpoints']>[number]['arrivals']>[number]
+export type ArrivalExpectationInput = NonNullable<NonNullable<NonNullable<ScenarioInput['expect']>['endpoints']>[number]['arrivals']>[number]
 
 /** An endpoint of the scenario as it is being written. */
 export interface EndpointPlan {
@@ -28,7 +28,7 @@ export interface EndpointPlan {
   /** Rules written from the file's answers (it carried none). */
   synthesized: boolean
   replaySubscription: string | null
-  arrivals: Arrival[]
+  arrivals: ArrivalExpectationInput[]
   requests: number
   /** Our own loop deliveries land here too: arrivals are not listed then. */
   loopTarget: boolean

@@ -2,7 +2,7 @@
 // run` uses: what both `hookloop import --as-scenario` and the app's "Make it a scenario" call.
 import { formatProblem, validateScenario } from '../../../shared/scenario'
 import type { ScenarioInput } from '../../../shared/scenario'
-import { parseIncident } from '../exports/incident'
+import { parseIncident } from '../exports'
 import { incidentToScenario, type IncidentOptions } from './from-incident'
 
 export interface IncidentScenarioFile {

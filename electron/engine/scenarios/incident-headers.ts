@@ -5,7 +5,7 @@
 // A header whose value changed between requests cannot be one subscription's: a note says so.
 import { REDACTED } from '../../../shared/contract'
 import { SCHEMES, type SchemeId } from '../../../shared/signatures'
-import type { IncidentRequest } from '../exports/incident'
+import type { IncidentRequest } from '../exports'
 
 const MADE_PER_REQUEST = new Set(['content-length', 'host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'accept-encoding', 'cookie', 'authorization', 'proxy-authorization', 'x-real-ip', 'true-client-ip', 'via', 'forwarded', 'bypass-tunnel-reminder'])
 const MADE_BY_THE_WAY = /^(x-forwarded-|x-hookloop-|cf-|x-amzn-|proxy-|sec-|:)/

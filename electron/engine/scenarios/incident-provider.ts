@@ -6,8 +6,8 @@
 import { PROVIDERS, type ProviderPack } from '../../../shared/providers'
 import { DEDUPE_PRESETS, parseJsonPath, readJsonPath, type DedupeKey } from '../../../shared/receiver'
 import { SCHEMES, type SchemeId } from '../../../shared/signatures'
-import { headerValue } from '../exports/body'
-import type { IncidentRequest } from '../exports/incident'
+import { headerValue } from '../exports'
+import type { IncidentRequest } from '../exports'
 import { jsonBody } from './incident-deliveries'
 
 const HOOKLOOP_ID_HEADER = 'x-hookloop-event-id'

@@ -4,8 +4,8 @@
 // as the receiver judged it then, not today). Pure.
 import { REDACTED } from '../../../shared/contract'
 import { SCHEMES, type HeaderMap, type SchemeId } from '../../../shared/signatures'
-import { headerValue } from '../exports/body'
-import type { IncidentRequest } from '../exports/incident'
+import { headerValue } from '../exports'
+import type { IncidentRequest } from '../exports'
 import { verify } from '../signatures'
 
 /** The verdict, or why there is none (a sentence for the note). */

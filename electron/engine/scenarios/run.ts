@@ -8,14 +8,13 @@ import { eventLocalId, type Scenario, type ScenarioClock, scenarioEventPayload }
 import type { ClockSpec, TimerHandle } from '../clock'
 import type { ScenarioReport, ReportTunnel, ReportAction } from '../../../shared/scenario'
 import { createEngine, type Engine } from '../engine'
-import { createDetailReads } from '../store/detail-reads'
-import { createScenarioRecordStatements } from '../store/scenario-records'
+import { createDetailReads, createScenarioRecordStatements } from '../store'
 import { buildReport, type RecordedDelivery } from './report'
 import { runLimits } from './limits'
 import { performAction } from './actions'
 import { forwardLegsOfRun, retargetScenario } from './forward-run'
 import { engineTunnel, tunnelOnline, type RunTunnelOptions } from './tunnel-run'
-import { storedConsumerEventId } from '../providers/consumer-id'
+import { storedConsumerEventId } from '../providers'
 import { PROVIDERS } from '../../../shared/providers'
 
 export interface RunScenarioOptions {

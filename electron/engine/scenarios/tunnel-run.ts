@@ -7,7 +7,7 @@ import type { Scenario, ReportTunnel } from '../../../shared/scenario'
 import { describeTunnelState, type TunnelState } from '../../../shared/tunnel'
 import type { EngineOptions } from '../engine'
 import type { TunnelManager } from '../tunnel'
-import { DEFAULT_TUNNEL_HOST } from '../tunnel/options'
+import { DEFAULT_TUNNEL_HOST } from '../tunnel'
 
 /** Run-time choices about the tunnel, beside what the file says. */
 export interface RunTunnelOptions {

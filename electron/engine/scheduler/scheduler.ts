@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from '../../../shared/clock'
-import { MinHeap } from '../clock/min-heap'
-import type { DeliveryStatements, DueDelivery } from '../store/deliveries'
+import { MinHeap } from '../clock'
+import type { DeliveryStatements, DueDelivery } from '../store'
 
 // The durable timer queue of deliveries. The store is the truth (deliveries.next_attempt_at); this
 // keeps in memory exactly the scheduled deliveries whose (next_attempt_at, id) is at or before a

@@ -1,12 +1,10 @@
 import { PROVIDERS, type ProviderPack } from '../../../shared/providers'
 import type { SendFault } from '../../../shared/sender'
-import { providerBody } from '../providers/envelopes'
-import { providerHeaders } from '../providers/headers'
+import { providerBody, providerHeaders } from '../providers'
 import { twilioBodyHashUrl } from '../signatures'
 import { sentBody } from './envelope'
-import type { StoredEvent } from '../store/events'
+import type { StoredEvent, Subscription } from '../store'
 import { addSignedHeaders, baseHeaders, defaultEventIdHeader, type BuiltHeaders, type SignFn } from './request-headers'
-import type { Subscription } from '../store/subscriptions'
 
 // What one attempt sends: body, URL and headers. A subscription with a provider pack sends what
 // that provider sends (its envelope, content type and headers, built per attempt); one without

@@ -1,4 +1,4 @@
-import type { DeliveryFinish, DeliveryRow, DeliveryStatements } from '../store/deliveries'
+import type { DeliveryFinish, DeliveryRow, DeliveryStatements } from '../store'
 
 // Every attempt starts by reading its delivery row, and with the attempt writes on the writer
 // thread each of those reads found the main connection's page cache cleared by the thread's last

@@ -1,6 +1,6 @@
 import { PROVIDERS } from '../../../shared/providers'
-import { providerBody } from '../providers/envelopes'
-import type { DeliveryRow } from '../store/deliveries'
+import { providerBody } from '../providers'
+import type { DeliveryRow } from '../store'
 import type { CachedDeliveries } from './delivery-cache'
 import { sentBody } from './envelope'
 import { SenderError } from './sender-error'

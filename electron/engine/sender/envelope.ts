@@ -1,5 +1,5 @@
 import type { Envelope } from '../../../shared/sender'
-import type { StoredEvent } from '../store/events'
+import type { StoredEvent } from '../store'
 
 // The bytes an attempt sends, built from the stored event columns. The payload is stored once as
 // its JSON bytes; the 'event' envelope wraps them without re-serialising, so its bytes equal

@@ -1,4 +1,4 @@
-import type { EventStatements, StoredEvent } from '../store/events'
+import type { EventStatements, StoredEvent } from '../store'
 
 // Event rows are immutable once published and every attempt needs one: keep recent ones.
 const EVENT_CACHE_SIZE = 20_000

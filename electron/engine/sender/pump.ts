@@ -1,4 +1,4 @@
-import type { Scheduler } from '../scheduler/scheduler'
+import type { Scheduler } from '../scheduler'
 import type { AttemptRunner } from './attempt-runner'
 
 // The delivery pump: takes what the scheduler finds due and runs an attempt for each, at most

@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { SCHEMES, type SchemeId, type SignInput } from '../../../shared/signatures'
 import type { AppliedFault, SendFault } from '../../../shared/sender'
 import { corruptSignature } from './corrupt-signature'
-import { freshPrivateKey, isAsymmetricFormat } from '../signatures/asymmetric-keys'
-import { signBody } from '../signatures'
+import { freshPrivateKey, isAsymmetricFormat, signBody } from '../signatures'
 
 // The headers of one attempt: content type, the event id header, the subscription's own headers,
 // the signature (from the signatures module) and the attempt link. Signing faults change exactly

@@ -4,7 +4,7 @@ import { isSchemeId, type SchemeId } from '../../../shared/signatures'
 import type { Policy } from '../../../shared/sender'
 import { resolvePolicy, type PolicySpec, ENVELOPES, isEnvelope, type Envelope } from '../../../shared/sender'
 import { apiVersionFor, isProviderId, PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
-import { subscriptionFromRow, subscriptionToRow, type Subscription, type SubscriptionStatements, type SubscriptionTarget } from '../store/subscriptions'
+import { subscriptionFromRow, subscriptionToRow, type Subscription, type SubscriptionStatements, type SubscriptionTarget } from '../store'
 import { SenderError } from './sender-error'
 
 // Subscriptions as the sender uses them: parsed once, cached by id, written through to the store.

@@ -1,6 +1,5 @@
 import type { AppliedFault, AttemptView, DeliveryView, SendFault } from '../../../shared/sender'
-import type { AttemptRow } from '../store/attempts'
-import type { DeliveryRow } from '../store/deliveries'
+import type { AttemptRow, DeliveryRow } from '../store'
 
 /** What deliveries.faults_json holds. */
 export interface DeliveryFaults {

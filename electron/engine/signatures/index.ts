@@ -136,3 +136,4 @@ export function signBody(scheme: SchemeId, input: Pick<SignInput, 'body' | 'secr
 export function verify(scheme: SchemeId, input: VerifyInput): VerifyResult {
   return moduleFor(scheme).verify(input)
 }
+export { freshId } from './ids'

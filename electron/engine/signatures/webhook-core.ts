@@ -4,15 +4,12 @@
 import type { SchemeMeta, VerifyInput, VerifyResult } from '../../../shared/signatures'
 import { headerValue, headerValues } from './headers'
 import { decodeSignature, hmac, isBase64 } from './mac'
-import { fail } from './result'
+import { fail, ok } from './result'
 import type { ResolvedSignInput, SchemeModule } from './scheme'
-import { signingKey } from './secrets'
-import { parseUnixSeconds } from './tolerance'
+import { signingKey, SecretFormatError } from './secrets'
+import { parseUnixSeconds, checkTolerance, nowSeconds } from './tolerance'
 import { runPlan } from './verify-plan'
 import { ed25519PrivateKey, ed25519PublicKey, ed25519Sign, ed25519Verify, isAsymmetricKey } from './ed25519'
-import { SecretFormatError } from './secrets'
-import { checkTolerance, nowSeconds } from './tolerance'
-import { ok } from './result'
 
 export interface WebhookHeaderNames {
   id: string

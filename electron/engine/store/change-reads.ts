@@ -1,4 +1,4 @@
-// What the host's change feed reads to find changed timeline rows: rows after the last id it saw,
+// What the host's timeline watch reads to find changed timeline rows: rows after the last id it saw,
 // a signature of every active delivery, whether a request got its answer, and PRAGMA data_version,
 // which moves when another connection (a writer thread, another process) committed. Reads only.
 import type { Database } from 'better-sqlite3'

@@ -1,6 +1,6 @@
 // Who wrote what, in this process. Every write statement of the store names the tables it touches
 // (a WriteSql), and whatever runs one on a connection tells that connection's StoreChanges: a reader
-// in the same process (the host's change feed) learns of the engine's own writes without polling.
+// in the same process (the host's timeline watch) learns of the engine's own writes without polling.
 // Writes on other connections (a writer thread, another process) are not told here; they show as a
 // new PRAGMA data_version on this connection (change-reads.ts), which is what a reader polls.
 import type { Database, RunResult } from 'better-sqlite3'

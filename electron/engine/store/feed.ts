@@ -1,4 +1,4 @@
-// Named statements for the reconciliation feed: emitted events in (created_at, id) order after a
+// Named statements for the polling feed: emitted events in (created_at, id) order after a
 // position, and each event's deliveries with their latest attempt outcome.
 import type { Database } from 'better-sqlite3'
 import type { AttemptRow } from './attempts'

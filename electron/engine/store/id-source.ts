@@ -1,7 +1,7 @@
 // Where a process takes the ids of the rows it numbers: blocks claimed from the store
 // (store/id-claims.ts), used in order. After 100 ms a block is kept only while no other claim was
 // made since (one read); otherwise the rest is given up, so ids stay close to the order rows are
-// committed in across processes: the change feed reads new rows by id and looks back a bounded
+// committed in across processes: the timeline watch reads new rows by id and looks back a bounded
 // window (ID_LOOKBACK) for rows another process numbered lower but committed later. Alone on a
 // folder, a process numbers its rows 1, 2, 3 … and gives the unused ids back when it closes.
 import type { IdBlock } from './id-claims'

@@ -51,7 +51,7 @@ export interface FramerHooks {
 
 export interface Framer {
   /** False when the bytes could not be followed; the framer stops and reports nothing more. */
-  feed(chunk: Buffer): boolean
+  parse(chunk: Buffer): boolean
   /** The peer closed: a body delimited by the close completes. */
   end(): void
   close(): void
@@ -78,7 +78,7 @@ export function createFramer(kind: 'request' | 'response', hooks: FramerHooks): 
       : 0
   parser[HTTPParser.kOnMessageComplete] = () => hooks.onComplete()
   return {
-    feed(chunk) {
+    parse(chunk) {
       if (failed) return false
       const result = parser.execute(chunk)
       if (result instanceof Error) failed = true

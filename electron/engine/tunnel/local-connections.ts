@@ -110,7 +110,7 @@ export function createLocalConnections(localPort: number, maxIdle: number): Loca
       if (!current) return socket.destroy()
       current.onData(chunk)
       if (connection.unframed || !framer) return
-      if (!framer.feed(chunk)) {
+      if (!framer.parse(chunk)) {
         connection.unframed = true
         connection.reusable = false
       }

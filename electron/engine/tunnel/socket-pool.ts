@@ -286,7 +286,7 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
         return toLocal(chunk)
       }
       if (!inRequest) return sniff(chunk, false)
-      feed(chunk)
+      frame(chunk)
     })
 
     /** First bytes of a request: a health check, or a request for the receiver. */
@@ -299,7 +299,7 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
       if (found === 'match') {
         if (unframed) return void remote.write(healthResponse(options.healthSecret))
         health = true
-        return feed(first)
+        return frame(first)
       }
       if (unframed) return toLocal(first)
       if (local && (!local.reusable || local.unframed)) {
@@ -310,12 +310,12 @@ export function createSocketPool(options: SocketPoolOptions): SocketPool {
         stale.socket.destroy()
       }
       if (!local) local = locals.take(owner)
-      feed(first)
+      frame(first)
     }
 
-    function feed(chunk: Buffer) {
+    function frame(chunk: Buffer) {
       const wasHealth = health
-      if (!requestFramer?.feed(chunk)) {
+      if (!requestFramer?.parse(chunk)) {
         // Bytes that are not HTTP the framer can follow: the receiver gets them as they are.
         becomeRaw()
         if (wasHealth) return endRemote('destroy')

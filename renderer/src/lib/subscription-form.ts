@@ -1,8 +1,7 @@
 // The New subscription form as data: what a provider's pack fills in, what is wrong with the input
 // (one message per field, shown beside it), and the `subscription.create` request it becomes.
 import type { CommandRequest } from '../../../shared/contract'
-import type { Envelope } from '../../../shared/sender'
-import type { PolicyPresetId } from '../../../shared/sender'
+import type { Envelope, PolicyPresetId } from '../../../shared/sender'
 import { PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { SECRET_MAX_LENGTH } from '../../../shared/secrets'
 import type { SchemeId } from '../../../shared/signatures'

@@ -3,9 +3,8 @@
 // engine when the store's rows change (at most every READ_GAP_MS), every few seconds, and after
 // each change made here.
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { formatBytes, RETENTION_LIMITS, type RetentionSettings, type StoreSizeView } from '../../../shared/contract'
+import { formatBytes, RETENTION_LIMITS, type RetentionSettings, type StoreSizeView, COUNT_WORDS, countText } from '../../../shared/contract'
 import { run, toast, useApp } from '../state'
-import { COUNT_WORDS, countText } from '../../../shared/contract'
 
 const REFRESH_MS = 5000
 /** A burst of captures reads the size once per gap, not once per row. */

@@ -6,8 +6,8 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Engine } from '../../../electron/engine/engine'
-import { createDetailsRead } from '../../../electron/engine/host/details-read'
-import { createTimelineRead } from '../../../electron/engine/host/timeline-read'
+import { createDetailViews } from '../../../electron/engine/host/detail-views'
+import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
 import { createVirtualClock } from '../../../electron/engine/clock'
 import { openEngine } from '../../support/engine'
 import { startListen } from '../../support/listen-cli'
@@ -29,8 +29,8 @@ async function engineOn(dir: string): Promise<Engine> {
 
 function readsOf(engine: Engine) {
   return {
-    timeline: createTimelineRead(engine.db),
-    details: createDetailsRead(engine.db, { explainRule: () => '', explainFault: () => '', endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: null }) }),
+    timeline: createTimelineViews(engine.db),
+    details: createDetailViews(engine.db, { explainRule: () => '', explainFault: () => '', endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: null }) }),
   }
 }
 

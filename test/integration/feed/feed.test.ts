@@ -44,7 +44,7 @@ async function publishAt(engine: Engine, subscriptionId: string, types: string[]
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-describe('reconciliation feed', () => {
+describe('polling feed', () => {
   it('lists events from updated_since inclusive, ordered by (created_at, event_id), paged across equal timestamps', async () => {
     const engine = await engineOnVirtualClock()
     const sub = engine.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })

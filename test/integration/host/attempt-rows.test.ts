@@ -7,8 +7,8 @@ import type { Database } from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TimelineRow } from '../../../shared/contract'
 import type { Engine } from '../../../electron/engine/engine'
-import { createDetailsRead } from '../../../electron/engine/host/details-read'
-import { createTimelineRead } from '../../../electron/engine/host/timeline-read'
+import { createDetailViews } from '../../../electron/engine/host/detail-views'
+import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
 import { openDatabase } from '../../../electron/engine/store'
 import { createVirtualClock } from '../../../electron/engine/clock'
 import { linkFor, recordAttempt } from '../../support/attempt-rows'
@@ -51,8 +51,8 @@ async function deliver(sender: Engine, target: { endpoint: string } | { url: str
 }
 
 function readsOf(engine: Engine) {
-  const timeline = createTimelineRead(engine.db)
-  const details = createDetailsRead(engine.db, {
+  const timeline = createTimelineViews(engine.db)
+  const details = createDetailViews(engine.db, {
     explainRule: () => '',
     explainFault: () => '',
     endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: null }),

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TimelineRow } from '../../../shared/contract'
 import type { Engine } from '../../../electron/engine/engine'
-import { createTimelineRead } from '../../../electron/engine/host/timeline-read'
+import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
 import { virtualEngine } from '../../support/engine'
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
@@ -41,7 +41,7 @@ describe('an endpoint’s view', () => {
     await response.arrayBuffer()
     await engine.quiesce()
 
-    const timeline = createTimelineRead(engine.db)
+    const timeline = createTimelineViews(engine.db)
     const everything = timeline.page({}, 0, 1000).rows
     const deliveryRow = (id: number) => everything.find((r) => r.deliveryId === id) as TimelineRow
     expect([toOrders, toBilling, outside].map((id) => deliveryRow(id).endpointId)).toEqual([orders, billing, null])

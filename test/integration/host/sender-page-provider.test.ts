@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import Stripe from 'stripe'
 import { afterEach, describe, expect, it } from 'vitest'
-import { trigger } from '../../../electron/engine/providers'
+import { trigger } from '../../../electron/engine/trigger'
 import { EVENT_CATALOG } from '../../../shared/event-catalog'
 import { PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { parseScenario } from '../../../shared/scenario'

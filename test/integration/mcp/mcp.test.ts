@@ -1,6 +1,6 @@
 // `hookloop mcp` over a real data folder: seeded by a real engine (a delivery through a fault rule,
 // requests signed by Stripe's own library with a wrong secret), then read by the SDK's Client over
-// stdio from the built CLI. Each answer is checked against the store's own read models; the tools
+// stdio from the built CLI. Each answer is checked against the host's own views; the tools
 // that change anything refuse without --allow-changes, and with it a rule written through MCP is
 // applied by `hookloop listen` running on the same folder. No answer ever holds a secret.
 import { cpSync, readFileSync, rmSync } from 'node:fs'
@@ -9,8 +9,8 @@ import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createVirtualClock } from '../../../electron/engine/clock'
 import { DATA_FILE_NAME } from '../../../electron/engine/store/data-file'
-import { createDetailsRead } from '../../../electron/engine/host/details-read'
-import { createTimelineRead } from '../../../electron/engine/host/timeline-read'
+import { createDetailViews } from '../../../electron/engine/host/detail-views'
+import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
 import { MCP_TOOLS } from '../../../electron/engine/mcp'
 import { openDatabase } from '../../../electron/engine/store'
 import { createEndpointStore } from '../../../electron/engine/store/endpoints'
@@ -36,8 +36,8 @@ const sessions: McpSession[] = []
 
 function storeReads() {
   const db = openDatabase({ file: join(dataDir, DATA_FILE_NAME) })
-  const details = createDetailsRead(db, { explainRule: () => '', explainFault: () => '', endpointUrls: (slug) => ({ localUrl: `http://127.0.0.1:7780/h/${slug}`, publicUrl: null }) })
-  return { db, timeline: createTimelineRead(db), details, endpoints: createEndpointStore(db), rules: createRuleStore(db) }
+  const details = createDetailViews(db, { explainRule: () => '', explainFault: () => '', endpointUrls: (slug) => ({ localUrl: `http://127.0.0.1:7780/h/${slug}`, publicUrl: null }) })
+  return { db, timeline: createTimelineViews(db), details, endpoints: createEndpointStore(db), rules: createRuleStore(db) }
 }
 
 async function session(args: string[] = []): Promise<McpSession> {

@@ -4,9 +4,8 @@
 import { randomUUID } from 'node:crypto'
 import { SCHEMES, type CustomHmacOptions, type SchemeId } from '../../../../shared/signatures'
 import type { SendFault } from '../../../../shared/sender'
-import { sign } from '../../signatures'
-import { freshId } from '../../signatures/ids'
-import { buildHeaders, defaultEventIdHeader } from '../../sender/request-headers'
+import { sign, freshId } from '../../signatures'
+import { buildHeaders, defaultEventIdHeader } from '../../sender'
 
 export const PROBE_KINDS = ['valid', 'duplicate', 'wrong_signature', 'missing_signature', 'stale_timestamp', 'malformed_body', 'latency'] as const
 export type ProbeKind = (typeof PROBE_KINDS)[number]

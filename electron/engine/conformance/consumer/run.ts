@@ -7,7 +7,7 @@ import { CONSUMER_CHECK_DEFAULTS, type ConsumerCheck, type ConsumerCheckResult, 
 import { HANDSHAKES, handshakeNeedsSecret, isHandshakeKind } from '../../../../shared/receiver'
 import { isSchemeId, type SchemeId } from '../../../../shared/signatures'
 import { createRealClock } from '../../clock'
-import { postOnce, type PostResult } from '../../sender/http-post'
+import { postOnce, type PostResult } from '../../sender'
 import { buildProbe, signsTimestamp, staleBySeconds, type BatteryInput, type ProbeKind, type ProbeRequest } from './battery'
 import { gradeConsumer } from './grade'
 import { gradeHandshakeAnswer, makeHandshake } from './handshake'

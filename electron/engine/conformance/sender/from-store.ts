@@ -4,9 +4,8 @@ import type { Database } from 'better-sqlite3'
 import { DEFAULT_SENDER_TOLERANCE, type SenderConformanceReport, type SenderTolerance } from '../../../../shared/conformance'
 import type { Policy } from '../../../../shared/sender'
 import { endpointPath } from '../../../../shared/receiver'
-import { toRequestRecord } from '../../receiver/records'
-import { createEndpointStore } from '../../store/endpoints'
-import { createRequestStore } from '../../store/requests'
+import { toRequestRecord } from '../../receiver'
+import { createEndpointStore, createRequestStore } from '../../store'
 import { evaluateSenderConformance } from './evaluate'
 
 export interface CheckSenderOptions {

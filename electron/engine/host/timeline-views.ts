@@ -1,4 +1,4 @@
-// The timeline's read model over the store's timeline reads (store/timeline-reads.ts): one row per
+// The timeline's rows as views, built over the store's timeline reads (store/timeline-reads.ts): one row per
 // delivery (sender side), holding one mark per attempt, and one row per dedupe key at an endpoint
 // for every other request (receive-only): each request is in exactly one row (the rule is
 // ownRequest in store/count-definitions.ts, and docs/ui.md). Reads only; the engine's modules
@@ -6,8 +6,7 @@
 import type { Database } from 'better-sqlite3'
 import type { DeliveryStatus, MarkTone, RowClock, SignatureBadge, TimelineFilter, TimelineMark, TimelineRow } from '../../../shared/contract'
 import type { SchemeId, VerifyReason } from '../../../shared/signatures'
-import { createTimelineReads, GROUP_MARKS_LIMIT, type TimelineAttemptRow } from '../store/timeline-reads'
-import { createCountReads } from '../store/counts'
+import { createTimelineReads, GROUP_MARKS_LIMIT, type TimelineAttemptRow, createCountReads } from '../store'
 import { appMark } from './forward-views'
 import { answeredHandshake, handshakeEventType, handshakeMarkLabel } from './handshake-label'
 
@@ -25,7 +24,7 @@ interface Built {
   requests: Map<number, number>
 }
 
-export function createTimelineRead(db: Database) {
+export function createTimelineViews(db: Database) {
   const reads = createTimelineReads(db)
   const counts = createCountReads(db)
   // A simulation's row never changes once written: one read per simulation for the life of the host.
@@ -184,7 +183,7 @@ export function createTimelineRead(db: Database) {
   return { deliveryRow, receivedRow, rowOfRequest, page }
 }
 
-export type TimelineRead = ReturnType<typeof createTimelineRead>
+export type TimelineViews = ReturnType<typeof createTimelineViews>
 
 export function statusTone(status: number | null): MarkTone {
   if (status === null) return 'retrying'

@@ -1,24 +1,18 @@
-// Read models for the inspector and the endpoint list: a delivery with its attempts, one captured
+// The views of the inspector and the endpoint list: a delivery with its attempts, one captured
 // request with its verdict and fault explained, endpoints with their URLs. Reads only, through the
 // store's read modules (endpoints and rules decoded by their own store modules).
 import type { Database } from 'better-sqlite3'
 import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail } from '../../../shared/contract'
-import { createDetailReads } from '../store/detail-reads'
-import { createEndpointStore } from '../store/endpoints'
-import { createForwardLegStore } from '../store/forward-legs'
+import { createDetailReads, createEndpointStore, createForwardLegStore, createRequestStore, createRuleStore, decodeMarks } from '../store'
 import { legView } from './forward-views'
-import { createRequestStore } from '../store/requests'
-import { createRuleStore } from '../store/rules'
-import { badge } from './timeline-read'
+import { badge } from './timeline-views'
 import { captureMarks } from '../../../shared/receiver'
-import { decodeMarks } from '../store/request-codec'
 import { isEnvelope } from '../../../shared/sender'
-import { sentBody } from '../sender/envelope'
+import { sentBody } from '../sender'
 import { isProviderId, PROVIDERS } from '../../../shared/providers'
-import { providerBody } from '../providers/envelopes'
-import { consumerEventId } from '../providers/consumer-id'
+import { providerBody, consumerEventId } from '../providers'
 
-export interface DetailsReadOptions {
+export interface DetailViewsOptions {
   /** The explain() sentence of a stored rule definition. */
   explainRule: (definition: unknown) => string
   /** The sentence for a stored fault (the final step a rule applied). */
@@ -61,7 +55,7 @@ function base64(bytes: Buffer | null): string {
   return bytes ? bytes.toString('base64') : ''
 }
 
-export function createDetailsRead(db: Database, options: DetailsReadOptions) {
+export function createDetailViews(db: Database, options: DetailViewsOptions) {
   const reads = createDetailReads(db)
   const requests = createRequestStore(db)
   const rules = createRuleStore(db)
@@ -173,4 +167,4 @@ export function createDetailsRead(db: Database, options: DetailsReadOptions) {
   return { deliveryDetail, requestDetail, endpointViews }
 }
 
-export type DetailsRead = ReturnType<typeof createDetailsRead>
+export type DetailViews = ReturnType<typeof createDetailViews>

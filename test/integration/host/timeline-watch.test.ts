@@ -3,14 +3,14 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TimelineRow } from '../../../shared/contract'
 import { createEngine } from '../../../electron/engine/engine'
-import { createChangeFeed, type ChangeFeed } from '../../../electron/engine/host/change-feed'
-import { createTimelineRead } from '../../../electron/engine/host/timeline-read'
+import { watchTimeline, type TimelineWatch } from '../../../electron/engine/host/timeline-watch'
+import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
 import { openDatabase } from '../../../electron/engine/store'
 import { makeTempDir } from '../../support/temp-dir'
 
-// The change feed over a real SQLite file. The engine's own writes are pushed to it (its write
+// The timeline watch over a real SQLite file. The engine's own writes are pushed to it (its write
 // statements name their tables): with a poll interval of an hour, rows still arrive. Writes from
-// another process are not pushed: they show as a new data_version, which the feed polls for.
+// another process are not pushed: they show as a new data_version, which the watch polls for.
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const NEVER = 3_600_000
@@ -19,7 +19,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
 })
 
-/** Every row the feed publishes, and a wait for the first one that satisfies `test`. */
+/** Every row the watch publishes, and a wait for the first one that satisfies `test`. */
 function collect() {
   const rows: TimelineRow[] = []
   const waiters: { test: (row: TimelineRow) => boolean; resolve: (row: TimelineRow) => void }[] = []
@@ -51,9 +51,9 @@ async function writeFromAnotherProcess(file: string, sql: string): Promise<void>
   if (code !== 0) throw new Error(`the writer process failed (${code}): ${stderr}`)
 }
 
-describe('change feed', () => {
+describe('timeline watch', () => {
   it("pushes the engine's own writes: a delivery is seen created and settled with no poll", async () => {
-    const temp = makeTempDir('hookloop-change-feed-')
+    const temp = makeTempDir('hookloop-timeline-watch-')
     cleanups.push(() => temp.cleanup())
     const engine = await createEngine({ dataDir: temp.dir, clock: { mode: 'real' }, receiver: { host: '127.0.0.1', port: 0 } })
     cleanups.push(() => engine.close())
@@ -63,15 +63,15 @@ describe('change feed', () => {
     // Not wired to the engine's events, and polling once an hour: only the store's push can tell it.
     const seen = collect()
     let settled = 0
-    const feed: ChangeFeed = createChangeFeed({
+    const watch: TimelineWatch = watchTimeline({
       db: engine.db,
-      timeline: createTimelineRead(engine.db),
+      timeline: createTimelineViews(engine.db),
       intervalMs: NEVER,
       pushGapMs: 0,
       onRows: seen.onRows,
       onDeliveriesSettled: () => settled++,
     })
-    cleanups.push(() => feed.stop())
+    cleanups.push(() => watch.stop())
 
     const sent = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'booking.created', payload: { n: 1 } })
     const [deliveryId] = sent.deliveryIds
@@ -87,14 +87,14 @@ describe('change feed', () => {
   })
 
   it('polls for writers in other processes: their deliveries, updates and requests still arrive', async () => {
-    const temp = makeTempDir('hookloop-change-feed-')
+    const temp = makeTempDir('hookloop-timeline-watch-')
     cleanups.push(() => temp.cleanup())
     const file = join(temp.dir, 'hookloop.db')
     const db = openDatabase({ file })
     cleanups.push(() => void db.close())
     const seen = collect()
-    const feed = createChangeFeed({ db, timeline: createTimelineRead(db), intervalMs: 20, onRows: seen.onRows, onDeliveriesSettled: () => {} })
-    cleanups.push(() => feed.stop())
+    const watch = watchTimeline({ db, timeline: createTimelineViews(db), intervalMs: 20, onRows: seen.onRows, onDeliveriesSettled: () => {} })
+    cleanups.push(() => watch.stop())
 
     const eventId = '7a0c3f4e-9b1d-4c2a-8e5f-0d6b7a8c9e1f'
     await writeFromAnotherProcess(

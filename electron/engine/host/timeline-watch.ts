@@ -1,6 +1,6 @@
 // Turns what is written to the store into timeline row updates, whoever the writer is. The
 // engine's own writes are pushed (its write statements name their tables and tell the connection's
-// StoreChanges; its events name the rows they changed): the feed reads on a later turn, then at most
+// StoreChanges; its events name the rows they changed): the watch reads on a later turn, then at most
 // once per pushGapMs while writes keep coming. Other writers (the capture thread, a `hookloop
 // listen` or a benchmark on the same file) are polled for: a poll that finds PRAGMA data_version
 // unchanged reads nothing else. A read covers only what can have changed: rows newer than the last
@@ -8,14 +8,12 @@
 // answer. Its cost grows with the work in flight, never with the history.
 import type { Database } from 'better-sqlite3'
 import type { TimelineRow } from '../../../shared/contract'
-import { storeChanges } from '../store/changes'
-import { createChangeReads, WATCHED_TABLES, type WatchedTable } from '../store/change-reads'
-import { ID_LOOKBACK } from '../store/id-source'
-import type { GroupKey, TimelineRead } from './timeline-read'
+import { storeChanges, createChangeReads, WATCHED_TABLES, type WatchedTable, ID_LOOKBACK } from '../store'
+import type { GroupKey, TimelineViews } from './timeline-views'
 
-export interface ChangeFeedOptions {
+export interface TimelineWatchOptions {
   db: Database
-  timeline: TimelineRead
+  timeline: TimelineViews
   /** Receives the changed rows of one read (never empty). */
   onRows: (rows: TimelineRow[]) => void
   /** Something about subscriptions' metrics changed (a delivery settled or appeared). */
@@ -26,7 +24,7 @@ export interface ChangeFeedOptions {
   pushGapMs?: number
 }
 
-export interface ChangeFeed {
+export interface TimelineWatch {
   /** Mark a delivery or request as changed: read on a later turn. */
   touchDelivery(id: number): void
   touchRequest(id: number): void
@@ -35,7 +33,7 @@ export interface ChangeFeed {
 
 const MAX_WATCHED_REQUESTS = 2000
 
-export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
+export function watchTimeline(options: TimelineWatchOptions): TimelineWatch {
   const { db, timeline, intervalMs = 100 } = options
   const pushGapMs = options.pushGapMs ?? intervalMs
   const reads = createChangeReads(db)

@@ -2,7 +2,7 @@
 // (utilityProcess) or by `hookloop serve` (a Node child process). The parent sends one `start`
 // message with the settings (the token travels this way, never in argv or the environment) and
 // receives `ready` with the address, or `failed` with the reason.
-import { startHost, type Host, type HostOptions } from './host/run-host'
+import { startHost, type Host, type HostOptions } from './host'
 
 export type HostStartMessage = { type: 'start'; options: Omit<HostOptions, 'log'> }
 export type HostReplyMessage = { type: 'ready'; port: number; origin: string; openUrl: string; receiverUrl: string } | { type: 'failed'; message: string }

@@ -1,0 +1,2 @@
+export { localName } from './build-scenario'
+export { type Recorder, RecordingError, createRecorder } from './recorder'

@@ -1,0 +1,1 @@
+export { checkRetention, createRetention, type Retention, retentionPlan, type PrunePlan } from './retention'
