@@ -64,10 +64,42 @@ function doors() {
       return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check }
     },
   }
+  // Which parts of the engine a part may import (docs/ARCHITECTURE.md, "The engine's parts"): the
+  // graph has no cycle, so a part can be understood from the parts below it. `engine` and `trigger`
+  // are the composing files beside the parts (engine.ts, trigger.ts); `:type` admits types only.
+  const partsBelow = {
+    clock: [], signatures: [], store: [], tunnel: [], retention: ['store'], scheduler: ['clock', 'store'],
+    sender: ['clock', 'providers', 'scheduler', 'signatures', 'store'], providers: ['sender:type', 'signatures', 'store'],
+    receiver: ['clock', 'providers', 'sender', 'signatures', 'store'], feed: ['sender', 'store'],
+    exports: ['receiver', 'sender', 'signatures', 'store'], recorder: ['engine', 'sender', 'store'],
+    conformance: ['clock', 'providers', 'receiver', 'sender', 'signatures', 'store'],
+    scenarios: ['clock', 'engine', 'exports', 'providers', 'recorder', 'signatures', 'store', 'tunnel'],
+    host: ['clock', 'conformance', 'engine', 'exports', 'feed', 'providers', 'receiver', 'recorder', 'retention', 'scenarios', 'scheduler', 'sender', 'signatures', 'store', 'tunnel'],
+    mcp: ['host', 'providers', 'receiver', 'scenarios', 'signatures', 'store', 'trigger'],
+  }
+  const partOf = (path) => /^electron\/engine\/([^/]+)/.exec(path)?.[1]?.replace(/\.(ts|tsx|js)$/, '')
+  const parts = {
+    meta: { type: 'problem', schema: [] },
+    create(context) {
+      const file = relative(root, context.filename).split(sep).join('/')
+      const part = file.split('/').length > 3 ? partOf(file) : undefined
+      // A new part starts with no other part below it, until the table says which.
+      const below = part ? (partsBelow[part] ?? []) : undefined
+      const check = (node) => {
+        const spec = node.source?.value
+        if (!below || typeof spec !== 'string' || !spec.startsWith('.')) return
+        const target = partOf(posix.normalize(posix.join(posix.dirname(file), spec)))
+        if (!target || target === part || below.includes(target)) return
+        if (below.includes(`${target}:type`) && node.importKind === 'type') return
+        context.report({ node: node.source, message: `electron/engine/${part}/ may import only ${below.join(', ') || 'no other part of the engine'}; '${spec}' is ${target}/ (docs/ARCHITECTURE.md, the engine's parts).` })
+      }
+      return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check }
+    },
+  }
   return {
     files: ['electron/**/*.{ts,tsx}', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}', 'scripts/**/*.{ts,mjs,js}'],
-    plugins: { hookloop: { rules: { doors: rule } } },
-    rules: { 'hookloop/doors': 'error' },
+    plugins: { hookloop: { rules: { doors: rule, 'engine-parts': parts } } },
+    rules: { 'hookloop/doors': 'error', 'hookloop/engine-parts': 'error' },
   }
 }
 

@@ -108,6 +108,46 @@ const doorCases: { file: string; denied: string[]; allowed: string[] }[] = [
   },
 ]
 
+// The engine's parts import only the parts below them (docs/ARCHITECTURE.md): no part imports one
+// above it, so the graph has no cycle; `providers` takes only types from `sender`.
+const engineParts = /^hookloop\/engine-parts:/
+const partCases: { file: string; denied: string[]; allowed: string[] }[] = [
+  {
+    file: 'electron/engine/clock/lint-probe.ts',
+    denied: ["import { a } from '../store'", "import { a } from '../sender'"],
+    allowed: ["import { a } from './virtual-clock'", "import { a } from '../../../shared/clock'"],
+  },
+  {
+    file: 'electron/engine/sender/lint-probe.ts',
+    denied: ["import { a } from '../receiver'", "import { a } from '../host'", "import { a } from '../engine'", "import { a } from '../trigger'"],
+    allowed: ["import { a } from '../store'", "import { a } from '../scheduler'", "import { a } from '../providers'", "import { a } from './pump'"],
+  },
+  {
+    file: 'electron/engine/providers/lint-probe.ts',
+    denied: ["import { a } from '../sender'", "import { a } from '../receiver'"],
+    allowed: ["import type { a } from '../sender'", "import { a } from '../signatures'"],
+  },
+  {
+    file: 'electron/engine/new-part/lint-probe.ts',
+    denied: ["import { a } from '../store'"],
+    allowed: ["import { a } from './sibling'", "import { a } from '../../../shared/sender'"],
+  },
+  {
+    file: 'electron/engine/engine-probe.ts',
+    denied: [],
+    allowed: ["import { a } from './host'", "import { a } from './store'"],
+  },
+]
+
+describe('engine parts (eslint.config.js)', () => {
+  for (const { file, denied, allowed } of partCases) {
+    it(`${file}: a part above is reported, a part below is not`, { timeout: 60_000 }, async () => {
+      for (const line of denied) expect((await problems(file, `${line}\nexport const b = a\n`)).filter((p) => engineParts.test(p)), line).toHaveLength(1)
+      for (const line of allowed) expect((await problems(file, `${line}\nexport const b = a\n`)).filter((p) => engineParts.test(p)), line).toEqual([])
+    })
+  }
+})
+
 describe('doors (eslint.config.js)', () => {
   for (const { file, denied, allowed } of doorCases) {
     it(`${file}: an import past a door is reported, through it is not`, { timeout: 60_000 }, async () => {
