@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { catalogPayload, packSubscription } from '../../../electron/engine/providers'
@@ -51,6 +52,16 @@ class Refusal extends Error {
 /** Refuses the delivery with this status (a consumer that throws anything else answers 400 with the error). */
 export function refuse(status: number, reason = ''): never {
   throw new Refusal(status, reason)
+}
+
+/**
+ * Whether a signature or token that arrived equals the one the consumer computed from the
+ * provider's docs, compared in constant time as those docs ask (a missing header matches nothing).
+ */
+export function matches(received: string | string[] | undefined, expected: string): boolean {
+  const a = Buffer.from(typeof received === 'string' ? received : '')
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
 }
 
 /**

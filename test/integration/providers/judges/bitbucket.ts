@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
-import { judgeConsumer, refuse } from '../support'
+import { createHmac } from 'node:crypto'
+import { judgeConsumer, matches, refuse } from '../support'
 import type { Judge } from './types'
 
 // Bitbucket publishes no Node library for webhooks. Its docs give the check: HMAC-SHA256 of the
@@ -9,18 +9,13 @@ import type { Judge } from './types'
 const SECRET = 'hookloop-bitbucket-secret'
 
 export const bitbucketJudge: Judge = {
-  provider: 'bitbucket',
-  library: "Bitbucket's documented HMAC check",
-  secret: SECRET,
-  start: () =>
-    judgeConsumer((body, req) => {
-      const expected = Buffer.from(`sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`)
-      const received = Buffer.from(String(req.headers['x-hub-signature'] ?? ''))
-      if (received.length !== expected.length || !timingSafeEqual(received, expected)) refuse(401, 'X-Hub-Signature does not match')
-      const event = JSON.parse(body.toString('utf8')) as { actor?: { type?: string }; repository?: { full_name?: string } }
-      const key = req.headers['x-event-key']
-      if (typeof key !== 'string' || !event.actor?.type || !event.repository?.full_name) refuse(400, 'no X-Event-Key, actor or repository')
-      if (req.headers['x-attempt-number'] === undefined || req.headers['x-request-uuid'] === undefined) refuse(400, 'no X-Attempt-Number or X-Request-UUID')
-      return { accepted: key, deliveryId: String(req.headers['x-request-uuid']) }
-    }, { deliveryIds: true }),
+  provider: 'bitbucket', library: "Bitbucket's documented HMAC check", secret: SECRET,
+  start: () => judgeConsumer((body, req) => {
+    if (!matches(req.headers['x-hub-signature'], `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`)) refuse(401, 'X-Hub-Signature does not match')
+    const event = JSON.parse(body.toString('utf8')) as { actor?: { type?: string }; repository?: { full_name?: string } }
+    const key = req.headers['x-event-key']
+    if (typeof key !== 'string' || !event.actor?.type || !event.repository?.full_name) refuse(400, 'no X-Event-Key, actor or repository')
+    if (req.headers['x-attempt-number'] === undefined || req.headers['x-request-uuid'] === undefined) refuse(400, 'no X-Attempt-Number or X-Request-UUID')
+    return { accepted: key, deliveryId: String(req.headers['x-request-uuid']) }
+  }, { deliveryIds: true }),
 }

@@ -13,15 +13,12 @@ if (typeof publicKey !== 'string') throw new Error(publicKey.error)
 const TYPE_NAMES: Record<number, string> = { 1: 'ping', 2: 'application_command', 3: 'message_component', 4: 'application_command_autocomplete', 5: 'modal_submit' }
 
 export const discordJudge: Judge = {
-  provider: 'discord',
-  library: 'discord-interactions 4',
-  secret,
-  start: () =>
-    judgeConsumer(async (body, req) => {
-      const valid = await verifyKey(body, String(req.headers['x-signature-ed25519'] ?? ''), String(req.headers['x-signature-timestamp'] ?? ''), publicKey)
-      if (!valid) refuse(401, 'invalid request signature')
-      const interaction = JSON.parse(body.toString('utf8')) as { type: number }
-      const answer = interaction.type === InteractionType.PING ? { type: InteractionResponseType.PONG } : { type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE }
-      return { accepted: TYPE_NAMES[interaction.type] ?? String(interaction.type), answer: { headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) } }
-    }),
+  provider: 'discord', library: 'discord-interactions 4', secret,
+  start: () => judgeConsumer(async (body, req) => {
+    const valid = await verifyKey(body, String(req.headers['x-signature-ed25519'] ?? ''), String(req.headers['x-signature-timestamp'] ?? ''), publicKey)
+    if (!valid) refuse(401, 'invalid request signature')
+    const interaction = JSON.parse(body.toString('utf8')) as { type: number }
+    const answer = interaction.type === InteractionType.PING ? { type: InteractionResponseType.PONG } : { type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE }
+    return { accepted: TYPE_NAMES[interaction.type] ?? String(interaction.type), answer: { headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) } }
+  }),
 }

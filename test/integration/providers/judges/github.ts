@@ -9,9 +9,7 @@ const SECRET = 'It\u2019s a Secret to Everybody'
 const PATH = '/api/github/webhooks'
 
 export const githubJudge: Judge = {
-  provider: 'github',
-  library: '@octokit/webhooks 14',
-  secret: SECRET,
+  provider: 'github', library: '@octokit/webhooks 14', secret: SECRET,
   async start() {
     const accepted: string[] = []
     const deliveryIds: string[] = []

@@ -8,10 +8,7 @@ import type { Judge } from './types'
 const SECRET = 'lin_wh_hookloop_secret'
 
 export const linearJudge: Judge = {
-  provider: 'linear',
-  library: '@linear/sdk 98',
-  secret: SECRET,
-  signsTime: true,
+  provider: 'linear', library: '@linear/sdk 98', secret: SECRET, signsTime: true,
   async start() {
     const accepted: string[] = []
     const handler = new LinearWebhookClient(SECRET).createHandler()

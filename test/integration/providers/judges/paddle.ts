@@ -7,10 +7,7 @@ import type { Judge } from './types'
 const SECRET = 'pdl_ntfset_01hookloop_secretkey'
 
 export const paddleJudge: Judge = {
-  provider: 'paddle',
-  library: '@paddle/paddle-node-sdk 3',
-  secret: SECRET,
-  signsTime: true,
+  provider: 'paddle', library: '@paddle/paddle-node-sdk 3', secret: SECRET, signsTime: true,
   start() {
     const paddle = new Paddle('pdl_sdbx_apikey_hookloop', { environment: Environment.sandbox })
     return judgeConsumer(async (body, req) => ({ accepted: (await paddle.webhooks.unmarshal(body.toString('utf8'), SECRET, String(req.headers['paddle-signature']))).eventType }))

@@ -16,10 +16,7 @@ const { Resend } = createRequire(__filename)('resend') as { Resend: new (key: st
 const SECRET = 'whsec_' + Buffer.from('hookloop resend signing secret!!').toString('base64')
 
 export const resendJudge: Judge = {
-  provider: 'resend',
-  library: 'resend 6 webhooks.verify',
-  secret: SECRET,
-  signsTime: true,
+  provider: 'resend', library: 'resend 6 webhooks.verify', secret: SECRET, signsTime: true,
   start() {
     const resend = new Resend('re_hookloop_placeholder')
     return judgeConsumer((body, req) => {

@@ -11,9 +11,7 @@ const verificationKey = publicKeyText(secret, 'ecdsa-p256')
 if (typeof verificationKey !== 'string') throw new Error(verificationKey.error)
 
 export const sendgridJudge: Judge = {
-  provider: 'sendgrid',
-  library: '@sendgrid/eventwebhook 8',
-  secret,
+  provider: 'sendgrid', library: '@sendgrid/eventwebhook 8', secret,
   start() {
     const webhook = new EventWebhook()
     const key = webhook.convertPublicKeyToECDSA(verificationKey)

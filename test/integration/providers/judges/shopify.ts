@@ -9,9 +9,7 @@ import type { Judge } from './types'
 const SECRET = 'hookloop-shopify-client-secret'
 
 export const shopifyJudge: Judge = {
-  provider: 'shopify',
-  library: '@shopify/shopify-api 13',
-  secret: SECRET,
+  provider: 'shopify', library: '@shopify/shopify-api 13', secret: SECRET,
   start() {
     const shopify = shopifyApi({ apiKey: 'hookloop-key', apiSecretKey: SECRET, scopes: ['read_orders'], hostName: 'hookloop.example', apiVersion: ApiVersion.January25, isEmbeddedApp: false, logger: { level: 0 } })
     return judgeConsumer(async (body, req, res) => {

@@ -10,10 +10,7 @@ import type { Judge } from './types'
 const SECRET = '8f742231b10e8888abcd99yyyzzz85a5'
 
 export const slackJudge: Judge = {
-  provider: 'slack',
-  library: '@slack/bolt 5',
-  secret: SECRET,
-  signsTime: true,
+  provider: 'slack', library: '@slack/bolt 5', secret: SECRET, signsTime: true,
   async start() {
     const accepted: string[] = []
     // authorize instead of a token: a token makes Bolt call auth.test on slack.com for the bot's ids.

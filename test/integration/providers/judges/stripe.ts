@@ -8,9 +8,6 @@ const SECRET = 'whsec_hookloopStripeTestSecret'
 const stripe = new Stripe('sk_test_hookloop')
 
 export const stripeJudge: Judge = {
-  provider: 'stripe',
-  library: 'stripe 23',
-  secret: SECRET,
-  signsTime: true,
+  provider: 'stripe', library: 'stripe 23', secret: SECRET, signsTime: true,
   start: () => judgeConsumer((body, req) => ({ accepted: stripe.webhooks.constructEvent(body, String(req.headers['stripe-signature']), SECRET).type })),
 }

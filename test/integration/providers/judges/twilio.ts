@@ -9,19 +9,15 @@ import type { Judge } from './types'
 const TOKEN = '12345abcdefghijklmnopqrstuvwxyz0'
 
 export const twilioJudge: Judge = {
-  provider: 'twilio',
-  library: 'twilio 5',
-  secret: TOKEN,
-  namesNoType: true,
-  start: () =>
-    judgeConsumer((raw, req) => {
-      const body = raw.toString('utf8')
-      const url = `http://127.0.0.1:${req.socket.localPort}${req.url}`
-      const signature = String(req.headers['x-twilio-signature'])
-      const form = String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')
-      const params = Object.fromEntries(new URLSearchParams(body))
-      const valid = form ? twilio.validateRequest(TOKEN, signature, url, params) : twilio.validateRequestWithBody(TOKEN, signature, url, body)
-      if (!valid) refuse(403)
-      return { accepted: form ? (params.MessageSid ?? params.CallSid ?? '') : 'json', answer: { headers: { 'content-type': 'text/xml' }, body: '<Response/>' } }
-    }),
+  provider: 'twilio', library: 'twilio 5', secret: TOKEN, namesNoType: true,
+  start: () => judgeConsumer((raw, req) => {
+    const body = raw.toString('utf8')
+    const url = `http://127.0.0.1:${req.socket.localPort}${req.url}`
+    const signature = String(req.headers['x-twilio-signature'])
+    const form = String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')
+    const params = Object.fromEntries(new URLSearchParams(body))
+    const valid = form ? twilio.validateRequest(TOKEN, signature, url, params) : twilio.validateRequestWithBody(TOKEN, signature, url, body)
+    if (!valid) refuse(403)
+    return { accepted: form ? (params.MessageSid ?? params.CallSid ?? '') : 'json', answer: { headers: { 'content-type': 'text/xml' }, body: '<Response/>' } }
+  }),
 }

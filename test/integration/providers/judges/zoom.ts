@@ -9,14 +9,11 @@ import type { Judge } from './types'
 const TOKEN = 'hookloop-zoom-secret-token'
 
 export const zoomJudge: Judge = {
-  provider: 'zoom',
-  library: "Zoom's documented check",
-  secret: TOKEN,
-  start: () =>
-    judgeConsumer((raw, req) => {
-      const body = raw.toString('utf8')
-      const expected = `v0=${createHmac('sha256', TOKEN).update(`v0:${String(req.headers['x-zm-request-timestamp'])}:${body}`).digest('hex')}`
-      if (req.headers['x-zm-signature'] !== expected) refuse(401)
-      return { accepted: (JSON.parse(body) as { event: string }).event }
-    }),
+  provider: 'zoom', library: "Zoom's documented check", secret: TOKEN,
+  start: () => judgeConsumer((raw, req) => {
+    const body = raw.toString('utf8')
+    const expected = `v0=${createHmac('sha256', TOKEN).update(`v0:${String(req.headers['x-zm-request-timestamp'])}:${body}`).digest('hex')}`
+    if (req.headers['x-zm-signature'] !== expected) refuse(401)
+    return { accepted: (JSON.parse(body) as { event: string }).event }
+  }),
 }
