@@ -118,7 +118,9 @@ export function commandArgs<O extends OptionSpecs>(command: string, help: string
   try {
     parsed = parseArgs({ args, allowPositionals, strict: true, options: config })
   } catch (error) {
-    throw new UsageError(`${command}: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`)
+    // parseArgs's advice on a dash-led positional misleads for a mistyped option: name where the options are.
+    const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[0]
+    throw new UsageError(`${command}: ${unknown ? `${unknown}; \`hookloop ${command} --help\` lists the options` : (error as Error).message.replace(/\s*\n\s*/g, ' ')}`)
   }
   if (parsed.values.help) {
     out.write(help.replace('{options}', optionsHelp(options)) + '\n')

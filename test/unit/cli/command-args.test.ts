@@ -51,6 +51,10 @@ describe('options declared once', () => {
     expect(errorOf(['--frobnicate'])).toMatch(/^demo: Unknown option '--frobnicate'[^\n]*$/)
   })
 
+  it('names where the options are for a mistyped one, not how to pass a dash-led positional', () => {
+    expect(errorOf(['--frobnicate'])).toBe("demo: Unknown option '--frobnicate'; `hookloop demo --help` lists the options")
+  })
+
   it('prints --help from the same declaration, in place of {options}, and answers null', () => {
     const out = new PassThrough()
     expect(commandArgs('demo', 'Usage: demo\n{options}\nEnd.', ['--help'], OPTIONS, false, out)).toBeNull()
