@@ -14,11 +14,7 @@ await build({
   configFile: false,
   logLevel: 'warn',
   build: {
-    ssr: true,
-    outDir,
-    emptyOutDir: false,
-    target: 'node20',
-    minify: false,
+    ssr: true, outDir, emptyOutDir: false, target: 'node20', minify: false,
     rollupOptions: {
       input: { index: resolve('electron/testing/index.ts') },
       output: [

@@ -109,14 +109,14 @@ export function optionsHelp(options: OptionSpecs): string {
     .join('\n')
 }
 
-/** The parsed values (typed and checked) and positionals, or null when --help was printed (to `out`). */
-export function commandArgs<O extends OptionSpecs>(command: string, help: string, args: string[], options: O, allowPositionals = false, out: NodeJS.WritableStream = process.stdout) {
+/** The parsed values (typed and checked) and positionals, or null when --help was printed (to `out`). With `positionals` a name (FILE), exactly one is required: it is `arg`. */
+export function commandArgs<O extends OptionSpecs>(command: string, help: string, args: string[], options: O, positionals: boolean | string = false, out: NodeJS.WritableStream = process.stdout) {
   const config = Object.fromEntries(
     Object.entries({ ...options, help: HELP_OPTION }).map(([name, s]) => [name, { type: s.type === 'boolean' ? 'boolean' : 'string', ...(s.short ? { short: s.short } : {}), ...(s.type === 'string' && s.multiple ? { multiple: true } : {}) }] as const),
   )
   let parsed
   try {
-    parsed = parseArgs({ args, allowPositionals, strict: true, options: config })
+    parsed = parseArgs({ args, allowPositionals: positionals !== false, strict: true, options: config })
   } catch (error) {
     // parseArgs's advice on a dash-led positional misleads for a mistyped option: name where the options are.
     const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[0]
@@ -126,6 +126,8 @@ export function commandArgs<O extends OptionSpecs>(command: string, help: string
     out.write(help.replace('{options}', optionsHelp(options)) + '\n')
     return null
   }
+  const [arg = '', ...extra] = parsed.positionals
+  if (typeof positionals === 'string' && (!arg || extra.length > 0)) throw new UsageError(`${command}: give exactly one ${positionals} (hookloop ${command} --help)`)
   const values: Record<string, unknown> = {}
   for (const [name, spec] of Object.entries(options)) {
     const raw = parsed.values[name]
@@ -133,5 +135,5 @@ export function commandArgs<O extends OptionSpecs>(command: string, help: string
     else if (typeof raw === 'string') values[name] = checked(command, name, spec, raw)
     else values[name] = raw ?? ('default' in spec ? spec.default : undefined)
   }
-  return { values: values as OptionValues<O>, positionals: parsed.positionals }
+  return { values: values as OptionValues<O>, positionals: parsed.positionals, arg }
 }

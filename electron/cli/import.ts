@@ -34,11 +34,10 @@ const OPTIONS = {
 } as const satisfies OptionSpecs
 
 export const importCommand: Command = async (args) => {
-  const parsed = commandArgs('import', USAGE, args, OPTIONS, true)
+  const parsed = commandArgs('import', USAGE, args, OPTIONS, 'FILE')
   if (!parsed) return 0
   const v = parsed.values
-  const [file, ...extra] = parsed.positionals
-  if (!file || extra.length > 0) throw new UsageError('import: give exactly one FILE (hookloop import --help)')
+  const file = parsed.arg
   const out = v['as-scenario']
   if (out === undefined || out === '') throw new UsageError('import: say what to make of it: --as-scenario OUT.json (to send its requests again now, use hookloop replay)')
   if (out === '-' && v.json) throw new UsageError('import: --as-scenario - prints the scenario itself on stdout; --json reports a file written with --as-scenario OUT.json')

@@ -26,11 +26,9 @@ const OPTIONS = {
 } as const satisfies OptionSpecs
 
 export const replayCommand: Command = async (args) => {
-  const parsed = commandArgs('replay', USAGE, args, OPTIONS, true)
+  const parsed = commandArgs('replay', USAGE, args, OPTIONS, 'FILE')
   if (!parsed) return 0
-  const v = parsed.values
-  const [file, ...extra] = parsed.positionals
-  if (!file || extra.length > 0) throw new UsageError('replay: give exactly one FILE (hookloop replay --help)')
+  const { values: v, arg: file } = parsed
   if (!v.to || !/^https?:\/\/[^\s]+$/.test(v.to)) throw new UsageError(`replay: --to must be an http:// or https:// URL${v.to ? `, got "${v.to}"` : ''}`)
   if ((v.scheme === undefined) !== (v.secret === undefined)) throw new UsageError('replay: --scheme and --secret go together')
 

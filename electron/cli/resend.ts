@@ -41,11 +41,9 @@ export function parseHeader(text: string): [string, string] {
 }
 
 export const resendCommand: Command = async (args) => {
-  const parsed = commandArgs('resend', USAGE, args, OPTIONS, true)
+  const parsed = commandArgs('resend', USAGE, args, OPTIONS, 'REQUEST_ID')
   if (!parsed) return 0
-  const v = parsed.values
-  const [idText, ...extra] = parsed.positionals
-  if (!idText || extra.length > 0) throw new UsageError('resend: give exactly one REQUEST_ID (hookloop resend --help)')
+  const { values: v, arg: idText } = parsed
   if (!/^\d{1,15}$/.test(idText)) throw new UsageError(`resend: REQUEST_ID is a captured request's number, got "${idText}"`)
   if (!v.to) throw new UsageError('resend: --to URL is required')
   const problem = targetUrlProblem(v.to)

@@ -25,13 +25,13 @@ export const signCommand: Command = async (args) => {
   if (!parsed) return 0
   const values = parsed.values
   const scheme = requireScheme(values.scheme)
-  const secrets = values.secret ?? []
-  const secret = requireOption(secrets[0], 'secret')
+  const [first, ...additionalSecrets] = values.secret ?? []
+  const secret = requireOption(first, 'secret')
   const body = readBytes(requireOption(values['body-file'], 'body-file'), 'body-file')
   const custom = customOptions(scheme, values)
   let headers: Record<string, string>
   try {
-    headers = sign(scheme, { body, secret, additionalSecrets: secrets.slice(1), id: values.id, timestamp: values.timestamp, url: values.url, custom })
+    headers = sign(scheme, { body, secret, additionalSecrets, id: values.id, timestamp: values.timestamp, url: values.url, custom })
   } catch (error) {
     if (error instanceof UsageError) throw error
     throw new UsageError(error instanceof Error ? error.message : String(error))

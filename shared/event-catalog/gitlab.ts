@@ -92,6 +92,11 @@ function push(ctx: FixtureContext, kind: 'push' | 'tag_push') {
   }
 }
 
+// gitbeaker's types require event_name beside event_type (system hooks send both).
+function hookHead(kind: string, userId: number, projectId: number) {
+  return { object_kind: kind, event_name: kind, event_type: kind, user: user(userId), project: project(projectId) }
+}
+
 function label(ctx: FixtureContext, projectId: number) {
   return { id: Number(ctx.digits(8)), title: 'bug', color: '#dc143c', project_id: projectId, created_at: ctx.iso(-86_400_000), updated_at: ctx.iso(-86_400_000), template: false, description: 'Something is broken', type: 'ProjectLabel', group_id: null }
 }
@@ -104,12 +109,7 @@ function mergeRequest(ctx: FixtureContext) {
   const last = commit(ctx)
   const labels = [label(ctx, projectId)]
   return {
-    object_kind: 'merge_request',
-    // gitbeaker's types require event_name beside event_type (system hooks send both).
-    event_name: 'merge_request',
-    event_type: 'merge_request',
-    user: user(userId),
-    project: project(projectId),
+    ...hookHead('merge_request', userId, projectId),
     object_attributes: {
       id,
       iid,
@@ -188,11 +188,7 @@ function issue(ctx: FixtureContext) {
   const iid = Number(ctx.digits(2))
   const labels = [label(ctx, projectId)]
   return {
-    object_kind: 'issue',
-    event_name: 'issue',
-    event_type: 'issue',
-    user: user(userId),
-    project: project(projectId),
+    ...hookHead('issue', userId, projectId),
     object_attributes: {
       id,
       iid,
@@ -253,9 +249,7 @@ function note(ctx: FixtureContext) {
   const id = Number(ctx.digits(9))
   const mr = mergeRequest(ctx).object_attributes
   return {
-    object_kind: 'note',
-    event_name: 'note',
-    event_type: 'note',
+    object_kind: 'note', event_name: 'note', event_type: 'note',
     user: user(userId),
     project_id: projectId,
     project: project(projectId),

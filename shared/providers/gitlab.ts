@@ -1,9 +1,7 @@
 import { definePack } from './types'
 
 export const gitlab = definePack({
-  id: 'gitlab',
-  label: 'GitLab',
-  eventIdHeader: 'idempotency-key',
+  id: 'gitlab', label: 'GitLab', eventIdHeader: 'idempotency-key',
   headers: { 'user-agent': 'GitLab/18.6.0-ee', 'x-gitlab-event': '{event_title} Hook', 'x-gitlab-instance': 'https://gitlab.com', 'x-gitlab-webhook-uuid': '3f0c6b2e-9d41-4a57-8e1a-5c2b7d90e4f6', 'x-gitlab-event-uuid': '{derived_uuid}' },
   success: 'any 2xx within the hook\'s timeout (10 s by default); a failed delivery is not retried, and a hook that keeps failing is disabled for a while (see the gitlab policy)',
   sources: [

@@ -5,9 +5,7 @@ import { definePack } from './types'
 // Hookloop sends one per delivery), signed with the app's client secret over method, URL, body and
 // timestamp.
 export const hubspot = definePack({
-  id: 'hubspot',
-  label: 'HubSpot',
-  envelope: ARRAY_ENVELOPE,
+  id: 'hubspot', label: 'HubSpot', envelope: ARRAY_ENVELOPE,
   headers: { 'user-agent': 'HubSpot Connect 2.0 (http://dev.hubspot.com/)' },
   success: 'a 2xx within 5 s; connection failures, timeouts and 5xx are retried up to 10 times over 24 hours, a 4xx is not (429 is)',
   sources: [

@@ -9,8 +9,7 @@ export function throughSvix(sender: string) {
 export const svix = definePack({
   id: 'svix',
   label: 'Svix',
-  envelope: TYPE_TIMESTAMP_DATA_ENVELOPE,
-  eventIdHeader: 'svix-id',
+  envelope: TYPE_TIMESTAMP_DATA_ENVELOPE, eventIdHeader: 'svix-id',
   headers: { 'user-agent': 'Svix-Webhooks/1.0 (sender-hookloop; +https://www.svix.com/http-sender/)' },
   success: 'any 2xx within 15 s; anything else, 3xx included, is a failure retried on Svix\'s schedule',
   sources: [

@@ -2,7 +2,7 @@
 // engine (no receiver port, no sender: an engine beside the app's would retry its in-flight
 // deliveries), and the host's views over it, so an agent sees what the app shows.
 import type { Database } from 'better-sqlite3'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { explainFault, explainRule, type Rule, endpointPath, type Endpoint } from '../../../shared/receiver'
 import { createDetailViews, type DetailViews, createTimelineViews, type TimelineViews } from '../host'
 import { createEndpointStore, type EndpointStore, createRequestStore, createRuleStore, type RuleStore, createSubscriptionStatements } from '../store'
@@ -53,6 +53,9 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
 }
 
 export const defineTool = <Shape extends z.ZodRawShape>(tool: ToolDefinition<Shape>): ToolDefinition<Shape> => tool
+
+/** The input of a tool that shows one stored row: its id, as list_rows gives it. */
+export const rowIdInput = (row: 'delivery' | 'request') => ({ id: z.number().int().positive().describe(`${row} id`) })
 
 export function createMcpContext(options: McpServerOptions): McpContext {
   const { db } = options

@@ -1,7 +1,6 @@
 // show_delivery: one delivery with every attempt as the inspector shows it (host/detail-views.ts):
 // what was sent (signature headers redacted), what came back, the decision after each try.
-import { z } from 'zod'
-import { defineTool } from './context'
+import { defineTool, rowIdInput } from './context'
 import { bodyOf, iso, redactedHeaders, redactUrl } from './answer-text'
 
 export const showDelivery = defineTool({
@@ -10,7 +9,7 @@ export const showDelivery = defineTool({
   description:
     'One delivery by id (list_rows gives the ids): the event, where it went, its status, the payload, and each attempt: when, outcome and status code, the decision (retry at / final), the headers sent and the answer received, the sending fault applied, and the captured request when it went to a Hookloop endpoint. Secrets and signature headers are redacted.',
   changes: false,
-  input: { id: z.number().int().positive().describe('delivery id') },
+  input: rowIdInput('delivery'),
   run(ctx, { id }) {
     const d = ctx.stored('delivery', id, ctx.details.deliveryDetail(id))
     const seen = new Set<string>()

@@ -1,8 +1,7 @@
 // show_request: one captured request as the inspector shows it (host/detail-views.ts), with
 // credentials blanked: secret-named headers and query parameters, and the signatures the verdict
 // compared (explain_signature says what they were, shortened).
-import { z } from 'zod'
-import { defineTool } from './context'
+import { defineTool, rowIdInput } from './context'
 import { bodyOf, iso, redactedHeaders, redactQuery } from './answer-text'
 
 export const showRequest = defineTool({
@@ -11,7 +10,7 @@ export const showRequest = defineTool({
   description:
     'One captured request by id (list_rows gives the ids): method, path, headers and body, the signature verdict, dedupe key and duplicate number, the fault a rule applied (explained), the answer Hookloop gave, and the forward legs to your app. Secrets and signature headers are redacted.',
   changes: false,
-  input: { id: z.number().int().positive().describe('request id') },
+  input: rowIdInput('request'),
   run(ctx, { id }) {
     const r = ctx.stored('request', id, ctx.details.requestDetail(id))
     const seen = new Set<string>()

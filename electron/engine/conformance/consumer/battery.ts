@@ -11,10 +11,7 @@ export const PROBE_KINDS = ['valid', 'duplicate', 'wrong_signature', 'missing_si
 export type ProbeKind = (typeof PROBE_KINDS)[number]
 
 export interface BatteryInput {
-  url: string
-  scheme: SchemeId
-  secret: string
-  custom?: CustomHmacOptions
+  url: string; scheme: SchemeId; secret: string; custom?: CustomHmacOptions
   eventType: string
   /** A JSON document to send instead of the generated event (its `id`, when it has one, is replaced per request). */
   payload?: unknown
