@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { openApp, screenshot } from './app'
-import { openBrowser, type Browser } from './browser'
+import { openBrowser, ready, type Browser } from './browser'
 import { startServe, type Served } from './serve'
 
 export interface Session {
@@ -40,12 +40,10 @@ export function browserSession(options: { timeoutMs?: number; work?: string } = 
   })
   const session: Session = {
     get page() {
-      if (!browser) throw new Error('the browser opens in the file’s beforeAll')
-      return browser.page
+      return ready(browser, 'the browser opens in the file’s beforeAll').page
     },
     get work() {
-      if (!work) throw new Error('browserSession({ work }) makes the scratch folder')
-      return work
+      return ready(work, 'browserSession({ work }) makes the scratch folder')
     },
     async fresh() {
       served = await startServe()
