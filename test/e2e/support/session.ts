@@ -15,8 +15,8 @@ export interface Session {
   readonly page: Page
   /** The scratch folder (with `work` given). */
   readonly work: string
-  /** A fresh `hookloop serve`, the app opened on it in the page; it stops after the test. */
-  fresh(): Promise<Served>
+  /** A fresh `hookloop serve`, the app opened on it in the page (given with it); it stops after the test. */
+  fresh(): Promise<Served & { page: Page }>
 }
 
 export function browserSession(options: { timeoutMs?: number; work?: string } = {}): Session {
@@ -48,7 +48,7 @@ export function browserSession(options: { timeoutMs?: number; work?: string } = 
     async fresh() {
       served = await startServe()
       await openApp(session.page, served.url)
-      return served
+      return { ...served, page: session.page }
     },
   }
   return session
