@@ -67,15 +67,9 @@ export function journey(name: string, options: { timeoutMs?: number } = {}): Jou
     for (const folder of [data, work]) if (folder) rmSync(folder, { recursive: true, force: true })
   })
   const day: Journey = {
-    get page() {
-      return ready(browser, 'the browser opens in the journey’s beforeAll').page
-    },
-    get data() {
-      return ready(data, 'the data folder is made in the journey’s beforeAll')
-    },
-    get work() {
-      return ready(work, 'the work folder is made in the journey’s beforeAll')
-    },
+    get page() { return ready(browser, 'the browser opens in the journey’s beforeAll').page },
+    get data() { return ready(data, 'the data folder is made in the journey’s beforeAll') },
+    get work() { return ready(work, 'the work folder is made in the journey’s beforeAll') },
     async serve(serveOptions = {}) {
       const served = day.track(await startServe([], { ...serveOptions, dataDir: day.data }))
       await openApp(day.page, served.url)

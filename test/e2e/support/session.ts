@@ -39,12 +39,8 @@ export function browserSession(options: { timeoutMs?: number; work?: string } = 
     served = null
   })
   const session: Session = {
-    get page() {
-      return ready(browser, 'the browser opens in the file’s beforeAll').page
-    },
-    get work() {
-      return ready(work, 'browserSession({ work }) makes the scratch folder')
-    },
+    get page() { return ready(browser, 'the browser opens in the file’s beforeAll').page },
+    get work() { return ready(work, 'browserSession({ work }) makes the scratch folder') },
     async fresh() {
       served = await startServe()
       await openApp(session.page, served.url)
