@@ -15,8 +15,7 @@ async function post(url: string, body: string, headers: Record<string, string>):
 
 describe('Hookloop in the browser', () => {
   it('first run: "Try the loop" shows four attempts of one event, three 503s then a 200', async () => {
-    await session.fresh()
-    const page = session.page
+    const { page } = await session.fresh()
     await page.waitForSelector('[data-testid=first-run]')
     await page.click('[data-testid=try-the-loop]')
     const row = page.locator(rowSelector('[data-status=succeeded][data-attempts="4"]'))
@@ -32,8 +31,7 @@ describe('Hookloop in the browser', () => {
   })
 
   it('a fault rule: an endpoint answering 410 makes the delivery fail at once, final, no retry', async () => {
-    await session.fresh()
-    const page = session.page
+    const { page } = await session.fresh()
     await sendThroughLoop(page, {
       endpoint: { name: 'orders', scheme: 'standard-webhooks' },
       preset: { id: 'always-410', sentence: ':has-text("reply 410")' },
@@ -51,8 +49,7 @@ describe('Hookloop in the browser', () => {
   })
 
   it('a rule edited as data reads as its new sentence; an invalid edit is refused with the reason', async () => {
-    await session.fresh()
-    const page = session.page
+    const { page } = await session.fresh()
     await createEndpoint(page, { name: 'editable', scheme: 'standard-webhooks' })
     await page.click('[data-testid=preset-always-500]')
     await page.waitForSelector('[data-testid=rule-sentence]:has-text("reply 500")')
@@ -69,8 +66,7 @@ describe('Hookloop in the browser', () => {
   })
 
   it('a duplicate from a real provider retrying is flagged on its dedupe key row', async () => {
-    const { receiverUrl } = await session.fresh()
-    const page = session.page
+    const { receiverUrl, page } = await session.fresh()
     await createEndpoint(page, { name: 'inbox', scheme: '', dedupeHeader: 'webhook-id' })
     const body = JSON.stringify({ event_id: 'evt_dup_1', event_type: 'booking.created', payload: {} })
     expect(await post(`${receiverUrl}/h/inbox`, body, { 'webhook-id': 'evt_dup_1' })).toBe(200)
@@ -86,8 +82,7 @@ describe('Hookloop in the browser', () => {
   })
 
   it('a bad signature is explained: reason, sentence, expected vs received', async () => {
-    const { receiverUrl } = await session.fresh()
-    const page = session.page
+    const { receiverUrl, page } = await session.fresh()
     const secret = `whsec_${Buffer.from('the-endpoint-secret-32-bytes-ok!').toString('base64')}`
     const wrong = `whsec_${Buffer.from('a-different-secret-32-bytes-yes!').toString('base64')}`
     await createEndpoint(page, { name: 'signed', scheme: 'standard-webhooks', secret, dedupeHeader: 'webhook-id' })
@@ -109,8 +104,7 @@ describe('Hookloop in the browser', () => {
   })
 
   it('pause holds new deliveries until resumed; rotate makes the old secret fail at once', async () => {
-    await session.fresh()
-    const page = session.page
+    const { page } = await session.fresh()
     await page.click('[data-testid=try-the-loop]')
     await page.locator(rowSelector('[data-status=succeeded]')).waitFor({ timeout: 20_000 })
     await page.click('[data-testid=nav-subscriptions]')
@@ -141,8 +135,7 @@ describe('Hookloop in the browser', () => {
   })
 
   it('retry now after failed makes one more attempt', async () => {
-    await session.fresh()
-    const page = session.page
+    const { page } = await session.fresh()
     await sendThroughLoop(page, { endpoint: { name: 'gone', scheme: 'standard-webhooks' }, preset: { id: 'always-410' }, subscription: { name: 'gone feed', policy: 'pandoktorek' } })
     const row = page.locator(rowSelector('[data-status=failed][data-attempts="1"]'))
     await row.waitFor({ timeout: 20_000 })

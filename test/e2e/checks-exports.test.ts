@@ -11,7 +11,7 @@ import draft6 from 'ajv/dist/refs/json-schema-draft-06.json'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { REDACTED, type Har } from '../../shared/contract'
-import { ORDERS, rowSelector, screenshot, sendThroughLoop, useVirtualClock } from './support/app'
+import { ORDERS, replayImported, rowSelector, screenshot, sendThroughLoop, useVirtualClock } from './support/app'
 import { browserSession } from './support/session'
 import { CAREFUL_CHECKS } from '../support/consumers/verdicts'
 
@@ -118,12 +118,7 @@ describe('checks and exports in the browser', () => {
     expect(keptSignatures.some((v) => v.startsWith('v1,'))).toBe(true)
 
     // Import the redacted HAR and replay it to the endpoint, re-signed with its secret: same answer.
-    await page.click('[data-testid=import-open]')
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-testid=import-pick]')])
-    await chooser.setFiles({ name: 'ticket.har', mimeType: 'application/json', buffer: Buffer.from(text) })
-    await page.check('[data-testid=import-resign]')
-    await page.fill('[data-testid=import-secret]', endpointSecret)
-    await page.click('[data-testid=import-replay]')
+    await replayImported(page, { name: 'ticket.har', text }, endpointSecret)
     const result = page.locator('[data-testid=replay-result]').first()
     await result.waitFor()
     expect(await result.getAttribute('data-same')).toBe('true')

@@ -2,11 +2,9 @@
 // catalog, and a Bolt app on its ExpressReceiver (Bolt answers Slack url_verification itself,
 // after verifying the signature) is graded like `hookloop check --handshake` grades it: ✓ with
 // the right signing secret, ✗ with the provider's requirement under a wrong one.
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { App, ExpressReceiver, LogLevel } from '@slack/bolt'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HANDSHAKE_KINDS, HANDSHAKES } from '../../shared/receiver'
+import { startBoltApp, type BoltApp } from '../support/bolt-app'
 import { screenshot } from './support/app'
 import { browserSession } from './support/session'
 
@@ -14,25 +12,18 @@ const session = browserSession({ timeoutMs: 30_000 })
 const SLACK_SECRET = '8f742231b10e8888abcd99yyyzzz85a5'
 
 describe('the Checks page makes a provider handshake', () => {
-  let bolt: Server
-  let boltUrl = ''
+  let bolt: BoltApp
   beforeAll(async () => {
-    const receiver = new ExpressReceiver({ signingSecret: SLACK_SECRET, logLevel: LogLevel.ERROR })
-    const app = new App({ receiver, authorize: async () => ({ botToken: 'xoxb-x', botId: 'B1', botUserId: 'U1' }), logLevel: LogLevel.ERROR })
-    app.event('app_mention', async () => {})
-    bolt = await new Promise<Server>((resolve) => {
-      const server = receiver.app.listen(0, '127.0.0.1', () => resolve(server))
-    })
-    boltUrl = `http://127.0.0.1:${(bolt.address() as AddressInfo).port}/slack/events`
+    bolt = await startBoltApp(SLACK_SECRET)
   })
   afterAll(async () => {
-    await new Promise<void>((resolve) => bolt.close(() => resolve()))
+    await bolt.close()
   })
 
   async function check(secret: string) {
     const page = session.page
     await page.click('[data-testid=nav-checks]')
-    await page.fill('[data-testid=consumer-url]', boltUrl)
+    await page.fill('[data-testid=consumer-url]', bolt.url)
     await page.selectOption('[data-testid=consumer-scheme]', '')
     await page.selectOption('[data-testid=consumer-handshake]', 'slack-url-verification')
     await page.fill('[data-testid=consumer-secret]', secret)
@@ -54,7 +45,7 @@ describe('the Checks page makes a provider handshake', () => {
 
     const result = await check(SLACK_SECRET)
     expect(result.ok).toBe('true')
-    expect(result.checked).toContain(`${boltUrl} · slack-url-verification handshake ·`)
+    expect(result.checked).toContain(`${bolt.url} · slack-url-verification handshake ·`)
     expect(result.lines).toHaveLength(1)
     expect(result.lines[0]).toMatchObject({ severity: 'pass' })
     expect(result.lines[0]?.text).toMatch(/^✓/)

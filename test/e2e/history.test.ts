@@ -3,16 +3,13 @@
 // and the size, and the retention settings are saved (and read back by the engine).
 import { describe, expect, it } from 'vitest'
 import { createEndpoint, rowSelector, screenshot } from './support/app'
+import { postJson } from './support/post'
 import { browserSession } from './support/session'
 
 const session = browserSession()
 
-async function post(url: string, body: string): Promise<number> {
-  // The event id header is the endpoints' dedupe key: it names each row in the timeline.
-  const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-event': (JSON.parse(body) as { event_id: string }).event_id } })
-  await response.arrayBuffer()
-  return response.status
-}
+// The event id header is the endpoints' dedupe key: it names each row in the timeline.
+const post = (url: string, body: string): Promise<number> => postJson(url, body, { 'x-event': (JSON.parse(body) as { event_id: string }).event_id })
 
 describe('history in the browser', () => {
   it('shows the store size, clears one endpoint then everything, and saves the retention', async () => {

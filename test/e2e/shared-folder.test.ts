@@ -7,15 +7,12 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startListen } from '../support/listen-cli'
 import { rowSelector, screenshot } from './support/app'
+import { postJson } from './support/post'
 import { browserSession } from './support/session'
 
 const session = browserSession()
 
-async function post(url: string, id: string): Promise<number> {
-  const response = await fetch(url, { method: 'POST', body: JSON.stringify({ id }), headers: { 'content-type': 'application/json', 'webhook-id': id } })
-  await response.arrayBuffer()
-  return response.status
-}
+const post = (url: string, id: string): Promise<number> => postJson(url, JSON.stringify({ id }), { 'webhook-id': id })
 
 describe('listen and the app on one data folder', () => {
   it("listen's endpoint and captures show in the open app, and Show on timeline lands on them", async () => {

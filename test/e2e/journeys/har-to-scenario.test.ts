@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { REDACTED, type Har } from '../../../shared/contract'
 import { runCli } from '../../support/run-cli'
-import { createEndpoint, rowSelector } from '../support/app'
+import { createEndpoint, replayImported, rowSelector } from '../support/app'
 import { journey, screenRowCount, screenRows, shot, withStore } from '../support/journey'
 
 const day = journey('har-to-scenario', { timeoutMs: 30_000 })
@@ -105,12 +105,7 @@ describe('journey: a HAR becomes a scenario, runs, and is exported redacted', ()
     // Support imports the redacted export and replays it, re-signed, into an endpoint of theirs.
     await createEndpoint(page, { name: 'support', scheme: 'standard-webhooks', secret: SUPPORT_SECRET, dedupeHeader: 'webhook-id' })
     await page.click('[data-testid=nav-timeline]')
-    await page.click('[data-testid=import-open]')
-    const [again] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-testid=import-pick]')])
-    await again.setFiles({ name: 'run-export.har', mimeType: 'application/json', buffer: Buffer.from(exportText) })
-    await page.check('[data-testid=import-resign]')
-    await page.fill('[data-testid=import-secret]', SUPPORT_SECRET)
-    await page.click('[data-testid=import-replay]')
+    await replayImported(page, { name: 'run-export.har', text: exportText }, SUPPORT_SECRET)
     await page.locator('[data-testid=replay-result]').nth(captured.length - 1).waitFor()
     await shot(page, 'har-to-scenario-2-replayed')
     await page.keyboard.press('Escape')

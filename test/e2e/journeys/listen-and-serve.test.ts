@@ -2,26 +2,16 @@
 // captures a real client's signed POSTs (undici's fetch), `hookloop serve --data D` is opened on
 // the same folder, and what the screen shows — rows, their requests and duplicates, the row count,
 // the top bar's "N req" — equals a direct count in the SQLite file, before and while both run.
-import { Webhook } from 'standardwebhooks'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { rowSelector } from '../support/app'
+import { postStandardWebhook } from '../support/post'
 import { journey, screenRowCount, screenRows, shot, startListen, withStore } from '../support/journey'
 
 const day = journey('listen-and-serve')
 const SECRET = `whsec_${Buffer.from('listen-and-serve-secret-32-bytes').toString('base64')}`
 
-async function postSigned(url: string, id: string): Promise<number> {
-  const body = JSON.stringify({ type: 'order.paid', data: { order_id: `o_${id}` } })
-  const now = new Date()
-  const response = await fetch(url, {
-    method: 'POST',
-    body,
-    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(SECRET).sign(id, now, body) },
-  })
-  await response.arrayBuffer()
-  return response.status
-}
+const postSigned = (url: string, id: string): Promise<number> => postStandardWebhook(url, SECRET, id, JSON.stringify({ type: 'order.paid', data: { order_id: `o_${id}` } }))
 
 /** Rows the store holds for received traffic: one per (endpoint, dedupe key), with its requests. */
 function storeRows(data: string) {

@@ -6,14 +6,13 @@
 // for the app is signed at wall time and the app accepts it. A second event the app answers 500
 // fails. The subscription card's numbers and its 24 h badge equal the store's.
 import { readFileSync } from 'node:fs'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { createSecretBox, secretKeyFileOf } from '../../../electron/engine/store/secret-box'
 import { formatPercent } from '../../../renderer/src/lib/format'
 import { rowSelector } from '../support/app'
+import { startStripeWebhooksApp } from '../support/stripe-app'
 import { axisLabels, journey, overlappingPieces, screenCard, screenRows, settle, shot, withStore, type Store } from '../support/journey'
 
 const day = journey('stripe-app', { timeoutMs: 30_000 })
@@ -41,32 +40,21 @@ async function startStripeApp(secret: () => string): Promise<StripeApp> {
   const stripe = new Stripe('sk_test_journey')
   const verdicts: StripeApp['verdicts'] = []
   const signedAt: number[] = []
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      signedAt.push(Number(/t=(\d+)/.exec(String(req.headers['stripe-signature']))?.[1]) * 1000)
-      let event: { event_type?: string }
-      try {
-        event = stripe.webhooks.constructEvent(Buffer.concat(chunks), String(req.headers['stripe-signature'] ?? ''), secret()) as unknown as { event_type?: string }
-      } catch (error) {
-        verdicts.push({ ok: false, why: (error as Error).message })
-        res.writeHead(400).end(`Webhook Error: ${(error as Error).message}`)
-        return
-      }
-      verdicts.push({ ok: true, why: String(event.event_type) })
-      if (event.event_type === 'refund.created') res.writeHead(500).end('refunds are broken today')
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}')
-    })
+  const app = await startStripeWebhooksApp((req, body, res) => {
+    signedAt.push(Number(/t=(\d+)/.exec(String(req.headers['stripe-signature']))?.[1]) * 1000)
+    let event: { event_type?: string }
+    try {
+      event = stripe.webhooks.constructEvent(body, String(req.headers['stripe-signature'] ?? ''), secret()) as unknown as { event_type?: string }
+    } catch (error) {
+      verdicts.push({ ok: false, why: (error as Error).message })
+      res.writeHead(400).end(`Webhook Error: ${(error as Error).message}`)
+      return
+    }
+    verdicts.push({ ok: true, why: String(event.event_type) })
+    if (event.event_type === 'refund.created') res.writeHead(500).end('refunds are broken today')
+    else res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}')
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/stripe/webhooks`,
-    verdicts,
-    signedAt,
-    // Hookloop's forwarder keeps its connection open: close it too, or close() waits for it.
-    close: () => new Promise((resolve) => (server.close(() => resolve()), server.closeAllConnections())),
-  }
+  return { ...app, verdicts, signedAt }
 }
 
 describe('journey: a UI subscription through a failing endpoint to a real Stripe app', () => {

@@ -3,12 +3,11 @@
 // that forwards to the app — a node:http server checking with the official `stripe` package
 // (`constructEvent`). The app accepts it, sees Stripe's own headers and an `evt_…` id, and the
 // inspector shows that id beside Hookloop's. The form is shot filled in, before it is sent.
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
 import { PROVIDERS } from '../../../shared/providers'
 import { rowSelector } from '../support/app'
+import { startStripeWebhooksApp } from '../support/stripe-app'
 import { journey, shot, withStore } from '../support/journey'
 
 const day = journey('stripe-provider', { timeoutMs: 30_000 })
@@ -29,27 +28,18 @@ interface Arrival {
 async function startStripeApp(): Promise<{ url: string; arrivals: Arrival[]; stop(): Promise<void> }> {
   const stripe = new Stripe('sk_test_journey')
   const arrivals: Arrival[] = []
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      const seen = { userAgent: String(req.headers['user-agent']), contentType: String(req.headers['content-type']) }
-      try {
-        const event = stripe.webhooks.constructEvent(Buffer.concat(chunks), String(req.headers['stripe-signature'] ?? ''), SECRET)
-        arrivals.push({ ok: true, why: event.type, eventId: event.id, apiVersion: event.api_version, ...seen })
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}')
-      } catch (error) {
-        arrivals.push({ ok: false, why: (error as Error).message, eventId: null, apiVersion: null, ...seen })
-        res.writeHead(400).end(`Webhook Error: ${(error as Error).message}`)
-      }
-    })
+  const app = await startStripeWebhooksApp((req, body, res) => {
+    const seen = { userAgent: String(req.headers['user-agent']), contentType: String(req.headers['content-type']) }
+    try {
+      const event = stripe.webhooks.constructEvent(body, String(req.headers['stripe-signature'] ?? ''), SECRET)
+      arrivals.push({ ok: true, why: event.type, eventId: event.id, apiVersion: event.api_version, ...seen })
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}')
+    } catch (error) {
+      arrivals.push({ ok: false, why: (error as Error).message, eventId: null, apiVersion: null, ...seen })
+      res.writeHead(400).end(`Webhook Error: ${(error as Error).message}`)
+    }
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/stripe/webhooks`,
-    arrivals,
-    stop: () => new Promise((resolve) => (server.close(() => resolve()), server.closeAllConnections())),
-  }
+  return { url: app.url, arrivals, stop: app.close }
 }
 
 describe('journey: a Stripe subscription made in the app, with a pasted secret, to a real Stripe app', () => {

@@ -4,24 +4,16 @@
 // Last, a web page on another origin POSTs to one of them, through the browser's CORS preflight.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { createEndpoint, rowSelector } from '../support/app'
+import { postStandardWebhook } from '../support/post'
 import { journey, screenRowCount, screenRows, shot, withStore } from '../support/journey'
 
 const day = journey('two-endpoints', { timeoutMs: 30_000 })
 const SECRET = `whsec_${Buffer.from('two-endpoints-one-event-32-bytes').toString('base64')}`
 
 async function deliver(url: string, id: string): Promise<void> {
-  const body = JSON.stringify({ type: 'customer.updated', data: { id: 'cus_9' } })
-  const now = new Date()
-  const answer = await fetch(url, {
-    method: 'POST',
-    body,
-    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(SECRET).sign(id, now, body) },
-  })
-  await answer.arrayBuffer()
-  expect(answer.status).toBe(200)
+  expect(await postStandardWebhook(url, SECRET, id, JSON.stringify({ type: 'customer.updated', data: { id: 'cus_9' } }))).toBe(200)
 }
 
 describe('journey: two endpoints receiving the same event id', () => {

@@ -43,6 +43,16 @@ export async function sendEvent(page: Page, eventType = 'booking.created'): Prom
   await page.waitForSelector('[data-testid=toast]:has-text("Sent 1 event")')
 }
 
+/** Picks an export (HAR) in the timeline's import dialog and replays it to its endpoint, re-signed with `secret`. */
+export async function replayImported(page: Page, file: { name: string; text: string }, secret: string): Promise<void> {
+  await page.click('[data-testid=import-open]')
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-testid=import-pick]')])
+  await chooser.setFiles({ name: file.name, mimeType: 'application/json', buffer: Buffer.from(file.text) })
+  await page.check('[data-testid=import-resign]')
+  await page.fill('[data-testid=import-secret]', secret)
+  await page.click('[data-testid=import-replay]')
+}
+
 /** A timeline row, found by a property, once it satisfies `where` (a CSS attribute selector). */
 export function rowSelector(where: string): string {
   return `[data-testid=timeline-row]${where}`

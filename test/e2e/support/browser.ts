@@ -43,3 +43,9 @@ export async function openBrowser(options: { colorScheme?: 'light' | 'dark'; wid
     },
   }
 }
+
+/** What a file's beforeAll made, or an error saying where it is made when a test reads it too early. */
+export function ready<T>(made: T | undefined, where: string): T {
+  if (made === undefined) throw new Error(where)
+  return made
+}

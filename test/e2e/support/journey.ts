@@ -11,7 +11,7 @@ import Database from 'better-sqlite3'
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { openApp } from './app'
-import { openBrowser, type Browser } from './browser'
+import { openBrowser, ready, type Browser } from './browser'
 import { CLI, startServe, type Served, type ServeOptions } from './serve'
 
 export const SHOTS = process.env.HOOKLOOP_JOURNEY_SHOTS ?? join(tmpdir(), 'journeys')
@@ -67,18 +67,9 @@ export function journey(name: string, options: { timeoutMs?: number } = {}): Jou
     for (const folder of [data, work]) if (folder) rmSync(folder, { recursive: true, force: true })
   })
   const day: Journey = {
-    get page() {
-      if (!browser) throw new Error('the browser opens in the journey’s beforeAll')
-      return browser.page
-    },
-    get data() {
-      if (!data) throw new Error('the data folder is made in the journey’s beforeAll')
-      return data
-    },
-    get work() {
-      if (!work) throw new Error('the work folder is made in the journey’s beforeAll')
-      return work
-    },
+    get page() { return ready(browser, 'the browser opens in the journey’s beforeAll').page },
+    get data() { return ready(data, 'the data folder is made in the journey’s beforeAll') },
+    get work() { return ready(work, 'the work folder is made in the journey’s beforeAll') },
     async serve(serveOptions = {}) {
       const served = day.track(await startServe([], { ...serveOptions, dataDir: day.data }))
       await openApp(day.page, served.url)

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { openApp, screenshot } from './app'
-import { openBrowser, type Browser } from './browser'
+import { openBrowser, ready, type Browser } from './browser'
 import { startServe, type Served } from './serve'
 
 export interface Session {
@@ -15,8 +15,8 @@ export interface Session {
   readonly page: Page
   /** The scratch folder (with `work` given). */
   readonly work: string
-  /** A fresh `hookloop serve`, the app opened on it in the page; it stops after the test. */
-  fresh(): Promise<Served>
+  /** A fresh `hookloop serve`, the app opened on it in the page (given with it); it stops after the test. */
+  fresh(): Promise<Served & { page: Page }>
 }
 
 export function browserSession(options: { timeoutMs?: number; work?: string } = {}): Session {
@@ -39,18 +39,12 @@ export function browserSession(options: { timeoutMs?: number; work?: string } = 
     served = null
   })
   const session: Session = {
-    get page() {
-      if (!browser) throw new Error('the browser opens in the file’s beforeAll')
-      return browser.page
-    },
-    get work() {
-      if (!work) throw new Error('browserSession({ work }) makes the scratch folder')
-      return work
-    },
+    get page() { return ready(browser, 'the browser opens in the file’s beforeAll').page },
+    get work() { return ready(work, 'browserSession({ work }) makes the scratch folder') },
     async fresh() {
       served = await startServe()
       await openApp(session.page, served.url)
-      return served
+      return { ...served, page: session.page }
     },
   }
   return session

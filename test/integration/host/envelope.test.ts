@@ -3,8 +3,7 @@
 // from the body, the delivery detail shows the body as sent, Replay sends the same payload again,
 // and a recording of it keeps the envelope and replays headless with the same outcome.
 import { describe, expect, it } from 'vitest'
-import { parseScenario } from '../../../shared/scenario'
-import { runScenario } from '../../../electron/engine/scenarios/run'
+import { recordingSession, replayRecording } from './support/recording'
 import { settled, useHostSessions } from './support/session'
 
 const openSession = useHostSessions()
@@ -14,9 +13,7 @@ const PAYLOAD = JSON.stringify({ event: 'message.received', message: { id: 'msg_
 
 describe('payload envelope through the host', () => {
   it('sends, shows, replays and records the payload as the whole body', async () => {
-    const { host: h, call } = await openSession()
-    await call('clock.set', { mode: 'virtual' })
-    await call('record.start', {})
+    const { host: h, call } = await recordingSession(openSession)
     const inbox = await call('endpoint.create', { name: 'cs inbox', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: { type: 'template', template: '${event}_${message.id}' } })
     const sub = await call('subscription.create', { name: 'csku', target: { endpointId: inbox.id }, scheme: 'standard-webhooks', secret: SECRET, policyId: 'csku', envelope: 'payload' })
     expect(sub.envelope).toBe('payload')
@@ -36,14 +33,8 @@ describe('payload envelope through the host', () => {
       [PAYLOAD, 'message.received_msg_88412', 2, 1],
     ])
 
-    const recorded = await call('record.stop', {})
-    expect(recorded.problems).toEqual([])
-    const parsed = parseScenario(recorded.text)
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems))
-    expect(parsed.scenario.subscriptions.map((s) => s.envelope)).toEqual(['payload'])
-    expect(parsed.scenario.events.map((e) => e.payload)).toEqual([JSON.parse(PAYLOAD), JSON.parse(PAYLOAD)])
-    const report = await runScenario(parsed.scenario)
-    expect(report.expectations.filter((e) => !e.ok)).toEqual([])
-    expect(report.ok).toBe(true)
+    const { scenario } = await replayRecording(call)
+    expect(scenario.subscriptions.map((s) => s.envelope)).toEqual(['payload'])
+    expect(scenario.events.map((e) => e.payload)).toEqual([JSON.parse(PAYLOAD), JSON.parse(PAYLOAD)])
   })
 })

@@ -23,8 +23,15 @@ async function cardsMatching(call: HostSession['call'], expected: (view: Subscri
   return views
 }
 
-function openStore(session: HostSession): Database.Database {
-  return new Database(session.host.engine.db.name, { readonly: true, fileMustExist: true })
+/** Once the engine has written all it holds, reads its store file on a connection of its own, closed after `read`. */
+async function readStore(session: HostSession, read: (db: Database.Database) => Promise<void>): Promise<void> {
+  await session.host.engine.quiesce()
+  const db = new Database(session.host.engine.db.name, { readonly: true, fileMustExist: true })
+  try {
+    await read(db)
+  } finally {
+    db.close()
+  }
 }
 
 describe('the numbers on screen, against the store', () => {
@@ -34,9 +41,7 @@ describe('the numbers on screen, against the store', () => {
     const consumer = await startConsumer()
     try {
       const mix = await seedKnownMix(call, { receiverUrl: host.engine.receiver.url, consumerUrl: consumer.url })
-      await host.engine.quiesce()
-      const db = openStore(session)
-      try {
+      await readStore(session, async (db) => {
         const direct = (id: string) => directMetrics(db, id, Date.now())
         const cards = await cardsMatching(call, (v) => direct(v.id))
         expect(cards).toHaveLength(Object.keys(mix.subs).length)
@@ -74,9 +79,7 @@ describe('the numbers on screen, against the store', () => {
 
         // The top bar: the captured requests of the data folder.
         expect((await call('history.size', {})).requests).toBe(count('SELECT COUNT(*) FROM requests'))
-      } finally {
-        db.close()
-      }
+      })
     } finally {
       await consumer.close()
     }
@@ -98,14 +101,10 @@ describe('the numbers on screen, against the store', () => {
       await settled(host, await send(failing.id))
       await settled(host, await send(late.id))
       expect(host.engine.clock.now() - Date.now()).toBeGreaterThan(24 * 3600_000 - 3 * 3600_000)
-      await host.engine.quiesce()
-      const db = openStore(session)
-      try {
+      await readStore(session, async (db) => {
         const card = (await cardsMatching(call, (v) => directMetrics(db, v.id, Date.now()))).find((v) => v.id === failing.id)
         expect(card?.metrics).toMatchObject({ deliveries: 1, attempts: 10, successes: 0, failures: 10, deliveries24h: 1, failed24h: 1, failureRate24h: 1 })
-      } finally {
-        db.close()
-      }
+      })
     } finally {
       await consumer.close()
     }
@@ -122,17 +121,13 @@ describe('the numbers on screen, against the store', () => {
     const sub = await call('subscription.create', { name: 'short feed', target: { endpointId: endpoint.id }, scheme: 'standard-webhooks', policyId: 'pandoktorek' })
     const [id] = (await call('event.send', { subscriptionId: sub.id, eventType: 'invoice.failed', payload: '{}', count: 1, faults: [] })).deliveryIds
     await settled(host, [id!])
-    await host.engine.quiesce()
-    const db = openStore(session)
-    try {
+    await readStore(session, async (db) => {
       // Arrivals at 0, 2, 6, 14, 30 … min: the window of 10 min holds the first three, so two are duplicates.
       expect(db.prepare('SELECT duplicate_number FROM requests ORDER BY id').pluck().all()).toEqual([1, 2, 3, 1, 1, 1, 1, 1, 1, 1])
       const card = (await cardsMatching(call, (v) => directMetrics(db, v.id, Date.now()))).find((v) => v.id === sub.id)
       const [row] = (await call('timeline.page', { offset: 0, limit: 10, filter: { subscriptionId: sub.id } })).rows
       expect([card?.metrics.duplicates, row?.duplicates]).toEqual([2, 2])
-    } finally {
-      db.close()
-    }
+    })
   })
 
   it('a received row counts every arrival of its key, past the marks it draws', async () => {
@@ -145,15 +140,11 @@ describe('the numbers on screen, against the store', () => {
       const response = await fetch(`${host.engine.receiver.url}/h/inbox`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'webhook-id': 'evt_storm' } })
       await response.arrayBuffer()
     }
-    await host.engine.quiesce()
-    const db = openStore(session)
-    try {
+    await readStore(session, async (db) => {
       const { rows, total } = await call('timeline.page', { offset: 0, limit: 10, filter: { endpointId: inbox.id } })
       expect(total).toBe(1)
       expect({ attempts: rows[0]?.attempts, duplicates: rows[0]?.duplicates }).toEqual(directRow(db, rows[0]!))
       expect(rows[0]).toMatchObject({ attempts: arrivals, duplicates: arrivals - 1 })
-    } finally {
-      db.close()
-    }
+    })
   })
 })

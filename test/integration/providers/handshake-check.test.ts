@@ -1,11 +1,9 @@
 import { createHmac } from 'node:crypto'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { App, ExpressReceiver, LogLevel } from '@slack/bolt'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runConsumerCheck } from '../../../electron/engine/conformance/consumer'
 import { HANDSHAKE_KINDS } from '../../../shared/receiver'
 import { freshPrivateKey } from '../../../electron/engine/signatures'
+import { startBoltApp, type BoltApp } from '../../support/bolt-app'
 import { runCli } from '../../support/run-cli'
 import { startHarness, type Harness } from '../receiver/support'
 import { consumerPool, rawBody } from './support'
@@ -17,23 +15,15 @@ import { consumerPool, rawBody } from './support'
 const SLACK_SECRET = '8f742231b10e8888abcd99yyyzzz85a5'
 
 describe('hookloop check --handshake', () => {
-  let boltServer: Server
-  let boltUrl = ''
+  let bolt: BoltApp
   let hookloop: Harness
   const consumers = consumerPool()
   beforeAll(async () => {
-    const receiver = new ExpressReceiver({ signingSecret: SLACK_SECRET, logLevel: LogLevel.ERROR })
-    // The app as Bolt's docs set one up on an ExpressReceiver: Bolt itself answers url_verification.
-    const bolt = new App({ receiver, authorize: async () => ({ botToken: 'xoxb-x', botId: 'B1', botUserId: 'U1' }), logLevel: LogLevel.ERROR })
-    bolt.event('app_mention', async () => {})
-    boltServer = await new Promise<Server>((resolve) => {
-      const server = receiver.app.listen(0, '127.0.0.1', () => resolve(server))
-    })
-    boltUrl = `http://127.0.0.1:${(boltServer.address() as AddressInfo).port}/slack/events`
+    bolt = await startBoltApp(SLACK_SECRET)
     hookloop = await startHarness()
   })
   afterAll(async () => {
-    await new Promise<void>((resolve) => boltServer.close(() => resolve()))
+    await bolt.close()
     await hookloop.stop()
     await consumers.close()
   })
@@ -41,18 +31,18 @@ describe('hookloop check --handshake', () => {
   const query = (url: string | undefined, name: string) => new URL(url ?? '', 'http://x').searchParams.get(name) ?? ''
 
   it('a Bolt ExpressReceiver answers Slack url_verification: the check passes, from the command line too', async () => {
-    const result = await runConsumerCheck({ url: boltUrl, handshake: 'slack-url-verification', secret: SLACK_SECRET })
+    const result = await runConsumerCheck({ url: bolt.url, handshake: 'slack-url-verification', secret: SLACK_SECRET })
     expect(result).toMatchObject({ ok: true, scheme: null, handshake: 'slack-url-verification' })
     expect(result.checks).toHaveLength(1)
     expect(result.checks[0]).toMatchObject({ id: 'handshake_answered', severity: 'pass', detail: expect.stringMatching(/^answered the url_verification challenge in \d+ ms$/) as unknown as string })
-    const cli = await runCli(['check', boltUrl, '--handshake', 'slack-url-verification', '--secret', SLACK_SECRET])
+    const cli = await runCli(['check', bolt.url, '--handshake', 'slack-url-verification', '--secret', SLACK_SECRET])
     expect(cli.code).toBe(0)
     expect(cli.stdout).toContain('✓ Answers the Slack url_verification handshake: answered the url_verification challenge')
     expect(cli.stdout).toMatch(/PASS: 1 of 1 checks pass/)
   })
 
   it('the same Bolt app, checked with the wrong signing secret, refuses the handshake (401): ✗ with the provider\u2019s requirement', async () => {
-    const cli = await runCli(['check', boltUrl, '--handshake', 'slack-url-verification', '--secret', 'not-the-secret'])
+    const cli = await runCli(['check', bolt.url, '--handshake', 'slack-url-verification', '--secret', 'not-the-secret'])
     expect(cli.code).toBe(1)
     expect(cli.stdout).toMatch(/✗ Answers the Slack url_verification handshake: answered 401; the handshake needs 200 with the challenge/)
     expect(cli.stdout).toContain('fix: Slack needs 200 with the challenge as plain text')
@@ -107,10 +97,10 @@ describe('hookloop check --handshake', () => {
   })
 
   it('bad usage: an unknown handshake, a missing secret, and no scheme nor handshake exit 2', async () => {
-    expect((await runCli(['check', boltUrl, '--handshake', 'nope'])).stderr).toMatch(/unknown handshake "nope"/)
-    const noSecret = await runCli(['check', boltUrl, '--handshake', 'x-crc'])
+    expect((await runCli(['check', bolt.url, '--handshake', 'nope'])).stderr).toMatch(/unknown handshake "nope"/)
+    const noSecret = await runCli(['check', bolt.url, '--handshake', 'x-crc'])
     expect(noSecret.code).toBe(2)
     expect(noSecret.stderr).toMatch(/missing --secret/)
-    expect((await runCli(['check', boltUrl, '--secret', 's'])).stderr).toMatch(/missing --scheme/)
+    expect((await runCli(['check', bolt.url, '--secret', 's'])).stderr).toMatch(/missing --scheme/)
   })
 })

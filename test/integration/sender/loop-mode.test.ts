@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { answer, linkedAttemptId, startSender, startServer, type SenderRig, type TestServer } from './support'
+import { answer, deliveredOnce, linkedAttemptId, startSender, startServer, type SenderRig, type TestServer } from './support'
 
 // A subscription that targets one of our own endpoints goes wherever the engine says that
 // endpoint is right now (tunnel URL when up, loopback otherwise), asked again for every attempt.
@@ -27,10 +27,7 @@ describe('loop mode targets', () => {
     server = await startServer(rig.clock, (req, res) => answer(++n === 1 ? 503 : 200)(req, res))
     base = server.url
     const { sender } = rig
-    sender.createSubscription({ id: 'loop', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', policy: 'csku' })
-    const id = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
-    await sender.settled()
-    const { delivery, attempts } = sender.getDelivery(id)
+    const { delivery, attempts } = await deliveredOnce(sender, { id: 'loop', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', policy: 'csku' }, { eventType: 'a', payload: {} })
     expect(delivery.status).toBe('succeeded')
     expect(asked).toEqual(['orders', 'orders'])
     expect(server.requests.map((r) => r.path)).toEqual(['/e/orders', '/e/orders'])
@@ -47,10 +44,7 @@ describe('loop mode targets', () => {
       },
     })
     const { sender } = rig
-    sender.createSubscription({ id: 'loop', target: { endpoint: 'gone' }, scheme: 'standard-webhooks', policy: 'csku' })
-    const id = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
-    await sender.settled()
-    const { delivery, attempts } = sender.getDelivery(id)
+    const { delivery, attempts } = await deliveredOnce(sender, { id: 'loop', target: { endpoint: 'gone' }, scheme: 'standard-webhooks', policy: 'csku' }, { eventType: 'a', payload: {} })
     expect(delivery.status).toBe('failed')
     expect(attempts).toHaveLength(4)
     expect(attempts[0]).toMatchObject({ outcome: 'connection_error', decision: 'retry', url: null })
@@ -60,9 +54,6 @@ describe('loop mode targets', () => {
   it('without a resolver attached, a loop-mode attempt says so', async () => {
     rig = startSender({ start: 0 })
     const { sender } = rig
-    sender.createSubscription({ id: 'loop', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', policy: 'github' })
-    const id = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
-    await sender.settled()
-    expect(sender.getDelivery(id).attempts[0]?.error).toMatch(/no receiver is attached/)
+    expect((await deliveredOnce(sender, { id: 'loop', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', policy: 'github' }, { eventType: 'a', payload: {} })).attempts[0]?.error).toMatch(/no receiver is attached/)
   })
 })

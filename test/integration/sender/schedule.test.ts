@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { expectedSchedule, POLICY_PRESETS } from '../../../shared/sender'
 import { createScaledClock } from '../../../electron/engine/clock'
-import { answer, closedAfterEach, linkedAttemptId, startSender, startServer } from './support'
+import { answer, closedAfterEach, deliveredOnce, linkedAttemptId, startSender, startServer } from './support'
 
 // Whole retry schedules played out on the virtual clock against real loopback servers: every
 // attempt recorded at its exact clock time, the receiver seeing it at that same time.
@@ -15,10 +15,7 @@ describe('full schedules on the virtual clock', () => {
     t.rig = startSender({ start: 0 })
     t.server = await startServer(t.rig.clock, answer(503))
     const { sender } = t.rig
-    sender.createSubscription({ id: 'a', target: { url: `${t.server.url}/hook` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const { deliveries } = sender.publish({ eventType: 'booking.created', payload: { booking: 42 } })
-    await sender.settled()
-    const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
+    const { delivery, attempts } = await deliveredOnce(sender, { id: 'a', target: { url: `${t.server.url}/hook` }, scheme: 'standard-webhooks', policy: 'pandoktorek' }, { eventType: 'booking.created', payload: { booking: 42 } })
     expect(delivery).toMatchObject({ status: 'failed', attempts: 10, nextAttemptAt: null, lastStatusCode: 503 })
     expect(attempts.map((a) => a.startedAt / MIN)).toEqual([0, 2, 6, 14, 30, 62, 126, 254, 510, 870])
     expect(attempts.map((a) => a.startedAt)).toEqual(expectedSchedule(POLICY_PRESETS.pandoktorek).map((s) => s.at_ms))
@@ -38,10 +35,7 @@ describe('full schedules on the virtual clock', () => {
     let n = 0
     t.server = await startServer(t.rig.clock, (req, res) => answer(++n <= 2 ? 500 : 200)(req, res))
     const { sender } = t.rig
-    sender.createSubscription({ id: 'a', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const { deliveries } = sender.publish({ eventType: 'booking.created', payload: {} })
-    await sender.settled()
-    const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
+    const { delivery, attempts } = await deliveredOnce(sender, { id: 'a', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' }, { eventType: 'booking.created', payload: {} })
     expect(delivery.status).toBe('succeeded')
     expect(attempts.map((a) => [a.startedAt / MIN, a.outcome])).toEqual([
       [0, 'http_500'],
@@ -54,10 +48,7 @@ describe('full schedules on the virtual clock', () => {
     t.rig = startSender({ start: 0 })
     t.server = await startServer(t.rig.clock, answer(500))
     const { sender } = t.rig
-    sender.createSubscription({ id: 'b', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'csku' })
-    const { deliveries } = sender.publish({ eventType: 'message.received', payload: { message: { id: 'm1' } } })
-    await sender.settled()
-    const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
+    const { delivery, attempts } = await deliveredOnce(sender, { id: 'b', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'csku' }, { eventType: 'message.received', payload: { message: { id: 'm1' } } })
     expect(delivery).toMatchObject({ status: 'failed', attempts: 4 })
     expect(attempts.map((a) => a.startedAt)).toEqual([0, 30_000, 60_000, 90_000])
   })
@@ -67,10 +58,7 @@ describe('full schedules on the virtual clock', () => {
     t.rig = startSender({ clock: clock as never })
     t.server = await startServer(clock, answer(500))
     const { sender } = t.rig
-    sender.createSubscription({ id: 'b', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'csku' })
-    const { deliveries } = sender.publish({ eventType: 'message.received', payload: {} })
-    await sender.settled()
-    const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
+    const { delivery, attempts } = await deliveredOnce(sender, { id: 'b', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'csku' }, { eventType: 'message.received', payload: {} })
     expect(delivery).toMatchObject({ status: 'failed', attempts: 4 })
     for (let i = 1; i < attempts.length; i++) expect(attempts[i]!.startedAt - attempts[i - 1]!.startedAt).toBeGreaterThanOrEqual(30_000)
   })
@@ -80,10 +68,7 @@ describe('full schedules on the virtual clock', () => {
     let n = 0
     t.server = await startServer(t.rig.clock, (req, res) => answer(++n === 1 ? 201 : 200)(req, res))
     const { sender } = t.rig
-    sender.createSubscription({ id: 'b', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'csku' })
-    const { deliveries } = sender.publish({ eventType: 'message.received', payload: {} })
-    await sender.settled()
-    const { delivery, attempts } = sender.getDelivery(deliveries[0]!.id)
+    const { delivery, attempts } = await deliveredOnce(sender, { id: 'b', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'csku' }, { eventType: 'message.received', payload: {} })
     expect(delivery.status).toBe('succeeded')
     expect(attempts.map((a) => [a.startedAt, a.outcome, a.decision])).toEqual([
       [0, 'http_201', 'retry'],

@@ -18,23 +18,33 @@ const SQL = {
   quoted: { sql: "INSERT INTO kv (k, v, \"blob\") VALUES (? || ' pays ''$x'' at 12:30 @noon', ? /* :v */, NULL) -- $tail\n", params: ['k', 'v'], tables: [] },
 } as const
 
+/** A fresh SQLite file holding the one kv table these writes go to. */
+function kvFile(prefix: string): { file: string; db: Database; close(): void } {
+  const temp = makeTempDir(prefix)
+  const file = join(temp.dir, 'w.db')
+  const db = openDatabase({ file, migrations: [{ version: 1, name: 'kv', sql: 'CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER NOT NULL, blob BLOB)' }] })
+  const close = (): void => {
+    db.close()
+    temp.cleanup()
+  }
+  return { file, db, close }
+}
+
 describe.each(['inline', 'thread'] as const)('SqlWriter (%s)', (mode) => {
-  let temp: ReturnType<typeof makeTempDir>
+  let kv: ReturnType<typeof kvFile>
   let db: Database
   let writer: SqlWriter
 
   function open(): void {
-    temp = makeTempDir('hookloop-sql-writer-')
-    const file = join(temp.dir, 'w.db')
-    db = openDatabase({ file, migrations: [{ version: 1, name: 'kv', sql: 'CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER NOT NULL, blob BLOB)' }] })
-    writer = mode === 'inline' ? createInlineWriter(db, SQL) : createSqlWriterThread({ file, statements: SQL })
+    kv = kvFile('hookloop-sql-writer-')
+    db = kv.db
+    writer = mode === 'inline' ? createInlineWriter(db, SQL) : createSqlWriterThread({ file: kv.file, statements: SQL })
   }
   const count = () => db.prepare('SELECT COUNT(*) FROM kv').pluck().get() as number
 
   afterEach(() => {
     writer.close()
-    db.close()
-    temp.cleanup()
+    kv.close()
   })
 
   it('a resolved write is committed and visible on the caller connection, with its statements together', async () => {
@@ -100,25 +110,23 @@ describe.each(['inline', 'thread'] as const)('SqlWriter (%s)', (mode) => {
 // The receiver's mode: a batch whose commit fails is kept, whole and in order, and retried; whoever
 // waits on it is told; a stamp runs once, just before the commit, and what it sets is what lands.
 describe.each(['inline', 'thread'] as const)('SqlWriter keeping failed batches (%s)', (mode) => {
-  let temp: ReturnType<typeof makeTempDir>
+  let kv: ReturnType<typeof kvFile>
   let db: Database
   let writer: SqlWriter
   const errors: Array<{ message: string; pending: number }> = []
 
   afterEach(() => {
     writer.close()
-    db.close()
-    temp.cleanup()
+    kv.close()
     errors.length = 0
   })
 
   it('keeps a failed batch queued, rejects its waiters, and commits it in order once the store works', async () => {
-    temp = makeTempDir('hookloop-sql-writer-keep-')
-    const file = join(temp.dir, 'w.db')
-    db = openDatabase({ file, migrations: [{ version: 1, name: 'kv', sql: 'CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER NOT NULL, blob BLOB)' }] })
+    kv = kvFile('hookloop-sql-writer-keep-')
+    db = kv.db
     // Retries only when asked (flushNow, a new write): the test decides when the store works again.
     const keep = { onError: (error: Error, pending: number) => errors.push({ message: error.message, pending }), retryMs: 3_600_000 }
-    writer = mode === 'inline' ? createInlineWriter(db, SQL, { keep }) : createSqlWriterThread({ file, statements: SQL, keep })
+    writer = mode === 'inline' ? createInlineWriter(db, SQL, { keep }) : createSqlWriterThread({ file: kv.file, statements: SQL, keep })
     db.exec(`CREATE TRIGGER fail BEFORE INSERT ON kv BEGIN SELECT RAISE(ABORT, 'simulated disk failure'); END;`)
     const row = { k: 'a', v: 0, blob: Buffer.from([0, 255]) }
     let stamps = 0
@@ -149,35 +157,28 @@ describe.each(['inline', 'thread'] as const)('SqlWriter keeping failed batches (
 // Lanes (the receiver): large writes are committed apart from small ones and small ones go first,
 // except where a key ties a small write to a large one queued before it. Taken bytes move to the
 // writer thread without a copy, and come back when their batch fails, for its retry.
-const TAKING = {
-  put: { sql: 'INSERT INTO kv (k, v, blob) VALUES (?, ?, ?)', params: ['k', 'v', 'blob'], tables: [], takes: ['blob'] },
-  bump: { sql: 'UPDATE kv SET v = v + ? WHERE k = ?', params: ['by', 'k'], tables: [] },
-  // Placeholder markers that are text to SQLite: in a string literal, a comment, a quoted name.
-  quoted: { sql: "INSERT INTO kv (k, v, \"blob\") VALUES (? || ' pays ''$x'' at 12:30 @noon', ? /* :v */, NULL) -- $tail\n", params: ['k', 'v'], tables: [] },
-} as const
+const TAKING = { ...SQL, put: { ...SQL.put, takes: ['blob'] } } as const
 
 describe.each(['inline', 'thread'] as const)('SqlWriter lanes and taken bytes (%s)', (mode) => {
-  let temp: ReturnType<typeof makeTempDir>
+  let kv: ReturnType<typeof kvFile>
   let db: Database
   let writer: SqlWriter
   const errors: string[] = []
 
   function open(keepFailed = false): void {
-    temp = makeTempDir('hookloop-sql-writer-lanes-')
-    const file = join(temp.dir, 'w.db')
-    db = openDatabase({ file, migrations: [{ version: 1, name: 'kv', sql: 'CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER NOT NULL, blob BLOB)' }] })
+    errors.length = 0
+    kv = kvFile('hookloop-sql-writer-lanes-')
+    db = kv.db
     const options = {
       lanes: { largeBytes: 1000, batchBytes: 1000 },
       ...(keepFailed ? { keep: { onError: (error: Error) => errors.push(error.message), retryMs: 3_600_000 } } : {}),
     }
-    writer = mode === 'inline' ? createInlineWriter(db, TAKING, options) : createSqlWriterThread({ file, statements: TAKING, ...options })
+    writer = mode === 'inline' ? createInlineWriter(db, TAKING, options) : createSqlWriterThread({ file: kv.file, statements: TAKING, ...options })
   }
 
   afterEach(() => {
     writer.close()
-    db.close()
-    temp.cleanup()
-    errors.length = 0
+    kv.close()
   })
 
   it('commits small writes before large ones queued earlier, keeping the order of writes that share a key', async () => {

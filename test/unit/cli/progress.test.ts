@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { stderrProgress } from '../../../electron/cli/progress'
 import { parseSince } from '../../../electron/cli/list-filters'
 
-function stream(isTTY: boolean): { stream: NodeJS.WriteStream; written: () => string } {
+/** What stderrProgress writes to a stream (a terminal or not) for these updates and its end. */
+function drawn(isTTY: boolean, label: string, updates: Array<[done: number, total: number, what: string]>): string {
   const chunks: string[] = []
   const writable = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -14,26 +15,19 @@ function stream(isTTY: boolean): { stream: NodeJS.WriteStream; written: () => st
     },
   }) as unknown as NodeJS.WriteStream
   ;(writable as { isTTY?: boolean }).isTTY = isTTY
-  return { stream: writable, written: () => chunks.join('') }
+  const progress = stderrProgress(label, writable)
+  for (const [done, total, what] of updates) progress.update(done, total, what)
+  progress.end()
+  return chunks.join('')
 }
 
 describe('stderrProgress', () => {
   it('draws done/total on one line of a terminal and clears it', () => {
-    const tty = stream(true)
-    const progress = stderrProgress('export', tty.stream)
-    progress.update(200, 500, 'rows read')
-    progress.update(500, 500, 'rows read')
-    progress.end()
-    expect(tty.written()).toBe('\r\x1b[2Kexport: 200/500 rows read\r\x1b[2Kexport: 500/500 rows read\r\x1b[2K')
+    expect(drawn(true, 'export', [[200, 500, 'rows read'], [500, 500, 'rows read']])).toBe('\r\x1b[2Kexport: 200/500 rows read\r\x1b[2Kexport: 500/500 rows read\r\x1b[2K')
   })
 
   it('writes nothing when the stream is not a terminal', () => {
-    const pipe = stream(false)
-    const progress = stderrProgress('prune', pipe.stream)
-    progress.update(1, 2, 'requests deleted')
-    progress.update(2, 2, 'requests deleted')
-    progress.end()
-    expect(pipe.written()).toBe('')
+    expect(drawn(false, 'prune', [[1, 2, 'requests deleted'], [2, 2, 'requests deleted']])).toBe('')
   })
 })
 
