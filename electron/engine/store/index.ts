@@ -31,3 +31,12 @@ export { createInlineWriter, type SqlWriterOptions, type SqlWriter, type WriteOp
 export { createSqlWriterThread } from './sql-writer-thread'
 export { type Subscription, createSubscriptionStatements, type SubscriptionRow, type SubscriptionTarget, subscriptionFromRow, subscriptionToRow, type SubscriptionStatements } from './subscriptions'
 export { createTimelineReads, GROUP_MARKS_LIMIT, type TimelineAttemptRow } from './timeline-reads'
+// Two store engines (docs/ARCHITECTURE.md, "Two store engines"): one SQL, an adapter each.
+export { type SqlEngine, type SqlRunResult, type StoreKind, numberedParameters } from './sql-engine'
+export { createSqliteEngine } from './sqlite-engine'
+export { openPostgresEngine } from './postgres-engine'
+export { parseStoreLocation, describePostgresUrl, type StoreLocation } from './store-location'
+export { openStore, type OpenedStore, type OpenStoreOptions } from './open-store'
+export { migratePostgres, postgresSchemaVersion, type PostgresMigration } from './postgres-migrate'
+export { POSTGRES_BASELINE_VERSION } from './postgres-schema'
+export { copyStore, COPIED_TABLES, tableColumns, type TableCopy, type CopiedTable } from './store-copy'

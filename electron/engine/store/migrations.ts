@@ -4,7 +4,13 @@ import { StoreError } from './store-error'
 export interface Migration {
   version: number
   name: string
+  /** The step on SQLite. */
   sql: string
+  /**
+   * The same step on PostgreSQL: required after POSTGRES_BASELINE_VERSION (store/postgres-schema.ts),
+   * whose one step stands for every migration up to it on a new team database.
+   */
+  postgres?: string
 }
 
 // Each migration runs in its own transaction together with the bump of PRAGMA user_version, so
