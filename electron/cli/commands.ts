@@ -24,5 +24,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   replay: { summary: 'send the requests of a HAR or case file again, re-signed', load: () => import('./replay').then((m) => m.replayCommand) },
   trigger: { summary: 'deliver one catalog event exactly as a provider would, under its retry policy', load: () => import('./trigger').then((m) => m.triggerCommand) },
   mcp: { summary: 'an MCP server on stdio for coding agents: read the timeline, explain signatures, trigger events, add fault rules', load: () => import('./mcp').then((m) => m.mcpCommand) },
+  store: { summary: 'copy a whole store between a data folder and a team PostgreSQL, or show what a store holds', load: () => import('./store').then((m) => m.storeCommand) },
   serve: { summary: 'open the app in your browser (engine + UI on 127.0.0.1)', load: () => import('./serve').then((m) => m.serveCommand) },
 }
