@@ -292,6 +292,21 @@ export const MIGRATIONS: readonly Migration[] = [
     // A provider subscription made before this column follows its pack's default version.
     sql: `ALTER TABLE subscriptions ADD COLUMN api_version TEXT;`,
   },
+  {
+    version: 11,
+    name: 'deliveries.claimed_by, deliveries.lease_until',
+    // Who holds a delivery's attempt and until when (wall ms): a process claims a due delivery in
+    // one conditional update before it sends, so two processes on one store never send it both;
+    // a claim whose lease ran out (its process died) is taken over by another (store/deliveries.ts).
+    sql: `
+      ALTER TABLE deliveries ADD COLUMN claimed_by TEXT;
+      ALTER TABLE deliveries ADD COLUMN lease_until INTEGER;
+    `,
+    postgres: `
+      ALTER TABLE deliveries ADD COLUMN claimed_by TEXT;
+      ALTER TABLE deliveries ADD COLUMN lease_until BIGINT;
+    `,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0
