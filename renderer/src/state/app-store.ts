@@ -21,7 +21,7 @@ export const useApp = create<AppState>(() => ({
   timeline: emptyTimeline,
   timelineLoading: false,
   filter: {},
-  following: null,
+  hiddenArrivals: new Map(),
   view: 'timeline',
   layout: 'timeline',
   selection: null,

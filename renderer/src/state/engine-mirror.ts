@@ -5,8 +5,8 @@ import type { EventName, EventMessage, EventPayloads, Snapshot, TimelineRow } fr
 import type { ConnectionState, EngineClient } from '../transport/client'
 import { useApp, type AppState } from './app-store'
 import { applyUpserts } from './timeline-model'
-import { clockKey } from './clock-groups'
-import { reloadTimeline, showOnTimeline } from './timeline-rows'
+import { noteArrivals } from './hidden-arrivals'
+import { reloadTimeline } from './timeline-rows'
 import { verdictsOf } from './row-verdicts'
 import { toast } from './toasts'
 
@@ -81,10 +81,13 @@ export function applyBatch(batch: EventMessage[]): void {
     }
   }
   if (snapshot !== useApp.getState().snapshot) patch.snapshot = snapshot
-  noticeClocks(upserts, snapshot)
-  if (upserts.length > 0 && !reset) {
-    const { timeline, filter } = useApp.getState()
-    patch.timeline = applyUpserts(timeline, upserts, filter)
+  noticeSimulations(upserts, snapshot)
+  if (upserts.length > 0) {
+    const { timeline, filter, hiddenArrivals } = useApp.getState()
+    if (!reset) patch.timeline = applyUpserts(timeline, upserts, filter)
+    // What the filter hides is counted even when the list is read again: it stays hidden there too.
+    const hidden = noteArrivals(hiddenArrivals, upserts, filter)
+    if (hidden !== hiddenArrivals) patch.hiddenArrivals = hidden
   }
   if (upserts.length > 0 || reset) patch.storeVersion = useApp.getState().storeVersion + 1
   if (Object.keys(patch).length > 0) useApp.setState(patch)
@@ -92,15 +95,10 @@ export function applyBatch(batch: EventMessage[]): void {
 }
 
 const askedSimulations = new Set<string>()
-/** A row of a simulation the snapshot does not list yet: read the snapshot again for its name; a followed row: show its clock. */
-function noticeClocks(rows: TimelineRow[], snapshot: Snapshot | null): void {
-  const following = useApp.getState().following
+/** A row of a simulation the snapshot does not list yet: read the snapshot again for its name. */
+function noticeSimulations(rows: TimelineRow[], snapshot: Snapshot | null): void {
   let unknown = false
   for (const row of rows) {
-    if (following !== null && row.eventId === following) {
-      useApp.setState({ following: null })
-      void showOnTimeline({ clock: clockKey(row.clock) })
-    }
     if (row.clock.kind !== 'simulated' || !snapshot) continue
     const id = row.clock.simulationId
     if (askedSimulations.has(id) || snapshot.simulations.some((s) => s.id === id)) continue
