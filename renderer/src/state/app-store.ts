@@ -33,7 +33,6 @@ export const useApp = create<AppState>(() => ({
   picked: new Set(),
   dialog: null,
   ranText: null,
-  verdicts: new Map(),
   ghosts: new Map(),
   toasts: [],
 }))

@@ -7,7 +7,6 @@ import { useApp, type AppState } from './app-store'
 import { applyUpserts } from './timeline-model'
 import { noteArrivals } from './hidden-arrivals'
 import { reloadTimeline } from './timeline-rows'
-import { verdictsOf } from './row-verdicts'
 import { toast } from './toasts'
 
 export interface EngineMirror {
@@ -39,9 +38,7 @@ export async function loadSnapshot(): Promise<void> {
   if (!client) return
   try {
     const snapshot = await client.call('snapshot', {})
-    // A run that finished before this window connected still marks its rows.
-    const report = snapshot.scenarioRun?.report
-    useApp.setState({ snapshot, loadError: null, ...(report ? { verdicts: verdictsOf(report) } : {}) })
+    useApp.setState({ snapshot, loadError: null })
   } catch (error) {
     useApp.setState({ loadError: error instanceof Error ? error.message : String(error) })
   }
@@ -77,7 +74,6 @@ export function applyBatch(batch: EventMessage[]): void {
         break
       default:
         if (snapshot) snapshot = { ...snapshot, ...snapshotPart(event) }
-        if (event.name === 'scenario.progress' && event.payload.report) patch.verdicts = verdictsOf(event.payload.report)
     }
   }
   if (snapshot !== useApp.getState().snapshot) patch.snapshot = snapshot

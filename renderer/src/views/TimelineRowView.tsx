@@ -4,7 +4,7 @@
 // app line with no room is left out (both stay in the mark's tooltip).
 import { memo } from 'react'
 import type { RowClock, TimelineMark, TimelineRow } from '../../../shared/contract'
-import { togglePicked, useApp, type RowVerdict, type TimeWindow } from '../state'
+import { togglePicked, useApp, type TimeWindow } from '../state'
 import { formatClock, formatDuration, formatSincePrecise } from '../lib/format'
 import { layoutLabels, pillWidth } from '../lib/label-layout'
 import { RowMarks, StatusBadge } from './badges'
@@ -18,8 +18,6 @@ export interface RowProps {
   width: number
   relative: boolean
   ticks: number[]
-  /** The last scenario run's verdict on this row's event, if it was about it. */
-  verdict: RowVerdict | undefined
   /** Expected attempt times (sender check): faint marks beside the real ones. */
   ghosts: number[] | undefined
   /** Picked for export (Ctrl/⌘-click). */
@@ -112,7 +110,7 @@ function markTitle(mark: TimelineMark, clock: RowClock): string {
   return `#${mark.n} ${mark.label} at ${when}${wall}${mark.durationMs !== null && !(mark.durationMs === 0 && clock.kind === 'simulated' && clock.mode === 'virtual') ? `, ${formatDuration(mark.durationMs)}` : ''}${app}`
 }
 
-export const TimelineRowView = memo(function TimelineRowView({ row, top, selected, selectedMark, window, width, relative, ticks, verdict, ghosts, picked, forwarding }: RowProps) {
+export const TimelineRowView = memo(function TimelineRowView({ row, top, selected, selectedMark, window, width, relative, ticks, ghosts, picked, forwarding }: RowProps) {
   const origin = relative ? row.firstAt : 0
   const span = window ? window.end - window.start : 1
   const x = (t: number) => (window ? ((t - origin - window.start) / span) * width : 0)
@@ -215,7 +213,7 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
             {row.attempts === 1 ? '' : 's'}
           </span>
         </div>
-        <RowMarks row={row} verdict={verdict} />
+        <RowMarks row={row} />
       </div>
       <div className="tl-track">
         {ticks.map((t) => (
