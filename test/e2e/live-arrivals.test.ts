@@ -1,6 +1,7 @@
 // Live traffic is never hidden: after Try the loop, a real request shows on the timeline with no
-// reload and no click; while a simulation's clock (or a search) is picked, requests that arrive
-// are counted in a notice that says where they are and shows them in one click. Real `hookloop
+// reload and no click; while a simulation's clock, a search or a zoomed window (Live off) hides
+// them, requests that arrive are counted in a notice that says where they are and shows them in
+// one click. Real `hookloop
 // serve`, real HTTP requests to its receiver, real Chromium.
 import { describe, expect, it } from 'vitest'
 import { rowSelector, screenshot } from './support/app'
@@ -61,6 +62,18 @@ describe('live arrivals on the timeline', () => {
     await page.click('[data-testid=hidden-arrivals-show]')
     await page.locator(`${rowSelector('[data-event-id="live-5"]')}.selected`).waitFor()
     expect(await page.locator('#search').inputValue()).toBe('')
+    expect(await page.locator('[data-testid=hidden-arrivals]').count()).toBe(0)
+
+    // Zoomed in (Live off), a request after the window shown: its row is there, its mark is not.
+    await page.click('button[title="Zoom in (+)"]')
+    await page.locator('[data-testid=live-toggle]:not(.on)').waitFor()
+    await post(receiverUrl, 'live-6')
+    await page.locator('[data-testid=hidden-arrivals][data-count="1"]').waitFor()
+    expect(await page.locator('[data-testid=hidden-arrivals]').innerText()).toMatch(/^1 new row on Live traffic · wall clock, hidden by the time window shown \(Live is off\)\.\s*Show it$/)
+    await screenshot(page, 'live-hidden-by-window')
+    await page.click('[data-testid=hidden-arrivals-show]')
+    await page.locator('[data-testid=live-toggle].on').waitFor()
+    await page.locator(`${rowSelector('[data-event-id="live-6"]')}.selected .mark[data-tone]`).waitFor()
     expect(await page.locator('[data-testid=hidden-arrivals]').count()).toBe(0)
   })
 })

@@ -6,7 +6,7 @@ import type { ConnectionState, EngineClient } from '../transport/client'
 import { useApp, type AppState } from './app-store'
 import { applyUpserts } from './timeline-model'
 import { noteArrivals } from './hidden-arrivals'
-import { reloadTimeline } from './timeline-rows'
+import { arrivalView, reloadTimeline } from './timeline-rows'
 import { toast } from './toasts'
 
 export interface EngineMirror {
@@ -79,11 +79,11 @@ export function applyBatch(batch: EventMessage[]): void {
   if (snapshot !== useApp.getState().snapshot) patch.snapshot = snapshot
   noticeSimulations(upserts, snapshot)
   if (upserts.length > 0) {
-    const { timeline, filter, hiddenArrivals } = useApp.getState()
-    if (!reset) patch.timeline = applyUpserts(timeline, upserts, filter)
-    // What the filter hides is counted even when the list is read again: it stays hidden there too.
-    const hidden = noteArrivals(hiddenArrivals, upserts, filter)
-    if (hidden !== hiddenArrivals) patch.hiddenArrivals = hidden
+    const state = useApp.getState()
+    if (!reset) patch.timeline = applyUpserts(state.timeline, upserts, state.filter)
+    // What the view hides is counted even when the list is read again: it stays hidden there too.
+    const hidden = noteArrivals(state.hiddenArrivals, upserts, arrivalView(state))
+    if (hidden !== state.hiddenArrivals) patch.hiddenArrivals = hidden
   }
   if (upserts.length > 0 || reset) patch.storeVersion = useApp.getState().storeVersion + 1
   if (Object.keys(patch).length > 0) useApp.setState(patch)

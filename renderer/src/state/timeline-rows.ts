@@ -1,15 +1,16 @@
 // The timeline's rows as read from the engine under the filter, a page at a time, the rows that
 // arrived while the filter hid them, and the links that show a thing on the timeline.
 import type { TimelineFilter, TimelineRow } from '../../../shared/contract'
-import { useApp } from './app-store'
+import { useApp, type AppState } from './app-store'
 import { appendPage, emptyTimeline, type TimelineModel } from './timeline-model'
-import { latestArrival, revealingFilter, stillHidden } from './hidden-arrivals'
+import { latestArrival, revealingFilter, stillHidden, type ArrivalView } from './hidden-arrivals'
+import { sharedClock } from './clock-groups'
 
 export interface TimelineRows {
   timeline: TimelineModel
   timelineLoading: boolean
   filter: TimelineFilter
-  /** Rows that arrived (or moved) while the filter hid them, by key, in the order they moved (hidden-arrivals.ts). */
+  /** Rows that arrived (or moved) while the filter hid them, by key, in the order they first arrived (hidden-arrivals.ts). */
   hiddenArrivals: ReadonlyMap<string, TimelineRow>
 }
 
@@ -67,6 +68,12 @@ export async function showOnTimeline(filter: TimelineFilter): Promise<void> {
   const wanted = clean(filter)
   useApp.setState((s) => ({ view: 'timeline', filter: wanted, selection: null, window: null, live: true, hiddenArrivals: stillHidden(s.hiddenArrivals, wanted) }))
   await reloadTimeline()
+}
+
+/** What the timeline shows now, for counting what it hides: the filter and, with Live off, the window on its one clock. */
+export function arrivalView(s: Pick<AppState, 'filter' | 'live' | 'window' | 'relative' | 'timeline'>): ArrivalView {
+  const window = s.live ? null : s.window
+  return { filter: s.filter, window, relative: s.relative, axisClock: window ? (s.filter.clock ?? sharedClock(s.timeline.rows)) : null }
 }
 
 /**

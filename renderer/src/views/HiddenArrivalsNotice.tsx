@@ -1,16 +1,24 @@
 // The notice above the timeline while the view hides rows that just arrived (another clock
-// picked, a filter, a search): how many, on which clock, hidden by what, and one click to them.
+// picked, a filter, a search, a time window with Live off): how many, on which clock, hidden by
+// what, and one click to them.
 import { useMemo } from 'react'
 import type { SimulationView } from '../../../shared/contract'
-import { hiddenNotice, showHiddenArrivals, useApp } from '../state'
+import { arrivalView, hiddenNotice, showHiddenArrivals, useApp } from '../state'
 
 const NO_SIMULATIONS: SimulationView[] = []
 
 export function HiddenArrivalsNotice() {
   const hidden = useApp((s) => s.hiddenArrivals)
   const filter = useApp((s) => s.filter)
+  const live = useApp((s) => s.live)
+  const window = useApp((s) => s.window)
+  const relative = useApp((s) => s.relative)
+  const timeline = useApp((s) => s.timeline)
   const simulations = useApp((s) => s.snapshot?.simulations) ?? NO_SIMULATIONS
-  const notice = useMemo(() => hiddenNotice(hidden, filter, simulations), [hidden, filter, simulations])
+  const notice = useMemo(
+    () => (hidden.size === 0 ? null : hiddenNotice(hidden, arrivalView({ filter, live, window, relative, timeline }), simulations)),
+    [hidden, filter, live, window, relative, timeline, simulations],
+  )
   if (!notice) return null
   const count = `${notice.count.toLocaleString()}${notice.full ? '+' : ''}`
   const rows = notice.count === 1 ? 'row' : 'rows'
