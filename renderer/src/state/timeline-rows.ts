@@ -70,9 +70,9 @@ export async function showOnTimeline(filter: TimelineFilter): Promise<void> {
   await reloadTimeline()
 }
 
-/** What the timeline shows now, for counting what it hides: the filter and, with Live off, the window on its one clock. */
-export function arrivalView(s: Pick<AppState, 'filter' | 'live' | 'window' | 'relative' | 'timeline'>): ArrivalView {
-  const window = s.live ? null : s.window
+/** What the timeline shows now, for counting what it hides: the filter and, with Live off, the window on its one clock (the table has no window). */
+export function arrivalView(s: Pick<AppState, 'filter' | 'live' | 'window' | 'relative' | 'timeline' | 'layout'>): ArrivalView {
+  const window = s.live || s.layout !== 'timeline' ? null : s.window
   return { filter: s.filter, window, relative: s.relative, axisClock: window ? (s.filter.clock ?? sharedClock(s.timeline.rows)) : null }
 }
 

@@ -14,10 +14,11 @@ export function HiddenArrivalsNotice() {
   const window = useApp((s) => s.window)
   const relative = useApp((s) => s.relative)
   const timeline = useApp((s) => s.timeline)
+  const layout = useApp((s) => s.layout)
   const simulations = useApp((s) => s.snapshot?.simulations) ?? NO_SIMULATIONS
   const notice = useMemo(
-    () => (hidden.size === 0 ? null : hiddenNotice(hidden, arrivalView({ filter, live, window, relative, timeline }), simulations)),
-    [hidden, filter, live, window, relative, timeline, simulations],
+    () => (hidden.size === 0 ? null : hiddenNotice(hidden, arrivalView({ filter, live, window, relative, timeline, layout }), simulations)),
+    [hidden, filter, live, window, relative, timeline, layout, simulations],
   )
   if (!notice) return null
   const count = `${notice.count.toLocaleString()}${notice.full ? '+' : ''}`
