@@ -28,8 +28,9 @@ export function HiddenArrivalsNotice() {
     <div className="banner arrivals" role="status" data-testid="hidden-arrivals" data-count={notice.count}>
       <span className="dot-live" aria-hidden />
       <span>
+        {/* Rows, not requests: a row counts once however many of its requests or attempts arrived. */}
         <strong data-testid="hidden-arrivals-count">
-          {count} new {rows}
+          {count} {rows} with new activity
         </strong>{' '}
         {notice.places.length === 1 ? 'on ' : ''}
         <span data-testid="hidden-arrivals-where">{where}</span>, hidden by {joinWords(notice.hiddenBy)}.
