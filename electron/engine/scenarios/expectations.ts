@@ -56,7 +56,7 @@ export function evaluateDelivery(exp: DeliveryExpectation, index: number, delive
   const base: (string | number)[] = ['expect', 'deliveries', index]
   const which = exp.copy ? ' (copy)' : exp.resend !== undefined ? ` (resend #${exp.resend})` : ''
   const label = (field: string) => `${exp.event} → ${subscription}${which}: ${field}`
-  const about = (field: string): ExpectationSubject => ({ kind: 'delivery', event: exp.event, subscription, copy: exp.copy, field })
+  const about = (field: string): ExpectationSubject => ({ kind: 'delivery', event: exp.event, subscription, copy: exp.copy, ...(exp.resend === undefined ? {} : { resend: exp.resend }), field })
   const out: ExpectationResult[] = []
   const fields = DELIVERY_FIELDS.filter((f) => exp[f] !== undefined)
   if (!delivery) {

@@ -80,18 +80,22 @@ export function DuplicateBadge({ count }: { count: number }) {
   )
 }
 
-/** What a row says about itself wherever it is shown: signature, duplicates, the last run's verdict. */
-export function RowMarks({ row, verdict }: { row: Pick<TimelineRow, 'signature' | 'duplicates'>; verdict?: RowVerdict | undefined }) {
+/** What a row says about itself wherever it is shown: signature and duplicates. */
+export function RowMarks({ row }: { row: Pick<TimelineRow, 'signature' | 'duplicates'> }) {
   return (
     <>
       <SignatureBadgeView signature={row.signature} />
       <DuplicateBadge count={row.duplicates} />
-      {verdict && (
-        <span className={`vmark ${verdict.ok ? 'ok' : 'fail'}`} title={verdict.lines.join('\n')} data-testid="row-verdict" data-ok={verdict.ok}>
-          {verdict.ok ? '✓' : '✗'}
-        </span>
-      )}
     </>
+  )
+}
+
+/** A scenario run's verdict on one of its own deliveries: ✓ when every expectation about it holds, each one in the tooltip. */
+export function VerdictMark({ verdict }: { verdict: RowVerdict }) {
+  return (
+    <span className={`vmark ${verdict.ok ? 'ok' : 'fail'}`} title={verdict.lines.join('\n')} data-testid="row-verdict" data-ok={verdict.ok}>
+      {verdict.ok ? '✓' : '✗'}
+    </span>
   )
 }
 
