@@ -38,7 +38,7 @@ describe('claims: several senders on one data folder', () => {
     await build({
       configFile: false,
       logLevel: 'warn',
-      build: { ssr: resolve('test/integration/sender/claims-child.ts'), outDir, emptyOutDir: true, rollupOptions: { output: { entryFileNames: 'claims-child.mjs' } } },
+      build: { ssr: resolve('test/bench/team-drain-process.ts'), outDir, emptyOutDir: true, rollupOptions: { output: { entryFileNames: 'team-drain-process.mjs' } } },
     })
     temp = makeTempDir('hookloop-claims-')
   })
@@ -58,7 +58,7 @@ describe('claims: several senders on one data folder', () => {
       setTimeout(() => res.writeHead(200).end('ok'), 5)
     })
     const file = join(temp.dir, `claims-${kill}.db`)
-    const child = join(outDir, 'claims-child.mjs')
+    const child = join(outDir, 'team-drain-process.mjs')
     const run = (mode: string, n = '0') => spawn(process.execPath, [child, file, `${server!.url}/hook`, mode, n], { stdio: ['ignore', 'pipe', 'inherit'] })
     const seed = run('seed', String(EVENTS))
     await new Promise<void>((r) => seed.once('close', () => r()))
