@@ -57,6 +57,11 @@ export interface HarEntry {
   _hookloop?: HarHookloopFields
 }
 
+/**
+ * `source` is the side an entry was seen from. A request our own sender's attempt made (a loop
+ * delivery) is one entry, a request, carrying the attempt's ids (`delivery_id`, `event_id`,
+ * `attempt`, `attempt_id`) and what the sender made of the answer (`attempt_outcome`).
+ */
 export interface HarHookloopFields {
   source: 'request' | 'attempt'
   id: number
@@ -64,6 +69,8 @@ export interface HarHookloopFields {
   delivery_id?: number
   event_id?: string
   attempt?: number
+  attempt_id?: number
+  attempt_outcome?: string
   outcome: string
   verify?: { valid: boolean; reason: string } | null
   duplicate_number?: number | null
