@@ -8,6 +8,19 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 /** What replaces a secret or a signature value in an export made without keepSecrets. */
 export const REDACTED = '[redacted]'
 
+/**
+ * What replaces a loop subscription's secret that its endpoint does not verify with (a rotation
+ * done on one side only): redacted, yet the mismatch it caused stays in the file for a scenario
+ * made from it to reproduce.
+ */
+export const redactedForeignSecret = (endpointSlug: string): string => `[redacted: not a secret of endpoint ${endpointSlug}]`
+
+/** The endpoint a redactedForeignSecret names; null for any other value. */
+export function foreignSecretEndpoint(value: unknown): string | null {
+  const match = typeof value === 'string' ? /^\[redacted: not a secret of endpoint (.+)\]$/.exec(value) : null
+  return match ? match[1]! : null
+}
+
 export interface ExportSelection {
   /** Captured requests (receiver side), by id. */
   requestIds?: readonly number[]

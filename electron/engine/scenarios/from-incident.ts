@@ -4,7 +4,8 @@
 // sends the body as it was (a repeat of the same event id is a `resend`, so the receiver numbers
 // it as it did), our sender's deliveries under their own policy, and what was observed as
 // expectations — so the scenario fails the day the behaviour changes. Secrets never enter the
-// file: they are `${NAME}` placeholders the runner fills (shared/scenario/secret-placeholders.ts). Pure.
+// file: they are `${NAME}` placeholders the runner fills (shared/scenario/secret-placeholders.ts);
+// a secret the file says differed from its endpoint's is a fresh stand-in. Pure but for those.
 import { DEDUPE_PRESETS, type DedupeKey } from '../../../shared/receiver'
 import { DECISIONS, DELIVERY_STATUSES, EVENT_ID_RULE, isEventId } from '../../../shared/sender'
 import type { ScenarioInput } from '../../../shared/scenario'
@@ -307,7 +308,7 @@ export function incidentToScenario(incident: Incident, options: IncidentOptions 
     options.onProgress?.(++progressDone, progressTotal)
     const converted = deliveryPlan(d, setup, endpoints, subscriptionLocal, notes, secrets)
     if (!converted) continue
-    const { subscription, payload, idHeader, target } = converted
+    const { subscription, payload, idHeader, target, signsWithStandIn } = converted
     if (!subscriptions.some((s) => s.id === subscription.id)) subscriptions.push(subscription)
     const sub = String(subscription.id)
     const attempts = [...d.attempts].sort((a, b) => a.n - b.n)
@@ -323,6 +324,8 @@ export function incidentToScenario(incident: Incident, options: IncidentOptions 
       exp.tolerance_ms = 1000
     }
     if (attempts.every((a) => (DECISIONS as readonly string[]).includes(a.decision ?? ''))) exp.decisions = attempts.map((a) => a.decision as (typeof DECISIONS)[number])
+    // Signed with a secret its endpoint did not verify with: every attempt failed the check, and must again.
+    if (signsWithStandIn && target.scheme !== null) exp.signatures = 'signature_mismatch'
     if (target.synthesized && idHeader) {
       const steps = attempts.map((a) => stepFor(a.outcome === 'timeout' ? 'timed_out' : a.outcome))
       if (steps.some((s) => s === null)) notes.push(`${d.label}: an attempt's outcome cannot be answered again by an endpoint; it answers 200 instead`)
