@@ -176,4 +176,12 @@ export interface ReplayResult {
   error: string | null
   /** Headers dropped because the export had redacted them and nothing re-signed them. */
   dropped_redacted: string[]
+  /**
+   * Re-signed with a stand-in wrong secret rather than the one given: the original's signature
+   * did not match (original_verify says signature_mismatch), and a replay keeps that symptom.
+   */
+  signed_with_stand_in: boolean
 }
+
+/** What a replay says of a request it signed with a stand-in wrong secret. */
+export const STAND_IN_SIGNATURE_NOTE = 'signed with a stand-in wrong secret, not the one given: its signature did not match when it arrived (signature_mismatch), and the replay keeps that'
