@@ -200,7 +200,9 @@ export function ImportDialog() {
         {made && (
           <div className="hint" style={{ marginTop: 8 }} data-testid="import-scenario-saved">
             <div>
-              Scenario saved to <span className="mono">{made.where}</span>: {made.events} event{made.events === 1 ? '' : 's'}, {made.expectations} expectation{made.expectations === 1 ? '' : 's'} from what was observed.
+              Scenario saved to <span className="mono">{made.where}</span>: {made.events} event{made.events === 1 ? '' : 's'}
+              {made.resends > 0 ? `, ${made.resends} resend${made.resends === 1 ? '' : 's'}` : ''}, {made.expectations} expectation{made.expectations === 1 ? '' : 's'} from what was observed (as
+              the run counts them).
             </div>
             <div>
               Run it: <span className="mono" data-testid="import-scenario-command">hookloop run {made.fileName}{made.secrets.map((s) => ` --secret ${s}=…`).join('')}</span>
