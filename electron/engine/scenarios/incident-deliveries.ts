@@ -112,7 +112,7 @@ export function deliveryPlan(
     secrets = [freshSecret(scheme)]
     notes.push(`subscription ${String(def.name ?? def.id)} signed with a secret endpoint ${known.slug} does not verify with (both redacted in the file): in the scenario it signs with a stand-in wrong secret, so its signatures fail as they did`)
   } else if (known && subSecret !== null && known.fileSecret !== null) {
-    if (subSecret === REDACTED && known.fileSecret === REDACTED) notes.push(`subscription ${String(def.name ?? def.id)}: the file is redacted, so whether it signed with endpoint ${known.slug}'s secret is unknown; in the scenario it does`)
+    if (subSecret === REDACTED && known.fileSecret === REDACTED) notes.push(`subscription ${String(def.name ?? def.id)}: its secret is redacted and the file does not mark it as another than endpoint ${known.slug}'s, so in the scenario it signs with ${known.slug}'s`)
     else if (subSecret !== known.fileSecret) {
       const name = placeholderName(localId)
       secretNames.add(name)

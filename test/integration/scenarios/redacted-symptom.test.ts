@@ -1,13 +1,14 @@
 // A redacted case file keeps the symptom support is reproducing: a loop subscription that signs
-// with a secret its endpoint does not verify with (a rotation done on one side only) fails its
-// signature check in the scenario made from the file too, though the file holds neither secret.
+// with a secret its endpoint does not verify with (a rotation done on one side only), and a run's
+// deliveries whose signatures failed on purpose, fail their signature checks in the scenario made
+// from the file too, though the file holds no secret.
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CaseFile } from '../../../shared/contract'
 import type { ScenarioInput, ScenarioReport } from '../../../shared/scenario'
-import { runCli } from '../../support/run-cli'
+import { REPO_ROOT, runCli } from '../../support/run-cli'
 import { newEngine } from '../exports/support'
 
 const ENDPOINT_SECRET = `whsec_${randomBytes(24).toString('base64')}`
@@ -54,5 +55,26 @@ describe('a redacted case file of a signature mismatch', () => {
     const report = JSON.parse(run.stdout) as ScenarioReport
     expect(report.deliveries.flatMap((d) => d.attempts.map((a) => a.signature))).toEqual(['signature_mismatch'])
     expect(run.code, run.stdout).toBe(0)
+  })
+})
+
+describe("a redacted case file of a run's signature failures", () => {
+  it('becomes a scenario whose run gets the same verdicts: a mismatch and a stale timestamp stay what they were', async () => {
+    const dir = join(capture.dir, 'faults')
+    const example = join(REPO_ROOT, 'examples/duplicate-bad-signature.json')
+    const secret = (JSON.parse(readFileSync(example, 'utf8')) as { endpoints: { secrets: string[] }[] }).endpoints[0]!.secrets[0]!
+    expect((await runCli(['run', example, '--data', join(dir, 'run')])).code).toBe(0)
+    const file = join(dir, 'faults.case.json')
+    expect((await runCli(['export', '--data', join(dir, 'run'), '--format', 'case', '--all', '--out', file])).code).toBe(0)
+    expect(readFileSync(file, 'utf8')).not.toContain(secret)
+    const out = join(dir, 'faults.scenario.json')
+    const made = await runCli(['import', file, '--as-scenario', out])
+    expect(made.code, made.stderr).toBe(0)
+    const scenario = JSON.parse(readFileSync(out, 'utf8')) as ScenarioInput
+    expect(scenario.expect?.deliveries?.map((d) => d.signatures)).toEqual(['ok', 'ok', 'signature_mismatch', 'timestamp_too_old'])
+    const run = await runCli(['run', out, '--json', '--data', join(dir, 'again'), '--secret', `HOOKLOOP_SECRET_CONSUMER=${secret}`])
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    const report = JSON.parse(run.stdout) as ScenarioReport
+    expect(report.deliveries.map((d) => d.attempts[0]!.signature).sort()).toEqual(['ok', 'ok', 'signature_mismatch', 'timestamp_too_old'])
   })
 })
