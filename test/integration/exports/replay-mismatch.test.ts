@@ -50,3 +50,35 @@ describe('replaying a redacted export of a signature mismatch, re-signed', () =>
     })
   }
 })
+
+describe("replaying a case file of loop deliveries", () => {
+  it('sends each exchange once, as its attempt, with the verdict the request it made got', async () => {
+    const loop = await newEngine()
+    try {
+      loop.engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [SECRET] })
+      const sub = loop.engine.putSubscription({ name: 'orders', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
+      const deliveryIds: number[] = []
+      for (const faults of [[], [{ type: 'corrupt-signature' as const }]]) {
+        const sent = await loop.engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { id: randomUUID() }, faults })
+        deliveryIds.push(...sent.deliveryIds)
+      }
+      for (let i = 0; i < 500 && !deliveryIds.every((id) => loop.engine.isDeliverySettled(id)); i++) await new Promise((r) => setTimeout(r, 10))
+      await loop.engine.quiesce()
+      const requests = loop.engine.receiver.requests.list({ limit: 10 }).sort((a, b) => a.id - b.id)
+      expect(requests.map((r) => r.verify?.reason)).toEqual(['ok', 'signature_mismatch'])
+      const text = exportSelection(loop.engine.db, { format: 'case', requestIds: requests.map((r) => r.id), deliveryIds, keepSecrets: false, now: Date.now() })
+      const { items } = parseImportFile(text)
+      expect(items.map((i) => [i.label, i.original_verify?.reason])).toEqual([
+        [`delivery ${deliveryIds[0]} attempt 1`, 'ok'],
+        [`delivery ${deliveryIds[1]} attempt 1`, 'signature_mismatch'],
+      ])
+      const before = target.engine.receiver.requests.list({ limit: 100 }).length
+      const results = await replayItems(items, { to: target.engine.receiver.endpointUrl('shop'), resign: { scheme: 'standard-webhooks', secret: SUPPORT_SECRET } })
+      expect(results.map((r) => r.signed_with_stand_in)).toEqual([false, true])
+      await target.engine.quiesce()
+      expect(target.engine.receiver.requests.list({ limit: 100 }).sort((a, b) => a.id - b.id).slice(before).map((r) => r.verify?.reason)).toEqual(['ok', 'signature_mismatch'])
+    } finally {
+      await loop.close()
+    }
+  })
+})
