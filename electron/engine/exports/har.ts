@@ -69,13 +69,16 @@ function toEntry(exchange: Exchange, redactor: Redactor): HarEntry {
   }
 }
 
+const REDACTED_HAR_COMMENT =
+  'Secrets and signature headers are redacted. A request whose signature did not match keeps that verdict (_hookloop.verify): hookloop replay re-signs it with a stand-in wrong secret, so the mismatch is reproduced.'
+
 export function toHar(exchanges: readonly Exchange[], redactor: Redactor, version: string): Har {
   return {
     log: {
       version: '1.2',
       creator: { name: 'Hookloop', version },
       entries: exchanges.map((e) => toEntry(e, redactor)),
-      ...(redactor.active ? { comment: 'Secrets and signature headers are redacted.' } : {}),
+      ...(redactor.active ? { comment: REDACTED_HAR_COMMENT } : {}),
     },
   }
 }
