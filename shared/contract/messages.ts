@@ -268,6 +268,9 @@ export interface ImportedScenarioView {
   fileName: string
   kind: 'har' | 'case'
   events: number
+  /** The events sent again (`resend` actions): the run shows each as a delivery of its own. */
+  resends: number
+  /** Counted as a run counts them: one per ✓ / ✗ line. */
   expectations: number
   /** What the scenario cannot say exactly as it happened. */
   notes: string[]

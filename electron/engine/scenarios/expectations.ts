@@ -187,3 +187,12 @@ export function evaluateExpectations(scenario: Scenario, deliveries: readonly Re
   if (none) results.push(none)
   return results
 }
+
+/**
+ * How many expectations a run of the scenario judges: the ✓ / ✗ lines of `hookloop run` and the
+ * testcases of its JUnit. Every check yields one result whether or not its delivery or arrival
+ * came to be, so judging an empty run counts them: one definition for every door that says it.
+ */
+export function expectationCount(scenario: Scenario): number {
+  return evaluateExpectations(scenario, [], [], [], []).length
+}
