@@ -14,8 +14,6 @@ import type { DeliveryStatements, DueDelivery } from '../store'
 export interface SchedulerOptions {
   clock: Clock
   deliveries: Pick<DeliveryStatements, 'due' | 'nextAfter'>
-  /** Whose deliveries this queue runs: a simulation's (its clock), or null for the wall clock's. */
-  simulationId?: string | null
   /** Called when deliveries have become due; pull them with takeDue(). */
   onDue: () => void
   /** How far ahead of now the heap mirrors the store, in clock ms (default 10 min). */
@@ -45,7 +43,6 @@ const MAX_KEY = Number.MAX_SAFE_INTEGER
 
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { clock, deliveries, onDue } = options
-  const simulationId = options.simulationId ?? null
   const horizonMs = options.horizonMs ?? 600_000
   const batch = options.batch ?? 5_000
   const heap = new MinHeap<number>()
@@ -60,7 +57,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   function refill(): void {
     const until = clock.now() + horizonMs
-    const rows = deliveries.due(simulationId, windowAt, windowId, until, batch)
+    const rows = deliveries.due(windowAt, windowId, until, batch)
     for (const row of rows) heap.push(row.next_attempt_at, row.id, row.id)
     if (rows.length === batch) {
       const last = rows[rows.length - 1] as DueDelivery
@@ -111,7 +108,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   function nextDueAt(): number | undefined {
     const top = heap.peekPriority()
     if (top !== undefined) return top
-    return deliveries.nextAfter(simulationId, windowAt, windowId)?.next_attempt_at
+    return deliveries.nextAfter(windowAt, windowId)?.next_attempt_at
   }
 
   return {

@@ -14,11 +14,11 @@ export interface TakenOver {
  * `interrupted` and their deliveries are retried now. At start, and then every so often for a
  * process beside it that died: an attempt another living process holds is its own. Returns the ids of the deliveries recovered.
  */
-export function createCrashRecovery({ db, deliveries, attempts, subscriptions, simulationId, wallNow }: SenderParts) {
+export function createCrashRecovery({ db, deliveries, attempts, subscriptions, wallNow }: SenderParts) {
   const takeOver = transactional(db, (now: number): TakenOver => {
     const taken: TakenOver = { interrupted: [], released: [] }
     const wall = wallNow()
-    for (const row of deliveries.claimsInFlight(simulationId)) {
+    for (const row of deliveries.claimsInFlight()) {
       if (!claimAbandoned(row, wall)) continue
       const open = attempts.unfinished(row.id)
       if (!open) {

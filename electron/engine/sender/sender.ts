@@ -182,7 +182,6 @@ function senderParts(options: SenderOptions) {
   const scheduler = createScheduler({
     clock,
     deliveries,
-    simulationId,
     onDue: () => pump.pump(),
     ...(options.horizonMs === undefined ? {} : { horizonMs: options.horizonMs }),
     ...(options.batch === undefined ? {} : { batch: options.batch }),

@@ -63,13 +63,10 @@ export interface DeliveryListQuery {
 export interface DeliveryStatements {
   insert(row: NewDelivery): number
   get(id: number): DeliveryRow | undefined
-  /**
-   * Due deliveries of `simulationId` (null: those on the wall clock) after (at, id) in
-   * (next_attempt_at, id) order, up to `until` inclusive: a sender sends only its own clock's.
-   */
-  due(simulationId: string | null, afterAt: number, afterId: number, until: number, limit: number): DueDelivery[]
-  /** Earliest scheduled delivery of `simulationId` after (at, id), if any. */
-  nextAfter(simulationId: string | null, afterAt: number, afterId: number): DueDelivery | undefined
+  /** Due deliveries after (at, id) in (next_attempt_at, id) order, up to `until` inclusive. */
+  due(afterAt: number, afterId: number, until: number, limit: number): DueDelivery[]
+  /** Earliest scheduled delivery after (at, id), if any. */
+  nextAfter(afterAt: number, afterId: number): DueDelivery | undefined
   /** Schedule (or unschedule with null) without starting anything. */
   reschedule(id: number, status: DeliveryStatus, nextAttemptAt: number | null, now: number): void
   /**
@@ -79,11 +76,10 @@ export interface DeliveryStatements {
    */
   claim(id: number, dueAt: number, owner: string, leaseUntil: number): boolean
   /**
-   * Deliveries of `simulationId` (null: the wall clock's) with an attempt in flight, and who holds
-   * each (null: a crash before claims existed). A full scan, now and then: an index here would
-   * cost two updates on every attempt.
+   * Deliveries with an attempt in flight, and who holds each (null: a crash before claims existed).
+   * A full scan, now and then: an index here would cost two updates on every attempt.
    */
-  claimsInFlight(simulationId: string | null): DeliveryClaim[]
+  claimsInFlight(): DeliveryClaim[]
   /**
    * Takes over a delivery whose claim `owner` no longer holds (its process died): clears
    * in_flight, counts the interruption and schedules the retry at `now`. False when the claim
@@ -150,19 +146,19 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   // Row-value comparison keeps ties on next_attempt_at ordered by id and walks deliveries_due.
   const due = db.prepare(
     `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
-     WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) AND next_attempt_at <= ? AND simulation_id IS ?
+     WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) AND next_attempt_at <= ?
      ORDER BY next_attempt_at, id LIMIT ?`,
   )
   const nextAfter = db.prepare(
     `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
-     WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) AND simulation_id IS ? ORDER BY next_attempt_at, id LIMIT 1`,
+     WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) ORDER BY next_attempt_at, id LIMIT 1`,
   )
   const claim = write(
     `UPDATE deliveries SET in_flight = 1, next_attempt_at = NULL, claimed_by = ?, lease_until = ?
      WHERE id = ? AND next_attempt_at = ? AND in_flight = 0`,
   )
   const reschedule = write('UPDATE deliveries SET status = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?')
-  const claimsInFlight = db.prepare(`SELECT id, claimed_by, lease_until FROM deliveries WHERE in_flight = 1 AND simulation_id IS ? ORDER BY id`)
+  const claimsInFlight = db.prepare(`SELECT id, claimed_by, lease_until FROM deliveries WHERE in_flight = 1 ORDER BY id`)
   const recoverInFlight = write(
     `UPDATE deliveries SET in_flight = 0, interrupted = interrupted + 1, status = 'retrying', next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, updated_at = ?
      WHERE id = ? AND in_flight = 1 AND claimed_by IS ?`,
@@ -185,11 +181,11 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   return {
     insert: (row) => Number(insert.run(row).lastInsertRowid),
     get: (id) => get.get(id) as DeliveryRow | undefined,
-    due: (simulationId, afterAt, afterId, until, limit) => due.all(afterAt, afterId, until, simulationId, limit) as DueDelivery[],
-    nextAfter: (simulationId, afterAt, afterId) => nextAfter.get(afterAt, afterId, simulationId) as DueDelivery | undefined,
+    due: (afterAt, afterId, until, limit) => due.all(afterAt, afterId, until, limit) as DueDelivery[],
+    nextAfter: (afterAt, afterId) => nextAfter.get(afterAt, afterId) as DueDelivery | undefined,
     reschedule: (id, status, nextAttemptAt, now) => void reschedule.run(status, nextAttemptAt, now, id),
     claim: (id, dueAt, owner, leaseUntil) => claim.run(owner, leaseUntil, id, dueAt).changes === 1,
-    claimsInFlight: (simulationId) => claimsInFlight.all(simulationId) as DeliveryClaim[],
+    claimsInFlight: () => claimsInFlight.all() as DeliveryClaim[],
     recoverInFlight: (id, owner, now) => recoverInFlight.run(now, now, id, owner).changes === 1,
     releaseClaim: (id, owner, now) => releaseClaim.run(now, now, id, owner).changes === 1,
     waitingForResume: (subscriptionId) => (waitingForResume.all(subscriptionId) as Array<{ id: number }>).map((r) => r.id),
