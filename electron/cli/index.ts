@@ -28,6 +28,11 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError) {
       process.stderr.write(`hookloop: ${error.message}\n`)
       process.exitCode = 2
+    } else if (error instanceof Error && error.name === 'StoreError') {
+      // A store that cannot be opened explains itself: its words, not a stack trace. (By name: the
+      // store is not loaded here, so that `hookloop sign` never pays for it.)
+      process.stderr.write(`hookloop: ${error.message}\n`)
+      process.exitCode = 1
     } else {
       process.stderr.write(`hookloop: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
       process.exitCode = 1
