@@ -6,7 +6,7 @@ import { DefinitionError, endpointDefinition, endpointPath, explainDedupeKey, pa
 import type { ReceiverEvent } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, type Receiver } from '../engine/receiver'
-import { DATA_FILE_NAME, openDatabase, createRequestStore } from '../engine/store'
+import { badRowsNotice, createRowDoctor, DATA_FILE_NAME, openDatabase, createRequestStore } from '../engine/store'
 import { watchDefinitions } from '../engine/host'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
@@ -215,6 +215,8 @@ export async function listenCommand(args: string[]): Promise<number> {
     )
   }
   write(describeRetention(retention.settings()))
+  // Rows that do not parse were set aside as the receiver loaded; each is named, with the way out.
+  for (const line of badRowsNotice(createRowDoctor(db).badRows())) process.stderr.write(`hookloop: ${line}\n`)
   // The app (or `serve`) on the same folder may add or edit endpoints and rules while this runs.
   const definitions = watchDefinitions({
     db,

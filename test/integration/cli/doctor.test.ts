@@ -48,6 +48,28 @@ describe('a data folder with rows that do not parse', () => {
     expect(stderr).not.toContain('"code": "invalid_type"')
   })
 
+  it('`hookloop listen` starts on the rest and names the rows it set aside on stderr', async () => {
+    const { dir, badEndpointId, badRuleId } = await badFolder()
+    const child = spawn(process.execPath, [CLI_PATH, 'listen', '--port', '0', '--data', dir], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const ended = outputOf(child)
+    const receiver = await new Promise<string>((done, fail) => {
+      let out = ''
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString()
+        const url = /Hookloop receiver on (http:\/\/[^\s]+)/.exec(out)?.[1]
+        if (url && out.includes('Press Ctrl-C')) done(url)
+      })
+      child.once('exit', () => fail(new Error(`listen exited: ${out}`)))
+    })
+    expect((await fetch(`${receiver}/h/shop`, { method: 'POST', body: '{}' })).status).toBe(200)
+    child.kill('SIGINT')
+    const { code, stdout, stderr } = await ended
+    expect(code).toBe(0)
+    expect(stdout).not.toContain('/h/broken')
+    expect(stderr).toContain(`endpoints row ${badEndpointId} ("broken"): config_json is not an endpoint's settings`)
+    expect(stderr).toContain(`rules row ${badRuleId} ("/h/shop"): definition_json is not a rule`)
+  })
+
   it('`hookloop doctor` lists them (text and --json); --repair resets or removes each and says what it did', async () => {
     const { dir, badEndpointId, badRuleId, badSubscriptionId } = await badFolder()
     const listed = await runCli(['doctor', '--data', dir])
