@@ -110,6 +110,12 @@ export interface Receiver {
   accept(socket: Socket, tap: SocketTap): void
   /** Bytes of request bodies held right now, and the budget for them. */
   bodyBudget(): { inUse: number; limit: number }
+  /**
+   * The receiver's own refusals (413, 503 …) since it started, by how their connection ended: read,
+   * the client had the whole answer (it closed, or nothing of its request was left unread); cut, a
+   * lingering close hit its bound of bytes or time while the client was still sending.
+   */
+  refusals(): { read: number; cut: number }
   /** Stops listening, ends every connection (aborting holds and delays), commits what is queued. */
   close(): Promise<void>
 }
@@ -189,9 +195,11 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     },
   })
   const endpointForwards = (endpoint: Endpoint): boolean => (endpoint.forwardTo?.length ?? 0) > 0 || engine.forwards(endpoint.id)
+  const refusalEnds = { read: 0, cut: 0 }
   const handler = createRequestHandler({
     clock,
     wallClock,
+    refusalEnded: (end) => void refusalEnds[end]++,
     forwards: (live) => endpointForwards(live.endpoint),
     writer,
     dedupe,
@@ -296,6 +304,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     openConnections: () => server.openConnections(),
     accept: (socket, tap) => server.accept(socket, tap),
     bodyBudget: () => ({ inUse: budget.inUse(), limit: budget.limit }),
+    refusals: () => ({ ...refusalEnds }),
     async close() {
       await server.close()
       // Every hold, delay and drip was aborted with its connection: let them record their outcome.
