@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
 import { DefinitionError, DEFAULT_BODY_LIMIT, endpointPath, type Endpoint } from '../../../shared/receiver'
 import type { ReceiverEvent, ReceiverEventListener, RequestRecord, ForwardLeg } from '../../../shared/receiver'
-import { createAttemptLinkStore, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
+import { createAttemptLinkStore, createReceiverPresence, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
 import { linkChecksOut, parseAttemptLink } from '../sender'
 import { createForwarder, type Forwarder } from './forward'
 import { refuseLoops } from './forward-targets'
@@ -245,6 +245,11 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     throw error
   }
   baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  // Said in the data folder, for `hookloop mcp` (which runs no receiver): a wildcard host is
+  // reached on loopback from this machine.
+  const presence = createReceiverPresence(db)
+  const reachable = host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${port}` : baseUrl
+  presence.announce(reachable, wallClock.now())
 
   return {
     port,
@@ -307,6 +312,11 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     refusals: () => ({ ...refusalEnds }),
     async close() {
       await server.close()
+      try {
+        presence.withdraw()
+      } catch {
+        // A store closed first: the row names a pid that will not run, so readers skip it.
+      }
       // Every hold, delay and drip was aborted with its connection: let them record their outcome.
       await Promise.all([...inFlight])
       // Background copies end with the receiver (recorded as aborted when cut short).
