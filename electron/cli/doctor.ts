@@ -9,13 +9,14 @@ import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 
 const USAGE = `Usage: hookloop doctor [--data DIR] [--repair] [--json]
 
-Checks every endpoint, rule and subscription of a data folder. A row that does not parse is set
+Checks every endpoint, rule and subscription of a data folder, and its saved retention. A row
+that does not parse is set
 aside when the app, \`hookloop serve\` or \`hookloop listen\` starts (the rest works): this lists each
 one with its table, id, field and what the field should hold.
 {options}
 --repair resets a bad field to a default (an endpoint's settings, scheme, secrets or dedupe key;
-a subscription's retry policy, headers, scheme or secret) or removes a rule whose definition does
-not parse, and prints what it did to each row. With --json: {"dataDir", "badRows": [...], "repaired": [...]}.
+a subscription's retry policy, headers, scheme or secret), or removes a rule whose definition does
+not parse and a retention that does not (the default applies), and prints what it did to each row. With --json: {"dataDir", "badRows": [...], "repaired": [...]}.
 Exit status: 0 nothing set aside (or all repaired), 1 rows are set aside, 2 bad usage or no data folder.`
 
 const OPTIONS = {

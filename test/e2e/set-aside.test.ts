@@ -26,7 +26,7 @@ describe('rows set aside', () => {
     const banners = browser.page.getByTestId('warning')
     await banners.first().waitFor()
     const texts = await banners.allTextContents()
-    expect(texts).toHaveLength(3)
+    expect(texts).toHaveLength(4)
     expect(texts.find((t) => t.includes(`subscriptions row ${badSubscriptionId} ("invoices"): policy_json is not a retry policy`))).toContain('hookloop doctor --repair')
     expect(texts.some((t) => t.includes(`endpoints row ${badEndpointId} ("broken"): config_json`))).toBe(true)
     expect(texts.some((t) => t.includes(`rules row ${badRuleId} ("/h/shop"): definition_json`))).toBe(true)

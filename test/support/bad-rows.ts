@@ -1,6 +1,6 @@
 // A data folder a real engine filled (two endpoints with a rule each, two subscriptions), then one
 // row of each checked table damaged as a hand edit or another build might: an endpoint's settings,
-// a rule's definition and a subscription's retry policy no longer parse.
+// a rule's definition, a subscription's retry policy and the folder's saved retention no longer parse.
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { createEngine } from '../../electron/engine/engine'
@@ -30,6 +30,7 @@ export async function fillFolderWithBadRows(dataDir: string): Promise<BadFolder>
     const shopRule = db.prepare(`SELECT r.id FROM rules r JOIN endpoints e ON e.id = r.endpoint_id WHERE e.slug = 'shop'`).pluck().get() as string
     db.prepare(`UPDATE rules SET definition_json = '{"matchers":[],"steps":[{"type":"explode"}]}' WHERE id = ?`).run(shopRule)
     db.prepare(`UPDATE subscriptions SET policy_json = '{"max_attempts":"many"}' WHERE id = ?`).run(made.badSubscriptionId)
+    db.prepare(`INSERT INTO settings (key, value_json) VALUES ('retention', '{"days":') ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json`).run()
     return { ...made, badRuleId: shopRule }
   } finally {
     db.close()

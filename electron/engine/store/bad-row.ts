@@ -3,8 +3,8 @@
 // its lists set it aside and serve the rest, and `hookloop doctor` (row-doctor.ts) lists and
 // repairs it. The words say which row, which field and what was expected, never a schema dump.
 
-/** The tables whose rows are parsed when they are read: the definitions every front door loads. */
-export const CHECKED_TABLES = ['endpoints', 'rules', 'subscriptions'] as const
+/** The tables whose rows are parsed when they are read: the definitions every front door loads, and the folder's saved settings. */
+export const CHECKED_TABLES = ['endpoints', 'rules', 'subscriptions', 'settings'] as const
 export type CheckedTable = (typeof CHECKED_TABLES)[number]
 
 export interface BadRow {

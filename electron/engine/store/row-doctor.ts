@@ -4,6 +4,7 @@
 import type { Database } from 'better-sqlite3'
 import { type BadRow, describeBadRow } from './bad-row'
 import { createEndpointStore } from './endpoints'
+import { createHistoryStore } from './history'
 import { createRuleStore } from './rules'
 import { createSubscriptionStatements } from './subscriptions'
 
@@ -14,7 +15,7 @@ export interface RowRepair {
 }
 
 export interface RowDoctor {
-  /** Every row set aside, endpoints then rules then subscriptions (a row once, with its first bad field). */
+  /** Every row set aside, endpoints, rules, subscriptions, then settings (a row once, with its first bad field). */
   badRows(): BadRow[]
   /** Repairs every bad row until none is left (a row with two bad fields is repaired twice). */
   repairAll(now: number): RowRepair[]
@@ -24,7 +25,8 @@ export function createRowDoctor(db: Database): RowDoctor {
   const endpoints = createEndpointStore(db)
   const rules = createRuleStore(db)
   const subscriptions = createSubscriptionStatements(db)
-  const badRows = () => [...endpoints.setAside(), ...rules.setAside(), ...subscriptions.setAside()]
+  const history = createHistoryStore(db)
+  const badRows = () => [...endpoints.setAside(), ...rules.setAside(), ...subscriptions.setAside(), ...history.setAside()]
   const repair = (bad: BadRow, now: number): string => {
     switch (bad.table) {
       case 'endpoints':
@@ -33,6 +35,8 @@ export function createRowDoctor(db: Database): RowDoctor {
         return rules.repair(bad)
       case 'subscriptions':
         return subscriptions.repair(bad, now)
+      case 'settings':
+        return history.repair(bad)
       default: {
         const never: never = bad.table
         return never

@@ -45,6 +45,7 @@ describe('a data folder with rows that do not parse', () => {
     expect(stderr).toContain('max_attempts: Invalid input: expected number, received string')
     expect(stderr).toContain('endpoints row')
     expect(stderr).toContain('rules row')
+    expect(stderr).toContain('settings row retention ("retention"): value_json is not retention limits')
     expect(stderr).not.toContain('"code": "invalid_type"')
   })
 
@@ -68,13 +69,15 @@ describe('a data folder with rows that do not parse', () => {
     expect(stdout).not.toContain('/h/broken')
     expect(stderr).toContain(`endpoints row ${badEndpointId} ("broken"): config_json is not an endpoint's settings`)
     expect(stderr).toContain(`rules row ${badRuleId} ("/h/shop"): definition_json is not a rule`)
+    expect(stderr).toContain('settings row retention ("retention"): value_json is not retention limits')
+    expect(stdout).toContain('Retention: 30 days, at most 1024 MB')
   })
 
   it('`hookloop doctor` lists them (text and --json); --repair resets or removes each and says what it did', async () => {
     const { dir, badEndpointId, badRuleId, badSubscriptionId } = await badFolder()
     const listed = await runCli(['doctor', '--data', dir])
     expect(listed.code).toBe(1)
-    expect(listed.stdout).toContain('3 rows are set aside')
+    expect(listed.stdout).toContain('4 rows are set aside')
     expect(listed.stdout).toContain(`endpoints row ${badEndpointId} ("broken"): config_json is not an endpoint's settings`)
     expect(listed.stdout).toContain(`rules row ${badRuleId} ("/h/shop"): definition_json is not a rule`)
     expect(listed.stdout).toContain(`subscriptions row ${badSubscriptionId} ("invoices"): policy_json is not a retry policy`)
@@ -86,6 +89,7 @@ describe('a data folder with rows that do not parse', () => {
       ['endpoints', badEndpointId, 'config_json'],
       ['rules', badRuleId, 'definition_json'],
       ['subscriptions', badSubscriptionId, 'policy_json'],
+      ['settings', 'retention', 'value_json'],
     ])
 
     const repaired = await runCli(['doctor', '--data', dir, '--repair'])
@@ -93,6 +97,7 @@ describe('a data folder with rows that do not parse', () => {
     expect(repaired.stdout).toContain(`repaired endpoints row ${badEndpointId} ("broken"): reset config_json to {}`)
     expect(repaired.stdout).toContain(`repaired rules row ${badRuleId} ("/h/shop"): removed the rule`)
     expect(repaired.stdout).toContain(`repaired subscriptions row ${badSubscriptionId} ("invoices"): reset policy_json to the standard-webhooks retry policy preset`)
+    expect(repaired.stdout).toContain('repaired settings row retention ("retention"): removed it: the default retention applies (30 days, 1024 MB')
 
     const after = await runCli(['doctor', '--data', dir, '--json'])
     expect(after.code).toBe(0)
