@@ -10,9 +10,8 @@ import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 const USAGE = `Usage: hookloop doctor [--data DIR] [--repair] [--json]
 
 Checks every endpoint, rule and subscription of a data folder, and its saved retention. A row
-that does not parse is set
-aside when the app, \`hookloop serve\` or \`hookloop listen\` starts (the rest works): this lists each
-one with its table, id, field and what the field should hold.
+that does not parse is set aside when the app, \`hookloop serve\` or \`hookloop listen\` starts
+(the rest works): this lists each one with its table, id, field and what the field should hold.
 {options}
 --repair resets a bad field to a default (an endpoint's settings, scheme, secrets or dedupe key;
 a subscription's retry policy, headers, scheme or secret), or removes a rule whose definition does
