@@ -29,9 +29,12 @@ export type LingerEnd = 'read' | 'cut'
  */
 export function lingerAfterAnswer(req: IncomingMessage, socket: Socket, bounds: LingerBounds, done: (end: LingerEnd) => void): void {
   let discarded = 0
+  let lingering = false
   let ended = false
-  // The body is pulled off the wire and dropped: the parser keeps framing it, nothing is kept.
+  // The body is pulled off the wire and dropped: the parser keeps framing it, nothing is kept. The
+  // bound counts from the answer on: bytes before it never cut the answer itself.
   const discard = (chunk: Buffer) => {
+    if (!lingering) return
     discarded += chunk.length
     if (discarded > bounds.maxBytes) stop('cut')
   }
@@ -58,6 +61,7 @@ export function lingerAfterAnswer(req: IncomingMessage, socket: Socket, bounds: 
   }
   const onClientEnd = () => stop('read')
   socket.destroySoon = function lingeringClose(this: Socket) {
+    lingering = true
     if (this.writable) this.end()
     // Nothing more to come (the body ended, or the client closed already): close as Node would.
     if (req.complete || this.readableEnded) return stop('read')

@@ -48,7 +48,8 @@ function postWholeBody(port: number, path: string, size: number): Promise<Client
 
 /** The receiver's count of refusals once `n` of them have ended (the client may see its close first). */
 async function refusalsOnceEnded(n: number): Promise<{ read: number; cut: number }> {
-  for (let i = 0; i < 1000; i++) {
+  // Bounded (it only ends a failing test), well past the linger's own 2 s idle bound.
+  for (let i = 0; i < 3000; i++) {
     const counted = h.receiver.refusals()
     if (counted.read + counted.cut >= n) return counted
     await new Promise((resolve) => setTimeout(resolve, 5))
@@ -73,5 +74,21 @@ describe('early refusals reach raw clients as answers', () => {
     expect(saw.filter((s) => s.error !== null)).toEqual([])
     const refused = statuses.filter((s) => s === 503).length
     expect(await refusalsOnceEnded(refused)).toEqual({ read: refused, cut: 0 })
+  })
+
+  it('a client that stops sending (and never closes) still gets the status, and the linger ends at its bound', async () => {
+    // allowHalfOpen: our side stays open after the receiver's FIN, as a stuck client's would.
+    const socket = net.connect({ port: h.receiver.port, host: '127.0.0.1', allowHalfOpen: true })
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    const answered = new Promise<void>((resolve) => socket.once('end', () => resolve()))
+    socket.on('error', () => undefined)
+    socket.write(`POST /h/small HTTP/1.1\r\nHost: x\r\nContent-Length: ${4 * 1024 * 1024}\r\n\r\n` + 'a'.repeat(100))
+    // The answer, then the receiver's FIN; the client neither sends more nor closes.
+    await answered
+    expect(parseResponses(Buffer.concat(chunks))[0]?.status).toBe(413)
+    // The idle bound (2 s without a byte) ends the linger: the receiver closes, counted as cut.
+    expect(await refusalsOnceEnded(1)).toEqual({ read: 0, cut: 1 })
+    socket.destroy()
   })
 })
