@@ -51,7 +51,7 @@ export function lingerAfterAnswer(req: IncomingMessage, socket: Socket, bounds: 
     socket.off('data', onClientBytes)
     socket.off('end', onClientEnd)
     // After the answer is flushed, as Node's own destroySoon does: a close before would cut it.
-    if (socket.writableFinished || !socket.writable) socket.destroy()
+    if (socket.writableFinished || socket.destroyed) socket.destroy()
     else socket.once('finish', () => socket.destroy())
     done(end)
   }
