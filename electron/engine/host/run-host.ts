@@ -8,7 +8,7 @@ import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { watchTimeline, type TimelineWatch } from './timeline-watch'
 import { watchDefinitions, type DefinitionsWatch } from './definitions-watch'
 import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
-import { createCountReads } from '../store'
+import { badRowsNotice, createCountReads, createRowDoctor } from '../store'
 import { createDetailViews } from './detail-views'
 import { createHandlers } from './handlers'
 import { createCheckHandlers } from './handlers-checks'
@@ -192,9 +192,17 @@ export async function startHost(options: HostOptions): Promise<Host> {
       tunnelOption = tunnel ?? undefined
       try {
         await bind(clockMode, scale)
+  // Rows that do not parse were set aside as the engine loaded: said once at start, and in every
+  // UI's banner for as long as they stay (read afresh: another process may repair them).
+  const setAside = () => badRowsNotice(createRowDoctor(binding.engine.db).badRows())
+  for (const line of setAside()) options.log?.(`hookloop: ${line}`)
       } catch (error) {
         tunnelOption = previous
         await bind(clockMode, scale)
+  // Rows that do not parse were set aside as the engine loaded: said once at start, and in every
+  // UI's banner for as long as they stay (read afresh: another process may repair them).
+  const setAside = () => badRowsNotice(createRowDoctor(binding.engine.db).badRows())
+  for (const line of setAside()) options.log?.(`hookloop: ${line}`)
         throw error
       } finally {
         control?.publish('tunnel.state', tunnelView(binding.engine))
@@ -207,6 +215,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
   }
 
   await bind(clockMode, scale)
+  // Rows that do not parse were set aside as the engine loaded: said once at start, and in every
+  // UI's banner for as long as they stay (read afresh: another process may repair them).
+  const setAside = () => badRowsNotice(createRowDoctor(binding.engine.db).badRows())
+  for (const line of setAside()) options.log?.(`hookloop: ${line}`)
   const recorder = createRecorder({
     engine: () => binding.engine,
     clock: () => (clockMode === 'scaled' ? { mode: 'scaled', factor: clockScale(binding.engine.clock, scale) } : { mode: clockMode }),
@@ -221,7 +233,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     current: () => binding,
     switchClock,
     clockView,
-    warnings: () => options.warnings ?? [],
+    warnings: () => [...(options.warnings ?? []), ...setAside()],
     changed: publishList,
     subscriptions: metrics.views,
     touchDelivery: (id: number) => timelineWatch.touchDelivery(id),

@@ -67,10 +67,9 @@ function shortReason(reason: SignatureBadge['reason']): string {
 }
 
 /**
- * `count` is the arrivals of the event id beyond the first; the badge counts arrivals, like the
- * receiver's "duplicate #2", so it only appears from ×2 up (a single arrival is no duplicate).
+ * A row's duplicate arrivals (shared/contract/counts.ts): the arrivals of the event id beyond the
+ * first, the same number its subscription's card adds up; three arrivals read "2 dup" (README).
  */
-/** A row's duplicate arrivals (shared/contract/counts.ts): the same number its subscription's card adds up. */
 export function DuplicateBadge({ count }: { count: number }) {
   if (count <= 0) return null
   return (
