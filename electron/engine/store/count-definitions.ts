@@ -35,7 +35,9 @@ export const DUPLICATE_ARRIVAL = `coalesce(r.duplicate_number, 1) > 1`
  * on the row of its endpoint and key. Each request counts once, in exactly one row.
  */
 export const ATTEMPT_REQUEST = `r.attempt_id = a.id`
-export const RECEIVED_REQUEST = `r.attempt_id IS NULL`
+/** Whether request `q` is received traffic (the rule above, for any alias or a trigger's NEW / OLD). */
+export const receivedRequest = (q: string) => `${q}.attempt_id IS NULL`
+export const RECEIVED_REQUEST = receivedRequest('r')
 /** Whether request `q` is its attempt's own request (the same rule, for another alias). */
 export const ownRequest = (q: string) => `${q}.attempt_id IS NOT NULL`
 
@@ -52,3 +54,44 @@ export const DELIVERY_ENDPOINT = `(SELECT to_e.id FROM subscriptions to_s JOIN e
 
 /** Received requests group by endpoint and this key: one timeline row each. */
 export const RECEIVED_GROUP_KEY = `COALESCE(dedupe_key, 'request:' || id)`
+
+/**
+ * Received rows and captured requests, kept as counters per endpoint (`request_counts`, one row per
+ * endpoint, '' for requests at no endpoint) so that the timeline's total and the top bar's count
+ * read a few rows whatever the history holds. Triggers on `requests` keep them, so every connection
+ * that writes or prunes (another process on the folder, retention, Clear history) moves them in its
+ * own transaction. A received row is a group (RECEIVED_GROUP_KEY): request `q` starts one when it is
+ * received and no other received request of its endpoint has its dedupe key (a keyless request is
+ * a group of its own), and ends one on the same terms. One index probe (requests_by_dedupe_key).
+ * Written into a migration: a change to these definitions needs a migration that rebuilds them.
+ */
+const startsReceivedRow = (q: string) => `(CASE WHEN ${receivedRequest(q)} AND (${q}.dedupe_key IS NULL OR NOT EXISTS (
+    SELECT 1 FROM requests p WHERE ${receivedRequest('p')} AND p.endpoint_id IS ${q}.endpoint_id AND p.dedupe_key = ${q}.dedupe_key AND p.id <> ${q}.id
+  )) THEN 1 ELSE 0 END)`
+
+const countIn = `INSERT INTO request_counts (endpoint_key, requests, received_rows) VALUES (COALESCE(NEW.endpoint_id, ''), 1, ${startsReceivedRow('NEW')})
+    ON CONFLICT (endpoint_key) DO UPDATE SET requests = requests + 1, received_rows = received_rows + excluded.received_rows;`
+const countOut = `UPDATE request_counts SET requests = requests - 1, received_rows = received_rows - ${startsReceivedRow('OLD')} WHERE endpoint_key = COALESCE(OLD.endpoint_id, '');`
+
+export const REQUEST_COUNTS_SQL = `
+  CREATE TABLE request_counts (
+    endpoint_key  TEXT PRIMARY KEY,              -- the endpoint's id; '' = no endpoint
+    requests      INTEGER NOT NULL DEFAULT 0,    -- captured requests
+    received_rows INTEGER NOT NULL DEFAULT 0     -- timeline rows of received traffic
+  ) WITHOUT ROWID;
+  INSERT INTO request_counts (endpoint_key, requests, received_rows)
+    SELECT COALESCE(r.endpoint_id, ''), COUNT(*),
+           COUNT(DISTINCT CASE WHEN ${RECEIVED_REQUEST} THEN r.dedupe_key END) + COALESCE(SUM(${RECEIVED_REQUEST} AND r.dedupe_key IS NULL), 0)
+      FROM requests r GROUP BY 1;
+  CREATE TRIGGER request_counts_insert AFTER INSERT ON requests BEGIN
+    ${countIn}
+  END;
+  CREATE TRIGGER request_counts_delete AFTER DELETE ON requests BEGIN
+    ${countOut}
+  END;
+  -- A change of endpoint, key or link: out of the old group, into the new (both exclude the row itself).
+  CREATE TRIGGER request_counts_update AFTER UPDATE OF endpoint_id, dedupe_key, attempt_id ON requests BEGIN
+    ${countOut}
+    ${countIn}
+  END;
+`

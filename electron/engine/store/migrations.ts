@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import { REQUEST_COUNTS_SQL } from './count-definitions'
 import { StoreError } from './store-error'
 
 export interface Migration {
@@ -285,6 +286,13 @@ export const MIGRATIONS: readonly Migration[] = [
     // X-Shopify-API-Version …): one its pack lists. NULL = no provider, or one without versions.
     // A provider subscription made before this column follows its pack's default version.
     sql: `ALTER TABLE subscriptions ADD COLUMN api_version TEXT;`,
+  },
+  {
+    version: 12,
+    name: 'request_counts: received rows and captured requests kept as counters per endpoint',
+    // Counting them read every request (0.5–1 s per million); the triggers keep the counters in
+    // every writer's transaction (count-definitions.ts says what they count).
+    sql: REQUEST_COUNTS_SQL,
   },
 ]
 
