@@ -8,7 +8,7 @@ import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
 import type { RequestRow } from './requests'
 import { ATTEMPT_REQUEST, DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, SUBSCRIPTIONS_TO_ENDPOINT, ownRequest } from './count-definitions'
-import { whereStartsWith } from './prefix-search'
+import { whereDeliveryEventIdStartsWith, whereStartsWith } from './prefix-search'
 import type { SimulationRow } from './simulations'
 
 /** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
@@ -193,7 +193,7 @@ export function timelineParts(filter: TimelineFilter): TimelineParts {
       where.push('e.event_type = ?')
       params.push(filter.eventType)
     }
-    if (filter.search) whereStartsWith('d.event_id', filter.search, where, params)
+    if (filter.search) whereDeliveryEventIdStartsWith('d', filter.search, where, params)
     // deliveries_by_simulation: the rows of one clock, newest first, without reading the others.
     if (filter.clock === WALL_CLOCK) where.push('d.simulation_id IS NULL')
     else if (filter.clock !== undefined) {
