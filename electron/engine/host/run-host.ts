@@ -24,6 +24,7 @@ import { createTimelineViews } from './timeline-views'
 import { createScenarioRuns } from './scenario-runs'
 import { recordingHandlers } from './recording-handlers'
 import { createHistoryHandlers } from './history-handlers'
+import { createStagedBodies } from './body-routes'
 
 export interface HostOptions {
   dataDir: string
@@ -229,8 +230,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
     tunnel: () => (tunnelOption ? { ...(tunnelOption.host === undefined ? {} : { host: tunnelOption.host }), ...(tunnelOption.lookup === undefined ? {} : { lookup: tunnelOption.lookup }) } : undefined),
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   })
+  const stagedBodies = createStagedBodies()
   const ctx = {
     current: () => binding,
+    uploads: stagedBodies,
     switchClock,
     clockView,
     warnings: () => [...(options.warnings ?? []), ...setAside()],
@@ -254,6 +257,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     port: options.port,
     token: options.token,
     handlers: recordingHandlers(handlers, { recorder, now: () => binding.engine.clock.now(), changed: recordingChanged }),
+    bodies: { requestBody: (id) => binding.details.requestBody(id), staged: stagedBodies },
     ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     ...(options.log ? { log: options.log } : {}),
   })

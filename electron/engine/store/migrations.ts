@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3'
+import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES } from './count-definitions'
 import { StoreError } from './store-error'
 
 export interface Migration {
@@ -305,6 +306,23 @@ export const MIGRATIONS: readonly Migration[] = [
     postgres: `
       ALTER TABLE deliveries ADD COLUMN claimed_by TEXT;
       ALTER TABLE deliveries ADD COLUMN lease_until BIGINT;
+    `,
+  },
+  {
+    version: 12,
+    name: 'request_counts: received rows and captured requests kept as counters per endpoint; the NOCASE index of event ids only for ids with a capital',
+    // Counting them read every request (0.5–1 s per million); the triggers keep the counters in
+    // every writer's transaction (count-definitions.ts says what they count).
+    // Every index on deliveries is written on every publish: a second index over the random event
+    // ids cost publishing about a fifth of its rate. Lower-case ids (Hookloop's own UUIDs) are
+    // searched on deliveries_by_event (store/prefix-search.ts), so only the others need NOCASE.
+    sql: `${REQUEST_COUNTS_SQL}
+      DROP INDEX deliveries_by_event_nocase;
+      CREATE INDEX deliveries_by_event_with_capitals ON deliveries(event_id COLLATE NOCASE) WHERE event_id <> lower(event_id);
+    `,
+    postgres: `${REQUEST_COUNTS_POSTGRES}
+      DROP INDEX deliveries_by_event_nocase;
+      CREATE INDEX deliveries_by_event_with_capitals ON deliveries(lower(event_id)) WHERE event_id <> lower(event_id);
     `,
   },
 ]

@@ -81,6 +81,26 @@ describe('PostgreSQL migrations', () => {
     })
   })
 
+  it('keeps the request counters equal to a direct count, as SQLite does, through inserts, relinks and deletes', async () => {
+    const url = await postgres.freshDatabase()
+    await withEngine(url, async (engine) => {
+      await migratePostgres(engine)
+      await engine.exec("INSERT INTO endpoints (id, slug, name, created_at) VALUES ('e1', 'a', 'A', 1)")
+      const insert = 'INSERT INTO requests (id, endpoint_id, received_at, method, path, headers_json, body_size, dedupe_key, attempt_id) VALUES (?, ?, 1, ?, ?, ?, 0, ?, ?)'
+      const rows: [number, string | null, string | null, number | null][] = [[1, 'e1', 'k1', null], [2, 'e1', 'k1', null], [3, 'e1', null, null], [4, 'e1', 'k2', 7], [5, null, null, null], [6, 'e1', 'k2', null]]
+      for (const [id, endpoint, key, attempt] of rows) await engine.run(insert, [id, endpoint, 'POST', '/h/a', '[]', key, attempt])
+      const direct = `SELECT COALESCE(endpoint_id, '') AS endpoint_key, COUNT(*) AS requests,
+        COUNT(DISTINCT CASE WHEN attempt_id IS NULL THEN dedupe_key END) + SUM(CASE WHEN attempt_id IS NULL AND dedupe_key IS NULL THEN 1 ELSE 0 END) AS received_rows
+        FROM requests GROUP BY 1 ORDER BY 1`
+      const counters = 'SELECT endpoint_key, requests, received_rows FROM request_counts WHERE requests > 0 ORDER BY 1'
+      expect(await engine.all(counters)).toEqual(await engine.all(direct))
+      expect(await engine.all(counters)).toEqual([{ endpoint_key: '', requests: 1, received_rows: 1 }, { endpoint_key: 'e1', requests: 5, received_rows: 3 }])
+      await engine.run('UPDATE requests SET attempt_id = NULL WHERE id = ?', [4])
+      await engine.run('DELETE FROM requests WHERE id IN (?, ?)', [1, 5])
+      expect(await engine.all(counters)).toEqual(await engine.all(direct))
+    })
+  })
+
   it('refuses a database written by a newer Hookloop, naming both versions', async () => {
     const url = await postgres.freshDatabase()
     await withEngine(url, async (engine) => {
