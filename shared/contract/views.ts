@@ -141,6 +141,8 @@ export interface RequestDetail
   verify: SignatureBadge & { expected?: string; received?: string }
   /** What the receiver marked on it, in words (key kept as a digest, not inspected: why, refused: why). */
   marks?: string[]
+  /** Where the dedupe key was read, in words: "auto: body.event_id", "header webhook-id"; null without a key. */
+  dedupeKeyFrom?: string | null
   fault: FaultView | null
   response: { status: number | null; headers: HeaderPair[]; bodyBase64: string; ms: number | null }
   /** Forward mode: each request sent on to a target (forward, copy, resend), oldest first. */

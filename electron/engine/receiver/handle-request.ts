@@ -163,6 +163,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     if (inspection.key) {
       capture.dedupeKey = inspection.key.key
       capture.dedupeKeyMark = inspection.key.mark
+      capture.dedupeKeyFrom = inspection.keyFrom
     }
     if (inspection.arrival) {
       capture.duplicateNumber = inspection.arrival.number
@@ -215,6 +216,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       attemptId: capture.attemptId,
       dedupeKey: capture.dedupeKey,
       dedupeKeyMark: capture.dedupeKeyMark ?? null,
+      dedupeKeyFrom: capture.dedupeKeyFrom ?? null,
       notInspected: capture.notInspected ?? null,
       refusedReason: capture.refusedReason ?? null,
     }

@@ -237,7 +237,10 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
           <dt>from</dt>
           <dd>{request.remoteAddress ?? '—'}</dd>
           <dt>dedupe key</dt>
-          <dd>{request.dedupeKey ?? '—'}</dd>
+          <dd data-testid="request-dedupe-key">
+            {request.dedupeKey ?? '—'}
+            {request.dedupeKeyFrom ? <span className="hint"> ({request.dedupeKeyFrom})</span> : null}
+          </dd>
           {request.marks?.map((mark) => (
             <Fragment key={mark}>
               <dt>marked</dt>
