@@ -89,7 +89,13 @@ export interface TimelineRow {
   key: string
   kind: 'delivery' | 'received'
   deliveryId: number | null
+  /** Hookloop's own event id for a delivery; the dedupe key (the sender's id) or "request #N" for a received row. */
   eventId: string
+  /**
+   * The id the consumer knows a delivery's event by when it is not eventId (a provider's `evt_…`,
+   * X-GitHub-Delivery …): the row is labelled and found by it, Hookloop's id beside it. Null otherwise.
+   */
+  consumerEventId?: string | null
   eventType: string
   status: TimelineStatus
   subscriptionId: string | null

@@ -8,14 +8,14 @@ import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
 import type { RequestRow } from './requests'
 import { ATTEMPT_REQUEST, DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, SUBSCRIPTIONS_TO_ENDPOINT, ownRequest } from './count-definitions'
-import { whereStartsWith } from './prefix-search'
+import { whereEventIdStartsWith, whereStartsWith } from './prefix-search'
 import type { SimulationRow } from './simulations'
 
 /** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
 export type TimelineDeliveryRow = Pick<
   DeliveryRow,
   'id' | 'event_id' | 'subscription_id' | 'status' | 'attempts' | 'last_status_code' | 'last_attempt_at' | 'next_attempt_at' | 'created_at'
-> & { simulation_id: string | null; endpoint_id: string | null } &
+> & { simulation_id: string | null; endpoint_id: string | null; consumer_event_id: string | null } &
   Pick<EventRow, 'event_type'>
 
 type Verdict = Pick<RequestRow, 'verify_valid' | 'verify_reason' | 'verify_json' | 'duplicate_number'>
@@ -67,7 +67,7 @@ const EVENT_TYPE_SQL = `CASE WHEN json_valid(CAST(body AS TEXT)) THEN COALESCE(j
 export function createTimelineReads(db: Database) {
   const deliveryById = db.prepare<[number], TimelineDeliveryRow>(
     `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, d.attempts, d.last_status_code, d.last_attempt_at,
-            d.next_attempt_at, d.created_at, d.simulation_id, ${DELIVERY_ENDPOINT} AS endpoint_id
+            d.next_attempt_at, d.created_at, d.simulation_id, d.consumer_event_id, ${DELIVERY_ENDPOINT} AS endpoint_id
        FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ?`,
   )
   const attemptsOf = db.prepare<[number], TimelineAttemptRow>(
@@ -193,7 +193,7 @@ export function timelineParts(filter: TimelineFilter): TimelineParts {
       where.push('e.event_type = ?')
       params.push(filter.eventType)
     }
-    if (filter.search) whereStartsWith('d.event_id', filter.search, where, params)
+    if (filter.search) whereEventIdStartsWith(filter.search, where, params)
     // deliveries_by_simulation: the rows of one clock, newest first, without reading the others.
     if (filter.clock === WALL_CLOCK) where.push('d.simulation_id IS NULL')
     else if (filter.clock !== undefined) {

@@ -1,5 +1,6 @@
 // The selected delivery, attempt or request: headers, body (pretty / raw / hex), the response,
 // the signature verdict explained, the rule and fault applied; Retry now, Replay, Copy as cURL.
+import { rowEventIdTitle, rowEventIds } from '../lib/event-ids'
 import { Fragment, useEffect, useState } from 'react'
 import type { AttemptDetail, DeliveryDetail, RequestDetail, RowClock, TimelineRow } from '../../../shared/contract'
 import { run, toast, useApp } from '../state'
@@ -41,9 +42,14 @@ function RowInspector({ row, markId }: { row: TimelineRow; markId: number | null
             ✕
           </button>
         </div>
-        <div className="mono ellipsis" title={row.eventId} data-testid="inspector-event-id">
-          {row.eventId}
+        <div className="mono ellipsis" title={rowEventIdTitle(row)} data-testid="inspector-event-id">
+          {rowEventIds(row).shown}
         </div>
+        {row.consumerEventId ? (
+          <div className="hint mono ellipsis" data-testid="inspector-hookloop-id">
+            the id your app sees · Hookloop's id {row.eventId}
+          </div>
+        ) : null}
         <div className="hint">
           {row.eventType || 'no event type'} · {row.attempts} {row.kind === 'delivery' ? 'attempt' : 'request'}
           {row.attempts === 1 ? '' : 's'} · first at {formatMoment(row.clock, row.firstAt)}

@@ -2,6 +2,7 @@
 // clock, the waits between them, and (forward mode) what the app made of each request. Labels
 // are laid out so none covers another: a mark whose label has no room shows as a dot, and an
 // app line with no room is left out (both stay in the mark's tooltip).
+import { rowEventIdTitle, rowEventIds } from '../lib/event-ids'
 import { memo } from 'react'
 import type { RowClock, TimelineMark, TimelineRow } from '../../../shared/contract'
 import { togglePicked, useApp, type RowVerdict, type TimeWindow } from '../state'
@@ -191,6 +192,7 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
       )
     }
   })
+  const ids = rowEventIds(row)
   return (
     <div
       className={`tl-row${selected ? ' selected' : ''}${picked ? ' picked' : ''}${forwarded ? ' forwarded' : ''}`}
@@ -200,6 +202,7 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
       data-testid="timeline-row"
       data-key={row.key}
       data-event-id={row.eventId}
+      data-consumer-event-id={row.consumerEventId ?? undefined}
       data-status={row.status}
       data-attempts={row.attempts}
       data-clock={row.clock.kind === 'wall' ? 'wall' : row.clock.simulationId}
@@ -207,8 +210,9 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
       <div className="tl-meta">
         <StatusBadge status={row.status} />
         <div className="ids">
-          <span className="id ellipsis" title={row.eventId}>
-            {row.eventId}
+          <span className="id ellipsis" title={rowEventIdTitle(row)} data-testid="row-event-id">
+            {ids.shown}
+            {ids.hookloop ? <span className="own-id"> · {ids.hookloop}</span> : null}
           </span>
           <span className="type ellipsis">
             {row.eventType || (row.kind === 'received' ? 'received' : '—')} · {row.attempts} {row.kind === 'delivery' ? 'attempt' : 'request'}
