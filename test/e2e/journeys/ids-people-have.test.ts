@@ -68,7 +68,7 @@ describe('journey: the ids people have', () => {
 
     // Search by the start of the evt_ id, in another case: that row alone.
     await search(page, ids.consumer_event_id.slice(0, 12).toUpperCase())
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=timeline-row]').length === 1)
+    await page.locator('[data-testid=timeline-row]').nth(1).waitFor({ state: 'detached' })
     expect((await screenRows(page)).map((r) => r.eventId)).toEqual([ids.event_id])
     await shot(page, 'ids-people-have-2-search-evt')
     // The inspector names both ids.
@@ -81,10 +81,9 @@ describe('journey: the ids people have', () => {
 
     // Search by GitHub's delivery id: the received row alone.
     await search(page, github.value.slice(0, 13))
-    await page.waitForFunction((id) => {
-      const rows = [...document.querySelectorAll('[data-testid=timeline-row]')]
-      return rows.length === 1 && rows[0]?.getAttribute('data-event-id') === id
-    }, github.value)
+    await page.locator(rowSelector(`[data-event-id="${github.value}"]`)).waitFor()
+    await page.locator(rowSelector('[data-status=succeeded]')).waitFor({ state: 'detached' })
+    expect((await screenRows(page)).map((r) => r.eventId)).toEqual([github.value])
     await shot(page, 'ids-people-have-4-search-github')
     await search(page, '')
   })
@@ -111,7 +110,7 @@ describe('journey: the ids people have', () => {
     await page.click('[data-testid=nav-timeline]')
     const row = page.locator(rowSelector('[data-event-id="a3c1f0e2-7d4b-4e8f-9a61-2b5c8d9e0f11"]'))
     await row.waitFor()
-    await page.waitForFunction(() => document.querySelector('[data-testid=timeline-row][data-event-id="a3c1f0e2-7d4b-4e8f-9a61-2b5c8d9e0f11"]')?.getAttribute('data-attempts') === '2')
+    await page.locator(rowSelector('[data-event-id="a3c1f0e2-7d4b-4e8f-9a61-2b5c8d9e0f11"][data-attempts="2"]')).waitFor()
     const shown = (await screenRows(page)).find((r) => r.eventId === 'a3c1f0e2-7d4b-4e8f-9a61-2b5c8d9e0f11')
     expect.soft(shown?.duplicates, 'the duplicate badge').toBe(1)
     expect.soft(await row.locator('[data-testid=row-event-id]').innerText()).toBe('a3c1f0e2-7d4b-4e8f-9a61-2b5c8d9e0f11')
