@@ -59,6 +59,7 @@ export function toExchanges(collected: Collected): Exchange[] {
         outcome,
         verify: request.verify ? { valid: request.verify.valid, reason: request.verify.reason } : null,
         duplicate_number: request.duplicateNumber,
+        ...(request.dedupeKey === null ? {} : { dedupe_key: request.dedupeKey }),
       },
     })
   }
@@ -73,7 +74,15 @@ export function toExchanges(collected: Collected): Exchange[] {
         body,
         response: attempt.status_code === null ? null : { status: attempt.status_code, headers: parsePairs(attempt.response_headers_json), body: attempt.response_body ?? Buffer.alloc(0) },
         timeMs: attempt.duration_ms ?? 0,
-        hookloop: { source: 'attempt', id: attempt.id, delivery_id: delivery.id, event_id: event.id, attempt: attempt.n, outcome: attempt.outcome },
+        hookloop: {
+          source: 'attempt',
+          id: attempt.id,
+          delivery_id: delivery.id,
+          event_id: event.id,
+          ...(delivery.consumer_event_id === null ? {} : { consumer_event_id: delivery.consumer_event_id }),
+          attempt: attempt.n,
+          outcome: attempt.outcome,
+        },
       })
     }
   }

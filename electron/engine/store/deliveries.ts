@@ -20,6 +20,8 @@ export interface DeliveryRow {
   faults_json: string | null
   created_at: number
   updated_at: number
+  /** The id the consumer knows the event by when it is not event_id (NewDelivery), else null. */
+  consumer_event_id: string | null
 }
 
 export interface DueDelivery {
@@ -79,7 +81,7 @@ export interface DeliveryStatements {
 }
 
 const COLUMNS =
-  'id, event_id, subscription_id, status, attempts, last_status_code, last_attempt_at, next_attempt_at, in_flight, interrupted, faults_json, created_at, updated_at'
+  'id, event_id, subscription_id, status, attempts, last_status_code, last_attempt_at, next_attempt_at, in_flight, interrupted, faults_json, created_at, updated_at, consumer_event_id'
 
 /**
  * The attempt path's writes to deliveries, by name, with the names of their parameters: run by the
@@ -112,6 +114,7 @@ export function insertedDelivery(id: number, row: NewDelivery): DeliveryRow {
     faults_json: row.faults_json,
     created_at: row.created_at,
     updated_at: row.created_at,
+    consumer_event_id: row.consumer_event_id ?? null,
   }
 }
 

@@ -65,4 +65,15 @@ describe('the id the consumer saw', () => {
     const plain = await runCli(['deliveries', '--data', dir, '--subscription', 'plain'])
     expect(plain.stdout.split('\n')[1]).toMatch(new RegExp(`\\s+plain\\s+${sent.plain.eventId}\\s+-\\s+order\\.paid\\s+`))
   })
+
+  it('exports carry it beside Hookloop\'s id: HAR entries and case files', async () => {
+    const [stripe] = await deliveries('--subscription', 'stripe')
+    const har = await runCli(['export', '--data', dir, '--format', 'har', '--deliveries', String(stripe!.id)])
+    expect(har.code, har.stderr).toBe(0)
+    const entries = (JSON.parse(har.stdout) as { log: { entries: { _hookloop: { event_id: string; consumer_event_id?: string } }[] } }).log.entries
+    expect(entries.map((e) => [e._hookloop.event_id, e._hookloop.consumer_event_id])).toEqual([[sent.stripe.eventId, sent.stripe.consumer]])
+    const caseFile = await runCli(['export', '--data', dir, '--format', 'case', '--deliveries', String(stripe!.id)])
+    expect(caseFile.code, caseFile.stderr).toBe(0)
+    expect((JSON.parse(caseFile.stdout) as { deliveries: { event_id: string; consumer_event_id?: string }[] }).deliveries).toMatchObject([{ event_id: sent.stripe.eventId, consumer_event_id: sent.stripe.consumer }])
+  })
 })
