@@ -8,7 +8,7 @@ import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
 import type { RequestRow } from './requests'
 import { ATTEMPT_REQUEST, DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, SUBSCRIPTIONS_TO_ENDPOINT, ownRequest } from './count-definitions'
-import { whereEventIdStartsWith, whereStartsWith } from './prefix-search'
+import { whereEventIdStartsWith, whereRequestFound } from './prefix-search'
 import type { SimulationRow } from './simulations'
 
 /** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
@@ -224,15 +224,15 @@ function received(filter: TimelineFilter): { count: Statement; page: Statement }
     walk = 'INDEXED BY requests_by_endpoint'
   }
   if (filter.search) {
-    // Only keyed requests have an event id to search.
-    whereStartsWith('r.dedupe_key', filter.search, where, params)
+    // Keyed requests by their event id, keyless ones by their body text (prefix-search.ts).
+    whereRequestFound(filter.search, where, params)
     walk = ''
   }
   const conditions = where.join(' AND ')
   return {
     count: {
       sql: filter.search
-        ? `SELECT COUNT(*) FROM (SELECT DISTINCT r.endpoint_id, r.dedupe_key FROM requests r WHERE ${conditions})`
+        ? `SELECT COUNT(*) FROM (SELECT DISTINCT r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) FROM requests r WHERE ${conditions})`
         : `SELECT COALESCE(SUM(CASE WHEN dedupe_key IS NULL THEN n ELSE 1 END), 0)
              FROM (SELECT r.dedupe_key, COUNT(*) AS n FROM requests r WHERE ${conditions} GROUP BY r.endpoint_id, r.dedupe_key)`,
       params,
@@ -253,7 +253,7 @@ function receivedOfEventType(filter: TimelineFilter, eventType: string): { count
     where.push('endpoint_id = ?')
     params.push(filter.endpointId)
   }
-  if (filter.search) whereStartsWith('dedupe_key', filter.search, where, params)
+  if (filter.search) whereRequestFound(filter.search, where, params)
   const grouped = `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests r WHERE ${where.join(' AND ')}
     GROUP BY endpoint_id, gkey HAVING MAX(${EVENT_TYPE_SQL}) = ?`
   return {
