@@ -195,7 +195,7 @@ function Search() {
     <input
       id="search"
       className="input search"
-      placeholder="Search by event id (yours, a provider's, or Hookloop's)   /"
+      placeholder="Search by event id or body text   /"
       value={text}
       onChange={(e) => setText(e.target.value)}
       onKeyDown={(e) => {

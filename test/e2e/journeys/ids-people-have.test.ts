@@ -27,6 +27,7 @@ describe('journey: the ids people have', () => {
     await page.fill('[data-testid=endpoint-name]', 'inbox')
     await page.selectOption('[data-testid=endpoint-scheme]', '')
     expect.soft(await page.inputValue('[data-testid=endpoint-dedupe-type]')).toBe('auto')
+    await shot(page, 'ids-people-have-0-new-endpoint')
     await page.click('[data-testid=create-endpoint]')
     await page.locator('[data-testid=endpoint-card][data-endpoint=inbox]').waitFor()
 
