@@ -1,5 +1,8 @@
 // One HTTP exchange, whichever side it comes from: a request we captured (and our answer), or an
 // attempt our sender made (and the answer it got). HAR and cURL exports are written from these.
+// An attempt our own receiver captured (a loop delivery) is one exchange seen from both sides: it
+// is written once, as the captured request carrying its attempt's ids, so a file holds each
+// exchange once and reads back as the requests that arrived.
 import type { HarHookloopFields } from '../../../shared/contract'
 import type { RequestRecord } from '../../../shared/receiver'
 import { headerValue } from './body'
@@ -40,9 +43,18 @@ function parsePairs(json: string | null): [string, string][] {
 
 export function toExchanges(collected: Collected): Exchange[] {
   const out: Exchange[] = []
+  /** Attempt id → what the sender knew of it, for the captured requests those attempts made. */
+  const attemptsById = new Map<number, { delivery: number; event: string; consumerEventId: string | null; n: number; outcome: string }>()
+  for (const { delivery, event, attempts } of collected.deliveries) {
+    for (const a of attempts) attemptsById.set(a.id, { delivery: delivery.id, event: event.id, consumerEventId: delivery.consumer_event_id, n: a.n, outcome: a.outcome })
+  }
+  /** Attempts written as their captured request: not written again on their own. */
+  const captured = new Set<number>()
   for (const request of collected.requests) {
     const status = request.response.status
     const outcome = requestOutcome(request)
+    const attempt = request.attemptId === null ? undefined : attemptsById.get(request.attemptId)
+    if (attempt && request.attemptId !== null) captured.add(request.attemptId)
     out.push({
       startedAt: request.receivedAt,
       method: request.method,
@@ -60,11 +72,22 @@ export function toExchanges(collected: Collected): Exchange[] {
         verify: request.verify ? { valid: request.verify.valid, reason: request.verify.reason } : null,
         duplicate_number: request.duplicateNumber,
         ...(request.dedupeKey === null ? {} : { dedupe_key: request.dedupeKey }),
+        ...(attempt && request.attemptId !== null
+          ? {
+              delivery_id: attempt.delivery,
+              event_id: attempt.event,
+              ...(attempt.consumerEventId === null ? {} : { consumer_event_id: attempt.consumerEventId }),
+              attempt: attempt.n,
+              attempt_id: request.attemptId,
+              attempt_outcome: attempt.outcome,
+            }
+          : {}),
       },
     })
   }
   for (const { delivery, event, body, attempts } of collected.deliveries) {
     for (const attempt of attempts) {
+      if (captured.has(attempt.id)) continue
       out.push({
         startedAt: attempt.started_at,
         method: 'POST',

@@ -1,10 +1,17 @@
 import type { Database } from 'better-sqlite3'
+import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES } from './count-definitions'
 import { StoreError } from './store-error'
 
 export interface Migration {
   version: number
   name: string
+  /** The step on SQLite. */
   sql: string
+  /**
+   * The same step on PostgreSQL: required after POSTGRES_BASELINE_VERSION (store/postgres-schema.ts),
+   * whose one step stands for every migration up to it on a new team database.
+   */
+  postgres?: string
 }
 
 // Each migration runs in its own transaction together with the bump of PRAGMA user_version, so
@@ -287,15 +294,52 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `ALTER TABLE subscriptions ADD COLUMN api_version TEXT;`,
   },
   {
-    version: 15,
-    name: "deliveries.consumer_event_id: the id the consumer knows the event by",
+    version: 11,
+    name: 'deliveries.claimed_by, deliveries.lease_until',
+    // Who holds a delivery's attempt and until when (wall ms): a process claims a due delivery in
+    // one conditional update before it sends, so two processes on one store never send it both;
+    // a claim whose lease ran out (its process died) is taken over by another (store/deliveries.ts).
+    sql: `
+      ALTER TABLE deliveries ADD COLUMN claimed_by TEXT;
+      ALTER TABLE deliveries ADD COLUMN lease_until INTEGER;
+    `,
+    postgres: `
+      ALTER TABLE deliveries ADD COLUMN claimed_by TEXT;
+      ALTER TABLE deliveries ADD COLUMN lease_until BIGINT;
+    `,
+  },
+  {
+    version: 12,
+    name: 'request_counts: received rows and captured requests kept as counters per endpoint; the NOCASE index of event ids only for ids with a capital',
+    // Counting them read every request (0.5–1 s per million); the triggers keep the counters in
+    // every writer's transaction (count-definitions.ts says what they count).
+    // Every index on deliveries is written on every publish: a second index over the random event
+    // ids cost publishing about a fifth of its rate. Lower-case ids (Hookloop's own UUIDs) are
+    // searched on deliveries_by_event (store/prefix-search.ts), so only the others need NOCASE.
+    sql: `${REQUEST_COUNTS_SQL}
+      DROP INDEX deliveries_by_event_nocase;
+      CREATE INDEX deliveries_by_event_with_capitals ON deliveries(event_id COLLATE NOCASE) WHERE event_id <> lower(event_id);
+    `,
+    postgres: `${REQUEST_COUNTS_POSTGRES}
+      DROP INDEX deliveries_by_event_nocase;
+      CREATE INDEX deliveries_by_event_with_capitals ON deliveries(lower(event_id)) WHERE event_id <> lower(event_id);
+    `,
+  },
+  {
+    version: 13,
+    name: 'deliveries.consumer_event_id: the id the consumer knows the event by',
     // A delivery made as a provider carries the event under that provider's id (Stripe's evt_… in
     // the body, GitHub's X-GitHub-Delivery …), which people copy from their app's log: kept beside
     // Hookloop's own id so the timeline, the lists and search find the row by it. NULL = the same
-    // as event_id, or no provider; deliveries made before this column have none.
+    // as event_id, or no provider; deliveries made before this column have none. Its index holds
+    // only the deliveries that have one (a delivery without a provider writes no entry).
     sql: `
       ALTER TABLE deliveries ADD COLUMN consumer_event_id TEXT;
       CREATE INDEX deliveries_by_consumer_id_nocase ON deliveries(consumer_event_id COLLATE NOCASE) WHERE consumer_event_id IS NOT NULL;
+    `,
+    postgres: `
+      ALTER TABLE deliveries ADD COLUMN consumer_event_id TEXT;
+      CREATE INDEX deliveries_by_consumer_id_nocase ON deliveries(lower(consumer_event_id)) WHERE consumer_event_id IS NOT NULL;
     `,
   },
 ]

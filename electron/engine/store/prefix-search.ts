@@ -7,18 +7,28 @@ export function whereStartsWith(column: string, prefix: string, where: string[],
   params.push(prefix, `${prefix}\u{10FFFF}`)
 }
 
+/** ASCII letters lower-cased, as SQLite's lower() and NOCASE fold them (nothing else). */
+const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase())
+
 /**
- * Deliveries whose event id starts with `prefix`, by either name it goes by: Hookloop's own id or
- * the id its consumer knows it by (consumer_event_id: Stripe's evt_…, X-GitHub-Delivery …). Each
- * side is a range over its own NOCASE index, joined by id: an OR of the two would walk every row.
+ * Deliveries (alias `alias`) whose event id starts with `prefix` in any ASCII case, by either name
+ * the event goes by: Hookloop's own id or the id its consumer knows it by (consumer_event_id:
+ * Stripe's evt_…, X-GitHub-Delivery …). Three ranges, each on its own index, joined by id (an OR
+ * would walk every row):
+ * - Hookloop's own event ids are lower-case UUIDs, and a lower-case id starts with the text in any
+ *   ASCII case exactly when it starts with the text lower-cased: a range of deliveries_by_event,
+ *   the index every delivery has anyway;
+ * - only ids with an ASCII capital are in the NOCASE index (deliveries_by_event_with_capitals,
+ *   schema 12), so publishing an event with a lower-case id writes one index on event_id, not two;
+ * - a consumer's id on deliveries_by_consumer_id_nocase (schema 13), which holds only the
+ *   deliveries that have one.
  */
-export function whereEventIdStartsWith(prefix: string, where: string[], params: unknown[]): void {
-  const own: string[] = []
-  const consumer: string[] = []
-  whereStartsWith('d.event_id', prefix, own, params)
-  whereStartsWith('d.consumer_event_id', prefix, consumer, params)
-  // The subqueries name their table d as well: they read only their own rows (nothing correlates).
-  where.push(`d.id IN (SELECT d.id FROM deliveries d WHERE ${own.join(' AND ')} UNION ALL SELECT d.id FROM deliveries d WHERE ${consumer.join(' AND ')})`)
+export function whereDeliveryEventIdStartsWith(alias: string, prefix: string, where: string[], params: unknown[]): void {
+  where.push(`${alias}.id IN (SELECT id FROM deliveries WHERE event_id >= ? AND event_id < ? AND event_id = lower(event_id)
+    UNION ALL SELECT id FROM deliveries WHERE event_id <> lower(event_id) AND event_id COLLATE NOCASE >= ? AND event_id COLLATE NOCASE < ?
+    UNION ALL SELECT id FROM deliveries WHERE consumer_event_id COLLATE NOCASE >= ? AND consumer_event_id COLLATE NOCASE < ?)`)
+  const lower = asciiLower(prefix)
+  params.push(lower, `${lower}\u{10FFFF}`, prefix, `${prefix}\u{10FFFF}`, prefix, `${prefix}\u{10FFFF}`)
 }
 
 /**
