@@ -8,8 +8,9 @@ import { isoSeconds } from './table'
 const USAGE = `Usage: hookloop deliveries [--data DIR] [filters] [--limit N] [--json]
 
 Lists the deliveries (events sent under a subscription's retry policy) of a data folder, newest
-first. The first column is the id that \`hookloop export --deliveries\` takes. With --json:
-{"deliveries": [...]}.
+first. The first column is the id that \`hookloop export --deliveries\` takes. EVENT ID is the id
+the consumer saw (a provider's evt_…, X-GitHub-Delivery …), HOOKLOOP ID Hookloop's own beside it
+('-' when the same); --event-id finds either. With --json: {"deliveries": [...]}.
 {options}
 Exit status: 0 listed (none is not an error), 2 bad usage or an endpoint or subscription not in the data folder.`
 
@@ -20,12 +21,15 @@ export const deliveriesCommand = listCommand<DeliveryListRow>({
   statusHelp: 'comma-separated: a row matches any of them',
   none: 'no deliveries match',
   rows: (reads, values, dataDir) => reads.deliveries(deliveryFilter('deliveries', reads, values, dataDir, Date.now())),
-  columns: ['ID', 'CREATED', 'SUBSCRIPTION', 'EVENT ID', 'TYPE', 'STATUS', 'ATTEMPTS', 'LAST', 'CLOCK'],
+  // EVENT ID is the id the consumer saw (a provider's evt_…, X-GitHub-Delivery …); HOOKLOOP ID is
+  // Hookloop's own beside it, '-' when they are the same.
+  columns: ['ID', 'CREATED', 'SUBSCRIPTION', 'EVENT ID', 'HOOKLOOP ID', 'TYPE', 'STATUS', 'ATTEMPTS', 'LAST', 'CLOCK'],
   cells: (d) => [
     String(d.id),
     isoSeconds(d.createdWallAt ?? d.createdAt),
     d.subscriptionName ?? d.subscriptionId,
-    d.eventId,
+    d.consumerEventId ?? d.eventId,
+    d.consumerEventId === null ? '-' : d.eventId,
     d.eventType,
     d.status,
     String(d.attempts),

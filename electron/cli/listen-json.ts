@@ -13,6 +13,8 @@ export interface ListenJsonLine {
   bodySize: number
   /** The dedupe key: the provider's event id, when the endpoint takes one. */
   eventId: string | null
+  /** Where an automatic dedupe key found the event id (`body.event_id`, `webhook-id` …); null for a configured key or none. */
+  eventIdFrom: string | null
   verdict: 'valid' | 'invalid' | 'none'
   verifyReason: string | null
   /** The arrival number of the event id at this endpoint: 1 first, 2 and up a duplicate. */
@@ -42,6 +44,7 @@ export function createRequestJsonLog(writeLine: (line: string) => void) {
           query: r.query,
           bodySize: r.bodySize,
           eventId: r.dedupeKey,
+          eventIdFrom: r.dedupeKeyFrom ?? null,
           verdict: 'none',
           verifyReason: null,
           duplicateNumber: r.dedupeKey === null ? null : 1,

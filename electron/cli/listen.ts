@@ -2,7 +2,7 @@
 // one log line per request, everything captured into the SQLite file of a data folder.
 // Ctrl-C (SIGINT) or SIGTERM commits what is queued, closes every connection and exits 0.
 import { join } from 'node:path'
-import { DefinitionError, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, targetUrlProblem } from '../../shared/receiver'
+import { DefinitionError, NEW_ENDPOINT_DEDUPE, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, targetUrlProblem } from '../../shared/receiver'
 import type { ReceiverEvent } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, ruleTargets, type Receiver } from '../engine/receiver'
@@ -117,7 +117,7 @@ export function createRequestLog(write: (line: string) => void) {
           time: new Date(r.receivedAt).toISOString(),
           endpoint: r.endpointSlug ?? '(none)',
           request: logRequestLine(r.method, r.path, r.query),
-          key: logKey(r.dedupeKey, r.dedupeKeyMark ?? null),
+          key: logKey(r.dedupeKey, r.dedupeKeyMark ?? null, r.dedupeKeyFrom ?? null),
           dup: '-',
           sig: '-',
           notes: logNotes(r),
@@ -197,7 +197,8 @@ export async function listenCommand(args: string[]): Promise<number> {
   let retention: ReturnType<typeof startListenRetention>
   try {
     if (settings.config) applyConfig(receiver, settings.config)
-    if (receiver.endpoints.list().length === 0) receiver.endpoints.create({ slug: 'default', name: 'default' })
+    // The endpoint made for a folder with none finds the event id on its own (NEW_ENDPOINT_DEDUPE).
+    if (receiver.endpoints.list().length === 0) receiver.endpoints.create({ slug: 'default', name: 'default', dedupe: NEW_ENDPOINT_DEDUPE })
     if (settings.forwardTo) applyForwardTo(receiver, settings.forwardTo)
     retention = startListenRetention(db, receiver, keep, write)
   } catch (error) {

@@ -48,11 +48,13 @@ export function logRequestLine(method: string, path: string, query: string): str
 }
 
 /** `key=` of a log line: the key cut to a readable length, with its digest mark when it has one. */
-export function logKey(key: string | null, mark: DedupeKeyMark | null): string {
+export function logKey(key: string | null, mark: DedupeKeyMark | null, from: string | null = null): string {
   if (key === null) return '-'
   const text = cut(key, 80)
-  if (!mark) return text
-  return `${text}[${mark.reason === 'too_long' ? 'too-long' : 'not-utf8'}:${mark.bytes}B]`
+  // An automatic key says where it was found: "evt_1(auto:body.id)".
+  const found = from === null ? '' : `(auto:${cut(from, 60)})`
+  if (!mark) return `${text}${found}`
+  return `${text}[${mark.reason === 'too_long' ? 'too-long' : 'not-utf8'}:${mark.bytes}B]${found}`
 }
 
 /** The end of a log line: why the request was refused, or why its body was not inspected. */

@@ -80,7 +80,12 @@ export interface HarHookloopFields {
   id: number
   endpoint?: string | null
   delivery_id?: number
+  /** Hookloop's own event id (an attempt). */
   event_id?: string
+  /** The id the consumer knows the event by when it is not event_id (a provider's evt_…, X-GitHub-Delivery …). */
+  consumer_event_id?: string
+  /** A captured request's dedupe key: the event id the sender gave it. */
+  dedupe_key?: string
   attempt?: number
   attempt_id?: number
   attempt_outcome?: string
@@ -130,7 +135,10 @@ export interface CaseAttempt {
 
 export interface CaseDelivery {
   id: number
+  /** Hookloop's own event id. */
   event_id: string
+  /** The id the consumer knows the event by (a provider's evt_…, X-GitHub-Delivery …), when it is not event_id. */
+  consumer_event_id?: string
   event_type: string
   subscription: string
   status: string

@@ -94,6 +94,8 @@ export const requestSchemas = {
     .strict(),
   /** Sets, changes or clears (empty list) an endpoint's forward targets; a loop back to the receiver is refused. */
   'endpoint.setForwardTo': z.object({ id, forwardTo: forwardToList }).strict(),
+  /** Changes an endpoint's dedupe key: auto (find the event id), one of its own, or null (none). */
+  'endpoint.setDedupe': z.object({ id, dedupe: dedupeKeySchema.nullable() }).strict(),
   'endpoint.delete': z.object({ id }).strict(),
   'rule.addPreset': z
     .object({
@@ -240,6 +242,7 @@ export interface CommandResponses extends HistoryResponses {
   'request.resend': ForwardLegView
   'endpoint.create': EndpointView
   'endpoint.setForwardTo': EndpointView
+  'endpoint.setDedupe': EndpointView
   'endpoint.delete': { ok: true }
   'rule.addPreset': RuleView
   'rule.update': RuleView

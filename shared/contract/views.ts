@@ -89,7 +89,13 @@ export interface TimelineRow {
   key: string
   kind: 'delivery' | 'received'
   deliveryId: number | null
+  /** Hookloop's own event id for a delivery; the dedupe key (the sender's id) or "request #N" for a received row. */
   eventId: string
+  /**
+   * The id the consumer knows a delivery's event by when it is not eventId (a provider's `evt_…`,
+   * X-GitHub-Delivery …): the row is labelled and found by it, Hookloop's id beside it. Null otherwise.
+   */
+  consumerEventId?: string | null
   eventType: string
   status: TimelineStatus
   subscriptionId: string | null
@@ -144,6 +150,8 @@ export interface RequestDetail
   verify: SignatureBadge & { expected?: string; received?: string }
   /** What the receiver marked on it, in words (key kept as a digest, not inspected: why, refused: why). */
   marks?: string[]
+  /** Where the dedupe key was read, in words: "auto: body.event_id", "header webhook-id"; null without a key. */
+  dedupeKeyFrom?: string | null
   fault: FaultView | null
   response: { status: number | null; headers: HeaderPair[]; bodyBase64: string; ms: number | null }
   /** Forward mode: each request sent on to a target (forward, copy, resend), oldest first. */

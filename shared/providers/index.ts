@@ -26,6 +26,7 @@ import { intercom } from './intercom'
 import { mailgun } from './mailgun'
 
 export * from './types'
+export * from './event-id'
 
 export const PROVIDERS = {
   github,

@@ -87,6 +87,9 @@ const jsonPathString = z.string().min(1).superRefine((text, ctx) => {
 })
 
 export const dedupeKeySchema = z.discriminatedUnion('type', [
+  // The event id found on its own: a provider's id header (webhook-id, X-GitHub-Delivery …), else
+  // the body's event_id or id (shared/providers/event-id.ts). What a new endpoint starts with.
+  z.strictObject({ type: z.literal('auto') }),
   z.strictObject({ type: z.literal('header'), name: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'not a valid header name') }),
   z.strictObject({ type: z.literal('json-path'), path: jsonPathString }),
   z.strictObject({
@@ -104,6 +107,7 @@ export type DedupeKey = z.infer<typeof dedupeKeySchema>
 
 /** Where well-known senders put their event id: one entry per sender, the key and why. */
 export const DEDUPE_CATALOG = defineCatalog({
+  auto: { label: 'Auto: find the event id', description: "A provider's event id header (webhook-id, X-GitHub-Delivery, X-Shopify-Webhook-Id …), else the body's event_id or id", key: { type: 'auto' } },
   pandoktorek: { label: 'Provider A event id header', description: "Provider A: the event id header (the same UUID is in the body's event_id)", key: { type: 'header', name: 'X-Pandoktorek-Event-Id' } },
   'pandoktorek-body': { label: 'Provider A body event_id', description: "Provider A: the body's event_id", key: { type: 'json-path', path: 'event_id' } },
   csku: { label: 'Provider B ${event}_${message.id}', description: 'Provider B: a composite built from body fields', key: { type: 'template', template: '${event}_${message.id}' } },
@@ -118,17 +122,28 @@ export type DedupePresetId = (typeof DEDUPE_CATALOG.ids)[number]
 
 /** The one text field of a key (header name, JSON path or template), as a form edits it. */
 export function dedupeKeyText(key: DedupeKey | null): string {
-  return key === null ? '' : key.type === 'header' ? key.name : key.type === 'json-path' ? key.path : key.template
+  return key === null || key.type === 'auto' ? '' : key.type === 'header' ? key.name : key.type === 'json-path' ? key.path : key.template
 }
 
-/** A key of the type with its one text field; none for 'none'. */
+/** A key of the type with its one text field (auto has none); none for 'none'. */
 export function dedupeKeyOf(type: DedupeKey['type'] | 'none', text: string): DedupeKey | null {
-  return type === 'none' ? null : type === 'header' ? { type, name: text } : type === 'json-path' ? { type, path: text } : { type, template: text }
+  return type === 'none' ? null : type === 'auto' ? { type } : type === 'header' ? { type, name: text } : type === 'json-path' ? { type, path: text } : { type, template: text }
 }
+
+/** Where a found key was read, as the screen and listen's log name it: "auto: body.event_id", "header webhook-id". */
+export function dedupeKeySource(key: DedupeKey | null, where: string | null): string | null {
+  if (!key) return null
+  return key.type === 'auto' ? (where === null ? null : `auto: ${where}`) : explainDedupeKey(key)
+}
+
+/** A new endpoint finds the event id on its own until the person picks another key or none. */
+export const NEW_ENDPOINT_DEDUPE: DedupeKey = { type: 'auto' }
 
 export function explainDedupeKey(key: DedupeKey | null): string {
   if (!key) return 'no dedupe key'
   switch (key.type) {
+    case 'auto':
+      return "auto: a provider's event id header, else the body's event_id or id"
     case 'header':
       return `header ${key.name}`
     case 'json-path':

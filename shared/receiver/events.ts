@@ -33,6 +33,7 @@ export type CapturedRequest = Pick<
   | 'attemptId'
   | 'dedupeKey'
   | 'dedupeKeyMark'
+  | 'dedupeKeyFrom'
   | 'notInspected'
   | 'refusedReason'
 > & { endpointSlug: string | null }

@@ -31,6 +31,11 @@ export interface RequestRecord {
   // The three marks below are optional so records built by hand (fixtures) stay valid; the store
   // always fills them.
   dedupeKeyMark?: DedupeKeyMark | null
+  /**
+   * Where an automatic key was found (`body.event_id`, `webhook-id` …), as the receiver captured it;
+   * not stored: the inspector finds it again in the stored headers and body.
+   */
+  dedupeKeyFrom?: string | null
   /** Why the body's fields were not read (too deep, too big, memory budget), null when they were or none were needed. */
   notInspected?: string | null
   /** Why the receiver itself refused the request (413, 408, 400, 417, 405, 503 …), null otherwise. */

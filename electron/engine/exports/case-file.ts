@@ -62,6 +62,7 @@ export function toCaseFile(collected: Collected, redactor: Redactor, exportedAt:
   const deliveries: CaseDelivery[] = collected.deliveries.map(({ delivery, event, body, attempts }) => ({
     id: delivery.id,
     event_id: event.id,
+    ...(delivery.consumer_event_id === null ? {} : { consumer_event_id: delivery.consumer_event_id }),
     event_type: event.eventType,
     subscription: delivery.subscription_id,
     status: delivery.status,

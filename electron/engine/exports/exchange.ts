@@ -44,9 +44,9 @@ function parsePairs(json: string | null): [string, string][] {
 export function toExchanges(collected: Collected): Exchange[] {
   const out: Exchange[] = []
   /** Attempt id → what the sender knew of it, for the captured requests those attempts made. */
-  const attemptsById = new Map<number, { delivery: number; event: string; n: number; outcome: string }>()
+  const attemptsById = new Map<number, { delivery: number; event: string; consumerEventId: string | null; n: number; outcome: string }>()
   for (const { delivery, event, attempts } of collected.deliveries) {
-    for (const a of attempts) attemptsById.set(a.id, { delivery: delivery.id, event: event.id, n: a.n, outcome: a.outcome })
+    for (const a of attempts) attemptsById.set(a.id, { delivery: delivery.id, event: event.id, consumerEventId: delivery.consumer_event_id, n: a.n, outcome: a.outcome })
   }
   /** Attempts written as their captured request: not written again on their own. */
   const captured = new Set<number>()
@@ -71,7 +71,17 @@ export function toExchanges(collected: Collected): Exchange[] {
         outcome,
         verify: request.verify ? { valid: request.verify.valid, reason: request.verify.reason } : null,
         duplicate_number: request.duplicateNumber,
-        ...(attempt && request.attemptId !== null ? { delivery_id: attempt.delivery, event_id: attempt.event, attempt: attempt.n, attempt_id: request.attemptId, attempt_outcome: attempt.outcome } : {}),
+        ...(request.dedupeKey === null ? {} : { dedupe_key: request.dedupeKey }),
+        ...(attempt && request.attemptId !== null
+          ? {
+              delivery_id: attempt.delivery,
+              event_id: attempt.event,
+              ...(attempt.consumerEventId === null ? {} : { consumer_event_id: attempt.consumerEventId }),
+              attempt: attempt.n,
+              attempt_id: request.attemptId,
+              attempt_outcome: attempt.outcome,
+            }
+          : {}),
       },
     })
   }
@@ -87,7 +97,15 @@ export function toExchanges(collected: Collected): Exchange[] {
         body,
         response: attempt.status_code === null ? null : { status: attempt.status_code, headers: parsePairs(attempt.response_headers_json), body: attempt.response_body ?? Buffer.alloc(0) },
         timeMs: attempt.duration_ms ?? 0,
-        hookloop: { source: 'attempt', id: attempt.id, delivery_id: delivery.id, event_id: event.id, attempt: attempt.n, outcome: attempt.outcome },
+        hookloop: {
+          source: 'attempt',
+          id: attempt.id,
+          delivery_id: delivery.id,
+          event_id: event.id,
+          ...(delivery.consumer_event_id === null ? {} : { consumer_event_id: delivery.consumer_event_id }),
+          attempt: attempt.n,
+          outcome: attempt.outcome,
+        },
       })
     }
   }

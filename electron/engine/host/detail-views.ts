@@ -7,10 +7,10 @@ import { bodyStart } from './body-routes'
 import { createDetailReads, createEndpointStore, createForwardLegStore, createRequestStore, createRuleStore, decodeMarks } from '../store'
 import { legView } from './forward-views'
 import { badge } from './timeline-views'
-import { captureMarks } from '../../../shared/receiver'
+import { captureMarks, dedupeKeySource, type DedupeKey } from '../../../shared/receiver'
 import { isEnvelope } from '../../../shared/sender'
 import { sentBody } from '../sender'
-import { isProviderId, PROVIDERS } from '../../../shared/providers'
+import { eventIdHeadersOf, findEventId, isProviderId, PROVIDERS } from '../../../shared/providers'
 import { providerBody, consumerEventId } from '../providers'
 
 export interface DetailViewsOptions {
@@ -25,6 +25,24 @@ export interface DetailViewsOptions {
 export function secretHint(secret: string): string {
   if (secret.length <= 8) return '•'.repeat(secret.length)
   return `${secret.slice(0, 4)}…${secret.slice(-4)}`
+}
+
+/**
+ * Where a request's dedupe key was read, in words ("auto: body.event_id", "header webhook-id"):
+ * an automatic key is found again in the stored headers and body, as the receiver found it.
+ */
+function keySource(dedupe: DedupeKey | null, key: string | null, headers: HeaderPair[], body: Buffer | null): string | null {
+  if (key === null || dedupe === null) return null
+  if (dedupe.type !== 'auto') return dedupeKeySource(dedupe, null)
+  const header = (name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value
+  const json = () => {
+    try {
+      return JSON.parse(body?.toString('utf8') ?? '') as unknown
+    } catch {
+      return undefined
+    }
+  }
+  return dedupeKeySource(dedupe, findEventId(eventIdHeadersOf(Object.values(PROVIDERS)), header, json)?.where ?? null)
 }
 
 function headerPairs(json: string | null): HeaderPair[] {
@@ -119,6 +137,7 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
     const r = requests.get(id)
     if (!r) return null
     const verify = parseJson(r.verify_json) as { expected?: string; received?: string } | null
+    const headers = headerPairs(r.headers_json)
     return {
       id,
       endpointId: r.endpoint_id,
@@ -126,7 +145,7 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
       method: r.method,
       path: r.path,
       query: r.query,
-      headers: headerPairs(r.headers_json),
+      headers,
       bodyBase64: bodyStart(r.body),
       bodyStoredBytes: r.body?.length ?? 0,
       bodySize: r.body_size,
@@ -138,6 +157,7 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
         received: verify?.received,
       },
       dedupeKey: r.dedupe_key,
+      dedupeKeyFrom: keySource(r.endpoint_id === null ? null : (endpoints.get(r.endpoint_id)?.dedupe ?? null), r.dedupe_key, headers, r.body),
       marks: captureMarks(decodeMarks(r)),
       duplicateOf: r.duplicate_of,
       duplicateNumber: r.duplicate_number,

@@ -3,7 +3,7 @@
 // errors in one place (host-error.ts).
 import { randomBytes } from 'node:crypto'
 import type { Snapshot, SubscriptionView } from '../../../shared/contract'
-import { RULE_PRESETS } from '../../../shared/receiver'
+import { endpointDefinition, RULE_PRESETS } from '../../../shared/receiver'
 import { SCHEME_IDS } from '../../../shared/signatures'
 import { packSubscription } from '../providers'
 import { sendPayload } from './event-send'
@@ -109,6 +109,14 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       }
       ctx.changed('endpoints')
       return endpointViews(binding).find((e) => e.id === endpoint.id) ?? notFound(`endpoint ${endpoint.id}`)
+    },
+    'endpoint.setDedupe': (req) => {
+      const binding = ctx.current()
+      const { endpoints } = binding.engine.receiver
+      const endpoint = endpoints.get(req.id) ?? notFound(`endpoint ${req.id}`)
+      endpoints.update(req.id, { ...endpointDefinition(endpoint), dedupe: req.dedupe })
+      ctx.changed('endpoints')
+      return endpointViews(binding).find((e) => e.id === req.id) ?? notFound(`endpoint ${req.id}`)
     },
     'endpoint.delete': (req) => {
       if (!ctx.current().engine.receiver.endpoints.delete(req.id)) notFound(`endpoint ${req.id}`)

@@ -15,7 +15,9 @@ function rowView(row: TimelineRow, slugOf: Map<string, string>) {
   return {
     kind: row.kind,
     ...ids,
+    // Hookloop's own id, and the id the consumer saw when it is another (a provider's evt_…).
     eventId: row.eventId,
+    consumerEventId: row.consumerEventId ?? null,
     eventType: row.eventType,
     status: row.status,
     endpoint: row.endpointId === null ? null : (slugOf.get(row.endpointId) ?? row.endpointId),
@@ -37,12 +39,12 @@ export const listRows = defineTool({
   name: 'list_rows',
   title: 'List and search the timeline',
   description:
-    "The timeline's rows, newest first, as the app shows them: deliveries Hookloop sent (with their attempt ids) and captured requests grouped by event at each endpoint (with their request ids). Filters as in the app: endpoint (id or slug), subscription id, search (the start of an event id), eventType, status, clock ('wall' for live traffic, or a simulation id).",
+    "The timeline's rows, newest first, as the app shows them: deliveries Hookloop sent (with their attempt ids) and captured requests grouped by event at each endpoint (with their request ids). Filters as in the app: endpoint (id or slug), subscription id, search (the start of an event id: Hookloop's, or the one the consumer saw such as Stripe's evt_… or X-GitHub-Delivery), eventType, status, clock ('wall' for live traffic, or a simulation id).",
   changes: false,
   input: {
     endpoint: z.string().min(1).optional().describe('endpoint id or slug'),
     subscription: z.string().min(1).optional().describe('subscription id'),
-    search: z.string().min(1).optional().describe('the start of an event id (case-insensitive), as the app’s search box'),
+    search: z.string().min(1).optional().describe('the start of an event id (case-insensitive), as the app’s search box: Hookloop’s id, a dedupe key, or the id a provider’s consumer saw (evt_…, X-GitHub-Delivery …)'),
     eventType: z.string().min(1).optional().describe('exact event type'),
     // One status as a word (`"failed"`) or several as a list: agents write both.
     status: z

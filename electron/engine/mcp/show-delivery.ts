@@ -16,6 +16,8 @@ export const showDelivery = defineTool({
     return {
       id: d.id,
       eventId: d.eventId,
+      // The id the consumer knows the event by, and where it reads it (body.id, x-github-delivery …).
+      consumerEventId: d.providerEventId,
       eventType: d.eventType,
       subscriptionId: d.subscriptionId,
       url: redactUrl(d.subscriptionUrl),

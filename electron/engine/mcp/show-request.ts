@@ -33,6 +33,7 @@ export const showRequest = defineTool({
       remoteAddress: r.remoteAddress,
       signature: { state: r.verify.state, reason: r.verify.reason ?? null, scheme: r.verify.scheme ?? null, detail: r.verify.detail ?? null },
       dedupeKey: r.dedupeKey,
+      dedupeKeyFrom: r.dedupeKeyFrom ?? null,
       duplicateOf: r.duplicateOf,
       duplicateNumber: r.duplicateNumber,
       marks: r.marks,

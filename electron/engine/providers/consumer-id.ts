@@ -2,7 +2,7 @@
 // `evt_…`, Slack's and Paddle's `event_id`, while GitHub, Shopify, Svix or Standard Webhooks carry
 // it in a header (X-GitHub-Delivery, webhook-id …). `hookloop trigger` prints it beside Hookloop's
 // own id, so what a person reads in their app's log can be found in Hookloop and back.
-import { isProviderId, PROVIDERS, type ProviderPack } from '../../../shared/providers'
+import { bodyEventId, HOOKLOOP_EVENT_ID_HEADER, isProviderId, PROVIDERS, type ProviderPack } from '../../../shared/providers'
 import { providerBody } from './envelopes'
 import { providerHeaders } from './headers'
 
@@ -12,13 +12,9 @@ export interface ConsumerEventId {
   where: string
 }
 
-const HOOKLOOP_HEADER = 'x-hookloop-event-id'
-// SendGrid's sg_event_id and HubSpot's eventId are their consumers' deduplication keys.
-const BODY_ID_FIELDS = ['id', 'event_id', 'sg_event_id', 'eventId'] as const
-
 export function consumerEventId(pack: ProviderPack, input: { eventId: string; eventType: string; createdAt: number; body: string }): ConsumerEventId | null {
   const header = pack.eventIdHeader.toLowerCase()
-  if (header !== HOOKLOOP_HEADER) {
+  if (header !== HOOKLOOP_EVENT_ID_HEADER) {
     // The sender writes the event id into the pack's id header unless the pack fills it itself.
     const filled = providerHeaders(pack, { eventId: input.eventId, eventType: input.eventType, attempt: 1, createdAt: input.createdAt, sentAt: input.createdAt })[header]
     return { value: filled ?? input.eventId, where: header }
@@ -29,16 +25,7 @@ export function consumerEventId(pack: ProviderPack, input: { eventId: string; ev
   } catch {
     return null // a form body (Twilio): no id field the consumer reads
   }
-  // An array body (SendGrid, HubSpot) carries this delivery's event as its one entry.
-  // Mailgun's event sits under "event-data".
-  const mailgun = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)['event-data'] : undefined
-  const [event, at] = Array.isArray(body) ? [body[0] as unknown, 'body.0.'] : mailgun && typeof mailgun === 'object' ? [mailgun, 'body.event-data.'] : [body, 'body.']
-  if (!event || typeof event !== 'object') return null
-  for (const field of BODY_ID_FIELDS) {
-    const value = (event as Record<string, unknown>)[field]
-    if ((typeof value === 'string' && value !== '') || typeof value === 'number') return { value: String(value), where: `${at}${field}` }
-  }
-  return null
+  return bodyEventId(body)
 }
 
 /** The consumer's id of a stored event sent by a subscription (null without a provider): the body built as the attempts built it. */

@@ -8,6 +8,7 @@ import { isUtf8 } from 'node:buffer'
 import type { IncomingHttpHeaders } from 'node:http'
 import { parseJsonPath, parseTemplate, readJsonPath, type DedupeKey, type Endpoint, type JsonPath } from '../../../shared/receiver'
 import type { DedupeKeyMark } from '../../../shared/receiver'
+import { bodyEventIdPaths, eventIdHeadersOf, findEventId, PROVIDERS } from '../../../shared/providers'
 import type { KeyGroup, RequestStore } from '../store'
 import { KEY_MAX_BYTES } from './dedupe-limits'
 import { KeyBytes, JsonNumberText } from './json-document'
@@ -18,6 +19,17 @@ export { KEY_MAX_BYTES } from './dedupe-limits'
 export type KeyExtractor = ((headers: IncomingHttpHeaders, json: () => unknown) => string | KeyBytes | null) & {
   /** The body fields it reads (empty for a header key). */
   paths: JsonPath[]
+  /** An automatic key: the key and where it was found (a header's name, `body.event_id` …). */
+  found?: (headers: IncomingHttpHeaders, json: () => unknown) => { value: string | KeyBytes; where: string } | null
+}
+
+// Every pack's id header, read once: the automatic key tries them before the body.
+let autoHeaders: string[] | undefined
+const AUTO_PATHS: JsonPath[] = bodyEventIdPaths()
+
+function firstHeader(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name]
+  return Array.isArray(value) ? value[0] : value
 }
 
 /** A key as stored: itself, or its digest with a mark. */
@@ -39,6 +51,12 @@ const withPaths = (fn: (headers: IncomingHttpHeaders, json: () => unknown) => st
 
 export function compileKeyExtractor(key: DedupeKey): KeyExtractor {
   switch (key.type) {
+    case 'auto': {
+      autoHeaders ??= eventIdHeadersOf(Object.values(PROVIDERS))
+      const headerList = autoHeaders
+      const found = (headers: IncomingHttpHeaders, json: () => unknown) => findEventId(headerList, (name) => firstHeader(headers, name), json, scalar)
+      return Object.assign((headers: IncomingHttpHeaders, json: () => unknown) => found(headers, json)?.value ?? null, { paths: AUTO_PATHS, found })
+    }
     case 'header': {
       const name = key.name.toLowerCase()
       return withPaths((headers) => {

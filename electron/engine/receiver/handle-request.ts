@@ -169,6 +169,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     if (inspection.key) {
       capture.dedupeKey = inspection.key.key
       capture.dedupeKeyMark = inspection.key.mark
+      capture.dedupeKeyFrom = inspection.keyFrom
     }
     if (inspection.arrival) {
       capture.duplicateNumber = inspection.arrival.number
@@ -221,6 +222,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       attemptId: capture.attemptId,
       dedupeKey: capture.dedupeKey,
       dedupeKeyMark: capture.dedupeKeyMark ?? null,
+      dedupeKeyFrom: capture.dedupeKeyFrom ?? null,
       notInspected: capture.notInspected ?? null,
       refusedReason: capture.refusedReason ?? null,
     }

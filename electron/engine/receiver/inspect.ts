@@ -41,6 +41,8 @@ export interface InspectInput {
 export interface Inspection {
   verify: VerifyResult | null
   key: BoundedKey | null
+  /** Where an automatic key was found (`body.event_id`, `webhook-id`); null for a configured key or none. */
+  keyFrom: string | null
   arrival: KeyArrival | null
   plan: Plan | null
   /** The answer to a verification handshake, when the plan ends in a handshake step. */
@@ -56,8 +58,10 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
   const paths = keyPaths.length === 0 ? rulePaths : [...keyPaths, ...rulePaths]
   const document = paths.length > 0 ? await readBodyDocument(input.body, paths, deps.limits ?? DEFAULT_INSPECT_LIMITS) : { json: undefined, notInspected: null }
   const json = () => document.json
-  const raw = live.key ? live.key(input.headers, json) : null
-  const key = raw === null ? null : boundKey(raw, endpoint.dedupe?.type === 'header')
+  const found = live.key?.found ? live.key.found(input.headers, json) : null
+  const raw = found ? found.value : live.key && !live.key.found ? live.key(input.headers, json) : null
+  // A header's value is Latin-1 as Node reads it: an automatic key found in a header is one too.
+  const key = raw === null ? null : boundKey(raw, endpoint.dedupe?.type === 'header' || (found !== null && !found.where.startsWith('body.')))
   const arrival = key ? deps.dedupe.arrive(endpoint, key, input.id, input.receivedAt) : null
   const q = input.url.indexOf('?')
   const query = q === -1 ? '' : input.url.slice(q + 1)
@@ -73,7 +77,7 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
   const planned = plan ?? defaultForwardPlan(endpoint)
   const step = handshakeStepOf(planned?.steps)
   const handshake = step ? answerHandshake(step, { query, body: input.body, secrets: endpoint.secrets, verify }) : null
-  return { verify, key, arrival, plan: planned, handshake, notInspected: document.notInspected }
+  return { verify, key, keyFrom: found?.where ?? null, arrival, plan: planned, handshake, notInspected: document.notInspected }
 }
 
 // An endpoint's default plan is the same for each of its requests: made once per endpoint (an

@@ -70,6 +70,7 @@ export function cacheDeliveries(store: DeliveryStatements, maxRows = 50_000): Ca
         interrupted: row.interrupted,
         faults_json: row.faults_json,
         created_at: row.created_at,
+        consumer_event_id: row.consumer_event_id,
         updated_at: now,
       })
     },
@@ -89,6 +90,7 @@ export function cacheDeliveries(store: DeliveryStatements, maxRows = 50_000): Ca
         interrupted: row.interrupted,
         faults_json: row.faults_json,
         created_at: row.created_at,
+        consumer_event_id: row.consumer_event_id,
         updated_at: f.updated_at,
       })
     },

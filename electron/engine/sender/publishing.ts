@@ -3,6 +3,7 @@ import type { DeliveryStatus } from '../../../shared/sender'
 import { sendFaultSchema, type SendFault, EVENT_ID_RULE, isEventId } from '../../../shared/sender'
 import { transactional, insertedDelivery, type DeliveryRow, type NewDelivery } from '../store'
 import type { StoredEvent, Subscription } from '../store'
+import { storedConsumerEventId } from '../providers'
 import { payloadBytes } from './envelope'
 import { requireDelivery } from './delivery-reads'
 import { SenderError } from './sender-error'
@@ -11,6 +12,12 @@ import { deliveryView, type DeliveryFaults } from './views'
 
 // Putting deliveries on the schedule: an event published to its subscriptions (one delivery each,
 // plus the copies its sending-side faults ask for), an event resent, a delivery retried now.
+
+/** The id the subscription's consumer knows the event by, when it is not Hookloop's own (a provider's evt_…, X-GitHub-Delivery …). */
+function consumerIdOf(event: StoredEvent, sub: Subscription): string | null {
+  const found = storedConsumerEventId(sub.provider, { eventId: event.id, eventType: event.eventType, payload: event.payload, createdAt: event.createdAt, apiVersion: sub.apiVersion })
+  return found && found.value !== event.id ? found.value : null
+}
 
 function stringifyFaults(faults: DeliveryFaults): string | null {
   return faults.faults.length === 0 && faults.duplicate_of === undefined ? null : JSON.stringify(faults)
@@ -34,14 +41,15 @@ export function createPublishing(parts: SenderParts): Pick<Sender, 'publish' | '
     const copyFaults = faults.filter((f) => f.type !== 'duplicate' && f.type !== 'drop' && f.type !== 'out-of-order')
     const outOfOrder = faults.find((f) => f.type === 'out-of-order')
     for (const sub of subs) {
+      const consumer = consumerIdOf(event, sub)
       // Pause: deliveries created while paused wait (no schedule) until resume.
       const first = sub.paused ? null : now + (outOfOrder?.delay_ms ?? 0)
-      const main = insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now, simulation_id: simulationId, created_wall_at: wallAt })
+      const main = insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now, simulation_id: simulationId, created_wall_at: wallAt, consumer_event_id: consumer })
       for (const fault of faults) {
         if (fault.type !== 'duplicate') continue
         const at = sub.paused || first === null ? null : fault.mode === 'parallel' ? first : fault.mode === 'delayed' ? first + fault.delay_ms : null
         const copy: DeliveryFaults = { faults: copyFaults, duplicate_of: main, ...(fault.mode === 'at-once' ? { after_first_attempt_of: main } : {}) }
-        insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now, simulation_id: simulationId, created_wall_at: wallAt })
+        insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now, simulation_id: simulationId, created_wall_at: wallAt, consumer_event_id: consumer })
       }
     }
     return created
@@ -87,7 +95,7 @@ export function createPublishing(parts: SenderParts): Pick<Sender, 'publish' | '
       const sub = subscriptions.require(subscriptionId)
       const now = clock.now()
       const at = sub.paused ? null : now
-      const row = { event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now, simulation_id: simulationId, created_wall_at: clock.mode === 'real' ? now : wallNow() }
+      const row = { event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now, simulation_id: simulationId, created_wall_at: clock.mode === 'real' ? now : wallNow(), consumer_event_id: consumerIdOf(event, sub) }
       const inserted = insertedDelivery(deliveries.insert(row), row)
       deliveries.remember(inserted)
       const view = deliveryView(inserted, event.eventType)

@@ -20,6 +20,8 @@ export interface DeliveryRow {
   faults_json: string | null
   created_at: number
   updated_at: number
+  /** The id the consumer knows the event by when it is not event_id (NewDelivery), else null. */
+  consumer_event_id: string | null
 }
 
 export interface DueDelivery {
@@ -37,6 +39,8 @@ export interface NewDelivery {
   simulation_id: string | null
   /** Wall time it was made, whatever its clock (created_at for a delivery on the wall clock). */
   created_wall_at: number
+  /** The id the consumer knows the event by (a provider's evt_…, X-GitHub-Delivery …) when it is not event_id; null otherwise. */
+  consumer_event_id?: string | null
 }
 
 export interface DeliveryFinish {
@@ -99,7 +103,7 @@ export interface DeliveryStatements {
 }
 
 const COLUMNS =
-  'id, event_id, subscription_id, status, attempts, last_status_code, last_attempt_at, next_attempt_at, in_flight, interrupted, faults_json, created_at, updated_at'
+  'id, event_id, subscription_id, status, attempts, last_status_code, last_attempt_at, next_attempt_at, in_flight, interrupted, faults_json, created_at, updated_at, consumer_event_id'
 
 /**
  * The attempt path's writes to deliveries, by name, with the names of their parameters: run by the
@@ -132,6 +136,7 @@ export function insertedDelivery(id: number, row: NewDelivery): DeliveryRow {
     faults_json: row.faults_json,
     created_at: row.created_at,
     updated_at: row.created_at,
+    consumer_event_id: row.consumer_event_id ?? null,
   }
 }
 
@@ -139,8 +144,8 @@ export function insertedDelivery(id: number, row: NewDelivery): DeliveryRow {
 export function createDeliveryStatements(db: Database): DeliveryStatements {
   const write = (sql: string) => prepareWrite(db, 'deliveries', sql)
   const insert = write(
-    `INSERT INTO deliveries (event_id, subscription_id, status, next_attempt_at, faults_json, created_at, updated_at, simulation_id, created_wall_at)
-     VALUES (@event_id, @subscription_id, 'pending', @next_attempt_at, @faults_json, @created_at, @created_at, @simulation_id, @created_wall_at)`,
+    `INSERT INTO deliveries (event_id, subscription_id, status, next_attempt_at, faults_json, created_at, updated_at, simulation_id, created_wall_at, consumer_event_id)
+     VALUES (@event_id, @subscription_id, 'pending', @next_attempt_at, @faults_json, @created_at, @created_at, @simulation_id, @created_wall_at, @consumer_event_id)`,
   )
   const get = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?`)
   // Row-value comparison keeps ties on next_attempt_at ordered by id and walks deliveries_due.
@@ -179,7 +184,7 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   const isSettled = db.prepare(`SELECT ${SETTLED} FROM deliveries WHERE id = ?`).pluck()
   const progress = db.prepare(`SELECT count(*) AS made, coalesce(sum(${SETTLED}), 0) AS settled FROM deliveries`)
   return {
-    insert: (row) => Number(insert.run(row).lastInsertRowid),
+    insert: (row) => Number(insert.run({ ...row, consumer_event_id: row.consumer_event_id ?? null }).lastInsertRowid),
     get: (id) => get.get(id) as DeliveryRow | undefined,
     due: (afterAt, afterId, until, limit) => due.all(afterAt, afterId, until, limit) as DueDelivery[],
     nextAfter: (afterAt, afterId) => nextAfter.get(afterAt, afterId) as DueDelivery | undefined,

@@ -65,7 +65,10 @@ export interface RequestListRow {
 
 export interface DeliveryListRow {
   id: number
+  /** Hookloop's own event id. */
   eventId: string
+  /** The id the consumer knows the event by (a provider's evt_…, X-GitHub-Delivery …) when it is not eventId; null otherwise. */
+  consumerEventId: string | null
   eventType: string
   subscriptionId: string
   subscriptionName: string | null
@@ -162,7 +165,7 @@ export function deliveryListSql(filter: Omit<DeliveryListFilter, 'limit'>): { sq
       : filter.subscriptionId !== undefined
         ? 'INDEXED BY deliveries_by_subscription_wall'
         : 'INDEXED BY deliveries_by_wall_age'
-  const sql = `SELECT d.id, d.event_id AS eventId, ev.event_type AS eventType, d.subscription_id AS subscriptionId, s.name AS subscriptionName, d.status, d.attempts,
+  const sql = `SELECT d.id, d.event_id AS eventId, d.consumer_event_id AS consumerEventId, ev.event_type AS eventType, d.subscription_id AS subscriptionId, s.name AS subscriptionName, d.status, d.attempts,
                       d.last_status_code AS lastStatusCode, d.created_at AS createdAt, d.created_wall_at AS createdWallAt, d.simulation_id AS simulationId,
                       ${DELIVERY_ENDPOINT} AS endpointId
                  FROM deliveries d ${walk} JOIN events ev ON ev.id = d.event_id LEFT JOIN subscriptions s ON s.id = d.subscription_id

@@ -325,6 +325,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX deliveries_by_event_with_capitals ON deliveries(lower(event_id)) WHERE event_id <> lower(event_id);
     `,
   },
+  {
+    version: 13,
+    name: 'deliveries.consumer_event_id: the id the consumer knows the event by',
+    // A delivery made as a provider carries the event under that provider's id (Stripe's evt_… in
+    // the body, GitHub's X-GitHub-Delivery …), which people copy from their app's log: kept beside
+    // Hookloop's own id so the timeline, the lists and search find the row by it. NULL = the same
+    // as event_id, or no provider; deliveries made before this column have none. Its index holds
+    // only the deliveries that have one (a delivery without a provider writes no entry).
+    sql: `
+      ALTER TABLE deliveries ADD COLUMN consumer_event_id TEXT;
+      CREATE INDEX deliveries_by_consumer_id_nocase ON deliveries(consumer_event_id COLLATE NOCASE) WHERE consumer_event_id IS NOT NULL;
+    `,
+    postgres: `
+      ALTER TABLE deliveries ADD COLUMN consumer_event_id TEXT;
+      CREATE INDEX deliveries_by_consumer_id_nocase ON deliveries(lower(consumer_event_id)) WHERE consumer_event_id IS NOT NULL;
+    `,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

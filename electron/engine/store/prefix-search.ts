@@ -11,15 +11,46 @@ export function whereStartsWith(column: string, prefix: string, where: string[],
 const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase())
 
 /**
- * The same search over deliveries' event ids (alias `d`), on two indexes. Hookloop's own event ids
- * are lower-case UUIDs, and a lower-case id starts with the text in any ASCII case exactly when it
- * starts with the text lower-cased: a range of deliveries_by_event, the index every delivery has
- * anyway. Only ids with an ASCII capital are in the NOCASE index (deliveries_by_event_with_capitals,
- * schema 12), so publishing an event with a lower-case id writes one index on event_id, not two.
+ * Deliveries (alias `alias`) whose event id starts with `prefix` in any ASCII case, by either name
+ * the event goes by: Hookloop's own id or the id its consumer knows it by (consumer_event_id:
+ * Stripe's evt_…, X-GitHub-Delivery …). Three ranges, each on its own index, joined by id (an OR
+ * would walk every row):
+ * - Hookloop's own event ids are lower-case UUIDs, and a lower-case id starts with the text in any
+ *   ASCII case exactly when it starts with the text lower-cased: a range of deliveries_by_event,
+ *   the index every delivery has anyway;
+ * - only ids with an ASCII capital are in the NOCASE index (deliveries_by_event_with_capitals,
+ *   schema 12), so publishing an event with a lower-case id writes one index on event_id, not two;
+ * - a consumer's id on deliveries_by_consumer_id_nocase (schema 13), which holds only the
+ *   deliveries that have one.
  */
 export function whereDeliveryEventIdStartsWith(alias: string, prefix: string, where: string[], params: unknown[]): void {
   where.push(`${alias}.id IN (SELECT id FROM deliveries WHERE event_id >= ? AND event_id < ? AND event_id = lower(event_id)
-    UNION ALL SELECT id FROM deliveries WHERE event_id <> lower(event_id) AND event_id COLLATE NOCASE >= ? AND event_id COLLATE NOCASE < ?)`)
+    UNION ALL SELECT id FROM deliveries WHERE event_id <> lower(event_id) AND event_id COLLATE NOCASE >= ? AND event_id COLLATE NOCASE < ?
+    UNION ALL SELECT id FROM deliveries WHERE consumer_event_id COLLATE NOCASE >= ? AND consumer_event_id COLLATE NOCASE < ?)`)
   const lower = asciiLower(prefix)
-  params.push(lower, `${lower}\u{10FFFF}`, prefix, `${prefix}\u{10FFFF}`)
+  params.push(lower, `${lower}\u{10FFFF}`, prefix, `${prefix}\u{10FFFF}`, prefix, `${prefix}\u{10FFFF}`)
+}
+
+/**
+ * How far back a search reads the bodies of requests without a dedupe key: the newest this many
+ * requests. A body has no index, so the bound keeps a search as cheap on a store of millions as on
+ * a fresh one; older keyless requests are found by endpoint and time instead.
+ */
+export const BODY_SEARCH_WINDOW = 5000
+
+/**
+ * Captured requests a search finds: those whose dedupe key (the event id their sender gave) starts
+ * with `text`, in any ASCII case, and among the newest BODY_SEARCH_WINDOW requests, those without a
+ * key whose body holds `text` (ASCII case ignored): a row with no event id is still found by what
+ * it carried. Each side reads its own index (the key's NOCASE range, a rowid range), joined by id.
+ */
+export function whereRequestFound(text: string, where: string[], params: unknown[]): void {
+  const keyed: string[] = []
+  whereStartsWith('r.dedupe_key', text, keyed, params)
+  params.push(BODY_SEARCH_WINDOW, text)
+  where.push(
+    `r.id IN (SELECT r.id FROM requests r WHERE ${keyed.join(' AND ')}
+       UNION ALL SELECT r.id FROM requests r WHERE r.id > (SELECT COALESCE(MAX(id), 0) FROM requests) - ?
+         AND r.dedupe_key IS NULL AND instr(lower(CAST(r.body AS TEXT)), lower(?)) > 0)`,
+  )
 }

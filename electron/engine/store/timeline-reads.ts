@@ -8,14 +8,14 @@ import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
 import type { RequestRow } from './requests'
 import { ATTEMPT_REQUEST, DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, SUBSCRIPTIONS_TO_ENDPOINT, ownRequest } from './count-definitions'
-import { whereDeliveryEventIdStartsWith, whereStartsWith } from './prefix-search'
+import { whereDeliveryEventIdStartsWith, whereRequestFound } from './prefix-search'
 import type { SimulationRow } from './simulations'
 
 /** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
 export type TimelineDeliveryRow = Pick<
   DeliveryRow,
   'id' | 'event_id' | 'subscription_id' | 'status' | 'attempts' | 'last_status_code' | 'last_attempt_at' | 'next_attempt_at' | 'created_at'
-> & { simulation_id: string | null; endpoint_id: string | null } &
+> & { simulation_id: string | null; endpoint_id: string | null; consumer_event_id: string | null } &
   Pick<EventRow, 'event_type'>
 
 type Verdict = Pick<RequestRow, 'verify_valid' | 'verify_reason' | 'verify_json' | 'duplicate_number'>
@@ -67,7 +67,7 @@ const EVENT_TYPE_SQL = `CASE WHEN json_valid(CAST(body AS TEXT)) THEN COALESCE(j
 export function createTimelineReads(db: Database) {
   const deliveryById = db.prepare<[number], TimelineDeliveryRow>(
     `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, d.attempts, d.last_status_code, d.last_attempt_at,
-            d.next_attempt_at, d.created_at, d.simulation_id, ${DELIVERY_ENDPOINT} AS endpoint_id
+            d.next_attempt_at, d.created_at, d.simulation_id, d.consumer_event_id, ${DELIVERY_ENDPOINT} AS endpoint_id
        FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ?`,
   )
   const attemptsOf = db.prepare<[number], TimelineAttemptRow>(
@@ -223,17 +223,18 @@ function received(filter: TimelineFilter): { count: Statement; page: Statement }
     walk = 'INDEXED BY requests_by_endpoint'
   }
   if (filter.search) {
-    // Only keyed requests have an event id to search.
-    whereStartsWith('r.dedupe_key', filter.search, where, params)
+    // Keyed requests by their event id, keyless ones by their body text (prefix-search.ts).
+    whereRequestFound(filter.search, where, params)
     walk = ''
   }
   const conditions = where.join(' AND ')
   return {
-    // Searched: the groups whose key starts with the text (a range of requests_by_key_nocase).
-    // Otherwise the counters the triggers keep (count-definitions.ts, REQUEST_COUNTS_SQL): a few
-    // rows, whatever the history holds.
+    // Searched: the groups found by their key's start (a range of requests_by_key_nocase) and the
+    // keyless requests found by their body, each a group of its own (prefix-search.ts). Otherwise
+    // the counters the triggers keep (count-definitions.ts, REQUEST_COUNTS_SQL): a few rows,
+    // whatever the history holds.
     count: filter.search
-      ? { sql: `SELECT COUNT(*) FROM (SELECT DISTINCT r.endpoint_id, r.dedupe_key FROM requests r WHERE ${conditions})`, params }
+      ? { sql: `SELECT COUNT(*) FROM (SELECT DISTINCT r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) FROM requests r WHERE ${conditions})`, params }
       : filter.endpointId
         ? { sql: 'SELECT COALESCE(SUM(received_rows), 0) FROM request_counts WHERE endpoint_key = ?', params: [filter.endpointId] }
         : { sql: 'SELECT COALESCE(SUM(received_rows), 0) FROM request_counts', params: [] },
@@ -253,7 +254,7 @@ function receivedOfEventType(filter: TimelineFilter, eventType: string): { count
     where.push('endpoint_id = ?')
     params.push(filter.endpointId)
   }
-  if (filter.search) whereStartsWith('dedupe_key', filter.search, where, params)
+  if (filter.search) whereRequestFound(filter.search, where, params)
   const grouped = `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests r WHERE ${where.join(' AND ')}
     GROUP BY endpoint_id, gkey HAVING MAX(${EVENT_TYPE_SQL}) = ?`
   return {

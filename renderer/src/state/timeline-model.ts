@@ -18,14 +18,20 @@ export function compareRows(a: TimelineRow, b: TimelineRow): number {
   return a.key < b.key ? 1 : a.key > b.key ? -1 : 0
 }
 
+function searchFinds(row: TimelineRow, text: string): boolean {
+  if (row.kind === 'received' && row.eventId.startsWith('request #')) return false
+  return row.eventId.toLowerCase().startsWith(text) || (row.consumerEventId?.toLowerCase().startsWith(text) ?? false)
+}
+
 export function matchesFilter(row: TimelineRow, filter: TimelineFilter): boolean {
   if (filter.status && filter.status.length > 0 && !filter.status.includes(row.status)) return false
   if (filter.endpointId && row.endpointId !== filter.endpointId) return false
   if (filter.subscriptionId && row.subscriptionId !== filter.subscriptionId) return false
   if (filter.eventType && row.eventType !== filter.eventType) return false
   // As the engine searches (store/timeline-reads.ts): event ids that start with the text, in any
-  // ASCII case; a received row without a dedupe key has no event id to find.
-  if (filter.search && (!row.eventId.toLowerCase().startsWith(filter.search.toLowerCase()) || (row.kind === 'received' && row.eventId.startsWith('request #')))) return false
+  // ASCII case, by Hookloop's id or the id the consumer saw; a received row without a dedupe key
+  // has no event id to find.
+  if (filter.search && !searchFinds(row, filter.search.toLowerCase())) return false
   if (filter.clock && clockKey(row.clock) !== filter.clock) return false
   return true
 }

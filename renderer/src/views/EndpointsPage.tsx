@@ -3,13 +3,14 @@
 import { useState } from 'react'
 import type { EndpointView, PresetView, RuleView } from '../../../shared/contract'
 import type { PresetParameter } from '../../../shared/catalog'
-import { dedupeKeyOf, dedupeKeyText, type DedupeKey } from '../../../shared/receiver'
+import { dedupeKeyText, NEW_ENDPOINT_DEDUPE, type DedupeKey } from '../../../shared/receiver'
 import type { PresetId } from '../../../shared/receiver'
 import type { SchemeId } from '../../../shared/signatures'
-import { named, Select, type Choice } from './Select'
+import { named, Select } from './Select'
 import { Card, ListPage } from './Page'
 import { run, showOnTimeline, toast, useApp } from '../state'
 import { ForwardToField } from './ForwardToField'
+import { DedupeInputs, DedupeKeyField, dedupeFromForm, type DedupeType } from './DedupeKeyField'
 import { splitTargets } from '../lib/forward-input'
 
 export function EndpointsPage() {
@@ -24,13 +25,6 @@ export function EndpointsPage() {
   )
 }
 
-const DEDUPE_TYPES: Choice<DedupeKey['type'] | 'none'>[] = [
-  { value: 'none', label: 'none' },
-  { value: 'header', label: 'header' },
-  { value: 'json-path', label: 'body field' },
-  { value: 'template', label: 'template' },
-]
-
 function NewEndpoint() {
   const schemes = useApp((s) => s.snapshot?.schemes ?? [])
   const dedupePresets = useApp((s) => s.snapshot?.dedupePresets ?? [])
@@ -38,8 +32,9 @@ function NewEndpoint() {
   const [scheme, setScheme] = useState<SchemeId | ''>('standard-webhooks')
   const [secret, setSecret] = useState('')
   // The form edits the key's type and its one text field; the command gets the key itself.
-  const [dedupeType, setDedupeType] = useState<DedupeKey['type'] | 'none'>('header')
-  const [dedupeText, setDedupeText] = useState('webhook-id')
+  // A new endpoint finds the event id on its own until the person picks another key or none.
+  const [dedupeType, setDedupeType] = useState<DedupeType>(NEW_ENDPOINT_DEDUPE.type)
+  const [dedupeText, setDedupeText] = useState('')
   const pickDedupe = (key: DedupeKey) => (setDedupeType(key.type), setDedupeText(dedupeKeyText(key)))
   const [forwardTo, setForwardTo] = useState('')
   const [busy, setBusy] = useState(false)
@@ -50,7 +45,7 @@ function NewEndpoint() {
         name: name.trim(),
         scheme: scheme === '' ? null : scheme,
         secrets: secret ? [secret] : [],
-        dedupe: dedupeKeyOf(dedupeType, dedupeType === 'template' ? dedupeText : dedupeText.trim()),
+        dedupe: dedupeFromForm(dedupeType, dedupeText),
         ...(forwardTo.trim() ? { forwardTo: splitTargets(forwardTo) } : {}),
       }),
     )
@@ -79,10 +74,7 @@ function NewEndpoint() {
         </label>
         <label className="field">
           Dedupe key
-          <div className="row" style={{ flexWrap: 'nowrap' }}>
-            <Select choices={DEDUPE_TYPES} value={dedupeType} onChange={setDedupeType} />
-            <input className="input mono" style={{ flex: 1 }} value={dedupeText} disabled={dedupeType === 'none'} onChange={(e) => setDedupeText(e.target.value)} />
-          </div>
+          <DedupeInputs type={dedupeType} text={dedupeText} onType={setDedupeType} onText={setDedupeText} testId="endpoint-dedupe" />
         </label>
         <label className="field" style={{ gridColumn: '1 / -1' }}>
           Forward to your app (optional; several = fan-out)
@@ -124,7 +116,9 @@ function EndpointCard({ endpoint, rules }: { endpoint: EndpointView; rules: Rule
       <div className="card-head">
         <h3>{endpoint.name}</h3>
         <span className="badge accent">{endpoint.scheme ?? 'no verify'}</span>
-        <span className="badge neutral">dedupe: {endpoint.dedupe ? dedupeKeyText(endpoint.dedupe) : 'none'}</span>
+        <span className="badge neutral" data-testid="endpoint-dedupe-badge">
+          dedupe: {endpoint.dedupe ? (endpoint.dedupe.type === 'auto' ? 'auto' : dedupeKeyText(endpoint.dedupe)) : 'none'}
+        </span>
         <span style={{ flex: 1 }} />
         <button className="btn small" onClick={() => void showOnTimeline({ endpointId: endpoint.id })} data-testid="show-on-timeline">
           Show on timeline
@@ -149,6 +143,7 @@ function EndpointCard({ endpoint, rules }: { endpoint: EndpointView; rules: Rule
         </div>
         {endpoint.secretHints.length > 0 && <div className="hint">Secrets: {endpoint.secretHints.join(', ')}</div>}
         <ForwardToField endpoint={endpoint} />
+        <DedupeKeyField endpoint={endpoint} />
         <div className="section-title">Rules, first match wins</div>
         <div className="card" style={{ boxShadow: 'none' }}>
           {rules.length === 0 ? (

@@ -1,5 +1,6 @@
 // The selected delivery, attempt or request: headers, body (pretty / raw / hex), the response,
 // the signature verdict explained, the rule and fault applied; Retry now, Replay, Copy as cURL.
+import { rowEventIdTitle, rowEventIds } from '../lib/event-ids'
 import { Fragment, useEffect, useState } from 'react'
 import { formatBytes, requestBodyFileName, type AttemptDetail, type DeliveryDetail, type RequestDetail, type RowClock, type TimelineRow } from '../../../shared/contract'
 import { run, toast, useApp } from '../state'
@@ -42,9 +43,14 @@ function RowInspector({ row, markId }: { row: TimelineRow; markId: number | null
             ✕
           </button>
         </div>
-        <div className="mono ellipsis" title={row.eventId} data-testid="inspector-event-id">
-          {row.eventId}
+        <div className="mono ellipsis" title={rowEventIdTitle(row)} data-testid="inspector-event-id">
+          {rowEventIds(row).shown}
         </div>
+        {row.consumerEventId ? (
+          <div className="hint mono ellipsis" data-testid="inspector-hookloop-id">
+            the id your app sees · Hookloop's id {row.eventId}
+          </div>
+        ) : null}
         <div className="hint">
           {row.eventType || 'no event type'} · {row.attempts} {row.kind === 'delivery' ? 'attempt' : 'request'}
           {row.attempts === 1 ? '' : 's'} · first at {formatMoment(row.clock, row.firstAt)}
@@ -244,7 +250,10 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
           <dt>from</dt>
           <dd>{request.remoteAddress ?? '—'}</dd>
           <dt>dedupe key</dt>
-          <dd>{request.dedupeKey ?? '—'}</dd>
+          <dd data-testid="request-dedupe-key">
+            {request.dedupeKey ?? '—'}
+            {request.dedupeKeyFrom ? <span className="hint"> ({request.dedupeKeyFrom})</span> : null}
+          </dd>
           {request.marks?.map((mark) => (
             <Fragment key={mark}>
               <dt>marked</dt>

@@ -1,5 +1,6 @@
 // The same rows as a table with the seed panel's columns (event_id, event_type, status, attempts,
 // status_code, last_attempt_at, next_attempt_at), headed in words. Virtualized like the timeline.
+import { rowEventIdTitle, rowEventIds } from '../lib/event-ids'
 import { loadMoreRows, togglePicked, useApp } from '../state'
 import { COLUMNS } from '../lib/table-columns'
 import { formatMoment } from '../state/clock-groups'
@@ -33,8 +34,8 @@ export function TableView() {
               data-event-id={row.eventId}
               data-picked={picked.has(row.key) || undefined}
             >
-              <span className="mono ellipsis row" style={{ flexWrap: 'nowrap' }} title={row.eventId}>
-                <span className="ellipsis">{row.eventId}</span>
+              <span className="mono ellipsis row" style={{ flexWrap: 'nowrap' }} title={rowEventIdTitle(row)}>
+                <span className="ellipsis">{rowEventIds(row).shown}</span>
                 <RowMarks row={row} />
               </span>
               <span className="ellipsis">{row.eventType || '—'}</span>

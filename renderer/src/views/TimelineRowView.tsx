@@ -3,6 +3,7 @@
 // are laid out so none covers another: marks one pill would cover are one mark with a count
 // ("503 ×3"), a mark whose label has no room shows as a dot (a counted one as "×3"), and an app
 // line with no room is left out (all stay in the mark's tooltip).
+import { rowEventIdTitle, rowEventIds } from '../lib/event-ids'
 import { memo } from 'react'
 import type { RowClock, TimelineMark, TimelineRow } from '../../../shared/contract'
 import { togglePicked, useApp, type TimeWindow } from '../state'
@@ -232,6 +233,7 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
       )
     }
   })
+  const ids = rowEventIds(row)
   return (
     <div
       className={`tl-row${selected ? ' selected' : ''}${picked ? ' picked' : ''}${forwarded ? ' forwarded' : ''}`}
@@ -241,6 +243,7 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
       data-testid="timeline-row"
       data-key={row.key}
       data-event-id={row.eventId}
+      data-consumer-event-id={row.consumerEventId ?? undefined}
       data-status={row.status}
       data-attempts={row.attempts}
       data-clock={row.clock.kind === 'wall' ? 'wall' : row.clock.simulationId}
@@ -248,8 +251,9 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
       <div className="tl-meta">
         <StatusBadge status={row.status} />
         <div className="ids">
-          <span className="id ellipsis" title={row.eventId}>
-            {row.eventId}
+          <span className="id ellipsis" title={rowEventIdTitle(row)} data-testid="row-event-id">
+            {ids.shown}
+            {ids.hookloop ? <span className="own-id"> · {ids.hookloop}</span> : null}
           </span>
           <span className="type ellipsis">
             {row.eventType || (row.kind === 'received' ? 'received' : '—')} · {row.attempts} {row.kind === 'delivery' ? 'attempt' : 'request'}

@@ -195,12 +195,13 @@ function Search() {
     <input
       id="search"
       className="input search"
-      placeholder="Search by event id   /"
+      placeholder="Search by event id or body text   /"
       value={text}
       onChange={(e) => setText(e.target.value)}
       onKeyDown={(e) => {
         if (e.key === 'Escape') (e.target as HTMLInputElement).blur()
       }}
+      title="The start of an event id, in any case: the id your app saw (evt_…, X-GitHub-Delivery, webhook-id, a body's event_id) or Hookloop's own. A request with no event id is found by its body text."
       aria-label="search by event id"
     />
   )

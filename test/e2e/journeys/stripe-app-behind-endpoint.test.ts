@@ -73,7 +73,8 @@ describe('journey: a UI subscription through a failing endpoint to a real Stripe
     await page.fill('[data-testid=endpoint-name]', 'payments')
     await page.selectOption('[data-testid=endpoint-scheme]', '')
     // The event id header of a Stripe-signed subscription outside provider A's policy.
-    await page.fill('[data-testid=new-endpoint] input.mono >> nth=1', 'x-hookloop-event-id')
+    await page.selectOption('[data-testid=endpoint-dedupe-type]', 'header')
+    await page.fill('[data-testid=endpoint-dedupe-text]', 'x-hookloop-event-id')
     await page.fill('[data-testid=endpoint-forward-to]', app.url)
     await page.click('[data-testid=create-endpoint]')
     const card = page.locator('[data-testid=endpoint-card][data-endpoint=payments]')

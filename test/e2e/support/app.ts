@@ -23,7 +23,11 @@ export async function createEndpoint(page: Page, input: { name: string; scheme: 
   await page.fill('[data-testid=endpoint-name]', input.name)
   await page.selectOption('[data-testid=endpoint-scheme]', input.scheme)
   if (input.secret) await page.fill('[data-testid=endpoint-secret]', input.secret)
-  if (input.dedupeHeader) await page.fill('[data-testid=new-endpoint] input.mono >> nth=1', input.dedupeHeader)
+  if (input.dedupeHeader) {
+    // A new endpoint starts on the automatic key; a header of the test's own is picked first.
+    await page.selectOption('[data-testid=endpoint-dedupe-type]', 'header')
+    await page.fill('[data-testid=endpoint-dedupe-text]', input.dedupeHeader)
+  }
   await page.click('[data-testid=create-endpoint]')
   await page.waitForSelector(`[data-testid=endpoint-card] h3:text-is("${input.name}")`)
 }

@@ -141,7 +141,7 @@ describe('hookloop deliveries', () => {
     expect((await deliveries('--event-id', loopEventId.slice(0, 8).toUpperCase())).map((d) => d.eventId)).toEqual([loopEventId])
     expect((await deliveries('--since', '2h')).map((d) => d.subscriptionName)).toEqual(['loop'])
     const table = await runCli(['deliveries', '--data', dir, '--status', 'succeeded'])
-    expect(table.stdout.split('\n')[1]).toMatch(new RegExp(`^${all[0]!.id}\\s+\\S+Z\\s+loop\\s+${loopEventId}\\s+order\\.paid\\s+succeeded\\s+1\\s+200\\s+wall$`))
+    expect(table.stdout.split('\n')[1]).toMatch(new RegExp(`^${all[0]!.id}\\s+\\S+Z\\s+loop\\s+${loopEventId}\\s+-\\s+order\\.paid\\s+succeeded\\s+1\\s+200\\s+wall$`))
     const bad = await runCli(['deliveries', '--data', dir, '--status', 'received'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/deliveries: --status "received" is not one of pending, retrying, succeeded, failed/)

@@ -48,8 +48,8 @@ function fullScans(sql: string, params: unknown[]): string[] {
   const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params, 50) as Array<{ detail: string }>).map((r) => r.detail)
   // Narrowed by an index range, or by the ids an IN list of index ranges gave (an event id prefix: prefix-search.ts).
   const byIds = plan.some((line) => /^SEARCH [rd] USING INTEGER PRIMARY KEY \(rowid=\?\)$/.test(line)) && plan.some((line) => line.startsWith('LIST SUBQUERY')) && !plan.some((line) => line.startsWith('SCAN '))
-  const narrowed = byIds || plan.some((line) => /^SEARCH [rd] USING INDEX \w+ \(.*[<>=]/.test(line))
-  return plan.filter((line) => /^SCAN [rd]$/.test(line) || (line.startsWith('USE TEMP B-TREE') && !narrowed))
+  const narrowed = byIds || plan.some((line) => /^SEARCH [rd] USING (COVERING )?INDEX \w+ \(.*[<>=]/.test(line))
+  return plan.filter((line) => /^SCAN ([rd]|requests|deliveries)$/.test(line) || (line.startsWith('USE TEMP B-TREE') && !narrowed))
 }
 
 const requestFilters: Array<[string, Omit<RequestListFilter, 'limit'>]> = [
@@ -77,6 +77,14 @@ describe('list reads on 100k rows', () => {
   it.each(deliveryFilters)('deliveries by %s read an index', (_name, filter) => {
     const { sql, params } = deliveryListSql(filter)
     expect(fullScans(sql, params)).toEqual([])
+  })
+
+  it("searches deliveries by either id, each a range on its own index: Hookloop's (lower-case, with capitals) and the consumer's", () => {
+    const { sql, params } = deliveryListSql({ eventIdPrefix: 'Evt_D9999' })
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params, 50) as Array<{ detail: string }>).map((r) => r.detail).join('\n')
+    expect(plan).toMatch(/deliveries_by_event \(event_id>\? AND event_id<\?\)/)
+    expect(plan).toMatch(/deliveries_by_event_with_capitals \(event_id>\? AND event_id<\?\)/)
+    expect(plan).toMatch(/deliveries_by_consumer_id_nocase \(consumer_event_id>\? AND consumer_event_id<\?\)/)
   })
 
   it('returns the newest rows first, each filter narrowing', () => {

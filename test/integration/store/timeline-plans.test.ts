@@ -131,6 +131,18 @@ describe('timeline reads use indexes, never a pass over every request or deliver
     expect(found.total).toBe(11) // evt_d12 and evt_d120 … evt_d129
   })
 
+  it("finds a delivery by its consumer's id on that id's own index, and a keyless request's body within the newest requests by id", () => {
+    const { reads, ran } = open()
+    db!.prepare(`UPDATE deliveries SET consumer_event_id = 'Evt_Consumer_' || id WHERE id % 50 = 0`).run()
+    const found = reads.refs({ search: 'EVT_CONSUMER_' }, 50)
+    expect(found.total).toBe(8) // deliveries 50, 100 … 400
+    expect(found.refs.every((r) => r.kind === 'd')).toBe(true)
+    const plans = ran.map((r) => r.plan.join(' | ')).join('\n')
+    expect(plans).toMatch(/deliveries_by_consumer_id_nocase \(consumer_event_id>\? AND consumer_event_id<\?\)/)
+    expect(plans).toMatch(/SEARCH r USING INTEGER PRIMARY KEY \(rowid>\?\)/)
+    expect(fullScans(ran)).toEqual([])
+  })
+
   it("reads one group's requests by its dedupe key, and a request without one by its id", () => {
     const { reads, ran } = open()
     const keyed = reads.requestsOfGroup('ep-a', 'evt_7')

@@ -56,6 +56,13 @@ describe('timeline model', () => {
     expect(matchesFilter(r, { endpointId: 'ep', eventType: 'booking.created', status: ['retrying'] })).toBe(true)
   })
 
+  it("matches a delivery by the id its consumer saw as well as Hookloop's", () => {
+    const r = row('a', 1, { eventId: '5b0a8677-7ccd', consumerEventId: 'evt_1QxZ' })
+    expect(matchesFilter(r, { search: 'EVT_1q' })).toBe(true)
+    expect(matchesFilter(r, { search: '5b0a' })).toBe(true)
+    expect(matchesFilter(r, { search: 'evt_2' })).toBe(false)
+  })
+
   it('fits the time window around marks and scheduled retries, absolute or aligned', () => {
     const rows = [row('a', 1_000_000), row('b', 2_000_000)]
     const absolute = timeExtent(rows, false)
