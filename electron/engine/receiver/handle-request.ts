@@ -88,12 +88,15 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   /** The request as known from its head: everything but the body, the inspection and the answer. */
   function captureHead(req: IncomingMessage, connection: Connection, live: LiveEndpoint | null, url = splitUrl(req.url ?? '/')): Capture {
     const { path, query } = url
+    const wallAt = connection.beganWallAt ?? deps.wallClock.now()
     return {
       id: deps.nextId(),
       endpointId: live?.endpoint.id ?? null,
       // From the request's first byte: the time recorded is the time the client waited.
       // On the wall clock until the request proves to be one of our attempts (placeOnClock).
-      receivedAt: connection.beganWallAt ?? deps.wallClock.now(),
+      receivedAt: wallAt,
+      // Stays on the wall clock whatever placeOnClock does: ages and `requests --since` read it.
+      storedAt: wallAt,
       method: req.method ?? 'GET',
       path,
       query,

@@ -286,6 +286,34 @@ export const MIGRATIONS: readonly Migration[] = [
     // A provider subscription made before this column follows its pack's default version.
     sql: `ALTER TABLE subscriptions ADD COLUMN api_version TEXT;`,
   },
+  {
+    version: 11,
+    name: 'stored_at: the wall time each request and event was stored, whatever clock stamped it',
+    sql: `
+      -- received_at (requests) and created_at (events) are on the clock that produced them: a
+      -- simulation's for the loop's requests and a simulation's events, which may be months away
+      -- from now (a scenario's clock.start). Retention's ages, \`requests --since\` and the
+      -- polling feed's updated_since are wall times: they read stored_at. NULL only for rows
+      -- written by hand outside Hookloop; such rows are not aged (a size limit still prunes them).
+      ALTER TABLE requests ADD COLUMN stored_at INTEGER;
+      ALTER TABLE events ADD COLUMN stored_at INTEGER;
+      -- Backfill: real traffic was stamped on the wall clock; a request linked to an attempt was
+      -- stored when its attempt started on the wall (started_wall_at, known since schema 7), else
+      -- at received_at (all there is). An event was stored with its first delivery
+      -- (created_wall_at), else at created_at.
+      UPDATE requests SET stored_at = COALESCE(
+        (SELECT a.started_wall_at FROM attempts a WHERE a.id = requests.attempt_id),
+        received_at);
+      UPDATE events SET stored_at = COALESCE(
+        (SELECT min(d.created_wall_at) FROM deliveries d WHERE d.event_id = events.id),
+        created_at);
+      CREATE INDEX requests_by_stored_at ON requests(stored_at);
+      -- The feed and the pruning of lone events read events by stored_at now; events_by_time had
+      -- no other reader, and every index on events is paid on every publish.
+      DROP INDEX events_by_time;
+      CREATE INDEX events_by_stored_at ON events(stored_at);
+    `,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

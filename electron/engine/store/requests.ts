@@ -34,6 +34,8 @@ export interface RequestRow {
   dedupe_key_bytes: number | null
   not_inspected: string | null
   refused_reason: string | null
+  /** Wall time the request was stored (its first byte), whatever clock received_at is on; NULL only for rows written by hand. */
+  stored_at: number | null
 }
 
 /** What is known once the request is answered (or the connection ended). */
@@ -80,7 +82,7 @@ const COLUMNS = [
   'id', 'endpoint_id', 'received_at', 'method', 'path', 'query', 'http_version', 'headers_json', 'body', 'body_size',
   'body_truncated', 'remote_address', 'verify_valid', 'verify_reason', 'verify_json', 'dedupe_key', 'duplicate_of',
   'duplicate_number', 'rule_id', 'fault_json', 'response_status', 'response_headers_json', 'response_body', 'response_ms', 'attempt_id',
-  'dedupe_key_mark', 'dedupe_key_bytes', 'not_inspected', 'refused_reason',
+  'dedupe_key_mark', 'dedupe_key_bytes', 'not_inspected', 'refused_reason', 'stored_at',
 ] as const
 
 /** The two capture statements, run by the receiver's capture writer (inline or on its thread). */
