@@ -292,8 +292,8 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       -- received_at (requests) and created_at (events) are on the clock that produced them: a
       -- simulation's for the loop's requests and a simulation's events, which may be months away
-      -- from now (a scenario's clock.start). Retention's ages, \`requests --since\` and the
-      -- polling feed's updated_since are wall times: they read stored_at. NULL only for rows
+      -- from now (a scenario's clock.start). Retention's ages and \`requests --since\` are wall
+      -- times: they read stored_at. NULL only for rows
       -- written by hand outside Hookloop; such rows are not aged (a size limit still prunes them).
       ALTER TABLE requests ADD COLUMN stored_at INTEGER;
       ALTER TABLE events ADD COLUMN stored_at INTEGER;
@@ -308,9 +308,8 @@ export const MIGRATIONS: readonly Migration[] = [
         (SELECT min(d.created_wall_at) FROM deliveries d WHERE d.event_id = events.id),
         created_at);
       CREATE INDEX requests_by_stored_at ON requests(stored_at);
-      -- The feed and the pruning of lone events read events by stored_at now; events_by_time had
-      -- no other reader, and every index on events is paid on every publish.
-      DROP INDEX events_by_time;
+      -- The pruning of lone events reads events by stored_at (events_by_time stays: the polling
+      -- feed's updated_since is on the event's created_at).
       CREATE INDEX events_by_stored_at ON events(stored_at);
     `,
   },

@@ -37,7 +37,6 @@ describe('migration 11: stored_at', () => {
       ])
       const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('requests', 'events')").pluck().all()
       expect(indexes).toEqual(expect.arrayContaining(['requests_by_stored_at', 'events_by_stored_at']))
-      expect(indexes).not.toContain('events_by_time')
     } finally {
       db.close()
     }
