@@ -145,6 +145,10 @@ export interface RequestDetail
   response: { status: number | null; headers: HeaderPair[]; bodyBase64: string; ms: number | null }
   /** Forward mode: each request sent on to a target (forward, copy, resend), oldest first. */
   legs: ForwardLegView[]
+  /** Which clock receivedAt, response.ms and the legs' sentAt are on: a simulation's for a request one of its attempts made (docs/time.md). */
+  clock: RowClock
+  /** Wall time the request arrived (its first byte), whatever its clock. */
+  storedAt: number
 }
 
 /** One leg to a target: exactly what was sent and what the target answered (or why it did not). */
@@ -153,6 +157,7 @@ export interface ForwardLegView {
   requestId: number
   kind: ForwardLegKind
   targetUrl: string
+  /** On its request's clock (RequestDetail.clock); latencyMs is real time, whatever that clock. */
   sentAt: number
   request: { method: string; url: string; headers: HeaderPair[]; bodyBase64: string }
   /** The target's answer; status null when it did not answer. The body may be stored truncated. */

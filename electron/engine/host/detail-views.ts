@@ -3,7 +3,7 @@
 // store's read modules (endpoints and rules decoded by their own store modules).
 import type { Database } from 'better-sqlite3'
 import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail } from '../../../shared/contract'
-import { createDetailReads, createEndpointStore, createForwardLegStore, createRequestStore, createRuleStore, decodeMarks } from '../store'
+import { createDetailReads, createEndpointStore, createForwardLegStore, createRequestStore, createRuleStore, createSimulationStatements, decodeMarks } from '../store'
 import { legView } from './forward-views'
 import { badge } from './timeline-views'
 import { captureMarks } from '../../../shared/receiver'
@@ -58,6 +58,7 @@ function base64(bytes: Buffer | null): string {
 export function createDetailViews(db: Database, options: DetailViewsOptions) {
   const reads = createDetailReads(db)
   const requests = createRequestStore(db)
+  const simulations = createSimulationStatements(db)
   const rules = createRuleStore(db)
   const endpoints = createEndpointStore(db)
   const legs = createForwardLegStore(db)
@@ -118,6 +119,8 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
     const r = requests.get(id)
     if (!r) return null
     const verify = parseJson(r.verify_json) as { expected?: string; received?: string } | null
+    // A request one of our attempts made is on that attempt's clock: a simulation's, maybe.
+    const simulation = r.attempt_id === null ? undefined : simulations.ofAttempt(r.attempt_id)
     return {
       id,
       endpointId: r.endpoint_id,
@@ -148,6 +151,8 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
       },
       attemptId: r.attempt_id,
       legs: legs.listFor(id).map(legView),
+      clock: simulation ? { kind: 'simulated', simulationId: simulation.id, mode: simulation.mode, startedAt: simulation.started_at } : { kind: 'wall' },
+      storedAt: r.stored_at ?? r.received_at,
     }
   }
 
