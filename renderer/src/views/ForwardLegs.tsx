@@ -4,8 +4,8 @@
 import { useState } from 'react'
 import type { ForwardLegView, RequestDetail, RowClock } from '../../../shared/contract'
 import { decodeBase64 } from '../lib/body'
-import { formatClock, formatDuration } from '../lib/format'
-import { formatMoment } from '../state/clock-groups'
+import { formatDuration } from '../lib/format'
+import { formatMoment, formatMomentWithWall } from '../state/clock-groups'
 import { Body, Headers } from './InspectorParts'
 import { ResendForm } from './ResendForm'
 
@@ -37,12 +37,6 @@ function senderAnswerWords(clock: RowClock, status: number | null, ms: number | 
   if (clock.kind === 'wall') return `${status} in ${formatDuration(ms)}`
   if (clock.mode === 'virtual') return `${status} (simulated: the virtual clock stands still during a request)`
   return `${status} in ${formatDuration(ms)} simulated`
-}
-
-/** A moment of the request, with its wall time beside it when it is simulated: "+14 m 00 s simulated · 13:36:30 wall". */
-function momentWithWall(clock: RowClock, at: number, wallAt: number | null): string {
-  const own = formatMoment(clock, at)
-  return clock.kind === 'simulated' && wallAt !== null ? `${own} · ${formatClock(wallAt)} wall` : own
 }
 
 /** The forward section of a request's inspector; present for every captured request (Resend). */
@@ -83,7 +77,7 @@ export function ForwardLegs({ request, onResent }: { request: RequestDetail; onR
                 {request.method} {request.path}
               </div>
               <div className="hint" data-testid="hop-in-time" data-clock={request.clock.kind}>
-                {request.bodySize} bytes · {momentWithWall(request.clock, request.receivedAt, request.storedAt)}
+                {request.bodySize} bytes · {formatMomentWithWall(request.clock, request.receivedAt, request.storedAt)}
               </div>
             </Hop>
             <Hop title="Sender was answered" tone={statusTone(request.response.status)} testId="hop-sender">
