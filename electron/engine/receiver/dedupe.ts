@@ -110,8 +110,19 @@ export interface KeyArrival {
   duplicateOf: number | null
 }
 
+/**
+ * When a request arrived: on its own clock (`clock`: 'wall' for real traffic, or the simulated
+ * clock a linked request follows) and on the wall. A window compares two arrivals on their own
+ * clock when they share it, else on the wall: never a time of one clock against the other's.
+ */
+export interface ArrivalTime {
+  clock: 'wall' | object
+  at: number
+  wallAt: number
+}
+
 export interface DedupeTracker {
-  arrive(endpoint: Endpoint, key: BoundedKey, requestId: number, now: number): KeyArrival
+  arrive(endpoint: Endpoint, key: BoundedKey, requestId: number, time: ArrivalTime): KeyArrival
   /** Forget an endpoint's keys (its window or key definition changed). */
   forget(endpointId: string): void
 }
@@ -125,8 +136,16 @@ const MAX_CACHED_GROUPS = 100_000
  * only be in the store if the endpoint had keyed rows before that, or memory dropped some groups;
  * otherwise the store lookup is skipped (it is most of the cost of a never-seen key).
  */
+/** A group in memory: its first arrival's clock is known ('stored' for one read back: its clock is no longer running). */
+type CachedGroup = Omit<KeyGroup, 'firstOnWall'> & { endpointId: string; firstClock: ArrivalTime['clock'] | 'stored' }
+
+/** Time since the group's first arrival, on one clock. */
+function sinceFirst(group: CachedGroup, time: ArrivalTime): number {
+  return group.firstClock === time.clock ? time.at - group.firstAt : time.wallAt - group.firstWallAt
+}
+
 export function createDedupeTracker(store: RequestStore, startMaxId: number): DedupeTracker {
-  const groups = new Map<string, KeyGroup & { endpointId: string }>()
+  const groups = new Map<string, CachedGroup>()
   const storeMayKnow = new Map<string, boolean>()
   let dropped = false
   const mayBeStored = (endpointId: string): boolean => {
@@ -139,7 +158,7 @@ export function createDedupeTracker(store: RequestStore, startMaxId: number): De
     return known
   }
   return {
-    arrive(endpoint, key, requestId, now) {
+    arrive(endpoint, key, requestId, time) {
       // A digest and a key that spells the same text are different keys; long keys are cached
       // by their hash so 100 000 groups stay a few megabytes.
       const text = key.key.length > 64 ? createHash('sha256').update(key.key).digest('base64') : key.key
@@ -147,16 +166,16 @@ export function createDedupeTracker(store: RequestStore, startMaxId: number): De
       let group = groups.get(cacheKey)
       if (!group && mayBeStored(endpoint.id)) {
         const stored = store.keyGroup(endpoint.id, key.key, key.mark !== null)
-        if (stored) group = { ...stored, endpointId: endpoint.id }
+        if (stored) group = { firstId: stored.firstId, firstAt: stored.firstAt, firstWallAt: stored.firstWallAt, count: stored.count, endpointId: endpoint.id, firstClock: stored.firstOnWall ? 'wall' : 'stored' }
       }
-      if (group && now - group.firstAt <= endpoint.dedupeWindowMs) {
+      if (group && sinceFirst(group, time) <= endpoint.dedupeWindowMs) {
         group.count += 1
         groups.delete(cacheKey) // re-insert: Map order doubles as least-recently-seen order
         groups.set(cacheKey, group)
         return { number: group.count, duplicateOf: group.firstId }
       }
       groups.delete(cacheKey)
-      groups.set(cacheKey, { firstId: requestId, firstAt: now, count: 1, endpointId: endpoint.id })
+      groups.set(cacheKey, { firstId: requestId, firstAt: time.at, firstWallAt: time.wallAt, firstClock: time.clock, count: 1, endpointId: endpoint.id })
       if (groups.size > MAX_CACHED_GROUPS) {
         const oldest = groups.keys().next()
         if (!oldest.done) groups.delete(oldest.value)

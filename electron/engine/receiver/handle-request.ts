@@ -261,7 +261,10 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         // forwards to an app (then it was signed at wall time, for the app's sake); real traffic on the wall.
         const wallJudged = capture.attemptId === null || deps.forwards(live)
         const verifyAt = wallJudged ? (connection.beganWallAt ?? deps.wallClock.now()) : capture.receivedAt
-        const inspection = await inspect(deps, live, { id: capture.id, receivedAt: capture.receivedAt, verifyAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body })
+        // Real traffic is on the wall; a linked request on its attempt's clock (deps.clock), which is the wall on the real clock.
+        const onClock: 'wall' | object = capture.attemptId === null || deps.clock.mode === 'real' ? 'wall' : deps.clock
+        const arrival = { clock: onClock, at: capture.receivedAt, wallAt: capture.storedAt ?? capture.receivedAt }
+        const inspection = await inspect(deps, live, { id: capture.id, arrival, verifyAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body })
         applyInspection(capture, inspection)
         handshake = inspection.handshake
       }
