@@ -1,7 +1,7 @@
 // Dedupe: take the key a request carries (header, body field or template over body fields) and
 // number its arrivals inside the endpoint's window (fixed from the first arrival, like a
-// `SET key NX EX window`). The numbering lives in memory for speed and falls back to the store
-// for keys first seen in an earlier run. Keys are bounded: past KEY_MAX_BYTES (or when not UTF-8)
+// `SET key NX EX window`). The numbering lives in memory for speed and is checked against the
+// store for keys seen before (in an earlier run, or by another process on the same folder). Keys are bounded: past KEY_MAX_BYTES (or when not UTF-8)
 // a key is kept and compared as its SHA-256 digest, with a mark saying so.
 import { createHash } from 'node:crypto'
 import { isUtf8 } from 'node:buffer'
@@ -164,9 +164,13 @@ export function createDedupeTracker(store: RequestStore, startMaxId: number): De
       const text = key.key.length > 64 ? createHash('sha256').update(key.key).digest('base64') : key.key
       const cacheKey = `${endpoint.id}\u0000${key.mark ? 'd' : 'k'}${key.key.length > 64 ? 'h' : '='}${text}`
       let group = groups.get(cacheKey)
-      if (!group && mayBeStored(endpoint.id)) {
-        const stored = store.keyGroup(endpoint.id, key.key, key.mark !== null)
-        if (stored) group = { firstId: stored.firstId, firstAt: stored.firstAt, firstWallAt: stored.firstWallAt, count: stored.count, endpointId: endpoint.id, firstClock: stored.firstOnWall ? 'wall' : 'stored' }
+      // The count is the store's, not this process's: another process on the folder (the app and
+      // `hookloop listen`) may have counted arrivals of a key this one holds in memory. A key seen
+      // again reads the store's newest row of it (one index probe, paid by duplicates only) and
+      // continues from whichever count is further on; memory is ahead for rows not yet committed.
+      const stored = group || mayBeStored(endpoint.id) ? store.keyGroup(endpoint.id, key.key, key.mark !== null) : undefined
+      if (stored && (!group || stored.count > group.count)) {
+        group = { firstId: stored.firstId, firstAt: stored.firstAt, firstWallAt: stored.firstWallAt, count: stored.count, endpointId: endpoint.id, firstClock: stored.firstOnWall ? 'wall' : 'stored' }
       }
       if (group && sinceFirst(group, time) <= endpoint.dedupeWindowMs) {
         group.count += 1

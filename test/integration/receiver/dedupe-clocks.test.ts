@@ -60,3 +60,32 @@ describe('dedupe windows across clocks', () => {
     ])
   })
 })
+
+describe('dup numbers across processes on one folder', () => {
+  it('a second engine on the folder continues the count, and the first continues from it', async () => {
+    const temp = makeTempDir('hookloop-dedupe-shared-')
+    cleanups.push(() => temp.cleanup())
+    const open = async () => {
+      const engine = await createEngine({ dataDir: temp.dir, receiver: { host: '127.0.0.1', port: 0 } })
+      cleanups.push(() => engine.close())
+      return engine
+    }
+    let n = 0
+    const post = async (engine: Engine, eventId: string) => {
+      const response = await fetch(engine.receiver.endpointUrl('shop'), { method: 'POST', headers: { 'content-type': 'application/json', 'x-event': eventId }, body: JSON.stringify({ n: ++n }) })
+      await response.arrayBuffer()
+      await engine.quiesce()
+    }
+    const first = await open()
+    first.putEndpoint({ slug: 'shop', dedupe: { type: 'header', name: 'x-event' } })
+    await post(first, 'evt_1')
+    // The app and `hookloop listen` on one folder: two engines, each with its own receiver.
+    const second = await open()
+    await post(second, 'evt_1')
+    await post(first, 'evt_1')
+    await post(second, 'evt_1')
+    // In the order they were sent (ids from two processes interleave: each claims its own block).
+    const rows = first.receiver.requests.list({ limit: 10 }).map((r) => ({ n: (JSON.parse(Buffer.from(r.body).toString()) as { n: number }).n, number: r.duplicateNumber }))
+    expect(rows.sort((a, b) => a.n - b.n).map((r) => r.number)).toEqual([1, 2, 3, 4])
+  })
+})
