@@ -186,6 +186,8 @@ export interface AttemptDetail {
   fault: unknown
   /** The request our receiver captured for this attempt (loop mode). */
   requestId: number | null
+  /** Wall time it started, whatever the delivery's clock; null for attempts made before it was kept. */
+  startedWallAt: number | null
 }
 
 export interface DeliveryDetail {
@@ -204,6 +206,8 @@ export interface DeliveryDetail {
   providerEventId: { value: string; where: string } | null
   faults: unknown
   attempts: AttemptDetail[]
+  /** Which clock the attempts' startedAt and nextAttemptAt are on: the delivery's simulation's, or wall. */
+  clock: RowClock
 }
 
 export interface DedupePresetView extends PresetView<DedupePresetId> {

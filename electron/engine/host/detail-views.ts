@@ -2,8 +2,8 @@
 // request with its verdict and fault explained, endpoints with their URLs. Reads only, through the
 // store's read modules (endpoints and rules decoded by their own store modules).
 import type { Database } from 'better-sqlite3'
-import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail } from '../../../shared/contract'
-import { createDetailReads, createEndpointStore, createForwardLegStore, createRequestStore, createRuleStore, createSimulationStatements, decodeMarks } from '../store'
+import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail, RowClock } from '../../../shared/contract'
+import { createDetailReads, createEndpointStore, createForwardLegStore, createRequestStore, createRuleStore, createSimulationStatements, decodeMarks, type SimulationRow } from '../store'
 import { legView } from './forward-views'
 import { badge } from './timeline-views'
 import { captureMarks } from '../../../shared/receiver'
@@ -75,6 +75,9 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
     }
   }
 
+  const clockOf = (simulation: SimulationRow | undefined): RowClock =>
+    simulation ? { kind: 'simulated', simulationId: simulation.id, mode: simulation.mode, startedAt: simulation.started_at } : { kind: 'wall' }
+
   function deliveryDetail(id: number): DeliveryDetail | null {
     const d = reads.delivery(id)
     if (!d) return null
@@ -93,6 +96,7 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
       responseBodyBase64: base64(a.response_body),
       fault: parseJson(a.fault_json),
       requestId: a.request_id,
+      startedWallAt: a.started_wall_at ?? null,
     }))
     const target = d.endpoint_slug ? options.endpointUrls(d.endpoint_slug).localUrl : (d.url ?? '')
     const event = { id: d.event_id, eventType: d.event_type, payload: d.payload }
@@ -112,6 +116,7 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
       providerEventId: pack ? consumerEventId(pack, { eventId: d.event_id, eventType: d.event_type, createdAt: d.event_created_at, body: body.toString('utf8') }) : null,
       faults: parseJson(d.faults_json),
       attempts: list,
+      clock: clockOf(simulations.ofDelivery(d.id)),
     }
   }
 
@@ -151,7 +156,7 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
       },
       attemptId: r.attempt_id,
       legs: legs.listFor(id).map(legView),
-      clock: simulation ? { kind: 'simulated', simulationId: simulation.id, mode: simulation.mode, startedAt: simulation.started_at } : { kind: 'wall' },
+      clock: clockOf(simulation),
       storedAt: r.stored_at ?? r.received_at,
     }
   }

@@ -20,6 +20,8 @@ export interface SimulationStatements extends KeyedStatements<SimulationRow> {
   withRows(keep: string | null, limit: number): SimulationRow[]
   /** The simulation an attempt's delivery ran in; undefined on the wall clock. */
   ofAttempt(attemptId: number): SimulationRow | undefined
+  /** The simulation a delivery ran in; undefined on the wall clock. */
+  ofDelivery(deliveryId: number): SimulationRow | undefined
 }
 
 const COLUMNS = 'id, mode, scale, started_at, started_wall_at, label'
@@ -36,8 +38,10 @@ export function createSimulationStatements(db: Database): SimulationStatements {
   const ofAttempt = db.prepare(
     `SELECT ${COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')} FROM attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN simulations s ON s.id = d.simulation_id WHERE a.id = ?`,
   )
+  const ofDelivery = db.prepare(`SELECT ${COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')} FROM deliveries d JOIN simulations s ON s.id = d.simulation_id WHERE d.id = ?`)
   return {
     insert: (row) => void insert.run(row),
+    ofDelivery: (deliveryId) => ofDelivery.get(deliveryId) as SimulationRow | undefined,
     ofAttempt: (attemptId) => ofAttempt.get(attemptId) as SimulationRow | undefined,
     get: (id) => get.get(id) as SimulationRow | undefined,
     withRows: (keep, limit) => withRows.all({ keep, limit }) as SimulationRow[],
