@@ -38,8 +38,17 @@ function parsePairs(json: string | null): [string, string][] {
   return Object.entries(value as Record<string, string>)
 }
 
+/** The simulation fields of an exchange whose time is a simulation's (docs/time.md): marked, with the wall time beside. */
+function simulated(simulationId: string | null | undefined, wallAt: number | null | undefined): Pick<HarHookloopFields, 'simulation_id' | 'wall_at'> {
+  if (!simulationId) return {}
+  return { simulation_id: simulationId, ...(wallAt == null ? {} : { wall_at: new Date(wallAt).toISOString() }) }
+}
+
 export function toExchanges(collected: Collected): Exchange[] {
   const out: Exchange[] = []
+  // A request one of the selected attempts made is on that attempt's delivery's clock.
+  const simulationOfAttempt = new Map<number, string>()
+  for (const { simulationId, attempts } of collected.deliveries) if (simulationId) for (const a of attempts) simulationOfAttempt.set(a.id, simulationId)
   for (const request of collected.requests) {
     const status = request.response.status
     const outcome = requestOutcome(request)
@@ -59,10 +68,11 @@ export function toExchanges(collected: Collected): Exchange[] {
         outcome,
         verify: request.verify ? { valid: request.verify.valid, reason: request.verify.reason } : null,
         duplicate_number: request.duplicateNumber,
+        ...simulated(request.attemptId === null ? null : simulationOfAttempt.get(request.attemptId), request.storedAt),
       },
     })
   }
-  for (const { delivery, event, body, attempts } of collected.deliveries) {
+  for (const { delivery, event, body, attempts, simulationId } of collected.deliveries) {
     for (const attempt of attempts) {
       out.push({
         startedAt: attempt.started_at,
@@ -73,7 +83,7 @@ export function toExchanges(collected: Collected): Exchange[] {
         body,
         response: attempt.status_code === null ? null : { status: attempt.status_code, headers: parsePairs(attempt.response_headers_json), body: attempt.response_body ?? Buffer.alloc(0) },
         timeMs: attempt.duration_ms ?? 0,
-        hookloop: { source: 'attempt', id: attempt.id, delivery_id: delivery.id, event_id: event.id, attempt: attempt.n, outcome: attempt.outcome },
+        hookloop: { source: 'attempt', id: attempt.id, delivery_id: delivery.id, event_id: event.id, attempt: attempt.n, outcome: attempt.outcome, ...simulated(simulationId, attempt.started_wall_at) },
       })
     }
   }

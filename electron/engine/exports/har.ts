@@ -22,6 +22,13 @@ function bodyFields(body: Buffer): { text: string; encoding?: 'base64' } {
   return text !== null ? { text } : { text: body.toString('base64'), encoding: 'base64' }
 }
 
+/** After a simulated startedDateTime: it is a simulation's time, and the wall time it happened. */
+export function simulatedWords(exchange: Exchange): string {
+  const h = exchange.hookloop
+  if (!h.simulation_id) return ''
+  return ` (time on simulation ${h.simulation_id}'s clock, not a wall date${h.wall_at ? `; at ${h.wall_at} on the wall` : ''})`
+}
+
 function toEntry(exchange: Exchange, redactor: Redactor): HarEntry {
   const headers = redactor.headers(exchange.headers)
   const mimeType = headerValue(exchange.headers, 'content-type') ?? 'application/octet-stream'
@@ -59,7 +66,7 @@ function toEntry(exchange: Exchange, redactor: Redactor): HarEntry {
     cache: {},
     // The whole time is waiting for the answer: Hookloop does not time send and receive apart.
     timings: { send: 0, wait: time, receive: 0 },
-    comment: `${exchange.hookloop.source} ${exchange.hookloop.id}: ${exchange.hookloop.outcome}`,
+    comment: `${exchange.hookloop.source} ${exchange.hookloop.id}: ${exchange.hookloop.outcome}${simulatedWords(exchange)}`,
     _hookloop: exchange.hookloop,
   }
 }
