@@ -169,7 +169,10 @@ export function createDedupeTracker(store: RequestStore, startMaxId: number): De
       // again reads the store's newest row of it (one index probe, paid by duplicates only) and
       // continues from whichever count is further on; memory is ahead for rows not yet committed.
       const stored = group || mayBeStored(endpoint.id) ? store.keyGroup(endpoint.id, key.key, key.mark !== null) : undefined
-      if (stored && (!group || stored.count > group.count)) {
+      // The store's group is taken when it is further on in the same group, or a group begun after
+      // the one in memory; never an older group whose last rows are committed after a new one began here.
+      const further = (known: CachedGroup, found: KeyGroup) => (found.firstId === known.firstId ? found.count > known.count : found.firstWallAt > known.firstWallAt)
+      if (stored && (!group || further(group, stored))) {
         group = { firstId: stored.firstId, firstAt: stored.firstAt, firstWallAt: stored.firstWallAt, count: stored.count, endpointId: endpoint.id, firstClock: stored.firstOnWall ? 'wall' : 'stored' }
       }
       if (group && sinceFirst(group, time) <= endpoint.dedupeWindowMs) {
