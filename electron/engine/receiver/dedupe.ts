@@ -133,8 +133,9 @@ const MAX_CACHED_GROUPS = 100_000
 
 /**
  * startMaxId: the highest request id when the receiver started. A key missing from memory can
- * only be in the store if the endpoint had keyed rows before that, or memory dropped some groups;
- * otherwise the store lookup is skipped (it is most of the cost of a never-seen key).
+ * only be in the store if the endpoint had keyed rows before that, memory dropped some groups, or
+ * another process captures into the same folder (othersCapture); otherwise the store lookup is
+ * skipped (it is most of the cost of a never-seen key).
  */
 /** A group in memory: its first arrival's clock is known ('stored' for one read back: its clock is no longer running). */
 type CachedGroup = Omit<KeyGroup, 'firstOnWall'> & { endpointId: string; firstClock: ArrivalTime['clock'] | 'stored' }
@@ -144,12 +145,12 @@ function sinceFirst(group: CachedGroup, time: ArrivalTime): number {
   return group.firstClock === time.clock ? time.at - group.firstAt : time.wallAt - group.firstWallAt
 }
 
-export function createDedupeTracker(store: RequestStore, startMaxId: number): DedupeTracker {
+export function createDedupeTracker(store: RequestStore, startMaxId: number, othersCapture: () => boolean = () => false): DedupeTracker {
   const groups = new Map<string, CachedGroup>()
   const storeMayKnow = new Map<string, boolean>()
   let dropped = false
   const mayBeStored = (endpointId: string): boolean => {
-    if (dropped) return true
+    if (dropped || othersCapture()) return true
     let known = storeMayKnow.get(endpointId)
     if (known === undefined) {
       known = store.hasKeyedRows(endpointId, startMaxId)

@@ -84,8 +84,34 @@ describe('dup numbers across processes on one folder', () => {
     await post(second, 'evt_1')
     await post(first, 'evt_1')
     await post(second, 'evt_1')
+    // Both were running before a key the second sees first: the first continues its count too.
+    await post(second, 'evt_2')
+    await post(first, 'evt_2')
     // In the order they were sent (ids from two processes interleave: each claims its own block).
     const rows = first.receiver.requests.list({ limit: 10 }).map((r) => ({ n: (JSON.parse(Buffer.from(r.body).toString()) as { n: number }).n, number: r.duplicateNumber }))
-    expect(rows.sort((a, b) => a.n - b.n).map((r) => r.number)).toEqual([1, 2, 3, 4])
+    expect(rows.sort((a, b) => a.n - b.n).map((r) => r.number)).toEqual([1, 2, 3, 4, 1, 2])
+  })
+
+  it('two engines opened on an empty folder before any capture count one key together', async () => {
+    const temp = makeTempDir('hookloop-dedupe-shared-')
+    cleanups.push(() => temp.cleanup())
+    const open = async () => {
+      const engine = await createEngine({ dataDir: temp.dir, receiver: { host: '127.0.0.1', port: 0 } })
+      cleanups.push(() => engine.close())
+      return engine
+    }
+    const first = await open()
+    first.putEndpoint({ slug: 'shop', dedupe: { type: 'header', name: 'x-event' } })
+    const second = await open()
+    const post = async (engine: Engine, n: number) => {
+      const response = await fetch(engine.receiver.endpointUrl('shop'), { method: 'POST', headers: { 'content-type': 'application/json', 'x-event': 'evt_9' }, body: JSON.stringify({ n }) })
+      expect(response.status).toBe(200)
+      await response.arrayBuffer()
+      await engine.quiesce()
+    }
+    await post(first, 1)
+    await post(second, 2)
+    const rows = first.receiver.requests.list({ limit: 10 }).map((r) => ({ n: (JSON.parse(Buffer.from(r.body).toString()) as { n: number }).n, number: r.duplicateNumber }))
+    expect(rows.sort((a, b) => a.n - b.n).map((r) => r.number)).toEqual([1, 2])
   })
 })
