@@ -11,4 +11,17 @@ if (!existsSync(cli)) {
   process.stderr.write(`hookloop: the command line is not built (${cli} is missing); run \`npm run build\` first\n`)
   process.exit(2)
 }
+// Under `npx hookloop` (`npm exec`) this process is npm's grandchild: npm → sh -c → node. Stopping
+// npm by its PID ends the shell but not this process, which then ran on with its port and data
+// folder. So when the process that started it goes away, it stops as on SIGTERM (each command's
+// own clean stop). Only under npm exec: `nohup hookloop listen &` must outlive its shell.
+if (process.env.npm_command === 'exec') {
+  const parent = process.ppid
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return
+    clearInterval(watch)
+    process.kill(process.pid, 'SIGTERM')
+  }, 250)
+  watch.unref()
+}
 await import(pathToFileURL(cli).href)

@@ -10,10 +10,18 @@
 //   INPUT_ARGS     more arguments for `hookloop run` (quoted words kept together)
 //   INPUT_JUNIT    where the JUnit XML goes (default hookloop-junit.xml)
 //   INPUT_REPORT   where the JSON report goes (default hookloop-report.json)
-//   HOOKLOOP_BIN   the command that is `hookloop` (default: hookloop on PATH)
+//   INPUT_VERSION  where `hookloop` comes from: "repository" (the default) is the action's own
+//                  checkout, built there by action.yml's build step; an npm version or "none" is
+//                  the `hookloop` on PATH (npm installed it globally, or the job did)
+//   INPUT_PACKAGE  "hookloop" (the default); anything else (a tarball) was installed by npm: PATH
+//   HOOKLOOP_BIN   the command that is `hookloop`, whatever INPUT_VERSION says
 import { spawnSync } from 'node:child_process'
 import { appendFileSync, existsSync, readFileSync } from 'node:fs'
-import { basename, isAbsolute, resolve } from 'node:path'
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The checkout this script is in: the action's own folder on a runner (github.action_path). */
+const ACTION_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
 const env = process.env
 const workspace = env.GITHUB_WORKSPACE || process.cwd()
@@ -91,6 +99,16 @@ function summary(json, target, exitCode) {
   return `${lines.join('\n')}\n`
 }
 
+/** The words of the `hookloop` command, or why there is none. */
+function hookloopCommand() {
+  if (env.HOOKLOOP_BIN) return splitArgs(env.HOOKLOOP_BIN)
+  if (input('VERSION', 'repository') !== 'repository' || input('PACKAGE', 'hookloop') !== 'hookloop') return ['hookloop']
+  // Hookloop from the action's own repository: no package registry involved.
+  const cli = join(ACTION_DIR, 'out', 'main', 'cli.js')
+  if (!existsSync(cli)) return `Hookloop is not built in ${ACTION_DIR} (${cli} is missing): action.yml's install step builds it there (npm ci, then npx electron-vite build)`
+  return [process.execPath, join(ACTION_DIR, 'bin', 'hookloop.js')]
+}
+
 function main() {
   const target = input('PATH')
   if (!target) {
@@ -99,7 +117,12 @@ function main() {
   }
   const junit = inWorkspace(input('JUNIT', 'hookloop-junit.xml'))
   const reportFile = inWorkspace(input('REPORT', 'hookloop-report.json'))
-  const [command, ...pre] = splitArgs(env.HOOKLOOP_BIN || 'hookloop')
+  const bin = hookloopCommand()
+  if (typeof bin === 'string') {
+    process.stderr.write(`hookloop action: ${bin}\n`)
+    return 2
+  }
+  const [command, ...pre] = bin
   const args = [...pre, 'run', inWorkspace(target), '--junit', junit, '--report', reportFile, ...splitArgs(input('ARGS'))]
   process.stdout.write(`hookloop action: ${[command, ...args].join(' ')}\n`)
   const run = spawnSync(command, args, { cwd: workspace, stdio: 'inherit' })

@@ -4,7 +4,7 @@
 // --keep-secrets. The filters are those of `hookloop requests` and `hookloop deliveries`.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { EXPORT_FORMATS } from '../../shared/contract'
+import { EXPORT_FORMATS, formatBytes } from '../../shared/contract'
 import { exportSelection, ExportSelectionError } from '../engine/exports'
 import { openDatabase, createListReads, DELIVERY_STATUSES, REQUEST_STATUSES, type ListReads } from '../engine/store'
 import { commandArgs, type OptionSpecs } from './command-args'
@@ -34,9 +34,13 @@ const OPTIONS = {
   status: { type: 'list', values: [...REQUEST_STATUSES, ...DELIVERY_STATUSES], value: 'S', help: 'comma-separated: what matches any of them; each word selects its kind' },
   limit: LIMIT_OPTION,
   'keep-secrets': { type: 'boolean', help: 'keep secrets and signature headers (redacted by default)' },
-  out: { type: 'string', value: 'FILE', help: 'write to FILE (default: stdout)' },
+  out: { type: 'string', value: 'FILE', help: 'write to FILE (default: stdout) and say what was written: the file, how many requests and deliveries, its size' },
   json: { type: 'boolean', help: 'with --out: print what was written as JSON ({"out", "format", "requests", "deliveries"})' },
 } as const satisfies OptionSpecs
+
+const FORMAT_NAMES: Record<(typeof EXPORT_FORMATS)[number], string> = { har: 'HAR 1.2', curl: 'cURL script', case: 'case file' }
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 /** "1,2,5-7" → [1, 2, 5, 6, 7]. */
 export function parseIdList(text: string, name: string): number[] {
@@ -119,7 +123,9 @@ export const exportCommand: Command = async (args) => {
     mkdirSync(dirname(resolve(v.out)), { recursive: true })
     writeFileSync(v.out, text, { mode: v['keep-secrets'] ? 0o600 : 0o644 })
     if (v['keep-secrets']) process.stderr.write(`hookloop: ${v.out} holds secrets and signatures (--keep-secrets): share it with care\n`)
-    if (v.json) process.stdout.write(JSON.stringify({ out: resolve(v.out), format: v.format, requests: requestIds, deliveries: deliveryIds, bytes: Buffer.byteLength(text) }, null, 2) + '\n')
+    const bytes = Buffer.byteLength(text)
+    if (v.json) process.stdout.write(JSON.stringify({ out: resolve(v.out), format: v.format, requests: requestIds, deliveries: deliveryIds, bytes }, null, 2) + '\n')
+    else process.stdout.write(`wrote ${v.out} (${FORMAT_NAMES[v.format]}): ${plural(requestIds.length, 'request')}, ${plural(deliveryIds.length, 'delivery', 'deliveries')}, ${formatBytes(bytes)}${v['keep-secrets'] ? '' : ', secrets redacted'}\n`)
   } else {
     process.stdout.write(text)
   }

@@ -30,8 +30,10 @@ const OPTIONS = {
   name: { type: 'string', value: 'NAME', help: 'the scenario\'s name (default: "Incident from <file>")' },
   secret: { type: 'string', value: 'K', help: "the secret the captured requests were signed with: a HAR records no verdicts, so each request's signature is checked with it (as it was then) and the verdict expected; K never enters the scenario" },
   force: { type: 'boolean', help: 'overwrite OUT.json when it exists' },
-  json: { type: 'boolean', help: 'print what was written as JSON ({"out", "events", "expectations", "secrets", "notes", "run"})' },
+  json: { type: 'boolean', help: 'print what was written as JSON ({"out", "events", "resends", "expectations", "secrets", "notes", "run"}; expectations counted as hookloop run counts them)' },
 } as const satisfies OptionSpecs
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 export const importCommand: Command = async (args) => {
   const parsed = commandArgs('import', USAGE, args, OPTIONS, 'FILE')
@@ -69,8 +71,13 @@ export const importCommand: Command = async (args) => {
     mkdirSync(dirname(resolve(out)), { recursive: true })
     writeFileSync(out, made.text)
     const run = `hookloop run ${out}${made.secrets.map((s) => ` --secret ${s}=…`).join('')}`
-    if (v.json) process.stdout.write(JSON.stringify({ out: resolve(out), events: made.events, expectations: made.expectations, secrets: made.secrets, notes: made.notes, run }, null, 2) + '\n')
-    else process.stdout.write(`wrote ${out}: ${made.events} event${made.events === 1 ? '' : 's'}, ${made.expectations} expectation${made.expectations === 1 ? '' : 's'}\nrun it: ${run}\n`)
+    if (v.json) process.stdout.write(JSON.stringify({ out: resolve(out), events: made.events, resends: made.resends, expectations: made.expectations, secrets: made.secrets, notes: made.notes, run }, null, 2) + '\n')
+    else {
+      // The words and counts `hookloop run` prints: its deliveries are these events and resends, its
+      // "PASS: N of N expectations hold" this N.
+      const resends = made.resends > 0 ? `, ${plural(made.resends, 'resend')}` : ''
+      process.stdout.write(`wrote ${out}: ${plural(made.events, 'event')}${resends}, ${plural(made.expectations, 'expectation')}\nrun it: ${run}\n`)
+    }
   }
   return 0
 }

@@ -28,6 +28,11 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError) {
       process.stderr.write(`hookloop: ${error.message}\n`)
       process.exitCode = 2
+    } else if (error instanceof Error && error.name === 'StoreError') {
+      // A store that cannot be opened says why in one line (engine/store's StoreError, matched by
+      // name so this entry loads no store code for commands that never open one).
+      process.stderr.write(`hookloop: ${error.message}\n`)
+      process.exitCode = 1
     } else {
       process.stderr.write(`hookloop: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
       process.exitCode = 1

@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { DefinitionError, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, targetUrlProblem } from '../../shared/receiver'
 import type { ReceiverEvent } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
-import { createReceiver, type Receiver } from '../engine/receiver'
-import { DATA_FILE_NAME, openDatabase, createRequestStore } from '../engine/store'
+import { createReceiver, ruleTargets, type Receiver } from '../engine/receiver'
+import { badRowsNotice, createRowDoctor, DATA_FILE_NAME, openDatabase, createRequestStore } from '../engine/store'
 import { watchDefinitions } from '../engine/host'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
@@ -209,12 +209,18 @@ export async function listenCommand(args: string[]): Promise<number> {
 
   write(`Hookloop receiver on ${receiver.url} (data: ${file})`)
   for (const endpoint of receiver.endpoints.list()) {
-    const rules = receiver.rules.list(endpoint.id).map((r) => r.rule.name ?? r.explain)
+    // A rule's name says what it does, not where it forwards: its targets follow it, in full.
+    const rules = receiver.rules.list(endpoint.id).map((r) => {
+      const targets = [...new Set(ruleTargets(r.rule).map((t) => t.url))]
+      return `${r.rule.name ?? r.explain}${targets.length ? ` -> ${targets.join(', ')}` : ''}`
+    })
     write(
       `  ${receiver.url}${endpointPath(endpoint.slug)}  verify=${endpoint.scheme ?? 'none'}  dedupe=${explainDedupeKey(endpoint.dedupe)}  rules=${rules.length ? rules.join('; ') : endpoint.forwardTo ? 'none' : 'none (answer 200)'}${endpoint.forwardTo ? `  forward-to=${endpoint.forwardTo.join(', ')}` : ''}`,
     )
   }
   write(describeRetention(retention.settings()))
+  // Rows that do not parse were set aside as the receiver loaded; each is named, with the way out.
+  for (const line of badRowsNotice(createRowDoctor(db).badRows())) process.stderr.write(`hookloop: ${line}\n`)
   // The app (or `serve`) on the same folder may add or edit endpoints and rules while this runs.
   const definitions = watchDefinitions({
     db,

@@ -4,7 +4,7 @@
 // stdout carries only the protocol; every line for a person goes to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ALLOW_CHANGES_FLAG, createMcpServer } from '../engine/mcp'
-import { openDatabase, StoreError } from '../engine/store'
+import { createReceiverPresence, openDatabase, StoreError } from '../engine/store'
 import { commandArgs, type OptionSpecs } from './command-args'
 import type { Command } from './commands'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
@@ -25,14 +25,15 @@ Exit status: 0 when the client closes stdin, 1 the data folder cannot be opened,
 const OPTIONS = {
   data: { type: 'string', value: 'DIR', help: `the Hookloop data folder (DIR/hookloop.db; ${DATA_DIR_DEFAULT_HELP})` },
   'allow-changes': { type: 'boolean', help: 'allow the tools that send requests or write rules' },
-  'receiver-url': { type: 'string', default: DEFAULT_RECEIVER_URL, value: 'URL', help: "where the app's or `hookloop listen`'s receiver answers (listen's default port unless given), for endpoint URLs" },
+  'receiver-url': { type: 'string', value: 'URL', help: `where the app's or \`hookloop listen\`'s receiver answers, for endpoint URLs (default: the receiver running on the data folder, else ${DEFAULT_RECEIVER_URL})` },
 } as const satisfies OptionSpecs
 
 export const mcpCommand: Command = async (args) => {
   const parsed = commandArgs('mcp', USAGE, args, OPTIONS)
   if (!parsed) return 0
   const v = parsed.values
-  if (!/^https?:\/\/[^\s/]+\/?$/.test(v['receiver-url'])) throw new UsageError(`mcp: --receiver-url must be http(s)://HOST:PORT, got "${v['receiver-url']}"`)
+  const given = v['receiver-url']
+  if (given !== undefined && !/^https?:\/\/[^\s/]+\/?$/.test(given)) throw new UsageError(`mcp: --receiver-url must be http(s)://HOST:PORT, got "${given}"`)
   const { dataDir, file } = existingStoreFile('mcp', v.data)
   const log = (line: string) => void process.stderr.write(`hookloop mcp: ${line}\n`)
   let db
@@ -44,7 +45,10 @@ export const mcpCommand: Command = async (args) => {
     log(`cannot open ${file}: ${error.message}`)
     return 1
   }
-  const server = createMcpServer({ dataDir, db, allowChanges: v['allow-changes'], receiverUrl: v['receiver-url'], log }, process.env.npm_package_version ?? '0.1.0')
+  // Read at each answer: the app, `serve` or `listen` may start (on any port) or stop meanwhile.
+  const presence = createReceiverPresence(db)
+  const receiverUrl = () => given ?? presence.current()?.url ?? DEFAULT_RECEIVER_URL
+  const server = createMcpServer({ dataDir, db, allowChanges: v['allow-changes'], receiverUrl, log }, process.env.npm_package_version ?? '0.1.0')
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve
     // The client ends the session by closing our stdin.

@@ -1,6 +1,7 @@
 // `hookloop replay FILE --to URL [--scheme S --secret K] [--json]`: sends the requests of a HAR
 // 1.2 or case file again, re-signed when a scheme and secret are given. 0 every answer matches
 // the original outcome, 1 one differs or fails, 2 bad usage or a broken file.
+import { STAND_IN_SIGNATURE_NOTE } from '../../shared/contract'
 import { SCHEMES } from '../../shared/signatures'
 import { ImportError, parseImportFile, replayItems, type ReplayOptions } from '../engine/exports'
 import { sign } from '../engine/signatures'
@@ -14,7 +15,8 @@ const USAGE = `Usage: hookloop replay FILE --to URL [--scheme S --secret K] [--j
 Sends every request of a HAR 1.2 file or a Hookloop case file to URL, one after another, and
 compares each answer with the original outcome. With --scheme and --secret each request is
 signed again (old signature headers are dropped; the scheme's id header is kept, so it is the
-same message to a deduper).
+same message to a deduper); one whose signature did not match when it arrived is signed with a
+stand-in wrong secret instead, so the mismatch is reproduced (and said on stderr).
 {options}
 Exit status: 0 every answer matches the original, 1 one differs or fails, 2 bad usage or a broken file.`
 
@@ -60,6 +62,7 @@ export const replayCommand: Command = async (args) => {
     for (const r of results) {
       const verdict = r.same === null ? '' : r.same ? ' (same)' : ` (was ${r.original_outcome})`
       process.stdout.write(`${r.same === false || r.error ? 'DIFF' : 'ok  '} ${r.label}: ${r.outcome}${verdict}${r.error ? ` — ${r.error}` : ''}\n`)
+      if (r.signed_with_stand_in) process.stderr.write(`hookloop: ${r.label}: ${STAND_IN_SIGNATURE_NOTE}\n`)
       if (r.dropped_redacted.length > 0) process.stderr.write(`hookloop: ${r.label}: dropped redacted header(s) ${r.dropped_redacted.join(', ')} (give --scheme and --secret to re-sign)\n`)
     }
   }

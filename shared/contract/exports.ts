@@ -8,6 +8,19 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 /** What replaces a secret or a signature value in an export made without keepSecrets. */
 export const REDACTED = '[redacted]'
 
+/**
+ * What replaces a loop subscription's secret that its endpoint does not verify with (a rotation
+ * done on one side only): redacted, yet the mismatch it caused stays in the file for a scenario
+ * made from it to reproduce.
+ */
+export const redactedForeignSecret = (endpointSlug: string): string => `[redacted: not a secret of endpoint ${endpointSlug}]`
+
+/** The endpoint a redactedForeignSecret names; null for any other value. */
+export function foreignSecretEndpoint(value: unknown): string | null {
+  const match = typeof value === 'string' ? /^\[redacted: not a secret of endpoint (.+)\]$/.exec(value) : null
+  return match ? match[1]! : null
+}
+
 export interface ExportSelection {
   /** Captured requests (receiver side), by id. */
   requestIds?: readonly number[]
@@ -57,6 +70,11 @@ export interface HarEntry {
   _hookloop?: HarHookloopFields
 }
 
+/**
+ * `source` is the side an entry was seen from. A request our own sender's attempt made (a loop
+ * delivery) is one entry, a request, carrying the attempt's ids (`delivery_id`, `event_id`,
+ * `attempt`, `attempt_id`) and what the sender made of the answer (`attempt_outcome`).
+ */
 export interface HarHookloopFields {
   source: 'request' | 'attempt'
   id: number
@@ -64,6 +82,8 @@ export interface HarHookloopFields {
   delivery_id?: number
   event_id?: string
   attempt?: number
+  attempt_id?: number
+  attempt_outcome?: string
   outcome: string
   verify?: { valid: boolean; reason: string } | null
   duplicate_number?: number | null
@@ -160,4 +180,12 @@ export interface ReplayResult {
   error: string | null
   /** Headers dropped because the export had redacted them and nothing re-signed them. */
   dropped_redacted: string[]
+  /**
+   * Re-signed with a stand-in wrong secret rather than the one given: the original's signature
+   * did not match (original_verify says signature_mismatch), and a replay keeps that symptom.
+   */
+  signed_with_stand_in: boolean
 }
+
+/** What a replay says of a request it signed with a stand-in wrong secret. */
+export const STAND_IN_SIGNATURE_NOTE = 'signed with a stand-in wrong secret, not the one given: its signature did not match when it arrived (signature_mismatch), and the replay keeps that'

@@ -1,3 +1,4 @@
+export * from './bodies'
 export * from './counts'
 export * from './event-batcher'
 export * from './exports'

@@ -72,8 +72,11 @@ export const requestSchemas = {
       headers: z.array(z.object({ name: z.string().min(1).max(200).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'a header name is letters, digits and -'), value: z.string().max(8000) }).strict()).max(100).optional(),
       /** A new body as text (UTF-8); the original bytes when absent. */
       body: z.string().max(10_000_000).optional(),
+      /** A new body uploaded as bytes at BODY_UPLOAD_PATH (a file, any size up to an endpoint's limit): its upload id. */
+      bodyUpload: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'an upload id is what the upload answered').optional(),
     })
-    .strict(),
+    .strict()
+    .refine((req) => req.body === undefined || req.bodyUpload === undefined, { message: 'give the new body as body or as bodyUpload, not both', path: ['bodyUpload'] }),
   'endpoint.create': z
     .object({
       name: z.string().trim().min(1).max(120),
@@ -268,6 +271,9 @@ export interface ImportedScenarioView {
   fileName: string
   kind: 'har' | 'case'
   events: number
+  /** The events sent again (`resend` actions): the run shows each as a delivery of its own. */
+  resends: number
+  /** Counted as a run counts them: one per ✓ / ✗ line. */
   expectations: number
   /** What the scenario cannot say exactly as it happened. */
   notes: string[]

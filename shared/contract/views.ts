@@ -137,7 +137,10 @@ export interface RequestDetail
     'id' | 'endpointId' | 'receivedAt' | 'method' | 'path' | 'query' | 'bodySize' | 'bodyTruncated' | 'remoteAddress' | 'dedupeKey' | 'duplicateOf' | 'duplicateNumber' | 'attemptId'
   > {
   headers: HeaderPair[]
+  /** The stored body's start (BODY_START_BYTES at most); the whole body is downloaded at requestBodyPath. */
   bodyBase64: string
+  /** How many bytes are stored (bodySize is what arrived; less is stored when the body was truncated). */
+  bodyStoredBytes: number
   verify: SignatureBadge & { expected?: string; received?: string }
   /** What the receiver marked on it, in words (key kept as a digest, not inspected: why, refused: why). */
   marks?: string[]
@@ -159,7 +162,8 @@ export interface ForwardLegView {
   targetUrl: string
   /** On its request's clock (RequestDetail.clock); latencyMs is real time, whatever that clock. */
   sentAt: number
-  request: { method: string; url: string; headers: HeaderPair[]; bodyBase64: string }
+  /** The body's start (BODY_START_BYTES at most) and its whole size. */
+  request: { method: string; url: string; headers: HeaderPair[]; bodyBase64: string; bodySize: number }
   /** The target's answer; status null when it did not answer. The body may be stored truncated. */
   response: { status: number | null; headers: HeaderPair[]; bodyBase64: string; bodySize: number; bodyTruncated: boolean }
   latencyMs: number | null

@@ -84,8 +84,8 @@ export interface ReportEndpoint {
 
 /** What an expectation is about, as data (a UI marks timeline rows by it, never by the label). */
 export type ExpectationSubject =
-  /** The deliveries of a scenario event to a subscription (`copy`: the one a duplicate fault made). */
-  | { kind: 'delivery'; event: string; subscription: string; copy: boolean; field: string }
+  /** The delivery of a scenario event to a subscription (`copy`: the one a duplicate fault made; `resend`: the n-th resend's). */
+  | { kind: 'delivery'; event: string; subscription: string; copy: boolean; resend?: number; field: string }
   | { kind: 'endpoint'; endpoint: string; field: string }
   /** The legs to a forward target (your app), maybe of one endpoint or one event. */
   | { kind: 'forward'; target: string; endpoint: string | null; event: string | null; field: string }

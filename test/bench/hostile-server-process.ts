@@ -63,7 +63,10 @@ process.on('message', (message: { op: string }) => {
         // The kernel's high-water mark of the process's resident memory (a sampler would miss the
         // peak inside a long synchronous parse).
         const peakRss = process.resourceUsage().maxRSS * 1024
-        const result = { peakRss, heapAfterGc: heapAfterGc(), dbBytes: dbBytes(), ...stats }
+        // Refusals whose client had the whole answer, and those a lingering close cut (a receiver
+        // built before refusals lingered has no count).
+        const ends = (receiver as { refusals?: () => { read: number; cut: number } }).refusals?.()
+        const result = { peakRss, heapAfterGc: heapAfterGc(), dbBytes: dbBytes(), ...stats, ...(ends ? { refusalsRead: ends.read, refusalsCut: ends.cut } : {}) }
         await receiver.close()
         db.close()
         rmSync(dir, { recursive: true, force: true })

@@ -30,6 +30,8 @@ interface ServerReply {
   refused?: number
   notInspected?: number
   answered503?: number
+  refusalsRead?: number
+  refusalsCut?: number
   loopDelayMaxMs?: number
 }
 
@@ -153,6 +155,8 @@ async function scenario(receiver: Receiver, name: string, attack: (port: number,
     digestKeys: end.digestKeys ?? 0,
     notInspected: end.notInspected ?? 0,
     refused503Rows: end.answered503 ?? 0,
+    // What the receiver saw of its refusals' connections: the client had the answer, or a bound cut it.
+    refusals: end.refusalsRead === undefined ? null : { read: end.refusalsRead, cut: end.refusalsCut ?? 0 },
   }
 }
 

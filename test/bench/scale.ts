@@ -5,7 +5,10 @@
 // seeded data folder: first paint of the built UI in headless Chromium; arrival-to-paint of a
 // request sent while the app is open (p50 / p99); search by event id, filter by status, open an
 // inspector and export 1 000 rows as HAR, each the command the UI sends over the control socket;
-// the engine's RSS; then, with serve stopped, a retention pass that prunes the oldest 10 %.
+// the engine's RSS; the counts the UI shows (received rows, captured requests) as the timeline's
+// total through the socket and as the store's query alone, beside the pass over requests that
+// counted received rows before the counters (schema 12); then, with serve stopped, a retention
+// pass that prunes the oldest 10 %.
 // Not a timed test: it prints figures. Seeded stores are cached (scale-seed.ts).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -13,7 +16,8 @@ import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { createRealClock } from '../../electron/engine/clock'
 import { createRetention } from '../../electron/engine/retention/retention'
-import { openDatabase } from '../../electron/engine/store'
+import { createCountReads, openDatabase } from '../../electron/engine/store'
+import { timelineParts } from '../../electron/engine/store/timeline-reads'
 import { connect, engineMemory, serve, stop, type Control } from './scale-control'
 import { arrivalToPaint, firstPaint } from './scale-page'
 import { seededDataFolder, type ScaleSize } from './scale-seed'
@@ -40,6 +44,11 @@ interface Figures {
   exportHarMs: number
   pruneMs: number
   pruneRows: number
+  countPageMs: number
+  countQueryMs: number
+  countCapturedMs: number
+  countScanMs: number
+  receivedRows: number
   rssMb: number
   peakRssMb: number
   probeMs: number[]
@@ -89,6 +98,41 @@ function targets(file: string) {
 
 type Targets = ReturnType<typeof targets>
 
+/** How the received rows were counted before the counters: one pass over requests_by_dedupe_key. */
+const RECEIVED_ROWS_BY_SCAN = `SELECT COALESCE(SUM(CASE WHEN dedupe_key IS NULL THEN n ELSE 1 END), 0)
+  FROM (SELECT r.dedupe_key, COUNT(*) AS n FROM requests r WHERE r.attempt_id IS NULL GROUP BY r.endpoint_id, r.dedupe_key)`
+
+/** The counts' queries alone, in this process on the seeded file: the timeline's received rows and the top bar's requests, and the old pass. */
+function countCosts(file: string): { countQueryMs: number; countCapturedMs: number; countScanMs: number; receivedRows: number } {
+  const db = openDatabase({ file, notice: () => {}, withoutSecrets: true })
+  try {
+    const counted = timelineParts({ status: ['received'] }).received!.count
+    const received = db.prepare(counted.sql).pluck()
+    const scan = db.prepare(RECEIVED_ROWS_BY_SCAN).pluck()
+    const counts = createCountReads(db)
+    const receivedRows = received.get(...counted.params) as number
+    const byScan = scan.get() as number
+    if (byScan !== receivedRows) throw new Error(`the counters say ${receivedRows} received rows, a pass over requests ${byScan}`)
+    const median = (work: () => unknown) => {
+      const samples: number[] = []
+      for (let i = 0; i < REPEATS; i++) {
+        const t0 = performance.now()
+        work()
+        samples.push(performance.now() - t0)
+      }
+      return samples.sort((a, b) => a - b)[Math.floor((samples.length - 1) / 2)]!
+    }
+    return {
+      countQueryMs: median(() => received.get(...counted.params)),
+      countCapturedMs: median(() => counts.capturedRequests()),
+      countScanMs: median(() => scan.get()),
+      receivedRows,
+    }
+  } finally {
+    db.close()
+  }
+}
+
 /** Rows a filtered page asks for: as many as the small store has in every filter measured, so both stores build the same rows. */
 const FILTERED_ROWS = 10
 
@@ -98,6 +142,8 @@ async function steps(control: Control, t: Targets) {
     searchCapturedMs: await timed(REPEATS, () => page({ search: t.middleRequest.dedupe_key })),
     searchDeliveryMs: await timed(REPEATS, () => page({ search: t.middleDelivery.event_id })),
     filterStatusMs: await timed(REPEATS, () => page({ status: ['failed'] })),
+    // The received rows' total, as the UI asks for it (one row of the page, the count is the work).
+    countPageMs: await timed(REPEATS, () => control.call('timeline.page', { offset: 0, limit: 1, filter: { status: ['received'] } })),
     inspectDeliveryMs: await timed(REPEATS, () => control.call('delivery.get', { id: t.middleDelivery.id })),
     inspectRequestMs: await timed(REPEATS, () => control.call('request.get', { id: t.middleRequest.id })),
     exportHarMs: await timed(3, () => control.call('export.selection', { requestIds: t.exportRequestIds, deliveryIds: t.exportDeliveryIds, format: 'har' })),
@@ -126,8 +172,9 @@ async function measure(browser: Browser, label: string, size: ScaleSize, warmUp:
     process.stderr.write(`${label}: ${seeded.cached ? 'store copied from the cache' : `seeded in ${(seeded.seedMs / 1000).toFixed(1)} s`}\n`)
     const file = join(dataDir, 'hookloop.db')
     const t = targets(file)
+    const counts = countCosts(file)
     const served = await serve(dataDir)
-    let figures: Omit<Figures, 'pruneMs' | 'pruneRows' | 'seedMs' | 'cached'>
+    let figures: Omit<Figures, 'pruneMs' | 'pruneRows' | 'seedMs' | 'cached' | 'countQueryMs' | 'countCapturedMs' | 'countScanMs' | 'receivedRows'>
     try {
       // The first page Chromium opens pays for compiling the app's bundle: warm up once.
       if (warmUp) await (await firstPaint(browser, served.url)).page.context().close()
@@ -153,7 +200,7 @@ async function measure(browser: Browser, label: string, size: ScaleSize, warmUp:
       await stop(served)
     }
     const pruned = await pruneTenth(file, t.tenthAt)
-    return { ...figures, seedMs: seeded.seedMs, cached: seeded.cached, pruneMs: pruned.ms, pruneRows: pruned.rows }
+    return { ...figures, ...counts, seedMs: seeded.seedMs, cached: seeded.cached, pruneMs: pruned.ms, pruneRows: pruned.rows }
   } finally {
     rmSync(dataDir, { recursive: true, force: true })
   }
@@ -172,11 +219,17 @@ async function run(): Promise<void> {
   }
   const ratio = (a: number, b: number) => b / a
   const ms = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0))
+  // The counters' reads take microseconds: three decimals, or they print as 0.0.
+  const ms3 = (v: number) => (v < 10 ? v.toFixed(3) : v.toFixed(0))
   const lines: Array<[string, string, string, string, string]> = [
     ['first paint (ms)', ms(small.firstPaintMs), ms(big.firstPaintMs), ratio(small.firstPaintMs, big.firstPaintMs).toFixed(2), '≤ 3'],
     ['search: a captured event id (ms)', ms(small.searchCapturedMs), ms(big.searchCapturedMs), ratio(small.searchCapturedMs, big.searchCapturedMs).toFixed(2), '≤ 3'],
     ['search: a delivery event id (ms)', ms(small.searchDeliveryMs), ms(big.searchDeliveryMs), ratio(small.searchDeliveryMs, big.searchDeliveryMs).toFixed(2), '≤ 3'],
     [`filter: status failed, ${FILTERED_ROWS} rows (ms)`, ms(small.filterStatusMs), ms(big.filterStatusMs), ratio(small.filterStatusMs, big.filterStatusMs).toFixed(2), 'flat'],
+    ['count: received rows, timeline.page total (ms)', ms(small.countPageMs), ms(big.countPageMs), ratio(small.countPageMs, big.countPageMs).toFixed(2), 'flat'],
+    ['count: received rows, the query (ms)', ms3(small.countQueryMs), ms3(big.countQueryMs), ratio(small.countQueryMs, big.countQueryMs).toFixed(2), 'flat'],
+    ['count: captured requests, the query (ms)', ms3(small.countCapturedMs), ms3(big.countCapturedMs), ratio(small.countCapturedMs, big.countCapturedMs).toFixed(2), 'flat'],
+    ['count: received rows by a pass over requests, as before (ms)', ms3(small.countScanMs), ms3(big.countScanMs), ratio(small.countScanMs, big.countScanMs).toFixed(0), 'rows'],
     ['inspector: a delivery (ms)', ms(small.inspectDeliveryMs), ms(big.inspectDeliveryMs), ratio(small.inspectDeliveryMs, big.inspectDeliveryMs).toFixed(2), 'flat'],
     ['inspector: a request (ms)', ms(small.inspectRequestMs), ms(big.inspectRequestMs), ratio(small.inspectRequestMs, big.inspectRequestMs).toFixed(2), 'flat'],
     ['export 1 000 rows as HAR (ms)', ms(small.exportHarMs), ms(big.exportHarMs), ratio(small.exportHarMs, big.exportHarMs).toFixed(2), 'flat'],
@@ -192,7 +245,7 @@ async function run(): Promise<void> {
   const row = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`
   const out = [
     `Scale benchmark: ${new Date().toISOString()}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average at start ${load.map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`,
-    `big store: ${big.cached ? 'copied from the cache' : `seeded in ${(big.seedMs / 1000).toFixed(1)} s`}; medians of ${REPEATS} commands (export: 3; searches and the filter ask for ${FILTERED_ROWS} rows), ${PAINTS} first paints, ${PROBES} arrival-to-paint probes per store (clocks aligned to ±${Math.max(small.clockErrorMs, big.clockErrorMs).toFixed(2)} ms); prune rows: ${small.pruneRows} / ${big.pruneRows}`,
+    `big store: ${big.cached ? 'copied from the cache' : `seeded in ${(big.seedMs / 1000).toFixed(1)} s`}; medians of ${REPEATS} commands (export: 3; searches and the filter ask for ${FILTERED_ROWS} rows), ${PAINTS} first paints, ${PROBES} arrival-to-paint probes per store (clocks aligned to ±${Math.max(small.clockErrorMs, big.clockErrorMs).toFixed(2)} ms); prune rows: ${small.pruneRows} / ${big.pruneRows}; received rows: ${small.receivedRows} / ${big.receivedRows}`,
     '',
     row(header),
     `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,

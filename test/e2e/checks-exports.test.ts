@@ -124,6 +124,17 @@ describe('checks and exports in the browser', () => {
     expect(await result.getAttribute('data-same')).toBe('true')
     expect(await result.innerText()).toContain('http_200')
     await screenshot(page, 'import-replayed')
+
+    // A request whose signature did not match when it arrived keeps that symptom: re-signed with a
+    // stand-in wrong secret rather than the one given, and the result says so.
+    const mismatched = JSON.parse(text) as Har
+    mismatched.log.entries = mismatched.log.entries.slice(0, 1).map((e) => ({ ...e, _hookloop: { ...e._hookloop!, verify: { valid: false, reason: 'signature_mismatch' } } }))
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-testid=import-pick]')])
+    await chooser.setFiles({ name: 'mismatch.har', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(mismatched)) })
+    await page.click('[data-testid=import-replay]')
+    const standIn = page.locator('[data-testid=replay-stand-in]')
+    await standIn.waitFor()
+    expect(await standIn.innerText()).toContain('Re-signed with a stand-in wrong secret, not the one given')
   })
 
   it('the sender check compares what arrived with the policy and draws the expected attempts as ghosts on the timeline', async () => {

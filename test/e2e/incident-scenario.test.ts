@@ -56,5 +56,8 @@ describe('an imported incident becomes a scenario in the browser', () => {
     const passed = await runCli(['run', scenarioPath, '--data', join(work, 'run'), '--secret', `HOOKLOOP_SECRET_ORDERS=${SECRET}`])
     expect(passed.code, passed.stdout + passed.stderr).toBe(0)
     expect(passed.stdout).toContain('PASS')
+    // The dialog counts expectations as the run does: one per ✓ line.
+    const counted = /(\d+) expectations? from what was observed/.exec(await saved.innerText())?.[1]
+    expect(passed.stdout).toContain(`PASS: ${counted} of ${counted} expectations hold`)
   })
 })

@@ -53,7 +53,8 @@ describe('scenarios in the browser', () => {
     expect(written.expectations.length).toBeGreaterThanOrEqual(6)
     expect(written.deliveries[0]?.event_id).toBe(eventId)
 
-    // And from the UI: progress, a passing report, and ✓ on the recorded row of the timeline.
+    // And from the UI: progress, a passing report, ✓ on the run's own delivery; the recorded row of
+    // the timeline shares its event id but is not the run's, and carries no mark.
     await page.click('[data-testid=scenario-run]')
     const card = page.locator('[data-testid=scenario-run-card][data-state=done]')
     await card.waitFor()
@@ -61,8 +62,10 @@ describe('scenarios in the browser', () => {
     expect(await page.locator('[data-testid=scenario-progress]').innerText()).toBe('1 / 1 deliveries settled')
     expect(await page.locator('[data-testid=expectation][data-ok=false]').count()).toBe(0)
     await screenshot(page, 'scenario-run-passed')
+    await page.locator(`[data-testid=run-delivery][data-event-id="${eventId}"] [data-testid=row-verdict][data-ok=true]`).waitFor()
     await page.click('[data-testid=nav-timeline]')
-    await page.locator(`${rowSelector(`[data-event-id="${eventId}"]`)} [data-testid=row-verdict][data-ok=true]`).waitFor()
+    await page.locator(rowSelector(`[data-event-id="${eventId}"]`)).waitFor()
+    expect(await page.locator(`${rowSelector(`[data-event-id="${eventId}"]`)} [data-testid=row-verdict]`).count()).toBe(0)
   })
 
   it('an edit that breaks the file is shown by JSON path and blocks Run; opening a file loads it', async () => {

@@ -1,7 +1,7 @@
 // A Hookloop case file: the endpoints (with rules) and subscriptions involved, in the form a
 // scenario file takes them, plus the captured requests and the deliveries with every attempt
 // and its outcome. What support attaches to a ticket and QA opens again.
-import { CASE_FILE_VERSION, type CaseAttempt, type CaseDelivery, type CaseFile, type CaseRequest } from '../../../shared/contract'
+import { CASE_FILE_VERSION, redactedForeignSecret, type CaseAttempt, type CaseDelivery, type CaseFile, type CaseRequest } from '../../../shared/contract'
 import { endpointDefinition } from '../../../shared/receiver'
 import { toCaseBody } from './body'
 import type { Collected } from './collect'
@@ -12,6 +12,15 @@ function pairs(json: string | null): [string, string][] {
   if (!json) return []
   const value = JSON.parse(json) as unknown
   return Array.isArray(value) ? (value as [string, string][]) : Object.entries(value as Record<string, string>)
+}
+
+/**
+ * A subscription's secrets, redacted. The one a loop subscription signs with (the first; the
+ * others are retired) says so when its endpoint does not verify with it: the signature mismatch
+ * that caused is what support reproduces.
+ */
+function subscriptionSecrets(secrets: readonly string[], endpoint: Collected['endpoints'][number]['endpoint'] | undefined, redactor: Redactor): string[] {
+  return secrets.map((secret, i) => (redactor.active && i === 0 && endpoint && !endpoint.secrets.includes(secret) ? redactedForeignSecret(endpoint.slug) : redactor.secret(secret)))
 }
 
 function setupOf(collected: Collected, redactor: Redactor): CaseFile['setup'] {
@@ -25,7 +34,7 @@ function setupOf(collected: Collected, redactor: Redactor): CaseFile['setup'] {
     name: sub.name,
     ...(sub.endpoint_slug ? { endpoint: sub.endpoint_slug } : { url: sub.url }),
     scheme: sub.scheme,
-    secrets: (JSON.parse(sub.secrets_json) as string[]).map((s) => redactor.secret(s)),
+    secrets: subscriptionSecrets(JSON.parse(sub.secrets_json) as string[], sub.endpoint_slug ? collected.endpoints.find((e) => e.endpoint.slug === sub.endpoint_slug)?.endpoint : undefined, redactor),
     policy: JSON.parse(sub.policy_json) as unknown,
     headers: Object.fromEntries(redactor.headers(Object.entries(JSON.parse(sub.headers_json) as Record<string, string>))),
     ...(sub.event_id_header ? { event_id_header: sub.event_id_header } : {}),

@@ -1,5 +1,8 @@
 // One HTTP exchange, whichever side it comes from: a request we captured (and our answer), or an
 // attempt our sender made (and the answer it got). HAR and cURL exports are written from these.
+// An attempt our own receiver captured (a loop delivery) is one exchange seen from both sides: it
+// is written once, as the captured request carrying its attempt's ids, so a file holds each
+// exchange once and reads back as the requests that arrived.
 import type { HarHookloopFields } from '../../../shared/contract'
 import type { RequestRecord } from '../../../shared/receiver'
 import { headerValue } from './body'
@@ -46,12 +49,18 @@ function simulated(simulationId: string | null | undefined, wallAt: number | nul
 
 export function toExchanges(collected: Collected): Exchange[] {
   const out: Exchange[] = []
-  // A request one of the selected attempts made is on that attempt's delivery's clock.
-  const simulationOfAttempt = new Map<number, string>()
-  for (const { simulationId, attempts } of collected.deliveries) if (simulationId) for (const a of attempts) simulationOfAttempt.set(a.id, simulationId)
+  /** Attempt id → what the sender knew of it, for the captured requests those attempts made (on its delivery's clock). */
+  const attemptsById = new Map<number, { delivery: number; event: string; n: number; outcome: string; simulationId: string | null }>()
+  for (const { delivery, event, attempts, simulationId } of collected.deliveries) {
+    for (const a of attempts) attemptsById.set(a.id, { delivery: delivery.id, event: event.id, n: a.n, outcome: a.outcome, simulationId: simulationId ?? null })
+  }
+  /** Attempts written as their captured request: not written again on their own. */
+  const captured = new Set<number>()
   for (const request of collected.requests) {
     const status = request.response.status
     const outcome = requestOutcome(request)
+    const attempt = request.attemptId === null ? undefined : attemptsById.get(request.attemptId)
+    if (attempt && request.attemptId !== null) captured.add(request.attemptId)
     out.push({
       startedAt: request.receivedAt,
       method: request.method,
@@ -68,12 +77,14 @@ export function toExchanges(collected: Collected): Exchange[] {
         outcome,
         verify: request.verify ? { valid: request.verify.valid, reason: request.verify.reason } : null,
         duplicate_number: request.duplicateNumber,
-        ...simulated(request.attemptId === null ? null : simulationOfAttempt.get(request.attemptId), request.storedAt),
+        ...(attempt && request.attemptId !== null ? { delivery_id: attempt.delivery, event_id: attempt.event, attempt: attempt.n, attempt_id: request.attemptId, attempt_outcome: attempt.outcome } : {}),
+        ...simulated(attempt?.simulationId, request.storedAt),
       },
     })
   }
   for (const { delivery, event, body, attempts, simulationId } of collected.deliveries) {
     for (const attempt of attempts) {
+      if (captured.has(attempt.id)) continue
       out.push({
         startedAt: attempt.started_at,
         method: 'POST',

@@ -22,6 +22,11 @@ function bodyFields(body: Buffer): { text: string; encoding?: 'base64' } {
   return text !== null ? { text } : { text: body.toString('base64'), encoding: 'base64' }
 }
 
+function entryLabel(h: Exchange['hookloop']): string {
+  const made = h.source === 'request' && h.attempt_id !== undefined ? ` (delivery ${h.delivery_id} attempt ${h.attempt})` : ''
+  return `${h.source} ${h.id}${made}: ${h.outcome}`
+}
+
 /** After a simulated startedDateTime: it is a simulation's time, and the wall time it happened. */
 export function simulatedWords(exchange: Exchange): string {
   const h = exchange.hookloop
@@ -66,10 +71,13 @@ function toEntry(exchange: Exchange, redactor: Redactor): HarEntry {
     cache: {},
     // The whole time is waiting for the answer: Hookloop does not time send and receive apart.
     timings: { send: 0, wait: time, receive: 0 },
-    comment: `${exchange.hookloop.source} ${exchange.hookloop.id}: ${exchange.hookloop.outcome}${simulatedWords(exchange)}`,
+    comment: `${entryLabel(exchange.hookloop)}${simulatedWords(exchange)}`,
     _hookloop: exchange.hookloop,
   }
 }
+
+const REDACTED_HAR_COMMENT =
+  'Secrets and signature headers are redacted. A request whose signature did not match keeps that verdict (_hookloop.verify): hookloop replay re-signs it with a stand-in wrong secret, so the mismatch is reproduced.'
 
 export function toHar(exchanges: readonly Exchange[], redactor: Redactor, version: string): Har {
   return {
@@ -77,7 +85,7 @@ export function toHar(exchanges: readonly Exchange[], redactor: Redactor, versio
       version: '1.2',
       creator: { name: 'Hookloop', version },
       entries: exchanges.map((e) => toEntry(e, redactor)),
-      ...(redactor.active ? { comment: 'Secrets and signature headers are redacted.' } : {}),
+      ...(redactor.active ? { comment: REDACTED_HAR_COMMENT } : {}),
     },
   }
 }

@@ -72,18 +72,30 @@ function fromCase(root: Json): ReplayItem[] {
   const deliveries = root.deliveries ?? []
   if (!Array.isArray(requests)) throw new ImportError('requests must be a list')
   if (!Array.isArray(deliveries)) throw new ImportError('deliveries must be a list')
-  const items: ReplayItem[] = requests.map((r: unknown, i: number): ReplayItem => {
+  // A request one of the file's own deliveries made (its attempt link header and that delivery's
+  // event id) is that attempt: it is sent once, as the attempt, with the verdict it got.
+  const deliveryEventIds = new Set(deliveries.map((d: unknown) => (isObject(d) && typeof d.event_id === 'string' ? d.event_id : '')).filter((id) => id !== ''))
+  const attemptVerdicts = new Map<string, ({ valid: boolean; reason: string } | null)[]>()
+  const items: ReplayItem[] = []
+  requests.forEach((r: unknown, i: number) => {
     const where = `requests[${i}]`
     if (!isObject(r)) throw new ImportError(`${where} must be an object`)
     if (typeof r.method !== 'string') throw new ImportError(`${where}.method is missing`)
-    return {
+    const headers = headerList(`${where}.headers`, r.headers ?? [])
+    const verify = isObject(r.verify) ? (r.verify as { valid: boolean; reason: string }) : null
+    const ofDelivery = headers.some(([n]) => n.toLowerCase() === 'x-hookloop-attempt') ? headers.find(([, v]) => deliveryEventIds.has(v))?.[1] : undefined
+    if (ofDelivery !== undefined) {
+      attemptVerdicts.set(ofDelivery, [...(attemptVerdicts.get(ofDelivery) ?? []), verify])
+      return
+    }
+    items.push({
       label: `request ${String(r.id ?? i + 1)}`,
       method: r.method,
-      headers: headerList(`${where}.headers`, r.headers ?? []),
+      headers,
       body: caseBody(`${where}.body`, r.body),
       original_outcome: typeof r.outcome === 'string' ? r.outcome : null,
-      original_verify: isObject(r.verify) ? (r.verify as { valid: boolean; reason: string }) : null,
-    }
+      original_verify: verify,
+    })
   })
   deliveries.forEach((d: unknown, i: number) => {
     const where = `deliveries[${i}]`
@@ -97,7 +109,7 @@ function fromCase(root: Json): ReplayItem[] {
         headers: headerList(`${where}.attempts[${j}].request_headers`, a.request_headers ?? []),
         body,
         original_outcome: typeof a.outcome === 'string' ? a.outcome : null,
-        original_verify: null,
+        original_verify: (typeof d.event_id === 'string' ? attemptVerdicts.get(d.event_id)?.shift() : undefined) ?? null,
       })
     })
   })

@@ -1,8 +1,11 @@
 // Replays imported requests against a URL, one after another, re-signed with a given scheme and
 // secret when asked (the export's signatures are redacted, or were made with someone else's
 // secret). The id header of the scheme is kept, so a replay is the same message to a deduper.
+// A request whose signature did not match when it arrived is re-signed with a stand-in wrong
+// secret instead: the mismatch is the symptom a replay reproduces, and the result says so.
 import { Agent, request } from 'undici'
 import { REDACTED, type ReplayItem, type ReplayResult } from '../../../shared/contract'
+import { freshSecret } from '../../../shared/secrets'
 import { SCHEMES, type CustomHmacOptions, type SchemeId } from '../../../shared/signatures'
 import { classifyNetworkError } from '../sender'
 import { sign } from '../signatures'
@@ -37,7 +40,10 @@ function clientView(outcome: string | null): string | null {
   }
 }
 
-function prepare(item: ReplayItem, options: ReplayOptions): { headers: [string, string][]; dropped: string[] } {
+/** The original failed its signature check for the secret, not for its timing or its form. */
+const mismatched = (item: ReplayItem) => item.original_verify?.valid === false && item.original_verify.reason === 'signature_mismatch'
+
+function prepare(item: ReplayItem, options: ReplayOptions): { headers: [string, string][]; dropped: string[]; standIn: boolean } {
   const signatureHeaders = signatureHeaderNames(options.resign?.custom ? [options.resign.custom.header] : [])
   const resign = options.resign
   const schemeHeaders = new Set(resign ? SCHEMES[resign.scheme].headers : [])
@@ -54,11 +60,12 @@ function prepare(item: ReplayItem, options: ReplayOptions): { headers: [string, 
     }
     headers.push([name, value])
   }
+  const standIn = resign !== undefined && mismatched(item)
   if (resign) {
     const id = idHeader ? headerValue(item.headers, idHeader) : undefined
     const signed = sign(resign.scheme, {
       body: item.body,
-      secret: resign.secret,
+      secret: standIn ? freshSecret(resign.scheme) : resign.secret,
       url: options.to,
       timestamp: Math.floor((options.now?.() ?? Date.now()) / 1000),
       ...(id === undefined || id === REDACTED ? {} : { id }),
@@ -70,7 +77,7 @@ function prepare(item: ReplayItem, options: ReplayOptions): { headers: [string, 
       headers.push([name, value])
     }
   }
-  return { headers, dropped }
+  return { headers, dropped, standIn }
 }
 
 export async function replayItems(items: readonly ReplayItem[], options: ReplayOptions): Promise<ReplayResult[]> {
@@ -79,7 +86,7 @@ export async function replayItems(items: readonly ReplayItem[], options: ReplayO
   const results: ReplayResult[] = []
   try {
     for (const item of items) {
-      const { headers, dropped } = prepare(item, options)
+      const { headers, dropped, standIn } = prepare(item, options)
       const original = clientView(item.original_outcome)
       try {
         const response = await request(options.to, {
@@ -90,10 +97,10 @@ export async function replayItems(items: readonly ReplayItem[], options: ReplayO
         })
         await response.body.dump()
         const outcome = `http_${response.statusCode}`
-        results.push({ label: item.label, outcome, status: response.statusCode, original_outcome: original, same: original === null ? null : original === outcome, error: null, dropped_redacted: dropped })
+        results.push({ label: item.label, outcome, status: response.statusCode, original_outcome: original, same: original === null ? null : original === outcome, error: null, dropped_redacted: dropped, signed_with_stand_in: standIn })
       } catch (error) {
         const outcome = classifyNetworkError(error)
-        results.push({ label: item.label, outcome, status: null, original_outcome: original, same: original === null ? null : original === outcome, error: (error as Error).message, dropped_redacted: dropped })
+        results.push({ label: item.label, outcome, status: null, original_outcome: original, same: original === null ? null : original === outcome, error: (error as Error).message, dropped_redacted: dropped, signed_with_stand_in: standIn })
       }
     }
   } finally {

@@ -1,11 +1,13 @@
 // The engine's one front door for UIs: an HTTP server on 127.0.0.1 that serves the renderer and,
 // at CONTROL_PATH, a WebSocket speaking shared/contract/messages.ts. Host, Origin and the per-run token
-// are checked before the upgrade; every command's request is validated by its schema.
+// are checked before the upgrade; every command's request is validated by its schema. Whole bodies,
+// too big for a frame, go over HTTP beside it (body-routes.ts).
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import {
   clientFrameSchema,
+  CONTROL_FRAME_LIMIT,
   CONTROL_PATH,
   describeIssues,
   isCommandName,
@@ -18,6 +20,7 @@ import {
 import type { z } from 'zod'
 import { createEventBatcher, type EventBatcher } from '../../../shared/contract'
 import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
+import { createBodyRoutes, type BodyRoutesOptions } from './body-routes'
 import { hostErrorOf } from './host-error'
 import { createStaticHandler, securityHeaders } from './static-files'
 
@@ -30,6 +33,8 @@ export interface ControlServerOptions {
   port: number
   token: string
   handlers: CommandHandlers
+  /** Whole request bodies downloaded and new ones uploaded (shared/contract/bodies.ts). */
+  bodies?: Omit<BodyRoutesOptions, 'token'>
   /** The built renderer to serve; without it only the WebSocket answers. */
   staticDir?: string
   /** How often queued events are flushed to the UIs. */
@@ -65,12 +70,14 @@ export async function startControlServer(options: ControlServerOptions): Promise
   let flushTimer: NodeJS.Timeout | null = null
   let port = options.port
   let serveStatic: ReturnType<typeof createStaticHandler> | null = null
+  const serveBody = options.bodies ? createBodyRoutes({ ...options.bodies, token: options.token }) : null
 
   const server: Server = createServer((req, res) => {
     if (!hostAllowed(port, req.headers.host)) {
       res.writeHead(421, { 'content-type': 'text/plain' }).end('misdirected request: this server answers only to 127.0.0.1 and localhost\n')
       return
     }
+    if (serveBody?.(req, res, securityHeaders(contentSecurityPolicy(port)))) return
     if (serveStatic) {
       void serveStatic(req, res)
       return
@@ -78,7 +85,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     res.writeHead(404, { ...securityHeaders(contentSecurityPolicy(port)), 'content-type': 'text/plain' }).end('no UI is served here\n')
   })
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 2 * 1024 * 1024 })
+  const wss = new WebSocketServer({ noServer: true, maxPayload: CONTROL_FRAME_LIMIT })
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const refusal = refuseUpgrade(req)

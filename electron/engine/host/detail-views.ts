@@ -3,6 +3,7 @@
 // store's read modules (endpoints and rules decoded by their own store modules).
 import type { Database } from 'better-sqlite3'
 import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail, RowClock } from '../../../shared/contract'
+import { bodyStart } from './body-routes'
 import { createDetailReads, createEndpointStore, createForwardLegStore, createRequestStore, createRuleStore, createSimulationStatements, decodeMarks, type SimulationRow } from '../store'
 import { legView } from './forward-views'
 import { badge } from './timeline-views'
@@ -134,7 +135,8 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
       path: r.path,
       query: r.query,
       headers: headerPairs(r.headers_json),
-      bodyBase64: base64(r.body),
+      bodyBase64: bodyStart(r.body),
+      bodyStoredBytes: r.body?.length ?? 0,
       bodySize: r.body_size,
       bodyTruncated: Boolean(r.body_truncated),
       remoteAddress: r.remote_address,
@@ -151,7 +153,7 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
       response: {
         status: r.response_status,
         headers: headerPairs(r.response_headers_json),
-        bodyBase64: base64(r.response_body),
+        bodyBase64: bodyStart(r.response_body),
         ms: r.response_ms,
       },
       attemptId: r.attempt_id,
@@ -174,7 +176,13 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
     }))
   }
 
-  return { deliveryDetail, requestDetail, endpointViews }
+  /** A captured request's whole stored body, for its download; undefined when there is no such request. */
+  function requestBody(id: number): Buffer | undefined {
+    const r = requests.get(id)
+    return r ? (r.body ?? Buffer.alloc(0)) : undefined
+  }
+
+  return { deliveryDetail, requestDetail, requestBody, endpointViews }
 }
 
 export type DetailViews = ReturnType<typeof createDetailViews>

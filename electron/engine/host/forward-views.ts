@@ -1,10 +1,10 @@
 // Forward mode as the UI sees it: one leg to a target for the inspector (exactly what was sent and
 // what came back, bodies as base64), and the short "did the app see it" line under a timeline mark.
 import type { AppMark, ForwardLegView, HeaderPair, MarkTone } from '../../../shared/contract'
+import { bodyStart } from './body-routes'
 import { explainLeg, FORWARD_LEG_OUTCOMES, type ForwardLeg, type ForwardLegOutcome } from '../../../shared/receiver'
 
 const pairs = (headers: readonly [string, string][]): HeaderPair[] => headers.map(([name, value]) => ({ name, value }))
-const base64 = (bytes: Uint8Array | null): string => (bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') : '')
 
 export function legView(leg: ForwardLeg): ForwardLegView {
   return {
@@ -13,11 +13,11 @@ export function legView(leg: ForwardLeg): ForwardLegView {
     kind: leg.kind,
     targetUrl: leg.targetUrl,
     sentAt: leg.sentAt,
-    request: { method: leg.request.method, url: leg.request.url, headers: pairs(leg.request.headers), bodyBase64: base64(leg.request.body) },
+    request: { method: leg.request.method, url: leg.request.url, headers: pairs(leg.request.headers), bodyBase64: bodyStart(leg.request.body), bodySize: leg.request.body?.byteLength ?? 0 },
     response: {
       status: leg.response.status,
       headers: pairs(leg.response.headers),
-      bodyBase64: base64(leg.response.body),
+      bodyBase64: bodyStart(leg.response.body),
       bodySize: leg.response.bodySize,
       bodyTruncated: leg.response.bodyTruncated,
     },

@@ -45,7 +45,7 @@ export function createExportHandlers(ctx: HandlerContext) {
         throw error
       }
       const base = (req.source ?? 'incident').replace(/\.(har|json)$/i, '').replace(/\.case$/i, '').replace(/[^A-Za-z0-9_.-]+/g, '-') || 'incident'
-      return { text: made.text, fileName: `${base}.scenario.json`, kind: made.kind, events: made.events, expectations: made.expectations, notes: made.notes, secrets: made.secrets }
+      return { text: made.text, fileName: `${base}.scenario.json`, kind: made.kind, events: made.events, resends: made.resends, expectations: made.expectations, notes: made.notes, secrets: made.secrets }
     },
   } satisfies Partial<CommandHandlers>
 }

@@ -19,6 +19,11 @@ export function forwardToRefusal(command: string, error: unknown): unknown {
 const endpointInput = (e: Endpoint, forwardTo: readonly string[]) => ({ ...endpointDefinition(e), forward_to: forwardTo.length > 0 ? [...forwardTo] : null })
 
 export function createForwardHandlers(ctx: HandlerContext) {
+  const uploadedBody = (upload: string): Buffer => {
+    const body = ctx.uploads.take(upload)
+    if (!body) throw new HostError('bad_request', `request.resend: bodyUpload: no uploaded body "${upload}" is waiting (an upload is used once and kept 10 minutes): upload the file again`)
+    return body
+  }
   return {
     'endpoint.setForwardTo': (req) => {
       const binding = ctx.current()
@@ -42,12 +47,13 @@ export function createForwardHandlers(ctx: HandlerContext) {
       if (!request) throw new HostError('not_found', `request #${req.id} does not exist`)
       const to = req.to ?? (request.endpointId ? receiver.endpoints.get(request.endpointId)?.forwardTo?.[0] : undefined)
       if (!to) throw new HostError('bad_request', `request.resend: to: this request's endpoint has no forward target; type the URL to send it to`)
+      const body = req.bodyUpload !== undefined ? uploadedBody(req.bodyUpload) : req.body !== undefined ? Buffer.from(req.body, 'utf8') : undefined
       try {
         const leg = await receiver.resend(req.id, {
           to,
           mode: req.mode,
           ...(req.headers ? { headers: req.headers.map((h): [string, string] => [h.name, h.value]) } : {}),
-          ...(req.body !== undefined ? { body: Buffer.from(req.body, 'utf8') } : {}),
+          ...(body !== undefined ? { body } : {}),
         })
         return legView(leg)
       } catch (error) {

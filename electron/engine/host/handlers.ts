@@ -7,6 +7,7 @@ import { RULE_PRESETS } from '../../../shared/receiver'
 import { SCHEME_IDS } from '../../../shared/signatures'
 import { packSubscription } from '../providers'
 import { sendPayload } from './event-send'
+import type { StagedBodies } from './body-routes'
 import type { CommandHandlers } from './control-server'
 import { secretHint } from './detail-views'
 import { HostError } from './host-error'
@@ -29,6 +30,8 @@ export interface HandlerContext {
   touchDelivery(id: number): void
   recording(): Snapshot['recording']
   scenarioRun(): Snapshot['scenarioRun']
+  /** Bodies uploaded over HTTP for a resend (body-routes.ts), taken by `request.resend`. */
+  uploads: StagedBodies
 }
 
 export function slugify(name: string, taken: (slug: string) => boolean): string {

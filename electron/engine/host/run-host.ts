@@ -8,7 +8,7 @@ import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { watchTimeline, type TimelineWatch } from './timeline-watch'
 import { watchDefinitions, type DefinitionsWatch } from './definitions-watch'
 import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
-import { createCountReads } from '../store'
+import { badRowsNotice, createCountReads, createRowDoctor } from '../store'
 import { createDetailViews } from './detail-views'
 import { createHandlers } from './handlers'
 import { createCheckHandlers } from './handlers-checks'
@@ -24,6 +24,7 @@ import { createTimelineViews } from './timeline-views'
 import { createScenarioRuns } from './scenario-runs'
 import { recordingHandlers } from './recording-handlers'
 import { createHistoryHandlers } from './history-handlers'
+import { createStagedBodies } from './body-routes'
 
 export interface HostOptions {
   dataDir: string
@@ -192,9 +193,17 @@ export async function startHost(options: HostOptions): Promise<Host> {
       tunnelOption = tunnel ?? undefined
       try {
         await bind(clockMode, scale)
+  // Rows that do not parse were set aside as the engine loaded: said once at start, and in every
+  // UI's banner for as long as they stay (read afresh: another process may repair them).
+  const setAside = () => badRowsNotice(createRowDoctor(binding.engine.db).badRows())
+  for (const line of setAside()) options.log?.(`hookloop: ${line}`)
       } catch (error) {
         tunnelOption = previous
         await bind(clockMode, scale)
+  // Rows that do not parse were set aside as the engine loaded: said once at start, and in every
+  // UI's banner for as long as they stay (read afresh: another process may repair them).
+  const setAside = () => badRowsNotice(createRowDoctor(binding.engine.db).badRows())
+  for (const line of setAside()) options.log?.(`hookloop: ${line}`)
         throw error
       } finally {
         control?.publish('tunnel.state', tunnelView(binding.engine))
@@ -207,6 +216,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
   }
 
   await bind(clockMode, scale)
+  // Rows that do not parse were set aside as the engine loaded: said once at start, and in every
+  // UI's banner for as long as they stay (read afresh: another process may repair them).
+  const setAside = () => badRowsNotice(createRowDoctor(binding.engine.db).badRows())
+  for (const line of setAside()) options.log?.(`hookloop: ${line}`)
   const recorder = createRecorder({
     engine: () => binding.engine,
     clock: () => (clockMode === 'scaled' ? { mode: 'scaled', factor: clockScale(binding.engine.clock, scale) } : { mode: clockMode }),
@@ -217,11 +230,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
     tunnel: () => (tunnelOption ? { ...(tunnelOption.host === undefined ? {} : { host: tunnelOption.host }), ...(tunnelOption.lookup === undefined ? {} : { lookup: tunnelOption.lookup }) } : undefined),
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
   })
+  const stagedBodies = createStagedBodies()
   const ctx = {
     current: () => binding,
+    uploads: stagedBodies,
     switchClock,
     clockView,
-    warnings: () => options.warnings ?? [],
+    warnings: () => [...(options.warnings ?? []), ...setAside()],
     changed: publishList,
     subscriptions: metrics.views,
     touchDelivery: (id: number) => timelineWatch.touchDelivery(id),
@@ -242,6 +257,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     port: options.port,
     token: options.token,
     handlers: recordingHandlers(handlers, { recorder, now: () => binding.engine.clock.now(), changed: recordingChanged }),
+    bodies: { requestBody: (id) => binding.details.requestBody(id), staged: stagedBodies },
     ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     ...(options.log ? { log: options.log } : {}),
   })

@@ -13,8 +13,8 @@ export interface McpServerOptions {
   db: Database
   /** Whether the tools that change anything may run (`--allow-changes`). */
   allowChanges: boolean
-  /** Where the app's or `hookloop listen`'s receiver answers: endpoint URLs are made from it. */
-  receiverUrl: string
+  /** Where the app's or `hookloop listen`'s receiver answers now: endpoint URLs are made from it. */
+  receiverUrl: () => string
   /** A line for the person running the server (stderr: stdout carries only the protocol). */
   log: (line: string) => void
 }
@@ -59,8 +59,7 @@ export const rowIdInput = (row: 'delivery' | 'request') => ({ id: z.number().int
 
 export function createMcpContext(options: McpServerOptions): McpContext {
   const { db } = options
-  const base = options.receiverUrl.replace(/\/+$/, '')
-  const endpointUrl = (slug: string) => `${base}${endpointPath(slug)}`
+  const endpointUrl = (slug: string) => `${options.receiverUrl().replace(/\/+$/, '')}${endpointPath(slug)}`
   const endpoints = createEndpointStore(db)
   const subscriptions = createSubscriptionStatements(db)
   return {

@@ -14,7 +14,7 @@ export const listEndpoints = defineTool({
     const rules = ctx.rules.list()
     return {
       dataDir: ctx.options.dataDir,
-      receiverUrl: ctx.options.receiverUrl,
+      receiverUrl: ctx.options.receiverUrl(),
       endpoints: ctx.details.endpointViews().map((e) => ({
         id: e.id,
         slug: e.slug,

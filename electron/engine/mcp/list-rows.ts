@@ -46,7 +46,11 @@ export const listRows = defineTool({
     subscription: z.string().min(1).optional().describe('subscription id'),
     search: z.string().min(1).optional().describe('the start of an event id (case-insensitive), as the app’s search box'),
     eventType: z.string().min(1).optional().describe('exact event type'),
-    status: z.array(z.enum(TIMELINE_STATUSES)).min(1).optional().describe(`row statuses: ${TIMELINE_STATUSES.join(', ')}`),
+    // One status as a word (`"failed"`) or several as a list: agents write both.
+    status: z
+      .union([z.enum(TIMELINE_STATUSES), z.array(z.enum(TIMELINE_STATUSES)).min(1)])
+      .optional()
+      .describe(`a row status, or a list of them: ${TIMELINE_STATUSES.join(', ')}`),
     clock: z.string().min(1).optional().describe("'wall' for live traffic only, or a simulation id"),
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(500).default(50),
@@ -57,7 +61,7 @@ export const listRows = defineTool({
       ...(args.subscription ? { subscriptionId: args.subscription } : {}),
       ...(args.search ? { search: args.search } : {}),
       ...(args.eventType ? { eventType: args.eventType } : {}),
-      ...(args.status ? { status: args.status } : {}),
+      ...(args.status ? { status: typeof args.status === 'string' ? [args.status] : args.status } : {}),
       ...(args.clock ? { clock: args.clock } : {}),
     }
     const { rows, total } = ctx.timeline.page(filter, args.offset, args.limit)

@@ -4,6 +4,8 @@
 import { defineTool, rowIdInput } from './context'
 import { bodyOf, iso, momentOn, redactedHeaders, redactQuery } from './answer-text'
 
+const shownBytes = (base64: string): number => Buffer.byteLength(base64, 'base64')
+
 export const showRequest = defineTool({
   name: 'show_request',
   title: 'Show a captured request',
@@ -28,6 +30,8 @@ export const showRequest = defineTool({
       body: bodyOf(r.bodyBase64),
       bodySize: r.bodySize,
       bodyTruncated: r.bodyTruncated,
+      // A big body's start only (host/body-routes.ts): say so, so the start is not read as the whole.
+      ...(shownBytes(r.bodyBase64) < r.bodyStoredBytes ? { bodyShown: `the first ${shownBytes(r.bodyBase64)} of ${r.bodyStoredBytes} stored bytes` } : {}),
       remoteAddress: r.remoteAddress,
       signature: { state: r.verify.state, reason: r.verify.reason ?? null, scheme: r.verify.scheme ?? null, detail: r.verify.detail ?? null },
       dedupeKey: r.dedupeKey,

@@ -46,7 +46,7 @@ export const triggerEvent = defineTool({
     }
     if (endpoint && !(await portAnswers(url))) {
       throw new ToolError(
-        `nothing answers at ${url}: start the Hookloop app or \`hookloop listen --data ${ctx.options.dataDir}\` on this data folder (and give \`hookloop mcp\` its receiver with --receiver-url when it is not ${ctx.options.receiverUrl}), or trigger to a url instead`,
+        `nothing answers at ${url}: start the Hookloop app or \`hookloop listen --data ${ctx.options.dataDir}\` on this data folder (and give \`hookloop mcp\` its receiver with --receiver-url when it is not ${ctx.options.receiverUrl()}), or trigger to a url instead`,
       )
     }
     const secrets = args.secret ? [args.secret] : endpoint?.secrets.length ? endpoint.secrets.slice(0, 1) : undefined

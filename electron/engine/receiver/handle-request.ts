@@ -17,6 +17,7 @@ import type { CaptureWriter } from './capture-writer'
 import type { Forwarder } from './forward'
 import { forwardHooks, type CopyBudget } from './forward-steps'
 import { inspect, type InspectDeps, type Inspection, type LiveEndpoint } from './inspect'
+import { lingerAfterAnswer, LINGER_BOUNDS, type LingerBounds, type LingerEnd } from './linger'
 import { declaredLength, readBody, refusals, RETRY_AFTER_S, type BodyRead, type Refusal, TRUNCATED_PREVIEW } from './read-body'
 import type { Connection } from './server'
 import { CaptureNotStoredError, defaultReply, prepareReply, runSteps, sendPrepared, type PreparedReply, type StepResult, type StepRun } from './steps'
@@ -32,6 +33,10 @@ export interface RequestHandlerDeps extends InspectDeps {
   forwards(endpoint: LiveEndpoint): boolean
   writer: CaptureWriter
   budget: BodyBudget
+  /** How long and how much a refusal's lingering close reads (default LINGER_BOUNDS). */
+  linger?: LingerBounds
+  /** A refusal's connection ended: the client had the answer ('read'), or a bound cut it. */
+  refusalEnded: (end: LingerEnd) => void
   /** Sends captured requests on to targets (forward mode); every leg is stored. */
   forwarder: Forwarder
   /** What background forward copies may hold (body bytes, count) before they make the sender wait. */
@@ -146,7 +151,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     if (early) {
       connection.received() // nothing more is read: no deadline for the rest
       const size = declared ?? 0
-      return { kind: 'refused', body: Buffer.alloc(0), size, refusal: early, whole: size === 0 && req.headers['transfer-encoding'] === undefined }
+      const whole = size === 0 && req.headers['transfer-encoding'] === undefined
+      return { kind: 'refused', body: Buffer.alloc(0), size, refusal: early, whole, unread: !whole }
     }
     if (expect === 'continue') res.writeContinue()
     return readBody(req, connection, { limit, reservation, budgetLimit: deps.budget.limit, declared })
@@ -315,9 +321,13 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       case 'aborted':
         return { outcome: 'client_gone', status: null, headers: null, body: null, fault: null }
       case 'refused': {
-        // The receiver's own error answers close the connection: the rest of the request is not read.
+        // The receiver's own error answers close the connection (`Connection: close`): the rest of
+        // the request is not kept. A body still coming is read and dropped until the client has
+        // the answer, so it reads the status instead of a reset (linger.ts).
         run.res.shouldKeepAlive = false
+        if (body.unread) lingerAfterAnswer(run.req, run.socket, deps.linger ?? LINGER_BOUNDS, deps.refusalEnded)
         const result = await sendPrepared(run, prepared as PreparedReply)
+        if (!body.unread && result.outcome === 'replied') deps.refusalEnded('read')
         return { ...result, outcome: result.outcome === 'replied' ? 'refused' : result.outcome }
       }
       case 'complete':

@@ -3,6 +3,7 @@
 export { createReceiver, type Receiver, type ReceiverOptions } from './receiver'
 export type { RuleEntry } from './definitions'
 export type { ReceiverEvent, ReceiverEventMap, ReceiverEventType, ReceiverEventListener, ResponseOutcome, CapturedRequest, RequestRecord } from '../../../shared/receiver'
+export { ruleTargets } from './forward-targets'
 export { toRequestRecord } from './records'
 export type { ResendMode, ResendOptions } from './resend'
 export { resendStored } from './resend-stored'

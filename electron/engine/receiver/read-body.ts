@@ -18,8 +18,11 @@ export interface Refusal {
 export type BodyRead =
   | { kind: 'complete'; body: Buffer; size: number }
   | { kind: 'aborted'; body: Buffer; size: number }
-  /** whole: the bytes kept are the whole body (a refusal before reading a request without one). */
-  | { kind: 'refused'; body: Buffer; size: number; refusal: Refusal; whole: boolean }
+  /**
+   * whole: the bytes kept are the whole body (a refusal before reading a request without one).
+   * unread: refused before reading a body the client may still be sending (the answer lingers, linger.ts).
+   */
+  | { kind: 'refused'; body: Buffer; size: number; refusal: Refusal; whole: boolean; unread?: boolean }
 
 export const RETRY_AFTER_S = 5
 

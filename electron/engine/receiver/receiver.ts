@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
 import { DefinitionError, DEFAULT_BODY_LIMIT, endpointPath, type Endpoint } from '../../../shared/receiver'
 import type { ReceiverEvent, ReceiverEventListener, RequestRecord, ForwardLeg } from '../../../shared/receiver'
-import { createAttemptLinkStore, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
+import { createAttemptLinkStore, createReceiverPresence, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
 import { linkChecksOut, parseAttemptLink } from '../sender'
 import { createForwarder, type Forwarder } from './forward'
 import { refuseLoops } from './forward-targets'
@@ -110,6 +110,12 @@ export interface Receiver {
   accept(socket: Socket, tap: SocketTap): void
   /** Bytes of request bodies held right now, and the budget for them. */
   bodyBudget(): { inUse: number; limit: number }
+  /**
+   * The receiver's own refusals (413, 503 …) since it started, by how their connection ended: read,
+   * the client had the whole answer (it closed, or nothing of its request was left unread); cut, a
+   * lingering close hit its bound of bytes or time while the client was still sending.
+   */
+  refusals(): { read: number; cut: number }
   /** Stops listening, ends every connection (aborting holds and delays), commits what is queued. */
   close(): Promise<void>
 }
@@ -190,9 +196,11 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     },
   })
   const endpointForwards = (endpoint: Endpoint): boolean => (endpoint.forwardTo?.length ?? 0) > 0 || engine.forwards(endpoint.id)
+  const refusalEnds = { read: 0, cut: 0 }
   const handler = createRequestHandler({
     clock,
     wallClock,
+    refusalEnded: (end) => void refusalEnds[end]++,
     forwards: (live) => endpointForwards(live.endpoint),
     writer,
     dedupe,
@@ -238,6 +246,11 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     throw error
   }
   baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  // Said in the data folder, for `hookloop mcp` (which runs no receiver): a wildcard host is
+  // reached on loopback from this machine.
+  const presence = createReceiverPresence(db)
+  const reachable = host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${port}` : baseUrl
+  presence.announce(reachable, wallClock.now())
 
   return {
     port,
@@ -297,8 +310,14 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     openConnections: () => server.openConnections(),
     accept: (socket, tap) => server.accept(socket, tap),
     bodyBudget: () => ({ inUse: budget.inUse(), limit: budget.limit }),
+    refusals: () => ({ ...refusalEnds }),
     async close() {
       await server.close()
+      try {
+        presence.withdraw()
+      } catch {
+        // A store closed first: the row names a pid that will not run, so readers skip it.
+      }
       // Every hold, delay and drip was aborted with its connection: let them record their outcome.
       await Promise.all([...inFlight])
       // Background copies end with the receiver (recorded as aborted when cut short).

@@ -56,7 +56,7 @@ export function evaluateDelivery(exp: DeliveryExpectation, index: number, delive
   const base: (string | number)[] = ['expect', 'deliveries', index]
   const which = exp.copy ? ' (copy)' : exp.resend !== undefined ? ` (resend #${exp.resend})` : ''
   const label = (field: string) => `${exp.event} → ${subscription}${which}: ${field}`
-  const about = (field: string): ExpectationSubject => ({ kind: 'delivery', event: exp.event, subscription, copy: exp.copy, field })
+  const about = (field: string): ExpectationSubject => ({ kind: 'delivery', event: exp.event, subscription, copy: exp.copy, ...(exp.resend === undefined ? {} : { resend: exp.resend }), field })
   const out: ExpectationResult[] = []
   const fields = DELIVERY_FIELDS.filter((f) => exp[f] !== undefined)
   if (!delivery) {
@@ -186,4 +186,13 @@ export function evaluateExpectations(scenario: Scenario, deliveries: readonly Re
   const none = noExpectations(scenario)
   if (none) results.push(none)
   return results
+}
+
+/**
+ * How many expectations a run of the scenario judges: the ✓ / ✗ lines of `hookloop run` and the
+ * testcases of its JUnit. Every check yields one result whether or not its delivery or arrival
+ * came to be, so judging an empty run counts them: one definition for every door that says it.
+ */
+export function expectationCount(scenario: Scenario): number {
+  return evaluateExpectations(scenario, [], [], [], []).length
 }

@@ -4,7 +4,8 @@
 // sends the body as it was (a repeat of the same event id is a `resend`, so the receiver numbers
 // it as it did), our sender's deliveries under their own policy, and what was observed as
 // expectations — so the scenario fails the day the behaviour changes. Secrets never enter the
-// file: they are `${NAME}` placeholders the runner fills (shared/scenario/secret-placeholders.ts). Pure.
+// file: they are `${NAME}` placeholders the runner fills (shared/scenario/secret-placeholders.ts);
+// a secret the file says differed from its endpoint's is a fresh stand-in. Pure but for those.
 import { DEDUPE_PRESETS, type DedupeKey } from '../../../shared/receiver'
 import { DECISIONS, DELIVERY_STATUSES, EVENT_ID_RULE, isEventId } from '../../../shared/sender'
 import type { ScenarioInput } from '../../../shared/scenario'
@@ -136,11 +137,15 @@ export function incidentToScenario(incident: Incident, options: IncidentOptions 
   const deliveryEventIds = new Set(incident.deliveries.map((d) => d.eventId).filter((id) => id !== ''))
   const requests = [...incident.requests].sort((a, b) => a.at - b.at)
   const kept: IncidentRequest[] = []
+  /** Event id → how our endpoint judged the signatures of its deliveries' attempts, in arrival order. */
+  const attemptVerdicts = new Map<string, (string | null)[]>()
   for (const r of requests) {
     // A file's request cannot have its attempt link checked (the key stays with its data folder):
     // the link header together with the event id of one of the file's deliveries says it was one.
-    if (headerValue(r.headers, 'x-hookloop-attempt') !== undefined && r.headers.some(([, v]) => deliveryEventIds.has(v))) {
+    const ofDelivery = headerValue(r.headers, 'x-hookloop-attempt') === undefined ? undefined : r.headers.find(([, v]) => deliveryEventIds.has(v))?.[1]
+    if (ofDelivery !== undefined) {
       notes.push(`${r.label} came from one of the file's own deliveries, which the scenario sends again; not sent twice`)
+      attemptVerdicts.set(ofDelivery, [...(attemptVerdicts.get(ofDelivery) ?? []), r.verify?.reason ?? null])
       continue
     }
     if (r.endpoint === null && incident.kind === 'case') {
@@ -307,7 +312,7 @@ export function incidentToScenario(incident: Incident, options: IncidentOptions 
     options.onProgress?.(++progressDone, progressTotal)
     const converted = deliveryPlan(d, setup, endpoints, subscriptionLocal, notes, secrets)
     if (!converted) continue
-    const { subscription, payload, idHeader, target } = converted
+    const { subscription, payload, idHeader, target, signsWithStandIn } = converted
     if (!subscriptions.some((s) => s.id === subscription.id)) subscriptions.push(subscription)
     const sub = String(subscription.id)
     const attempts = [...d.attempts].sort((a, b) => a.n - b.n)
@@ -323,6 +328,11 @@ export function incidentToScenario(incident: Incident, options: IncidentOptions 
       exp.tolerance_ms = 1000
     }
     if (attempts.every((a) => (DECISIONS as readonly string[]).includes(a.decision ?? ''))) exp.decisions = attempts.map((a) => a.decision as (typeof DECISIONS)[number])
+    // Signed with a secret its endpoint did not verify with: every attempt failed the check, and must again.
+    if (signsWithStandIn && target.scheme !== null) exp.signatures = 'signature_mismatch'
+    // How the endpoint judged each attempt, from the file's requests those attempts made.
+    const verdicts = attempts.map(() => attemptVerdicts.get(d.eventId)?.shift() ?? null)
+    const verdict = verdicts.every((v) => v !== null && v === verdicts[0]) ? verdicts[0]! : null
     if (target.synthesized && idHeader) {
       const steps = attempts.map((a) => stepFor(a.outcome === 'timeout' ? 'timed_out' : a.outcome))
       if (steps.some((s) => s === null)) notes.push(`${d.label}: an attempt's outcome cannot be answered again by an endpoint; it answers 200 instead`)
@@ -337,12 +347,19 @@ export function incidentToScenario(incident: Incident, options: IncidentOptions 
       actions.push(action)
       exp.event = previous.event
       exp.resend = n
+      // A resend carries no send fault: only a verdict it gets without one can be expected.
+      if (verdict === 'ok' && !signsWithStandIn) exp.signatures = 'ok'
+      else if (verdict !== null && verdict !== 'ok') notes.push(`${d.label}: its signature verdict ${verdict} cannot be made again on a resend; not expected`)
       notes.push(`${d.label} sent event ${d.eventId} again; the scenario resends it`)
       timed.push({ raw: first.at, set: (at) => (action.at_ms = at) })
     } else {
       const eventLocal = local(`d${events.length + 1}`)
       seenEvents.set(`${d.eventId}\n${sub}`, { event: eventLocal, subscription: sub })
-      const event: EventInput = { id: eventLocal, type: d.eventType ?? eventTypeOf(payload, 'event'), payload: payload as never, event_id: eventIdFor(d.eventId), subscriptions: [sub], at_ms: 0 }
+      // The verdict the endpoint gave, made again by a send fault (a wrong secret, a stale timestamp …).
+      const faults = verdict === null || signsWithStandIn ? undefined : faultsFor(verdict)
+      if (faults !== undefined) exp.signatures = verdict!
+      else if (verdict !== null && !signsWithStandIn) notes.push(`${d.label}: its signature verdict ${verdict} cannot be made again on purpose; not expected`)
+      const event: EventInput = { id: eventLocal, type: d.eventType ?? eventTypeOf(payload, 'event'), payload: payload as never, event_id: eventIdFor(d.eventId), subscriptions: [sub], at_ms: 0, ...(faults && faults.length > 0 ? { faults } : {}) }
       events.push(event)
       exp.event = eventLocal
       timed.push({ raw: first.at, set: (at) => (event.at_ms = at) })

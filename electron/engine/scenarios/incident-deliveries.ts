@@ -3,7 +3,8 @@
 // when the file shows it had one, redacted headers left out), and the endpoint it goes to in the
 // run — the setup's endpoint in a loop, or for a consumer's own URL an endpoint of ours that
 // answers each attempt as that URL answered. Also the plan of an endpoint both halves share.
-import { REDACTED } from '../../../shared/contract'
+import { foreignSecretEndpoint, REDACTED } from '../../../shared/contract'
+import { freshSecret } from '../../../shared/secrets'
 import type { ScenarioInput } from '../../../shared/scenario'
 import { defaultEventIdHeaderName, placeholder, placeholderName } from '../../../shared/scenario'
 import { isSchemeId, type SchemeId } from '../../../shared/signatures'
@@ -57,7 +58,7 @@ export function deliveryPlan(
   local: (def: Record<string, unknown>) => string,
   notes: string[],
   secretNames: Set<string>,
-): { subscription: Record<string, unknown>; payload: unknown; idHeader: string | null; target: EndpointPlan } | null {
+): { subscription: Record<string, unknown>; payload: unknown; idHeader: string | null; target: EndpointPlan; signsWithStandIn: boolean } | null {
   const def = setup?.subscriptions.find((s) => s.id === d.subscription)
   if (!def) {
     if (setup) notes.push(`${d.label}: its subscription is not in the file's setup; left out`)
@@ -105,8 +106,13 @@ export function deliveryPlan(
   // In a loop the subscription signs with the endpoint's secret unless the file shows it had another.
   const subSecret = Array.isArray(def.secrets) && typeof def.secrets[0] === 'string' ? def.secrets[0] : null
   let secrets: string[] = []
-  if (known && subSecret !== null && known.fileSecret !== null) {
-    if (subSecret === REDACTED && known.fileSecret === REDACTED) notes.push(`subscription ${String(def.name ?? def.id)}: the file is redacted, so whether it signed with endpoint ${known.slug}'s secret is unknown; in the scenario it does`)
+  if (known && foreignSecretEndpoint(subSecret) === known.slug) {
+    // The file redacts both secrets but says they differed: a stand-in secret of the scheme's form,
+    // known to no endpoint, makes the same mismatch. It is no one's secret, so it is written as is.
+    secrets = [freshSecret(scheme)]
+    notes.push(`subscription ${String(def.name ?? def.id)} signed with a secret endpoint ${known.slug} does not verify with (both redacted in the file): in the scenario it signs with a stand-in wrong secret, so its signatures fail as they did`)
+  } else if (known && subSecret !== null && known.fileSecret !== null) {
+    if (subSecret === REDACTED && known.fileSecret === REDACTED) notes.push(`subscription ${String(def.name ?? def.id)}: its secret is redacted and the file does not mark it as another than endpoint ${known.slug}'s, so in the scenario it signs with ${known.slug}'s`)
     else if (subSecret !== known.fileSecret) {
       const name = placeholderName(localId)
       secretNames.add(name)
@@ -124,5 +130,5 @@ export function deliveryPlan(
     ...(typeof def.event_id_header === 'string' ? { event_id_header: def.event_id_header } : {}),
     ...(envelope === 'payload' ? { envelope } : {}),
   }
-  return { subscription, payload, idHeader, target }
+  return { subscription, payload, idHeader, target, signsWithStandIn: known !== undefined && foreignSecretEndpoint(subSecret) === known.slug }
 }

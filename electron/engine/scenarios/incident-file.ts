@@ -3,6 +3,7 @@
 import { formatProblem, validateScenario } from '../../../shared/scenario'
 import type { ScenarioInput } from '../../../shared/scenario'
 import { parseIncident } from '../exports'
+import { expectationCount } from './expectations'
 import { incidentToScenario, type IncidentOptions } from './from-incident'
 
 export interface IncidentScenarioFile {
@@ -14,6 +15,9 @@ export interface IncidentScenarioFile {
   /** Variable names the run fills from `--secret NAME=…` or the environment. */
   secrets: string[]
   events: number
+  /** The `resend` actions: an event the file saw arrive again, sent again. */
+  resends: number
+  /** Counted as `hookloop run` counts them (one per ✓ / ✗ line). */
   expectations: number
 }
 
@@ -23,7 +27,6 @@ export function scenarioFromIncidentText(text: string, options: IncidentOptions 
   const { scenario, notes, secrets } = incidentToScenario(incident, options)
   const checked = validateScenario(scenario)
   if (!checked.ok) throw new Error(`the scenario made from the file is not valid: ${checked.problems.map(formatProblem).join('; ')}`)
-  const expect = checked.scenario.expect
   return {
     kind: incident.kind,
     text: `${JSON.stringify(scenario, null, 2)}\n`,
@@ -31,6 +34,7 @@ export function scenarioFromIncidentText(text: string, options: IncidentOptions 
     notes,
     secrets,
     events: checked.scenario.events.length,
-    expectations: expect.deliveries.length + expect.endpoints.length,
+    resends: checked.scenario.actions.filter((a) => a.type === 'resend').length,
+    expectations: expectationCount(checked.scenario),
   }
 }

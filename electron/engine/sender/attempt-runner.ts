@@ -54,6 +54,10 @@ export interface AttemptDeps {
   signingTime(sub: Subscription, clockNow: number): number
   /** Wall time now, ms: each attempt's wall start beside its start on the clock. */
   wallNow(): number
+  /** Who this sender is when it claims a delivery (unique per process and sender). */
+  claimOwner: string
+  /** A claim lasts the attempt's timeout and this much more (wall ms) before another process may take it over. */
+  claimMarginMs: number
   resolveEndpointUrl: ResolveEndpointUrl | undefined
   dispatcher: Dispatcher
   maxResponseBytes: number
@@ -200,6 +204,9 @@ export function createAttemptRunner(deps: AttemptDeps) {
     if (running.has(due.id)) return
     const row = deliveries.get(due.id)
     if (!row || row.in_flight === 1 || row.next_attempt_at !== due.next_attempt_at) return
+    // Another process on the store may have found it due too: the claim decides who sends it.
+    const timeoutMs = deps.subscriptions.get(row.subscription_id)?.policy.timeout_ms ?? 0
+    if (!deliveries.claim(row.id, due.next_attempt_at, deps.claimOwner, deps.wallNow() + timeoutMs + deps.claimMarginMs)) return
     running.add(row.id)
     // Held from here until the outcome is recorded: a virtual clock does not jump while this
     // attempt does real work. Keyed by delivery until the attempt id exists.

@@ -1,20 +1,39 @@
 import { transactional } from '../store'
+import { claimAbandoned } from './claim-owner'
 import type { SenderParts } from './sender'
 import type { DeliveryFaults } from './views'
 
+/** Deliveries taken over from dead processes: attempts interrupted, and claims given back before an attempt started. */
+export interface TakenOver {
+  interrupted: number[]
+  released: number[]
+}
+
 /**
- * At start, what a crash left behind: unfinished attempts become `interrupted` and their
- * deliveries are retried now. Returns the ids of the deliveries recovered.
+ * What a dead process left behind: attempts whose claim it abandoned (claim-owner.ts) become
+ * `interrupted` and their deliveries are retried now. At start, and then every so often for a
+ * process beside it that died: an attempt another living process holds is its own. Returns the ids of the deliveries recovered.
  */
-export function createCrashRecovery({ db, deliveries, attempts, subscriptions }: SenderParts) {
-  return transactional(db, (now: number) => {
-    const recovered: number[] = []
-    for (const row of deliveries.inFlight()) {
+export function createCrashRecovery({ db, deliveries, attempts, subscriptions, wallNow }: SenderParts) {
+  const takeOver = transactional(db, (now: number): TakenOver => {
+    const taken: TakenOver = { interrupted: [], released: [] }
+    const wall = wallNow()
+    for (const row of deliveries.claimsInFlight()) {
+      if (!claimAbandoned(row, wall)) continue
       const open = attempts.unfinished(row.id)
-      if (open) attempts.markInterrupted(open.id, now)
-      deliveries.recoverInFlight(row.id, now)
-      recovered.push(row.id)
+      if (!open) {
+        // Claimed, then the process died before the attempt started: nothing was sent or counted.
+        if (deliveries.releaseClaim(row.id, row.claimed_by, now)) taken.released.push(row.id)
+        continue
+      }
+      if (!deliveries.recoverInFlight(row.id, row.claimed_by, now)) continue
+      attempts.markInterrupted(open.id, now)
+      taken.interrupted.push(row.id)
     }
+    return taken
+  })
+  const atStart = transactional(db, (now: number): number[] => {
+    const recovered = takeOver(now).interrupted
     // Deliveries that were waiting (an `at-once` copy whose original already went, or a paused
     // subscription that is not paused any more) are scheduled now rather than forgotten.
     for (const sub of subscriptions.list()) {
@@ -28,4 +47,5 @@ export function createCrashRecovery({ db, deliveries, attempts, subscriptions }:
     }
     return recovered
   })
+  return { atStart, takeOver }
 }

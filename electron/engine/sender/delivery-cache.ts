@@ -38,9 +38,19 @@ export function cacheDeliveries(store: DeliveryStatements, maxRows = 50_000): Ca
       rows.delete(id)
       store.reschedule(id, status, nextAttemptAt, now)
     },
-    recoverInFlight(id, now) {
+    recoverInFlight(id, owner, now) {
       rows.delete(id)
-      store.recoverInFlight(id, now)
+      return store.recoverInFlight(id, owner, now)
+    },
+    releaseClaim(id, owner, now) {
+      rows.delete(id)
+      return store.releaseClaim(id, owner, now)
+    },
+    claim(id, dueAt, owner, leaseUntil) {
+      const claimed = store.claim(id, dueAt, owner, leaseUntil)
+      // Lost to another process: what this cache holds of the row is out of date.
+      if (!claimed) rows.delete(id)
+      return claimed
     },
     // A new row each time (spelt out: this runs twice per attempt), never a change to the old
     // one: whoever read it keeps what it read.

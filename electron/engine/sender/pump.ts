@@ -1,4 +1,5 @@
 import type { Scheduler } from '../scheduler'
+import { BadRowError } from '../store'
 import type { AttemptRunner } from './attempt-runner'
 
 // The delivery pump: takes what the scheduler finds due and runs an attempt for each, at most
@@ -30,6 +31,9 @@ export function createPump(scheduler: Scheduler, runner: Pick<AttemptRunner, 'ru
         runner
           .run(entry, freeSlot)
           .catch((error: unknown) => {
+            // A subscription whose row does not parse is set aside, not a crash: the delivery waits
+            // until the row is repaired (`hookloop doctor --repair`) and the engine starts again.
+            if (error instanceof BadRowError) return console.error(`hookloop sender: delivery ${entry.id} waits: ${error.message}; run \`hookloop doctor\``)
             // A bug, not a delivery outcome: say so loudly, keep the other deliveries going.
             console.error(`hookloop sender: attempt for delivery ${entry.id} failed to run:`, error)
           })

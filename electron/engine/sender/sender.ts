@@ -14,6 +14,7 @@ import type { SignFn } from './request-headers'
 import { createSubscriptionBook, type SubscriptionInput, type SubscriptionPatch } from './subscriptions'
 import { createPump } from './pump'
 import { createCrashRecovery } from './crash-recovery'
+import { newClaimOwner } from './claim-owner'
 import { createPublishing } from './publishing'
 import { createSubscriptionCommands } from './subscription-commands'
 import { createDeliveryReads } from './delivery-reads'
@@ -55,6 +56,11 @@ export interface SenderOptions {
   signingTime?: SigningTime
   /** Wall time, ms (default: the real clock): signing time of deliveries that leave Hookloop, and every row's wall stamp. */
   wallNow?: () => number
+  /**
+   * How long after an attempt's timeout its claim lasts (wall ms) before another process on the
+   * store may take the delivery over, as from a dead process (default CLAIM_MARGIN_MS).
+   */
+  claimMarginMs?: number
   /** The simulation this sender's clock runs (a virtual or scaled clock); null or absent on the wall clock. */
   simulationId?: string | null
   /** Loop mode: whether one of our endpoints sends what it receives on to an app (docs/time.md). */
@@ -116,6 +122,13 @@ export interface Sender {
   inFlight(): number
 }
 
+/**
+ * A claim outlives its attempt's timeout by this much (wall ms): time to record the outcome. A
+ * process that dies mid-attempt has its deliveries taken over by another this long after the
+ * attempt's timeout ran out.
+ */
+export const CLAIM_MARGIN_MS = 30_000
+
 // The sender's parts over one store and clock, wired together; each part of `Sender` takes them.
 function senderParts(options: SenderOptions) {
   const { db, clock } = options
@@ -175,7 +188,11 @@ function senderParts(options: SenderOptions) {
   })
 
   const attemptIds = createIdSource(createIdClaims(db, 'attempts'))
+  const claimMarginMs = options.claimMarginMs ?? CLAIM_MARGIN_MS
+  const claimCheckMs = Math.max(100, Math.min(claimMarginMs, CLAIM_MARGIN_MS))
   const runner = createAttemptRunner({
+    claimOwner: newClaimOwner(),
+    claimMarginMs,
     writer,
     clock,
     events,
@@ -199,7 +216,7 @@ function senderParts(options: SenderOptions) {
   })
   const pump = createPump(scheduler, runner, concurrency)
   // `db` by the option's name: the built typings (hookloop/testing) cannot name better-sqlite3's own.
-  return { db: db as SenderOptions['db'], clock, wallNow, simulationId, storedEvents, events, deliveries, attempts, subscriptions, emitter, dispatcher, writer, scheduler, attemptIds, runner, pump }
+  return { db: db as SenderOptions['db'], clock, wallNow, simulationId, claimCheckMs, storedEvents, events, deliveries, attempts, subscriptions, emitter, dispatcher, writer, scheduler, attemptIds, runner, pump }
 }
 
 export type SenderParts = ReturnType<typeof senderParts>
@@ -207,15 +224,30 @@ export type SenderParts = ReturnType<typeof senderParts>
 export function createSender(options: SenderOptions): Sender {
   const parts = senderParts(options)
   const { clock, emitter, dispatcher, writer, attemptIds, pump } = parts
-  const recover = createCrashRecovery(parts)
+  const recovery = createCrashRecovery(parts)
+  // Another process on the store may die holding claims: look for expired ones now and then.
+  let takeOverTimer: NodeJS.Timeout | undefined
+  const takeOver = () => {
+    try {
+      const now = clock.now()
+      const taken = recovery.takeOver(now)
+      for (const id of [...taken.interrupted, ...taken.released]) parts.scheduler.schedule(id, now)
+    } catch (error) {
+      // A busy store: the next look finds them.
+      if (!(error instanceof Error && /busy|locked/i.test(error.message))) throw error
+    }
+  }
   return {
     start() {
       if (pump.running()) return { recovered: 0 }
-      const recovered = recover(clock.now())
+      const recovered = recovery.atStart(clock.now())
       pump.start()
+      takeOverTimer = setInterval(takeOver, parts.claimCheckMs)
+      takeOverTimer.unref()
       return { recovered: recovered.length }
     },
     async stop() {
+      clearInterval(takeOverTimer)
       await pump.stop()
       writer.close()
       try {

@@ -4,7 +4,7 @@ import { isSchemeId, type SchemeId } from '../../../shared/signatures'
 import type { Policy } from '../../../shared/sender'
 import { resolvePolicy, type PolicySpec, ENVELOPES, isEnvelope, type Envelope } from '../../../shared/sender'
 import { apiVersionFor, isProviderId, PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
-import { subscriptionFromRow, subscriptionToRow, type Subscription, type SubscriptionStatements, type SubscriptionTarget } from '../store'
+import { subscriptionFromRow, subscriptionToRow, withoutBadRows, type Subscription, type SubscriptionStatements, type SubscriptionTarget } from '../store'
 import { SenderError } from './sender-error'
 
 // Subscriptions as the sender uses them: parsed once, cached by id, written through to the store.
@@ -185,7 +185,8 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
     get: load,
     require: requireSub,
     // The cached ones as they are: a row is read (and its secrets opened) only for one not cached yet.
-    list: () => statements.ids().flatMap((id) => load(id) ?? []),
+    // A row that does not parse is set aside (the others still send); `hookloop doctor` names it.
+    list: () => withoutBadRows(statements.ids(), (id) => load(id)).flatMap((sub) => sub ?? []),
     setPaused(id, paused, now) {
       return save({ ...requireSub(id), paused, updatedAt: now })
     },

@@ -35,7 +35,9 @@ export const DUPLICATE_ARRIVAL = `coalesce(r.duplicate_number, 1) > 1`
  * on the row of its endpoint and key. Each request counts once, in exactly one row.
  */
 export const ATTEMPT_REQUEST = `r.attempt_id = a.id`
-export const RECEIVED_REQUEST = `r.attempt_id IS NULL`
+/** Whether request `q` is received traffic (the rule above, for any alias or a trigger's NEW / OLD). */
+export const receivedRequest = (q: string) => `${q}.attempt_id IS NULL`
+export const RECEIVED_REQUEST = receivedRequest('r')
 /** Whether request `q` is its attempt's own request (the same rule, for another alias). */
 export const ownRequest = (q: string) => `${q}.attempt_id IS NOT NULL`
 
@@ -52,3 +54,71 @@ export const DELIVERY_ENDPOINT = `(SELECT to_e.id FROM subscriptions to_s JOIN e
 
 /** Received requests group by endpoint and this key: one timeline row each. */
 export const RECEIVED_GROUP_KEY = `COALESCE(dedupe_key, 'request:' || id)`
+
+/**
+ * Received rows and captured requests, kept as counters per endpoint (`request_counts`, one row per
+ * endpoint, '' for requests at no endpoint) so that the timeline's total and the top bar's count
+ * read a few rows whatever the history holds. Triggers on `requests` keep them, so every connection
+ * that writes or prunes (another process on the folder, retention, Clear history) moves them in its
+ * own transaction. A received row is a group (RECEIVED_GROUP_KEY): request `q` starts one when it is
+ * received and no other received request of its endpoint has its dedupe key (a keyless request is
+ * a group of its own), and ends one on the same terms. One index probe (requests_by_dedupe_key).
+ * Written into a migration: a change to these definitions needs a migration that rebuilds them.
+ */
+// The same statements on both store engines; only null-safe equality is spelt differently.
+type Dialect = 'sqlite' | 'postgres'
+const sameAs = (dialect: Dialect) => (dialect === 'sqlite' ? 'IS' : 'IS NOT DISTINCT FROM')
+const startsReceivedRow = (q: string, dialect: Dialect = 'sqlite') => `(CASE WHEN ${receivedRequest(q)} AND (${q}.dedupe_key IS NULL OR NOT EXISTS (
+    SELECT 1 FROM requests p WHERE ${receivedRequest('p')} AND p.endpoint_id ${sameAs(dialect)} ${q}.endpoint_id AND p.dedupe_key = ${q}.dedupe_key AND p.id <> ${q}.id
+  )) THEN 1 ELSE 0 END)`
+
+const countIn = (dialect: Dialect = 'sqlite') => `INSERT INTO request_counts (endpoint_key, requests, received_rows) VALUES (COALESCE(NEW.endpoint_id, ''), 1, ${startsReceivedRow('NEW', dialect)})
+    ON CONFLICT (endpoint_key) DO UPDATE SET requests = request_counts.requests + 1, received_rows = request_counts.received_rows + excluded.received_rows;`
+const countOut = (dialect: Dialect = 'sqlite') => `UPDATE request_counts SET requests = requests - 1, received_rows = received_rows - ${startsReceivedRow('OLD', dialect)} WHERE endpoint_key = COALESCE(OLD.endpoint_id, '');`
+const fillCounts = `INSERT INTO request_counts (endpoint_key, requests, received_rows)
+    SELECT COALESCE(r.endpoint_id, ''), COUNT(*),
+           COUNT(DISTINCT CASE WHEN ${RECEIVED_REQUEST} THEN r.dedupe_key END) + SUM(CASE WHEN ${RECEIVED_REQUEST} AND r.dedupe_key IS NULL THEN 1 ELSE 0 END)
+      FROM requests r GROUP BY 1;`
+
+export const REQUEST_COUNTS_SQL = `
+  CREATE TABLE request_counts (
+    endpoint_key  TEXT PRIMARY KEY,              -- the endpoint's id; '' = no endpoint
+    requests      INTEGER NOT NULL DEFAULT 0,    -- captured requests
+    received_rows INTEGER NOT NULL DEFAULT 0     -- timeline rows of received traffic
+  ) WITHOUT ROWID;
+  ${fillCounts}
+  CREATE TRIGGER request_counts_insert AFTER INSERT ON requests BEGIN
+    ${countIn()}
+  END;
+  CREATE TRIGGER request_counts_delete AFTER DELETE ON requests BEGIN
+    ${countOut()}
+  END;
+  -- A change of endpoint, key or link: out of the old group, into the new (both exclude the row itself).
+  CREATE TRIGGER request_counts_update AFTER UPDATE OF endpoint_id, dedupe_key, attempt_id ON requests BEGIN
+    ${countOut()}
+    ${countIn()}
+  END;
+`
+
+/** REQUEST_COUNTS_SQL on PostgreSQL: the same counters, one trigger function for the three events. */
+export const REQUEST_COUNTS_POSTGRES = `
+  CREATE TABLE request_counts (
+    endpoint_key  TEXT PRIMARY KEY,
+    requests      BIGINT NOT NULL DEFAULT 0,
+    received_rows BIGINT NOT NULL DEFAULT 0
+  );
+  ${fillCounts}
+  CREATE FUNCTION request_counts_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+      ${countOut('postgres')}
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+      ${countIn('postgres')}
+    END IF;
+    RETURN NULL;
+  END
+  $$;
+  CREATE TRIGGER request_counts_follow AFTER INSERT OR DELETE OR UPDATE OF endpoint_id, dedupe_key, attempt_id ON requests
+    FOR EACH ROW EXECUTE FUNCTION request_counts_follow();
+`

@@ -63,7 +63,8 @@ export function createCountReads(db: Database) {
     `SELECT COUNT(*) AS arrivals, COALESCE(SUM(${DUPLICATE_ARRIVAL}), 0) AS duplicates
        FROM requests r WHERE ${RECEIVED_REQUEST} AND endpoint_id IS ? AND ${RECEIVED_GROUP_KEY} = ?`,
   )
-  const captured = db.prepare<[], number>('SELECT COUNT(*) FROM requests').pluck()
+  // The counters the triggers keep (count-definitions.ts, REQUEST_COUNTS_SQL), one row per endpoint.
+  const captured = db.prepare<[], number>('SELECT COALESCE(SUM(requests), 0) FROM request_counts').pluck()
 
   return {
     /** A subscription's deliveries, all time, by status. */

@@ -3,7 +3,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import type { Database } from 'better-sqlite3'
 import { prepareDataFiles, tightenDatabaseFiles } from './file-modes'
 import { migrate, type Migration, MIGRATIONS } from './migrations'
-import { attachSecretBox, createSecretBox, fileSecretKey, sealSecretsAtRest, secretKeyFileOf, type SecretKeySource } from './secret-box'
+import { appSealedFolder, attachSecretBox, createSecretBox, fileSecretKey, sealSecretsAtRest, secretKeyFileOf, type SecretKeySource } from './secret-box'
 import { StoreError } from './store-error'
 
 export interface OpenDatabaseOptions {
@@ -55,6 +55,9 @@ export function openDatabase(options: OpenDatabaseOptions): Database {
     migrate(db, options.migrations ?? MIGRATIONS)
     if (file !== ':memory:') tightenDatabaseFiles(file, notice)
     if (options.withoutSecrets) return db
+    // A folder the app sealed with the OS keychain has no key file: making one would only seal
+    // new secrets with a second key. Say what sealed it and how to open it instead.
+    if (options.secretKey === undefined && file !== ':memory:') appSealedFolder(file)
     const source = options.secretKey ?? (file === ':memory:' ? randomBytes(32) : () => fileSecretKey(secretKeyFileOf(file), notice))
     const box = createSecretBox(typeof source === 'function' ? source() : source)
     const sealed = sealSecretsAtRest(db, box, options.secretKey === undefined ? `the key file ${secretKeyFileOf(file)}` : 'the one given')

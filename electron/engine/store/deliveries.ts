@@ -47,6 +47,13 @@ export interface DeliveryFinish {
   updated_at: number
 }
 
+/** Who holds a delivery's attempt in flight, and until when (wall ms). */
+export interface DeliveryClaim {
+  id: number
+  claimed_by: string | null
+  lease_until: number | null
+}
+
 export interface DeliveryListQuery {
   subscription_id: string
   status?: DeliveryStatus
@@ -62,10 +69,25 @@ export interface DeliveryStatements {
   nextAfter(afterAt: number, afterId: number): DueDelivery | undefined
   /** Schedule (or unschedule with null) without starting anything. */
   reschedule(id: number, status: DeliveryStatus, nextAttemptAt: number | null, now: number): void
-  /** A full scan, run once at start: an index here would cost two updates on every attempt. */
-  inFlight(): DeliveryRow[]
-  /** After a crash: clears in_flight, counts the interruption and schedules the retry at `now`. */
-  recoverInFlight(id: number, now: number): void
+  /**
+   * Claims a due delivery for `owner` until `leaseUntil` (wall ms) and unschedules it, if it is
+   * still due at `dueAt` and no attempt holds it: false when another process (or an earlier
+   * reschedule) was first. The one write that makes an attempt exactly once across processes.
+   */
+  claim(id: number, dueAt: number, owner: string, leaseUntil: number): boolean
+  /**
+   * Deliveries with an attempt in flight, and who holds each (null: a crash before claims existed).
+   * A full scan, now and then: an index here would cost two updates on every attempt.
+   */
+  claimsInFlight(): DeliveryClaim[]
+  /**
+   * Takes over a delivery whose claim `owner` no longer holds (its process died): clears
+   * in_flight, counts the interruption and schedules the retry at `now`. False when the claim
+   * changed since it was read (another process took it over first, or the attempt ended).
+   */
+  recoverInFlight(id: number, owner: string | null, now: number): boolean
+  /** Gives back a claim `owner` took but died before its attempt started: due again at `now`, nothing counted. */
+  releaseClaim(id: number, owner: string | null, now: number): boolean
   /** Deliveries of a paused subscription that never started, waiting for resume. */
   waitingForResume(subscriptionId: string): number[]
   list(query: DeliveryListQuery): DeliveryRow[]
@@ -89,7 +111,7 @@ export const DELIVERY_WRITE_SQL = {
   /** An attempt's outcome (DeliveryFinish). */
   markFinished: writeSql(
     'deliveries',
-    'UPDATE deliveries SET status = ?, last_status_code = ?, next_attempt_at = ?, in_flight = 0, updated_at = ? WHERE id = ?',
+    'UPDATE deliveries SET status = ?, last_status_code = ?, next_attempt_at = ?, in_flight = 0, claimed_by = NULL, lease_until = NULL, updated_at = ? WHERE id = ?',
     ['status', 'last_status_code', 'next_attempt_at', 'updated_at', 'id'],
   ),
 } as const
@@ -131,10 +153,19 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
     `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
      WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) ORDER BY next_attempt_at, id LIMIT 1`,
   )
+  const claim = write(
+    `UPDATE deliveries SET in_flight = 1, next_attempt_at = NULL, claimed_by = ?, lease_until = ?
+     WHERE id = ? AND next_attempt_at = ? AND in_flight = 0`,
+  )
   const reschedule = write('UPDATE deliveries SET status = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?')
-  const inFlight = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE in_flight = 1 ORDER BY id`)
+  const claimsInFlight = db.prepare(`SELECT id, claimed_by, lease_until FROM deliveries WHERE in_flight = 1 ORDER BY id`)
   const recoverInFlight = write(
-    `UPDATE deliveries SET in_flight = 0, interrupted = interrupted + 1, status = 'retrying', next_attempt_at = ?, updated_at = ? WHERE id = ?`,
+    `UPDATE deliveries SET in_flight = 0, interrupted = interrupted + 1, status = 'retrying', next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, updated_at = ?
+     WHERE id = ? AND in_flight = 1 AND claimed_by IS ?`,
+  )
+  const releaseClaim = write(
+    `UPDATE deliveries SET in_flight = 0, next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, updated_at = ?
+     WHERE id = ? AND in_flight = 1 AND claimed_by IS ?`,
   )
   const waitingForResume = db.prepare(
     `SELECT id FROM deliveries WHERE subscription_id = ? AND status = 'pending' AND attempts = 0 AND in_flight = 0 AND next_attempt_at IS NULL ORDER BY id`,
@@ -153,8 +184,10 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
     due: (afterAt, afterId, until, limit) => due.all(afterAt, afterId, until, limit) as DueDelivery[],
     nextAfter: (afterAt, afterId) => nextAfter.get(afterAt, afterId) as DueDelivery | undefined,
     reschedule: (id, status, nextAttemptAt, now) => void reschedule.run(status, nextAttemptAt, now, id),
-    inFlight: () => inFlight.all() as DeliveryRow[],
-    recoverInFlight: (id, now) => void recoverInFlight.run(now, now, id),
+    claim: (id, dueAt, owner, leaseUntil) => claim.run(owner, leaseUntil, id, dueAt).changes === 1,
+    claimsInFlight: () => claimsInFlight.all() as DeliveryClaim[],
+    recoverInFlight: (id, owner, now) => recoverInFlight.run(now, now, id, owner).changes === 1,
+    releaseClaim: (id, owner, now) => releaseClaim.run(now, now, id, owner).changes === 1,
     waitingForResume: (subscriptionId) => (waitingForResume.all(subscriptionId) as Array<{ id: number }>).map((r) => r.id),
     list: (query) =>
       (query.status === undefined

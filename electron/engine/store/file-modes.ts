@@ -13,10 +13,18 @@ export function databaseFiles(file: string): string[] {
 }
 
 function tighten(path: string, mode: number, notice: (line: string) => void): void {
-  if (!existsSync(path)) return
-  const current = statSync(path).mode & 0o777
+  // One stat, no exists-then-stat: another process closing the folder (a `hookloop listen` that
+  // stops) removes -wal and -shm, and a file gone between two calls threw ENOENT and stopped the open.
+  const stat = statSync(path, { throwIfNoEntry: false })
+  if (!stat) return
+  const current = stat.mode & 0o777
   if ((current & ~mode) === 0) return
-  chmodSync(path, mode)
+  try {
+    chmodSync(path, mode)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw error
+  }
   notice(`tightened ${path} from ${current.toString(8).padStart(4, '0')} to ${mode.toString(8).padStart(4, '0')}: only you can read it now`)
 }
 

@@ -3,7 +3,8 @@
 // first), deleting a batch, and giving freed pages back to the file system.
 import { existsSync, statSync } from 'node:fs'
 import type { Database } from 'better-sqlite3'
-import { DEFAULT_RETENTION, type RetentionSettings, type StoreSizeView } from '../../../shared/contract'
+import { DEFAULT_RETENTION, RETENTION_LIMITS, type RetentionSettings, type StoreSizeView } from '../../../shared/contract'
+import { badRowsOf, parseJsonAs, readField, type BadRow } from './bad-row'
 import { createCountReads } from './counts'
 
 export interface HistorySelection {
@@ -34,8 +35,13 @@ export interface HistoryStore {
   pageSize(): number
   /** Bytes the database's pages hold (free pages not counted): what a size limit compares. */
   usedBytes(): number
+  /** The saved retention; one that does not parse counts as the default (set aside: setAside names it). */
   retention(): RetentionSettings
   setRetention(settings: RetentionSettings): void
+  /** The retention setting when it does not parse (the doctor lists it). */
+  setAside(): BadRow[]
+  /** Removes a retention that does not parse: the default applies; says so. */
+  repair(bad: BadRow): string
   /** The next batch of the oldest matching requests: at most limits.rows rows, and stops once limits.bytes is reached (at least one row). */
   nextBatch(selection: HistorySelection, limits: BatchLimits): HistoryBatch
   /** Deletes the requests (pointers of survivors to them cleared); returns how many went. */
@@ -58,6 +64,24 @@ interface CandidateRow {
   weight: number
 }
 
+/** A limit within RETENTION_LIMITS, or null (no limit). */
+function limitOf(value: unknown, name: keyof typeof RETENTION_LIMITS): number | null {
+  if (value === undefined || value === null) return null
+  const { min, max } = RETENTION_LIMITS[name]
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw new Error(`${name}: expected a whole number from ${min} to ${max}, or null`)
+  return value
+}
+
+function parseRetention(json: string): RetentionSettings {
+  return readField({ table: 'settings', id: 'retention', label: 'retention' }, 'value_json', 'retention limits ({"days", "maxMb"})', () =>
+    parseJsonAs(json, (value) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('expected an object')
+      const fields = value as Record<string, unknown>
+      return { days: limitOf(fields.days, 'days'), maxMb: limitOf(fields.maxMb, 'maxMb') }
+    }),
+  )
+}
+
 const CANDIDATE = `id, endpoint_id, dedupe_key IS NOT NULL AS keyed,
   coalesce(length(body), 0) + coalesce(length(response_body), 0) + length(headers_json) AS weight`
 
@@ -75,6 +99,7 @@ export function createHistoryStore(db: Database): HistoryStore {
   const maxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck()
   const endpointBySlug = db.prepare('SELECT id FROM endpoints WHERE slug = ?').pluck()
   const readSetting = db.prepare("SELECT value_json FROM settings WHERE key = 'retention'").pluck()
+  const removeSetting = db.prepare("DELETE FROM settings WHERE key = 'retention'")
   const writeSetting = db.prepare("INSERT INTO settings (key, value_json) VALUES ('retention', ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json")
   const remove = db.transaction((json: string) => {
     clearPointers.run(json)
@@ -102,8 +127,16 @@ export function createHistoryStore(db: Database): HistoryStore {
     retention() {
       const json = readSetting.get() as string | undefined
       if (json === undefined) return { ...DEFAULT_RETENTION }
-      const value = JSON.parse(json) as Partial<RetentionSettings>
-      return { days: value.days ?? null, maxMb: value.maxMb ?? null }
+      // A saved retention that does not parse never stops a start: the default applies meanwhile.
+      return badRowsOf([json], parseRetention).length > 0 ? { ...DEFAULT_RETENTION } : parseRetention(json)
+    },
+    setAside() {
+      const json = readSetting.get() as string | undefined
+      return json === undefined ? [] : badRowsOf([json], parseRetention)
+    },
+    repair() {
+      removeSetting.run()
+      return `removed it: the default retention applies (${DEFAULT_RETENTION.days} days, ${DEFAULT_RETENTION.maxMb} MB; set another with \`hookloop prune --save\` or the app's History)`
     },
     setRetention(settings) {
       writeSetting.run(JSON.stringify({ days: settings.days, maxMb: settings.maxMb }))

@@ -5,7 +5,7 @@
 import type { Database } from 'better-sqlite3'
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/sender'
 import { DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, SUBSCRIPTIONS_TO_ENDPOINT } from './count-definitions'
-import { whereStartsWith } from './prefix-search'
+import { whereDeliveryEventIdStartsWith, whereStartsWith } from './prefix-search'
 
 /**
  * The words a request's status is filtered by, as the app shows them: its signature verdict
@@ -154,7 +154,7 @@ export function deliveryListSql(filter: Omit<DeliveryListFilter, 'limit'>): { sq
     where.push(`d.subscription_id IN (${SUBSCRIPTIONS_TO_ENDPOINT})`)
     params.push(filter.endpointId)
   }
-  if (filter.eventIdPrefix !== undefined) whereStartsWith('d.event_id', filter.eventIdPrefix, where, params)
+  if (filter.eventIdPrefix !== undefined) whereDeliveryEventIdStartsWith('d', filter.eventIdPrefix, where, params)
   if (filter.sinceWall !== undefined) {
     where.push('d.created_wall_at >= ?')
     params.push(filter.sinceWall)

@@ -1,11 +1,30 @@
 import type { Database } from 'better-sqlite3'
+import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES } from './count-definitions'
 import { StoreError } from './store-error'
 
 export interface Migration {
   version: number
   name: string
+  /** The step on SQLite. */
   sql: string
+  /**
+   * The same step on PostgreSQL: required after POSTGRES_BASELINE_VERSION (store/postgres-schema.ts),
+   * whose one step stands for every migration up to it on a new team database.
+   */
+  postgres?: string
 }
+
+// Schema 14's backfill and indexes, in SQL both engines accept (see its migration for why).
+const STORED_AT_BACKFILL = `
+      UPDATE requests SET stored_at = COALESCE(
+        (SELECT a.started_wall_at FROM attempts a WHERE a.id = requests.attempt_id),
+        received_at);
+      UPDATE events SET stored_at = COALESCE(
+        (SELECT min(d.created_wall_at) FROM deliveries d WHERE d.event_id = events.id),
+        created_at);
+      CREATE INDEX requests_by_stored_at ON requests(stored_at);
+      CREATE INDEX events_by_stored_at ON events(stored_at);
+`
 
 // Each migration runs in its own transaction together with the bump of PRAGMA user_version, so
 // a failure leaves the database exactly at the previous version.
@@ -288,29 +307,61 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 11,
-    name: 'stored_at: the wall time each request and event was stored, whatever clock stamped it',
+    name: 'deliveries.claimed_by, deliveries.lease_until',
+    // Who holds a delivery's attempt and until when (wall ms): a process claims a due delivery in
+    // one conditional update before it sends, so two processes on one store never send it both;
+    // a claim whose lease ran out (its process died) is taken over by another (store/deliveries.ts).
     sql: `
-      -- received_at (requests) and created_at (events) are on the clock that produced them: a
-      -- simulation's for the loop's requests and a simulation's events, which may be months away
-      -- from now (a scenario's clock.start). Retention's ages and \`requests --since\` are wall
-      -- times: they read stored_at. NULL only for rows
-      -- written by hand outside Hookloop; such rows are not aged (a size limit still prunes them).
+      ALTER TABLE deliveries ADD COLUMN claimed_by TEXT;
+      ALTER TABLE deliveries ADD COLUMN lease_until INTEGER;
+    `,
+    postgres: `
+      ALTER TABLE deliveries ADD COLUMN claimed_by TEXT;
+      ALTER TABLE deliveries ADD COLUMN lease_until BIGINT;
+    `,
+  },
+  {
+    version: 12,
+    name: 'request_counts: received rows and captured requests kept as counters per endpoint; the NOCASE index of event ids only for ids with a capital',
+    // Counting them read every request (0.5–1 s per million); the triggers keep the counters in
+    // every writer's transaction (count-definitions.ts says what they count).
+    // Every index on deliveries is written on every publish: a second index over the random event
+    // ids cost publishing about a fifth of its rate. Lower-case ids (Hookloop's own UUIDs) are
+    // searched on deliveries_by_event (store/prefix-search.ts), so only the others need NOCASE.
+    sql: `${REQUEST_COUNTS_SQL}
+      DROP INDEX deliveries_by_event_nocase;
+      CREATE INDEX deliveries_by_event_with_capitals ON deliveries(event_id COLLATE NOCASE) WHERE event_id <> lower(event_id);
+    `,
+    postgres: `${REQUEST_COUNTS_POSTGRES}
+      DROP INDEX deliveries_by_event_nocase;
+      CREATE INDEX deliveries_by_event_with_capitals ON deliveries(lower(event_id)) WHERE event_id <> lower(event_id);
+    `,
+  },
+  {
+    version: 14,
+    name: 'stored_at: the wall time each request and event was stored, whatever clock stamped it',
+    // received_at (requests) and created_at (events) are on the clock that produced them: a
+    // simulation's for the loop's requests and a simulation's events, which may be months away
+    // from now (a scenario's clock.start). Retention's ages and `requests --since` are wall
+    // times: they read stored_at. NULL only for rows written by hand outside Hookloop; such rows
+    // are not aged (a size limit still prunes them).
+    // Backfill: real traffic was stamped on the wall clock; a request linked to an attempt was
+    // stored when its attempt started on the wall (started_wall_at, known since schema 7), else
+    // at received_at (all there is). An event was stored with its first delivery
+    // (created_wall_at), else at created_at. The backfill (STORED_AT_BACKFILL) is SQL both
+    // engines accept; it does not move request_counts (its triggers fire on endpoint_id,
+    // dedupe_key and attempt_id only).
+    // The pruning of lone events reads events by stored_at (events_by_time stays: the polling
+    // feed's updated_since is on the event's created_at).
+    sql: `
       ALTER TABLE requests ADD COLUMN stored_at INTEGER;
       ALTER TABLE events ADD COLUMN stored_at INTEGER;
-      -- Backfill: real traffic was stamped on the wall clock; a request linked to an attempt was
-      -- stored when its attempt started on the wall (started_wall_at, known since schema 7), else
-      -- at received_at (all there is). An event was stored with its first delivery
-      -- (created_wall_at), else at created_at.
-      UPDATE requests SET stored_at = COALESCE(
-        (SELECT a.started_wall_at FROM attempts a WHERE a.id = requests.attempt_id),
-        received_at);
-      UPDATE events SET stored_at = COALESCE(
-        (SELECT min(d.created_wall_at) FROM deliveries d WHERE d.event_id = events.id),
-        created_at);
-      CREATE INDEX requests_by_stored_at ON requests(stored_at);
-      -- The pruning of lone events reads events by stored_at (events_by_time stays: the polling
-      -- feed's updated_since is on the event's created_at).
-      CREATE INDEX events_by_stored_at ON events(stored_at);
+      ${STORED_AT_BACKFILL}
+    `,
+    postgres: `
+      ALTER TABLE requests ADD COLUMN stored_at BIGINT;
+      ALTER TABLE events ADD COLUMN stored_at BIGINT;
+      ${STORED_AT_BACKFILL}
     `,
   },
 ]

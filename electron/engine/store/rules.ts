@@ -1,7 +1,8 @@
 // Named statements over the `rules` table. A rule is stored as its validated definition (JSON);
 // position orders the rules of one endpoint (global rules, endpoint_id NULL, have their own order).
 import type { Database } from 'better-sqlite3'
-import type { Rule } from '../../../shared/receiver'
+import { parseRule, type Rule } from '../../../shared/receiver'
+import { badRowsOf, parseJsonAs, readField, withoutBadRows, type BadRow } from './bad-row'
 import { prepareWrite } from './changes'
 
 export interface StoredRule {
@@ -20,6 +21,8 @@ interface RuleDbRow {
   enabled: number
   definition_json: string
   created_at: number
+  /** The endpoint's slug (joined), to name the rule when it does not parse. */
+  endpoint_slug: string | null
 }
 
 export interface RuleStore {
@@ -35,10 +38,17 @@ export interface RuleStore {
   /** Moves a rule to position (0-based) among its endpoint's rules and renumbers them. */
   move(id: string, position: number): boolean
   deleteFor(endpointId: string | null): number
+  /** The rows list() sets aside: a definition that does not parse. */
+  setAside(): BadRow[]
+  /** A rule has no default to fall back on: the repair removes it, and says so. */
+  repair(bad: BadRow): string
 }
 
+// A definition is checked as it was when it was built (parseRule): one that no longer parses names
+// itself (bad-row.ts) and the lists set it aside.
 function fromRow(r: RuleDbRow): StoredRule {
-  const rule = JSON.parse(r.definition_json) as Rule
+  const label = r.endpoint_id === null ? 'every endpoint' : `/h/${r.endpoint_slug ?? r.endpoint_id}`
+  const rule = readField({ table: 'rules', id: r.id, label }, 'definition_json', 'a rule (matchers and steps, or a sequence)', () => parseJsonAs(r.definition_json, (v) => parseRule(v)))
   rule.enabled = r.enabled === 1
   return { id: r.id, endpointId: r.endpoint_id, position: r.position, enabled: r.enabled === 1, rule, createdAt: r.created_at }
 }
@@ -53,11 +63,12 @@ export function createRuleStore(db: Database): RuleStore {
   const updatePosition = write('UPDATE rules SET position = ? WHERE id = ?')
   const remove = write('DELETE FROM rules WHERE id = ?')
   const removeFor = write('DELETE FROM rules WHERE endpoint_id IS ?')
-  const selectById = db.prepare('SELECT * FROM rules WHERE id = ?')
-  const selectAll = db.prepare('SELECT * FROM rules ORDER BY endpoint_id, position, created_at')
-  const selectFor = db.prepare('SELECT * FROM rules WHERE endpoint_id IS ? ORDER BY position, created_at')
+  const columns = 'rules.*, (SELECT slug FROM endpoints WHERE endpoints.id = rules.endpoint_id) AS endpoint_slug'
+  const selectById = db.prepare(`SELECT ${columns} FROM rules WHERE id = ?`)
+  const selectAll = db.prepare(`SELECT ${columns} FROM rules ORDER BY endpoint_id, position, created_at`)
+  const selectFor = db.prepare(`SELECT ${columns} FROM rules WHERE endpoint_id IS ? ORDER BY position, created_at`)
 
-  const listFor = (endpointId: string | null) => (selectFor.all(endpointId) as RuleDbRow[]).map(fromRow)
+  const listFor = (endpointId: string | null) => withoutBadRows(selectFor.all(endpointId) as RuleDbRow[], fromRow)
   const move = db.transaction((id: string, position: number): boolean => {
     const row = selectById.get(id) as RuleDbRow | undefined
     if (!row) return false
@@ -85,9 +96,14 @@ export function createRuleStore(db: Database): RuleStore {
       const row = selectById.get(id) as RuleDbRow | undefined
       return row && fromRow(row)
     },
-    list: () => (selectAll.all() as RuleDbRow[]).map(fromRow),
+    list: () => withoutBadRows(selectAll.all() as RuleDbRow[], fromRow),
     listFor,
     move: (id, position) => move(id, position),
     deleteFor: (endpointId) => removeFor.run(endpointId).changes,
+    setAside: () => badRowsOf(selectAll.all() as RuleDbRow[], fromRow),
+    repair(bad) {
+      if (remove.run(bad.id).changes === 0) throw new Error(`rules: no row ${bad.id} to remove`)
+      return 'removed the rule (a rule has no default to reset to; add it again from the Endpoints page or a scenario)'
+    },
   }
 }

@@ -36,6 +36,23 @@ export function sealedKeyFileOf(dataFile: string): string {
   return `${dataFile}.key.sealed`
 }
 
+/**
+ * Throws a StoreError saying so when the app sealed this database's key with the OS keychain and
+ * no key file is beside it: only the app (Electron's safeStorage) can unseal that key, and a
+ * command that made a key file of its own would seal new secrets with a second key.
+ */
+export function appSealedFolder(dataFile: string): void {
+  const sealed = sealedKeyFileOf(dataFile)
+  if (existsSync(secretKeyFileOf(dataFile)) || !existsSync(sealed)) return
+  throw new StoreError(
+    'secrets_locked',
+    `the signing secrets in ${dataFile} are sealed by the Hookloop app: it keeps their key with the OS keychain (${sealed}, sealed by Electron's safeStorage), which only the app can open. ` +
+      'Open this folder in the app; `hookloop requests`, `deliveries` and `prune` read no secret and work on it as it is. ' +
+      'To share the folder with every command, start the app once with HOOKLOOP_SHARE_DATA_KEY=1: it then also keeps the key in ' +
+      `${secretKeyFileOf(dataFile)} (mode 0600), as \`hookloop serve\` does.`,
+  )
+}
+
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== KEY_BYTES) throw new StoreError('secrets_locked', `the data key must be ${KEY_BYTES} bytes (got ${key.length})`)
   return {

@@ -2,9 +2,11 @@ import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
 import type { KeyedStatements } from './keyed-statements'
 import { secretBoxOf } from './secret-box'
-import { isEnvelope, type Envelope, policySchema, type Policy } from '../../../shared/sender'
-import { isProviderId, type ProviderId } from '../../../shared/providers'
-import type { SchemeId } from '../../../shared/signatures'
+import { isEnvelope, type Envelope, policySchema, type Policy, POLICY_PRESETS } from '../../../shared/sender'
+import { isProviderId, PROVIDERS, type ProviderId } from '../../../shared/providers'
+import { freshSecret } from '../../../shared/secrets'
+import { isSchemeId, type SchemeId } from '../../../shared/signatures'
+import { badRowsOf, parseJsonAs, readField, stringArray, stringRecord, type BadRow } from './bad-row'
 
 /** Where a subscription delivers: any URL, or one of Hookloop's own endpoints (loop mode). */
 export type SubscriptionTarget = { url: string } | { endpoint: string }
@@ -60,6 +62,30 @@ export interface SubscriptionStatements extends KeyedStatements<SubscriptionRow>
   ids(): string[]
   setPaused(id: string, paused: boolean, now: number): boolean
   setSecrets(id: string, secretsJson: string, now: number): boolean
+  /** The rows list() callers set aside: each one's first field that does not parse. */
+  setAside(): BadRow[]
+  /** Resets the bad field to a default; says what it wrote. A subscription is never removed here: deliveries hang on it. */
+  repair(bad: BadRow, now: number): string
+}
+
+// What a bad field of a subscription is reset to: the provider's own choice where it has one.
+function repairedField(row: SubscriptionRow, field: string): { value: string; words: string } {
+  const pack = isProviderId(row.provider) ? PROVIDERS[row.provider] : null
+  const scheme: SchemeId = isSchemeId(row.scheme) ? row.scheme : (pack?.scheme ?? 'standard-webhooks')
+  switch (field) {
+    case 'policy_json': {
+      const preset = pack?.policy ?? 'standard-webhooks'
+      return { value: JSON.stringify(POLICY_PRESETS[preset]), words: `the ${preset} retry policy preset` }
+    }
+    case 'headers_json':
+      return { value: '{}', words: 'no extra headers' }
+    case 'secrets_json':
+      return { value: JSON.stringify([freshSecret(scheme)]), words: 'a new signing secret (the stored ones could not be read; give your app the new one)' }
+    case 'scheme':
+      return { value: scheme, words: `the ${scheme} scheme` }
+    default:
+      throw new Error(`subscriptions: no repair for the field ${field}`)
+  }
 }
 
 const COLUMNS = 'id, name, url, endpoint_slug, scheme, secrets_json, policy_json, headers_json, event_id_header, envelope, provider, api_version, paused, created_at, updated_at'
@@ -83,6 +109,13 @@ export function createSubscriptionStatements(db: Database): SubscriptionStatemen
   const ids = db.prepare('SELECT id FROM subscriptions ORDER BY created_at, id').pluck()
   const setPaused = write('UPDATE subscriptions SET paused = ?, updated_at = ? WHERE id = ?')
   const setSecrets = write('UPDATE subscriptions SET secrets_json = ?, updated_at = ? WHERE id = ?')
+  // One statement per field a repair may reset: the column is never spliced into SQL from a value.
+  const resets: Record<string, ReturnType<typeof write>> = {
+    policy_json: write('UPDATE subscriptions SET policy_json = ?, updated_at = ? WHERE id = ?'),
+    headers_json: write('UPDATE subscriptions SET headers_json = ?, updated_at = ? WHERE id = ?'),
+    secrets_json: setSecrets,
+    scheme: write('UPDATE subscriptions SET scheme = ?, updated_at = ? WHERE id = ?'),
+  }
   return {
     insert: (row) => void insert.run(sealed(row)),
     update: (row) => void update.run(sealed(row)),
@@ -91,21 +124,36 @@ export function createSubscriptionStatements(db: Database): SubscriptionStatemen
     ids: () => ids.all() as string[],
     setPaused: (id, paused, now) => setPaused.run(paused ? 1 : 0, now, id).changes > 0,
     setSecrets: (id, secretsJson, now) => setSecrets.run(box.seal(secretsJson), now, id).changes > 0,
+    setAside: () => badRowsOf(list.all() as SubscriptionRow[], (row) => subscriptionFromRow(opened(row)!)),
+    repair(bad, now) {
+      const row = opened(get.get(bad.id) as SubscriptionRow | undefined)
+      const reset = resets[bad.field]
+      if (!row || !reset) throw new Error(`subscriptions: no row ${bad.id} with a field ${bad.field} to repair`)
+      const { value, words } = repairedField(row, bad.field)
+      reset.run(bad.field === 'secrets_json' ? box.seal(value) : value, now, bad.id)
+      return `reset ${bad.field} to ${words}`
+    },
   }
 }
 
 // The row's edge: the sender's camelCase Subscription in, its snake_case row out, and back.
+// Each field read through readField: a row that does not parse names itself (bad-row.ts), and the
+// sender sets it aside instead of refusing to start.
 export function subscriptionFromRow(row: SubscriptionRow): Subscription {
-  const [secret, ...retiredSecrets] = JSON.parse(row.secrets_json) as string[]
+  const named = { table: 'subscriptions' as const, id: row.id, label: row.name }
+  const [secret, ...retiredSecrets] = readField(named, 'secrets_json', 'a list of secrets', () => parseJsonAs(row.secrets_json, stringArray))
   return {
     id: row.id,
     name: row.name,
     target: row.endpoint_slug !== null ? { endpoint: row.endpoint_slug } : { url: row.url },
-    scheme: row.scheme as SchemeId,
+    scheme: readField(named, 'scheme', 'a signature scheme', () => {
+      if (!isSchemeId(row.scheme)) throw new Error(`unknown scheme ${JSON.stringify(row.scheme)}`)
+      return row.scheme
+    }),
     secret,
     retiredSecrets,
-    policy: policySchema.parse(JSON.parse(row.policy_json)),
-    headers: JSON.parse(row.headers_json) as Record<string, string>,
+    policy: readField(named, 'policy_json', 'a retry policy', () => parseJsonAs(row.policy_json, (v) => policySchema.parse(v))),
+    headers: readField(named, 'headers_json', 'an object of header names and values', () => parseJsonAs(row.headers_json, stringRecord)),
     eventIdHeader: row.event_id_header,
     envelope: isEnvelope(row.envelope) ? row.envelope : 'event',
     provider: isProviderId(row.provider) ? row.provider : null,

@@ -8,7 +8,7 @@ import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
 import type { RequestRow } from './requests'
 import { ATTEMPT_REQUEST, DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, SUBSCRIPTIONS_TO_ENDPOINT, ownRequest } from './count-definitions'
-import { whereStartsWith } from './prefix-search'
+import { whereDeliveryEventIdStartsWith, whereStartsWith } from './prefix-search'
 import type { SimulationRow } from './simulations'
 
 /** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
@@ -193,7 +193,7 @@ export function timelineParts(filter: TimelineFilter): TimelineParts {
       where.push('e.event_type = ?')
       params.push(filter.eventType)
     }
-    if (filter.search) whereStartsWith('d.event_id', filter.search, where, params)
+    if (filter.search) whereDeliveryEventIdStartsWith('d', filter.search, where, params)
     // deliveries_by_simulation: the rows of one clock, newest first, without reading the others.
     if (filter.clock === WALL_CLOCK) where.push('d.simulation_id IS NULL')
     else if (filter.clock !== undefined) {
@@ -209,9 +209,8 @@ export function timelineParts(filter: TimelineFilter): TimelineParts {
 
 /**
  * Receive-only groups, read from the indexes: the newest first arrivals (walking requests by time,
- * each checked with one probe), and the number of groups, one pass over requests_by_dedupe_key (it carries attempt_id)
- * (a request without a dedupe key counts as a group of its own). That count is the one read here
- * that grows with the store (docs/BENCHMARKS.md, scale).
+ * each checked with one probe), and the number of groups from the counters (a request without a
+ * dedupe key counts as a group of its own; docs/BENCHMARKS.md, scale).
  */
 function received(filter: TimelineFilter): { count: Statement; page: Statement } {
   const where = [RECEIVED_REQUEST]
@@ -230,13 +229,14 @@ function received(filter: TimelineFilter): { count: Statement; page: Statement }
   }
   const conditions = where.join(' AND ')
   return {
-    count: {
-      sql: filter.search
-        ? `SELECT COUNT(*) FROM (SELECT DISTINCT r.endpoint_id, r.dedupe_key FROM requests r WHERE ${conditions})`
-        : `SELECT COALESCE(SUM(CASE WHEN dedupe_key IS NULL THEN n ELSE 1 END), 0)
-             FROM (SELECT r.dedupe_key, COUNT(*) AS n FROM requests r WHERE ${conditions} GROUP BY r.endpoint_id, r.dedupe_key)`,
-      params,
-    },
+    // Searched: the groups whose key starts with the text (a range of requests_by_key_nocase).
+    // Otherwise the counters the triggers keep (count-definitions.ts, REQUEST_COUNTS_SQL): a few
+    // rows, whatever the history holds.
+    count: filter.search
+      ? { sql: `SELECT COUNT(*) FROM (SELECT DISTINCT r.endpoint_id, r.dedupe_key FROM requests r WHERE ${conditions})`, params }
+      : filter.endpointId
+        ? { sql: 'SELECT COALESCE(SUM(received_rows), 0) FROM request_counts WHERE endpoint_key = ?', params: [filter.endpointId] }
+        : { sql: 'SELECT COALESCE(SUM(received_rows), 0) FROM request_counts', params: [] },
     page: {
       sql: `SELECT 'r' AS kind, r.id AS ref, r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) AS gkey, r.received_at AS first_at
               FROM requests r ${walk} WHERE ${conditions} AND ${FIRST_OF_GROUP} ORDER BY r.received_at DESC, r.id DESC`,

@@ -11,23 +11,28 @@ export function savesToPath(): boolean {
   return bridge()?.saveFile !== undefined
 }
 
-/** Saves text under a suggested name; resolves to where it went (a path, or the download's name), null when cancelled. */
-export async function saveTextFile(options: { title: string; defaultName: string; text: string; mime?: string }): Promise<string | null> {
-  const native = bridge()
-  if (native?.saveFile) return native.saveFile({ title: options.title, defaultName: options.defaultName, text: options.text })
-  const url = URL.createObjectURL(new Blob([options.text], { type: options.mime ?? 'application/json' }))
+/** Saves bytes as a download under a suggested name (the window's downloads ask where, as a browser does). */
+export function saveBlob(defaultName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob)
   try {
     const a = document.createElement('a')
     a.href = url
-    a.download = options.defaultName
+    a.download = defaultName
     a.rel = 'noopener'
     document.body.appendChild(a)
     a.click()
     a.remove()
   } finally {
     // The download has its own copy once started.
-    setTimeout(() => URL.revokeObjectURL(url), 10_000)
+    setTimeout(() => URL.revokeObjectURL(url), 60_000)
   }
+}
+
+/** Saves text under a suggested name; resolves to where it went (a path, or the download's name), null when cancelled. */
+export async function saveTextFile(options: { title: string; defaultName: string; text: string; mime?: string }): Promise<string | null> {
+  const native = bridge()
+  if (native?.saveFile) return native.saveFile({ title: options.title, defaultName: options.defaultName, text: options.text })
+  saveBlob(options.defaultName, new Blob([options.text], { type: options.mime ?? 'application/json' }))
   return options.defaultName
 }
 

@@ -44,3 +44,19 @@ export function spreadLabels(points: readonly number[], widths: readonly number[
   }
   return centres
 }
+
+/**
+ * Runs of marks one pill would cover: consecutive marks with the same label, each within the pill
+ * of the run's first mark (they happened within a pill's width of time at this zoom), as
+ * [first, last] index pairs in order; a lone mark is a run of one. A run is drawn as one mark with
+ * its count ("503 ×3"), so fast retries can be counted without zooming. Input in x order.
+ */
+export function crowdedRuns(xs: readonly number[], labels: readonly string[], gap = 2): [number, number][] {
+  const runs: [number, number][] = []
+  xs.forEach((x, i) => {
+    const run = runs[runs.length - 1]
+    if (run && labels[i] === labels[run[0]] && x < (xs[run[0]] as number) + pillWidth(labels[run[0]] ?? '') + gap) run[1] = i
+    else runs.push([i, i])
+  })
+  return runs
+}

@@ -21,7 +21,7 @@ export const useApp = create<AppState>(() => ({
   timeline: emptyTimeline,
   timelineLoading: false,
   filter: {},
-  following: null,
+  hiddenArrivals: new Map(),
   view: 'timeline',
   layout: 'timeline',
   selection: null,
@@ -33,7 +33,6 @@ export const useApp = create<AppState>(() => ({
   picked: new Set(),
   dialog: null,
   ranText: null,
-  verdicts: new Map(),
   ghosts: new Map(),
   toasts: [],
 }))

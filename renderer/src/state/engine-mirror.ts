@@ -5,9 +5,8 @@ import type { EventName, EventMessage, EventPayloads, Snapshot, TimelineRow } fr
 import type { ConnectionState, EngineClient } from '../transport/client'
 import { useApp, type AppState } from './app-store'
 import { applyUpserts } from './timeline-model'
-import { clockKey } from './clock-groups'
-import { reloadTimeline, showOnTimeline } from './timeline-rows'
-import { verdictsOf } from './row-verdicts'
+import { noteArrivals } from './hidden-arrivals'
+import { arrivalView, reloadTimeline } from './timeline-rows'
 import { toast } from './toasts'
 
 export interface EngineMirror {
@@ -39,9 +38,7 @@ export async function loadSnapshot(): Promise<void> {
   if (!client) return
   try {
     const snapshot = await client.call('snapshot', {})
-    // A run that finished before this window connected still marks its rows.
-    const report = snapshot.scenarioRun?.report
-    useApp.setState({ snapshot, loadError: null, ...(report ? { verdicts: verdictsOf(report) } : {}) })
+    useApp.setState({ snapshot, loadError: null })
   } catch (error) {
     useApp.setState({ loadError: error instanceof Error ? error.message : String(error) })
   }
@@ -77,14 +74,16 @@ export function applyBatch(batch: EventMessage[]): void {
         break
       default:
         if (snapshot) snapshot = { ...snapshot, ...snapshotPart(event) }
-        if (event.name === 'scenario.progress' && event.payload.report) patch.verdicts = verdictsOf(event.payload.report)
     }
   }
   if (snapshot !== useApp.getState().snapshot) patch.snapshot = snapshot
-  noticeClocks(upserts, snapshot)
-  if (upserts.length > 0 && !reset) {
-    const { timeline, filter } = useApp.getState()
-    patch.timeline = applyUpserts(timeline, upserts, filter)
+  noticeSimulations(upserts, snapshot)
+  if (upserts.length > 0) {
+    const state = useApp.getState()
+    if (!reset) patch.timeline = applyUpserts(state.timeline, upserts, state.filter)
+    // What the view hides is counted even when the list is read again: it stays hidden there too.
+    const hidden = noteArrivals(state.hiddenArrivals, upserts, arrivalView(state))
+    if (hidden !== state.hiddenArrivals) patch.hiddenArrivals = hidden
   }
   if (upserts.length > 0 || reset) patch.storeVersion = useApp.getState().storeVersion + 1
   if (Object.keys(patch).length > 0) useApp.setState(patch)
@@ -92,15 +91,10 @@ export function applyBatch(batch: EventMessage[]): void {
 }
 
 const askedSimulations = new Set<string>()
-/** A row of a simulation the snapshot does not list yet: read the snapshot again for its name; a followed row: show its clock. */
-function noticeClocks(rows: TimelineRow[], snapshot: Snapshot | null): void {
-  const following = useApp.getState().following
+/** A row of a simulation the snapshot does not list yet: read the snapshot again for its name. */
+function noticeSimulations(rows: TimelineRow[], snapshot: Snapshot | null): void {
   let unknown = false
   for (const row of rows) {
-    if (following !== null && row.eventId === following) {
-      useApp.setState({ following: null })
-      void showOnTimeline({ clock: clockKey(row.clock) })
-    }
     if (row.clock.kind !== 'simulated' || !snapshot) continue
     const id = row.clock.simulationId
     if (askedSimulations.has(id) || snapshot.simulations.some((s) => s.id === id)) continue

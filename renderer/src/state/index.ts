@@ -2,6 +2,7 @@
 export * from './app-store'
 export * from './engine-mirror'
 export * from './frame-applier'
+export * from './hidden-arrivals'
 export * from './row-verdicts'
 export * from './timeline-rows'
 export * from './toasts'

@@ -1,35 +1,42 @@
-// What runs and checks draw on the timeline's rows: the last scenario run's verdicts, and the
-// sender check's expected attempt times (ghosts) beside the real marks.
-import type { ScenarioReport } from '../../../shared/scenario'
+// What runs and checks draw on rows: a scenario run's verdicts on its own deliveries, and the
+// sender check's expected attempt times (ghosts) beside the real marks of the timeline.
+import type { ReportDelivery, ScenarioReport } from '../../../shared/scenario'
 
-/** A verdict drawn on the timeline rows a scenario's expectations are about (by event id). */
+/** A run's verdict on one of its own deliveries. */
 export interface RowVerdict {
   ok: boolean
-  /** One line per expectation about this row. */
+  /** One line per expectation about this delivery. */
   lines: string[]
 }
 
 export interface RowVerdicts {
-  /** Event id → the last scenario run's verdict on it. */
-  verdicts: ReadonlyMap<string, RowVerdict>
   /** Event key → expected attempt times (the sender check's ghosts). */
   ghosts: ReadonlyMap<string, number[]>
 }
 
-/** Per event id, the verdicts of the expectations about its deliveries (✓ only when all hold). */
-export function verdictsOf(report: ScenarioReport): Map<string, RowVerdict> {
-  const out = new Map<string, RowVerdict>()
+/**
+ * Per delivery of the run (its `delivery_id` in the report), the verdicts of the expectations about
+ * it (✓ only when all hold). Keyed by the run's own deliveries, never by event id: a run from the UI
+ * keeps a store of its own, so a timeline row that shares an event id with one of its deliveries
+ * (the live request it was recorded from, another sender's) is not the run's and gets no mark.
+ * An expectation names its delivery as the engine finds it: the event to the subscription, the
+ * duplicate fault's copy or not, the n-th resend or not.
+ */
+export function verdictsOf(report: ScenarioReport): Map<number, RowVerdict> {
+  const out = new Map<number, RowVerdict>()
   for (const e of report.expectations) {
     const about = e.subject
     if (about.kind !== 'delivery') continue
-    // The report's deliveries of that scenario event to that subscription carry the event ids.
-    for (const d of report.deliveries) {
-      if (d.event !== about.event || d.subscription !== about.subscription) continue
-      const v = out.get(d.event_id) ?? { ok: true, lines: [] }
-      v.ok &&= e.ok
-      v.lines.push(`${e.ok ? '✓' : '✗'} ${about.field}${e.ok ? '' : ` — ${e.message}`}`)
-      out.set(d.event_id, v)
-    }
+    const d = report.deliveries.find((d) => isAbout(d, about))
+    if (!d) continue
+    const v = out.get(d.delivery_id) ?? { ok: true, lines: [] }
+    v.ok &&= e.ok
+    v.lines.push(`${e.ok ? '✓' : '✗'} ${about.field}${e.ok ? '' : ` — ${e.message}`}`)
+    out.set(d.delivery_id, v)
   }
   return out
 }
+
+type DeliverySubject = Extract<ScenarioReport['expectations'][number]['subject'], { kind: 'delivery' }>
+const isAbout = (d: ReportDelivery, about: DeliverySubject) =>
+  d.event === about.event && d.subscription === about.subscription && (d.duplicate_of !== null) === about.copy && (d.resend ?? null) === (about.resend ?? null)

@@ -1,16 +1,17 @@
-// The timeline's rows as read from the engine under the filter, a page at a time, and the links
-// that show a thing on the timeline (its filter, then its clock).
-import type { TimelineFilter } from '../../../shared/contract'
-import { useApp } from './app-store'
+// The timeline's rows as read from the engine under the filter, a page at a time, the rows that
+// arrived while the filter hid them, and the links that show a thing on the timeline.
+import type { TimelineFilter, TimelineRow } from '../../../shared/contract'
+import { useApp, type AppState } from './app-store'
 import { appendPage, emptyTimeline, type TimelineModel } from './timeline-model'
-import { clockKey, sharedClock } from './clock-groups'
+import { latestArrival, revealingFilter, stillHidden, type ArrivalView } from './hidden-arrivals'
+import { sharedClock } from './clock-groups'
 
 export interface TimelineRows {
   timeline: TimelineModel
   timelineLoading: boolean
   filter: TimelineFilter
-  /** An event whose row, once it arrives, the timeline switches to (its clock): "Try the loop". */
-  following: string | null
+  /** Rows that arrived (or moved) while the filter hid them, by key, in the order they first arrived (hidden-arrivals.ts). */
+  hiddenArrivals: ReadonlyMap<string, TimelineRow>
 }
 
 const PAGE = 300
@@ -50,39 +51,45 @@ export async function loadMoreRows(): Promise<void> {
 export function setFilter(patch: Partial<TimelineFilter>): void {
   // Another clock is another axis: a zoom or pan chosen on the last one means nothing on it.
   const axis = 'clock' in patch && patch.clock !== useApp.getState().filter.clock ? { window: null, live: true } : {}
-  useApp.setState((s) => ({ filter: clean({ ...s.filter, ...patch }), selection: null, ...axis }))
+  useApp.setState((s) => {
+    const filter = clean({ ...s.filter, ...patch })
+    return { filter, selection: null, hiddenArrivals: stillHidden(s.hiddenArrivals, filter), ...axis }
+  })
   void reloadTimeline()
 }
 
 /**
  * What every "show / watch on timeline" link does: exactly the filter that names the thing (no
- * filter left from before that could hide its rows), and once its rows are read, the clock they
- * are on when they share one (else they show grouped by clock).
+ * filter left from before that could hide its rows). It picks no clock: rows on one clock read on
+ * that clock's axis anyway, and traffic on another clock that arrives later must show beside them
+ * (grouped, one axis each), not be hidden by a clock the person never picked (docs/ui.md).
  */
 export async function showOnTimeline(filter: TimelineFilter): Promise<void> {
   const wanted = clean(filter)
-  useApp.setState({ view: 'timeline', filter: wanted, selection: null, window: null, live: true })
+  useApp.setState((s) => ({ view: 'timeline', filter: wanted, selection: null, window: null, live: true, hiddenArrivals: stillHidden(s.hiddenArrivals, wanted) }))
   await reloadTimeline()
-  const { timeline, filter: current } = useApp.getState()
-  if (current !== wanted || wanted.clock) return // changed again meanwhile, or the clock was named
-  const key = timeline.rows.length === timeline.total ? sharedClock(timeline.rows) : null
-  // Every matching row is loaded and on this clock: narrowing to it hides nothing.
-  if (key) useApp.setState({ filter: { ...wanted, clock: key } })
 }
 
-/** Shows an event's simulation on the timeline as soon as its row arrives (after "Try the loop"). */
-export function follow(eventId: string): void {
-  const { timeline } = useApp.getState()
-  const row = timeline.rows.find((r) => r.eventId === eventId)
-  if (row) void showOnTimeline({ clock: clockKey(row.clock) })
-  else {
-    useApp.setState({ following: eventId })
-    void showOnTimeline({})
-  }
+/** What the timeline shows now, for counting what it hides: the filter and, with Live off, the window on its one clock (the table has no window). */
+export function arrivalView(s: Pick<AppState, 'filter' | 'live' | 'window' | 'relative' | 'timeline' | 'layout'>): ArrivalView {
+  const window = s.live || s.layout !== 'timeline' ? null : s.window
+  return { filter: s.filter, window, relative: s.relative, axisClock: window ? (s.filter.clock ?? sharedClock(s.timeline.rows)) : null }
+}
+
+/**
+ * The notice's one click: the view that shows the rows that arrived hidden, with the latest of
+ * them selected (scrolled to, and open in the inspector).
+ */
+export async function showHiddenArrivals(): Promise<void> {
+  const { hiddenArrivals, filter } = useApp.getState()
+  const latest = latestArrival(hiddenArrivals)
+  if (!latest) return
+  await showOnTimeline(revealingFilter(hiddenArrivals, filter))
+  if (useApp.getState().timeline.index.has(latest.key)) useApp.setState({ selection: { rowKey: latest.key } })
 }
 
 export function clearFilters(): void {
-  useApp.setState({ filter: {}, selection: null })
+  useApp.setState({ filter: {}, selection: null, hiddenArrivals: new Map() })
   void reloadTimeline()
 }
 

@@ -1,7 +1,7 @@
 // The renderer's side of shared/contract/messages.ts: typed command calls over the control WebSocket, and
 // pushed event batches handed on as they arrive (the stores apply them once per frame).
 import type { HookloopBridge } from '../../../shared/bridge'
-import { CONTROL_PATH, type CommandName, type CommandRequest, type CommandResponse, type ErrorCode, type EventMessage, type ServerFrame } from '../../../shared/contract'
+import { BODY_UPLOAD_PATH, CONTROL_PATH, requestBodyPath, TOKEN_HEADER, type UploadedBody, type CommandName, type CommandRequest, type CommandResponse, type ErrorCode, type EventMessage, type ServerFrame } from '../../../shared/contract'
 
 export type ConnectionState = { state: 'connecting' } | { state: 'open' } | { state: 'closed'; reason: string; retryInMs: number }
 
@@ -9,6 +9,10 @@ export interface EngineClient {
   call<C extends CommandName>(name: C, req: CommandRequest<C>): Promise<CommandResponse<C>>
   onEvents(listener: (batch: EventMessage[]) => void): () => void
   onConnection(listener: (state: ConnectionState) => void): () => void
+  /** A captured request's whole stored body, over HTTP (a frame carries only its start). */
+  downloadRequestBody(requestId: number): Promise<Blob>
+  /** Uploads a new body (a file's bytes) for `request.resend`'s `bodyUpload`. */
+  uploadBody(bytes: Blob): Promise<UploadedBody>
   close(): void
 }
 
@@ -92,6 +96,13 @@ export function createEngineClient(address: EngineAddress, WebSocketImpl: typeof
 
   open()
 
+  // The same engine's HTTP side: ws://host → http://host, the token in a header.
+  async function http(path: string, init: RequestInit = {}): Promise<Response> {
+    const response = await fetch(`${address.socketOrigin.replace(/^ws/, 'http')}${path}`, { ...init, headers: { [TOKEN_HEADER]: address.token } })
+    if (!response.ok) throw new Error((await response.text()).trim() || `the engine answered ${response.status}`)
+    return response
+  }
+
   return {
     call(name, req) {
       const id = nextId++
@@ -109,6 +120,12 @@ export function createEngineClient(address: EngineAddress, WebSocketImpl: typeof
     onConnection(listener) {
       connectionListeners.add(listener)
       return () => connectionListeners.delete(listener)
+    },
+    async downloadRequestBody(requestId) {
+      return (await http(requestBodyPath(requestId))).blob()
+    },
+    async uploadBody(bytes) {
+      return (await (await http(BODY_UPLOAD_PATH, { method: 'POST', body: bytes })).json()) as UploadedBody
     },
     close() {
       closed = true

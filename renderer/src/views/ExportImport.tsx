@@ -6,7 +6,7 @@ import type { ExportFormat, ReplayResult, ImportedScenarioView } from '../../../
 import { openTextFile, saveTextFile, savesToPath } from '../lib/files'
 import { run, toast, useApp } from '../state'
 import { currentExportSelection, useExportCount } from '../state/export-selection'
-import { countText } from '../../../shared/contract'
+import { countText, STAND_IN_SIGNATURE_NOTE } from '../../../shared/contract'
 import type { SchemeId } from '../../../shared/signatures'
 import { endpointChoices, named, Select } from './Select'
 
@@ -186,6 +186,11 @@ export function ImportDialog() {
                   <strong>{r.label}</strong> → now {r.outcome}
                   {r.same === true ? ', the same answer' : r.same === false ? `, not the ${r.original_outcome ?? 'original'} it got then` : ''}
                   {r.error ? <div className="error-text">{r.error}</div> : null}
+                  {r.signed_with_stand_in && (
+                    <div className="hint" data-testid="replay-stand-in">
+                      Re-{STAND_IN_SIGNATURE_NOTE}
+                    </div>
+                  )}
                   {r.dropped_redacted.length > 0 && <div className="hint">Dropped redacted headers: {r.dropped_redacted.join(', ')} (tick Re-sign to sign afresh)</div>}
                 </span>
               </li>
@@ -195,7 +200,9 @@ export function ImportDialog() {
         {made && (
           <div className="hint" style={{ marginTop: 8 }} data-testid="import-scenario-saved">
             <div>
-              Scenario saved to <span className="mono">{made.where}</span>: {made.events} event{made.events === 1 ? '' : 's'}, {made.expectations} expectation{made.expectations === 1 ? '' : 's'} from what was observed.
+              Scenario saved to <span className="mono">{made.where}</span>: {made.events} event{made.events === 1 ? '' : 's'}
+              {made.resends > 0 ? `, ${made.resends} resend${made.resends === 1 ? '' : 's'}` : ''}, {made.expectations} expectation{made.expectations === 1 ? '' : 's'} from what was observed (as
+              the run counts them).
             </div>
             <div>
               Run it: <span className="mono" data-testid="import-scenario-command">hookloop run {made.fileName}{made.secrets.map((s) => ` --secret ${s}=…`).join('')}</span>

@@ -2,7 +2,7 @@
 // sent us, exactly what went on to your app, what your app answered (or why it did not), and what
 // the sender was answered — then each leg in full (headers, bodies, truncation marked), and Resend.
 import { useState } from 'react'
-import type { ForwardLegView, RequestDetail, RowClock } from '../../../shared/contract'
+import { formatBytes, type ForwardLegView, type RequestDetail, type RowClock } from '../../../shared/contract'
 import { decodeBase64 } from '../lib/body'
 import { formatDuration } from '../lib/format'
 import { formatMoment, formatMomentWithWall } from '../state/clock-groups'
@@ -139,7 +139,11 @@ function LegDetail({ leg, clock }: { leg: ForwardLegView; clock: RowClock }) {
           <dd>{formatMoment(clock, leg.sentAt)}</dd>
         </dl>
         <Headers title="Headers" headers={leg.request.headers} />
-        <Body title={`Body (${sent.length} bytes)`} bytes={sent} testId="leg-request-body" />
+        <Body
+          title={`Body (${leg.request.bodySize.toLocaleString('en-US')} bytes${sent.length < leg.request.bodySize ? `; the first ${formatBytes(sent.length)} shown` : ''})`}
+          bytes={sent}
+          testId="leg-request-body"
+        />
       </div>
       <div className="leg-column">
         <div className="section-title">Your app’s answer</div>

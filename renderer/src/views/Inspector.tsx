@@ -1,10 +1,11 @@
 // The selected delivery, attempt or request: headers, body (pretty / raw / hex), the response,
 // the signature verdict explained, the rule and fault applied; Retry now, Replay, Copy as cURL.
 import { Fragment, useEffect, useState } from 'react'
-import type { AttemptDetail, DeliveryDetail, RequestDetail, RowClock, TimelineRow } from '../../../shared/contract'
+import { formatBytes, requestBodyFileName, type AttemptDetail, type DeliveryDetail, type RequestDetail, type RowClock, type TimelineRow } from '../../../shared/contract'
 import { run, toast, useApp } from '../state'
 import { formatBothTimes, formatDurationOn, formatMoment, formatMomentWithWall } from '../state/clock-groups'
 import { decodeBase64 } from '../lib/body'
+import { saveBlob } from '../lib/files'
 import { Body, Headers } from './InspectorParts'
 import { ForwardLegs } from './ForwardLegs'
 import { curlCommand } from '../../../shared/curl'
@@ -218,7 +219,13 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
     <>
       {showActions && (
         <div className="row">
-          <button className="btn" data-testid="copy-curl" onClick={() => void copy(curlCommand({ method: request.method, url, headers: request.headers, body }), 'cURL command copied')}>
+          <button
+            className="btn"
+            data-testid="copy-curl"
+            disabled={body.length < request.bodyStoredBytes}
+            title={body.length < request.bodyStoredBytes ? 'The body is too big to paste: download it, and send it with curl --data-binary @file' : undefined}
+            onClick={() => void copy(curlCommand({ method: request.method, url, headers: request.headers, body }), 'cURL command copied')}
+          >
             Copy as cURL
           </button>
         </div>
@@ -269,7 +276,7 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
         )}
       </section>
       <Headers title="Headers" headers={request.headers} />
-      <Body title={`Body (${request.bodySize} bytes${request.bodyTruncated ? ', truncated' : ''})`} bytes={body} />
+      <RequestBody request={request} start={body} />
       <section>
         <div className="section-title">Our response</div>
         <dl className="kv">
@@ -283,6 +290,43 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
     </>
   )
   return showActions ? <div className="inspector-body">{content}</div> : content
+}
+
+/** The body as stored: a big one shows its start (the command's answer carries no more) and downloads whole. */
+function RequestBody({ request, start }: { request: RequestDetail; start: Uint8Array }) {
+  const [busy, setBusy] = useState(false)
+  const partial = start.length < request.bodyStoredBytes
+  const download = async () => {
+    const client = useApp.getState().client
+    if (!client) return
+    setBusy(true)
+    try {
+      saveBlob(requestBodyFileName(request.id), await client.downloadRequestBody(request.id))
+    } catch (e) {
+      toast('error', `Could not download the body: ${e instanceof Error ? e.message : String(e)}`)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const size = `${request.bodySize.toLocaleString('en-US')} bytes${request.bodySize >= 1000 ? `, ${formatBytes(request.bodySize)}` : ''}`
+  const stored = request.bodyTruncated ? `; ${formatBytes(request.bodyStoredBytes)} stored (truncated)` : ''
+  return (
+    <>
+      <Body title={`Body (${size}${stored})`} bytes={start} />
+      <div className="row" data-testid="body-size" data-bytes={request.bodySize}>
+        {partial && (
+          <span className="hint" data-testid="body-partial">
+            Showing the first {formatBytes(start.length)} of {formatBytes(request.bodyStoredBytes)}: download it to see all of it.
+          </span>
+        )}
+        {request.bodyStoredBytes > 0 && (
+          <button className="btn small" disabled={busy} onClick={() => void download()} data-testid="body-download">
+            {busy ? 'Downloading…' : 'Download the whole body'}
+          </button>
+        )}
+      </div>
+    </>
+  )
 }
 
 function Verdict({ request }: { request: RequestDetail }) {

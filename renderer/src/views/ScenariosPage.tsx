@@ -6,8 +6,9 @@ import type { ScenarioReport } from '../../../shared/scenario'
 import { parseScenario } from '../../../shared/scenario'
 import { openTextFile, saveTextFile } from '../lib/files'
 import { formatDuration } from '../lib/format'
-import { run, toast, useApp } from '../state'
+import { run, toast, useApp, verdictsOf } from '../state'
 import { EmptyCard } from './Page'
+import { VerdictMark } from './badges'
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`
@@ -162,12 +163,13 @@ function RunCard() {
 }
 
 function ReportView({ report }: { report: ScenarioReport }) {
+  const verdicts = useMemo(() => verdictsOf(report), [report])
   const longest = Math.max(1, ...report.deliveries.flatMap((d) => d.attempts.map((a) => a.at_ms)))
   return (
     <>
       <div className="hint">
         {formatDuration(report.clock_ms)} of scenario time in {formatDuration(Math.round(report.wall_ms))}
-        {report.incomplete ? ` — ${report.incomplete}` : ''}. Rows on the Timeline with the same event ids carry ✓ / ✗.
+        {report.incomplete ? ` — ${report.incomplete}` : ''}. The run kept a store of its own: its deliveries are the rows below, each with its ✓ / ✗; a Timeline row that shares an event id with one is not the run&apos;s, and carries no mark.
       </div>
       <ul className="checks-list" data-testid="expectations">
         {report.expectations.map((e) => (
@@ -190,11 +192,10 @@ function ReportView({ report }: { report: ScenarioReport }) {
       </ul>
       <div>
         {report.deliveries.map((d) => {
-          const mine = report.expectations.filter((e) => e.label.startsWith(`${d.event} → ${d.subscription}${d.duplicate_of === null ? ':' : ' (copy):'}`))
-          const ok = mine.every((e) => e.ok)
+          const verdict = verdicts.get(d.delivery_id)
           return (
-            <div key={d.delivery_id} className="row" style={{ flexWrap: 'nowrap', borderTop: '1px solid var(--border)' }} data-testid="run-delivery">
-              {mine.length > 0 && <span className={`vmark ${ok ? 'ok' : 'fail'}`}>{ok ? '✓' : '✗'}</span>}
+            <div key={d.delivery_id} className="row" style={{ flexWrap: 'nowrap', borderTop: '1px solid var(--border)' }} data-testid="run-delivery" data-event-id={d.event_id}>
+              {verdict && <VerdictMark verdict={verdict} />}
               <span className="mono ellipsis" style={{ width: 220 }} title={d.event_id}>
                 {d.event} → {d.subscription}
                 {d.duplicate_of === null ? '' : ' (copy)'} · {d.status}

@@ -10,7 +10,6 @@ export function TableView() {
   const rows = useApp((s) => s.timeline.rows)
   const selectedKey = useApp((s) => s.selection?.rowKey ?? null)
   const picked = useApp((s) => s.picked)
-  const verdicts = useApp((s) => s.verdicts)
   const { viewport, onScroll, first, last, totalHeight } = useVirtualRows(rows.length, loadMoreRows)
   const visible = rows.slice(first, last)
   return (
@@ -24,9 +23,7 @@ export function TableView() {
       </div>
       <div className="tl-viewport" ref={viewport} onScroll={onScroll}>
         <div style={{ height: totalHeight, position: 'relative' }}>
-          {visible.map((row, offset) => {
-            const verdict = verdicts.get(row.eventId)
-            return (
+          {visible.map((row, offset) => (
             <div
               key={row.key}
               className={`vt-row${row.key === selectedKey ? ' selected' : ''}${picked.has(row.key) ? ' picked' : ''}`}
@@ -38,7 +35,7 @@ export function TableView() {
             >
               <span className="mono ellipsis row" style={{ flexWrap: 'nowrap' }} title={row.eventId}>
                 <span className="ellipsis">{row.eventId}</span>
-                <RowMarks row={row} verdict={verdict} />
+                <RowMarks row={row} />
               </span>
               <span className="ellipsis">{row.eventType || '—'}</span>
               <span>
@@ -49,8 +46,7 @@ export function TableView() {
               <span className="mono">{row.lastAt === null ? '—' : formatMoment(row.clock, row.lastAt)}</span>
               <span className="mono">{row.nextAt === null ? '—' : formatMoment(row.clock, row.nextAt)}</span>
             </div>
-            )
-          })}
+          ))}
         </div>
       </div>
     </div>

@@ -56,7 +56,6 @@ export function Timeline() {
   const rows = useApp((s) => s.timeline.rows)
   const selectedKey = useApp((s) => s.selection?.rowKey ?? null)
   const selectedMark = useApp((s) => s.selection?.mark?.id ?? null)
-  const verdicts = useApp((s) => s.verdicts)
   const ghosts = useApp((s) => s.ghosts)
   const picked = useApp((s) => s.picked)
   const relative = useApp((s) => s.relative)
@@ -146,7 +145,6 @@ export function Timeline() {
       width={trackWidth}
       relative={relative}
       ticks={ticks}
-      verdict={verdicts.get(row.eventId)}
       ghosts={ghosts.get(row.eventId)}
       picked={picked.has(row.key)}
       forwarding={row.endpointId !== null && forwarding.has(row.endpointId)}

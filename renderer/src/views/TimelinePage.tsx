@@ -2,10 +2,11 @@
 // empty state with "Try the loop".
 import { useMemo, useState } from 'react'
 import type { SimulationView, TimelineRow } from '../../../shared/contract'
-import { clearFilters, follow, run, setFilter, toast, useApp } from '../state'
+import { clearFilters, run, setFilter, showOnTimeline, toast, useApp } from '../state'
 import { clockKey, clockLabel, sharedClock, WALL } from '../state/clock-groups'
 import type { Choice } from './Select'
 import { Legend } from './badges'
+import { HiddenArrivalsNotice } from './HiddenArrivalsNotice'
 import { TableView } from './TableView'
 import { panBy, Timeline, zoomBy } from './Timeline'
 import { named, Select } from './Select'
@@ -24,6 +25,7 @@ export function TimelinePage() {
     <div className="main" style={{ flex: 1 }}>
       <ClockPicker />
       <Toolbar />
+      <HiddenArrivalsNotice />
       {loaded === 0 && loading ? (
         <div className="center">
           <span className="spinner" /> Loading the timeline…
@@ -180,7 +182,8 @@ export function FirstRun() {
     setBusy(false)
     if (result) {
       toast('ok', `Sent ${result.eventId}: watch its four attempts arrive on the loop's virtual clock`)
-      follow(result.eventId)
+      // Every clock: the loop's rows read on its axis, and real traffic after it shows beside them.
+      void showOnTimeline({})
     }
   }
   return (

@@ -67,10 +67,9 @@ function shortReason(reason: SignatureBadge['reason']): string {
 }
 
 /**
- * `count` is the arrivals of the event id beyond the first; the badge counts arrivals, like the
- * receiver's "duplicate #2", so it only appears from ×2 up (a single arrival is no duplicate).
+ * A row's duplicate arrivals (shared/contract/counts.ts): the arrivals of the event id beyond the
+ * first, the same number its subscription's card adds up; three arrivals read "2 dup" (README).
  */
-/** A row's duplicate arrivals (shared/contract/counts.ts): the same number its subscription's card adds up. */
 export function DuplicateBadge({ count }: { count: number }) {
   if (count <= 0) return null
   return (
@@ -80,18 +79,22 @@ export function DuplicateBadge({ count }: { count: number }) {
   )
 }
 
-/** What a row says about itself wherever it is shown: signature, duplicates, the last run's verdict. */
-export function RowMarks({ row, verdict }: { row: Pick<TimelineRow, 'signature' | 'duplicates'>; verdict?: RowVerdict | undefined }) {
+/** What a row says about itself wherever it is shown: signature and duplicates. */
+export function RowMarks({ row }: { row: Pick<TimelineRow, 'signature' | 'duplicates'> }) {
   return (
     <>
       <SignatureBadgeView signature={row.signature} />
       <DuplicateBadge count={row.duplicates} />
-      {verdict && (
-        <span className={`vmark ${verdict.ok ? 'ok' : 'fail'}`} title={verdict.lines.join('\n')} data-testid="row-verdict" data-ok={verdict.ok}>
-          {verdict.ok ? '✓' : '✗'}
-        </span>
-      )}
     </>
+  )
+}
+
+/** A scenario run's verdict on one of its own deliveries: ✓ when every expectation about it holds, each one in the tooltip. */
+export function VerdictMark({ verdict }: { verdict: RowVerdict }) {
+  return (
+    <span className={`vmark ${verdict.ok ? 'ok' : 'fail'}`} title={verdict.lines.join('\n')} data-testid="row-verdict" data-ok={verdict.ok}>
+      {verdict.ok ? '✓' : '✗'}
+    </span>
   )
 }
 

@@ -51,10 +51,12 @@ describe('journey: Try the loop, then real traffic, then an export', () => {
       expect.soft([request.valid, request.reason]).toEqual([1, 'ok'])
     }
 
-    // The screen: the app still follows the loop's simulation; live traffic is on the wall clock,
-    // where a person looks for it. There: a row each, signature valid, the mark at the wall time
-    // the store holds, and none of the loop's simulated rows laid on that axis.
+    // The screen: live traffic shows beside the loop's simulation with no click (no clock was
+    // picked after the loop), and on the wall clock, where a person looks for it: a row each,
+    // signature valid, the mark at the wall time the store holds, and none of the loop's
+    // simulated rows laid on that axis.
     await page.click('[data-testid=nav-timeline]')
+    await page.waitForSelector('[data-testid=clock-group][data-clock=wall]')
     await showClock(page, 'wall')
     for (const request of real) {
       const row = page.locator(rowSelector(`[data-event-id=${request.key}]`))

@@ -42,10 +42,14 @@ describe('journey: hookloop trigger into an endpoint while the app is open', () 
     expect(requests).toBe(4 + triggered.attempts.length)
     await page.locator(`[data-testid=store-size][data-requests="${requests}"]`).waitFor()
 
-    // The timeline still follows the loop's simulation: its row holds exactly its own attempts,
-    // and no chip of the trigger's (real traffic, on the wall clock) joins it.
+    // The trigger's requests reach the screen with no click: no clock was picked after the loop,
+    // so live traffic shows in a group of its own beside the loop's.
     const simulation = (await loop.getAttribute('data-clock'))!
     expect(simulation).not.toBe('wall')
+    await page.waitForSelector('[data-testid=clock-group][data-clock=wall]')
+    // On the loop's clock alone, its row holds exactly its own attempts, and no chip of the
+    // trigger's (real traffic, on the wall clock) joins it.
+    await showClock(page, simulation)
     const inLoop = await screenRows(page)
     expect.soft(inLoop.map((r) => r.eventId), 'rows on the loop’s clock').toEqual([loopEvent])
     const loopRow = inLoop.find((r) => r.eventId === loopEvent)

@@ -167,7 +167,7 @@ export interface ScreenRow {
   eventId: string
   status: string
   attempts: number
-  /** The marks' labels in order ("503", "200" …). */
+  /** The marks' labels in order ("503", "200" …), a counted mark's once per request it stands for ('' for a dot). */
   marks: string[]
   /** Arrivals beyond the first, as the row's duplicate badge says (0 without a badge). */
   duplicates: number
@@ -182,7 +182,11 @@ export function screenRows(page: Page): Promise<ScreenRow[]> {
       eventId: row.getAttribute('data-event-id') ?? '',
       status: row.getAttribute('data-status') ?? '',
       attempts: Number(row.getAttribute('data-attempts')),
-      marks: [...row.querySelectorAll('.mark[data-tone]')].map((m) => (m.textContent ?? '').trim()),
+      // A counted mark ("503 ×3": requests too close to tell apart at this zoom) stands for each of them.
+      marks: [...row.querySelectorAll('.mark[data-tone]')].flatMap((m) => {
+        const count = Number(m.getAttribute('data-count') ?? 1)
+        return count > 1 ? Array.from({ length: count }, () => m.getAttribute('data-label') ?? '') : [(m.textContent ?? '').trim()]
+      }),
       duplicates: Number(row.querySelector('[data-duplicates]')?.getAttribute('data-duplicates') ?? 0),
       signature: row.querySelector('[data-signature]')?.getAttribute('data-signature') ?? null,
     })),

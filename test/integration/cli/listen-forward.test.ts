@@ -1,4 +1,5 @@
 // `hookloop listen --forward-to` as a real process in front of a real app on loopback.
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -37,6 +38,15 @@ describe('hookloop listen --forward-to', () => {
     } finally {
       db.close()
     }
+  })
+
+  it("the banner names a forward rule's target, not only the rule's name", async () => {
+    const config = join(temp.dir, 'listen.json')
+    writeFileSync(config, JSON.stringify({ endpoints: [{ slug: 'shop', rules: [{ preset: 'fail-then-forward', n: 2, url: 'http://127.0.0.1:3999/webhooks' }] }] }))
+    const cli = await startListen(['--data', join(temp.dir, 'data'), '--config', config])
+    expect(cli.stdout).toMatch(/\/h\/shop .*rules=fail the first 2, then forward -> http:\/\/127\.0\.0\.1:3999\/webhooks/)
+    cli.kill()
+    expect(await cli.exited).toBe(0)
   })
 
   it('a target that is not http(s) is a usage error naming --forward-to', async () => {

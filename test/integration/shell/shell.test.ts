@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { installNativeBuild } from '../../../scripts/native/record.mjs'
 import { BRIDGE_CHANNELS } from '../../../shared/bridge'
-import { REPO_ROOT } from '../../support/run-cli'
+import { REPO_ROOT, runCli } from '../../support/run-cli'
+import { createEngine } from '../../../electron/engine/engine'
 
 const HARNESS = resolve(REPO_ROOT, 'test/integration/shell/launch-shell.mjs')
 const NODE_BUILD = resolve(REPO_ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node')
@@ -47,7 +48,7 @@ function appFolder(record: { electron?: string } = {}): string {
   return dir
 }
 
-function launch(args: string[], env: { appPath: string; dataDir?: string; probe?: boolean }): Promise<ShellRun> {
+function launch(args: string[], env: { appPath: string; dataDir?: string; probe?: boolean; extra?: NodeJS.ProcessEnv }): Promise<ShellRun> {
   const userData = join(scratch, `user-data-${++folders}`)
   const child = spawn(process.execPath, [HARNESS, ...args], {
     cwd: REPO_ROOT,
@@ -57,6 +58,7 @@ function launch(args: string[], env: { appPath: string; dataDir?: string; probe?
       HOOKLOOP_STAND_IN_USER_DATA: userData,
       HOOKLOOP_DATA: env.dataDir ?? join(scratch, `data-${folders}`),
       ...(env.probe ? { HOOKLOOP_SHELL_PROBE: '1' } : {}),
+      ...env.extra,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -190,6 +192,35 @@ describe('the Electron shell under a stand-in electron module', () => {
     expect(existsSync(join(dataDir, 'hookloop.db'))).toBe(true)
     expect((run.said.forks as Forks)[0]).toMatchObject({ killedByMain: true, leftRunning: false, exit: { code: 0 } })
     expect(run.code).toBe(0)
+  }, SHELL_BOUND)
+
+  it('the data key sealed with the keychain, or shared with the command line (HOOKLOOP_SHARE_DATA_KEY=1)', async () => {
+    // A folder the command line made: a signing secret sealed with the key file beside it.
+    const dataDir = join(scratch, 'shared-key-data')
+    const engine = await createEngine({ dataDir, receiver: { host: '127.0.0.1', port: 0 } })
+    engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] })
+    await engine.close()
+    // `hookloop doctor` opens every endpoint's secrets to check its row.
+    const doctor = () => runCli(['doctor', '--data', dataDir])
+
+    // The app adopts the key: sealed with the keychain, the key file removed; the commands that
+    // need it then say what sealed it and how to share it.
+    const sealed = await launch(['--smoke-test'], { appPath: appFolder(), dataDir })
+    expect(sealed.code, sealed.stderr).toBe(0)
+    expect(existsSync(join(dataDir, 'hookloop.db.key.sealed'))).toBe(true)
+    expect(existsSync(join(dataDir, 'hookloop.db.key'))).toBe(false)
+    const refused = await doctor()
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain('HOOKLOOP_SHARE_DATA_KEY=1')
+
+    // Started once with HOOKLOOP_SHARE_DATA_KEY=1, the app leaves the same key in the key file too.
+    const shared = await launch(['--smoke-test'], { appPath: appFolder(), dataDir, extra: { HOOKLOOP_SHARE_DATA_KEY: '1' } })
+    expect(shared.code, shared.stderr).toBe(0)
+    expect(existsSync(join(dataDir, 'hookloop.db.key'))).toBe(true)
+    const opened = await doctor()
+    expect(opened.stderr).toBe('')
+    expect(opened.stdout).toContain('Nothing is set aside')
+    expect(opened.code).toBe(0)
   }, SHELL_BOUND)
 
   it('--smoke-test: a store that cannot open fails with the reason and exit 1, no dialog', async () => {

@@ -1,4 +1,4 @@
-// Schema 11 on a store written before it (a real SQLite file at schema 10): each request and event
+// Schema 14 on a store written before it (a real SQLite file at schema 12): each request and event
 // gets the wall time it was stored. Real traffic was stamped on the wall clock; a request of the
 // loop was stored when its attempt started on the wall; an event with its first delivery.
 import { describe, expect, it } from 'vitest'
@@ -9,11 +9,11 @@ import { storeWrittenAt } from './support'
 const JAN = Date.UTC(2026, 0, 5, 9) // a simulation's clock
 const DEC = Date.UTC(2026, 11, 4, 13) // the wall
 
-describe('migration 11: stored_at', () => {
+describe('migration 14: stored_at', () => {
   const temp = useTempDir()
 
   it('backfills stored_at from the wall times a store already holds', () => {
-    const file = storeWrittenAt(temp.dir, 10, `
+    const file = storeWrittenAt(temp.dir, 12, `
       INSERT INTO simulations (id, mode, scale, started_at, started_wall_at, label) VALUES ('sim', 'virtual', 1, ${JAN}, ${DEC}, 'scenario x');
       INSERT INTO subscriptions (id, name, url, scheme, policy_json, created_at, updated_at) VALUES ('s', 'shop', '', 'stripe', '{}', 1, 1);
       INSERT INTO events (id, event_type, payload, created_at) VALUES ('e-sim', 'booking.created', X'7B7D', ${JAN});
@@ -26,7 +26,7 @@ describe('migration 11: stored_at', () => {
 
     const db = openDatabase({ file })
     try {
-      expect(schemaVersion(db)).toBeGreaterThanOrEqual(11)
+      expect(schemaVersion(db)).toBeGreaterThanOrEqual(14)
       expect(db.prepare('SELECT id, stored_at FROM requests ORDER BY id').all()).toEqual([
         { id: 1, stored_at: DEC + 20 },
         { id: 2, stored_at: DEC + 30 },

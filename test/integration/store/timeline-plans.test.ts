@@ -124,7 +124,9 @@ describe('timeline reads use indexes, never a pass over every request or deliver
     const found = reads.refs({ search: 'EVT_D12' }, 50)
     expect(found.refs.map((r) => r.kind)).toEqual(expect.arrayContaining(['d']))
     const plans = ran.map((r) => r.plan.join(' | ')).join('\n')
-    expect(plans).toMatch(/deliveries_by_event_nocase \(event_id>\? AND event_id<\?\)/)
+    // Lower-case ids on the index every delivery has, the others on the NOCASE index of ids with a capital.
+    expect(plans).toMatch(/deliveries_by_event \(event_id>\? AND event_id<\?\)/)
+    expect(plans).toMatch(/deliveries_by_event_with_capitals \(event_id>\? AND event_id<\?\)/)
     expect(plans).toMatch(/requests_by_key_nocase \(dedupe_key>\? AND dedupe_key<\?\)/)
     expect(found.total).toBe(11) // evt_d12 and evt_d120 … evt_d129
   })

@@ -266,7 +266,7 @@ describe('incident → scenario', () => {
     expect(same.secrets).toEqual(['HOOKLOOP_SECRET_SHOP'])
     expect(same.scenario.subscriptions?.[0]).not.toHaveProperty('secrets')
     const redacted = incidentToScenario(parseIncident(file('[redacted]', '[redacted]')))
-    expect(redacted.notes).toEqual(expect.arrayContaining([expect.stringMatching(/whether it signed with endpoint shop's secret is unknown; in the scenario it does/)]))
+    expect(redacted.notes).toEqual(expect.arrayContaining([expect.stringMatching(/its secret is redacted and the file does not mark it as another than endpoint shop's, so in the scenario it signs with shop's/)]))
   })
 
   it('files with nothing to send, and broken files, say why', () => {

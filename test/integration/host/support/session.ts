@@ -9,6 +9,8 @@ export interface HostSession {
   host: Host
   call: Call
   ws: WebSocket
+  /** The run's token, for the control server's HTTP routes. */
+  token: string
 }
 
 /**
@@ -28,7 +30,7 @@ export function useHostSessions(): () => Promise<HostSession> {
     closers.push(() => host.close())
     const { call, ws } = await connectControl(host, token)
     closers.push(async () => ws.close())
-    return { host, call, ws }
+    return { host, call, ws, token }
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { layoutLabels, spreadLabels } from '../../../../renderer/src/lib/label-layout'
-import { appLinesShown, markShapes, markSpan, pieceSpans, waitLabelFits } from '../../../../renderer/src/views/TimelineRowView'
+import type { TimelineMark } from '../../../../shared/contract'
+import { crowdedRuns, layoutLabels, spreadLabels } from '../../../../renderer/src/lib/label-layout'
+import { appLinesShown, markGroups, markShapes, markSpan, pieceSpans, waitLabelFits } from '../../../../renderer/src/views/TimelineRowView'
 
 function overlaps(a: { x: number; width: number }, b: { x: number; width: number }): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width
@@ -45,6 +46,35 @@ describe('label layout', () => {
       expect(places.filter((p) => p.shape !== 'hidden')).toHaveLength(xs.length)
       for (let lane = 0; lane < lanes; lane++) expectApart(places.flatMap((p, i) => (p.lane === lane ? [markSpan(p, labels[i]!)] : [])))
     }
+  })
+
+  it('fast retries at the right edge of a row are countable: one mark with its count, not two pills and two dots', () => {
+    // Four requests within a second at the end of a live window 720 px wide (the newest activity sits there).
+    const mark = (n: number, label: string): TimelineMark => ({ kind: 'request', id: n, n, at: n, durationMs: 3, tone: label === '200' ? 'ok' : 'retrying', label, nextAt: null })
+    for (const [labels, drawn] of [
+      [['503', '503', '503', '503'], ['503 ×4']],
+      [['503', '503', '503', '200'], ['503 ×3', '200']],
+    ] as const) {
+      const xs = [700, 702.5, 705, 709]
+      const groups = markGroups(labels.map((l, i) => mark(i + 1, l)), xs)
+      expect(groups.map((g) => g.label)).toEqual(drawn)
+      const places = markShapes(groups.map((g) => g.x), groups.map((g) => g.label), 2, 720, groups.map((g) => g.short))
+      // Every request is counted on screen: each drawn mark stands for its group's count, none hidden.
+      expect(places.every((p) => p.shape !== 'hidden')).toBe(true)
+      expect(groups.reduce((n, g) => n + g.marks.length, 0)).toBe(4)
+      for (let lane = 0; lane < 2; lane++) expectApart(places.flatMap((p, i) => (p.lane === lane ? [markSpan(p, groups[i]!.label, groups[i]!.short)] : [])))
+    }
+  })
+
+  it('a run is marks with one label within one pill of its first; a counted mark with no room keeps its count ("×3")', () => {
+    expect(crowdedRuns([0, 10, 20, 40, 45], ['503', '503', '503', '503', '200'])).toEqual([[0, 2], [3, 3], [4, 4]])
+    // Far apart, or another label in between: no run.
+    expect(crowdedRuns([0, 80, 160], ['503', '503', '503'])).toEqual([[0, 0], [1, 1], [2, 2]])
+    // With no room at its time, a counted mark is not a bare dot: it moves right as "×3", keeping its count.
+    const places = markShapes([0, 2, 3], ['500', '503 ×3', '200'], 1, 400, [null, '×3', null])
+    expect(places.map((p) => p.shape)).toEqual(['pill', 'short', 'dot'])
+    expect(places[1]!.x).toBeGreaterThan(2)
+    expectApart(places.map((p, i) => markSpan(p, ['500', '503 ×3', '200'][i]!, [null, '×3', null][i])))
   })
 
   it('only marks that would land past the track are left out (hundreds at one moment)', () => {

@@ -1,5 +1,5 @@
 // Each pushed state event replaces its own part of the window's snapshot and nothing else; a
-// scenario run's report also marks the rows its expectations are about.
+// scenario run's report marks only the run's own deliveries (on the Scenarios page), no timeline row.
 import { describe, expect, it } from 'vitest'
 import type { EventMessage, Snapshot } from '../../../../shared/contract'
 import type { ScenarioReport } from '../../../../shared/scenario'
@@ -49,10 +49,10 @@ describe('applyBatch on state events', () => {
     expect(useApp.getState().snapshot).toBeNull()
   })
 
-  it('marks the rows of a finished run with its verdicts', () => {
-    useApp.setState({ snapshot: before, verdicts: new Map() })
+  it('a finished run marks no timeline row, not even one with its event id: its rows are in a store of its own', () => {
+    useApp.setState({ snapshot: before })
     applyBatch([{ name: 'scenario.progress', payload: { state: 'passed', report } } as never])
     expect(useApp.getState().snapshot?.scenarioRun).toEqual({ state: 'passed', report })
-    expect(useApp.getState().verdicts.get('evt_1')).toEqual({ ok: true, lines: ['✓ status'] })
+    expect(Object.keys(useApp.getState())).not.toContain('verdicts')
   })
 })

@@ -1,4 +1,4 @@
-// Which timeline rows a scenario run's expectations are about, and what an export covers.
+// Which of a run's deliveries its expectations are about, and what an export covers.
 import { describe, expect, it } from 'vitest'
 import type { TimelineRow } from '../../../../shared/contract'
 import type { ScenarioReport } from '../../../../shared/scenario'
@@ -8,18 +8,45 @@ import { exportSelection } from '../../../../renderer/src/state/export-selection
 const delivery = (id: number, event: string, eventId: string, copy = false) => ({ delivery_id: id, duplicate_of: copy ? 1 : null, event, subscription: 's', event_id: eventId, event_type: 't', url: '', loop: true, status: 'succeeded' as const, attempts: [] })
 
 describe('verdictsOf', () => {
-  it('marks each event id ✓ only when every expectation about it holds, with one line each', () => {
+  const about = (event: string, field: string, copy = false, resend?: number) => ({ kind: 'delivery', event, subscription: 's', copy, ...(resend === undefined ? {} : { resend }), field })
+  const expectation = (subject: ReturnType<typeof about>, ok: boolean, message = '') => ({ path: 'p', subject, label: 'l', ok, expected: null, actual: null, message })
+
+  it('marks each of the run’s deliveries ✓ only when every expectation about it holds, with one line each', () => {
     const report = {
       deliveries: [delivery(1, 'e1', 'id-1'), delivery(2, 'e1', 'id-1', true), delivery(3, 'e2', 'id-2')],
       expectations: [
-        { path: 'expect.deliveries[0].status', subject: { kind: 'delivery', event: 'e1', subscription: 's', copy: false, field: 'status' }, label: 'e1 → s: status', ok: true, expected: 'succeeded', actual: 'succeeded', message: '' },
-        { path: 'expect.deliveries[1].attempts', subject: { kind: 'delivery', event: 'e2', subscription: 's', copy: false, field: 'attempts' }, label: 'e2 → s: attempts', ok: false, expected: 2, actual: 1, message: '1 attempts, expected 2' },
+        expectation(about('e1', 'status'), true),
+        expectation(about('e2', 'attempts'), false, '1 attempts, expected 2'),
         { path: 'expect.endpoints[0].requests', subject: { kind: 'endpoint', endpoint: 'shop', field: 'requests' }, label: 'shop: requests', ok: false, expected: 1, actual: 0, message: 'x' },
       ],
     } as unknown as ScenarioReport
     const verdicts = verdictsOf(report)
-    expect(verdicts.get('id-1')).toEqual({ ok: true, lines: ['✓ status', '✓ status'] })
-    expect(verdicts.get('id-2')).toEqual({ ok: false, lines: ['✗ attempts — 1 attempts, expected 2'] })
+    expect(verdicts.get(1)).toEqual({ ok: true, lines: ['✓ status'] })
+    expect(verdicts.get(3)).toEqual({ ok: false, lines: ['✗ attempts — 1 attempts, expected 2'] })
+    // The duplicate fault's copy shares the event id, but no expectation was about it.
+    expect(verdicts.has(2)).toBe(false)
+  })
+
+  it('keys verdicts by the run’s deliveries, never by event id: a row elsewhere with that id is not the run’s', () => {
+    const report = {
+      deliveries: [delivery(7, 'e1', 'evt_shared')],
+      expectations: [expectation(about('e1', 'status'), false, 'failed, expected succeeded')],
+    } as unknown as ScenarioReport
+    const verdicts = verdictsOf(report)
+    expect([...verdicts.keys()]).toEqual([7])
+    expect((verdicts as Map<unknown, unknown>).has('evt_shared')).toBe(false)
+  })
+
+  it('an expectation about the copy or the n-th resend marks that delivery alone', () => {
+    const report = {
+      deliveries: [delivery(1, 'e1', 'id-1'), delivery(2, 'e1', 'id-1', true), { ...delivery(3, 'e1', 'id-1'), resend: 1 }],
+      expectations: [expectation(about('e1', 'duplicates', true), false, 'not flagged'), expectation(about('e1', 'status', false, 1), true)],
+    } as unknown as ScenarioReport
+    const verdicts = verdictsOf(report)
+    expect([...verdicts.entries()]).toEqual([
+      [2, { ok: false, lines: ['✗ duplicates — not flagged'] }],
+      [3, { ok: true, lines: ['✓ status'] }],
+    ])
   })
 })
 

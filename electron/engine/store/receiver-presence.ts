@@ -1,0 +1,51 @@
+// Where the receivers running on this data folder answer. `hookloop mcp` runs no receiver of its
+// own, and the app and `hookloop serve` pick a free port: without this, the URLs it gave pointed at
+// `hookloop listen`'s default port while the receiver answered elsewhere. A receiver says where it
+// listens when it starts (one settings row per process) and takes it back when it stops; a row
+// left by a process that died is skipped (its pid no longer runs).
+import type { Database } from 'better-sqlite3'
+
+export interface ReceiverPresence {
+  url: string
+  pid: number
+  startedAt: number
+}
+
+const PREFIX = 'receiver:'
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+export function createReceiverPresence(db: Database) {
+  const upsert = db.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json')
+  const remove = db.prepare('DELETE FROM settings WHERE key = ?')
+  const all = db.prepare(`SELECT value_json FROM settings WHERE key LIKE '${PREFIX}%'`).pluck()
+  return {
+    /** This process's receiver answers at `url` (one per process: the last one started says). */
+    announce(url: string, startedAt: number): void {
+      upsert.run(`${PREFIX}${process.pid}`, JSON.stringify({ url, pid: process.pid, startedAt } satisfies ReceiverPresence))
+    },
+    withdraw(): void {
+      remove.run(`${PREFIX}${process.pid}`)
+    },
+    /** The receiver started last among those still running on the folder, if any. */
+    current(): ReceiverPresence | undefined {
+      const found = (all.all() as string[]).flatMap((json) => {
+        try {
+          const presence = JSON.parse(json) as ReceiverPresence
+          return typeof presence.url === 'string' && Number.isInteger(presence.pid) && running(presence.pid) ? [presence] : []
+        } catch {
+          return []
+        }
+      })
+      return found.sort((a, b) => b.startedAt - a.startedAt)[0]
+    },
+  }
+}

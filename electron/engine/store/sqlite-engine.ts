@@ -1,0 +1,70 @@
+// The SqlEngine over the embedded SQLite file (better-sqlite3, synchronous underneath). Prepared
+// statements are kept by their text. A transaction takes the connection for itself: calls made
+// on the engine meanwhile wait their turn, so an awaited transaction never takes in a stranger's
+// statement.
+import type { Database, Statement } from 'better-sqlite3'
+import type { SqlEngine, SqlRunResult } from './sql-engine'
+
+export function createSqliteEngine(db: Database, options: { where?: string; closeDatabase?: boolean } = {}): SqlEngine {
+  const statements = new Map<string, Statement>()
+  const prepared = (sql: string): Statement => {
+    let statement = statements.get(sql)
+    if (!statement) {
+      statement = db.prepare(sql)
+      statements.set(sql, statement)
+    }
+    return statement
+  }
+  // The connection's turn: a chain every call and transaction waits on.
+  let turn: Promise<unknown> = Promise.resolve()
+  let inTransaction = false
+  const direct = {
+    all: <T>(sql: string, params: readonly unknown[] = []) => prepared(sql).all(...params) as T[],
+    get: <T>(sql: string, params: readonly unknown[] = []) => prepared(sql).get(...params) as T | undefined,
+    run: (sql: string, params: readonly unknown[] = []): SqlRunResult => ({ changes: prepared(sql).run(...params).changes }),
+    exec: (sql: string) => void db.exec(sql),
+  }
+  const queued = <R>(work: () => R | Promise<R>): Promise<R> => {
+    const next = turn.then(work, work)
+    turn = next.catch(() => undefined)
+    return next
+  }
+  const where = options.where ?? db.name
+
+  function engineOn(useQueue: boolean): SqlEngine {
+    const call = <R>(work: () => R): Promise<R> => (useQueue ? queued(work) : Promise.resolve().then(work))
+    const self: SqlEngine = {
+      kind: 'sqlite',
+      where,
+      all: (sql, params) => call(() => direct.all(sql, params)),
+      get: (sql, params) => call(() => direct.get(sql, params)),
+      run: (sql, params) => call(() => direct.run(sql, params)),
+      exec: (sql) => call(() => direct.exec(sql)),
+      transaction: <R>(work: (tx: SqlEngine) => Promise<R>): Promise<R> => {
+        if (!useQueue) throw new Error('a transaction inside a transaction: use the tx you were given')
+        return queued(async () => {
+          if (inTransaction || db.inTransaction) throw new Error('the SQLite connection is already in a transaction')
+          inTransaction = true
+          db.exec('BEGIN IMMEDIATE')
+          try {
+            const result = await work(inside)
+            db.exec('COMMIT')
+            return result
+          } catch (error) {
+            if (db.inTransaction) db.exec('ROLLBACK')
+            throw error
+          } finally {
+            inTransaction = false
+          }
+        })
+      },
+      close: () => queued(() => {
+        statements.clear()
+        if (options.closeDatabase !== false) db.close()
+      }),
+    }
+    return self
+  }
+  const inside = engineOn(false)
+  return engineOn(true)
+}

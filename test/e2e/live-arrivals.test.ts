@@ -1,0 +1,79 @@
+// Live traffic is never hidden: after Try the loop, a real request shows on the timeline with no
+// reload and no click; while a simulation's clock, a search or a zoomed window (Live off) hides
+// them, requests that arrive are counted in a notice that says where they are and shows them in
+// one click. Real `hookloop
+// serve`, real HTTP requests to its receiver, real Chromium.
+import { describe, expect, it } from 'vitest'
+import { rowSelector, screenshot } from './support/app'
+import { browserSession } from './support/session'
+
+const session = browserSession()
+
+/** A request from outside into the loop's endpoint, as curl would send it, under its own event id. */
+async function post(receiverUrl: string, eventId: string): Promise<void> {
+  const response = await fetch(`${receiverUrl}/h/try-the-loop`, { method: 'POST', body: JSON.stringify({ type: 'ping', id: eventId }), headers: { 'content-type': 'application/json', 'x-pandoktorek-event-id': eventId } })
+  await response.arrayBuffer()
+}
+
+describe('live arrivals on the timeline', () => {
+  it('after Try the loop real traffic shows beside it; under a picked simulation or a search, a notice counts what arrived and one click shows it', async () => {
+    const { receiverUrl, page } = await session.fresh()
+    await page.click('[data-testid=try-the-loop]')
+    const loop = page.locator(rowSelector('[data-status=succeeded][data-attempts="4"]'))
+    await loop.waitFor({ timeout: 20_000 })
+    const simulation = (await loop.getAttribute('data-clock'))!
+    expect(simulation).not.toBe('wall')
+    // The loop reads on its own clock, but no clock was picked for the person: every clock shows.
+    await page.waitForSelector(`[data-testid=timeline-clock][data-clock="${simulation}"]`)
+    expect(await page.locator('[data-testid=clock-select]').inputValue()).toBe('')
+
+    // A real request after the simulation: on screen at once, in a group of its own on the wall clock.
+    await post(receiverUrl, 'live-first')
+    await page.locator(rowSelector('[data-event-id="live-first"][data-clock=wall]')).waitFor()
+    expect(await page.locator('[data-testid=clock-group]').evaluateAll((els) => els.map((e) => e.getAttribute('data-clock')))).toEqual(['wall', simulation])
+    expect(await page.locator('[data-testid=hidden-arrivals]').count()).toBe(0)
+    await screenshot(page, 'live-after-loop-grouped')
+
+    // The person picks the loop's clock; three requests arrive meanwhile: hidden, and counted.
+    await page.selectOption('[data-testid=clock-select]', simulation)
+    await page.waitForSelector(`[data-testid=timeline-clock][data-clock="${simulation}"]`)
+    for (const id of ['live-2', 'live-3', 'live-4']) await post(receiverUrl, id)
+    const notice = page.locator('[data-testid=hidden-arrivals][data-count="3"]')
+    await notice.waitFor()
+    expect(await notice.innerText()).toMatch(/^3 rows with new activity on Live traffic · wall clock, hidden by the clock picked\.\s*Show them$/)
+    expect(await page.locator(rowSelector('[data-clock=wall]')).count()).toBe(0)
+    await screenshot(page, 'live-hidden-by-clock')
+
+    // One click: the live clock, the three rows there, the latest one open in the inspector.
+    await page.click('[data-testid=hidden-arrivals-show]')
+    await page.waitForSelector('[data-testid=timeline-clock][data-clock=wall]')
+    expect(await page.locator('[data-testid=clock-select]').inputValue()).toBe('wall')
+    for (const id of ['live-2', 'live-3', 'live-4']) await page.locator(rowSelector(`[data-event-id="${id}"]`)).waitFor()
+    await page.locator(`${rowSelector('[data-event-id="live-4"]')}.selected`).waitFor()
+    expect(await page.locator('[data-testid=hidden-arrivals]').count()).toBe(0)
+    await screenshot(page, 'live-shown')
+
+    // A search hides what arrives too: the notice names it, and the click lets the search go.
+    await page.fill('#search', 'live-2')
+    await page.locator(rowSelector('[data-event-id="live-3"]')).waitFor({ state: 'detached' })
+    await post(receiverUrl, 'live-5')
+    await page.locator('[data-testid=hidden-arrivals][data-count="1"]').waitFor()
+    expect(await page.locator('[data-testid=hidden-arrivals]').innerText()).toMatch(/^1 row with new activity on Live traffic · wall clock, hidden by the search\.\s*Show it$/)
+    await page.click('[data-testid=hidden-arrivals-show]')
+    await page.locator(`${rowSelector('[data-event-id="live-5"]')}.selected`).waitFor()
+    expect(await page.locator('#search').inputValue()).toBe('')
+    expect(await page.locator('[data-testid=hidden-arrivals]').count()).toBe(0)
+
+    // Zoomed in (Live off), a request after the window shown: its row is there, its mark is not.
+    await page.click('button[title="Zoom in (+)"]')
+    await page.locator('[data-testid=live-toggle]:not(.on)').waitFor()
+    await post(receiverUrl, 'live-6')
+    await page.locator('[data-testid=hidden-arrivals][data-count="1"]').waitFor()
+    expect(await page.locator('[data-testid=hidden-arrivals]').innerText()).toMatch(/^1 row with new activity on Live traffic · wall clock, hidden by the time window shown \(Live is off\)\.\s*Show it$/)
+    await screenshot(page, 'live-hidden-by-window')
+    await page.click('[data-testid=hidden-arrivals-show]')
+    await page.locator('[data-testid=live-toggle].on').waitFor()
+    await page.locator(`${rowSelector('[data-event-id="live-6"]')}.selected .mark[data-tone]`).waitFor()
+    expect(await page.locator('[data-testid=hidden-arrivals]').count()).toBe(0)
+  })
+})

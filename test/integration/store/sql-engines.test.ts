@@ -1,0 +1,71 @@
+// The one SQL the store speaks, run on both engines: a real SQLite file and a real PostgreSQL.
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createSqliteEngine, openDatabase, openPostgresEngine, type SqlEngine, type StoreKind } from '../../../electron/engine/store'
+import { usePostgres } from '../../support/use-postgres'
+import { useTempDir } from '../../support/use-temp-dir'
+
+const postgres = usePostgres()
+const temp = useTempDir()
+let open: SqlEngine[] = []
+afterEach(async () => {
+  for (const engine of open) await engine.close()
+  open = []
+})
+
+async function engineOf(kind: StoreKind): Promise<SqlEngine> {
+  const engine =
+    kind === 'sqlite'
+      ? createSqliteEngine(openDatabase({ file: join(temp.dir, 'hookloop.db'), notice: () => undefined }))
+      : await openPostgresEngine({ url: await postgres.freshDatabase() })
+  open.push(engine)
+  await engine.exec('CREATE TABLE samples (id BIGINT PRIMARY KEY, at BIGINT NOT NULL, label TEXT, body BYTEA, ratio DOUBLE PRECISION)'.replace(/BYTEA/, kind === 'sqlite' ? 'BLOB' : 'BYTEA'))
+  return engine
+}
+
+describe.each(['sqlite', 'postgres'] as const)('the SqlEngine on %s', (kind) => {
+  it('writes and reads rows with the same values: ids and ms times as numbers, bodies as Buffers', async () => {
+    const engine = await engineOf(kind)
+    const body = Buffer.from([0, 1, 2, 255, 0x7b])
+    const at = 1_790_000_000_123
+    expect(await engine.run('INSERT INTO samples (id, at, label, body, ratio) VALUES (?, ?, ?, ?, ?)', [1, at, "it's ?", body, 0.25])).toEqual({ changes: 1 })
+    await engine.run('INSERT INTO samples (id, at) VALUES (?, ?)', [2, at + 1])
+    const row = await engine.get<{ id: number; at: number; label: string; body: Buffer; ratio: number }>('SELECT id, at, label, body, ratio FROM samples WHERE id = ?', [1])
+    expect(row).toEqual({ id: 1, at, label: "it's ?", body, ratio: 0.25 })
+    expect(Buffer.isBuffer(row?.body)).toBe(true)
+    expect(await engine.all('SELECT id FROM samples WHERE at >= ? ORDER BY id', [at])).toEqual([{ id: 1 }, { id: 2 }])
+    expect(await engine.get('SELECT id FROM samples WHERE id = ?', [99])).toBeUndefined()
+    expect(await engine.run('UPDATE samples SET label = ? WHERE at > ?', ['x', 0])).toEqual({ changes: 2 })
+  })
+
+  it('commits a transaction that resolves and rolls back one that throws', async () => {
+    const engine = await engineOf(kind)
+    await engine.transaction(async (tx) => {
+      await tx.run('INSERT INTO samples (id, at) VALUES (?, ?)', [1, 1])
+      await tx.run('INSERT INTO samples (id, at) VALUES (?, ?)', [2, 2])
+    })
+    await expect(
+      engine.transaction(async (tx) => {
+        await tx.run('INSERT INTO samples (id, at) VALUES (?, ?)', [3, 3])
+        await tx.run('INSERT INTO samples (id, at) VALUES (?, ?)', [1, 1])
+      }),
+    ).rejects.toThrow()
+    expect(await engine.all('SELECT id FROM samples ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }])
+  })
+
+  it('keeps a statement made beside an open transaction out of it', async () => {
+    const engine = await engineOf(kind)
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const transaction = engine.transaction(async (tx) => {
+      await tx.run('INSERT INTO samples (id, at) VALUES (?, ?)', [1, 1])
+      await held
+      throw new Error('roll it back')
+    })
+    const beside = engine.run('INSERT INTO samples (id, at) VALUES (?, ?)', [2, 2])
+    release()
+    await expect(transaction).rejects.toThrow('roll it back')
+    await beside
+    expect(await engine.all('SELECT id FROM samples ORDER BY id')).toEqual([{ id: 2 }])
+  })
+})

