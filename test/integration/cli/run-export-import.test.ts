@@ -49,7 +49,7 @@ describe("a run's HAR export", () => {
         }),
       ),
     )
-    const { simulation_id: simulationId, wall_at: wallAt } = entries[0]!._hookloop
+    const { simulation_id: simulationId, wall_at: wallAt } = entries[0]!._hookloop!
     expect(entries[0]!.comment).toBe(`request 1 (delivery 1 attempt 1): http_503 (time on simulation ${simulationId}'s clock, not a wall date; at ${wallAt} on the wall)`)
   })
 
