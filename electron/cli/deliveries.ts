@@ -3,14 +3,16 @@
 import { DELIVERY_STATUSES, type DeliveryListRow } from '../engine/store'
 import { listCommand } from './list-command'
 import { deliveryFilter } from './list-filters'
-import { isoSeconds } from './table'
+import { clockCell, isoSeconds } from './table'
 
 const USAGE = `Usage: hookloop deliveries [--data DIR] [filters] [--limit N] [--json]
 
 Lists the deliveries (events sent under a subscription's retry policy) of a data folder, newest
 first. The first column is the id that \`hookloop export --deliveries\` takes. EVENT ID is the id
 the consumer saw (a provider's evt_…, X-GitHub-Delivery …), HOOKLOOP ID Hookloop's own beside it
-('-' when the same); --event-id finds either. With --json: {"deliveries": [...]}.
+('-' when the same); --event-id finds either. CREATED is the wall time a delivery was made, whatever
+clock it ran on; --since reads it too. CLOCK says which clock its schedule ran on: wall, or a
+simulation's (given as time into that run, never as a date). With --json: {"deliveries": [...]}.
 {options}
 Exit status: 0 listed (none is not an error), 2 bad usage or an endpoint or subscription not in the data folder.`
 
@@ -34,6 +36,6 @@ export const deliveriesCommand = listCommand<DeliveryListRow>({
     d.status,
     String(d.attempts),
     d.lastStatusCode === null ? '-' : String(d.lastStatusCode),
-    d.simulationId === null ? 'wall' : `simulation ${d.simulationId}`,
+    clockCell(d.createdAt, { id: d.simulationId, startedAt: d.simulationStartedAt }),
   ],
 })

@@ -10,7 +10,7 @@ export const LIST_FILTER_OPTIONS = {
   endpoint: { type: 'string', value: 'E', help: "captured at, or (deliveries) made to, our endpoint E: its slug or id" },
   subscription: { type: 'string', value: 'S', help: "deliveries only: a subscription's name or id" },
   'event-id': { type: 'string', value: 'P', help: "event ids that start with P, in any ASCII case: a request's dedupe key; a delivery's id as its consumer saw it (a provider's evt_…, X-GitHub-Delivery …) or Hookloop's own" },
-  since: { type: 'string', value: 'T', help: 'from T on, on the wall clock: a duration back from now (90s, 15m, 2h, 7d, 2w) or an ISO time' },
+  since: { type: 'string', value: 'T', help: 'stored from T on, on the wall clock, whatever clock a row ran on (a simulation\'s rows too): a duration back from now (90s, 15m, 2h, 7d, 2w) or an ISO time' },
 } as const satisfies OptionSpecs
 
 export const LIMIT_OPTION = { type: 'number', whole: true, min: 1, max: LIST_LIMIT_MAX, value: 'N', help: 'at most N rows, newest first' } as const

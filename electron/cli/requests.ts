@@ -3,12 +3,15 @@
 import { REQUEST_STATUSES, type RequestListRow } from '../engine/store'
 import { listCommand } from './list-command'
 import { requestFilter, REQUEST_STATUS_HELP } from './list-filters'
-import { isoSeconds } from './table'
+import { clockCell, isoSeconds } from './table'
 
 const USAGE = `Usage: hookloop requests [--data DIR] [filters] [--limit N] [--json]
 
-Lists the captured requests of a data folder, newest first. The first column is the id that
-\`hookloop export --requests\` and \`hookloop resend\` take. With --json: {"requests": [...]}.
+Lists the captured requests of a data folder, newest stored first. The first column is the id that
+\`hookloop export --requests\` and \`hookloop resend\` take. STORED is the wall time a request
+arrived, whatever clock it ran on; --since reads it too. CLOCK says which clock the request's own
+time is on: wall, or a simulation's (given as time into that run, never as a date).
+With --json: {"requests": [...]}.
 {options}
 Exit status: 0 listed (none is not an error), 2 bad usage or an endpoint not in the data folder.`
 
@@ -24,15 +27,16 @@ export const requestsCommand = listCommand<RequestListRow>({
   statusHelp: REQUEST_STATUS_HELP,
   none: 'no captured requests match',
   rows: (reads, values, dataDir) => reads.requests(requestFilter('requests', reads, values, dataDir, Date.now())),
-  columns: ['ID', 'RECEIVED', 'ENDPOINT', 'REQUEST', 'EVENT ID', 'VERDICT', 'DUP', 'ANSWER'],
+  columns: ['ID', 'STORED', 'ENDPOINT', 'REQUEST', 'EVENT ID', 'VERDICT', 'DUP', 'ANSWER', 'CLOCK'],
   cells: (r) => [
     String(r.id),
-    isoSeconds(r.receivedAt),
+    isoSeconds(r.storedAt),
     r.endpointSlug ?? '-',
     `${r.method} ${r.path}`,
     r.eventId ?? '-',
     verdictText(r),
     r.duplicateNumber !== null && r.duplicateNumber > 1 ? `#${r.duplicateNumber}` : '-',
     r.responseStatus === null ? '-' : String(r.responseStatus),
+    clockCell(r.receivedAt, { id: r.simulationId, startedAt: r.simulationStartedAt }),
   ],
 })

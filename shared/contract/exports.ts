@@ -92,6 +92,10 @@ export interface HarHookloopFields {
   outcome: string
   verify?: { valid: boolean; reason: string } | null
   duplicate_number?: number | null
+  /** Set when startedDateTime is a simulation's time, not a wall date (docs/time.md): that simulation. */
+  simulation_id?: string
+  /** Beside a simulated startedDateTime: the wall time the exchange happened (ISO), when known. */
+  wall_at?: string
 }
 
 export interface Har {

@@ -25,8 +25,12 @@ export interface FeedEvent {
   event_type: string
   /** The `payload` of the envelope that was sent (the whole envelope when it is not JSON). */
   payload: unknown
-  /** ISO 8601 with milliseconds, UTC. */
+  /** ISO 8601 with milliseconds, UTC: on the sender's clock, a simulation's when simulation_id is set (then a simulated time, not a date). */
   created_at: string
+  /** The simulation the event was published in (a scenario run, Try the loop …); null on the wall clock. */
+  simulation_id: string | null
+  /** ISO 8601, UTC: the wall time the event was stored, whatever clock created_at is on. */
+  stored_at: string
   deliveries: FeedDelivery[]
 }
 
@@ -41,10 +45,16 @@ export interface FeedPage {
 export interface FeedQuery {
   /** Events with created_at >= this (ms); inclusive. */
   since: number | null
-  /** Continue strictly after this (created_at, event_id). */
-  after: { created_at: number; event_id: string } | null
+  /** Continue strictly after this position in the store's sequence (electron/engine/feed/cursor.ts). */
+  after: FeedAfter | null
   limit: number
 }
+
+/**
+ * A cursor's position: the last event returned and its place in the store's sequence (seq), or,
+ * for a cursor made before the feed was ordered by sequence, its created_at.
+ */
+export type FeedAfter = { seq: number; event_id: string } | { created_at: number; event_id: string }
 
 export type FeedParameter = 'updated_since' | 'limit' | 'cursor'
 

@@ -156,6 +156,10 @@ export interface RequestDetail
   response: { status: number | null; headers: HeaderPair[]; bodyBase64: string; ms: number | null }
   /** Forward mode: each request sent on to a target (forward, copy, resend), oldest first. */
   legs: ForwardLegView[]
+  /** Which clock receivedAt, response.ms and the legs' sentAt are on: a simulation's for a request one of its attempts made (docs/time.md). */
+  clock: RowClock
+  /** Wall time the request arrived (its first byte), whatever its clock. */
+  storedAt: number
 }
 
 /** One leg to a target: exactly what was sent and what the target answered (or why it did not). */
@@ -164,6 +168,7 @@ export interface ForwardLegView {
   requestId: number
   kind: ForwardLegKind
   targetUrl: string
+  /** On its request's clock (RequestDetail.clock); latencyMs is real time, whatever that clock. */
   sentAt: number
   /** The body's start (BODY_START_BYTES at most) and its whole size. */
   request: { method: string; url: string; headers: HeaderPair[]; bodyBase64: string; bodySize: number }
@@ -193,6 +198,8 @@ export interface AttemptDetail {
   fault: unknown
   /** The request our receiver captured for this attempt (loop mode). */
   requestId: number | null
+  /** Wall time it started, whatever the delivery's clock; null for attempts made before it was kept. */
+  startedWallAt: number | null
 }
 
 export interface DeliveryDetail {
@@ -211,6 +218,8 @@ export interface DeliveryDetail {
   providerEventId: { value: string; where: string } | null
   faults: unknown
   attempts: AttemptDetail[]
+  /** Which clock the attempts' startedAt and nextAttemptAt are on: the delivery's simulation's, or wall. */
+  clock: RowClock
 }
 
 export interface DedupePresetView extends PresetView<DedupePresetId> {

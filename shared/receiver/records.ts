@@ -13,7 +13,10 @@ export interface DedupeKeyMark {
 export interface RequestRecord {
   id: number
   endpointId: string | null
+  /** On the wall clock for real traffic; on its attempt's clock (maybe a simulation's) when attemptId is set (docs/time.md). */
   receivedAt: number
+  /** Wall time of the first byte, whatever clock receivedAt is on: what ages and `--since` read. Optional like the marks below (the store always fills it). */
+  storedAt?: number
   method: string
   path: string
   query: string

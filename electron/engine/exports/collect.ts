@@ -3,7 +3,7 @@
 import type { Database } from 'better-sqlite3'
 import type { Endpoint, RequestRecord } from '../../../shared/receiver'
 import { toRequestRecord } from '../receiver'
-import { createAttemptStatements, type AttemptRow, createDeliveryStatements, type DeliveryRow, createEndpointStore, createEventStatements, createRequestStore, createRuleStore, type StoredRule, createSubscriptionStatements, type SubscriptionRow } from '../store'
+import { createAttemptStatements, type AttemptRow, createDeliveryStatements, type DeliveryRow, createEndpointStore, createEventStatements, createRequestStore, createRuleStore, type StoredRule, createSubscriptionStatements, type SubscriptionRow, createSimulationStatements } from '../store'
 import type { StoredEvent } from '../store'
 import { isEnvelope } from '../../../shared/sender'
 import { sentBody } from '../sender'
@@ -14,6 +14,8 @@ export interface CollectedDelivery {
   /** The body its attempts send: the stored payload in the subscription's envelope. */
   body: Buffer
   attempts: AttemptRow[]
+  /** The simulation it ran in: its attempts' times are on that clock (docs/time.md); null on the wall clock. */
+  simulationId: string | null
 }
 
 export interface Collected {
@@ -60,6 +62,7 @@ export function collectSelection(db: Database, selection: { requestIds?: readonl
   const subscriptionStatements = createSubscriptionStatements(db)
   const events = createEventStatements(db)
   const attempts = createAttemptStatements(db)
+  const simulations = createSimulationStatements(db)
   const deliveries: CollectedDelivery[] = []
   for (const id of selection.deliveryIds ?? []) {
     const delivery = deliveryStatements.get(id)
@@ -67,7 +70,7 @@ export function collectSelection(db: Database, selection: { requestIds?: readonl
     const event = events.get(delivery.event_id)
     if (!event) throw new ExportSelectionError(`delivery ${id}: its event ${delivery.event_id} is missing from the store`)
     const envelope = subscriptionStatements.get(delivery.subscription_id)?.envelope
-    deliveries.push({ delivery, event, body: sentBody(event, isEnvelope(envelope) ? envelope : 'event'), attempts: attempts.byDelivery(id) })
+    deliveries.push({ delivery, event, body: sentBody(event, isEnvelope(envelope) ? envelope : 'event'), attempts: attempts.byDelivery(id), simulationId: simulations.ofDelivery(id)?.id ?? null })
     onProgress?.(requestIds.length + deliveries.length, total)
   }
 

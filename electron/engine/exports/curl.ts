@@ -1,10 +1,11 @@
 // Exchanges → a bash script of cURL commands that send the same bytes (shared/curl.ts, 'script').
 import { curlCommand } from '../../../shared/curl'
 import type { Exchange } from './exchange'
+import { simulatedWords } from './har'
 import type { Redactor } from './redact'
 
 function command(exchange: Exchange, redactor: Redactor): string {
-  const describe = `${exchange.hookloop.source} ${exchange.hookloop.id} · ${new Date(exchange.startedAt).toISOString()} · ${exchange.hookloop.outcome}`
+  const describe = `${exchange.hookloop.source} ${exchange.hookloop.id} · ${new Date(exchange.startedAt).toISOString()}${simulatedWords(exchange)} · ${exchange.hookloop.outcome}`
   const headers = redactor.headers(exchange.headers).map(([name, value]) => ({ name, value }))
   return `# ${describe.replace(/[\r\n]/g, ' ')}\n${curlCommand({ method: exchange.method, url: redactor.url(exchange.url), headers, body: exchange.body }, 'script')}`
 }

@@ -41,12 +41,18 @@ function parsePairs(json: string | null): [string, string][] {
   return Object.entries(value as Record<string, string>)
 }
 
+/** The simulation fields of an exchange whose time is a simulation's (docs/time.md): marked, with the wall time beside. */
+function simulated(simulationId: string | null | undefined, wallAt: number | null | undefined): Pick<HarHookloopFields, 'simulation_id' | 'wall_at'> {
+  if (!simulationId) return {}
+  return { simulation_id: simulationId, ...(wallAt == null ? {} : { wall_at: new Date(wallAt).toISOString() }) }
+}
+
 export function toExchanges(collected: Collected): Exchange[] {
   const out: Exchange[] = []
-  /** Attempt id → what the sender knew of it, for the captured requests those attempts made. */
-  const attemptsById = new Map<number, { delivery: number; event: string; consumerEventId: string | null; n: number; outcome: string }>()
-  for (const { delivery, event, attempts } of collected.deliveries) {
-    for (const a of attempts) attemptsById.set(a.id, { delivery: delivery.id, event: event.id, consumerEventId: delivery.consumer_event_id, n: a.n, outcome: a.outcome })
+  /** Attempt id → what the sender knew of it, for the captured requests those attempts made (on its delivery's clock). */
+  const attemptsById = new Map<number, { delivery: number; event: string; consumerEventId: string | null; n: number; outcome: string; simulationId: string | null }>()
+  for (const { delivery, event, attempts, simulationId } of collected.deliveries) {
+    for (const a of attempts) attemptsById.set(a.id, { delivery: delivery.id, event: event.id, consumerEventId: delivery.consumer_event_id, n: a.n, outcome: a.outcome, simulationId: simulationId ?? null })
   }
   /** Attempts written as their captured request: not written again on their own. */
   const captured = new Set<number>()
@@ -82,10 +88,11 @@ export function toExchanges(collected: Collected): Exchange[] {
               attempt_outcome: attempt.outcome,
             }
           : {}),
+        ...simulated(attempt?.simulationId, request.storedAt),
       },
     })
   }
-  for (const { delivery, event, body, attempts } of collected.deliveries) {
+  for (const { delivery, event, body, attempts, simulationId } of collected.deliveries) {
     for (const attempt of attempts) {
       if (captured.has(attempt.id)) continue
       out.push({
@@ -105,6 +112,7 @@ export function toExchanges(collected: Collected): Exchange[] {
           ...(delivery.consumer_event_id === null ? {} : { consumer_event_id: delivery.consumer_event_id }),
           attempt: attempt.n,
           outcome: attempt.outcome,
+          ...simulated(simulationId, attempt.started_wall_at),
         },
       })
     }

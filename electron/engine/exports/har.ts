@@ -27,6 +27,13 @@ function entryLabel(h: Exchange['hookloop']): string {
   return `${h.source} ${h.id}${made}: ${h.outcome}`
 }
 
+/** After a simulated startedDateTime: it is a simulation's time, and the wall time it happened. */
+export function simulatedWords(exchange: Exchange): string {
+  const h = exchange.hookloop
+  if (!h.simulation_id) return ''
+  return ` (time on simulation ${h.simulation_id}'s clock, not a wall date${h.wall_at ? `; at ${h.wall_at} on the wall` : ''})`
+}
+
 function toEntry(exchange: Exchange, redactor: Redactor): HarEntry {
   const headers = redactor.headers(exchange.headers)
   const mimeType = headerValue(exchange.headers, 'content-type') ?? 'application/octet-stream'
@@ -64,7 +71,7 @@ function toEntry(exchange: Exchange, redactor: Redactor): HarEntry {
     cache: {},
     // The whole time is waiting for the answer: Hookloop does not time send and receive apart.
     timings: { send: 0, wait: time, receive: 0 },
-    comment: entryLabel(exchange.hookloop),
+    comment: `${entryLabel(exchange.hookloop)}${simulatedWords(exchange)}`,
     _hookloop: exchange.hookloop,
   }
 }

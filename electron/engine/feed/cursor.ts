@@ -1,18 +1,16 @@
-// The feed's cursor: an opaque base64url token over the last returned (created_at, event_id).
-// Positions, not offsets: events emitted between two polls never shift a page.
+// The feed's cursor: an opaque base64url token over the last returned event, its place in the
+// store's sequence (the order events were committed) and its id. Positions, not offsets: events
+// emitted between two polls never shift a page. A cursor made before the feed was ordered by
+// sequence ([1, created_at, event_id]) is still read: it continues after that event.
 import { Buffer } from 'node:buffer'
+import type { FeedAfter } from '../../../shared/contract'
 
-export interface FeedPosition {
-  created_at: number
-  event_id: string
-}
-
-export function encodeCursor(position: FeedPosition): string {
-  return Buffer.from(JSON.stringify([1, position.created_at, position.event_id]), 'utf8').toString('base64url')
+export function encodeCursor(position: { seq: number; event_id: string }): string {
+  return Buffer.from(JSON.stringify([2, position.seq, position.event_id]), 'utf8').toString('base64url')
 }
 
 /** The position, or null when the token is not one of ours. */
-export function decodeCursor(token: string): FeedPosition | null {
+export function decodeCursor(token: string): FeedAfter | null {
   if (!/^[A-Za-z0-9_-]{1,512}$/.test(token)) return null
   let value: unknown
   try {
@@ -20,8 +18,8 @@ export function decodeCursor(token: string): FeedPosition | null {
   } catch {
     return null
   }
-  if (!Array.isArray(value) || value.length !== 3 || value[0] !== 1) return null
-  const [, at, id] = value as unknown[]
+  if (!Array.isArray(value) || value.length !== 3 || (value[0] !== 1 && value[0] !== 2)) return null
+  const [version, at, id] = value as unknown[]
   if (typeof at !== 'number' || !Number.isSafeInteger(at) || typeof id !== 'string' || id.length === 0) return null
-  return { created_at: at, event_id: id }
+  return version === 2 ? { seq: at, event_id: id } : { created_at: at, event_id: id }
 }

@@ -1,4 +1,4 @@
 export { createEventFeed, type EventFeed } from './feed'
 export { createApiRoute, type ApiRoute } from './http'
 export { parseFeedQuery, parseIsoDateTime, type FeedQueryResult } from './query'
-export { encodeCursor, decodeCursor, type FeedPosition } from './cursor'
+export { encodeCursor, decodeCursor } from './cursor'

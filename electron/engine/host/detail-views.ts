@@ -2,9 +2,9 @@
 // request with its verdict and fault explained, endpoints with their URLs. Reads only, through the
 // store's read modules (endpoints and rules decoded by their own store modules).
 import type { Database } from 'better-sqlite3'
-import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail } from '../../../shared/contract'
+import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail, RowClock } from '../../../shared/contract'
 import { bodyStart } from './body-routes'
-import { createDetailReads, createEndpointStore, createForwardLegStore, createRequestStore, createRuleStore, decodeMarks } from '../store'
+import { createDetailReads, createEndpointStore, createForwardLegStore, createRequestStore, createRuleStore, createSimulationStatements, decodeMarks, type SimulationRow } from '../store'
 import { legView } from './forward-views'
 import { badge } from './timeline-views'
 import { captureMarks, dedupeKeySource, type DedupeKey } from '../../../shared/receiver'
@@ -77,6 +77,7 @@ function base64(bytes: Buffer | null): string {
 export function createDetailViews(db: Database, options: DetailViewsOptions) {
   const reads = createDetailReads(db)
   const requests = createRequestStore(db)
+  const simulations = createSimulationStatements(db)
   const rules = createRuleStore(db)
   const endpoints = createEndpointStore(db)
   const legs = createForwardLegStore(db)
@@ -92,6 +93,9 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
       data,
     }
   }
+
+  const clockOf = (simulation: SimulationRow | undefined): RowClock =>
+    simulation ? { kind: 'simulated', simulationId: simulation.id, mode: simulation.mode, startedAt: simulation.started_at } : { kind: 'wall' }
 
   function deliveryDetail(id: number): DeliveryDetail | null {
     const d = reads.delivery(id)
@@ -111,6 +115,7 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
       responseBodyBase64: base64(a.response_body),
       fault: parseJson(a.fault_json),
       requestId: a.request_id,
+      startedWallAt: a.started_wall_at ?? null,
     }))
     const target = d.endpoint_slug ? options.endpointUrls(d.endpoint_slug).localUrl : (d.url ?? '')
     const event = { id: d.event_id, eventType: d.event_type, payload: d.payload }
@@ -130,6 +135,7 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
       providerEventId: pack ? consumerEventId(pack, { eventId: d.event_id, eventType: d.event_type, createdAt: d.event_created_at, body: body.toString('utf8') }) : null,
       faults: parseJson(d.faults_json),
       attempts: list,
+      clock: clockOf(simulations.ofDelivery(d.id)),
     }
   }
 
@@ -138,6 +144,8 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
     if (!r) return null
     const verify = parseJson(r.verify_json) as { expected?: string; received?: string } | null
     const headers = headerPairs(r.headers_json)
+    // A request one of our attempts made is on that attempt's clock: a simulation's, maybe.
+    const simulation = r.attempt_id === null ? undefined : simulations.ofAttempt(r.attempt_id)
     return {
       id,
       endpointId: r.endpoint_id,
@@ -170,6 +178,8 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
       },
       attemptId: r.attempt_id,
       legs: legs.listFor(id).map(legView),
+      clock: clockOf(simulation),
+      storedAt: r.stored_at ?? r.received_at,
     }
   }
 

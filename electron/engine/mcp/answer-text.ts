@@ -1,7 +1,9 @@
 // How the tools' answers hold what was captured: headers and query strings with every credential
-// blanked (shared/redaction.ts, as exports and logs do), bodies as text when they are text, times
-// as ISO strings. The answer's final text is passed over once more for every known secret value.
-import type { HeaderPair } from '../../../shared/contract'
+// blanked (shared/redaction.ts, as exports and logs do), bodies as text when they are text, wall
+// times as ISO strings and simulated ones as time into their run (momentOn). The answer's final
+// text is passed over once more for every known secret value.
+import { formatRunOffset } from '../../../shared/clock'
+import type { HeaderPair, RowClock } from '../../../shared/contract'
 import { redactHeaderPairs, redactKnownValues, redactQuery, redactUrl } from '../../../shared/redaction'
 
 export function redactedHeaders(pairs: readonly HeaderPair[], seen: Set<string>): HeaderPair[] {
@@ -37,3 +39,13 @@ export function answerText(value: unknown, secrets: Iterable<string>): string {
 
 /** A sentence (a refusal, an error) with every known secret value blanked. */
 export const sentenceText = (text: string, secrets: Iterable<string>): string => redactKnownValues(text, secrets)
+
+/**
+ * A time on a row's clock: ISO on the wall clock; on a simulation's clock the time into the run,
+ * marked simulated ("+14 m 00 s into the run (simulated)"), never a date (docs/time.md). The wall
+ * time goes beside it in a field of its own (…WallAt).
+ */
+export function momentOn(clock: RowClock, at: number | null): string | null {
+  if (at === null) return null
+  return clock.kind === 'wall' ? iso(at) : `${formatRunOffset(at - clock.startedAt)} into the run (simulated)`
+}

@@ -8,7 +8,7 @@ import { SCHEMES, type VerifyResult } from '../../../shared/signatures'
 import { secretHint } from '../host'
 import { verifyRequest } from '../receiver'
 import { defineTool, ToolError } from './context'
-import { iso } from './answer-text'
+import { iso, momentOn } from './answer-text'
 import { signatureFix } from './signature-fix'
 
 /** A signature shortened so two can be compared by eye, never handed over whole (it would authenticate a replay). */
@@ -65,9 +65,12 @@ export const explainSignature = defineTool({
     const url = `${ctx.endpointUrl(endpoint.slug)}${r.query ? `?${r.query}` : ''}`
     const now = verifyRequest(endpoint, { body: r.body ?? Buffer.alloc(0), headers: headersOf(r.headers_json), url, nowMs: r.received_at })
     const reason = stored?.reason ?? now.reason
+    // On the request's clock: a simulation's for a request one of its attempts made (docs/time.md).
+    const clock = ctx.details.requestDetail(requestId)?.clock ?? { kind: 'wall' as const }
     return {
       requestId,
-      receivedAt: iso(r.received_at),
+      receivedAt: momentOn(clock, r.received_at),
+      ...(clock.kind === 'simulated' && r.stored_at !== null ? { storedAt: iso(r.stored_at) } : {}),
       endpoint: {
         id: endpoint.id,
         slug: endpoint.slug,

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import type { TimelineFilter, TimelineRow } from '../../../shared/contract'
 import { TIMELINE_STATUSES } from '../../../shared/sender'
 import { defineTool } from './context'
-import { iso } from './answer-text'
+import { iso, momentOn } from './answer-text'
 
 function rowView(row: TimelineRow, slugOf: Map<string, string>) {
   const ids =
@@ -26,12 +26,14 @@ function rowView(row: TimelineRow, slugOf: Map<string, string>) {
     attempts: row.attempts,
     duplicates: row.duplicates,
     lastStatusCode: row.lastStatusCode,
-    firstAt: iso(row.firstAt),
-    lastAt: iso(row.lastAt),
-    nextAt: iso(row.nextAt),
+    // On the row's clock: a simulation's times as time into the run, the wall times beside them.
+    firstAt: momentOn(row.clock, row.firstAt),
+    lastAt: momentOn(row.clock, row.lastAt),
+    nextAt: momentOn(row.clock, row.nextAt),
+    ...(row.clock.kind === 'simulated' ? { firstWallAt: iso(row.marks[0]?.wallAt ?? null), lastWallAt: iso(row.marks[row.marks.length - 1]?.wallAt ?? null) } : {}),
     signature: row.signature,
     clock: row.clock,
-    marks: row.marks.map((m) => ({ kind: m.kind, id: m.id, n: m.n, at: iso(m.at), label: m.label, ...(m.app ? { app: m.app } : {}) })),
+    marks: row.marks.map((m) => ({ kind: m.kind, id: m.id, n: m.n, at: momentOn(row.clock, m.at), ...(m.wallAt === undefined ? {} : { wallAt: iso(m.wallAt) }), label: m.label, ...(m.app ? { app: m.app } : {}) })),
   }
 }
 

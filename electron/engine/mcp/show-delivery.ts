@@ -1,7 +1,7 @@
 // show_delivery: one delivery with every attempt as the inspector shows it (host/detail-views.ts):
 // what was sent (signature headers redacted), what came back, the decision after each try.
 import { defineTool, rowIdInput } from './context'
-import { bodyOf, iso, redactedHeaders, redactUrl } from './answer-text'
+import { bodyOf, iso, momentOn, redactedHeaders, redactUrl } from './answer-text'
 
 export const showDelivery = defineTool({
   name: 'show_delivery',
@@ -24,15 +24,17 @@ export const showDelivery = defineTool({
       status: d.status,
       payload: bodyOf(d.payloadBase64),
       faults: d.faults,
+      clock: d.clock,
       attempts: d.attempts.map((a) => ({
         id: a.id,
         n: a.n,
-        startedAt: iso(a.startedAt),
+        startedAt: momentOn(d.clock, a.startedAt),
+        startedWallAt: iso(a.startedWallAt),
         durationMs: a.durationMs,
         outcome: a.outcome,
         statusCode: a.statusCode,
         decision: a.decision,
-        nextAttemptAt: iso(a.nextAttemptAt),
+        nextAttemptAt: momentOn(d.clock, a.nextAttemptAt),
         error: a.error,
         requestHeaders: redactedHeaders(a.requestHeaders, seen),
         responseHeaders: redactedHeaders(a.responseHeaders, seen),

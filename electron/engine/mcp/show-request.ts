@@ -2,7 +2,7 @@
 // credentials blanked: secret-named headers and query parameters, and the signatures the verdict
 // compared (explain_signature says what they were, shortened).
 import { defineTool, rowIdInput } from './context'
-import { bodyOf, iso, redactedHeaders, redactQuery } from './answer-text'
+import { bodyOf, iso, momentOn, redactedHeaders, redactQuery } from './answer-text'
 
 const shownBytes = (base64: string): number => Buffer.byteLength(base64, 'base64')
 
@@ -20,7 +20,9 @@ export const showRequest = defineTool({
     return {
       id: r.id,
       endpoint: endpoint ? { id: endpoint.id, slug: endpoint.slug } : r.endpointId,
-      receivedAt: iso(r.receivedAt),
+      receivedAt: momentOn(r.clock, r.receivedAt),
+      storedAt: iso(r.storedAt),
+      clock: r.clock,
       method: r.method,
       path: r.path,
       query: redactQuery(r.query),

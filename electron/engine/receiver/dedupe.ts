@@ -1,7 +1,7 @@
 // Dedupe: take the key a request carries (header, body field or template over body fields) and
 // number its arrivals inside the endpoint's window (fixed from the first arrival, like a
-// `SET key NX EX window`). The numbering lives in memory for speed and falls back to the store
-// for keys first seen in an earlier run. Keys are bounded: past KEY_MAX_BYTES (or when not UTF-8)
+// `SET key NX EX window`). The numbering lives in memory for speed and is checked against the
+// store for keys seen before (in an earlier run, or by another process on the same folder). Keys are bounded: past KEY_MAX_BYTES (or when not UTF-8)
 // a key is kept and compared as its SHA-256 digest, with a mark saying so.
 import { createHash } from 'node:crypto'
 import { isUtf8 } from 'node:buffer'
@@ -128,8 +128,19 @@ export interface KeyArrival {
   duplicateOf: number | null
 }
 
+/**
+ * When a request arrived: on its own clock (`clock`: 'wall' for real traffic, or the simulated
+ * clock a linked request follows) and on the wall. A window compares two arrivals on their own
+ * clock when they share it, else on the wall: never a time of one clock against the other's.
+ */
+export interface ArrivalTime {
+  clock: 'wall' | object
+  at: number
+  wallAt: number
+}
+
 export interface DedupeTracker {
-  arrive(endpoint: Endpoint, key: BoundedKey, requestId: number, now: number): KeyArrival
+  arrive(endpoint: Endpoint, key: BoundedKey, requestId: number, time: ArrivalTime): KeyArrival
   /** Forget an endpoint's keys (its window or key definition changed). */
   forget(endpointId: string): void
 }
@@ -140,15 +151,24 @@ const MAX_CACHED_GROUPS = 100_000
 
 /**
  * startMaxId: the highest request id when the receiver started. A key missing from memory can
- * only be in the store if the endpoint had keyed rows before that, or memory dropped some groups;
- * otherwise the store lookup is skipped (it is most of the cost of a never-seen key).
+ * only be in the store if the endpoint had keyed rows before that, memory dropped some groups, or
+ * another process captures into the same folder (othersCapture); otherwise the store lookup is
+ * skipped (it is most of the cost of a never-seen key).
  */
-export function createDedupeTracker(store: RequestStore, startMaxId: number): DedupeTracker {
-  const groups = new Map<string, KeyGroup & { endpointId: string }>()
+/** A group in memory: its first arrival's clock is known ('stored' for one read back: its clock is no longer running). */
+type CachedGroup = Omit<KeyGroup, 'firstOnWall'> & { endpointId: string; firstClock: ArrivalTime['clock'] | 'stored' }
+
+/** Time since the group's first arrival, on one clock. */
+function sinceFirst(group: CachedGroup, time: ArrivalTime): number {
+  return group.firstClock === time.clock ? time.at - group.firstAt : time.wallAt - group.firstWallAt
+}
+
+export function createDedupeTracker(store: RequestStore, startMaxId: number, othersCapture: () => boolean = () => false): DedupeTracker {
+  const groups = new Map<string, CachedGroup>()
   const storeMayKnow = new Map<string, boolean>()
   let dropped = false
   const mayBeStored = (endpointId: string): boolean => {
-    if (dropped) return true
+    if (dropped || othersCapture()) return true
     let known = storeMayKnow.get(endpointId)
     if (known === undefined) {
       known = store.hasKeyedRows(endpointId, startMaxId)
@@ -157,24 +177,31 @@ export function createDedupeTracker(store: RequestStore, startMaxId: number): De
     return known
   }
   return {
-    arrive(endpoint, key, requestId, now) {
+    arrive(endpoint, key, requestId, time) {
       // A digest and a key that spells the same text are different keys; long keys are cached
       // by their hash so 100 000 groups stay a few megabytes.
       const text = key.key.length > 64 ? createHash('sha256').update(key.key).digest('base64') : key.key
       const cacheKey = `${endpoint.id}\u0000${key.mark ? 'd' : 'k'}${key.key.length > 64 ? 'h' : '='}${text}`
       let group = groups.get(cacheKey)
-      if (!group && mayBeStored(endpoint.id)) {
-        const stored = store.keyGroup(endpoint.id, key.key, key.mark !== null)
-        if (stored) group = { ...stored, endpointId: endpoint.id }
+      // The count is the store's, not this process's: another process on the folder (the app and
+      // `hookloop listen`) may have counted arrivals of a key this one holds in memory. A key seen
+      // again reads the store's newest row of it (one index probe, paid by duplicates only) and
+      // continues from whichever count is further on; memory is ahead for rows not yet committed.
+      const stored = group || mayBeStored(endpoint.id) ? store.keyGroup(endpoint.id, key.key, key.mark !== null) : undefined
+      // The store's group is taken when it is further on in the same group, or a group begun after
+      // the one in memory; never an older group whose last rows are committed after a new one began here.
+      const further = (known: CachedGroup, found: KeyGroup) => (found.firstId === known.firstId ? found.count > known.count : found.firstWallAt > known.firstWallAt)
+      if (stored && (!group || further(group, stored))) {
+        group = { firstId: stored.firstId, firstAt: stored.firstAt, firstWallAt: stored.firstWallAt, count: stored.count, endpointId: endpoint.id, firstClock: stored.firstOnWall ? 'wall' : 'stored' }
       }
-      if (group && now - group.firstAt <= endpoint.dedupeWindowMs) {
+      if (group && sinceFirst(group, time) <= endpoint.dedupeWindowMs) {
         group.count += 1
         groups.delete(cacheKey) // re-insert: Map order doubles as least-recently-seen order
         groups.set(cacheKey, group)
         return { number: group.count, duplicateOf: group.firstId }
       }
       groups.delete(cacheKey)
-      groups.set(cacheKey, { firstId: requestId, firstAt: now, count: 1, endpointId: endpoint.id })
+      groups.set(cacheKey, { firstId: requestId, firstAt: time.at, firstWallAt: time.wallAt, firstClock: time.clock, count: 1, endpointId: endpoint.id })
       if (groups.size > MAX_CACHED_GROUPS) {
         const oldest = groups.keys().next()
         if (!oldest.done) groups.delete(oldest.value)

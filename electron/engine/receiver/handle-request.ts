@@ -93,12 +93,15 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   /** The request as known from its head: everything but the body, the inspection and the answer. */
   function captureHead(req: IncomingMessage, connection: Connection, live: LiveEndpoint | null, url = splitUrl(req.url ?? '/')): Capture {
     const { path, query } = url
+    const wallAt = connection.beganWallAt ?? deps.wallClock.now()
     return {
       id: deps.nextId(),
       endpointId: live?.endpoint.id ?? null,
       // From the request's first byte: the time recorded is the time the client waited.
       // On the wall clock until the request proves to be one of our attempts (placeOnClock).
-      receivedAt: connection.beganWallAt ?? deps.wallClock.now(),
+      receivedAt: wallAt,
+      // Stays on the wall clock whatever placeOnClock does: ages and `requests --since` read it.
+      storedAt: wallAt,
       method: req.method ?? 'GET',
       path,
       query,
@@ -266,7 +269,10 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         // forwards to an app (then it was signed at wall time, for the app's sake); real traffic on the wall.
         const wallJudged = capture.attemptId === null || deps.forwards(live)
         const verifyAt = wallJudged ? (connection.beganWallAt ?? deps.wallClock.now()) : capture.receivedAt
-        const inspection = await inspect(deps, live, { id: capture.id, receivedAt: capture.receivedAt, verifyAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body })
+        // Real traffic is on the wall; a linked request on its attempt's clock (deps.clock), which is the wall on the real clock.
+        const onClock: 'wall' | object = capture.attemptId === null || deps.clock.mode === 'real' ? 'wall' : deps.clock
+        const arrival = { clock: onClock, at: capture.receivedAt, wallAt: capture.storedAt ?? capture.receivedAt }
+        const inspection = await inspect(deps, live, { id: capture.id, arrival, verifyAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body })
         applyInspection(capture, inspection)
         handshake = inspection.handshake
       }

@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Endpoint, Step } from '../../../shared/receiver'
 import type { VerifyResult } from '../../../shared/signatures'
-import { boundKey, type BoundedKey, type DedupeTracker, type KeyArrival, type KeyExtractor } from './dedupe'
+import { boundKey, type ArrivalTime, type BoundedKey, type DedupeTracker, type KeyArrival, type KeyExtractor } from './dedupe'
 import { readBodyDocument } from './json-document'
 import { DEFAULT_INSPECT_LIMITS, type InspectLimits } from './json-fields'
 import type { Plan, RuleEngine } from './rule-engine'
@@ -28,7 +28,8 @@ export interface InspectDeps {
 
 export interface InspectInput {
   id: number
-  receivedAt: number
+  /** When it arrived, on its own clock and on the wall: what the dedupe window compares. */
+  arrival: ArrivalTime
   /** The time the signature's tolerance is judged against (docs/time.md). */
   verifyAt: number
   method: string
@@ -62,7 +63,7 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
   const raw = found ? found.value : live.key && !live.key.found ? live.key(input.headers, json) : null
   // A header's value is Latin-1 as Node reads it: an automatic key found in a header is one too.
   const key = raw === null ? null : boundKey(raw, endpoint.dedupe?.type === 'header' || (found !== null && !found.where.startsWith('body.')))
-  const arrival = key ? deps.dedupe.arrive(endpoint, key, input.id, input.receivedAt) : null
+  const arrival = key ? deps.dedupe.arrive(endpoint, key, input.id, input.arrival) : null
   const q = input.url.indexOf('?')
   const query = q === -1 ? '' : input.url.slice(q + 1)
   const plan = deps.rules.plan(endpoint.id, {

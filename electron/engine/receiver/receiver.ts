@@ -140,9 +140,10 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
 
   const onStoreError = (error: Error, pending: number) => emit({ type: 'store.error', message: error.message, pending })
   const writer = createCaptureWriter({ db, thread: options.captureThread, onError: onStoreError })
-  const dedupe = createDedupeTracker(requestStore, requestStore.maxId())
   // Claimed from the store, not counted from MAX(id): another process may capture into the same file.
   const requestIds = createIdSource(createIdClaims(db, 'requests'))
+  // Once another process is seen capturing here, a key this one never saw may be in the store.
+  const dedupe = createDedupeTracker(requestStore, requestStore.maxId(), () => requestIds.sharing())
   const engine = createRuleEngine()
   let baseUrl = ''
   let port: number

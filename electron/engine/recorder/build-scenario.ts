@@ -47,8 +47,10 @@ export type RecordedStep =
 export interface BuildInput {
   name: string
   clock: RecordedClock
-  /** Clock time when the recording started (ms since the epoch on the engine's clock). */
+  /** Clock time when the recording started (ms since the epoch on the engine's clock: a simulation's, maybe). */
   startedAt: number
+  /** Wall time when the recording started: the one the file's description dates it by (docs/time.md). */
+  startedWallAt?: number
   stoppedAt: number
   steps: readonly RecordedStep[]
   endpoints: ReadonlyMap<string, EndpointRecord>
@@ -209,7 +211,7 @@ export function buildScenario(input: BuildInput): ScenarioInput {
   const scenario: ScenarioInput = {
     version: 1,
     name: input.name,
-    description: `Recorded in Hookloop on ${new Date(input.startedAt).toISOString()}; expectations are what happened then.`,
+    description: `Recorded in Hookloop on ${new Date(input.startedWallAt ?? input.startedAt).toISOString()}; expectations are what happened then.`,
     clock: scenarioClock(input.clock, input.startedAt),
     // Stopped while deliveries were still retrying: look at the same moment, not at the end.
     ...(unsettled ? { max_duration_ms: Math.max(1, Math.round(input.stoppedAt - input.startedAt) + shift, last + 1) } : {}),

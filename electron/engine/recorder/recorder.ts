@@ -46,6 +46,9 @@ const READS = new Set<CommandName>(['snapshot', 'timeline.page', 'delivery.get',
 export function createRecorder(ctx: RecorderContext): Recorder {
   let active = false
   let startedAt = 0
+  // The wall time the recording started: its name and description are dated by it, never by a
+  // simulation's clock (which may be hours ahead after a retry schedule ran on it).
+  let startedWallAt = 0
   let clock: RecordedClock = { mode: 'real' }
   let steps: RecordedStep[] = []
   let notes: string[] = []
@@ -141,6 +144,7 @@ export function createRecorder(ctx: RecorderContext): Recorder {
       const engine = ctx.engine()
       active = true
       startedAt = engine.clock.now()
+      startedWallAt = engine.wallClock.now()
       clock = ctx.clock()
       steps = []
       notes = []
@@ -263,9 +267,10 @@ export function createRecorder(ctx: RecorderContext): Recorder {
         }
       }
       const scenario = buildScenario({
-        name: `Recorded session ${new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ')}`,
+        name: `Recorded session ${new Date(startedWallAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
         clock,
         startedAt,
+        startedWallAt,
         stoppedAt,
         steps,
         endpoints,

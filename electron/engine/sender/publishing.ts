@@ -31,7 +31,7 @@ export function createPublishing(parts: SenderParts): Pick<Sender, 'publish' | '
   const insertDeliveries = transactional(db, (event: StoredEvent, subs: Subscription[], faults: SendFault[]) => {
     storedEvents.insert(event)
     const now = event.createdAt
-    const wallAt = clock.mode === 'real' ? now : wallNow()
+    const wallAt = event.storedAt
     const created: DeliveryRow[] = []
     const insert = (row: NewDelivery): number => {
       const id = deliveries.insert(row)
@@ -69,7 +69,8 @@ export function createPublishing(parts: SenderParts): Pick<Sender, 'publish' | '
       const subs = input.subscriptionIds ? input.subscriptionIds.map((id) => subscriptions.require(id)) : subscriptions.list()
       // The payload, serialised once: every attempt sends these bytes, wrapped or not by its
       // subscription's envelope (sentBody).
-      const event: StoredEvent = { id: eventId, eventType: input.eventType, payload: payloadBytes(input.payload), createdAt: clock.now() }
+      const createdAt = clock.now()
+      const event: StoredEvent = { id: eventId, eventType: input.eventType, payload: payloadBytes(input.payload), createdAt, storedAt: clock.mode === 'real' ? createdAt : wallNow() }
       const created = insertDeliveries(event, subs, faults)
       events.remember(event)
       for (const row of created) deliveries.remember(row) // committed

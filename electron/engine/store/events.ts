@@ -7,7 +7,10 @@ export interface StoredEvent {
   eventType: string
   /** The payload's JSON bytes. */
   payload: Buffer
+  /** On the sender's clock (a simulation's, in one). */
   createdAt: number
+  /** Wall time it was stored (docs/time.md): retention and the polling feed's updated_since read it. */
+  storedAt: number
 }
 
 /**
@@ -19,20 +22,22 @@ export interface EventRow {
   event_type: string
   payload: Buffer
   created_at: number
+  /** NULL only for rows written by hand outside Hookloop. */
+  stored_at: number | null
 }
 
 export type EventStatements = KeyedStatements<StoredEvent>
 
 /** Named prepared statements over the events table. */
 export function createEventStatements(db: Database): EventStatements {
-  const insert = prepareWrite(db, 'events', 'INSERT INTO events (id, event_type, payload, created_at) VALUES (@id, @event_type, @payload, @created_at)')
-  const get = db.prepare('SELECT id, event_type, payload, created_at FROM events WHERE id = ?')
+  const insert = prepareWrite(db, 'events', 'INSERT INTO events (id, event_type, payload, created_at, stored_at) VALUES (@id, @event_type, @payload, @created_at, @stored_at)')
+  const get = db.prepare('SELECT id, event_type, payload, created_at, stored_at FROM events WHERE id = ?')
   return {
     // The row's edge: the domain event in, its snake_case row out, and back.
-    insert: (e) => void insert.run({ id: e.id, event_type: e.eventType, payload: e.payload, created_at: e.createdAt } satisfies EventRow),
+    insert: (e) => void insert.run({ id: e.id, event_type: e.eventType, payload: e.payload, created_at: e.createdAt, stored_at: e.storedAt } satisfies EventRow),
     get: (id) => {
       const row = get.get(id) as EventRow | undefined
-      return row && { id: row.id, eventType: row.event_type, payload: row.payload, createdAt: row.created_at }
+      return row && { id: row.id, eventType: row.event_type, payload: row.payload, createdAt: row.created_at, storedAt: row.stored_at ?? row.created_at }
     },
   }
 }

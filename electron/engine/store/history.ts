@@ -8,7 +8,7 @@ import { badRowsOf, parseJsonAs, readField, type BadRow } from './bad-row'
 import { createCountReads } from './counts'
 
 export interface HistorySelection {
-  /** Only requests received before this time (ms, on the clock that stamped them). */
+  /** Only requests stored before this wall time, ms (stored_at: a simulation's requests age by when they were stored, not by their simulated received_at). */
   before?: number
   /** Only this endpoint's requests. */
   endpointId?: string
@@ -51,7 +51,7 @@ export interface HistoryStore {
   /** Folds the WAL into the database; 'truncate' also shrinks the WAL file to nothing. */
   checkpoint(mode: 'passive' | 'truncate'): void
   maxId(): number
-  /** received_at of the oldest request, null when there is none. */
+  /** stored_at (wall) of the oldest request, null when there is none. */
   oldestAt(): number | null
   /** The id of the endpoint answering at this slug. */
   endpointIdOf(slug: string): string | undefined
@@ -86,15 +86,16 @@ const CANDIDATE = `id, endpoint_id, dedupe_key IS NOT NULL AS keyed,
   coalesce(length(body), 0) + coalesce(length(response_body), 0) + length(headers_json) AS weight`
 
 export function createHistoryStore(db: Database): HistoryStore {
-  const byAge = db.prepare(`SELECT ${CANDIDATE} FROM requests WHERE received_at < @before AND id <= @maxId ORDER BY received_at, id LIMIT @limit`)
+  const byAge = db.prepare(`SELECT ${CANDIDATE} FROM requests WHERE stored_at < @before AND id <= @maxId ORDER BY stored_at, id LIMIT @limit`)
+  // One endpoint's rows walk requests_by_endpoint; their age is still the wall time they were stored.
   const byEndpoint = db.prepare(
-    `SELECT ${CANDIDATE} FROM requests WHERE endpoint_id = @endpoint AND received_at < @before AND id <= @maxId ORDER BY received_at, id LIMIT @limit`,
+    `SELECT ${CANDIDATE} FROM requests WHERE endpoint_id = @endpoint AND coalesce(stored_at, received_at) < @before AND id <= @maxId ORDER BY received_at, id LIMIT @limit`,
   )
   const oldest = db.prepare(`SELECT ${CANDIDATE} FROM requests WHERE id <= @maxId ORDER BY id LIMIT @limit`)
   const clearPointers = db.prepare('UPDATE requests SET duplicate_of = NULL WHERE duplicate_of IN (SELECT value FROM json_each(?))')
   const deleteRows = db.prepare('DELETE FROM requests WHERE id IN (SELECT value FROM json_each(?))')
   const counts = createCountReads(db)
-  const oldestAt = db.prepare('SELECT min(received_at) FROM requests').pluck()
+  const oldestAt = db.prepare('SELECT min(stored_at) FROM requests').pluck()
   const maxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck()
   const endpointBySlug = db.prepare('SELECT id FROM endpoints WHERE slug = ?').pluck()
   const readSetting = db.prepare("SELECT value_json FROM settings WHERE key = 'retention'").pluck()

@@ -14,6 +14,8 @@ export interface IdBlock {
   first: number
   /** The last id of the block (inclusive). */
   last: number
+  /** Ids were claimed before this block and are not all in the table yet: another process is numbering rows here (or one stopped without giving its ids back). */
+  othersHold?: boolean
 }
 
 export function createIdClaims(db: Database, table: ClaimedTable) {
@@ -27,7 +29,7 @@ export function createIdClaims(db: Database, table: ClaimedTable) {
     // Rows written before claims existed (or by an older Hookloop) count too.
     const first = Math.max(Number.isSafeInteger(counted) ? counted : 0, (maxId.get() ?? 0) + 1)
     writeNext.run(key, JSON.stringify(first + count))
-    return { first, last: first + count - 1 }
+    return { first, last: first + count - 1, othersHold: Number.isSafeInteger(counted) && counted > (maxId.get() ?? 0) + 1 }
   })
   const counter = (): number | undefined => {
     const stored = readNext.get(key)

@@ -20,6 +20,8 @@ export interface IdClaims {
 
 export interface IdSource {
   next(): number
+  /** Whether another process has been seen numbering rows of this table (latched): its rows are in the store, not in this one's memory. */
+  sharing(): boolean
   /** Give the unused ids back (on close); the source is not used after. */
   release(): void
 }
@@ -28,20 +30,27 @@ export function createIdSource(claims: IdClaims, now: () => number = () => perfo
   let block: IdBlock | null = null
   let next = 1
   let checkedAt = -Infinity
+  let shared = false
   return {
     next() {
       const at = now()
       if (block && next <= block.last && at - checkedAt > BLOCK_LIFETIME_MS) {
-        if (!claims.isLatest(block)) block = null
+        if (!claims.isLatest(block)) {
+          block = null
+          shared = true
+        }
         checkedAt = at
       }
       if (!block || next > block.last) {
+        const previous = block
         block = claims.claim(ID_BLOCK_SIZE)
+        if (block.othersHold || (previous !== null && block.first !== previous.last + 1)) shared = true
         next = block.first
         checkedAt = at
       }
       return next++
     },
+    sharing: () => shared,
     release() {
       if (block && next <= block.last) claims.release(block, next)
       block = null

@@ -15,7 +15,7 @@ export { createDeliveryStatements, type DeliveryRow, type DeliveryStatements, ty
 export { createDetailReads } from './detail-reads'
 export { createEndpointStore, type EndpointStore } from './endpoints'
 export { createEventStatements, type StoredEvent, type EventStatements } from './events'
-export { createFeedStatements } from './feed'
+export { createFeedStatements, type FeedStatements } from './feed'
 export { createForwardLegStore, INSERT_FORWARD_LEG_SQL, type ForwardLegWriteRow, encodeLeg } from './forward-legs'
 export { createHistoryStore, type BatchLimits, type HistoryBatch, type HistorySelection } from './history'
 export { createIdClaims } from './id-claims'

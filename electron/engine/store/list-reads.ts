@@ -25,7 +25,7 @@ interface CommonFilter {
   endpointId?: string
   /** Event ids that start with this text, in any ASCII case (the app's search). */
   eventIdPrefix?: string
-  /** Rows from this wall time on (ms since the epoch). */
+  /** Rows stored from this wall time on (ms since the epoch): requests by stored_at, deliveries by created_wall_at, whatever clock the row runs on. */
   sinceWall?: number
   /** At most this many rows, newest first. */
   limit: number
@@ -48,6 +48,11 @@ export interface RequestListRow {
   endpointSlug: string | null
   /** Wall time for received traffic; the attempt's clock for a request one of our attempts made (docs/time.md). */
   receivedAt: number
+  /** Wall time it was stored (its first byte), whatever clock receivedAt is on: the list's order and `--since`. */
+  storedAt: number
+  /** The simulation whose attempt made it, and where that simulation's clock started: receivedAt is on that clock. Null: receivedAt is a wall time. */
+  simulationId: string | null
+  simulationStartedAt: number | null
   method: string
   path: string
   /** The dedupe key: the provider's event id, when the endpoint takes one. */
@@ -79,6 +84,8 @@ export interface DeliveryListRow {
   createdAt: number
   createdWallAt: number | null
   simulationId: string | null
+  /** Where the delivery's simulation's clock started (createdAt is on that clock); null on the wall clock. */
+  simulationStartedAt: number | null
   /** The endpoint of ours it delivers to, or null for a URL. */
   endpointId: string | null
 }
@@ -102,34 +109,33 @@ function checkLimit(limit: number): number {
 export function requestListSql(filter: Omit<RequestListFilter, 'limit'>): { sql: string; params: unknown[] } {
   const where: string[] = []
   const params: unknown[] = []
-  // Newest first from the index that keeps arrival order for the filter; a prefix search reads
-  // its matches from requests_by_key_nocase and sorts those few.
-  let walk = 'INDEXED BY requests_by_time'
+  // Newest stored first, walking requests_by_stored_at and stopping at the limit (an endpoint's
+  // rows are picked on the way); a prefix search reads its matches from requests_by_key_nocase and
+  // sorts those few. Stored time is the wall time of the first byte whatever clock received_at is
+  // on, so a simulation's requests sit where they were made, not months away on its own clock.
+  let walk = 'INDEXED BY requests_by_stored_at'
   if (filter.endpointId !== undefined) {
     where.push('r.endpoint_id = ?')
     params.push(filter.endpointId)
-    walk = 'INDEXED BY requests_by_endpoint'
   }
   if (filter.eventIdPrefix !== undefined) {
     whereStartsWith('r.dedupe_key', filter.eventIdPrefix, where, params)
     walk = ''
   }
   if (filter.sinceWall !== undefined) {
-    // received_at is wall time for received traffic, read as a range of requests_by_time. A request
-    // one of our attempts made is on its delivery's clock: a simulation's clock runs ahead of the
-    // wall, so the range keeps it and its attempt's wall start decides. A simulation whose clock
-    // was set to start in the past (a scenario's clock.start) falls before the range: no index
-    // reads attempts by wall time, and reading them all would be the full scan this avoids.
-    where.push(`r.received_at >= ? AND (r.attempt_id IS NULL OR EXISTS (SELECT 1 FROM attempts a WHERE a.id = r.attempt_id AND COALESCE(a.started_wall_at, a.started_at) >= ?))`)
-    params.push(filter.sinceWall, filter.sinceWall)
+    where.push('r.stored_at >= ?')
+    params.push(filter.sinceWall)
   }
   if (filter.statuses && filter.statuses.length > 0) where.push(`(${[...new Set(filter.statuses)].map((s) => REQUEST_STATUS_SQL[s]).join(' OR ')})`)
-  const sql = `SELECT r.id, r.endpoint_id AS endpointId, en.slug AS endpointSlug, r.received_at AS receivedAt, r.method, r.path, r.dedupe_key AS eventId,
+  // The clock of a request our attempt made is its delivery's: one lookup per row returned.
+  const sql = `SELECT r.id, r.endpoint_id AS endpointId, en.slug AS endpointSlug, r.received_at AS receivedAt, COALESCE(r.stored_at, r.received_at) AS storedAt,
+                      sim.id AS simulationId, sim.started_at AS simulationStartedAt, r.method, r.path, r.dedupe_key AS eventId,
                       ${VERDICT_SQL} AS verdict, r.verify_reason AS verifyReason, r.duplicate_number AS duplicateNumber, r.refused_reason AS refusedReason,
                       r.response_status AS responseStatus, r.body_size AS bodySize, r.attempt_id AS attemptId
                  FROM requests r ${walk} LEFT JOIN endpoints en ON en.id = r.endpoint_id
+                 LEFT JOIN simulations sim ON sim.id = (SELECT d.simulation_id FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE a.id = r.attempt_id)
                 ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-                ORDER BY r.received_at DESC, r.id DESC LIMIT ?`
+                ORDER BY r.stored_at DESC, r.id DESC LIMIT ?`
   return { sql, params }
 }
 
@@ -167,8 +173,9 @@ export function deliveryListSql(filter: Omit<DeliveryListFilter, 'limit'>): { sq
         : 'INDEXED BY deliveries_by_wall_age'
   const sql = `SELECT d.id, d.event_id AS eventId, d.consumer_event_id AS consumerEventId, ev.event_type AS eventType, d.subscription_id AS subscriptionId, s.name AS subscriptionName, d.status, d.attempts,
                       d.last_status_code AS lastStatusCode, d.created_at AS createdAt, d.created_wall_at AS createdWallAt, d.simulation_id AS simulationId,
-                      ${DELIVERY_ENDPOINT} AS endpointId
+                      sim.started_at AS simulationStartedAt, ${DELIVERY_ENDPOINT} AS endpointId
                  FROM deliveries d ${walk} JOIN events ev ON ev.id = d.event_id LEFT JOIN subscriptions s ON s.id = d.subscription_id
+                 LEFT JOIN simulations sim ON sim.id = d.simulation_id
                 ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                 ORDER BY d.created_wall_at DESC, d.id DESC LIMIT ?`
   return { sql, params }

@@ -14,6 +14,18 @@ export interface Migration {
   postgres?: string
 }
 
+// Schema 14's backfill and indexes, in SQL both engines accept (see its migration for why).
+const STORED_AT_BACKFILL = `
+      UPDATE requests SET stored_at = COALESCE(
+        (SELECT a.started_wall_at FROM attempts a WHERE a.id = requests.attempt_id),
+        received_at);
+      UPDATE events SET stored_at = COALESCE(
+        (SELECT min(d.created_wall_at) FROM deliveries d WHERE d.event_id = events.id),
+        created_at);
+      CREATE INDEX requests_by_stored_at ON requests(stored_at);
+      CREATE INDEX events_by_stored_at ON events(stored_at);
+`
+
 // Each migration runs in its own transaction together with the bump of PRAGMA user_version, so
 // a failure leaves the database exactly at the previous version.
 // Bodies are BLOBs: raw bytes as received or sent, never re-serialised.
@@ -340,6 +352,33 @@ export const MIGRATIONS: readonly Migration[] = [
     postgres: `
       ALTER TABLE deliveries ADD COLUMN consumer_event_id TEXT;
       CREATE INDEX deliveries_by_consumer_id_nocase ON deliveries(lower(consumer_event_id)) WHERE consumer_event_id IS NOT NULL;
+    `,
+  },
+  {
+    version: 14,
+    name: 'stored_at: the wall time each request and event was stored, whatever clock stamped it',
+    // received_at (requests) and created_at (events) are on the clock that produced them: a
+    // simulation's for the loop's requests and a simulation's events, which may be months away
+    // from now (a scenario's clock.start). Retention's ages and `requests --since` are wall
+    // times: they read stored_at. NULL only for rows written by hand outside Hookloop; such rows
+    // are not aged (a size limit still prunes them).
+    // Backfill: real traffic was stamped on the wall clock; a request linked to an attempt was
+    // stored when its attempt started on the wall (started_wall_at, known since schema 7), else
+    // at received_at (all there is). An event was stored with its first delivery
+    // (created_wall_at), else at created_at. The backfill (STORED_AT_BACKFILL) is SQL both
+    // engines accept; it does not move request_counts (its triggers fire on endpoint_id,
+    // dedupe_key and attempt_id only).
+    // The pruning of lone events reads events by stored_at (events_by_time stays: the polling
+    // feed's updated_since is on the event's created_at).
+    sql: `
+      ALTER TABLE requests ADD COLUMN stored_at INTEGER;
+      ALTER TABLE events ADD COLUMN stored_at INTEGER;
+      ${STORED_AT_BACKFILL}
+    `,
+    postgres: `
+      ALTER TABLE requests ADD COLUMN stored_at BIGINT;
+      ALTER TABLE events ADD COLUMN stored_at BIGINT;
+      ${STORED_AT_BACKFILL}
     `,
   },
 ]

@@ -62,6 +62,7 @@ export function encodeCapture(capture: Capture): RequestRow {
     dedupe_key_bytes: mark?.bytes ?? null,
     not_inspected: capture.notInspected ?? null,
     refused_reason: capture.refusedReason ?? null,
+    stored_at: capture.storedAt ?? capture.receivedAt,
   }
 }
 
@@ -108,6 +109,7 @@ export function decodeCapture(row: RequestRow): RequestRecord {
     dedupeKeyMark: markOf(row),
     notInspected: row.not_inspected ?? null,
     refusedReason: row.refused_reason ?? null,
+    storedAt: row.stored_at ?? row.received_at,
     duplicateOf: row.duplicate_of,
     duplicateNumber: row.duplicate_number,
     ruleId: row.rule_id,

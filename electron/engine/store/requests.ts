@@ -34,6 +34,8 @@ export interface RequestRow {
   dedupe_key_bytes: number | null
   not_inspected: string | null
   refused_reason: string | null
+  /** Wall time the request was stored (its first byte), whatever clock received_at is on; NULL only for rows written by hand. */
+  stored_at: number | null
 }
 
 /** What is known once the request is answered (or the connection ended). */
@@ -49,7 +51,11 @@ export interface RequestOutcomeRow {
 /** The current group of a dedupe key: its first arrival and how many arrived since. */
 export interface KeyGroup {
   firstId: number
+  /** received_at of the first arrival: on the wall clock when firstOnWall, else on its attempt's clock. */
   firstAt: number
+  /** The wall time the first arrival was stored, whatever its clock. */
+  firstWallAt: number
+  firstOnWall: boolean
   count: number
 }
 
@@ -80,7 +86,7 @@ const COLUMNS = [
   'id', 'endpoint_id', 'received_at', 'method', 'path', 'query', 'http_version', 'headers_json', 'body', 'body_size',
   'body_truncated', 'remote_address', 'verify_valid', 'verify_reason', 'verify_json', 'dedupe_key', 'duplicate_of',
   'duplicate_number', 'rule_id', 'fault_json', 'response_status', 'response_headers_json', 'response_body', 'response_ms', 'attempt_id',
-  'dedupe_key_mark', 'dedupe_key_bytes', 'not_inspected', 'refused_reason',
+  'dedupe_key_mark', 'dedupe_key_bytes', 'not_inspected', 'refused_reason', 'stored_at',
 ] as const
 
 /** The two capture statements, run by the receiver's capture writer (inline or on its thread). */
@@ -99,10 +105,10 @@ export function createRequestStore(db: Database): RequestStore {
   const selectPageByEndpoint = db.prepare('SELECT * FROM requests WHERE endpoint_id = @endpoint AND id < @before ORDER BY id DESC LIMIT @limit')
   const selectPageUnmatched = db.prepare('SELECT * FROM requests WHERE endpoint_id IS NULL AND id < @before ORDER BY id DESC LIMIT @limit')
   const selectLastOfKey = db.prepare(
-    `SELECT id, received_at, duplicate_of, duplicate_number FROM requests
+    `SELECT id, received_at, stored_at, attempt_id, duplicate_of, duplicate_number FROM requests
       WHERE endpoint_id = ? AND dedupe_key = ? AND (dedupe_key_mark IS NOT NULL) = ? ORDER BY received_at DESC, id DESC LIMIT 1`,
   )
-  const selectReceivedAt = db.prepare('SELECT received_at FROM requests WHERE id = ?').pluck()
+  const selectFirstOf = db.prepare('SELECT received_at, stored_at, attempt_id FROM requests WHERE id = ?')
   const selectByAttempt = db.prepare('SELECT * FROM requests WHERE attempt_id = ? ORDER BY id')
   const selectByEndpoint = db.prepare('SELECT * FROM requests WHERE endpoint_id = ? ORDER BY received_at, id')
   const selectAtPath = db.prepare('SELECT * FROM requests WHERE path = ? AND received_at >= ? AND received_at < ? ORDER BY received_at, id')
@@ -120,13 +126,19 @@ export function createRequestStore(db: Database): RequestStore {
     },
     count: () => selectCount.get() as number,
     keyGroup(endpointId, dedupeKey, digest = false) {
-      const last = selectLastOfKey.get(endpointId, dedupeKey, digest ? 1 : 0) as
-        | { id: number; received_at: number; duplicate_of: number | null; duplicate_number: number | null }
-        | undefined
+      type Times = { received_at: number; stored_at: number | null; attempt_id: number | null }
+      const last = selectLastOfKey.get(endpointId, dedupeKey, digest ? 1 : 0) as (Times & { id: number; duplicate_of: number | null; duplicate_number: number | null }) | undefined
       if (!last) return undefined
-      if (last.duplicate_of === null) return { firstId: last.id, firstAt: last.received_at, count: last.duplicate_number ?? 1 }
-      const firstAt = selectReceivedAt.get(last.duplicate_of) as number | undefined
-      return { firstId: last.duplicate_of, firstAt: firstAt ?? last.received_at, count: last.duplicate_number ?? 1 }
+      const group = (firstId: number, first: Times) => ({
+        firstId,
+        firstAt: first.received_at,
+        firstWallAt: first.stored_at ?? first.received_at,
+        firstOnWall: first.attempt_id === null,
+        count: last.duplicate_number ?? 1,
+      })
+      if (last.duplicate_of === null) return group(last.id, last)
+      // The first arrival may be pruned: its group then dates from the newest arrival.
+      return group(last.duplicate_of, (selectFirstOf.get(last.duplicate_of) as Times | undefined) ?? last)
     },
     byAttempt: (attemptId) => selectByAttempt.all(attemptId) as RequestRow[],
     byEndpoint: (endpointId) => selectByEndpoint.all(endpointId) as RequestRow[],

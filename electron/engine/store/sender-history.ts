@@ -29,7 +29,7 @@ export interface SenderHistoryStore {
   nextBatch(selection: SenderHistorySelection, limits: BatchLimits): SenderHistoryBatch
   /** Deletes those still settled, their attempts and the events left without a delivery. */
   deleteIds(ids: readonly number[]): SenderPruned
-  /** Deletes up to `limit` events created before `before` that have no delivery (published to no subscription, or whose deliveries went). */
+  /** Deletes up to `limit` events stored before the wall time `before` that have no delivery (published to no subscription, or whose deliveries went). */
   deleteOrphanEvents(before: number, limit: number): number
   /** created_wall_at of the oldest settled delivery, null when there is none. */
   oldestSettledAt(): number | null
@@ -70,7 +70,7 @@ export function createSenderHistoryStore(db: Database): SenderHistoryStore {
     'DELETE FROM events WHERE id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id)',
   )
   const deleteOrphans = db.prepare(
-    `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id) ORDER BY created_at LIMIT ?)`,
+    `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE stored_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id) ORDER BY stored_at LIMIT ?)`,
   )
   const oldest = db.prepare(`SELECT min(created_wall_at) FROM deliveries WHERE ${SETTLED}`).pluck()
   const count = db.prepare(`SELECT count(*) FROM deliveries WHERE ${SETTLED}`).pluck()

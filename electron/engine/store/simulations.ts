@@ -18,6 +18,10 @@ export interface SimulationRow {
 export interface SimulationStatements extends KeyedStatements<SimulationRow> {
   /** Newest first; only simulations that still hold a delivery, plus `keep` (the one running now). */
   withRows(keep: string | null, limit: number): SimulationRow[]
+  /** The simulation an attempt's delivery ran in; undefined on the wall clock. */
+  ofAttempt(attemptId: number): SimulationRow | undefined
+  /** The simulation a delivery ran in; undefined on the wall clock. */
+  ofDelivery(deliveryId: number): SimulationRow | undefined
 }
 
 const COLUMNS = 'id, mode, scale, started_at, started_wall_at, label'
@@ -31,8 +35,14 @@ export function createSimulationStatements(db: Database): SimulationStatements {
       WHERE s.id = @keep OR EXISTS (SELECT 1 FROM deliveries d WHERE d.simulation_id = s.id)
       ORDER BY started_wall_at DESC, id DESC LIMIT @limit`,
   )
+  const ofAttempt = db.prepare(
+    `SELECT ${COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')} FROM attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN simulations s ON s.id = d.simulation_id WHERE a.id = ?`,
+  )
+  const ofDelivery = db.prepare(`SELECT ${COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')} FROM deliveries d JOIN simulations s ON s.id = d.simulation_id WHERE d.id = ?`)
   return {
     insert: (row) => void insert.run(row),
+    ofDelivery: (deliveryId) => ofDelivery.get(deliveryId) as SimulationRow | undefined,
+    ofAttempt: (attemptId) => ofAttempt.get(attemptId) as SimulationRow | undefined,
     get: (id) => get.get(id) as SimulationRow | undefined,
     withRows: (keep, limit) => withRows.all({ keep, limit }) as SimulationRow[],
   }

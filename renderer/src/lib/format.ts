@@ -1,4 +1,5 @@
 // Formatting for people: durations ("2 min", "14.5 h"), times, rates.
+import { formatRunOffset } from '../../../shared/clock'
 
 export function formatDuration(ms: number): string {
   const abs = Math.abs(ms)
@@ -87,19 +88,8 @@ export function formatSince(ms: number): string {
   return `${sign}${parts.join(' ') || '0 s'}`
 }
 
-/** One moment of a simulation for the inspector: "+6 m 00 s" (precise to the second). */
-export function formatSincePrecise(ms: number): string {
-  const abs = Math.abs(Math.round(ms / 1000))
-  const sign = ms < 0 ? '−' : '+'
-  const d = Math.floor(abs / 86_400)
-  const h = Math.floor((abs % 86_400) / 3600)
-  const m = Math.floor((abs % 3600) / 60)
-  const s = abs % 60
-  const pad = (n: number) => String(n).padStart(2, '0')
-  if (d > 0) return `${sign}${d} d ${h} h ${pad(m)} m ${pad(s)} s`
-  if (h > 0) return `${sign}${h} h ${pad(m)} m ${pad(s)} s`
-  return `${sign}${m} m ${pad(s)} s`
-}
+/** One moment of a simulation for the inspector: "+6 m 00 s" (precise to the second); the CLI and MCP use the same words. */
+export const formatSincePrecise = formatRunOffset
 
 /** HH:MM of a wall time, for "started 22:09". */
 export function formatHourMinute(ms: number): string {

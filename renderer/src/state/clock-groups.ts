@@ -80,6 +80,12 @@ export function formatBothTimes(clock: RowClock, at: number, wallAt: number | un
   return wallAt !== undefined && wallAt !== at ? `${own} · sent ${formatClock(wallAt)} wall` : own
 }
 
+/** A request's moment, with the wall time it arrived beside it when it is simulated: "+14 m 00 s simulated · 13:36:30 wall". */
+export function formatMomentWithWall(clock: RowClock, at: number, wallAt: number): string {
+  const own = formatMoment(clock, at)
+  return clock.kind === 'simulated' ? `${own} · ${formatClock(wallAt)} wall` : own
+}
+
 /**
  * A duration on a row's clock. On a virtual clock no time passes while a request is made (the
  * clock jumps between timers), so a 0 there is not a measurement and is not shown as "0 ms".

@@ -2,9 +2,10 @@
 // sent us, exactly what went on to your app, what your app answered (or why it did not), and what
 // the sender was answered — then each leg in full (headers, bodies, truncation marked), and Resend.
 import { useState } from 'react'
-import { formatBytes, type ForwardLegView, type RequestDetail } from '../../../shared/contract'
+import { formatBytes, type ForwardLegView, type RequestDetail, type RowClock } from '../../../shared/contract'
 import { decodeBase64 } from '../lib/body'
-import { formatDuration, formatTime } from '../lib/format'
+import { formatDuration } from '../lib/format'
+import { formatMoment, formatMomentWithWall } from '../state/clock-groups'
 import { Body, Headers } from './InspectorParts'
 import { ResendForm } from './ResendForm'
 
@@ -25,9 +26,17 @@ const legTone = (leg: ForwardLegView) => (leg.outcome === 'answered' ? statusTon
 /** The target without its scheme, to fit a tile: 127.0.0.1:3000/webhooks. */
 const shortUrl = (url: string) => url.replace(/^https?:\/\//, '')
 
-function statusWords(status: number | null, ms: number | null): string {
+/**
+ * What the sender was answered. Its time is on the request's clock: a simulation's for a request
+ * one of our attempts made, where a virtual clock stands still during a request — so that is said,
+ * never "in 0 ms" beside the app's real milliseconds.
+ */
+function senderAnswerWords(clock: RowClock, status: number | null, ms: number | null): string {
   if (status === null) return 'no answer (connection ended)'
-  return ms === null ? String(status) : `${status} in ${formatDuration(ms)}`
+  if (ms === null) return String(status)
+  if (clock.kind === 'wall') return `${status} in ${formatDuration(ms)}`
+  if (clock.mode === 'virtual') return `${status} (simulated: the virtual clock stands still during a request)`
+  return `${status} in ${formatDuration(ms)} simulated`
 }
 
 /** The forward section of a request's inspector; present for every captured request (Resend). */
@@ -35,6 +44,8 @@ export function ForwardLegs({ request, onResent }: { request: RequestDetail; onR
   const [chosen, setChosen] = useState<number | null>(null)
   const [resending, setResending] = useState(false)
   const leg = request.legs.find((l) => l.id === chosen) ?? request.legs[request.legs.length - 1]
+  // A resend goes out now, on the wall clock; a forward made on arrival is on its request's clock.
+  const legClock: RowClock = leg?.kind === 'resend' ? { kind: 'wall' } : request.clock
   return (
     <section className="forward" data-testid="forward-legs" data-legs={request.legs.length}>
       <div className="section-title">
@@ -65,27 +76,28 @@ export function ForwardLegs({ request, onResent }: { request: RequestDetail; onR
               <div className="mono ellipsis">
                 {request.method} {request.path}
               </div>
-              <div className="hint">
-                {request.bodySize} bytes · {formatTime(request.receivedAt)}
+              <div className="hint" data-testid="hop-in-time" data-clock={request.clock.kind}>
+                {request.bodySize} bytes · {formatMomentWithWall(request.clock, request.receivedAt, request.storedAt)}
               </div>
             </Hop>
             <Hop title="Sender was answered" tone={statusTone(request.response.status)} testId="hop-sender">
               <div className="strong" data-testid="sender-answer">
-                {statusWords(request.response.status, request.response.ms)}
+                {senderAnswerWords(request.clock, request.response.status, request.response.ms)}
               </div>
             </Hop>
             <Hop title="Hookloop → your app" testId="hop-out">
               <div className="mono ellipsis" title={leg.request.url}>
                 {leg.request.method} {shortUrl(leg.request.url)}
               </div>
-              <div className="hint">
-                {KIND_WORDS[leg.kind]} · {formatTime(leg.sentAt)}
+              <div className="hint" data-testid="hop-out-time" data-clock={legClock.kind}>
+                {KIND_WORDS[leg.kind]} · {formatMoment(legClock, leg.sentAt)}
               </div>
             </Hop>
             <Hop title="Your app answered" tone={legTone(leg)} testId="hop-app">
               <div className="strong" data-testid="leg-summary">
                 {leg.summary}
               </div>
+              {legClock.kind === 'simulated' && <div className="hint">measured in real time (the app runs on the wall clock)</div>}
             </Hop>
           </div>
           {request.legs.length > 1 && (
@@ -97,7 +109,7 @@ export function ForwardLegs({ request, onResent }: { request: RequestDetail; onR
               ))}
             </div>
           )}
-          <LegDetail leg={leg} />
+          <LegDetail leg={leg} clock={legClock} />
         </>
       )}
     </section>
@@ -113,7 +125,7 @@ function Hop({ title, tone, testId, children }: { title: string; tone?: string; 
   )
 }
 
-function LegDetail({ leg }: { leg: ForwardLegView }) {
+function LegDetail({ leg, clock }: { leg: ForwardLegView; clock: RowClock }) {
   const sent = decodeBase64(leg.request.bodyBase64)
   const answered = decodeBase64(leg.response.bodyBase64)
   return (
@@ -124,7 +136,7 @@ function LegDetail({ leg }: { leg: ForwardLegView }) {
           <dt>to</dt>
           <dd data-testid="leg-url">{leg.request.url}</dd>
           <dt>sent</dt>
-          <dd>{formatTime(leg.sentAt)}</dd>
+          <dd>{formatMoment(clock, leg.sentAt)}</dd>
         </dl>
         <Headers title="Headers" headers={leg.request.headers} />
         <Body

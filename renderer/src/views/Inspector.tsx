@@ -4,13 +4,13 @@ import { rowEventIdTitle, rowEventIds } from '../lib/event-ids'
 import { Fragment, useEffect, useState } from 'react'
 import { formatBytes, requestBodyFileName, type AttemptDetail, type DeliveryDetail, type RequestDetail, type RowClock, type TimelineRow } from '../../../shared/contract'
 import { run, toast, useApp } from '../state'
-import { formatBothTimes, formatDurationOn, formatMoment } from '../state/clock-groups'
+import { formatBothTimes, formatDurationOn, formatMoment, formatMomentWithWall } from '../state/clock-groups'
 import { decodeBase64 } from '../lib/body'
 import { saveBlob } from '../lib/files'
 import { Body, Headers } from './InspectorParts'
 import { ForwardLegs } from './ForwardLegs'
 import { curlCommand } from '../../../shared/curl'
-import { formatDuration, formatTime } from '../lib/format'
+import { formatDuration } from '../lib/format'
 import { DuplicateBadge, SignatureBadgeView, StatusBadge, TONE_COLOR } from './badges'
 
 export function Inspector() {
@@ -246,7 +246,7 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
             {request.query ? `?${request.query}` : ''}
           </dd>
           <dt>received</dt>
-          <dd>{formatTime(request.receivedAt)}</dd>
+          <dd data-testid="request-received" data-clock={request.clock.kind}>{formatMomentWithWall(request.clock, request.receivedAt, request.storedAt)}</dd>
           <dt>from</dt>
           <dd>{request.remoteAddress ?? '—'}</dd>
           <dt>dedupe key</dt>

@@ -54,7 +54,7 @@ beforeAll(async () => {
   }
   // Three hours back on the wall clock: the first request to plain, and the delivery to outside.
   const db = new Database(join(dir, 'hookloop.db'))
-  db.prepare(`UPDATE requests SET received_at = received_at - ? WHERE id = (SELECT MIN(r.id) FROM requests r JOIN endpoints e ON e.id = r.endpoint_id WHERE e.slug = 'plain')`).run(3 * HOUR)
+  db.prepare(`UPDATE requests SET received_at = received_at - @back, stored_at = stored_at - @back WHERE id = (SELECT MIN(r.id) FROM requests r JOIN endpoints e ON e.id = r.endpoint_id WHERE e.slug = 'plain')`).run({ back: 3 * HOUR })
   db.prepare(`UPDATE deliveries SET created_wall_at = created_wall_at - ? WHERE subscription_id = (SELECT id FROM subscriptions WHERE name = 'outside')`).run(3 * HOUR)
   db.close()
 }, 60_000)
@@ -79,11 +79,11 @@ describe('hookloop requests', () => {
     const all = await requests()
     // Six sent by hand, one by the loop delivery.
     expect(all).toHaveLength(7)
-    expect(all.map((r) => r.receivedAt)).toEqual([...all.map((r) => r.receivedAt)].sort((a, b) => b - a))
+    expect(all.map((r) => r.storedAt)).toEqual([...all.map((r) => r.storedAt)].sort((a, b) => b - a))
     const table = await runCli(['requests', '--data', dir])
     expect(table.code).toBe(0)
     const lines = table.stdout.trimEnd().split('\n')
-    expect(lines[0]).toMatch(/^ID\s+RECEIVED\s+ENDPOINT\s+REQUEST\s+EVENT ID\s+VERDICT\s+DUP\s+ANSWER$/)
+    expect(lines[0]).toMatch(/^ID\s+STORED\s+ENDPOINT\s+REQUEST\s+EVENT ID\s+VERDICT\s+DUP\s+ANSWER\s+CLOCK$/)
     expect(lines.slice(1).map((line) => Number(line.split(/\s+/)[0]))).toEqual(all.map((r) => r.id))
   })
 

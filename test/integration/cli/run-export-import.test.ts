@@ -43,10 +43,14 @@ describe("a run's HAR export", () => {
           attempt_outcome: n < 4 ? 'http_503' : 'http_200',
           duplicate_number: n,
           verify: { valid: true, reason: 'ok' },
+          // The run's clock is a simulation's: each entry says so, with the wall time beside.
+          simulation_id: expect.any(String),
+          wall_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         }),
       ),
     )
-    expect(entries[0]!.comment).toBe('request 1 (delivery 1 attempt 1): http_503')
+    const { simulation_id: simulationId, wall_at: wallAt } = entries[0]!._hookloop!
+    expect(entries[0]!.comment).toBe(`request 1 (delivery 1 attempt 1): http_503 (time on simulation ${simulationId}'s clock, not a wall date; at ${wallAt} on the wall)`)
   })
 
   it('export --out says what it wrote: the file, what it holds, its size', () => {

@@ -45,7 +45,7 @@ async function publishAt(engine: Engine, subscriptionId: string, types: string[]
 const iso = (ms: number) => new Date(ms).toISOString()
 
 describe('polling feed', () => {
-  it('lists events from updated_since inclusive, ordered by (created_at, event_id), paged across equal timestamps', async () => {
+  it('lists events from updated_since inclusive, in the order they were stored, paged across equal timestamps', async () => {
     const engine = await engineOnVirtualClock()
     const sub = engine.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
     const first = await publishAt(engine, sub.id, ['a', 'b', 'c', 'd', 'e']) // all at START
@@ -55,17 +55,17 @@ describe('polling feed', () => {
     const all = await page(engine, `?updated_since=${iso(START)}`)
     expect(all.has_more).toBe(false)
     expect(all.next_cursor).toBeNull()
-    const expectedOrder = [...[...first].sort(), ...[...later].sort()]
+    const expectedOrder = [...first, ...later]
     expect(all.data.map((e) => e.event_id)).toEqual(expectedOrder)
     expect(all.data[0]).toMatchObject({ created_at: iso(START), deliveries: [{ subscription_id: sub.id, status: 'pending', attempts: 0, last_outcome: null }] })
     expect(all.data.find((e) => e.event_id === first[2])?.payload).toEqual({ type: 'c' })
 
     // Inclusive: an event created exactly at updated_since is listed; one ms later it is not.
-    expect((await page(engine, `?updated_since=${iso(START + 1000)}`)).data.map((e) => e.event_id)).toEqual([...later].sort())
+    expect((await page(engine, `?updated_since=${iso(START + 1000)}`)).data.map((e) => e.event_id)).toEqual(later)
     expect((await page(engine, `?updated_since=${iso(START + 1001)}`)).data).toEqual([])
-    expect((await page(engine, `?updated_since=${iso(START + 999)}`)).data.map((e) => e.event_id)).toEqual([...later].sort())
+    expect((await page(engine, `?updated_since=${iso(START + 999)}`)).data.map((e) => e.event_id)).toEqual(later)
     // Zone offsets name the same instant.
-    expect((await page(engine, `?updated_since=${encodeURIComponent('2026-11-29T13:00:01+01:00')}`)).data.map((e) => e.event_id)).toEqual([...later].sort())
+    expect((await page(engine, `?updated_since=${encodeURIComponent('2026-11-29T13:00:01+01:00')}`)).data.map((e) => e.event_id)).toEqual(later)
 
     // Pages of 2 cut through the five equal timestamps and lose or repeat nothing.
     const seen: string[] = []
@@ -86,6 +86,29 @@ describe('polling feed', () => {
     expect(rest.data.map((e) => e.event_id)).toEqual([expectedOrder[6], newest])
   })
 
+  it('pages in the store’s sequence: an event a later simulation stamps months earlier is not skipped by a cursor', async () => {
+    const temp = makeTempDir('hookloop-feed-')
+    cleanups.push(() => temp.cleanup())
+    const open = (start: number) => createEngine({ dataDir: temp.dir, clock: { mode: 'virtual', start }, receiver: { host: '127.0.0.1', port: 0 } })
+    const first = await open(START)
+    const sub = first.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
+    const [a, b] = await publishAt(first, sub.id, ['a', 'b'])
+    const one = await page(first, `?updated_since=1970-01-01T00:00:00Z&limit=1`)
+    expect(one.data.map((e) => e.event_id)).toEqual([a])
+    // The event's own time is its simulation's; the wall time it was stored is beside it.
+    expect(one.data[0]).toMatchObject({ created_at: iso(START), simulation_id: first.simulation?.id })
+    expect(Date.parse(one.data[0]!.stored_at)).toBeGreaterThan(Date.now() - 60_000)
+    await first.close()
+
+    // The next run on the folder: a scenario whose clock starts in January, before the first.
+    const second = await open(Date.UTC(2026, 0, 5, 9))
+    cleanups.push(() => second.close())
+    const [c] = await publishAt(second, sub.id, ['c'])
+    const rest = await page(second, `?cursor=${one.next_cursor}`)
+    expect(rest.data.map((e) => e.event_id)).toEqual([b, c])
+    expect(rest.data[1]).toMatchObject({ created_at: '2026-01-05T09:00:00.000Z', simulation_id: second.simulation?.id })
+  })
+
   it('answers bad parameters with a 400 that names the parameter', async () => {
     const engine = await engineOnVirtualClock()
     const cases: Array<[string, string]> = [
@@ -96,7 +119,7 @@ describe('polling feed', () => {
       [`?updated_since=${iso(START)}&limit=5000`, 'limit'],
       [`?updated_since=${iso(START)}&limit=abc`, 'limit'],
       ['?cursor=garbage!', 'cursor'],
-      [`?cursor=${Buffer.from('[1,"x","y"]').toString('base64url')}`, 'cursor'],
+      [`?cursor=${Buffer.from('[2,"x","y"]').toString('base64url')}`, 'cursor'],
     ]
     for (const [query, parameter] of cases) {
       const { status, body } = await get(engine, query)

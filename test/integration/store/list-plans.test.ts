@@ -19,14 +19,14 @@ function seed(): void {
   db.prepare(`INSERT INTO endpoints (id, slug, name, secrets_json, dedupe_json, created_at) VALUES ('ep-a', 'a', 'A', '[]', NULL, 0), ('ep-b', 'b', 'B', '[]', NULL, 0)`).run()
   db.prepare(`INSERT INTO subscriptions (id, name, url, endpoint_slug, scheme, secrets_json, policy_json, created_at, updated_at) VALUES ('sub-a', 'to a', '', 'a', 'standard-webhooks', '[]', '{}', 0, 0), ('sub-x', 'outside', 'http://127.0.0.1:9/', NULL, 'standard-webhooks', '[]', '{}', 0, 0)`).run()
   const request = db.prepare(
-    `INSERT INTO requests (endpoint_id, received_at, method, path, headers_json, body_size, dedupe_key, duplicate_number, verify_valid, refused_reason) VALUES (?, ?, 'POST', '/h/x', '[]', 2, ?, ?, ?, ?)`,
+    `INSERT INTO requests (endpoint_id, received_at, stored_at, method, path, headers_json, body_size, dedupe_key, duplicate_number, verify_valid, refused_reason) VALUES (?, ?, ?, 'POST', '/h/x', '[]', 2, ?, ?, ?, ?)`,
   )
   const event = db.prepare(`INSERT INTO events (id, event_type, payload, created_at) VALUES (?, 'order.paid', '{}', ?)`)
   const delivery = db.prepare(`INSERT INTO deliveries (event_id, subscription_id, status, attempts, created_at, created_wall_at, updated_at) VALUES (?, ?, ?, 1, ?, ?, ?)`)
   db.transaction(() => {
     for (let i = 0; i < ROWS; i++) {
       const at = BASE + i * 1000
-      request.run(i % 2 ? 'ep-a' : 'ep-b', at, `evt_${i}`, i % 10 === 0 ? 2 : 1, i % 7 === 0 ? 0 : 1, i % 1000 === 0 ? 'body_too_large' : null)
+      request.run(i % 2 ? 'ep-a' : 'ep-b', at, at, `evt_${i}`, i % 10 === 0 ? 2 : 1, i % 7 === 0 ? 0 : 1, i % 1000 === 0 ? 'body_too_large' : null)
       event.run(`evt_d${i}`, at)
       delivery.run(`evt_d${i}`, i % 2 ? 'sub-a' : 'sub-x', ['succeeded', 'failed', 'retrying'][i % 3], at, at, at)
     }

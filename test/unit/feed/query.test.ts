@@ -28,11 +28,13 @@ describe('feed query parameters', () => {
   })
 
   it('takes a cursor alone, and round-trips it', () => {
-    const cursor = encodeCursor({ created_at: 1_700_000_000_000, event_id: 'e-1' })
-    expect(decodeCursor(cursor)).toEqual({ created_at: 1_700_000_000_000, event_id: 'e-1' })
-    expect(parse(`cursor=${cursor}&limit=5`)).toEqual({ ok: true, query: { since: null, after: { created_at: 1_700_000_000_000, event_id: 'e-1' }, limit: 5 } })
+    const cursor = encodeCursor({ seq: 42, event_id: 'e-1' })
+    expect(decodeCursor(cursor)).toEqual({ seq: 42, event_id: 'e-1' })
+    expect(parse(`cursor=${cursor}&limit=5`)).toEqual({ ok: true, query: { since: null, after: { seq: 42, event_id: 'e-1' }, limit: 5 } })
+    // A cursor from before the feed was ordered by sequence still reads: after that event.
+    expect(decodeCursor(Buffer.from('[1,1700000000000,"e-1"]').toString('base64url'))).toEqual({ created_at: 1_700_000_000_000, event_id: 'e-1' })
     // A well-formed base64url token that is not ours.
-    expect(decodeCursor(Buffer.from('[2,1,"x"]').toString('base64url'))).toBeNull()
+    expect(decodeCursor(Buffer.from('[3,1,"x"]').toString('base64url'))).toBeNull()
     expect(decodeCursor(Buffer.from('{"a":1}').toString('base64url'))).toBeNull()
   })
 })
