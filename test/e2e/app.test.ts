@@ -76,7 +76,13 @@ describe('Hookloop in the browser', () => {
     await row.waitFor({ timeout: 20_000 })
     expect(await row.getAttribute('data-status')).toBe('received')
     expect(await row.locator('[data-duplicates]').innerText()).toBe('1 dup')
-    await row.locator('.mark >> nth=1').click()
+    // Two arrivals a moment apart may be one counted mark: a second click on it shows the second.
+    const marks = row.locator('.mark')
+    if ((await marks.count()) === 1) {
+      await marks.click()
+      await page.waitForSelector('[data-testid=duplicate-number]:has-text("first arrival")')
+    }
+    await marks.last().click()
     await page.waitForSelector('[data-testid=duplicate-number]:has-text("duplicate arrival #2")')
     await screenshot(page, 'duplicate-flagged')
   })

@@ -63,7 +63,7 @@ describe('marks on the right rows', () => {
     const counted = row.locator('.mark[data-count="3"]')
     await counted.waitFor()
     expect(await counted.innerText()).toMatch(/^(503 )?×3$/)
-    expect(await counted.getAttribute('title')).toMatch(/^3 requests, too close to tell apart at this zoom:\n#1 503 at .*\n#2 503 at .*\n#3 503 at /)
+    expect(await counted.getAttribute('title')).toMatch(/^3 requests, too close to tell apart at this zoom \(click again for the next\):\n#1 503 at .*\n#2 503 at .*\n#3 503 at /)
     // Every request is counted on the row, none hidden behind another.
     const shown = (await screenRows(page)).find((r) => r.eventId === 'evt-fast')
     expect(shown?.marks).toEqual(['503', '503', '503', '200'])

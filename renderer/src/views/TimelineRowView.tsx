@@ -204,7 +204,7 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
     let hides = 0
     for (let j = i + 1; places[j]?.shape === 'hidden'; j++) hides += groups[j]?.marks.length ?? 0
     const what = row.kind === 'delivery' ? 'attempts' : 'requests'
-    const title = count > 1 ? `${count} ${what}, too close to tell apart at this zoom:\n${group.marks.map((m) => markTitle(m, row.clock)).join('\n')}` : markTitle(first, row.clock)
+    const title = count > 1 ? `${count} ${what}, too close to tell apart at this zoom (click again for the next):\n${group.marks.map((m) => markTitle(m, row.clock)).join('\n')}` : markTitle(first, row.clock)
     pieces.push(
       <button
         type="button"
@@ -218,7 +218,10 @@ export const TimelineRowView = memo(function TimelineRowView({ row, top, selecte
         data-hides={hides || undefined}
         onClick={(event) => {
           event.stopPropagation()
-          select({ kind: first.kind, id: first.id })
+          // A counted mark stands for several: each click on it shows the next of them.
+          const at = group.marks.findIndex((m) => m.id === selectedMark)
+          const next = group.marks[at < 0 ? 0 : (at + 1) % count] ?? first
+          select({ kind: next.kind, id: next.id })
         }}
       >
         {dot ? '' : place.shape === 'short' ? group.short : group.label}

@@ -34,7 +34,7 @@ describe('hookloop listen retention', () => {
     for (const n of [2, 3]) await (await fetch(engine.receiver.endpointUrl('shop'), { method: 'POST', body: `{"n":${n}}` })).arrayBuffer()
     await engine.quiesce()
     const old = Date.now() - 40 * DAY
-    engine.db.prepare('UPDATE requests SET received_at = ? WHERE id IN (SELECT id FROM requests ORDER BY id LIMIT 2)').run(old)
+    engine.db.prepare('UPDATE requests SET received_at = ?, stored_at = ? WHERE id IN (SELECT id FROM requests ORDER BY id LIMIT 2)').run(old, old)
     engine.db.prepare('UPDATE deliveries SET created_at = ?, updated_at = ?, created_wall_at = ?').run(old, old, old)
     await engine.close()
 
