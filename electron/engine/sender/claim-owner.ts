@@ -4,19 +4,10 @@
 // (a kill -9, a crash): its claims are taken over at once, without waiting for the lease.
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
+import { processRuns } from '../store'
 
 export function newClaimOwner(): string {
   return `${hostname()}:${process.pid}:${randomUUID()}`
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 /** Whether a claim can be taken over: no holder, its lease ran out, or its process on this machine is gone. */
@@ -24,5 +15,5 @@ export function claimAbandoned(claim: { claimed_by: string | null; lease_until: 
   if (claim.claimed_by === null || claim.lease_until === null || claim.lease_until < wallNow) return true
   const [host, pid] = claim.claimed_by.split(':')
   const n = Number(pid)
-  return host === hostname() && Number.isSafeInteger(n) && n !== process.pid && !processExists(n)
+  return host === hostname() && Number.isSafeInteger(n) && n !== process.pid && !processRuns(n)
 }

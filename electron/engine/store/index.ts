@@ -43,3 +43,4 @@ export { openStore, type OpenedStore, type OpenStoreOptions } from './open-store
 export { migratePostgres, postgresSchemaVersion, type PostgresMigration } from './postgres-migrate'
 export { POSTGRES_BASELINE_VERSION } from './postgres-schema'
 export { copyStore, COPIED_TABLES, tableColumns, type TableCopy, type CopiedTable } from './store-copy'
+export { processRuns } from './process-runs'

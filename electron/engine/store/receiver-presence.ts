@@ -4,6 +4,7 @@
 // listens when it starts (one settings row per process) and takes it back when it stops; a row
 // left by a process that died is skipped (its pid no longer runs).
 import type { Database } from 'better-sqlite3'
+import { processRuns } from './process-runs'
 
 export interface ReceiverPresence {
   url: string
@@ -12,16 +13,6 @@ export interface ReceiverPresence {
 }
 
 const PREFIX = 'receiver:'
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 
 export function createReceiverPresence(db: Database) {
   const upsert = db.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json')
@@ -40,7 +31,7 @@ export function createReceiverPresence(db: Database) {
       const found = (all.all() as string[]).flatMap((json) => {
         try {
           const presence = JSON.parse(json) as ReceiverPresence
-          return typeof presence.url === 'string' && Number.isInteger(presence.pid) && running(presence.pid) ? [presence] : []
+          return typeof presence.url === 'string' && Number.isInteger(presence.pid) && processRuns(presence.pid) ? [presence] : []
         } catch {
           return []
         }
