@@ -50,7 +50,12 @@ export function createIdSource(claims: IdClaims, now: () => number = () => perfo
       }
       return next++
     },
-    sharing: () => shared,
+    // Asked before a lookup that only another process could make needed: exact at once (one read
+    // of the claim counter while alone), not after the block's next lifetime check.
+    sharing() {
+      if (!shared && block !== null && !claims.isLatest(block)) shared = true
+      return shared
+    },
     release() {
       if (block && next <= block.last) claims.release(block, next)
       block = null
