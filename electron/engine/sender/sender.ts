@@ -225,7 +225,10 @@ export function createSender(options: SenderOptions): Sender {
   const parts = senderParts(options)
   const { clock, emitter, dispatcher, writer, attemptIds, pump } = parts
   const recovery = createCrashRecovery(parts)
-  // Another process on the store may die holding claims: look for expired ones now and then.
+  // Another process on the store may die holding claims: look for expired ones now and then. On
+  // real time, not the sender's clock: leases (lease_until, wallNow) and a process's death are wall
+  // matters, and a virtual clock that jumps must not decide when a living process's claim runs out.
+  // What is taken over is scheduled on the sender's clock (clock.now()).
   let takeOverTimer: NodeJS.Timeout | undefined
   const takeOver = () => {
     try {
