@@ -1,18 +1,20 @@
-// `hookloop deliveries [--data DIR] [filters] [--limit N] [--json]`: the deliveries of a data
-// folder, newest first, led by the id `export --deliveries` takes.
+// `hookloop deliveries [--data DIR | --store STORE] [filters] [--limit N] [--json]`: the
+// deliveries of a data folder or a team store, newest first, led by the id `export --deliveries`
+// takes.
 import { DELIVERY_STATUSES, type DeliveryListRow } from '../engine/store'
 import { listCommand } from './list-command'
 import { deliveryFilter } from './list-filters'
 import { clockCell, isoSeconds } from './table'
 
-const USAGE = `Usage: hookloop deliveries [--data DIR] [filters] [--limit N] [--json]
+const USAGE = `Usage: hookloop deliveries [--data DIR | --store STORE] [filters] [--limit N] [--json]
 
-Lists the deliveries (events sent under a subscription's retry policy) of a data folder, newest
-first. The first column is the id that \`hookloop export --deliveries\` takes. EVENT ID is the id
-the consumer saw (a provider's evt_…, X-GitHub-Delivery …), HOOKLOOP ID Hookloop's own beside it
-('-' when the same); --event-id finds either. CREATED is the wall time a delivery was made, whatever
-clock it ran on; --since reads it too. CLOCK says which clock its schedule ran on: wall, or a
-simulation's (given as time into that run, never as a date). With --json: {"deliveries": [...]}.
+Lists the deliveries (events sent under a subscription's retry policy) of a data folder (or a
+team's store: --store), newest first. The first column is the id that \`hookloop export
+--deliveries\` takes. EVENT ID is the id the consumer saw (a provider's evt_…, X-GitHub-Delivery
+…), HOOKLOOP ID Hookloop's own beside it ('-' when the same); --event-id finds either. CREATED is
+the wall time a delivery was made, whatever clock it ran on; --since reads it too. CLOCK says
+which clock its schedule ran on: wall, or a simulation's (given as time into that run, never as a
+date). With --json: {"deliveries": [...]}.
 {options}
 Exit status: 0 listed (none is not an error), 2 bad usage or an endpoint or subscription not in the data folder.`
 
@@ -22,7 +24,7 @@ export const deliveriesCommand = listCommand<DeliveryListRow>({
   statuses: DELIVERY_STATUSES,
   statusHelp: 'comma-separated: a row matches any of them',
   none: 'no deliveries match',
-  rows: (reads, values, dataDir) => reads.deliveries(deliveryFilter('deliveries', reads, values, dataDir, Date.now())),
+  rows: async (reads, values, where) => reads.deliveries(await deliveryFilter('deliveries', reads, values, where, Date.now())),
   // EVENT ID is the id the consumer saw (a provider's evt_…, X-GitHub-Delivery …); HOOKLOOP ID is
   // Hookloop's own beside it, '-' when they are the same.
   columns: ['ID', 'CREATED', 'SUBSCRIPTION', 'EVENT ID', 'HOOKLOOP ID', 'TYPE', 'STATUS', 'ATTEMPTS', 'LAST', 'CLOCK'],

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { EXPORT_FORMATS, formatBytes } from '../../shared/contract'
 import { exportSelection, ExportSelectionError } from '../engine/exports'
-import { openDatabase, createListReads, DELIVERY_STATUSES, REQUEST_STATUSES, type ListReads } from '../engine/store'
+import { openDatabase, createListReads, createSqliteEngine, DELIVERY_STATUSES, REQUEST_STATUSES, type ListReads } from '../engine/store'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'
@@ -57,7 +57,7 @@ export function parseIdList(text: string, name: string): number[] {
 }
 
 /** The ids the filters select: requests and deliveries each, unless the filters name one kind only. */
-function filteredIds(reads: ListReads, values: ListFilterValues, dataDir: string): { requestIds: number[]; deliveryIds: number[] } {
+async function filteredIds(reads: ListReads, values: ListFilterValues, dataDir: string): Promise<{ requestIds: number[]; deliveryIds: number[] }> {
   const words = values.status ?? []
   const requestWords = words.filter((w) => (REQUEST_STATUSES as readonly string[]).includes(w))
   const deliveryWords = words.filter((w) => (DELIVERY_STATUSES as readonly string[]).includes(w))
@@ -65,10 +65,10 @@ function filteredIds(reads: ListReads, values: ListFilterValues, dataDir: string
   const wantDeliveries = words.length === 0 || deliveryWords.length > 0
   const now = Date.now()
   const requestIds = wantRequests
-    ? reads.requests(requestFilter('export', reads, { ...values, ...(requestWords.length > 0 ? { status: requestWords } : { status: undefined }) }, dataDir, now)).map((r) => r.id)
+    ? (await reads.requests(await requestFilter('export', reads, { ...values, ...(requestWords.length > 0 ? { status: requestWords } : { status: undefined }) }, dataDir, now))).map((r) => r.id)
     : []
   const deliveryIds = wantDeliveries
-    ? reads.deliveries(deliveryFilter('export', reads, { ...values, ...(deliveryWords.length > 0 ? { status: deliveryWords } : { status: undefined }) }, dataDir, now)).map((d) => d.id)
+    ? (await reads.deliveries(await deliveryFilter('export', reads, { ...values, ...(deliveryWords.length > 0 ? { status: deliveryWords } : { status: undefined }) }, dataDir, now))).map((d) => d.id)
     : []
   // Oldest first, as the ids given by hand are read.
   return { requestIds: requestIds.reverse(), deliveryIds: deliveryIds.reverse() }
@@ -94,8 +94,8 @@ export const exportCommand: Command = async (args) => {
   let text: string
   try {
     if (v.all || filtered) {
-      const reads = createListReads(db)
-      const selected = v.all ? { requestIds: reads.allRequestIds(), deliveryIds: reads.allDeliveryIds() } : filteredIds(reads, v, dataDir)
+      const reads = createListReads(createSqliteEngine(db, { closeDatabase: false }))
+      const selected = v.all ? { requestIds: await reads.allRequestIds(), deliveryIds: await reads.allDeliveryIds() } : await filteredIds(reads, v, dataDir)
       // Ids given by hand join those selected, each once.
       const givenRequests = new Set(requestIds)
       const givenDeliveries = new Set(deliveryIds)

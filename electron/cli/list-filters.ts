@@ -40,9 +40,9 @@ export function parseSince(command: string, text: string, now: number): number {
   throw new UsageError(`${command}: --since takes a duration like 90s, 15m, 2h, 7d or 2w, or an ISO time like 2026-12-01T09:30:00Z; "${text}" is neither`)
 }
 
-function endpointId(command: string, reads: ListReads, text: string | undefined, dataDir: string): string | undefined {
+async function endpointId(command: string, reads: ListReads, text: string | undefined, dataDir: string): Promise<string | undefined> {
   if (text === undefined) return undefined
-  const endpoint = reads.endpointOf(text)
+  const endpoint = await reads.endpointOf(text)
   if (!endpoint) throw new UsageError(`${command}: no endpoint "${text}" (slug or id) in ${dataDir}`)
   return endpoint.id
 }
@@ -54,10 +54,10 @@ function eventIdPrefix(command: string, text: string | undefined): string | unde
 }
 
 // The declarations checked the --status words; without --limit a list holds every match.
-export function requestFilter(command: string, reads: ListReads, values: ListFilterValues, dataDir: string, now: number): RequestListFilter {
+export async function requestFilter(command: string, reads: ListReads, values: ListFilterValues, dataDir: string, now: number): Promise<RequestListFilter> {
   if (values.subscription !== undefined) throw new UsageError(`${command}: --subscription filters deliveries; captured requests take --endpoint`)
   const statuses = values.status as RequestStatus[] | undefined
-  const id = endpointId(command, reads, values.endpoint, dataDir)
+  const id = await endpointId(command, reads, values.endpoint, dataDir)
   const prefix = eventIdPrefix(command, values['event-id'])
   return {
     limit: values.limit ?? LIST_LIMIT_MAX,
@@ -68,12 +68,12 @@ export function requestFilter(command: string, reads: ListReads, values: ListFil
   }
 }
 
-export function deliveryFilter(command: string, reads: ListReads, values: ListFilterValues, dataDir: string, now: number): DeliveryListFilter {
+export async function deliveryFilter(command: string, reads: ListReads, values: ListFilterValues, dataDir: string, now: number): Promise<DeliveryListFilter> {
   const statuses = values.status as DeliveryStatus[] | undefined
-  const id = endpointId(command, reads, values.endpoint, dataDir)
+  const id = await endpointId(command, reads, values.endpoint, dataDir)
   let subscriptionId: string | undefined
   if (values.subscription !== undefined) {
-    const found = reads.subscriptionOf(values.subscription)
+    const found = await reads.subscriptionOf(values.subscription)
     if (found === undefined) throw new UsageError(`${command}: no subscription "${values.subscription}" (name or id) in ${dataDir}`)
     if (found === 'ambiguous') throw new UsageError(`${command}: more than one subscription is named "${values.subscription}"; give its id (hookloop deliveries shows it)`)
     subscriptionId = found.id

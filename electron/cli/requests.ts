@@ -1,17 +1,18 @@
-// `hookloop requests [--data DIR] [filters] [--limit N] [--json]`: the captured requests of a data
-// folder, newest first, led by the id `export --requests` and `resend` take.
+// `hookloop requests [--data DIR | --store STORE] [filters] [--limit N] [--json]`: the captured
+// requests of a data folder or a team store, newest first, led by the id `export --requests` and
+// `resend` take.
 import { REQUEST_STATUSES, type RequestListRow } from '../engine/store'
 import { listCommand } from './list-command'
 import { requestFilter, REQUEST_STATUS_HELP } from './list-filters'
 import { clockCell, isoSeconds } from './table'
 
-const USAGE = `Usage: hookloop requests [--data DIR] [filters] [--limit N] [--json]
+const USAGE = `Usage: hookloop requests [--data DIR | --store STORE] [filters] [--limit N] [--json]
 
-Lists the captured requests of a data folder, newest stored first. The first column is the id that
-\`hookloop export --requests\` and \`hookloop resend\` take. STORED is the wall time a request
-arrived, whatever clock it ran on; --since reads it too. CLOCK says which clock the request's own
-time is on: wall, or a simulation's (given as time into that run, never as a date).
-With --json: {"requests": [...]}.
+Lists the captured requests of a data folder (or a team's store: --store), newest stored first.
+The first column is the id that \`hookloop export --requests\` and \`hookloop resend\` take.
+STORED is the wall time a request arrived, whatever clock it ran on; --since reads it too. CLOCK
+says which clock the request's own time is on: wall, or a simulation's (given as time into that
+run, never as a date). With --json: {"requests": [...]}.
 {options}
 Exit status: 0 listed (none is not an error), 2 bad usage or an endpoint not in the data folder.`
 
@@ -26,7 +27,7 @@ export const requestsCommand = listCommand<RequestListRow>({
   statuses: REQUEST_STATUSES,
   statusHelp: REQUEST_STATUS_HELP,
   none: 'no captured requests match',
-  rows: (reads, values, dataDir) => reads.requests(requestFilter('requests', reads, values, dataDir, Date.now())),
+  rows: async (reads, values, where) => reads.requests(await requestFilter('requests', reads, values, where, Date.now())),
   columns: ['ID', 'STORED', 'ENDPOINT', 'REQUEST', 'EVENT ID', 'VERDICT', 'DUP', 'ANSWER', 'CLOCK'],
   cells: (r) => [
     String(r.id),

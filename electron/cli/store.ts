@@ -3,11 +3,12 @@
 // says which store a command would open, its schema version and what it holds. STORE is a data
 // folder or a postgres:// URL (docs/team.md).
 import { existsSync } from 'node:fs'
-import { COPIED_TABLES, copyStore, openStore, parseStoreLocation, StoreError, type OpenedStore, type StoreLocation, type TableCopy } from '../engine/store'
+import { COPIED_TABLES, copyStore, openStore, StoreError, type OpenedStore, type StoreLocation, type TableCopy } from '../engine/store'
 import { commandArgs, type OptionSpecs } from './command-args'
 import type { Command } from './commands'
 import { dataDirArg } from './data-dir-arg'
 import { stderrProgress } from './progress'
+import { STORE_ENV, storeLocationArg } from './store-arg'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop store copy --from STORE --to STORE [--key-file FILE] [--json]
@@ -33,14 +34,7 @@ const OPTIONS = {
   json: { type: 'boolean', help: 'print the result as JSON' },
 } as const satisfies OptionSpecs
 
-function location(flag: string, value: string): StoreLocation {
-  try {
-    return parseStoreLocation(value)
-  } catch (error) {
-    if (error instanceof StoreError) throw new UsageError(`store: ${flag} ${error.message}`)
-    throw error
-  }
-}
+const location = (flag: string, value: string): StoreLocation => storeLocationArg('store', flag, value)
 
 const withSpaces = (n: number) => n.toLocaleString('en-US').replace(/,/g, ' ')
 
@@ -100,7 +94,7 @@ async function copy(fromFlag: string | undefined, toFlag: string | undefined, js
 }
 
 async function status(storeFlag: string | undefined, json: boolean, options: { postgresKey?: { file: string } }): Promise<number> {
-  const given = storeFlag ?? process.env.HOOKLOOP_STORE?.trim()
+  const given = storeFlag ?? process.env[STORE_ENV]?.trim()
   const where = given ? location('--store', given) : location('--store', dataDirArg('store', undefined))
   if (where.kind === 'sqlite' && !existsSync(where.file)) throw new UsageError(`store: no Hookloop data at ${where.file}`)
   const store = await openStore(where, options)

@@ -100,6 +100,10 @@ export const REQUEST_COUNTS_SQL = `
   END;
 `
 
+/** What calls the counters' function on PostgreSQL (schema 15 drops and makes it again around a change of column types). */
+export const REQUEST_COUNTS_POSTGRES_TRIGGER = `CREATE TRIGGER request_counts_follow AFTER INSERT OR DELETE OR UPDATE OF endpoint_id, dedupe_key, attempt_id ON requests
+    FOR EACH ROW EXECUTE FUNCTION request_counts_follow();`
+
 /** REQUEST_COUNTS_SQL on PostgreSQL: the same counters, one trigger function for the three events. */
 export const REQUEST_COUNTS_POSTGRES = `
   CREATE TABLE request_counts (
@@ -119,6 +123,5 @@ export const REQUEST_COUNTS_POSTGRES = `
     RETURN NULL;
   END
   $$;
-  CREATE TRIGGER request_counts_follow AFTER INSERT OR DELETE OR UPDATE OF endpoint_id, dedupe_key, attempt_id ON requests
-    FOR EACH ROW EXECUTE FUNCTION request_counts_follow();
+  ${REQUEST_COUNTS_POSTGRES_TRIGGER}
 `

@@ -2,10 +2,11 @@
 // filters (endpoint, subscription, event id prefix, status words, a wall-clock start), newest
 // first, each row led by the id `export` and `resend` take. Reads only; every filter is a bound
 // parameter, and each common filter has an index to walk (docs/cli.md, "Listing what is stored").
-import type { Database } from 'better-sqlite3'
+// On either engine (SqlEngine): the same rows from a data folder and from a team's PostgreSQL.
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/sender'
 import { DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, SUBSCRIPTIONS_TO_ENDPOINT } from './count-definitions'
 import { whereDeliveryEventIdStartsWith, whereStartsWith } from './prefix-search'
+import type { SqlEngine } from './sql-engine'
 
 /**
  * The words a request's status is filtered by, as the app shows them: its signature verdict
@@ -181,37 +182,36 @@ export function deliveryListSql(filter: Omit<DeliveryListFilter, 'limit'>): { sq
   return { sql, params }
 }
 
-export function createListReads(db: Database) {
-  const endpointBySlugOrId = db.prepare<[string, string], { id: string; slug: string }>('SELECT id, slug FROM endpoints WHERE slug = ? OR id = ? LIMIT 1')
-  const subscriptionsByNameOrId = db.prepare<[string, string], { id: string; name: string }>('SELECT id, name FROM subscriptions WHERE id = ? OR name = ? LIMIT 3')
-  const allRequestIds = db.prepare<[], number>('SELECT id FROM requests ORDER BY id').pluck()
-  const allDeliveryIds = db.prepare<[], number>('SELECT id FROM deliveries ORDER BY id').pluck()
+const ENDPOINT_BY_SLUG_OR_ID = 'SELECT id, slug FROM endpoints WHERE slug = ? OR id = ? LIMIT 1'
+const SUBSCRIPTIONS_BY_NAME_OR_ID = 'SELECT id, name FROM subscriptions WHERE id = ? OR name = ? LIMIT 3'
 
+export function createListReads(engine: SqlEngine) {
+  const ids = async (sql: string) => (await engine.all<{ id: number }>(sql)).map((row) => row.id)
   return {
     /** The endpoint named by slug or id. */
-    endpointOf: (slugOrId: string) => endpointBySlugOrId.get(slugOrId, slugOrId),
+    endpointOf: (slugOrId: string) => engine.get<{ id: string; slug: string }>(ENDPOINT_BY_SLUG_OR_ID, [slugOrId, slugOrId]),
     /**
      * The subscription named by id or name; `ambiguous` when two share the name (names are not
      * unique; ids are).
      */
-    subscriptionOf(nameOrId: string): { id: string; name: string } | 'ambiguous' | undefined {
-      const rows = subscriptionsByNameOrId.all(nameOrId, nameOrId)
+    async subscriptionOf(nameOrId: string): Promise<{ id: string; name: string } | 'ambiguous' | undefined> {
+      const rows = await engine.all<{ id: string; name: string }>(SUBSCRIPTIONS_BY_NAME_OR_ID, [nameOrId, nameOrId])
       const byId = rows.find((row) => row.id === nameOrId)
       if (byId) return byId
       if (rows.length === 0) return undefined
       return rows.length === 1 ? rows[0] : 'ambiguous'
     },
-    requests(filter: RequestListFilter): RequestListRow[] {
+    async requests(filter: RequestListFilter): Promise<RequestListRow[]> {
       const { sql, params } = requestListSql(filter)
-      return db.prepare(sql).all(...params, checkLimit(filter.limit)) as RequestListRow[]
+      return engine.all<RequestListRow>(sql, [...params, checkLimit(filter.limit)])
     },
-    deliveries(filter: DeliveryListFilter): DeliveryListRow[] {
+    async deliveries(filter: DeliveryListFilter): Promise<DeliveryListRow[]> {
       const { sql, params } = deliveryListSql(filter)
-      return db.prepare(sql).all(...params, checkLimit(filter.limit)) as DeliveryListRow[]
+      return engine.all<DeliveryListRow>(sql, [...params, checkLimit(filter.limit)])
     },
     /** Every id, oldest first (`export --all`). */
-    allRequestIds: () => allRequestIds.all(),
-    allDeliveryIds: () => allDeliveryIds.all(),
+    allRequestIds: () => ids('SELECT id FROM requests ORDER BY id'),
+    allDeliveryIds: () => ids('SELECT id FROM deliveries ORDER BY id'),
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES } from './count-definitions'
+import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_TRIGGER } from './count-definitions'
 import { StoreError } from './store-error'
 
 export interface Migration {
@@ -379,6 +379,33 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE requests ADD COLUMN stored_at BIGINT;
       ALTER TABLE events ADD COLUMN stored_at BIGINT;
       ${STORED_AT_BACKFILL}
+    `,
+  },
+  {
+    version: 15,
+    name: 'PostgreSQL compares text byte by byte, as SQLite does',
+    // SQLite compares TEXT byte by byte (BINARY) unless told NOCASE; PostgreSQL compares by the
+    // database's locale, so 'ab-c' and 'abc' sort as the server's language says and a prefix range
+    // (store/prefix-search.ts) may miss or take in ids. Every text column of a team store is
+    // COLLATE "C": the same order and ranges on both engines whatever locale the server was made
+    // with, and lower() folds ASCII letters only, as NOCASE does (store/postgres-dialect.ts).
+    // Indexes on the columns are rebuilt by PostgreSQL; the counters' trigger names columns of
+    // requests, so it is made again around the change. Nothing to do on SQLite.
+    sql: `SELECT 1;`,
+    postgres: `
+      DROP TRIGGER request_counts_follow ON requests;
+      DO $$
+      DECLARE c record;
+      BEGIN
+        FOR c IN SELECT col.table_name, col.column_name FROM information_schema.columns col
+                   JOIN information_schema.tables t ON t.table_schema = col.table_schema AND t.table_name = col.table_name AND t.table_type = 'BASE TABLE'
+                  WHERE col.table_schema = current_schema() AND col.data_type = 'text'
+                    AND col.table_name <> 'hookloop_schema'
+        LOOP
+          EXECUTE format('ALTER TABLE %I ALTER COLUMN %I TYPE TEXT COLLATE "C"', c.table_name, c.column_name);
+        END LOOP;
+      END $$;
+      ${REQUEST_COUNTS_POSTGRES_TRIGGER}
     `,
   },
 ]

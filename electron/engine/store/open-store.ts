@@ -6,7 +6,7 @@
 import { openDatabase, type OpenDatabaseOptions } from './database'
 import { migratePostgres } from './postgres-migrate'
 import { openPostgresEngine } from './postgres-engine'
-import { createSecretBox, fileSecretKey, secretBoxOf, type SecretBox } from './secret-box'
+import { createSecretBox, fileSecretKey, lockedSecretBox, secretBoxOf, type SecretBox } from './secret-box'
 import type { SqlEngine } from './sql-engine'
 import { createSqliteEngine } from './sqlite-engine'
 import { StoreError } from './store-error'
@@ -26,6 +26,8 @@ export interface OpenStoreOptions {
   /** Options for a data folder's SQLite file (the Electron ABI's binding, the app's key). */
   sqlite?: Pick<OpenDatabaseOptions, 'nativeBinding' | 'secretKey'>
   env?: NodeJS.ProcessEnv
+  /** Open it to read what holds no secret (lists, counts): no data key is asked for, and the secrets stay sealed. */
+  withoutSecrets?: boolean
 }
 
 const stderrNotice = (line: string) => void process.stderr.write(`hookloop: ${line}\n`)
@@ -33,16 +35,17 @@ const stderrNotice = (line: string) => void process.stderr.write(`hookloop: ${li
 export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<OpenedStore> {
   const notice = options.notice ?? stderrNotice
   if (location.kind === 'sqlite') {
-    const db = openDatabase({ file: location.file, notice, ...options.sqlite })
-    return { engine: createSqliteEngine(db, { where: location.where }), secrets: secretBoxOf(db) }
+    const db = openDatabase({ file: location.file, notice, ...options.sqlite, ...(options.withoutSecrets ? { withoutSecrets: true } : {}) })
+    return { engine: createSqliteEngine(db, { where: location.where }), secrets: options.withoutSecrets ? lockedSecretBox(location.where) : secretBoxOf(db) }
   }
-  const key = postgresKey(options.postgresKey ?? keyFromEnvironment(options.env ?? process.env), notice)
+  const key = options.withoutSecrets ? undefined : postgresKey(options.postgresKey ?? keyFromEnvironment(options.env ?? process.env), notice)
   const engine = await openPostgresEngine({ url: location.url })
   try {
     const migration = await migratePostgres(engine)
     if (migration.steps.length > 0) {
       notice(`migrated the PostgreSQL store at ${engine.where} from schema version ${migration.from} to ${migration.to}: ${migration.steps.join(', ')}`)
     }
+    if (key === undefined) return { engine, secrets: lockedSecretBox(engine.where) }
     const secrets = createSecretBox(key)
     await checkKey(engine, secrets)
     return { engine, secrets }

@@ -1,8 +1,10 @@
-// The SqlEngine over a team's PostgreSQL server (pg's pool). Statements arrive with `?`
-// parameters and leave numbered (`$1 …`), translated once per statement text. BIGINT columns
-// (ids, times in ms) come back as numbers, as SQLite gives them; BYTEA as a Buffer, as a BLOB.
+// The SqlEngine over a team's PostgreSQL server (pg's pool). Statements arrive in the SQL both
+// engines share and leave as PostgreSQL takes them (postgres-dialect.ts), carried over once per
+// statement text. BIGINT columns (ids, times in ms) come back as numbers, as SQLite gives them;
+// BYTEA as a Buffer, as a BLOB.
 import pg from 'pg'
-import { numberedParameters, type SqlEngine, type SqlRunResult } from './sql-engine'
+import { postgresText } from './postgres-dialect'
+import type { SqlEngine, SqlRunResult } from './sql-engine'
 import { describePostgresUrl } from './store-location'
 import { StoreError } from './store-error'
 
@@ -74,7 +76,7 @@ function engineOver(db: Queryable, where: string, isPool: boolean): SqlEngine {
   const text = (sql: string): string => {
     let numbered = texts.get(sql)
     if (numbered === undefined) {
-      numbered = numberedParameters(sql)
+      numbered = postgresText(sql)
       texts.set(sql, numbered)
     }
     return numbered

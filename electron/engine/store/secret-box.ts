@@ -115,6 +115,14 @@ export function attachSecretBox(db: Database, box: SecretBox): void {
   boxes.set(db, box)
 }
 
+/** A box for a store opened to read what holds no secret: any use of it says so. */
+export function lockedSecretBox(where: string): SecretBox {
+  const locked = (): never => {
+    throw new StoreError('secrets_locked', `the store at ${where} was opened without its data key (to read what holds no secret), so its signing secrets cannot be sealed or opened here`)
+  }
+  return { seal: locked, open: locked, isSealed: (stored) => stored.startsWith(PREFIX) }
+}
+
 export function secretBoxOf(db: Database): SecretBox {
   const box = boxes.get(db)
   if (!box) throw new StoreError('secrets_locked', 'this database connection was not opened with openDatabase, so it has no data key for the signing secrets')

@@ -45,6 +45,25 @@ describe('hookloop store', () => {
     expect(status.code).toBe(0)
     expect(JSON.parse(status.stdout)).toMatchObject({ engine: 'postgres', rows: { requests: 3, endpoints: 1 } })
 
+    // A team member lists the team store as the folder listed: no data key needed to list.
+    const noKey = { env: { ...process.env, HOOKLOOP_SECRET_KEY_FILE: '', HOOKLOOP_SECRET_KEY: '' } }
+    for (const filters of [[], ['--endpoint', 'inbox', '--event-id', 'ON'], ['--status', 'duplicate']]) {
+      const fromFolder = await runCli(['requests', '--data', laptop, '--json', ...filters])
+      const fromTeam = await runCli(['requests', '--store', team, '--json', ...filters], noKey)
+      expect(fromTeam.stderr).toBe('')
+      expect(fromTeam.code).toBe(0)
+      expect(JSON.parse(fromTeam.stdout)).toEqual(JSON.parse(fromFolder.stdout))
+    }
+    expect(JSON.parse((await runCli(['requests', '--status', 'duplicate', '--json'], { env: { ...noKey.env, HOOKLOOP_STORE: team } })).stdout).requests).toHaveLength(1)
+    const table = await runCli(['deliveries', '--store', team], noKey)
+    expect(table).toMatchObject({ code: 0, stderr: 'hookloop: no deliveries match\n' })
+    const unknown = await runCli(['requests', '--store', team, '--endpoint', 'nope'], noKey)
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toMatch(/no endpoint "nope" \(slug or id\) in postgres:\/\/hookloop@127\.0\.0\.1:\d+\/hookloop_/)
+    const both = await runCli(['requests', '--store', team, '--data', laptop])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('give --store or --data, not both')
+
     const back = join(temp.dir, 'back')
     expect((await runCli(['store', 'copy', '--from', team, '--to', back, '--key-file', key])).code).toBe(0)
     const listed = async (dir: string) => (await runCli(['requests', '--data', dir, '--json'])).stdout

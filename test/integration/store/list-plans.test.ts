@@ -5,7 +5,7 @@
 import { join } from 'node:path'
 import type { Database } from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '../../../electron/engine/store'
+import { createSqliteEngine, openDatabase } from '../../../electron/engine/store'
 import { createListReads, deliveryListSql, requestListSql, type DeliveryListFilter, type RequestListFilter } from '../../../electron/engine/store/list-reads'
 import { makeTempDir } from '../../support/temp-dir'
 
@@ -87,28 +87,28 @@ describe('list reads on 100k rows', () => {
     expect(plan).toMatch(/deliveries_by_consumer_id_nocase \(consumer_event_id>\? AND consumer_event_id<\?\)/)
   })
 
-  it('returns the newest rows first, each filter narrowing', () => {
-    const reads = createListReads(db)
-    const newest = reads.requests({ limit: 3 })
+  it('returns the newest rows first, each filter narrowing', async () => {
+    const reads = createListReads(createSqliteEngine(db, { closeDatabase: false }))
+    const newest = await reads.requests({ limit: 3 })
     expect(newest.map((r) => r.id)).toEqual([ROWS, ROWS - 1, ROWS - 2])
-    expect(reads.requests({ limit: 5, endpointId: 'ep-a' }).every((r) => r.endpointSlug === 'a')).toBe(true)
+    expect((await reads.requests({ limit: 5, endpointId: 'ep-a' })).every((r) => r.endpointSlug === 'a')).toBe(true)
     // Prefix in any ASCII case: evt_9999 and evt_99990 … evt_99999.
-    expect(reads.requests({ limit: 50, eventIdPrefix: 'EVT_9999' }).map((r) => r.eventId).sort()).toEqual(['evt_9999', ...Array.from({ length: 10 }, (_, i) => `evt_9999${i}`)].sort())
-    expect(reads.requests({ limit: 500, sinceWall: BASE + (ROWS - 100) * 1000 })).toHaveLength(100)
-    const invalid = reads.requests({ limit: 20, statuses: ['invalid'] })
+    expect((await reads.requests({ limit: 50, eventIdPrefix: 'EVT_9999' })).map((r) => r.eventId).sort()).toEqual(['evt_9999', ...Array.from({ length: 10 }, (_, i) => `evt_9999${i}`)].sort())
+    expect(await reads.requests({ limit: 500, sinceWall: BASE + (ROWS - 100) * 1000 })).toHaveLength(100)
+    const invalid = await reads.requests({ limit: 20, statuses: ['invalid'] })
     expect(invalid).toHaveLength(20)
     expect(invalid.every((r) => r.verdict === 'invalid')).toBe(true)
-    const refusedOrDuplicate = reads.requests({ limit: 100, statuses: ['refused', 'duplicate'] })
+    const refusedOrDuplicate = await reads.requests({ limit: 100, statuses: ['refused', 'duplicate'] })
     expect(refusedOrDuplicate.every((r) => r.refusedReason !== null || (r.duplicateNumber ?? 1) > 1)).toBe(true)
 
-    expect(reads.deliveries({ limit: 2 }).map((d) => d.eventId)).toEqual([`evt_d${ROWS - 1}`, `evt_d${ROWS - 2}`])
-    expect(reads.deliveries({ limit: 30, statuses: ['failed'] }).every((d) => d.status === 'failed')).toBe(true)
-    const toA = reads.deliveries({ limit: 30, endpointId: 'ep-a' })
+    expect((await reads.deliveries({ limit: 2 })).map((d) => d.eventId)).toEqual([`evt_d${ROWS - 1}`, `evt_d${ROWS - 2}`])
+    expect((await reads.deliveries({ limit: 30, statuses: ['failed'] })).every((d) => d.status === 'failed')).toBe(true)
+    const toA = await reads.deliveries({ limit: 30, endpointId: 'ep-a' })
     expect(toA).toHaveLength(30)
     expect(toA.every((d) => d.subscriptionId === 'sub-a' && d.endpointId === 'ep-a')).toBe(true)
-    expect(reads.deliveries({ limit: 30, subscriptionId: 'sub-x' }).every((d) => d.subscriptionName === 'outside' && d.endpointId === null)).toBe(true)
-    expect(reads.deliveries({ limit: 50, eventIdPrefix: 'Evt_D9999' })).toHaveLength(11)
-    expect(reads.deliveries({ limit: 500, sinceWall: BASE + (ROWS - 100) * 1000 })).toHaveLength(100)
-    expect(() => reads.deliveries({ limit: 0 })).toThrow(/limit must be a whole number/)
+    expect((await reads.deliveries({ limit: 30, subscriptionId: 'sub-x' })).every((d) => d.subscriptionName === 'outside' && d.endpointId === null)).toBe(true)
+    expect(await reads.deliveries({ limit: 50, eventIdPrefix: 'Evt_D9999' })).toHaveLength(11)
+    expect(await reads.deliveries({ limit: 500, sinceWall: BASE + (ROWS - 100) * 1000 })).toHaveLength(100)
+    await expect(reads.deliveries({ limit: 0 })).rejects.toThrow(/limit must be a whole number/)
   })
 })
