@@ -15,7 +15,7 @@ import { createClock, createRealClock, isVirtualClock, type ClockSpec } from './
 import { createApiRoute, createEventFeed, type EventFeed } from './feed'
 import { createReceiver, type Receiver } from './receiver'
 import { createRetention, type Retention } from './retention'
-import { createSender, type PublishInput, type Sender } from './sender'
+import { createSender, newClaimOwner, type PublishInput, type Sender } from './sender'
 import type { SubscriptionInput } from './sender'
 import type { Subscription } from './store'
 import { sign } from './signatures'
@@ -111,7 +111,10 @@ function isClock(value: ClockSpec | Clock): value is Clock {
   return typeof (value as Clock).now === 'function'
 }
 
-/** Records the simulation a virtual or scaled clock runs, starting now; null on the real clock. */
+/**
+ * Records the simulation a virtual or scaled clock runs, starting now, as this engine's (its
+ * deliveries are due on this engine's clock only: store/deliveries.ts); null on the real clock.
+ */
 function startSimulation(db: Database, clock: Clock, wallClock: Clock, spec: ClockSpec | Clock, label: string | undefined): SimulationView | null {
   if (clock.mode === 'real') return null
   const mode = clock.mode
@@ -124,7 +127,7 @@ function startSimulation(db: Database, clock: Clock, wallClock: Clock, spec: Clo
     startedWallAt: wallClock.now(),
     label: label ?? `sender session (${mode} clock)`,
   }
-  createSimulationStatements(db).insert({ id: view.id, mode, scale: view.scale, started_at: view.startedAt, started_wall_at: view.startedWallAt, label: view.label })
+  createSimulationStatements(db).start({ id: view.id, mode, scale: view.scale, started_at: view.startedAt, started_wall_at: view.startedWallAt, label: view.label }, newClaimOwner())
   return view
 }
 
@@ -291,6 +294,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         await sender.stop()
         await dispatcher.close()
         await receiver.close()
+        // The simulation ends with its engine: what it left continues on the wall clock.
+        if (simulation) createSimulationStatements(db).end(simulation.id)
         if (ownClock && isVirtualClock(clock)) clock.dispose()
         listeners.clear()
         db.close()

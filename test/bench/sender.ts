@@ -16,7 +16,7 @@ import { createVirtualClock } from '../../electron/engine/clock'
 import { createScheduler } from '../../electron/engine/scheduler'
 import { createSender } from '../../electron/engine/sender'
 import { sign } from '../../electron/engine/signatures'
-import { openDatabase } from '../../electron/engine/store'
+import { openDatabase, scheduledOnClock } from '../../electron/engine/store'
 import { createDeliveryStatements } from '../../electron/engine/store/deliveries'
 
 const EVENTS = 10_000
@@ -113,7 +113,7 @@ async function scheduler(): Promise<{ rssMb: number; rssBeforeMb: number; schedu
   const deliveries = createDeliveryStatements(db)
   let now = 0
   const clock = { mode: 'virtual' as const, now: () => now, setTimer: () => ({ cancel() {} }), sleep: async () => {} }
-  const sched = createScheduler({ clock, deliveries, onDue: () => {}, horizonMs: 3_600_000 })
+  const sched = createScheduler({ clock, deliveries: scheduledOnClock(deliveries, null), onDue: () => {}, horizonMs: 3_600_000 })
   sched.start()
   global.gc?.()
   const rssBefore = process.memoryUsage().rss

@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from '../../../shared/clock'
 import { MinHeap } from '../clock'
-import type { DeliveryStatements, DueDelivery } from '../store'
+import type { DueDelivery } from '../store'
 
 // The durable timer queue of deliveries. The store is the truth (deliveries.next_attempt_at); this
 // keeps in memory exactly the scheduled deliveries whose (next_attempt_at, id) is at or before a
@@ -13,7 +13,11 @@ import type { DeliveryStatements, DueDelivery } from '../store'
 
 export interface SchedulerOptions {
   clock: Clock
-  deliveries: Pick<DeliveryStatements, 'due' | 'nextAfter'>
+  /** The scheduled deliveries of this scheduler's clock (store/deliveries.ts `due` and `nextAfter`, for one clock). */
+  deliveries: {
+    due(afterAt: number, afterId: number, until: number, limit: number): DueDelivery[]
+    nextAfter(afterAt: number, afterId: number): DueDelivery | undefined
+  }
   /** Called when deliveries have become due; pull them with takeDue(). */
   onDue: () => void
   /** How far ahead of now the heap mirrors the store, in clock ms (default 10 min). */

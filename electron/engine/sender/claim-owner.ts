@@ -13,7 +13,12 @@ export function newClaimOwner(): string {
 /** Whether a claim can be taken over: no holder, its lease ran out, or its process on this machine is gone. */
 export function claimAbandoned(claim: { claimed_by: string | null; lease_until: number | null }, wallNow: number): boolean {
   if (claim.claimed_by === null || claim.lease_until === null || claim.lease_until < wallNow) return true
-  const [host, pid] = claim.claimed_by.split(':')
+  return ownerGone(claim.claimed_by)
+}
+
+/** Whether the process an owner (host:pid:sender) names is certainly gone: on this machine, and no longer running. */
+export function ownerGone(owner: string): boolean {
+  const [host, pid] = owner.split(':')
   const n = Number(pid)
   return host === hostname() && Number.isSafeInteger(n) && n !== process.pid && !processRuns(n)
 }

@@ -1,5 +1,5 @@
-import { transactional } from '../store'
-import { claimAbandoned } from './claim-owner'
+import { createSimulationStatements, transactional } from '../store'
+import { claimAbandoned, ownerGone } from './claim-owner'
 import type { SenderParts } from './sender'
 import type { DeliveryFaults } from './views'
 
@@ -13,11 +13,14 @@ export interface TakenOver {
  * What a dead process left behind: attempts whose claim it abandoned (claim-owner.ts) become
  * `interrupted` and their deliveries are retried now. At start, and then every so often for a
  * process beside it that died: an attempt another living process holds is its own. Returns the ids of the deliveries recovered.
+ * A simulation whose process is gone has ended: what it left continues on the wall clock.
  */
 export function createCrashRecovery({ db, deliveries, attempts, subscriptions, wallNow }: SenderParts) {
+  const simulations = createSimulationStatements(db)
   const takeOver = transactional(db, (now: number): TakenOver => {
     const taken: TakenOver = { interrupted: [], released: [] }
     const wall = wallNow()
+    for (const running of simulations.running()) if (ownerGone(running.owner)) simulations.end(running.id)
     for (const row of deliveries.claimsInFlight()) {
       if (!claimAbandoned(row, wall)) continue
       const open = attempts.unfinished(row.id)

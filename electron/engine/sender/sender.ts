@@ -4,7 +4,7 @@ import type { Clock } from '../../../shared/clock'
 import type { AttemptView, DeliveryView, SenderEventMap, DeliveryStatus } from '../../../shared/sender'
 import { createRealClock } from '../clock'
 import { createScheduler } from '../scheduler'
-import { growPageCache, pageCachePragma, createAttemptStatements, createDeliveryStatements, createEventStatements, createSubscriptionStatements, type Subscription, createAttemptLinkStore, createIdClaims, createIdSource, createInlineWriter, type SqlWriter, type WriteOp, createSqlWriterThread } from '../store'
+import { growPageCache, pageCachePragma, createAttemptStatements, createDeliveryStatements, createEventStatements, createSubscriptionStatements, type Subscription, createAttemptLinkStore, createIdClaims, createIdSource, createInlineWriter, type SqlWriter, type WriteOp, createSqlWriterThread, scheduledOnClock } from '../store'
 import { type SendFaultInput } from '../../../shared/sender'
 import { ATTEMPT_PATH_SQL, createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
 import { cacheDeliveries } from './delivery-cache'
@@ -179,9 +179,10 @@ function senderParts(options: SenderOptions) {
     }
   }
 
+  // The schedule holds the deliveries of this sender's clock only (store/deliveries.ts, `due`).
   const scheduler = createScheduler({
     clock,
-    deliveries,
+    deliveries: scheduledOnClock(deliveries, simulationId),
     onDue: () => pump.pump(),
     ...(options.horizonMs === undefined ? {} : { horizonMs: options.horizonMs }),
     ...(options.batch === undefined ? {} : { batch: options.batch }),

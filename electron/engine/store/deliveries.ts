@@ -67,10 +67,14 @@ export interface DeliveryListQuery {
 export interface DeliveryStatements {
   insert(row: NewDelivery): number
   get(id: number): DeliveryRow | undefined
-  /** Due deliveries after (at, id) in (next_attempt_at, id) order, up to `until` inclusive. */
-  due(afterAt: number, afterId: number, until: number, limit: number): DueDelivery[]
-  /** Earliest scheduled delivery after (at, id), if any. */
-  nextAfter(afterAt: number, afterId: number): DueDelivery | undefined
+  /**
+   * Due deliveries after (at, id) in (next_attempt_at, id) order, up to `until` inclusive, on one
+   * clock: `clock` is the running simulation whose clock the caller keeps, or null for the wall
+   * clock, which also takes the deliveries of simulations that ended (RUNS_ON_CLOCK).
+   */
+  due(afterAt: number, afterId: number, until: number, limit: number, clock: string | null): DueDelivery[]
+  /** Earliest scheduled delivery after (at, id) on `clock`, if any. */
+  nextAfter(afterAt: number, afterId: number, clock: string | null): DueDelivery | undefined
   /** Schedule (or unschedule with null) without starting anything. */
   reschedule(id: number, status: DeliveryStatus, nextAttemptAt: number | null, now: number): void
   /**
@@ -140,6 +144,22 @@ export function insertedDelivery(id: number, row: NewDelivery): DeliveryRow {
   }
 }
 
+/**
+ * The clock a delivery's times run on now (alias-free, over `deliveries`): its simulation while
+ * the engine that runs it is alive (simulations.owner), else NULL, the wall clock. So a wall-clock
+ * engine never sends a running simulation's delivery because its simulated due time is in the
+ * wall clock's past, and a simulation never sends another clock's deliveries.
+ */
+const RUNS_ON_CLOCK = '(SELECT s.id FROM simulations s WHERE s.id = deliveries.simulation_id AND s.owner IS NOT NULL) IS ?'
+
+/** The scheduled deliveries of one clock (a running simulation's id, or null: the wall clock), as a scheduler reads them. */
+export function scheduledOnClock(deliveries: Pick<DeliveryStatements, 'due' | 'nextAfter'>, clock: string | null) {
+  return {
+    due: (afterAt: number, afterId: number, until: number, limit: number) => deliveries.due(afterAt, afterId, until, limit, clock),
+    nextAfter: (afterAt: number, afterId: number) => deliveries.nextAfter(afterAt, afterId, clock),
+  }
+}
+
 /** Named prepared statements over the deliveries table. */
 export function createDeliveryStatements(db: Database): DeliveryStatements {
   const write = (sql: string) => prepareWrite(db, 'deliveries', sql)
@@ -151,12 +171,12 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   // Row-value comparison keeps ties on next_attempt_at ordered by id and walks deliveries_due.
   const due = db.prepare(
     `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
-     WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) AND next_attempt_at <= ?
+     WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) AND next_attempt_at <= ? AND ${RUNS_ON_CLOCK}
      ORDER BY next_attempt_at, id LIMIT ?`,
   )
   const nextAfter = db.prepare(
     `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
-     WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) ORDER BY next_attempt_at, id LIMIT 1`,
+     WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) AND ${RUNS_ON_CLOCK} ORDER BY next_attempt_at, id LIMIT 1`,
   )
   const claim = write(
     `UPDATE deliveries SET in_flight = 1, next_attempt_at = NULL, claimed_by = ?, lease_until = ?
@@ -186,8 +206,8 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   return {
     insert: (row) => Number(insert.run({ ...row, consumer_event_id: row.consumer_event_id ?? null }).lastInsertRowid),
     get: (id) => get.get(id) as DeliveryRow | undefined,
-    due: (afterAt, afterId, until, limit) => due.all(afterAt, afterId, until, limit) as DueDelivery[],
-    nextAfter: (afterAt, afterId) => nextAfter.get(afterAt, afterId) as DueDelivery | undefined,
+    due: (afterAt, afterId, until, limit, clock) => due.all(afterAt, afterId, until, clock, limit) as DueDelivery[],
+    nextAfter: (afterAt, afterId, clock) => nextAfter.get(afterAt, afterId, clock) as DueDelivery | undefined,
     reschedule: (id, status, nextAttemptAt, now) => void reschedule.run(status, nextAttemptAt, now, id),
     claim: (id, dueAt, owner, leaseUntil) => claim.run(owner, leaseUntil, id, dueAt).changes === 1,
     claimsInFlight: () => claimsInFlight.all() as DeliveryClaim[],

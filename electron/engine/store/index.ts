@@ -11,7 +11,7 @@ export { createChangeReads, WATCHED_TABLES, type WatchedTable } from './change-r
 export { storeChanges } from './changes'
 export { createCountReads, type CountReads } from './counts'
 export { createDefinitionReads, DEFINITION_TABLES, type DefinitionTable } from './definition-reads'
-export { createDeliveryStatements, type DeliveryRow, type DeliveryStatements, type DueDelivery, DELIVERY_WRITE_SQL, type DeliveryFinish, type DeliveryStatus, type DeliveryClaim, insertedDelivery, type NewDelivery } from './deliveries'
+export { createDeliveryStatements, type DeliveryRow, type DeliveryStatements, type DueDelivery, DELIVERY_WRITE_SQL, type DeliveryFinish, type DeliveryStatus, type DeliveryClaim, insertedDelivery, type NewDelivery, scheduledOnClock } from './deliveries'
 export { createDetailReads } from './detail-reads'
 export { createEndpointStore, type EndpointStore } from './endpoints'
 export { createEventStatements, type StoredEvent, type EventStatements } from './events'

@@ -408,6 +408,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ${REQUEST_COUNTS_POSTGRES_TRIGGER}
     `,
   },
+  {
+    version: 16,
+    name: 'simulations.owner: the engine whose clock a simulation runs on',
+    // Several engines may share a store (a `listen` on the wall clock beside a scenario run on a
+    // simulated one). A simulation's deliveries are due on its own clock, which only the engine
+    // that runs it keeps: the others leave them alone (store/deliveries.ts, `due`). owner names
+    // that engine (host:pid:sender, as a delivery's claim does); NULL once the simulation ended
+    // (its engine closed, or its process was found gone): what it left continues on the wall
+    // clock. Simulations made before this column have none: they ended with their engines.
+    sql: `ALTER TABLE simulations ADD COLUMN owner TEXT;`,
+    postgres: `ALTER TABLE simulations ADD COLUMN owner TEXT COLLATE "C";`,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

@@ -16,6 +16,12 @@ export interface SimulationRow {
 }
 
 export interface SimulationStatements extends KeyedStatements<SimulationRow> {
+  /** Records a simulation that `owner`'s engine runs (its clock is that engine's). */
+  start(row: SimulationRow, owner: string): void
+  /** The simulation ended: what it left continues on the wall clock (store/deliveries.ts). */
+  end(id: string): void
+  /** Simulations still running, and the engine running each (to find those whose process is gone). */
+  running(): Array<{ id: string; owner: string }>
   /** Newest first; only simulations that still hold a delivery, plus `keep` (the one running now). */
   withRows(keep: string | null, limit: number): SimulationRow[]
   /** The simulation an attempt's delivery ran in; undefined on the wall clock. */
@@ -28,6 +34,9 @@ const COLUMNS = 'id, mode, scale, started_at, started_wall_at, label'
 
 export function createSimulationStatements(db: Database): SimulationStatements {
   const insert = prepareWrite(db, 'simulations', `INSERT INTO simulations (${COLUMNS}) VALUES (@id, @mode, @scale, @started_at, @started_wall_at, @label)`)
+  const start = prepareWrite(db, 'simulations', `INSERT INTO simulations (${COLUMNS}, owner) VALUES (@id, @mode, @scale, @started_at, @started_wall_at, @label, @owner)`)
+  const end = prepareWrite(db, 'simulations', 'UPDATE simulations SET owner = NULL WHERE id = ? AND owner IS NOT NULL')
+  const running = db.prepare('SELECT id, owner FROM simulations WHERE owner IS NOT NULL')
   const get = db.prepare(`SELECT ${COLUMNS} FROM simulations WHERE id = ?`)
   // deliveries_by_simulation answers each EXISTS with one index probe.
   const withRows = db.prepare(
@@ -41,6 +50,9 @@ export function createSimulationStatements(db: Database): SimulationStatements {
   const ofDelivery = db.prepare(`SELECT ${COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')} FROM deliveries d JOIN simulations s ON s.id = d.simulation_id WHERE d.id = ?`)
   return {
     insert: (row) => void insert.run(row),
+    start: (row, owner) => void start.run({ ...row, owner }),
+    end: (id) => void end.run(id),
+    running: () => running.all() as Array<{ id: string; owner: string }>,
     ofDelivery: (deliveryId) => ofDelivery.get(deliveryId) as SimulationRow | undefined,
     ofAttempt: (attemptId) => ofAttempt.get(attemptId) as SimulationRow | undefined,
     get: (id) => get.get(id) as SimulationRow | undefined,

@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createVirtualClock, type VirtualClock } from '../../../electron/engine/clock'
 import { createScheduler } from '../../../electron/engine/scheduler'
-import { openDatabase } from '../../../electron/engine/store'
+import { openDatabase, scheduledOnClock } from '../../../electron/engine/store'
 import { createDeliveryStatements, type DeliveryStatements } from '../../../electron/engine/store/deliveries'
 
 function seed(db: Database): void {
@@ -40,7 +40,7 @@ describe('scheduler over the store', () => {
           const fake = { mode: 'virtual' as const, now: () => 0, setTimer: () => ({ cancel() {} }), sleep: async () => {} }
           let now = 0
           fake.now = () => now
-          const scheduler = createScheduler({ clock: fake, deliveries, onDue: () => {}, batch, horizonMs })
+          const scheduler = createScheduler({ clock: fake, deliveries: scheduledOnClock(deliveries, null), onDue: () => {}, batch, horizonMs })
           scheduler.start()
           const got: number[] = []
           // Walk time forward in steps, taking what is due at each step.
@@ -67,7 +67,7 @@ describe('scheduler over the store', () => {
     const dueTimes: number[] = []
     const scheduler = createScheduler({
       clock,
-      deliveries,
+      deliveries: scheduledOnClock(deliveries, null),
       horizonMs: 1_000,
       batch: 2,
       onDue: () => {
@@ -95,7 +95,7 @@ describe('scheduler over the store', () => {
     const dueTimes: number[] = []
     const scheduler = createScheduler({
       clock,
-      deliveries,
+      deliveries: scheduledOnClock(deliveries, null),
       onDue: () => {
         for (const d of scheduler.takeDue(10)) {
           dueTimes.push(clock.now())
@@ -113,12 +113,12 @@ describe('scheduler over the store', () => {
   it('a new scheduler on the same store picks up everything still scheduled (restart)', () => {
     for (let i = 0; i < 50; i++) add(i * 10)
     const fake = { mode: 'virtual' as const, now: () => 10_000, setTimer: () => ({ cancel() {} }), sleep: async () => {} }
-    const first = createScheduler({ clock: fake, deliveries, onDue: () => {}, batch: 7 })
+    const first = createScheduler({ clock: fake, deliveries: scheduledOnClock(deliveries, null), onDue: () => {}, batch: 7 })
     first.start()
     const taken = first.takeDue(20)
     for (const d of taken) deliveries.reschedule(d.id, 'succeeded', null, 0)
     first.stop()
-    const second = createScheduler({ clock: fake, deliveries, onDue: () => {}, batch: 7 })
+    const second = createScheduler({ clock: fake, deliveries: scheduledOnClock(deliveries, null), onDue: () => {}, batch: 7 })
     second.start()
     const rest = second.takeDue(1_000)
     expect(rest).toHaveLength(30)
