@@ -106,7 +106,8 @@ export const requestSchemas = {
     })
     .strict(),
   /** Replaces a rule's definition (matchers, steps or sequence), validated by the receiver. */
-  'rule.update': z.object({ id, definition: z.record(z.string(), z.unknown()) }).strict(),
+  /** `revision`: the rule's revision the edit was made on (RuleView.revision); an edit on an older one is refused as a conflict. */
+  'rule.update': z.object({ id, definition: z.record(z.string(), z.unknown()), revision: z.number().int().min(1).optional() }).strict(),
   'rule.setEnabled': z.object({ id, enabled: z.boolean() }).strict(),
   'rule.move': z.object({ id, position: z.number().int().min(0) }).strict(),
   'rule.delete': z.object({ id }).strict(),

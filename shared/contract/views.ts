@@ -249,6 +249,8 @@ export interface RuleView {
   /** The rule's explain() sentence. */
   explain: string
   definition: unknown
+  /** Counts up with each change of the definition: `rule.update` names the one it was made on. */
+  revision: number
 }
 
 /** A subscription's figures; each is defined once in shared/contract/counts.ts (COUNT_WORDS) and counted in electron/engine/store/counts.ts. */

@@ -14,6 +14,23 @@ export class DefinitionError extends Error {
   }
 }
 
+/**
+ * An edit made on a revision of a definition that is no longer the store's: someone else (another
+ * window, process or agent) changed it since. Nothing was written; reload and edit again.
+ */
+export class EditConflictError extends Error {
+  override readonly name = 'EditConflictError'
+  constructor(
+    /** What was edited, as people name it: "rule 7f3c…". */
+    readonly what: string,
+    /** The revision the edit was made on, and the store's now. */
+    readonly given: number,
+    readonly current: number,
+  ) {
+    super(`${what} was changed elsewhere (another window, process or agent) since you opened it: your edit was made on revision ${given}, it is now at revision ${current}. Nothing was saved; reload it and edit again.`)
+  }
+}
+
 /** `['endpoints', 0, 'rules']` → `endpoints[0].rules`. */
 export function jsonPath(path: readonly PropertyKey[], prefix = ''): string {
   let out = prefix

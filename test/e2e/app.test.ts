@@ -2,7 +2,7 @@
 // every assertion is on the DOM, every test leaves a screenshot in test-results/e2e/.
 import { describe, expect, it } from 'vitest'
 import { sign } from '../../electron/engine/signatures'
-import { createEndpoint, rowSelector, screenshot, sendEvent, sendThroughLoop } from './support/app'
+import { createEndpoint, openApp, rowSelector, screenshot, sendEvent, sendThroughLoop } from './support/app'
 import { browserSession } from './support/session'
 
 const session = browserSession()
@@ -63,6 +63,41 @@ describe('Hookloop in the browser', () => {
     await page.click('[data-testid=rule-save]')
     await page.waitForSelector('[data-testid=rule-sentence]:has-text("wait 250 ms, then reply 429")')
     await screenshot(page, 'rule-edited')
+  })
+
+  it('one rule edited in two windows: the later save is refused as a conflict, and offers the rule as it is now', async () => {
+    const { page, url } = await session.fresh()
+    await createEndpoint(page, { name: 'shared', scheme: 'standard-webhooks' })
+    await page.click('[data-testid=preset-always-500]')
+    await page.waitForSelector('[data-testid=rule-sentence]:has-text("reply 500")')
+    await page.click('[data-testid=rule] button:text-is("Edit")')
+    const editor = page.locator('[data-testid=rule-editor]')
+    const definition = JSON.parse(await editor.inputValue()) as Record<string, unknown>
+
+    // A colleague's window on the same Hookloop edits the rule and saves first.
+    const other = await page.context().newPage()
+    try {
+      await openApp(other, url)
+      await other.click('[data-testid=nav-endpoints]')
+      await other.click('[data-testid=rule] button:text-is("Edit")')
+      await other.locator('[data-testid=rule-editor]').fill(JSON.stringify({ ...definition, steps: [{ type: 'reply', status: 429 }] }))
+      await other.click('[data-testid=rule-save]')
+      await other.waitForSelector('[data-testid=rule-sentence]:has-text("reply 429")')
+    } finally {
+      await other.close()
+    }
+
+    await editor.fill(JSON.stringify({ ...definition, steps: [{ type: 'reply', status: 410 }] }))
+    await page.click('[data-testid=rule-save]')
+    const refusal = page.locator('[data-testid=rule] .error-text')
+    await refusal.waitFor()
+    expect(await refusal.innerText()).toMatch(/changed elsewhere .* revision 1, it is now at revision 2\. Nothing was saved/)
+    await screenshot(page, 'rule-edit-conflict')
+    await page.click('[data-testid=rule-reload]')
+    expect(JSON.parse(await editor.inputValue())).toMatchObject({ steps: [{ type: 'reply', status: 429 }] })
+    await editor.fill(JSON.stringify({ ...definition, steps: [{ type: 'reply', status: 410 }] }))
+    await page.click('[data-testid=rule-save]')
+    await page.waitForSelector('[data-testid=rule-sentence]:has-text("reply 410")')
   })
 
   it('a duplicate from a real provider retrying is flagged on its dedupe key row', async () => {

@@ -144,7 +144,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
     },
     'rule.update': (req) => {
       const binding = ctx.current()
-      const rule = binding.engine.receiver.rules.update(req.id, req.definition)
+      const rule = binding.engine.receiver.rules.update(req.id, req.definition, req.revision)
       ctx.changed('rules')
       return ruleViews(binding).find((r) => r.id === rule.id) ?? notFound(`rule ${rule.id}`)
     },

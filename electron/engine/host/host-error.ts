@@ -2,7 +2,7 @@
 // input or an impossible operation gets the code the UI can act on; anything else (a TypeError, a
 // failed assertion) is a bug and stays what it is, so the control server answers it as internal.
 import type { ErrorCode } from '../../../shared/contract'
-import { DefinitionError } from '../../../shared/receiver'
+import { DefinitionError, EditConflictError } from '../../../shared/receiver'
 import { ConsumerCheckInputError, ConsumerUnreachableError, UnknownEndpointError } from '../conformance'
 import { ExportSelectionError, ImportError } from '../exports'
 import { RecordingError } from '../recorder'
@@ -36,7 +36,7 @@ export function hostErrorOf(error: unknown): HostError | null {
   if (error instanceof DefinitionError || error instanceof ConsumerCheckInputError || error instanceof SecretFormatError) return new HostError('bad_request', error.message)
   if (error instanceof ExportSelectionError) return new HostError('bad_request', `export: ${error.message}`)
   if (error instanceof ImportError) return new HostError('bad_request', `import: ${error.message}`)
-  if (error instanceof RecordingError) return new HostError('conflict', error.message)
+  if (error instanceof RecordingError || error instanceof EditConflictError) return new HostError('conflict', error.message)
   if (error instanceof ConsumerUnreachableError) return new HostError('unavailable', error.message)
   if (error instanceof UnknownEndpointError) return new HostError('not_found', error.message)
   return null

@@ -76,6 +76,7 @@ export function ruleViews(binding: EngineBinding): RuleView[] {
     enabled: r.enabled,
     explain: r.explain,
     definition: r.rule,
+    revision: r.revision,
   }))
 }
 

@@ -2,7 +2,7 @@
 // snapshot (routes by slug, the rule engine's rules) that each change rebuilds once checked and saved.
 import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
-import { DefinitionError, ENDPOINT_PATH_PREFIX, endpointPath, parseEndpoint, type Endpoint, explainRule, type Rule, parseRuleOrPreset } from '../../../shared/receiver'
+import { DefinitionError, EditConflictError, ENDPOINT_PATH_PREFIX, endpointPath, parseEndpoint, type Endpoint, explainRule, type Rule, parseRuleOrPreset } from '../../../shared/receiver'
 import { transactional, createEndpointStore, createRuleStore, type StoredRule } from '../store'
 import { compileKeyExtractor, type DedupeTracker } from './dedupe'
 import { refuseLoops, ruleTargets, type ReceiverSelf } from './forward-targets'
@@ -93,6 +93,7 @@ export function createDefinitions({ db, clock, newId, dedupe, engine, self }: { 
         enabled: rule.enabled,
         rule,
         createdAt: clock.now(),
+        revision: 1,
       }
       if (ruleStore.get(stored.id)) throw new DefinitionError('id', `a rule with id "${stored.id}" already exists`)
       transactional(db, () => {
@@ -102,12 +103,18 @@ export function createDefinitions({ db, clock, newId, dedupe, engine, self }: { 
       compile()
       return entry(ruleStore.get(stored.id) ?? stored)
     },
-    update(id: string, input: unknown): RuleEntry {
+    /** `revision`: the one the edit was made on; an older one than the store's is an EditConflictError. */
+    update(id: string, input: unknown, revision?: number): RuleEntry {
       const current = ruleStore.get(id)
       if (!current) throw new DefinitionError('id', `no rule with id "${id}"`)
       const rule = parseRuleOrPreset(input)
       checkRuleTargets(rule)
-      ruleStore.update(id, rule)
+      // The revision is checked in the update itself: another process may change the rule between this read and the write.
+      if (!ruleStore.update(id, rule, revision)) {
+        const now = ruleStore.get(id)
+        if (!now) throw new DefinitionError('id', `no rule with id "${id}"`)
+        throw new EditConflictError(now.rule.name ? `the rule "${now.rule.name}"` : `rule ${id}`, revision ?? now.revision, now.revision)
+      }
       compile()
       return entry(ruleStore.get(id) ?? current)
     },

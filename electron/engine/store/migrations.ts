@@ -420,6 +420,15 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `ALTER TABLE simulations ADD COLUMN owner TEXT;`,
     postgres: `ALTER TABLE simulations ADD COLUMN owner TEXT COLLATE "C";`,
   },
+  {
+    version: 17,
+    name: 'rules.revision: an edit names the revision it was made on',
+    // Two windows, two processes or an agent may edit one rule at once. Each change of a rule's
+    // definition counts up its revision; an edit made on an older revision than the store's is
+    // refused as a conflict (receiver/definitions.ts) instead of silently undoing the other edit.
+    sql: `ALTER TABLE rules ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;`,
+    postgres: `ALTER TABLE rules ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;`,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0

@@ -12,6 +12,8 @@ export interface StoredRule {
   enabled: boolean
   rule: Rule
   createdAt: number
+  /** Counts up with each change of the definition (enabled included): an edit names the one it was made on. */
+  revision: number
 }
 
 interface RuleDbRow {
@@ -21,14 +23,18 @@ interface RuleDbRow {
   enabled: number
   definition_json: string
   created_at: number
+  revision: number
   /** The endpoint's slug (joined), to name the rule when it does not parse. */
   endpoint_slug: string | null
 }
 
 export interface RuleStore {
-  insert(rule: StoredRule): void
-  /** Replaces the definition (and the enabled flag inside it). */
-  update(id: string, rule: Rule): boolean
+  insert(rule: Omit<StoredRule, 'revision'>): void
+  /**
+   * Replaces the definition (and the enabled flag inside it), if the rule is still at `revision`
+   * when one is given: false when it is not (or is gone). The revision counts up.
+   */
+  update(id: string, rule: Rule, revision?: number): boolean
   setEnabled(id: string, enabled: boolean): boolean
   delete(id: string): boolean
   get(id: string): StoredRule | undefined
@@ -50,7 +56,7 @@ function fromRow(r: RuleDbRow): StoredRule {
   const label = r.endpoint_id === null ? 'every endpoint' : `/h/${r.endpoint_slug ?? r.endpoint_id}`
   const rule = readField({ table: 'rules', id: r.id, label }, 'definition_json', 'a rule (matchers and steps, or a sequence)', () => parseJsonAs(r.definition_json, (v) => parseRule(v)))
   rule.enabled = r.enabled === 1
-  return { id: r.id, endpointId: r.endpoint_id, position: r.position, enabled: r.enabled === 1, rule, createdAt: r.created_at }
+  return { id: r.id, endpointId: r.endpoint_id, position: r.position, enabled: r.enabled === 1, rule, createdAt: r.created_at, revision: r.revision }
 }
 
 export function createRuleStore(db: Database): RuleStore {
@@ -58,8 +64,8 @@ export function createRuleStore(db: Database): RuleStore {
   const insert = write(
     'INSERT INTO rules (id, endpoint_id, position, enabled, definition_json, created_at) VALUES (@id, @endpoint_id, @position, @enabled, @definition_json, @created_at)',
   )
-  const updateDefinition = write('UPDATE rules SET definition_json = ?, enabled = ? WHERE id = ?')
-  const updateEnabled = write('UPDATE rules SET enabled = ? WHERE id = ?')
+  const updateDefinition = write('UPDATE rules SET definition_json = ?, enabled = ?, revision = revision + 1 WHERE id = ? AND (? IS NULL OR revision = ?)')
+  const updateEnabled = write('UPDATE rules SET enabled = ?, revision = revision + 1 WHERE id = ? AND enabled <> ?')
   const updatePosition = write('UPDATE rules SET position = ? WHERE id = ?')
   const remove = write('DELETE FROM rules WHERE id = ?')
   const removeFor = write('DELETE FROM rules WHERE endpoint_id IS ?')
@@ -89,8 +95,8 @@ export function createRuleStore(db: Database): RuleStore {
         definition_json: JSON.stringify({ ...r.rule, id: r.id, enabled: r.enabled }),
         created_at: r.createdAt,
       }),
-    update: (id, rule) => updateDefinition.run(JSON.stringify({ ...rule, id }), rule.enabled ? 1 : 0, id).changes > 0,
-    setEnabled: (id, enabled) => updateEnabled.run(enabled ? 1 : 0, id).changes > 0,
+    update: (id, rule, revision) => updateDefinition.run(JSON.stringify({ ...rule, id }), rule.enabled ? 1 : 0, id, revision ?? null, revision ?? null).changes > 0,
+    setEnabled: (id, enabled) => updateEnabled.run(enabled ? 1 : 0, id, enabled ? 1 : 0).changes > 0 || selectById.get(id) !== undefined,
     delete: (id) => remove.run(id).changes > 0,
     get: (id) => {
       const row = selectById.get(id) as RuleDbRow | undefined

@@ -12,6 +12,7 @@ import { run, showOnTimeline, toast, useApp } from '../state'
 import { ForwardToField } from './ForwardToField'
 import { DedupeInputs, DedupeKeyField, dedupeFromForm, type DedupeType } from './DedupeKeyField'
 import { splitTargets } from '../lib/forward-input'
+import { CommandError } from '../transport/client'
 
 export function EndpointsPage() {
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
@@ -184,7 +185,17 @@ function EndpointCard({ endpoint, rules }: { endpoint: EndpointView; rules: Rule
 
 function RuleLine({ rule, first, last }: { rule: RuleView; first: boolean; last: boolean }) {
   const [editing, setEditing] = useState<string | null>(null)
+  // The revision the text was opened on: a save names it, so an edit made elsewhere meanwhile is
+  // refused rather than overwritten (a conflict offers the rule as it is now).
+  const [openedRevision, setOpenedRevision] = useState(rule.revision)
   const [error, setError] = useState<string | null>(null)
+  const [conflict, setConflict] = useState(false)
+  const open = () => {
+    setEditing(JSON.stringify(rule.definition, null, 2))
+    setOpenedRevision(rule.revision)
+    setError(null)
+    setConflict(false)
+  }
   const save = async () => {
     if (editing === null) return
     let definition: Record<string, unknown>
@@ -196,11 +207,13 @@ function RuleLine({ rule, first, last }: { rule: RuleView; first: boolean; last:
     }
     const client = useApp.getState().client
     try {
-      await client?.call('rule.update', { id: rule.id, definition })
+      await client?.call('rule.update', { id: rule.id, definition, revision: openedRevision })
       setEditing(null)
       setError(null)
+      setConflict(false)
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e))
+      setConflict(e instanceof CommandError && e.code === 'conflict')
     }
   }
   return (
@@ -213,7 +226,7 @@ function RuleLine({ rule, first, last }: { rule: RuleView; first: boolean; last:
           <span className="grow sentence" data-testid="rule-sentence">
             {rule.explain}
           </span>
-          <button className="btn small" onClick={() => setEditing(JSON.stringify(rule.definition, null, 2))} title="Edit the rule as data">
+          <button className="btn small" onClick={open} title="Edit the rule as data">
             Edit
           </button>
           <button className="btn small" disabled={first} onClick={() => void run('Move rule', (c) => c.call('rule.move', { id: rule.id, position: rule.position - 1 }))} title="Move up">
@@ -235,7 +248,12 @@ function RuleLine({ rule, first, last }: { rule: RuleView; first: boolean; last:
             <button className="btn primary small" onClick={() => void save()} data-testid="rule-save">
               Save
             </button>
-            <button className="btn small" onClick={() => (setEditing(null), setError(null))}>
+            {conflict && (
+              <button className="btn small" onClick={open} title="Replace your text with the rule as it is now" data-testid="rule-reload">
+                Load the current rule
+              </button>
+            )}
+            <button className="btn small" onClick={() => (setEditing(null), setError(null), setConflict(false))}>
               Cancel
             </button>
           </div>
