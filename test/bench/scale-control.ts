@@ -51,6 +51,8 @@ export function engineMemory(served: Served): { rssMb: number; peakMb: number } 
 
 export interface Control {
   call<T = unknown>(name: string, req: unknown): Promise<T>
+  /** Every batch of pushed events, as the UI receives them. */
+  onEvents(listener: (batch: Array<{ name: string; payload: unknown }>) => void): void
   close(): void
 }
 
@@ -63,9 +65,11 @@ export async function connect(served: Served): Promise<Control> {
     ws.once('error', fail)
   })
   const waiting = new Map<number, { done(res: unknown): void; fail(error: Error): void }>()
+  const listeners: Array<(batch: Array<{ name: string; payload: unknown }>) => void> = []
   let next = 1
   ws.on('message', (data) => {
-    const frame = JSON.parse(String(data)) as { t: string; id?: number; ok?: boolean; res?: unknown; error?: { message: string } }
+    const frame = JSON.parse(String(data)) as { t: string; id?: number; ok?: boolean; res?: unknown; error?: { message: string }; batch?: Array<{ name: string; payload: unknown }> }
+    if (frame.t === 'events' && frame.batch) for (const listener of listeners) listener(frame.batch)
     if (frame.t !== 'res' || frame.id === undefined) return
     const w = waiting.get(frame.id)
     waiting.delete(frame.id)
@@ -80,6 +84,7 @@ export async function connect(served: Served): Promise<Control> {
         ws.send(JSON.stringify({ t: 'cmd', id, name, req }))
       })
     },
+    onEvents: (listener) => void listeners.push(listener),
     close: () => ws.close(),
   }
 }

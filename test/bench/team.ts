@@ -2,8 +2,10 @@
 // sender processes on one data folder (each claims a delivery before it sends it), once as they
 // are and once with one process killed with kill -9 mid-way (the others take its claims over),
 // beside one process draining them alone; every request counted by a consumer of ours on
-// loopback. Figures that need `serve` on PostgreSQL (capture rate against SQLite, two processes
-// against one, live lag between processes) are null until the engine runs on it (docs/team.md).
+// loopback. And the live lag between two processes on one data folder: `hookloop listen` captures,
+// the app of `hookloop serve` shows it (team-live-lag.ts). Figures that need `serve` on PostgreSQL
+// (capture rate against SQLite, two processes against one, live lag between processes on
+// PostgreSQL) are null until the engine runs on it (docs/team.md).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:http'
 import { cpus, tmpdir } from 'node:os'
@@ -11,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import BetterSqlite3 from 'better-sqlite3'
+import { liveLag } from './team-live-lag'
 
 const EVENTS = Number(process.env.BENCH_TEAM_EVENTS ?? 10_000)
 const here = dirname(fileURLToPath(import.meta.url))
@@ -73,6 +76,8 @@ const one = await drain(1, false)
 const three = await drain(3, false)
 const killed = await drain(3, true)
 server.close()
+// 300 captures 20 ms apart: steady traffic, each seen on its own.
+const lag = await liveLag(Number(process.env.BENCH_TEAM_LAG_CAPTURES ?? 300), 20)
 
 const row = (name: string, d: Drain) => `| ${name.padEnd(36)} | ${String(d.seconds).padStart(7)} | ${String(d.attempts_per_s).padStart(9)} | ${String(d.requests).padStart(8)} | ${String(d.sent_twice).padStart(10)} | ${String(d.never_sent).padStart(10)} | ${String(d.interrupted).padStart(11)} |`
 process.stdout.write(
@@ -84,6 +89,8 @@ process.stdout.write(
     row('1 process', one),
     row('3 processes', three),
     row('3 processes, one killed with kill -9', killed),
+    '',
+    `Live lag, a capture stored by \`hookloop listen\` → pushed to a client of \`hookloop serve\` on the same folder: ${lag.seen} of ${lag.captures} seen, p50 ${lag.p50_ms} ms, p99 ${lag.p99_ms} ms, max ${lag.max_ms} ms`,
     '',
   ].join('\n') + '\n',
 )
@@ -100,6 +107,7 @@ process.stdout.write(
     two_vs_one: null,
     two_vs_one_of_limit: null,
     live_lag_p99_ms: null,
+    live_lag_sqlite: lag,
   }) + '\n',
 )
-if (three.sent_twice + killed.sent_twice + three.never_sent + killed.never_sent > 0) process.exitCode = 1
+if (three.sent_twice + killed.sent_twice + three.never_sent + killed.never_sent > 0 || lag.seen < lag.captures) process.exitCode = 1
