@@ -150,7 +150,7 @@ export function insertedDelivery(id: number, row: NewDelivery): DeliveryRow {
  * engine never sends a running simulation's delivery because its simulated due time is in the
  * wall clock's past, and a simulation never sends another clock's deliveries.
  */
-const RUNS_ON_CLOCK = '(SELECT s.id FROM simulations s WHERE s.id = deliveries.simulation_id AND s.owner IS NOT NULL) IS ?'
+export const RUNS_ON_CLOCK = '(SELECT s.id FROM simulations s WHERE s.id = deliveries.simulation_id AND s.owner IS NOT NULL) IS ?'
 
 /** The scheduled deliveries of one clock (a running simulation's id, or null: the wall clock), as a scheduler reads them. */
 export function scheduledOnClock(deliveries: Pick<DeliveryStatements, 'due' | 'nextAfter'>, clock: string | null) {

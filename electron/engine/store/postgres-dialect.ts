@@ -9,7 +9,9 @@
 //   compared parameter is folded too, as NOCASE folds both sides (in "C" as well: a parameter
 //   would otherwise fold by the server's locale, É to é);
 // - a result column named in camelCase (`AS endpointId`) keeps its case: PostgreSQL folds
-//   unquoted names to lower case, so the name is quoted.
+//   unquoted names to lower case, so the name is quoted;
+// - `x IS ?` (SQLite's equality that holds for two NULLs too) is `x IS NOT DISTINCT FROM ?`, and
+//   `x IS NOT ?` is `x IS DISTINCT FROM ?`; `IS NULL` and `IS NOT NULL` are the same on both.
 // Quoted strings, quoted names, comments and dollar-quoted bodies are never touched.
 
 /** The statement text as PostgreSQL takes it. */
@@ -22,6 +24,8 @@ export function postgresText(sql: string): string {
         compared === undefined ? `lower(${column})` : `lower(${column})${compared.slice(0, -1)}lower(CAST(? AS TEXT) COLLATE "C")`,
       )
       .replace(/\bAS\s+([a-z_][a-z0-9_]*[A-Z][A-Za-z0-9_]*)\b/g, 'AS "$1"')
+      .replace(/\bIS\s+NOT\s+\?/gi, 'IS DISTINCT FROM ?')
+      .replace(/\bIS\s+\?/gi, 'IS NOT DISTINCT FROM ?')
       .replace(/\?/g, () => `$${++n}`),
   )
 }

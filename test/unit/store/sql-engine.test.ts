@@ -33,4 +33,10 @@ describe('postgresText: the one SQL as PostgreSQL takes it', () => {
       `SELECT r.endpoint_id AS "endpointId", r.id AS id, 'x AS notMe' AS label FROM requests AS r`,
     )
   })
+
+  it("carries SQLite's null-safe IS ? over, and leaves IS NULL alone", () => {
+    expect(postgresText('WHERE endpoint_id IS ? AND claimed_by IS NOT ? AND x IS NULL AND y IS NOT NULL')).toBe(
+      'WHERE endpoint_id IS NOT DISTINCT FROM $1 AND claimed_by IS DISTINCT FROM $2 AND x IS NULL AND y IS NOT NULL',
+    )
+  })
 })
