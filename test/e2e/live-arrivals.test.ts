@@ -123,17 +123,33 @@ describe('live arrivals on the timeline', () => {
     await wheel(page, -2000, 0)
     await page.locator('[data-testid=new-rows-above]').waitFor({ state: 'detached' })
     expect(await rowTop(page, 'feed-45')).toBe(await viewportTop(page))
+
+    // The table is the same list: scrolled down, an arrival above is counted there too.
+    await page.click('[data-testid=table-toggle]')
+    await wheel(page, 400, 400, TABLE_VIEWPORT)
+    const tableTop = (await page.locator(TABLE_VIEWPORT).boundingBox())!.y
+    const tableRowTop = async (eventId: string) => (await page.locator(`[data-testid=table-row][data-event-id="${eventId}"]`).boundingBox())!.y
+    expect(await tableRowTop('feed-35')).toBe(tableTop)
+    await post(receiverUrl, 'feed-46', 'feed')
+    const tablePill = page.locator('[data-testid=new-rows-above][data-count="1"]')
+    await tablePill.waitFor()
+    expect(await tableRowTop('feed-35')).toBe(tableTop)
+    await screenshot(page, 'live-new-rows-above-table')
+    await tablePill.click()
+    await page.locator('[data-testid=new-rows-above]').waitFor({ state: 'detached' })
+    expect(await tableRowTop('feed-46')).toBe(tableTop)
   })
 })
 
 const VIEWPORT = '[data-testid=timeline-viewport]'
+const TABLE_VIEWPORT = '[data-testid=table-viewport]'
 
-/** The person turns the mouse wheel over the list by `deltaY`; resolves once it has scrolled to `top` px. */
-async function wheel(page: Page, deltaY: number, top: number): Promise<void> {
-  await page.locator(VIEWPORT).hover()
+/** The person turns the mouse wheel over a list by `deltaY`; resolves once it has scrolled to `top` px. */
+async function wheel(page: Page, deltaY: number, top: number, viewport = VIEWPORT): Promise<void> {
+  await page.locator(viewport).hover()
   await page.mouse.wheel(0, deltaY)
   // The page's own scroll events say when it got there (the app's policy allows no evaluated strings).
-  await page.locator(VIEWPORT).evaluate(
+  await page.locator(viewport).evaluate(
     (el, at) =>
       new Promise<void>((done) => {
         const check = () => {

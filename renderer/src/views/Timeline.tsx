@@ -58,8 +58,10 @@ const itemKey = (item: Item) => (item.kind === 'group' ? `clock:${item.group.key
 
 /** The keys of the grouped list, for its scroll: a group's header is an item, not a row. */
 function keysOfItems(items: readonly Item[], read: number): ListKeys {
-  const index = new Map(items.map((item, i) => [itemKey(item), i]))
-  return { keyAt: (i) => (items[i] ? itemKey(items[i]) : undefined), indexOf: (key) => index.get(key), isRow: (i) => items[i]?.kind === 'row', read }
+  // Built when first asked (scrolled down, or a row selected), not on every frame of arrivals.
+  let index: Map<string, number> | null = null
+  const indexOf = (key: string) => (index ??= new Map(items.map((item, i) => [itemKey(item), i]))).get(key)
+  return { keyAt: (i) => (items[i] ? itemKey(items[i]) : undefined), indexOf, isRow: (i) => items[i]?.kind === 'row', read }
 }
 
 export function Timeline() {
