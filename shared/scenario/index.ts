@@ -1,4 +1,7 @@
+export * from './arrivals'
 export * from './catalog-events'
+export * from './expectations'
+export * from './forwards'
 export * from './forward-mode'
 export * from './issues'
 export * from './json-schema'

@@ -1,17 +1,19 @@
 // Live traffic is never hidden: after Try the loop, a real request shows on the timeline with no
 // reload and no click; while a simulation's clock, a search or a zoomed window (Live off) hides
 // them, requests that arrive are counted in a notice that says where they are and shows them in
-// one click. Real `hookloop
-// serve`, real HTTP requests to its receiver, real Chromium.
+// one click; scrolled down the list, rows that arrive above leave the row being read in place and
+// are counted in a pill that goes up to them. Real `hookloop serve`, real HTTP requests to its
+// receiver, real Chromium.
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { rowSelector, screenshot } from './support/app'
+import { createEndpoint, rowSelector, screenshot } from './support/app'
 import { browserSession } from './support/session'
 
 const session = browserSession()
 
-/** A request from outside into the loop's endpoint, as curl would send it, under its own event id. */
-async function post(receiverUrl: string, eventId: string): Promise<void> {
-  const response = await fetch(`${receiverUrl}/h/try-the-loop`, { method: 'POST', body: JSON.stringify({ type: 'ping', id: eventId }), headers: { 'content-type': 'application/json', 'x-pandoktorek-event-id': eventId } })
+/** A request from outside into an endpoint (the loop's unless named), as curl would send it, under its own event id. */
+async function post(receiverUrl: string, eventId: string, slug = 'try-the-loop'): Promise<void> {
+  const response = await fetch(`${receiverUrl}/h/${slug}`, { method: 'POST', body: JSON.stringify({ type: 'ping', id: eventId }), headers: { 'content-type': 'application/json', 'x-pandoktorek-event-id': eventId } })
   await response.arrayBuffer()
 }
 
@@ -76,4 +78,97 @@ describe('live arrivals on the timeline', () => {
     await page.locator(`${rowSelector('[data-event-id="live-6"]')}.selected .mark[data-tone]`).waitFor()
     expect(await page.locator('[data-testid=hidden-arrivals]').count()).toBe(0)
   })
+
+  it('scrolled down the list, rows that arrive above keep the row being read in place, a pill counts them and one click goes up to the newest', async () => {
+    const { receiverUrl, page } = await session.fresh()
+    await createEndpoint(page, { name: 'feed', scheme: '' })
+    await page.click('[data-testid=nav-timeline]')
+    const ids = Array.from({ length: 40 }, (_, i) => `feed-${String(i + 1).padStart(2, '0')}`)
+    for (const id of ids) await post(receiverUrl, id, 'feed')
+    await page.locator('[data-testid=row-count][data-count="40"]').waitFor()
+    const viewport = page.locator(VIEWPORT)
+    expect(await viewport.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true)
+
+    // At the top, a row that arrives is in view: no pill.
+    await post(receiverUrl, 'feed-41', 'feed')
+    await page.locator(rowSelector('[data-event-id="feed-41"]')).waitFor()
+    expect(await rowTop(page, 'feed-41')).toBe(await viewportTop(page))
+    expect(await page.locator('[data-testid=new-rows-above]').count()).toBe(0)
+
+    // The person scrolls ten rows down and reads feed-31, the row at the top of the view.
+    await wheel(page, 400, 400)
+    const reading = await rowTop(page, 'feed-31')
+    expect(reading).toBe(await viewportTop(page))
+
+    // Three requests arrive: their rows go above, out of view; the row being read does not move.
+    for (const id of ['feed-42', 'feed-43', 'feed-44']) await post(receiverUrl, id, 'feed')
+    const pill = page.locator('[data-testid=new-rows-above][data-count="3"]')
+    await pill.waitFor()
+    expect(await pill.innerText()).toBe('↑ 3 new rows')
+    expect(await page.locator('[data-testid=row-count]').getAttribute('data-count')).toBe('44')
+    expect(await rowTop(page, 'feed-31')).toBe(reading)
+    await screenshot(page, 'live-new-rows-above')
+
+    // One click: up to the top, the newest row first in view, and the pill gone.
+    await pill.click()
+    await page.locator('[data-testid=new-rows-above]').waitFor({ state: 'detached' })
+    expect(await viewport.evaluate((el) => el.scrollTop)).toBe(0)
+    expect(await rowTop(page, 'feed-44')).toBe(await viewportTop(page))
+
+    // Scrolled down again, one more arrives (one row, said so); scrolling back up by hand clears it.
+    await wheel(page, 600, 600)
+    await post(receiverUrl, 'feed-45', 'feed')
+    await page.locator('[data-testid=new-rows-above][data-count="1"]').waitFor()
+    expect(await page.locator('[data-testid=new-rows-above]').innerText()).toBe('↑ 1 new row')
+    await wheel(page, -2000, 0)
+    await page.locator('[data-testid=new-rows-above]').waitFor({ state: 'detached' })
+    expect(await rowTop(page, 'feed-45')).toBe(await viewportTop(page))
+
+    // The table is the same list: scrolled down, an arrival above is counted there too.
+    await page.click('[data-testid=table-toggle]')
+    await wheel(page, 400, 400, TABLE_VIEWPORT)
+    const tableTop = (await page.locator(TABLE_VIEWPORT).boundingBox())!.y
+    const tableRowTop = async (eventId: string) => (await page.locator(`[data-testid=table-row][data-event-id="${eventId}"]`).boundingBox())!.y
+    expect(await tableRowTop('feed-35')).toBe(tableTop)
+    await post(receiverUrl, 'feed-46', 'feed')
+    const tablePill = page.locator('[data-testid=new-rows-above][data-count="1"]')
+    await tablePill.waitFor()
+    expect(await tableRowTop('feed-35')).toBe(tableTop)
+    await screenshot(page, 'live-new-rows-above-table')
+    await tablePill.click()
+    await page.locator('[data-testid=new-rows-above]').waitFor({ state: 'detached' })
+    expect(await tableRowTop('feed-46')).toBe(tableTop)
+  })
 })
+
+const VIEWPORT = '[data-testid=timeline-viewport]'
+const TABLE_VIEWPORT = '[data-testid=table-viewport]'
+
+/** The person turns the mouse wheel over a list by `deltaY`; resolves once it has scrolled to `top` px. */
+async function wheel(page: Page, deltaY: number, top: number, viewport = VIEWPORT): Promise<void> {
+  await page.locator(viewport).hover()
+  await page.mouse.wheel(0, deltaY)
+  // The page's own scroll events say when it got there (the app's policy allows no evaluated strings).
+  await page.locator(viewport).evaluate(
+    (el, at) =>
+      new Promise<void>((done) => {
+        const check = () => {
+          if (el.scrollTop !== at) return
+          el.removeEventListener('scroll', check)
+          done()
+        }
+        el.addEventListener('scroll', check)
+        check()
+      }),
+    top,
+  )
+}
+
+/** Where a row's box starts on the page (px). */
+async function rowTop(page: Page, eventId: string): Promise<number> {
+  return (await page.locator(rowSelector(`[data-event-id="${eventId}"]`)).boundingBox())!.y
+}
+
+async function viewportTop(page: Page): Promise<number> {
+  return (await page.locator(VIEWPORT).boundingBox())!.y
+}

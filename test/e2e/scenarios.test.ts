@@ -35,6 +35,11 @@ describe('scenarios in the browser', () => {
       outcomes: ['http_503', 'http_503', 'http_503', 'http_200'],
       duplicates: [1, 2, 3, 4],
     })
+    // Its expectations counted as `hookloop run` and `import` count them: one per ✓ / ✗ line.
+    const summary = await page.locator('[data-testid=scenario-summary]').innerText()
+    const counted = /· (\d+) expectations$/.exec(summary)
+    expect(summary, 'the summary counts expectations, not delivery entries').toMatch(/^virtual clock · 1 event · 0 panel actions · \d+ expectations$/)
+    const expectations = Number(counted?.[1])
     await screenshot(page, 'scenario-recorded')
 
     // Save: a browser download of the very text in the editor.
@@ -48,6 +53,8 @@ describe('scenarios in the browser', () => {
     const cli = await runCli(['run', file, '--report', report])
     expect(cli.stderr + cli.stdout).not.toContain('✗')
     expect(cli.code).toBe(0)
+    expect(cli.stdout).toContain(`PASS: ${expectations} of ${expectations} expectations hold`)
+    expect(cli.stdout.split('\n').filter((line) => line.startsWith('  ✓ ')).length).toBe(expectations)
     const written = JSON.parse(readFileSync(report, 'utf8')) as { ok: boolean; expectations: { ok: boolean }[]; deliveries: { event_id: string }[] }
     expect(written.ok).toBe(true)
     expect(written.expectations.length).toBeGreaterThanOrEqual(6)
@@ -61,6 +68,8 @@ describe('scenarios in the browser', () => {
     expect(await card.getAttribute('data-ok')).toBe('true')
     expect(await page.locator('[data-testid=scenario-progress]').innerText()).toBe('1 / 1 deliveries settled')
     expect(await page.locator('[data-testid=expectation][data-ok=false]').count()).toBe(0)
+    expect(await page.locator('[data-testid=expectation]').count()).toBe(expectations)
+    expect(await page.locator('[data-testid=scenario-verdict]').innerText()).toBe(`PASS: ${expectations} of ${expectations} expectations hold`)
     await screenshot(page, 'scenario-run-passed')
     await page.locator(`[data-testid=run-delivery][data-event-id="${eventId}"] [data-testid=row-verdict][data-ok=true]`).waitFor()
     await page.click('[data-testid=nav-timeline]')

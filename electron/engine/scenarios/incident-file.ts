@@ -1,9 +1,8 @@
 // A HAR or case file's text → a scenario file's text, checked by the same validator `hookloop
 // run` uses: what both `hookloop import --as-scenario` and the app's "Make it a scenario" call.
-import { formatProblem, validateScenario } from '../../../shared/scenario'
+import { expectationCount, formatProblem, validateScenario } from '../../../shared/scenario'
 import type { ScenarioInput } from '../../../shared/scenario'
 import { parseIncident } from '../exports'
-import { expectationCount } from './expectations'
 import { incidentToScenario, type IncidentOptions } from './from-incident'
 
 export interface IncidentScenarioFile {

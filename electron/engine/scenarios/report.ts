@@ -2,8 +2,7 @@
 // delivery's first attempt on the scenario clock, and each attempt that reached one of our own
 // endpoints carries the receiver's verdict (signature reason, duplicate number).
 import type { Scenario, ReportAction, ReportArrival, ReportAttempt, ReportDelivery, ReportEndpoint, ReportForwardLeg, ScenarioReport, ReportTunnel } from '../../../shared/scenario'
-import { statusWordFor } from '../../../shared/scenario'
-import { evaluateExpectations, presetOf } from './expectations'
+import { evaluateExpectations, presetOf, statusWordFor } from '../../../shared/scenario'
 
 export interface RecordedRequest {
   id: number

@@ -1,6 +1,7 @@
 // The readable summary `hookloop run` prints: per delivery every attempt with its time and
 // outcome, then each expectation with ✓ or ✗, then one verdict line.
 import type { ReportAttempt, ScenarioReport } from '../../../shared/scenario'
+import { verdictLine } from '../../../shared/scenario'
 
 /** 0, 850 ms, 30 s, 2 min, 1 h 4 min, 14 h 30 min — exact ms are shown next to it. */
 export function humanDuration(ms: number): string {
@@ -89,15 +90,6 @@ export function formatSummary(report: ScenarioReport): string {
     }
   }
   lines.push('')
-  // A scenario without expectations fails with a verdict of its own (path "expect"), not "1 of 1".
-  const none = report.expectations.find((e) => e.path === 'expect' && !e.ok)
-  const failed = report.expectations.filter((e) => !e.ok && e !== none).length
-  const total = report.expectations.length
-  const failedActions = report.actions.filter((a) => !a.ok).length
-  if (report.ok) lines.push(`PASS: ${total} of ${total} expectations hold${total === 0 ? ' (a smoke run: it only had to run)' : ''}`)
-  else if (failed) lines.push(`FAIL: ${failed} of ${total} expectations failed`)
-  else if (failedActions) lines.push(`FAIL: ${failedActions} of ${report.actions.length} actions could not be done`)
-  else if (report.incomplete === null && none) lines.push('FAIL: no expectations (a smoke run on purpose says "smoke": true)')
-  else lines.push('FAIL: the run did not settle')
+  lines.push(verdictLine(report))
   return lines.join('\n')
 }

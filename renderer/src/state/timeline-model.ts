@@ -8,9 +8,15 @@ export interface TimelineModel {
   index: Map<string, number>
   /** Rows on the engine's side matching the filter (the list may hold fewer: it loads by page). */
   total: number
+  /**
+   * Which read of the engine's timeline the rows come from: a new one after a filter change or a
+   * reset, kept by upserts and later pages. A list read again holds rows that did not arrive, so
+   * the list's scroll neither keeps its place by them nor counts them as new (views/use-virtual.ts).
+   */
+  read: number
 }
 
-export const emptyTimeline: TimelineModel = { rows: [], index: new Map(), total: 0 }
+export const emptyTimeline: TimelineModel = { rows: [], index: new Map(), total: 0, read: 0 }
 
 /** Newest first; the key breaks ties so the order is stable. */
 export function compareRows(a: TimelineRow, b: TimelineRow): number {
@@ -84,7 +90,7 @@ export function applyUpserts(model: TimelineModel, batch: TimelineRow[], filter:
     dirtyFrom = Math.min(dirtyFrom, pos)
   }
   if (dirtyFrom !== Number.POSITIVE_INFINITY) reindex(rows, dirtyFrom, index)
-  return { rows, index, total }
+  return { rows, index, total, read: model.read }
 }
 
 function insertionPoint(rows: TimelineRow[], row: TimelineRow): number {
@@ -110,7 +116,7 @@ export function appendPage(model: TimelineModel, page: TimelineRow[], total: num
       rows.push(row)
     }
   }
-  return { rows, index, total }
+  return { rows, index, total, read: model.read }
 }
 
 /** The time span the rows cover, for "fit": from the first mark to the last mark or pending retry. */

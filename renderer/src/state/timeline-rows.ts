@@ -26,7 +26,7 @@ export async function reloadTimeline(): Promise<void> {
   try {
     const page = await client.call('timeline.page', { offset: 0, limit: PAGE, filter })
     if (generation !== timelineGeneration) return
-    useApp.setState({ timeline: appendPage(emptyTimeline, page.rows, page.total), timelineLoading: false })
+    useApp.setState({ timeline: appendPage({ ...emptyTimeline, read: generation }, page.rows, page.total), timelineLoading: false })
   } catch (error) {
     if (generation !== timelineGeneration) return
     useApp.setState({ timelineLoading: false, loadError: error instanceof Error ? error.message : String(error) })

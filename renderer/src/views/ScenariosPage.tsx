@@ -2,8 +2,8 @@
 // type by the same validator `hookloop run` uses (problems by JSON path); Save, Open, and Run with
 // progress and the report, each expectation ✓/✗, the run's deliveries drawn with their verdicts.
 import { useMemo } from 'react'
-import type { ScenarioReport } from '../../../shared/scenario'
-import { parseScenario } from '../../../shared/scenario'
+import type { Scenario, ScenarioReport } from '../../../shared/scenario'
+import { expectationCount, noExpectations, parseScenario, verdictLine } from '../../../shared/scenario'
 import { openTextFile, saveTextFile } from '../lib/files'
 import { formatDuration } from '../lib/format'
 import { run, toast, useApp, verdictsOf } from '../state'
@@ -12,6 +12,12 @@ import { VerdictMark } from './badges'
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`
+}
+
+/** Its expectations as `hookloop run` and `import` count them: one per ✓ / ✗ line of the run, whatever they check. */
+function expectationsText(scenario: Scenario): string {
+  // Without one, the run's single line is its ✗ "no expectations" (unless a smoke run): not "1 expectation".
+  return noExpectations(scenario) ? 'no expectations' : plural(expectationCount(scenario), 'expectation')
 }
 
 function fileNameFor(text: string): string {
@@ -89,7 +95,7 @@ export function ScenariosPage() {
                   </span>
                   <span className="hint" data-testid="scenario-summary">
                     {checked.scenario.clock.mode} clock · {plural(checked.scenario.events.length, 'event')} · {plural(checked.scenario.actions.length, 'panel action')} ·{' '}
-                    {plural(checked.scenario.expect.deliveries.length, 'delivery expectation')}
+                    {expectationsText(checked.scenario)}
                   </span>
                 </>
               ) : (
@@ -167,6 +173,9 @@ function ReportView({ report }: { report: ScenarioReport }) {
   const longest = Math.max(1, ...report.deliveries.flatMap((d) => d.attempts.map((a) => a.at_ms)))
   return (
     <>
+      <div data-testid="scenario-verdict">
+        <strong>{verdictLine(report)}</strong>
+      </div>
       <div className="hint">
         {formatDuration(report.clock_ms)} of scenario time in {formatDuration(Math.round(report.wall_ms))}
         {report.incomplete ? ` — ${report.incomplete}` : ''}. The run kept a store of its own: its deliveries are the rows below, each with its ✓ / ✗; a Timeline row that shares an event id with one is not the run&apos;s, and carries no mark.

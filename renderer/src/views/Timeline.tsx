@@ -9,6 +9,8 @@ import { loadMoreRows, useApp, type TimeWindow } from '../state'
 import { timeExtent } from '../state/timeline-model'
 import { axisOrigin, clockLabel, groupByClock, WALL, type ClockGroup } from '../state/clock-groups'
 import { axisTicks, formatDuration, formatSince, wallTickLabels } from '../lib/format'
+import { keysOf, type ListKeys } from '../lib/scroll-anchor'
+import { NewRowsAbove } from './NewRowsAbove'
 import { TimelineRowView } from './TimelineRowView'
 import { useElementSize, useVirtualRows } from './use-virtual'
 
@@ -52,8 +54,19 @@ export function axisFor(window: TimeWindow | null, clock: RowClock, relative: bo
 
 type Item = { kind: 'group'; group: ClockGroup } | { kind: 'row'; row: TimelineRow; group: string }
 
+const itemKey = (item: Item) => (item.kind === 'group' ? `clock:${item.group.key}` : item.row.key)
+
+/** The keys of the grouped list, for its scroll: a group's header is an item, not a row. */
+function keysOfItems(items: readonly Item[], read: number): ListKeys {
+  // Built when first asked (scrolled down, or a row selected), not on every frame of arrivals.
+  let index: Map<string, number> | null = null
+  const indexOf = (key: string) => (index ??= new Map(items.map((item, i) => [itemKey(item), i]))).get(key)
+  return { keyAt: (i) => (items[i] ? itemKey(items[i]) : undefined), indexOf, isRow: (i) => items[i]?.kind === 'row', read }
+}
+
 export function Timeline() {
-  const rows = useApp((s) => s.timeline.rows)
+  const timeline = useApp((s) => s.timeline)
+  const rows = timeline.rows
   const selectedKey = useApp((s) => s.selection?.rowKey ?? null)
   const selectedMark = useApp((s) => s.selection?.mark?.id ?? null)
   const ghosts = useApp((s) => s.ghosts)
@@ -71,8 +84,9 @@ export function Timeline() {
     [grouped, groups],
   )
   const count = items ? items.length : rows.length
+  const keys = useMemo(() => (items ? keysOfItems(items, timeline.read) : keysOf(timeline.rows, timeline.index, timeline.read)), [items, timeline])
   const single = useTimeWindow(rows)
-  const { viewport, onScroll, first, last, totalHeight, reveal } = useVirtualRows(count, loadMoreRows)
+  const { viewport, onScroll, first, last, totalHeight, reveal, above, toTop } = useVirtualRows(count, loadMoreRows, keys)
   const axisRef = useRef<HTMLDivElement | null>(null)
   const trackWidth = useElementSize(axisRef, 'clientWidth')
   // The clock of a single-clock view: its rows', else the one picked.
@@ -80,11 +94,17 @@ export function Timeline() {
   const clock: RowClock = onlyGroup?.clock ?? (pickedClock && pickedClock !== WALL ? pickedFallback(pickedClock, simulations) : { kind: 'wall' })
   const clockWords = onlyGroup?.label ?? clockLabel(pickedClock ?? WALL, simulations)
 
+  // A row selected (a click, the keyboard, a link to it) is brought into view once it is listed,
+  // and once only: the person may then scroll away from it, and rows arriving must not pull the
+  // view back to it.
+  const revealed = useRef<string | null>(null)
   useEffect(() => {
-    if (!selectedKey) return
-    const i = items ? items.findIndex((item) => item.kind === 'row' && item.row.key === selectedKey) : useApp.getState().timeline.index.get(selectedKey)
-    if (i !== undefined && i !== -1) reveal(i)
-  }, [selectedKey, reveal, items])
+    if (selectedKey === revealed.current) return
+    const i = selectedKey === null ? undefined : keys.indexOf(selectedKey)
+    if (selectedKey !== null && i === undefined) return
+    if (i !== undefined) reveal(i)
+    revealed.current = selectedKey
+  }, [selectedKey, reveal, keys])
 
   // Zoom and pan move one axis: only while a single clock is shown.
   const window = grouped ? null : single
@@ -158,7 +178,7 @@ export function Timeline() {
       const item = items[i]
       if (!item) continue
       const own = groupAxes.get(item.kind === 'group' ? item.group.key : item.group)
-      if (item.kind === 'group') visible.push(<GroupHeader key={`clock:${item.group.key}`} group={item.group} top={top} window={own?.window ?? null} axis={own?.axis ?? { ticks: [], labels: [] }} width={trackWidth} />)
+      if (item.kind === 'group') visible.push(<GroupHeader key={itemKey(item)} group={item.group} top={top} window={own?.window ?? null} axis={own?.axis ?? { ticks: [], labels: [] }} width={trackWidth} />)
       else visible.push(rowView(item.row, top, own?.window ?? null, own?.axis.ticks ?? []))
     } else {
       const row = rows[i]
@@ -195,8 +215,11 @@ export function Timeline() {
           )}
         </div>
       </div>
-      <div className="tl-viewport" ref={viewport} onScroll={onScroll} data-testid="timeline-viewport">
-        <div style={{ height: totalHeight, position: 'relative' }}>{visible}</div>
+      <div className="tl-list">
+        <NewRowsAbove count={above} onShow={toTop} />
+        <div className="tl-viewport" ref={viewport} onScroll={onScroll} data-testid="timeline-viewport">
+          <div style={{ height: totalHeight, position: 'relative' }}>{visible}</div>
+        </div>
       </div>
     </div>
   )

@@ -1,6 +1,8 @@
 // Fixed-height virtualization: only the rows in view (plus a little overscan) are in the DOM,
-// whatever the list's length.
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
+// whatever the list's length. Scrolled down, the view keeps the row being read in place while rows
+// arrive above it, and counts them (lib/scroll-anchor.ts).
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react'
+import { shiftUnder, stillAbove, type ListKeys, type ScrollAnchor } from '../lib/scroll-anchor'
 
 export const ROW_HEIGHT = 40
 const OVERSCAN = 6
@@ -19,15 +21,69 @@ export function useElementSize(ref: RefObject<HTMLElement | null>, side: 'client
   return size
 }
 
-export function useVirtualRows(count: number, onNearEnd?: () => void) {
+const NONE: ReadonlySet<string> = new Set()
+
+/** The item at the top of a scrolled-down view and how far into it the view starts; null at the list's top. */
+function anchorAt(el: HTMLElement, list: ListKeys | undefined): ScrollAnchor | null {
+  // Under a pixel from the top is the top (a zoomed page scrolls by fractions).
+  if (el.scrollTop < 1) return null
+  const top = Math.floor(el.scrollTop / ROW_HEIGHT)
+  const key = list?.keyAt(top)
+  return key === undefined ? null : { key, offset: el.scrollTop - top * ROW_HEIGHT }
+}
+
+/**
+ * The rows of a list `count` long in view. With `list` (its keys, a new object whenever the list
+ * changes), rows that arrive above a scrolled-down view move the view with the row being read and
+ * are counted in `above` until the person scrolls up to them; `toTop` goes to the newest.
+ */
+export function useVirtualRows(count: number, onNearEnd?: () => void, list?: ListKeys) {
   const viewport = useRef<HTMLDivElement | null>(null)
   // The first row in view, not the pixel offset: scrolling within a row renders nothing.
   const [topRow, setTopRow] = useState(0)
   const height = useElementSize(viewport, 'clientHeight')
+  // The list as last laid out, and where the person reads in it.
+  const laidOut = useRef(list)
+  const anchor = useRef<ScrollAnchor | null>(null)
+  const [arrived, setArrived] = useState(NONE)
 
   const onScroll = useCallback(() => {
     const el = viewport.current
-    if (el) setTopRow(Math.floor(el.scrollTop / ROW_HEIGHT))
+    if (!el) return
+    const top = Math.floor(el.scrollTop / ROW_HEIGHT)
+    setTopRow(top)
+    const shown = laidOut.current
+    const at = anchorAt(el, shown)
+    anchor.current = at
+    // At the top every arrival is in view; further down, the ones scrolled back up to are seen.
+    setArrived((a) => (at === null ? NONE : shown ? stillAbove(a, shown, top) : a))
+  }, [])
+
+  // Before the frame is painted: the browser's own scroll anchoring is off (overflow-anchor: none
+  // on the viewport), so the row being read stays where it was only if the view moves with it here.
+  useLayoutEffect(() => {
+    const before = laidOut.current
+    laidOut.current = list
+    const el = viewport.current
+    if (!el || !list || !before || before === list) return
+    if (before.read !== list.read) {
+      // The list was read again (a filter, a reset): nothing arrived; the place is what is at the top now.
+      anchor.current = anchorAt(el, list)
+      setArrived(NONE)
+      return
+    }
+    const at = anchor.current
+    const shift = at && shiftUnder(before, list, at)
+    if (!at || !shift) return
+    el.scrollTop = shift.index * ROW_HEIGHT + at.offset
+    setTopRow(shift.index)
+    if (shift.arrived.length > 0) setArrived((a) => new Set([...a, ...shift.arrived]))
+  }, [list])
+
+  const above = useMemo(() => (arrived.size === 0 || !list ? 0 : stillAbove(arrived, list, topRow).size), [arrived, list, topRow])
+  /** To the newest row, at the top; the count clears as the view gets there. */
+  const toTop = useCallback(() => {
+    if (viewport.current) viewport.current.scrollTop = 0
   }, [])
 
   const first = Math.max(0, topRow - OVERSCAN)
@@ -46,5 +102,5 @@ export function useVirtualRows(count: number, onNearEnd?: () => void) {
     else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight
   }, [])
 
-  return { viewport, onScroll, first, last, totalHeight: count * ROW_HEIGHT, reveal }
+  return { viewport, onScroll, first, last, totalHeight: count * ROW_HEIGHT, reveal, above, toTop }
 }

@@ -1,10 +1,9 @@
 // Forward mode in scenario files: validation of `app` and `expect.forwards`, the run-time app URL
 // moved into every forward target, and the verdicts on a report's legs (expected vs actual, path).
 import { describe, expect, it } from 'vitest'
-import { formatProblem, validateScenario } from '../../../shared/scenario'
+import { evaluateForwards, formatProblem, validateScenario } from '../../../shared/scenario'
 import type { ReportForwardLeg } from '../../../shared/scenario'
 import { retargetScenario } from '../../../electron/engine/scenarios/forward-run'
-import { evaluateForwards } from '../../../electron/engine/scenarios/forwards'
 
 function doc(extra: Record<string, unknown> = {}, forwards: unknown[] = [{ requests: 2 }]): Record<string, unknown> {
   return {

@@ -1,7 +1,10 @@
 // Judges a finished run against the scenario's expectations. Pure: it sees only the report's
-// deliveries and endpoints, so the same verdicts come out of a live run and a saved report.
-import { eventLocalId, type DeliveryExpectation, type EndpointExpectation, type Scenario, formatPath, statusOfWord } from '../../../shared/scenario'
-import type { ExpectationResult, ExpectationSubject, ReportArrival, ReportDelivery, ReportEndpoint, ReportForwardLeg } from '../../../shared/scenario'
+// deliveries and endpoints, so the same verdicts come out of a live run and a saved report, and
+// every door (`hookloop run` and `import`, the app's Scenarios page) counts and says them alike.
+import { eventLocalId, type DeliveryExpectation, type EndpointExpectation, type Scenario } from './schema'
+import { formatPath } from './issues'
+import { statusOfWord } from './status-words'
+import type { ExpectationResult, ExpectationSubject, ReportArrival, ReportDelivery, ReportEndpoint, ReportForwardLeg, ScenarioReport } from './report'
 import { evaluateArrivals } from './arrivals'
 import { evaluateForwards } from './forwards'
 
@@ -186,6 +189,24 @@ export function evaluateExpectations(scenario: Scenario, deliveries: readonly Re
   const none = noExpectations(scenario)
   if (none) results.push(none)
   return results
+}
+
+/**
+ * A run's verdict in one line, the last of `hookloop run`'s summary and the head of the app's
+ * report: "PASS: 5 of 5 expectations hold", "FAIL: 1 of 5 expectations failed" …, counted as
+ * `expectationCount` counts them.
+ */
+export function verdictLine(report: Pick<ScenarioReport, 'ok' | 'expectations' | 'actions' | 'incomplete'>): string {
+  // A scenario without expectations fails with a verdict of its own (path "expect"), not "1 of 1".
+  const none = report.expectations.find((e) => e.path === 'expect' && !e.ok)
+  const failed = report.expectations.filter((e) => !e.ok && e !== none).length
+  const total = report.expectations.length
+  const failedActions = report.actions.filter((a) => !a.ok).length
+  if (report.ok) return `PASS: ${total} of ${total} expectations hold${total === 0 ? ' (a smoke run: it only had to run)' : ''}`
+  if (failed) return `FAIL: ${failed} of ${total} expectations failed`
+  if (failedActions) return `FAIL: ${failedActions} of ${report.actions.length} actions could not be done`
+  if (report.incomplete === null && none) return 'FAIL: no expectations (a smoke run on purpose says "smoke": true)'
+  return 'FAIL: the run did not settle'
 }
 
 /**

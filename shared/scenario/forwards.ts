@@ -1,8 +1,9 @@
 // Judges what a forward target (your app) saw and answered during a run: the legs to it, maybe
 // of one endpoint or one event, counted, their statuses and outcomes in order, their latency
 // against bounds. Pure, like the other expectations: it reads only the report's forward legs.
-import type { ForwardExpectation, ExpectationResult, ReportForwardLeg } from '../../../shared/scenario'
-import { formatPath } from '../../../shared/scenario'
+import type { ForwardExpectation, ReportForwardLeg } from './forward-mode'
+import type { ExpectationResult } from './report'
+import { formatPath } from './issues'
 
 type Path = (string | number)[]
 

@@ -2,10 +2,8 @@
 // arrivals (headers, body fields, signature, duplicate), resends, provider status words, the
 // "no expectations" verdict and the defaults an explicit policy gets.
 import { describe, expect, it } from 'vitest'
-import { validateScenario } from '../../../shared/scenario'
-import { evaluateDelivery, noExpectations } from '../../../electron/engine/scenarios/expectations'
-import { evaluateArrivals } from '../../../electron/engine/scenarios/arrivals'
-import type { ReportArrival, ReportDelivery, DeliveryExpectation, Scenario } from '../../../shared/scenario'
+import { evaluateArrivals, evaluateDelivery, noExpectations, validateScenario } from '../../../../shared/scenario'
+import type { ReportArrival, ReportDelivery, DeliveryExpectation, Scenario } from '../../../../shared/scenario'
 
 function valid(doc: Record<string, unknown>) {
   const result = validateScenario({ version: 1, name: 't', subscriptions: [{ id: 's', url: 'http://127.0.0.1:1/x', policy: 'csku' }], events: [{ id: 'e', type: 't', payload: {} }], ...doc })

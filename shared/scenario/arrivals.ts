@@ -1,8 +1,9 @@
 // Judges what arrived at one of our endpoints, request by request in arrival order: headers
 // (present, equal, matching), body fields by path, the receiver's signature verdict and duplicate
 // number. Pure, like the other expectations: it reads only the report's arrivals.
-import type { ArrivalExpectation, HeaderCheck, ExpectationResult, ReportArrival } from '../../../shared/scenario'
-import { formatPath } from '../../../shared/scenario'
+import type { ArrivalExpectation, HeaderCheck } from './schema'
+import type { ExpectationResult, ReportArrival } from './report'
+import { formatPath } from './issues'
 
 type Path = (string | number)[]
 
