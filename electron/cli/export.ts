@@ -1,35 +1,41 @@
-// `hookloop export [--data DIR] --format har|curl|case [--requests IDS] [--deliveries IDS]
-// [filters | --all] [--keep-secrets] [--out FILE] [--json]`: selected requests and deliveries as
-// HAR 1.2, cURL commands or a Hookloop case file; secrets and signature headers redacted unless
-// --keep-secrets. The filters are those of `hookloop requests` and `hookloop deliveries`.
+// `hookloop export [--data DIR | --store STORE] --format har|curl|case [--requests IDS]
+// [--deliveries IDS] [filters | --all] [--keep-secrets] [--out FILE] [--json]`: selected requests
+// and deliveries of a data folder or a team's store as HAR 1.2, cURL commands or a Hookloop case
+// file; secrets and signature headers redacted unless --keep-secrets. The filters are those of
+// `hookloop requests` and `hookloop deliveries`.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { EXPORT_FORMATS, formatBytes } from '../../shared/contract'
 import { exportSelection, ExportSelectionError } from '../engine/exports'
-import { openDatabase, createListReads, createSqliteEngine, DELIVERY_STATUSES, REQUEST_STATUSES, type ListReads } from '../engine/store'
+import { createListReads, DELIVERY_STATUSES, REQUEST_STATUSES, type ListReads } from '../engine/store'
 import { commandArgs, type OptionSpecs } from './command-args'
-import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
+import { DATA_DIR_DEFAULT_HELP } from './data-dir-arg'
 import type { Command } from './commands'
 import { anyListFilter, deliveryFilter, LIMIT_OPTION, LIST_FILTER_OPTIONS, requestFilter, type ListFilterValues } from './list-filters'
 import { stderrProgress } from './progress'
+import { openStoreArg, STORE_OPTION } from './store-arg'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop export [--data DIR] --format har|curl|case [--requests IDS] [--deliveries IDS] [FILTERS | --all] [options]
+const USAGE = `Usage: hookloop export [--data DIR | --store STORE] --format har|curl|case [--requests IDS] [--deliveries IDS] [FILTERS | --all] [options]
 
-Exports captured requests and sender deliveries (every attempt) for support and other tools: the
-ids given, the requests and deliveries the filters (--endpoint … --limit) select as \`hookloop
-requests\` and \`hookloop deliveries\` select them (each kind; --status words select their kind;
-without --limit every match), or --all.
+Exports captured requests and sender deliveries (every attempt) of a data folder (or a team's
+store: --store) for support and other tools: the ids given, the requests and deliveries the
+filters (--endpoint … --limit) select as \`hookloop requests\` and \`hookloop deliveries\` select
+them (each kind; --status words select their kind; without --limit every match), or --all.
+A team's PostgreSQL store needs its data key (HOOKLOOP_SECRET_KEY_FILE or HOOKLOOP_SECRET_KEY),
+with or without --keep-secrets: redaction finds each signing secret by its value.
 {options}
 Progress goes to stderr while it is a terminal.
-Exit status: 0 written, 2 bad usage, an id that is not in the data folder, or nothing selected.`
+Exit status: 0 written, 2 bad usage, an id that is not in the store, or nothing selected;
+1 a store that cannot be opened.`
 
 const OPTIONS = {
   data: { type: 'string', value: 'DIR', help: `the Hookloop data folder (DIR/hookloop.db; ${DATA_DIR_DEFAULT_HELP})` },
+  store: STORE_OPTION,
   format: { type: 'enum', values: EXPORT_FORMATS, value: 'F', help: 'HAR 1.2, a bash script of curl commands, or a Hookloop case file' },
   requests: { type: 'string', value: 'IDS', help: 'captured request ids, comma-separated (e.g. 12,13,20-24; `hookloop requests` lists them)' },
   deliveries: { type: 'string', value: 'IDS', help: 'delivery ids, comma-separated (`hookloop deliveries` lists them)' },
-  all: { type: 'boolean', help: 'every captured request and every delivery in the data folder' },
+  all: { type: 'boolean', help: 'every captured request and every delivery in the store' },
   ...LIST_FILTER_OPTIONS,
   status: { type: 'list', values: [...REQUEST_STATUSES, ...DELIVERY_STATUSES], value: 'S', help: 'comma-separated: what matches any of them; each word selects its kind' },
   limit: LIMIT_OPTION,
@@ -57,7 +63,7 @@ export function parseIdList(text: string, name: string): number[] {
 }
 
 /** The ids the filters select: requests and deliveries each, unless the filters name one kind only. */
-async function filteredIds(reads: ListReads, values: ListFilterValues, dataDir: string): Promise<{ requestIds: number[]; deliveryIds: number[] }> {
+async function filteredIds(reads: ListReads, values: ListFilterValues, where: string): Promise<{ requestIds: number[]; deliveryIds: number[] }> {
   const words = values.status ?? []
   const requestWords = words.filter((w) => (REQUEST_STATUSES as readonly string[]).includes(w))
   const deliveryWords = words.filter((w) => (DELIVERY_STATUSES as readonly string[]).includes(w))
@@ -65,10 +71,10 @@ async function filteredIds(reads: ListReads, values: ListFilterValues, dataDir: 
   const wantDeliveries = words.length === 0 || deliveryWords.length > 0
   const now = Date.now()
   const requestIds = wantRequests
-    ? (await reads.requests(await requestFilter('export', reads, { ...values, ...(requestWords.length > 0 ? { status: requestWords } : { status: undefined }) }, dataDir, now))).map((r) => r.id)
+    ? (await reads.requests(await requestFilter('export', reads, { ...values, ...(requestWords.length > 0 ? { status: requestWords } : { status: undefined }) }, where, now))).map((r) => r.id)
     : []
   const deliveryIds = wantDeliveries
-    ? (await reads.deliveries(await deliveryFilter('export', reads, { ...values, ...(deliveryWords.length > 0 ? { status: deliveryWords } : { status: undefined }) }, dataDir, now))).map((d) => d.id)
+    ? (await reads.deliveries(await deliveryFilter('export', reads, { ...values, ...(deliveryWords.length > 0 ? { status: deliveryWords } : { status: undefined }) }, where, now))).map((d) => d.id)
     : []
   // Oldest first, as the ids given by hand are read.
   return { requestIds: requestIds.reverse(), deliveryIds: deliveryIds.reverse() }
@@ -87,23 +93,22 @@ export const exportCommand: Command = async (args) => {
   if (!v.all && !filtered && requestIds.length + deliveryIds.length === 0) {
     throw new UsageError('export: select something: --requests and/or --deliveries ids (hookloop requests and hookloop deliveries list them), filters such as --endpoint or --since, or --all')
   }
-  const { dataDir, file } = existingStoreFile('export', v.data)
-
-  const db = openDatabase({ file })
+  // The data key is asked for even to redact: redaction finds each signing secret by its value.
+  const store = await openStoreArg('export', v)
   const progress = stderrProgress('export')
   let text: string
   try {
     if (v.all || filtered) {
-      const reads = createListReads(createSqliteEngine(db, { closeDatabase: false }))
-      const selected = v.all ? { requestIds: await reads.allRequestIds(), deliveryIds: await reads.allDeliveryIds() } : await filteredIds(reads, v, dataDir)
+      const reads = createListReads(store.engine)
+      const selected = v.all ? { requestIds: await reads.allRequestIds(), deliveryIds: await reads.allDeliveryIds() } : await filteredIds(reads, v, store.where)
       // Ids given by hand join those selected, each once.
       const givenRequests = new Set(requestIds)
       const givenDeliveries = new Set(deliveryIds)
       requestIds.push(...selected.requestIds.filter((id) => !givenRequests.has(id)))
       deliveryIds.push(...selected.deliveryIds.filter((id) => !givenDeliveries.has(id)))
-      if (requestIds.length + deliveryIds.length === 0) throw new UsageError(`export: nothing in ${dataDir} matches${v.all ? ' (the data folder holds no requests or deliveries)' : ' the filters'}`)
+      if (requestIds.length + deliveryIds.length === 0) throw new UsageError(`export: nothing in ${store.where} matches${v.all ? ' (the store holds no requests or deliveries)' : ' the filters'}`)
     }
-    text = exportSelection(db, {
+    text = await exportSelection(store, {
       format: v.format,
       requestIds,
       deliveryIds,
@@ -117,7 +122,7 @@ export const exportCommand: Command = async (args) => {
     throw error
   } finally {
     progress.end()
-    db.close()
+    await store.engine.close()
   }
   if (v.out) {
     mkdirSync(dirname(resolve(v.out)), { recursive: true })

@@ -1,10 +1,11 @@
-// Reads what an export needs from the store: the selected requests and deliveries (with their
-// attempts and event bodies), and the endpoints (with rules) and subscriptions involved.
-import type { Database } from 'better-sqlite3'
+// Reads what an export needs from the store, on either engine (store/export-reads.ts): the
+// selected requests and deliveries (with their attempts and event bodies), and the endpoints (with
+// rules) and subscriptions involved. Signing secrets are read too, whatever the export keeps:
+// redaction blanks every known secret wherever it appears (a body that echoes one), and a case
+// file says when a loop subscription signs with a secret its endpoint does not verify with.
 import type { Endpoint, RequestRecord } from '../../../shared/receiver'
 import { toRequestRecord } from '../receiver'
-import { createAttemptStatements, type AttemptRow, createDeliveryStatements, type DeliveryRow, createEndpointStore, createEventStatements, createRequestStore, createRuleStore, type StoredRule, createSubscriptionStatements, type SubscriptionRow, createSimulationStatements } from '../store'
-import type { StoredEvent } from '../store'
+import { EXPORT_BATCH, type AttemptRow, type DeliveryRow, type ExportReads, type StoredEvent, type StoredRule, type SubscriptionRow } from '../store'
 import { isEnvelope } from '../../../shared/sender'
 import { sentBody } from '../sender'
 
@@ -33,49 +34,63 @@ export class ExportSelectionError extends Error {
   override readonly name = 'ExportSelectionError'
 }
 
-/** Rows read so far of all the selection asks for (a long export shows it). */
+/** Rows read so far of all the selection asks for (a long export shows it): reported after each batch. */
 export type CollectProgress = (done: number, total: number) => void
 
-/** Requests read between two progress reports. */
-const PROGRESS_EVERY = 200
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>()
+  for (const item of items) {
+    const k = key(item)
+    const group = groups.get(k)
+    if (group) group.push(item)
+    else groups.set(k, [item])
+  }
+  return groups
+}
 
-export function collectSelection(db: Database, selection: { requestIds?: readonly number[]; deliveryIds?: readonly number[] }, onProgress?: CollectProgress): Collected {
-  const endpointStore = createEndpointStore(db)
-  const ruleStore = createRuleStore(db)
-  const allEndpoints = endpointStore.list()
+export async function collectSelection(reads: ExportReads, selection: { requestIds?: readonly number[]; deliveryIds?: readonly number[] }, onProgress?: CollectProgress): Promise<Collected> {
+  const allEndpoints = await reads.endpoints()
   const slugs = new Map(allEndpoints.map((e) => [e.id, e.slug]))
 
   const requestIds = selection.requestIds ?? []
-  const total = requestIds.length + (selection.deliveryIds?.length ?? 0)
-  const requestStore = createRequestStore(db)
-  const requests: ReturnType<typeof toRequestRecord>[] = []
-  for (let from = 0; from < requestIds.length; from += PROGRESS_EVERY) {
-    requests.push(...requestStore.byIds(requestIds.slice(from, from + PROGRESS_EVERY)).map(toRequestRecord))
-    onProgress?.(Math.min(from + PROGRESS_EVERY, requestIds.length), total)
+  const deliveryIds = selection.deliveryIds ?? []
+  const total = requestIds.length + deliveryIds.length
+  const requests: RequestRecord[] = []
+  for (let from = 0; from < requestIds.length; from += EXPORT_BATCH) {
+    const batch = requestIds.slice(from, from + EXPORT_BATCH)
+    const rows = new Map((await reads.requests(batch)).map((row) => [row.id, row]))
+    for (const id of batch) {
+      const row = rows.get(id)
+      if (row) requests.push(toRequestRecord(row))
+    }
+    onProgress?.(from + batch.length, total)
   }
   // A set: `export --all` may select a whole store, and a scan per id would be quadratic.
   const found = new Set(requests.map((r) => r.id))
   const missingRequests = requestIds.filter((id) => !found.has(id))
   if (missingRequests.length > 0) throw new ExportSelectionError(`no captured request with id ${missingRequests.join(', ')}`)
 
-  const deliveryStatements = createDeliveryStatements(db)
-  const subscriptionStatements = createSubscriptionStatements(db)
-  const events = createEventStatements(db)
-  const attempts = createAttemptStatements(db)
-  const simulations = createSimulationStatements(db)
+  // Each subscription read once, in the order the deliveries name them.
+  const subscriptionsById = new Map<string, SubscriptionRow | undefined>()
   const deliveries: CollectedDelivery[] = []
-  for (const id of selection.deliveryIds ?? []) {
-    const delivery = deliveryStatements.get(id)
-    if (!delivery) throw new ExportSelectionError(`no delivery with id ${id}`)
-    const event = events.get(delivery.event_id)
-    if (!event) throw new ExportSelectionError(`delivery ${id}: its event ${delivery.event_id} is missing from the store`)
-    const envelope = subscriptionStatements.get(delivery.subscription_id)?.envelope
-    deliveries.push({ delivery, event, body: sentBody(event, isEnvelope(envelope) ? envelope : 'event'), attempts: attempts.byDelivery(id), simulationId: simulations.ofDelivery(id)?.id ?? null })
+  for (let from = 0; from < deliveryIds.length; from += EXPORT_BATCH) {
+    const batch = deliveryIds.slice(from, from + EXPORT_BATCH)
+    const rows = new Map((await reads.deliveries(batch)).map((row) => [row.delivery.id, row]))
+    const events = new Map((await reads.events([...new Set([...rows.values()].map((row) => row.delivery.event_id))])).map((event) => [event.id, event]))
+    const attempts = groupBy(await reads.attempts([...rows.keys()]), (a) => a.delivery_id)
+    for (const id of batch) {
+      const row = rows.get(id)
+      if (!row) throw new ExportSelectionError(`no delivery with id ${id}`)
+      const { delivery, simulationId } = row
+      const event = events.get(delivery.event_id)
+      if (!event) throw new ExportSelectionError(`delivery ${id}: its event ${delivery.event_id} is missing from the store`)
+      if (!subscriptionsById.has(delivery.subscription_id)) subscriptionsById.set(delivery.subscription_id, await reads.subscription(delivery.subscription_id))
+      const envelope = subscriptionsById.get(delivery.subscription_id)?.envelope
+      deliveries.push({ delivery, event, body: sentBody(event, isEnvelope(envelope) ? envelope : 'event'), attempts: attempts.get(id) ?? [], simulationId })
+    }
     onProgress?.(requestIds.length + deliveries.length, total)
   }
-
-  const subscriptionIds = [...new Set(deliveries.map((d) => d.delivery.subscription_id))]
-  const subscriptions = subscriptionIds.map((id) => subscriptionStatements.get(id)).filter((s): s is SubscriptionRow => s !== undefined)
+  const subscriptions = [...subscriptionsById.values()].filter((s): s is SubscriptionRow => s !== undefined)
 
   // Endpoints involved: those the requests arrived on, and those loop-mode subscriptions target.
   const endpointIds = new Set(requests.map((r) => r.endpointId).filter((id): id is string => id !== null))
@@ -83,6 +98,7 @@ export function collectSelection(db: Database, selection: { requestIds?: readonl
     const target = allEndpoints.find((e) => e.slug === sub.endpoint_slug)
     if (target) endpointIds.add(target.id)
   }
-  const endpoints = allEndpoints.filter((e) => endpointIds.has(e.id)).map((endpoint) => ({ endpoint, rules: ruleStore.listFor(endpoint.id) }))
-  return { requests, deliveries, endpoints, globalRules: ruleStore.listFor(null), subscriptions, slugs }
+  const rules = groupBy(await reads.rules(), (r) => r.endpointId)
+  const endpoints = allEndpoints.filter((e) => endpointIds.has(e.id)).map((endpoint) => ({ endpoint, rules: rules.get(endpoint.id) ?? [] }))
+  return { requests, deliveries, endpoints, globalRules: rules.get(null) ?? [], subscriptions, slugs }
 }

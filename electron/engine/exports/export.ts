@@ -1,6 +1,6 @@
-// exportSelection: the one entry point — selected requests and deliveries out of a store, in a
-// format, redacted unless asked not to. Returns the file's text.
-import type { Database } from 'better-sqlite3'
+// exportSelection: the one entry point — selected requests and deliveries out of a store (a data
+// folder or a team's PostgreSQL: the same text from either), in a format, redacted unless asked
+// not to. Returns the file's text.
 import type { ExportFormat, ExportSelection } from '../../../shared/contract'
 import { toCaseFile } from './case-file'
 import { collectSelection, ExportSelectionError, type Collected, type CollectProgress } from './collect'
@@ -8,6 +8,7 @@ import { toCurlScript } from './curl'
 import { toExchanges } from './exchange'
 import { toHar } from './har'
 import { createRedactor } from './redact'
+import { createExportReads, type OpenedStore } from '../store'
 
 export interface ExportOptions extends ExportSelection {
   format: ExportFormat
@@ -27,9 +28,13 @@ function knownSecrets(collected: Collected): string[] {
   return out
 }
 
-export function exportSelection(db: Database, options: ExportOptions): string {
+/**
+ * The export of `store` (openStore's, or storeOfDatabase of an open data folder). It needs the
+ * store's data key even when secrets are redacted: redaction finds each signing secret by value.
+ */
+export async function exportSelection(store: OpenedStore, options: ExportOptions): Promise<string> {
   if ((options.requestIds?.length ?? 0) + (options.deliveryIds?.length ?? 0) === 0) throw new ExportSelectionError('nothing selected: give request ids and/or delivery ids')
-  const collected = collectSelection(db, options, options.onProgress)
+  const collected = await collectSelection(createExportReads(store.engine, store.secrets), options, options.onProgress)
   const custom = collected.endpoints.map((e) => e.endpoint.custom?.header).filter((h): h is string => h !== undefined)
   const redactor = createRedactor({ keepSecrets: options.keepSecrets === true, secrets: knownSecrets(collected), customSignatureHeaders: custom })
   let text: string

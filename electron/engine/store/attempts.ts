@@ -106,3 +106,6 @@ export function createAttemptStatements(db: Database): AttemptStatements {
     markInterrupted: (id, nextAttemptAt) => void markInterrupted.run(nextAttemptAt, id),
   }
 }
+
+/** Every column of an AttemptRow, for reads on either engine (store/export-reads.ts). */
+export const ATTEMPT_COLUMNS = COLUMNS

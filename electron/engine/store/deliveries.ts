@@ -223,3 +223,6 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
     progress: () => progress.get() as { made: number; settled: number },
   }
 }
+
+/** Every column of a DeliveryRow, for reads on either engine (store/export-reads.ts). */
+export const DELIVERY_COLUMNS = COLUMNS

@@ -9,7 +9,7 @@ import { badRowsOf, parseJsonAs, readField, stringArray, withoutBadRows, type Ba
 import { prepareWrite, type StoreTable } from './changes'
 import type { KeyedStatements } from './keyed-statements'
 
-interface EndpointDbRow {
+export interface EndpointDbRow {
   id: string
   slug: string
   name: string
@@ -73,9 +73,12 @@ function endpointConfig(value: unknown): EndpointConfig {
   return { toleranceSeconds: (tolerance as number | null | undefined) ?? null, custom, ...(forwardTo ? { forwardTo } : {}) }
 }
 
+/** Every endpoint, in the order the lists show them (the engine's list() and an export's read). */
+export const ENDPOINTS_SQL = 'SELECT * FROM endpoints ORDER BY created_at, slug'
+
 // Each field read through readField: a row that does not parse names itself (bad-row.ts). A
 // secret sealed with another key is the whole store's problem (secrets_locked), not this row's.
-function fromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
+export function endpointFromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
   const row = { table: 'endpoints' as const, id: r.id, label: r.slug }
   const config = readField(row, 'config_json', 'an endpoint\'s settings (toleranceSeconds, custom, forwardTo)', () => parseJsonAs(r.config_json, endpointConfig))
   const opened = box.open(r.secrets_json)
@@ -102,7 +105,7 @@ function fromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
 export function createEndpointStore(db: Database): EndpointStore {
   const write = (sql: string, tables: StoreTable[] = ['endpoints']) => prepareWrite(db, tables, sql)
   const box = secretBoxOf(db)
-  const read = (row: EndpointDbRow | undefined) => row && fromRow(row, box)
+  const read = (row: EndpointDbRow | undefined) => row && endpointFromRow(row, box)
   const insert = write(
     `INSERT INTO endpoints (id, slug, name, scheme, secrets_json, dedupe_json, dedupe_window_ms, body_limit, config_json, created_at)
      VALUES (@id, @slug, @name, @scheme, @secrets_json, @dedupe_json, @dedupe_window_ms, @body_limit, @config_json, @created_at)`,
@@ -114,7 +117,7 @@ export function createEndpointStore(db: Database): EndpointStore {
   const remove = write('DELETE FROM endpoints WHERE id = ?', ['endpoints', 'rules']) // rules: ON DELETE CASCADE
   const selectById = db.prepare('SELECT * FROM endpoints WHERE id = ?')
   const selectBySlug = db.prepare('SELECT * FROM endpoints WHERE slug = ?')
-  const selectAll = db.prepare('SELECT * FROM endpoints ORDER BY created_at, slug')
+  const selectAll = db.prepare(ENDPOINTS_SQL)
   // One statement per field a repair may reset: the column is never spliced into SQL from a value.
   const resets: Record<string, ReturnType<typeof write>> = {
     config_json: write('UPDATE endpoints SET config_json = ? WHERE id = ?'),
@@ -129,8 +132,8 @@ export function createEndpointStore(db: Database): EndpointStore {
     get: (id) => read(selectById.get(id) as EndpointDbRow | undefined),
     getBySlug: (slug) => read(selectBySlug.get(slug) as EndpointDbRow | undefined),
     // A row that does not parse is set aside: the rest answer (the doctor names it).
-    list: () => withoutBadRows(selectAll.all() as EndpointDbRow[], (row) => fromRow(row, box)),
-    setAside: () => badRowsOf(selectAll.all() as EndpointDbRow[], (row) => fromRow(row, box)),
+    list: () => withoutBadRows(selectAll.all() as EndpointDbRow[], (row) => endpointFromRow(row, box)),
+    setAside: () => badRowsOf(selectAll.all() as EndpointDbRow[], (row) => endpointFromRow(row, box)),
     repair(bad) {
       const reset = RESETS[bad.field]
       const statement = resets[bad.field]

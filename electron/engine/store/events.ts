@@ -41,3 +41,11 @@ export function createEventStatements(db: Database): EventStatements {
     },
   }
 }
+
+/** Every column of an EventRow, for reads on either engine (store/export-reads.ts). */
+export const EVENT_COLUMNS = 'id, event_type, payload, created_at, stored_at'
+
+/** An events row as the domain's StoredEvent (a row written by hand without stored_at: stored when made). */
+export function storedEventOf(row: EventRow): StoredEvent {
+  return { id: row.id, eventType: row.event_type, payload: row.payload, createdAt: row.created_at, storedAt: row.stored_at ?? row.created_at }
+}

@@ -3,6 +3,7 @@
 // key in a file beside the database, as it always has; a PostgreSQL store is shared by several
 // processes and machines, so its key is given to each of them: HOOKLOOP_SECRET_KEY_FILE (a file
 // of 32 random bytes in base64, made on first use) or HOOKLOOP_SECRET_KEY (the base64 itself).
+import type { Database } from 'better-sqlite3'
 import { openDatabase, type OpenDatabaseOptions } from './database'
 import { migratePostgres } from './postgres-migrate'
 import { openPostgresEngine } from './postgres-engine'
@@ -28,6 +29,14 @@ export interface OpenStoreOptions {
   env?: NodeJS.ProcessEnv
   /** Open it to read what holds no secret (lists, counts): no data key is asked for, and the secrets stay sealed. */
   withoutSecrets?: boolean
+}
+
+/**
+ * A data folder's Database that is open already (an engine's, a test's) as an OpenedStore, for the
+ * modules that read through SqlEngine: closing its engine leaves the Database to its owner.
+ */
+export function storeOfDatabase(db: Database): OpenedStore {
+  return { engine: createSqliteEngine(db, { closeDatabase: false }), secrets: secretBoxOf(db) }
 }
 
 const stderrNotice = (line: string) => void process.stderr.write(`hookloop: ${line}\n`)

@@ -82,12 +82,14 @@ export interface RequestStore {
   hasKeyedRows(endpointId: string, maxId: number): boolean
 }
 
-const COLUMNS = [
+/** Every column of a captured request, in the order INSERT_REQUEST_SQL binds them (an export reads them all). */
+export const REQUEST_COLUMNS = [
   'id', 'endpoint_id', 'received_at', 'method', 'path', 'query', 'http_version', 'headers_json', 'body', 'body_size',
   'body_truncated', 'remote_address', 'verify_valid', 'verify_reason', 'verify_json', 'dedupe_key', 'duplicate_of',
   'duplicate_number', 'rule_id', 'fault_json', 'response_status', 'response_headers_json', 'response_body', 'response_ms', 'attempt_id',
   'dedupe_key_mark', 'dedupe_key_bytes', 'not_inspected', 'refused_reason', 'stored_at',
 ] as const
+const COLUMNS = REQUEST_COLUMNS
 
 /** The newest row of a dedupe key at an endpoint (endpoint id, key, whether the key is a digest): the receiver's count goes on from it. */
 // INDEXED BY: without statistics SQLite takes requests_by_endpoint for the ORDER BY and walks every

@@ -16,7 +16,7 @@ export interface StoredRule {
   revision: number
 }
 
-interface RuleDbRow {
+export interface RuleDbRow {
   id: string
   endpoint_id: string | null
   position: number
@@ -50,9 +50,18 @@ export interface RuleStore {
   repair(bad: BadRow): string
 }
 
+const RULE_COLUMNS = 'rules.*, (SELECT slug FROM endpoints WHERE endpoints.id = rules.endpoint_id) AS endpoint_slug'
+
+/**
+ * Every rule, in endpoint then position order (id last, so that the order is the same on either
+ * engine whatever ties). An export reads them all at once and groups them by endpoint: one
+ * statement, and no `endpoint_id IS ?`, which PostgreSQL spells otherwise.
+ */
+export const RULES_SQL = `SELECT ${RULE_COLUMNS} FROM rules ORDER BY endpoint_id, position, created_at, id`
+
 // A definition is checked as it was when it was built (parseRule): one that no longer parses names
 // itself (bad-row.ts) and the lists set it aside.
-function fromRow(r: RuleDbRow): StoredRule {
+export function ruleFromRow(r: RuleDbRow): StoredRule {
   const label = r.endpoint_id === null ? 'every endpoint' : `/h/${r.endpoint_slug ?? r.endpoint_id}`
   const rule = readField({ table: 'rules', id: r.id, label }, 'definition_json', 'a rule (matchers and steps, or a sequence)', () => parseJsonAs(r.definition_json, (v) => parseRule(v)))
   rule.enabled = r.enabled === 1
@@ -69,12 +78,11 @@ export function createRuleStore(db: Database): RuleStore {
   const updatePosition = write('UPDATE rules SET position = ? WHERE id = ?')
   const remove = write('DELETE FROM rules WHERE id = ?')
   const removeFor = write('DELETE FROM rules WHERE endpoint_id IS ?')
-  const columns = 'rules.*, (SELECT slug FROM endpoints WHERE endpoints.id = rules.endpoint_id) AS endpoint_slug'
-  const selectById = db.prepare(`SELECT ${columns} FROM rules WHERE id = ?`)
-  const selectAll = db.prepare(`SELECT ${columns} FROM rules ORDER BY endpoint_id, position, created_at`)
-  const selectFor = db.prepare(`SELECT ${columns} FROM rules WHERE endpoint_id IS ? ORDER BY position, created_at`)
+  const selectById = db.prepare(`SELECT ${RULE_COLUMNS} FROM rules WHERE id = ?`)
+  const selectAll = db.prepare(RULES_SQL)
+  const selectFor = db.prepare(`SELECT ${RULE_COLUMNS} FROM rules WHERE endpoint_id IS ? ORDER BY position, created_at`)
 
-  const listFor = (endpointId: string | null) => withoutBadRows(selectFor.all(endpointId) as RuleDbRow[], fromRow)
+  const listFor = (endpointId: string | null) => withoutBadRows(selectFor.all(endpointId) as RuleDbRow[], ruleFromRow)
   const move = db.transaction((id: string, position: number): boolean => {
     const row = selectById.get(id) as RuleDbRow | undefined
     if (!row) return false
@@ -100,13 +108,13 @@ export function createRuleStore(db: Database): RuleStore {
     delete: (id) => remove.run(id).changes > 0,
     get: (id) => {
       const row = selectById.get(id) as RuleDbRow | undefined
-      return row && fromRow(row)
+      return row && ruleFromRow(row)
     },
-    list: () => withoutBadRows(selectAll.all() as RuleDbRow[], fromRow),
+    list: () => withoutBadRows(selectAll.all() as RuleDbRow[], ruleFromRow),
     listFor,
     move: (id, position) => move(id, position),
     deleteFor: (endpointId) => removeFor.run(endpointId).changes,
-    setAside: () => badRowsOf(selectAll.all() as RuleDbRow[], fromRow),
+    setAside: () => badRowsOf(selectAll.all() as RuleDbRow[], ruleFromRow),
     repair(bad) {
       if (remove.run(bad.id).changes === 0) throw new Error(`rules: no row ${bad.id} to remove`)
       return 'removed the rule (a rule has no default to reset to; add it again from the Endpoints page or a scenario)'

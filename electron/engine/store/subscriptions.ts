@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
 import type { KeyedStatements } from './keyed-statements'
-import { secretBoxOf } from './secret-box'
+import { secretBoxOf, type SecretBox } from './secret-box'
 import { isEnvelope, type Envelope, policySchema, type Policy, POLICY_PRESETS } from '../../../shared/sender'
 import { isProviderId, PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { freshSecret } from '../../../shared/secrets'
@@ -90,12 +90,20 @@ function repairedField(row: SubscriptionRow, field: string): { value: string; wo
 
 const COLUMNS = 'id, name, url, endpoint_slug, scheme, secrets_json, policy_json, headers_json, event_id_header, envelope, provider, api_version, paused, created_at, updated_at'
 
+/** One subscription by id, its secrets still sealed (openedSubscriptionRow opens them). */
+export const SUBSCRIPTION_BY_ID_SQL = `SELECT ${COLUMNS} FROM subscriptions WHERE id = ?`
+
+/** A stored row with its secrets opened: the plain JSON the rest of the engine reads. */
+export function openedSubscriptionRow(row: SubscriptionRow, box: SecretBox): SubscriptionRow {
+  return { ...row, secrets_json: box.open(row.secrets_json) }
+}
+
 /** Named prepared statements over the subscriptions table. */
 export function createSubscriptionStatements(db: Database): SubscriptionStatements {
   const write = (sql: string) => prepareWrite(db, 'subscriptions', sql)
   const box = secretBoxOf(db)
   const sealed = (row: SubscriptionRow): SubscriptionRow => ({ ...row, secrets_json: box.seal(row.secrets_json) })
-  const opened = (row: SubscriptionRow | undefined): SubscriptionRow | undefined => row && { ...row, secrets_json: box.open(row.secrets_json) }
+  const opened = (row: SubscriptionRow | undefined): SubscriptionRow | undefined => row && openedSubscriptionRow(row, box)
   const insert = write(
     `INSERT INTO subscriptions (${COLUMNS}) VALUES (@id, @name, @url, @endpoint_slug, @scheme, @secrets_json, @policy_json, @headers_json, @event_id_header, @envelope, @provider, @api_version, @paused, @created_at, @updated_at)`,
   )
@@ -104,7 +112,7 @@ export function createSubscriptionStatements(db: Database): SubscriptionStatemen
        policy_json = @policy_json, headers_json = @headers_json, event_id_header = @event_id_header, envelope = @envelope, provider = @provider, api_version = @api_version, paused = @paused, updated_at = @updated_at
      WHERE id = @id`,
   )
-  const get = db.prepare(`SELECT ${COLUMNS} FROM subscriptions WHERE id = ?`)
+  const get = db.prepare(SUBSCRIPTION_BY_ID_SQL)
   const list = db.prepare(`SELECT ${COLUMNS} FROM subscriptions ORDER BY created_at, id`)
   const ids = db.prepare('SELECT id FROM subscriptions ORDER BY created_at, id').pluck()
   const setPaused = write('UPDATE subscriptions SET paused = ?, updated_at = ? WHERE id = ?')

@@ -6,6 +6,7 @@ import Ajv from 'ajv'
 import draft6 from 'ajv/dist/refs/json-schema-draft-06.json'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportSelection, parseImportFile, replayItems } from '../../../electron/engine/exports'
+import { storeOfDatabase } from '../../../electron/engine/store'
 import { REDACTED, type CaseFile, type Har } from '../../../shared/contract'
 import { endpointSchema } from '../../../shared/scenario'
 import { BEARER, createFixture, newEngine, RESIGN_SECRET, SECRET, SUBSCRIPTION_SECRET, type Fixture } from './support'
@@ -22,8 +23,8 @@ afterAll(async () => {
   await fixture?.close()
 })
 
-function exportAs(format: 'har' | 'curl' | 'case', keepSecrets = false): string {
-  return exportSelection(fixture.engine.db, { format, requestIds: fixture.requestIds, deliveryIds: fixture.deliveryIds, keepSecrets, now: Date.now(), version: '0.1.0' })
+function exportAs(format: 'har' | 'curl' | 'case', keepSecrets = false): Promise<string> {
+  return exportSelection(storeOfDatabase(fixture.engine.db), { format, requestIds: fixture.requestIds, deliveryIds: fixture.deliveryIds, keepSecrets, now: Date.now(), version: '0.1.0' })
 }
 
 function harValidator() {
@@ -36,9 +37,9 @@ function harValidator() {
 }
 
 describe('exports', () => {
-  it('HAR 1.2: valid against the HAR schema, every request and attempt, binary bodies as base64', () => {
+  it('HAR 1.2: valid against the HAR schema, every request and attempt, binary bodies as base64', async () => {
     expect(fixture.requestIds).toHaveLength(3)
-    const har = JSON.parse(exportAs('har')) as Har
+    const har = JSON.parse(await exportAs('har')) as Har
     const validate = harValidator()
     expect(validate(har), JSON.stringify(validate.errors)).toBe(true)
     expect(har.log.entries).toHaveLength(4)
@@ -51,28 +52,28 @@ describe('exports', () => {
     expect(paid!._hookloop).toMatchObject({ source: 'request', endpoint: 'shop', verify: { valid: true, reason: 'ok' } })
     expect(new Date(paid!.startedDateTime).getTime()).toBeGreaterThan(0)
     // The same with secrets kept is valid too.
-    expect(validate(JSON.parse(exportAs('har', true)))).toBe(true)
+    expect(validate(JSON.parse(await exportAs('har', true)))).toBe(true)
   })
 
-  it('redacts secrets and signatures everywhere, in every format, unless keepSecrets', () => {
+  it('redacts secrets and signatures everywhere, in every format, unless keepSecrets', async () => {
     const secrets = [SECRET, SUBSCRIPTION_SECRET, BEARER, 'session=abc123def456', ...fixture.signatures]
     for (const format of ['har', 'curl', 'case'] as const) {
-      const text = exportAs(format)
+      const text = await exportAs(format)
       for (const secret of secrets) expect(text.includes(secret), `${format} leaks ${secret.slice(0, 12)}…`).toBe(false)
       // Nor a single signature of a multi-signature header, nor the base64 part alone.
       for (const signature of fixture.signatures) expect(text.includes(signature.split(',')[1]!)).toBe(false)
       expect(text).toContain(REDACTED)
-      const kept = exportAs(format, true)
+      const kept = await exportAs(format, true)
       expect(kept).toContain(fixture.signatures[0]!)
       expect(kept).toContain(BEARER)
     }
-    const kept = JSON.parse(exportAs('case', true)) as CaseFile
+    const kept = JSON.parse(await exportAs('case', true)) as CaseFile
     expect(kept.setup.endpoints[0]!.secrets).toEqual([SECRET])
     expect(kept.redacted).toBe(false)
   })
 
-  it('case file: the setup reads as scenario endpoints, requests keep their outcome and verify result', () => {
-    const file = JSON.parse(exportAs('case')) as CaseFile
+  it('case file: the setup reads as scenario endpoints, requests keep their outcome and verify result', async () => {
+    const file = JSON.parse(await exportAs('case')) as CaseFile
     expect(file).toMatchObject({ hookloop_case: 1, redacted: true })
     expect(endpointSchema.safeParse({ ...file.setup.endpoints[0], secrets: [SECRET] }).success).toBe(true)
     expect(file.setup.global_rules).toEqual([expect.objectContaining({ name: 'teapot on demand' })])
@@ -85,7 +86,7 @@ describe('exports', () => {
 
   it('cURL: bash runs the script and the receiver gets the same bytes', async () => {
     const before = fixture.engine.receiver.requests.count()
-    const script = exportAs('curl', true)
+    const script = await exportAs('curl', true)
     expect(script).toContain("--data-binary $'")
     expect(script).toContain('| base64 -d |') // the body with NUL bytes
     const file = join(fixture.dir, 'replay.sh')
@@ -111,11 +112,11 @@ describe('exports', () => {
   it('round trip: export → import → replay on a fresh endpoint, re-signed, gives the same verify result and rule answers', async () => {
     const target = await newEngine()
     try {
-      const file = JSON.parse(exportAs('case')) as CaseFile
+      const file = JSON.parse(await exportAs('case')) as CaseFile
       // The case's own setup, with the support engineer's secret in place of the redacted one.
       target.engine.putEndpoint({ ...(file.setup.endpoints[0] as { slug: string }), secrets: [RESIGN_SECRET] } as never)
       for (const format of ['case', 'har'] as const) {
-        const { items } = parseImportFile(exportAs(format))
+        const { items } = parseImportFile(await exportAs(format))
         const results = await replayItems(items, { to: target.engine.receiver.endpointUrl('shop'), resign: { scheme: 'standard-webhooks', secret: RESIGN_SECRET } })
         expect(results.map((r) => r.outcome), format).toEqual(['http_200', 'http_422', 'http_200', 'http_200'])
         expect(results.every((r) => r.same === true)).toBe(true)
@@ -127,7 +128,7 @@ describe('exports', () => {
       // The id header is kept: the second replay is recognised as the same messages.
       expect(replayed.slice(4).map((r) => r.duplicateNumber)).toEqual([2, 2, 2, 2])
       // Without re-signing, redacted signatures are dropped, and verification fails as it should.
-      const { items } = parseImportFile(exportAs('case'))
+      const { items } = parseImportFile(await exportAs('case'))
       const unsigned = await replayItems(items.slice(0, 1), { to: target.engine.receiver.endpointUrl('shop') })
       expect(unsigned[0]!.dropped_redacted).toEqual(expect.arrayContaining(['webhook-signature', 'authorization']))
       await target.engine.quiesce()

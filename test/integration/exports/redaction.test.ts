@@ -2,6 +2,7 @@
 // engine captures requests carrying them, and HAR, cURL and case files are grepped for the values.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportSelection } from '../../../electron/engine/exports'
+import { storeOfDatabase } from '../../../electron/engine/store'
 import { EXPORT_FORMATS } from '../../../shared/contract'
 import { newEngine } from './support'
 
@@ -37,16 +38,16 @@ afterAll(async () => {
 })
 
 describe('redacted exports', () => {
-  it.each(EXPORT_FORMATS)('%s carries none of the credential values, and keeps the harmless ones', (format) => {
-    const text = exportSelection(env.engine.db, { format, requestIds, now: 0 })
+  it.each(EXPORT_FORMATS)('%s carries none of the credential values, and keeps the harmless ones', async (format) => {
+    const text = await exportSelection(storeOfDatabase(env.engine.db), { format, requestIds, now: 0 })
     for (const [what, value] of Object.entries(VALUES)) expect(text.includes(value), `${what} leaked in ${format}`).toBe(false)
     expect(text).toContain('page=2')
     expect(text).toContain('Push Hook')
     expect(text).toContain('[redacted]')
   })
 
-  it('keeps every value when asked to keep secrets', () => {
-    const text = exportSelection(env.engine.db, { format: 'case', requestIds, now: 0, keepSecrets: true })
+  it('keeps every value when asked to keep secrets', async () => {
+    const text = await exportSelection(storeOfDatabase(env.engine.db), { format: 'case', requestIds, now: 0, keepSecrets: true })
     for (const value of Object.values(VALUES)) expect(text).toContain(value)
   })
 })

@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportSelection, parseImportFile, replayItems } from '../../../electron/engine/exports'
 import { sign } from '../../../electron/engine/signatures'
+import { storeOfDatabase } from '../../../electron/engine/store'
 import { newEngine } from './support'
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`
@@ -38,7 +39,7 @@ afterAll(async () => {
 describe('replaying a redacted export of a signature mismatch, re-signed', () => {
   for (const format of ['case', 'har'] as const) {
     it(`${format}: the mismatch is signed with a stand-in wrong secret and fails again; the result says so`, async () => {
-      const text = exportSelection(capture.engine.db, { format, requestIds, keepSecrets: false, now: Date.now() })
+      const text = await exportSelection(storeOfDatabase(capture.engine.db), { format, requestIds, keepSecrets: false, now: Date.now() })
       expect(text).not.toContain(SECRET)
       const { items } = parseImportFile(text)
       const before = target.engine.receiver.requests.list({ limit: 100 }).length
@@ -66,7 +67,7 @@ describe("replaying a case file of loop deliveries", () => {
       await loop.engine.quiesce()
       const requests = loop.engine.receiver.requests.list({ limit: 10 }).sort((a, b) => a.id - b.id)
       expect(requests.map((r) => r.verify?.reason)).toEqual(['ok', 'signature_mismatch'])
-      const text = exportSelection(loop.engine.db, { format: 'case', requestIds: requests.map((r) => r.id), deliveryIds, keepSecrets: false, now: Date.now() })
+      const text = await exportSelection(storeOfDatabase(loop.engine.db), { format: 'case', requestIds: requests.map((r) => r.id), deliveryIds, keepSecrets: false, now: Date.now() })
       const { items } = parseImportFile(text)
       expect(items.map((i) => [i.label, i.original_verify?.reason])).toEqual([
         [`delivery ${deliveryIds[0]} attempt 1`, 'ok'],

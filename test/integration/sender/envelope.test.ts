@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { SenderError } from '../../../electron/engine/sender'
 import { verify } from '../../../electron/engine/signatures'
-import { openDatabase } from '../../../electron/engine/store'
+import { createExportReads, openDatabase, storeOfDatabase } from '../../../electron/engine/store'
 import { createEventFeed } from '../../../electron/engine/feed/feed'
 import { collectSelection } from '../../../electron/engine/exports/collect'
 import { answer, senderWithServer } from './support'
@@ -52,7 +52,8 @@ describe('subscription envelope', () => {
     try {
       const page = createEventFeed(db).page({ since: null, after: null, limit: 10 })
       expect(page.data.map((e) => ({ id: e.event_id, payload: e.payload }))).toEqual([{ id: EVENT_ID, payload: PAYLOAD }])
-      const collected = collectSelection(db, { deliveryIds: published.deliveries.map((d) => d.id) })
+      const store = storeOfDatabase(db)
+      const collected = await collectSelection(createExportReads(store.engine, store.secrets), { deliveryIds: published.deliveries.map((d) => d.id) })
       for (const { delivery, body } of collected.deliveries) {
         expect(body.equals(expected[delivery.subscription_id === 'bare' ? '/bare' : '/wrapped']!)).toBe(true)
       }
