@@ -1,13 +1,14 @@
 // Forward mode: one captured request sent on to a target (your app) over a real socket. The body
 // goes as the exact bytes received (signatures stay valid), hop-by-hop headers are dropped, Host
 // is the target's unless kept, X-Forwarded-* are added, redirects are relayed (never followed).
-// Every leg — what was sent, what came back, how long it took, why it failed — is stored.
+// Every leg — what was sent, what came back, how long it took, why it failed — is stored, its
+// headers as the app got them (forward-wire.ts: which client writes a leg, and why).
 import type { ServerResponse } from 'node:http'
 import { performance } from 'node:perf_hooks'
-import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../../../shared/clock'
 import { DEFAULT_FORWARD_TIMEOUT_MS, type ForwardLeg, type ForwardLegKind, type ForwardLegOutcome } from '../../../shared/receiver'
 import { holdWork, waitingOnClock } from '../clock'
+import { connectionFor, contentLengthFor, createLegClients, type LegHandler } from './forward-wire'
 
 /** The captured request as a target gets it. */
 export interface ForwardSource {
@@ -73,7 +74,11 @@ function connectionTokens(headers: readonly [string, string][]): Set<string> {
   return tokens
 }
 
-/** The headers the target gets: the sender's, in order, minus hop-by-hop, plus Host and X-Forwarded-*. */
+/**
+ * The header lines the target gets, in the order they go on the wire: Host, Connection, the
+ * sender's own in order (minus hop-by-hop), X-Forwarded-*, and Content-Length when the request has
+ * one (forward-wire.ts). The leg stores this list: it is what the app received.
+ */
 export function outboundHeaders(source: ForwardSource, target: URL, keepHost: boolean): [string, string][] {
   // One pass reads what the rest needs (names lower-cased once), the second keeps what passes.
   const lowers: string[] = []
@@ -82,16 +87,21 @@ export function outboundHeaders(source: ForwardSource, target: URL, keepHost: bo
   let forwardedFor: string | undefined
   let forwardedProto: string | undefined
   let forwardedHost: string | undefined
+  let framed = false
   for (const [name, value] of source.headers) {
     const lower = name.toLowerCase()
     lowers.push(lower)
     if (lower === 'connection') drop = addConnectionTokens(value, drop ?? new Set())
     else if (lower === 'host') originalHost ??= value
+    else if (lower === 'content-length' || lower === 'transfer-encoding') framed = true
     else if (lower === 'x-forwarded-for') forwardedFor ??= value
     else if (lower === 'x-forwarded-proto') forwardedProto ??= value
     else if (lower === 'x-forwarded-host') forwardedHost ??= value
   }
-  const out: [string, string][] = [['host', keepHost && originalHost ? originalHost : target.host]]
+  const out: [string, string][] = [
+    ['host', keepHost && originalHost ? originalHost : target.host],
+    ['connection', connectionFor(source.method)],
+  ]
   source.headers.forEach((pair, i) => {
     const lower = lowers[i] as string
     if (HOP_BY_HOP.has(lower) || REPLACED.has(lower) || drop?.has(lower) || lower.startsWith('x-forwarded-')) return
@@ -104,7 +114,8 @@ export function outboundHeaders(source: ForwardSource, target: URL, keepHost: bo
   out.push(['x-forwarded-proto', forwardedProto ?? 'http'])
   const host = forwardedHost ?? originalHost
   if (host) out.push(['x-forwarded-host', host])
-  out.push(['content-length', String(source.body.length)])
+  const length = contentLengthFor(source.method, framed, source.body.length)
+  if (length !== null) out.push(['content-length', length])
   return out
 }
 
@@ -143,6 +154,8 @@ export function describeFailure(error: NodeJS.ErrnoException): { outcome: Forwar
     case 'ECONNREFUSED':
       return { outcome: 'refused', reason: 'connection refused (ECONNREFUSED)' }
     case 'ECONNRESET':
+      // node:http's word (forward-wire.ts) for what undici calls UND_ERR_SOCKET: the app closed before answering.
+      if (error.message === 'socket hang up') return { outcome: 'reset', reason: 'the app closed the connection (socket hang up)' }
       return { outcome: 'reset', reason: 'connection reset by the app (ECONNRESET)' }
     case 'UND_ERR_SOCKET': // undici's word for a connection the app closed before its answer ended
       return { outcome: 'reset', reason: 'the app closed the connection (socket hang up)' }
@@ -180,9 +193,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
   /** Ends a leg in flight as aborted (close()). */
   const cuts = new Set<() => void>()
   const legs = new Set<Promise<unknown>>()
-  // Keep-alive: a stream of webhooks to one app reuses its connections, as a provider's would not
-  // necessarily, but the app's handler is what is under test, not its accept loop.
-  const agent = new Agent({ connections: 256 })
+  const clients = createLegClients()
 
   async function send(source: ForwardSource, target: ForwardTarget, kind: ForwardLegKind, options: { sink?: RelaySink; attemptKey?: string; bodyLimit?: number; headers?: [string, string][] } = {}): Promise<LegResult> {
     const clock = clockFor(options.attemptKey)
@@ -268,7 +279,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
         const kept: Buffer[] = []
         let size = 0
         let sink: ServerResponse | null = null
-        const handler = {
+        const handler: LegHandler = {
           onConnect: (abort: (reason: Error) => void) => {
             abortLeg = abort
             if (cutBy) abort(cutBy)
@@ -309,7 +320,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
             end(failure.outcome === 'error' ? 'reset' : failure.outcome, `the answer was cut off: ${failure.reason}`)
           },
         }
-        agent.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: source.method, headers: headers.flat(), body: source.body }, handler as unknown as Dispatcher.DispatchHandler)
+        clients.send({ url, method: source.method, headers, body: source.body }, handler)
       })
     } finally {
       cuts.delete(cut)
@@ -333,7 +344,7 @@ export function createForwarder(deps: ForwarderDeps): Forwarder {
       closing.abort()
       for (const cut of [...cuts]) cut()
       await Promise.allSettled([...legs])
-      await agent.destroy()
+      await clients.close()
     },
   }
 }
