@@ -3,6 +3,8 @@
 // bench:sender publishes before it sends. Prints one JSON line: events/s of each loop.
 // It imports only what every tree compared since schema 6 has (openDatabase, createSender …), so
 // publish-run.mjs bundles this same file inside an older tree to measure that tree.
+// PUBLISH_SQL (publish-run.mjs --variant) runs on each fresh store before its loop: what an index
+// or a pragma costs is measured by running this tree with and without it in one sitting.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +20,7 @@ const LOOPS = Number(process.env.PUBLISH_LOOPS ?? 3)
 async function loop(): Promise<{ rate: number; cpuUs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'hookloop-bench-publish-'))
   const db = openDatabase({ file: join(dir, 'hookloop.db') })
+  if (process.env.PUBLISH_SQL) db.exec(process.env.PUBLISH_SQL)
   const clock = createVirtualClock({ start: 0 })
   const sender = createSender({ db, clock, sign, concurrency: 64, writerThread: true })
   // Never sent: the sender is not started, so nothing listens at this URL.

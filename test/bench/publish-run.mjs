@@ -1,8 +1,11 @@
-// npm run bench:publish [-- --against=REV[,REV…]] [--profile=DIR] — see publish.ts.
+// npm run bench:publish [-- --against=REV[,REV…]] [--variant='LABEL=SQL' …] [--profile=DIR] — see publish.ts.
 // Each REV is extracted (git archive) into a folder under the temp dir, once, and this tree's
 // publish-process.ts is copied into it and bundled there, so every tree runs the same loop over its
 // own engine. The trees named by --against come first (the first is the base of the ratios), this
-// tree last. PUBLISH_PASSES, PUBLISH_LOOPS and PUBLISH_EVENTS change the counts.
+// tree last. Each --variant runs this tree again with SQL executed on every fresh store before its
+// loop (`--variant='no wall-age index=DROP INDEX deliveries_by_wall_age'`, a pragma …): an
+// experiment, never a figure of a tree as it is. PUBLISH_PASSES, PUBLISH_LOOPS and PUBLISH_EVENTS
+// change the counts.
 import { execFileSync, spawn } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -25,7 +28,16 @@ function treeOf(rev) {
 
 const against = (process.argv.find((a) => a.startsWith('--against='))?.slice('--against='.length) ?? '').split(',').filter(Boolean)
 const dirty = git('status', '--porcelain').length > 0
-const trees = [...against.map(treeOf), { label: `this tree (${git('rev-parse', '--short', 'HEAD')}${dirty ? '+changes' : ''})`, root: resolve('.') }]
+const here = `this tree (${git('rev-parse', '--short', 'HEAD')}${dirty ? '+changes' : ''})`
+const trees = [...against.map(treeOf), { label: here, root: resolve('.') }]
+const variants = process.argv
+  .filter((a) => a.startsWith('--variant='))
+  .map((a) => a.slice('--variant='.length))
+  .map((v) => {
+    if (!v.includes('=')) throw new Error(`--variant='LABEL=SQL' expected, got ${JSON.stringify(v)}`)
+    return v
+  })
+  .map((v) => ({ label: `${here}, ${v.slice(0, v.indexOf('='))}`, sql: v.slice(v.indexOf('=') + 1) }))
 
 const outDir = resolve('out/bench/publish')
 const entries = []
@@ -35,6 +47,8 @@ for (const [i, tree] of trees.entries()) {
   await bundle(join(outDir, `tree-${i}`), { 'publish-process': source })
   entries.push({ label: tree.label, entry: join(outDir, `tree-${i}`, 'publish-process.mjs') })
 }
+const thisTree = entries[entries.length - 1].entry
+for (const variant of variants) entries.push({ label: variant.label, entry: thisTree, sql: variant.sql })
 await bundle(join(outDir, 'main'), { publish: resolve('test/bench/publish.ts') })
 const child = spawn(process.execPath, [join(outDir, 'main', 'publish.mjs'), ...process.argv.slice(2)], {
   stdio: 'inherit',

@@ -13,6 +13,8 @@ import { join } from 'node:path'
 interface Tree {
   label: string
   entry: string
+  /** A variant's SQL, run on each fresh store before its loop (publish-run.mjs --variant). */
+  sql?: string
 }
 
 const trees = JSON.parse(process.env.PUBLISH_TREES ?? '[]') as Tree[]
@@ -38,7 +40,8 @@ function runOnce(tree: Tree): Promise<Loops> {
     flags.push('--cpu-prof', `--cpu-prof-dir=${dir}`)
   }
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...flags, tree.entry], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const env = { ...process.env, PUBLISH_SQL: tree.sql ?? '' }
+    const child = spawn(process.execPath, [...flags, tree.entry], { stdio: ['ignore', 'pipe', 'inherit'], env })
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
     child.on('error', fail)
