@@ -26,18 +26,28 @@ export interface EventRow {
   stored_at: number | null
 }
 
-export type EventStatements = KeyedStatements<StoredEvent>
+export interface EventStatements extends KeyedStatements<StoredEvent> {
+  /**
+   * Stores the event unless one with its id is stored already: false then, and nothing written.
+   * The primary key answers, so publishing needs no read of the id before its insert.
+   */
+  insertNew(event: StoredEvent): boolean
+}
 
 /** Named prepared statements over the events table. */
 export function createEventStatements(db: Database): EventStatements {
-  const insert = prepareWrite(db, 'events', 'INSERT INTO events (id, event_type, payload, created_at, stored_at) VALUES (@id, @event_type, @payload, @created_at, @stored_at)')
+  const COLUMNS = '(id, event_type, payload, created_at, stored_at) VALUES (@id, @event_type, @payload, @created_at, @stored_at)'
+  const insert = prepareWrite(db, 'events', `INSERT INTO events ${COLUMNS}`)
+  const insertNew = prepareWrite(db, 'events', `INSERT INTO events ${COLUMNS} ON CONFLICT (id) DO NOTHING`)
+  // The row's edge: the domain event in, its snake_case row out, and back.
+  const row = (e: StoredEvent): EventRow => ({ id: e.id, event_type: e.eventType, payload: e.payload, created_at: e.createdAt, stored_at: e.storedAt })
   const get = db.prepare('SELECT id, event_type, payload, created_at, stored_at FROM events WHERE id = ?')
   return {
-    // The row's edge: the domain event in, its snake_case row out, and back.
-    insert: (e) => void insert.run({ id: e.id, event_type: e.eventType, payload: e.payload, created_at: e.createdAt, stored_at: e.storedAt } satisfies EventRow),
+    insert: (e) => void insert.run(row(e)),
+    insertNew: (e) => insertNew.run(row(e)).changes === 1,
     get: (id) => {
-      const row = get.get(id) as EventRow | undefined
-      return row && { id: row.id, eventType: row.event_type, payload: row.payload, createdAt: row.created_at, storedAt: row.stored_at ?? row.created_at }
+      const found = get.get(id) as EventRow | undefined
+      return found && { id: found.id, eventType: found.event_type, payload: found.payload, createdAt: found.created_at, storedAt: found.stored_at ?? found.created_at }
     },
   }
 }
