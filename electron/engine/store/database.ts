@@ -29,6 +29,9 @@ export interface OpenDatabaseOptions {
 const stderrNotice = (line: string) => void process.stderr.write(`hookloop: ${line}\n`)
 
 /** Opens (creating if needed) and migrates the database; WAL mode for files. */
+/** WAL pages between automatic checkpoints, on every connection to a data folder's file. */
+export const WAL_CHECKPOINT_PAGES = 4000
+
 export function openDatabase(options: OpenDatabaseOptions): Database {
   const { file } = options
   const notice = options.notice ?? stderrNotice
@@ -52,6 +55,10 @@ export function openDatabase(options: OpenDatabaseOptions): Database {
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
+    // A checkpoint every 4 000 WAL pages (16 MiB) instead of SQLite's 1 000: each one waits on two
+    // fsyncs on the committing thread, and a publish writes about a dozen pages (one per B-tree it
+    // touches), so at the default every ~80th publish paid for one (docs/BENCHMARKS.md, "Publishing").
+    db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`)
     migrate(db, options.migrations ?? MIGRATIONS)
     if (file !== ':memory:') tightenDatabaseFiles(file, notice)
     if (options.withoutSecrets) return db

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import type { WriteSql } from './changes'
+import { WAL_CHECKPOINT_PAGES } from './database'
 import { createSqlWriter, positional, type EncodedBatch, type SqlWriter, type SqlWriterOptions, type WriteTransport } from './sql-writer'
 
 export interface SqlWriterThreadOptions extends SqlWriterOptions {
@@ -35,6 +36,7 @@ try {
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
+  db.pragma('wal_autocheckpoint = ' + workerData.walCheckpointPages)
   for (const p of workerData.pragmas) db.pragma(p)
   for (const { sql, arity } of workerData.statements) statements.push({ statement: db.prepare(sql), arity })
 } catch (error) {
@@ -125,6 +127,7 @@ export function createSqlWriterThread(options: SqlWriterThreadOptions): SqlWrite
       nativeBinding: options.nativeBinding,
       statements: [...statements.values()].map((s) => ({ sql: s.sql, arity: s.names.length })),
       pragmas: options.pragmas ?? [],
+      walCheckpointPages: WAL_CHECKPOINT_PAGES,
       shared,
       acks: threadAcks,
     },
