@@ -39,7 +39,10 @@ export async function asyncApiSpec(source: SpecSource): Promise<ContractSpec> {
     const channel = op.channels().all()[0]
     const name = op.id() ?? `${channel?.address() ?? 'channel'} ${op.action()}`
     const where = ['operations', name].join(' › ')
-    const own = op.security().flatMap((requirements) => headerSecurity(requirements.all().map((r) => r.scheme())))
+    // A requirement's scheme comes resolved, without its name: the document's scheme with the same fields names it.
+    const own = op.security().flatMap((requirements) =>
+      headerSecurity(requirements.all().map((r) => r.scheme())).map((s) => ({ ...s, name: allSchemes.find((a) => a.header === s.header)?.name ?? s.name })),
+    )
     const signature = declaredSignature([{ value: (op.json() as Json)[SIGNATURE_EXTENSION], where }, rootSignature], own.length > 0 ? own : allSchemes)
     if (signature && 'unknown' in signature) throw new SpecError(`${SIGNATURE_EXTENSION}: "${signature.unknown}" is not a signature scheme Hookloop knows (${schemeList()})`, { file: source.location })
     operations.push({
