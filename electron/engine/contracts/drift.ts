@@ -93,6 +93,11 @@ export function jsonType(value: unknown): string {
   return typeof value
 }
 
+/** A value with its type in a few characters: `string "x"`, `integer 7`, `null`. */
+export function typedValue(value: unknown): string {
+  return value === null ? 'null' : `${jsonType(value)} ${shortJson(value, 24)}`
+}
+
 /** A value in a few characters: what a table cell can hold. */
 export function shortJson(value: unknown, max = 40): string {
   const text = JSON.stringify(value) ?? String(value)
@@ -136,7 +141,7 @@ function fromErrors(errors: ErrorObject[], body: unknown): Difference[] {
       case 'type': {
         const type = (e.params as { type: string | string[] }).type
         const types = Array.isArray(type) ? type.join(' or ') : type
-        out.push({ kind: 'type', breaking: true, pointer: e.instancePath, expected: types, got: `${jsonType(value)} ${shortJson(value, 24)}`, schemaSays: describe(parent, `type: ${types}`) })
+        out.push({ kind: 'type', breaking: true, pointer: e.instancePath, expected: types, got: typedValue(value), schemaSays: describe(parent, `type: ${types}`) })
         break
       }
       case 'enum': {
@@ -188,7 +193,7 @@ function undocumented(value: unknown, schema: unknown, pointer: string): Differe
         breaking: false,
         pointer: `${pointer}/${escape(key)}`,
         expected: 'not in the spec',
-        got: `${jsonType(field)} ${shortJson(field, 24)}`,
+        got: typedValue(field),
         schemaSays: forbidden ? 'additionalProperties: false (the schema forbids fields it does not name)' : 'not named in properties',
       })
     } else out.push(...undocumented(field, documentedBy, `${pointer}/${escape(key)}`))
