@@ -170,7 +170,10 @@ export function checkContract(spec: ContractSpec, traffic: readonly TrafficReque
     if (!best) continue
     entry.seen.add(best.message)
     for (const d of best.differences) {
-      const key = `${d.kind}\u0000${d.pointer}\u0000${d.expected}\u0000${d.got}`
+      // One finding per undocumented field, and per type a field came as, whatever the values (the
+      // first one seen is shown); a value outside an enum or a constraint is one finding per value.
+      const came = d.kind === 'undocumented' ? '' : d.kind === 'type' ? d.got.split(' ')[0] : d.got
+      const key = `${d.kind}\u0000${d.pointer}\u0000${d.expected}\u0000${came}`
       const finding = entry.findings.get(key)
       if (finding) finding.requestIds.push(request.id)
       else entry.findings.set(key, { ...d, requestIds: [request.id] })
