@@ -2,7 +2,9 @@
 // 1. by its event type: a header (EVENT_TYPE_HEADERS), else a top-level body field
 //    (EVENT_TYPE_FIELDS), equal to a name of a message (its event type or an alias: the
 //    webhook's or callback's name, the operationId, the AsyncAPI message's name or id);
-// 2. else by where it arrived: the endpoint whose slug is the operation's (what `contract add` made).
+// 2. else by where it arrived: the endpoint whose slug is the operation's (what `contract add`
+//    made); a request there whose event type the spec does not name is checked as that operation,
+//    with a note saying so.
 // Its body is then checked against the message's schema (drift.ts). Event types the spec names
 // that no request showed, and requests of event types the spec does not name, are reported too.
 import { createBodyChecker, UnusableSchemaError, type BodyChecker, type Difference } from './drift'
@@ -140,6 +142,9 @@ export function checkContract(spec: ContractSpec, traffic: readonly TrafficReque
     matched++
     const entry = reports.get(found.operation)!
     entry.report.requestIds.push(request.id)
+    if (eventType !== null && !byAlias.has(eventType)) {
+      note(entry, `request #${request.id} names its event type ${eventType}, which the spec does not name; checked as ${found.operation.name}, the operation of the endpoint it arrived at`)
+    }
     if (request.bodyTruncated) {
       note(entry, `request #${request.id}: its body was stored cut short (the endpoint's body limit), not checked`)
       continue

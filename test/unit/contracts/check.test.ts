@@ -67,6 +67,14 @@ describe('checkContract', () => {
     expect(report.breaking).toBe(2)
   })
 
+  it('checks a request of an event type the spec does not name as the operation of its endpoint, with a note', () => {
+    nextId = 1
+    const report = checkContract(SPEC, [request({ type: 'user.renamed', id: 'r' }, { slug: 'user-created' })])
+    expect(report.operations[0]!.requestIds).toEqual([1])
+    expect(report.operations[0]!.notes).toEqual(['request #1 names its event type user.renamed, which the spec does not name; checked as user.created, the operation of the endpoint it arrived at'])
+    expect(report.unknownEventTypes).toEqual([])
+  })
+
   it('says which event types no request showed', () => {
     const report = checkContract(SPEC, [request({ type: 'user.created', id: 'a' })])
     expect(report.operations.map((o) => o.unseenEventTypes)).toEqual([[], ['user.deleted']])
