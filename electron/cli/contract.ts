@@ -41,7 +41,9 @@ name (undocumented), other constraints a value misses, event types the traffic n
 event types the spec does not name. With $GITHUB_STEP_SUMMARY set, a markdown summary is appended to it.
 add: an endpoint per operation (its slug from the operation's name; the signature scheme where the
 spec declares one); an endpoint with that slug already there is updated, never duplicated.
+
 {options}
+
 A $ref to another file is followed; a $ref to an http(s) host only with --allow-remote-refs.
 Exit status: 0 no breaking difference (check) or endpoints in place (add), 1 a breaking difference,
 2 bad usage or a spec that does not parse (its file, line and JSON pointer said).`
