@@ -90,26 +90,35 @@ function findingLine(f: Finding): string {
   return `${f.requestIds.map((id) => `request #${id}`).join(', ')} ${f.pointer || '/'}: ${f.kind}: expected ${f.expected}, came ${f.got} (${f.schemaSays})`
 }
 
+/**
+ * One <testsuite> for the spec, one <testcase> per operation: a <failure> listing its breaking
+ * findings, <skipped/> when no traffic reached it. What is reported but not failed goes to the
+ * suite's <system-out>. The layout satisfies the strict Ant schema (a testcase holds one child;
+ * properties, system-out and system-err in that order; id and package on the suite) and Jenkins'.
+ */
 export function formatReportJUnit(r: ContractReport, now: number): string {
   const failures = r.operations.filter((o) => o.breaking > 0).length
   const skipped = r.operations.filter((o) => o.requestIds.length === 0).length
   const suite = `${r.spec.title} ${r.spec.version}`.trim()
-  const attrs = `tests="${r.operations.length}" failures="${failures}" errors="0" skipped="${skipped}" time="0.000"`
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="hookloop contract check" ${attrs}>`]
-  out.push(`  <testsuite name="${escapeXmlAttribute(suite)}" ${attrs} timestamp="${new Date(now).toISOString().slice(0, 19)}" hostname="localhost">`)
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>']
+  out.push(
+    `  <testsuite name="${escapeXmlAttribute(suite)}" package="hookloop.contract" id="0" timestamp="${new Date(now).toISOString().slice(0, 19)}" hostname="localhost" tests="${r.operations.length}" failures="${failures}" errors="0" skipped="${skipped}" time="0.000">`,
+  )
   out.push('    <properties>', `      <property name="spec" value="${escapeXmlAttribute(r.spec.location)}"/>`, `      <property name="format" value="${escapeXmlAttribute(r.spec.format)}"/>`, '    </properties>')
+  const info: string[] = []
   for (const o of r.operations) {
-    out.push(`    <testcase classname="${escapeXmlAttribute(suite)}" name="${escapeXmlAttribute(o.name)}" time="0.000">`)
+    const head = `    <testcase name="${escapeXmlAttribute(o.name)}" classname="${escapeXmlAttribute(suite)}" time="0.000"`
     const breaking = o.findings.filter((f) => f.breaking)
-    const rest = o.findings.filter((f) => !f.breaking)
-    if (breaking.length > 0) out.push(`      <failure type="breaking" message="${escapeXmlAttribute(plural(breaking.length, 'breaking difference'))}">${escapeXmlText(breaking.map(findingLine).join('\n'))}</failure>`)
-    else if (o.requestIds.length === 0) out.push(`      <skipped message="${escapeXmlAttribute(`no traffic: ${o.eventTypes.join(', ')} never seen`)}"/>`)
-    const info = [...rest.map(findingLine), ...o.notes]
-    if (info.length > 0) out.push(`      <system-out>${escapeXmlText(info.join('\n'))}</system-out>`)
-    out.push('    </testcase>')
+    if (breaking.length > 0) {
+      out.push(`${head}>`, `      <failure type="breaking" message="${escapeXmlAttribute(plural(breaking.length, 'breaking difference'))}">${escapeXmlText(breaking.map(findingLine).join('\n'))}</failure>`, '    </testcase>')
+    } else if (o.requestIds.length === 0) {
+      out.push(`${head}>`, `      <skipped message="${escapeXmlAttribute(`no traffic: ${o.eventTypes.join(', ')} never seen`)}"/>`, '    </testcase>')
+    } else out.push(`${head}/>`)
+    info.push(...o.findings.filter((f) => !f.breaking).map((f) => `${o.name}: ${findingLine(f)}`), ...o.notes.map((n) => `${o.name}: ${n}`))
   }
-  const extra = [...r.unknownEventTypes.map((u) => `event type the spec does not name: ${u.eventType} (${ids(u.requestIds)})`), ...(r.unmatchedRequestIds.length ? [`requests with no event type: ${ids(r.unmatchedRequestIds)}`] : [])]
-  if (extra.length > 0) out.push(`    <system-out>${escapeXmlText(extra.join('\n'))}</system-out>`)
-  out.push('  </testsuite>', '</testsuites>')
+  info.push(...r.unknownEventTypes.map((u) => `event type the spec does not name: ${u.eventType} (${ids(u.requestIds)})`))
+  if (r.unmatchedRequestIds.length > 0) info.push(`requests with no event type: ${ids(r.unmatchedRequestIds)}`)
+  info.push(reportVerdict(r))
+  out.push(`    <system-out>${escapeXmlText(info.join('\n'))}</system-out>`, '    <system-err></system-err>', '  </testsuite>', '</testsuites>')
   return out.join('\n') + '\n'
 }

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine } from '../../../electron/engine/engine'
+import { junitSchemaErrors } from '../../support/junit-xsd'
 import { REPO_ROOT, runCli } from '../../support/run-cli'
 import { makeTempDir } from '../../support/temp-dir'
 
@@ -118,17 +119,23 @@ describe('hookloop contract check', () => {
     expect(result.code).toBe(1)
     const xml = readFileSync(junit, 'utf8')
     expect(xml.match(/<testcase /g)).toHaveLength(2)
-    expect(xml).toContain('<testcase classname="Shop webhooks 1.2.0" name="order.created" time="0.000">')
+    expect(await junitSchemaErrors(xml)).toEqual([])
+    expect(xml).toContain('<testcase name="order.created" classname="Shop webhooks 1.2.0" time="0.000">')
     expect(xml).toContain(`<failure type="breaking" message="2 breaking differences">request #${ids.missing} /data/customer/email: required: expected required, came missing`)
     expect(xml).toContain(`<failure type="breaking" message="1 breaking difference">request #${ids.enum} /data/reason: enum`)
+    expect(xml).toContain(`order.created: request #${ids.extra} /data/coupon: undocumented: expected not in the spec`)
     const markdown = readFileSync(summary, 'utf8')
     expect(markdown.startsWith('# earlier step\n### Contract check: Shop webhooks 1.2.0 (OpenAPI 3.1.0)')).toBe(true)
     expect(markdown).toContain('| **required (breaking)** | `/data/customer/email` | required | `missing` | The customer\'s email address | #2 |')
   })
 
   it('exits 0 when only undocumented fields differ, and says which event types the traffic never showed', async () => {
-    const result = await runCli(['contract', 'check', SHOP, '--data', dir, '--endpoint', 'order-created', '--since', '1h'])
+    const junit = join(temp.dir, 'no-traffic.xml')
+    const result = await runCli(['contract', 'check', SHOP, '--data', dir, '--endpoint', 'order-created', '--since', '1h', '--junit', junit])
     expect(result.stdout).toContain('order.cancelled (webhooks › order.cancelled › post): no traffic')
+    const xml = readFileSync(junit, 'utf8')
+    expect(xml).toContain('<skipped message="no traffic: order.cancelled never seen"/>')
+    expect(await junitSchemaErrors(xml)).toEqual([])
     expect(result.stdout).toContain('1 event type the traffic never showed')
     // order-created still holds the missing field and the string total.
     expect(result.code).toBe(1)
