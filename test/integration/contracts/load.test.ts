@@ -4,7 +4,7 @@
 // loopback) only when allowed, and the refused ref is named.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadContract, SpecError } from '../../../electron/engine/contracts'
@@ -96,6 +96,9 @@ describe('$refs to other documents', () => {
       if (req.url === '/schemas/order.yaml') {
         res.writeHead(200, { 'content-type': 'application/yaml' })
         res.end('Order:\n  type: object\n  required: [order_id]\n  properties:\n    order_id:\n      $ref: "#/OrderId"\nOrderId:\n  type: string\n  description: served over http\n')
+      } else if (req.url === '/specs/inventory.yaml') {
+        res.writeHead(200, { 'content-type': 'application/yaml' })
+        res.end(readFileSync(fixture('inventory.asyncapi-3.0.yaml')))
       } else {
         res.writeHead(404)
         res.end()
@@ -132,6 +135,8 @@ describe('$refs to other documents', () => {
   })
 
   it('reads a spec from an http URL, and says so when the host answers an error', async () => {
+    const spec = await loadContract(`${base}/specs/inventory.yaml`)
+    expect([spec.location, spec.format, spec.operations.length]).toEqual([`${base}/specs/inventory.yaml`, 'AsyncAPI 3.0.0', 2])
     const error = await specError(loadContract(`${base}/missing.yaml`))
     expect(error.message).toBe(`${base}/missing.yaml: cannot fetch ${base}/missing.yaml: HTTP 404`)
   })
