@@ -73,6 +73,18 @@ export function lineOfRef(text: string, ref: string): number | undefined {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
+/** Whether a JSON pointer ("/a/b~1c") names something in the document. */
+function pointerExists(document: unknown, pointer: string): boolean {
+  let current = document
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    if (Array.isArray(current) && /^\d+$/.test(key) && Number(key) < current.length) current = current[Number(key)]
+    else if (isObject(current) && Object.prototype.hasOwnProperty.call(current, key)) current = current[key]
+    else return false
+  }
+  return true
+}
+
 export async function loadSpecSource(spec: string, options: LoadSpecOptions = {}): Promise<SpecSource> {
   const rootUrl = isHttpUrl(spec) ? new URL(spec) : pathToFileURL(resolvePath(spec))
   const text = await readText(rootUrl, spec, options)
@@ -108,6 +120,8 @@ export async function loadSpecSource(spec: string, options: LoadSpecOptions = {}
           throw new SpecError(`the $ref "${ref}" uses ${target.protocol}; Hookloop follows files and http(s) URLs`, where)
         }
         const index = await include(target, where)
+        // Checked here, while the ref still reads as written: past this point it names our copy.
+        if (fragment && !pointerExists(inlined[String(index)], fragment)) throw new SpecError(`the $ref "${ref}" points to ${fragment}, which ${target.protocol === 'file:' ? fileURLToPath(target) : target.href} does not have`, where)
         node.$ref = `#/${BUNDLED_KEY}/${index}${fragment}`
       }
     }
@@ -123,8 +137,9 @@ export async function loadSpecSource(spec: string, options: LoadSpecOptions = {}
     const shown = url.protocol === 'file:' ? fileURLToPath(url) : url.href
     const partText = await readText(url, shown, options, from)
     const part = parseText(partText, shown)
-    await rewrite(part, url, `/${BUNDLED_KEY}/${index}`, [], shown, partText)
+    // In place before its own refs are followed: a document that refers back to this one finds it.
     inlined[String(index)] = part
+    await rewrite(part, url, `/${BUNDLED_KEY}/${index}`, [], shown, partText)
     return index
   }
 

@@ -69,6 +69,20 @@ describe('loadContract', () => {
     expect(ref.problem).toContain('#/components/schemas/Nowhere')
   })
 
+  it('names a $ref into another file that points at nothing there, where it is written', async () => {
+    const temp = makeTempDir('hookloop-contract-spec-')
+    try {
+      writeFileSync(join(temp.dir, 'parts.yaml'), 'Order:\n  type: object\n')
+      const file = join(temp.dir, 'spec.yaml')
+      writeFileSync(file, ['asyncapi: 3.0.0', 'info: {title: T, version: "1"}', 'channels:', '  c:', '    messages:', '      m:', '        payload:', "          $ref: './parts.yaml#/Ordr'", ''].join('\n'))
+      const error = await specError(loadContract(file))
+      expect(error.where).toEqual({ file, line: 8, pointer: '/channels/c/messages/m/payload/$ref' })
+      expect(error.problem).toBe(`the $ref "./parts.yaml#/Ordr" points to /Ordr, which ${join(temp.dir, 'parts.yaml')} does not have`)
+    } finally {
+      temp.cleanup()
+    }
+  })
+
   it("says where an AsyncAPI document breaks its schema, with the parser's line and pointer", async () => {
     const temp = makeTempDir('hookloop-contract-spec-')
     try {

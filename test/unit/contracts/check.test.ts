@@ -1,6 +1,7 @@
 // Matching captured requests to a spec's operations (event type from a header, else the body,
 // else the endpoint's slug) and what the report counts: findings grouped by place across
 // requests, event types never seen, event types the spec does not name.
+import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { checkContract, requestEventType } from '../../../electron/engine/contracts/check'
 import type { ContractSpec } from '../../../electron/engine/contracts/model'
@@ -80,6 +81,13 @@ describe('checkContract', () => {
     expect(report.operations.map((o) => o.unseenEventTypes)).toEqual([[], ['user.deleted']])
     expect(report.unseenEventTypes).toBe(1)
     expect(report.breaking).toBe(0)
+  })
+
+  it('reads a compressed body as it was sent', () => {
+    const body = gzipSync(JSON.stringify({ type: 'user.created', id: 'z' }))
+    const report = checkContract(SPEC, [{ ...request(null), body, headers: [['Content-Encoding', 'gzip']] }])
+    expect(report.operations[0]!.requestIds).toHaveLength(1)
+    expect(report.operations[0]!.findings).toEqual([])
   })
 
   it('a body that is not JSON is breaking', () => {
