@@ -73,6 +73,8 @@ export const contractCommand: Command = async (args) => {
   const v = parsed.values
   const only = action === 'check' ? ['examples'] : ['endpoint', 'since', 'junit']
   for (const name of only) if (v[name as keyof Values] !== undefined) throw new UsageError(`contract: --${name} belongs to \`contract ${action === 'check' ? 'add' : 'check'}\``)
+  // A data folder that is not there is said before the spec is read (a parser takes a moment to load).
+  const store = action === 'check' ? existingStoreFile('contract', v.data) : null
   let spec: ContractSpec
   try {
     spec = await loadContract(parsed.arg, { allowRemoteRefs: v['allow-remote-refs'] })
@@ -83,11 +85,10 @@ export const contractCommand: Command = async (args) => {
     }
     throw error
   }
-  return action === 'check' ? check(spec, v) : add(spec, v)
+  return store ? check(spec, v, store.file) : add(spec, v)
 }
 
-async function check(spec: ContractSpec, v: Values): Promise<number> {
-  const { file } = existingStoreFile('contract', v.data)
+async function check(spec: ContractSpec, v: Values, file: string): Promise<number> {
   const db = openDatabase({ file })
   let report
   try {
