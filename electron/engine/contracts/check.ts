@@ -150,6 +150,8 @@ export function checkContract(spec: ContractSpec, traffic: readonly TrafficReque
     matched++
     const entry = reports.get(found.operation)!
     entry.report.requestIds.push(request.id)
+    // The traffic showed this event type, whether or not its body can be checked below.
+    if (found.message) entry.seen.add(found.message)
     if (eventType !== null && !byAlias.has(eventType)) {
       note(entry, `request #${request.id} names its event type ${eventType}, which the spec does not name; checked as ${found.operation.name}, the operation of the endpoint it arrived at`)
     }
@@ -172,7 +174,6 @@ export function checkContract(spec: ContractSpec, traffic: readonly TrafficReque
         const checker = checkerOf(message)
         if (typeof checker === 'string') {
           note(entry, `${message.eventType}: ${checker}; bodies not checked`)
-          entry.seen.add(message)
           continue
         }
         differences = checker.check(parsed.json)

@@ -90,6 +90,14 @@ describe('checkContract', () => {
     expect(report.operations[0]!.findings).toEqual([])
   })
 
+  it('names a body stored cut short instead of checking it; its event type still counts as seen', () => {
+    nextId = 1
+    const report = checkContract(SPEC, [{ ...request({ type: 'user.deleted' }), bodyTruncated: true }])
+    expect(report.operations[1]!.notes).toEqual(["request #1: its body was stored cut short (the endpoint's body limit), not checked"])
+    expect(report.operations[1]!.unseenEventTypes).toEqual([])
+    expect(report.operations[1]!.findings).toEqual([])
+  })
+
   it('a body that is not JSON is breaking', () => {
     const report = checkContract(SPEC, [request(null, { raw: 'a=1&b=2', slug: 'user-created' })])
     expect(report.operations[0]!.findings).toMatchObject([{ kind: 'not-json', breaking: true, pointer: '' }])
