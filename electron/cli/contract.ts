@@ -146,6 +146,10 @@ async function add(spec: ContractSpec, v: Values): Promise<number> {
   for (const e of made) process.stdout.write(`  ${e.action.padEnd(9)} ${endpointPath(e.slug).padEnd(24)} ${e.operation}  verify=${e.scheme ?? 'none'}${e.schemeFrom ? ` (${e.schemeFrom})` : ''}\n`)
   if (made.some((e) => e.scheme !== null)) process.stdout.write('Give each verifying endpoint its secret in the app, or in a `hookloop listen` config, before traffic arrives.\n')
   for (const x of examples) process.stdout.write(`  example   ${x.file}  ${x.eventType} (${x.from === 'spec' ? "the spec's example" : 'made from the schema'})\n`)
+  if (v.examples === undefined) {
+    const count = new Set(spec.operations.flatMap((o) => o.messages.map((m) => m.eventType))).size
+    process.stdout.write(`--examples DIR writes an example body for each of its ${count} event type${count === 1 ? '' : 's'}.\n`)
+  }
   return 0
 }
 
