@@ -119,13 +119,24 @@ export async function loadSpecSource(spec: string, options: LoadSpecOptions = {}
         } else if (target.protocol !== 'file:') {
           throw new SpecError(`the $ref "${ref}" uses ${target.protocol}; Hookloop follows files and http(s) URLs`, where)
         }
+        if (target.href === rootUrl.href) {
+          // A part that refers back into the spec itself: the spec is the document's root.
+          if (fragment && !pointerExists(document, fragment)) throw new SpecError(`the $ref "${ref}" points to ${fragment}, which the spec does not have`, where)
+          node.$ref = `#${fragment}`
+          return walkChildren(node, base, prefix, path, file, fileText)
+        }
         const index = await include(target, where)
         // Checked here, while the ref still reads as written: past this point it names our copy.
         if (fragment && !pointerExists(inlined[String(index)], fragment)) throw new SpecError(`the $ref "${ref}" points to ${fragment}, which ${target.protocol === 'file:' ? fileURLToPath(target) : target.href} does not have`, where)
         node.$ref = `#/${BUNDLED_KEY}/${index}${fragment}`
       }
     }
-    for (const [key, value] of Object.entries(node)) if (key !== '$ref') await rewrite(value, base, prefix, [...path, key], file, fileText)
+    await walkChildren(node, base, prefix, path, file, fileText)
+  }
+
+  async function walkChildren(node: Record<string, unknown>, base: URL, prefix: string, path: (string | number)[], file: string, fileText: string): Promise<void> {
+    // A `$ref` that is not a string is a field named so (a schema's property): walked like any other.
+    for (const [key, value] of Object.entries(node)) if (key !== '$ref' || typeof value !== 'string') await rewrite(value, base, prefix, [...path, key], file, fileText)
   }
 
   async function include(url: URL, from: { file: string; pointer: string }): Promise<number> {

@@ -83,6 +83,19 @@ describe('loadContract', () => {
     }
   })
 
+  it('follows a part that refers back into the spec itself, and a field named $ref', async () => {
+    const temp = makeTempDir('hookloop-contract-spec-')
+    try {
+      const file = join(temp.dir, 'spec.yaml')
+      writeFileSync(join(temp.dir, 'parts.yaml'), "Event:\n  type: object\n  properties:\n    $ref:\n      type: string\n    id:\n      $ref: './spec.yaml#/components/schemas/Id'\n")
+      writeFileSync(file, ['openapi: 3.1.0', 'info: {title: Back, version: "1"}', 'webhooks:', '  a:', '    post:', '      requestBody:', '        content:', '          application/json:', "            schema: {$ref: './parts.yaml#/Event'}", "      responses: {'200': {description: ok}}", 'components:', '  schemas:', '    Id: {type: string, description: the id}', ''].join('\n'))
+      const spec = await loadContract(file)
+      expect(spec.operations[0]!.messages[0]!.schema).toEqual({ type: 'object', properties: { $ref: { type: 'string' }, id: { type: 'string', description: 'the id' } } })
+    } finally {
+      temp.cleanup()
+    }
+  })
+
   it("says where an AsyncAPI document breaks its schema, with the parser's line and pointer", async () => {
     const temp = makeTempDir('hookloop-contract-spec-')
     try {
