@@ -29,15 +29,46 @@ function pointerOfRef(node: unknown, ref: string, path: (string | number)[] = []
   return undefined
 }
 
-/** The parser's first error, placed: a missing $ref target at the ref; others as the parser words them. */
-function problemOf(message: string, source: SpecSource, extra: number): SpecError {
+/**
+ * The JSON pointer of each line of `JSON.stringify(value, null, 2)` (index = line − 1): the parser
+ * shows a schema violation as a frame of the document so printed, its line marked `> N |`.
+ */
+function linePointers(value: unknown): string[] {
+  const lines = ['']
+  const walk = (v: unknown, pointer: string) => {
+    const entries: [string, unknown][] = Array.isArray(v) ? v.map((x, i) => [String(i), x]) : isObject(v) ? Object.entries(v).filter(([, x]) => x !== undefined && typeof x !== 'function') : []
+    if (entries.length === 0) return
+    for (const [key, x] of entries) {
+      const at = jsonPointer([...(pointer ? pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')) : []), key])
+      lines.push(at)
+      walk(x, at)
+    }
+    lines.push(pointer)
+  }
+  walk(value, '')
+  return lines
+}
+
+/** The parser's first error, placed: a missing $ref target at the ref; a schema violation at the line its frame marks. */
+async function problemOf(message: string, source: SpecSource, extra: number): Promise<SpecError> {
   const first = message.split('\n')[0]!.trim()
   const more = extra > 0 ? ` (and ${extra} more)` : ''
   const missing = /\$ref pointer "([^"]+)"/.exec(first)?.[1]
   if (missing) {
     return new SpecError(`${first}${more}`, { file: source.location, line: source.bundled ? undefined : lineOfRef(source.text, missing), pointer: pointerOfRef(source.document, missing) })
   }
-  return new SpecError(`not a valid OpenAPI document: ${first}${more}`, { file: source.location })
+  const marked = /^> *(\d+) \|/m.exec(message)?.[1]
+  let pointer: string | undefined
+  if (marked) {
+    try {
+      // The document the parser validated: $refs resolved, recursive ones left as refs.
+      const printed = await dereference(structuredClone(source.document) as never, { dereference: { circular: 'ignore' } })
+      pointer = linePointers(printed)[Number(marked) - 1]
+    } catch {
+      pointer = undefined
+    }
+  }
+  return new SpecError(`not a valid OpenAPI document: ${first}${more}`, { file: source.location, pointer })
 }
 
 function headerSecurity(requirements: unknown, schemes: Json): HeaderSecurity[] {
@@ -54,11 +85,11 @@ export async function openApiSpec(source: SpecSource): Promise<ContractSpec> {
   let api: Json
   try {
     const result = await validate(structuredClone(source.document) as never)
-    if (!result.valid) throw problemOf(result.errors[0]?.message ?? 'invalid', source, result.errors.length - 1 + result.additionalErrors)
+    if (!result.valid) throw await problemOf(result.errors[0]?.message ?? 'invalid', source, result.errors.length - 1 + result.additionalErrors)
     api = (await dereference(structuredClone(source.document) as never)) as unknown as Json
   } catch (error) {
     if (error instanceof SpecError) throw error
-    throw problemOf((error as Error).message, source, 0)
+    throw await problemOf((error as Error).message, source, 0)
   }
   const schemes = obj(obj(api.components).securitySchemes)
   const operations: ContractOperation[] = []

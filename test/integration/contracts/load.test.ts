@@ -69,6 +69,18 @@ describe('loadContract', () => {
     expect(ref.problem).toContain('#/components/schemas/Nowhere')
   })
 
+  it("names where an OpenAPI document breaks the OpenAPI schema, by the parser's words and the JSON pointer", async () => {
+    const temp = makeTempDir('hookloop-contract-spec-')
+    try {
+      const file = join(temp.dir, 'spec.yaml')
+      writeFileSync(file, ['openapi: 3.1.0', 'info: {title: T, version: "1"}', 'webhooks:', '  a:', '    post:', "      responses: {'200': {descriptio: typo}}", ''].join('\n'))
+      const error = await specError(loadContract(file))
+      expect(error.message).toBe(`${file} at /webhooks/a/post/responses/200: not a valid OpenAPI document: REQUIRED must have required property 'description'`)
+    } finally {
+      temp.cleanup()
+    }
+  })
+
   it('names a $ref into another file that points at nothing there, where it is written', async () => {
     const temp = makeTempDir('hookloop-contract-spec-')
     try {
