@@ -76,6 +76,7 @@ function doors() {
     scenarios: ['clock', 'engine', 'exports', 'providers', 'recorder', 'signatures', 'store', 'tunnel'],
     host: ['clock', 'conformance', 'engine', 'exports', 'feed', 'providers', 'receiver', 'recorder', 'retention', 'scenarios', 'scheduler', 'sender', 'signatures', 'store', 'tunnel'],
     mcp: ['host', 'providers', 'receiver', 'scenarios', 'signatures', 'store', 'trigger'],
+    contracts: ['receiver:type', 'scenarios', 'store'],
   }
   const partOf = (path) => /^electron\/engine\/([^/]+)/.exec(path)?.[1]?.replace(/\.(ts|tsx|js)$/, '')
   const parts = {

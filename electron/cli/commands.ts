@@ -23,6 +23,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   import: { summary: 'turn a HAR or case file into a scenario file (--as-scenario OUT.json)', load: () => import('./import').then((m) => m.importCommand) },
   replay: { summary: 'send the requests of a HAR or case file again, re-signed', load: () => import('./replay').then((m) => m.replayCommand) },
   trigger: { summary: 'deliver one catalog event exactly as a provider would, under its retry policy', load: () => import('./trigger').then((m) => m.triggerCommand) },
+  contract: { summary: 'check captured traffic against an OpenAPI or AsyncAPI spec (drift: breaking, undocumented), or make its endpoints', load: () => import('./contract').then((m) => m.contractCommand) },
   doctor: { summary: 'list the endpoints, rules, subscriptions and settings set aside because they do not parse, and repair them', load: () => import('./doctor').then((m) => m.doctorCommand) },
   mcp: { summary: 'an MCP server on stdio for coding agents: read the timeline, explain signatures, trigger events, add fault rules', load: () => import('./mcp').then((m) => m.mcpCommand) },
   store: { summary: 'copy a whole store between a data folder and a team PostgreSQL, or show what a store holds', load: () => import('./store').then((m) => m.storeCommand) },

@@ -1,6 +1,6 @@
 export { IncidentConversionError } from './from-incident'
 export { scenarioFromIncidentText } from './incident-file'
-export { type ScenarioFileResult, toJUnitXml } from './junit'
+export { escapeXmlAttribute, escapeXmlText, type ScenarioFileResult, toJUnitXml } from './junit'
 export { runScenario } from './run'
 export { formatSummary, humanDuration } from './summary'
 export type { RunTunnelOptions } from './tunnel-run'
