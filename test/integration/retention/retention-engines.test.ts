@@ -12,7 +12,7 @@ import { createRetention, type PrunePlan } from '../../../electron/engine/retent
 import { copyStore, openStore, parseStoreLocation, type OpenedStore, type SqlEngine } from '../../../electron/engine/store'
 import { usePostgres } from '../../support/use-postgres'
 import { makeTempDir } from '../../support/temp-dir'
-import { BIG, DAY, fillHistory, HISTORY_TABLES } from './support'
+import { BIG, DAY, fillHistory, HISTORY_TABLES } from '../../support/filled-history'
 
 const postgres = usePostgres()
 const quiet = { notice: () => undefined }

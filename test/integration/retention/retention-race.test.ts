@@ -9,13 +9,13 @@
 import { cpSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Clock } from '../../../shared/clock'
 import { createRealClock } from '../../../electron/engine/clock'
 import { createRetention, RetentionBusyError, type PrunePlan } from '../../../electron/engine/retention'
 import { copyStore, openStore, parseStoreLocation, type OpenedStore, type SqlEngine } from '../../../electron/engine/store'
+import { heldClock } from '../../support/held-clock'
 import { usePostgres } from '../../support/use-postgres'
 import { makeTempDir } from '../../support/temp-dir'
-import { DAY, fillHistory } from './support'
+import { DAY, fillHistory } from '../../support/filled-history'
 
 const postgres = usePostgres()
 const quiet = { notice: () => undefined }
@@ -37,26 +37,6 @@ async function open(location: string): Promise<SqlEngine> {
   const store = await openStore(parseStoreLocation(location), { ...quiet, postgresKey: { file: join(temp.dir, 'team.key') } })
   opened.push(store)
   return store.engine
-}
-
-/** The real clock, whose rests wait until `release` is called once the first rest has begun (`resting`). */
-function heldClock(): { timers: Clock; resting: Promise<void>; release: () => void } {
-  const real = createRealClock()
-  let release = () => {}
-  let rested = () => {}
-  const gate = new Promise<void>((resolve) => (release = resolve))
-  const resting = new Promise<void>((resolve) => (rested = resolve))
-  const timers: Clock = {
-    mode: real.mode,
-    now: () => real.now(),
-    setTimer: (delayMs, fn) => real.setTimer(delayMs, fn),
-    sleep: async (delayMs, signal) => {
-      rested()
-      await gate
-      return real.sleep(delayMs, signal)
-    },
-  }
-  return { timers, resting, release }
 }
 
 const plan: PrunePlan = { olderThanMs: 30 * DAY }

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { createEngine, type Engine } from '../../../electron/engine/engine'
-import { startApp } from '../../support/forward-apps'
+import { createEngine, type Engine } from '../../electron/engine/engine'
+import { startApp } from './forward-apps'
 
 export const DAY = 86_400_000
 export const OLD_DAYS = 40
