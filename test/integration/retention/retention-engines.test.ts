@@ -108,6 +108,19 @@ describe('retention on both engines', () => {
     expect((after.forward_legs as { request_id: number }[]).every((l) => requests.has(l.request_id))).toBe(true)
   })
 
+  it('Clear history: every request and settled delivery there is, on both; the pending delivery and its event stay', async () => {
+    const { folder, team } = await bothEngines('clear')
+    const onFolder = await prune(folder, { all: true })
+    const onTeam = await prune(team, { all: true })
+    expect(counted(onTeam)).toEqual(counted(onFolder))
+    expect(onTeam.size.requests).toBe(0)
+    const after = await contents(folder)
+    expect(await contents(team)).toEqual(after)
+    expect({ requests: after.requests, legs: after.forward_legs, attempts: after.attempts }).toEqual({ requests: [], legs: [], attempts: [] })
+    expect(after.deliveries).toEqual([expect.objectContaining({ status: 'pending' })])
+    expect(after.events).toHaveLength(1)
+  })
+
   it('by size: oldest first until the store is within the limit, stopping at the same row on both', async () => {
     const { folder, team } = await bothEngines('by-size')
     const used = { folder: (await prune(folder, {})).size.usedBytes, team: (await prune(team, {})).size.usedBytes }
