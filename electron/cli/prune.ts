@@ -22,7 +22,7 @@ pending or retrying is never deleted; --endpoint covers that endpoint's requests
 {options}
 Without --older-than, --max-mb or --all: applies the store's saved retention (default 30 days, 1024 MB).
 MB: on a data folder, the file's pages in use; on a team's PostgreSQL, the bytes the history's
-bodies, headers, answers and payloads take on the server (docs/cli.md, "prune").
+bodies, headers, answers and payloads take on the server (docs/cli.md, "Pruning a store").
 One pass at a time per team store: while another runs there, prune says so and exits 1.
 Progress goes to stderr while it is a terminal.
 Exit status: 0 pruned (or nothing to prune), 1 the store could not be pruned (or another pass runs on it), 2 bad usage or an endpoint not in the store.`

@@ -3,7 +3,7 @@
 // delete (oldest first), deleting a batch, giving freed space back, and the lock that keeps one
 // retention pass at a time on a team's store.
 //
-// What "MB" means differs by engine, and says so in docs/cli.md ("prune"):
+// What "MB" means differs by engine, and says so in docs/cli.md ("Pruning a store"):
 // - a data folder (SQLite): the bytes of the file's pages in use (free pages not counted);
 // - a team's PostgreSQL: the bytes the history's bodies, headers, answers and payloads take as the
 //   server stores them (pg_column_size: after its compression), in requests, forward legs,
