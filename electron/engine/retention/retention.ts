@@ -1,11 +1,12 @@
-// Retention: keeps the history within the data folder's limits (N days and/or N MB) and clears it
+// Retention: keeps the history within the store's limits (N days and/or N MB) and clears it
 // on demand. The history is the captured requests and what the sender kept: settled deliveries
 // (succeeded or failed, nothing scheduled) with their attempts, and events left without a
 // delivery. A delivery still pending, retrying or in flight is never pruned; Clear history of one
 // endpoint covers that endpoint's requests only. Work is done in small batches (a few hundred rows or a few MB each, one
 // short write transaction), each followed by a rest three times as long as it took, so capture goes on while
-// history is pruned; freed pages are reused or given back to the file system (see GiveBack) and
-// the WAL is truncated after a pass.
+// history is pruned; on a data folder freed pages are reused or given back to the file system
+// (see GiveBack) and the WAL is truncated after a pass; a team's PostgreSQL reuses the space after
+// VACUUM (run at the end of a pass that gives everything back; autovacuum otherwise).
 //
 // On either store engine (SqlEngine, awaited): a data folder's SQLite file or a team's PostgreSQL.
 // Each batch selects and deletes in one transaction, so two passes never take the same rows; on
