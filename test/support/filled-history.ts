@@ -1,8 +1,8 @@
 // A data folder with a history worth pruning, made by a real engine on the real clock: captures
 // with bodies (some large and random, so no engine compresses them), a duplicate whose first
 // arrival is old, forwarded requests with their legs, loop deliveries with their attempts and
-// events (and the requests those attempts made), a delivery still pending; then everything of
-// the first half back-dated OLD_DAYS days, as the wall clock would have stamped it then.
+// events (and the requests those attempts made, under one key), a delivery still pending; then
+// everything of the first half back-dated OLD_DAYS days, as the wall clock would have stamped it then.
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
@@ -67,6 +67,9 @@ export async function fillHistory(dir: string): Promise<void> {
       db.prepare('UPDATE requests SET received_at = received_at - ?, stored_at = stored_at - ? WHERE id <= ?').run(ago, ago, oldRequests)
       db.prepare('UPDATE deliveries SET created_at = created_at - ?, updated_at = updated_at - ?, created_wall_at = created_wall_at - ? WHERE id <= ?').run(ago, ago, ago, oldDeliveries)
       db.prepare('UPDATE events SET created_at = created_at - ?, stored_at = stored_at - ? WHERE id IN (SELECT event_id FROM deliveries WHERE id <= ?)').run(ago, ago, oldDeliveries)
+      // The requests the loop attempts made share one key, as a provider's resend of one event
+      // would: pruning both deliveries at once unlinks two arrivals of one group together.
+      db.prepare("UPDATE requests SET dedupe_key = 'evt_loop' WHERE attempt_id IS NOT NULL").run()
     } finally {
       db.close()
     }

@@ -4,7 +4,7 @@
 // delete checks it again in the batch's transaction (the sender may have resent it meanwhile).
 // On either store engine (SqlEngine); a batch's selection and delete run in one transaction (the
 // caller's: engine.transaction, and this store made over its `tx`).
-import { inJsonArray, type BatchLimits } from './history'
+import { groupRounds, inJsonArray, type BatchLimits, type GroupedRequest } from './history'
 import type { SqlEngine } from './sql-engine'
 
 export interface SenderHistorySelection {
@@ -64,15 +64,18 @@ const COUNT = `SELECT count(*) AS n FROM deliveries WHERE ${SETTLED}`
 const MAX_ID = 'SELECT coalesce(max(id), 0) AS id FROM deliveries'
 
 export function createSenderHistoryStore(engine: SqlEngine): SenderHistoryStore {
-  const deliveryIds = inJsonArray(engine.kind, 'BIGINT')
+  const bigintIds = inJsonArray(engine.kind, 'BIGINT')
   // The deliveries still settled, locked on PostgreSQL until the batch commits: a sender that
   // resends one meanwhile waits, then finds it gone (SQLite's IMMEDIATE transaction holds the
   // whole file already; it has no FOR UPDATE).
-  const stillSettled = `SELECT id FROM deliveries WHERE id IN ${deliveryIds} AND ${SETTLED}${engine.kind === 'postgres' ? ' FOR UPDATE' : ''}`
-  const clearRequestPointers = `UPDATE requests SET attempt_id = NULL WHERE attempt_id IN (SELECT id FROM attempts WHERE delivery_id IN ${deliveryIds})`
-  const deleteAttempts = `DELETE FROM attempts WHERE delivery_id IN ${deliveryIds}`
-  const eventsOf = `SELECT DISTINCT event_id FROM deliveries WHERE id IN ${deliveryIds}`
-  const deleteDeliveries = `DELETE FROM deliveries WHERE id IN ${deliveryIds}`
+  const stillSettled = `SELECT id FROM deliveries WHERE id IN ${bigintIds} AND ${SETTLED}${engine.kind === 'postgres' ? ' FOR UPDATE' : ''}`
+  // The requests our attempts made, unlinked from them in rounds (history.ts, groupRounds: the
+  // counters see each unlinked arrival become received traffic in turn, on both engines).
+  const requestsOf = `SELECT id, endpoint_id, dedupe_key FROM requests WHERE attempt_id IN (SELECT id FROM attempts WHERE delivery_id IN ${bigintIds}) ORDER BY id`
+  const unlinkRequests = `UPDATE requests SET attempt_id = NULL WHERE id IN ${bigintIds}`
+  const deleteAttempts = `DELETE FROM attempts WHERE delivery_id IN ${bigintIds}`
+  const eventsOf = `SELECT DISTINCT event_id FROM deliveries WHERE id IN ${bigintIds}`
+  const deleteDeliveries = `DELETE FROM deliveries WHERE id IN ${bigintIds}`
   const deleteLoneEvents = `DELETE FROM events WHERE id IN ${inJsonArray(engine.kind, 'TEXT')} AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id)`
 
   return {
@@ -89,7 +92,7 @@ export function createSenderHistoryStore(engine: SqlEngine): SenderHistoryStore 
     async deleteIds(list) {
       if (list.length === 0) return { deliveries: 0, attempts: 0, events: 0 }
       const ids = JSON.stringify((await engine.all<{ id: number }>(stillSettled, [JSON.stringify(list)])).map((r) => r.id))
-      await engine.run(clearRequestPointers, [ids])
+      for (const round of groupRounds(await engine.all<GroupedRequest>(requestsOf, [ids]))) await engine.run(unlinkRequests, [JSON.stringify(round)])
       const attempts = (await engine.run(deleteAttempts, [ids])).changes
       const events = JSON.stringify((await engine.all<{ event_id: string }>(eventsOf, [ids])).map((r) => r.event_id))
       const deliveries = (await engine.run(deleteDeliveries, [ids])).changes

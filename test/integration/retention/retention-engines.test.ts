@@ -110,8 +110,10 @@ describe('retention on both engines', () => {
 
   it('Clear history: every request and settled delivery there is, on both; the pending delivery and its event stay', async () => {
     const { folder, team } = await bothEngines('clear')
+    const counts = { folder: await counters(folder), team: await counters(team) }
     const onFolder = await prune(folder, { all: true })
     const onTeam = await prune(team, { all: true })
+    expect(moved(counts.team, await counters(team))).toEqual(moved(counts.folder, await counters(folder)))
     expect(counted(onTeam)).toEqual(counted(onFolder))
     expect(onTeam.size.requests).toBe(0)
     const after = await contents(folder)
@@ -119,6 +121,28 @@ describe('retention on both engines', () => {
     expect({ requests: after.requests, legs: after.forward_legs, attempts: after.attempts }).toEqual({ requests: [], legs: [], attempts: [] })
     expect(after.deliveries).toEqual([expect.objectContaining({ status: 'pending' })])
     expect(after.events).toHaveLength(1)
+  })
+
+  it('unlinks two arrivals of one key from their pruned attempts together, and counts their group once, as received traffic', async () => {
+    const { folder, team } = await bothEngines('unlink')
+    const now = Date.now()
+    for (const engine of [folder, team]) {
+      // Both loop deliveries old, the requests their attempts made (one key) new: the pass prunes
+      // the deliveries in one batch and keeps both requests, now received traffic.
+      await engine.run('UPDATE deliveries SET created_wall_at = ?, updated_at = ? WHERE status = ?', [now - 40 * DAY, now - 40 * DAY, 'succeeded'])
+      await engine.run('UPDATE requests SET stored_at = ? WHERE attempt_id IS NOT NULL', [now])
+    }
+    const counts = { folder: await counters(folder), team: await counters(team) }
+    const onFolder = await prune(folder, { olderThanMs: 30 * DAY })
+    const onTeam = await prune(team, { olderThanMs: 30 * DAY })
+    expect(counted(onFolder)).toMatchObject({ deliveries: 2, attempts: 2 })
+    expect(counted(onTeam)).toEqual(counted(onFolder))
+    const moves = moved(counts.folder, await counters(folder))
+    expect(moved(counts.team, await counters(team))).toEqual(moves)
+    const after = await contents(folder)
+    expect(await contents(team)).toEqual(after)
+    const loop = (after.requests as { dedupe_key: string | null; attempt_id: number | null }[]).filter((r) => r.dedupe_key === 'evt_loop')
+    expect(loop).toEqual([expect.objectContaining({ attempt_id: null }), expect.objectContaining({ attempt_id: null })])
   })
 
   it('by size: oldest first until the store is within the limit, stopping at the same row on both', async () => {
