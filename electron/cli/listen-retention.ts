@@ -7,6 +7,7 @@ import { RETENTION_LIMITS, type RetentionSettings } from '../../shared/contract'
 import { createRealClock } from '../engine/clock'
 import type { Receiver } from '../engine/receiver'
 import { checkRetention, createRetention, type Retention } from '../engine/retention'
+import { createSqliteEngine } from '../engine/store'
 import type { OptionSpecs } from './command-args'
 import { describePrune } from './prune'
 import { escapeControls } from './safe-log'
@@ -32,10 +33,11 @@ export function describeRetention(s: RetentionSettings): string {
   return `Retention: ${days}, ${s.maxMb === null ? 'no size limit' : `at most ${s.maxMb} MB`} (requests and settled deliveries; applied every minute)`
 }
 
-export function startListenRetention(db: Database, receiver: Receiver, change: Partial<RetentionSettings> | null, write: (line: string) => void): Retention {
+export async function startListenRetention(db: Database, receiver: Receiver, change: Partial<RetentionSettings> | null, write: (line: string) => void): Promise<Retention> {
   const clock = createRealClock({ unref: true })
   const retention = createRetention({
-    db,
+    // The receiver's connection (its commits run on a thread of their own): see engine.ts.
+    engine: createSqliteEngine(db, { closeDatabase: false }),
     clock,
     timers: clock,
     capture: receiver.requests,
@@ -45,9 +47,9 @@ export function startListenRetention(db: Database, receiver: Receiver, change: P
   })
   if (change) {
     try {
-      retention.set(checkRetention({ ...retention.settings(), ...change }))
+      await retention.set(checkRetention({ ...(await retention.settings()), ...change }))
     } catch (error) {
-      void retention.stop()
+      await retention.stop()
       throw error instanceof RangeError ? new UsageError(`--keep-days/--keep-mb: ${error.message}`) : error
     }
   }

@@ -194,13 +194,13 @@ export async function listenCommand(args: string[]): Promise<number> {
     if (code === 'EADDRINUSE') throw new UsageError(`port ${settings.port} on ${settings.host} is already in use (pick another with --port)`)
     throw error
   }
-  let retention: ReturnType<typeof startListenRetention>
+  let retention: Awaited<ReturnType<typeof startListenRetention>>
   try {
     if (settings.config) applyConfig(receiver, settings.config)
     // The endpoint made for a folder with none finds the event id on its own (NEW_ENDPOINT_DEDUPE).
     if (receiver.endpoints.list().length === 0) receiver.endpoints.create({ slug: 'default', name: 'default', dedupe: NEW_ENDPOINT_DEDUPE })
     if (settings.forwardTo) applyForwardTo(receiver, settings.forwardTo)
-    retention = startListenRetention(db, receiver, keep, write)
+    retention = await startListenRetention(db, receiver, keep, write)
   } catch (error) {
     await receiver.close()
     db.close()
@@ -219,7 +219,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       `  ${receiver.url}${endpointPath(endpoint.slug)}  verify=${endpoint.scheme ?? 'none'}  dedupe=${explainDedupeKey(endpoint.dedupe)}  rules=${rules.length ? rules.join('; ') : endpoint.forwardTo ? 'none' : 'none (answer 200)'}${endpoint.forwardTo ? `  forward-to=${endpoint.forwardTo.join(', ')}` : ''}`,
     )
   }
-  write(describeRetention(retention.settings()))
+  write(describeRetention(await retention.settings()))
   // Rows that do not parse were set aside as the receiver loaded; each is named, with the way out.
   for (const line of badRowsNotice(createRowDoctor(db).badRows())) process.stderr.write(`hookloop: ${line}\n`)
   // The app (or `serve`) on the same folder may add or edit endpoints and rules while this runs.

@@ -19,7 +19,7 @@ import { createSender, newClaimOwner, type PublishInput, type Sender } from './s
 import type { SubscriptionInput } from './sender'
 import type { Subscription } from './store'
 import { sign } from './signatures'
-import { DATA_FILE_NAME, openDatabase, createDeliveryStatements, createSimulationStatements } from './store'
+import { DATA_FILE_NAME, openDatabase, createDeliveryStatements, createSimulationStatements, createSqliteEngine } from './store'
 import { createTunnelManager, type TunnelManager, type TunnelManagerOptions, tunnelLookup } from './tunnel'
 import { Agent } from 'undici'
 
@@ -241,7 +241,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // what a virtual clock jumps to, nor keep a process alive); ages are measured on the wall clock,
   // the one real captures and every delivery's created_wall_at are stamped on (docs/time.md).
   const retention = createRetention({
-    db,
+    // The engine's own connection: capture and the sender write on it synchronously, in turns of
+    // the event loop; a batch's transaction awaits only its own statements (microtasks), so it
+    // opens and commits within one turn and nothing else writes inside it.
+    engine: createSqliteEngine(db, { closeDatabase: false }),
     clock: wallClock,
     timers: createRealClock({ unref: true }),
     capture: receiver.requests,

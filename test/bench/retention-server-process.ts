@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { createRealClock } from '../../electron/engine/clock'
 import { createReceiver } from '../../electron/engine/receiver'
 import { createRetention } from '../../electron/engine/retention/retention'
-import { openDatabase } from '../../electron/engine/store'
+import { createSqliteEngine, openDatabase } from '../../electron/engine/store'
 
 const target = process.argv[2] ?? 'capture'
 const secret = process.argv[3] ?? ''
@@ -45,7 +45,7 @@ let stopped = false
 let pruned = 0
 let passes = 0
 let reclaimedPages = 0
-const retention = createRetention({ db, clock, timers: clock, capture: receiver.requests, firstPassMs: 2 ** 31 - 1, batch: { rows: Number(process.env.BENCH_BATCH_ROWS ?? 500), bytes: Number(process.env.BENCH_BATCH_BYTES ?? 4_000_000) }, giveBack: target === 'backlog-give-back-all' ? 'all' : 'excess' })
+const retention = createRetention({ engine: createSqliteEngine(db, { closeDatabase: false }), clock, timers: clock, capture: receiver.requests, firstPassMs: 2 ** 31 - 1, batch: { rows: Number(process.env.BENCH_BATCH_ROWS ?? 500), bytes: Number(process.env.BENCH_BATCH_BYTES ?? 4_000_000) }, giveBack: target === 'backlog-give-back-all' ? 'all' : 'excess' })
 if (target !== 'capture') {
   const limit = Math.floor(target === 'steady' ? usedAfterPrefill : usedAfterPrefill / 2)
   pruning = (async () => {

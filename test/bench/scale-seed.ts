@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs
 import { join } from 'node:path'
 import { POLICY_PRESETS } from '../../shared/sender'
 import { openDatabase } from '../../electron/engine/store'
-import { createHistoryStore } from '../../electron/engine/store/history'
+import { createRetentionSetting } from '../../electron/engine/store/history'
 import { LATEST_SCHEMA_VERSION } from '../../electron/engine/store/migrations'
 
 export interface ScaleSize {
@@ -77,7 +77,7 @@ export function seedScaleStore(file: string, size: ScaleSize): void {
     const subscription = db.prepare(`INSERT INTO subscriptions (id, name, url, scheme, secrets_json, policy_json, created_at, updated_at) VALUES (?, ?, ?, 'standard-webhooks', '[]', ?, ?, ?)`)
     for (const id of SUBSCRIPTIONS) subscription.run(id, id.replace('sub-', ''), `http://127.0.0.1:9/${id}`, JSON.stringify(POLICY_PRESETS.pandoktorek), start, start)
     // No scheduled pruning while the bench measures: it runs its own pass at the end.
-    createHistoryStore(db).setRetention({ days: null, maxMb: null })
+    createRetentionSetting(db).setRetention({ days: null, maxMb: null })
   })()
 
   const request = db.prepare(

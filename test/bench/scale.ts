@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { createRealClock } from '../../electron/engine/clock'
 import { createRetention } from '../../electron/engine/retention/retention'
-import { createCountReads, openDatabase } from '../../electron/engine/store'
+import { createCountReads, createSqliteEngine, openDatabase } from '../../electron/engine/store'
 import { timelineParts } from '../../electron/engine/store/timeline-reads'
 import { connect, engineMemory, serve, stop, type Control } from './scale-control'
 import { arrivalToPaint, firstPaint } from './scale-page'
@@ -154,7 +154,7 @@ async function steps(control: Control, t: Targets) {
 async function pruneTenth(file: string, olderThanAt: number): Promise<{ ms: number; rows: number }> {
   const db = openDatabase({ file, notice: () => {}, withoutSecrets: true })
   const clock = createRealClock()
-  const retention = createRetention({ db, clock, timers: clock, firstPassMs: 2 ** 31 - 1 })
+  const retention = createRetention({ engine: createSqliteEngine(db, { closeDatabase: false }), clock, timers: clock, firstPassMs: 2 ** 31 - 1 })
   try {
     const t0 = performance.now()
     const result = await retention.prune({ olderThanMs: Date.now() - olderThanAt })

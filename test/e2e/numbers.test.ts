@@ -10,7 +10,7 @@ import { formatPercent } from '../../renderer/src/lib/format'
 import { connectControlAt } from '../integration/host/support/control-client'
 import { directMetrics, directRowTotal, seedKnownMix, startConsumer, type DirectMetrics } from '../support/known-mix'
 import { createEndpoint, screenshot } from './support/app'
-import { openDatabase } from '../../electron/engine/store'
+import { createSqliteEngine, openDatabase } from '../../electron/engine/store'
 import { createHistoryStore } from '../../electron/engine/store/history'
 import { browserSession } from './support/session'
 
@@ -129,7 +129,7 @@ describe('the numbers the screen shows, against the store', () => {
     try {
       await expect.poll(() => db.prepare('SELECT COUNT(*) FROM requests').pluck().get()).toBe(2)
       const first = db.prepare('SELECT MIN(id) FROM requests').pluck().get() as number
-      expect(createHistoryStore(db).deleteIds([first])).toBe(1)
+      expect(await createSqliteEngine(db, { closeDatabase: false }).transaction((tx) => createHistoryStore(tx).deleteIds([first]))).toBe(1)
     } finally {
       db.close()
     }

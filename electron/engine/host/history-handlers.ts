@@ -15,9 +15,9 @@ export function createHistoryHandlers(ctx: HistoryContext): Pick<CommandHandlers
   const retention = () => ctx.current().engine.retention
   return {
     'history.size': () => retention().size(),
-    'history.setRetention': (req) => {
+    'history.setRetention': async (req) => {
       try {
-        const { applied: _applied, ...saved } = retention().set({ days: req.days, maxMb: req.maxMb })
+        const { applied: _applied, ...saved } = await retention().set({ days: req.days, maxMb: req.maxMb })
         return saved
       } catch (error) {
         if (error instanceof RangeError) throw new HostError('bad_request', error.message)

@@ -1,1 +1,1 @@
-export { checkRetention, createRetention, type Retention, retentionPlan, type PrunePlan } from './retention'
+export { checkRetention, createRetention, type Retention, RetentionBusyError, retentionPlan, type PrunePlan } from './retention'

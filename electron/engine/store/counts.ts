@@ -41,6 +41,9 @@ export interface ArrivalCounts {
   duplicates: number
 }
 
+/** Captured requests in the store, every endpoint (and none), from the counters (one row per endpoint); `n`. */
+export const CAPTURED_REQUESTS_SQL = 'SELECT COALESCE(SUM(requests), 0) AS n FROM request_counts'
+
 export function createCountReads(db: Database) {
   const byStatus = db.prepare<[string], { status: DeliveryStatus; count: number; attempts: number }>(
     'SELECT status, COUNT(*) AS count, COALESCE(SUM(attempts), 0) AS attempts FROM deliveries WHERE subscription_id = ? GROUP BY status',
@@ -64,7 +67,7 @@ export function createCountReads(db: Database) {
        FROM requests r WHERE ${RECEIVED_REQUEST} AND endpoint_id IS ? AND ${RECEIVED_GROUP_KEY} = ?`,
   )
   // The counters the triggers keep (count-definitions.ts, REQUEST_COUNTS_SQL), one row per endpoint.
-  const captured = db.prepare<[], number>('SELECT COALESCE(SUM(requests), 0) FROM request_counts').pluck()
+  const captured = db.prepare<[], number>(CAPTURED_REQUESTS_SQL).pluck()
 
   return {
     /** A subscription's deliveries, all time, by status. */

@@ -4,7 +4,7 @@
 import type { Database } from 'better-sqlite3'
 import { type BadRow, describeBadRow } from './bad-row'
 import { createEndpointStore } from './endpoints'
-import { createHistoryStore } from './history'
+import { createRetentionSetting } from './history'
 import { createRuleStore } from './rules'
 import { createSubscriptionStatements } from './subscriptions'
 
@@ -25,7 +25,7 @@ export function createRowDoctor(db: Database): RowDoctor {
   const endpoints = createEndpointStore(db)
   const rules = createRuleStore(db)
   const subscriptions = createSubscriptionStatements(db)
-  const history = createHistoryStore(db)
+  const history = createRetentionSetting(db)
   const badRows = () => [...endpoints.setAside(), ...rules.setAside(), ...subscriptions.setAside(), ...history.setAside()]
   const repair = (bad: BadRow, now: number): string => {
     switch (bad.table) {

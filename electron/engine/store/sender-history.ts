@@ -1,9 +1,11 @@
 // Named statements for pruning what the sender keeps: settled deliveries (succeeded or failed,
 // nothing scheduled, no attempt in flight) with their attempts, and the events none of whose
 // deliveries is left. A delivery still pending, retrying or in flight is never selected, and the
-// delete checks it again in its own transaction (the sender may have resent it meanwhile).
-import type { Database } from 'better-sqlite3'
-import type { BatchLimits } from './history'
+// delete checks it again in the batch's transaction (the sender may have resent it meanwhile).
+// On either store engine (SqlEngine); a batch's selection and delete run in one transaction (the
+// caller's: engine.transaction, and this store made over its `tx`).
+import { groupRounds, inJsonArray, type BatchLimits, type GroupedRequest } from './history'
+import type { SqlEngine } from './sql-engine'
 
 export interface SenderHistorySelection {
   /** Only deliveries made (and, on the wall clock, settled) before this wall time, ms. */
@@ -26,15 +28,15 @@ export interface SenderPruned {
 
 export interface SenderHistoryStore {
   /** The next batch of the oldest settled deliveries: at most limits.rows, and stops once limits.bytes is reached (at least one). */
-  nextBatch(selection: SenderHistorySelection, limits: BatchLimits): SenderHistoryBatch
-  /** Deletes those still settled, their attempts and the events left without a delivery. */
-  deleteIds(ids: readonly number[]): SenderPruned
+  nextBatch(selection: SenderHistorySelection, limits: BatchLimits): Promise<SenderHistoryBatch>
+  /** Deletes those still settled, their attempts and the events left without a delivery. Inside a transaction. */
+  deleteIds(ids: readonly number[]): Promise<SenderPruned>
   /** Deletes up to `limit` events stored before the wall time `before` that have no delivery (published to no subscription, or whose deliveries went). */
-  deleteOrphanEvents(before: number, limit: number): number
+  deleteOrphanEvents(before: number, limit: number): Promise<number>
   /** created_wall_at of the oldest settled delivery, null when there is none. */
-  oldestSettledAt(): number | null
-  settledCount(): number
-  maxId(): number
+  oldestSettledAt(): Promise<number | null>
+  settledCount(): Promise<number>
+  maxId(): Promise<number>
 }
 
 const SETTLED = "status IN ('succeeded', 'failed') AND next_attempt_at IS NULL AND in_flight = 0"
@@ -50,45 +52,35 @@ const CANDIDATE = `id,
      FROM attempts WHERE delivery_id = deliveries.id)
   + coalesce((SELECT length(payload) FROM events WHERE events.id = deliveries.event_id), 0) AS weight`
 
-export function createSenderHistoryStore(db: Database): SenderHistoryStore {
-  // Ages are wall ages (docs/time.md): created_wall_at < before walks deliveries_by_wall_age. A
-  // delivery on the wall clock also waits until it settled before then (updated_at); a simulated
-  // one's updated_at is on its simulation's clock, not comparable, and it settled long ago in wall time.
-  const byAge = db.prepare(
-    `SELECT ${CANDIDATE} FROM deliveries INDEXED BY deliveries_by_wall_age WHERE created_wall_at < @before
-       AND status IN ('succeeded', 'failed') AND (simulation_id IS NOT NULL OR updated_at < @before)
-       AND next_attempt_at IS NULL AND in_flight = 0 AND id <= @maxId ORDER BY created_wall_at, id LIMIT @limit`,
-  )
-  const stillSettled = db.prepare(`SELECT id FROM deliveries WHERE id IN (SELECT value FROM json_each(?)) AND ${SETTLED}`).pluck()
-  const clearRequestPointers = db.prepare(
-    'UPDATE requests SET attempt_id = NULL WHERE attempt_id IN (SELECT id FROM attempts WHERE delivery_id IN (SELECT value FROM json_each(?)))',
-  )
-  const deleteAttempts = db.prepare('DELETE FROM attempts WHERE delivery_id IN (SELECT value FROM json_each(?))')
-  const eventsOf = db.prepare('SELECT DISTINCT event_id FROM deliveries WHERE id IN (SELECT value FROM json_each(?))').pluck()
-  const deleteDeliveries = db.prepare('DELETE FROM deliveries WHERE id IN (SELECT value FROM json_each(?))')
-  const deleteLoneEvents = db.prepare(
-    'DELETE FROM events WHERE id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id)',
-  )
-  const deleteOrphans = db.prepare(
-    `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE stored_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id) ORDER BY stored_at LIMIT ?)`,
-  )
-  const oldest = db.prepare(`SELECT min(created_wall_at) FROM deliveries WHERE ${SETTLED}`).pluck()
-  const count = db.prepare(`SELECT count(*) FROM deliveries WHERE ${SETTLED}`).pluck()
-  const maxId = db.prepare('SELECT coalesce(max(id), 0) FROM deliveries').pluck()
+// Ages are wall ages (docs/time.md): created_wall_at < before walks deliveries_by_wall_age. A
+// delivery on the wall clock also waits until it settled before then (updated_at); a simulated
+// one's updated_at is on its simulation's clock, not comparable, and it settled long ago in wall time.
+const BY_AGE = `SELECT ${CANDIDATE} FROM deliveries INDEXED BY deliveries_by_wall_age WHERE created_wall_at < ?
+  AND status IN ('succeeded', 'failed') AND (simulation_id IS NOT NULL OR updated_at < ?)
+  AND next_attempt_at IS NULL AND in_flight = 0 AND id <= ? ORDER BY created_wall_at, id LIMIT ?`
+const DELETE_ORPHANS = `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE stored_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id) ORDER BY stored_at LIMIT ?)`
+const OLDEST = `SELECT min(created_wall_at) AS at FROM deliveries WHERE ${SETTLED}`
+const COUNT = `SELECT count(*) AS n FROM deliveries WHERE ${SETTLED}`
+const MAX_ID = 'SELECT coalesce(max(id), 0) AS id FROM deliveries'
 
-  // IMMEDIATE: the check that they are still settled and the deletes see the same store.
-  const remove = db.transaction((json: string): SenderPruned => {
-    const ids = JSON.stringify(stillSettled.all(json))
-    clearRequestPointers.run(ids)
-    const attempts = deleteAttempts.run(ids).changes
-    const events = JSON.stringify(eventsOf.all(ids))
-    const deliveries = deleteDeliveries.run(ids).changes
-    return { deliveries, attempts, events: deleteLoneEvents.run(events).changes }
-  })
+export function createSenderHistoryStore(engine: SqlEngine): SenderHistoryStore {
+  const bigintIds = inJsonArray(engine.kind, 'BIGINT')
+  // The deliveries still settled, locked on PostgreSQL until the batch commits: a sender that
+  // resends one meanwhile waits, then finds it gone (SQLite's IMMEDIATE transaction holds the
+  // whole file already; it has no FOR UPDATE).
+  const stillSettled = `SELECT id FROM deliveries WHERE id IN ${bigintIds} AND ${SETTLED}${engine.kind === 'postgres' ? ' FOR UPDATE' : ''}`
+  // The requests our attempts made, unlinked from them in rounds (history.ts, groupRounds: the
+  // counters see each unlinked arrival become received traffic in turn, on both engines).
+  const requestsOf = `SELECT id, endpoint_id, dedupe_key FROM requests WHERE attempt_id IN (SELECT id FROM attempts WHERE delivery_id IN ${bigintIds}) ORDER BY id`
+  const unlinkRequests = `UPDATE requests SET attempt_id = NULL WHERE id IN ${bigintIds}`
+  const deleteAttempts = `DELETE FROM attempts WHERE delivery_id IN ${bigintIds}`
+  const eventsOf = `SELECT DISTINCT event_id FROM deliveries WHERE id IN ${bigintIds}`
+  const deleteDeliveries = `DELETE FROM deliveries WHERE id IN ${bigintIds}`
+  const deleteLoneEvents = `DELETE FROM events WHERE id IN ${inJsonArray(engine.kind, 'TEXT')} AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id)`
 
   return {
-    nextBatch(selection, limits) {
-      const rows = byAge.all({ before: selection.before ?? Number.MAX_SAFE_INTEGER, maxId: selection.maxId ?? Number.MAX_SAFE_INTEGER, limit: limits.rows }) as CandidateRow[]
+    async nextBatch(selection, limits) {
+      const rows = await engine.all<CandidateRow>(BY_AGE, [selection.before ?? Number.MAX_SAFE_INTEGER, selection.before ?? Number.MAX_SAFE_INTEGER, selection.maxId ?? Number.MAX_SAFE_INTEGER, limits.rows])
       const batch: SenderHistoryBatch = { ids: [], bytes: 0 }
       for (const row of rows) {
         if (batch.ids.length > 0 && batch.bytes + row.weight > limits.bytes) break
@@ -97,10 +89,18 @@ export function createSenderHistoryStore(db: Database): SenderHistoryStore {
       }
       return batch
     },
-    deleteIds: (ids) => (ids.length === 0 ? { deliveries: 0, attempts: 0, events: 0 } : remove.immediate(JSON.stringify(ids))),
-    deleteOrphanEvents: (before, limit) => deleteOrphans.run(before, limit).changes,
-    oldestSettledAt: () => (oldest.get() as number | null) ?? null,
-    settledCount: () => count.get() as number,
-    maxId: () => maxId.get() as number,
+    async deleteIds(list) {
+      if (list.length === 0) return { deliveries: 0, attempts: 0, events: 0 }
+      const ids = JSON.stringify((await engine.all<{ id: number }>(stillSettled, [JSON.stringify(list)])).map((r) => r.id))
+      for (const round of groupRounds(await engine.all<GroupedRequest>(requestsOf, [ids]))) await engine.run(unlinkRequests, [JSON.stringify(round)])
+      const attempts = (await engine.run(deleteAttempts, [ids])).changes
+      const events = JSON.stringify((await engine.all<{ event_id: string }>(eventsOf, [ids])).map((r) => r.event_id))
+      const deliveries = (await engine.run(deleteDeliveries, [ids])).changes
+      return { deliveries, attempts, events: (await engine.run(deleteLoneEvents, [events])).changes }
+    },
+    deleteOrphanEvents: async (before, limit) => (await engine.run(DELETE_ORPHANS, [before, limit])).changes,
+    oldestSettledAt: async () => (await engine.get<{ at: number | null }>(OLDEST))?.at ?? null,
+    settledCount: async () => Number((await engine.get<{ n: number }>(COUNT))?.n ?? 0),
+    maxId: async () => Number((await engine.get<{ id: number }>(MAX_ID))?.id ?? 0),
   }
 }

@@ -55,8 +55,8 @@ describe('hookloop prune', () => {
     expect(saved.stdout).toMatch(/^Pruned \d+ requests? .* in \d+ batch(es)?\./)
     const engine = await createEngine({ dataDir: dir, receiver: { host: '127.0.0.1', port: 0 } })
     try {
-      expect(engine.retention.settings()).toEqual({ days: 7, maxMb: 1 })
-      expect(engine.retention.size().usedBytes).toBeLessThanOrEqual(1_000_000)
+      expect(await engine.retention.settings()).toEqual({ days: 7, maxMb: 1 })
+      expect((await engine.retention.size()).usedBytes).toBeLessThanOrEqual(1_000_000)
       // The endpoint's secret was not touched by a prune that never reads one.
       expect(engine.receiver.endpoints.list().find((e) => e.slug === 'a')!.secrets).toEqual(['whsec_kept-sealed-by-the-engine'])
     } finally {

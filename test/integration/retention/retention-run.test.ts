@@ -36,7 +36,7 @@ describe('retention after a scenario run', () => {
       expect(pruned).toMatchObject({ deleted: 0, deliveries: 0, attempts: 0, events: 0 })
       expect({ requests: count('requests'), deliveries: count('deliveries'), attempts: count('attempts'), events: count('events') }).toEqual(before)
       // The size view's "oldest" is the oldest row's wall time, not a simulated date.
-      expect(engine.retention.size().oldestAt).toBeGreaterThan(Date.now() - 86_400_000)
+      expect((await engine.retention.size()).oldestAt).toBeGreaterThan(Date.now() - 86_400_000)
     } finally {
       await engine.close()
     }

@@ -5,7 +5,7 @@
 // reads come from the counters, never from a pass over requests.
 import type { Database } from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { createCountReads, createHistoryStore, createSenderHistoryStore, createTimelineReads, openDatabase, schemaVersion } from '../../../electron/engine/store'
+import { createCountReads, createHistoryStore, createSenderHistoryStore, createSqliteEngine, createTimelineReads, openDatabase, schemaVersion } from '../../../electron/engine/store'
 import { timelineParts } from '../../../electron/engine/store/timeline-reads'
 import { useTempDir } from '../../support/use-temp-dir'
 import { storeWrittenAt } from './support'
@@ -42,7 +42,7 @@ function expectCountsTrue(db: Database): void {
 describe('migration 12: request_counts', () => {
   const temp = useTempDir()
 
-  it('counts what the store held, then keeps the counts true across connections, links, pruning and Clear history', () => {
+  it('counts what the store held, then keeps the counts true across connections, links, pruning and Clear history', async () => {
     const file = storeWrittenAt(temp.dir, 11, `
       INSERT INTO subscriptions (id, name, url, scheme, policy_json, created_at, updated_at) VALUES ('s', 'shop', 'http://127.0.0.1:9/', 'stripe', '{}', 1000, 1000);
       INSERT INTO events (id, event_type, payload, created_at) VALUES ('550e8400-e29b-41d4-a716-446655440000', 'charge.succeeded', X'7B7D', 1000);
@@ -80,19 +80,20 @@ describe('migration 12: request_counts', () => {
       expectCountsTrue(db)
 
       // Retention prunes the settled delivery: its attempt's requests are unlinked and become received traffic.
-      createSenderHistoryStore(db).deleteIds([7])
+      const sql = createSqliteEngine(db, { closeDatabase: false })
+      await sql.transaction((tx) => createSenderHistoryStore(tx).deleteIds([7]))
       expect(db.prepare('SELECT COUNT(*) FROM requests WHERE attempt_id IS NOT NULL').pluck().get()).toBe(0)
       expectCountsTrue(db)
 
       // Retention prunes the oldest requests in a batch: a group survives while one of its arrivals is left.
-      const history = createHistoryStore(db)
-      history.deleteIds([1, 2, 3])
+      const deleteRequests = (ids: number[]) => sql.transaction((tx) => createHistoryStore(tx).deleteIds(ids))
+      await deleteRequests([1, 2, 3])
       expectCountsTrue(db)
       expect(shown(db, 'ep_a').received).toBe(3) // evt_1 (the other process's arrival), evt_2, evt_own
 
       // Clear history: nothing left, nothing counted.
       const all = db.prepare('SELECT id FROM requests').pluck().all() as number[]
-      history.deleteIds(all)
+      await deleteRequests(all)
       expect(shown(db)).toEqual({ received: 0, requests: 0 })
       expectCountsTrue(db)
       insertRequest(other, 'ep_a', 'evt_1')

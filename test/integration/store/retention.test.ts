@@ -26,14 +26,14 @@ describe('retention', () => {
   afterEach(() => closeEngine(engine, clock, temp))
 
   it('starts with the defaults and keeps settings across a restart; bad ones are refused by name', async () => {
-    expect(engine.retention.settings()).toEqual(DEFAULT_RETENTION)
-    const saved = engine.retention.set({ days: 7, maxMb: null })
+    expect(await engine.retention.settings()).toEqual(DEFAULT_RETENTION)
+    const saved = await engine.retention.set({ days: 7, maxMb: null })
     expect(saved).toMatchObject({ days: 7, maxMb: null })
     expect((await saved.applied).deleted).toBe(0)
-    expect(() => engine.retention.set({ days: 0, maxMb: null })).toThrow(/retention days must be a whole number from 1/)
+    await expect(engine.retention.set({ days: 0, maxMb: null })).rejects.toThrow(/retention days must be a whole number from 1/)
     await engine.close()
     engine = await openEngine(temp.dir, clock, 'same')
-    expect(engine.retention.settings()).toEqual({ days: 7, maxMb: null })
+    expect(await engine.retention.settings()).toEqual({ days: 7, maxMb: null })
   })
 
   it('prunes by age on the wall clock (a virtual one here, moved by the test), and a first arrival can go without breaking dedupe', async () => {
@@ -87,7 +87,7 @@ describe('retention', () => {
     const big = JSON.stringify({ pad: 'x'.repeat(1_000_000) })
     for (let i = 0; i < 8; i++) await post(engine, 'b', big)
     await engine.quiesce()
-    engine.retention.size()
+    await engine.retention.size()
     const grown = statSync(engine.dataFile).size
     const ids = engine.receiver.requests.list({ limit: 20 }).map((r) => r.id).sort((x, y) => x - y)
     expect(ids).toHaveLength(8)

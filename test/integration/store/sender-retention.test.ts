@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { VirtualClock } from '../../../electron/engine/clock'
 import type { Engine } from '../../../electron/engine/engine'
+import { createSqliteEngine } from '../../../electron/engine/store'
 import { createSenderHistoryStore } from '../../../electron/engine/store/sender-history'
 import { closeEngine, virtualEngine, type TempDir } from '../../support/engine'
 
@@ -72,14 +73,15 @@ describe('retention of the sender history', () => {
     const id = await send(loop.id, { n: 1 })
     const attemptOf = () => engine.db.prepare('SELECT attempt_id FROM requests').pluck().all()
     expect(attemptOf()).toEqual([expect.any(Number)])
-    const store = createSenderHistoryStore(engine.db)
-    const batch = store.nextBatch({}, { rows: 10, bytes: 1_000_000 })
+    const sql = createSqliteEngine(engine.db, { closeDatabase: false })
+    const batch = await createSenderHistoryStore(sql).nextBatch({}, { rows: 10, bytes: 1_000_000 })
+    const deleteIds = (ids: number[]) => sql.transaction((tx) => createSenderHistoryStore(tx).deleteIds(ids))
     expect(batch.ids).toEqual([id])
     // Between the batch's selection and its delete the delivery is scheduled again: it stays.
     engine.db.prepare("UPDATE deliveries SET status = 'retrying', next_attempt_at = ? WHERE id = ?").run(clock.now() + DAY, id)
-    expect(store.deleteIds(batch.ids)).toEqual({ deliveries: 0, attempts: 0, events: 0 })
+    expect(await deleteIds(batch.ids)).toEqual({ deliveries: 0, attempts: 0, events: 0 })
     engine.db.prepare("UPDATE deliveries SET status = 'succeeded', next_attempt_at = NULL WHERE id = ?").run(id)
-    expect(store.deleteIds(batch.ids)).toEqual({ deliveries: 1, attempts: 1, events: 1 })
+    expect(await deleteIds(batch.ids)).toEqual({ deliveries: 1, attempts: 1, events: 1 })
     expect(attemptOf()).toEqual([null])
     expect(count('requests')).toBe(1)
   })
@@ -95,12 +97,12 @@ describe('retention of the sender history', () => {
       await response.arrayBuffer()
     }
     await engine.quiesce()
-    const used = engine.retention.size().usedBytes
+    const used = (await engine.retention.size()).usedBytes
     // A limit just under what is used: the oldest thing goes, the delivery (made just before the
     // request its attempt made), and with its 400 kB payload that is enough.
     const result = await engine.retention.prune({ maxBytes: used - 200_000 })
     expect(delivery(old)).toBeUndefined()
     expect(result).toMatchObject({ deliveries: 1, events: 1, deleted: 0 })
-    expect(engine.retention.size().usedBytes).toBeLessThanOrEqual(used - 200_000)
+    expect((await engine.retention.size()).usedBytes).toBeLessThanOrEqual(used - 200_000)
   })
 })
