@@ -75,7 +75,8 @@ const startsReceivedRow = (q: string, dialect: Dialect = 'sqlite') => `(CASE WHE
 const countIn = (dialect: Dialect = 'sqlite') => `INSERT INTO request_counts (endpoint_key, requests, received_rows) VALUES (COALESCE(NEW.endpoint_id, ''), 1, ${startsReceivedRow('NEW', dialect)})
     ON CONFLICT (endpoint_key) DO UPDATE SET requests = request_counts.requests + 1, received_rows = request_counts.received_rows + excluded.received_rows;`
 const countOut = (dialect: Dialect = 'sqlite') => `UPDATE request_counts SET requests = requests - 1, received_rows = received_rows - ${startsReceivedRow('OLD', dialect)} WHERE endpoint_key = COALESCE(OLD.endpoint_id, '');`
-const fillCounts = `INSERT INTO request_counts (endpoint_key, requests, received_rows)
+/** The counters as the requests stored now make them (a new table, or one made again: store-copy.ts). */
+export const REQUEST_COUNTS_FILL = `INSERT INTO request_counts (endpoint_key, requests, received_rows)
     SELECT COALESCE(r.endpoint_id, ''), COUNT(*),
            COUNT(DISTINCT CASE WHEN ${RECEIVED_REQUEST} THEN r.dedupe_key END) + SUM(CASE WHEN ${RECEIVED_REQUEST} AND r.dedupe_key IS NULL THEN 1 ELSE 0 END)
       FROM requests r GROUP BY 1;`
@@ -86,7 +87,7 @@ export const REQUEST_COUNTS_SQL = `
     requests      INTEGER NOT NULL DEFAULT 0,    -- captured requests
     received_rows INTEGER NOT NULL DEFAULT 0     -- timeline rows of received traffic
   ) WITHOUT ROWID;
-  ${fillCounts}
+  ${REQUEST_COUNTS_FILL}
   CREATE TRIGGER request_counts_insert AFTER INSERT ON requests BEGIN
     ${countIn()}
   END;
@@ -111,7 +112,7 @@ export const REQUEST_COUNTS_POSTGRES = `
     requests      BIGINT NOT NULL DEFAULT 0,
     received_rows BIGINT NOT NULL DEFAULT 0
   );
-  ${fillCounts}
+  ${REQUEST_COUNTS_FILL}
   CREATE FUNCTION request_counts_follow() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
     IF TG_OP IN ('DELETE', 'UPDATE') THEN

@@ -3,6 +3,7 @@
 // whose key the target already has is left alone, so a second copy copies nothing twice and an
 // interrupted one resumes. Signing secrets are opened with the source's data key and sealed again
 // with the target's. Both stores are at this Hookloop's schema (openStore migrates them).
+import { REQUEST_COUNTS_FILL } from './count-definitions'
 import type { SecretBox } from './secret-box'
 import type { SqlEngine } from './sql-engine'
 import { StoreError } from './store-error'
@@ -74,7 +75,20 @@ export async function copyStore(from: StoreSide, to: StoreSide, options: CopyOpt
     result.push(progress)
   }
   if (to.engine.kind === 'postgres') await advanceIdentities(to.engine)
+  if (result.some((copy) => copy.table === 'requests' && copy.copied > 0)) await countAgain(to.engine)
   return result
+}
+
+/**
+ * The request counters (count-definitions.ts) made again from the requests the target holds now.
+ * Their triggers fire per row; PostgreSQL runs a statement's AFTER ROW triggers once the whole
+ * statement is done, so a batch inserting two arrivals of one key counts as SQLite never would.
+ */
+async function countAgain(engine: SqlEngine): Promise<void> {
+  await engine.transaction(async (tx) => {
+    await tx.run('DELETE FROM request_counts')
+    await tx.exec(REQUEST_COUNTS_FILL)
+  })
 }
 
 /** Rows copied in with their ids: each table's id sequence moves past them, so new rows never collide. */

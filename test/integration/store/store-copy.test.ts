@@ -78,6 +78,20 @@ describe('copyStore', () => {
     const back = await openStore(parseStoreLocation(join(temp.dir, 'back')), quiet)
     await copyStore(team, back)
     expect(await rowsOf(back)).toEqual(before)
+    // The request counters (kept by triggers) say the same on all three.
+    const counts = (store: OpenedStore) => store.engine.all('SELECT endpoint_key, requests, received_rows FROM request_counts ORDER BY endpoint_key')
+    const counted = await counts(from)
+    expect(counted.length).toBeGreaterThan(0)
+    expect(await counts(team)).toEqual(counted)
+    expect(await counts(back)).toEqual(counted)
+    // In one batch, so both arrivals of a key are inserted by one statement.
+    const whole = await openStore(parseStoreLocation(await postgres.freshDatabase()), { ...quiet, postgresKey: { file: join(temp.dir, 'team.key') } })
+    try {
+      await copyStore(from, whole)
+      expect(await counts(whole)).toEqual(counted)
+    } finally {
+      await whole.engine.close()
+    }
     for (const store of [from, team, back]) await store.engine.close()
 
     // The folder made from the team store is a working data folder.
