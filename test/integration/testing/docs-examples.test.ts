@@ -20,8 +20,9 @@ interface DocBlock {
 
 function docBlocks(markdown: string): DocBlock[] {
   const blocks: DocBlock[] = []
-  const fence = /(?:<!-- example: (\S+) -->\n)?```[a-z]*\n([\s\S]*?)```\n/g
-  for (const match of markdown.matchAll(fence)) blocks.push({ file: match[1] ?? null, text: match[2]! })
+  const fence = /(?:<!-- example: (\S+) -->\n)?```([a-z]*)\n([\s\S]*?)```\n/g
+  // Shell blocks are commands to type (installing Hookloop), not files of the example projects.
+  for (const match of markdown.matchAll(fence)) if (match[2] !== 'sh') blocks.push({ file: match[1] ?? null, text: match[3]! })
   return blocks
 }
 
