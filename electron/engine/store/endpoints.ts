@@ -9,7 +9,7 @@ import { badRowsOf, parseJsonAs, readField, stringArray, withoutBadRows, type Ba
 import { prepareWrite, type StoreTable } from './changes'
 import type { KeyedStatements } from './keyed-statements'
 
-interface EndpointDbRow {
+export interface EndpointDbRow {
   id: string
   slug: string
   name: string
@@ -75,7 +75,7 @@ function endpointConfig(value: unknown): EndpointConfig {
 
 // Each field read through readField: a row that does not parse names itself (bad-row.ts). A
 // secret sealed with another key is the whole store's problem (secrets_locked), not this row's.
-function fromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
+export function endpointFromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
   const row = { table: 'endpoints' as const, id: r.id, label: r.slug }
   const config = readField(row, 'config_json', 'an endpoint\'s settings (toleranceSeconds, custom, forwardTo)', () => parseJsonAs(r.config_json, endpointConfig))
   const opened = box.open(r.secrets_json)
@@ -99,6 +99,13 @@ function fromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
   return endpoint
 }
 
+const fromRow = endpointFromRow
+
+/** The reads of endpoints, also run through SqlEngine (store/detail-reads.ts). */
+export const ENDPOINT_BY_ID_SQL = 'SELECT * FROM endpoints WHERE id = ?'
+export const ENDPOINT_BY_SLUG_SQL = 'SELECT * FROM endpoints WHERE slug = ?'
+export const ENDPOINTS_SQL = 'SELECT * FROM endpoints ORDER BY created_at, slug'
+
 export function createEndpointStore(db: Database): EndpointStore {
   const write = (sql: string, tables: StoreTable[] = ['endpoints']) => prepareWrite(db, tables, sql)
   const box = secretBoxOf(db)
@@ -112,9 +119,9 @@ export function createEndpointStore(db: Database): EndpointStore {
        dedupe_window_ms = @dedupe_window_ms, body_limit = @body_limit, config_json = @config_json WHERE id = @id`,
   )
   const remove = write('DELETE FROM endpoints WHERE id = ?', ['endpoints', 'rules']) // rules: ON DELETE CASCADE
-  const selectById = db.prepare('SELECT * FROM endpoints WHERE id = ?')
-  const selectBySlug = db.prepare('SELECT * FROM endpoints WHERE slug = ?')
-  const selectAll = db.prepare('SELECT * FROM endpoints ORDER BY created_at, slug')
+  const selectById = db.prepare(ENDPOINT_BY_ID_SQL)
+  const selectBySlug = db.prepare(ENDPOINT_BY_SLUG_SQL)
+  const selectAll = db.prepare(ENDPOINTS_SQL)
   // One statement per field a repair may reset: the column is never spliced into SQL from a value.
   const resets: Record<string, ReturnType<typeof write>> = {
     config_json: write('UPDATE endpoints SET config_json = ? WHERE id = ?'),

@@ -16,7 +16,7 @@ export interface StoredRule {
   revision: number
 }
 
-interface RuleDbRow {
+export interface RuleDbRow {
   id: string
   endpoint_id: string | null
   position: number
@@ -52,12 +52,19 @@ export interface RuleStore {
 
 // A definition is checked as it was when it was built (parseRule): one that no longer parses names
 // itself (bad-row.ts) and the lists set it aside.
-function fromRow(r: RuleDbRow): StoredRule {
+export function ruleFromRow(r: RuleDbRow): StoredRule {
   const label = r.endpoint_id === null ? 'every endpoint' : `/h/${r.endpoint_slug ?? r.endpoint_id}`
   const rule = readField({ table: 'rules', id: r.id, label }, 'definition_json', 'a rule (matchers and steps, or a sequence)', () => parseJsonAs(r.definition_json, (v) => parseRule(v)))
   rule.enabled = r.enabled === 1
   return { id: r.id, endpointId: r.endpoint_id, position: r.position, enabled: r.enabled === 1, rule, createdAt: r.created_at, revision: r.revision }
 }
+
+const fromRow = ruleFromRow
+
+const RULE_COLUMNS = 'rules.*, (SELECT slug FROM endpoints WHERE endpoints.id = rules.endpoint_id) AS endpoint_slug'
+/** The reads of rules, also run through SqlEngine (store/detail-reads.ts). */
+export const RULE_BY_ID_SQL = `SELECT ${RULE_COLUMNS} FROM rules WHERE id = ?`
+export const RULES_SQL = `SELECT ${RULE_COLUMNS} FROM rules ORDER BY endpoint_id, position, created_at`
 
 export function createRuleStore(db: Database): RuleStore {
   const write = (sql: string) => prepareWrite(db, 'rules', sql)
@@ -69,10 +76,9 @@ export function createRuleStore(db: Database): RuleStore {
   const updatePosition = write('UPDATE rules SET position = ? WHERE id = ?')
   const remove = write('DELETE FROM rules WHERE id = ?')
   const removeFor = write('DELETE FROM rules WHERE endpoint_id IS ?')
-  const columns = 'rules.*, (SELECT slug FROM endpoints WHERE endpoints.id = rules.endpoint_id) AS endpoint_slug'
-  const selectById = db.prepare(`SELECT ${columns} FROM rules WHERE id = ?`)
-  const selectAll = db.prepare(`SELECT ${columns} FROM rules ORDER BY endpoint_id, position, created_at`)
-  const selectFor = db.prepare(`SELECT ${columns} FROM rules WHERE endpoint_id IS ? ORDER BY position, created_at`)
+  const selectById = db.prepare(RULE_BY_ID_SQL)
+  const selectAll = db.prepare(RULES_SQL)
+  const selectFor = db.prepare(`SELECT ${RULE_COLUMNS} FROM rules WHERE endpoint_id IS ? ORDER BY position, created_at`)
 
   const listFor = (endpointId: string | null) => withoutBadRows(selectFor.all(endpointId) as RuleDbRow[], fromRow)
   const move = db.transaction((id: string, position: number): boolean => {

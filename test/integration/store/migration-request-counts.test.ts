@@ -9,6 +9,7 @@ import { createCountReads, createHistoryStore, createSenderHistoryStore, createT
 import { timelineParts } from '../../../electron/engine/store/timeline-reads'
 import { useTempDir } from '../../support/use-temp-dir'
 import { storeWrittenAt } from './support'
+import { createSqliteEngine } from '../../../electron/engine/store'
 
 const insertRequest = (db: Database, endpointId: string | null, key: string | null, attemptId: number | null = null): number =>
   Number(
@@ -28,21 +29,21 @@ function direct(db: Database, endpointId?: string): { received: number; requests
 }
 
 /** What the UI is told: the timeline's total of received rows (all, and per endpoint) and the top bar's requests. */
-function shown(db: Database, endpointId?: string): { received: number; requests: number } {
-  const timeline = createTimelineReads(db)
-  const received = timeline.refs({ status: ['received'], ...(endpointId === undefined ? {} : { endpointId }) }, 0).total
+async function shown(db: Database, endpointId?: string): Promise<{ received: number; requests: number }> {
+  const timeline = createTimelineReads(createSqliteEngine(db, { closeDatabase: false }))
+  const received = (await timeline.refs({ status: ['received'], ...(endpointId === undefined ? {} : { endpointId }) }, 0)).total
   const requests = endpointId === undefined ? createCountReads(db).capturedRequests() : direct(db, endpointId).requests
   return { received, requests }
 }
 
-function expectCountsTrue(db: Database): void {
-  for (const endpoint of [undefined, 'ep_a', 'ep_b']) expect(shown(db, endpoint), endpoint ?? 'all').toEqual(direct(db, endpoint))
+async function expectCountsTrue(db: Database): Promise<void> {
+  for (const endpoint of [undefined, 'ep_a', 'ep_b']) expect(await shown(db, endpoint), endpoint ?? 'all').toEqual(direct(db, endpoint))
 }
 
 describe('migration 12: request_counts', () => {
   const temp = useTempDir()
 
-  it('counts what the store held, then keeps the counts true across connections, links, pruning and Clear history', () => {
+  it('counts what the store held, then keeps the counts true across connections, links, pruning and Clear history', async () => {
     const file = storeWrittenAt(temp.dir, 11, `
       INSERT INTO subscriptions (id, name, url, scheme, policy_json, created_at, updated_at) VALUES ('s', 'shop', 'http://127.0.0.1:9/', 'stripe', '{}', 1000, 1000);
       INSERT INTO events (id, event_type, payload, created_at) VALUES ('550e8400-e29b-41d4-a716-446655440000', 'charge.succeeded', X'7B7D', 1000);
@@ -62,48 +63,48 @@ describe('migration 12: request_counts', () => {
     try {
       expect(schemaVersion(db)).toBeGreaterThanOrEqual(12)
       // evt_1 and the keyless one at ep_a, evt_1 at ep_b, the keyless one at no endpoint; #6 is an attempt's own.
-      expect(shown(db)).toEqual({ received: 4, requests: 6 })
-      expectCountsTrue(db)
+      expect(await shown(db)).toEqual({ received: 4, requests: 6 })
+      await expectCountsTrue(db)
 
       // Another process on the folder writes: an arrival of a known key, a new key, a keyless one.
       insertRequest(other, 'ep_a', 'evt_1')
       insertRequest(other, 'ep_a', 'evt_2')
       insertRequest(other, 'ep_b', null)
-      expect(shown(db)).toEqual({ received: 6, requests: 9 })
-      expectCountsTrue(db)
+      expect(await shown(db)).toEqual({ received: 6, requests: 9 })
+      await expectCountsTrue(db)
 
       // A request linked to an attempt leaves the received rows (ep_b's only evt_1); an arrival
       // linked when written never enters them.
       other.prepare('UPDATE requests SET attempt_id = 1 WHERE id = 4').run()
       insertRequest(db, 'ep_b', 'evt_own_too', 1)
-      expect(shown(db).received).toBe(5)
-      expectCountsTrue(db)
+      expect((await shown(db)).received).toBe(5)
+      await expectCountsTrue(db)
 
       // Retention prunes the settled delivery: its attempt's requests are unlinked and become received traffic.
       createSenderHistoryStore(db).deleteIds([7])
       expect(db.prepare('SELECT COUNT(*) FROM requests WHERE attempt_id IS NOT NULL').pluck().get()).toBe(0)
-      expectCountsTrue(db)
+      await expectCountsTrue(db)
 
       // Retention prunes the oldest requests in a batch: a group survives while one of its arrivals is left.
       const history = createHistoryStore(db)
       history.deleteIds([1, 2, 3])
-      expectCountsTrue(db)
-      expect(shown(db, 'ep_a').received).toBe(3) // evt_1 (the other process's arrival), evt_2, evt_own
+      await expectCountsTrue(db)
+      expect((await shown(db, 'ep_a')).received).toBe(3) // evt_1 (the other process's arrival), evt_2, evt_own
 
       // Clear history: nothing left, nothing counted.
       const all = db.prepare('SELECT id FROM requests').pluck().all() as number[]
       history.deleteIds(all)
-      expect(shown(db)).toEqual({ received: 0, requests: 0 })
-      expectCountsTrue(db)
+      expect(await shown(db)).toEqual({ received: 0, requests: 0 })
+      await expectCountsTrue(db)
       insertRequest(other, 'ep_a', 'evt_1')
-      expect(shown(db)).toEqual({ received: 1, requests: 1 })
+      expect(await shown(db)).toEqual({ received: 1, requests: 1 })
     } finally {
       other.close()
       db.close()
     }
   })
 
-  it('reads the received rows and the captured requests from the counters, not from requests', () => {
+  it('reads the received rows and the captured requests from the counters, not from requests', async () => {
     const db = openDatabase({ file: ':memory:' })
     try {
       const plan = (sql: string, params: unknown[]) =>
