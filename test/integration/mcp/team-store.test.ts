@@ -12,6 +12,7 @@ import { createVirtualClock } from '../../../electron/engine/clock'
 import { createDetailViews, createTimelineViews, type DetailViews, type TimelineViews } from '../../../electron/engine/host'
 import { copyStore, openStore, parseStoreLocation, type OpenedStore } from '../../../electron/engine/store'
 import { openEngine } from '../../support/engine'
+import { startApp } from '../../support/forward-apps'
 import { makeTempDir } from '../../support/temp-dir'
 import { usePostgres } from '../../support/use-postgres'
 import { startMcp, type McpSession } from './support'
@@ -39,9 +40,13 @@ const viewsOver = (store: OpenedStore) => ({
 beforeAll(async () => {
   const clock = createVirtualClock({ start: Date.UTC(2026, 0, 1) })
   const engine = await openEngine(dataDir, clock)
+  // Your app behind a forwarding endpoint: each request there gets a leg to it.
+  const app = await startApp((_req, res) => res.writeHead(202).end('ok'))
   try {
     engine.putEndpoint({ slug: 'orders', name: 'Orders', scheme: null, secrets: [], dedupe: 'stripe', rules: [{ preset: 'fail-first', n: 2 }] })
     engine.putEndpoint({ slug: 'plain', name: 'Plain', scheme: null, secrets: [], dedupe: null })
+    engine.putEndpoint({ slug: 'small', name: 'Small', scheme: null, secrets: [], dedupe: null, body_limit: 16 })
+    engine.putEndpoint({ slug: 'app', name: 'App', scheme: null, secrets: [], dedupe: null, forward_to: [`${app.url}/hooks`] })
     const subscription = engine.putSubscription({ name: 'orders', target: { endpoint: 'orders' }, scheme: 'stripe', secrets: ['whsec_dGVhbSBzdG9yZSB0ZXN0IHNlY3JldA'], policy: 'stripe' })
     await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'invoice.paid', payload: { id: 'evt_team_paid', object: 'event', type: 'invoice.paid' } })
     await engine.sender.settled()
@@ -53,6 +58,12 @@ beforeAll(async () => {
     await post('orders', JSON.stringify({ id: 'evt_team_other', object: 'event', type: 'customer.created' }))
     await post('plain', JSON.stringify({ event_type: 'ping', note: 'café ørsted' }))
     await post('plain', 'not json at all')
+    // Bytes that are not UTF-8 (and a NUL): PostgreSQL cannot read them as text, SQLite can; neither fails the page.
+    await (await fetch(engine.receiver.endpointUrl('plain'), { method: 'POST', body: Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x7b]) })).arrayBuffer()
+    // Refused by the receiver: past the endpoint's body limit.
+    await post('small', JSON.stringify({ event_type: 'too.big', padding: 'x'.repeat(64) }))
+    // Forwarded to the app: a leg under its mark.
+    await post('app', JSON.stringify({ event_type: 'forwarded' }))
     // Refused by the receiver itself: no such endpoint.
     await (await fetch(`${engine.receiver.url}/h/nowhere`, { method: 'POST', body: '{}' })).arrayBuffer()
     await engine.quiesce()
@@ -60,6 +71,7 @@ beforeAll(async () => {
   } finally {
     await engine.close()
     clock.dispose()
+    await app.close()
   }
   const folder = await openStore(parseStoreLocation(dataDir), quiet)
   stores.push(folder)
@@ -106,6 +118,9 @@ describe('the host views on both store engines', () => {
     expect(rows.find((r) => r.kind === 'delivery')?.marks.length).toBe(3) // two faults, then the answer
     expect(rows.find((r) => r.eventId === 'evt_team_charge')?.duplicates).toBe(1)
     expect(rows.some((r) => r.eventType === 'ping')).toBe(true)
+    expect(rows.find((r) => r.eventType === 'forwarded')?.marks[0]?.app).toBeDefined()
+    const smallId = (await views.sqlite.details.endpointViews()).find((e) => e.slug === 'small')?.id
+    expect(rows.find((r) => r.endpointId === smallId)?.lastStatusCode).toBe(413)
     for (const row of rows) {
       if (row.deliveryId !== null) expect(await views.postgres.details.deliveryDetail(row.deliveryId)).toEqual(await views.sqlite.details.deliveryDetail(row.deliveryId))
       for (const mark of row.kind === 'received' ? row.marks : []) {
@@ -137,7 +152,7 @@ describe('hookloop mcp --store on a team PostgreSQL', () => {
     return session
   }
 
-  it('answers list_rows and show_request as from the data folder it was copied from', async () => {
+  it('answers list_rows, show_request, explain_signature, show_delivery and list_endpoints as from the data folder it was copied from', async () => {
     const [folder, team] = [await mcp(dataDir), await mcp(teamUrl)]
     // The rows; the totals from the counters are the test above's.
     for (const args of [{}, { endpoint: 'orders' }, { status: 'received' }, { search: 'evt_team' }]) {
@@ -147,7 +162,18 @@ describe('hookloop mcp --store on a team PostgreSQL', () => {
     const { rows } = await folder.json<{ rows: { requestIds?: number[] }[] }>('list_rows', { status: 'received' })
     const ids = rows.flatMap((r) => r.requestIds ?? [])
     expect(ids.length).toBeGreaterThan(2)
-    for (const id of ids) expect(await team.json('show_request', { id })).toEqual(await folder.json('show_request', { id }))
+    for (const id of ids) {
+      expect(await team.json('show_request', { id })).toEqual(await folder.json('show_request', { id }))
+      expect(await team.call('explain_signature', { requestId: id })).toEqual(await folder.call('explain_signature', { requestId: id }))
+    }
+    const delivered = (await folder.json<{ rows: { deliveryId?: number }[] }>('list_rows', { status: ['succeeded', 'failed', 'retrying', 'pending'] })).rows
+    expect(delivered.length).toBeGreaterThan(0)
+    for (const { deliveryId } of delivered) expect(await team.json('show_delivery', { id: deliveryId })).toEqual(await folder.json('show_delivery', { id: deliveryId }))
+    // The same endpoints and rules; only where the store is differs.
+    const { dataDir: teamWhere, ...teamEndpoints } = await team.json<{ dataDir: string }>('list_endpoints')
+    const { dataDir: folderWhere, ...folderEndpoints } = await folder.json<{ dataDir: string }>('list_endpoints')
+    expect(teamEndpoints).toEqual(folderEndpoints)
+    expect([teamWhere, folderWhere]).toEqual([expect.stringMatching(/^postgres:\/\//), dataDir])
     expect(team.stderr).toContain('serving postgres://')
   })
 
