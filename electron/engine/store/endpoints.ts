@@ -73,6 +73,12 @@ function endpointConfig(value: unknown): EndpointConfig {
   return { toleranceSeconds: (tolerance as number | null | undefined) ?? null, custom, ...(forwardTo ? { forwardTo } : {}) }
 }
 
+/** Every endpoint, in the order the lists show them (the engine's list() and an export's read). */
+export const ENDPOINTS_SQL = 'SELECT * FROM endpoints ORDER BY created_at, slug'
+/** One endpoint by id or by slug (the engine's get() and the inspector's read, store/detail-reads.ts). */
+export const ENDPOINT_BY_ID_SQL = 'SELECT * FROM endpoints WHERE id = ?'
+export const ENDPOINT_BY_SLUG_SQL = 'SELECT * FROM endpoints WHERE slug = ?'
+
 // Each field read through readField: a row that does not parse names itself (bad-row.ts). A
 // secret sealed with another key is the whole store's problem (secrets_locked), not this row's.
 export function endpointFromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
@@ -99,17 +105,10 @@ export function endpointFromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
   return endpoint
 }
 
-const fromRow = endpointFromRow
-
-/** The reads of endpoints, also run through SqlEngine (store/detail-reads.ts). */
-export const ENDPOINT_BY_ID_SQL = 'SELECT * FROM endpoints WHERE id = ?'
-export const ENDPOINT_BY_SLUG_SQL = 'SELECT * FROM endpoints WHERE slug = ?'
-export const ENDPOINTS_SQL = 'SELECT * FROM endpoints ORDER BY created_at, slug'
-
 export function createEndpointStore(db: Database): EndpointStore {
   const write = (sql: string, tables: StoreTable[] = ['endpoints']) => prepareWrite(db, tables, sql)
   const box = secretBoxOf(db)
-  const read = (row: EndpointDbRow | undefined) => row && fromRow(row, box)
+  const read = (row: EndpointDbRow | undefined) => row && endpointFromRow(row, box)
   const insert = write(
     `INSERT INTO endpoints (id, slug, name, scheme, secrets_json, dedupe_json, dedupe_window_ms, body_limit, config_json, created_at)
      VALUES (@id, @slug, @name, @scheme, @secrets_json, @dedupe_json, @dedupe_window_ms, @body_limit, @config_json, @created_at)`,
@@ -136,8 +135,8 @@ export function createEndpointStore(db: Database): EndpointStore {
     get: (id) => read(selectById.get(id) as EndpointDbRow | undefined),
     getBySlug: (slug) => read(selectBySlug.get(slug) as EndpointDbRow | undefined),
     // A row that does not parse is set aside: the rest answer (the doctor names it).
-    list: () => withoutBadRows(selectAll.all() as EndpointDbRow[], (row) => fromRow(row, box)),
-    setAside: () => badRowsOf(selectAll.all() as EndpointDbRow[], (row) => fromRow(row, box)),
+    list: () => withoutBadRows(selectAll.all() as EndpointDbRow[], (row) => endpointFromRow(row, box)),
+    setAside: () => badRowsOf(selectAll.all() as EndpointDbRow[], (row) => endpointFromRow(row, box)),
     repair(bad) {
       const reset = RESETS[bad.field]
       const statement = resets[bad.field]

@@ -50,6 +50,17 @@ export interface RuleStore {
   repair(bad: BadRow): string
 }
 
+const RULE_COLUMNS = 'rules.*, (SELECT slug FROM endpoints WHERE endpoints.id = rules.endpoint_id) AS endpoint_slug'
+
+/**
+ * Every rule, in endpoint then position order (id last, so that the order is the same on either
+ * engine whatever ties). An export reads them all at once and groups them by endpoint: one
+ * statement, and no `endpoint_id IS ?`, which PostgreSQL spells otherwise.
+ */
+export const RULES_SQL = `SELECT ${RULE_COLUMNS} FROM rules ORDER BY endpoint_id, position, created_at, id`
+/** One rule (the engine's get() and the inspector's read, store/detail-reads.ts). */
+export const RULE_BY_ID_SQL = `SELECT ${RULE_COLUMNS} FROM rules WHERE id = ?`
+
 // A definition is checked as it was when it was built (parseRule): one that no longer parses names
 // itself (bad-row.ts) and the lists set it aside.
 export function ruleFromRow(r: RuleDbRow): StoredRule {
@@ -58,13 +69,6 @@ export function ruleFromRow(r: RuleDbRow): StoredRule {
   rule.enabled = r.enabled === 1
   return { id: r.id, endpointId: r.endpoint_id, position: r.position, enabled: r.enabled === 1, rule, createdAt: r.created_at, revision: r.revision }
 }
-
-const fromRow = ruleFromRow
-
-const RULE_COLUMNS = 'rules.*, (SELECT slug FROM endpoints WHERE endpoints.id = rules.endpoint_id) AS endpoint_slug'
-/** The reads of rules, also run through SqlEngine (store/detail-reads.ts). */
-export const RULE_BY_ID_SQL = `SELECT ${RULE_COLUMNS} FROM rules WHERE id = ?`
-export const RULES_SQL = `SELECT ${RULE_COLUMNS} FROM rules ORDER BY endpoint_id, position, created_at`
 
 export function createRuleStore(db: Database): RuleStore {
   const write = (sql: string) => prepareWrite(db, 'rules', sql)
@@ -80,7 +84,7 @@ export function createRuleStore(db: Database): RuleStore {
   const selectAll = db.prepare(RULES_SQL)
   const selectFor = db.prepare(`SELECT ${RULE_COLUMNS} FROM rules WHERE endpoint_id IS ? ORDER BY position, created_at`)
 
-  const listFor = (endpointId: string | null) => withoutBadRows(selectFor.all(endpointId) as RuleDbRow[], fromRow)
+  const listFor = (endpointId: string | null) => withoutBadRows(selectFor.all(endpointId) as RuleDbRow[], ruleFromRow)
   const move = db.transaction((id: string, position: number): boolean => {
     const row = selectById.get(id) as RuleDbRow | undefined
     if (!row) return false
@@ -106,13 +110,13 @@ export function createRuleStore(db: Database): RuleStore {
     delete: (id) => remove.run(id).changes > 0,
     get: (id) => {
       const row = selectById.get(id) as RuleDbRow | undefined
-      return row && fromRow(row)
+      return row && ruleFromRow(row)
     },
-    list: () => withoutBadRows(selectAll.all() as RuleDbRow[], fromRow),
+    list: () => withoutBadRows(selectAll.all() as RuleDbRow[], ruleFromRow),
     listFor,
     move: (id, position) => move(id, position),
     deleteFor: (endpointId) => removeFor.run(endpointId).changes,
-    setAside: () => badRowsOf(selectAll.all() as RuleDbRow[], fromRow),
+    setAside: () => badRowsOf(selectAll.all() as RuleDbRow[], ruleFromRow),
     repair(bad) {
       if (remove.run(bad.id).changes === 0) throw new Error(`rules: no row ${bad.id} to remove`)
       return 'removed the rule (a rule has no default to reset to; add it again from the Endpoints page or a scenario)'
