@@ -13,6 +13,7 @@ import { createDetailViews, createTimelineViews, type DetailViews, type Timeline
 import { copyStore, openStore, parseStoreLocation, type OpenedStore } from '../../../electron/engine/store'
 import { openEngine } from '../../support/engine'
 import { startApp } from '../../support/forward-apps'
+import { runCli } from '../../support/run-cli'
 import { makeTempDir } from '../../support/temp-dir'
 import { usePostgres } from '../../support/use-postgres'
 import { startMcp, type McpSession } from './support'
@@ -190,5 +191,16 @@ describe('hookloop mcp --store on a team PostgreSQL', () => {
     expect(added.text).toMatch(/^add_fault_rule: add_fault_rule changes a team's store only through `hookloop serve`/)
     const endpoints = await team.json<{ endpoints: { slug: string; rules: unknown[] }[] }>('list_endpoints')
     expect(endpoints.endpoints.find((e) => e.slug === 'orders')?.rules).toHaveLength(1)
+  })
+
+  it('without the team’s data key: one line on stderr saying how to give it, exit 1, nothing on stdout', async () => {
+    const env = { ...process.env }
+    delete env.HOOKLOOP_SECRET_KEY_FILE
+    delete env.HOOKLOOP_SECRET_KEY
+    const run = await runCli(['mcp', '--store', teamUrl], { env })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toMatch(/^hookloop mcp: cannot open postgres:\/\/[^\n]*: a PostgreSQL store needs the data key [^\n]*HOOKLOOP_SECRET_KEY_FILE[^\n]*\n$/)
+    expect(run.stderr).not.toContain(new URL(teamUrl).password || '\u0000')
   })
 })
