@@ -85,6 +85,7 @@ export function createTimelineViews(engine: SqlEngine) {
 
   async function buildReceivedRows(groups: readonly GroupKey[]): Promise<(Built | null)[]> {
     const requestsOf = await reads.requestsOfGroups(groups)
+    const eventTypes = await reads.eventTypesOf(requestsOf.flatMap((requests) => (requests[0] ? [requests[0].id] : [])))
     return Promise.all(
       groups.map(async (group, index) => {
         const requests = requestsOf[index] as TimelineRequestRow[]
@@ -94,7 +95,7 @@ export function createTimelineViews(engine: SqlEngine) {
           requests.length < GROUP_MARKS_LIMIT
             ? { arrivals: requests.length, duplicates: requests.reduce((sum, r) => sum + r.duplicate_arrival, 0) }
             : await reads.groupCounts(group)
-        return builtReceived(group, requests, counted)
+        return builtReceived(group, requests, eventTypes.get((requests[0] as TimelineRequestRow).id) ?? null, counted)
       }),
     )
   }
@@ -186,7 +187,7 @@ function builtDelivery(d: TimelineDeliveryRow, attempts: readonly TimelineAttemp
   return { row, requests }
 }
 
-function builtReceived(group: GroupKey, requests: readonly TimelineRequestRow[], counted: ArrivalCounts): Built {
+function builtReceived(group: GroupKey, requests: readonly TimelineRequestRow[], eventType: string | null, counted: ArrivalCounts): Built {
   const first = requests[0] as TimelineRequestRow
   const last = requests[requests.length - 1] as TimelineRequestRow
   const firstHandshake = answeredHandshake(first.fault_json)
@@ -196,7 +197,7 @@ function builtReceived(group: GroupKey, requests: readonly TimelineRequestRow[],
     deliveryId: null,
     eventId: first.dedupe_key ?? `request #${first.id}`,
     consumerEventId: null,
-    eventType: first.event_type || (firstHandshake ? handshakeEventType(firstHandshake) : ''),
+    eventType: eventType || (firstHandshake ? handshakeEventType(firstHandshake) : ''),
     status: 'received',
     subscriptionId: null,
     endpointId: group.endpointId,

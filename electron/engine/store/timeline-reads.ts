@@ -41,11 +41,11 @@ export interface TimelineLegRow {
   latency_ms: number | null
 }
 
-/** A receive-only request, with the event type read from its JSON body when it names one. */
+/** A receive-only request (its body's event type is read apart: `eventTypesOf`). */
 export type TimelineRequestRow = Pick<
   RequestRow,
   'id' | 'endpoint_id' | 'received_at' | 'response_status' | 'response_ms' | 'fault_json' | 'dedupe_key' | keyof Verdict
-> & { event_type: string | null; duplicate_arrival: number }
+> & { duplicate_arrival: number }
 
 /** Where a request belongs: its attempt's delivery (when it is that attempt's own request), or the dedupe group `key` at its endpoint. */
 export type RequestPlaceRow = Pick<RequestRow, 'endpoint_id' | 'attempt_id'> & { key: string; delivery_id: number | null }
@@ -94,7 +94,10 @@ export function createTimelineReads(engine: SqlEngine) {
        FROM attempts a LEFT JOIN requests r ON ${ATTEMPT_REQUEST}
       WHERE a.delivery_id IN (${ids}) ORDER BY a.delivery_id, a.n`
   const GROUP_COLUMNS = `id, endpoint_id, received_at, response_status, response_ms, fault_json, verify_valid, verify_reason, verify_json,
-            dedupe_key, duplicate_number, ${bodyEventType(kind, 'body')} AS event_type, ${flag(DUPLICATE_ARRIVAL)} AS duplicate_arrival`
+            dedupe_key, duplicate_number, ${flag(DUPLICATE_ARRIVAL)} AS duplicate_arrival`
+  // A row names the event type of its first request only: read for those alone, never for every
+  // request of a group (a body is read whole to find it).
+  const EVENT_TYPES = `SELECT id, ${bodyEventType(kind, 'body')} AS event_type FROM requests WHERE id IN (${ids})`
   // A group's key is its dedupe key, or 'request:<id>' for a request without one: two reads, so
   // each walks one index (a COALESCE over both would read every request of the endpoint). Keyed
   // groups: one bounded read each (requests_by_dedupe_key), joined in one statement; keyless ones:
@@ -170,6 +173,9 @@ export function createTimelineReads(engine: SqlEngine) {
     attemptsOf: async (deliveryIds: readonly number[]) => (deliveryIds.length === 0 ? [] : engine.all<TimelineAttemptRow>(ATTEMPTS, [list(deliveryIds)])),
     simulations: async (simulationIds: readonly string[]) => (simulationIds.length === 0 ? [] : engine.all<SimulationRow>(SIMULATIONS, [list(simulationIds)])),
     requestsOfGroups,
+    /** The event type each request's JSON body names (event_type, type or event), by request id; absent or null when it names none. */
+    eventTypesOf: async (requestIds: readonly number[]): Promise<Map<number, string | null>> =>
+      new Map(requestIds.length === 0 ? [] : (await engine.all<{ id: number; event_type: string | null }>(EVENT_TYPES, [list(requestIds)])).map((row) => [row.id, row.event_type])),
     /** Where each of these requests belongs (absent ids are left out). */
     placesOfRequests: async (requestIds: readonly number[]) => (requestIds.length === 0 ? [] : engine.all<RequestPlaceRow & { id: number }>(PLACES, [list(requestIds)])),
     /** The forward legs of these requests, one summary each (requests never forwarded are absent). */
