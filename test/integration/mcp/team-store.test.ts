@@ -62,6 +62,21 @@ describe('hookloop mcp --store on a team PostgreSQL', () => {
     expect(team.stderr).toContain('serving postgres://')
   })
 
+  it('reads the store HOOKLOOP_STORE names when no flag does', async () => {
+    process.env.HOOKLOOP_SECRET_KEY_FILE = keyFile
+    process.env.HOOKLOOP_STORE = teamUrl
+    let session: McpSession
+    try {
+      session = await startMcp([])
+    } finally {
+      delete process.env.HOOKLOOP_STORE
+    }
+    sessions.push(session)
+    const folder = await mcp(dataDir)
+    expect(session.stderr).toMatch(/serving postgres:\/\//)
+    expect((await session.json<{ rows: unknown[] }>('list_rows')).rows).toEqual((await folder.json<{ rows: unknown[] }>('list_rows')).rows)
+  })
+
   it('refuses to change the team’s rules, saying they change through hookloop serve', async () => {
     const team = await mcp(teamUrl).then(async (s) => {
       await s.close()
