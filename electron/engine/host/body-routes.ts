@@ -49,7 +49,7 @@ export function createStagedBodies(now: () => number = Date.now): StagedBodies {
 export interface BodyRoutesOptions {
   token: string
   /** A captured request's stored body; undefined when there is no such request. */
-  requestBody(id: number): Buffer | undefined
+  requestBody(id: number): Promise<Buffer | undefined>
   staged: StagedBodies
 }
 
@@ -67,7 +67,7 @@ export function createBodyRoutes(options: BodyRoutesOptions) {
     if (!tokenMatches(options.token, headerValue(req.headers[TOKEN_HEADER]))) {
       refuse(401, `wrong or missing ${TOKEN_HEADER}: bodies are served to the UI that holds this run's token`)
     } else if (download) {
-      serveDownload(Number(download[1]))
+      void serveDownload(Number(download[1]))
     } else if (pathname === BODY_UPLOAD_PATH) {
       if (req.method === 'POST') receiveUpload(req, res, headers, refuse)
       else refuse(405, 'a body is uploaded with POST')
@@ -76,9 +76,14 @@ export function createBodyRoutes(options: BodyRoutesOptions) {
     }
     return true
 
-    function serveDownload(id: number): void {
+    async function serveDownload(id: number): Promise<void> {
       if (req.method !== 'GET') return refuse(405, 'a request body is read with GET')
-      const body = options.requestBody(id)
+      let body: Buffer | undefined
+      try {
+        body = await options.requestBody(id)
+      } catch (error) {
+        return refuse(500, `request #${id} could not be read: ${error instanceof Error ? error.message : String(error)}`)
+      }
       if (!body) return refuse(404, `request #${id} does not exist`)
       res.writeHead(200, {
         ...headers,

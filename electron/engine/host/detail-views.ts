@@ -1,10 +1,9 @@
 // The views of the inspector and the endpoint list: a delivery with its attempts, one captured
 // request with its verdict and fault explained, endpoints with their URLs. Reads only, through the
 // store's read modules (endpoints and rules decoded by their own store modules).
-import type { Database } from 'better-sqlite3'
 import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail, RowClock } from '../../../shared/contract'
 import { bodyStart } from './body-routes'
-import { createDetailReads, createEndpointStore, createForwardLegStore, createRequestStore, createRuleStore, createSimulationStatements, decodeMarks, type SimulationRow } from '../store'
+import { createInspectorReads, decodeMarks, type SecretBox, type SimulationRow, type SqlEngine } from '../store'
 import { legView } from './forward-views'
 import { badge } from './timeline-views'
 import { captureMarks, dedupeKeySource, type DedupeKey } from '../../../shared/receiver'
@@ -74,18 +73,14 @@ function base64(bytes: Buffer | null): string {
   return bytes ? bytes.toString('base64') : ''
 }
 
-export function createDetailViews(db: Database, options: DetailViewsOptions) {
-  const reads = createDetailReads(db)
-  const requests = createRequestStore(db)
-  const simulations = createSimulationStatements(db)
-  const rules = createRuleStore(db)
-  const endpoints = createEndpointStore(db)
-  const legs = createForwardLegStore(db)
+/** The views over either store engine; `secrets` opens the endpoints' signing secrets (for their hints). */
+export function createDetailViews(engine: SqlEngine, secrets: SecretBox, options: DetailViewsOptions) {
+  const reads = createInspectorReads(engine, secrets)
 
-  function faultView(faultJson: string | null, ruleId: string | null): FaultView | null {
+  async function faultView(faultJson: string | null, ruleId: string | null): Promise<FaultView | null> {
     if (!faultJson && !ruleId) return null
     const data = parseJson(faultJson)
-    const rule = ruleId ? rules.get(ruleId) : undefined
+    const rule = ruleId ? await reads.rule(ruleId) : undefined
     return {
       summary: data ? options.explainFault(data) : 'no fault: the default answer',
       ruleId,
@@ -97,10 +92,11 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
   const clockOf = (simulation: SimulationRow | undefined): RowClock =>
     simulation ? { kind: 'simulated', simulationId: simulation.id, mode: simulation.mode, startedAt: simulation.started_at } : { kind: 'wall' }
 
-  function deliveryDetail(id: number): DeliveryDetail | null {
-    const d = reads.delivery(id)
+  async function deliveryDetail(id: number): Promise<DeliveryDetail | null> {
+    const d = await reads.delivery(id)
     if (!d) return null
-    const list: AttemptDetail[] = reads.attempts(id).map((a) => ({
+    const [attempts, simulation] = await Promise.all([reads.attempts(id), reads.simulationOfDelivery(id)])
+    const list: AttemptDetail[] = attempts.map((a) => ({
       id: a.id,
       n: a.n,
       startedAt: a.started_at,
@@ -135,17 +131,22 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
       providerEventId: pack ? consumerEventId(pack, { eventId: d.event_id, eventType: d.event_type, createdAt: d.event_created_at, body: body.toString('utf8') }) : null,
       faults: parseJson(d.faults_json),
       attempts: list,
-      clock: clockOf(simulations.ofDelivery(d.id)),
+      clock: clockOf(simulation),
     }
   }
 
-  function requestDetail(id: number): RequestDetail | null {
-    const r = requests.get(id)
+  async function requestDetail(id: number): Promise<RequestDetail | null> {
+    const r = await reads.request(id)
     if (!r) return null
     const verify = parseJson(r.verify_json) as { expected?: string; received?: string } | null
     const headers = headerPairs(r.headers_json)
     // A request one of our attempts made is on that attempt's clock: a simulation's, maybe.
-    const simulation = r.attempt_id === null ? undefined : simulations.ofAttempt(r.attempt_id)
+    const [simulation, endpoint, legs, fault] = await Promise.all([
+      r.attempt_id === null ? undefined : reads.simulationOfAttempt(r.attempt_id),
+      r.endpoint_id === null ? undefined : reads.endpoint(r.endpoint_id),
+      reads.legsOf(id),
+      faultView(r.fault_json, r.rule_id),
+    ])
     return {
       id,
       endpointId: r.endpoint_id,
@@ -165,11 +166,11 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
         received: verify?.received,
       },
       dedupeKey: r.dedupe_key,
-      dedupeKeyFrom: keySource(r.endpoint_id === null ? null : (endpoints.get(r.endpoint_id)?.dedupe ?? null), r.dedupe_key, headers, r.body),
+      dedupeKeyFrom: keySource(endpoint?.dedupe ?? null, r.dedupe_key, headers, r.body),
       marks: captureMarks(decodeMarks(r)),
       duplicateOf: r.duplicate_of,
       duplicateNumber: r.duplicate_number,
-      fault: faultView(r.fault_json, r.rule_id),
+      fault,
       response: {
         status: r.response_status,
         headers: headerPairs(r.response_headers_json),
@@ -177,14 +178,14 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
         ms: r.response_ms,
       },
       attemptId: r.attempt_id,
-      legs: legs.listFor(id).map(legView),
+      legs: legs.map(legView),
       clock: clockOf(simulation),
       storedAt: r.stored_at ?? r.received_at,
     }
   }
 
-  function endpointViews(): EndpointView[] {
-    return endpoints.list().map((e) => ({
+  async function endpointViews(): Promise<EndpointView[]> {
+    return (await reads.endpoints()).map((e) => ({
       id: e.id,
       slug: e.slug,
       name: e.name,
@@ -197,8 +198,8 @@ export function createDetailViews(db: Database, options: DetailViewsOptions) {
   }
 
   /** A captured request's whole stored body, for its download; undefined when there is no such request. */
-  function requestBody(id: number): Buffer | undefined {
-    const r = requests.get(id)
+  async function requestBody(id: number): Promise<Buffer | undefined> {
+    const r = await reads.request(id)
     return r ? (r.body ?? Buffer.alloc(0)) : undefined
   }
 

@@ -25,7 +25,7 @@ export function createForwardHandlers(ctx: HandlerContext) {
     return body
   }
   return {
-    'endpoint.setForwardTo': (req) => {
+    'endpoint.setForwardTo': async (req) => {
       const binding = ctx.current()
       const { endpoints } = binding.engine.receiver
       const endpoint = endpoints.get(req.id)
@@ -36,7 +36,7 @@ export function createForwardHandlers(ctx: HandlerContext) {
         throw forwardToRefusal('endpoint.setForwardTo', error)
       }
       ctx.changed('endpoints')
-      const view = endpointViews(binding).find((e) => e.id === req.id)
+      const view = (await endpointViews(binding)).find((e) => e.id === req.id)
       if (!view) throw new HostError('not_found', `endpoint ${req.id} does not exist`)
       return view
     },

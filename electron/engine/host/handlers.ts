@@ -53,10 +53,10 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
     throw new HostError('not_found', `${what} does not exist`)
   }
   return {
-    snapshot: () => {
+    snapshot: async () => {
       const binding = ctx.current()
       return {
-        endpoints: endpointViews(binding),
+        endpoints: await endpointViews(binding),
         rules: ruleViews(binding),
         subscriptions: ctx.subscriptions(),
         tunnel: tunnelView(binding.engine),
@@ -71,8 +71,8 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       }
     },
     'timeline.page': (req) => ctx.current().timeline.page(req.filter ?? {}, req.offset, req.limit),
-    'delivery.get': (req) => ctx.current().details.deliveryDetail(req.id) ?? notFound(`delivery #${req.id}`),
-    'request.get': (req) => ctx.current().details.requestDetail(req.id) ?? notFound(`request #${req.id}`),
+    'delivery.get': async (req) => (await ctx.current().details.deliveryDetail(req.id)) ?? notFound(`delivery #${req.id}`),
+    'request.get': async (req) => (await ctx.current().details.requestDetail(req.id)) ?? notFound(`request #${req.id}`),
     'delivery.retryNow': (req) => {
       ctx.current().engine.sender.retryNow(req.id)
       ctx.touchDelivery(req.id)
@@ -95,7 +95,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       if (id === undefined) throw new HostError('internal', 'the replay created no delivery')
       return { deliveryId: id }
     },
-    'endpoint.create': (req) => {
+    'endpoint.create': async (req) => {
       const binding = ctx.current()
       const { receiver } = binding.engine
       const existing = new Set(receiver.endpoints.list().map((e) => e.slug))
@@ -108,15 +108,15 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         throw forwardToRefusal('endpoint.create', error)
       }
       ctx.changed('endpoints')
-      return endpointViews(binding).find((e) => e.id === endpoint.id) ?? notFound(`endpoint ${endpoint.id}`)
+      return (await endpointViews(binding)).find((e) => e.id === endpoint.id) ?? notFound(`endpoint ${endpoint.id}`)
     },
-    'endpoint.setDedupe': (req) => {
+    'endpoint.setDedupe': async (req) => {
       const binding = ctx.current()
       const { endpoints } = binding.engine.receiver
       const endpoint = endpoints.get(req.id) ?? notFound(`endpoint ${req.id}`)
       endpoints.update(req.id, { ...endpointDefinition(endpoint), dedupe: req.dedupe })
       ctx.changed('endpoints')
-      return endpointViews(binding).find((e) => e.id === req.id) ?? notFound(`endpoint ${req.id}`)
+      return (await endpointViews(binding)).find((e) => e.id === req.id) ?? notFound(`endpoint ${req.id}`)
     },
     'endpoint.delete': (req) => {
       if (!ctx.current().engine.receiver.endpoints.delete(req.id)) notFound(`endpoint ${req.id}`)

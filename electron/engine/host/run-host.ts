@@ -8,7 +8,7 @@ import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { watchTimeline, type TimelineWatch } from './timeline-watch'
 import { watchDefinitions, type DefinitionsWatch } from './definitions-watch'
 import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
-import { badRowsNotice, createCountReads, createRowDoctor } from '../store'
+import { badRowsNotice, createCountReads, createRowDoctor, createSqliteEngine, secretBoxOf } from '../store'
 import { createDetailViews } from './detail-views'
 import { createHandlers } from './handlers'
 import { createCheckHandlers } from './handlers-checks'
@@ -72,7 +72,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const metrics = createSubscriptionMetrics(() => binding, (subscriptions) => control?.publish('subscriptions.changed', { subscriptions }))
   const publishList = (what: 'endpoints' | 'rules' | 'subscriptions') => {
     if (what === 'subscriptions') return metrics.recount()
-    if (what === 'endpoints') control?.publish('endpoints.changed', { endpoints: endpointViews(binding) })
+    // Read in turn on the store engine's queue, so the lists are pushed in the order they changed.
+    if (what === 'endpoints') void endpointViews(binding).then((endpoints) => control?.publish('endpoints.changed', { endpoints }), (error: unknown) => options.log?.(`endpoints could not be read: ${String(error)}`))
     else control?.publish('rules.changed', { rules: ruleViews(binding) })
   }
 
@@ -88,8 +89,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
       ...(simulationLabel === undefined ? {} : { simulation: { label: simulationLabel } }),
     })
     receiverPort = engine.receiver.port
-    const timeline = createTimelineViews(engine.db)
-    const details = createDetailViews(engine.db, {
+    // The views read through SqlEngine (the same reads a team's PostgreSQL store answers); on the
+    // engine's own connection, whose statements and writes they follow.
+    const store = createSqliteEngine(engine.db, { closeDatabase: false })
+    const timeline = createTimelineViews(store)
+    const details = createDetailViews(store, secretBoxOf(engine.db), {
       explainFault,
       explainRule: (definition) => explainRule(parseRule(definition)),
       endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: engine.tunnel?.publicUrl() ? engine.endpointUrl(slug) : null }),

@@ -50,7 +50,7 @@ export function watchTimeline(options: TimelineWatchOptions): TimelineWatch {
   /** Tables written since the last read. */
   const dirty = new Set<WatchedTable>()
 
-  function read(): void {
+  async function read(): Promise<void> {
     let settled = false
     if (dirty.has('deliveries')) {
       for (const id of reads.deliveriesAfter(last.deliveries)) {
@@ -98,46 +98,52 @@ export function watchTimeline(options: TimelineWatchOptions): TimelineWatch {
     }
     dirty.clear()
 
-    const groups = new Map<string, GroupKey>()
-    for (const id of touchedRequests) {
-      const where = timeline.rowOfRequest(id)
-      if (!where) continue
-      if ('deliveryId' in where) touchedDeliveries.add(where.deliveryId)
-      else groups.set(`${where.endpointId ?? ''}\u0000${where.key}`, where)
-    }
+    // The rows are read in one awaited set of statements; what was touched meanwhile waits for the next read.
+    const requestIds = [...touchedRequests]
+    const deliveryIds = new Set(touchedDeliveries)
     touchedRequests.clear()
-    const rows: TimelineRow[] = []
-    for (const id of touchedDeliveries) {
-      const row = timeline.deliveryRow(id)
-      if (row) rows.push(row)
-    }
     touchedDeliveries.clear()
-    for (const group of groups.values()) {
-      const row = timeline.receivedRow(group)
-      if (row) rows.push(row)
+    try {
+      const groups = new Map<string, GroupKey>()
+      for (const where of (await timeline.rowsOfRequests(requestIds)).values()) {
+        if ('deliveryId' in where) deliveryIds.add(where.deliveryId)
+        else groups.set(`${where.endpointId ?? ''}\u0000${where.key}`, where)
+      }
+      const rows = await timeline.rows({ deliveryIds: [...deliveryIds], groups: [...groups.values()] })
+      if (rows.length > 0 && !stopped) options.onRows(rows)
+    } catch (error) {
+      // Read again, whole, next time.
+      for (const id of requestIds) touchedRequests.add(id)
+      for (const id of deliveryIds) touchedDeliveries.add(id)
+      throw error
     }
-    if (rows.length > 0) options.onRows(rows)
-    if (settled) options.onDeliveriesSettled()
+    if (settled && !stopped) options.onDeliveriesSettled()
   }
 
   let lastRead = -Infinity
   let pushed: NodeJS.Timeout | null = null
   let stopped = false
+  /** A read in progress: the next waits for it (reads never overlap, so rows are pushed in order). */
+  let reading = false
   function readNow(): void {
     if (pushed) clearTimeout(pushed)
     pushed = null
     lastRead = performance.now()
-    try {
-      read()
-    } catch {
-      // A read that fails (a busy database) is done again, whole, on the next poll.
-      for (const table of WATCHED_TABLES) dirty.add(table)
-    }
+    reading = true
+    read()
+      .catch(() => {
+        // A read that fails (a busy database) is done again, whole, on the next poll.
+        for (const table of WATCHED_TABLES) dirty.add(table)
+      })
+      .finally(() => {
+        reading = false
+        if (dirty.size + touchedDeliveries.size + touchedRequests.size > 0) push()
+      })
   }
   // Read on a later turn (the writer's transaction has committed by then), no sooner than
   // pushGapMs after the last read: one read per gap, whether pushed or polled.
   function push(): void {
-    if (pushed || stopped) return
+    if (pushed || stopped || reading) return
     pushed = setTimeout(readNow, Math.max(0, lastRead + pushGapMs - performance.now()))
     pushed.unref()
   }

@@ -64,7 +64,7 @@ export function toTunnelView(state: TunnelState): TunnelView {
   }
 }
 
-export function endpointViews(binding: EngineBinding): EndpointView[] {
+export function endpointViews(binding: EngineBinding): Promise<EndpointView[]> {
   return binding.details.endpointViews()
 }
 

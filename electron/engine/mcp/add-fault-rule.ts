@@ -23,8 +23,9 @@ export const addFaultRule = defineTool({
     parameters: z.record(z.string(), z.unknown()).optional().describe('the preset\'s parameters, e.g. {"n": 2} for fail-first'),
     name: z.string().min(1).max(200).optional().describe('a name for the rule'),
   },
-  run(ctx, args) {
-    const endpoint = ctx.endpoint(args.endpoint)
+  async run(ctx, args) {
+    const rules = ctx.ruleStore('add_fault_rule')
+    const endpoint = await ctx.endpoint(args.endpoint)
     const { parameters = [], seeded, target } = RULE_PRESETS.entries[args.preset]
     const url = target ? endpoint.forwardTo?.[0] : undefined
     if (target && !url) throw new ToolError(`${args.preset} forwards to your app: give the endpoint ${endpoint.slug} a forward target first`)
@@ -43,7 +44,7 @@ export const addFaultRule = defineTool({
       throw error
     }
     const id = randomUUID()
-    ctx.rules.insert({ id, endpointId: endpoint.id, position: ctx.rules.listFor(endpoint.id).length, enabled: rule.enabled, rule, createdAt: Date.now() })
+    rules.insert({ id, endpointId: endpoint.id, position: rules.listFor(endpoint.id).length, enabled: rule.enabled, rule, createdAt: Date.now() })
     ctx.options.log(`add_fault_rule: ${args.preset} on ${endpoint.slug} (rule ${id})`)
     return { rule: { id, endpoint: endpoint.slug, preset: args.preset, name: rule.name ?? null, enabled: rule.enabled, explain: explainRule(rule) } }
   },

@@ -48,9 +48,9 @@ export const explainSignature = defineTool({
     "Why a captured request's signature passed or failed: the verdict stored on arrival (reason, detail, the signature computed vs the one received, shortened), the endpoint's scheme and timestamp tolerance, the check run again now with the endpoint's current secrets, and the fix.",
   changes: false,
   input: { requestId: z.number().int().positive().describe('captured request id') },
-  run(ctx, { requestId }) {
-    const r = ctx.stored('request', requestId, ctx.requests.get(requestId))
-    const endpoint = r.endpoint_id === null ? undefined : ctx.endpoints.get(r.endpoint_id)
+  async run(ctx, { requestId }) {
+    const r = ctx.stored('request', requestId, await ctx.reads.request(requestId))
+    const endpoint = r.endpoint_id === null ? undefined : await ctx.reads.endpoint(r.endpoint_id)
     if (!endpoint) throw new ToolError(`request #${requestId} arrived at no endpoint that still exists, so there is no signature check to explain`)
     const stored = r.verify_json ? (JSON.parse(r.verify_json) as VerifyResult) : null
     if (!endpoint.scheme) {
@@ -66,7 +66,7 @@ export const explainSignature = defineTool({
     const now = verifyRequest(endpoint, { body: r.body ?? Buffer.alloc(0), headers: headersOf(r.headers_json), url, nowMs: r.received_at })
     const reason = stored?.reason ?? now.reason
     // On the request's clock: a simulation's for a request one of its attempts made (docs/time.md).
-    const clock = ctx.details.requestDetail(requestId)?.clock ?? { kind: 'wall' as const }
+    const clock = (await ctx.details.requestDetail(requestId))?.clock ?? { kind: 'wall' as const }
     return {
       requestId,
       receivedAt: momentOn(clock, r.received_at),

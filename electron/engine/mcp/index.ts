@@ -40,7 +40,7 @@ const failure = (text: string): CallToolResult => ({ content: [{ type: 'text', t
 function errorText(tool: string, error: unknown): string {
   if (error instanceof ToolError) return `${tool}: ${error.message}`
   if (error instanceof ZodError) return `${tool}: ${error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`
-  if (error instanceof StoreError) return `${tool}: the data folder could not be read: ${error.message}`
+  if (error instanceof StoreError) return `${tool}: the store could not be read: ${error.message}`
   return `${tool} failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`
 }
 
@@ -50,10 +50,10 @@ async function call(ctx: McpContext, tool: ToolDefinition, args: unknown): Promi
   }
   try {
     const value = await tool.run(ctx, args as never)
-    return { content: [{ type: 'text', text: answerText(value, ctx.secrets()) }] }
+    return { content: [{ type: 'text', text: answerText(value, await ctx.secrets()) }] }
   } catch (error) {
     if (!(error instanceof ToolError)) ctx.options.log(`${tool.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-    return failure(sentenceText(errorText(tool.name, error), ctx.secrets()))
+    return failure(sentenceText(errorText(tool.name, error), await ctx.secrets().catch(() => [])))
   }
 }
 

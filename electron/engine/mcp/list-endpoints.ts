@@ -10,12 +10,12 @@ export const listEndpoints = defineTool({
     "The receiving endpoints of the Hookloop data folder: id, slug, name, local URL (at the app's or `hookloop listen`'s receiver), signature scheme, secret hints, dedupe key, forward targets, and the fault rules on each (id, enabled, what it does).",
   changes: false,
   input: {},
-  run(ctx) {
-    const rules = ctx.rules.list()
+  async run(ctx) {
+    const [rules, endpoints] = await Promise.all([ctx.reads.rules(), ctx.details.endpointViews()])
     return {
       dataDir: ctx.options.dataDir,
       receiverUrl: ctx.options.receiverUrl(),
-      endpoints: ctx.details.endpointViews().map((e) => ({
+      endpoints: endpoints.map((e) => ({
         id: e.id,
         slug: e.slug,
         name: e.name,

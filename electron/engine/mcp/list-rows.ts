@@ -57,17 +57,17 @@ export const listRows = defineTool({
     offset: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(500).default(50),
   },
-  run(ctx, args) {
+  async run(ctx, args) {
     const filter: TimelineFilter = {
-      ...(args.endpoint ? { endpointId: ctx.endpoint(args.endpoint).id } : {}),
+      ...(args.endpoint ? { endpointId: (await ctx.endpoint(args.endpoint)).id } : {}),
       ...(args.subscription ? { subscriptionId: args.subscription } : {}),
       ...(args.search ? { search: args.search } : {}),
       ...(args.eventType ? { eventType: args.eventType } : {}),
       ...(args.status ? { status: typeof args.status === 'string' ? [args.status] : args.status } : {}),
       ...(args.clock ? { clock: args.clock } : {}),
     }
-    const { rows, total } = ctx.timeline.page(filter, args.offset, args.limit)
-    const slugOf = new Map(ctx.endpoints.list().map((e) => [e.id, e.slug]))
+    const [{ rows, total }, endpoints] = await Promise.all([ctx.timeline.page(filter, args.offset, args.limit), ctx.reads.endpoints()])
+    const slugOf = new Map(endpoints.map((e) => [e.id, e.slug]))
     return { total, offset: args.offset, rows: rows.map((row) => rowView(row, slugOf)) }
   },
 })

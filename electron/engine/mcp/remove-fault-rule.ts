@@ -10,11 +10,12 @@ export const removeFaultRule = defineTool({
   description: 'Remove a fault rule by id (list_endpoints lists each endpoint\'s rules); a running Hookloop app or `hookloop listen` on this data folder stops applying it. Needs --allow-changes.',
   changes: true,
   input: { ruleId: z.string().min(1).describe('rule id') },
-  run(ctx, { ruleId }) {
-    const stored = ctx.rules.get(ruleId)
+  async run(ctx, { ruleId }) {
+    const rules = ctx.ruleStore('remove_fault_rule')
+    const stored = rules.get(ruleId)
     if (!stored) throw new ToolError(`no rule "${ruleId}" in ${ctx.options.dataDir} (list_endpoints lists the rules of each endpoint)`)
-    ctx.rules.delete(ruleId)
-    const endpoint = stored.endpointId === null ? null : (ctx.endpoints.get(stored.endpointId)?.slug ?? stored.endpointId)
+    rules.delete(ruleId)
+    const endpoint = stored.endpointId === null ? null : ((await ctx.reads.endpoint(stored.endpointId))?.slug ?? stored.endpointId)
     ctx.options.log(`remove_fault_rule: rule ${ruleId}${endpoint ? ` on ${endpoint}` : ''}`)
     return { removed: { id: ruleId, endpoint, explain: explainRule(stored.rule) } }
   },

@@ -10,8 +10,8 @@ export const showDelivery = defineTool({
     'One delivery by id (list_rows gives the ids): the event, where it went, its status, the payload, and each attempt: when, outcome and status code, the decision (retry at / final), the headers sent and the answer received, the sending fault applied, and the captured request when it went to a Hookloop endpoint. Secrets and signature headers are redacted.',
   changes: false,
   input: rowIdInput('delivery'),
-  run(ctx, { id }) {
-    const d = ctx.stored('delivery', id, ctx.details.deliveryDetail(id))
+  async run(ctx, { id }) {
+    const d = ctx.stored('delivery', id, await ctx.details.deliveryDetail(id))
     const seen = new Set<string>()
     return {
       id: d.id,

@@ -13,10 +13,10 @@ export const showRequest = defineTool({
     'One captured request by id (list_rows gives the ids): method, path, headers and body, the signature verdict, dedupe key and duplicate number, the fault a rule applied (explained), the answer Hookloop gave, and the forward legs to your app. Secrets and signature headers are redacted.',
   changes: false,
   input: rowIdInput('request'),
-  run(ctx, { id }) {
-    const r = ctx.stored('request', id, ctx.details.requestDetail(id))
+  async run(ctx, { id }) {
+    const r = ctx.stored('request', id, await ctx.details.requestDetail(id))
     const seen = new Set<string>()
-    const endpoint = r.endpointId === null ? null : ctx.endpoints.get(r.endpointId)
+    const endpoint = r.endpointId === null ? null : await ctx.reads.endpoint(r.endpointId)
     return {
       id: r.id,
       endpoint: endpoint ? { id: endpoint.id, slug: endpoint.slug } : r.endpointId,

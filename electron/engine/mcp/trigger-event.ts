@@ -31,7 +31,7 @@ export const triggerEvent = defineTool({
   },
   async run(ctx, args) {
     if ((args.url === undefined) === (args.endpoint === undefined)) throw new ToolError('give either url or endpoint (a slug of list_endpoints), not both and not neither')
-    const endpoint = args.endpoint === undefined ? undefined : ctx.endpoint(args.endpoint)
+    const endpoint = args.endpoint === undefined ? undefined : await ctx.endpoint(args.endpoint)
     const url = endpoint ? ctx.endpointUrl(endpoint.slug) : (args.url as string)
     if (!EVENT_CATALOG[args.provider].some((e) => e.type === args.eventType)) {
       throw new ToolError(`${PROVIDERS[args.provider].label} has no catalog event "${args.eventType}" (some it has: ${EVENT_CATALOG[args.provider].slice(0, 8).map((e) => e.type).join(', ')})`)

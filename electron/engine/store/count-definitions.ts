@@ -1,6 +1,8 @@
 // The definitions behind every count the app shows, as SQL predicates over a named table alias, so
 // each query that counts (store/counts.ts) or marks a row (store/timeline-reads.ts) says the same
 // thing the same way. The words for them are in shared/contract/counts.ts; docs/ui.md explains them.
+import { sameAs } from './engine-spelling'
+import type { StoreKind } from './sql-engine'
 
 /**
  * The column that says when a delivery was created on the wall clock: the 24 h failure badge
@@ -66,8 +68,7 @@ export const RECEIVED_GROUP_KEY = `COALESCE(dedupe_key, 'request:' || id)`
  * Written into a migration: a change to these definitions needs a migration that rebuilds them.
  */
 // The same statements on both store engines; only null-safe equality is spelt differently.
-type Dialect = 'sqlite' | 'postgres'
-const sameAs = (dialect: Dialect) => (dialect === 'sqlite' ? 'IS' : 'IS NOT DISTINCT FROM')
+type Dialect = StoreKind
 const startsReceivedRow = (q: string, dialect: Dialect = 'sqlite') => `(CASE WHEN ${receivedRequest(q)} AND (${q}.dedupe_key IS NULL OR NOT EXISTS (
     SELECT 1 FROM requests p WHERE ${receivedRequest('p')} AND p.endpoint_id ${sameAs(dialect)} ${q}.endpoint_id AND p.dedupe_key = ${q}.dedupe_key AND p.id <> ${q}.id
   )) THEN 1 ELSE 0 END)`

@@ -14,6 +14,8 @@ import {
   RECEIVED_GROUP_KEY,
   RECEIVED_REQUEST,
 } from './count-definitions'
+import { sameAs } from './engine-spelling'
+import type { StoreKind } from './sql-engine'
 
 export interface DeliveryCounts {
   deliveries: number
@@ -44,6 +46,14 @@ export interface ArrivalCounts {
 /** Captured requests in the store, every endpoint (and none), from the counters (one row per endpoint); `n`. */
 export const CAPTURED_REQUESTS_SQL = 'SELECT COALESCE(SUM(requests), 0) AS n FROM request_counts'
 
+/**
+ * A received row's arrivals and duplicate arrivals: the requests no attempt of ours made at
+ * endpoint `?` (null-safe) with group key `?`. In either engine's spelling (the timeline reads it
+ * through SqlEngine for a group past its marks' limit).
+ */
+export const receivedGroupSql = (kind: StoreKind) => `SELECT COUNT(*) AS arrivals, COALESCE(SUM(CASE WHEN ${DUPLICATE_ARRIVAL} THEN 1 ELSE 0 END), 0) AS duplicates
+       FROM requests r WHERE ${RECEIVED_REQUEST} AND endpoint_id ${sameAs(kind)} ? AND ${RECEIVED_GROUP_KEY} = ?`
+
 export function createCountReads(db: Database) {
   const byStatus = db.prepare<[string], { status: DeliveryStatus; count: number; attempts: number }>(
     'SELECT status, COUNT(*) AS count, COALESCE(SUM(attempts), 0) AS attempts FROM deliveries WHERE subscription_id = ? GROUP BY status',
@@ -62,10 +72,7 @@ export function createCountReads(db: Database) {
     `SELECT COUNT(*) AS deliveries, COALESCE(SUM(${DELIVERY_FAILED}), 0) AS failed
        FROM deliveries d WHERE d.subscription_id = ? AND d.${DELIVERY_WALL_CREATED_COLUMN} >= ?`,
   )
-  const group = db.prepare<[string | null, string], ArrivalCounts>(
-    `SELECT COUNT(*) AS arrivals, COALESCE(SUM(${DUPLICATE_ARRIVAL}), 0) AS duplicates
-       FROM requests r WHERE ${RECEIVED_REQUEST} AND endpoint_id IS ? AND ${RECEIVED_GROUP_KEY} = ?`,
-  )
+  const group = db.prepare<[string | null, string], ArrivalCounts>(receivedGroupSql('sqlite'))
   // The counters the triggers keep (count-definitions.ts, REQUEST_COUNTS_SQL), one row per endpoint.
   const captured = db.prepare<[], number>(CAPTURED_REQUESTS_SQL).pluck()
 

@@ -75,6 +75,9 @@ function endpointConfig(value: unknown): EndpointConfig {
 
 /** Every endpoint, in the order the lists show them (the engine's list() and an export's read). */
 export const ENDPOINTS_SQL = 'SELECT * FROM endpoints ORDER BY created_at, slug'
+/** One endpoint by id or by slug (the engine's get() and the inspector's read, store/detail-reads.ts). */
+export const ENDPOINT_BY_ID_SQL = 'SELECT * FROM endpoints WHERE id = ?'
+export const ENDPOINT_BY_SLUG_SQL = 'SELECT * FROM endpoints WHERE slug = ?'
 
 // Each field read through readField: a row that does not parse names itself (bad-row.ts). A
 // secret sealed with another key is the whole store's problem (secrets_locked), not this row's.
@@ -115,8 +118,8 @@ export function createEndpointStore(db: Database): EndpointStore {
        dedupe_window_ms = @dedupe_window_ms, body_limit = @body_limit, config_json = @config_json WHERE id = @id`,
   )
   const remove = write('DELETE FROM endpoints WHERE id = ?', ['endpoints', 'rules']) // rules: ON DELETE CASCADE
-  const selectById = db.prepare('SELECT * FROM endpoints WHERE id = ?')
-  const selectBySlug = db.prepare('SELECT * FROM endpoints WHERE slug = ?')
+  const selectById = db.prepare(ENDPOINT_BY_ID_SQL)
+  const selectBySlug = db.prepare(ENDPOINT_BY_SLUG_SQL)
   const selectAll = db.prepare(ENDPOINTS_SQL)
   // One statement per field a repair may reset: the column is never spliced into SQL from a value.
   const resets: Record<string, ReturnType<typeof write>> = {

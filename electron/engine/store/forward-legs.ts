@@ -33,7 +33,7 @@ interface ForwardLegRow {
 export type ForwardLegWriteRow = ForwardLegRow
 
 /** A leg as read: with the captured request's body when the leg points at it. */
-type ForwardLegReadRow = ForwardLegRow & { captured_body: Buffer | null }
+export type ForwardLegReadRow = ForwardLegRow & { captured_body: Buffer | null }
 
 export interface ForwardLegStore {
   /** The highest leg id stored (0 when none): new legs are numbered after it. */
@@ -93,7 +93,7 @@ export function encodeLeg(leg: ForwardLeg, bodyCaptured: boolean): ForwardLegWri
   }
 }
 
-function fromRow(r: ForwardLegReadRow): ForwardLeg {
+export function legFromRow(r: ForwardLegReadRow): ForwardLeg {
   return {
     id: r.id,
     requestId: r.request_id,
@@ -114,12 +114,18 @@ function fromRow(r: ForwardLegReadRow): ForwardLeg {
   }
 }
 
+const fromRow = legFromRow
+
+// The captured body comes along only for a leg that points at it.
+const SELECT_LEGS = `SELECT l.*, CASE WHEN l.request_body_captured = 1 THEN r.body END AS captured_body
+    FROM forward_legs l LEFT JOIN requests r ON r.id = l.request_id`
+/** A request's forward legs, also run through SqlEngine (store/detail-reads.ts). */
+export const LEGS_OF_REQUEST_SQL = `${SELECT_LEGS} WHERE l.request_id = ? ORDER BY l.id`
+
 export function createForwardLegStore(db: Database): ForwardLegStore {
   const selectMaxId = db.prepare('SELECT coalesce(max(id), 0) FROM forward_legs').pluck()
-  // The captured body comes along only for a leg that points at it.
-  const select = `SELECT l.*, CASE WHEN l.request_body_captured = 1 THEN r.body END AS captured_body
-    FROM forward_legs l LEFT JOIN requests r ON r.id = l.request_id`
-  const byRequest = db.prepare(`${select} WHERE l.request_id = ? ORDER BY l.id`)
+  const select = SELECT_LEGS
+  const byRequest = db.prepare(LEGS_OF_REQUEST_SQL)
   const byId = db.prepare(`${select} WHERE l.id = ?`)
   const since = db.prepare(`${select} WHERE l.sent_at >= ? ORDER BY l.id`)
   // json_each keeps it one statement whatever the number of ids.

@@ -1,3 +1,6 @@
+import { blobHolds } from './engine-spelling'
+import type { StoreKind } from './sql-engine'
+
 /**
  * Narrows a read to the rows whose `column` starts with `prefix` in any ASCII case: a range over a
  * NOCASE index on that column, added to `where` and `params`.
@@ -44,13 +47,13 @@ export const BODY_SEARCH_WINDOW = 5000
  * key whose body holds `text` (ASCII case ignored): a row with no event id is still found by what
  * it carried. Each side reads its own index (the key's NOCASE range, a rowid range), joined by id.
  */
-export function whereRequestFound(text: string, where: string[], params: unknown[]): void {
+export function whereRequestFound(text: string, where: string[], params: unknown[], kind: StoreKind = 'sqlite'): void {
   const keyed: string[] = []
   whereStartsWith('r.dedupe_key', text, keyed, params)
   params.push(BODY_SEARCH_WINDOW, text)
   where.push(
     `r.id IN (SELECT r.id FROM requests r WHERE ${keyed.join(' AND ')}
        UNION ALL SELECT r.id FROM requests r WHERE r.id > (SELECT COALESCE(MAX(id), 0) FROM requests) - ?
-         AND r.dedupe_key IS NULL AND instr(lower(CAST(r.body AS TEXT)), lower(?)) > 0)`,
+         AND r.dedupe_key IS NULL AND ${blobHolds(kind, 'r.body')})`,
   )
 }

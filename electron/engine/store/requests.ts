@@ -105,9 +105,12 @@ export const UPDATE_OUTCOME_SQL = writeSql(
   ['fault_json', 'response_status', 'response_headers_json', 'response_body', 'response_ms', 'id'],
 )
 
+/** One captured request whole, also run through SqlEngine (store/detail-reads.ts). */
+export const REQUEST_BY_ID_SQL = 'SELECT * FROM requests WHERE id = ?'
+
 export function createRequestStore(db: Database): RequestStore {
   const selectMaxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck()
-  const selectById = db.prepare('SELECT * FROM requests WHERE id = ?')
+  const selectById = db.prepare(REQUEST_BY_ID_SQL)
   const selectCount = db.prepare('SELECT count(*) FROM requests').pluck()
   const selectPage = db.prepare('SELECT * FROM requests WHERE id < @before ORDER BY id DESC LIMIT @limit')
   const selectPageByEndpoint = db.prepare('SELECT * FROM requests WHERE endpoint_id = @endpoint AND id < @before ORDER BY id DESC LIMIT @limit')

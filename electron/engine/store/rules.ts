@@ -58,6 +58,8 @@ const RULE_COLUMNS = 'rules.*, (SELECT slug FROM endpoints WHERE endpoints.id = 
  * statement, and no `endpoint_id IS ?`, which PostgreSQL spells otherwise.
  */
 export const RULES_SQL = `SELECT ${RULE_COLUMNS} FROM rules ORDER BY endpoint_id, position, created_at, id`
+/** One rule (the engine's get() and the inspector's read, store/detail-reads.ts). */
+export const RULE_BY_ID_SQL = `SELECT ${RULE_COLUMNS} FROM rules WHERE id = ?`
 
 // A definition is checked as it was when it was built (parseRule): one that no longer parses names
 // itself (bad-row.ts) and the lists set it aside.
@@ -78,7 +80,7 @@ export function createRuleStore(db: Database): RuleStore {
   const updatePosition = write('UPDATE rules SET position = ? WHERE id = ?')
   const remove = write('DELETE FROM rules WHERE id = ?')
   const removeFor = write('DELETE FROM rules WHERE endpoint_id IS ?')
-  const selectById = db.prepare(`SELECT ${RULE_COLUMNS} FROM rules WHERE id = ?`)
+  const selectById = db.prepare(RULE_BY_ID_SQL)
   const selectAll = db.prepare(RULES_SQL)
   const selectFor = db.prepare(`SELECT ${RULE_COLUMNS} FROM rules WHERE endpoint_id IS ? ORDER BY position, created_at`)
 

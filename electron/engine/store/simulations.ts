@@ -32,6 +32,11 @@ export interface SimulationStatements extends KeyedStatements<SimulationRow> {
 
 const COLUMNS = 'id, mode, scale, started_at, started_wall_at, label'
 
+const S_COLUMNS = COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')
+/** The simulation an attempt or a delivery ran in, also run through SqlEngine (store/detail-reads.ts). */
+export const SIMULATION_OF_ATTEMPT_SQL = `SELECT ${S_COLUMNS} FROM attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN simulations s ON s.id = d.simulation_id WHERE a.id = ?`
+export const SIMULATION_OF_DELIVERY_SQL = `SELECT ${S_COLUMNS} FROM deliveries d JOIN simulations s ON s.id = d.simulation_id WHERE d.id = ?`
+
 export function createSimulationStatements(db: Database): SimulationStatements {
   const insert = prepareWrite(db, 'simulations', `INSERT INTO simulations (${COLUMNS}) VALUES (@id, @mode, @scale, @started_at, @started_wall_at, @label)`)
   const start = prepareWrite(db, 'simulations', `INSERT INTO simulations (${COLUMNS}, owner) VALUES (@id, @mode, @scale, @started_at, @started_wall_at, @label, @owner)`)
@@ -44,10 +49,8 @@ export function createSimulationStatements(db: Database): SimulationStatements {
       WHERE s.id = @keep OR EXISTS (SELECT 1 FROM deliveries d WHERE d.simulation_id = s.id)
       ORDER BY started_wall_at DESC, id DESC LIMIT @limit`,
   )
-  const ofAttempt = db.prepare(
-    `SELECT ${COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')} FROM attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN simulations s ON s.id = d.simulation_id WHERE a.id = ?`,
-  )
-  const ofDelivery = db.prepare(`SELECT ${COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')} FROM deliveries d JOIN simulations s ON s.id = d.simulation_id WHERE d.id = ?`)
+  const ofAttempt = db.prepare(SIMULATION_OF_ATTEMPT_SQL)
+  const ofDelivery = db.prepare(SIMULATION_OF_DELIVERY_SQL)
   return {
     insert: (row) => void insert.run(row),
     start: (row, owner) => void start.run({ ...row, owner }),

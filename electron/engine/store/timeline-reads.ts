@@ -1,15 +1,17 @@
 // What the timeline reads: one delivery with its attempts (and the request our receiver captured
 // for each, in loop mode), the receive-only requests of one dedupe group, where a request belongs,
 // and a page of row references under a filter. Reads only.
-import type { Database } from 'better-sqlite3'
 import type { TimelineFilter } from '../../../shared/contract'
 import type { AttemptRow } from './attempts'
 import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
 import type { RequestRow } from './requests'
 import { ATTEMPT_REQUEST, DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, SUBSCRIPTIONS_TO_ENDPOINT, ownRequest } from './count-definitions'
+import { receivedGroupSql, type ArrivalCounts } from './counts'
+import { bodyEventType, jsonList, sameAs } from './engine-spelling'
 import { whereDeliveryEventIdStartsWith, whereRequestFound } from './prefix-search'
 import type { SimulationRow } from './simulations'
+import type { SqlEngine, StoreKind } from './sql-engine'
 
 /** The columns of a delivery the timeline shows (no faults or in-flight state), with its event's type. */
 export type TimelineDeliveryRow = Pick<
@@ -39,11 +41,11 @@ export interface TimelineLegRow {
   latency_ms: number | null
 }
 
-/** A receive-only request, with the event type read from its JSON body when it names one. */
+/** A receive-only request (its body's event type is read apart: `eventTypesOf`). */
 export type TimelineRequestRow = Pick<
   RequestRow,
   'id' | 'endpoint_id' | 'received_at' | 'response_status' | 'response_ms' | 'fault_json' | 'dedupe_key' | keyof Verdict
-> & { event_type: string | null; duplicate_arrival: number }
+> & { duplicate_arrival: number }
 
 /** Where a request belongs: its attempt's delivery (when it is that attempt's own request), or the dedupe group `key` at its endpoint. */
 export type RequestPlaceRow = Pick<RequestRow, 'endpoint_id' | 'attempt_id'> & { key: string; delivery_id: number | null }
@@ -62,79 +64,124 @@ const GROUP_SQL = RECEIVED_GROUP_KEY
 
 /** The most requests a received row reads for its marks; its counts cover the whole group. */
 export const GROUP_MARKS_LIMIT = 200
-const EVENT_TYPE_SQL = `CASE WHEN json_valid(CAST(body AS TEXT)) THEN COALESCE(json_extract(CAST(body AS TEXT), '$.event_type'), json_extract(CAST(body AS TEXT), '$.type'), json_extract(CAST(body AS TEXT), '$.event')) END`
+/** Groups read by one statement (a UNION ALL of one bounded read each; SQLite takes up to 500 terms). */
+const GROUPS_PER_READ = 200
 
-export function createTimelineReads(db: Database) {
-  const deliveryById = db.prepare<[number], TimelineDeliveryRow>(
-    `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, d.attempts, d.last_status_code, d.last_attempt_at,
+/** A received row's key: the endpoint (or none) and the dedupe key, or 'request:<id>' for a request without one. */
+export interface GroupRef {
+  endpointId: string | null
+  key: string
+}
+
+/** A delivery's rows, an attempt's and a request's as read: an integer 1 or 0 for a flag on both engines (CASE, not a comparison's boolean). */
+const flag = (condition: string) => `CASE WHEN ${condition} THEN 1 ELSE 0 END`
+
+/**
+ * The timeline's reads on either store engine (SqlEngine). A page is read in a few statements
+ * whatever its number of rows: its row references, then its deliveries, their attempts, its groups'
+ * requests and their forward legs each in one statement over the whole page (a JSON list of ids),
+ * so a page costs the same few awaits on SQLite and the same few round trips on PostgreSQL.
+ */
+export function createTimelineReads(engine: SqlEngine) {
+  const kind = engine.kind
+  const ids = jsonList(kind, 'id')
+  const DELIVERIES = `SELECT d.id, d.event_id, e.event_type, d.subscription_id, d.status, d.attempts, d.last_status_code, d.last_attempt_at,
             d.next_attempt_at, d.created_at, d.simulation_id, d.consumer_event_id, ${DELIVERY_ENDPOINT} AS endpoint_id
-       FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id = ?`,
-  )
-  const attemptsOf = db.prepare<[number], TimelineAttemptRow>(
-    `SELECT a.id, a.delivery_id, a.n, a.started_at, a.started_wall_at, a.duration_ms, a.outcome, a.status_code, a.decision, a.next_attempt_at,
+       FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id IN (${ids})`
+  const ATTEMPTS = `SELECT a.id, a.delivery_id, a.n, a.started_at, a.started_wall_at, a.duration_ms, a.outcome, a.status_code, a.decision, a.next_attempt_at,
             r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number, r.id AS request_id,
-            r.id IS NOT NULL AND ${DUPLICATE_ARRIVAL} AS duplicate_arrival
+            ${flag(`r.id IS NOT NULL AND ${DUPLICATE_ARRIVAL}`)} AS duplicate_arrival
        FROM attempts a LEFT JOIN requests r ON ${ATTEMPT_REQUEST}
-      WHERE a.delivery_id = ? ORDER BY a.n`,
-  )
-  // A group's key is its dedupe key, or 'request:<id>' for a request without one: two statements,
-  // so each reads one index (a COALESCE over both would read every request of the endpoint).
+      WHERE a.delivery_id IN (${ids}) ORDER BY a.delivery_id, a.n`
   const GROUP_COLUMNS = `id, endpoint_id, received_at, response_status, response_ms, fault_json, verify_valid, verify_reason, verify_json,
-            dedupe_key, duplicate_number, ${EVENT_TYPE_SQL} AS event_type, ${DUPLICATE_ARRIVAL} AS duplicate_arrival`
-  const requestsOfKey = db.prepare<[string | null, string], TimelineRequestRow>(
-    `SELECT ${GROUP_COLUMNS} FROM requests r WHERE ${RECEIVED_REQUEST} AND endpoint_id IS ? AND dedupe_key = ? ORDER BY id LIMIT ${GROUP_MARKS_LIMIT}`,
-  )
-  const keylessRequest = db.prepare<[string | null, number], TimelineRequestRow>(
-    `SELECT ${GROUP_COLUMNS} FROM requests r WHERE endpoint_id IS ? AND id = ? AND ${RECEIVED_REQUEST} AND dedupe_key IS NULL`,
-  )
-  const placeOfRequest = db.prepare<[number], RequestPlaceRow>(
-    `SELECT q.endpoint_id, COALESCE(q.dedupe_key, 'request:' || q.id) AS key, q.attempt_id,
+            dedupe_key, duplicate_number, ${flag(DUPLICATE_ARRIVAL)} AS duplicate_arrival`
+  // A row names the event type of its first request only: read for those alone, never for every
+  // request of a group (a body is read whole to find it).
+  const EVENT_TYPES = `SELECT id, ${bodyEventType(kind, 'body')} AS event_type FROM requests WHERE id IN (${ids})`
+  // A group's key is its dedupe key, or 'request:<id>' for a request without one: two reads, so
+  // each walks one index (a COALESCE over both would read every request of the endpoint). Keyed
+  // groups: one bounded read each (requests_by_dedupe_key), joined in one statement; keyless ones:
+  // their requests by id.
+  const keyedGroup = (n: number) =>
+    `SELECT * FROM (SELECT ${n} AS grp, ${GROUP_COLUMNS} FROM requests r
+      WHERE ${RECEIVED_REQUEST} AND endpoint_id ${sameAs(kind)} ? AND dedupe_key = ? ORDER BY id LIMIT ${GROUP_MARKS_LIMIT}) g${n}`
+  const KEYLESS = `SELECT ${GROUP_COLUMNS} FROM requests r WHERE id IN (${ids}) AND ${RECEIVED_REQUEST} AND dedupe_key IS NULL`
+  const PLACES = `SELECT q.id, q.endpoint_id, COALESCE(q.dedupe_key, 'request:' || q.id) AS key, q.attempt_id,
             CASE WHEN ${ownRequest('q')} THEN a.delivery_id END AS delivery_id
-       FROM requests q LEFT JOIN attempts a ON a.id = q.attempt_id WHERE q.id = ?`,
-  )
+       FROM requests q LEFT JOIN attempts a ON a.id = q.attempt_id WHERE q.id IN (${ids})`
+  // The last leg of each request (its highest id) with the number of legs: a join on the summary,
+  // so the columns are the last leg's on both engines. No bodies: the timeline shows a line.
+  const LEGS = `SELECT l.request_id, c.legs, l.outcome, l.response_status, l.latency_ms
+       FROM (SELECT request_id, COUNT(*) AS legs, MAX(id) AS last_id FROM forward_legs WHERE request_id IN (${ids}) GROUP BY request_id) c
+       JOIN forward_legs l ON l.id = c.last_id`
+  const SIMULATIONS = `SELECT id, mode, scale, started_at, started_wall_at, label FROM simulations WHERE id IN (${jsonList(kind, 'text')})`
 
-  // One statement for a whole page of requests (json_each, whatever their number); the bare
-  // columns come from the row of MAX(id): the last leg. No bodies: the timeline shows a line.
-  const legsOf = db.prepare<[string], TimelineLegRow & { last_id: number }>(
-    `SELECT request_id, COUNT(*) AS legs, MAX(id) AS last_id, outcome, response_status, latency_ms
-       FROM forward_legs WHERE request_id IN (SELECT value FROM json_each(?)) GROUP BY request_id`,
-  )
+  const list = (values: readonly (number | string)[]) => JSON.stringify(values)
+
+  /** The requests of each group, in arrival order (at most GROUP_MARKS_LIMIT each), in the order asked. */
+  async function requestsOfGroups(groups: readonly GroupRef[]): Promise<TimelineRequestRow[][]> {
+    const found: TimelineRequestRow[][] = groups.map(() => [])
+    const keyless = new Map<number, number>()
+    const keyed: number[] = []
+    groups.forEach((group, index) => {
+      const alone = /^request:(\d+)$/.exec(group.key)
+      if (alone) keyless.set(Number(alone[1]), index)
+      else keyed.push(index)
+    })
+    if (keyless.size > 0) {
+      for (const row of await engine.all<TimelineRequestRow>(KEYLESS, [list([...keyless.keys()])])) {
+        const index = keyless.get(row.id) as number
+        if (row.endpoint_id === (groups[index] as GroupRef).endpointId) found[index] = [row]
+      }
+      // A dedupe key may itself read 'request:<n>': a keyless read that found nothing reads it as a key.
+      for (const index of keyless.values()) if ((found[index] as TimelineRequestRow[]).length === 0) keyed.push(index)
+    }
+    for (let start = 0; start < keyed.length; start += GROUPS_PER_READ) {
+      const chunk = keyed.slice(start, start + GROUPS_PER_READ)
+      const sql = chunk.map(keyedGroup).join(' UNION ALL ')
+      const params = chunk.flatMap((index) => [(groups[index] as GroupRef).endpointId, (groups[index] as GroupRef).key])
+      for (const { grp, ...row } of await engine.all<TimelineRequestRow & { grp: number }>(sql, params)) (found[grp] as TimelineRequestRow[]).push(row)
+    }
+    return found
+  }
 
   // Newest first, read as two ordered streams and merged: deliveries by id (insertion order, so
   // SQLite walks the rowid backwards and never sorts the whole table) and receive-only groups by
   // their first arrival.
-  function refs(filter: TimelineFilter, count: number): { refs: TimelineRef[]; total: number } {
-    const parts = timelineParts(filter)
+  async function refs(filter: TimelineFilter, count: number): Promise<{ refs: TimelineRef[]; total: number }> {
+    const parts = timelineParts(filter, kind)
     let total = 0
     const refs: TimelineRef[] = []
     if (parts.deliveries) {
       const { from, params } = parts.deliveries
-      total += (db.prepare(`SELECT COUNT(*) AS n ${from}`).get(...params) as { n: number }).n
-      refs.push(...(db.prepare(`SELECT 'd' AS kind, d.id AS ref, NULL AS endpoint_id, NULL AS gkey, d.created_at AS first_at ${from} ORDER BY d.id DESC LIMIT ?`).all(...params, count) as TimelineRef[]))
+      total += (await engine.get<{ n: number }>(`SELECT COUNT(*) AS n ${from}`, params))?.n ?? 0
+      refs.push(...(await engine.all<TimelineRef>(`SELECT 'd' AS kind, d.id AS ref, NULL AS endpoint_id, NULL AS gkey, d.created_at AS first_at ${from} ORDER BY d.id DESC LIMIT ?`, [...params, count])))
     }
     if (parts.received) {
       const { count: counted, page } = parts.received
-      total += db.prepare(counted.sql).pluck().get(...counted.params) as number
-      refs.push(...(db.prepare(`${page.sql} LIMIT ?`).all(...page.params, count) as TimelineRef[]))
+      total += Number((await engine.get<{ n: number }>(counted.sql, counted.params))?.n ?? 0)
+      refs.push(...(await engine.all<TimelineRef>(`${page.sql} LIMIT ?`, [...page.params, count])))
     }
     if (parts.deliveries && parts.received) refs.sort((a, b) => b.first_at - a.first_at || b.ref - a.ref)
     return { refs, total }
   }
 
-  const simulationById = db.prepare<[string], SimulationRow>('SELECT id, mode, scale, started_at, started_wall_at, label FROM simulations WHERE id = ?')
-
   return {
-    delivery: (id: number) => deliveryById.get(id),
-    simulation: (id: string) => simulationById.get(id),
-    attemptsOf: (deliveryId: number) => attemptsOf.all(deliveryId),
-    requestsOfGroup(endpointId: string | null, key: string): TimelineRequestRow[] {
-      const keyless = /^request:(\d+)$/.exec(key)
-      const alone = keyless ? keylessRequest.all(endpointId, Number(keyless[1])) : []
-      return alone.length > 0 ? alone : requestsOfKey.all(endpointId, key)
-    },
-    placeOfRequest: (requestId: number) => placeOfRequest.get(requestId),
+    /** These deliveries with their event's type and endpoint (absent ids are left out). */
+    deliveries: async (deliveryIds: readonly number[]) => (deliveryIds.length === 0 ? [] : engine.all<TimelineDeliveryRow>(DELIVERIES, [list(deliveryIds)])),
+    /** The attempts of these deliveries, by delivery and number. */
+    attemptsOf: async (deliveryIds: readonly number[]) => (deliveryIds.length === 0 ? [] : engine.all<TimelineAttemptRow>(ATTEMPTS, [list(deliveryIds)])),
+    simulations: async (simulationIds: readonly string[]) => (simulationIds.length === 0 ? [] : engine.all<SimulationRow>(SIMULATIONS, [list(simulationIds)])),
+    requestsOfGroups,
+    /** The event type each request's JSON body names (event_type, type or event), by request id; absent or null when it names none. */
+    eventTypesOf: async (requestIds: readonly number[]): Promise<Map<number, string | null>> =>
+      new Map(requestIds.length === 0 ? [] : (await engine.all<{ id: number; event_type: string | null }>(EVENT_TYPES, [list(requestIds)])).map((row) => [row.id, row.event_type])),
+    /** Where each of these requests belongs (absent ids are left out). */
+    placesOfRequests: async (requestIds: readonly number[]) => (requestIds.length === 0 ? [] : engine.all<RequestPlaceRow & { id: number }>(PLACES, [list(requestIds)])),
     /** The forward legs of these requests, one summary each (requests never forwarded are absent). */
-    legsOf: (requestIds: readonly number[]): TimelineLegRow[] => (requestIds.length === 0 ? [] : legsOf.all(JSON.stringify(requestIds))),
+    legsOf: async (requestIds: readonly number[]): Promise<TimelineLegRow[]> => (requestIds.length === 0 ? [] : engine.all<TimelineLegRow>(LEGS, [list(requestIds)])),
+    /** A received row's arrivals and duplicates, counted whole (its marks stop at GROUP_MARKS_LIMIT). */
+    groupCounts: async (group: GroupRef): Promise<ArrivalCounts> => (await engine.get<ArrivalCounts>(receivedGroupSql(kind), [group.endpointId, group.key])) ?? { arrivals: 0, duplicates: 0 },
     /** The first `count` row references of the timeline under `filter`, newest first, and how many there are. */
     refs,
   }
@@ -162,11 +209,12 @@ export const WALL_CLOCK = 'wall'
  * dedupe key (outside loop mode) came before it: one probe of an (endpoint_id, dedupe_key) index.
  * A request without a dedupe key is a group of its own.
  */
-const FIRST_OF_GROUP = `(r.dedupe_key IS NULL OR NOT EXISTS (SELECT 1 FROM requests p
-   WHERE p.attempt_id IS NULL AND p.endpoint_id IS r.endpoint_id AND p.dedupe_key = r.dedupe_key
+const firstOfGroup = (kind: StoreKind) => `(r.dedupe_key IS NULL OR NOT EXISTS (SELECT 1 FROM requests p
+   WHERE p.attempt_id IS NULL AND p.endpoint_id ${sameAs(kind)} r.endpoint_id AND p.dedupe_key = r.dedupe_key
      AND (p.received_at < r.received_at OR (p.received_at = r.received_at AND p.id < r.id))))`
 
-export function timelineParts(filter: TimelineFilter): TimelineParts {
+/** The statements of a timeline page under `filter`, in the spelling of the store engine `kind`. */
+export function timelineParts(filter: TimelineFilter, kind: StoreKind = 'sqlite'): TimelineParts {
   const statuses = filter.status && filter.status.length > 0 ? filter.status : null
   const wantDeliveries = !statuses || statuses.some((s) => s !== 'received')
   // Receive-only rows are real traffic: on the wall clock, never in a simulation.
@@ -203,7 +251,7 @@ export function timelineParts(filter: TimelineFilter): TimelineParts {
     const join = filter.eventType ? 'JOIN events e ON e.id = d.event_id' : ''
     parts.deliveries = { from: `FROM deliveries d ${join}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`, params }
   }
-  if (wantReceived) parts.received = filter.eventType ? receivedOfEventType(filter, filter.eventType) : received(filter)
+  if (wantReceived) parts.received = filter.eventType ? receivedOfEventType(filter, filter.eventType, kind) : received(filter, kind)
   return parts
 }
 
@@ -212,7 +260,7 @@ export function timelineParts(filter: TimelineFilter): TimelineParts {
  * each checked with one probe), and the number of groups from the counters (a request without a
  * dedupe key counts as a group of its own; docs/BENCHMARKS.md, scale).
  */
-function received(filter: TimelineFilter): { count: Statement; page: Statement } {
+function received(filter: TimelineFilter, kind: StoreKind): { count: Statement; page: Statement } {
   const where = [RECEIVED_REQUEST]
   const params: unknown[] = []
   // In arrival order from the index that has it; requests_by_dedupe_key would need a sort.
@@ -224,7 +272,7 @@ function received(filter: TimelineFilter): { count: Statement; page: Statement }
   }
   if (filter.search) {
     // Keyed requests by their event id, keyless ones by their body text (prefix-search.ts).
-    whereRequestFound(filter.search, where, params)
+    whereRequestFound(filter.search, where, params, kind)
     walk = ''
   }
   const conditions = where.join(' AND ')
@@ -234,31 +282,31 @@ function received(filter: TimelineFilter): { count: Statement; page: Statement }
     // the counters the triggers keep (count-definitions.ts, REQUEST_COUNTS_SQL): a few rows,
     // whatever the history holds.
     count: filter.search
-      ? { sql: `SELECT COUNT(*) FROM (SELECT DISTINCT r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) FROM requests r WHERE ${conditions})`, params }
+      ? { sql: `SELECT COUNT(*) AS n FROM (SELECT DISTINCT r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) FROM requests r WHERE ${conditions}) found`, params }
       : filter.endpointId
-        ? { sql: 'SELECT COALESCE(SUM(received_rows), 0) FROM request_counts WHERE endpoint_key = ?', params: [filter.endpointId] }
-        : { sql: 'SELECT COALESCE(SUM(received_rows), 0) FROM request_counts', params: [] },
+        ? { sql: 'SELECT COALESCE(SUM(received_rows), 0) AS n FROM request_counts WHERE endpoint_key = ?', params: [filter.endpointId] }
+        : { sql: 'SELECT COALESCE(SUM(received_rows), 0) AS n FROM request_counts', params: [] },
     page: {
       sql: `SELECT 'r' AS kind, r.id AS ref, r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) AS gkey, r.received_at AS first_at
-              FROM requests r ${walk} WHERE ${conditions} AND ${FIRST_OF_GROUP} ORDER BY r.received_at DESC, r.id DESC`,
+              FROM requests r ${walk} WHERE ${conditions} AND ${firstOfGroup(kind)} ORDER BY r.received_at DESC, r.id DESC`,
       params,
     },
   }
 }
 
 /** Receive-only groups whose requests' bodies name an event type: read from every receive-only request (a body field has no index). */
-function receivedOfEventType(filter: TimelineFilter, eventType: string): { count: Statement; page: Statement } {
+function receivedOfEventType(filter: TimelineFilter, eventType: string, kind: StoreKind): { count: Statement; page: Statement } {
   const where = [RECEIVED_REQUEST]
   const params: unknown[] = []
   if (filter.endpointId) {
     where.push('endpoint_id = ?')
     params.push(filter.endpointId)
   }
-  if (filter.search) whereRequestFound(filter.search, where, params)
+  if (filter.search) whereRequestFound(filter.search, where, params, kind)
   const grouped = `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests r WHERE ${where.join(' AND ')}
-    GROUP BY endpoint_id, gkey HAVING MAX(${EVENT_TYPE_SQL}) = ?`
+    GROUP BY endpoint_id, ${GROUP_SQL} HAVING MAX(${bodyEventType(kind, 'body')}) = ?`
   return {
-    count: { sql: `SELECT COUNT(*) FROM (${grouped})`, params: [...params, eventType] },
+    count: { sql: `SELECT COUNT(*) AS n FROM (${grouped}) typed`, params: [...params, eventType] },
     page: { sql: `${grouped} ORDER BY first_at DESC, ref DESC`, params: [...params, eventType] },
   }
 }

@@ -13,6 +13,7 @@ import { openEngine } from '../../support/engine'
 import { startListen } from '../../support/listen-cli'
 import { runCli } from '../../support/run-cli'
 import { makeTempDir } from '../../support/temp-dir'
+import { createSqliteEngine, secretBoxOf } from '../../../electron/engine/store'
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const cleanups: (() => Promise<unknown> | void)[] = []
@@ -29,8 +30,8 @@ async function engineOn(dir: string): Promise<Engine> {
 
 function readsOf(engine: Engine) {
   return {
-    timeline: createTimelineViews(engine.db),
-    details: createDetailViews(engine.db, { explainRule: () => '', explainFault: () => '', endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: null }) }),
+    timeline: createTimelineViews(createSqliteEngine(engine.db, { closeDatabase: false })),
+    details: createDetailViews(createSqliteEngine(engine.db, { closeDatabase: false }), secretBoxOf(engine.db), { explainRule: () => '', explainFault: () => '', endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: null }) }),
   }
 }
 
@@ -55,15 +56,15 @@ describe('attempt links between processes', () => {
     await engine.quiesce()
 
     const { timeline, details } = readsOf(engine)
-    const { rows } = timeline.page({}, 0, 100)
+    const { rows } = await timeline.page({}, 0, 100)
     const ours = rows.find((r) => r.deliveryId === own.deliveryIds[0])
     expect(ours?.marks).toHaveLength(1)
-    const detail = details.deliveryDetail(own.deliveryIds[0] as number)
-    const ownRequest = details.requestDetail(detail?.attempts[0]?.requestId ?? -1)
+    const detail = await details.deliveryDetail(own.deliveryIds[0] as number)
+    const ownRequest = await details.requestDetail(detail?.attempts[0]?.requestId ?? -1)
     expect(bodyOf(ownRequest).event_id ?? bodyOf(ownRequest).id).toBe(own.eventId)
     const theirs = rows.filter((r) => r.kind === 'received')
     expect(theirs.map((r) => [r.eventType, r.marks.length])).toEqual([['payment_intent.succeeded', 1]])
-    const theirRequest = details.requestDetail(theirs[0]?.marks[0]?.id ?? -1)
+    const theirRequest = await details.requestDetail(theirs[0]?.marks[0]?.id ?? -1)
     expect(theirRequest?.attemptId).toBeNull()
     expect(bodyOf(theirRequest).object).toBe('event')
   })
@@ -88,11 +89,11 @@ describe('attempt links between processes', () => {
     expect(await listen.exited).toBe(0)
 
     const { timeline, details } = readsOf(engine)
-    const { rows } = timeline.page({}, 0, 100)
+    const { rows } = await timeline.page({}, 0, 100)
     expect(rows.map((r) => [r.kind, r.marks.length])).toEqual([['delivery', 2]])
-    const detail = details.deliveryDetail(sent.deliveryIds[0] as number)
+    const detail = await details.deliveryDetail(sent.deliveryIds[0] as number)
     expect(detail?.attempts.map((a) => a.statusCode)).toEqual([503, 200])
-    const requests = (detail?.attempts ?? []).map((a) => details.requestDetail(a.requestId ?? -1))
+    const requests = await Promise.all((detail?.attempts ?? []).map((a) => details.requestDetail(a.requestId ?? -1)))
     expect(requests.map((r) => r?.attemptId)).toEqual(detail?.attempts.map((a) => a.id))
     expect(requests.map((r) => r?.headers.find((h) => h.name === 'webhook-id')?.value)).toEqual([sent.eventId, sent.eventId])
   })

@@ -14,6 +14,7 @@ import { createVirtualClock } from '../../../electron/engine/clock'
 import { linkFor, recordAttempt } from '../../support/attempt-rows'
 import { openEngine, virtualEngine } from '../../support/engine'
 import { makeTempDir } from '../../support/temp-dir'
+import { createSqliteEngine, secretBoxOf } from '../../../electron/engine/store'
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const cleanups: (() => Promise<void> | void)[] = []
@@ -51,8 +52,8 @@ async function deliver(sender: Engine, target: { endpoint: string } | { url: str
 }
 
 function readsOf(engine: Engine) {
-  const timeline = createTimelineViews(engine.db)
-  const details = createDetailViews(engine.db, {
+  const timeline = createTimelineViews(createSqliteEngine(engine.db, { closeDatabase: false }))
+  const details = createDetailViews(createSqliteEngine(engine.db, { closeDatabase: false }), secretBoxOf(engine.db), {
     explainRule: () => '',
     explainFault: () => '',
     endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: null }),
@@ -61,42 +62,44 @@ function readsOf(engine: Engine) {
 }
 
 /** Every timeline row with the captured requests it holds (a delivery's through its attempts). */
-function rowsWithRequests(engine: Engine): { row: TimelineRow; requestIds: number[] }[] {
+async function rowsWithRequests(engine: Engine): Promise<{ row: TimelineRow; requestIds: number[] }[]> {
   const { timeline, details } = readsOf(engine)
-  const { rows, total } = timeline.page({}, 0, 1000)
+  const { rows, total } = await timeline.page({}, 0, 1000)
   expect(rows).toHaveLength(total)
-  return rows.map((row) => ({
-    row,
-    requestIds:
-      row.kind === 'delivery'
-        ? (details.deliveryDetail(row.deliveryId as number)?.attempts ?? []).flatMap((a) => (a.requestId === null ? [] : [a.requestId]))
-        : row.marks.map((m) => m.id),
-  }))
+  return Promise.all(
+    rows.map(async (row) => ({
+      row,
+      requestIds:
+        row.kind === 'delivery'
+          ? ((await details.deliveryDetail(row.deliveryId as number))?.attempts ?? []).flatMap((a) => (a.requestId === null ? [] : [a.requestId]))
+          : row.marks.map((m) => m.id),
+    })),
+  )
 }
 
 const requestIdsIn = (db: Database) => db.prepare('SELECT id FROM requests ORDER BY id').pluck().all() as number[]
 
 /** Each request id in the store is held by exactly one row, and rowOfRequest names that row. */
-function expectEachRequestInOneRow(engine: Engine): void {
-  const rows = rowsWithRequests(engine)
+async function expectEachRequestInOneRow(engine: Engine): Promise<void> {
+  const rows = await rowsWithRequests(engine)
   const placed = rows.flatMap((r) => r.requestIds).sort((a, b) => a - b)
   expect(placed).toEqual(requestIdsIn(engine.db))
   const { timeline } = readsOf(engine)
   for (const { row, requestIds } of rows) {
     for (const id of requestIds) {
-      const place = timeline.rowOfRequest(id)
+      const place = await timeline.rowOfRequest(id)
       expect(place).toEqual(row.kind === 'delivery' ? { deliveryId: row.deliveryId } : { endpointId: row.endpointId, key: expect.any(String) })
     }
   }
 }
 
 /** The delivery's row, and each attempt's own request as its inspector shows it. */
-function deliveryView(engine: Engine, deliveryId: number) {
+async function deliveryView(engine: Engine, deliveryId: number) {
   const { timeline, details } = readsOf(engine)
-  const row = timeline.page({}, 0, 1000).rows.find((r) => r.deliveryId === deliveryId)
-  const detail = details.deliveryDetail(deliveryId)
+  const row = (await timeline.page({}, 0, 1000)).rows.find((r) => r.deliveryId === deliveryId)
+  const detail = await details.deliveryDetail(deliveryId)
   if (!row || !detail) throw new Error(`delivery ${deliveryId} has no row`)
-  const requests = detail.attempts.map((a) => (a.requestId === null ? null : details.requestDetail(a.requestId)))
+  const requests = await Promise.all(detail.attempts.map((a) => (a.requestId === null ? null : details.requestDetail(a.requestId))))
   return { row, detail, requests }
 }
 
@@ -114,7 +117,7 @@ describe('rows never mix', () => {
     const { engine } = await engineOnNewFolder()
     ordersEndpoint(engine, 2)
     const { eventId, deliveryId } = await deliver(engine, { endpoint: 'orders' })
-    const before = deliveryView(engine, deliveryId)
+    const before = await deliveryView(engine, deliveryId)
     expect(before.detail.attempts.map((a) => a.statusCode)).toEqual([503, 503, 200])
     const [first] = before.detail.attempts
     const own = before.requests[0]
@@ -137,7 +140,7 @@ describe('rows never mix', () => {
     await post(engine, Buffer.from(own.bodyBase64, 'base64').toString(), copyHeaders)
     await engine.quiesce()
 
-    const after = deliveryView(engine, deliveryId)
+    const after = await deliveryView(engine, deliveryId)
     expect(after.row.marks.map((m) => m.id)).toEqual(before.detail.attempts.map((a) => a.id))
     expect(after.row.attempts).toBe(3)
     // Each attempt's inspector shows the request it sent: this event, not a stranger's.
@@ -145,13 +148,13 @@ describe('rows never mix', () => {
     expect(after.requests.map((r) => header(r, 'webhook-id'))).toEqual([eventId, eventId, eventId])
     expect(new Set(after.requests.map((r) => r?.id)).size).toBe(3)
 
-    const received = rowsWithRequests(engine).filter((r) => r.row.kind === 'received')
+    const received = (await rowsWithRequests(engine)).filter((r) => r.row.kind === 'received')
     expect(received.map((r) => [r.row.eventId, r.requestIds.length]).sort()).toEqual([
       ['evt_bare', 1],
       ['evt_foreign', 1],
       [eventId, 1],
     ].sort())
-    expectEachRequestInOneRow(engine)
+    await expectEachRequestInOneRow(engine)
   })
 
   it('another engine on another data folder delivering its attempt #1 into this endpoint does not land on this engine\'s attempt #1', async () => {
@@ -160,18 +163,18 @@ describe('rows never mix', () => {
     const own = await deliver(ours, { endpoint: 'orders' })
     const { engine: theirs } = await engineOnNewFolder()
     const foreign = await deliver(theirs, { url: ours.receiver.endpointUrl('orders') }, ours)
-    const ourAttempts = deliveryView(ours, own.deliveryId).detail.attempts.map((a) => a.id)
+    const ourAttempts = (await deliveryView(ours, own.deliveryId)).detail.attempts.map((a) => a.id)
     const theirAttempts = theirs.sender.getDelivery(foreign.deliveryId).attempts.map((a) => a.id)
     // The same attempt numbers on both sides: only the link tells them apart.
     expect(theirAttempts).toEqual(ourAttempts)
 
-    const view = deliveryView(ours, own.deliveryId)
+    const view = await deliveryView(ours, own.deliveryId)
     expect(view.row.marks).toHaveLength(3)
     expect(view.requests.map((r) => header(r, 'webhook-id'))).toEqual([own.eventId, own.eventId, own.eventId])
-    const theirRow = rowsWithRequests(ours).find((r) => r.row.kind === 'received' && r.row.eventId === foreign.eventId)
+    const theirRow = (await rowsWithRequests(ours)).find((r) => r.row.kind === 'received' && r.row.eventId === foreign.eventId)
     expect(theirRow?.requestIds).toHaveLength(3)
     expect(theirRow?.row.marks.map((m) => m.label)).toEqual(['503', '503', '200'])
-    expectEachRequestInOneRow(ours)
+    await expectEachRequestInOneRow(ours)
   })
 
   it('two engines on the same data folder still link: one sends, the other receives', async () => {
@@ -180,12 +183,12 @@ describe('rows never mix', () => {
     const sending = await engineOnFolder(dir)
     const { eventId, deliveryId } = await deliver(sending, { url: receiving.receiver.endpointUrl('orders') }, receiving)
 
-    const view = deliveryView(receiving, deliveryId)
+    const view = await deliveryView(receiving, deliveryId)
     expect(view.row.marks).toHaveLength(1)
     expect(view.requests.map((r) => header(r, 'webhook-id'))).toEqual([eventId])
     expect(view.requests[0]?.attemptId).toBe(view.detail.attempts[0]?.id)
-    expect(rowsWithRequests(receiving).filter((r) => r.row.kind === 'received')).toEqual([])
-    expectEachRequestInOneRow(receiving)
+    expect((await rowsWithRequests(receiving)).filter((r) => r.row.kind === 'received')).toEqual([])
+    await expectEachRequestInOneRow(receiving)
   })
 
   it('requests that claim an attempt in a store written before links were checked: none vanishes, none multiplies a mark', async () => {
@@ -195,7 +198,7 @@ describe('rows never mix', () => {
     const first = await openEngine(temp.dir, clock)
     ordersEndpoint(first, 2)
     const { eventId, deliveryId } = await deliver(first, { endpoint: 'orders' })
-    const [, second] = deliveryView(first, deliveryId).detail.attempts
+    const [, second] = (await deliveryView(first, deliveryId)).detail.attempts
     if (!second) throw new Error('no second attempt')
     // What an older receiver stored with no header to tell: attempt_id as claimed, one naming an
     // attempt this store has (a second request for it), one naming an attempt it never had; and
@@ -211,12 +214,12 @@ describe('rows never mix', () => {
     clock.dispose()
 
     const engine = await engineOnFolder(temp.dir)
-    const view = deliveryView(engine, deliveryId)
+    const view = await deliveryView(engine, deliveryId)
     expect(view.row.marks).toHaveLength(3)
     expect(view.requests.map((r) => header(r, 'webhook-id'))).toEqual([eventId, eventId, eventId])
-    const received = rowsWithRequests(engine).filter((r) => r.row.kind === 'received').map((r) => r.row.eventId)
+    const received = (await rowsWithRequests(engine)).filter((r) => r.row.kind === 'received').map((r) => r.row.eventId)
     expect(received.sort()).toEqual(['evt_claims_second', 'evt_claims_unknown'])
-    expectEachRequestInOneRow(engine)
+    await expectEachRequestInOneRow(engine)
   })
 
   it('a store written before links were checked: links made by a bare number are dropped at the first open, the stranger\'s request no longer shows as our attempt\'s', async () => {
@@ -240,12 +243,12 @@ describe('rows never mix', () => {
 
     const engine = await engineOnFolder(temp.dir)
     const { details } = readsOf(engine)
-    const view = deliveryView(engine, attempt.deliveryId)
+    const view = await deliveryView(engine, attempt.deliveryId)
     expect(view.row.marks.map((m) => m.id)).toEqual([attempt.id])
     // Which of the two was ours cannot be told from a number: neither is shown as the attempt's.
     expect(view.detail.attempts.map((a) => a.requestId)).toEqual([null])
-    expect([details.requestDetail(strangers)?.attemptId, details.requestDetail(ours)?.attemptId]).toEqual([null, null])
-    expect(rowsWithRequests(engine).filter((r) => r.row.kind === 'received').map((r) => r.row.eventId).sort()).toEqual([attempt.eventId, 'evt_stranger'].sort())
-    expectEachRequestInOneRow(engine)
+    expect([(await details.requestDetail(strangers))?.attemptId, (await details.requestDetail(ours))?.attemptId]).toEqual([null, null])
+    expect((await rowsWithRequests(engine)).filter((r) => r.row.kind === 'received').map((r) => r.row.eventId).sort()).toEqual([attempt.eventId, 'evt_stranger'].sort())
+    await expectEachRequestInOneRow(engine)
   })
 })

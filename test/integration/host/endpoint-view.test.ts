@@ -7,6 +7,7 @@ import type { TimelineRow } from '../../../shared/contract'
 import type { Engine } from '../../../electron/engine/engine'
 import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
 import { virtualEngine } from '../../support/engine'
+import { createSqliteEngine } from '../../../electron/engine/store'
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const cleanups: (() => Promise<void> | void)[] = []
@@ -41,12 +42,12 @@ describe('an endpoint’s view', () => {
     await response.arrayBuffer()
     await engine.quiesce()
 
-    const timeline = createTimelineViews(engine.db)
-    const everything = timeline.page({}, 0, 1000).rows
+    const timeline = createTimelineViews(createSqliteEngine(engine.db, { closeDatabase: false }))
+    const everything = (await timeline.page({}, 0, 1000)).rows
     const deliveryRow = (id: number) => everything.find((r) => r.deliveryId === id) as TimelineRow
     expect([toOrders, toBilling, outside].map((id) => deliveryRow(id).endpointId)).toEqual([orders, billing, null])
 
-    const view = timeline.page({ endpointId: orders }, 0, 1000)
+    const view = await timeline.page({ endpointId: orders }, 0, 1000)
     expect(view.rows.map((r) => (r.kind === 'delivery' ? `d:${r.deliveryId}` : `r:${r.eventId}`)).sort()).toEqual([`d:${toOrders}`, 'r:evt_direct'].sort())
     expect(view.total).toBe(view.rows.length)
     // The delivery row in the endpoint's view holds exactly its attempts, as in the whole timeline.
@@ -56,8 +57,8 @@ describe('an endpoint’s view', () => {
 
     // Filters combine: the endpoint's deliveries of one subscription ("Watch on timeline").
     const subscriptionId = deliveryRow(toOrders).subscriptionId as string
-    expect(timeline.page({ endpointId: orders, subscriptionId }, 0, 1000).rows.map((r) => r.deliveryId)).toEqual([toOrders])
-    expect(timeline.page({ endpointId: billing, subscriptionId }, 0, 1000).total).toBe(0)
-    expect(timeline.page({ endpointId: orders, status: ['received'] }, 0, 1000).rows.map((r) => r.eventId)).toEqual(['evt_direct'])
+    expect((await timeline.page({ endpointId: orders, subscriptionId }, 0, 1000)).rows.map((r) => r.deliveryId)).toEqual([toOrders])
+    expect((await timeline.page({ endpointId: billing, subscriptionId }, 0, 1000)).total).toBe(0)
+    expect((await timeline.page({ endpointId: orders, status: ['received'] }, 0, 1000)).rows.map((r) => r.eventId)).toEqual(['evt_direct'])
   })
 })

@@ -7,6 +7,7 @@ import { watchTimeline, type TimelineWatch } from '../../../electron/engine/host
 import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
 import { openDatabase } from '../../../electron/engine/store'
 import { makeTempDir } from '../../support/temp-dir'
+import { createSqliteEngine } from '../../../electron/engine/store'
 
 // The timeline watch over a real SQLite file. The engine's own writes are pushed to it (its write
 // statements name their tables): with a poll interval of an hour, rows still arrive. Writes from
@@ -65,7 +66,7 @@ describe('timeline watch', () => {
     let settled = 0
     const watch: TimelineWatch = watchTimeline({
       db: engine.db,
-      timeline: createTimelineViews(engine.db),
+      timeline: createTimelineViews(createSqliteEngine(engine.db, { closeDatabase: false })),
       intervalMs: NEVER,
       pushGapMs: 0,
       onRows: seen.onRows,
@@ -93,7 +94,7 @@ describe('timeline watch', () => {
     const db = openDatabase({ file })
     cleanups.push(() => void db.close())
     const seen = collect()
-    const watch = watchTimeline({ db, timeline: createTimelineViews(db), intervalMs: 20, onRows: seen.onRows, onDeliveriesSettled: () => {} })
+    const watch = watchTimeline({ db, timeline: createTimelineViews(createSqliteEngine(db, { closeDatabase: false })), intervalMs: 20, onRows: seen.onRows, onDeliveriesSettled: () => {} })
     cleanups.push(() => watch.stop())
 
     const eventId = '7a0c3f4e-9b1d-4c2a-8e5f-0d6b7a8c9e1f'

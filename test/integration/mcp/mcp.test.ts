@@ -20,6 +20,7 @@ import { startListen } from '../../support/listen-cli'
 import { REPO_ROOT, runCli } from '../../support/run-cli'
 import { makeTempDir } from '../../support/temp-dir'
 import { startMcp, type McpSession } from './support'
+import { createSqliteEngine, secretBoxOf } from '../../../electron/engine/store'
 
 const ENDPOINT_SECRET = 'whsec_Zm9yIHRoZSBvcmRlcnMgZW5kcG9pbnQgb25seQ'
 const WRONG_SECRET = 'whsec_c29tZSBvdGhlciBlbmRwb2ludCdzIHNlY3JldA'
@@ -36,8 +37,8 @@ const sessions: McpSession[] = []
 
 function storeReads() {
   const db = openDatabase({ file: join(dataDir, DATA_FILE_NAME) })
-  const details = createDetailViews(db, { explainRule: () => '', explainFault: () => '', endpointUrls: (slug) => ({ localUrl: `http://127.0.0.1:7780/h/${slug}`, publicUrl: null }) })
-  return { db, timeline: createTimelineViews(db), details, endpoints: createEndpointStore(db), rules: createRuleStore(db) }
+  const details = createDetailViews(createSqliteEngine(db, { closeDatabase: false }), secretBoxOf(db), { explainRule: () => '', explainFault: () => '', endpointUrls: (slug) => ({ localUrl: `http://127.0.0.1:7780/h/${slug}`, publicUrl: null }) })
+  return { db, timeline: createTimelineViews(createSqliteEngine(db, { closeDatabase: false })), details, endpoints: createEndpointStore(db), rules: createRuleStore(db) }
 }
 
 async function session(args: string[] = []): Promise<McpSession> {
@@ -70,11 +71,11 @@ beforeAll(async () => {
   }
   const reads = storeReads()
   try {
-    for (const attempt of reads.details.deliveryDetail(deliveryId)?.attempts ?? []) {
+    for (const attempt of (await reads.details.deliveryDetail(deliveryId))?.attempts ?? []) {
       const header = attempt.requestHeaders.find((h) => h.name.toLowerCase() === 'stripe-signature')?.value
       if (header) signatures.push(header, ...header.split(',').map((part) => part.split('=')[1] ?? '').filter((v) => v.length > 20))
     }
-    badRequestIds = reads.timeline.page({ search: 'evt_mcp_bad' }, 0, 10).rows.flatMap((r) => r.marks.map((m) => m.id))
+    badRequestIds = (await reads.timeline.page({ search: 'evt_mcp_bad' }, 0, 10)).rows.flatMap((r) => r.marks.map((m) => m.id))
   } finally {
     reads.db.close()
   }
@@ -114,8 +115,8 @@ describe('hookloop mcp, read-only', () => {
   it('list_rows: the timeline’s rows and ids, with the app’s filters', async () => {
     const s = await session()
     const reads = storeReads()
-    const all = reads.timeline.page({}, 0, 50)
-    const received = reads.timeline.page({ status: ['received'] }, 0, 50)
+    const all = await reads.timeline.page({}, 0, 50)
+    const received = await reads.timeline.page({ status: ['received'] }, 0, 50)
     reads.db.close()
     const answer = await s.json<{ total: number; rows: { kind: string; deliveryId?: number; requestIds?: number[]; eventId: string; duplicates: number }[] }>('list_rows')
     expect(answer.total).toBe(all.total)
@@ -143,7 +144,7 @@ describe('hookloop mcp, read-only', () => {
     const s = await session()
     const second = badRequestIds[1] as number
     const reads = storeReads()
-    const detail = reads.details.requestDetail(second)
+    const detail = await reads.details.requestDetail(second)
     reads.db.close()
     const answer = await s.json<{ id: number; query: string; headers: { name: string; value: string }[]; body: { text: string }; signature: { state: string; reason: string }; duplicateNumber: number; duplicateOf: number; response: { status: number } }>('show_request', { id: second })
     expect(answer.id).toBe(second)
@@ -161,7 +162,7 @@ describe('hookloop mcp, read-only', () => {
   it('show_delivery: every attempt as the store holds it, signature headers redacted', async () => {
     const s = await session()
     const reads = storeReads()
-    const detail = reads.details.deliveryDetail(deliveryId)
+    const detail = await reads.details.deliveryDetail(deliveryId)
     reads.db.close()
     const answer = await s.json<{ status: string; attempts: { statusCode: number; decision: string; requestId: number; requestHeaders: { name: string; value: string }[] }[] }>('show_delivery', { id: deliveryId })
     expect(answer.status).toBe('succeeded')
@@ -183,7 +184,7 @@ describe('hookloop mcp, read-only', () => {
     expect(bad.fix).toMatch(/raw request bytes/)
 
     const reads = storeReads()
-    const ownRequest = reads.details.deliveryDetail(deliveryId)?.attempts[1]?.requestId
+    const ownRequest = (await reads.details.deliveryDetail(deliveryId))?.attempts[1]?.requestId
     reads.db.close()
     const good = await s.json<{ stored: { valid: boolean; reason: string }; fix: string }>('explain_signature', { requestId: ownRequest })
     expect(good.stored).toMatchObject({ valid: true, reason: 'ok' })

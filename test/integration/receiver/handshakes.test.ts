@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
 import { startHarness, type Harness } from './support'
+import { createSqliteEngine } from '../../../electron/engine/store'
 
 // Hookloop's receiver answering the verification handshakes as each provider's docs require
 // (shared/receiver/handshakes.ts names the documents). The requests are written here as the providers
@@ -147,7 +148,7 @@ describe('handshake presets on real sockets', () => {
     const url = await endpoint('dropbox-challenge')
     await (await fetch(`${url}?challenge=abc123`)).text()
     await h.waitFor('request.responded')
-    const { rows } = createTimelineViews(h.db).page({}, 0, 10)
+    const { rows } = await createTimelineViews(createSqliteEngine(h.db, { closeDatabase: false })).page({}, 0, 10)
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ kind: 'received', eventType: 'Dropbox challenge handshake', lastStatusCode: 200 })
     expect(rows[0]?.marks.map((m) => m.label)).toEqual(['handshake 200'])

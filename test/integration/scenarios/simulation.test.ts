@@ -9,6 +9,7 @@ import { DATA_FILE_NAME } from '../../../electron/engine/store/data-file'
 import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
 import { runScenario } from '../../../electron/engine/scenarios/run'
 import { useTempDir } from '../../support/use-temp-dir'
+import { createSqliteEngine } from '../../../electron/engine/store'
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 
@@ -39,7 +40,7 @@ describe('a scenario run is a simulation', () => {
       expect(run).toMatchObject({ mode: 'virtual', scale: 1, started_at: Date.parse('2026-01-05T09:00:00Z'), label: 'scenario checkout retries' })
       const ids = db.prepare('SELECT id FROM deliveries WHERE simulation_id = ?').pluck().all(run.id) as number[]
       expect(ids).toHaveLength(1)
-      const row = createTimelineViews(db).deliveryRow(ids[0]!)
+      const row = await createTimelineViews(createSqliteEngine(db, { closeDatabase: false })).deliveryRow(ids[0]!)
       expect(row?.clock).toEqual({ kind: 'simulated', simulationId: run.id, mode: 'virtual', startedAt: run.started_at })
       // Scenario time from the fixed start; the wall time of each attempt beside it.
       expect(row?.marks.map((m) => m.at - run.started_at)).toEqual([0, 2 * 60_000])

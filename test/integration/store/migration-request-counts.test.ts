@@ -28,15 +28,15 @@ function direct(db: Database, endpointId?: string): { received: number; requests
 }
 
 /** What the UI is told: the timeline's total of received rows (all, and per endpoint) and the top bar's requests. */
-function shown(db: Database, endpointId?: string): { received: number; requests: number } {
-  const timeline = createTimelineReads(db)
-  const received = timeline.refs({ status: ['received'], ...(endpointId === undefined ? {} : { endpointId }) }, 0).total
+async function shown(db: Database, endpointId?: string): Promise<{ received: number; requests: number }> {
+  const timeline = createTimelineReads(createSqliteEngine(db, { closeDatabase: false }))
+  const received = (await timeline.refs({ status: ['received'], ...(endpointId === undefined ? {} : { endpointId }) }, 0)).total
   const requests = endpointId === undefined ? createCountReads(db).capturedRequests() : direct(db, endpointId).requests
   return { received, requests }
 }
 
-function expectCountsTrue(db: Database): void {
-  for (const endpoint of [undefined, 'ep_a', 'ep_b']) expect(shown(db, endpoint), endpoint ?? 'all').toEqual(direct(db, endpoint))
+async function expectCountsTrue(db: Database): Promise<void> {
+  for (const endpoint of [undefined, 'ep_a', 'ep_b']) expect(await shown(db, endpoint), endpoint ?? 'all').toEqual(direct(db, endpoint))
 }
 
 describe('migration 12: request_counts', () => {
@@ -62,49 +62,49 @@ describe('migration 12: request_counts', () => {
     try {
       expect(schemaVersion(db)).toBeGreaterThanOrEqual(12)
       // evt_1 and the keyless one at ep_a, evt_1 at ep_b, the keyless one at no endpoint; #6 is an attempt's own.
-      expect(shown(db)).toEqual({ received: 4, requests: 6 })
-      expectCountsTrue(db)
+      expect(await shown(db)).toEqual({ received: 4, requests: 6 })
+      await expectCountsTrue(db)
 
       // Another process on the folder writes: an arrival of a known key, a new key, a keyless one.
       insertRequest(other, 'ep_a', 'evt_1')
       insertRequest(other, 'ep_a', 'evt_2')
       insertRequest(other, 'ep_b', null)
-      expect(shown(db)).toEqual({ received: 6, requests: 9 })
-      expectCountsTrue(db)
+      expect(await shown(db)).toEqual({ received: 6, requests: 9 })
+      await expectCountsTrue(db)
 
       // A request linked to an attempt leaves the received rows (ep_b's only evt_1); an arrival
       // linked when written never enters them.
       other.prepare('UPDATE requests SET attempt_id = 1 WHERE id = 4').run()
       insertRequest(db, 'ep_b', 'evt_own_too', 1)
-      expect(shown(db).received).toBe(5)
-      expectCountsTrue(db)
+      expect((await shown(db)).received).toBe(5)
+      await expectCountsTrue(db)
 
       // Retention prunes the settled delivery: its attempt's requests are unlinked and become received traffic.
       const sql = createSqliteEngine(db, { closeDatabase: false })
       await sql.transaction((tx) => createSenderHistoryStore(tx).deleteIds([7]))
       expect(db.prepare('SELECT COUNT(*) FROM requests WHERE attempt_id IS NOT NULL').pluck().get()).toBe(0)
-      expectCountsTrue(db)
+      await expectCountsTrue(db)
 
       // Retention prunes the oldest requests in a batch: a group survives while one of its arrivals is left.
       const deleteRequests = (ids: number[]) => sql.transaction((tx) => createHistoryStore(tx).deleteIds(ids))
       await deleteRequests([1, 2, 3])
-      expectCountsTrue(db)
-      expect(shown(db, 'ep_a').received).toBe(3) // evt_1 (the other process's arrival), evt_2, evt_own
+      await expectCountsTrue(db)
+      expect((await shown(db, 'ep_a')).received).toBe(3) // evt_1 (the other process's arrival), evt_2, evt_own
 
       // Clear history: nothing left, nothing counted.
       const all = db.prepare('SELECT id FROM requests').pluck().all() as number[]
       await deleteRequests(all)
-      expect(shown(db)).toEqual({ received: 0, requests: 0 })
-      expectCountsTrue(db)
+      expect(await shown(db)).toEqual({ received: 0, requests: 0 })
+      await expectCountsTrue(db)
       insertRequest(other, 'ep_a', 'evt_1')
-      expect(shown(db)).toEqual({ received: 1, requests: 1 })
+      expect(await shown(db)).toEqual({ received: 1, requests: 1 })
     } finally {
       other.close()
       db.close()
     }
   })
 
-  it('reads the received rows and the captured requests from the counters, not from requests', () => {
+  it('reads the received rows and the captured requests from the counters, not from requests', async () => {
     const db = openDatabase({ file: ':memory:' })
     try {
       const plan = (sql: string, params: unknown[]) =>

@@ -9,6 +9,7 @@ import type { TimelineFilter } from '../../../shared/contract'
 import { openDatabase } from '../../../electron/engine/store'
 import { createTimelineReads } from '../../../electron/engine/store/timeline-reads'
 import { useTempDir } from '../../support/use-temp-dir'
+import { createSqliteEngine } from '../../../electron/engine/store'
 
 interface Ran {
   sql: string
@@ -91,7 +92,7 @@ describe('timeline reads use indexes, never a pass over every request or deliver
     db = openDatabase({ file: join(temp.dir, 'hookloop.db'), notice: () => {} })
     seed(db)
     const spied = recording(db)
-    return { reads: createTimelineReads(spied.db), ran: spied.ran }
+    return { reads: createTimelineReads(createSqliteEngine(spied.db, { closeDatabase: false })), ran: spied.ran }
   }
 
   const pages: Array<[string, TimelineFilter]> = [
@@ -102,26 +103,26 @@ describe('timeline reads use indexes, never a pass over every request or deliver
     ['one endpoint', { endpointId: 'ep-a' }],
     ['one subscription', { subscriptionId: 'sub' }],
   ]
-  it.each(pages)('a page of %s', (_name, filter) => {
+  it.each(pages)('a page of %s', async (_name, filter) => {
     const { reads, ran } = open()
-    const page = reads.refs(filter, 50)
+    const page = await reads.refs(filter, 50)
     expect(page.refs.length).toBeGreaterThan(0)
     expect(ran.length).toBeGreaterThan(0)
     expect(fullScans(ran)).toEqual([])
   })
 
-  it('walks receive-only requests newest first on the time index, probing each for an earlier arrival of its group', () => {
+  it('walks receive-only requests newest first on the time index, probing each for an earlier arrival of its group', async () => {
     const { reads, ran } = open()
-    reads.refs({ status: ['received'] }, 50)
+    await reads.refs({ status: ['received'] }, 50)
     const page = ran.find((r) => r.sql.includes('ORDER BY r.received_at DESC'))
     expect(page?.plan.join(' | ')).toMatch(/SCAN r USING INDEX requests_by_time/)
     expect(page?.plan.join(' | ')).toMatch(/SEARCH p USING (COVERING )?INDEX requests_by_dedupe_key \(endpoint_id=\? AND dedupe_key=\?/)
     expect(page?.plan.join(' | ')).not.toMatch(/TEMP B-TREE/)
   })
 
-  it('searches event ids by their start on the NOCASE indexes, for deliveries and requests alike', () => {
+  it('searches event ids by their start on the NOCASE indexes, for deliveries and requests alike', async () => {
     const { reads, ran } = open()
-    const found = reads.refs({ search: 'EVT_D12' }, 50)
+    const found = await reads.refs({ search: 'EVT_D12' }, 50)
     expect(found.refs.map((r) => r.kind)).toEqual(expect.arrayContaining(['d']))
     const plans = ran.map((r) => r.plan.join(' | ')).join('\n')
     // Lower-case ids on the index every delivery has, the others on the NOCASE index of ids with a capital.
@@ -131,10 +132,10 @@ describe('timeline reads use indexes, never a pass over every request or deliver
     expect(found.total).toBe(11) // evt_d12 and evt_d120 … evt_d129
   })
 
-  it("finds a delivery by its consumer's id on that id's own index, and a keyless request's body within the newest requests by id", () => {
+  it("finds a delivery by its consumer's id on that id's own index, and a keyless request's body within the newest requests by id", async () => {
     const { reads, ran } = open()
     db!.prepare(`UPDATE deliveries SET consumer_event_id = 'Evt_Consumer_' || id WHERE id % 50 = 0`).run()
-    const found = reads.refs({ search: 'EVT_CONSUMER_' }, 50)
+    const found = await reads.refs({ search: 'EVT_CONSUMER_' }, 50)
     expect(found.total).toBe(8) // deliveries 50, 100 … 400
     expect(found.refs.every((r) => r.kind === 'd')).toBe(true)
     const plans = ran.map((r) => r.plan.join(' | ')).join('\n')
@@ -143,12 +144,12 @@ describe('timeline reads use indexes, never a pass over every request or deliver
     expect(fullScans(ran)).toEqual([])
   })
 
-  it("reads one group's requests by its dedupe key, and a request without one by its id", () => {
+  it("reads one group's requests by its dedupe key, and a request without one by its id", async () => {
     const { reads, ran } = open()
-    const keyed = reads.requestsOfGroup('ep-a', 'evt_7')
+    const [keyed = []] = await reads.requestsOfGroups([{ endpointId: 'ep-a', key: 'evt_7' }])
     expect(keyed.length).toBeGreaterThan(1)
     expect(keyed.every((r) => r.dedupe_key === 'evt_7')).toBe(true)
-    const alone = reads.requestsOfGroup('ep-b', 'request:1')
+    const [alone = []] = await reads.requestsOfGroups([{ endpointId: 'ep-b', key: 'request:1' }])
     expect(alone.map((r) => r.id)).toEqual([1])
     const plans = ran.map((r) => r.plan.join(' | '))
     expect(plans[0]).toMatch(/SEARCH r USING INDEX requests_by_dedupe_key \(endpoint_id=\? AND dedupe_key=\?/)

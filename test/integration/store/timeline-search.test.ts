@@ -7,6 +7,7 @@ import { createEngine } from '../../../electron/engine/engine'
 import { createTimelineReads } from '../../../electron/engine/store/timeline-reads'
 import { makeTempDir } from '../../support/temp-dir'
 import type { Database } from 'better-sqlite3'
+import { createSqliteEngine } from '../../../electron/engine/store'
 
 const temp = makeTempDir('hookloop-timeline-search-')
 let engine: Awaited<ReturnType<typeof createEngine>>
@@ -34,18 +35,18 @@ afterAll(async () => {
 })
 
 describe('timeline search', () => {
-  it('finds a keyed group by its event id and a keyless request by its body text, in any case', () => {
-    const reads = createTimelineReads(db)
-    const byId = reads.refs({ search: 'evt_order' }, 10)
+  it('finds a keyed group by its event id and a keyless request by its body text, in any case', async () => {
+    const reads = createTimelineReads(createSqliteEngine(db, { closeDatabase: false }))
+    const byId = await reads.refs({ search: 'evt_order' }, 10)
     expect(byId.total).toBe(1)
     expect(byId.refs.map((r) => r.gkey)).toEqual(['Evt_Order_1'])
-    const byBody = reads.refs({ search: 'ord-77' }, 10)
+    const byBody = await reads.refs({ search: 'ord-77' }, 10)
     expect(byBody.total).toBe(1)
     expect(byBody.refs).toHaveLength(1)
     expect(byBody.refs[0]?.gkey).toMatch(/^request:\d+$/)
     // Two keyless requests are two rows, each counted.
-    expect(reads.refs({ search: '"note"' }, 10).total).toBe(2)
+    expect((await reads.refs({ search: '"note"' }, 10)).total).toBe(2)
     // A keyed request's body is not searched: its event id is what finds it.
-    expect(reads.refs({ search: 'order.paid' }, 10).total).toBe(0)
+    expect((await reads.refs({ search: 'order.paid' }, 10)).total).toBe(0)
   })
 })

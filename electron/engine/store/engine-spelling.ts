@@ -1,0 +1,53 @@
+// The few pieces of SQL that SQLite and PostgreSQL spell differently and that no rule of
+// postgres-dialect.ts can carry over without knowing what the text means (docs/ARCHITECTURE.md,
+// "Two store engines"). Each is one description with both spellings beside each other, so a
+// statement built from them is still written once.
+import type { StoreKind } from './sql-engine'
+
+/** Null-safe equality (`a IS b`: NULL is NULL): SQLite's `IS`, PostgreSQL's `IS NOT DISTINCT FROM`. */
+export const sameAs = (kind: StoreKind): string => (kind === 'sqlite' ? 'IS' : 'IS NOT DISTINCT FROM')
+
+/**
+ * A set of values passed as one parameter, a JSON array (`JSON.stringify(ids)`), for `x IN (…)`:
+ * one statement text whatever the number of values. SQLite reads it with json_each; PostgreSQL with
+ * json_array_elements_text, whose values are text, so ids are cast back to BIGINT to compare.
+ */
+export function jsonList(kind: StoreKind, type: 'id' | 'text'): string {
+  if (kind === 'sqlite') return 'SELECT value FROM json_each(?)'
+  return type === 'id' ? 'SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(? AS JSON))' : 'SELECT value FROM json_array_elements_text(CAST(? AS JSON))'
+}
+
+/**
+ * Bytes that PostgreSQL's convert_from(…, 'UTF8') accepts (RFC 3629 UTF-8 without NUL), as a
+ * pattern over their hex: convert_from fails the whole statement on any other byte, where SQLite's
+ * CAST(body AS TEXT) reads on. A body that is not UTF-8 has no text on PostgreSQL (no event type,
+ * not found by a search of its text).
+ */
+const UTF8_HEX =
+  '^(?:0[1-9a-f]|[1-7][0-9a-f]|c[2-9a-f][89ab][0-9a-f]|d[0-9a-f][89ab][0-9a-f]|e0[ab][0-9a-f][89ab][0-9a-f]|e[1-9a-cef](?:[89ab][0-9a-f]){2}|ed[89][0-9a-f][89ab][0-9a-f]|f0[9ab][0-9a-f](?:[89ab][0-9a-f]){2}|f[1-3](?:[89ab][0-9a-f]){3}|f48[0-9a-f](?:[89ab][0-9a-f]){2})*$'
+
+/** A BLOB column read as text: BYTEA does not cast to its characters on PostgreSQL (it gives \x and hex). */
+export function blobText(kind: StoreKind, column: string): string {
+  if (kind === 'sqlite') return `CAST(${column} AS TEXT)`
+  return `(CASE WHEN encode(${column}, 'hex') ~ '${UTF8_HEX}' THEN convert_from(${column}, 'UTF8') END)`
+}
+
+/**
+ * The event type a JSON body names (`event_type`, `type` or `event`, the first present), or NULL
+ * for a body that is not JSON: SQLite's json_valid / json_extract, PostgreSQL's IS JSON / ->>.
+ */
+export function bodyEventType(kind: StoreKind, column: string): string {
+  const text = blobText(kind, column)
+  if (kind === 'sqlite') {
+    return `CASE WHEN json_valid(${text}) THEN COALESCE(json_extract(${text}, '$.event_type'), json_extract(${text}, '$.type'), json_extract(${text}, '$.event')) END`
+  }
+  const json = `CAST(${text} AS JSON)`
+  return `CASE WHEN ${text} IS JSON OBJECT THEN COALESCE(${json} ->> 'event_type', ${json} ->> 'type', ${json} ->> 'event') END`
+}
+
+/** Whether the BLOB `column`, read as text, holds the text parameter `?`, ASCII case ignored (as SQLite's lower() folds). */
+export function blobHolds(kind: StoreKind, column: string): string {
+  if (kind === 'sqlite') return `instr(lower(${blobText(kind, column)}), lower(?)) > 0`
+  // COLLATE "C": lower() folds ASCII letters only, as SQLite's does (the server's locale would fold É to é).
+  return `strpos(lower(${blobText(kind, column)} COLLATE "C"), lower(CAST(? AS TEXT) COLLATE "C")) > 0`
+}
