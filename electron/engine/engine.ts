@@ -46,6 +46,12 @@ export interface EngineOptions {
    * Default label: "sender session (<mode> clock)". Ignored on the real clock.
    */
   simulation?: { label?: string }
+  /**
+   * The app rebuilds its engine on a clock switch: the new one continues the wall clock's
+   * deliveries on its own clock (docs/time.md). Off for every other engine: a simulation then never
+   * sends another process's wall-clock deliveries.
+   */
+  continuesWallClock?: boolean
 }
 
 /** Everything that happens in the engine, one stream: receiver, sender and tunnel events. */
@@ -213,6 +219,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     clock,
     wallNow: () => wallClock.now(),
     simulationId: simulation?.id ?? null,
+    continuesWallClock: options.continuesWallClock ?? false,
     // A delivery to one of our endpoints that forwards to an app leaves Hookloop: signed at wall time.
     endpointForwards: (slug) => receiver.endpointForwards(slug),
     sign,

@@ -87,6 +87,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       ...(options.secretKey ? { secretKey: Buffer.from(options.secretKey, 'base64') } : {}),
       ...(simulationLabel === undefined ? {} : { simulation: { label: simulationLabel } }),
+      // A clock switch rebuilds the engine: what the engine before it left is continued on the new clock.
+      continuesWallClock: true,
     })
     receiverPort = engine.receiver.port
     // The views read through SqlEngine (the same reads a team's PostgreSQL store answers); on the

@@ -63,6 +63,11 @@ export interface SenderOptions {
   claimMarginMs?: number
   /** The simulation this sender's clock runs (a virtual or scaled clock); null or absent on the wall clock. */
   simulationId?: string | null
+  /**
+   * Also send the wall clock's deliveries on this sender's clock: an engine rebuilt on a new clock
+   * in the same app (a clock switch) continues what the engine before it left. Default: only its own clock's.
+   */
+  continuesWallClock?: boolean
   /** Loop mode: whether one of our endpoints sends what it receives on to an app (docs/time.md). */
   endpointForwards?: (slug: string) => boolean
 }
@@ -182,7 +187,7 @@ function senderParts(options: SenderOptions) {
   // The schedule holds the deliveries of this sender's clock only (store/deliveries.ts, `due`).
   const scheduler = createScheduler({
     clock,
-    deliveries: scheduledOnClock(deliveries, simulationId),
+    deliveries: scheduledOnClock(deliveries, simulationId, options.continuesWallClock ?? false),
     onDue: () => pump.pump(),
     ...(options.horizonMs === undefined ? {} : { horizonMs: options.horizonMs }),
     ...(options.batch === undefined ? {} : { batch: options.batch }),

@@ -70,11 +70,12 @@ export interface DeliveryStatements {
   /**
    * Due deliveries after (at, id) in (next_attempt_at, id) order, up to `until` inclusive, on one
    * clock: `clock` is the running simulation whose clock the caller keeps, or null for the wall
-   * clock, which also takes the deliveries of simulations that ended (RUNS_ON_CLOCK).
+   * clock, which also takes the deliveries of simulations that ended (RUNS_ON_CLOCK); `wallToo`:
+   * the wall clock's as well (an engine rebuilt on a new clock continues what the one before it left).
    */
-  due(afterAt: number, afterId: number, until: number, limit: number, clock: string | null): DueDelivery[]
-  /** Earliest scheduled delivery after (at, id) on `clock`, if any. */
-  nextAfter(afterAt: number, afterId: number, clock: string | null): DueDelivery | undefined
+  due(afterAt: number, afterId: number, until: number, limit: number, clock: string | null, wallToo?: boolean): DueDelivery[]
+  /** Earliest scheduled delivery after (at, id) on `clock` (and the wall clock with `wallToo`), if any. */
+  nextAfter(afterAt: number, afterId: number, clock: string | null, wallToo?: boolean): DueDelivery | undefined
   /** Schedule (or unschedule with null) without starting anything. */
   reschedule(id: number, status: DeliveryStatus, nextAttemptAt: number | null, now: number): void
   /**
@@ -148,15 +149,20 @@ export function insertedDelivery(id: number, row: NewDelivery): DeliveryRow {
  * The clock a delivery's times run on now (alias-free, over `deliveries`): its simulation while
  * the engine that runs it is alive (simulations.owner), else NULL, the wall clock. So a wall-clock
  * engine never sends a running simulation's delivery because its simulated due time is in the
- * wall clock's past, and a simulation never sends another clock's deliveries.
+ * wall clock's past, and a simulation never sends another clock's deliveries. '' stands for the
+ * wall clock; it is compared with two clocks (`runsOnParams`): the caller's own, and the wall clock
+ * too for an engine rebuilt on a new clock, which continues what the engine before it left.
  */
-export const RUNS_ON_CLOCK = '(SELECT s.id FROM simulations s WHERE s.id = deliveries.simulation_id AND s.owner IS NOT NULL) IS ?'
+export const RUNS_ON_CLOCK = "COALESCE((SELECT s.id FROM simulations s WHERE s.id = deliveries.simulation_id AND s.owner IS NOT NULL), '') IN (?, ?)"
+
+/** RUNS_ON_CLOCK's two parameters. */
+export const runsOnParams = (clock: string | null, wallToo = false): [string, string] => [clock ?? '', wallToo ? '' : (clock ?? '')]
 
 /** The scheduled deliveries of one clock (a running simulation's id, or null: the wall clock), as a scheduler reads them. */
-export function scheduledOnClock(deliveries: Pick<DeliveryStatements, 'due' | 'nextAfter'>, clock: string | null) {
+export function scheduledOnClock(deliveries: Pick<DeliveryStatements, 'due' | 'nextAfter'>, clock: string | null, wallToo = false) {
   return {
-    due: (afterAt: number, afterId: number, until: number, limit: number) => deliveries.due(afterAt, afterId, until, limit, clock),
-    nextAfter: (afterAt: number, afterId: number) => deliveries.nextAfter(afterAt, afterId, clock),
+    due: (afterAt: number, afterId: number, until: number, limit: number) => deliveries.due(afterAt, afterId, until, limit, clock, wallToo),
+    nextAfter: (afterAt: number, afterId: number) => deliveries.nextAfter(afterAt, afterId, clock, wallToo),
   }
 }
 
@@ -206,8 +212,8 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   return {
     insert: (row) => Number(insert.run({ ...row, consumer_event_id: row.consumer_event_id ?? null }).lastInsertRowid),
     get: (id) => get.get(id) as DeliveryRow | undefined,
-    due: (afterAt, afterId, until, limit, clock) => due.all(afterAt, afterId, until, clock, limit) as DueDelivery[],
-    nextAfter: (afterAt, afterId, clock) => nextAfter.get(afterAt, afterId, clock) as DueDelivery | undefined,
+    due: (afterAt, afterId, until, limit, clock, wallToo) => due.all(afterAt, afterId, until, ...runsOnParams(clock, wallToo), limit) as DueDelivery[],
+    nextAfter: (afterAt, afterId, clock, wallToo) => nextAfter.get(afterAt, afterId, ...runsOnParams(clock, wallToo)) as DueDelivery | undefined,
     reschedule: (id, status, nextAttemptAt, now) => void reschedule.run(status, nextAttemptAt, now, id),
     claim: (id, dueAt, owner, leaseUntil) => claim.run(owner, leaseUntil, id, dueAt).changes === 1,
     claimsInFlight: () => claimsInFlight.all() as DeliveryClaim[],

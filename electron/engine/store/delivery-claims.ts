@@ -5,7 +5,7 @@
 // different rows without waiting for one another, and no row is taken twice. On SQLite the
 // statement holds the file's write lock, so two claims never interleave. (The sender of a data
 // folder claims one delivery at a time today: deliveries.ts `claim`; docs/ARCHITECTURE.md, "Claims".)
-import { RUNS_ON_CLOCK } from './deliveries'
+import { RUNS_ON_CLOCK, runsOnParams } from './deliveries'
 import type { SqlEngine } from './sql-engine'
 
 export interface DueClaim {
@@ -31,7 +31,7 @@ export async function claimDue(engine: SqlEngine, claim: DueClaim): Promise<numb
                     WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND in_flight = 0 AND ${RUNS_ON_CLOCK}
                     ORDER BY next_attempt_at, id LIMIT ? ${lock})
       RETURNING id`,
-    [claim.owner, claim.leaseUntil, claim.now, claim.clock, claim.limit],
+    [claim.owner, claim.leaseUntil, claim.now, ...runsOnParams(claim.clock), claim.limit],
   )
   return rows.map((row) => row.id).sort((a, b) => a - b)
 }
