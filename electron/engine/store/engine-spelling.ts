@@ -10,11 +10,12 @@ export const sameAs = (kind: StoreKind): string => (kind === 'sqlite' ? 'IS' : '
 /**
  * A set of values passed as one parameter, a JSON array (`JSON.stringify(ids)`), for `x IN (…)`:
  * one statement text whatever the number of values. SQLite reads it with json_each; PostgreSQL with
- * json_array_elements_text, whose values are text, so ids are cast back to BIGINT to compare.
+ * json_array_elements_text, whose values are text: ids are cast back to BIGINT, and text compares
+ * byte by byte as the store's text columns do (COLLATE "C").
  */
 export function jsonList(kind: StoreKind, type: 'id' | 'text'): string {
   if (kind === 'sqlite') return 'SELECT value FROM json_each(?)'
-  return type === 'id' ? 'SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(? AS JSON))' : 'SELECT value FROM json_array_elements_text(CAST(? AS JSON))'
+  return type === 'id' ? 'SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(? AS JSON))' : 'SELECT value COLLATE "C" FROM json_array_elements_text(CAST(? AS JSON))'
 }
 
 /**

@@ -15,7 +15,8 @@ import type { Database } from 'better-sqlite3'
 import { DEFAULT_RETENTION, RETENTION_LIMITS, type RetentionSettings, type StoreSizeView } from '../../../shared/contract'
 import { badRowsOf, parseJsonAs, readField, type BadRow } from './bad-row'
 import { CAPTURED_REQUESTS_SQL } from './counts'
-import type { SqlEngine, StoreKind } from './sql-engine'
+import { jsonList } from './engine-spelling'
+import type { SqlEngine } from './sql-engine'
 
 export interface HistorySelection {
   /** Only requests stored before this wall time, ms (stored_at: a simulation's requests age by when they were stored, not by their simulated received_at). */
@@ -123,17 +124,6 @@ export function createRetentionSetting(db: Database) {
   }
 }
 
-/**
- * `column IN` a list of values bound as one parameter, a JSON array: one statement whatever the
- * batch's size. SQLite reads the array with json_each; PostgreSQL's json_each reads objects, so
- * there it is json_array_elements_text, cast to the column's type (and, for text, compared byte
- * by byte as the store's text columns are: COLLATE "C").
- */
-export function inJsonArray(kind: StoreKind, type: 'BIGINT' | 'TEXT'): string {
-  if (kind === 'sqlite') return '(SELECT value FROM json_each(?))'
-  return `(SELECT CAST(value AS ${type})${type === 'TEXT' ? ' COLLATE "C"' : ''} FROM json_array_elements_text(CAST(? AS json)))`
-}
-
 /** A request as the counters group it: its endpoint and dedupe key. */
 export interface GroupedRequest {
   id: number
@@ -220,7 +210,7 @@ export async function oneRetentionPass(engine: SqlEngine, pass: () => Promise<vo
 
 export function createHistoryStore(engine: SqlEngine): HistoryStore {
   const postgres = engine.kind === 'postgres'
-  const ids = inJsonArray(engine.kind, 'BIGINT')
+  const ids = `(${jsonList(engine.kind, 'id')})`
   const clearPointers = `UPDATE requests SET duplicate_of = NULL WHERE duplicate_of IN ${ids}`
   const deleteRows = `DELETE FROM requests WHERE id IN ${ids}`
   const groupsOf = `SELECT id, endpoint_id, dedupe_key FROM requests WHERE id IN ${ids} ORDER BY id`

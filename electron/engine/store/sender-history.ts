@@ -4,7 +4,8 @@
 // delete checks it again in the batch's transaction (the sender may have resent it meanwhile).
 // On either store engine (SqlEngine); a batch's selection and delete run in one transaction (the
 // caller's: engine.transaction, and this store made over its `tx`).
-import { groupRounds, inJsonArray, type BatchLimits, type GroupedRequest } from './history'
+import { jsonList } from './engine-spelling'
+import { groupRounds, type BatchLimits, type GroupedRequest } from './history'
 import type { SqlEngine } from './sql-engine'
 
 export interface SenderHistorySelection {
@@ -64,7 +65,7 @@ const COUNT = `SELECT count(*) AS n FROM deliveries WHERE ${SETTLED}`
 const MAX_ID = 'SELECT coalesce(max(id), 0) AS id FROM deliveries'
 
 export function createSenderHistoryStore(engine: SqlEngine): SenderHistoryStore {
-  const bigintIds = inJsonArray(engine.kind, 'BIGINT')
+  const bigintIds = `(${jsonList(engine.kind, 'id')})`
   // The deliveries still settled, locked on PostgreSQL until the batch commits: a sender that
   // resends one meanwhile waits, then finds it gone (SQLite's IMMEDIATE transaction holds the
   // whole file already; it has no FOR UPDATE).
@@ -76,7 +77,7 @@ export function createSenderHistoryStore(engine: SqlEngine): SenderHistoryStore 
   const deleteAttempts = `DELETE FROM attempts WHERE delivery_id IN ${bigintIds}`
   const eventsOf = `SELECT DISTINCT event_id FROM deliveries WHERE id IN ${bigintIds}`
   const deleteDeliveries = `DELETE FROM deliveries WHERE id IN ${bigintIds}`
-  const deleteLoneEvents = `DELETE FROM events WHERE id IN ${inJsonArray(engine.kind, 'TEXT')} AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id)`
+  const deleteLoneEvents = `DELETE FROM events WHERE id IN (${jsonList(engine.kind, 'text')}) AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id)`
 
   return {
     async nextBatch(selection, limits) {
