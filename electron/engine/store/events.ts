@@ -41,13 +41,13 @@ export function createEventStatements(db: Database): EventStatements {
   const insertNew = prepareWrite(db, 'events', `INSERT INTO events ${COLUMNS} ON CONFLICT (id) DO NOTHING`)
   // The row's edge: the domain event in, its snake_case row out, and back.
   const row = (e: StoredEvent): EventRow => ({ id: e.id, event_type: e.eventType, payload: e.payload, created_at: e.createdAt, stored_at: e.storedAt })
-  const get = db.prepare('SELECT id, event_type, payload, created_at, stored_at FROM events WHERE id = ?')
+  const get = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ?`)
   return {
     insert: (e) => void insert.run(row(e)),
     insertNew: (e) => insertNew.run(row(e)).changes === 1,
     get: (id) => {
       const found = get.get(id) as EventRow | undefined
-      return found && { id: found.id, eventType: found.event_type, payload: found.payload, createdAt: found.created_at, storedAt: found.stored_at ?? found.created_at }
+      return found && storedEventOf(found)
     },
   }
 }
