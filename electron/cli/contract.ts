@@ -1,5 +1,5 @@
-// `hookloop contract check SPEC [--data DIR] [filters] [--json] [--junit FILE]`: drift between a
-// spec and the traffic captured in a data folder. `hookloop contract add SPEC [--data DIR]
+// `hookloop contract check SPEC [--data DIR | --store STORE] [filters] [--json] [--junit FILE]`: drift
+// between a spec and the traffic captured in a data folder or a team store. `hookloop contract add SPEC [--data DIR]
 // [--examples DIR]`: an endpoint per operation of the spec, and an example body per event type.
 // SPEC is an OpenAPI 3.0/3.1 or AsyncAPI 2.x/3.x file or http(s) URL (docs/contracts.md).
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
@@ -20,14 +20,15 @@ import {
   type ContractSpec,
 } from '../engine/contracts'
 import { createReceiver } from '../engine/receiver'
-import { createListReads, createSqliteEngine, DATA_FILE_NAME, openDatabase } from '../engine/store'
+import { createListReads, DATA_FILE_NAME, openDatabase } from '../engine/store'
 import { commandArgs, type OptionSpecs } from './command-args'
 import type { Command } from './commands'
-import { DATA_DIR_DEFAULT_HELP, dataDirArg, existingStoreFile } from './data-dir-arg'
+import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
+import { existingStoreArg, openStoreArg, STORE_OPTION } from './store-arg'
 import { LIMIT_OPTION, parseSince } from './list-filters'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop contract check SPEC [--data DIR] [--endpoint E] [--since T] [--limit N] [--json] [--junit FILE]
+const USAGE = `Usage: hookloop contract check SPEC [--data DIR | --store STORE] [--endpoint E] [--since T] [--limit N] [--json] [--junit FILE]
        hookloop contract add SPEC [--data DIR] [--examples DIR] [--json]
 
 SPEC is an OpenAPI 3.0 or 3.1 document (its webhooks and callbacks) or an AsyncAPI 2.x or 3.x
@@ -50,6 +51,7 @@ Exit status: 0 no breaking difference (check) or endpoints in place (add), 1 a b
 
 const OPTIONS = {
   data: { type: 'string', value: 'DIR', help: `the Hookloop data folder (${DATA_DIR_DEFAULT_HELP})` },
+  store: { ...STORE_OPTION, help: `check: ${STORE_OPTION.help}` },
   endpoint: { type: 'string', value: 'E', help: 'check: only requests captured at our endpoint E (its slug or id)' },
   since: { type: 'string', value: 'T', help: 'check: only requests stored from T on: a duration back from now (90s, 15m, 2h, 7d, 2w) or an ISO time' },
   limit: { ...LIMIT_OPTION, default: 10_000, help: 'check: the newest N requests' },
@@ -71,10 +73,10 @@ export const contractCommand: Command = async (args) => {
   const parsed = commandArgs('contract', USAGE, rest, OPTIONS, 'SPEC')
   if (!parsed) return 0
   const v = parsed.values
-  const only = action === 'check' ? ['examples'] : ['endpoint', 'since', 'junit']
+  const only = action === 'check' ? ['examples'] : ['endpoint', 'since', 'junit', 'store']
   for (const name of only) if (v[name as keyof Values] !== undefined) throw new UsageError(`contract: --${name} belongs to \`contract ${action === 'check' ? 'add' : 'check'}\``)
-  // A data folder that is not there is said before the spec is read (a parser takes a moment to load).
-  const store = action === 'check' ? existingStoreFile('contract', v.data) : null
+  // A store that is not there is said before the spec is read (a parser takes a moment to load).
+  const store = action === 'check' ? existingStoreArg('contract', v) : null
   let spec: ContractSpec
   try {
     spec = await loadContract(parsed.arg, { allowRemoteRefs: v['allow-remote-refs'] })
@@ -85,28 +87,28 @@ export const contractCommand: Command = async (args) => {
     }
     throw error
   }
-  return store ? check(spec, v, store.file) : add(spec, v)
+  return store ? check(spec, v) : add(spec, v)
 }
 
-async function check(spec: ContractSpec, v: Values, file: string): Promise<number> {
-  const db = openDatabase({ file })
+async function check(spec: ContractSpec, v: Values): Promise<number> {
+  // Requests hold no secret: a team store needs no data key, a keychain-sealed folder opens too.
+  const store = await openStoreArg('contract', v, { withoutSecrets: true })
   let report
   try {
-    const reads = createListReads(createSqliteEngine(db, { closeDatabase: false }))
     let endpointId: string | undefined
     if (v.endpoint !== undefined) {
-      const endpoint = await reads.endpointOf(v.endpoint)
-      if (!endpoint) throw new UsageError(`contract: no endpoint "${v.endpoint}" (slug or id) in ${file}`)
+      const endpoint = await createListReads(store.engine).endpointOf(v.endpoint)
+      if (!endpoint) throw new UsageError(`contract: no endpoint "${v.endpoint}" (slug or id) in ${store.where}`)
       endpointId = endpoint.id
     }
-    const traffic = await readTraffic(db, {
+    const traffic = await readTraffic(store, {
       limit: v.limit,
       ...(endpointId === undefined ? {} : { endpointId }),
       ...(v.since === undefined ? {} : { sinceWall: parseSince('contract', v.since, Date.now()) }),
     })
     report = checkContract(spec, traffic)
   } finally {
-    db.close()
+    await store.engine.close()
   }
   if (v.junit !== undefined) {
     mkdirSync(resolve(v.junit, '..'), { recursive: true })

@@ -1,7 +1,6 @@
-// The captured requests a contract check reads: through the store's list reads (the filters of
-// `hookloop requests`) and the request rows for headers and bodies, oldest first.
-import type { Database } from 'better-sqlite3'
-import { createListReads, createRequestStore, createSqliteEngine, type RequestListFilter } from '../store'
+// The captured requests a contract check reads, on either store engine: through the store's list
+// reads (the filters of `hookloop requests`) and the request rows for headers and bodies, oldest first.
+import { createExportReads, createListReads, type OpenedStore, type RequestListFilter } from '../store'
 
 export interface TrafficRequest {
   id: number
@@ -15,27 +14,25 @@ export interface TrafficRequest {
   refused: boolean
 }
 
-const CHUNK = 500
-
-export async function readTraffic(db: Database, filter: RequestListFilter): Promise<TrafficRequest[]> {
-  const rows = await createListReads(createSqliteEngine(db, { closeDatabase: false })).requests(filter)
+export async function readTraffic(store: OpenedStore, filter: RequestListFilter): Promise<TrafficRequest[]> {
+  const rows = await createListReads(store.engine).requests(filter)
   const slugs = new Map(rows.map((r) => [r.id, r.endpointSlug]))
-  const ids = rows.map((r) => r.id).reverse()
-  const store = createRequestStore(db)
+  // Requests hold no secret: the reads never open the store's sealed ones.
+  const stored = new Map((await createExportReads(store.engine, store.secrets).requests(rows.map((r) => r.id))).map((row) => [row.id, row]))
   const out: TrafficRequest[] = []
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    for (const row of store.byIds(ids.slice(i, i + CHUNK))) {
-      out.push({
-        id: row.id,
-        endpointSlug: slugs.get(row.id) ?? null,
-        method: row.method,
-        path: row.path,
-        headers: JSON.parse(row.headers_json) as [string, string][],
-        body: row.body,
-        bodyTruncated: row.body_truncated === 1,
-        refused: row.refused_reason !== null,
-      })
-    }
+  for (const { id } of [...rows].reverse()) {
+    const row = stored.get(id)
+    if (!row) continue // pruned between the two reads
+    out.push({
+      id,
+      endpointSlug: slugs.get(id) ?? null,
+      method: row.method,
+      path: row.path,
+      headers: JSON.parse(row.headers_json) as [string, string][],
+      body: row.body,
+      bodyTruncated: row.body_truncated === 1,
+      refused: row.refused_reason !== null,
+    })
   }
   return out
 }

@@ -7,11 +7,14 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine } from '../../../electron/engine/engine'
+import { copyStore, openStore, parseStoreLocation } from '../../../electron/engine/store'
 import { junitSchemaErrors } from '../../support/junit-xsd'
 import { REPO_ROOT, runCli } from '../../support/run-cli'
 import { makeTempDir } from '../../support/temp-dir'
+import { usePostgres } from '../../support/use-postgres'
 
 const SHOP = join(REPO_ROOT, 'test/fixtures/contracts/shop-webhooks.openapi-3.1.yaml')
+const postgres = usePostgres()
 
 let temp: ReturnType<typeof makeTempDir>
 let dir: string
@@ -145,4 +148,34 @@ describe('hookloop contract check', () => {
     expect(extraOnly.stdout).toContain('OK: 0 breaking differences, 1 undocumented field')
     expect(extraOnly.code).toBe(0)
   })
+})
+
+describe('hookloop contract check --store', () => {
+  it("reads a team's PostgreSQL as it reads the data folder it was copied from, with no data key", async () => {
+    const team = await postgres.freshDatabase()
+    const quiet = { notice: () => undefined }
+    const from = await openStore(parseStoreLocation(dir), quiet)
+    const to = await openStore(parseStoreLocation(team), { ...quiet, postgresKey: { file: join(temp.dir, 'team.key') } })
+    try {
+      await copyStore(from, to)
+    } finally {
+      await from.engine.close()
+      await to.engine.close()
+    }
+    // A team member who checks traffic holds no data key: requests carry no secret.
+    const env = { ...process.env, HOOKLOOP_STORE: '', HOOKLOOP_SECRET_KEY: '', HOOKLOOP_SECRET_KEY_FILE: '' }
+    for (const options of [['--json'], ['--endpoint', 'order-created', '--limit', '2']]) {
+      const folder = await runCli(['contract', 'check', SHOP, '--data', dir, ...options], { env })
+      const store = await runCli(['contract', 'check', SHOP, '--store', team, ...options], { env })
+      expect(store.stderr).toBe('')
+      expect(store.code).toBe(folder.code)
+      expect(store.stdout).toBe(folder.stdout)
+    }
+    const both = await runCli(['contract', 'check', SHOP, '--data', dir, '--store', team], { env })
+    expect(both.code).toBe(2)
+    expect(both.stderr).toBe('hookloop: contract: give --store or --data, not both (--store takes a data folder too)\n')
+    const onAdd = await runCli(['contract', 'add', SHOP, '--store', team], { env })
+    expect(onAdd.code).toBe(2)
+    expect(onAdd.stderr).toContain('--store belongs to `contract check`')
+  }, 120_000)
 })
