@@ -8,7 +8,7 @@ import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { watchTimeline, type TimelineWatch } from './timeline-watch'
 import { watchDefinitions, type DefinitionsWatch } from './definitions-watch'
 import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
-import { badRowsNotice, createCountReads, createRowDoctor, createSqliteEngine, secretBoxOf } from '../store'
+import { badRowsNotice, createCountReads, createRowDoctor, createSqliteEngine, secretBoxOf, sqliteChangeFeed, type StoreChangeFeed } from '../store'
 import { createDetailViews } from './detail-views'
 import { createHandlers } from './handlers'
 import { createCheckHandlers } from './handlers-checks'
@@ -66,6 +66,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let tunnelOption: EngineOptions['tunnel'] | undefined = options.tunnel
   let binding: EngineBinding
   let timelineWatch: TimelineWatch
+  let changes: StoreChangeFeed
   let definitions: DefinitionsWatch
   let offEngine: () => void = () => {}
   let control: ControlServer | null = null
@@ -102,10 +103,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
     })
     binding = { engine, timeline, details, counts: createCountReads(engine.db), wallNow: () => Date.now() }
     metrics.forget()
-    timelineWatch = watchTimeline({
-      db: engine.db,
+    changes = sqliteChangeFeed(engine.db, 50)
+    timelineWatch = await watchTimeline({
+      engine: store,
+      changes,
       timeline,
-      intervalMs: 50,
+      pushGapMs: 50,
       onRows: (rows) => control?.publish('timeline.upsert', { rows }),
       onDeliveriesSettled: metrics.soon,
     })
@@ -169,6 +172,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   async function unbind(): Promise<void> {
     offEngine()
     timelineWatch.stop()
+    await changes.close()
     definitions.stop()
     await binding.engine.close()
   }

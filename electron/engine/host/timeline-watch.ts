@@ -1,26 +1,26 @@
-// Turns what is written to the store into timeline row updates, whoever the writer is. The
-// engine's own writes are pushed (its write statements name their tables and tell the connection's
-// StoreChanges; its events name the rows they changed): the watch reads on a later turn, then at most
-// once per pushGapMs while writes keep coming. Other writers (the capture thread, a `hookloop
-// listen` or a benchmark on the same file) are polled for: a poll that finds PRAGMA data_version
-// unchanged reads nothing else. A read covers only what can have changed: rows newer than the last
-// seen id, deliveries still active (pending / retrying), and requests still waiting for their
-// answer. Its cost grows with the work in flight, never with the history.
-import type { Database } from 'better-sqlite3'
+// Turns what is written to the store into timeline row updates, whoever the writer is, on either
+// store engine. The store's change feed (store/change-feed.ts) says which tables changed: on a data
+// folder the engine's own writes at once and other writers (the capture thread, a `hookloop listen`
+// on the same file) by a poll of PRAGMA data_version; on a team's PostgreSQL every process's
+// commits by LISTEN/NOTIFY. The engine's events name the rows they changed. The watch reads on a
+// later turn, then at most once per pushGapMs while writes keep coming. A read covers only what can
+// have changed: rows newer than the last seen id, deliveries still active (pending / retrying), and
+// requests still waiting for their answer. Its cost grows with the work in flight, never with the history.
 import type { TimelineRow } from '../../../shared/contract'
-import { storeChanges, createChangeReads, WATCHED_TABLES, type WatchedTable, ID_LOOKBACK } from '../store'
+import { createChangeReads, WATCHED_TABLES, type WatchedTable, ID_LOOKBACK, type SqlEngine, type StoreChangeFeed } from '../store'
 import type { GroupKey, TimelineViews } from './timeline-views'
 
 export interface TimelineWatchOptions {
-  db: Database
+  /** What the watch reads on (the store the views read). */
+  engine: SqlEngine
+  /** Which tables changed (store/change-feed.ts): the watch subscribes, its owner closes it. */
+  changes: StoreChangeFeed
   timeline: TimelineViews
   /** Receives the changed rows of one read (never empty). */
   onRows: (rows: TimelineRow[]) => void
   /** Something about subscriptions' metrics changed (a delivery settled or appeared). */
   onDeliveriesSettled: () => void
-  /** How often other writers are polled for (default 100 ms). */
-  intervalMs?: number
-  /** The least time between two reads while writes keep coming (default: intervalMs). */
+  /** The least time between two reads while writes keep coming (default 100 ms). */
   pushGapMs?: number
 }
 
@@ -33,17 +33,17 @@ export interface TimelineWatch {
 
 const MAX_WATCHED_REQUESTS = 2000
 
-export function watchTimeline(options: TimelineWatchOptions): TimelineWatch {
-  const { db, timeline, intervalMs = 100 } = options
-  const pushGapMs = options.pushGapMs ?? intervalMs
-  const reads = createChangeReads(db)
-  const last = { deliveries: reads.maxId('deliveries'), attempts: reads.maxId('attempts'), requests: reads.maxId('requests') }
+/** Starts watching from what the store holds now (its highest ids and active deliveries). */
+export async function watchTimeline(options: TimelineWatchOptions): Promise<TimelineWatch> {
+  const { timeline } = options
+  const pushGapMs = options.pushGapMs ?? 100
+  const reads = createChangeReads(options.engine)
+  const last = { deliveries: await reads.maxId('deliveries'), attempts: await reads.maxId('attempts'), requests: await reads.maxId('requests') }
   // Ids are claimed in blocks by every process on the file (receiver/id-source.ts): a request of
   // another process may commit after a higher id was read. The ids seen in the last ID_LOOKBACK are
   // kept, and that window is walked again on each read of requests.
-  const seenRequests = new Set(reads.requestIdsIn(Math.max(0, last.requests - ID_LOOKBACK), last.requests))
-  let version = reads.dataVersion()
-  let activeSigs = new Map(reads.activeDeliveries().map((row) => [row.id, row.sig]))
+  const seenRequests = new Set(await reads.requestIdsIn(Math.max(0, last.requests - ID_LOOKBACK), last.requests))
+  let activeSigs = new Map((await reads.activeDeliveries()).map((row) => [row.id, row.sig]))
   const waitingRequests = new Set<number>()
   const touchedDeliveries = new Set<number>()
   const touchedRequests = new Set<number>()
@@ -53,12 +53,12 @@ export function watchTimeline(options: TimelineWatchOptions): TimelineWatch {
   async function read(): Promise<void> {
     let settled = false
     if (dirty.has('deliveries')) {
-      for (const id of reads.deliveriesAfter(last.deliveries)) {
+      for (const id of await reads.deliveriesAfter(last.deliveries)) {
         touchedDeliveries.add((last.deliveries = id))
         settled = true
       }
       const nextSigs = new Map<number, string>()
-      for (const row of reads.activeDeliveries()) {
+      for (const row of await reads.activeDeliveries()) {
         nextSigs.set(row.id, row.sig)
         if (activeSigs.get(row.id) !== row.sig) touchedDeliveries.add(row.id)
       }
@@ -70,28 +70,30 @@ export function watchTimeline(options: TimelineWatchOptions): TimelineWatch {
       activeSigs = nextSigs
     }
     if (dirty.has('attempts')) {
-      for (const a of reads.attemptsAfter(last.attempts)) {
+      for (const a of await reads.attemptsAfter(last.attempts)) {
         touchedDeliveries.add(a.delivery_id)
         last.attempts = a.id
       }
     }
     if (dirty.has('requests')) {
       const floor = Math.max(0, last.requests - ID_LOOKBACK)
-      for (const id of reads.requestIdsIn(floor, last.requests)) {
-        if (seenRequests.has(id)) continue
+      const lateIds = (await reads.requestIdsIn(floor, last.requests)).filter((id) => !seenRequests.has(id))
+      const lateAnswered = lateIds.length > 0 ? await reads.answered(lateIds) : new Map<number, number>()
+      for (const id of lateIds) {
         seenRequests.add(id)
         touchedRequests.add(id)
-        if (reads.answered(id) === 0 && waitingRequests.size < MAX_WATCHED_REQUESTS) waitingRequests.add(id)
+        if (lateAnswered.get(id) === 0 && waitingRequests.size < MAX_WATCHED_REQUESTS) waitingRequests.add(id)
       }
-      for (const r of reads.requestsAfter(last.requests)) {
+      for (const r of await reads.requestsAfter(last.requests)) {
         touchedRequests.add(r.id)
         seenRequests.add(r.id)
         if (!r.answered && waitingRequests.size < MAX_WATCHED_REQUESTS) waitingRequests.add(r.id)
         last.requests = r.id
       }
       for (const id of seenRequests) if (id <= last.requests - ID_LOOKBACK) seenRequests.delete(id)
+      const waiting = waitingRequests.size > 0 ? await reads.answered([...waitingRequests]) : new Map<number, number>()
       for (const id of waitingRequests) {
-        if (reads.answered(id) === 0) continue
+        if (waiting.get(id) === 0) continue // still waiting; answered or gone: its row is read again
         waitingRequests.delete(id)
         touchedRequests.add(id)
       }
@@ -132,7 +134,7 @@ export function watchTimeline(options: TimelineWatchOptions): TimelineWatch {
     reading = true
     read()
       .catch(() => {
-        // A read that fails (a busy database) is done again, whole, on the next poll.
+        // A read that fails (a busy database, a lost connection) is done again, whole, on the next change.
         for (const table of WATCHED_TABLES) dirty.add(table)
       })
       .finally(() => {
@@ -148,21 +150,10 @@ export function watchTimeline(options: TimelineWatchOptions): TimelineWatch {
     pushed.unref()
   }
 
-  const offChanges = storeChanges(db).subscribe((tables) => {
+  const offChanges = options.changes.subscribe((tables) => {
     for (const table of tables) if ((WATCHED_TABLES as readonly string[]).includes(table)) dirty.add(table as WatchedTable)
-    if (dirty.size > 0) push()
-  })
-  const poll = setInterval(() => {
-    try {
-      const now = reads.dataVersion()
-      if (now !== version) for (const table of WATCHED_TABLES) dirty.add(table)
-      version = now
-    } catch {
-      return // asked again on the next poll
-    }
     if (dirty.size + touchedDeliveries.size + touchedRequests.size > 0) push()
-  }, intervalMs)
-  poll.unref()
+  })
 
   return {
     touchDelivery(id) {
@@ -176,7 +167,6 @@ export function watchTimeline(options: TimelineWatchOptions): TimelineWatch {
     stop() {
       stopped = true
       offChanges()
-      clearInterval(poll)
       if (pushed) clearTimeout(pushed)
     },
   }

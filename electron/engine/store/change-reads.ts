@@ -1,8 +1,8 @@
-// What the host's timeline watch reads to find changed timeline rows: rows after the last id it saw,
-// a signature of every active delivery, whether a request got its answer, and PRAGMA data_version,
-// which moves when another connection (a writer thread, another process) committed. Reads only.
-import type { Database } from 'better-sqlite3'
+// What the host's timeline watch reads to find changed timeline rows, on either store engine: rows
+// after the last id it saw, a signature of every active delivery, and whether a request got its
+// answer. Reads only; which tables changed is told by the store's change feed (change-feed.ts).
 import type { AttemptRow } from './attempts'
+import type { SqlEngine } from './sql-engine'
 
 export const WATCHED_TABLES = ['deliveries', 'attempts', 'requests'] as const
 export type WatchedTable = (typeof WATCHED_TABLES)[number]
@@ -10,33 +10,38 @@ export type WatchedTable = (typeof WATCHED_TABLES)[number]
 /** At most this many new rows per table per read: the rest come on the next one. */
 const PAGE = 5000
 
-export function createChangeReads(db: Database) {
-  const maxId = (table: WatchedTable) => db.prepare<[], number>(`SELECT COALESCE(MAX(id), 0) FROM ${table}`).pluck().get() ?? 0
-  const newDeliveries = db.prepare<[number], number>(`SELECT id FROM deliveries WHERE id > ? ORDER BY id LIMIT ${PAGE}`).pluck()
-  const newAttempts = db.prepare<[number], Pick<AttemptRow, 'id' | 'delivery_id'>>(`SELECT id, delivery_id FROM attempts WHERE id > ? ORDER BY id LIMIT ${PAGE}`)
-  const newRequests = db.prepare<[number], { id: number; answered: number }>(
-    `SELECT id, response_ms IS NOT NULL OR response_status IS NOT NULL AS answered FROM requests WHERE id > ? ORDER BY id LIMIT ${PAGE}`,
-  )
-  const active = db.prepare<[], { id: number; sig: string }>(
-    `SELECT id, status || ':' || attempts || ':' || COALESCE(next_attempt_at, '') || ':' || in_flight || ':' || updated_at AS sig
-       FROM deliveries WHERE status IN ('pending', 'retrying')`,
-  )
-  // Rowids only: the range is walked without reading a request's columns (bodies stay on disk).
-  const idsIn = db.prepare<[number, number], number>('SELECT id FROM requests WHERE id > ? AND id <= ? ORDER BY id').pluck()
-  const answered = db.prepare<[number], number>('SELECT response_ms IS NOT NULL OR response_status IS NOT NULL FROM requests WHERE id = ?').pluck()
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck()
+const ANSWERED = 'CASE WHEN response_ms IS NOT NULL OR response_status IS NOT NULL THEN 1 ELSE 0 END'
+const ANSWERED_BATCH = 100
+const ANSWERED_SQL = `SELECT id, ${ANSWERED} AS answered FROM requests WHERE id IN (${Array.from({ length: ANSWERED_BATCH }, () => '?').join(', ')})`
+
+export type ChangeReads = ReturnType<typeof createChangeReads>
+
+export function createChangeReads(engine: SqlEngine) {
+  const ids = async (sql: string, params: readonly unknown[]) => (await engine.all<{ id: number }>(sql, params)).map((row) => row.id)
   return {
-    maxId,
-    deliveriesAfter: (id: number) => newDeliveries.all(id),
-    attemptsAfter: (id: number) => newAttempts.all(id),
-    requestsAfter: (id: number) => newRequests.all(id),
-    /** The ids of requests in (low, high]: rows another process numbered lower but committed later show up here. */
-    requestIdsIn: (low: number, high: number) => idsIn.all(low, high),
+    maxId: async (table: WatchedTable) => (await engine.get<{ id: number }>(`SELECT COALESCE(MAX(id), 0) AS id FROM ${table}`))?.id ?? 0,
+    deliveriesAfter: (id: number) => ids(`SELECT id FROM deliveries WHERE id > ? ORDER BY id LIMIT ${PAGE}`, [id]),
+    attemptsAfter: (id: number) => engine.all<Pick<AttemptRow, 'id' | 'delivery_id'>>(`SELECT id, delivery_id FROM attempts WHERE id > ? ORDER BY id LIMIT ${PAGE}`, [id]),
+    requestsAfter: (id: number) => engine.all<{ id: number; answered: number }>(`SELECT id, ${ANSWERED} AS answered FROM requests WHERE id > ? ORDER BY id LIMIT ${PAGE}`, [id]),
+    /** The ids of requests in (low, high]: rows another process numbered lower but committed later show up here. Ids only: bodies stay on disk. */
+    requestIdsIn: (low: number, high: number) => ids('SELECT id FROM requests WHERE id > ? AND id <= ? ORDER BY id', [low, high]),
     /** Every pending or retrying delivery, with a signature that changes whenever its row does. */
-    activeDeliveries: () => active.all(),
-    /** 1 when the request has its answer, 0 while it waits, undefined when there is no such request. */
-    answered: (id: number) => answered.get(id),
-    /** Moves whenever another connection commits to the file (never for this connection's own commits). */
-    dataVersion: () => dataVersion.get() ?? 0,
+    activeDeliveries: () =>
+      engine.all<{ id: number; sig: string }>(
+        `SELECT id, status || ':' || CAST(attempts AS TEXT) || ':' || COALESCE(CAST(next_attempt_at AS TEXT), '') || ':' || CAST(in_flight AS TEXT) || ':' || CAST(updated_at AS TEXT) AS sig
+           FROM deliveries WHERE status IN ('pending', 'retrying')`,
+      ),
+    /** Whether each of these requests has its answer (1) or waits for it (0); ids not in the store are left out. */
+    answered: async (requestIds: readonly number[]) => {
+      const out = new Map<number, number>()
+      for (let from = 0; from < requestIds.length; from += ANSWERED_BATCH) {
+        // One statement text whatever the count (padded with NULL, which matches no id).
+        const batch: (number | null)[] = requestIds.slice(from, from + ANSWERED_BATCH)
+        while (batch.length < ANSWERED_BATCH) batch.push(null)
+        const rows = await engine.all<{ id: number; answered: number }>(ANSWERED_SQL, batch)
+        for (const row of rows) out.set(row.id, row.answered)
+      }
+      return out
+    },
   }
 }

@@ -5,16 +5,18 @@ import type { TimelineRow } from '../../../shared/contract'
 import { createEngine } from '../../../electron/engine/engine'
 import { watchTimeline, type TimelineWatch } from '../../../electron/engine/host/timeline-watch'
 import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
-import { openDatabase } from '../../../electron/engine/store'
+import { createEngineWriter, createSqliteEngine, INSERT_REQUEST_SQL, openDatabase, openStore, parseStoreLocation, postgresChangeFeed, sqliteChangeFeed, UPDATE_OUTCOME_SQL } from '../../../electron/engine/store'
 import { makeTempDir } from '../../support/temp-dir'
-import { createSqliteEngine } from '../../../electron/engine/store'
+import { usePostgres } from '../../support/use-postgres'
 
-// The timeline watch over a real SQLite file. The engine's own writes are pushed to it (its write
-// statements name their tables): with a poll interval of an hour, rows still arrive. Writes from
-// another process are not pushed: they show as a new data_version, which the watch polls for.
+// The timeline watch over a real SQLite file and a real PostgreSQL. On a folder the engine's own
+// writes are pushed to it (its write statements name their tables): with a poll interval of an hour,
+// rows still arrive; writes from another process are not pushed: they show as a new data_version,
+// which the feed polls for. On a team store another process's commits are heard by LISTEN/NOTIFY.
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const NEVER = 3_600_000
+const postgres = usePostgres()
 const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
@@ -64,10 +66,13 @@ describe('timeline watch', () => {
     // Not wired to the engine's events, and polling once an hour: only the store's push can tell it.
     const seen = collect()
     let settled = 0
-    const watch: TimelineWatch = watchTimeline({
-      db: engine.db,
-      timeline: createTimelineViews(createSqliteEngine(engine.db, { closeDatabase: false })),
-      intervalMs: NEVER,
+    const changes = sqliteChangeFeed(engine.db, NEVER)
+    cleanups.push(() => changes.close())
+    const store = createSqliteEngine(engine.db, { closeDatabase: false })
+    const watch: TimelineWatch = await watchTimeline({
+      engine: store,
+      changes,
+      timeline: createTimelineViews(store),
       pushGapMs: 0,
       onRows: seen.onRows,
       onDeliveriesSettled: () => settled++,
@@ -94,7 +99,10 @@ describe('timeline watch', () => {
     const db = openDatabase({ file })
     cleanups.push(() => void db.close())
     const seen = collect()
-    const watch = watchTimeline({ db, timeline: createTimelineViews(createSqliteEngine(db, { closeDatabase: false })), intervalMs: 20, onRows: seen.onRows, onDeliveriesSettled: () => {} })
+    const changes = sqliteChangeFeed(db, 20)
+    cleanups.push(() => changes.close())
+    const store = createSqliteEngine(db, { closeDatabase: false })
+    const watch = await watchTimeline({ engine: store, changes, timeline: createTimelineViews(store), pushGapMs: 20, onRows: seen.onRows, onDeliveriesSettled: () => {} })
     cleanups.push(() => watch.stop())
 
     const eventId = '7a0c3f4e-9b1d-4c2a-8e5f-0d6b7a8c9e1f'
@@ -121,4 +129,43 @@ describe('timeline watch', () => {
     const received = await seen.next((row) => row.kind === 'received')
     expect(received).toMatchObject({ eventId: 'evt_1', status: 'received', endpointId: null, attempts: 1, lastStatusCode: 202 })
   })
+
+  it("hears another process's commits to a team's PostgreSQL, with nothing polled: a capture, then its answer", async () => {
+    const url = await postgres.freshDatabase()
+    const temp = makeTempDir('hookloop-timeline-watch-')
+    cleanups.push(() => temp.cleanup())
+    const open = () => openStore(parseStoreLocation(url), { notice: () => undefined, postgresKey: { file: join(temp.dir, 'team.key') } })
+    // The watching process: its own connection for reads, and one that LISTENs.
+    const reader = await open()
+    cleanups.push(() => reader.engine.close())
+    const changes = await postgresChangeFeed(url)
+    cleanups.push(() => changes.close())
+    const seen = collect()
+    const watch = await watchTimeline({ engine: reader.engine, changes, timeline: createTimelineViews(reader.engine), pushGapMs: 0, onRows: seen.onRows, onDeliveriesSettled: () => {} })
+    cleanups.push(() => watch.stop())
+
+    // The capturing process: the receiver's own statements through the group-commit writer.
+    const writerStore = await open()
+    cleanups.push(() => writerStore.engine.close())
+    const writer = createEngineWriter(writerStore.engine, { insert: INSERT_REQUEST_SQL, outcome: UPDATE_OUTCOME_SQL })
+    cleanups.push(() => writer.close())
+    const now = Date.now()
+    await writer.write([
+      [
+        'insert',
+        {
+          id: 41, endpoint_id: null, received_at: now, method: 'POST', path: '/h/team', query: '', http_version: '1.1', headers_json: '[]', body: Buffer.from('{}'), body_size: 2,
+          body_truncated: 0, remote_address: '127.0.0.1', verify_valid: null, verify_reason: null, verify_json: null, dedupe_key: 'evt_team', duplicate_of: null, duplicate_number: 1,
+          rule_id: null, fault_json: null, response_status: null, response_headers_json: null, response_body: null, response_ms: null, attempt_id: null, dedupe_key_mark: null,
+          dedupe_key_bytes: null, not_inspected: 0, refused_reason: null, stored_at: now,
+        },
+      ],
+    ])
+    const waiting = await seen.next((row) => row.eventId === 'evt_team')
+    expect(waiting).toMatchObject({ kind: 'received', endpointId: null, attempts: 1, lastStatusCode: null })
+
+    await writer.write([['outcome', { id: 41, fault_json: null, response_status: 202, response_headers_json: '[]', response_body: Buffer.from('ok'), response_ms: 2 }]])
+    const answered = await seen.next((row) => row.eventId === 'evt_team' && row.lastStatusCode === 202)
+    expect(answered).toMatchObject({ kind: 'received', status: 'received', attempts: 1 })
+  }, 60_000)
 })
