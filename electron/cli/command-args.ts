@@ -10,7 +10,8 @@ interface Described {
   short?: string
   help: string
 }
-type Valued = Described & { value: string }
+/** `env`: the environment variable read when the option is not given (a server's configuration). */
+type Valued = Described & { value: string; env?: string }
 
 export type OptionSpec =
   | (Described & { type: 'boolean' })
@@ -46,8 +47,9 @@ export type OptionValues<O extends OptionSpecs> = { -readonly [K in keyof O]: Va
 const HELP_OPTION = { type: 'boolean', short: 'h', help: 'show this help' } as const satisfies OptionSpec
 const HELP_WIDTH = 100
 
-function checked(command: string, name: string, spec: OptionSpec, raw: string): unknown {
-  const bad = (what: string) => new UsageError(`${command}: --${name} ${what}`)
+/** `from`: where the value came from, as a message names it (`--port`, `$HOOKLOOP_PORT`). */
+function checked(command: string, from: string, spec: OptionSpec, raw: string): unknown {
+  const bad = (what: string) => new UsageError(`${command}: ${from} ${what}`)
   switch (spec.type) {
     case 'port':
       if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw bad(`must be a port number 0–65535, got "${raw}"`)
@@ -69,7 +71,7 @@ function checked(command: string, name: string, spec: OptionSpec, raw: string): 
       if (!spec.values) return words
       if (words.length === 0) throw bad(`takes ${spec.values.join(', ')}; it was empty`)
       const stray = words.find((w) => !spec.values!.includes(w))
-      if (stray !== undefined) throw new UsageError(`${command}: --${name} "${stray}" is not one of ${spec.values.join(', ')}`)
+      if (stray !== undefined) throw new UsageError(`${command}: ${from} "${stray}" is not one of ${spec.values.join(', ')}`)
       return words
     }
     default:
@@ -100,7 +102,7 @@ export function optionsHelp(options: OptionSpecs): string {
   const column = Math.min(Math.max(...names.map((n) => n.length)), 26) + 2
   return specs
     .flatMap(([, s], i) => {
-      const about = [...('values' in s && s.values ? [`${s.type === 'list' ? 'any' : 'one'} of ${s.values.join(', ')}`] : []), ...('default' in s && s.default !== undefined ? [`default ${s.default}`] : [])]
+      const about = [...('values' in s && s.values ? [`${s.type === 'list' ? 'any' : 'one'} of ${s.values.join(', ')}`] : []), ...('default' in s && s.default !== undefined ? [`default ${s.default}`] : []), ...('env' in s && s.env ? [`env ${s.env}`] : [])]
       const [first = '', ...rest] = wrap(about.length ? `${s.help} (${about.join('; ')})` : s.help, HELP_WIDTH - column)
       const name = names[i]!
       const head = name.length < column ? `${name.padEnd(column)}${first}` : [name, `${' '.repeat(column)}${first}`].join('\n')
@@ -131,8 +133,11 @@ export function commandArgs<O extends OptionSpecs>(command: string, help: string
   const values: Record<string, unknown> = {}
   for (const [name, spec] of Object.entries(options)) {
     const raw = parsed.values[name]
+    // An option given wins over its environment variable; an empty variable counts as unset.
+    const fromEnv = 'env' in spec && spec.env ? process.env[spec.env]?.trim() || undefined : undefined
     if (spec.type === 'boolean') values[name] = raw === true
-    else if (typeof raw === 'string') values[name] = checked(command, name, spec, raw)
+    else if (typeof raw === 'string') values[name] = checked(command, `--${name}`, spec, raw)
+    else if (fromEnv !== undefined && 'env' in spec) values[name] = checked(command, `$${spec.env}`, spec, fromEnv)
     else values[name] = raw ?? ('default' in spec ? spec.default : undefined)
   }
   return { values: values as OptionValues<O>, positionals: parsed.positionals, arg }

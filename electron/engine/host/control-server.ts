@@ -2,7 +2,7 @@
 // at CONTROL_PATH, a WebSocket speaking shared/contract/messages.ts. Host, Origin and the per-run token
 // are checked before the upgrade; every command's request is validated by its schema. Whole bodies,
 // too big for a frame, go over HTTP beside it (body-routes.ts).
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import {
@@ -31,6 +31,10 @@ export type CommandHandlers = {
 export interface ControlServerOptions {
   /** 0 picks a free port. */
   port: number
+  /** A loopback address to listen on (default 127.0.0.1; ::1 for IPv6). */
+  host?: string
+  /** Routes answered before the Host check and without the token (probe-routes.ts): true when answered. */
+  probes?: (req: IncomingMessage, res: ServerResponse) => boolean
   token: string
   handlers: CommandHandlers
   /** Whole request bodies downloaded and new ones uploaded (shared/contract/bodies.ts). */
@@ -47,7 +51,7 @@ export interface ControlServerOptions {
 
 export interface ControlServer {
   readonly port: number
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port> (http://[::1]:<port> on IPv6 loopback) */
   readonly origin: string
   /** The URL a person opens: the origin with the token in the fragment (never sent over HTTP). */
   readonly openUrl: string
@@ -70,9 +74,11 @@ export async function startControlServer(options: ControlServerOptions): Promise
   let flushTimer: NodeJS.Timeout | null = null
   let port = options.port
   let serveStatic: ReturnType<typeof createStaticHandler> | null = null
+  const listenHost = options.host ?? '127.0.0.1'
   const serveBody = options.bodies ? createBodyRoutes({ ...options.bodies, token: options.token }) : null
 
   const server: Server = createServer((req, res) => {
+    if (options.probes?.(req, res)) return
     if (!hostAllowed(port, req.headers.host)) {
       res.writeHead(421, { 'content-type': 'text/plain' }).end('misdirected request: this server answers only to 127.0.0.1 and localhost\n')
       return
@@ -183,7 +189,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
 
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject)
-    server.listen(options.port, '127.0.0.1', () => {
+    server.listen(options.port, listenHost, () => {
       server.off('error', reject)
       resolvePromise()
     })
@@ -192,7 +198,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
   if (!address || typeof address === 'string') throw new Error('control server: no port after listen')
   port = address.port
   if (options.staticDir) serveStatic = createStaticHandler(options.staticDir, contentSecurityPolicy(port))
-  const origin = `http://127.0.0.1:${port}`
+  const origin = `http://${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${port}`
 
   return {
     port,

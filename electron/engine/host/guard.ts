@@ -16,8 +16,9 @@ export function tokenMatches(expected: string, given: string | null | undefined)
   return timingSafeEqual(a, b)
 }
 
+// [::1]: `serve --host ::1` listens on IPv6 loopback, and its page is reached by that name.
 export function allowedHosts(port: number): string[] {
-  return [`127.0.0.1:${port}`, `localhost:${port}`]
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
 }
 
 export function allowedOrigins(port: number): string[] {

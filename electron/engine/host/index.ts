@@ -1,5 +1,5 @@
 export { watchDefinitions } from './definitions-watch'
 export { createToken, contentSecurityPolicy } from './guard'
-export { startHost, type Host, type HostOptions } from './run-host'
+export { DEFAULT_DRAIN_MS, startHost, type Host, type HostOptions } from './run-host'
 export { createDetailViews, type DetailViews, secretHint } from './detail-views'
 export { createTimelineViews, type TimelineViews } from './timeline-views'

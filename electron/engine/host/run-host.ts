@@ -25,11 +25,18 @@ import { createScenarioRuns } from './scenario-runs'
 import { recordingHandlers } from './recording-handlers'
 import { createHistoryHandlers } from './history-handlers'
 import { createStagedBodies } from './body-routes'
+import { createHostMetrics } from './metrics'
+import { createProbeRoutes } from './probe-routes'
+import { createHealthReads, type HealthReads } from '../store'
 
 export interface HostOptions {
   dataDir: string
   /** Control server port; 0 picks a free one. */
   port: number
+  /** The loopback address the control server and the receiver listen on (default 127.0.0.1). */
+  host?: string
+  /** Puts GET /metrics behind `Authorization: Bearer <metricsToken>` (probe-routes.ts). */
+  metricsToken?: string
   token: string
   /** The built renderer to serve (browser mode); the Electron window loads it from here too. */
   staticDir?: string
@@ -46,8 +53,20 @@ export interface HostOptions {
 export interface Host {
   readonly control: ControlServer
   readonly engine: Engine
+  /**
+   * A graceful stop's first half: /readyz answers 503 at once, the receiver takes no new
+   * connection and the requests in flight are answered and recorded (at most `graceMs`); close()
+   * then lets the attempts in flight be recorded and closes the store.
+   */
+  drain(graceMs: number): Promise<void>
   close(): Promise<void>
 }
+
+/** How long a drain waits for the requests in flight by default: under the 30 s a process manager commonly allows after SIGTERM (Kubernetes). */
+export const DEFAULT_DRAIN_MS = 25_000
+
+/** How long the readiness probe waits for the store's answer. */
+const STORE_PROBE_TIMEOUT_MS = 2_000
 
 type ClockMode = 'real' | 'scaled' | 'virtual'
 
@@ -70,6 +89,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let definitions: DefinitionsWatch
   let offEngine: () => void = () => {}
   let control: ControlServer | null = null
+  let health: HealthReads
+  let draining = false
+  const hostMetrics = createHostMetrics({
+    uiClients: () => control?.clientCount ?? 0,
+    dueQueue: () => health.dueQueue(binding.engine.wallClock.now()),
+    draining: () => draining,
+    wallNow: () => Date.now(),
+  })
   const metrics = createSubscriptionMetrics(() => binding, (subscriptions) => control?.publish('subscriptions.changed', { subscriptions }))
   const publishList = (what: 'endpoints' | 'rules' | 'subscriptions') => {
     if (what === 'subscriptions') return metrics.recount()
@@ -83,7 +110,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     const engine = await createEngine({
       dataDir: options.dataDir,
       clock: clock as EngineOptions['clock'],
-      receiver: { port: receiverPort },
+      receiver: { port: receiverPort, ...(options.host === undefined ? {} : { host: options.host }) },
       ...(tunnelOption ? { tunnel: tunnelOption } : {}),
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       ...(options.secretKey ? { secretKey: Buffer.from(options.secretKey, 'base64') } : {}),
@@ -96,6 +123,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     // engine's own connection, whose statements and writes they follow.
     const store = createSqliteEngine(engine.db, { closeDatabase: false })
     const timeline = createTimelineViews(store)
+    health = createHealthReads(store)
     const details = createDetailViews(store, secretBoxOf(engine.db), {
       explainFault,
       explainRule: (definition) => explainRule(parseRule(definition)),
@@ -123,6 +151,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       },
     })
     offEngine = engine.on((event) => {
+      hostMetrics.observe(event)
       switch (event.type) {
         case 'delivery.created':
         case 'delivery.updated':
@@ -230,6 +259,24 @@ export async function startHost(options: HostOptions): Promise<Host> {
   // UI's banner for as long as they stay (read afresh: another process may repair them).
   const setAside = () => badRowsNotice(createRowDoctor(binding.engine.db).badRows())
   for (const line of setAside()) options.log?.(`hookloop: ${line}`)
+  // Ready: not draining, the receiver takes connections and the store answers a statement in time.
+  // Each reason is one line with no path or address in it (the probe answers anyone).
+  const readiness = async (): Promise<string | null> => {
+    if (draining) return 'draining: the server is stopping'
+    if (!binding.engine.receiver.listening()) return 'the webhook receiver is not listening'
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<'late'>((done) => (timer = setTimeout(() => done('late'), STORE_PROBE_TIMEOUT_MS)))
+    try {
+      const answer = await Promise.race([hostMetrics.timeStoreRead('probe', () => health.ping()), late])
+      if (answer === 'late') return `the store did not answer within ${STORE_PROBE_TIMEOUT_MS / 1000} s`
+    } catch {
+      return 'the store does not answer'
+    } finally {
+      clearTimeout(timer)
+    }
+    return draining ? 'draining: the server is stopping' : null
+  }
+
   const recorder = createRecorder({
     engine: () => binding.engine,
     clock: () => (clockMode === 'scaled' ? { mode: 'scaled', factor: clockScale(binding.engine.clock, scale) } : { mode: clockMode }),
@@ -265,7 +312,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
   }
   control = await startControlServer({
     port: options.port,
+    ...(options.host === undefined ? {} : { host: options.host }),
     token: options.token,
+    probes: createProbeRoutes({ readiness, metrics: hostMetrics, ...(options.metricsToken === undefined ? {} : { metricsToken: options.metricsToken }) }),
     handlers: recordingHandlers(handlers, { recorder, now: () => binding.engine.clock.now(), changed: recordingChanged }),
     bodies: { requestBody: (id) => binding.details.requestBody(id), staged: stagedBodies },
     ...(options.staticDir ? { staticDir: options.staticDir } : {}),
@@ -273,6 +322,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
   })
   const server = control
   return {
+    async drain(graceMs) {
+      draining = true
+      // A clock switch or a tunnel change under way ends first: the engine to drain is the one after it.
+      await switching
+      await binding.engine.receiver.drain(graceMs)
+    },
     control: server,
     get engine() {
       return binding.engine

@@ -116,6 +116,13 @@ export interface Receiver {
    * lingering close hit its bound of bytes or time while the client was still sending.
    */
   refusals(): { read: number; cut: number }
+  /** The port is open and taking connections (false once a drain or close began). */
+  listening(): boolean
+  /**
+   * A graceful stop's first half: stops taking connections and waits, at most `graceMs` (wall
+   * time), for the requests already in flight to be answered and recorded. close() comes next.
+   */
+  drain(graceMs: number): Promise<void>
   /** Stops listening, ends every connection (aborting holds and delays), commits what is queued. */
   close(): Promise<void>
 }
@@ -311,6 +318,17 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     accept: (socket, tap) => server.accept(socket, tap),
     bodyBudget: () => ({ inUse: budget.inUse(), limit: budget.limit }),
     refusals: () => ({ ...refusalEnds }),
+    listening: () => server.listening(),
+    async drain(graceMs) {
+      server.stopAccepting()
+      let timer: NodeJS.Timeout | undefined
+      const graceOver = new Promise<void>((done) => (timer = setTimeout(done, graceMs)))
+      await Promise.race([Promise.all([...inFlight]), graceOver])
+      clearTimeout(timer)
+      // A failed commit is the store's to report (store.error); the drain goes on to close.
+      await writer.committed().catch(() => {})
+      server.endIdle()
+    },
     async close() {
       await server.close()
       try {

@@ -50,6 +50,15 @@ export interface ReceiverServer {
   listen(host: string, port: number): Promise<number>
   /** Serves `socket` as if it had been accepted on the port. */
   accept(socket: Socket, tap: SocketTap): void
+  /**
+   * The start of a drain: the port closes and idle connections end (a tunnel socket handed over
+   * from now on is refused); requests already being received go on to their answer.
+   */
+  stopAccepting(): void
+  /** Ends the keep-alive connections that wait for no request (a drain's answers are all sent). */
+  endIdle(): void
+  /** The port is open and connections are taken. */
+  listening(): boolean
   close(): Promise<void>
   openConnections(): number
   /** The listening socket no longer keeps the process alive on its own (open connections still do). */
@@ -159,6 +168,8 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
   }
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // A request on a kept-alive connection during a drain is served, and its connection ends after.
+    if (closing) res.shouldKeepAlive = false
     const state = served(req, res)
     if (state) hooks.onRequest(req, res, state)
   })
@@ -222,10 +233,21 @@ export function createReceiverServer(options: ReceiverServerOptions): ReceiverSe
       server.emit('connection', socket)
       handing = undefined
     },
+    stopAccepting() {
+      if (closing) return
+      closing = true
+      // Node's close() also ends the keep-alive connections that wait for no request.
+      server.close()
+    },
+    endIdle: () => server.closeIdleConnections(),
+    listening: () => !closing && server.listening,
     close() {
+      const wasClosing = closing
       closing = true
       return new Promise((resolve) => {
-        server.close(() => resolve())
+        // After stopAccepting() the port is already closed: close() would wait for nothing.
+        if (wasClosing && !server.listening) resolve()
+        else server.close(() => resolve())
         for (const state of connections.values()) {
           clearDeadline(state)
           state.close('the receiver is closing')

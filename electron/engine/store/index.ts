@@ -11,6 +11,7 @@ export { createChangeReads, WATCHED_TABLES, type ChangeReads, type WatchedTable 
 export { postgresChangeFeed, sqliteChangeFeed, type StoreChangeFeed } from './change-feed'
 export { storeChanges } from './changes'
 export { createCountReads, type ArrivalCounts, type CountReads } from './counts'
+export { createHealthReads, type DueQueue, type HealthReads } from './health-reads'
 export { createDefinitionReads, DEFINITION_TABLES, type DefinitionTable } from './definition-reads'
 export { createDeliveryStatements, type DeliveryRow, type DeliveryStatements, type DueDelivery, DELIVERY_WRITE_SQL, type DeliveryFinish, type DeliveryStatus, type DeliveryClaim, insertedDelivery, type NewDelivery, scheduledOnClock } from './deliveries'
 export { createDetailReads, createInspectorReads, type InspectorReads } from './detail-reads'
