@@ -39,12 +39,12 @@ const LOOPBACK: Record<string, string> = { '127.0.0.1': '127.0.0.1', localhost: 
  * The address to listen on. Anything beyond loopback is refused: the app's only lock is this run's
  * token, and a server others reach needs accounts first (docs/team.md, "Running it").
  */
-export function serveHost(given: string | undefined): string {
+export function serveHost(given: string | undefined, from = '--host'): string {
   if (given === undefined) return '127.0.0.1'
   const address = LOOPBACK[given.toLowerCase()]
   if (address) return address
   throw new UsageError(
-    `serve: --host ${given} refused: Hookloop has no accounts yet, so it listens on loopback only (127.0.0.1, ::1, localhost); to share it, put an authenticating reverse proxy in front of it (docs/team.md, "Running it")`,
+    `serve: ${from} ${given} refused: Hookloop has no accounts yet, so it listens on loopback only (127.0.0.1, ::1, localhost); to share it, put an authenticating reverse proxy in front of it (docs/team.md, "Running it")`,
   )
 }
 
@@ -52,7 +52,8 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
   const parsed = commandArgs('serve', USAGE, args, OPTIONS, false, out)
   if (!parsed) return 0
   const { port: appPort, 'receiver-port': receiverPort, 'metrics-token': metricsToken } = parsed.values
-  const host = serveHost(parsed.values.host)
+  const hostGiven = args.some((arg) => arg === '--host' || arg.startsWith('--host='))
+  const host = serveHost(parsed.values.host, hostGiven ? '--host' : '$HOOKLOOP_HOST')
   // This module may be bundled into out/main/ or a chunk folder below it.
   const here = dirname(fileURLToPath(import.meta.url))
   const mainDir = [here, dirname(here)].find((dir) => existsSync(join(dir, 'host.js'))) ?? here

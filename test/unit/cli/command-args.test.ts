@@ -70,3 +70,35 @@ describe('options declared once', () => {
     expect(lines.at(-1)).toBe('  -h, --help         show this help')
   })
 })
+
+describe('an option read from its environment variable', () => {
+  const SERVER = {
+    port: { type: 'port', value: 'P', env: 'HOOKLOOP_DEMO_PORT', default: 0, help: 'port' },
+  } as const satisfies OptionSpecs
+  const withEnv = (value: string | undefined, args: string[]) => {
+    const before = process.env.HOOKLOOP_DEMO_PORT
+    if (value === undefined) delete process.env.HOOKLOOP_DEMO_PORT
+    else process.env.HOOKLOOP_DEMO_PORT = value
+    try {
+      return commandArgs('demo', 'Usage: demo\n{options}', args, SERVER)?.values.port
+    } finally {
+      if (before === undefined) delete process.env.HOOKLOOP_DEMO_PORT
+      else process.env.HOOKLOOP_DEMO_PORT = before
+    }
+  }
+
+  it('is read when the option is not given, the option wins when it is, and an empty one counts as unset', () => {
+    expect(withEnv('8080', [])).toBe(8080)
+    expect(withEnv('8080', ['--port', '9090'])).toBe(9090)
+    expect(withEnv('  ', [])).toBe(0)
+    expect(withEnv(undefined, [])).toBe(0)
+  })
+
+  it('is checked like the option, the message naming the variable', () => {
+    expect(() => withEnv('eighty', [])).toThrow(new UsageError('demo: $HOOKLOOP_DEMO_PORT must be a port number 0–65535, got "eighty"'))
+  })
+
+  it('is named in the help', () => {
+    expect(optionsHelp(SERVER)).toContain('(default 0; env HOOKLOOP_DEMO_PORT)')
+  })
+})
