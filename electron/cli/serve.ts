@@ -11,6 +11,7 @@ import { createToken, DEFAULT_DRAIN_MS } from '../engine/host'
 import type { Command } from './commands'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
+import { STORE_ENV } from './store-arg'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop serve [--port P] [--host ADDR] [--data DIR] [--receiver-port P] [--tunnel-host URL] [--metrics-token T]
@@ -64,6 +65,10 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
     return 1
   }
   const dataDir = dataDirArg('serve', parsed.values.data)
+  // A server configured for a team store (compose.yaml) runs on its data folder until serve takes
+  // one: said once, so nobody believes the team's history is where it is not. Never the URL (it
+  // may carry a password).
+  if (process.env[STORE_ENV]?.trim()) err.write(`hookloop: serve runs on the data folder ${dataDir}; it does not read $${STORE_ENV} yet (docs/team.md, "What works today")\n`)
   const tunnelHost = parsed.values['tunnel-host']
 
   // Anything the engine prints goes to stderr: stdout's first line is the URL, for scripts.
