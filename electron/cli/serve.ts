@@ -14,7 +14,7 @@ import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
 import { STORE_ENV } from './store-arg'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop serve [--port P] [--host ADDR] [--data DIR] [--receiver-port P] [--tunnel-host URL] [--metrics-token T]
+const USAGE = `Usage: hookloop serve [--port P] [--host ADDR] [--data DIR] [--receiver-port P] [--tunnel-host URL] [--metrics-token T] [--drain-timeout S]
 
 Runs the engine and serves the Hookloop app in your browser, on this machine only.
 {options}
