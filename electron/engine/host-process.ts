@@ -4,12 +4,15 @@
 // receives `ready` with the address, or `failed` with the reason. SIGTERM or SIGINT drains it
 // (Host.drain: /readyz says 503, no new connection, answers in flight finished) and closes it,
 // exit 0; a second signal meanwhile exits at once, exit 1.
-import { DEFAULT_DRAIN_MS, startHost, type Host, type HostOptions } from './host'
+import { startHost, type Host, type HostOptions } from './host'
 
 export type HostStartMessage = {
   type: 'start'
   options: Omit<HostOptions, 'log'>
-  /** How long a drain waits for the requests in flight (ms); default DEFAULT_DRAIN_MS. */
+  /**
+   * How long a drain waits for the requests in flight (ms); `serve` sends its --drain-timeout.
+   * Absent (the desktop app): 0, so quitting the app never waits on a request a rule holds.
+   */
   drainMs?: number
 }
 
@@ -31,7 +34,7 @@ function reply(message: HostReplyMessage): void {
 }
 
 let host: Host | null = null
-let drainMs = DEFAULT_DRAIN_MS
+let drainMs = 0
 let stopping = false
 
 async function start(message: unknown): Promise<void> {
