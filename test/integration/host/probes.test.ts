@@ -2,12 +2,13 @@
 // real host on a temp data folder: they answer without the token and to any Host, say no path or
 // id, and the counters move with a real captured request, a real refusal and a real delivery
 // attempt. /readyz turns 503 the moment a drain starts, while a held request is still answered.
-import { request } from 'node:http'
+import { createServer, request, type ServerResponse } from 'node:http'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { METRICS } from '../../../electron/engine/host/metrics'
 import { createToken } from '../../../electron/engine/host/guard'
 import { startHost, type Host } from '../../../electron/engine/host/run-host'
+import { createSqliteEngine, openDatabase } from '../../../electron/engine/store'
 import { makeTempDir } from '../../support/temp-dir'
 import { settled, useHostSessions } from './support/session'
 
@@ -60,6 +61,20 @@ async function ownHost(options: { metricsToken?: string } = {}): Promise<Host> {
   const host = await startHost({ dataDir: dir, port: 0, token: createToken(), ...options })
   cleanups.push(cleanup, () => host.close())
   return host
+}
+
+/** A consumer that holds each delivery until the test answers it. */
+async function heldConsumer(): Promise<{ url: string; arrived: Promise<ServerResponse> }> {
+  let arrive: (res: ServerResponse) => void = () => {}
+  const arrived = new Promise<ServerResponse>((resolve) => (arrive = resolve))
+  const server = createServer((req, res) => {
+    req.resume()
+    arrive(res)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const address = server.address()
+  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`, arrived }
 }
 
 describe('probes', () => {
@@ -155,5 +170,25 @@ describe('probes', () => {
     await drained
     // The port is closed: a new connection is refused.
     await expect(fetch(engine.receiver.endpointUrl('slow'), { method: 'POST', body: 'late' })).rejects.toThrow()
+  })
+
+  it('a drain and close record the attempt in flight with its real outcome', async () => {
+    const { dir, cleanup } = makeTempDir()
+    cleanups.push(cleanup)
+    const host = await startHost({ dataDir: dir, port: 0, token: createToken() })
+    const consumer = await heldConsumer()
+    const subscription = host.engine.putSubscription({ name: 'held', target: { url: consumer.url }, scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], policy: 'csku' })
+    await host.engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'order.created', payload: { order: 3 } })
+    const held = await consumer.arrived
+    // Nothing is in flight at the receiver: the drain ends at once, and close waits for the attempt.
+    const stopped = host.drain(30_000).then(() => host.close())
+    held.writeHead(204).end()
+    await stopped
+    const store = createSqliteEngine(openDatabase({ file: host.engine.dataFile, notice: () => undefined }))
+    try {
+      expect(await store.all('SELECT outcome, status_code FROM attempts')).toEqual([{ outcome: 'http_204', status_code: 204 }])
+    } finally {
+      await store.close()
+    }
   })
 })
