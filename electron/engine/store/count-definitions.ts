@@ -127,3 +127,35 @@ export const REQUEST_COUNTS_POSTGRES = `
   $$;
   ${REQUEST_COUNTS_POSTGRES_TRIGGER}
 `
+
+/**
+ * The counters on PostgreSQL from schema 20: the same function run BEFORE each row changes. A row
+ * trigger AFTER a statement runs only once the whole statement is done, so each row of a multi-row
+ * INSERT, DELETE or UPDATE (an endpoint deleted with its duplicate arrivals, two arrivals of one key
+ * in one INSERT) saw the others already changed, and a group was counted in or out twice or not at
+ * all. A BEFORE row trigger sees the rows before it in the same statement changed and the rest not
+ * yet, as SQLite's row triggers do: one row at a time, whatever the statement. (An INSERT that
+ * ON CONFLICT skips its row has been counted: only `store copy` writes so, and it recounts.)
+ */
+export const REQUEST_COUNTS_POSTGRES_PER_ROW = `
+  CREATE OR REPLACE FUNCTION request_counts_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+      ${countOut('postgres')}
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+      ${countIn('postgres')}
+    END IF;
+    IF TG_OP = 'DELETE' THEN
+      RETURN OLD;
+    END IF;
+    RETURN NEW;
+  END
+  $$;
+  DROP TRIGGER request_counts_follow ON requests;
+  CREATE TRIGGER request_counts_follow BEFORE INSERT OR DELETE OR UPDATE OF endpoint_id, dedupe_key, attempt_id ON requests
+    FOR EACH ROW EXECUTE FUNCTION request_counts_follow();
+  DELETE FROM request_counts;
+  ${REQUEST_COUNTS_FILL}
+`
+

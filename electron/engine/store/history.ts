@@ -124,38 +124,6 @@ export function createRetentionSetting(db: Database) {
   }
 }
 
-/** A request as the counters group it: its endpoint and dedupe key. */
-export interface GroupedRequest {
-  id: number
-  endpoint_id: string | null
-  dedupe_key: string | null
-}
-
-/**
- * The ids in rounds, no two requests of one group (endpoint and dedupe key) in a round: each
- * round is one statement. The request counters (count-definitions.ts) are kept by row triggers
- * that look at the other rows of a request's group; SQLite fires them as each row changes, but
- * PostgreSQL fires AFTER ROW triggers once the whole statement is done, when every row of it has
- * changed: two arrivals of one key deleted (or unlinked from their attempts) by one statement
- * would each see the other gone (or already received) and the group would be counted out twice
- * (or not at all). One row of a group per statement gives both engines SQLite's order. Rows
- * without a key are their own groups: they all go in the first round.
- */
-export function groupRounds(rows: readonly GroupedRequest[]): number[][] {
-  const rounds: number[][] = []
-  const seen = new Map<string, number>()
-  for (const row of rows) {
-    let round = 0
-    if (row.dedupe_key !== null) {
-      const group = JSON.stringify([row.endpoint_id, row.dedupe_key])
-      round = seen.get(group) ?? 0
-      seen.set(group, round + 1)
-    }
-    ;(rounds[round] ??= []).push(row.id)
-  }
-  return rounds
-}
-
 const CANDIDATE = `id, endpoint_id, dedupe_key IS NOT NULL AS keyed,
   coalesce(length(body), 0) + coalesce(length(response_body), 0) + length(headers_json) AS weight`
 const BY_AGE = `SELECT ${CANDIDATE} FROM requests WHERE stored_at < ? AND id <= ? ORDER BY stored_at, id LIMIT ?`
@@ -213,7 +181,6 @@ export function createHistoryStore(engine: SqlEngine): HistoryStore {
   const ids = `(${jsonList(engine.kind, 'id')})`
   const clearPointers = `UPDATE requests SET duplicate_of = NULL WHERE duplicate_of IN ${ids}`
   const deleteRows = `DELETE FROM requests WHERE id IN ${ids}`
-  const groupsOf = `SELECT id, endpoint_id, dedupe_key FROM requests WHERE id IN ${ids} ORDER BY id`
 
   const pragma = async (name: string): Promise<number> => {
     const row = await engine.get<Record<string, number>>(`PRAGMA ${name}`)
@@ -276,8 +243,8 @@ export function createHistoryStore(engine: SqlEngine): HistoryStore {
       if (list.length === 0) return 0
       const json = JSON.stringify(list)
       await engine.run(clearPointers, [json])
-      let deleted = 0
-      for (const round of groupRounds(await engine.all<GroupedRequest>(groupsOf, [json]))) deleted += (await engine.run(deleteRows, [JSON.stringify(round)])).changes
+      // One statement for the batch: the counters' triggers follow each row as it goes, on both engines (count-definitions.ts).
+      const deleted = (await engine.run(deleteRows, [json])).changes
       return deleted
     },
     async reclaim(maxPages) {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_TRIGGER } from './count-definitions'
+import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_TRIGGER } from './count-definitions'
 import { StoreError } from './store-error'
 
 export interface Migration {
@@ -428,6 +428,17 @@ export const MIGRATIONS: readonly Migration[] = [
     // refused as a conflict (receiver/definitions.ts) instead of silently undoing the other edit.
     sql: `ALTER TABLE rules ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;`,
     postgres: `ALTER TABLE rules ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;`,
+  },
+  {
+    version: 20,
+    name: "PostgreSQL's request counters follow each row as it changes, in any statement",
+    // The counters' trigger ran AFTER each row, which PostgreSQL does once the whole statement is
+    // done: a statement of several rows of one group (an endpoint deleted with its duplicate
+    // arrivals, a batch insert) counted the group wrongly. Run BEFORE each row, as SQLite's do
+    // (count-definitions.ts, REQUEST_COUNTS_POSTGRES_PER_ROW), and count again from the rows.
+    // Nothing to do on SQLite, whose row triggers always ran a row at a time.
+    sql: `SELECT 1;`,
+    postgres: REQUEST_COUNTS_POSTGRES_PER_ROW,
   },
 ]
 

@@ -5,7 +5,7 @@
 // On either store engine (SqlEngine); a batch's selection and delete run in one transaction (the
 // caller's: engine.transaction, and this store made over its `tx`).
 import { jsonList } from './engine-spelling'
-import { groupRounds, type BatchLimits, type GroupedRequest } from './history'
+import type { BatchLimits } from './history'
 import type { SqlEngine } from './sql-engine'
 
 export interface SenderHistorySelection {
@@ -70,10 +70,9 @@ export function createSenderHistoryStore(engine: SqlEngine): SenderHistoryStore 
   // resends one meanwhile waits, then finds it gone (SQLite's IMMEDIATE transaction holds the
   // whole file already; it has no FOR UPDATE).
   const stillSettled = `SELECT id FROM deliveries WHERE id IN ${bigintIds} AND ${SETTLED}${engine.kind === 'postgres' ? ' FOR UPDATE' : ''}`
-  // The requests our attempts made, unlinked from them in rounds (history.ts, groupRounds: the
-  // counters see each unlinked arrival become received traffic in turn, on both engines).
-  const requestsOf = `SELECT id, endpoint_id, dedupe_key FROM requests WHERE attempt_id IN (SELECT id FROM attempts WHERE delivery_id IN ${bigintIds}) ORDER BY id`
-  const unlinkRequests = `UPDATE requests SET attempt_id = NULL WHERE id IN ${bigintIds}`
+  // The requests our attempts made, unlinked from them: received traffic from then on (the counters'
+  // triggers see each unlinked arrival join its group in turn, on both engines: count-definitions.ts).
+  const unlinkRequests = `UPDATE requests SET attempt_id = NULL WHERE attempt_id IN (SELECT id FROM attempts WHERE delivery_id IN ${bigintIds})`
   const deleteAttempts = `DELETE FROM attempts WHERE delivery_id IN ${bigintIds}`
   const eventsOf = `SELECT DISTINCT event_id FROM deliveries WHERE id IN ${bigintIds}`
   const deleteDeliveries = `DELETE FROM deliveries WHERE id IN ${bigintIds}`
@@ -93,7 +92,7 @@ export function createSenderHistoryStore(engine: SqlEngine): SenderHistoryStore 
     async deleteIds(list) {
       if (list.length === 0) return { deliveries: 0, attempts: 0, events: 0 }
       const ids = JSON.stringify((await engine.all<{ id: number }>(stillSettled, [JSON.stringify(list)])).map((r) => r.id))
-      for (const round of groupRounds(await engine.all<GroupedRequest>(requestsOf, [ids]))) await engine.run(unlinkRequests, [JSON.stringify(round)])
+      await engine.run(unlinkRequests, [ids])
       const attempts = (await engine.run(deleteAttempts, [ids])).changes
       const events = JSON.stringify((await engine.all<{ event_id: string }>(eventsOf, [ids])).map((r) => r.event_id))
       const deliveries = (await engine.run(deleteDeliveries, [ids])).changes

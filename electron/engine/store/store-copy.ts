@@ -81,8 +81,8 @@ export async function copyStore(from: StoreSide, to: StoreSide, options: CopyOpt
 
 /**
  * The request counters (count-definitions.ts) made again from the requests the target holds now.
- * Their triggers fire per row; PostgreSQL runs a statement's AFTER ROW triggers once the whole
- * statement is done, so a batch inserting two arrivals of one key counts as SQLite never would.
+ * Their triggers count each row before it is written; a copied row the target already has is
+ * skipped after that (ON CONFLICT), so the copy counts again from what is really there.
  */
 async function countAgain(engine: SqlEngine): Promise<void> {
   await engine.transaction(async (tx) => {
