@@ -232,17 +232,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
       tunnelOption = tunnel ?? undefined
       try {
         await bind(clockMode, scale)
-  // Rows that do not parse were set aside as the engine loaded: said once at start, and in every
-  // UI's banner for as long as they stay (read afresh: another process may repair them).
-  const setAside = () => badRowsNotice(createRowDoctor(binding.engine.db).badRows())
-  for (const line of setAside()) options.log?.(`hookloop: ${line}`)
       } catch (error) {
         tunnelOption = previous
         await bind(clockMode, scale)
-  // Rows that do not parse were set aside as the engine loaded: said once at start, and in every
-  // UI's banner for as long as they stay (read afresh: another process may repair them).
-  const setAside = () => badRowsNotice(createRowDoctor(binding.engine.db).badRows())
-  for (const line of setAside()) options.log?.(`hookloop: ${line}`)
         throw error
       } finally {
         control?.publish('tunnel.state', tunnelView(binding.engine))
