@@ -429,6 +429,16 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `ALTER TABLE rules ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;`,
     postgres: `ALTER TABLE rules ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;`,
   },
+  {
+    version: 18,
+    name: 'deliveries by wall age are read per subscription',
+    // Every index on deliveries has a page rewritten by every publish. The reads by wall age
+    // across subscriptions (the newest-first list, `--since`, retention by age and the oldest
+    // settled delivery) walk deliveries_by_subscription_wall once per subscription and merge
+    // those few ordered streams (store/wall-age-reads.ts), so deliveries_by_wall_age goes.
+    sql: `DROP INDEX IF EXISTS deliveries_by_wall_age;`,
+    postgres: `DROP INDEX IF EXISTS deliveries_by_wall_age;`,
+  },
 ]
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0
