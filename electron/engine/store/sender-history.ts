@@ -43,9 +43,8 @@ export interface SenderHistoryStore {
 
 const SETTLED = "status IN ('succeeded', 'failed') AND next_attempt_at IS NULL AND in_flight = 0"
 
-interface CandidateRow {
+interface AgedRow {
   id: number
-  weight: number
   at: number
 }
 
@@ -59,8 +58,10 @@ const CANDIDATE = `id,
 // deliveries_by_subscription_wall, oldest first, and merged (wall-age-reads.ts). A delivery on
 // the wall clock also waits until it settled before then (updated_at); a simulated one's
 // updated_at is on its simulation's clock, not comparable, and it settled long ago in wall time.
+// The weights are read after the merge, for the batch's rows only (each stream reads up to the
+// limit, most of which the merge leaves out).
 /** Exported for the plan checks (EXPLAIN QUERY PLAN), as OLDEST_SETTLED_SQL. */
-export const SETTLED_BY_AGE_SQL = `SELECT ${CANDIDATE}, created_wall_at AS at FROM deliveries INDEXED BY deliveries_by_subscription_wall
+export const SETTLED_BY_AGE_SQL = `SELECT id, created_wall_at AS at FROM deliveries INDEXED BY deliveries_by_subscription_wall
   WHERE subscription_id = ? AND created_wall_at < ?
   AND status IN ('succeeded', 'failed') AND (simulation_id IS NOT NULL OR updated_at < ?)
   AND next_attempt_at IS NULL AND in_flight = 0 AND id <= ? ORDER BY created_wall_at, id LIMIT ?`
@@ -84,21 +85,25 @@ export function createSenderHistoryStore(engine: SqlEngine): SenderHistoryStore 
   const deleteAttempts = `DELETE FROM attempts WHERE delivery_id IN ${bigintIds}`
   const eventsOf = `SELECT DISTINCT event_id FROM deliveries WHERE id IN ${bigintIds}`
   const deleteDeliveries = `DELETE FROM deliveries WHERE id IN ${bigintIds}`
+  const weightsOf = `SELECT ${CANDIDATE} FROM deliveries WHERE id IN ${bigintIds}`
   const deleteLoneEvents = `DELETE FROM events WHERE id IN (${jsonList(engine.kind, 'text')}) AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id)`
 
   return {
     async nextBatch(selection, limits) {
       const before = selection.before ?? Number.MAX_SAFE_INTEGER
-      const streams: CandidateRow[][] = []
+      const streams: AgedRow[][] = []
       for (const subscriptionId of await subscriptionIds(engine)) {
-        streams.push(await engine.all<CandidateRow>(SETTLED_BY_AGE_SQL, [subscriptionId, before, before, selection.maxId ?? Number.MAX_SAFE_INTEGER, limits.rows]))
+        streams.push(await engine.all<AgedRow>(SETTLED_BY_AGE_SQL, [subscriptionId, before, before, selection.maxId ?? Number.MAX_SAFE_INTEGER, limits.rows]))
       }
       const rows = mergeStreams(streams, wallAgeOrder(engine.kind, 'oldest'), limits.rows)
       const batch: SenderHistoryBatch = { ids: [], bytes: 0 }
+      if (rows.length === 0) return batch
+      const weights = new Map((await engine.all<{ id: number; weight: number }>(weightsOf, [JSON.stringify(rows.map((row) => row.id))])).map((row) => [row.id, row.weight]))
       for (const row of rows) {
-        if (batch.ids.length > 0 && batch.bytes + row.weight > limits.bytes) break
+        const weight = weights.get(row.id) ?? 0
+        if (batch.ids.length > 0 && batch.bytes + weight > limits.bytes) break
         batch.ids.push(row.id)
-        batch.bytes += row.weight
+        batch.bytes += weight
       }
       return batch
     },
