@@ -3,7 +3,7 @@
 // publish-process.ts is copied into it and bundled there, so every tree runs the same loop over its
 // own engine. The trees named by --against come first (the first is the base of the ratios), this
 // tree last. Each --variant runs this tree again with SQL executed on every fresh store before its
-// loop (`--variant='no wall-age index=DROP INDEX deliveries_by_wall_age'`, a pragma …): an
+// loop (`--variant='no status index=DROP INDEX deliveries_by_status'`, a pragma …): an
 // experiment, never a figure of a tree as it is. PUBLISH_PASSES, PUBLISH_LOOPS and PUBLISH_EVENTS
 // change the counts.
 import { execFileSync, spawn } from 'node:child_process'

@@ -131,7 +131,7 @@ export const REQUEST_COUNTS_POSTGRES = `
 /**
  * The counters on PostgreSQL from schema 20: the same function run BEFORE each row changes. A row
  * trigger AFTER a statement runs only once the whole statement is done, so each row of a multi-row
- * INSERT, DELETE or UPDATE (an endpoint deleted with its duplicate arrivals, two arrivals of one key
+ * INSERT, DELETE or UPDATE (an endpoint's duplicate arrivals pruned together, two arrivals of one key
  * in one INSERT) saw the others already changed, and a group was counted in or out twice or not at
  * all. A BEFORE row trigger sees the rows before it in the same statement changed and the rest not
  * yet, as SQLite's row triggers do: one row at a time, whatever the statement. (An INSERT that

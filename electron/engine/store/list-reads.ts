@@ -7,6 +7,7 @@ import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/sender'
 import { DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, SUBSCRIPTIONS_TO_ENDPOINT } from './count-definitions'
 import { whereDeliveryEventIdStartsWith, whereStartsWith } from './prefix-search'
 import type { SqlEngine } from './sql-engine'
+import { mergeStreams, subscriptionIds, wallAgeOrder } from './wall-age-reads'
 
 /**
  * The words a request's status is filtered by, as the app shows them: its signature verdict
@@ -140,8 +141,20 @@ export function requestListSql(filter: Omit<RequestListFilter, 'limit'>): { sql:
   return { sql, params }
 }
 
-/** The statement of a delivery list: exported for the plan checks (EXPLAIN QUERY PLAN). */
+/**
+ * Whether a delivery list reads every subscription's deliveries: it is then read one subscription
+ * at a time, newest first on deliveries_by_subscription_wall, and merged (wall-age-reads.ts).
+ */
+export function readsEachSubscription(filter: Omit<DeliveryListFilter, 'limit'>): boolean {
+  return filter.subscriptionId === undefined && filter.endpointId === undefined && filter.eventIdPrefix === undefined
+}
+
+/**
+ * The statement of a delivery list: exported for the plan checks (EXPLAIN QUERY PLAN). A filter
+ * that reads each subscription (readsEachSubscription) is asked once per subscription, with its id.
+ */
 export function deliveryListSql(filter: Omit<DeliveryListFilter, 'limit'>): { sql: string; params: unknown[] } {
+  if (readsEachSubscription(filter)) throw new Error('deliveryListSql: a list of every subscription is read one subscription at a time (name its subscriptionId)')
   const where: string[] = []
   const params: unknown[] = []
   if (filter.statuses && filter.statuses.length > 0) {
@@ -163,15 +176,10 @@ export function deliveryListSql(filter: Omit<DeliveryListFilter, 'limit'>): { sq
     where.push('d.created_wall_at >= ?')
     params.push(filter.sinceWall)
   }
-  // Newest first on the wall clock, walking the index that keeps that order for the filter and
-  // stopping at the limit; an event id prefix or an endpoint's few subscriptions read their
-  // matches and sort those.
-  const walk =
-    filter.eventIdPrefix !== undefined || filter.endpointId !== undefined
-      ? ''
-      : filter.subscriptionId !== undefined
-        ? 'INDEXED BY deliveries_by_subscription_wall'
-        : 'INDEXED BY deliveries_by_wall_age'
+  // Newest first on the wall clock, walking a subscription's deliveries on the index that keeps
+  // that order and stopping at the limit; an event id prefix or an endpoint's few subscriptions
+  // read their matches and sort those.
+  const walk = filter.eventIdPrefix !== undefined || filter.endpointId !== undefined ? '' : 'INDEXED BY deliveries_by_subscription_wall'
   const sql = `SELECT d.id, d.event_id AS eventId, d.consumer_event_id AS consumerEventId, ev.event_type AS eventType, d.subscription_id AS subscriptionId, s.name AS subscriptionName, d.status, d.attempts,
                       d.last_status_code AS lastStatusCode, d.created_at AS createdAt, d.created_wall_at AS createdWallAt, d.simulation_id AS simulationId,
                       sim.started_at AS simulationStartedAt, ${DELIVERY_ENDPOINT} AS endpointId
@@ -206,8 +214,19 @@ export function createListReads(engine: SqlEngine) {
       return engine.all<RequestListRow>(sql, [...params, checkLimit(filter.limit)])
     },
     async deliveries(filter: DeliveryListFilter): Promise<DeliveryListRow[]> {
-      const { sql, params } = deliveryListSql(filter)
-      return engine.all<DeliveryListRow>(sql, [...params, checkLimit(filter.limit)])
+      const limit = checkLimit(filter.limit)
+      if (!readsEachSubscription(filter)) {
+        const { sql, params } = deliveryListSql(filter)
+        return engine.all<DeliveryListRow>(sql, [...params, limit])
+      }
+      // Each subscription's newest `limit`, then the newest `limit` of them all.
+      const streams: DeliveryListRow[][] = []
+      for (const subscriptionId of await subscriptionIds(engine)) {
+        const { sql, params } = deliveryListSql({ ...filter, subscriptionId })
+        streams.push(await engine.all<DeliveryListRow>(sql, [...params, limit]))
+      }
+      const newest = wallAgeOrder(engine.kind, 'newest')
+      return mergeStreams(streams, (a, b) => newest({ id: a.id, at: a.createdWallAt }, { id: b.id, at: b.createdWallAt }), limit)
     },
     /** Every id, oldest first (`export --all`). */
     allRequestIds: () => ids('SELECT id FROM requests ORDER BY id'),

@@ -430,11 +430,21 @@ export const MIGRATIONS: readonly Migration[] = [
     postgres: `ALTER TABLE rules ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;`,
   },
   {
+    version: 18,
+    name: 'deliveries by wall age are read per subscription',
+    // Every index on deliveries has a page rewritten by every publish. The reads by wall age
+    // across subscriptions (the newest-first list, `--since`, retention by age and the oldest
+    // settled delivery) walk deliveries_by_subscription_wall once per subscription and merge
+    // those few ordered streams (store/wall-age-reads.ts), so deliveries_by_wall_age goes.
+    sql: `DROP INDEX IF EXISTS deliveries_by_wall_age;`,
+    postgres: `DROP INDEX IF EXISTS deliveries_by_wall_age;`,
+  },
+  {
     version: 20,
     name: "PostgreSQL's request counters follow each row as it changes, in any statement",
     // The counters' trigger ran AFTER each row, which PostgreSQL does once the whole statement is
-    // done: a statement of several rows of one group (an endpoint deleted with its duplicate
-    // arrivals, a batch insert) counted the group wrongly. Run BEFORE each row, as SQLite's do
+    // done: a statement of several rows of one group (an endpoint's duplicate arrivals deleted
+    // together, a batch insert) counted the group wrongly. Run BEFORE each row, as SQLite's do
     // (count-definitions.ts, REQUEST_COUNTS_POSTGRES_PER_ROW), and count again from the rows.
     // Nothing to do on SQLite, whose row triggers always ran a row at a time.
     sql: `SELECT 1;`,

@@ -7,6 +7,7 @@
 import { jsonList } from './engine-spelling'
 import type { BatchLimits } from './history'
 import type { SqlEngine } from './sql-engine'
+import { mergeStreams, subscriptionIds, wallAgeOrder } from './wall-age-reads'
 
 export interface SenderHistorySelection {
   /** Only deliveries made (and, on the wall clock, settled) before this wall time, ms. */
@@ -42,9 +43,9 @@ export interface SenderHistoryStore {
 
 const SETTLED = "status IN ('succeeded', 'failed') AND next_attempt_at IS NULL AND in_flight = 0"
 
-interface CandidateRow {
+interface AgedRow {
   id: number
-  weight: number
+  at: number
 }
 
 // An event's payload is counted with each of its deliveries (most events have one).
@@ -53,14 +54,21 @@ const CANDIDATE = `id,
      FROM attempts WHERE delivery_id = deliveries.id)
   + coalesce((SELECT length(payload) FROM events WHERE events.id = deliveries.event_id), 0) AS weight`
 
-// Ages are wall ages (docs/time.md): created_wall_at < before walks deliveries_by_wall_age. A
-// delivery on the wall clock also waits until it settled before then (updated_at); a simulated
-// one's updated_at is on its simulation's clock, not comparable, and it settled long ago in wall time.
-const BY_AGE = `SELECT ${CANDIDATE} FROM deliveries INDEXED BY deliveries_by_wall_age WHERE created_wall_at < ?
+// Ages are wall ages (docs/time.md): created_wall_at < before, one subscription at a time on
+// deliveries_by_subscription_wall, oldest first, and merged (wall-age-reads.ts). A delivery on
+// the wall clock also waits until it settled before then (updated_at); a simulated one's
+// updated_at is on its simulation's clock, not comparable, and it settled long ago in wall time.
+// The weights are read after the merge, for the batch's rows only (each stream reads up to the
+// limit, most of which the merge leaves out).
+/** Exported for the plan checks (EXPLAIN QUERY PLAN), as OLDEST_SETTLED_SQL. */
+export const SETTLED_BY_AGE_SQL = `SELECT id, created_wall_at AS at FROM deliveries INDEXED BY deliveries_by_subscription_wall
+  WHERE subscription_id = ? AND created_wall_at < ?
   AND status IN ('succeeded', 'failed') AND (simulation_id IS NOT NULL OR updated_at < ?)
   AND next_attempt_at IS NULL AND in_flight = 0 AND id <= ? ORDER BY created_wall_at, id LIMIT ?`
 const DELETE_ORPHANS = `DELETE FROM events WHERE id IN (SELECT id FROM events WHERE stored_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id) ORDER BY stored_at LIMIT ?)`
-const OLDEST = `SELECT min(created_wall_at) AS at FROM deliveries WHERE ${SETTLED}`
+// A subscription's oldest settled delivery: its walk on deliveries_by_subscription_wall stops at the first.
+export const OLDEST_SETTLED_SQL = `SELECT created_wall_at AS at FROM deliveries INDEXED BY deliveries_by_subscription_wall
+  WHERE subscription_id = ? AND created_wall_at IS NOT NULL AND ${SETTLED} ORDER BY created_wall_at LIMIT 1`
 const COUNT = `SELECT count(*) AS n FROM deliveries WHERE ${SETTLED}`
 const MAX_ID = 'SELECT coalesce(max(id), 0) AS id FROM deliveries'
 
@@ -76,16 +84,25 @@ export function createSenderHistoryStore(engine: SqlEngine): SenderHistoryStore 
   const deleteAttempts = `DELETE FROM attempts WHERE delivery_id IN ${bigintIds}`
   const eventsOf = `SELECT DISTINCT event_id FROM deliveries WHERE id IN ${bigintIds}`
   const deleteDeliveries = `DELETE FROM deliveries WHERE id IN ${bigintIds}`
+  const weightsOf = `SELECT ${CANDIDATE} FROM deliveries WHERE id IN ${bigintIds}`
   const deleteLoneEvents = `DELETE FROM events WHERE id IN (${jsonList(engine.kind, 'text')}) AND NOT EXISTS (SELECT 1 FROM deliveries WHERE deliveries.event_id = events.id)`
 
   return {
     async nextBatch(selection, limits) {
-      const rows = await engine.all<CandidateRow>(BY_AGE, [selection.before ?? Number.MAX_SAFE_INTEGER, selection.before ?? Number.MAX_SAFE_INTEGER, selection.maxId ?? Number.MAX_SAFE_INTEGER, limits.rows])
+      const before = selection.before ?? Number.MAX_SAFE_INTEGER
+      const streams: AgedRow[][] = []
+      for (const subscriptionId of await subscriptionIds(engine)) {
+        streams.push(await engine.all<AgedRow>(SETTLED_BY_AGE_SQL, [subscriptionId, before, before, selection.maxId ?? Number.MAX_SAFE_INTEGER, limits.rows]))
+      }
+      const rows = mergeStreams(streams, wallAgeOrder(engine.kind, 'oldest'), limits.rows)
       const batch: SenderHistoryBatch = { ids: [], bytes: 0 }
+      if (rows.length === 0) return batch
+      const weights = new Map((await engine.all<{ id: number; weight: number }>(weightsOf, [JSON.stringify(rows.map((row) => row.id))])).map((row) => [row.id, row.weight]))
       for (const row of rows) {
-        if (batch.ids.length > 0 && batch.bytes + row.weight > limits.bytes) break
+        const weight = weights.get(row.id) ?? 0
+        if (batch.ids.length > 0 && batch.bytes + weight > limits.bytes) break
         batch.ids.push(row.id)
-        batch.bytes += row.weight
+        batch.bytes += weight
       }
       return batch
     },
@@ -99,7 +116,14 @@ export function createSenderHistoryStore(engine: SqlEngine): SenderHistoryStore 
       return { deliveries, attempts, events: (await engine.run(deleteLoneEvents, [events])).changes }
     },
     deleteOrphanEvents: async (before, limit) => (await engine.run(DELETE_ORPHANS, [before, limit])).changes,
-    oldestSettledAt: async () => (await engine.get<{ at: number | null }>(OLDEST))?.at ?? null,
+    async oldestSettledAt() {
+      let oldest: number | null = null
+      for (const subscriptionId of await subscriptionIds(engine)) {
+        const at = (await engine.get<{ at: number }>(OLDEST_SETTLED_SQL, [subscriptionId]))?.at
+        if (at !== undefined && (oldest === null || at < oldest)) oldest = at
+      }
+      return oldest
+    },
     settledCount: async () => Number((await engine.get<{ n: number }>(COUNT))?.n ?? 0),
     maxId: async () => Number((await engine.get<{ id: number }>(MAX_ID))?.id ?? 0),
   }

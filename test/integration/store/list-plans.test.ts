@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import type { Database } from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSqliteEngine, openDatabase } from '../../../electron/engine/store'
-import { createListReads, deliveryListSql, requestListSql, type DeliveryListFilter, type RequestListFilter } from '../../../electron/engine/store/list-reads'
+import { createListReads, deliveryListSql, readsEachSubscription, requestListSql, type DeliveryListFilter, type RequestListFilter } from '../../../electron/engine/store/list-reads'
 import { makeTempDir } from '../../support/temp-dir'
 
 const ROWS = 100_000
@@ -75,7 +75,8 @@ describe('list reads on 100k rows', () => {
     expect(fullScans(sql, params)).toEqual([])
   })
   it.each(deliveryFilters)('deliveries by %s read an index', (_name, filter) => {
-    const { sql, params } = deliveryListSql(filter)
+    // A list of every subscription's deliveries is read one subscription at a time (wall-age-reads.ts): that statement is checked.
+    const { sql, params } = deliveryListSql(readsEachSubscription(filter) ? { ...filter, subscriptionId: 'sub-a' } : filter)
     expect(fullScans(sql, params)).toEqual([])
   })
 
