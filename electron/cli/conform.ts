@@ -60,7 +60,7 @@ export const conformCommand: Command = async (args) => {
   const db = openDatabase({ file })
   let report: SenderConformanceReport
   try {
-    report = checkSenderConformance(db, { endpoint: v.endpoint, policy, tolerance, asOf })
+    report = await checkSenderConformance(db, { endpoint: v.endpoint, policy, tolerance, asOf })
   } catch (error) {
     if (error instanceof UnknownEndpointError) throw new UsageError(`conform: ${error.message}`)
     throw error

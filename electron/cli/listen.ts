@@ -85,21 +85,21 @@ export function listenSettings(values: { port?: number; host?: string; config?: 
  * --forward-to: the endpoint named "default" (else the only one, else the first) forwards what no
  * rule answers to the URL. A target pointing back at this receiver is refused (a loop).
  */
-function applyForwardTo(receiver: Receiver, url: string): void {
+async function applyForwardTo(receiver: Receiver, url: string): Promise<void> {
   const endpoints = receiver.endpoints.list()
   const target = endpoints.find((e) => e.slug === 'default') ?? endpoints[0]
   if (!target) return
-  receiver.endpoints.update(target.id, { ...endpointDefinition(target), forward_to: url })
+  await receiver.endpoints.update(target.id, { ...endpointDefinition(target), forward_to: url })
 }
 
 /** The config's endpoints replace those with the same slug (rules included); others are kept. */
-function applyConfig(receiver: Receiver, config: ListenConfig): void {
+async function applyConfig(receiver: Receiver, config: ListenConfig): Promise<void> {
   for (const { endpoint, rules } of config.endpoints) {
     const input = { ...(endpoint.id === undefined ? {} : { id: endpoint.id }), ...endpointDefinition(endpoint) }
     const existing = receiver.endpoints.list().find((e) => e.slug === endpoint.slug)
-    const saved = existing ? receiver.endpoints.update(existing.id, { ...input, id: undefined }) : receiver.endpoints.create(input)
-    for (const rule of receiver.rules.list(saved.id)) receiver.rules.delete(rule.id)
-    for (const rule of rules) receiver.rules.add(saved.id, rule)
+    const saved = existing ? await receiver.endpoints.update(existing.id, { ...input, id: undefined }) : await receiver.endpoints.create(input)
+    for (const rule of receiver.rules.list(saved.id)) await receiver.rules.delete(rule.id)
+    for (const rule of rules) await receiver.rules.add(saved.id, rule)
   }
 }
 
@@ -196,10 +196,10 @@ export async function listenCommand(args: string[]): Promise<number> {
   }
   let retention: Awaited<ReturnType<typeof startListenRetention>>
   try {
-    if (settings.config) applyConfig(receiver, settings.config)
+    if (settings.config) await applyConfig(receiver, settings.config)
     // The endpoint made for a folder with none finds the event id on its own (NEW_ENDPOINT_DEDUPE).
-    if (receiver.endpoints.list().length === 0) receiver.endpoints.create({ slug: 'default', name: 'default', dedupe: NEW_ENDPOINT_DEDUPE })
-    if (settings.forwardTo) applyForwardTo(receiver, settings.forwardTo)
+    if (receiver.endpoints.list().length === 0) await receiver.endpoints.create({ slug: 'default', name: 'default', dedupe: NEW_ENDPOINT_DEDUPE })
+    if (settings.forwardTo) await applyForwardTo(receiver, settings.forwardTo)
     retention = await startListenRetention(db, receiver, keep, write)
   } catch (error) {
     await receiver.close()
@@ -227,8 +227,11 @@ export async function listenCommand(args: string[]): Promise<number> {
     db,
     onChanged: (tables) => {
       if (!tables.has('endpoints') && !tables.has('rules')) return
-      receiver.reloadDefinitions()
-      write(`${new Date().toISOString()}  endpoints and rules changed in the data folder; now: ${receiver.endpoints.list().map((e) => endpointPath(e.slug)).join(', ') || 'none'}`)
+      receiver.reloadDefinitions().then(
+        () => write(`${new Date().toISOString()}  endpoints and rules changed in the data folder; now: ${receiver.endpoints.list().map((e) => endpointPath(e.slug)).join(', ') || 'none'}`),
+        // A busy store: the watch sees the tables still differ from this copy on a later change.
+        (error: unknown) => process.stderr.write(`hookloop: reading the changed endpoints and rules: ${error instanceof Error ? error.message : String(error)}\n`),
+      )
     },
   })
   if (tunnelOptions) tunnel = startListenTunnel(receiver, tunnelOptions, () => receiver.endpoints.list().map((e) => `${endpointPath(e.slug)}${e.forwardTo ? `  -> forwards to ${e.forwardTo.join(', ')}` : ''}`), write)

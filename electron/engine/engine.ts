@@ -95,8 +95,8 @@ export interface Engine {
    * Creates the endpoint, or replaces the one with the same slug; its rules (full rules or
    * presets, as `hookloop listen` takes them) are replaced too. Throws DefinitionError.
    */
-  putEndpoint(definition: EndpointInput & { rules?: readonly unknown[] }): Endpoint
-  putSubscription(input: SubscriptionInput): Subscription
+  putEndpoint(definition: EndpointInput & { rules?: readonly unknown[] }): Promise<Endpoint>
+  putSubscription(input: SubscriptionInput): Promise<Subscription>
   /** Publishes one event to its subscriptions; one delivery each (plus `duplicate` copies). */
   sendEvent(input: SendEventInput): Promise<{ eventId: string; deliveryIds: number[]; deliveries: DeliveryView[] }>
   /** Final (succeeded or failed) with no attempt in flight. */
@@ -172,9 +172,16 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   let tunnel: TunnelManager | null = null
   let receiver: Receiver
   const feed = createEventFeed(db)
+  // The engine's own connection as a SqlEngine, one for every part that awaits the store
+  // (definitions, subscriptions, retention): their transactions take turns on it. Capture and the
+  // sender write on the connection synchronously, in turns of the event loop; a transaction here
+  // awaits only its own statements (microtasks), so it opens and commits within one turn and
+  // nothing else writes inside it.
+  const store = createSqliteEngine(db, { closeDatabase: false })
   try {
     receiver = await createReceiver({
       db,
+      store,
       clock,
       wallClock,
       ...(options.receiver?.host === undefined ? {} : { host: options.receiver.host }),
@@ -236,7 +243,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   sender.on('attempt.started', (attempt) => emit({ type: 'attempt.started', attempt }))
   sender.on('attempt.finished', (attempt) => emit({ type: 'attempt.finished', attempt }))
   // Resumes whatever a previous run of this data folder left pending (a crash included).
-  sender.start()
+  await sender.start()
 
   if (tunnel) {
     tunnel.on('state', (state) => emit({ type: 'tunnel.state', state }))
@@ -248,10 +255,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   // what a virtual clock jumps to, nor keep a process alive); ages are measured on the wall clock,
   // the one real captures and every delivery's created_wall_at are stamped on (docs/time.md).
   const retention = createRetention({
-    // The engine's own connection: capture and the sender write on it synchronously, in turns of
-    // the event loop; a batch's transaction awaits only its own statements (microtasks), so it
-    // opens and commits within one turn and nothing else writes inside it.
-    engine: createSqliteEngine(db, { closeDatabase: false }),
+    engine: store,
     clock: wallClock,
     timers: createRealClock({ unref: true }),
     capture: receiver.requests,
@@ -280,12 +284,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    putEndpoint(definition) {
+    async putEndpoint(definition) {
       const { rules = [], ...fields } = definition
       const existing = receiver.endpoints.list().find((e) => e.slug === fields.slug)
-      const endpoint = existing ? receiver.endpoints.update(existing.id, fields) : receiver.endpoints.create(fields)
-      if (existing) for (const rule of receiver.rules.list(existing.id)) receiver.rules.delete(rule.id)
-      for (const rule of rules) receiver.rules.add(endpoint.id, rule)
+      const endpoint = existing ? await receiver.endpoints.update(existing.id, fields) : await receiver.endpoints.create(fields)
+      if (existing) for (const rule of receiver.rules.list(existing.id)) await receiver.rules.delete(rule.id)
+      for (const rule of rules) await receiver.rules.add(endpoint.id, rule)
       return endpoint
     },
     putSubscription: (input) => sender.createSubscription(input),

@@ -54,8 +54,8 @@ export async function trigger(input: TriggerInput): Promise<TriggerResult> {
   const sender = createSender({ db, clock, sign, ...(input.signingTime ? { signingTime: input.signingTime } : {}) })
   const wallStart = performance.now()
   try {
-    sender.start()
-    const sub = sender.createSubscription(
+    await sender.start()
+    const sub = await sender.createSubscription(
       packSubscription(input.provider, {
         target: { url: input.url },
         ...(input.secrets ? { secrets: input.secrets } : {}),

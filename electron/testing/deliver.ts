@@ -112,8 +112,8 @@ export async function deliver(options: DeliverOptions): Promise<DeliverResult> {
   }
   const untrack = track({ description: `deliver() to ${options.to}`, close })
   try {
-    sender.start()
-    const subscription = sender.createSubscription(input)
+    await sender.start()
+    const subscription = await sender.createSubscription(input)
     const ids: number[] = []
     for (const [i, given] of options.events.entries()) {
       const event = typeof given === 'string' ? { type: given } : given

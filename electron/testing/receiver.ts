@@ -123,8 +123,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
       const { rules = [], ...fields } = definition
       let endpoint
       try {
-        endpoint = receiver.endpoints.create(fields)
-        for (const rule of rules) receiver.rules.add(endpoint.id, rule)
+        endpoint = await receiver.endpoints.create(fields)
+        for (const rule of rules) await receiver.rules.add(endpoint.id, rule)
       } catch (error) {
         throw new TypeError(`startReceiver: endpoints[${i}] (${JSON.stringify(fields.slug)}): ${(error as Error).message}`)
       }

@@ -32,11 +32,11 @@ export async function httpBenchServer(server: http.Server, extra: () => Record<s
 }
 
 /** Hookloop's receiver on a fresh file; `stats` reads what it stored once it is closed. */
-export async function hookloopBenchServer(setup: (receiver: Receiver) => void, stats: string): Promise<BenchServer> {
+export async function hookloopBenchServer(setup: (receiver: Receiver) => unknown, stats: string): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'hookloop-bench-'))
   const db: Database = openDatabase({ file: join(dir, 'hookloop.db') })
   const receiver = await createReceiver({ db, clock: createRealClock(), captureThread: true })
-  setup(receiver)
+  await setup(receiver)
   return {
     port: receiver.port,
     async stop() {

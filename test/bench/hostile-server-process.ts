@@ -20,9 +20,9 @@ const db = openDatabase({ file })
 // BENCH_BODY_BUDGET_MB: try another memory budget for bodies in flight (default: the receiver's).
 const budgetMb = Number(process.env.BENCH_BODY_BUDGET_MB ?? 0)
 const receiver = await createReceiver({ db, clock: createRealClock(), captureThread: true, ...(budgetMb > 0 ? { bodyBudgetBytes: budgetMb * 1024 * 1024 } : {}) })
-const hostile = receiver.endpoints.create({ slug: 'hostile', dedupe: 'pandoktorek-body' })
-receiver.rules.add(hostile.id, { matchers: [{ type: 'event-type', path: 'type', value: 'never.sent' }], steps: [{ type: 'reply', status: 500 }] })
-receiver.endpoints.create({ slug: 'ping' })
+const hostile = await receiver.endpoints.create({ slug: 'hostile', dedupe: 'pandoktorek-body' })
+await receiver.rules.add(hostile.id, { matchers: [{ type: 'event-type', path: 'type', value: 'never.sent' }], steps: [{ type: 'reply', status: 500 }] })
+await receiver.endpoints.create({ slug: 'ping' })
 
 // How long the event loop was held at most (a blocked loop holds every request, whatever its size).
 const loopDelay = monitorEventLoopDelay({ resolution: 10 })

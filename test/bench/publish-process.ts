@@ -24,7 +24,7 @@ async function loop(): Promise<{ rate: number; cpuUs: number }> {
   const clock = createVirtualClock({ start: 0 })
   const sender = createSender({ db, clock, sign, concurrency: 64, writerThread: true })
   // Never sent: the sender is not started, so nothing listens at this URL.
-  sender.createSubscription({ id: 'bench', target: { url: 'http://127.0.0.1:9/hook' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+  await sender.createSubscription({ id: 'bench', target: { url: 'http://127.0.0.1:9/hook' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
   const cpu = process.cpuUsage()
   const started = performance.now()
   for (let i = 0; i < EVENTS; i++) sender.publish({ eventType: 'booking.created', payload: { n: i } })

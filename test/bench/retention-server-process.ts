@@ -38,7 +38,7 @@ const usedAfterPrefill = ((db.pragma('page_count', { simple: true }) as number) 
 
 const clock = createRealClock()
 const receiver = await createReceiver({ db, clock, captureThread: true })
-receiver.endpoints.create({ slug: 'bench', scheme: 'standard-webhooks', secrets: [secret], dedupe: 'standard-webhooks' })
+await receiver.endpoints.create({ slug: 'bench', scheme: 'standard-webhooks', secrets: [secret], dedupe: 'standard-webhooks' })
 
 let pruning: Promise<void> = Promise.resolve()
 let stopped = false

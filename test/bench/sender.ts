@@ -83,14 +83,14 @@ async function hookloop(url: string, writerThread: boolean, hooks?: TimedHooks):
   const db = openDatabase({ file: join(dir, 'hookloop.db') })
   const clock = createVirtualClock({ start: 0 })
   const sender = createSender({ db, clock, sign, concurrency: CONCURRENCY, writerThread })
-  sender.createSubscription({ id: 'bench', target: { url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+  await sender.createSubscription({ id: 'bench', target: { url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
   const publishStart = performance.now()
   for (let i = 0; i < EVENTS; i++) sender.publish({ eventType: 'booking.created', payload: { n: i } })
   const publishSeconds = (performance.now() - publishStart) / 1000
   await hooks?.begin()
   const cpu = process.cpuUsage()
   const started = performance.now()
-  sender.start()
+  await sender.start()
   await sender.settled()
   const seconds = (performance.now() - started) / 1000
   const used = process.cpuUsage(cpu)

@@ -17,7 +17,7 @@ const db = openDatabase({ file })
 // A short claim margin: the test kills a process and wants its deliveries back within a second.
 const sender = createSender({ db, clock: createRealClock(), sign, concurrency: 16, claimMarginMs: 300 })
 if (mode === 'seed') {
-  sender.createSubscription({
+  await sender.createSubscription({
     id: 'claims',
     target: { url },
     scheme: 'standard-webhooks',
@@ -29,7 +29,7 @@ if (mode === 'seed') {
 } else {
   let started = 0
   sender.on('attempt.started', () => void started++)
-  sender.start()
+  await sender.start()
   process.stdout.write('started\n')
   const open = db.prepare("SELECT COUNT(*) FROM deliveries WHERE status NOT IN ('succeeded', 'failed') OR in_flight = 1").pluck()
   for (let i = 0; i < 30_000 && (open.get() as number) > 0; i++) await new Promise((r) => setTimeout(r, 20))

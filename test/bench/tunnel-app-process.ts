@@ -28,7 +28,7 @@ if (kind !== 'minimal') {
   const dir = mkdtempSync(join(tmpdir(), 'hookloop-bench-tunnel-'))
   const db = openDatabase({ file: join(dir, 'hookloop.db') })
   const receiver = await createReceiver({ db, clock: createRealClock(), publicUrl: () => holder.manager?.publicUrl() })
-  receiver.endpoints.create({ slug: 'bench' })
+  await receiver.endpoints.create({ slug: 'bench' })
   receiverPort = receiver.port
   // Counted: every socket handed over is one the tunnel server took (a new one per request when
   // the server closes sockets after their answers).

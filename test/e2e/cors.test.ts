@@ -27,7 +27,7 @@ describe('a page on another origin posting to an endpoint', () => {
     cleanups.push(temp.cleanup)
     const engine: Engine = await createEngine({ dataDir: temp.dir, receiver: { host: '127.0.0.1', port: 0 } })
     cleanups.push(() => engine.close())
-    engine.putEndpoint({ slug: 'shop', rules: [{ preset: 'always-500' }] })
+    await engine.putEndpoint({ slug: 'shop', rules: [{ preset: 'always-500' }] })
     const origin = await pageServer()
     const browser: Browser = await openBrowser()
     cleanups.push(() => browser.close())

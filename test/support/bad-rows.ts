@@ -16,10 +16,10 @@ export async function fillFolderWithBadRows(dataDir: string): Promise<BadFolder>
   const engine = await createEngine({ dataDir, receiver: { host: '127.0.0.1', port: 0 } })
   let made: Omit<BadFolder, 'badRuleId'>
   try {
-    const bad = engine.putEndpoint({ slug: 'broken', rules: [{ preset: 'always-500' }] })
-    engine.putEndpoint({ slug: 'shop', rules: [{ preset: 'fail-first', n: 2 }] })
-    const good = engine.putSubscription({ name: 'orders', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', policy: 'csku' })
-    const damaged = engine.putSubscription({ name: 'invoices', target: { url: 'http://127.0.0.1:9/hook' }, scheme: 'standard-webhooks', policy: 'csku' })
+    const bad = await engine.putEndpoint({ slug: 'broken', rules: [{ preset: 'always-500' }] })
+    await engine.putEndpoint({ slug: 'shop', rules: [{ preset: 'fail-first', n: 2 }] })
+    const good = await engine.putSubscription({ name: 'orders', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', policy: 'csku' })
+    const damaged = await engine.putSubscription({ name: 'invoices', target: { url: 'http://127.0.0.1:9/hook' }, scheme: 'standard-webhooks', policy: 'csku' })
     made = { badEndpointId: bad.id, badSubscriptionId: damaged.id, goodSubscriptionId: good.id }
   } finally {
     await engine.close()

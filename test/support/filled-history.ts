@@ -35,11 +35,11 @@ export async function fillHistory(dir: string): Promise<void> {
   const engine = await createEngine({ dataDir: dir, clock: { mode: 'real' }, receiver: { host: '127.0.0.1', port: 0 } })
   const count = (sql: string) => engine.db.prepare(sql).pluck().get() as number
   try {
-    engine.putEndpoint({ slug: 'keyed', dedupe: { type: 'header', name: 'x-key' }, dedupe_window_ms: 90 * DAY })
-    engine.putEndpoint({ slug: 'big' })
-    engine.putEndpoint({ slug: 'fwd', forward_to: `${app.url}/hook` })
-    const loop = engine.putSubscription({ name: 'loop', target: { endpoint: 'big' }, scheme: 'standard-webhooks', policy: 'csku' })
-    const paused = engine.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
+    await engine.putEndpoint({ slug: 'keyed', dedupe: { type: 'header', name: 'x-key' }, dedupe_window_ms: 90 * DAY })
+    await engine.putEndpoint({ slug: 'big' })
+    await engine.putEndpoint({ slug: 'fwd', forward_to: `${app.url}/hook` })
+    const loop = await engine.putSubscription({ name: 'loop', target: { endpoint: 'big' }, scheme: 'standard-webhooks', policy: 'csku' })
+    const paused = await engine.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
 
     const half = async (n: number) => {
       await post(engine, 'keyed', `{"n":${n}}`, 'k1')

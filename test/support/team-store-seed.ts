@@ -31,11 +31,11 @@ export async function seedTeamStore(dir: string, freshDatabase: () => Promise<st
   const app = await startApp((_req, res) => res.writeHead(202).end('ok'))
   let simulationId: string | null = null
   try {
-    engine.putEndpoint({ slug: 'orders', name: 'Orders', scheme: null, secrets: [], dedupe: 'stripe', rules: [{ preset: 'fail-first', n: 2 }] })
-    engine.putEndpoint({ slug: 'plain', name: 'Plain', scheme: null, secrets: [], dedupe: null })
-    engine.putEndpoint({ slug: 'small', name: 'Small', scheme: null, secrets: [], dedupe: null, body_limit: 16 })
-    engine.putEndpoint({ slug: 'app', name: 'App', scheme: null, secrets: [], dedupe: null, forward_to: [`${app.url}/hooks`] })
-    const subscription = engine.putSubscription({ name: 'orders', target: { endpoint: 'orders' }, scheme: 'stripe', secrets: ['whsec_dGVhbSBzdG9yZSB0ZXN0IHNlY3JldA'], policy: 'stripe' })
+    await engine.putEndpoint({ slug: 'orders', name: 'Orders', scheme: null, secrets: [], dedupe: 'stripe', rules: [{ preset: 'fail-first', n: 2 }] })
+    await engine.putEndpoint({ slug: 'plain', name: 'Plain', scheme: null, secrets: [], dedupe: null })
+    await engine.putEndpoint({ slug: 'small', name: 'Small', scheme: null, secrets: [], dedupe: null, body_limit: 16 })
+    await engine.putEndpoint({ slug: 'app', name: 'App', scheme: null, secrets: [], dedupe: null, forward_to: [`${app.url}/hooks`] })
+    const subscription = await engine.putSubscription({ name: 'orders', target: { endpoint: 'orders' }, scheme: 'stripe', secrets: ['whsec_dGVhbSBzdG9yZSB0ZXN0IHNlY3JldA'], policy: 'stripe' })
     await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'invoice.paid', payload: { id: 'evt_team_paid', object: 'event', type: 'invoice.paid' } })
     await engine.sender.settled()
     const post = async (slug: string, body: string | Buffer) => (await fetch(engine.receiver.endpointUrl(slug), { method: 'POST', headers: { 'content-type': 'application/json' }, body })).arrayBuffer()

@@ -19,7 +19,7 @@ export interface PutEndpoint {
 
 type Endpoints = Pick<Receiver['endpoints'], 'list' | 'create' | 'update'>
 
-export function putContractEndpoints(endpoints: Endpoints, spec: ContractSpec): PutEndpoint[] {
+export async function putContractEndpoints(endpoints: Endpoints, spec: ContractSpec): Promise<PutEndpoint[]> {
   const out: PutEndpoint[] = []
   const done = new Set<string>()
   for (const operation of spec.operations) {
@@ -31,7 +31,7 @@ export function putContractEndpoints(endpoints: Endpoints, spec: ContractSpec): 
     let saved: Endpoint
     let action: PutEndpoint['action']
     if (!existing) {
-      saved = endpoints.create({ slug: operation.slug, name: operation.name, dedupe: NEW_ENDPOINT_DEDUPE, ...(scheme ? { scheme } : {}) })
+      saved = await endpoints.create({ slug: operation.slug, name: operation.name, dedupe: NEW_ENDPOINT_DEDUPE, ...(scheme ? { scheme } : {}) })
       action = 'created'
     } else {
       const next = { ...endpointDefinition(existing), name: operation.name, ...(scheme ? { scheme } : {}) }
@@ -39,7 +39,7 @@ export function putContractEndpoints(endpoints: Endpoints, spec: ContractSpec): 
         saved = existing
         action = 'unchanged'
       } else {
-        saved = endpoints.update(existing.id, next)
+        saved = await endpoints.update(existing.id, next)
         action = 'updated'
       }
     }

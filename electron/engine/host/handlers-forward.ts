@@ -31,7 +31,7 @@ export function createForwardHandlers(ctx: HandlerContext) {
       const endpoint = endpoints.get(req.id)
       if (!endpoint) throw new HostError('not_found', `endpoint ${req.id} does not exist`)
       try {
-        endpoints.update(req.id, endpointInput(endpoint, req.forwardTo))
+        await endpoints.update(req.id, endpointInput(endpoint, req.forwardTo))
       } catch (error) {
         throw forwardToRefusal('endpoint.setForwardTo', error)
       }

@@ -103,7 +103,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       const slug = req.slug ?? slugify(req.name, (s) => existing.has(s))
       let endpoint
       try {
-        endpoint = receiver.endpoints.create({ slug, name: req.name, scheme: req.scheme, secrets: req.secrets, dedupe: req.dedupe, ...(req.forwardTo?.length ? { forward_to: req.forwardTo } : {}) })
+        endpoint = await receiver.endpoints.create({ slug, name: req.name, scheme: req.scheme, secrets: req.secrets, dedupe: req.dedupe, ...(req.forwardTo?.length ? { forward_to: req.forwardTo } : {}) })
       } catch (error) {
         throw forwardToRefusal('endpoint.create', error)
       }
@@ -114,17 +114,17 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       const binding = ctx.current()
       const { endpoints } = binding.engine.receiver
       const endpoint = endpoints.get(req.id) ?? notFound(`endpoint ${req.id}`)
-      endpoints.update(req.id, { ...endpointDefinition(endpoint), dedupe: req.dedupe })
+      await endpoints.update(req.id, { ...endpointDefinition(endpoint), dedupe: req.dedupe })
       ctx.changed('endpoints')
       return (await endpointViews(binding)).find((e) => e.id === req.id) ?? notFound(`endpoint ${req.id}`)
     },
-    'endpoint.delete': (req) => {
-      if (!ctx.current().engine.receiver.endpoints.delete(req.id)) notFound(`endpoint ${req.id}`)
+    'endpoint.delete': async (req) => {
+      if (!(await ctx.current().engine.receiver.endpoints.delete(req.id))) notFound(`endpoint ${req.id}`)
       ctx.changed('endpoints')
       ctx.changed('rules')
       return { ok: true as const }
     },
-    'rule.addPreset': (req) => {
+    'rule.addPreset': async (req) => {
       const binding = ctx.current()
       // The catalog's defaults, then what the person set; a seeded preset gets a fresh seed.
       const { parameters = [], seeded, target } = RULE_PRESETS.entries[req.preset]
@@ -138,32 +138,32 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         ...(seeded ? { seed: randomBytes(4).readUInt32BE() & 0x7fffffff } : {}),
         ...(url ? { url } : {}),
       }
-      const rule = binding.engine.receiver.rules.add(req.endpointId, input)
+      const rule = await binding.engine.receiver.rules.add(req.endpointId, input)
       ctx.changed('rules')
       return ruleViews(binding).find((r) => r.id === rule.id) ?? notFound(`rule ${rule.id}`)
     },
-    'rule.update': (req) => {
+    'rule.update': async (req) => {
       const binding = ctx.current()
-      const rule = binding.engine.receiver.rules.update(req.id, req.definition, req.revision)
+      const rule = await binding.engine.receiver.rules.update(req.id, req.definition, req.revision)
       ctx.changed('rules')
       return ruleViews(binding).find((r) => r.id === rule.id) ?? notFound(`rule ${rule.id}`)
     },
-    'rule.setEnabled': (req) => {
-      if (!ctx.current().engine.receiver.rules.enable(req.id, req.enabled)) notFound(`rule ${req.id}`)
+    'rule.setEnabled': async (req) => {
+      if (!(await ctx.current().engine.receiver.rules.enable(req.id, req.enabled))) notFound(`rule ${req.id}`)
       ctx.changed('rules')
       return { ok: true as const }
     },
-    'rule.move': (req) => {
-      if (!ctx.current().engine.receiver.rules.reorder(req.id, req.position)) notFound(`rule ${req.id}`)
+    'rule.move': async (req) => {
+      if (!(await ctx.current().engine.receiver.rules.reorder(req.id, req.position))) notFound(`rule ${req.id}`)
       ctx.changed('rules')
       return { ok: true as const }
     },
-    'rule.delete': (req) => {
-      if (!ctx.current().engine.receiver.rules.delete(req.id)) notFound(`rule ${req.id}`)
+    'rule.delete': async (req) => {
+      if (!(await ctx.current().engine.receiver.rules.delete(req.id))) notFound(`rule ${req.id}`)
       ctx.changed('rules')
       return { ok: true as const }
     },
-    'subscription.create': (req) => {
+    'subscription.create': async (req) => {
       const { engine } = ctx.current()
       let target: { url: string } | { endpoint: string }
       if ('url' in req.target) target = { url: req.target.url }
@@ -173,7 +173,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         target = { endpoint: endpoint.slug }
       }
       const secrets = req.secret ? { secrets: [req.secret] } : {}
-      const created = engine.sender.createSubscription(
+      const created = await engine.sender.createSubscription(
         req.provider
           ? {
               ...packSubscription(req.provider, { name: req.name, target, ...secrets, ...(req.policyId ? { policy: req.policyId } : {}), ...(req.apiVersion ? { apiVersion: req.apiVersion } : {}) }),
@@ -191,15 +191,15 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       ctx.changed('subscriptions')
       return ctx.subscriptions().find((s) => s.id === created.id) ?? subscriptionView(ctx.current(), created)
     },
-    'subscription.setPaused': (req) => {
+    'subscription.setPaused': async (req) => {
       const { sender } = ctx.current().engine
-      if (req.paused) sender.pause(req.id)
-      else sender.resume(req.id)
+      if (req.paused) await sender.pause(req.id)
+      else await sender.resume(req.id)
       ctx.changed('subscriptions')
       return { ok: true as const }
     },
-    'subscription.rotateSecret': (req) => {
-      const secret = ctx.current().engine.sender.rotateSecret(req.id)
+    'subscription.rotateSecret': async (req) => {
+      const secret = await ctx.current().engine.sender.rotateSecret(req.id)
       ctx.changed('subscriptions')
       return { secretHint: secretHint(secret) }
     },

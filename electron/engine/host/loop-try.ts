@@ -15,15 +15,15 @@ export function createLoopTry(ctx: HandlerContext): CommandHandlers['loop.try'] 
     const secret = `whsec_${randomBytes(24).toString('base64')}`
     const taken = new Set(engine.receiver.endpoints.list().map((e) => e.slug))
     const slug = slugify('try-the-loop', (s) => taken.has(s))
-    const endpoint = engine.receiver.endpoints.create({
+    const endpoint = await engine.receiver.endpoints.create({
       slug,
       name: slug === 'try-the-loop' ? 'Try the loop' : `Try the loop (${slug.slice('try-the-loop-'.length)})`,
       scheme: 'standard-webhooks',
       secrets: [secret],
       dedupe: { type: 'header', name: EVENT_ID_HEADER },
     })
-    engine.receiver.rules.add(endpoint.id, { preset: 'fail-first', n: 3 })
-    const subscription = engine.sender.createSubscription({
+    await engine.receiver.rules.add(endpoint.id, { preset: 'fail-first', n: 3 })
+    const subscription = await engine.sender.createSubscription({
       name: `Provider A → ${endpoint.name}`,
       target: { endpoint: endpoint.slug },
       scheme: 'standard-webhooks',

@@ -145,9 +145,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
       db: engine.db,
       intervalMs: 100,
       onChanged: (tables) => {
-        if (tables.has('endpoints') || tables.has('rules')) engine.receiver.reloadDefinitions()
-        if (tables.has('subscriptions')) engine.sender.reloadSubscriptions()
-        for (const table of tables) publishList(table)
+        // The lists are published once this engine answers by what they show.
+        const reloads: Promise<void>[] = []
+        if (tables.has('endpoints') || tables.has('rules')) reloads.push(engine.receiver.reloadDefinitions())
+        if (tables.has('subscriptions')) reloads.push(engine.sender.reloadSubscriptions())
+        Promise.all(reloads).then(
+          () => tables.forEach((table) => publishList(table)),
+          (error: unknown) => options.log?.(`hookloop: reading the definitions another process changed: ${error instanceof Error ? error.message : String(error)}`),
+        )
       },
     })
     offEngine = engine.on((event) => {

@@ -44,7 +44,7 @@ export const addFaultRule = defineTool({
       throw error
     }
     const id = randomUUID()
-    rules.insert({ id, endpointId: endpoint.id, position: rules.listFor(endpoint.id).length, enabled: rule.enabled, rule, createdAt: Date.now() })
+    await rules.insert({ id, endpointId: endpoint.id, position: (await rules.listFor(endpoint.id)).length, enabled: rule.enabled, rule, createdAt: Date.now() })
     ctx.options.log(`add_fault_rule: ${args.preset} on ${endpoint.slug} (rule ${id})`)
     return { rule: { id, endpoint: endpoint.slug, preset: args.preset, name: rule.name ?? null, enabled: rule.enabled, explain: explainRule(rule) } }
   },

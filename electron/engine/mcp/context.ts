@@ -6,7 +6,7 @@ import type { Database } from 'better-sqlite3'
 import { z } from 'zod'
 import { explainFault, explainRule, type Rule, endpointPath, type Endpoint } from '../../../shared/receiver'
 import { createDetailViews, type DetailViews, createTimelineViews, type TimelineViews } from '../host'
-import { createInspectorReads, createRuleStore, type InspectorReads, type RuleStore, type SecretBox, type SqlEngine } from '../store'
+import { createInspectorReads, createRuleStore, createSqliteEngine, type InspectorReads, type RuleStore, type SecretBox, type SqlEngine } from '../store'
 
 export interface McpServerOptions {
   /** Where the store is (shown in answers, so an agent knows which one it reads): the data folder, or postgres://user@host:port/database. */
@@ -67,7 +67,7 @@ export function createMcpContext(options: McpServerOptions): McpContext {
   const { db, store } = options
   const endpointUrl = (slug: string) => `${options.receiverUrl().replace(/\/+$/, '')}${endpointPath(slug)}`
   const reads = createInspectorReads(store, options.secrets)
-  const rules = db ? createRuleStore(db) : null
+  const rules = db ? createRuleStore(createSqliteEngine(db, { closeDatabase: false })) : null
   return {
     options,
     timeline: createTimelineViews(store),

@@ -12,9 +12,9 @@ export const removeFaultRule = defineTool({
   input: { ruleId: z.string().min(1).describe('rule id') },
   async run(ctx, { ruleId }) {
     const rules = ctx.ruleStore('remove_fault_rule')
-    const stored = rules.get(ruleId)
+    const stored = await rules.get(ruleId)
     if (!stored) throw new ToolError(`no rule "${ruleId}" in ${ctx.options.dataDir} (list_endpoints lists the rules of each endpoint)`)
-    rules.delete(ruleId)
+    await rules.delete(ruleId)
     const endpoint = stored.endpointId === null ? null : ((await ctx.reads.endpoint(stored.endpointId))?.slug ?? stored.endpointId)
     ctx.options.log(`remove_fault_rule: rule ${ruleId}${endpoint ? ` on ${endpoint}` : ''}`)
     return { removed: { id: ruleId, endpoint, explain: explainRule(stored.rule) } }

@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
 import { DefinitionError, DEFAULT_BODY_LIMIT, endpointPath, type Endpoint } from '../../../shared/receiver'
 import type { ReceiverEvent, ReceiverEventListener, RequestRecord, ForwardLeg } from '../../../shared/receiver'
-import { createAttemptLinkStore, createReceiverPresence, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
+import { createAttemptLinkStore, createReceiverPresence, createSqliteEngine, secretBoxOf, type SqlEngine, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
 import { linkChecksOut, parseAttemptLink } from '../sender'
 import { createForwarder, type Forwarder } from './forward'
 import { refuseLoops } from './forward-targets'
@@ -25,6 +25,11 @@ import { createReceiverServer, type SocketTap } from './server'
 
 export interface ReceiverOptions {
   db: Database
+  /**
+   * The store its endpoints and rules are read and written through, awaited; default one over
+   * `db` (the engine passes the one its other parts share, so their transactions take turns).
+   */
+  store?: SqlEngine
   /** The engine's clock: requests our own attempts make (the loop) are recorded and judged on it. */
   clock: Clock
   /**
@@ -78,7 +83,7 @@ export interface Receiver {
   /** Adds a listener; returns a function that removes it. */
   subscribe(listener: ReceiverEventListener): () => void
   /** Another process changed endpoints or rules in the store: route and answer by what it holds now. */
-  reloadDefinitions(): void
+  reloadDefinitions(): Promise<void>
   endpoints: ReceiverDefinitions['endpoints']
   rules: ReceiverDefinitions['rules']
   /** Forward mode: the legs each captured request was sent on (forward, forward-copy, resend). */
@@ -162,7 +167,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     }
   }
   const self = () => ({ host, port, publicUrl: publicUrl() })
-  const definitions = createDefinitions({ db, clock, newId, dedupe, engine, self })
+  const definitions = await createDefinitions({ store: options.store ?? createSqliteEngine(db, { closeDatabase: false }), secrets: secretBoxOf(db), clock, newId, dedupe, engine, self })
 
   // A request joins an attempt's row only when its link was made under this data folder's key by
   // that very attempt (sender/attempt-link.ts); any other value is a header like the rest.

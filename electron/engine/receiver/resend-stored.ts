@@ -5,7 +5,7 @@ import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
 import { DEFAULT_BODY_LIMIT, DefinitionError } from '../../../shared/receiver'
 import type { ForwardLeg } from '../../../shared/receiver'
-import { createEndpointStore, encodeLeg, createIdClaims, createRequestStore, createIdSource } from '../store'
+import { createEndpointStore, createSqliteEngine, secretBoxOf, encodeLeg, createIdClaims, createRequestStore, createIdSource } from '../store'
 import { createCaptureWriter } from './capture-writer'
 import { createForwarder } from './forward'
 import { toRequestRecord } from './records'
@@ -15,7 +15,7 @@ export async function resendStored(db: Database, clock: Clock, requestId: number
   const row = createRequestStore(db).get(requestId)
   if (!row) throw new DefinitionError('requestId', `no captured request with id ${requestId} in this data folder`)
   const request = toRequestRecord(row)
-  const endpoint = request.endpointId ? (createEndpointStore(db).get(request.endpointId) ?? null) : null
+  const endpoint = request.endpointId ? ((await createEndpointStore(createSqliteEngine(db, { closeDatabase: false }), secretBoxOf(db)).get(request.endpointId)) ?? null) : null
   let storeError: Error | null = null
   const writer = createCaptureWriter({ db, onError: (error) => (storeError ??= error) })
   const legIds = createIdSource(createIdClaims(db, 'forward_legs'))

@@ -16,7 +16,7 @@ export interface ActionContext {
   resent(event: string, subscription: string, deliveryId: number): number
 }
 
-export function performAction(action: ScenarioAction, index: number, context: ActionContext): ReportAction {
+export async function performAction(action: ScenarioAction, index: number, context: ActionContext): Promise<ReportAction> {
   const base = { path: `actions[${index}]`, type: action.type, at_ms: action.at_ms }
   const { sender } = context.engine
   try {
@@ -44,14 +44,14 @@ export function performAction(action: ScenarioAction, index: number, context: Ac
         const id = context.subscriptionId(action.subscription)
         if (id === undefined) return { ...base, ok: false, message: `no subscription ${action.subscription}` }
         if (action.type === 'pause') {
-          sender.pause(id)
+          await sender.pause(id)
           return { ...base, ok: true, message: `${action.subscription} paused: new deliveries wait, active ones go on` }
         }
         if (action.type === 'resume') {
-          sender.resume(id)
+          await sender.resume(id)
           return { ...base, ok: true, message: `${action.subscription} resumed: waiting deliveries go now` }
         }
-        sender.rotateSecret(id)
+        await sender.rotateSecret(id)
         return { ...base, ok: true, message: `${action.subscription}: secret rotated, the old one is invalid at once` }
       }
       default: {

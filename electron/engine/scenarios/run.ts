@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eventLocalId, type Scenario, type ScenarioClock, scenarioEventPayload } from '../../../shared/scenario'
-import type { ClockSpec, TimerHandle } from '../clock'
+import { holdWork, type ClockSpec, type TimerHandle } from '../clock'
 import type { ScenarioReport, ReportTunnel, ReportAction } from '../../../shared/scenario'
 import { createEngine, type Engine } from '../engine'
 import { createDetailReads, createScenarioRecordStatements } from '../store'
@@ -115,7 +115,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     // Loop mode without secrets of its own signs with the endpoint's: the usual "both sides agree".
     const endpoint = sub.endpoint === undefined ? undefined : scenario.endpoints.find((e) => e.slug === sub.endpoint)
     const secrets = sub.secrets.length > 0 ? sub.secrets : (endpoint?.secrets ?? [])
-    const created = engine.putSubscription({
+    const created = await engine.putSubscription({
       name: sub.id,
       target: sub.endpoint !== undefined ? { endpoint: sub.endpoint } : { url: sub.url as string },
       scheme: sub.scheme,
@@ -239,9 +239,15 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
   scenario.actions.forEach((action, index) => {
     timers.push(
       clock.setTimer(action.at_ms, () => {
-        actionResults.push(performAction(action, index, actionContext))
-        toEmit--
-        queueCheck()
+        // A virtual clock waits for the action (a pause is saved before the next attempt is due).
+        const release = holdWork(clock)
+        void performAction(action, index, actionContext)
+          .then((result) => {
+            actionResults.push(result)
+            toEmit--
+            queueCheck()
+          })
+          .finally(release)
       }),
     )
   })

@@ -4,7 +4,7 @@ import type { Clock } from '../../../shared/clock'
 import type { AttemptView, DeliveryView, SenderEventMap, DeliveryStatus } from '../../../shared/sender'
 import { createRealClock } from '../clock'
 import { createScheduler } from '../scheduler'
-import { growPageCache, pageCachePragma, createAttemptStatements, createDeliveryStatements, createEventStatements, createSubscriptionStatements, type Subscription, createAttemptLinkStore, createIdClaims, createIdSource, createInlineWriter, type SqlWriter, type WriteOp, createSqlWriterThread, scheduledOnClock } from '../store'
+import { growPageCache, pageCachePragma, createAttemptStatements, createDeliveryStatements, createEventStatements, createSubscriptionStatements, createSubscriptionRowReads, createSqliteEngine, secretBoxOf, type SqlEngine, type Subscription, createAttemptLinkStore, createIdClaims, createIdSource, createInlineWriter, type SqlWriter, type WriteOp, createSqlWriterThread, scheduledOnClock } from '../store'
 import { type SendFaultInput } from '../../../shared/sender'
 import { ATTEMPT_PATH_SQL, createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
 import { cacheDeliveries } from './delivery-cache'
@@ -25,6 +25,11 @@ import { createDeliveryReads } from './delivery-reads'
 
 export interface SenderOptions {
   db: Database
+  /**
+   * The store its subscriptions are read and written through, awaited; default one over `db`
+   * (the engine passes the one its other parts share, so their transactions take turns).
+   */
+  store?: SqlEngine
   clock: Clock
   /** sign() from electron/engine/signatures. */
   sign: SignFn
@@ -92,24 +97,26 @@ export interface PublishResult {
 /** What the engine, the host, scenarios and `hookloop/testing` use of a sender. */
 export interface Sender {
   /** Recovers what a crash left in flight, then starts delivering everything pending. */
-  start(): { recovered: number }
+  /** Reads the subscriptions, recovers what a previous run left, and starts sending. */
+  start(): Promise<{ recovered: number }>
   /** Stops starting attempts and waits for the ones in flight to be recorded. */
   stop(): Promise<void>
   /** Resolves when nothing is in flight and nothing is scheduled (paused deliveries wait). */
   settled(): Promise<void>
   on<K extends keyof SenderEventMap>(type: K, listener: SenderListener<K>): () => void
-  createSubscription(input: SubscriptionInput): Subscription
-  updateSubscription(id: string, patch: SubscriptionPatch): Subscription
+  createSubscription(input: SubscriptionInput): Promise<Subscription>
+  updateSubscription(id: string, patch: SubscriptionPatch): Promise<Subscription>
+  /** From memory: the store's subscriptions are read by start() and reloadSubscriptions(), and kept by the commands above. */
   getSubscription(id: string): Subscription | undefined
   listSubscriptions(): Subscription[]
   /** Another process changed subscriptions in the store: use what it holds now. */
-  reloadSubscriptions(): void
+  reloadSubscriptions(): Promise<void>
   /** New deliveries wait; deliveries already going on continue. */
-  pause(id: string): Subscription
+  pause(id: string): Promise<Subscription>
   /** Waiting deliveries are scheduled now. */
-  resume(id: string): Subscription
+  resume(id: string): Promise<Subscription>
   /** The old secret is invalid at once; returns the new one. */
-  rotateSecret(id: string): string
+  rotateSecret(id: string): Promise<string>
   publish(input: PublishInput): PublishResult
   /** One more attempt now, also after `failed`; refused while an attempt is in flight. */
   retryNow(deliveryId: number): DeliveryView
@@ -148,7 +155,7 @@ function senderParts(options: SenderOptions) {
   const events = cacheEvents(storedEvents)
   const deliveries = cacheDeliveries(createDeliveryStatements(db))
   const attempts = createAttemptStatements(db)
-  const subscriptions = createSubscriptionBook(createSubscriptionStatements(db))
+  const subscriptions = createSubscriptionBook(createSubscriptionStatements(options.store ?? createSqliteEngine(db, { closeDatabase: false }), secretBoxOf(db)), createSubscriptionRowReads(db).get)
   const emitter = new SenderEmitter()
   // Timeouts are the clock's business: undici's own (real-time) ones are switched off.
   const dispatcher = options.dispatcher ?? new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: concurrency })
@@ -236,6 +243,7 @@ export function createSender(options: SenderOptions): Sender {
   // matters, and a virtual clock that jumps must not decide when a living process's claim runs out.
   // What is taken over is scheduled on the sender's clock (clock.now()).
   let takeOverTimer: NodeJS.Timeout | undefined
+  let starting: Promise<{ recovered: number }> | undefined
   const takeOver = () => {
     try {
       const now = clock.now()
@@ -248,14 +256,22 @@ export function createSender(options: SenderOptions): Sender {
   }
   return {
     start() {
-      if (pump.running()) return { recovered: 0 }
-      const recovered = recovery.atStart(clock.now())
-      pump.start()
-      takeOverTimer = setInterval(takeOver, parts.claimCheckMs)
-      takeOverTimer.unref()
-      return { recovered: recovered.length }
+      // A second call while started recovers nothing more.
+      if (starting) return starting.then(() => ({ recovered: 0 }))
+      starting = (async () => {
+        // Crash recovery and every attempt read the subscriptions from memory: read them first.
+        await parts.subscriptions.reload()
+        const recovered = recovery.atStart(clock.now())
+        pump.start()
+        takeOverTimer = setInterval(takeOver, parts.claimCheckMs)
+        takeOverTimer.unref()
+        return { recovered: recovered.length }
+      })()
+      return starting
     },
     async stop() {
+      await starting?.catch(() => undefined)
+      starting = undefined
       clearInterval(takeOverTimer)
       await pump.stop()
       writer.close()

@@ -6,9 +6,9 @@ import type { Sender, SenderParts } from './sender'
 export function createSubscriptionCommands(parts: SenderParts): Pick<Sender, 'createSubscription' | 'updateSubscription' | 'getSubscription' | 'listSubscriptions' | 'reloadSubscriptions' | 'pause' | 'resume' | 'rotateSecret'> {
   const { clock, deliveries, subscriptions, scheduler, runner } = parts
 
-  function resume(id: string) {
+  async function resume(id: string) {
     const now = clock.now()
-    const sub = subscriptions.setPaused(id, false, now)
+    const sub = await subscriptions.setPaused(id, false, now)
     for (const deliveryId of deliveries.waitingForResume(id)) {
       deliveries.reschedule(deliveryId, 'pending', now, now)
       scheduler.schedule(deliveryId, now)
@@ -19,17 +19,17 @@ export function createSubscriptionCommands(parts: SenderParts): Pick<Sender, 'cr
 
   return {
     createSubscription: (input) => subscriptions.create(input, clock.now()),
-    updateSubscription(id, patch) {
-      const before = subscriptions.require(id)
-      const after = subscriptions.update(id, patch, clock.now())
-      if (before.paused && !after.paused) resume(id)
+    async updateSubscription(id, patch) {
+      const wasPaused = subscriptions.get(id)?.paused ?? false
+      const after = await subscriptions.update(id, patch, clock.now())
+      if (wasPaused && !after.paused) await resume(id)
       return after
     },
     getSubscription: (id) => subscriptions.get(id),
     listSubscriptions: () => subscriptions.list(),
-    reloadSubscriptions: () => subscriptions.forget(),
+    reloadSubscriptions: () => subscriptions.reload(),
     pause: (id) => subscriptions.setPaused(id, true, clock.now()),
     resume,
-    rotateSecret: (id) => subscriptions.rotate(id, clock.now()).secret as string,
+    rotateSecret: async (id) => (await subscriptions.rotate(id, clock.now())).secret as string,
   }
 }

@@ -4,10 +4,11 @@ import { isSchemeId, type SchemeId } from '../../../shared/signatures'
 import type { Policy } from '../../../shared/sender'
 import { resolvePolicy, type PolicySpec, ENVELOPES, isEnvelope, type Envelope } from '../../../shared/sender'
 import { apiVersionFor, isProviderId, PROVIDER_IDS, PROVIDERS, type ProviderId } from '../../../shared/providers'
-import { subscriptionFromRow, subscriptionToRow, withoutBadRows, type Subscription, type SubscriptionStatements, type SubscriptionTarget } from '../store'
+import { subscriptionFromRow, subscriptionToRow, withoutBadRows, type Subscription, type SubscriptionRow, type SubscriptionStatements, type SubscriptionTarget } from '../store'
 import { SenderError } from './sender-error'
 
-// Subscriptions as the sender uses them: parsed once, cached by id, written through to the store.
+// Subscriptions as the sender uses them: read from the store (either engine, awaited), parsed once,
+// held by id in memory for the attempt path, and written through to the store by awaited commands.
 // the store's secrets_json holds [signing secret, then secrets rotated out, newest first]: rotation makes the
 // old secret invalid at once (no grace), and the `rotated-secret` fault can still sign with it.
 
@@ -94,25 +95,32 @@ function policyOf(spec: PolicySpec): Policy {
 }
 
 export interface SubscriptionBook {
-  create(input: SubscriptionInput, now: number): Subscription
-  update(id: string, patch: SubscriptionPatch, now: number): Subscription
+  create(input: SubscriptionInput, now: number): Promise<Subscription>
+  update(id: string, patch: SubscriptionPatch, now: number): Promise<Subscription>
+  /** From memory (the attempt path reads it): never awaits. */
   get(id: string): Subscription | undefined
   require(id: string): Subscription
+  /** From memory, in created order. */
   list(): Subscription[]
-  setPaused(id: string, paused: boolean, now: number): Subscription
+  setPaused(id: string, paused: boolean, now: number): Promise<Subscription>
   /** New signing secret; the old one moves to the rotated-out list. */
-  rotate(id: string, now: number): Subscription
-  /** Another process changed subscriptions in the store: read each one afresh when next asked. */
-  forget(): void
+  rotate(id: string, now: number): Promise<Subscription>
+  /** Reads every subscription from the store afresh (at start, and when another process changed them). */
+  reload(): Promise<void>
 }
 
-export function createSubscriptionBook(statements: SubscriptionStatements): SubscriptionBook {
-  const cache = new Map<string, Subscription>()
+/**
+ * statements: the store, awaited. unseen: one row read synchronously on a data folder's own
+ * connection, for a subscription another process added that this book has not reloaded yet (a
+ * delivery it takes over names it); the attempt path cannot await a read.
+ */
+export function createSubscriptionBook(statements: SubscriptionStatements, unseen?: (id: string) => SubscriptionRow | undefined): SubscriptionBook {
+  let cache = new Map<string, Subscription>()
 
   function load(id: string): Subscription | undefined {
     const cached = cache.get(id)
-    if (cached) return cached
-    const row = statements.get(id)
+    if (cached || !unseen) return cached
+    const row = unseen(id)
     if (!row) return undefined
     const sub = subscriptionFromRow(row)
     cache.set(id, sub)
@@ -125,76 +133,98 @@ export function createSubscriptionBook(statements: SubscriptionStatements): Subs
     return sub
   }
 
-  function save(sub: Subscription): Subscription {
-    statements.update(subscriptionToRow(sub))
+  // A command starts from the store's row when memory has none: another process may have made it.
+  async function current(id: string): Promise<Subscription> {
+    const cached = cache.get(id)
+    if (cached) return cached
+    const row = await statements.get(id)
+    if (!row) throw new SenderError('not_found', `no subscription ${JSON.stringify(id)}`)
+    return subscriptionFromRow(row)
+  }
+
+  // One command at a time in this process: each starts from what the one before it saved.
+  let turn: Promise<unknown> = Promise.resolve()
+  const change = <R>(work: () => Promise<R>): Promise<R> => {
+    const next = turn.then(work, work)
+    turn = next.catch(() => undefined)
+    return next
+  }
+
+  async function save(sub: Subscription): Promise<Subscription> {
+    await statements.update(subscriptionToRow(sub))
     cache.set(sub.id, sub)
     return sub
   }
 
   return {
-    create(input, now) {
-      if (!isSchemeId(input.scheme)) throw new SenderError('invalid_subscription', `scheme: unknown signature scheme ${JSON.stringify(input.scheme)}`)
-      const id = input.id ?? randomUUID()
-      if (load(id)) throw new SenderError('conflict', `a subscription ${JSON.stringify(id)} exists already`)
-      const secrets = input.secrets ?? [freshSecret(input.scheme)]
-      const sub: Subscription = {
-        id,
-        name: input.name ?? id,
-        target: validateTarget(input.target),
-        scheme: input.scheme,
-        secret: secrets[0],
-        retiredSecrets: secrets.slice(1),
-        policy: policyOf(input.policy),
-        headers: { ...(input.headers ?? {}) },
-        eventIdHeader: input.eventIdHeader ?? null,
-        envelope: input.envelope === undefined ? 'event' : envelopeOf(input.envelope),
-        provider: input.provider === undefined ? null : providerOf(input.provider),
-        apiVersion: null,
-        paused: input.paused ?? false,
-        createdAt: now,
-        updatedAt: now,
-      }
-      sub.apiVersion = apiVersionOf(sub.provider, input.apiVersion)
-      statements.insert(subscriptionToRow(sub))
-      cache.set(id, sub)
-      return sub
-    },
-    update(id, patch, now) {
-      const current = requireSub(id)
-      if (patch.scheme !== undefined && !isSchemeId(patch.scheme)) throw new SenderError('invalid_subscription', `scheme: unknown signature scheme ${JSON.stringify(patch.scheme)}`)
-      const next: Subscription = {
-        ...current,
-        name: patch.name ?? current.name,
-        target: patch.target ? validateTarget(patch.target) : current.target,
-        scheme: patch.scheme ?? current.scheme,
-        secret: patch.secrets ? patch.secrets[0] : current.secret,
-        retiredSecrets: patch.secrets ? patch.secrets.slice(1) : current.retiredSecrets,
-        policy: patch.policy !== undefined ? policyOf(patch.policy) : current.policy,
-        headers: patch.headers ?? current.headers,
-        eventIdHeader: patch.eventIdHeader ?? current.eventIdHeader,
-        envelope: patch.envelope === undefined ? current.envelope : envelopeOf(patch.envelope),
-        provider: patch.provider === undefined ? current.provider : providerOf(patch.provider),
-        paused: patch.paused ?? current.paused,
-        updatedAt: now,
-      }
-      // Another provider's version means nothing here: a new provider starts at its own default.
-      const keptVersion = patch.provider === undefined || patch.provider === current.provider ? current.apiVersion : undefined
-      next.apiVersion = apiVersionOf(next.provider, patch.apiVersion === undefined ? keptVersion : patch.apiVersion)
-      return save(next)
-    },
+    create: (input, now) =>
+      change(async () => {
+        if (!isSchemeId(input.scheme)) throw new SenderError('invalid_subscription', `scheme: unknown signature scheme ${JSON.stringify(input.scheme)}`)
+        const id = input.id ?? randomUUID()
+        if (cache.has(id) || (await statements.get(id))) throw new SenderError('conflict', `a subscription ${JSON.stringify(id)} exists already`)
+        const secrets = input.secrets ?? [freshSecret(input.scheme)]
+        const sub: Subscription = {
+          id,
+          name: input.name ?? id,
+          target: validateTarget(input.target),
+          scheme: input.scheme,
+          secret: secrets[0],
+          retiredSecrets: secrets.slice(1),
+          policy: policyOf(input.policy),
+          headers: { ...(input.headers ?? {}) },
+          eventIdHeader: input.eventIdHeader ?? null,
+          envelope: input.envelope === undefined ? 'event' : envelopeOf(input.envelope),
+          provider: input.provider === undefined ? null : providerOf(input.provider),
+          apiVersion: null,
+          paused: input.paused ?? false,
+          createdAt: now,
+          updatedAt: now,
+        }
+        sub.apiVersion = apiVersionOf(sub.provider, input.apiVersion)
+        await statements.insert(subscriptionToRow(sub))
+        cache.set(id, sub)
+        return sub
+      }),
+    update: (id, patch, now) =>
+      change(async () => {
+        const was = await current(id)
+        if (patch.scheme !== undefined && !isSchemeId(patch.scheme)) throw new SenderError('invalid_subscription', `scheme: unknown signature scheme ${JSON.stringify(patch.scheme)}`)
+        const next: Subscription = {
+          ...was,
+          name: patch.name ?? was.name,
+          target: patch.target ? validateTarget(patch.target) : was.target,
+          scheme: patch.scheme ?? was.scheme,
+          secret: patch.secrets ? patch.secrets[0] : was.secret,
+          retiredSecrets: patch.secrets ? patch.secrets.slice(1) : was.retiredSecrets,
+          policy: patch.policy !== undefined ? policyOf(patch.policy) : was.policy,
+          headers: patch.headers ?? was.headers,
+          eventIdHeader: patch.eventIdHeader ?? was.eventIdHeader,
+          envelope: patch.envelope === undefined ? was.envelope : envelopeOf(patch.envelope),
+          provider: patch.provider === undefined ? was.provider : providerOf(patch.provider),
+          paused: patch.paused ?? was.paused,
+          updatedAt: now,
+        }
+        // Another provider's version means nothing here: a new provider starts at its own default.
+        const keptVersion = patch.provider === undefined || patch.provider === was.provider ? was.apiVersion : undefined
+        next.apiVersion = apiVersionOf(next.provider, patch.apiVersion === undefined ? keptVersion : patch.apiVersion)
+        return save(next)
+      }),
     get: load,
     require: requireSub,
-    // The cached ones as they are: a row is read (and its secrets opened) only for one not cached yet.
-    // A row that does not parse is set aside (the others still send); `hookloop doctor` names it.
-    list: () => withoutBadRows(statements.ids(), (id) => load(id)).flatMap((sub) => sub ?? []),
-    setPaused(id, paused, now) {
-      return save({ ...requireSub(id), paused, updatedAt: now })
-    },
-    forget: () => cache.clear(),
-    rotate(id, now) {
-      const current = requireSub(id)
-      const retired = current.secret === undefined ? current.retiredSecrets : [current.secret, ...current.retiredSecrets]
-      return save({ ...current, secret: freshSecret(current.scheme), retiredSecrets: retired.slice(0, RETIRED_KEPT), updatedAt: now })
-    },
+    list: () => [...cache.values()].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    setPaused: (id, paused, now) => change(async () => save({ ...(await current(id)), paused, updatedAt: now })),
+    rotate: (id, now) =>
+      change(async () => {
+        const was = await current(id)
+        const retired = was.secret === undefined ? was.retiredSecrets : [was.secret, ...was.retiredSecrets]
+        return save({ ...was, secret: freshSecret(was.scheme), retiredSecrets: retired.slice(0, RETIRED_KEPT), updatedAt: now })
+      }),
+    // Parsed once here, secrets opened once; a row that does not parse is set aside (the others
+    // still send) and `hookloop doctor` names it.
+    reload: () =>
+      change(async () => {
+        const rows = await statements.list()
+        cache = new Map(withoutBadRows(rows, subscriptionFromRow).map((sub) => [sub.id, sub]))
+      }),
   }
 }

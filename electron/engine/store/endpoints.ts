@@ -1,13 +1,14 @@
 // Named statements over the `endpoints` table. Settings that have no column of their own
 // (signature tolerance, custom HMAC options) live in config_json. Secrets are sealed at rest
-// (secret-box.ts): sealed on the way in, opened on the way out.
+// (secret-box.ts): sealed on the way in, opened on the way out. The statements run on either store
+// engine through SqlEngine, awaited (docs/ARCHITECTURE.md, "Two store engines").
 import type { Database } from 'better-sqlite3'
 import { secretBoxOf, type SecretBox } from './secret-box'
 import { isSchemeId, type CustomHmacOptions, type SchemeId } from '../../../shared/signatures'
 import { customHmacSchema, dedupeKeySchema, type Endpoint } from '../../../shared/receiver'
 import { badRowsOf, parseJsonAs, readField, stringArray, withoutBadRows, type BadRow } from './bad-row'
-import { prepareWrite, type StoreTable } from './changes'
-import type { KeyedStatements } from './keyed-statements'
+import { prepareWrite } from './changes'
+import type { SqlEngine } from './sql-engine'
 
 export interface EndpointDbRow {
   id: string
@@ -22,11 +23,18 @@ export interface EndpointDbRow {
   created_at: number
 }
 
-export interface EndpointStore extends KeyedStatements<Endpoint> {
-  update(endpoint: Endpoint): boolean
-  delete(id: string): boolean
-  getBySlug(slug: string): Endpoint | undefined
-  list(): Endpoint[]
+export interface EndpointStore {
+  insert(endpoint: Endpoint): Promise<void>
+  update(endpoint: Endpoint): Promise<boolean>
+  delete(id: string): Promise<boolean>
+  get(id: string): Promise<Endpoint | undefined>
+  getBySlug(slug: string): Promise<Endpoint | undefined>
+  /** Every endpoint that parses, in list order; a row that does not is set aside (the doctor names it). */
+  list(): Promise<Endpoint[]>
+}
+
+/** The row doctor's side of the table (row-doctor.ts), on the data folder's own connection. */
+export interface EndpointRowRepairs {
   /** The rows list() sets aside: each one's first field that does not parse. */
   setAside(): BadRow[]
   /** Resets the bad field to a default; says what it wrote. */
@@ -105,21 +113,40 @@ export function endpointFromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
   return endpoint
 }
 
-export function createEndpointStore(db: Database): EndpointStore {
-  const write = (sql: string, tables: StoreTable[] = ['endpoints']) => prepareWrite(db, tables, sql)
-  const box = secretBoxOf(db)
+const INSERT_SQL = `INSERT INTO endpoints (id, slug, name, scheme, secrets_json, dedupe_json, dedupe_window_ms, body_limit, config_json, created_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+const UPDATE_SQL = `UPDATE endpoints SET slug = ?, name = ?, scheme = ?, secrets_json = ?, dedupe_json = ?,
+  dedupe_window_ms = ?, body_limit = ?, config_json = ? WHERE id = ?`
+
+/** The endpoints' statements on either store engine, awaited; secrets sealed by `box` on the way in, opened on the way out. */
+export function createEndpointStore(engine: SqlEngine, box: SecretBox): EndpointStore {
   const read = (row: EndpointDbRow | undefined) => row && endpointFromRow(row, box)
-  const insert = write(
-    `INSERT INTO endpoints (id, slug, name, scheme, secrets_json, dedupe_json, dedupe_window_ms, body_limit, config_json, created_at)
-     VALUES (@id, @slug, @name, @scheme, @secrets_json, @dedupe_json, @dedupe_window_ms, @body_limit, @config_json, @created_at)`,
-  )
-  const update = write(
-    `UPDATE endpoints SET slug = @slug, name = @name, scheme = @scheme, secrets_json = @secrets_json, dedupe_json = @dedupe_json,
-       dedupe_window_ms = @dedupe_window_ms, body_limit = @body_limit, config_json = @config_json WHERE id = @id`,
-  )
-  const remove = write('DELETE FROM endpoints WHERE id = ?', ['endpoints', 'rules']) // rules: ON DELETE CASCADE
-  const selectById = db.prepare(ENDPOINT_BY_ID_SQL)
-  const selectBySlug = db.prepare(ENDPOINT_BY_SLUG_SQL)
+  return {
+    async insert(e) {
+      const r = toRow(e, box)
+      await engine.run(INSERT_SQL, [r.id, r.slug, r.name, r.scheme, r.secrets_json, r.dedupe_json, r.dedupe_window_ms, r.body_limit, r.config_json, r.created_at])
+    },
+    async update(e) {
+      const r = toRow(e, box)
+      const { changes } = await engine.run(UPDATE_SQL, [r.slug, r.name, r.scheme, r.secrets_json, r.dedupe_json, r.dedupe_window_ms, r.body_limit, r.config_json, r.id])
+      return changes > 0
+    },
+    // Its rules go with it (ON DELETE CASCADE, on both engines).
+    delete: async (id) => (await engine.run('DELETE FROM endpoints WHERE id = ?', [id])).changes > 0,
+    get: async (id) => read(await engine.get<EndpointDbRow>(ENDPOINT_BY_ID_SQL, [id])),
+    getBySlug: async (slug) => read(await engine.get<EndpointDbRow>(ENDPOINT_BY_SLUG_SQL, [slug])),
+    list: async () => withoutBadRows(await engine.all<EndpointDbRow>(ENDPOINTS_SQL), (row) => endpointFromRow(row, box)),
+  }
+}
+
+/**
+ * The row doctor's reads and repairs, synchronous on a data folder's Database: `hookloop doctor`
+ * and the host's banner (its warnings are read synchronously) call them; the rest of the engine
+ * reads and writes endpoints through createEndpointStore.
+ */
+export function createEndpointRowRepairs(db: Database): EndpointRowRepairs {
+  const write = (sql: string) => prepareWrite(db, ['endpoints'], sql)
+  const box = secretBoxOf(db)
   const selectAll = db.prepare(ENDPOINTS_SQL)
   // One statement per field a repair may reset: the column is never spliced into SQL from a value.
   const resets: Record<string, ReturnType<typeof write>> = {
@@ -129,13 +156,6 @@ export function createEndpointStore(db: Database): EndpointStore {
     dedupe_json: write('UPDATE endpoints SET dedupe_json = ? WHERE id = ?'),
   }
   return {
-    insert: (e) => void insert.run(toRow(e, box)),
-    update: (e) => update.run(toRow(e, box)).changes > 0,
-    delete: (id) => remove.run(id).changes > 0,
-    get: (id) => read(selectById.get(id) as EndpointDbRow | undefined),
-    getBySlug: (slug) => read(selectBySlug.get(slug) as EndpointDbRow | undefined),
-    // A row that does not parse is set aside: the rest answer (the doctor names it).
-    list: () => withoutBadRows(selectAll.all() as EndpointDbRow[], (row) => endpointFromRow(row, box)),
     setAside: () => badRowsOf(selectAll.all() as EndpointDbRow[], (row) => endpointFromRow(row, box)),
     repair(bad) {
       const reset = RESETS[bad.field]

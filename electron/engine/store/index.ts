@@ -36,7 +36,7 @@ export { createSenderHistoryStore, type SenderHistorySelection, type SenderHisto
 export { createSimulationStatements, type SimulationRow, type SimulationStatements } from './simulations'
 export { createInlineWriter, type SqlWriterOptions, type SqlWriter, type WriteOp } from './sql-writer'
 export { createSqlWriterThread } from './sql-writer-thread'
-export { type Subscription, createSubscriptionStatements, type SubscriptionRow, type SubscriptionTarget, subscriptionFromRow, subscriptionToRow, type SubscriptionStatements } from './subscriptions'
+export { type Subscription, createSubscriptionStatements, createSubscriptionRowReads, type SubscriptionRowReads, type SubscriptionRow, type SubscriptionTarget, subscriptionFromRow, subscriptionToRow, type SubscriptionStatements } from './subscriptions'
 export { createTimelineReads, GROUP_MARKS_LIMIT, type GroupRef, type TimelineAttemptRow, type TimelineDeliveryRow, type TimelineRequestRow } from './timeline-reads'
 // Two store engines (docs/ARCHITECTURE.md, "Two store engines"): one SQL, an adapter each.
 export { type SqlEngine, type SqlRunResult, type StoreKind } from './sql-engine'

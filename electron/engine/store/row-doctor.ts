@@ -3,10 +3,10 @@
 // field to a default (or removes a rule, which has none) and says exactly what it did.
 import type { Database } from 'better-sqlite3'
 import { type BadRow, describeBadRow } from './bad-row'
-import { createEndpointStore } from './endpoints'
+import { createEndpointRowRepairs } from './endpoints'
 import { createRetentionSetting } from './history'
-import { createRuleStore } from './rules'
-import { createSubscriptionStatements } from './subscriptions'
+import { createRuleRowRepairs } from './rules'
+import { createSubscriptionRowReads } from './subscriptions'
 
 export interface RowRepair {
   bad: BadRow
@@ -22,9 +22,9 @@ export interface RowDoctor {
 }
 
 export function createRowDoctor(db: Database): RowDoctor {
-  const endpoints = createEndpointStore(db)
-  const rules = createRuleStore(db)
-  const subscriptions = createSubscriptionStatements(db)
+  const endpoints = createEndpointRowRepairs(db)
+  const rules = createRuleRowRepairs(db)
+  const subscriptions = createSubscriptionRowReads(db)
   const history = createRetentionSetting(db)
   const badRows = () => [...endpoints.setAside(), ...rules.setAside(), ...subscriptions.setAside(), ...history.setAside()]
   const repair = (bad: BadRow, now: number): string => {

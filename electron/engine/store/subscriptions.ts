@@ -1,6 +1,8 @@
+// Named statements over the `subscriptions` table, on either store engine through SqlEngine,
+// awaited. Secrets are sealed at rest (secret-box.ts): sealed on the way in, opened on the way out.
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
-import type { KeyedStatements } from './keyed-statements'
+import type { SqlEngine } from './sql-engine'
 import { secretBoxOf, type SecretBox } from './secret-box'
 import { isEnvelope, type Envelope, policySchema, type Policy, POLICY_PRESETS } from '../../../shared/sender'
 import { isProviderId, PROVIDERS, type ProviderId } from '../../../shared/providers'
@@ -55,13 +57,20 @@ export interface SubscriptionRow {
   updated_at: number
 }
 
-export interface SubscriptionStatements extends KeyedStatements<SubscriptionRow> {
-  update(row: SubscriptionRow): void
-  list(): SubscriptionRow[]
-  /** The ids in list() order, without opening any secret. */
-  ids(): string[]
-  setPaused(id: string, paused: boolean, now: number): boolean
-  setSecrets(id: string, secretsJson: string, now: number): boolean
+export interface SubscriptionStatements {
+  insert(row: SubscriptionRow): Promise<void>
+  update(row: SubscriptionRow): Promise<void>
+  get(id: string): Promise<SubscriptionRow | undefined>
+  /** Every row, its secrets opened, in created order. */
+  list(): Promise<SubscriptionRow[]>
+  setPaused(id: string, paused: boolean, now: number): Promise<boolean>
+  setSecrets(id: string, secretsJson: string, now: number): Promise<boolean>
+}
+
+/** What still reads the table synchronously on a data folder's own Database (see createSubscriptionRowReads). */
+export interface SubscriptionRowReads {
+  /** One row, its secrets opened. */
+  get(id: string): SubscriptionRow | undefined
   /** The rows list() callers set aside: each one's first field that does not parse. */
   setAside(): BadRow[]
   /** Resets the bad field to a default; says what it wrote. A subscription is never removed here: deliveries hang on it. */
@@ -98,40 +107,54 @@ export function openedSubscriptionRow(row: SubscriptionRow, box: SecretBox): Sub
   return { ...row, secrets_json: box.open(row.secrets_json) }
 }
 
-/** Named prepared statements over the subscriptions table. */
-export function createSubscriptionStatements(db: Database): SubscriptionStatements {
+const LIST_SQL = `SELECT ${COLUMNS} FROM subscriptions ORDER BY created_at, id`
+const SET_SECRETS_SQL = 'UPDATE subscriptions SET secrets_json = ?, updated_at = ? WHERE id = ?'
+
+/** The subscriptions' statements on either store engine, awaited; secrets sealed by `box` on the way in, opened on the way out. */
+export function createSubscriptionStatements(engine: SqlEngine, box: SecretBox): SubscriptionStatements {
+  const values = (r: SubscriptionRow) => [r.name, r.url, r.endpoint_slug, r.scheme, box.seal(r.secrets_json), r.policy_json, r.headers_json, r.event_id_header, r.envelope, r.provider, r.api_version, r.paused, r.updated_at]
+  return {
+    async insert(row) {
+      await engine.run(`INSERT INTO subscriptions (name, url, endpoint_slug, scheme, secrets_json, policy_json, headers_json, event_id_header, envelope, provider, api_version, paused, updated_at, id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [...values(row), row.id, row.created_at])
+    },
+    async update(row) {
+      await engine.run(
+        `UPDATE subscriptions SET name = ?, url = ?, endpoint_slug = ?, scheme = ?, secrets_json = ?, policy_json = ?, headers_json = ?, event_id_header = ?, envelope = ?, provider = ?, api_version = ?, paused = ?, updated_at = ?
+         WHERE id = ?`,
+        [...values(row), row.id],
+      )
+    },
+    get: async (id) => {
+      const row = await engine.get<SubscriptionRow>(SUBSCRIPTION_BY_ID_SQL, [id])
+      return row && openedSubscriptionRow(row, box)
+    },
+    list: async () => (await engine.all<SubscriptionRow>(LIST_SQL)).map((row) => openedSubscriptionRow(row, box)),
+    setPaused: async (id, paused, now) => (await engine.run('UPDATE subscriptions SET paused = ?, updated_at = ? WHERE id = ?', [paused ? 1 : 0, now, id])).changes > 0,
+    setSecrets: async (id, secretsJson, now) => (await engine.run(SET_SECRETS_SQL, [box.seal(secretsJson), now, id])).changes > 0,
+  }
+}
+
+/**
+ * Synchronous reads and repairs on a data folder's Database, for what is not awaited yet: the row
+ * doctor (`hookloop doctor`, the host's banner, whose warnings are read synchronously) and the
+ * sender's attempt path, which reads a subscription another process added before this one's
+ * book has reloaded (sender/subscriptions.ts). Everything else goes through createSubscriptionStatements.
+ */
+export function createSubscriptionRowReads(db: Database): SubscriptionRowReads {
   const write = (sql: string) => prepareWrite(db, 'subscriptions', sql)
   const box = secretBoxOf(db)
-  const sealed = (row: SubscriptionRow): SubscriptionRow => ({ ...row, secrets_json: box.seal(row.secrets_json) })
   const opened = (row: SubscriptionRow | undefined): SubscriptionRow | undefined => row && openedSubscriptionRow(row, box)
-  const insert = write(
-    `INSERT INTO subscriptions (${COLUMNS}) VALUES (@id, @name, @url, @endpoint_slug, @scheme, @secrets_json, @policy_json, @headers_json, @event_id_header, @envelope, @provider, @api_version, @paused, @created_at, @updated_at)`,
-  )
-  const update = write(
-    `UPDATE subscriptions SET name = @name, url = @url, endpoint_slug = @endpoint_slug, scheme = @scheme, secrets_json = @secrets_json,
-       policy_json = @policy_json, headers_json = @headers_json, event_id_header = @event_id_header, envelope = @envelope, provider = @provider, api_version = @api_version, paused = @paused, updated_at = @updated_at
-     WHERE id = @id`,
-  )
   const get = db.prepare(SUBSCRIPTION_BY_ID_SQL)
-  const list = db.prepare(`SELECT ${COLUMNS} FROM subscriptions ORDER BY created_at, id`)
-  const ids = db.prepare('SELECT id FROM subscriptions ORDER BY created_at, id').pluck()
-  const setPaused = write('UPDATE subscriptions SET paused = ?, updated_at = ? WHERE id = ?')
-  const setSecrets = write('UPDATE subscriptions SET secrets_json = ?, updated_at = ? WHERE id = ?')
+  const list = db.prepare(LIST_SQL)
   // One statement per field a repair may reset: the column is never spliced into SQL from a value.
   const resets: Record<string, ReturnType<typeof write>> = {
     policy_json: write('UPDATE subscriptions SET policy_json = ?, updated_at = ? WHERE id = ?'),
     headers_json: write('UPDATE subscriptions SET headers_json = ?, updated_at = ? WHERE id = ?'),
-    secrets_json: setSecrets,
+    secrets_json: write(SET_SECRETS_SQL),
     scheme: write('UPDATE subscriptions SET scheme = ?, updated_at = ? WHERE id = ?'),
   }
   return {
-    insert: (row) => void insert.run(sealed(row)),
-    update: (row) => void update.run(sealed(row)),
     get: (id) => opened(get.get(id) as SubscriptionRow | undefined),
-    list: () => (list.all() as SubscriptionRow[]).map((row) => opened(row)!),
-    ids: () => ids.all() as string[],
-    setPaused: (id, paused, now) => setPaused.run(paused ? 1 : 0, now, id).changes > 0,
-    setSecrets: (id, secretsJson, now) => setSecrets.run(box.seal(secretsJson), now, id).changes > 0,
     setAside: () => badRowsOf(list.all() as SubscriptionRow[], (row) => subscriptionFromRow(opened(row)!)),
     repair(bad, now) {
       const row = opened(get.get(bad.id) as SubscriptionRow | undefined)

@@ -15,7 +15,7 @@ describe('a folder the app sealed with the OS keychain', () => {
     const temp = makeTempDir('hookloop-app-sealed-')
     try {
       const engine = await createEngine({ dataDir: temp.dir, receiver: { host: '127.0.0.1', port: 0 } })
-      engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] })
+      await engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] })
       await fetch(engine.receiver.endpointUrl('shop'), { method: 'POST', body: '{}' })
       await engine.quiesce()
       await engine.close()

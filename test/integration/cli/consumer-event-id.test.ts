@@ -17,11 +17,11 @@ beforeAll(async () => {
   dir = join(temp.dir, 'data')
   const engine = await createEngine({ dataDir: dir, receiver: { host: '127.0.0.1', port: 0 } })
   try {
-    engine.putEndpoint({ slug: 'inbox' })
+    await engine.putEndpoint({ slug: 'inbox' })
     const target = { endpoint: 'inbox' }
-    const stripe = engine.putSubscription({ name: 'stripe', target, scheme: 'stripe', secrets: ['whsec_consumer_id_test'], policy: 'stripe', provider: 'stripe' })
-    const shopify = engine.putSubscription({ name: 'shopify', target, scheme: 'shopify', secrets: ['shopify-secret-for-the-test'], policy: 'shopify', provider: 'shopify' })
-    const plain = engine.putSubscription({ name: 'plain', target, scheme: 'standard-webhooks', secrets: [`whsec_${Buffer.from('a plain subscription secret 32b!').toString('base64')}`], policy: 'standard-webhooks' })
+    const stripe = await engine.putSubscription({ name: 'stripe', target, scheme: 'stripe', secrets: ['whsec_consumer_id_test'], policy: 'stripe', provider: 'stripe' })
+    const shopify = await engine.putSubscription({ name: 'shopify', target, scheme: 'shopify', secrets: ['shopify-secret-for-the-test'], policy: 'shopify', provider: 'shopify' })
+    const plain = await engine.putSubscription({ name: 'plain', target, scheme: 'standard-webhooks', secrets: [`whsec_${Buffer.from('a plain subscription secret 32b!').toString('base64')}`], policy: 'standard-webhooks' })
     const ids: number[] = []
     for (const [name, sub, type] of [['stripe', stripe, 'invoice.paid'], ['shopify', shopify, 'orders/create'], ['plain', plain, 'order.paid']] as const) {
       const result = await engine.sendEvent({ subscriptionIds: [sub.id], eventType: type, payload: { id: 1 } })

@@ -22,7 +22,7 @@ beforeAll(async () => {
   dir = join(temp.dir, 'data')
   const engine = await createEngine({ dataDir: dir, receiver: { host: '127.0.0.1', port: 0 } })
   try {
-    engine.putEndpoint({ slug: 'inbox' })
+    await engine.putEndpoint({ slug: 'inbox' })
     const post = async (body: unknown, headers: Record<string, string> = {}) => {
       await (await fetch(engine.receiver.endpointUrl('inbox'), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).arrayBuffer()
     }

@@ -38,7 +38,7 @@ beforeAll(async () => {
   expect(added.code).toBe(0)
   const engine = await createEngine({ dataDir: dir, receiver: { host: '127.0.0.1', port: 0 } })
   try {
-    engine.putEndpoint({ slug: 'plain' })
+    await engine.putEndpoint({ slug: 'plain' })
     const post = async (name: string, slug: string, body: unknown) => {
       const response = await fetch(engine.receiver.endpointUrl(slug), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
       await response.arrayBuffer()

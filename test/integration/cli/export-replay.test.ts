@@ -33,7 +33,7 @@ describe('hookloop export / replay', () => {
     const target = await newEngine()
     try {
       const file = JSON.parse(text) as CaseFile
-      target.engine.putEndpoint({ ...(file.setup.endpoints[0] as { slug: string }), secrets: [RESIGN_SECRET] } as never)
+      await target.engine.putEndpoint({ ...(file.setup.endpoints[0] as { slug: string }), secrets: [RESIGN_SECRET] } as never)
       const replayed = await runCli(['replay', out, '--to', target.engine.receiver.endpointUrl('shop'), '--scheme', 'standard-webhooks', '--secret', RESIGN_SECRET])
       expect(replayed.stderr).toBe('')
       expect(replayed.code).toBe(0)
@@ -44,7 +44,7 @@ describe('hookloop export / replay', () => {
         expect.stringMatching(/^ok {3}delivery \d+ attempt 1: http_200 \(same\)$/),
       ])
       // Against an endpoint that answers otherwise: exit 1, the difference named.
-      target.engine.putEndpoint({ slug: 'down', secrets: [], rules: [{ preset: 'always-500' }] })
+      await target.engine.putEndpoint({ slug: 'down', secrets: [], rules: [{ preset: 'always-500' }] })
       const differs = await runCli(['replay', out, '--to', target.engine.receiver.endpointUrl('down'), '--json'])
       expect(differs.code).toBe(1)
       const report = JSON.parse(differs.stdout) as { ok: boolean; results: unknown[] }

@@ -27,8 +27,8 @@ describe('hookloop listen retention', () => {
   it('prunes history past the folder retention soon after start, logs it, and keeps what is newer', async () => {
     // A data folder with three captures and one settled delivery; two captures and the delivery made 40 days old.
     const engine = await createEngine({ dataDir: temp.dir, clock: createRealClock(), receiver: { host: '127.0.0.1', port: 0 } })
-    engine.putEndpoint({ slug: 'shop' })
-    const sub = engine.putSubscription({ name: 'loop', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', policy: 'csku' })
+    await engine.putEndpoint({ slug: 'shop' })
+    const sub = await engine.putSubscription({ name: 'loop', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', policy: 'csku' })
     const sent = await engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { n: 1 } })
     for (let i = 0; i < 500 && !engine.isDeliverySettled(sent.deliveryIds[0]!); i++) await new Promise((resolve) => setTimeout(resolve, 10))
     for (const n of [2, 3]) await (await fetch(engine.receiver.endpointUrl('shop'), { method: 'POST', body: `{"n":${n}}` })).arrayBuffer()

@@ -32,9 +32,9 @@ beforeAll(async () => {
   dir = join(temp.dir, 'data')
   const engine = await createEngine({ dataDir: dir, receiver: { host: '127.0.0.1', port: 0 } })
   try {
-    engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks' })
-    engine.putEndpoint({ slug: 'plain' })
-    engine.putEndpoint({ slug: 'tiny', body_limit: 16 })
+    await engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks' })
+    await engine.putEndpoint({ slug: 'plain' })
+    await engine.putEndpoint({ slug: 'tiny', body_limit: 16 })
     const shop = engine.receiver.endpointUrl('shop')
     await post(shop, '{"n":1}', SECRET, 'msg_AbC1')
     await post(shop, '{"n":1}', SECRET, 'msg_AbC1')
@@ -42,8 +42,8 @@ beforeAll(async () => {
     await post(engine.receiver.endpointUrl('plain'), '{"old":true}', null, 'x')
     await post(engine.receiver.endpointUrl('plain'), '{"n":3}', null, 'x')
     await post(engine.receiver.endpointUrl('tiny'), JSON.stringify({ pad: 'x'.repeat(100) }), null, 'x')
-    const loop = engine.putSubscription({ name: 'loop', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
-    const outside = engine.putSubscription({ name: 'outside', target: { url: 'http://127.0.0.1:9/refused' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
+    const loop = await engine.putSubscription({ name: 'loop', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
+    const outside = await engine.putSubscription({ name: 'outside', target: { url: 'http://127.0.0.1:9/refused' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
     const sent = await engine.sendEvent({ subscriptionIds: [loop.id], eventType: 'order.paid', payload: { id: 1 } })
     loopEventId = sent.eventId
     await engine.sendEvent({ subscriptionIds: [outside.id], eventType: 'order.paid', payload: { id: 2 } })

@@ -12,8 +12,8 @@ let temp: ReturnType<typeof makeTempDir>
 
 async function fill(dir: string): Promise<void> {
   const engine = await createEngine({ dataDir: dir, receiver: { host: '127.0.0.1', port: 0 } })
-  engine.putEndpoint({ slug: 'a', secrets: ['whsec_kept-sealed-by-the-engine'] })
-  engine.putEndpoint({ slug: 'b' })
+  await engine.putEndpoint({ slug: 'a', secrets: ['whsec_kept-sealed-by-the-engine'] })
+  await engine.putEndpoint({ slug: 'b' })
   for (const [slug, n] of [['a', 4], ['b', 3]] as const) {
     for (let i = 0; i < n; i++) await (await fetch(engine.receiver.endpointUrl(slug), { method: 'POST', body: JSON.stringify({ pad: 'x'.repeat(200_000), i }) })).arrayBuffer()
   }

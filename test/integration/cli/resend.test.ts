@@ -17,8 +17,8 @@ describe('hookloop resend', () => {
   async function captured(): Promise<{ id: number; data: string }> {
     app = await startVerifyingApp(secret)
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'sw', scheme: 'standard-webhooks', secrets: [secret] })
-    h.receiver.endpoints.create({ slug: 'plain' })
+    await h.receiver.endpoints.create({ slug: 'sw', scheme: 'standard-webhooks', secrets: [secret] })
+    await h.receiver.endpoints.create({ slug: 'plain' })
     const body = '{"type":"invoice.paid","data":{"id":1}}'
     await post(`${h.receiver.url}/h/sw`, body, signedHeaders(secret, 'msg_9', body))
     await post(`${h.receiver.url}/h/plain`, '{}')

@@ -13,7 +13,7 @@ const temp = useTempDir()
 async function folderWithCaptures(dir: string, bodies: string[]): Promise<void> {
   const engine = await createEngine({ dataDir: dir, clock: { mode: 'real' }, receiver: { host: '127.0.0.1', port: 0 } })
   try {
-    engine.putEndpoint({ slug: 'inbox', secrets: ['s3cret-signing'], dedupe: 'pandoktorek-body', rules: [] })
+    await engine.putEndpoint({ slug: 'inbox', secrets: ['s3cret-signing'], dedupe: 'pandoktorek-body', rules: [] })
     for (const body of bodies) await fetch(`${engine.receiver.url}/h/inbox`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
     await engine.quiesce()
   } finally {

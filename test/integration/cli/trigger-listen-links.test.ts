@@ -42,8 +42,8 @@ describe('attempt links between processes', () => {
     const temp = makeTempDir('hookloop-links-trigger-')
     cleanups.push(() => temp.cleanup())
     const engine = await engineOn(temp.dir)
-    engine.putEndpoint({ slug: 'orders', dedupe: 'stripe', rules: [] })
-    const subscription = engine.putSubscription({ name: 'orders', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
+    await engine.putEndpoint({ slug: 'orders', dedupe: 'stripe', rules: [] })
+    const subscription = await engine.putSubscription({ name: 'orders', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
     const own = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'order.created', payload: { order: 1 } })
     await engine.sender.settled()
     const ourAttempt = engine.sender.getDelivery(own.deliveryIds[0] as number).attempts[0]
@@ -81,7 +81,7 @@ describe('attempt links between processes', () => {
       await listen.exited
     })
     const engine = await engineOn(data)
-    const subscription = engine.putSubscription({ name: 'to listen', target: { url: `http://127.0.0.1:${listen.port}/h/orders` }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
+    const subscription = await engine.putSubscription({ name: 'to listen', target: { url: `http://127.0.0.1:${listen.port}/h/orders` }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
     const sent = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'order.created', payload: { order: 2 } })
     await engine.sender.settled()
     // SIGINT: listen commits what it captured and exits.

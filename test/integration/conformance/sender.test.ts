@@ -28,14 +28,14 @@ async function engineAt(): Promise<{ engine: Engine; dir: string }> {
 
 /** One endpoint with rules, one subscription delivering to it under `senderPolicy`, events sent, everything settled. */
 async function deliver(engine: Engine, slug: string, rules: unknown[], senderPolicy: PolicySpec, events = 1): Promise<void> {
-  engine.putEndpoint({ slug, scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules })
-  const sub = engine.putSubscription({ name: slug, target: { endpoint: slug }, scheme: 'standard-webhooks', secrets: [SECRET], policy: senderPolicy })
+  await engine.putEndpoint({ slug, scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules })
+  const sub = await engine.putSubscription({ name: slug, target: { endpoint: slug }, scheme: 'standard-webhooks', secrets: [SECRET], policy: senderPolicy })
   for (let i = 0; i < events; i++) await engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { i } })
   await engine.sender.settled()
   await engine.quiesce()
 }
 
-function judge(engine: Engine, slug: string, policy: PolicySpec | PolicyInput): SenderConformanceReport {
+async function judge(engine: Engine, slug: string, policy: PolicySpec | PolicyInput): Promise<SenderConformanceReport> {
   return checkSenderConformance(engine.db, { endpoint: slug, policy: resolvePolicy(policy as PolicySpec), asOf: engine.clock.now() })
 }
 
@@ -48,7 +48,7 @@ describe('sender conformance against Hookloop’s own sender', () => {
     const { engine } = await engineAt()
     await deliver(engine, 'always-503', [{ steps: [{ type: 'reply', status: 503 }] }], 'csku', 2)
 
-    const matching = judge(engine, 'always-503', 'csku')
+    const matching = await judge(engine, 'always-503', 'csku')
     expect(matching.ok).toBe(true)
     expect(matching.events).toHaveLength(2)
     for (const event of matching.events) {
@@ -61,52 +61,52 @@ describe('sender conformance against Hookloop’s own sender', () => {
     expect(matching.summary.intervals).toEqual({ pass: 2, fail: 0, skip: 0, pending: 0 })
     expect(matching.summary.attempt_count.pass).toBe(2)
 
-    const slower = judge(engine, 'always-503', { preset: 'csku', schedule: { kind: 'fixed', interval_ms: 60_000 } })
+    const slower = await judge(engine, 'always-503', { preset: 'csku', schedule: { kind: 'fixed', interval_ms: 60_000 } })
     expect(slower.ok).toBe(false)
     expect(statusOf(slower, 'intervals')).toEqual(['fail', 'fail'])
     const failing = slower.events[0]!.checks.find((c) => c.id === 'intervals')!
     expect(failing.detail).toMatch(/attempt 2 came 30,0\d\d ms after attempt 1 ended; the policy waits 60,000 ms/)
     // More attempts than the deviating policy allows is named too.
-    expect(statusOf(judge(engine, 'always-503', { preset: 'csku', max_attempts: 3 }), 'attempt_count')).toEqual(['fail', 'fail'])
+    expect(statusOf(await judge(engine, 'always-503', { preset: 'csku', max_attempts: 3 }), 'attempt_count')).toEqual(['fail', 'fail'])
   })
 
   it('a success stops the retries: passes; a sender that retried a 4xx fails stops_after_final', async () => {
     const { engine } = await engineAt()
     await deliver(engine, 'flaky', [{ preset: 'fail-first', n: 2 }], 'csku')
-    const flaky = judge(engine, 'flaky', 'csku')
+    const flaky = await judge(engine, 'flaky', 'csku')
     expect(flaky.ok).toBe(true)
     expect(flaky.events[0]!.arrivals.map((a) => a.decision)).toEqual(['retry', 'retry', 'succeeded'])
     expect(statusOf(flaky, 'stops_after_success')).toEqual(['pass'])
 
     // csku retries a 410; a policy where 4xx is final (pandoktorek) says it should have stopped.
     await deliver(engine, 'gone', [{ preset: 'always-410' }], 'csku')
-    const gone = judge(engine, 'gone', 'pandoktorek')
+    const gone = await judge(engine, 'gone', 'pandoktorek')
     expect(gone.ok).toBe(false)
     expect(statusOf(gone, 'stops_after_final')).toEqual(['fail'])
     expect(gone.events[0]!.checks.find((c) => c.id === 'stops_after_final')!.detail).toContain('attempt 1 got http_410')
     // And a sender that does stop at the 4xx passes.
     await deliver(engine, 'gone-once', [{ preset: 'always-410' }], 'pandoktorek')
-    expect(statusOf(judge(engine, 'gone-once', 'pandoktorek'), 'stops_after_final')).toEqual(['pass'])
+    expect(statusOf(await judge(engine, 'gone-once', 'pandoktorek'), 'stops_after_final')).toEqual(['pass'])
   })
 
   it('a sender that follows a redirect fails redirects_not_followed', async () => {
     const { engine } = await engineAt()
-    engine.putEndpoint({ slug: 'new-home', secrets: [], rules: [] })
+    await engine.putEndpoint({ slug: 'new-home', secrets: [], rules: [] })
     await deliver(engine, 'moved', [{ steps: [{ type: 'redirect', status: 302, location: '/h/new-home' }] }], { preset: 'csku', follow_redirects: 1 })
-    const report = judge(engine, 'moved', 'csku')
+    const report = await judge(engine, 'moved', 'csku')
     expect(statusOf(report, 'redirects_not_followed')).toEqual(['fail'])
     expect(report.ok).toBe(false)
     // The same policy with redirects allowed does not judge them.
-    expect(statusOf(judge(engine, 'moved', { preset: 'csku', follow_redirects: 1 }), 'redirects_not_followed')).toEqual(['skip'])
+    expect(statusOf(await judge(engine, 'moved', { preset: 'csku', follow_redirects: 1 }), 'redirects_not_followed')).toEqual(['skip'])
   })
 
   it('an attempt not yet due is pending, not a failure', async () => {
     const { engine } = await engineAt()
     await deliver(engine, 'slow', [{ steps: [{ type: 'reply', status: 503 }] }], { preset: 'csku', max_attempts: 2 })
-    const requests = checkSenderConformance(engine.db, { endpoint: 'slow', policy: resolvePolicy('csku'), asOf: START + 40_000 })
+    const requests = await checkSenderConformance(engine.db, { endpoint: 'slow', policy: resolvePolicy('csku'), asOf: START + 40_000 })
     expect(statusOf(requests, 'attempt_count')).toEqual(['pending'])
     expect(requests.ok).toBe(true)
-    const later = checkSenderConformance(engine.db, { endpoint: 'slow', policy: resolvePolicy('csku'), asOf: START + 3_600_000 })
+    const later = await checkSenderConformance(engine.db, { endpoint: 'slow', policy: resolvePolicy('csku'), asOf: START + 3_600_000 })
     expect(statusOf(later, 'attempt_count')).toEqual(['fail'])
   })
 

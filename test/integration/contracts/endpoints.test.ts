@@ -30,22 +30,22 @@ afterEach(async () => {
 
 describe('putContractEndpoints', () => {
   it('updates an endpoint with the slug already there, keeping its secrets and rules, and then changes nothing', async () => {
-    const before = receiver.endpoints.create({ slug: 'order-created', name: 'mine', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], dedupe: 'standard-webhooks' })
-    receiver.rules.add(before.id, { preset: 'fail-first', n: 2 })
+    const before = await receiver.endpoints.create({ slug: 'order-created', name: 'mine', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], dedupe: 'standard-webhooks' })
+    await receiver.rules.add(before.id, { preset: 'fail-first', n: 2 })
     const spec = await loadContract(SHOP)
-    expect(putContractEndpoints(receiver.endpoints, spec).map((e) => [e.slug, e.action, e.scheme])).toEqual([
+    expect((await putContractEndpoints(receiver.endpoints, spec)).map((e) => [e.slug, e.action, e.scheme])).toEqual([
       ['order-created', 'updated', 'standard-webhooks'],
       ['order-cancelled', 'created', 'standard-webhooks'],
     ])
     const after = receiver.endpoints.list().find((e) => e.slug === 'order-created')!
     expect([after.id, after.name, after.secrets, after.dedupe]).toEqual([before.id, 'order.created', before.secrets, { type: 'header', name: 'webhook-id' }])
     expect(receiver.rules.list(before.id)).toHaveLength(1)
-    expect(putContractEndpoints(receiver.endpoints, spec).map((e) => e.action)).toEqual(['unchanged', 'unchanged'])
+    expect((await putContractEndpoints(receiver.endpoints, spec)).map((e) => e.action)).toEqual(['unchanged', 'unchanged'])
     expect(receiver.endpoints.list()).toHaveLength(2)
   })
 
   it("maps an AsyncAPI header security scheme to Hookloop's scheme; the new endpoint finds its event id on its own", async () => {
-    const made = putContractEndpoints(receiver.endpoints, await loadContract(INVENTORY))
+    const made = await putContractEndpoints(receiver.endpoints, await loadContract(INVENTORY))
     expect(made.map((e) => [e.slug, e.scheme, e.schemeFrom])).toEqual([
       ['on-stock-changed', 'github', 'security scheme github (header X-Hub-Signature-256)'],
       ['on-stock-depleted', 'github', 'security scheme github (header X-Hub-Signature-256)'],

@@ -45,9 +45,9 @@ async function engineWith(options: { tunnel?: TunnelServer; clock?: 'real' | 'vi
   return engine
 }
 
-function setUpLoop(engine: Engine) {
-  engine.putEndpoint({ slug: 'loop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: [] })
-  return engine.putSubscription({ name: 'loop', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'github' })
+async function setUpLoop(engine: Engine) {
+  await engine.putEndpoint({ slug: 'loop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: [] })
+  return await engine.putSubscription({ name: 'loop', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'github' })
 }
 
 function attemptRequest(engine: Engine, attemptId: number): { verify_reason: string | null; duplicate_number: number | null } | undefined {
@@ -60,7 +60,7 @@ describe('createEngine', () => {
     const engine = await engineWith()
     expect(engine.tunnel).toBeNull()
     expect(engine.endpointUrl('loop')).toBe(`${engine.receiver.url}/h/loop`)
-    const sub = setUpLoop(engine)
+    const sub = await setUpLoop(engine)
     const seen: string[] = []
     engine.on((event) => seen.push(event.type))
     const finished = nextEvent(engine, (e) => e.type === 'attempt.finished')
@@ -85,7 +85,7 @@ describe('createEngine', () => {
     expect(publicUrl).toMatch(/^http:\/\/[a-z0-9-]+\.localhost:\d+$/)
     expect(engine.endpointUrl('loop')).toBe(`${publicUrl}/h/loop`)
 
-    const sub = setUpLoop(engine)
+    const sub = await setUpLoop(engine)
     const through = nextEvent(engine, (e) => e.type === 'attempt.finished')
     await engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'booking.created', payload: { id: 2 } })
     const viaTunnel = (await through) as AttemptEvent
@@ -107,8 +107,8 @@ describe('createEngine', () => {
 
   it('replaces an endpoint by slug, rules included', async () => {
     const engine = await engineWith({ clock: 'virtual' })
-    engine.putEndpoint({ slug: 'x', secrets: [], rules: [{ steps: [{ type: 'reply', status: 500 }] }] })
-    const again = engine.putEndpoint({ slug: 'x', secrets: [], rules: [{ preset: 'always-410' }] })
+    await engine.putEndpoint({ slug: 'x', secrets: [], rules: [{ steps: [{ type: 'reply', status: 500 }] }] })
+    const again = await engine.putEndpoint({ slug: 'x', secrets: [], rules: [{ preset: 'always-410' }] })
     expect(engine.receiver.endpoints.list().map((e) => e.slug)).toEqual(['x'])
     expect(engine.receiver.rules.list(again.id).map((r) => r.explain)).toEqual(['Every request: reply 410'])
   })

@@ -38,15 +38,15 @@ async function fillFolder(dir: string): Promise<void> {
 
   const engine = await createEngine({ dataDir: dir, clock: { mode: 'real' }, receiver: { host: '127.0.0.1', port: 0 } })
   try {
-    engine.putEndpoint({ slug: 'loop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: [{ matchers: [{ type: 'event-type', value: 'booking.refused' }], steps: [{ type: 'reply', status: 422, body: 'refused' }] }] })
-    engine.receiver.rules.add(null, { name: 'teapot on demand', matchers: [{ type: 'header', name: 'x-teapot' }], steps: [{ type: 'reply', status: 418 }] })
-    const sub = engine.putSubscription({ name: 'loop', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET, RETIRED], policy: 'github' })
-    const bare = engine.putSubscription({ name: 'bare', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'github', envelope: 'payload' })
+    await engine.putEndpoint({ slug: 'loop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: [{ matchers: [{ type: 'event-type', value: 'booking.refused' }], steps: [{ type: 'reply', status: 422, body: 'refused' }] }] })
+    await engine.receiver.rules.add(null, { name: 'teapot on demand', matchers: [{ type: 'header', name: 'x-teapot' }], steps: [{ type: 'reply', status: 418 }] })
+    const sub = await engine.putSubscription({ name: 'loop', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET, RETIRED], policy: 'github' })
+    const bare = await engine.putSubscription({ name: 'bare', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'github', envelope: 'payload' })
     for (const [i, type] of ['booking.created', 'booking.refused', 'booking.created'].entries()) {
       const sent = await engine.sendEvent({ subscriptionIds: [i === 2 ? bare.id : sub.id], eventType: type, payload: { id: i, note: `ünï "${i}"` } })
       for (let w = 0; w < 500 && !sent.deliveryIds.every((id) => engine.isDeliverySettled(id)); w++) await new Promise((r) => setTimeout(r, 10))
     }
-    engine.putEndpoint({ slug: 'inbox', secrets: [INBOX_SECRET], dedupe: 'pandoktorek-body', rules: [] })
+    await engine.putEndpoint({ slug: 'inbox', secrets: [INBOX_SECRET], dedupe: 'pandoktorek-body', rules: [] })
     const bodies = ['{"event_id":"a"}', '{"event_id":"a"}', Buffer.from([0xff, 0x00, 0x7b, 0x27, 0x0a]), `{"echo":"${INBOX_SECRET}"}`]
     for (let i = 0; bodies.length < CAPTURES; i++) bodies.push(`{"event_id":"n${i}"}`)
     for (const body of bodies) {

@@ -114,7 +114,7 @@ describe('exports', () => {
     try {
       const file = JSON.parse(await exportAs('case')) as CaseFile
       // The case's own setup, with the support engineer's secret in place of the redacted one.
-      target.engine.putEndpoint({ ...(file.setup.endpoints[0] as { slug: string }), secrets: [RESIGN_SECRET] } as never)
+      await target.engine.putEndpoint({ ...(file.setup.endpoints[0] as { slug: string }), secrets: [RESIGN_SECRET] } as never)
       for (const format of ['case', 'har'] as const) {
         const { items } = parseImportFile(await exportAs(format))
         const results = await replayItems(items, { to: target.engine.receiver.endpointUrl('shop'), resign: { scheme: 'standard-webhooks', secret: RESIGN_SECRET } })

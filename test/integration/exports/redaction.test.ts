@@ -20,7 +20,7 @@ let requestIds: number[]
 
 beforeAll(async () => {
   env = await newEngine()
-  env.engine.putEndpoint({ slug: 'gitlab', scheme: null, secrets: [VALUES.endpointSecret] })
+  await env.engine.putEndpoint({ slug: 'gitlab', scheme: null, secrets: [VALUES.endpointSecret] })
   const url = `${env.engine.receiver.endpointUrl('gitlab')}?page=2&token=${VALUES.queryToken}&api_key=${VALUES.queryKey}`
   const response = await fetch(url, {
     method: 'POST',

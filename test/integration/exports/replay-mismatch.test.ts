@@ -18,7 +18,7 @@ let target: Awaited<ReturnType<typeof newEngine>>
 let requestIds: number[]
 beforeAll(async () => {
   capture = await newEngine()
-  capture.engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [SECRET] })
+  await capture.engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [SECRET] })
   // The customer's sender: one request signed with the right secret, one with a wrong one.
   for (const secret of [SECRET, WRONG]) {
     const body = Buffer.from(JSON.stringify({ type: 'order.paid', id: randomUUID() }))
@@ -29,7 +29,7 @@ beforeAll(async () => {
   requestIds = capture.engine.receiver.requests.list({ limit: 10 }).map((r) => r.id).sort((a, b) => a - b)
   expect(capture.engine.receiver.requests.list({ limit: 10 }).sort((a, b) => a.id - b.id).map((r) => r.verify?.reason)).toEqual(['ok', 'signature_mismatch'])
   target = await newEngine()
-  target.engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [SUPPORT_SECRET] })
+  await target.engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [SUPPORT_SECRET] })
 })
 afterAll(async () => {
   await capture?.close()
@@ -56,8 +56,8 @@ describe("replaying a case file of loop deliveries", () => {
   it('sends each exchange once, as its attempt, with the verdict the request it made got', async () => {
     const loop = await newEngine()
     try {
-      loop.engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [SECRET] })
-      const sub = loop.engine.putSubscription({ name: 'orders', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
+      await loop.engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [SECRET] })
+      const sub = await loop.engine.putSubscription({ name: 'orders', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
       const deliveryIds: number[] = []
       for (const faults of [[], [{ type: 'corrupt-signature' as const }]]) {
         const sent = await loop.engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { id: randomUUID() }, faults })

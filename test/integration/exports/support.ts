@@ -39,9 +39,9 @@ export async function newEngine(): Promise<{ engine: Engine; dir: string; close:
 
 export async function createFixture(): Promise<Fixture> {
   const { engine, dir, close } = await newEngine()
-  engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: RULES })
+  await engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: RULES })
   // A rule for every endpoint (it never matches here): a case file carries it too.
-  engine.receiver.rules.add(null, { name: 'teapot on demand', matchers: [{ type: 'header', name: 'x-teapot' }], steps: [{ type: 'reply', status: 418 }] })
+  await engine.receiver.rules.add(null, { name: 'teapot on demand', matchers: [{ type: 'header', name: 'x-teapot' }], steps: [{ type: 'reply', status: 418 }] })
   const bodies = [
     Buffer.from(JSON.stringify({ event_type: 'order.paid', payload: { id: 1, note: "it's \"quoted\" $HOME `x` \\ ünï" } })),
     Buffer.from(JSON.stringify({ event_type: 'order.refused', payload: { id: 2 } })),
@@ -59,7 +59,7 @@ export async function createFixture(): Promise<Fixture> {
     await response.arrayBuffer()
   }
   // A retired subscription secret signs nothing, and still must not leak from the setup.
-  const sub = engine.putSubscription({ name: 'loop', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', secrets: [SECRET, SUBSCRIPTION_SECRET], policy: 'csku' })
+  const sub = await engine.putSubscription({ name: 'loop', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', secrets: [SECRET, SUBSCRIPTION_SECRET], policy: 'csku' })
   const sent = await engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { id: 3 } })
   for (let i = 0; i < 500 && !engine.isDeliverySettled(sent.deliveryIds[0]!); i++) await new Promise((r) => setTimeout(r, 10))
   await engine.quiesce()

@@ -47,7 +47,7 @@ const iso = (ms: number) => new Date(ms).toISOString()
 describe('polling feed', () => {
   it('lists events from updated_since inclusive, in the order they were stored, paged across equal timestamps', async () => {
     const engine = await engineOnVirtualClock()
-    const sub = engine.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
+    const sub = await engine.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
     const first = await publishAt(engine, sub.id, ['a', 'b', 'c', 'd', 'e']) // all at START
     await engine.clock.sleep(1000)
     const later = await publishAt(engine, sub.id, ['f', 'g']) // at START + 1000
@@ -91,7 +91,7 @@ describe('polling feed', () => {
     cleanups.push(() => temp.cleanup())
     const open = (start: number) => createEngine({ dataDir: temp.dir, clock: { mode: 'virtual', start }, receiver: { host: '127.0.0.1', port: 0 } })
     const first = await open(START)
-    const sub = first.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
+    const sub = await first.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
     const [a, b] = await publishAt(first, sub.id, ['a', 'b'])
     const one = await page(first, `?updated_since=1970-01-01T00:00:00Z&limit=1`)
     expect(one.data.map((e) => e.event_id)).toEqual([a])
@@ -137,7 +137,7 @@ describe('polling feed', () => {
     const engine = await engineOnVirtualClock()
     const integration: PollingIntegration = await startPollingIntegration({ feedUrl: `${engine.receiver.url}/api/v1/events`, since: iso(START), pageSize: 2 })
     cleanups.push(() => integration.close())
-    const sub = engine.putSubscription({ name: 'consumer', target: { url: integration.url }, scheme: 'standard-webhooks', policy: 'csku' })
+    const sub = await engine.putSubscription({ name: 'consumer', target: { url: integration.url }, scheme: 'standard-webhooks', policy: 'csku' })
     const delivered = await engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { order: 1 } })
     const lost = await engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { order: 2 }, faults: [{ type: 'drop' }] })
     const alsoDelivered = await engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { order: 3 } })
@@ -168,7 +168,7 @@ describe('polling feed', () => {
     for (let i = 0; i < 2000 && engine.tunnel?.state.kind !== 'online'; i++) await new Promise((r) => setTimeout(r, 10))
     const publicUrl = engine.tunnel?.publicUrl()
     expect(publicUrl).toBeDefined()
-    const sub = engine.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
+    const sub = await engine.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
     const sent = await engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { via: 'tunnel' } })
     // The tunnel hands out *.localhost URLs; resolve them to loopback as the engine does (RFC 6761).
     const dispatcher = new Agent({ connect: { lookup: tunnelLookup } })

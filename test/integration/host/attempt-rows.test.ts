@@ -38,13 +38,13 @@ async function engineOnFolder(dir: string): Promise<Engine> {
 }
 
 /** The endpoint `orders` (Standard Webhooks, deduped by webhook-id) answering 503 to the first `failFirst` arrivals of each event. */
-function ordersEndpoint(engine: Engine, failFirst: number): void {
-  engine.putEndpoint({ slug: 'orders', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: failFirst > 0 ? [{ preset: 'fail-first', n: failFirst }] : [] })
+async function ordersEndpoint(engine: Engine, failFirst: number): Promise<void> {
+  await engine.putEndpoint({ slug: 'orders', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: failFirst > 0 ? [{ preset: 'fail-first', n: failFirst }] : [] })
 }
 
 /** One event to `target`, every attempt made; resolves once the delivery settled and the captures are stored. */
 async function deliver(sender: Engine, target: { endpoint: string } | { url: string }, receiver = sender) {
-  const subscription = sender.putSubscription({ name: 'orders', target, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
+  const subscription = await sender.putSubscription({ name: 'orders', target, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
   const sent = await sender.sendEvent({ subscriptionIds: [subscription.id], eventType: 'order.created', payload: { order: 1 } })
   await sender.sender.settled()
   await receiver.quiesce()
@@ -115,7 +115,7 @@ async function post(engine: Engine, body: string, headers: Record<string, string
 describe('rows never mix', () => {
   it('a forged or foreign x-hookloop-attempt, and a copy of an attempt\'s own request, get rows of their own; the delivery keeps exactly its attempts', async () => {
     const { engine } = await engineOnNewFolder()
-    ordersEndpoint(engine, 2)
+    await ordersEndpoint(engine, 2)
     const { eventId, deliveryId } = await deliver(engine, { endpoint: 'orders' })
     const before = await deliveryView(engine, deliveryId)
     expect(before.detail.attempts.map((a) => a.statusCode)).toEqual([503, 503, 200])
@@ -159,7 +159,7 @@ describe('rows never mix', () => {
 
   it('another engine on another data folder delivering its attempt #1 into this endpoint does not land on this engine\'s attempt #1', async () => {
     const { engine: ours } = await engineOnNewFolder()
-    ordersEndpoint(ours, 2)
+    await ordersEndpoint(ours, 2)
     const own = await deliver(ours, { endpoint: 'orders' })
     const { engine: theirs } = await engineOnNewFolder()
     const foreign = await deliver(theirs, { url: ours.receiver.endpointUrl('orders') }, ours)
@@ -179,7 +179,7 @@ describe('rows never mix', () => {
 
   it('two engines on the same data folder still link: one sends, the other receives', async () => {
     const { engine: receiving, dir } = await engineOnNewFolder()
-    ordersEndpoint(receiving, 0)
+    await ordersEndpoint(receiving, 0)
     const sending = await engineOnFolder(dir)
     const { eventId, deliveryId } = await deliver(sending, { url: receiving.receiver.endpointUrl('orders') }, receiving)
 
@@ -196,7 +196,7 @@ describe('rows never mix', () => {
     cleanups.push(() => temp.cleanup())
     const clock = createVirtualClock({ start: Date.UTC(2026, 0, 1) })
     const first = await openEngine(temp.dir, clock)
-    ordersEndpoint(first, 2)
+    await ordersEndpoint(first, 2)
     const { eventId, deliveryId } = await deliver(first, { endpoint: 'orders' })
     const [, second] = (await deliveryView(first, deliveryId)).detail.attempts
     if (!second) throw new Error('no second attempt')

@@ -16,7 +16,7 @@ afterEach(async () => {
 })
 
 async function deliver(engine: Engine, name: string, target: { endpoint: string } | { url: string }) {
-  const subscription = engine.putSubscription({ name, target, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
+  const subscription = await engine.putSubscription({ name, target, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
   const sent = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'order.created', payload: { order: name } })
   await engine.sender.settled()
   await engine.quiesce()
@@ -29,7 +29,7 @@ describe('an endpoint’s view', () => {
   it('holds the deliveries made to that endpoint beside its received rows; its total counts them; each delivery row names its endpoint', async () => {
     const { temp, clock, engine } = await virtualEngine()
     cleanups.push(() => temp.cleanup(), () => clock.dispose(), () => engine.close())
-    for (const slug of ['orders', 'billing']) engine.putEndpoint({ slug, scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: slug === 'orders' ? [{ preset: 'fail-first', n: 2 }] : [] })
+    for (const slug of ['orders', 'billing']) await engine.putEndpoint({ slug, scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: slug === 'orders' ? [{ preset: 'fail-first', n: 2 }] : [] })
     const orders = endpointIdOf(engine, 'orders')
     const billing = endpointIdOf(engine, 'billing')
 

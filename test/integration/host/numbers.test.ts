@@ -116,7 +116,7 @@ describe('the numbers on screen, against the store', () => {
     const session = await openSession()
     const { host, call } = session
     await call('clock.set', { mode: 'virtual' })
-    const endpoint = host.engine.receiver.endpoints.create({ slug: 'short', dedupe: { type: 'header', name: 'webhook-id' }, dedupe_window_ms: 10 * 60_000 })
+    const endpoint = await host.engine.receiver.endpoints.create({ slug: 'short', dedupe: { type: 'header', name: 'webhook-id' }, dedupe_window_ms: 10 * 60_000 })
     await call('rule.addPreset', { endpointId: endpoint.id, preset: 'always-500' })
     const sub = await call('subscription.create', { name: 'short feed', target: { endpointId: endpoint.id }, scheme: 'standard-webhooks', policyId: 'pandoktorek' })
     const [id] = (await call('event.send', { subscriptionId: sub.id, eventType: 'invoice.failed', payload: '{}', count: 1, faults: [] })).deliveryIds

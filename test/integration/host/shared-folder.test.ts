@@ -103,10 +103,10 @@ describe('one data folder, two processes, both running', () => {
     cleanups.push(() => ws.close())
     const other = await createEngine({ dataDir: temp.dir, receiver: { host: '127.0.0.1', port: 0 } })
     cleanups.push(() => other.close())
-    const made = other.putSubscription({ name: 'orders', target: { url: 'http://127.0.0.1:9/hooks' }, scheme: 'standard-webhooks', policy: 'github' })
+    const made = await other.putSubscription({ name: 'orders', target: { url: 'http://127.0.0.1:9/hooks' }, scheme: 'standard-webhooks', policy: 'github' })
     const listed = await eventually('orders in the snapshot', async () => (await call('snapshot', {})).subscriptions.find((s) => s.id === made.id))
     expect(listed.name).toBe('orders')
-    other.sender.pause(made.id)
+    await other.sender.pause(made.id)
     await eventually('orders paused in the snapshot', async () => ((await call('snapshot', {})).subscriptions.find((s) => s.id === made.id)?.paused ? true : undefined))
   })
 
@@ -175,7 +175,7 @@ describe('one data folder, two processes, both running', () => {
     const target = `http://127.0.0.1:${(consumer.address() as AddressInfo).port}/hooks`
     const engines = [await createEngine({ dataDir: temp.dir, receiver: { host: '127.0.0.1', port: 0 } }), await createEngine({ dataDir: temp.dir, receiver: { host: '127.0.0.1', port: 0 } })]
     for (const engine of engines) cleanups.push(() => engine.close())
-    const subscriptions = engines.map((engine, i) => engine.putSubscription({ name: `s${i}`, target: { url: target }, scheme: 'standard-webhooks', policy: 'github' }))
+    const subscriptions = await Promise.all(engines.map((engine, i) => engine.putSubscription({ name: `s${i}`, target: { url: target }, scheme: 'standard-webhooks', policy: 'github' })))
     const EACH = 40
     const sent = await Promise.all(
       engines.map((engine, i) => Promise.all(Array.from({ length: EACH }, (_, n) => engine.sendEvent({ subscriptionIds: [subscriptions[i]!.id], eventType: 'order.paid', payload: { n } })))),

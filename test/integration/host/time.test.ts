@@ -199,8 +199,8 @@ describe('a simulation whose clock stood still', () => {
       }
     })
     try {
-      engine.putEndpoint({ slug: 'shop', name: 'shop', scheme: 'stripe', secrets: [secret], ...forwarding(`${app.url}/webhooks/stripe`) })
-      const subscription = engine.putSubscription({ name: 'Stripe → shop', target: { endpoint: 'shop' }, scheme: 'stripe', secrets: [secret], policy: 'stripe', envelope: 'payload' })
+      await engine.putEndpoint({ slug: 'shop', name: 'shop', scheme: 'stripe', secrets: [secret], ...forwarding(`${app.url}/webhooks/stripe`) })
+      const subscription = await engine.putSubscription({ name: 'Stripe → shop', target: { endpoint: 'shop' }, scheme: 'stripe', secrets: [secret], policy: 'stripe', envelope: 'payload' })
       const sent = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'charge.succeeded', payload: { id: 'evt_1', object: 'event', type: 'charge.succeeded', data: { object: {} } } })
       for (let i = 0; i < 400 && !sent.deliveryIds.every((id) => engine.isDeliverySettled(id)); i++) await new Promise((r) => setTimeout(r, 25))
       expect(verdicts).toEqual(['accepted'])
@@ -221,7 +221,7 @@ describe('the last 24 h are wall time', () => {
     const { temp, clock, engine } = await virtualEngine(Date.now())
     const app = await startApp((_req, res) => res.writeHead(500).end('down'))
     try {
-      const subscription = engine.putSubscription({ name: 'Stripe → app', target: { url: `${app.url}/webhooks` }, scheme: 'stripe', secrets: ['whsec_x'], policy: 'stripe' })
+      const subscription = await engine.putSubscription({ name: 'Stripe → app', target: { url: `${app.url}/webhooks` }, scheme: 'stripe', secrets: ['whsec_x'], policy: 'stripe' })
       const sent = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'charge.failed', payload: { id: 'evt_2' } })
       for (let i = 0; i < 400 && !sent.deliveryIds.every((id) => engine.isDeliverySettled(id)); i++) await new Promise((r) => setTimeout(r, 25))
       expect(engine.sender.getDelivery(sent.deliveryIds[0]!).delivery.status).toBe('failed')
@@ -240,7 +240,7 @@ describe('real traffic forwarded to an app while a simulation runs', () => {
     const { temp, clock, engine } = await virtualEngine(Date.now() - 3_600_000)
     const app = await startApp((_req, res) => res.writeHead(200).end('ok'))
     try {
-      engine.putEndpoint({ slug: 'shop', name: 'shop', forward_to: [`${app.url}/webhooks`] })
+      await engine.putEndpoint({ slug: 'shop', name: 'shop', forward_to: [`${app.url}/webhooks`] })
       const before = Date.now()
       const answer = await post(engine.receiver.endpointUrl('shop'), '{"type":"order.paid"}', { 'content-type': 'application/json' })
       const after = Date.now()

@@ -60,8 +60,8 @@ describe('timeline watch', () => {
     cleanups.push(() => temp.cleanup())
     const engine = await createEngine({ dataDir: temp.dir, clock: { mode: 'real' }, receiver: { host: '127.0.0.1', port: 0 } })
     cleanups.push(() => engine.close())
-    engine.putEndpoint({ slug: 'loop', scheme: 'standard-webhooks', secrets: [SECRET], rules: [] })
-    const subscription = engine.putSubscription({ name: 'loop', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'github' })
+    await engine.putEndpoint({ slug: 'loop', scheme: 'standard-webhooks', secrets: [SECRET], rules: [] })
+    const subscription = await engine.putSubscription({ name: 'loop', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'github' })
 
     // Not wired to the engine's events, and polling once an hour: only the store's push can tell it.
     const seen = collect()

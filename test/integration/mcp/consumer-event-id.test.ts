@@ -16,8 +16,8 @@ let session: McpSession | undefined
 beforeAll(async () => {
   const engine = await createEngine({ dataDir, receiver: { host: '127.0.0.1', port: 0 } })
   try {
-    engine.putEndpoint({ slug: 'inbox', dedupe: 'auto' })
-    const stripe = engine.putSubscription({ name: 'stripe', target: { endpoint: 'inbox' }, scheme: 'stripe', secrets: ['whsec_mcp_consumer_id'], policy: 'stripe', provider: 'stripe' })
+    await engine.putEndpoint({ slug: 'inbox', dedupe: 'auto' })
+    const stripe = await engine.putSubscription({ name: 'stripe', target: { endpoint: 'inbox' }, scheme: 'stripe', secrets: ['whsec_mcp_consumer_id'], policy: 'stripe', provider: 'stripe' })
     const sent = await engine.sendEvent({ subscriptionIds: [stripe.id], eventType: 'invoice.paid', payload: { id: 1 } })
     hookloopId = sent.eventId
     for (let i = 0; i < 500 && !engine.isDeliverySettled(sent.deliveryIds[0]!); i++) await new Promise((r) => setTimeout(r, 10))

@@ -18,7 +18,7 @@ async function folderWithAnEndpoint(): Promise<string> {
   cleanups.push(temp.cleanup)
   const engine = await createEngine({ dataDir: temp.dir, receiver: { host: '127.0.0.1', port: 0 } })
   try {
-    engine.putEndpoint({ slug: 'orders' })
+    await engine.putEndpoint({ slug: 'orders' })
     await fetch(engine.receiver.endpointUrl('orders'), { method: 'POST', body: '{"event_id":"evt_1"}' })
     await engine.quiesce()
   } finally {

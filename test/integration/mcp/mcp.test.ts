@@ -38,7 +38,7 @@ const sessions: McpSession[] = []
 function storeReads() {
   const db = openDatabase({ file: join(dataDir, DATA_FILE_NAME) })
   const details = createDetailViews(createSqliteEngine(db, { closeDatabase: false }), secretBoxOf(db), { explainRule: () => '', explainFault: () => '', endpointUrls: (slug) => ({ localUrl: `http://127.0.0.1:7780/h/${slug}`, publicUrl: null }) })
-  return { db, timeline: createTimelineViews(createSqliteEngine(db, { closeDatabase: false })), details, endpoints: createEndpointStore(db), rules: createRuleStore(db) }
+  return { db, timeline: createTimelineViews(createSqliteEngine(db, { closeDatabase: false })), details, endpoints: createEndpointStore(createSqliteEngine(db, { closeDatabase: false }), secretBoxOf(db)), rules: createRuleStore(createSqliteEngine(db, { closeDatabase: false })) }
 }
 
 async function session(args: string[] = []): Promise<McpSession> {
@@ -51,8 +51,8 @@ beforeAll(async () => {
   const clock = createVirtualClock({ start: Date.UTC(2026, 0, 1) })
   const engine = await openEngine(dataDir, clock)
   try {
-    engine.putEndpoint({ slug: 'orders', name: 'Orders', scheme: 'stripe', secrets: [ENDPOINT_SECRET], dedupe: 'stripe', rules: [{ preset: 'fail-first', n: 1 }] })
-    const subscription = engine.putSubscription({ name: 'orders', target: { endpoint: 'orders' }, scheme: 'stripe', secrets: [ENDPOINT_SECRET], policy: 'stripe' })
+    await engine.putEndpoint({ slug: 'orders', name: 'Orders', scheme: 'stripe', secrets: [ENDPOINT_SECRET], dedupe: 'stripe', rules: [{ preset: 'fail-first', n: 1 }] })
+    const subscription = await engine.putSubscription({ name: 'orders', target: { endpoint: 'orders' }, scheme: 'stripe', secrets: [ENDPOINT_SECRET], policy: 'stripe' })
     const sent = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'invoice.paid', payload: { id: 'evt_mcp_paid', object: 'event', type: 'invoice.paid' } })
     deliveryId = sent.deliveryIds[0] as number
     await engine.sender.settled()
@@ -103,8 +103,8 @@ describe('hookloop mcp, read-only', () => {
     const s = await session()
     const answer = await s.json<{ endpoints: { id: string; slug: string; url: string; scheme: string; secretHints: string[]; rules: { id: string; explain: string }[] }[] }>('list_endpoints')
     const reads = storeReads()
-    const stored = reads.endpoints.list()
-    const rules = reads.rules.list()
+    const stored = (await reads.endpoints.list())
+    const rules = (await reads.rules.list())
     reads.db.close()
     expect(answer.endpoints.map((e) => [e.id, e.slug, e.scheme])).toEqual(stored.map((e) => [e.id, e.slug, e.scheme]))
     expect(answer.endpoints[0]?.url).toBe('http://127.0.0.1:7780/h/orders')
@@ -208,7 +208,7 @@ describe('hookloop mcp, read-only', () => {
   it('refuses every tool that changes something, saying how to allow it, and changes nothing', async () => {
     const s = await session()
     const before = storeReads()
-    const rulesBefore = before.rules.list().map((r) => r.id)
+    const rulesBefore = (await before.rules.list()).map((r) => r.id)
     before.db.close()
     const refusals = [
       await s.call('trigger_event', { provider: 'stripe', eventType: 'payment_intent.succeeded', endpoint: 'orders' }),
@@ -220,7 +220,7 @@ describe('hookloop mcp, read-only', () => {
       expect(r.text).toContain('--allow-changes')
     }
     const after = storeReads()
-    expect(after.rules.list().map((r) => r.id)).toEqual(rulesBefore)
+    expect((await after.rules.list()).map((r) => r.id)).toEqual(rulesBefore)
     after.db.close()
   })
 })
@@ -242,7 +242,7 @@ describe('hookloop mcp --allow-changes', () => {
       const s = await session(['--allow-changes', '--receiver-url', `http://127.0.0.1:${listen.port}`])
       const reloads = () => listen.stdout.split('endpoints and rules changed').length - 1
       const reads = storeReads()
-      const failFirst = reads.rules.list()[0]?.id as string
+      const failFirst = (await reads.rules.list())[0]?.id as string
       reads.db.close()
 
       const removed = await s.json<{ removed: { id: string } }>('remove_fault_rule', { ruleId: failFirst })
@@ -250,7 +250,7 @@ describe('hookloop mcp --allow-changes', () => {
       await listen.waitForOutput(() => reloads() >= 1)
       const added = await s.json<{ rule: { id: string; explain: string } }>('add_fault_rule', { endpoint: 'orders', preset: 'always-410' })
       const stored = storeReads()
-      expect(stored.rules.list().map((r) => [r.id, r.rule.steps?.[0]])).toEqual([[added.rule.id, { type: 'reply', status: 410 }]])
+      expect((await stored.rules.list()).map((r) => [r.id, r.rule.steps?.[0]])).toEqual([[added.rule.id, { type: 'reply', status: 410 }]])
       stored.db.close()
       await listen.waitForOutput(() => reloads() >= 2)
 

@@ -98,21 +98,22 @@ describe('provider API version per subscription', () => {
       return { db, sender: createSender({ db, clock, sign }) }
     }
     const first = open()
-    const made = first.sender.createSubscription(packSubscription('shopify', { target: { url: 'http://127.0.0.1:9/x' }, apiVersion: '2025-07' }))
-    const defaulted = first.sender.createSubscription(packSubscription('stripe', { target: { url: 'http://127.0.0.1:9/y' } }))
-    const none = first.sender.createSubscription(packSubscription('github', { target: { url: 'http://127.0.0.1:9/z' } }))
+    const made = await first.sender.createSubscription(packSubscription('shopify', { target: { url: 'http://127.0.0.1:9/x' }, apiVersion: '2025-07' }))
+    const defaulted = await first.sender.createSubscription(packSubscription('stripe', { target: { url: 'http://127.0.0.1:9/y' } }))
+    const none = await first.sender.createSubscription(packSubscription('github', { target: { url: 'http://127.0.0.1:9/z' } }))
     expect([made.apiVersion, defaulted.apiVersion, none.apiVersion]).toEqual(['2025-07', PROVIDERS.stripe.apiVersions![0], null])
-    expect(() => first.sender.createSubscription(packSubscription('stripe', { target: { url: 'http://127.0.0.1:9/y' }, apiVersion: '2019-01-01' }))).toThrow(
+    await expect(first.sender.createSubscription(packSubscription('stripe', { target: { url: 'http://127.0.0.1:9/y' }, apiVersion: '2019-01-01' }))).rejects.toThrow(
       `api_version: Stripe has no API version "2019-01-01" (known: ${PROVIDERS.stripe.apiVersions!.join(', ')})`,
     )
-    expect(() => first.sender.createSubscription(packSubscription('github', { target: { url: 'http://127.0.0.1:9/y' }, apiVersion: '2022-11-28' }))).toThrow(/GitHub has no API versions/)
-    expect(() => first.sender.createSubscription({ target: { url: 'http://127.0.0.1:9/y' }, scheme: 'standard-webhooks', policy: 'standard-webhooks', apiVersion: '2024-07' })).toThrow(/needs a provider/)
-    const changed = first.sender.updateSubscription(made.id, { provider: 'square' })
+    await expect(first.sender.createSubscription(packSubscription('github', { target: { url: 'http://127.0.0.1:9/y' }, apiVersion: '2022-11-28' }))).rejects.toThrow(/GitHub has no API versions/)
+    await expect(first.sender.createSubscription({ target: { url: 'http://127.0.0.1:9/y' }, scheme: 'standard-webhooks', policy: 'standard-webhooks', apiVersion: '2024-07' })).rejects.toThrow(/needs a provider/)
+    const changed = await first.sender.updateSubscription(made.id, { provider: 'square' })
     expect(changed.apiVersion).toBe(PROVIDERS.square.apiVersions![0])
     await first.sender.stop()
     first.db.close()
 
     const second = open()
+    await second.sender.start()
     const versions = new Map(second.sender.listSubscriptions().map((s) => [s.id, s.apiVersion]))
     expect([versions.get(made.id), versions.get(defaulted.id), versions.get(none.id)]).toEqual([PROVIDERS.square.apiVersions![0], PROVIDERS.stripe.apiVersions![0], null])
     await second.sender.stop()

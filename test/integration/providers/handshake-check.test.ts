@@ -52,8 +52,8 @@ describe('hookloop check --handshake', () => {
     for (const kind of HANDSHAKE_KINDS) {
       // Discord signs its PING with an Ed25519 private key, not a shared secret.
       const secret = kind === 'discord-ping' ? freshPrivateKey('ed25519') : 'one-secret-for-all'
-      const endpoint = hookloop.receiver.endpoints.create({ slug: `own-${kind}`, secrets: [secret] })
-      hookloop.receiver.rules.add(endpoint.id, { preset: kind })
+      const endpoint = await hookloop.receiver.endpoints.create({ slug: `own-${kind}`, secrets: [secret] })
+      await hookloop.receiver.rules.add(endpoint.id, { preset: kind })
       const result = await runConsumerCheck({ url: hookloop.receiver.endpointUrl(`own-${kind}`), handshake: kind, secret })
       expect(result.checks[0], kind).toMatchObject({ severity: 'pass' })
     }

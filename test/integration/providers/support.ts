@@ -130,9 +130,9 @@ export function providerSender(provider: ProviderId) {
   const rigs: SenderRig[] = []
   return {
     async deliver(url: string, options: DeliverOptions): Promise<AttemptView> {
-      const rig = startSender()
+      const rig = await startSender()
       rigs.push(rig)
-      rig.sender.createSubscription(packSubscription(provider, { id: 'sub', target: { url }, ...(options.secret === undefined ? {} : { secrets: [options.secret] }), policy: { preset: PROVIDERS[provider].policy, max_attempts: 1 } }))
+      await rig.sender.createSubscription(packSubscription(provider, { id: 'sub', target: { url }, ...(options.secret === undefined ? {} : { secrets: [options.secret] }), policy: { preset: PROVIDERS[provider].policy, max_attempts: 1 } }))
       const finished = attemptsFinished(rig.sender, 1)
       rig.sender.publish({
         eventType: options.eventType,

@@ -15,9 +15,9 @@ describe('Twilio: validateRequestWithBody accepts a JSON body', () => {
   afterAll(() => consumer.close())
 
   it('a JSON body is signed through bodySHA256 and validates with validateRequestWithBody', async () => {
-    const rig = startSender()
+    const rig = await startSender()
     try {
-      rig.sender.createSubscription({ id: 'json', target: { url: consumer.url }, scheme: 'twilio', secrets: [twilioJudge.secret], policy: { preset: 'twilio', max_attempts: 1 } })
+      await rig.sender.createSubscription({ id: 'json', target: { url: consumer.url }, scheme: 'twilio', secrets: [twilioJudge.secret], policy: { preset: 'twilio', max_attempts: 1 } })
       const finished = attemptsFinished(rig.sender, 1)
       rig.sender.publish({ eventType: 'com.twilio.messaging.message.delivered', payload: { messageSid: 'SM123', status: 'delivered' } })
       const [attempt] = await finished

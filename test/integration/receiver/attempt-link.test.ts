@@ -23,7 +23,7 @@ describe('attempt links at the receiver', () => {
 
   it('links only a value made under this folder\'s key by that attempt for this body', async () => {
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'l' })
+    await h.receiver.endpoints.create({ slug: 'l' })
     const attempt = recordAttempt(h.db)
     const temp = makeTempDir('hookloop-other-folder-')
     other = { db: openDatabase({ file: join(temp.dir, 'hookloop.db') }), cleanup: temp.cleanup }

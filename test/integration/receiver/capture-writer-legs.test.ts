@@ -17,7 +17,7 @@ describe('forward legs through the capture writer thread', () => {
     const big = Buffer.alloc(3000, 'y')
     app = await startApp((req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(req.url === '/big' ? big : `saw ${req.body.toString()}`))
     h = await startHarness({ captureThread: true })
-    h.receiver.endpoints.create({ slug: 'app', body_limit: 1024, forward_to: app.url })
+    await h.receiver.endpoints.create({ slug: 'app', body_limit: 1024, forward_to: app.url })
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(`${h.receiver.url}/h/app`, `{"n":${i}}`)))
     const whole = await post(`${h.receiver.url}/h/app/big`, '{}')
     expect(answers.map((a) => ('error' in a ? a.error : a.status))).toEqual(Array(20).fill(200))

@@ -9,7 +9,7 @@ describe.each(COMMIT_MODES)('receiver capture on real sockets and a real SQLite 
 
   it('records a request with raw bytes, headers in order with duplicates, and answers 200 by default', async () => {
     h = await startHarness({ captureThread })
-    const endpoint = h.receiver.endpoints.create({ slug: 'shop' })
+    const endpoint = await h.receiver.endpoints.create({ slug: 'shop' })
     const body = '{"event_id":"e1", "spaced" : true}'
     // Sent by an attempt of this data folder: its link checks out (attempt-link.test.ts has the ones that do not).
     const attempt = recordAttempt(h.db)
@@ -48,7 +48,7 @@ describe.each(COMMIT_MODES)('receiver capture on real sockets and a real SQLite 
 
   it('a 2xx answer is committed before the response: another connection to the file sees the row', async () => {
     h = await startHarness({ captureThread })
-    h.receiver.endpoints.create({ slug: 'a' })
+    await h.receiver.endpoints.create({ slug: 'a' })
     const reader = new BetterSqlite3(h.file, { readonly: true })
     try {
       for (let i = 0; i < 5; i++) {
@@ -65,7 +65,7 @@ describe.each(COMMIT_MODES)('receiver capture on real sockets and a real SQLite 
 
   it('emits captured → responded in order for each request', async () => {
     h = await startHarness({ captureThread })
-    h.receiver.endpoints.create({ slug: 'a' })
+    await h.receiver.endpoints.create({ slug: 'a' })
     await send(h.receiver.port, post('/h/a', '{}'))
     await h.waitFor('request.responded')
     expect(h.events.map((e) => e.type)).toEqual(['request.captured', 'request.responded'])

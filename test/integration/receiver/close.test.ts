@@ -27,11 +27,11 @@ describe.each([
   it('ends every hold and wait, records their outcome, and leaks no handle', async () => {
     const before = handles()
     const h = await startHarness({ requestDeadlineMs: 60_000, captureThread })
-    const e = h.receiver.endpoints.create({ slug: 'l' })
-    h.receiver.rules.add(e.id, { matchers: [{ type: 'path', path: '/h/l/hold' }], steps: [{ type: 'timeout' }] })
-    h.receiver.rules.add(e.id, { matchers: [{ type: 'path', path: '/h/l/hold-60s' }], steps: [{ type: 'timeout', ms: 60_000 }] })
-    h.receiver.rules.add(e.id, { matchers: [{ type: 'path', path: '/h/l/delay' }], steps: [{ type: 'delay', ms: 60_000 }, { type: 'reply', status: 200 }] })
-    h.receiver.rules.add(e.id, { matchers: [{ type: 'path', path: '/h/l/drip' }], steps: [{ type: 'drip', body: 'abc', interval_ms: 60_000 }] })
+    const e = await h.receiver.endpoints.create({ slug: 'l' })
+    await h.receiver.rules.add(e.id, { matchers: [{ type: 'path', path: '/h/l/hold' }], steps: [{ type: 'timeout' }] })
+    await h.receiver.rules.add(e.id, { matchers: [{ type: 'path', path: '/h/l/hold-60s' }], steps: [{ type: 'timeout', ms: 60_000 }] })
+    await h.receiver.rules.add(e.id, { matchers: [{ type: 'path', path: '/h/l/delay' }], steps: [{ type: 'delay', ms: 60_000 }, { type: 'reply', status: 200 }] })
+    await h.receiver.rules.add(e.id, { matchers: [{ type: 'path', path: '/h/l/drip' }], steps: [{ type: 'drip', body: 'abc', interval_ms: 60_000 }] })
 
     const clients: net.Socket[] = []
     for (const path of ['/h/l/hold', '/h/l/hold-60s', '/h/l/delay', '/h/l/drip']) {

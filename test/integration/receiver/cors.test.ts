@@ -27,7 +27,7 @@ async function engineWithFailRule(): Promise<Engine> {
   cleanups.push(temp.cleanup)
   const engine = await createEngine({ dataDir: temp.dir, receiver: { host: '127.0.0.1', port: 0 } })
   cleanups.push(() => engine.close())
-  engine.putEndpoint({ slug: 'shop', rules: [{ preset: 'always-500' }] })
+  await engine.putEndpoint({ slug: 'shop', rules: [{ preset: 'always-500' }] })
   return engine
 }
 

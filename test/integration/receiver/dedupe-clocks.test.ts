@@ -22,7 +22,7 @@ async function simulationEngine(start: number): Promise<Engine> {
 }
 
 async function delivered(engine: Engine, eventId: string): Promise<void> {
-  const sub = engine.putSubscription({ name: 'loop', target: { endpoint: 'clinic' }, scheme: 'standard-webhooks', policy: 'csku', eventIdHeader: 'x-event' })
+  const sub = await engine.putSubscription({ name: 'loop', target: { endpoint: 'clinic' }, scheme: 'standard-webhooks', policy: 'csku', eventIdHeader: 'x-event' })
   const sent = await engine.sendEvent({ subscriptionIds: [sub.id], eventId, eventType: 'booking.created', payload: { n: 1 } })
   for (let i = 0; i < 1000 && !engine.isDeliverySettled(sent.deliveryIds[0]!); i++) await new Promise((r) => setTimeout(r, 10))
   expect(engine.isDeliverySettled(sent.deliveryIds[0]!)).toBe(true)
@@ -36,7 +36,7 @@ const duplicateNumbers = async (engine: Engine) => {
 describe('dedupe windows across clocks', () => {
   it('a real request after a simulated arrival months back on its own clock is dup #2 (seconds apart on the wall)', async () => {
     const engine = await simulationEngine(Date.UTC(2026, 0, 5, 9))
-    engine.putEndpoint({ slug: 'clinic', dedupe: { type: 'header', name: 'x-event' } })
+    await engine.putEndpoint({ slug: 'clinic', dedupe: { type: 'header', name: 'x-event' } })
     const eventId = randomUUID()
     await delivered(engine, eventId)
     const response = await fetch(engine.receiver.endpointUrl('clinic'), { method: 'POST', headers: { 'content-type': 'application/json', 'x-event': eventId }, body: '{}' })
@@ -49,7 +49,7 @@ describe('dedupe windows across clocks', () => {
 
   it('a simulated arrival after a real one, its clock a year ahead, is dup #2 too', async () => {
     const engine = await simulationEngine(Date.now() + 365 * 86_400_000)
-    engine.putEndpoint({ slug: 'clinic', dedupe: { type: 'header', name: 'x-event' } })
+    await engine.putEndpoint({ slug: 'clinic', dedupe: { type: 'header', name: 'x-event' } })
     const eventId = randomUUID()
     const response = await fetch(engine.receiver.endpointUrl('clinic'), { method: 'POST', headers: { 'content-type': 'application/json', 'x-event': eventId }, body: '{}' })
     await response.arrayBuffer()
@@ -77,7 +77,7 @@ describe('dup numbers across processes on one folder', () => {
       await engine.quiesce()
     }
     const first = await open()
-    first.putEndpoint({ slug: 'shop', dedupe: { type: 'header', name: 'x-event' } })
+    await first.putEndpoint({ slug: 'shop', dedupe: { type: 'header', name: 'x-event' } })
     await post(first, 'evt_1')
     // The app and `hookloop listen` on one folder: two engines, each with its own receiver.
     const second = await open()
@@ -101,7 +101,7 @@ describe('dup numbers across processes on one folder', () => {
       return engine
     }
     const first = await open()
-    first.putEndpoint({ slug: 'shop', dedupe: { type: 'header', name: 'x-event' } })
+    await first.putEndpoint({ slug: 'shop', dedupe: { type: 'header', name: 'x-event' } })
     const second = await open()
     const post = async (engine: Engine, n: number) => {
       const response = await fetch(engine.receiver.endpointUrl('shop'), { method: 'POST', headers: { 'content-type': 'application/json', 'x-event': 'evt_9' }, body: JSON.stringify({ n }) })

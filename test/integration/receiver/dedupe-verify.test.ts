@@ -13,7 +13,7 @@ describe('dedupe keys and windows', () => {
 
   it('provider A: header X-Pandoktorek-Event-Id — dups numbered #2, #3 and linked to the first, still answered 2xx', async () => {
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'a', dedupe: { type: 'header', name: 'X-Pandoktorek-Event-Id' } })
+    await h.receiver.endpoints.create({ slug: 'a', dedupe: { type: 'header', name: 'X-Pandoktorek-Event-Id' } })
     const raw = post('/h/a', `{"event_id":"${UUID}","event_type":"booking.created","payload":{}}`, { 'X-Pandoktorek-Event-Id': UUID })
     for (let i = 0; i < 3; i++) expect((await send(h.receiver.port, raw)).responses[0]?.status).toBe(200)
     const rows = h.receiver.requests.list().reverse()
@@ -26,7 +26,7 @@ describe('dedupe keys and windows', () => {
 
   it('provider A: body field event_id', async () => {
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'a', dedupe: 'pandoktorek-body' })
+    await h.receiver.endpoints.create({ slug: 'a', dedupe: 'pandoktorek-body' })
     await send(h.receiver.port, post('/h/a', `{"event_id":"${UUID}"}`))
     await send(h.receiver.port, post('/h/a', `{"payload":{}, "event_id": "${UUID}"}`))
     await send(h.receiver.port, post('/h/a', `{"event_id":"other"}`))
@@ -40,7 +40,7 @@ describe('dedupe keys and windows', () => {
 
   it('provider B: composite template ${event}_${message.id}; a missing field gives no key', async () => {
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'b', dedupe: 'csku' })
+    await h.receiver.endpoints.create({ slug: 'b', dedupe: 'csku' })
     await send(h.receiver.port, post('/h/b', '{"event":"message.received","message":{"id":"m-1"}}'))
     await send(h.receiver.port, post('/h/b', '{"message":{"id":"m-1"},"event":"message.received"}'))
     await send(h.receiver.port, post('/h/b', '{"event":"message.read","message":{"id":"m-1"}}'))
@@ -57,7 +57,7 @@ describe('dedupe keys and windows', () => {
   it('the window: an arrival past it starts a new group (fixed from the first arrival)', async () => {
     const clock = instantClock()
     h = await startHarness({ clock: clock.clock })
-    h.receiver.endpoints.create({ slug: 'w', dedupe: { type: 'header', name: 'webhook-id' }, dedupe_window_ms: 60_000 })
+    await h.receiver.endpoints.create({ slug: 'w', dedupe: { type: 'header', name: 'webhook-id' }, dedupe_window_ms: 60_000 })
     const raw = post('/h/w', '{}', { 'webhook-id': 'msg_1' })
     await send(h.receiver.port, raw)
     clock.advance(59_000)
@@ -72,7 +72,7 @@ describe('dedupe keys and windows', () => {
 
   it('numbering continues across a restart on the same data file', async () => {
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'r', dedupe: { type: 'header', name: 'webhook-id' } })
+    await h.receiver.endpoints.create({ slug: 'r', dedupe: { type: 'header', name: 'webhook-id' } })
     const raw = post('/h/r', '{}', { 'webhook-id': 'msg_r' })
     await send(h.receiver.port, raw)
     await send(h.receiver.port, raw)
@@ -96,7 +96,7 @@ describe('signature verification on the raw bytes', () => {
 
   it('Standard Webhooks: a request signed by the official library is valid; a re-serialised body is not', async () => {
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'sw', scheme: 'standard-webhooks', secrets: [secret], dedupe: 'standard-webhooks' })
+    await h.receiver.endpoints.create({ slug: 'sw', scheme: 'standard-webhooks', secrets: [secret], dedupe: 'standard-webhooks' })
     const body = '{"type":"invoice.paid",  "data":{"id":1}}'
     const ts = new Date()
     const headers = {
@@ -125,7 +125,7 @@ describe('signature verification on the raw bytes', () => {
   it('a URL-signed scheme (Square) verifies against the public URL when one is set, else the local one', async () => {
     let publicUrl: string | undefined = 'https://hooks.example.test/'
     h = await startHarness({ publicUrl: () => publicUrl })
-    h.receiver.endpoints.create({ slug: 'sq', scheme: 'square', secrets: ['square-signature-key'] })
+    await h.receiver.endpoints.create({ slug: 'sq', scheme: 'square', secrets: ['square-signature-key'] })
     const body = '{"type":"payment.created"}'
     const signedFor = (url: string) => sign('square', { body: Buffer.from(body), secret: 'square-signature-key', url })
     await send(h.receiver.port, post('/h/sq?x=1', body, signedFor('https://hooks.example.test/h/sq?x=1')))

@@ -10,8 +10,8 @@ import { startHarness, type Harness, parseResponses } from './support'
 let h: Harness
 beforeEach(async () => {
   h = await startHarness({ bodyBudgetBytes: 1_000_000 })
-  h.receiver.endpoints.create({ slug: 'small', body_limit: 1024 })
-  h.receiver.endpoints.create({ slug: 'big' })
+  await h.receiver.endpoints.create({ slug: 'small', body_limit: 1024 })
+  await h.receiver.endpoints.create({ slug: 'big' })
 })
 afterEach(async () => {
   await h.stop()

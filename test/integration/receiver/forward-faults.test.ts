@@ -13,8 +13,8 @@ describe('forward presets', () => {
   async function setUp(preset: Record<string, unknown>): Promise<void> {
     target = await startApp((req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`app saw ${req.body.length} bytes`))
     h = await startHarness()
-    const endpoint = h.receiver.endpoints.create({ slug: 'app', dedupe: 'standard-webhooks' })
-    h.receiver.rules.add(endpoint.id, { ...preset, url: `${target.url}/hook` })
+    const endpoint = await h.receiver.endpoints.create({ slug: 'app', dedupe: 'standard-webhooks' })
+    await h.receiver.rules.add(endpoint.id, { ...preset, url: `${target.url}/hook` })
   }
   const send = (id = 'msg_1') => post(`${h.receiver.url}/h/app`, '{"n":1}', { 'webhook-id': id })
   const status = (answer: Awaited<ReturnType<typeof post>>) => ('error' in answer ? answer.error : answer.status)

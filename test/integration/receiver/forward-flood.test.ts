@@ -28,7 +28,7 @@ describe('a flood toward a slow app', () => {
   it('forward: three bodies fill the budget and wait on the app; the next five are refused 503, all eight recorded', async () => {
     await slowApp()
     h = await startHarness({ bodyBudgetBytes: 300 * KIB })
-    h.receiver.endpoints.create({ slug: 'app', forward_to: `${app.url}/hook` })
+    await h.receiver.endpoints.create({ slug: 'app', forward_to: `${app.url}/hook` })
     const body = Buffer.alloc(100 * KIB, 'a')
     const waiting = []
     for (let i = 1; i <= 3; i++) {
@@ -52,8 +52,8 @@ describe('a flood toward a slow app', () => {
   it('forward-copy: past the cap of background copies the next sender waits for its copy, so copies in flight stay bounded', async () => {
     await slowApp()
     h = await startHarness({ maxBackgroundCopies: 2 })
-    const endpoint = h.receiver.endpoints.create({ slug: 'app' })
-    h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward-copy', url: `${app.url}/hook` }, { type: 'reply', status: 202 }] })
+    const endpoint = await h.receiver.endpoints.create({ slug: 'app' })
+    await h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward-copy', url: `${app.url}/hook` }, { type: 'reply', status: 202 }] })
     const send = () => post(`${h.receiver.url}/h/app`, '{"n":1}')
     // Two copies in the background: their senders are answered while the app still holds them.
     expect([await send(), await send()].map((r) => ('error' in r ? r.error : r.status))).toEqual([202, 202])

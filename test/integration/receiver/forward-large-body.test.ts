@@ -14,7 +14,7 @@ describe('forward mode with a provider-sized body', () => {
   it('passes a 25 MiB push to the app byte for byte and relays its answer', async () => {
     app = await startApp((req, res) => res.writeHead(202, { 'content-type': 'text/plain' }).end(sha256(req.body)))
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'github', forward_to: `${app.url}/webhooks/github` })
+    await h.receiver.endpoints.create({ slug: 'github', forward_to: `${app.url}/webhooks/github` })
     const push = providerSizedBody()
     const answer = await post(`${h.receiver.url}/h/github`, push.body, { 'x-github-event': 'push' })
     expect(answer).toMatchObject({ status: 202 })

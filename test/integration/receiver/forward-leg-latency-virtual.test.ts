@@ -24,7 +24,7 @@ describe('forward leg latency on the virtual clock', () => {
     })
     clock = createVirtualClock({ start: 1_700_000_000_000 })
     h = await startHarness({ clock })
-    h.receiver.endpoints.create({ slug: 'slow', forward_to: `${app.url}/hook` })
+    await h.receiver.endpoints.create({ slug: 'slow', forward_to: `${app.url}/hook` })
     const answer = await post(`${h.receiver.url}/h/slow`, '{"type":"invoice.paid"}')
     expect(answer).toMatchObject({ status: 200 })
     const [request] = h.receiver.requests.list()

@@ -22,8 +22,8 @@ describe.each([
     manager.start()
     const online = await waitForState(manager, (s) => s.kind === 'online', 'the tunnel online')
     if (online.kind !== 'online') throw new Error('not online')
-    const endpoint = receiver.endpoints.create({ slug: 'shop', scheme: 'standard-webhooks', secrets: [secret], dedupe: { type: 'header', name: 'webhook-id' } })
-    receiver.rules.add(endpoint.id, { preset: 'fail-then-forward', n: 1, url: `${app.url}/webhooks` })
+    const endpoint = await receiver.endpoints.create({ slug: 'shop', scheme: 'standard-webhooks', secrets: [secret], dedupe: { type: 'header', name: 'webhook-id' } })
+    await receiver.rules.add(endpoint.id, { preset: 'fail-then-forward', n: 1, url: `${app.url}/webhooks` })
 
     const body = '{"type":"order.paid",  "data":{"id":"o_1"}}'
     const headers = () => {

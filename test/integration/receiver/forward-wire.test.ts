@@ -34,8 +34,8 @@ describe('forward mode: the headers on the wire', () => {
   async function forwardOne(method: string, headers: [string, string][], body?: string): Promise<{ seen: SeenRequest; legHeaders: [string, string][]; viewHeaders: [string, string][] }> {
     app = await startApp((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(method === 'HEAD' ? undefined : 'ok'))
     h = await startHarness()
-    const endpoint = h.receiver.endpoints.create({ slug: 'app' })
-    h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url: `${app.url}/hooks` }] })
+    const endpoint = await h.receiver.endpoints.create({ slug: 'app' })
+    await h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url: `${app.url}/hooks` }] })
     expect(await send(`${h.receiver.url}/h/app`, method, headers, body)).toBe(200)
     const seen = await app.received(1)
     const [request] = h.receiver.requests.list()
@@ -127,8 +127,8 @@ describe('forward mode: a GET with content-length: 0 fails, is cut and relays li
   }
   async function forwardingTo(url: string, extra: { timeout_ms?: number } = {}): Promise<void> {
     h = await startHarness()
-    const endpoint = h.receiver.endpoints.create({ slug: 'app' })
-    h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url, ...extra }] })
+    const endpoint = await h.receiver.endpoints.create({ slug: 'app' })
+    await h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url, ...extra }] })
   }
   const onlyLeg = () => {
     const [request] = h.receiver.requests.list()

@@ -36,8 +36,8 @@ describe('forward mode', () => {
       }
     })
     h = await startHarness()
-    const endpoint = h.receiver.endpoints.create({ slug: 'sw', scheme: 'standard-webhooks', secrets: [secret] })
-    h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url: `${target.url}/webhooks` }] })
+    const endpoint = await h.receiver.endpoints.create({ slug: 'sw', scheme: 'standard-webhooks', secrets: [secret] })
+    await h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url: `${target.url}/webhooks` }] })
     // Odd spacing on purpose: a re-serialised body would break the signature.
     const body = '{"type":"invoice.paid",   "data":{"id":1}}'
     const ts = new Date()
@@ -89,7 +89,7 @@ describe('forward mode', () => {
       }
     })
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'st', scheme: 'stripe', secrets: [secret], forward_to: target.url })
+    await h.receiver.endpoints.create({ slug: 'st', scheme: 'stripe', secrets: [secret], forward_to: target.url })
     const body = Buffer.from('{"id":"evt_1","object":"event","type":"charge.succeeded"}')
     const answer = await post(`${h.receiver.url}/h/st`, body, sign('stripe', { body, secret }))
     expect(answer).toMatchObject({ status: 200 })
@@ -100,7 +100,7 @@ describe('forward mode', () => {
   it('an app that is down: the sender gets 502 "your app is down", the leg says why', async () => {
     h = await startHarness()
     const port = await downPort()
-    const endpoint = h.receiver.endpoints.create({ slug: 'down', forward_to: `http://127.0.0.1:${port}/hook` })
+    const endpoint = await h.receiver.endpoints.create({ slug: 'down', forward_to: `http://127.0.0.1:${port}/hook` })
     const answer = await post(`${h.receiver.url}/h/down`, '{}')
     expect(answer).toMatchObject({ status: 502 })
     if ('error' in answer) throw new Error(answer.error)
@@ -116,8 +116,8 @@ describe('forward mode', () => {
   it('an app that resets the connection: 502 to the sender, the leg recorded as reset', async () => {
     const target = await app((_req, _res, raw) => raw.socket.resetAndDestroy())
     h = await startHarness()
-    const endpoint = h.receiver.endpoints.create({ slug: 'rst' })
-    h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url: target.url }] })
+    const endpoint = await h.receiver.endpoints.create({ slug: 'rst' })
+    await h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url: target.url }] })
     const answer = await post(`${h.receiver.url}/h/rst`, '{"a":1}')
     expect(answer).toMatchObject({ status: 502 })
     expect(target.seen).toHaveLength(1)
@@ -130,7 +130,7 @@ describe('forward mode', () => {
   it('an app that closes the connection without answering: 502 to the sender, the leg recorded as reset', async () => {
     const target = await app((_req, _res, raw) => raw.socket.destroy())
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'fin', forward_to: target.url })
+    await h.receiver.endpoints.create({ slug: 'fin', forward_to: target.url })
     const answer = await post(`${h.receiver.url}/h/fin`, '{}')
     expect(answer).toMatchObject({ status: 502 })
     const [request] = h.receiver.requests.list()
@@ -143,8 +143,8 @@ describe('forward mode', () => {
     const released = new Promise<void>((resolve) => (release = resolve))
     const target = await app((_req, res) => void released.then(() => res.writeHead(200).end('late')))
     h = await startHarness()
-    const endpoint = h.receiver.endpoints.create({ slug: 'slow' })
-    h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url: target.url, timeout_ms: 50 }] })
+    const endpoint = await h.receiver.endpoints.create({ slug: 'slow' })
+    await h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url: target.url, timeout_ms: 50 }] })
     const answer = await post(`${h.receiver.url}/h/slow`, '{}')
     expect(answer).toMatchObject({ status: 504 })
     release()
@@ -162,8 +162,8 @@ describe('forward mode', () => {
       else res.writeHead(200, { 'content-type': 'text/plain' }).end(big)
     })
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'r', body_limit: 1024, forward_to: `${target.url}/redirect` })
-    h.receiver.endpoints.create({ slug: 'big', body_limit: 1024, forward_to: target.url })
+    await h.receiver.endpoints.create({ slug: 'r', body_limit: 1024, forward_to: `${target.url}/redirect` })
+    await h.receiver.endpoints.create({ slug: 'big', body_limit: 1024, forward_to: target.url })
     const redirected = await post(`${h.receiver.url}/h/r`, '{}')
     expect(redirected).toMatchObject({ status: 302, headers: { location: '/elsewhere' } })
     expect(target.seen.map((r) => r.url)).toEqual(['/redirect'])
@@ -180,7 +180,7 @@ describe('forward mode', () => {
     const a = await app((_req, res) => res.writeHead(201).end('a'))
     const b = await app((_req, res) => res.writeHead(500).end('b'))
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'fan', forward_to: [a.url, b.url] })
+    await h.receiver.endpoints.create({ slug: 'fan', forward_to: [a.url, b.url] })
     const answer = await post(`${h.receiver.url}/h/fan`, '{"n":1}')
     expect(answer).toMatchObject({ status: 201 })
     const [seenA, seenB] = await Promise.all([a.received(1), b.received(1)])
@@ -198,28 +198,28 @@ describe('forward mode', () => {
   it('keeps the original Host when asked', async () => {
     const target = await app((_req, res) => res.writeHead(204).end())
     h = await startHarness()
-    const endpoint = h.receiver.endpoints.create({ slug: 'kh' })
-    h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url: target.url, keep_host: true }] })
+    const endpoint = await h.receiver.endpoints.create({ slug: 'kh' })
+    await h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url: target.url, keep_host: true }] })
     await post(`${h.receiver.url}/h/kh`, '{}', { host: 'hooks.example.com' })
     expect((await target.received(1)).headers.host).toBe('hooks.example.com')
   })
 
   it('refuses a target that is not http(s), or points back at the receiver, when the rule or endpoint is saved, naming the field', async () => {
     h = await startHarness()
-    const endpoint = h.receiver.endpoints.create({ slug: 'bad' })
-    const refused = (fn: () => unknown) => {
+    const endpoint = await h.receiver.endpoints.create({ slug: 'bad' })
+    const refused = async (fn: () => Promise<unknown>) => {
       try {
-        fn()
+        await fn()
       } catch (error) {
         if (error instanceof DefinitionError) return error.message
         throw error
       }
       throw new Error('not refused')
     }
-    expect(refused(() => h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url: 'ftp://127.0.0.1/x' }] }))).toMatch(/^steps\[0\]\.url: a forward target must be http:\/\/ or https:\/\//)
-    expect(refused(() => h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward-copy', url: `${h.receiver.url}/h/bad` }, { type: 'reply', status: 200 }] }))).toMatch(/^steps\[0\]\.url: .* points back at this receiver/)
-    expect(refused(() => h.receiver.endpoints.create({ slug: 'loop', forward_to: `http://localhost:${h.receiver.port}/h/bad` }))).toMatch(/^forward_to: .*a loop/)
-    expect(refused(() => h.receiver.endpoints.update(endpoint.id, { slug: 'bad', forward_to: 'not a url' }))).toMatch(/^forward_to: .*is not a URL/)
+    expect(await refused(() => h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward', url: 'ftp://127.0.0.1/x' }] }))).toMatch(/^steps\[0\]\.url: a forward target must be http:\/\/ or https:\/\//)
+    expect(await refused(() => h.receiver.rules.add(endpoint.id, { steps: [{ type: 'forward-copy', url: `${h.receiver.url}/h/bad` }, { type: 'reply', status: 200 }] }))).toMatch(/^steps\[0\]\.url: .* points back at this receiver/)
+    expect(await refused(() => h.receiver.endpoints.create({ slug: 'loop', forward_to: `http://localhost:${h.receiver.port}/h/bad` }))).toMatch(/^forward_to: .*a loop/)
+    expect(await refused(() => h.receiver.endpoints.update(endpoint.id, { slug: 'bad', forward_to: 'not a url' }))).toMatch(/^forward_to: .*is not a URL/)
     expect(h.receiver.rules.list(endpoint.id)).toEqual([])
   })
 })

@@ -13,8 +13,8 @@ describe('Discord and Twitch handshake presets on real sockets', () => {
 
   async function endpoint(preset: string, settings: Record<string, unknown>) {
     h = await startHarness()
-    const e = h.receiver.endpoints.create({ slug: 'hs', ...settings })
-    h.receiver.rules.add(e.id, { preset })
+    const e = await h.receiver.endpoints.create({ slug: 'hs', ...settings })
+    await h.receiver.rules.add(e.id, { preset })
     return h.receiver.endpointUrl('hs')
   }
 

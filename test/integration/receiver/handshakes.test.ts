@@ -15,8 +15,8 @@ describe('handshake presets on real sockets', () => {
 
   async function endpoint(preset: string, settings: Record<string, unknown> = {}) {
     h = await startHarness()
-    const e = h.receiver.endpoints.create({ slug: 'hs', ...settings })
-    h.receiver.rules.add(e.id, { preset })
+    const e = await h.receiver.endpoints.create({ slug: 'hs', ...settings })
+    await h.receiver.rules.add(e.id, { preset })
     return h.receiver.endpointUrl('hs')
   }
 
@@ -82,10 +82,10 @@ describe('handshake presets on real sockets', () => {
 
   it('Zoom: the step\u2019s own secret wins over the endpoint\u2019s; without any secret the answer is a 500 naming it', async () => {
     h = await startHarness()
-    const withOwn = h.receiver.endpoints.create({ slug: 'own', secrets: ['endpoint-secret'] })
-    h.receiver.rules.add(withOwn.id, { preset: 'zoom-url-validation', secret: 'zoom-app-secret' })
-    const none = h.receiver.endpoints.create({ slug: 'none' })
-    h.receiver.rules.add(none.id, { preset: 'zoom-url-validation' })
+    const withOwn = await h.receiver.endpoints.create({ slug: 'own', secrets: ['endpoint-secret'] })
+    await h.receiver.rules.add(withOwn.id, { preset: 'zoom-url-validation', secret: 'zoom-app-secret' })
+    const none = await h.receiver.endpoints.create({ slug: 'none' })
+    await h.receiver.rules.add(none.id, { preset: 'zoom-url-validation' })
     const body = JSON.stringify({ payload: { plainToken: 'abc' }, event_ts: 1, event: 'endpoint.url_validation' })
     const own = await fetch(h.receiver.endpointUrl('own'), { method: 'POST', headers: { 'content-type': 'application/json' }, body })
     expect(((await own.json()) as { encryptedToken: string }).encryptedToken).toBe(createHmac('sha256', 'zoom-app-secret').update('abc').digest('hex'))
@@ -128,9 +128,9 @@ describe('handshake presets on real sockets', () => {
 
   it('a handshake step on a request without its challenge answers 400 naming what is missing; a delay before it is honoured', async () => {
     h = await startHarness()
-    const e = h.receiver.endpoints.create({ slug: 'raw' })
-    h.receiver.rules.add(e.id, { matchers: [{ type: 'query', name: 'probe' }], steps: [{ type: 'handshake', kind: 'dropbox-challenge' }] })
-    h.receiver.rules.add(e.id, { matchers: [{ type: 'query', name: 'challenge', value: 'late' }], steps: [{ type: 'delay', ms: 5 }, { type: 'handshake', kind: 'dropbox-challenge' }] })
+    const e = await h.receiver.endpoints.create({ slug: 'raw' })
+    await h.receiver.rules.add(e.id, { matchers: [{ type: 'query', name: 'probe' }], steps: [{ type: 'handshake', kind: 'dropbox-challenge' }] })
+    await h.receiver.rules.add(e.id, { matchers: [{ type: 'query', name: 'challenge', value: 'late' }], steps: [{ type: 'delay', ms: 5 }, { type: 'handshake', kind: 'dropbox-challenge' }] })
     const bad = await fetch(`${h.receiver.endpointUrl('raw')}?probe=1`)
     expect(bad.status).toBe(400)
     expect(await bad.text()).toBe('not a Dropbox challenge handshake: the request has no challenge query parameter')

@@ -213,13 +213,13 @@ describe('hostile and odd requests, part two', () => {
   let h: Harness
   beforeAll(async () => {
     h = await startHarness({ requestDeadlineMs: 5_000, inspectLimits: { maxBytes: 128 * 1024, maxDepth: 64, sliceBytes: 16 * 1024 } })
-    h.receiver.endpoints.create({ slug: 'c', body_limit: LIMIT, dedupe: 'pandoktorek-body' })
-    h.receiver.endpoints.create({ slug: 'k', dedupe: 'csku' })
-    h.receiver.endpoints.create({ slug: 'hdr', dedupe: { type: 'header', name: 'X-Event-Id' } })
-    const ev = h.receiver.endpoints.create({ slug: 'ev' })
-    h.receiver.rules.add(ev.id, { matchers: [{ type: 'event-type', path: 'type', value: 'order.paid' }], steps: [{ type: 'reply', status: 202 }] })
-    const hold = h.receiver.endpoints.create({ slug: 'hold' })
-    h.receiver.rules.add(hold.id, { steps: [{ type: 'timeout' }] })
+    await h.receiver.endpoints.create({ slug: 'c', body_limit: LIMIT, dedupe: 'pandoktorek-body' })
+    await h.receiver.endpoints.create({ slug: 'k', dedupe: 'csku' })
+    await h.receiver.endpoints.create({ slug: 'hdr', dedupe: { type: 'header', name: 'X-Event-Id' } })
+    const ev = await h.receiver.endpoints.create({ slug: 'ev' })
+    await h.receiver.rules.add(ev.id, { matchers: [{ type: 'event-type', path: 'type', value: 'order.paid' }], steps: [{ type: 'reply', status: 202 }] })
+    const hold = await h.receiver.endpoints.create({ slug: 'hold' })
+    await h.receiver.rules.add(hold.id, { steps: [{ type: 'timeout' }] })
   })
   afterAll(async () => {
     await h.stop()
@@ -245,7 +245,7 @@ describe('the memory budget for bodies in flight', () => {
   let h: Harness
   beforeAll(async () => {
     h = await startHarness({ bodyBudgetBytes: 200_000 })
-    h.receiver.endpoints.create({ slug: 'b', body_limit: 1_000_000 })
+    await h.receiver.endpoints.create({ slug: 'b', body_limit: 1_000_000 })
   })
   afterAll(async () => {
     await h.stop()

@@ -200,7 +200,7 @@ describe('hostile and odd requests', () => {
   let h: Harness
   beforeAll(async () => {
     h = await startHarness({ requestDeadlineMs: 2_000 })
-    h.receiver.endpoints.create({ slug: 'c', body_limit: LIMIT, dedupe: 'pandoktorek-body' })
+    await h.receiver.endpoints.create({ slug: 'c', body_limit: LIMIT, dedupe: 'pandoktorek-body' })
   })
   afterAll(async () => {
     await h.stop()
@@ -233,7 +233,7 @@ describe('slow clients', () => {
   let h: Harness
   beforeAll(async () => {
     h = await startHarness({ requestDeadlineMs: 300 })
-    h.receiver.endpoints.create({ slug: 'c' })
+    await h.receiver.endpoints.create({ slug: 'c' })
   })
   afterAll(async () => {
     await h.stop()

@@ -14,7 +14,7 @@ describe('bodies as large as providers send, under the default body limit', () =
 
   it('takes a 25 MiB push whole, byte for byte, and reads its dedupe key from the last field', async () => {
     h = await startHarness()
-    const endpoint = h.receiver.endpoints.create({ slug: 'github', dedupe: { type: 'json-path', path: 'head_commit.id' } })
+    const endpoint = await h.receiver.endpoints.create({ slug: 'github', dedupe: { type: 'json-path', path: 'head_commit.id' } })
     expect(endpoint.bodyLimit).toBe(DEFAULT_BODY_LIMIT)
     const push = providerSizedBody()
     const answer = await post(`${h.receiver.url}/h/github`, push.body, { 'x-github-event': 'push' })
@@ -30,7 +30,7 @@ describe('bodies as large as providers send, under the default body limit', () =
 
   it('still refuses a body past the default limit with 413, saying the limit, and records it', async () => {
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'github' })
+    await h.receiver.endpoints.create({ slug: 'github' })
     const over = Buffer.alloc(DEFAULT_BODY_LIMIT + 1, 'x')
     const answer = await post(`${h.receiver.url}/h/github`, over)
     // The answer may come before the whole body is written; the caller then sees it or a reset.

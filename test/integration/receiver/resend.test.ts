@@ -14,7 +14,7 @@ describe('resend to your app', () => {
   it('as it was passes the app\'s check; edited and re-signed passes; edited and broken fails', async () => {
     app = await startVerifyingApp(secret)
     h = await startHarness()
-    h.receiver.endpoints.create({ slug: 'sw', scheme: 'standard-webhooks', secrets: [secret] })
+    await h.receiver.endpoints.create({ slug: 'sw', scheme: 'standard-webhooks', secrets: [secret] })
     const body = '{"type":"invoice.paid","data":{"id":1}}'
     await post(`${h.receiver.url}/h/sw`, body, signedHeaders(secret, 'msg_9', body))
     const [request] = h.receiver.requests.list()

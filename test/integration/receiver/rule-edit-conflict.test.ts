@@ -15,16 +15,16 @@ describe('editing one rule from two places', () => {
     const a = await open()
     const b = await open()
     try {
-      const endpoint = a.putEndpoint({ slug: 'shop', secrets: [], rules: [] })
-      const added = a.receiver.rules.add(endpoint.id, reply(500))
+      const endpoint = await a.putEndpoint({ slug: 'shop', secrets: [], rules: [] })
+      const added = await a.receiver.rules.add(endpoint.id, reply(500))
       expect(added.revision).toBe(1)
 
       // Both open revision 1; B saves first.
-      const saved = b.receiver.rules.update(added.id, reply(429), 1)
+      const saved = await b.receiver.rules.update(added.id, reply(429), 1)
       expect(saved.revision).toBe(2)
       let refused: unknown
       try {
-        a.receiver.rules.update(added.id, reply(410), 1)
+        await a.receiver.rules.update(added.id, reply(410), 1)
       } catch (error) {
         refused = error
       }
@@ -36,12 +36,12 @@ describe('editing one rule from two places', () => {
       expect(stored.revision).toBe(2)
 
       // Reloaded, A's edit on revision 2 goes through; turning the rule off counts as a change too.
-      expect(a.receiver.rules.update(added.id, reply(410), 2).revision).toBe(3)
-      expect(a.receiver.rules.enable(added.id, false)).toBe(true)
+      expect((await a.receiver.rules.update(added.id, reply(410), 2)).revision).toBe(3)
+      expect(await a.receiver.rules.enable(added.id, false)).toBe(true)
       expect(a.receiver.rules.list().find((r) => r.id === added.id)?.revision).toBe(4)
-      expect(() => b.receiver.rules.update(added.id, reply(200), 3)).toThrow(EditConflictError)
+      await expect(b.receiver.rules.update(added.id, reply(200), 3)).rejects.toThrow(EditConflictError)
       // An edit that names no revision (a listen config, a script) replaces whatever is there.
-      expect(b.receiver.rules.update(added.id, reply(200)).revision).toBe(5)
+      expect((await b.receiver.rules.update(added.id, reply(200))).revision).toBe(5)
     } finally {
       await a.close()
       await b.close()

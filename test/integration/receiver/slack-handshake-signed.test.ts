@@ -29,8 +29,8 @@ describe('the Slack url_verification preset verifies the signature first', () =>
 
   async function send(settings: Record<string, unknown>, headers: Record<string, string>) {
     h = await startHarness()
-    const e = h.receiver.endpoints.create({ slug: 'slack', ...settings })
-    h.receiver.rules.add(e.id, { preset: 'slack-url-verification' })
+    const e = await h.receiver.endpoints.create({ slug: 'slack', ...settings })
+    await h.receiver.rules.add(e.id, { preset: 'slack-url-verification' })
     const res = await fetch(h.receiver.endpointUrl('slack'), { method: 'POST', headers, body: BODY })
     const body = await res.text()
     await h.waitFor('request.responded')

@@ -19,8 +19,8 @@ describe('fault waits on a virtual clock (loop mode)', () => {
   async function holdingAttempt(preset: PresetId) {
     clock = createVirtualClock({ start: 1_700_000_000_000 })
     h = await startHarness({ clock })
-    const e = h.receiver.endpoints.create({ slug: 'v' })
-    h.receiver.rules.add(e.id, { preset })
+    const e = await h.receiver.endpoints.create({ slug: 'v' })
+    await h.receiver.rules.add(e.id, { preset })
     // Like the sender: a hold keyed by the attempt id, for (far) longer than the test may run.
     const attempt = recordAttempt(h.db)
     return { attempt, release: holdWork(clock, { key: String(attempt.id), maxRealMs: 600_000 }) }

@@ -9,8 +9,8 @@ describe('fault steps on real sockets', () => {
 
   async function withRule(steps: unknown[], clock = instantClock()) {
     h = await startHarness({ clock: clock.clock })
-    const endpoint = h.receiver.endpoints.create({ slug: 's' })
-    h.receiver.rules.add(endpoint.id, { steps })
+    const endpoint = await h.receiver.endpoints.create({ slug: 's' })
+    await h.receiver.rules.add(endpoint.id, { steps })
     return clock
   }
 

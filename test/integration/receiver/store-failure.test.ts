@@ -10,7 +10,7 @@ describe.each(COMMIT_MODES)('store failures, capture %s', (_name, captureThread)
 
   it('answers 503 while commits fail, keeps the rows, and stores them once the store recovers', async () => {
     h = await startHarness({ captureThread })
-    h.receiver.endpoints.create({ slug: 'f' })
+    await h.receiver.endpoints.create({ slug: 'f' })
     const other = new BetterSqlite3(h.file)
     try {
       other.exec(`CREATE TRIGGER test_fail BEFORE INSERT ON requests BEGIN SELECT RAISE(ABORT, 'simulated disk failure'); END;`)

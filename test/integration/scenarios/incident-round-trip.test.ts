@@ -119,7 +119,7 @@ describe('an incident becomes a regression test', () => {
     const capture = await newEngine()
     try {
       const url = `http://127.0.0.1:${(consumer.address() as AddressInfo).port}/hooks`
-      const sub = capture.engine.putSubscription({ name: 'orders', target: { url }, scheme: 'standard-webhooks', policy: { preset: 'custom', name: 'quick', schedule: { kind: 'fixed', interval_ms: 300 }, max_attempts: 4, timeout_ms: 5000 } })
+      const sub = await capture.engine.putSubscription({ name: 'orders', target: { url }, scheme: 'standard-webhooks', policy: { preset: 'custom', name: 'quick', schedule: { kind: 'fixed', interval_ms: 300 }, max_attempts: 4, timeout_ms: 5000 } })
       const sent = await capture.engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { id: 5 } })
       const id = sent.deliveryIds[0]!
       for (let i = 0; i < 1000 && !capture.engine.isDeliverySettled(id); i++) await new Promise((r) => setTimeout(r, 10))

@@ -19,8 +19,8 @@ let caseFile: string
 beforeAll(async () => {
   capture = await newEngine()
   const { engine } = capture
-  engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [ENDPOINT_SECRET], dedupe: 'standard-webhooks' })
-  const sub = engine.putSubscription({ name: 'orders', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', secrets: [ROTATED_SECRET], policy: 'csku' })
+  await engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [ENDPOINT_SECRET], dedupe: 'standard-webhooks' })
+  const sub = await engine.putSubscription({ name: 'orders', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', secrets: [ROTATED_SECRET], policy: 'csku' })
   const sent = await engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { id: 7 } })
   for (let i = 0; i < 500 && !engine.isDeliverySettled(sent.deliveryIds[0]!); i++) await new Promise((r) => setTimeout(r, 10))
   await engine.quiesce()

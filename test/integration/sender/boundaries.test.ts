@@ -26,9 +26,9 @@ describe('sender edges on a virtual clock', () => {
   async function firstAttempt(ms: number, id: string, n: number) {
     await t.rig?.close()
     await t.server?.close()
-    t.rig = startSender()
+    t.rig = await startSender()
     t.server = await sleepingReceiver(t.rig, ms)
-    t.rig.sender.createSubscription({ id, target: { url: `${t.server.url}/${id}` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    await t.rig.sender.createSubscription({ id, target: { url: `${t.server.url}/${id}` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const finished = attemptsFinished(t.rig.sender, 1)
     t.rig.sender.publish({ eventType: 'booking.created', payload: { id: n } })
     return (await finished)[0]
@@ -45,10 +45,10 @@ describe('sender edges on a virtual clock', () => {
   it('a URL target is signed at wall time; the retry schedule stays on the virtual clock', async () => {
     const WALL = 1_900_000_000_000 // an injected wall clock, far from the virtual clock's 2023 start
     let wall = WALL
-    t.rig = startSender({ wallNow: () => wall })
+    t.rig = await startSender({ wallNow: () => wall })
     t.server = await startServer(t.rig.clock, answer(500))
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
-    t.rig.sender.createSubscription({ id: 'sub', target: { url: `${t.server.url}/h` }, scheme: 'standard-webhooks', secrets: [secret], policy: 'pandoktorek' })
+    await t.rig.sender.createSubscription({ id: 'sub', target: { url: `${t.server.url}/h` }, scheme: 'standard-webhooks', secrets: [secret], policy: 'pandoktorek' })
     const finished = attemptsFinished(t.rig.sender, 2)
     t.rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     await new Promise<void>((resolve) => {
@@ -67,9 +67,9 @@ describe('sender edges on a virtual clock', () => {
   })
 
   it("signingTime 'clock' keeps the clock's time (a receiver on the same virtual clock)", async () => {
-    t.rig = startSender({ signingTime: 'clock', wallNow: () => 1_900_000_000_000 })
+    t.rig = await startSender({ signingTime: 'clock', wallNow: () => 1_900_000_000_000 })
     t.server = await startServer(t.rig.clock, answer(200))
-    t.rig.sender.createSubscription({ id: 'sub', target: { url: `${t.server.url}/h` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    await t.rig.sender.createSubscription({ id: 'sub', target: { url: `${t.server.url}/h` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const finished = attemptsFinished(t.rig.sender, 1)
     t.rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished

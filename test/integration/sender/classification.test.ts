@@ -13,9 +13,9 @@ describe('seed A classification over real sockets', () => {
   const t = closedAfterEach()
 
   async function firstAttempt(url: string) {
-    t.rig ??= startSender()
+    t.rig ??= await startSender()
     const { sender } = t.rig
-    sender.createSubscription({ id: 'sub', target: { url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    await sender.createSubscription({ id: 'sub', target: { url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const finished = attemptsFinished(sender, 1)
     const { deliveries } = sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished
@@ -25,7 +25,7 @@ describe('seed A classification over real sockets', () => {
 
   for (const status of [200, 201, 204]) {
     it(`${status} → succeeded, no retry`, async () => {
-      t.server = await startServer((t.rig = startSender()).clock, answer(status))
+      t.server = await startServer((t.rig = await startSender()).clock, answer(status))
       const { attempt, delivery } = await firstAttempt(`${t.server.url}/hook`)
       expect(attempt).toMatchObject({ outcome: `http_${status}`, statusCode: status, decision: 'succeeded', nextAttemptAt: null })
       expect(delivery.status).toBe('succeeded')
@@ -34,7 +34,7 @@ describe('seed A classification over real sockets', () => {
 
   for (const status of [301, 302]) {
     it(`${status} → failed, no retry, the redirect is not followed`, async () => {
-      t.server = await startServer((t.rig = startSender()).clock, (req, res) => {
+      t.server = await startServer((t.rig = await startSender()).clock, (req, res) => {
         if (req.url === '/moved') return answer(200)(req, res)
         res.writeHead(status, { location: '/moved' })
         res.end()
@@ -48,7 +48,7 @@ describe('seed A classification over real sockets', () => {
 
   for (const status of [400, 401, 403, 404, 409, 422]) {
     it(`${status} → failed, final`, async () => {
-      t.server = await startServer((t.rig = startSender()).clock, answer(status))
+      t.server = await startServer((t.rig = await startSender()).clock, answer(status))
       const { attempt, delivery } = await firstAttempt(`${t.server.url}/hook`)
       expect(attempt).toMatchObject({ outcome: `http_${status}`, decision: 'failed', nextAttemptAt: null })
       expect(delivery.status).toBe('failed')
@@ -57,7 +57,7 @@ describe('seed A classification over real sockets', () => {
 
   for (const status of [500, 502, 503]) {
     it(`${status} → retrying, next attempt 2 min later`, async () => {
-      t.server = await startServer((t.rig = startSender()).clock, answer(status))
+      t.server = await startServer((t.rig = await startSender()).clock, answer(status))
       const { attempt, delivery } = await firstAttempt(`${t.server.url}/hook`)
       expect(attempt).toMatchObject({ outcome: `http_${status}`, decision: 'retry' })
       expect(attempt.nextAttemptAt! - attempt.startedAt).toBe(2 * MIN)
@@ -66,7 +66,7 @@ describe('seed A classification over real sockets', () => {
   }
 
   it('a receiver that sleeps 11 s on the same virtual clock → timeout at exactly 10 000 ms, retrying', async () => {
-    t.rig = startSender()
+    t.rig = await startSender()
     const { clock } = t.rig
     t.server = await startServer(clock, async (req, res) => {
       // The receiver parks the sender's hold while it waits on the clock (what a loop-mode receiver does).
@@ -102,7 +102,7 @@ describe('seed A classification over real sockets', () => {
   })
 
   it('a connection reset mid-request → reset, retrying', async () => {
-    t.server = await startServer((t.rig = startSender()).clock, (req) => {
+    t.server = await startServer((t.rig = await startSender()).clock, (req) => {
       req.socket.resetAndDestroy()
     })
     const { attempt } = await firstAttempt(`${t.server.url}/hook`)

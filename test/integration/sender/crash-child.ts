@@ -14,17 +14,17 @@ if (!file || !url || (mode !== 'fresh' && mode !== 'resume')) {
 const db = openDatabase({ file })
 const sender = createSender({ db, clock: createRealClock(), sign, concurrency: 16, writerThread: writer === 'thread' })
 if (mode === 'fresh') {
-  sender.createSubscription({
+  await sender.createSubscription({
     id: 'crash',
     target: { url },
     scheme: 'standard-webhooks',
     policy: { preset: 'custom', schedule: { kind: 'fixed', interval_ms: 20 }, max_attempts: 5, timeout_ms: 5_000 },
   })
   for (let i = 0; i < Number(count ?? 1000); i++) sender.publish({ eventType: 'booking.created', payload: { i } })
-  sender.start()
+  await sender.start()
   process.stdout.write('started\n')
 } else {
-  const { recovered } = sender.start()
+  const { recovered } = await sender.start()
   await sender.settled()
   await sender.stop()
   db.close()

@@ -19,8 +19,8 @@ describe('subscription envelope', () => {
 
   it('sends the Hookloop envelope or the payload as the body, signed, with the event id in its header', async () => {
     const { rig, server, sender } = await start({ start: 1_700_000_000_000 }, answer(200))
-    const wrapped = sender.createSubscription({ id: 'wrapped', target: { url: `${server.url}/wrapped` }, scheme: 'standard-webhooks', policy: 'csku', secrets: [SECRET] })
-    const bare = sender.createSubscription({ id: 'bare', target: { url: `${server.url}/bare` }, scheme: 'standard-webhooks', policy: 'csku', secrets: [SECRET], envelope: 'payload' })
+    const wrapped = await sender.createSubscription({ id: 'wrapped', target: { url: `${server.url}/wrapped` }, scheme: 'standard-webhooks', policy: 'csku', secrets: [SECRET] })
+    const bare = await sender.createSubscription({ id: 'bare', target: { url: `${server.url}/bare` }, scheme: 'standard-webhooks', policy: 'csku', secrets: [SECRET], envelope: 'payload' })
     expect(wrapped.envelope).toBe('event')
     expect(bare.envelope).toBe('payload')
     const published = sender.publish({ eventId: EVENT_ID, eventType: 'message.received', payload: PAYLOAD })
@@ -68,14 +68,14 @@ describe('subscription envelope', () => {
 
   it('keeps the envelope across updates, stores it, and names a bad value', async () => {
     const { rig, sender } = await start({ start: 0 }, answer(200))
-    sender.createSubscription({ id: 's', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', envelope: 'payload' })
-    expect(sender.updateSubscription('s', { name: 'renamed' }).envelope).toBe('payload')
-    expect(sender.updateSubscription('s', { envelope: 'event' }).envelope).toBe('event')
+    await sender.createSubscription({ id: 's', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', envelope: 'payload' })
+    expect((await sender.updateSubscription('s', { name: 'renamed' })).envelope).toBe('payload')
+    expect((await sender.updateSubscription('s', { envelope: 'event' })).envelope).toBe('event')
     const bad = () => sender.createSubscription({ id: 't', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', envelope: 'body' as never })
-    expect(bad).toThrow(SenderError)
-    expect(bad).toThrow(/^envelope: must be one of "event", "payload", got "body"$/)
-    expect(() => sender.updateSubscription('s', { envelope: 'raw' as never })).toThrow(/^envelope: /)
-    sender.updateSubscription('s', { envelope: 'payload' })
+    await expect(bad()).rejects.toThrow(SenderError)
+    await expect(bad()).rejects.toThrow(/^envelope: must be one of "event", "payload", got "body"$/)
+    await expect(sender.updateSubscription('s', { envelope: 'raw' as never })).rejects.toThrow(/^envelope: /)
+    await sender.updateSubscription('s', { envelope: 'payload' })
     // The store holds it (a sender started on this file reads it back).
     const db = openDatabase({ file: rig.file })
     try {

@@ -18,7 +18,7 @@ describe('sending-side faults', () => {
   async function send(faults: SendFaultInput[], events = 1) {
     ;({ rig, server } = await start({ start: 1_700_000_000_000 }, answer(200)))
     const { sender } = rig
-    sender.createSubscription({ id: 'f', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek', secrets: [SECRET, RETIRED] })
+    await sender.createSubscription({ id: 'f', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek', secrets: [SECRET, RETIRED] })
     const published = Array.from({ length: events }, (_, i) => sender.publish({ eventType: 'booking.created', payload: { i }, faults: i === 0 ? faults : [] }))
     await sender.settled()
     return published

@@ -16,7 +16,7 @@ describe('loop mode targets', () => {
   it('resolves the endpoint slug on each attempt and links each request to its attempt', async () => {
     let base = ''
     const asked: string[] = []
-    rig = startSender({
+    rig = await startSender({
       start: 0,
       resolveEndpointUrl: (slug) => {
         asked.push(slug)
@@ -37,7 +37,7 @@ describe('loop mode targets', () => {
   })
 
   it('an endpoint that cannot be resolved is a recorded connection error, retried by the policy', async () => {
-    rig = startSender({
+    rig = await startSender({
       start: 0,
       resolveEndpointUrl: () => {
         throw new Error('no endpoint with this slug')
@@ -52,7 +52,7 @@ describe('loop mode targets', () => {
   })
 
   it('without a resolver attached, a loop-mode attempt says so', async () => {
-    rig = startSender({ start: 0 })
+    rig = await startSender({ start: 0 })
     const { sender } = rig
     expect((await deliveredOnce(sender, { id: 'loop', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', policy: 'github' }, { eventType: 'a', payload: {} })).attempts[0]?.error).toMatch(/no receiver is attached/)
   })

@@ -9,14 +9,14 @@ import { closedAfterEach, startSender } from './support'
 describe('publishing an event id twice', () => {
   const open = closedAfterEach()
 
-  it('refuses the second with a conflict and writes nothing of it', () => {
-    const rig = (open.rig = startSender())
+  it('refuses the second with a conflict and writes nothing of it', async () => {
+    const rig = (open.rig = await startSender())
     const { sender, db } = rig
     // Paused: the deliveries wait, so the rows stay as publish wrote them.
-    sender.createSubscription({ id: 'a', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    sender.createSubscription({ id: 'b', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    sender.pause('a')
-    sender.pause('b')
+    await sender.createSubscription({ id: 'a', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    await sender.createSubscription({ id: 'b', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    await sender.pause('a')
+    await sender.pause('b')
     const eventId = '6a1f0c52-9a57-4d3e-8f3c-0b7e2f9d1c44'
     const first = sender.publish({ eventId, eventType: 'order.paid', payload: { n: 1 } })
     expect(first.deliveries).toHaveLength(2)

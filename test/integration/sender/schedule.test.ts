@@ -12,7 +12,7 @@ describe('full schedules on the virtual clock', () => {
   const t = closedAfterEach()
 
   it('seed A against an always-503 endpoint: 10 attempts at 0, 2, 6, 14, 30, 62, 126, 254, 510, 870 min, then failed', async () => {
-    t.rig = startSender({ start: 0 })
+    t.rig = await startSender({ start: 0 })
     t.server = await startServer(t.rig.clock, answer(503))
     const { sender } = t.rig
     const { delivery, attempts } = await deliveredOnce(sender, { id: 'a', target: { url: `${t.server.url}/hook` }, scheme: 'standard-webhooks', policy: 'pandoktorek' }, { eventType: 'booking.created', payload: { booking: 42 } })
@@ -31,7 +31,7 @@ describe('full schedules on the virtual clock', () => {
   })
 
   it('seed A: fails twice then 200 → succeeded on the 3rd attempt at 6 min', async () => {
-    t.rig = startSender({ start: 0 })
+    t.rig = await startSender({ start: 0 })
     let n = 0
     t.server = await startServer(t.rig.clock, (req, res) => answer(++n <= 2 ? 500 : 200)(req, res))
     const { sender } = t.rig
@@ -45,7 +45,7 @@ describe('full schedules on the virtual clock', () => {
   })
 
   it('seed B against an always-500 endpoint: 4 attempts 30 s apart, then failed', async () => {
-    t.rig = startSender({ start: 0 })
+    t.rig = await startSender({ start: 0 })
     t.server = await startServer(t.rig.clock, answer(500))
     const { sender } = t.rig
     const { delivery, attempts } = await deliveredOnce(sender, { id: 'b', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'csku' }, { eventType: 'message.received', payload: { message: { id: 'm1' } } })
@@ -55,7 +55,7 @@ describe('full schedules on the virtual clock', () => {
 
   it('seed B on a scaled clock (x1000): the same 4 attempts, each at least 30 s of clock time after the previous', async () => {
     const clock = createScaledClock({ factor: 1_000, start: 0 })
-    t.rig = startSender({ clock: clock as never })
+    t.rig = await startSender({ clock: clock as never })
     t.server = await startServer(clock, answer(500))
     const { sender } = t.rig
     const { delivery, attempts } = await deliveredOnce(sender, { id: 'b', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'csku' }, { eventType: 'message.received', payload: {} })
@@ -64,7 +64,7 @@ describe('full schedules on the virtual clock', () => {
   })
 
   it('seed B counts only HTTP 200 as success: a 201 is retried', async () => {
-    t.rig = startSender({ start: 0 })
+    t.rig = await startSender({ start: 0 })
     let n = 0
     t.server = await startServer(t.rig.clock, (req, res) => answer(++n === 1 ? 201 : 200)(req, res))
     const { sender } = t.rig
@@ -77,25 +77,25 @@ describe('full schedules on the virtual clock', () => {
   })
 
   it('Retry-After is honoured where the policy says so', async () => {
-    t.rig = startSender({ start: 0 })
+    t.rig = await startSender({ start: 0 })
     let n = 0
     t.server = await startServer(t.rig.clock, (req, res) => (++n === 1 ? answer(429, { 'retry-after': '90' }) : answer(200))(req, res))
     const { sender } = t.rig
-    sender.createSubscription({ id: 'c', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'custom' })
+    await sender.createSubscription({ id: 'c', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'custom' })
     const { deliveries } = sender.publish({ eventType: 'x', payload: {} })
     await sender.settled()
     expect(sender.getDelivery(deliveries[0]!.id).attempts.map((a) => a.startedAt)).toEqual([0, 90_000])
   })
 
   it('a policy that follows redirects re-posts to the Location', async () => {
-    t.rig = startSender({ start: 0 })
+    t.rig = await startSender({ start: 0 })
     t.server = await startServer(t.rig.clock, (req, res) => {
       if (req.url === '/new') return answer(200)(req, res)
       res.writeHead(308, { location: '/new' })
       res.end()
     })
     const { sender } = t.rig
-    sender.createSubscription({ id: 'r', target: { url: `${t.server.url}/old` }, scheme: 'standard-webhooks', policy: { preset: 'custom', follow_redirects: 2 } })
+    await sender.createSubscription({ id: 'r', target: { url: `${t.server.url}/old` }, scheme: 'standard-webhooks', policy: { preset: 'custom', follow_redirects: 2 } })
     const { deliveries } = sender.publish({ eventType: 'x', payload: {} })
     await sender.settled()
     expect(sender.getDelivery(deliveries[0]!.id).delivery.status).toBe('succeeded')
@@ -103,7 +103,7 @@ describe('full schedules on the virtual clock', () => {
   })
 
   it('many deliveries due at the same instants all run at their exact times', async () => {
-    t.rig = startSender({ start: 0, concurrency: 8 })
+    t.rig = await startSender({ start: 0, concurrency: 8 })
     const seen = new Map<string, number>()
     t.server = await startServer(t.rig.clock, (req, res, _body, captured) => {
       const id = String(req.headers['webhook-id'])
@@ -113,7 +113,7 @@ describe('full schedules on the virtual clock', () => {
       answer(n <= 3 ? 503 : 200)(req, res)
     })
     const { sender } = t.rig
-    sender.createSubscription({ id: 'm', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    await sender.createSubscription({ id: 'm', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const ids = Array.from({ length: 200 }, (_, i) => sender.publish({ eventType: 'x', payload: { i } }).deliveries[0]!.id)
     await sender.settled()
     for (const id of ids) {

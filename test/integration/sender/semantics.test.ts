@@ -16,10 +16,10 @@ describe('subscription and delivery operations', () => {
   it('pause: new deliveries wait, a delivery already retrying goes on; resume sends the waiting ones', async () => {
     let fail = true
     const { server, sender, clock } = await start({ start: 0 }, (req, res) => answer(fail ? 503 : 200)(req, res))
-    sender.createSubscription({ id: 'p', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    await sender.createSubscription({ id: 'p', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const active = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
     await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
-    sender.pause('p')
+    await sender.pause('p')
     const waiting = sender.publish({ eventType: 'b', payload: {} }).deliveries[0]!
     expect(waiting).toMatchObject({ status: 'pending', nextAttemptAt: null })
     fail = false
@@ -30,7 +30,7 @@ describe('subscription and delivery operations', () => {
     expect(sender.getDelivery(waiting.id).attempts).toEqual([])
     expect(server.requests).toHaveLength(2)
     const resumedAt = clock.now()
-    sender.resume('p')
+    await sender.resume('p')
     await sender.settled()
     const after = sender.getDelivery(waiting.id)
     expect(after.delivery.status).toBe('succeeded')
@@ -39,11 +39,11 @@ describe('subscription and delivery operations', () => {
 
   it('rotate secret: the new secret signs from the next attempt on, the old one is invalid at once', async () => {
     const { server, sender } = await start({ start: 1_700_000_000_000 }, answer(503))
-    const sub = sender.createSubscription({ id: 'r', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] })
+    const sub = await sender.createSubscription({ id: 'r', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] })
     const oldSecret = sub.secret!
     sender.publish({ eventType: 'a', payload: { x: 1 } })
     await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
-    const newSecret = sender.rotateSecret('r')
+    const newSecret = await sender.rotateSecret('r')
     expect(newSecret).not.toBe(oldSecret)
     expect(newSecret).toMatch(/^whsec_/)
     await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
@@ -58,7 +58,7 @@ describe('subscription and delivery operations', () => {
   it('retry now: after failed, one more attempt at once; refused while one is in flight', async () => {
     let status = 404
     const { server, sender, clock } = await start({ start: 0 }, (req, res) => answer(status)(req, res))
-    sender.createSubscription({ id: 'n', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    await sender.createSubscription({ id: 'n', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const id = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
     await sender.settled()
     expect(sender.getDelivery(id).delivery.status).toBe('failed')
@@ -78,7 +78,7 @@ describe('subscription and delivery operations', () => {
 
   it('retry now moves a scheduled retry to now, and the schedule continues from there', async () => {
     const { server, sender } = await start({ start: 0 }, answer(503))
-    sender.createSubscription({ id: 'n', target: { url: server.url }, scheme: 'standard-webhooks', policy: { preset: 'pandoktorek', max_attempts: 3 } })
+    await sender.createSubscription({ id: 'n', target: { url: server.url }, scheme: 'standard-webhooks', policy: { preset: 'pandoktorek', max_attempts: 3 } })
     const id = sender.publish({ eventType: 'a', payload: {} }).deliveries[0]!.id
     await new Promise<void>((resolve) => sender.on('attempt.finished', () => resolve()))
     sender.retryNow(id)
@@ -90,8 +90,8 @@ describe('subscription and delivery operations', () => {
 
   it('view payload gives the envelope exactly as sent; list filters by status; the 24 h failure badge turns red above 5 %', async () => {
     const { server, sender, rig, clock } = await start({ start: 0 }, (req, res) => answer(JSON.parse(req.headers['x-want'] as string) as number)(req, res))
-    sender.createSubscription({ id: 'ok', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'github', headers: { 'X-Want': '200' } })
-    sender.createSubscription({ id: 'bad', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'github', headers: { 'X-Want': '500' } })
+    await sender.createSubscription({ id: 'ok', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'github', headers: { 'X-Want': '200' } })
+    await sender.createSubscription({ id: 'bad', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'github', headers: { 'X-Want': '500' } })
     const published = sender.publish({ eventId: '550e8400-e29b-41d4-a716-446655440000', eventType: 'booking.created', payload: { booking: { id: 7 } }, subscriptionIds: ['ok', 'bad'] })
     for (let i = 0; i < 19; i++) sender.publish({ eventType: 'booking.created', payload: { i }, subscriptionIds: ['ok'] })
     await sender.settled()
@@ -110,7 +110,7 @@ describe('subscription and delivery operations', () => {
   it('counts a retried delivery\'s attempts: the failed ones and the one that succeeded', async () => {
     let n = 0
     const { server, sender, rig } = await start({ start: 0 }, (req, res) => answer(++n <= 2 ? 500 : 200)(req, res))
-    sender.createSubscription({ id: 'm', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
+    await sender.createSubscription({ id: 'm', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'csku' })
     sender.publish({ eventType: 'message', payload: {} })
     await sender.settled()
     const counts = createCountReads(rig.db)
@@ -124,7 +124,7 @@ describe('subscription and delivery operations', () => {
     for (const type of ['delivery.created', 'delivery.updated', 'attempt.started', 'attempt.finished'] as const) {
       sender.on(type, (p: SenderEventMap[typeof type]) => log.push(`${type}:${'outcome' in p ? p.outcome : p.status}`))
     }
-    sender.createSubscription({ id: 'e', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    await sender.createSubscription({ id: 'e', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     sender.publish({ eventType: 'a', payload: {} })
     await sender.settled()
     expect(log).toEqual(['delivery.created:pending', 'attempt.started:in_flight', 'delivery.updated:pending', 'attempt.finished:http_200', 'delivery.updated:succeeded'])
@@ -132,10 +132,10 @@ describe('subscription and delivery operations', () => {
 
   it('bad input is refused with a sentence naming what is wrong', async () => {
     const { sender } = await start({ start: 0 }, answer(200))
-    expect(() => sender.createSubscription({ target: { url: 'ftp://x' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })).toThrow(/http or https/)
-    expect(() => sender.createSubscription({ target: { url: 'http://127.0.0.1:1/' }, scheme: 'nope' as never, policy: 'pandoktorek' })).toThrow(/scheme/)
-    expect(() => sender.createSubscription({ target: { url: 'http://127.0.0.1:1/' }, scheme: 'standard-webhooks', policy: { max_attempts: 0 } })).toThrow(/policy\.max_attempts/)
-    sender.createSubscription({ id: 's', target: { url: 'http://127.0.0.1:1/' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
+    await expect(sender.createSubscription({ target: { url: 'ftp://x' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })).rejects.toThrow(/http or https/)
+    await expect(sender.createSubscription({ target: { url: 'http://127.0.0.1:1/' }, scheme: 'nope' as never, policy: 'pandoktorek' })).rejects.toThrow(/scheme/)
+    await expect(sender.createSubscription({ target: { url: 'http://127.0.0.1:1/' }, scheme: 'standard-webhooks', policy: { max_attempts: 0 } })).rejects.toThrow(/policy\.max_attempts/)
+    await sender.createSubscription({ id: 's', target: { url: 'http://127.0.0.1:1/' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     expect(() => sender.publish({ eventId: 'msg cust 1', eventType: 'a', payload: {} })).toThrow(/eventId: an event id is 1 to 200 letters, digits .*; got "msg cust 1"/)
     expect(() => sender.publish({ eventId: 'evt_1\r\nx-injected: 1', eventType: 'a', payload: {} })).toThrow(/eventId: an event id/)
     expect(() => sender.publish({ eventType: 'a', payload: {}, faults: [{ type: 'dupe' } as never] })).toThrow(/faults\[0\]/)

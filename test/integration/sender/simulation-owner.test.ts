@@ -47,7 +47,7 @@ describe("a simulation's clock belongs to its engine", () => {
       // A scenario run whose clock starts in January, at real speed: its first attempt fails and
       // the policy retries 2 minutes later on its clock — long past on the wall clock.
       const run = await open({ mode: 'scaled', factor: 1, start: Date.UTC(2026, 0, 1) })
-      const sub = run.putSubscription({ name: 'app', target: { url: `${server.url}/hook` }, scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], policy: 'pandoktorek' })
+      const sub = await run.putSubscription({ name: 'app', target: { url: `${server.url}/hook` }, scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], policy: 'pandoktorek' })
       const simulated = await run.sendEvent({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { id: 'fail-simulated' } })
       await retryScheduled(run, simulated.deliveryIds[0]!)
       expect(sentOf('fail-simulated')).toBe(1)
@@ -89,7 +89,7 @@ describe("a simulation's clock belongs to its engine", () => {
     // A process that ran a simulation and is gone (its pid no longer runs).
     const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid
     const first = await createEngine({ dataDir: temp.dir, clock: { mode: 'real' }, receiver: { host: '127.0.0.1', port: 0 } })
-    const sub = first.putSubscription({ name: 'app', target: { url: `${server.url}/hook` }, scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], policy: 'pandoktorek' })
+    const sub = await first.putSubscription({ name: 'app', target: { url: `${server.url}/hook` }, scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], policy: 'pandoktorek' })
     await first.close()
     const seeded = await createEngine({ dataDir: temp.dir, clock: { mode: 'virtual', start: Date.UTC(2026, 0, 1) }, receiver: { host: '127.0.0.1', port: 0 } })
     const simulationId = seeded.simulation!.id

@@ -97,21 +97,21 @@ export function closedAfterEach(): { rig?: SenderRig; server?: TestServer } {
 export function senderWithServer(): (options: Partial<SenderOptions> & { start?: number }, handler: Handler) => Promise<{ rig: SenderRig; server: TestServer } & Pick<SenderRig, 'sender' | 'clock'>> {
   const open = closedAfterEach()
   return async (options, handler) => {
-    const rig = (open.rig = startSender(options))
+    const rig = (open.rig = await startSender(options))
     const server = (open.server = await startServer(rig.clock, handler))
     return { rig, server, sender: rig.sender, clock: rig.clock }
   }
 }
 
 /** A sender on a fresh SQLite file and a virtual clock starting at `start`. */
-export function startSender(options: Partial<SenderOptions> & { start?: number } = {}): SenderRig {
+export async function startSender(options: Partial<SenderOptions> & { start?: number } = {}): Promise<SenderRig> {
   const temp = makeTempDir('hookloop-sender-')
   const file = join(temp.dir, 'hookloop.db')
   const db = openDatabase({ file })
   const clock = (options.clock as VirtualClock | undefined) ?? createVirtualClock({ start: options.start ?? 1_700_000_000_000 })
   // TEST_SENDER_WRITER_THREAD=1 runs every sender test with the attempt writes on the writer thread.
   const sender = createSender({ sign, writerThread: process.env.TEST_SENDER_WRITER_THREAD === '1', ...options, db, clock })
-  sender.start()
+  await sender.start()
   return {
     sender,
     clock,
@@ -142,7 +142,7 @@ export function attemptsFinished(sender: Sender, count: number): Promise<Attempt
 
 /** Subscribes, publishes one event, waits for the schedule to play out, and returns the one delivery with its attempts. */
 export async function deliveredOnce(sender: Sender, subscription: Parameters<Sender['createSubscription']>[0], event: Parameters<Sender['publish']>[0]): Promise<ReturnType<Sender['getDelivery']>> {
-  sender.createSubscription(subscription)
+  await sender.createSubscription(subscription)
   const { deliveries } = sender.publish(event)
   await sender.settled()
   return sender.getDelivery(deliveries[0]!.id)

@@ -198,7 +198,7 @@ describe('the Electron shell under a stand-in electron module', () => {
     // A folder the command line made: a signing secret sealed with the key file beside it.
     const dataDir = join(scratch, 'shared-key-data')
     const engine = await createEngine({ dataDir, receiver: { host: '127.0.0.1', port: 0 } })
-    engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] })
+    await engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] })
     await engine.close()
     // `hookloop doctor` opens every endpoint's secrets to check its row.
     const doctor = () => runCli(['doctor', '--data', dataDir])

@@ -20,8 +20,8 @@ describe('retention', () => {
   let temp: TempDir, clock: VirtualClock, engine: Engine
   beforeEach(async () => {
     ;({ temp, clock, engine } = await virtualEngine(undefined, 'same'))
-    engine.putEndpoint({ slug: 'a', dedupe: { type: 'header', name: 'x-key' }, dedupe_window_ms: 10 * DAY })
-    engine.putEndpoint({ slug: 'b' })
+    await engine.putEndpoint({ slug: 'a', dedupe: { type: 'header', name: 'x-key' }, dedupe_window_ms: 10 * DAY })
+    await engine.putEndpoint({ slug: 'b' })
   })
   afterEach(() => closeEngine(engine, clock, temp))
 
@@ -112,7 +112,7 @@ describe('retention while a simulation runs ahead', () => {
     // The engine's clock is virtual (a simulation); real traffic and retention are on the real wall clock.
     const { temp, clock, engine } = await virtualEngine(Date.now())
     try {
-      engine.putEndpoint({ slug: 'live' })
+      await engine.putEndpoint({ slug: 'live' })
       expect(await post(engine, 'live', '{"n":1}')).toBe(200)
       await clock.sleep(2 * DAY)
       await engine.quiesce()

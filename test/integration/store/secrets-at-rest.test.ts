@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { createEngine, type Engine } from '../../../electron/engine/engine'
-import { openDatabase, StoreError } from '../../../electron/engine/store'
+import { createSqliteEngine, openDatabase, secretBoxOf, StoreError } from '../../../electron/engine/store'
 import { createEndpointStore } from '../../../electron/engine/store/endpoints'
 import { databaseFiles } from '../../../electron/engine/store/file-modes'
 import { secretKeyFileOf } from '../../../electron/engine/store/secret-box'
@@ -79,9 +79,9 @@ describe('signing secrets at rest', () => {
 
   async function engineWithSecrets(dataDir: string, secretKey?: Buffer): Promise<Engine> {
     const engine = await createEngine({ dataDir, receiver: { host: '127.0.0.1', port: 0 }, ...(secretKey ? { secretKey } : {}) })
-    engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [ENDPOINT_SECRET] })
-    engine.putSubscription({ name: 'loop', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', secrets: [ENDPOINT_SECRET, RETIRED], policy: 'csku' })
-    engine.putSubscription({ name: 'other', target: { url: 'http://127.0.0.1:9/' }, scheme: 'stripe', secrets: [SUB_SECRET], policy: 'stripe' })
+    await engine.putEndpoint({ slug: 'shop', scheme: 'standard-webhooks', secrets: [ENDPOINT_SECRET] })
+    await engine.putSubscription({ name: 'loop', target: { endpoint: 'shop' }, scheme: 'standard-webhooks', secrets: [ENDPOINT_SECRET, RETIRED], policy: 'csku' })
+    await engine.putSubscription({ name: 'other', target: { url: 'http://127.0.0.1:9/' }, scheme: 'stripe', secrets: [SUB_SECRET], policy: 'stripe' })
     return engine
   }
 
@@ -146,7 +146,7 @@ describe('signing secrets at rest', () => {
     }
   })
 
-  it('seals the plain-text secrets of an older database on open, leaving no plain byte in the file or WAL', () => {
+  it('seals the plain-text secrets of an older database on open, leaving no plain byte in the file or WAL', async () => {
     const file = join(temp.dir, 'hookloop.db')
     openDatabase({ file, notice: () => {} }).close()
     // What an older Hookloop wrote: secrets_json in plain text.
@@ -161,7 +161,7 @@ describe('signing secrets at rest', () => {
     const notices: string[] = []
     const db = openDatabase({ file, notice: (l) => notices.push(l) })
     expect(notices.join('\n')).toMatch(/sealed the signing secrets of 2 endpoint\(s\) and subscription\(s\)/)
-    expect(createEndpointStore(db).get('e1')!.secrets).toEqual([ENDPOINT_SECRET])
+    expect((await createEndpointStore(createSqliteEngine(db, { closeDatabase: false }), secretBoxOf(db)).get('e1'))!.secrets).toEqual([ENDPOINT_SECRET])
     expectNoSecretIn(storeBytes(file))
     db.close()
     expectNoSecretIn(storeBytes(file))

@@ -15,7 +15,7 @@ describe('retention of the sender history', () => {
   let temp: TempDir, clock: VirtualClock, engine: Engine
   beforeEach(async () => {
     ;({ temp, clock, engine } = await virtualEngine(undefined, 'same'))
-    engine.putEndpoint({ slug: 'a' })
+    await engine.putEndpoint({ slug: 'a' })
   })
   afterEach(() => closeEngine(engine, clock, temp))
 
@@ -41,9 +41,9 @@ describe('retention of the sender history', () => {
   }
 
   it('prunes settled deliveries by age with their attempts and events, never one still pending, and Clear history says what it took', async () => {
-    const loop = engine.putSubscription({ name: 'loop', target: { endpoint: 'a' }, scheme: 'standard-webhooks', policy: 'csku' })
+    const loop = await engine.putSubscription({ name: 'loop', target: { endpoint: 'a' }, scheme: 'standard-webhooks', policy: 'csku' })
     // Paused: its delivery waits, pending, for the subscription to resume.
-    const paused = engine.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
+    const paused = await engine.putSubscription({ name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
     const old = await send(loop.id, { n: 1 })
     expect(delivery(old)?.status).toBe('succeeded')
     await clock.sleep(2 * DAY)
@@ -69,7 +69,7 @@ describe('retention of the sender history', () => {
   })
 
   it('a pruned attempt leaves the request it made, unlinked; a delivery resent meanwhile is not deleted', async () => {
-    const loop = engine.putSubscription({ name: 'loop', target: { endpoint: 'a' }, scheme: 'standard-webhooks', policy: 'csku' })
+    const loop = await engine.putSubscription({ name: 'loop', target: { endpoint: 'a' }, scheme: 'standard-webhooks', policy: 'csku' })
     const id = await send(loop.id, { n: 1 })
     const attemptOf = () => engine.db.prepare('SELECT attempt_id FROM requests').pluck().all()
     expect(attemptOf()).toEqual([expect.any(Number)])
@@ -87,7 +87,7 @@ describe('retention of the sender history', () => {
   })
 
   it('keeps the store under a size limit by pruning the oldest first, a settled delivery before a newer request', async () => {
-    const loop = engine.putSubscription({ name: 'loop', target: { endpoint: 'a' }, scheme: 'standard-webhooks', policy: 'csku' })
+    const loop = await engine.putSubscription({ name: 'loop', target: { endpoint: 'a' }, scheme: 'standard-webhooks', policy: 'csku' })
     const big = 'x'.repeat(400_000)
     const old = await send(loop.id, { big })
     await clock.sleep(DAY)

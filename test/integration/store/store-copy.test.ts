@@ -16,13 +16,13 @@ const quiet = { notice: () => undefined }
 async function folderWithTraffic(dir: string): Promise<void> {
   const engine = await createEngine({ dataDir: dir, clock: { mode: 'real' }, receiver: { host: '127.0.0.1', port: 0 } })
   try {
-    engine.putEndpoint({ slug: 'loop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: [] })
-    const sub = engine.putSubscription({ name: 'loop', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'github' })
+    await engine.putEndpoint({ slug: 'loop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: [] })
+    const sub = await engine.putSubscription({ name: 'loop', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'github' })
     for (let i = 0; i < 3; i++) {
       const sent = await engine.sendEvent({ subscriptionIds: [sub.id], eventType: 'booking.created', payload: { id: i } })
       for (let w = 0; w < 500 && !sent.deliveryIds.every((id) => engine.isDeliverySettled(id)); w++) await new Promise((r) => setTimeout(r, 10))
     }
-    engine.putEndpoint({ slug: 'inbox', secrets: [], dedupe: 'pandoktorek-body', rules: [] })
+    await engine.putEndpoint({ slug: 'inbox', secrets: [], dedupe: 'pandoktorek-body', rules: [] })
     for (const body of ['{"event_id":"a"}', '{"event_id":"a"}', Buffer.from([0xff, 0x00, 0x7b]).toString('latin1')]) {
       await fetch(`${engine.receiver.url}/h/inbox`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
     }

@@ -20,8 +20,8 @@ async function post(slug: string, body: string): Promise<void> {
 
 beforeAll(async () => {
   engine = await createEngine({ dataDir: join(temp.dir, 'data'), receiver: { host: '127.0.0.1', port: 0 } })
-  engine.putEndpoint({ slug: 'keyed', dedupe: 'auto' })
-  engine.putEndpoint({ slug: 'plain' })
+  await engine.putEndpoint({ slug: 'keyed', dedupe: 'auto' })
+  await engine.putEndpoint({ slug: 'plain' })
   await post('keyed', '{"event_id":"Evt_Order_1","event_type":"order.paid"}')
   await post('keyed', '{"event_id":"Evt_Order_1","event_type":"order.paid"}')
   await post('plain', '{"order":"ORD-77","note":"first"}')

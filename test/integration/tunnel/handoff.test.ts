@@ -53,7 +53,7 @@ describe.each([
 ] as const)('tunnel sockets handed to the in-process receiver, through %s', (_name, setUp) => {
   it('serves requests on the tunnel sockets themselves: no receiver connection besides them, keep-alive reuse, health checks never captured', async () => {
     const { receiver, manager, handed, maxSockets } = await setUp()
-    const endpoint = receiver.endpoints.create({ slug: 'hooks' })
+    const endpoint = await receiver.endpoints.create({ slug: 'hooks' })
     expect(endpoint.slug).toBe('hooks')
     manager.start()
     await waitForState(manager, isOnline, 'online')
@@ -85,8 +85,8 @@ describe.each([
 
   it('answers twelve requests held by a delay rule over the pool: no rebuild, no URL change, none lost', async () => {
     const { receiver, manager } = await setUp()
-    const endpoint = receiver.endpoints.create({ slug: 'slow' })
-    receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: 2500 }, { type: 'reply', status: 200, body: 'answered after the hold' }] })
+    const endpoint = await receiver.endpoints.create({ slug: 'slow' })
+    await receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: 2500 }, { type: 'reply', status: 200, body: 'answered after the hold' }] })
     const { states, notices } = record(manager)
     const url = await startOnline(manager)
     const onlineAt = states.length
@@ -102,7 +102,7 @@ describe.each([
 
   it("answers a request that says Connection: close and closes that caller's connection, the tunnel staying full", async () => {
     const { receiver, manager, maxSockets } = await setUp()
-    receiver.endpoints.create({ slug: 'closing' })
+    await receiver.endpoints.create({ slug: 'closing' })
     const url = await startOnline(manager)
     // Some providers' clients send Connection: close. It is hop-by-hop: the tunnel server owns the
     // caller's connection and closes it after the answer; the tunnel socket it cost is replaced.
@@ -120,7 +120,7 @@ describe.each([
 
   it('carries a 3 MiB body whole, byte for byte', async () => {
     const { receiver, manager } = await setUp()
-    receiver.endpoints.create({ slug: 'big' })
+    await receiver.endpoints.create({ slug: 'big' })
     manager.start()
     await waitForState(manager, isOnline, 'online')
     const body = Array.from({ length: 3 * 1024 * 64 }, (_, i) => `${String(i).padStart(15, '0')}\n`).join('')
@@ -137,7 +137,7 @@ describe.each([
 
   it('refuses a tunnelled request over the endpoint body limit exactly as a direct one, and records it', async () => {
     const { receiver, manager } = await setUp()
-    receiver.endpoints.create({ slug: 'small', body_limit: 1024 })
+    await receiver.endpoints.create({ slug: 'small', body_limit: 1024 })
     manager.start()
     await waitForState(manager, isOnline, 'online')
     const body = 'x'.repeat(4096)
@@ -159,8 +159,8 @@ describe.each([
 
   it('records client_gone when the tunnel socket under a held request dies, as for a direct caller that leaves, and comes back', async () => {
     const { receiver, manager, maxSockets, dropSockets } = await setUp()
-    const endpoint = receiver.endpoints.create({ slug: 'held' })
-    receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: 30_000 }, { type: 'reply', status: 200 }] })
+    const endpoint = await receiver.endpoints.create({ slug: 'held' })
+    await receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: 30_000 }, { type: 'reply', status: 200 }] })
     manager.start()
     await waitForState(manager, isOnline, 'online')
     let captured = 0
@@ -196,9 +196,9 @@ describe.each([
 describe('tunnel sockets handed to the in-process receiver: make before break', () => {
   it('answers a request held on an old socket when the tunnel is rebuilt, then closes that socket', async () => {
     const { server, receiver, manager } = await testServerFixture(cleanup, { healthIntervalMs: 200 }, { server: { reuseSockets: false } })
-    const endpoint = receiver.endpoints.create({ slug: 'slow' })
+    const endpoint = await receiver.endpoints.create({ slug: 'slow' })
     // Long enough for the rebuild below to happen while it is held (it takes about a second).
-    receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: 8000 }, { type: 'reply', status: 200, body: 'answered late' }] })
+    await receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: 8000 }, { type: 'reply', status: 200, body: 'answered late' }] })
     manager.start()
     await waitForState(manager, isOnline, 'online')
     const oldId = idOf(manager.publicUrl())

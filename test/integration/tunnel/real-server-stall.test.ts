@@ -10,9 +10,9 @@ const cleanup = useCleanups()
 describe('tunnel against a stalled real localtunnel server', () => {
   it('keeps the request in flight and the wanted subdomain when the server was only frozen', async () => {
     const { server, manager, receiver } = await realTunnelFixture(cleanup, { subdomain: 'wanted-stall', requestTimeoutMs: 1000, healthIntervalMs: 300 })
-    const endpoint = receiver.endpoints.create({ slug: 'held' })
+    const endpoint = await receiver.endpoints.create({ slug: 'held' })
     // Held longer than it takes two health checks (and the server's status) to time out.
-    receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: 6000 }, { type: 'reply', status: 202, body: 'held, then answered' }] })
+    await receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: 6000 }, { type: 'reply', status: 202, body: 'held, then answered' }] })
     const { states, notices } = record(manager)
     const url = await startOnline(manager)
     expect(idOf(url)).toBe('wanted-stall')

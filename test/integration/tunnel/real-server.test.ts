@@ -22,8 +22,8 @@ describe('tunnel against the real localtunnel server', () => {
     // of them than sockets, so the checks in between queue at the server behind them and time out.
     const holdMs = 3000
     const { receiver, manager, server } = await realTunnelFixture(cleanup, { requestTimeoutMs: 1000, healthIntervalMs: 300 }, { relay })
-    const endpoint = receiver.endpoints.create({ slug: 'slow' })
-    receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: holdMs }, { type: 'reply', status: 200, body: 'answered after the hold' }] })
+    const endpoint = await receiver.endpoints.create({ slug: 'slow' })
+    await receiver.rules.add(endpoint.id, { steps: [{ type: 'delay', ms: holdMs }, { type: 'reply', status: 200, body: 'answered after the hold' }] })
     const { states, notices } = record(manager)
     const url = await startOnline(manager)
     const onlineAt = states.length
@@ -46,7 +46,7 @@ describe('tunnel against the real localtunnel server', () => {
 
   it('carries a 25 MiB push whole, byte for byte, to an endpoint with the default body limit', async () => {
     const { receiver, manager } = await realTunnelFixture(cleanup)
-    receiver.endpoints.create({ slug: 'github' })
+    await receiver.endpoints.create({ slug: 'github' })
     const url = await startOnline(manager)
     const push = providerSizedBody()
     const answer = await sendToPublicUrl(url, '/h/github', { body: push.body, headers: { 'content-type': 'application/json', 'x-github-event': 'push' }, timeoutMs: 60_000 })
@@ -109,7 +109,7 @@ describe('tunnel against the real localtunnel server', () => {
   it('comes back on the first granted subdomain after the server is killed and restarted, quietly', async () => {
     // The default degraded grace (2 s), as the CLI and the app run it.
     const { server, manager, receiver } = await realTunnelFixture(cleanup, { degradedGraceMs: 2000 })
-    receiver.endpoints.create({ slug: 'r' })
+    await receiver.endpoints.create({ slug: 'r' })
     const { states, notices } = record(manager)
     manager.start()
     await waitForState(manager, isOnline, 'online')

@@ -11,7 +11,7 @@ describe('tunnel in front of the Hookloop receiver', () => {
     // Relayed to the receiver's port (no hand-off): the path for a receiver in another process.
     const { receiver, manager } = await testServerFixture(cleanup, { requestTimeoutMs: 2000 }, { relay: true, server: { maxSockets: 10, reuseSockets: false } })
     const secret = 'square-signature-key'
-    receiver.endpoints.create({ slug: 'square', scheme: 'square', secrets: [secret] })
+    await receiver.endpoints.create({ slug: 'square', scheme: 'square', secrets: [secret] })
 
     manager.start()
     await waitForState(manager, (s) => s.kind === 'online', 'online')

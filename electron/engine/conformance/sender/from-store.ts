@@ -5,7 +5,7 @@ import { DEFAULT_SENDER_TOLERANCE, type SenderConformanceReport, type SenderTole
 import type { Policy } from '../../../../shared/sender'
 import { endpointPath } from '../../../../shared/receiver'
 import { toRequestRecord } from '../../receiver'
-import { createEndpointStore, createRequestStore } from '../../store'
+import { createEndpointStore, createRequestStore, createSqliteEngine, secretBoxOf } from '../../store'
 import { evaluateSenderConformance } from './evaluate'
 
 export interface CheckSenderOptions {
@@ -21,8 +21,8 @@ export class UnknownEndpointError extends Error {
   override readonly name = 'UnknownEndpointError'
 }
 
-export function checkSenderConformance(db: Database, options: CheckSenderOptions): SenderConformanceReport {
-  const endpoint = createEndpointStore(db).getBySlug(options.endpoint)
+export async function checkSenderConformance(db: Database, options: CheckSenderOptions): Promise<SenderConformanceReport> {
+  const endpoint = await createEndpointStore(createSqliteEngine(db, { closeDatabase: false }), secretBoxOf(db)).getBySlug(options.endpoint)
   if (!endpoint) throw new UnknownEndpointError(`no endpoint answers at ${endpointPath(options.endpoint)} in this data folder`)
   const reads = createRequestStore(db)
   const requests = reads.byEndpoint(endpoint.id).map(toRequestRecord)
