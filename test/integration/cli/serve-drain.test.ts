@@ -53,7 +53,7 @@ describe('hookloop serve, drained on SIGTERM', () => {
     const { dir, cleanup } = makeTempDir()
     cleanups.push(cleanup)
     const setup = await createEngine({ dataDir: dir, clock: createRealClock(), receiver: { port: 0 } })
-    setup.putEndpoint({ slug: 'orders' })
+    await setup.putEndpoint({ slug: 'orders' })
     await setup.close()
 
     const [port, receiverPort] = [await freePort(), await freePort()]
@@ -95,7 +95,7 @@ describe('hookloop serve, drained on SIGTERM', () => {
     const { dir, cleanup } = makeTempDir()
     cleanups.push(cleanup)
     const setup = await createEngine({ dataDir: dir, clock: createRealClock(), receiver: { port: 0 } })
-    setup.putEndpoint({ slug: 'held', rules: [{ steps: [{ type: 'delay', ms: 60_000 }, { type: 'reply', status: 200 }] }] })
+    await setup.putEndpoint({ slug: 'held', rules: [{ steps: [{ type: 'delay', ms: 60_000 }, { type: 'reply', status: 200 }] }] })
     await setup.close()
     const [port, receiverPort] = [await freePort(), await freePort()]
     const serve = serveProcess(['--port', String(port), '--receiver-port', String(receiverPort), '--data', dir])

@@ -117,7 +117,7 @@ describe('probes', () => {
   it('count a captured request, a refused connection and a delivery attempt by its outcome', async () => {
     const { host } = await open()
     const engine = host.engine
-    engine.putEndpoint({ slug: 'orders' })
+    await engine.putEndpoint({ slug: 'orders' })
     const before = await metricsOf(host)
     expect(sample(before, 'hookloop_requests_captured_total')).toBe(0)
     expect(sample(before, 'hookloop_requests_refused_total', 'reason="bad_request"')).toBe(0)
@@ -127,7 +127,7 @@ describe('probes', () => {
     expect(posted.status).toBe(200)
     await sendGarbage(engine.receiver.port)
     // A delivery to our own endpoint: one attempt, answered 200, and its request captured too.
-    const subscription = engine.putSubscription({ name: 'orders', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], policy: 'csku' })
+    const subscription = await engine.putSubscription({ name: 'orders', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], policy: 'csku' })
     const sent = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'order.created', payload: { order: 2 } })
     await settled(host, sent.deliveryIds)
 
@@ -152,7 +152,7 @@ describe('probes', () => {
   it('/readyz says 503 with its reason as soon as a drain starts; a request held by a rule is still answered', async () => {
     const host = await ownHost()
     const engine = host.engine
-    engine.putEndpoint({ slug: 'slow', rules: [{ steps: [{ type: 'delay', ms: 1500 }, { type: 'reply', status: 202, body: 'answered during the drain' }] }] })
+    await engine.putEndpoint({ slug: 'slow', rules: [{ steps: [{ type: 'delay', ms: 1500 }, { type: 'reply', status: 202, body: 'answered during the drain' }] }] })
     const answer = fetch(engine.receiver.endpointUrl('slow'), { method: 'POST', body: 'x' })
     // The request is in flight once the receiver has captured it.
     for (let i = 0; i < 400; i++) {
@@ -177,7 +177,7 @@ describe('probes', () => {
     cleanups.push(cleanup)
     const host = await startHost({ dataDir: dir, port: 0, token: createToken() })
     const consumer = await heldConsumer()
-    const subscription = host.engine.putSubscription({ name: 'held', target: { url: consumer.url }, scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], policy: 'csku' })
+    const subscription = await host.engine.putSubscription({ name: 'held', target: { url: consumer.url }, scheme: 'standard-webhooks', secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], policy: 'csku' })
     await host.engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'order.created', payload: { order: 3 } })
     const held = await consumer.arrived
     // Nothing is in flight at the receiver: the drain ends at once, and close waits for the attempt.
