@@ -2,7 +2,7 @@
 // one log line per request, everything captured into the SQLite file of a data folder.
 // Ctrl-C (SIGINT) or SIGTERM commits what is queued, closes every connection and exits 0.
 import { join } from 'node:path'
-import { DefinitionError, NEW_ENDPOINT_DEDUPE, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, targetUrlProblem } from '../../shared/receiver'
+import { DefinitionError, NEW_ENDPOINT_DEDUPE, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, explainHold, targetUrlProblem } from '../../shared/receiver'
 import type { ReceiverEvent } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, ruleTargets, type Receiver } from '../engine/receiver'
@@ -148,6 +148,14 @@ export function createRequestLog(write: (line: string) => void) {
         write(`${new Date(leg.sentAt).toISOString()}  -> ${logRequestLine(leg.request.method, new URL(leg.request.url).pathname, '')}  ${leg.kind}  ${explainLeg(leg)}  (request ${leg.requestId})`)
         return
       }
+      case 'breakpoint.held': {
+        const r = event.request
+        write(`${new Date(r.heldAt).toISOString()}  HELD  ${logRequestLine(r.method, r.path, r.query)}  (request ${r.requestId}, breakpoint ${r.breakpointId}, until ${new Date(r.expiresAt).toISOString()})`)
+        return
+      }
+      case 'breakpoint.released':
+        write(`${new Date().toISOString()}  RELEASED  request ${event.requestId}: ${explainHold(event.hold)}`)
+        return
       case 'connection.refused':
         write(`${new Date().toISOString()}  (refused)  ${event.remoteAddress ?? '?'}  ${event.reason}  status=${event.status ?? '-'}`)
         return
