@@ -1,5 +1,6 @@
 // What the UI sees: the views the engine host builds from the store and pushes to every front
 // door (Electron window, browser mode). Plain JSON: bodies travel as base64, times as ms.
+import type { BreakpointListView } from './breakpoint-commands'
 import type { ClockMode } from '../clock'
 import type { ScenarioReport } from '../scenario'
 import type { SchemeId, VerifyReason } from '../signatures'
@@ -358,6 +359,8 @@ export interface Snapshot {
   recording: RecordingView
   /** The scenario run started from a UI, if any (the last one, finished or not). */
   scenarioRun: ScenarioRunView | null
+  /** The breakpoints, the requests held now, and how long each provider waits (docs/breakpoints.md). */
+  breakpoints: BreakpointListView
 }
 
 /** Whether a session is being recorded into a scenario, and how much so far. */

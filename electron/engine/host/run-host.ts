@@ -16,6 +16,7 @@ import { createExportHandlers } from './handlers-exports'
 import { createScenarioHandlers } from './handlers-scenarios'
 import { createTunnelHandlers } from './handlers-tunnel'
 import { createForwardHandlers } from './handlers-forward'
+import { createBreakpointHandlers } from './handlers-breakpoints'
 import { endpointViews, ruleViews, simulationViews, toTunnelView, tunnelView, type EngineBinding } from './views'
 import { createSubscriptionMetrics } from './subscription-metrics'
 import { createLoopTry } from './loop-try'
@@ -154,6 +155,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
           // Retention removed rows: every UI reads its timeline again.
           control?.publish('timeline.reset', { total: -1 })
           break
+        case 'breakpoint.held':
+          // At once, with the whole request: a person has until its limit to act.
+          control?.publish('breakpoint.held', event.request)
+          break
+        case 'breakpoint.released':
+          control?.publish('breakpoint.released', { requestId: event.requestId, hold: event.hold })
+          timelineWatch.touchRequest(event.requestId)
+          break
         case 'tunnel.notice':
         case 'connection.refused':
         case 'store.error':
@@ -257,6 +266,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createCheckHandlers(ctx),
     ...createExportHandlers(ctx),
     ...createForwardHandlers(ctx),
+    ...createBreakpointHandlers({ current: ctx.current, changed: (breakpoints) => control?.publish('breakpoints.changed', { breakpoints }) }),
     ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
   }
   control = await startControlServer({
