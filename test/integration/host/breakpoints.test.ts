@@ -52,6 +52,8 @@ describe('breakpoints through the host', () => {
 
     const detail = await call('request.get', { id: request.requestId })
     expect(detail.response.status).toBe(202)
+    expect(detail.hold?.summary).toMatch(/^held \d+ ms, edited, released$/)
+    expect(Buffer.from(detail.bodyBase64, 'base64').toString()).toBe('{"amount":100}')
     await call('breakpoint.remove', { id: bp.id })
     expect((await call('breakpoint.list', {})).breakpoints).toEqual([])
   })
