@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import type { Clock } from '../../../shared/clock'
 import { defaultHoldLimitMs } from '../../../shared/providers'
 import { DefinitionError, handAnswerSchema, holdEditSchema, parseBreakpoint, toDefinitionError, type Breakpoint, type HeldRequest, type HoldDecision, type HoldExpiry, type JsonPath, type ReceiverEvent, type Rule } from '../../../shared/receiver'
-import type { BreakpointStore } from '../store'
+import type { BreakpointStore, HeldRequestStore } from '../store'
 import { createRuleEngine, type MatchInput } from './rule-engine'
 
 /** How a hold came to its end. */
@@ -51,7 +51,12 @@ export interface BreakpointDeps {
   wallClock: Clock
   emit(event: ReceiverEvent): void
   newId?: () => string
+  /** Held requests said in the data folder, so another process (`hookloop mcp`, `hookloop breakpoint`) can decide for them. */
+  shared?: HeldRequestStore
 }
+
+/** How often the asks of other processes are read, only while something is held. */
+export const ASK_POLL_MS = 100
 
 // The rule engine wants steps; a breakpoint's "step" is the hold itself, which the engine never runs.
 const HOLD_STEP = Object.freeze({ type: 'close' as const })
@@ -81,6 +86,58 @@ export function createBreakpoints(deps: BreakpointDeps): Breakpoints {
   }
   const reload = () => load(deps.store.load().breakpoints)
   reload()
+
+  // Asks from other processes on the folder, read while something is held (and only then).
+  let asks: NodeJS.Timeout | null = null
+  const shared = deps.shared
+  const tolerant = (what: () => void) => {
+    try {
+      what()
+    } catch (error) {
+      // The folder being busy must not fail a hold: this process's own UI still decides.
+      deps.emit({ type: 'store.error', message: `held requests could not be shared: ${error instanceof Error ? error.message : String(error)}`, pending: 0 })
+    }
+  }
+  function readAsks(): void {
+    if (!shared) return
+    tolerant(() => {
+      for (const { requestId, decision } of shared.takeAsks(new Set(holding.keys()))) {
+        try {
+          decideFor(requestId, decision)
+        } catch (error) {
+          shared.refuse(requestId, error instanceof Error ? error.message : String(error))
+        }
+      }
+    })
+  }
+  function watchAsks(): void {
+    if (!shared) return
+    if (holding.size > 0 && asks === null) {
+      asks = setInterval(readAsks, ASK_POLL_MS)
+      asks.unref()
+    } else if (holding.size === 0 && asks !== null) {
+      clearInterval(asks)
+      asks = null
+    }
+  }
+
+  function decideFor(requestId: number, decision: HoldDecision): void {
+    const held = holding.get(requestId)
+    if (!held) throw new DefinitionError('requestId', `request ${requestId} is not held (released already, or never stopped at a breakpoint)`)
+    if (decision.action === 'release' && decision.edit) {
+      const parsed = holdEditSchema.safeParse(decision.edit)
+      if (!parsed.success) throw toDefinitionError(parsed.error, decision.edit, 'edit')
+      if (parsed.data.status !== undefined && !held.plainAnswer) {
+        throw new DefinitionError('edit.status', `the endpoint's rules do not answer this request with a plain reply (${held.request.plan}): answer it by hand to choose the status`)
+      }
+      if (parsed.data.resign && !held.request.canResign) throw new DefinitionError('edit.resign', "re-signing needs the endpoint's scheme and a secret; this endpoint has none")
+    }
+    if (decision.action === 'answer') {
+      const parsed = handAnswerSchema.safeParse(decision.answer)
+      if (!parsed.success) throw toDefinitionError(parsed.error, decision.answer, 'answer')
+    }
+    held.decide(decision)
+  }
 
   const has = (endpointId: string) => anyFor.size > 0 && (anyFor.has(null) || anyFor.has(endpointId))
 
@@ -116,6 +173,8 @@ export function createBreakpoints(deps: BreakpointDeps): Breakpoints {
         decide = (decision) => resolve({ kind: 'decided', decision })
       })
       holding.set(request.requestId, { request, plainAnswer, decide })
+      if (shared) tolerant(() => shared.announce(request))
+      watchAsks()
       deps.emit({ type: 'breakpoint.held', request })
       const limit = Math.max(0, request.expiresAt - request.heldAt)
       const expired = deps.wallClock.sleep(limit, timer.signal).then(
@@ -131,25 +190,11 @@ export function createBreakpoints(deps: BreakpointDeps): Breakpoints {
       } finally {
         timer.abort()
         holding.delete(request.requestId)
+        if (shared) tolerant(() => shared.withdraw(request.requestId))
+        watchAsks()
       }
     },
     held: () => [...holding.values()].map((h) => h.request),
-    decide(requestId, decision) {
-      const held = holding.get(requestId)
-      if (!held) throw new DefinitionError('requestId', `request ${requestId} is not held (released already, or never stopped at a breakpoint)`)
-      if (decision.action === 'release' && decision.edit) {
-        const parsed = holdEditSchema.safeParse(decision.edit)
-        if (!parsed.success) throw toDefinitionError(parsed.error, decision.edit, 'edit')
-        if (parsed.data.status !== undefined && !held.plainAnswer) {
-          throw new DefinitionError('edit.status', `the endpoint's rules do not answer this request with a plain reply (${held.request.plan}): answer it by hand to choose the status`)
-        }
-        if (parsed.data.resign && !held.request.canResign) throw new DefinitionError('edit.resign', "re-signing needs the endpoint's scheme and a secret; this endpoint has none")
-      }
-      if (decision.action === 'answer') {
-        const parsed = handAnswerSchema.safeParse(decision.answer)
-        if (!parsed.success) throw toDefinitionError(parsed.error, decision.answer, 'answer')
-      }
-      held.decide(decision)
-    },
+    decide: decideFor,
   }
 }

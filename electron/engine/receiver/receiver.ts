@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
 import { DefinitionError, DEFAULT_BODY_LIMIT, endpointPath, type Endpoint } from '../../../shared/receiver'
 import type { ReceiverEvent, ReceiverEventListener, RequestRecord, ForwardLeg } from '../../../shared/receiver'
-import { createAttemptLinkStore, createBreakpointStore, createReceiverPresence, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
+import { createAttemptLinkStore, createBreakpointStore, createHeldRequestStore, createReceiverPresence, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
 import { linkChecksOut, parseAttemptLink } from '../sender'
 import { createForwarder, type Forwarder } from './forward'
 import { refuseLoops } from './forward-targets'
@@ -200,7 +200,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   })
   const endpointForwards = (endpoint: Endpoint): boolean => (endpoint.forwardTo?.length ?? 0) > 0 || engine.forwards(endpoint.id)
   const refusalEnds = { read: 0, cut: 0 }
-  const breakpoints = createBreakpoints({ store: createBreakpointStore(db), wallClock, emit })
+  const breakpoints = createBreakpoints({ store: createBreakpointStore(db), shared: createHeldRequestStore(db), wallClock, emit })
   const handler = createRequestHandler({
     breakpoints,
     clock,
