@@ -14,6 +14,7 @@ import { logKey, logNotes, logRequestLine } from './safe-log'
 import { createRequestJsonLog } from './listen-json'
 import { describeRetention, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
 import { startListenTunnel, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
+import { checkBreakTerminal, startBreakTerminal } from './listen-break'
 import { readFileOrUsage, UsageError } from './usage-error'
 
 export const DEFAULT_LISTEN_PORT = 7780
@@ -25,6 +26,7 @@ const LISTEN_OPTIONS = {
   config: { type: 'string', short: 'c', value: 'FILE', help: 'endpoints and rules (JSON; schema in the README, section "hookloop listen")' },
   data: { type: 'string', value: 'DIR', help: `data folder holding ${DATA_FILE_NAME} (${DATA_DIR_DEFAULT_HELP})` },
   'forward-to': { type: 'string', value: 'URL', help: "forward mode: requests no rule answers go on to your app at URL, and the sender gets your app's answer (both legs recorded)" },
+  break: { type: 'string', value: 'MATCH', help: "hold each matching request and act on it at a prompt in this terminal (docs/breakpoints.md): words of KEY=VALUE, e.g. 'path=/h/pay method=POST json.type=invoice.paid limit=10 expire=503'" },
   json: { type: 'boolean', help: 'NDJSON on stdout: one JSON object per request, once answered; every other line (the banner, "Press Ctrl-C to stop.") goes to stderr' },
   ...RETENTION_OPTIONS,
   ...TUNNEL_OPTIONS,
@@ -177,6 +179,7 @@ export async function listenCommand(args: string[]): Promise<number> {
   const settings = listenSettings(values)
   const tunnelOptions = tunnelSettings(values, settings.host)
   const keep = retentionFlags(values)
+  checkBreakTerminal(values.break, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })
   let tunnel: ReturnType<typeof startListenTunnel> | undefined
   const file = join(settings.dataDir, DATA_FILE_NAME)
   const db = openDatabase({ file })
@@ -239,6 +242,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       write(`${new Date().toISOString()}  endpoints and rules changed in the data folder; now: ${receiver.endpoints.list().map((e) => endpointPath(e.slug)).join(', ') || 'none'}`)
     },
   })
+  const endBreak = values.break === undefined ? () => {} : startBreakTerminal(receiver, values.break, write)
   if (tunnelOptions) tunnel = startListenTunnel(receiver, tunnelOptions, () => receiver.endpoints.list().map((e) => `${endpointPath(e.slug)}${e.forwardTo ? `  -> forwards to ${e.forwardTo.join(', ')}` : ''}`), write)
   return new Promise<number>((resolve) => {
     let stopping = false
@@ -249,6 +253,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       process.off('SIGTERM', stop)
       write(`${signal}: stopping…`)
       definitions.stop()
+      endBreak()
       Promise.resolve(tunnel?.stop())
         .then(() => retention.stop())
         .then(() => receiver.close())

@@ -6,7 +6,7 @@
 // breakpoint sits before the rules, never in their place. The behaviour is in
 // electron/engine/receiver/breakpoints.ts.
 import { z } from 'zod'
-import { toDefinitionError } from './errors'
+import { DefinitionError, toDefinitionError } from './errors'
 import { explainMatcher, matcherSchema, type Matcher } from './rules'
 
 /** The matchers that describe a request itself (counters and draws are a fault's business). */
@@ -155,4 +155,40 @@ export function explainHold(hold: HoldRecord): string {
       return never
     }
   }
+}
+
+// ---------------------------------------------------------------- the terminal's spelling
+/**
+ * A breakpoint as typed on a command line (`hookloop listen --break 'path=/h/pay method=POST'`):
+ * words of `key=value`, all of which must match — `method=POST`, `path=/h/pay` (and under it),
+ * `header=NAME` or `header=NAME:VALUE`, `query=NAME` or `query=NAME:VALUE`, `json.PATH=VALUE` (a
+ * field of the JSON body), `limit=SECONDS`, `expire=release` or `expire=STATUS`. Throws
+ * DefinitionError naming the word.
+ */
+export function parseBreakMatch(text: string): BreakpointInput {
+  const matchers: Matcher[] = []
+  const out: BreakpointInput = { matchers }
+  for (const word of text.trim().split(/\s+/).filter(Boolean)) {
+    const eq = word.indexOf('=')
+    if (eq <= 0) throw new DefinitionError(word, 'expected KEY=VALUE (method, path, header, query, json.PATH, limit, expire)')
+    const key = word.slice(0, eq)
+    const value = word.slice(eq + 1)
+    const [name = '', ...rest] = value.split(':')
+    const named = rest.length > 0 ? { name, value: rest.join(':') } : { name }
+    if (key === 'method') matchers.push({ type: 'method', method: value })
+    else if (key === 'path') matchers.push({ type: 'path', path: value, prefix: true })
+    else if (key === 'header') matchers.push({ type: 'header', ...named })
+    else if (key === 'query') matchers.push({ type: 'query', ...named })
+    else if (key.startsWith('json.') && key.length > 5) matchers.push({ type: 'event-type', path: key.slice(5), value })
+    else if (key === 'limit') {
+      const seconds = Number(value)
+      if (!Number.isFinite(seconds) || seconds <= 0) throw new DefinitionError(word, 'limit is a number of seconds')
+      out.limitMs = Math.round(seconds * 1000)
+    } else if (key === 'expire') {
+      out.onExpiry = value === 'release' ? { action: 'release' } : { action: 'answer', status: Number(value) }
+    } else throw new DefinitionError(word, `unknown key "${key}" (method, path, header, query, json.PATH, limit, expire)`)
+  }
+  const checked = breakpointSchema.safeParse(out)
+  if (!checked.success) throw toDefinitionError(checked.error, out, '')
+  return out
 }
