@@ -237,6 +237,10 @@ export async function listenCommand(args: string[]): Promise<number> {
   const definitions = watchDefinitions({
     db,
     onChanged: (tables) => {
+      if (tables.has('breakpoints')) {
+        receiver.breakpoints.reload()
+        write(`${new Date().toISOString()}  breakpoints changed in the data folder; now: ${receiver.breakpoints.list().length}`)
+      }
       if (!tables.has('endpoints') && !tables.has('rules')) return
       receiver.reloadDefinitions()
       write(`${new Date().toISOString()}  endpoints and rules changed in the data folder; now: ${receiver.endpoints.list().map((e) => endpointPath(e.slug)).join(', ') || 'none'}`)

@@ -16,7 +16,7 @@ import { createExportHandlers } from './handlers-exports'
 import { createScenarioHandlers } from './handlers-scenarios'
 import { createTunnelHandlers } from './handlers-tunnel'
 import { createForwardHandlers } from './handlers-forward'
-import { createBreakpointHandlers } from './handlers-breakpoints'
+import { breakpointList, createBreakpointHandlers } from './handlers-breakpoints'
 import { endpointViews, ruleViews, simulationViews, toTunnelView, tunnelView, type EngineBinding } from './views'
 import { createSubscriptionMetrics } from './subscription-metrics'
 import { createLoopTry } from './loop-try'
@@ -71,8 +71,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let offEngine: () => void = () => {}
   let control: ControlServer | null = null
   const metrics = createSubscriptionMetrics(() => binding, (subscriptions) => control?.publish('subscriptions.changed', { subscriptions }))
-  const publishList = (what: 'endpoints' | 'rules' | 'subscriptions') => {
+  const publishList = (what: 'endpoints' | 'rules' | 'subscriptions' | 'breakpoints') => {
     if (what === 'subscriptions') return metrics.recount()
+    if (what === 'breakpoints') return control?.publish('breakpoints.changed', { breakpoints: breakpointList(binding.engine.receiver).breakpoints })
     // Read in turn on the store engine's queue, so the lists are pushed in the order they changed.
     if (what === 'endpoints') void endpointViews(binding).then((endpoints) => control?.publish('endpoints.changed', { endpoints }), (error: unknown) => options.log?.(`endpoints could not be read: ${String(error)}`))
     else control?.publish('rules.changed', { rules: ruleViews(binding) })
@@ -116,6 +117,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       intervalMs: 100,
       onChanged: (tables) => {
         if (tables.has('endpoints') || tables.has('rules')) engine.receiver.reloadDefinitions()
+        else if (tables.has('breakpoints')) engine.receiver.breakpoints.reload()
         if (tables.has('subscriptions')) engine.sender.reloadSubscriptions()
         for (const table of tables) publishList(table)
       },

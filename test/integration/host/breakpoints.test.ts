@@ -6,6 +6,8 @@ import type WebSocket from 'ws'
 import type { EventMessage, ServerFrame } from '../../../shared/contract'
 import { post } from '../../support/forward-apps'
 import { useHostSessions } from './support/session'
+import { createBreakpointStore, openDatabase } from '../../../electron/engine/store'
+import { parseBreakpoint } from '../../../shared/receiver'
 
 const openSession = useHostSessions()
 
@@ -56,5 +58,21 @@ describe('breakpoints through the host', () => {
     expect(Buffer.from(detail.bodyBase64, 'base64').toString()).toBe('{"amount":100}')
     await call('breakpoint.remove', { id: bp.id })
     expect((await call('breakpoint.list', {})).breakpoints).toEqual([])
+  })
+
+  it('holds by a breakpoint another process put in the data folder, and tells every UI', async () => {
+    const { host, call, ws } = await openSession()
+    await call('endpoint.create', { name: 'pay', scheme: null, secrets: [], dedupe: { type: 'header', name: 'webhook-id' } })
+    const other = openDatabase({ file: host.engine.db.name })
+    try {
+      const changed = pushed(ws, 'breakpoints.changed')
+      createBreakpointStore(other).save([parseBreakpoint({ matchers: [{ type: 'path', path: '/h/pay' }], limitMs: 100, onExpiry: { action: 'answer', status: 503 } }, 'from-cli')])
+      expect((await changed).payload.breakpoints.map((b) => b.id)).toEqual(['from-cli'])
+      const held = pushed(ws, 'breakpoint.held')
+      expect(await post(`${host.engine.receiver.url}/h/pay`, '{}')).toMatchObject({ status: 503 })
+      expect((await held).payload.breakpointId).toBe('from-cli')
+    } finally {
+      other.close()
+    }
   })
 })
