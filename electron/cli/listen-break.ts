@@ -84,7 +84,8 @@ export function startBreakTerminal(receiver: Receiver, match: string, write: (li
     if (!held) return
     const abort = new AbortController()
     current = { requestId: held.requestId, abort }
-    write(`\nHELD request ${held.requestId}: ${held.method} ${held.path}${held.query ? `?${held.query}` : ''} (its rules would ${held.plan})`)
+    const what = held.phase === 'answer' ? `your app's answer ${held.status ?? ''} to request ${held.requestId}` : `request ${held.requestId}: ${held.method} ${held.path}${held.query ? `?${held.query}` : ''} (its rules would ${held.plan})`
+    write(`\nHELD ${what}`)
     for (const [name, value] of held.headers) write(`  ${name}: ${value}`)
     write(`\n${held.body}\n`)
     const then = held.onExpiry.action === 'release' ? 'released as it came' : `answered ${held.onExpiry.status}`

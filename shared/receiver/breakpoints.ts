@@ -36,6 +36,8 @@ export const breakpointSchema = z.strictObject({
   /** How long a request is held at most; absent = below the endpoint's provider's wait (shared/providers/waits.ts). */
   limitMs: z.number().int().min(100).max(24 * 3600 * 1000).optional(),
   onExpiry: expirySchema.default({ action: 'release' }),
+  /** Forward mode: hold your app's answer too, on its way back to the sender (with the same limit and expiry). */
+  holdAnswer: z.boolean().optional(),
 })
 export type BreakpointInput = z.input<typeof breakpointSchema>
 
@@ -47,6 +49,7 @@ export interface Breakpoint {
   matchers: Matcher[]
   limitMs?: number
   onExpiry: HoldExpiry
+  holdAnswer?: boolean
 }
 
 /** Validates a breakpoint when it is made; throws DefinitionError naming the field. */
@@ -54,7 +57,7 @@ export function parseBreakpoint(input: unknown, id: string): Breakpoint {
   const result = breakpointSchema.safeParse(input)
   if (!result.success) throw toDefinitionError(result.error, input, '')
   const b = result.data
-  return { id: b.id ?? id, ...(b.name ? { name: b.name } : {}), enabled: b.enabled, endpointId: b.endpointId ?? null, matchers: b.matchers, ...(b.limitMs !== undefined ? { limitMs: b.limitMs } : {}), onExpiry: b.onExpiry }
+  return { id: b.id ?? id, ...(b.name ? { name: b.name } : {}), enabled: b.enabled, endpointId: b.endpointId ?? null, matchers: b.matchers, ...(b.limitMs !== undefined ? { limitMs: b.limitMs } : {}), onExpiry: b.onExpiry, ...(b.holdAnswer ? { holdAnswer: true } : {}) }
 }
 
 export function explainExpiry(expiry: HoldExpiry): string {
@@ -64,7 +67,7 @@ export function explainExpiry(expiry: HoldExpiry): string {
 export function explainBreakpoint(b: Breakpoint): string {
   const when = b.matchers.length === 0 ? 'every request' : b.matchers.map(explainMatcher).join(' and ')
   const limit = b.limitMs === undefined ? "below the provider's wait" : `${b.limitMs / 1000} s`
-  return `Hold ${when}${b.endpointId ? '' : ' on any endpoint'} for up to ${limit}, then ${explainExpiry(b.onExpiry)}${b.enabled ? '' : ' (disabled)'}`
+  return `Hold ${when}${b.endpointId ? '' : ' on any endpoint'}${b.holdAnswer ? ", and your app's answer," : ''} for up to ${limit}, then ${explainExpiry(b.onExpiry)}${b.enabled ? '' : ' (disabled)'}`
 }
 
 // ---------------------------------------------------------------- acting on a held request
@@ -110,10 +113,16 @@ export interface HoldRecord {
   edit?: { headers: [string, string][]; body: string | null; status: number | null; resigned: boolean }
   /** The answer given by hand. */
   answer?: HandAnswer
+  /** Forward mode, `holdAnswer`: the hold of your app's answer on its way back (its edit is of the answer). */
+  answerHold?: Omit<HoldRecord, 'breakpointId' | 'answerHold'>
 }
 
 /** A held request as UIs show it at once: its full content, and when its limit runs out. */
 export interface HeldRequest {
+  /** `request`: on its way in; `answer`: your app's answer on its way back (forward mode), whose status, headers and body these are. */
+  phase: 'request' | 'answer'
+  /** The app's status, in the answer phase. */
+  status: number | null
   requestId: number
   breakpointId: string
   endpointId: string | null
@@ -135,7 +144,12 @@ export interface HeldRequest {
   canResign: boolean
 }
 
-export function explainHold(hold: HoldRecord): string {
+export function explainHold(hold: Omit<HoldRecord, 'breakpointId'>): string {
+  const first = explainHoldEnd(hold)
+  return hold.answerHold ? `${first}; your app's answer ${explainHoldEnd(hold.answerHold)}` : first
+}
+
+function explainHoldEnd(hold: Omit<HoldRecord, 'breakpointId' | 'answerHold'>): string {
   const held = `held ${hold.heldMs} ms`
   switch (hold.end) {
     case 'released':
@@ -162,7 +176,8 @@ export function explainHold(hold: HoldRecord): string {
  * A breakpoint as typed on a command line (`hookloop listen --break 'path=/h/pay method=POST'`):
  * words of `key=value`, all of which must match — `method=POST`, `path=/h/pay` (and under it),
  * `header=NAME` or `header=NAME:VALUE`, `query=NAME` or `query=NAME:VALUE`, `json.PATH=VALUE` (a
- * field of the JSON body), `limit=SECONDS`, `expire=release` or `expire=STATUS`. Throws
+ * field of the JSON body), `limit=SECONDS`, `expire=release` or `expire=STATUS`, `answer=hold`
+ * (forward mode: hold your app's answer too). Throws
  * DefinitionError naming the word.
  */
 export function parseBreakMatch(text: string): BreakpointInput {
@@ -170,7 +185,7 @@ export function parseBreakMatch(text: string): BreakpointInput {
   const out: BreakpointInput = { matchers }
   for (const word of text.trim().split(/\s+/).filter(Boolean)) {
     const eq = word.indexOf('=')
-    if (eq <= 0) throw new DefinitionError(word, 'expected KEY=VALUE (method, path, header, query, json.PATH, limit, expire)')
+    if (eq <= 0) throw new DefinitionError(word, 'expected KEY=VALUE (method, path, header, query, json.PATH, limit, expire, answer)')
     const key = word.slice(0, eq)
     const value = word.slice(eq + 1)
     const [name = '', ...rest] = value.split(':')
@@ -184,9 +199,11 @@ export function parseBreakMatch(text: string): BreakpointInput {
       const seconds = Number(value)
       if (!Number.isFinite(seconds) || seconds <= 0) throw new DefinitionError(word, 'limit is a number of seconds')
       out.limitMs = Math.round(seconds * 1000)
+    } else if (key === 'answer' && (value === 'hold' || value === 'pass')) {
+      if (value === 'hold') out.holdAnswer = true
     } else if (key === 'expire') {
       out.onExpiry = value === 'release' ? { action: 'release' } : { action: 'answer', status: Number(value) }
-    } else throw new DefinitionError(word, `unknown key "${key}" (method, path, header, query, json.PATH, limit, expire)`)
+    } else throw new DefinitionError(word, `unknown key "${key}" (method, path, header, query, json.PATH, limit, expire, answer)`)
   }
   const checked = breakpointSchema.safeParse(out)
   if (!checked.success) throw toDefinitionError(checked.error, out, '')

@@ -325,8 +325,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
             body: body.body,
             prepared,
             steps,
-            goOn: (released) => {
-              const goes = { ...run, ...(run.forward ? { forward: forwardHooks(deps.forwarder, forwardSource(capture, live.endpoint.slug, body.body, released), limit, deps.copies) } : {}) }
+            goOn: (released, answerHold) => {
+              const goes = { ...run, ...(run.forward ? { forward: forwardHooks(deps.forwarder, forwardSource(capture, live.endpoint.slug, body.body, released), limit, deps.copies, answerHold) } : {}) }
               const reply = prepared && released.status !== null ? { ...prepared, status: released.status } : prepared
               return answer(goes, body, reply, steps)
             },

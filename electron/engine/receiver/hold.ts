@@ -3,7 +3,7 @@
 // its client to leave; then it goes on as decided. What the hold did is the capture's
 // `fault.hold`; the row's headers and body stay as received, so the timeline shows the original
 // beside the edit.
-import type { Breakpoint, Capture, Endpoint, HandAnswer, HeldRequest, HoldDecision, HoldEdit, HoldRecord, ReceiverEvent, Step } from '../../../shared/receiver'
+import type { Breakpoint, Capture, Endpoint, ForwardLeg, HandAnswer, HeldRequest, HoldDecision, HoldEdit, HoldRecord, ReceiverEvent, Step } from '../../../shared/receiver'
 import { explainSteps } from '../../../shared/receiver'
 import type { Clock } from '../../../shared/clock'
 import type { Breakpoints } from './breakpoints'
@@ -34,14 +34,59 @@ export interface HoldContext {
   body: Buffer
   prepared: PreparedReply | null
   steps: Step[] | null
-  /** The endpoint's answer as usual, to the request as released. */
-  goOn(released: Released): Promise<StepResult>
+  /** The endpoint's answer as usual, to the request as released; `answerHold` (forward mode) holds your app's answer too. */
+  goOn(released: Released, answerHold: AnswerHold | null): Promise<StepResult>
+}
+
+/** Holds your app's answer on its way back; resolves with what the sender gets, or null to drop the connection. */
+export type AnswerHold = (leg: ForwardLeg) => Promise<PreparedReply | null>
+
+// Hop-by-hop and framing headers of the app's answer: the answer is written again whole, with its own length.
+const REFRAMED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive'])
+
+function answerHolder(deps: HoldDeps, ends: AbortSignal, ctx: HoldContext, record: HoldRecord): AnswerHold {
+  return async (leg) => {
+    const headers = leg.response.headers.filter(([n]) => !REFRAMED.has(n.toLowerCase()))
+    const body = Buffer.from(leg.response.body ?? new Uint8Array(0))
+    const request = { ...heldRequest(deps, ctx), phase: 'answer' as const, status: leg.response.status, headers, body: body.toString('utf8'), bodySize: body.length, plan: `answer ${leg.response.status ?? '?'} as your app did`, canResign: false }
+    const outcome = await deps.breakpoints.hold(request, true, ends)
+    const answerHold: NonNullable<HoldRecord['answerHold']> = { heldMs: deps.wallClock.now() - request.heldAt, end: 'released' }
+    let reply: PreparedReply | null = null
+    const asApp = (): PreparedReply => ({ status: leg.response.status ?? 502, headers: [...headers, ['content-length', String(body.length)]], body, fault: null })
+    if (outcome.kind === 'client_gone') answerHold.end = 'client_gone'
+    else if (outcome.kind === 'expired') {
+      answerHold.end = 'expired'
+      answerHold.expiry = outcome.expiry
+      reply = outcome.expiry.action === 'release' ? asApp() : handAnswer({ status: outcome.expiry.status })
+    } else {
+      const decision = outcome.decision
+      if (decision.action === 'drop') answerHold.end = 'dropped'
+      else if (decision.action === 'answer') {
+        answerHold.end = 'answered'
+        answerHold.answer = decision.answer
+        reply = handAnswer(decision.answer)
+      } else if (decision.edit) {
+        const edit = decision.edit
+        const removed = new Set((edit.removeHeaders ?? []).map((n) => n.toLowerCase()))
+        const edited = setHeaders(headers.filter(([n]) => !removed.has(n.toLowerCase())), edit.headers ?? []).filter(([n]) => !REFRAMED.has(n.toLowerCase()))
+        const editedBody = edit.body === undefined ? body : Buffer.from(edit.body, 'utf8')
+        answerHold.end = 'edited'
+        answerHold.edit = { headers: edited, body: edit.body ?? null, status: edit.status ?? null, resigned: false }
+        reply = { status: edit.status ?? leg.response.status ?? 502, headers: [...edited, ['content-length', String(editedBody.length)]], body: editedBody, fault: null }
+      } else reply = asApp()
+    }
+    record.answerHold = answerHold
+    deps.emit({ type: 'breakpoint.released', requestId: ctx.capture.id, hold: record })
+    return reply
+  }
 }
 
 function heldRequest(deps: HoldDeps, ctx: HoldContext): HeldRequest {
   const { capture, breakpoint, endpoint } = ctx
   const heldAt = deps.wallClock.now()
   return {
+    phase: 'request',
+    status: null,
     requestId: capture.id,
     breakpointId: breakpoint.id,
     endpointId: capture.endpointId,
@@ -135,7 +180,7 @@ export async function holdThenAnswer(deps: HoldDeps, run: StepRun, ends: AbortSi
     case 'answer':
       return sendPrepared(run, handAnswer(decision.answer))
     case 'release':
-      return ctx.goOn(released)
+      return ctx.goOn(released, ctx.breakpoint.holdAnswer ? answerHolder(deps, ends, ctx, hold) : null)
     default: {
       const never: never = decision
       return never

@@ -42,7 +42,7 @@ export function BreakpointsPage() {
           <div>A request that matches a breakpoint below shows here the moment it arrives.</div>
         </EmptyCard>
       ) : (
-        held.map((h) => <HeldCard key={h.requestId} held={h} />)
+        held.map((h) => <HeldCard key={`${h.requestId}-${h.phase}`} held={h} />)
       )}
       <NewBreakpoint />
       <BreakpointList />
@@ -92,7 +92,7 @@ function HeldCard({ held }: { held: HeldRequest }) {
   const edited = editOf(held, headers, body, status, resign && body !== held.body)
   return (
     <Card
-      title={`#${id} ${held.method} ${held.path}${held.query ? `?${held.query}` : ''}`}
+      title={`#${id} ${held.method} ${held.path}${held.query ? `?${held.query}` : ''}${held.phase === 'answer' ? ` — your app's answer ${held.status ?? ''}` : ''}`}
       testId="held-request"
       head={
         <span className="badge warn" data-testid="held-countdown" title={`At its limit the request is ${then}`}>
@@ -101,7 +101,7 @@ function HeldCard({ held }: { held: HeldRequest }) {
       }
     >
       <div className="hint">
-        Its rules would {held.plan}. {held.endpointSlug ? `Endpoint /h/${held.endpointSlug}.` : ''}
+        {held.phase === 'answer' ? "Your app answered; the sender gets this answer (edited, if you edit it) once released." : `Its rules would ${held.plan}.`} {held.endpointSlug ? `Endpoint /h/${held.endpointSlug}.` : ''}
       </div>
       <label className="field">
         Headers
@@ -113,7 +113,7 @@ function HeldCard({ held }: { held: HeldRequest }) {
       </label>
       <div className="row">
         <label className="field">
-          Answer status (a plain reply only)
+          {held.phase === 'answer' ? 'Status' : 'Answer status (a plain reply only)'}
           <input className="input" inputMode="numeric" placeholder="as planned" value={status} onChange={(e) => setStatus(e.target.value)} data-testid="held-status" />
         </label>
         {held.canResign && (
@@ -161,6 +161,7 @@ function NewBreakpoint() {
   const [limitS, setLimitS] = useState('')
   const [expiry, setExpiry] = useState<Expiry>('release')
   const [expiryStatus, setExpiryStatus] = useState('503')
+  const [holdAnswer, setHoldAnswer] = useState(false)
   const add = async () => {
     const matchers: Matcher[] = []
     if (method.trim()) matchers.push({ type: 'method', method: method.trim() })
@@ -175,6 +176,7 @@ function NewBreakpoint() {
       matchers,
       ...(limitS.trim() ? { limitMs: Math.round(Number(limitS) * 1000) } : {}),
       onExpiry: expiry === 'release' ? { action: 'release' } : { action: 'answer', status: Number(expiryStatus) },
+      ...(holdAnswer ? { holdAnswer: true } : {}),
     }
     const made = await run('Add breakpoint', (c) => c.call('breakpoint.put', { breakpoint }))
     if (made) toast('ok', made.explain)
@@ -219,6 +221,9 @@ function NewBreakpoint() {
           </div>
         </label>
       </div>
+      <label className="row" title="Forward mode: your app's answer stops too, before it goes back to the sender">
+        <input type="checkbox" checked={holdAnswer} onChange={(e) => setHoldAnswer(e.target.checked)} data-testid="bp-hold-answer" /> Also hold your app's answer on its way back
+      </label>
       <button className="btn primary small" onClick={() => void add()} data-testid="bp-add">
         Add breakpoint
       </button>
