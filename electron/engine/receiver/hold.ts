@@ -154,15 +154,18 @@ export async function holdThenAnswer(deps: HoldDeps, run: StepRun, ends: AbortSi
   let released: Released = { headers: ctx.capture.headers, body: ctx.body, status: null }
   if (outcome.kind === 'decided') {
     if (decision.action === 'release' && decision.edit) {
+      let resigned = decision.edit.resign === true
       try {
         released = edited(ctx, decision.edit)
       } catch {
-        // Validated when decided (decide()); a secret that cannot sign goes on unsigned-as-edited.
+        // A secret the scheme cannot sign with (checked only when signing): the edit goes on with
+        // the old signature, and the record says it was not re-signed.
         released = edited(ctx, { ...decision.edit, resign: false })
+        resigned = false
       }
       const edit = decision.edit
       hold.end = 'edited'
-      hold.edit = { headers: released.headers, body: edit.body ?? null, status: edit.status ?? null, resigned: edit.resign === true }
+      hold.edit = { headers: released.headers, body: edit.body ?? null, status: edit.status ?? null, resigned }
     } else if (decision.action === 'answer') {
       hold.end = 'answered'
       hold.answer = decision.answer
