@@ -2,7 +2,7 @@
 // one log line per request, everything captured into the SQLite file of a data folder.
 // Ctrl-C (SIGINT) or SIGTERM commits what is queued, closes every connection and exits 0.
 import { join } from 'node:path'
-import { DefinitionError, NEW_ENDPOINT_DEDUPE, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, targetUrlProblem } from '../../shared/receiver'
+import { DefinitionError, NEW_ENDPOINT_DEDUPE, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, explainHold, targetUrlProblem } from '../../shared/receiver'
 import type { ReceiverEvent } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, ruleTargets, type Receiver } from '../engine/receiver'
@@ -14,6 +14,7 @@ import { logKey, logNotes, logRequestLine } from './safe-log'
 import { createRequestJsonLog } from './listen-json'
 import { describeRetention, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
 import { startListenTunnel, TUNNEL_OPTIONS, tunnelSettings } from './listen-tunnel'
+import { checkBreakTerminal, startBreakTerminal } from './listen-break'
 import { readFileOrUsage, UsageError } from './usage-error'
 
 export const DEFAULT_LISTEN_PORT = 7780
@@ -25,6 +26,7 @@ const LISTEN_OPTIONS = {
   config: { type: 'string', short: 'c', value: 'FILE', help: 'endpoints and rules (JSON; schema in the README, section "hookloop listen")' },
   data: { type: 'string', value: 'DIR', help: `data folder holding ${DATA_FILE_NAME} (${DATA_DIR_DEFAULT_HELP})` },
   'forward-to': { type: 'string', value: 'URL', help: "forward mode: requests no rule answers go on to your app at URL, and the sender gets your app's answer (both legs recorded)" },
+  break: { type: 'string', value: 'MATCH', help: "hold each matching request and act on it at a prompt in this terminal (docs/breakpoints.md): words of KEY=VALUE, e.g. 'path=/h/pay method=POST json.type=invoice.paid limit=10 expire=503'" },
   json: { type: 'boolean', help: 'NDJSON on stdout: one JSON object per request, once answered; every other line (the banner, "Press Ctrl-C to stop.") goes to stderr' },
   ...RETENTION_OPTIONS,
   ...TUNNEL_OPTIONS,
@@ -148,6 +150,14 @@ export function createRequestLog(write: (line: string) => void) {
         write(`${new Date(leg.sentAt).toISOString()}  -> ${logRequestLine(leg.request.method, new URL(leg.request.url).pathname, '')}  ${leg.kind}  ${explainLeg(leg)}  (request ${leg.requestId})`)
         return
       }
+      case 'breakpoint.held': {
+        const r = event.request
+        write(`${new Date(r.heldAt).toISOString()}  HELD  ${logRequestLine(r.method, r.path, r.query)}  (request ${r.requestId}, breakpoint ${r.breakpointId}, until ${new Date(r.expiresAt).toISOString()})`)
+        return
+      }
+      case 'breakpoint.released':
+        write(`${new Date().toISOString()}  RELEASED  request ${event.requestId}: ${explainHold(event.hold)}`)
+        return
       case 'connection.refused':
         write(`${new Date().toISOString()}  (refused)  ${event.remoteAddress ?? '?'}  ${event.reason}  status=${event.status ?? '-'}`)
         return
@@ -169,6 +179,7 @@ export async function listenCommand(args: string[]): Promise<number> {
   const settings = listenSettings(values)
   const tunnelOptions = tunnelSettings(values, settings.host)
   const keep = retentionFlags(values)
+  checkBreakTerminal(values.break, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })
   let tunnel: ReturnType<typeof startListenTunnel> | undefined
   const file = join(settings.dataDir, DATA_FILE_NAME)
   const db = openDatabase({ file })
@@ -226,6 +237,10 @@ export async function listenCommand(args: string[]): Promise<number> {
   const definitions = watchDefinitions({
     db,
     onChanged: (tables) => {
+      if (tables.has('breakpoints')) {
+        receiver.breakpoints.reload()
+        write(`${new Date().toISOString()}  breakpoints changed in the data folder; now: ${receiver.breakpoints.list().length}`)
+      }
       if (!tables.has('endpoints') && !tables.has('rules')) return
       receiver.reloadDefinitions().then(
         () => write(`${new Date().toISOString()}  endpoints and rules changed in the data folder; now: ${receiver.endpoints.list().map((e) => endpointPath(e.slug)).join(', ') || 'none'}`),
@@ -234,6 +249,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       )
     },
   })
+  const endBreak = values.break === undefined ? () => {} : startBreakTerminal(receiver, values.break, write)
   if (tunnelOptions) tunnel = startListenTunnel(receiver, tunnelOptions, () => receiver.endpoints.list().map((e) => `${endpointPath(e.slug)}${e.forwardTo ? `  -> forwards to ${e.forwardTo.join(', ')}` : ''}`), write)
   return new Promise<number>((resolve) => {
     let stopping = false
@@ -244,6 +260,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       process.off('SIGTERM', stop)
       write(`${signal}: stopping…`)
       definitions.stop()
+      endBreak()
       Promise.resolve(tunnel?.stop())
         .then(() => retention.stop())
         .then(() => receiver.close())

@@ -10,6 +10,7 @@ import { SHORTCUTS, useShortcuts } from './views/shortcuts'
 import { SubscriptionsPage } from './views/SubscriptionsPage'
 import { ScenariosPage } from './views/ScenariosPage'
 import { ChecksPage } from './views/ChecksPage'
+import { BreakpointsPage, HeldBanner } from './views/BreakpointsPage'
 import { ExportDialog, ImportDialog } from './views/ExportImport'
 import { TimelinePage } from './views/TimelinePage'
 import { TopBar } from './views/TopBar'
@@ -83,6 +84,7 @@ const NAV: { id: ViewId; label: string }[] = [
   { id: 'subscriptions', label: 'Subscriptions' },
   { id: 'scenarios', label: 'Scenarios' },
   { id: 'checks', label: 'Checks' },
+  { id: 'breakpoints', label: 'Breakpoints' },
 ]
 
 function Shell() {
@@ -97,6 +99,7 @@ function Shell() {
   const total = useApp((s) => s.timeline.total)
   return (
     <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+      <HeldBanner />
       {warnings.map((w) => (
         <div key={w} className="banner" data-testid="warning">
           ⚠ {w}
@@ -120,6 +123,7 @@ function Shell() {
         {view === 'subscriptions' && <SubscriptionsPage />}
         {view === 'scenarios' && <ScenariosPage />}
         {view === 'checks' && <ChecksPage />}
+        {view === 'breakpoints' && <BreakpointsPage />}
         {inspecting && <Inspector />}
       </div>
     </div>

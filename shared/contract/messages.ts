@@ -9,6 +9,7 @@ import { PROVIDER_IDS } from '../providers'
 import type { ConsumerCheckResult, SenderConformanceReport } from '../conformance'
 import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import { historySchemas, type HistoryResponses } from './history-commands'
+import { breakpointSchemas, type BreakpointEvents, type BreakpointResponses } from './breakpoint-commands'
 import type {
   ClockView,
   DeliveryDetail,
@@ -219,6 +220,7 @@ export const requestSchemas = {
     })
     .strict(),
   ...historySchemas,
+  ...breakpointSchemas,
 } as const
 
 function isJson(text: string): boolean {
@@ -233,7 +235,7 @@ function isJson(text: string): boolean {
 export type CommandName = keyof typeof requestSchemas
 export type CommandRequest<C extends CommandName> = z.input<(typeof requestSchemas)[C]>
 
-export interface CommandResponses extends HistoryResponses {
+export interface CommandResponses extends HistoryResponses, BreakpointResponses {
   snapshot: Snapshot
   'timeline.page': { rows: TimelineRow[]; total: number }
   'delivery.get': DeliveryDetail
@@ -288,7 +290,7 @@ export interface ImportedScenarioView {
 export type CommandResponse<C extends CommandName> = CommandResponses[C]
 
 /** Events pushed to every connected UI, batched (the UI applies a batch once per frame). */
-export interface EventPayloads {
+export interface EventPayloads extends BreakpointEvents {
   /** Rows that changed or appeared (upsert by key). */
   'timeline.upsert': { rows: TimelineRow[] }
   /** The timeline was emptied or its shape changed: re-read it. */

@@ -1,5 +1,7 @@
 // What the UI sees: the views the engine host builds from the store and pushes to every front
 // door (Electron window, browser mode). Plain JSON: bodies travel as base64, times as ms.
+import type { BreakpointListView } from './breakpoint-commands'
+import type { HoldRecord } from '../receiver'
 import type { ClockMode } from '../clock'
 import type { ScenarioReport } from '../scenario'
 import type { SchemeId, VerifyReason } from '../signatures'
@@ -153,6 +155,8 @@ export interface RequestDetail
   /** Where the dedupe key was read, in words: "auto: body.event_id", "header webhook-id"; null without a key. */
   dedupeKeyFrom?: string | null
   fault: FaultView | null
+  /** What a breakpoint did to it (the request's headers and body above are as received; an edit is here). */
+  hold: { summary: string; record: HoldRecord } | null
   response: { status: number | null; headers: HeaderPair[]; bodyBase64: string; ms: number | null }
   /** Forward mode: each request sent on to a target (forward, copy, resend), oldest first. */
   legs: ForwardLegView[]
@@ -358,6 +362,8 @@ export interface Snapshot {
   recording: RecordingView
   /** The scenario run started from a UI, if any (the last one, finished or not). */
   scenarioRun: ScenarioRunView | null
+  /** The breakpoints, the requests held now, and how long each provider waits (docs/breakpoints.md). */
+  breakpoints: BreakpointListView
 }
 
 /** Whether a session is being recorded into a scenario, and how much so far. */

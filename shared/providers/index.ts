@@ -25,6 +25,9 @@ import { hubspot } from './hubspot'
 import { intercom } from './intercom'
 import { mailgun } from './mailgun'
 
+import { POLICY_PRESETS } from '../sender'
+import type { SchemeId } from '../signatures'
+
 export * from './types'
 export * from './event-id'
 
@@ -65,3 +68,39 @@ export function isProviderId(value: unknown): value is ProviderId {
 }
 export { apiVersionFor, ApiVersionError } from './api-version'
 export { splitEventType } from './envelope'
+
+// How long each provider waits for an answer before it counts a delivery as failed: the timeout of
+// the pack's own retry policy (shared/sender/policy-presets.ts, each with its source). A breakpoint
+// that holds a provider's request longer than this turns the held request into a timeout on the
+// provider's side (and a retry), so the hold limit a breakpoint starts with stays below it.
+
+export interface ProviderWait {
+  id: ProviderId
+  label: string
+  scheme: SchemeId
+  /** The provider's documented (or the preset's approximated) answer timeout, ms. */
+  waitMs: number
+}
+
+export function providerWaits(): ProviderWait[] {
+  return PROVIDER_IDS.map((id) => {
+    const pack = PROVIDERS[id]
+    return { id, label: pack.label, scheme: pack.scheme, waitMs: POLICY_PRESETS[pack.policy].timeout_ms }
+  })
+}
+
+/** Time left for a person to act: a hold ends this long before the provider gives up. */
+export const HOLD_MARGIN_MS = 1_000
+/** A hold limit with no provider to go by: below the common 5–10 s timeouts. */
+export const DEFAULT_HOLD_LIMIT_MS = 4_000
+
+/**
+ * The hold limit a breakpoint starts with for requests verified with this scheme: the shortest wait
+ * among the providers signing with it, less HOLD_MARGIN_MS; DEFAULT_HOLD_LIMIT_MS without one.
+ */
+export function defaultHoldLimitMs(scheme: SchemeId | null | undefined): number {
+  if (!scheme) return DEFAULT_HOLD_LIMIT_MS
+  const waits = providerWaits().filter((w) => w.scheme === scheme).map((w) => w.waitMs)
+  if (waits.length === 0) return DEFAULT_HOLD_LIMIT_MS
+  return Math.max(1_000, Math.min(...waits) - HOLD_MARGIN_MS)
+}

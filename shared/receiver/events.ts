@@ -5,6 +5,7 @@ import type { VerifyResult } from '../signatures'
 import type { Step } from './rules'
 import type { RequestRecord } from './records'
 import type { ForwardLeg } from './forward'
+import type { HeldRequest, HoldRecord } from './breakpoints'
 
 /** What was done to a request: the final step applied, or how it ended otherwise. */
 export type ResponseOutcome =
@@ -59,6 +60,10 @@ export interface ReceiverEventMap {
   'request.forwarded': { leg: ForwardLeg }
   /** A connection was refused before a request could be read (bad HTTP, slow headers). */
   'connection.refused': { remoteAddress: string | null; reason: 'bad_request' | 'slow_request' | 'headers_too_large'; status: number | null }
+  /** A request stopped at a breakpoint (its row is committed): its full content and when its limit runs out. */
+  'breakpoint.held': { request: HeldRequest }
+  /** A held request went on: what ended its hold (before its answer is written; request.responded follows). */
+  'breakpoint.released': { requestId: number; hold: HoldRecord }
   /** Writing to the store failed; rows are kept in memory and retried. */
   'store.error': { message: string; pending: number }
 }

@@ -2,6 +2,7 @@
 // it, and UIs, reports and the CLI read it back decoded.
 import type { ResponseOutcome } from './events'
 import type { Step } from './rules'
+import type { HoldRecord } from './breakpoints'
 import type { VerifyResult } from '../signatures'
 
 /** Why a dedupe key is kept as its SHA-256 digest instead of itself, and how long it was. */
@@ -46,8 +47,8 @@ export interface RequestRecord {
   duplicateOf: number | null
   duplicateNumber: number | null
   ruleId: string | null
-  /** What the rule planned and what happened; null for a plain default answer. */
-  fault: { outcome: ResponseOutcome | 'pending'; step: Step | null; steps: Step[] | null } | null
+  /** What the rule planned and what happened; null for a plain default answer. `hold`: a breakpoint held it (shared/receiver/breakpoints.ts). */
+  fault: { outcome: ResponseOutcome | 'pending'; step: Step | null; steps: Step[] | null; hold?: HoldRecord } | null
   response: { status: number | null; headers: [string, string][]; body: Uint8Array | null; ms: number | null }
   /** Loop mode: the attempt of this store whose x-hookloop-attempt link checked out; null when none did. */
   attemptId: number | null

@@ -6,7 +6,7 @@ import { bodyStart } from './body-routes'
 import { createInspectorReads, decodeMarks, type SecretBox, type SimulationRow, type SqlEngine } from '../store'
 import { legView } from './forward-views'
 import { badge } from './timeline-views'
-import { captureMarks, dedupeKeySource, type DedupeKey } from '../../../shared/receiver'
+import { captureMarks, dedupeKeySource, explainHold, type DedupeKey, type HoldRecord } from '../../../shared/receiver'
 import { isEnvelope } from '../../../shared/sender'
 import { sentBody } from '../sender'
 import { eventIdHeadersOf, findEventId, isProviderId, PROVIDERS } from '../../../shared/providers'
@@ -71,6 +71,12 @@ function parseJson(json: string | null): unknown {
 
 function base64(bytes: Buffer | null): string {
   return bytes ? bytes.toString('base64') : ''
+}
+
+/** A breakpoint's hold, kept in the request's fault (receiver/hold.ts). */
+function holdView(fault: unknown): RequestDetail['hold'] {
+  const record = fault && typeof fault === 'object' ? (fault as { hold?: HoldRecord }).hold : undefined
+  return record ? { summary: explainHold(record), record } : null
 }
 
 /** The views over either store engine; `secrets` opens the endpoints' signing secrets (for their hints). */
@@ -171,6 +177,7 @@ export function createDetailViews(engine: SqlEngine, secrets: SecretBox, options
       duplicateOf: r.duplicate_of,
       duplicateNumber: r.duplicate_number,
       fault,
+      hold: holdView(fault?.data),
       response: {
         status: r.response_status,
         headers: headerPairs(r.response_headers_json),

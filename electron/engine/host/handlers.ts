@@ -12,6 +12,7 @@ import type { CommandHandlers } from './control-server'
 import { secretHint } from './detail-views'
 import { HostError } from './host-error'
 import { forwardToRefusal } from './handlers-forward'
+import { breakpointList } from './handlers-breakpoints'
 import { endpointViews, presetViews, ruleViews, simulationViews, subscriptionView, tunnelView, type EngineBinding } from './views'
 
 export type { EngineBinding }
@@ -68,6 +69,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         warnings: ctx.warnings(),
         recording: ctx.recording(),
         scenarioRun: ctx.scenarioRun(),
+        breakpoints: breakpointList(binding.engine.receiver),
       }
     },
     'timeline.page': (req) => ctx.current().timeline.page(req.filter ?? {}, req.offset, req.limit),

@@ -16,6 +16,7 @@ import { createExportHandlers } from './handlers-exports'
 import { createScenarioHandlers } from './handlers-scenarios'
 import { createTunnelHandlers } from './handlers-tunnel'
 import { createForwardHandlers } from './handlers-forward'
+import { breakpointList, createBreakpointHandlers } from './handlers-breakpoints'
 import { endpointViews, ruleViews, simulationViews, toTunnelView, tunnelView, type EngineBinding } from './views'
 import { createSubscriptionMetrics } from './subscription-metrics'
 import { createLoopTry } from './loop-try'
@@ -98,8 +99,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
     wallNow: () => Date.now(),
   })
   const metrics = createSubscriptionMetrics(() => binding, (subscriptions) => control?.publish('subscriptions.changed', { subscriptions }))
-  const publishList = (what: 'endpoints' | 'rules' | 'subscriptions') => {
+  const publishList = (what: 'endpoints' | 'rules' | 'subscriptions' | 'breakpoints') => {
     if (what === 'subscriptions') return metrics.recount()
+    if (what === 'breakpoints') return control?.publish('breakpoints.changed', { breakpoints: breakpointList(binding.engine.receiver).breakpoints })
     // Read in turn on the store engine's queue, so the lists are pushed in the order they changed.
     if (what === 'endpoints') void endpointViews(binding).then((endpoints) => control?.publish('endpoints.changed', { endpoints }), (error: unknown) => options.log?.(`endpoints could not be read: ${String(error)}`))
     else control?.publish('rules.changed', { rules: ruleViews(binding) })
@@ -148,6 +150,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
         // The lists are published once this engine answers by what they show.
         const reloads: Promise<void>[] = []
         if (tables.has('endpoints') || tables.has('rules')) reloads.push(engine.receiver.reloadDefinitions())
+        else if (tables.has('breakpoints')) engine.receiver.breakpoints.reload()
         if (tables.has('subscriptions')) reloads.push(engine.sender.reloadSubscriptions())
         Promise.all(reloads).then(
           () => tables.forEach((table) => publishList(table)),
@@ -190,6 +193,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
         case 'history.pruned':
           // Retention removed rows: every UI reads its timeline again.
           control?.publish('timeline.reset', { total: -1 })
+          break
+        case 'breakpoint.held':
+          // At once, with the whole request: a person has until its limit to act.
+          control?.publish('breakpoint.held', event.request)
+          break
+        case 'breakpoint.released':
+          control?.publish('breakpoint.released', { requestId: event.requestId, hold: event.hold })
+          timelineWatch.touchRequest(event.requestId)
           break
         case 'tunnel.notice':
         case 'connection.refused':
@@ -305,6 +316,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createCheckHandlers(ctx),
     ...createExportHandlers(ctx),
     ...createForwardHandlers(ctx),
+    ...createBreakpointHandlers({ current: ctx.current, changed: (breakpoints) => control?.publish('breakpoints.changed', { breakpoints }) }),
     ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
   }
   control = await startControlServer({

@@ -215,7 +215,7 @@ function builtReceived(group: GroupKey, requests: readonly TimelineRequestRow[],
       at: r.received_at,
       durationMs: r.response_ms,
       tone: statusTone(r.response_status),
-      label: answeredHandshake(r.fault_json) ? handshakeMarkLabel(r.response_status) : r.response_status === null ? 'no answer' : String(r.response_status),
+      label: `${heldAtBreakpoint(r.fault_json) ? 'held · ' : ''}${answeredHandshake(r.fault_json) ? handshakeMarkLabel(r.response_status) : r.response_status === null ? 'no answer' : String(r.response_status)}`,
       nextAt: null,
     })),
     // attempt_id IS NULL: real traffic, recorded on the wall clock whatever the engine's clock.
@@ -226,6 +226,9 @@ function builtReceived(group: GroupKey, requests: readonly TimelineRequestRow[],
 }
 
 export type TimelineViews = ReturnType<typeof createTimelineViews>
+
+/** Whether the request stopped at a breakpoint (its fault keeps the hold): its mark says so. */
+const heldAtBreakpoint = (faultJson: string | null): boolean => faultJson !== null && faultJson.includes('"hold":{')
 
 export function statusTone(status: number | null): MarkTone {
   if (status === null) return 'retrying'

@@ -11,6 +11,10 @@ import { createMcpContext, ToolError, type McpContext, type McpServerOptions, ty
 import { explainSignature } from './explain-signature'
 import { listEndpoints } from './list-endpoints'
 import { listRows } from './list-rows'
+import { listHeld } from './list-held'
+import { releaseHeld } from './release-held'
+import { answerHeld } from './answer-held'
+import { dropHeld } from './drop-held'
 import { removeFaultRule } from './remove-fault-rule'
 import { runScenarioTool } from './run-scenario'
 import { showDelivery } from './show-delivery'
@@ -30,6 +34,10 @@ export const MCP_TOOLS: readonly ToolDefinition[] = [
   runScenarioTool,
   addFaultRule,
   removeFaultRule,
+  listHeld,
+  releaseHeld,
+  answerHeld,
+  dropHeld,
 ] as unknown as readonly ToolDefinition[]
 
 export const ALLOW_CHANGES_FLAG = '--allow-changes'
@@ -73,7 +81,7 @@ export function createMcpServer(options: McpServerOptions, version: string): Mcp
         title: tool.title,
         description: tool.description,
         inputSchema: tool.input,
-        annotations: { readOnlyHint: !tool.changes, destructiveHint: tool.name === 'remove_fault_rule', openWorldHint: tool.name === 'trigger_event' || tool.name === 'run_scenario' },
+        annotations: { readOnlyHint: !tool.changes, destructiveHint: tool.name === 'remove_fault_rule' || tool.name === 'drop_held', openWorldHint: tool.name === 'trigger_event' || tool.name === 'run_scenario' },
       },
       (args: unknown) => call(ctx, tool, args),
     )

@@ -4,7 +4,8 @@
 import { explainLeg, type ForwardCopyStep, type ForwardStep } from '../../../shared/receiver'
 import type { BodyBudget } from './body-budget'
 import type { ForwardSource, Forwarder } from './forward'
-import { defaultReply, finished, gone, holdUntilClosed, type ForwardHooks, type StepResult, type StepRun } from './steps'
+import { defaultReply, finished, gone, holdUntilClosed, sendPrepared, type ForwardHooks, type StepResult, type StepRun } from './steps'
+import type { AnswerHold } from './hold'
 
 /** Default most background copies in flight at once, the receiver's whole. */
 export const DEFAULT_MAX_BACKGROUND_COPIES = 256
@@ -28,14 +29,24 @@ export function createCopyBudget(budget: BodyBudget, max = DEFAULT_MAX_BACKGROUN
 /** The leg's answer body as a Buffer over the same bytes (no copy: neither side changes them). */
 const asBuffer = (bytes: Uint8Array | null): Buffer | null => (bytes === null ? null : Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
 
-export function forwardHooks(forwarder: Forwarder, source: ForwardSource, bodyLimit: number, copies: CopyBudget): ForwardHooks {
+/** `answerHold`: a breakpoint holds your app's answer before it goes back (hold.ts); it is then not relayed as it arrives. */
+export function forwardHooks(forwarder: Forwarder, source: ForwardSource, bodyLimit: number, copies: CopyBudget, answerHold: AnswerHold | null = null): ForwardHooks {
   return {
     async final(step: ForwardStep, run: StepRun): Promise<StepResult> {
       const { leg, relayed } = await forwarder.send(source, step, 'forward', {
-        sink: { res: run.res, signal: run.signal },
+        ...(answerHold ? {} : { sink: { res: run.res, signal: run.signal } }),
         bodyLimit,
         ...(run.attemptKey === undefined ? {} : { attemptKey: run.attemptKey }),
       })
+      if (answerHold && leg.outcome === 'answered' && !run.aborted()) {
+        const reply = await answerHold(leg)
+        if (reply === null) {
+          if (run.aborted()) return gone(step)
+          run.socket.destroy()
+          return { outcome: 'closed', status: null, headers: null, body: null, fault: step }
+        }
+        return sendPrepared(run, { ...reply, fault: step })
+      }
       if (relayed) {
         const ok = leg.outcome === 'answered' && (await finished(run.res))
         const seen = { status: leg.response.status, headers: leg.response.headers, body: asBuffer(leg.response.body) }

@@ -10,7 +10,7 @@ import type { Clock } from '../../../shared/clock'
 import { arrivedOnClock } from '../clock'
 import { ATTEMPT_HEADER, DEFAULT_BODY_LIMIT, endpointPath } from '../../../shared/receiver'
 import { allowPageToRead, isPreflight, preflightReply } from './cors'
-import type { CapturedRequest, ReceiverEvent, Capture, Step } from '../../../shared/receiver'
+import type { Breakpoint, CapturedRequest, ReceiverEvent, Capture, Step } from '../../../shared/receiver'
 import { encodeCapture, encodeOutcome } from '../store'
 import type { BodyBudget, BodyReservation } from './body-budget'
 import type { CaptureWriter } from './capture-writer'
@@ -20,6 +20,8 @@ import { inspect, type InspectDeps, type Inspection, type LiveEndpoint } from '.
 import { lingerAfterAnswer, LINGER_BOUNDS, type LingerBounds, type LingerEnd } from './linger'
 import { declaredLength, readBody, refusals, RETRY_AFTER_S, type BodyRead, type Refusal, TRUNCATED_PREVIEW } from './read-body'
 import type { Connection } from './server'
+import type { Breakpoints } from './breakpoints'
+import { holdThenAnswer, type Released } from './hold'
 import { CaptureNotStoredError, defaultReply, prepareReply, runSteps, sendPrepared, type PreparedReply, type StepResult, type StepRun } from './steps'
 
 export type { LiveEndpoint } from './inspect'
@@ -49,6 +51,7 @@ export interface RequestHandlerDeps extends InspectDeps {
   linkedAttempt(value: string | string[] | undefined, body: Buffer): number | null
   nextId(): number
   emit(event: ReceiverEvent): void
+  breakpoints: Breakpoints
 }
 
 /** How the request reached us: plain, `Expect: 100-continue`, or another Expect value. */
@@ -79,10 +82,12 @@ function refusalAnswer(refusal: Refusal): { headers: [string, string][]; body: B
 }
 
 /** The captured request as a forward target gets it: the path under the endpoint, the exact body. */
-function forwardSource(capture: Capture, slug: string, body: Buffer) {
+function forwardSource(capture: Capture, slug: string, body: Buffer, released?: Released) {
   const base = endpointPath(slug)
-  // Forwarded only when read whole (body.kind 'complete'), so the row holds these very bytes.
-  return { id: capture.id, method: capture.method, subPath: capture.path.slice(base.length), query: capture.query, headers: capture.headers, body, remoteAddress: capture.remoteAddress, bodyCaptured: true }
+  // Forwarded only when read whole (body.kind 'complete'), so the row holds these very bytes;
+  // a request edited at a breakpoint goes on as edited (the leg keeps its own body).
+  const edited = released !== undefined && released.body !== body
+  return { id: capture.id, method: capture.method, subPath: capture.path.slice(base.length), query: capture.query, headers: released?.headers ?? capture.headers, body: released?.body ?? body, remoteAddress: capture.remoteAddress, bodyCaptured: !edited }
 }
 
 export function createRequestHandler(deps: RequestHandlerDeps) {
@@ -264,6 +269,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       if (live && body.kind !== 'refused') allowPageToRead(req, res)
       // inspect
       let handshake: PreparedReply | null = null
+      let breakpoint: Breakpoint | null = null
       if (live && body.kind === 'complete' && !preflight) {
         // A loop request is judged on the clock it was signed on: the engine's, unless the endpoint
         // forwards to an app (then it was signed at wall time, for the app's sake); real traffic on the wall.
@@ -275,6 +281,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         const inspection = await inspect(deps, live, { id: capture.id, arrival, verifyAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body })
         applyInspection(capture, inspection)
         handshake = inspection.handshake
+        breakpoint = inspection.breakpoint
       }
       // record
       const steps = capture.fault?.steps ?? null
@@ -283,7 +290,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       else if (body.kind === 'complete') prepared = live ? prepareReply(steps, { status: 200, text: 'OK' }, handshake) : prepareReply(null, { status: 404, text: 'no endpoint at this path' })
       else if (body.kind === 'refused') prepared = { status: body.refusal.status, ...refusalAnswer(body.refusal), fault: null }
       const forwards = steps?.some((step) => step.type === 'forward' || step.type === 'forward-copy') ?? false
-      const committed = record(capture, prepared, body.kind === 'refused' ? 'refused' : 'replied', forwards)
+      // A held request's row goes in without its answer, which the hold decides.
+      const committed = record(capture, breakpoint ? null : prepared, body.kind === 'refused' ? 'refused' : 'replied', forwards)
       announce(capture, live?.endpoint.slug ?? null)
       // answer
       const run: StepRun = {
@@ -306,13 +314,32 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       }
       let result: StepResult
       try {
-        result = await answer(run, body, prepared, steps)
+        if (breakpoint && live && body.kind === 'complete') {
+          const at = breakpoint
+          result = await holdThenAnswer(deps, run, connection.waitEnds, {
+            capture,
+            breakpoint: at,
+            endpoint: live.endpoint,
+            endpointSlug: live.endpoint.slug,
+            url: `${deps.baseUrl()}${req.url ?? '/'}`,
+            body: body.body,
+            prepared,
+            steps,
+            goOn: (released, answerHold) => {
+              const goes = { ...run, ...(run.forward ? { forward: forwardHooks(deps.forwarder, forwardSource(capture, live.endpoint.slug, body.body, released), limit, deps.copies, answerHold) } : {}) }
+              const reply = prepared && released.status !== null ? { ...prepared, status: released.status } : prepared
+              return answer(goes, body, reply, steps)
+            },
+          })
+        } else {
+          result = await answer(run, body, prepared, steps)
+        }
       } catch (error) {
         result = await answerStoreFailure(run.res, run.socket, run.aborted(), error)
       }
       // Half-open: nothing more can arrive, and no answer is coming — release the socket.
       if (connection.peerHasEnded && !res.headersSent) req.socket.destroy()
-      finish(capture, result, steps, prepared !== null && (result.outcome === 'replied' || result.outcome === 'refused'))
+      finish(capture, result, steps, !breakpoint && prepared !== null && (result.outcome === 'replied' || result.outcome === 'refused'))
     } finally {
       reservation.release()
     }
@@ -364,7 +391,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     const durationMs = alreadyStored && capture.response.ms !== null ? capture.response.ms : clockOf(capture).now() - capture.receivedAt
     if (!alreadyStored) {
       // Null only for a plain default answer: anything a rule did, or any other ending, is kept.
-      capture.fault = steps || result.outcome !== 'replied' ? { outcome: result.outcome, step: result.fault, steps } : null
+      const hold = capture.fault?.hold
+      capture.fault = steps || hold || result.outcome !== 'replied' ? { outcome: result.outcome, step: result.fault, steps, ...(hold ? { hold } : {}) } : null
       capture.response = { status: result.status, headers: result.headers ?? [], body: result.body, ms: durationMs }
       writer.outcome(encodeOutcome(capture))
     }

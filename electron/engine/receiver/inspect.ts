@@ -2,7 +2,8 @@
 // needs (bounded, off the event loop's critical path), number the dedupe key, choose the rule.
 // Nothing here writes or answers; the result goes into the request's Capture.
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Endpoint, Step } from '../../../shared/receiver'
+import type { Breakpoint, Endpoint, Step } from '../../../shared/receiver'
+import type { Breakpoints } from './breakpoints'
 import type { VerifyResult } from '../../../shared/signatures'
 import { boundKey, type ArrivalTime, type BoundedKey, type DedupeTracker, type KeyArrival, type KeyExtractor } from './dedupe'
 import { readBodyDocument } from './json-document'
@@ -24,6 +25,8 @@ export interface InspectDeps {
   /** The URL a sender called, for URL-signed schemes: public URL when known, else local. */
   baseUrl(): string
   limits?: InspectLimits
+  /** Where requests stop to be looked at and changed (breakpoints.ts). */
+  breakpoints?: Pick<Breakpoints, 'match' | 'jsonPaths'>
 }
 
 export interface InspectInput {
@@ -49,6 +52,8 @@ export interface Inspection {
   /** The answer to a verification handshake, when the plan ends in a handshake step. */
   handshake: PreparedReply | null
   notInspected: string | null
+  /** The breakpoint the request stops at before it is answered, if any. */
+  breakpoint: Breakpoint | null
 }
 
 export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: InspectInput): Promise<Inspection> {
@@ -56,7 +61,8 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
   const verify = endpoint.scheme ? verifyRequest(endpoint, { body: input.body, headers: input.headers, url: `${deps.baseUrl()}${input.url}`, nowMs: input.verifyAt }) : null
   const rulePaths = deps.rules.jsonPaths(endpoint.id)
   const keyPaths = live.key?.paths ?? []
-  const paths = keyPaths.length === 0 ? rulePaths : [...keyPaths, ...rulePaths]
+  const breakPaths = deps.breakpoints?.jsonPaths(endpoint.id) ?? []
+  const paths = keyPaths.length === 0 && breakPaths.length === 0 ? rulePaths : [...keyPaths, ...rulePaths, ...breakPaths]
   const document = paths.length > 0 ? await readBodyDocument(input.body, paths, deps.limits ?? DEFAULT_INSPECT_LIMITS) : { json: undefined, notInspected: null }
   const json = () => document.json
   const found = live.key?.found ? live.key.found(input.headers, json) : null
@@ -66,7 +72,7 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
   const arrival = key ? deps.dedupe.arrive(endpoint, key, input.id, input.arrival) : null
   const q = input.url.indexOf('?')
   const query = q === -1 ? '' : input.url.slice(q + 1)
-  const plan = deps.rules.plan(endpoint.id, {
+  const matchInput = {
     method: input.method,
     path: input.path,
     query,
@@ -74,11 +80,13 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
     json,
     arrival: arrival?.number ?? null,
     dedupeKey: key?.key ?? null,
-  })
+  }
+  const plan = deps.rules.plan(endpoint.id, matchInput)
+  const breakpoint = deps.breakpoints?.match(endpoint.id, matchInput) ?? null
   const planned = plan ?? defaultForwardPlan(endpoint)
   const step = handshakeStepOf(planned?.steps)
   const handshake = step ? answerHandshake(step, { query, body: input.body, secrets: endpoint.secrets, verify }) : null
-  return { verify, key, keyFrom: found?.where ?? null, arrival, plan: planned, handshake, notInspected: document.notInspected }
+  return { verify, key, keyFrom: found?.where ?? null, arrival, plan: planned, handshake, notInspected: document.notInspected, breakpoint }
 }
 
 // An endpoint's default plan is the same for each of its requests: made once per endpoint (an

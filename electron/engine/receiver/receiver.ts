@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
 import { DefinitionError, DEFAULT_BODY_LIMIT, endpointPath, type Endpoint } from '../../../shared/receiver'
 import type { ReceiverEvent, ReceiverEventListener, RequestRecord, ForwardLeg } from '../../../shared/receiver'
-import { createAttemptLinkStore, createReceiverPresence, createSqliteEngine, secretBoxOf, type SqlEngine, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
+import { createAttemptLinkStore, createBreakpointStore, createHeldRequestStore, createReceiverPresence, createSqliteEngine, secretBoxOf, type SqlEngine, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
 import { linkChecksOut, parseAttemptLink } from '../sender'
 import { createForwarder, type Forwarder } from './forward'
 import { refuseLoops } from './forward-targets'
@@ -17,6 +17,7 @@ import { createCaptureWriter } from './capture-writer'
 import { createDedupeTracker } from './dedupe'
 import { createDefinitions, type ReceiverDefinitions } from './definitions'
 import { createBodyBudget } from './body-budget'
+import { createBreakpoints, type Breakpoints } from './breakpoints'
 import { createRequestHandler } from './handle-request'
 import type { InspectLimits } from './json-fields'
 import { toRequestRecord } from './records'
@@ -95,6 +96,8 @@ export interface Receiver {
   readonly forwarder: Forwarder
   /** Resend a captured request to a target (as it was, re-signed, or edited with its signature broken); the leg is stored. */
   resend(requestId: number, options: ResendOptions): Promise<ForwardLeg>
+  /** Where requests stop before they are answered, and the requests held now (breakpoints.ts, docs/breakpoints.md). */
+  breakpoints: Pick<Breakpoints, 'list' | 'put' | 'remove' | 'reload' | 'held' | 'decide'>
   requests: {
     list(query?: RequestListQuery): RequestRecord[]
     get(id: number): RequestRecord | undefined
@@ -209,7 +212,9 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   })
   const endpointForwards = (endpoint: Endpoint): boolean => (endpoint.forwardTo?.length ?? 0) > 0 || engine.forwards(endpoint.id)
   const refusalEnds = { read: 0, cut: 0 }
+  const breakpoints = createBreakpoints({ store: createBreakpointStore(db), shared: createHeldRequestStore(db), wallClock, emit })
   const handler = createRequestHandler({
+    breakpoints,
     clock,
     wallClock,
     refusalEnded: (end) => void refusalEnds[end]++,
@@ -276,8 +281,12 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    reloadDefinitions: definitions.reload,
+    reloadDefinitions: async () => {
+      breakpoints.reload()
+      await definitions.reload()
+    },
     endpoints: definitions.endpoints,
+    breakpoints,
     rules: definitions.rules,
     requests: {
       list(query) {

@@ -20,7 +20,22 @@ export interface ResendOptions {
   timeoutMs?: number
 }
 
-function setHeaders(base: readonly [string, string][], edits: readonly [string, string][]): [string, string][] {
+/**
+ * The headers with the endpoint's signature made again over `body` (the scheme's own headers
+ * replaced, the event id kept): an edited request its consumer accepts. `url`: where it is sent,
+ * for URL-signed schemes. Throws like sign() for an unusable secret.
+ */
+export function resignHeaders(endpoint: Pick<Endpoint, 'scheme' | 'secrets' | 'custom'>, headers: readonly [string, string][], body: Uint8Array, url: string): [string, string][] {
+  if (!endpoint.scheme || endpoint.secrets.length === 0) throw new DefinitionError('resign', "re-signing needs the endpoint's scheme and a secret")
+  const meta = SCHEMES[endpoint.scheme]
+  const idHeader = meta.idHeader ?? endpoint.custom?.idHeader?.toLowerCase()
+  const id = idHeader ? headers.find(([n]) => n.toLowerCase() === idHeader)?.[1] : undefined
+  const schemeHeaders = new Set([...meta.headers, ...(endpoint.custom ? [endpoint.custom.header.toLowerCase()] : [])])
+  const signed = sign(endpoint.scheme, { body, secret: endpoint.secrets[0] as string, ...(id ? { id } : {}), url, ...(endpoint.custom ? { custom: endpoint.custom } : {}) })
+  return setHeaders(headers.filter(([n]) => !schemeHeaders.has(n.toLowerCase()) || n.toLowerCase() === idHeader), Object.entries(signed))
+}
+
+export function setHeaders(base: readonly [string, string][], edits: readonly [string, string][]): [string, string][] {
   const names = new Set(edits.map(([n]) => n.toLowerCase()))
   return [...base.filter(([n]) => !names.has(n.toLowerCase())), ...edits]
 }
@@ -33,12 +48,7 @@ export async function resendRequest(forwarder: Forwarder, request: RequestRecord
   let headers = setHeaders(request.headers, options.headers ?? [])
   if (options.mode === 'resign') {
     if (!endpoint?.scheme || endpoint.secrets.length === 0) throw new DefinitionError('mode', 're-signing needs the endpoint\'s scheme and a secret; this request\'s endpoint has none')
-    const meta = SCHEMES[endpoint.scheme]
-    const idHeader = meta.idHeader ?? endpoint.custom?.idHeader?.toLowerCase()
-    const id = idHeader ? headers.find(([n]) => n.toLowerCase() === idHeader)?.[1] : undefined
-    const schemeHeaders = new Set([...meta.headers, ...(endpoint.custom ? [endpoint.custom.header.toLowerCase()] : [])])
-    const signed = sign(endpoint.scheme, { body, secret: endpoint.secrets[0] as string, ...(id ? { id } : {}), url: options.to, ...(endpoint.custom ? { custom: endpoint.custom } : {}) })
-    headers = setHeaders(headers.filter(([n]) => !schemeHeaders.has(n.toLowerCase()) || n.toLowerCase() === idHeader), Object.entries(signed))
+    headers = resignHeaders(endpoint, headers, body, options.to)
   }
   if (options.mode === 'broken' && options.body === undefined && (options.headers ?? []).length === 0) {
     throw new DefinitionError('mode', '"broken" sends an edited request with the original signature: edit the body or a header')

@@ -5,12 +5,14 @@
 // does not grow with the store.
 import type { Database } from 'better-sqlite3'
 
-export const DEFINITION_TABLES = ['endpoints', 'rules', 'subscriptions'] as const
+/** The definition tables, and the breakpoints (one settings row: store/breakpoints.ts). */
+export const DEFINITION_TABLES = ['endpoints', 'rules', 'subscriptions', 'breakpoints'] as const
 export type DefinitionTable = (typeof DEFINITION_TABLES)[number]
 
 export function createDefinitionReads(db: Database) {
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck()
-  const rows = new Map(DEFINITION_TABLES.map((table) => [table, db.prepare<[], unknown[]>(`SELECT * FROM ${table} ORDER BY id`).raw()]))
+  const select = (table: DefinitionTable) => (table === 'breakpoints' ? "SELECT value_json FROM settings WHERE key = 'breakpoints'" : `SELECT * FROM ${table} ORDER BY id`)
+  const rows = new Map(DEFINITION_TABLES.map((table) => [table, db.prepare<[], unknown[]>(select(table)).raw()]))
   return {
     /** Moves whenever another connection commits to the file (never for this connection's own commits). */
     dataVersion: () => dataVersion.get() ?? 0,

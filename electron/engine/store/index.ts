@@ -28,6 +28,8 @@ export { createListReads, DELIVERY_STATUSES, LIST_LIMIT_MAX, REQUEST_STATUSES, t
 export { decodeMarks, encodeCapture, encodeOutcome, decodeCapture } from './request-codec'
 export { createRequestStore, INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow, type KeyGroup, type RequestStore, type RequestListQuery } from './requests'
 export { createReceiverPresence, type ReceiverPresence } from './receiver-presence'
+export { createBreakpointStore, type BreakpointStore, type StoredBreakpoints } from './breakpoints'
+export { createHeldRequestStore, type HeldRequestStore } from './held-requests'
 export { createRowDoctor, badRowsNotice, type RowDoctor, type RowRepair } from './row-doctor'
 export { createRuleStore, type StoredRule, type RuleStore } from './rules'
 export { createScenarioRecordStatements } from './scenario-records'

@@ -22,12 +22,14 @@ const toBuffer = (bytes: Uint8Array | null): Buffer | null => (bytes === null ? 
 type CaptureFault = NonNullable<Capture['fault']>
 // faultJson writes these keys by hand: a key added to the fault fails to compile here instead of
 // going missing from the column.
-const _FAULT_KEYS = { outcome: true, step: true, steps: true } satisfies Record<keyof CaptureFault, true>
+const _FAULT_KEYS = { outcome: true, step: true, steps: true, hold: true } satisfies Record<keyof CaptureFault, true>
 
 /** The fault column: its plan's steps (frozen when they are an endpoint's default plan) made into JSON once. */
 function faultJson(fault: CaptureFault): string {
   // The same text as JSON.stringify(fault), key for key.
-  return `{"outcome":${json(fault.outcome)},"step":${jsonOnce(fault.step)},"steps":${jsonOnce(fault.steps)}}`
+  // A breakpoint's hold only where there was one: every other row's text is unchanged.
+  const hold = fault.hold === undefined ? '' : `,"hold":${json(fault.hold)}`
+  return `{"outcome":${json(fault.outcome)},"step":${jsonOnce(fault.step)},"steps":${jsonOnce(fault.steps)}${hold}}`
 }
 
 export function encodeCapture(capture: Capture): RequestRow {

@@ -46,7 +46,7 @@ export async function loadSnapshot(): Promise<void> {
 
 type StateEventName = Exclude<EventName, 'timeline.upsert' | 'timeline.reset'>
 /** Each state event as the part of the snapshot it replaces. */
-const SNAPSHOT_PARTS: { [E in StateEventName]: (payload: EventPayloads[E]) => Partial<Snapshot> } = {
+const SNAPSHOT_PARTS: { [E in StateEventName]: (payload: EventPayloads[E], snapshot: Snapshot) => Partial<Snapshot> } = {
   'endpoints.changed': ({ endpoints }) => ({ endpoints }),
   'rules.changed': ({ rules }) => ({ rules }),
   'subscriptions.changed': ({ subscriptions }) => ({ subscriptions }),
@@ -55,8 +55,12 @@ const SNAPSHOT_PARTS: { [E in StateEventName]: (payload: EventPayloads[E]) => Pa
   'simulations.changed': ({ simulations }) => ({ simulations }),
   'recording.state': (recording) => ({ recording }),
   'scenario.progress': (scenarioRun) => ({ scenarioRun }),
+  'breakpoints.changed': ({ breakpoints }, { breakpoints: now }) => ({ breakpoints: { ...now, breakpoints } }),
+  // A held request is shown at once, in the frame its event arrives in; released, it leaves the list.
+  'breakpoint.held': (request, { breakpoints: now }) => ({ breakpoints: { ...now, held: [...now.held.filter((h) => h.requestId !== request.requestId), request] } }),
+  'breakpoint.released': ({ requestId }, { breakpoints: now }) => ({ breakpoints: { ...now, held: now.held.filter((h) => h.requestId !== requestId) } }),
 }
-const snapshotPart = <E extends StateEventName>(event: EventMessage<E>): Partial<Snapshot> => SNAPSHOT_PARTS[event.name](event.payload)
+const snapshotPart = <E extends StateEventName>(event: EventMessage<E>, snapshot: Snapshot): Partial<Snapshot> => SNAPSHOT_PARTS[event.name](event.payload, snapshot)
 
 /** Applies one frame's worth of engine events. */
 export function applyBatch(batch: EventMessage[]): void {
@@ -73,7 +77,7 @@ export function applyBatch(batch: EventMessage[]): void {
         reset = true
         break
       default:
-        if (snapshot) snapshot = { ...snapshot, ...snapshotPart(event) }
+        if (snapshot) snapshot = { ...snapshot, ...snapshotPart(event, snapshot) }
     }
   }
   if (snapshot !== useApp.getState().snapshot) patch.snapshot = snapshot

@@ -2,7 +2,7 @@
 // rows picked for export, open dialogs, and the scenario open in the editor.
 import { useApp } from './app-store'
 
-export type ViewId = 'timeline' | 'endpoints' | 'sender' | 'subscriptions' | 'scenarios' | 'checks'
+export type ViewId = 'timeline' | 'endpoints' | 'sender' | 'subscriptions' | 'scenarios' | 'checks' | 'breakpoints'
 
 /** The scenario open in the editor: its text and where it came from. */
 export interface ScenarioDraft {

@@ -284,7 +284,8 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
           <div className="hint">No rule matched: the default answer was given.</div>
         )}
       </section>
-      <Headers title="Headers" headers={request.headers} />
+      {request.hold && <HeldSection hold={request.hold} />}
+      <Headers title={request.hold?.record.edit ? 'Headers (as received)' : 'Headers'} headers={request.headers} />
       <RequestBody request={request} start={body} />
       <section>
         <div className="section-title">Our response</div>
@@ -379,4 +380,31 @@ export async function copy(text: string, done: string): Promise<void> {
     // Clipboard access can be refused (an unfocused page): show the text to copy by hand.
     window.prompt('Copy this:', text)
   }
+}
+
+/** What a breakpoint did: how long the request was held, how it ended, and the edit beside the original below. */
+function HeldSection({ hold }: { hold: NonNullable<RequestDetail['hold']> }) {
+  const edit = hold.record.edit
+  return (
+    <section data-testid="hold">
+      <div className="section-title">Held at a breakpoint</div>
+      <div className="sentence" data-testid="hold-summary">
+        {hold.summary}
+      </div>
+      {edit && (
+        <>
+          {edit.status !== null && <div className="hint">answer status changed to {edit.status}</div>}
+          <Headers title="Headers (as released)" headers={edit.headers.map(([name, value]) => ({ name, value }))} />
+          {edit.body !== null && (
+            <>
+              <div className="section-title">Body (as released)</div>
+              <pre className="mono" data-testid="hold-edited-body">
+                {edit.body}
+              </pre>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  )
 }

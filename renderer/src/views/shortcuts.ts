@@ -4,7 +4,7 @@ import { run, toast, useApp, type ViewId } from '../state'
 import { panBy, zoomBy } from './Timeline'
 
 export const SHORTCUTS: [string, string][] = [
-  ['1 – 6', 'Timeline, Endpoints & rules, Sender, Subscriptions, Scenarios, Checks'],
+  ['1 – 7', 'Timeline, Endpoints & rules, Sender, Subscriptions, Scenarios, Checks, Breakpoints'],
   ['/', 'Search by event id'],
   ['j / k', 'Next / previous row'],
   ['Enter', 'Open the selected row'],
@@ -18,7 +18,7 @@ export const SHORTCUTS: [string, string][] = [
   ['?', 'This list'],
 ]
 
-const VIEWS: ViewId[] = ['timeline', 'endpoints', 'sender', 'subscriptions', 'scenarios', 'checks']
+const VIEWS: ViewId[] = ['timeline', 'endpoints', 'sender', 'subscriptions', 'scenarios', 'checks', 'breakpoints']
 
 export function useShortcuts(): void {
   useEffect(() => {
@@ -40,6 +40,7 @@ export function useShortcuts(): void {
         case '4':
         case '5':
         case '6':
+        case '7':
           useApp.setState({ view: VIEWS[Number(event.key) - 1] ?? 'timeline' })
           break
         case '/':

@@ -1,0 +1,48 @@
+// The breakpoints of a data folder: one settings row ('breakpoints', a JSON list), so they survive
+// a restart and every process on the folder holds by the same list. A list is small (a person sets
+// each one), so it is read and written whole. An entry that no longer parses is set aside with
+// its reason, never dropped in silence: the next save keeps it as it was.
+import type { Database } from 'better-sqlite3'
+import { DefinitionError, parseBreakpoint, type Breakpoint } from '../../../shared/receiver'
+
+const READ = "SELECT value_json FROM settings WHERE key = 'breakpoints'"
+const WRITE = "INSERT INTO settings (key, value_json) VALUES ('breakpoints', ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json"
+
+export interface StoredBreakpoints {
+  breakpoints: Breakpoint[]
+  /** Entries that do not parse (from a newer Hookloop, or edited by hand), with why. */
+  setAside: { entry: unknown; reason: string }[]
+}
+
+export function createBreakpointStore(db: Database) {
+  const read = db.prepare(READ).pluck()
+  const write = db.prepare(WRITE)
+  function load(): StoredBreakpoints {
+    const json = read.get() as string | undefined
+    const out: StoredBreakpoints = { breakpoints: [], setAside: [] }
+    if (json === undefined) return out
+    let list: unknown
+    try {
+      list = JSON.parse(json)
+    } catch (error) {
+      out.setAside.push({ entry: json, reason: `not JSON: ${(error as Error).message}` })
+      return out
+    }
+    if (!Array.isArray(list)) return { ...out, setAside: [{ entry: list, reason: 'expected a list' }] }
+    list.forEach((entry: unknown, index) => {
+      try {
+        out.breakpoints.push(parseBreakpoint(entry, `bp-${index + 1}`))
+      } catch (error) {
+        out.setAside.push({ entry, reason: error instanceof DefinitionError ? error.message : String(error) })
+      }
+    })
+    return out
+  }
+  return {
+    load,
+    save(breakpoints: readonly Breakpoint[]): void {
+      write.run(JSON.stringify([...breakpoints, ...load().setAside.map((s) => s.entry)]))
+    },
+  }
+}
+export type BreakpointStore = ReturnType<typeof createBreakpointStore>
