@@ -181,13 +181,18 @@ export function createBreakpoints(deps: BreakpointDeps): Breakpoints {
         (): HoldOutcome => ({ kind: 'expired', expiry: request.onExpiry }),
         () => new Promise<HoldOutcome>(() => {}), // cancelled: another ending won
       )
+      // `ends` lives as long as the connection, which a keep-alive client reuses for its next
+      // requests: the listener goes with this hold, not with the connection.
+      let onGone = () => {}
       const gone = new Promise<HoldOutcome>((resolve) => {
-        if (ends.aborted) resolve({ kind: 'client_gone' })
-        else ends.addEventListener('abort', () => resolve({ kind: 'client_gone' }), { once: true })
+        onGone = () => resolve({ kind: 'client_gone' })
+        if (ends.aborted) onGone()
+        else ends.addEventListener('abort', onGone, { once: true })
       })
       try {
         return await Promise.race([decided, expired, gone])
       } finally {
+        ends.removeEventListener('abort', onGone)
         timer.abort()
         holding.delete(request.requestId)
         if (shared) tolerant(() => shared.withdraw(request.requestId))
