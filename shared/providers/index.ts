@@ -27,6 +27,7 @@ import { mailgun } from './mailgun'
 
 export * from './types'
 export * from './event-id'
+export * from './payload-schemas'
 
 export const PROVIDERS = {
   github,

@@ -6,7 +6,9 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020'
 import addFormatsModule from 'ajv-formats'
-import type { SchemaDialect } from './model'
+
+/** The JSON Schema dialect a schema is written in. */
+export type SchemaDialect = 'draft-2020-12' | 'draft-07'
 
 export const DIFFERENCE_KINDS = ['required', 'type', 'enum', 'not-json', 'undocumented', 'constraint'] as const
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number]
