@@ -49,6 +49,8 @@ export interface RequestHandlerDeps extends InspectDeps {
   linkedAttempt(value: string | string[] | undefined, body: Buffer): number | null
   nextId(): number
   emit(event: ReceiverEvent): void
+  /** A whole request at an endpoint was answered (the schema verdict's queue takes it from here). */
+  answered?(requestId: number, endpoint: LiveEndpoint['endpoint']): void
 }
 
 /** How the request reached us: plain, `Expect: 100-continue`, or another Expect value. */
@@ -313,6 +315,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       // Half-open: nothing more can arrive, and no answer is coming — release the socket.
       if (connection.peerHasEnded && !res.headersSent) req.socket.destroy()
       finish(capture, result, steps, prepared !== null && (result.outcome === 'replied' || result.outcome === 'refused'))
+      // Answered and its row with the writer: the schema verdict comes after, never before.
+      if (live && body.kind === 'complete' && !preflight && result.outcome !== 'store_failed') deps.answered?.(capture.id, live.endpoint)
     } finally {
       reservation.release()
     }

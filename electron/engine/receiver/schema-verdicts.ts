@@ -1,0 +1,111 @@
+// The schema verdict, off the capture path: a request answered at an endpoint that verifies a
+// provider's scheme is queued by id; the queue is drained in turns of the event loop of their own
+// (setImmediate, a few milliseconds each, so arrivals are read and answered between them), reading
+// the stored bytes back from the store (the writer has taken the request's own Buffer by then),
+// holding them against the provider's schema (payload-schemas/) and handing the verdict to the
+// capture writer. Nothing here runs before an answer, and no answer waits on it.
+import type { Database } from 'better-sqlite3'
+import { PROVIDERS, PROVIDER_IDS, type ProviderId } from '../../../shared/providers'
+import type { Endpoint, ReceiverEvent } from '../../../shared/receiver'
+import { createSchemaJudge, SCHEMA_SOURCES } from '../payload-schemas'
+import { createSchemaVerdictStore, encodeSchemaVerdict } from '../store'
+import type { CaptureWriter } from './capture-writer'
+
+export interface SchemaVerdicts {
+  /** A request of this endpoint is answered and its row handed to the writer: judge it soon. */
+  add(requestId: number, endpoint: Endpoint): void
+  /** Resolves once every request added so far is judged and its verdict committed. */
+  idle(): Promise<void>
+  /** Requests waiting for their verdict. */
+  pending(): number
+  /** Stops judging; what is still queued gets no verdict. */
+  close(): void
+}
+
+export interface SchemaVerdictOptions {
+  db: Database
+  writer: CaptureWriter
+  now(): number
+  emit(event: ReceiverEvent): void
+  /** Default true; false: no request is judged (the benchmark's "off"). */
+  enabled?: boolean
+}
+
+/** How long one turn of the queue may hold the event loop before it yields to arrivals. */
+const TURN_MS = 4
+
+/**
+ * The provider an endpoint names by its scheme: the pack of that scheme whose schemas are shipped,
+ * else the first pack of that scheme (its verdict says what it publishes); null for an endpoint that
+ * verifies nothing or a scheme of no provider (custom HMAC).
+ */
+export function providerOfEndpoint(endpoint: Endpoint): ProviderId | null {
+  if (!endpoint.scheme) return null
+  const packs = PROVIDER_IDS.filter((id) => PROVIDERS[id].scheme === endpoint.scheme)
+  return packs.find((id) => SCHEMA_SOURCES[id] !== undefined) ?? packs[0] ?? null
+}
+
+export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdicts {
+  const store = createSchemaVerdictStore(options.db)
+  const judge = createSchemaJudge()
+  const queue: { requestId: number; endpointId: string; provider: ProviderId }[] = []
+  let draining: Promise<void> | null = null
+  let closed = false
+  const enabled = options.enabled ?? true
+
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+  async function drain(): Promise<void> {
+    await nextTurn()
+    let turnStart = performance.now()
+    while (queue.length > 0 && !closed) {
+      const item = queue.shift()!
+      const subject = store.subject(item.requestId)
+      // Not stored (its capture failed, or it was cleared meanwhile): nothing to judge.
+      if (subject) {
+        let headers: [string, string][] = []
+        try {
+          headers = JSON.parse(subject.headers_json) as [string, string][]
+        } catch {
+          headers = []
+        }
+        const verdict = await judge.judge(item.provider, headers, subject.body ?? Buffer.alloc(0), subject.body_truncated !== 0)
+        if (closed) break
+        options.writer.verdict(encodeSchemaVerdict(item.requestId, verdict, options.now()))
+        const tell = () => options.emit({ type: 'request.schema', requestId: item.requestId, endpointId: item.endpointId, verdict })
+        options.writer.committed().then(tell, () => {})
+      }
+      if (performance.now() - turnStart >= TURN_MS) {
+        await nextTurn()
+        turnStart = performance.now()
+      }
+    }
+  }
+
+  function start(): void {
+    if (draining || closed) return
+    draining = drain().finally(() => {
+      draining = null
+      if (queue.length > 0) start()
+    })
+  }
+
+  return {
+    add(requestId, endpoint) {
+      if (!enabled || closed) return
+      const provider = providerOfEndpoint(endpoint)
+      if (!provider) return
+      queue.push({ requestId, endpointId: endpoint.id, provider })
+      start()
+    },
+    async idle() {
+      while (draining) await draining
+      await options.writer.committed()
+    },
+    pending: () => queue.length,
+    close() {
+      closed = true
+      queue.length = 0
+    },
+  }
+}
