@@ -1,18 +1,14 @@
 // `hookloop requests --status schema-invalid` on the built CLI, over a data folder a real engine
 // filled with two real GitHub deliveries (@octokit/webhooks-examples), one missing a required field:
 // the table says where, `--json` carries the verdict, and the filter keeps only the invalid one.
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine } from '../../../electron/engine/engine'
-import { sign } from '../../../electron/engine/signatures'
 import type { RequestListRow } from '../../../electron/engine/store/list-reads'
+import { closedPullRequest, githubHeaders, withoutHeadRepo } from '../../support/github-deliveries'
 import { runCli } from '../../support/run-cli'
 import { makeTempDir } from '../../support/temp-dir'
 
-interface Examples { name: string; examples: Record<string, unknown>[] }
-const examples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as Examples[]
-const closedPullRequest = () => structuredClone(examples.find((e) => e.name === 'pull_request')!.examples.find((x) => x.action === 'closed')!) as { pull_request: { head: { repo?: unknown } } }
 const SECRET = 'github-secret'
 
 let temp: ReturnType<typeof makeTempDir>
@@ -24,12 +20,9 @@ beforeAll(async () => {
   const engine = await createEngine({ dataDir: dir, receiver: { host: '127.0.0.1', port: 0 } })
   try {
     engine.putEndpoint({ slug: 'gh', scheme: 'github', secrets: [SECRET] })
-    const broken = closedPullRequest()
-    delete broken.pull_request.head.repo
-    for (const payload of [closedPullRequest(), broken]) {
+    for (const payload of [closedPullRequest(), withoutHeadRepo()]) {
       const body = JSON.stringify(payload)
-      const headers = { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': crypto.randomUUID(), ...sign('github', { body: Buffer.from(body), secret: SECRET }) }
-      const response = await fetch(engine.receiver.endpointUrl('gh'), { method: 'POST', headers, body })
+      const response = await fetch(engine.receiver.endpointUrl('gh'), { method: 'POST', headers: githubHeaders(body, SECRET), body })
       expect(response.status).toBe(200)
       await response.arrayBuffer()
     }

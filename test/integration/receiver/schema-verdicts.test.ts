@@ -1,21 +1,17 @@
-import { createRequire } from 'node:module'
 import { afterEach, describe, expect, it } from 'vitest'
-import { sign } from '../../../electron/engine/signatures'
 import { createSchemaVerdictStore } from '../../../electron/engine/store'
+import { closedPullRequest, githubHeaders, withoutHeadRepo } from '../../support/github-deliveries'
 import { COMMIT_MODES, post, send, startHarness, type Harness } from './support'
 
 // Real GitHub deliveries (@octokit/webhooks-examples) signed and sent through a real receiver on a
 // real socket and SQLite file: answered 200 at once, then held against GitHub's webhooks OpenAPI
 // off the capture path, the verdict stored beside the request and told as `request.schema`.
 
-interface Examples { name: string; examples: Record<string, unknown>[] }
-const examples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as Examples[]
-const closedPullRequest = () => structuredClone(examples.find((e) => e.name === 'pull_request')!.examples.find((x) => x.action === 'closed')!) as { pull_request: { head: { repo?: unknown } } }
 const SECRET = 'github-secret'
 
 function delivery(payload: unknown): string {
   const body = JSON.stringify(payload)
-  return post('/h/gh', body, { 'X-GitHub-Event': 'pull_request', 'X-GitHub-Delivery': crypto.randomUUID(), ...sign('github', { body: Buffer.from(body), secret: SECRET }) })
+  return post('/h/gh', body, githubHeaders(body, SECRET))
 }
 
 describe.each(COMMIT_MODES)('the schema verdict, commits %s', (_, thread) => {
@@ -25,10 +21,8 @@ describe.each(COMMIT_MODES)('the schema verdict, commits %s', (_, thread) => {
   it('a real delivery is valid; the same without pull_request.head.repo is invalid there; both answered 200 first', async () => {
     h = await startHarness({ captureThread: thread })
     h.receiver.endpoints.create({ slug: 'gh', scheme: 'github', secrets: [SECRET] })
-    const broken = closedPullRequest()
-    delete broken.pull_request.head.repo
     expect((await send(h.receiver.port, delivery(closedPullRequest()))).responses[0]?.status).toBe(200)
-    expect((await send(h.receiver.port, delivery(broken))).responses[0]?.status).toBe(200)
+    expect((await send(h.receiver.port, delivery(withoutHeadRepo()))).responses[0]?.status).toBe(200)
     await h.receiver.schemaVerdicts.idle()
     const [first, second] = h.receiver.requests.list().reverse()
     const verdicts = createSchemaVerdictStore(h.db)

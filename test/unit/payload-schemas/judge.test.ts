@@ -1,15 +1,12 @@
-import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 import { fixtureContext } from '../../../shared/event-catalog'
 import { shopifyEvents } from '../../../shared/event-catalog/shopify'
 import { createSchemaJudge } from '../../../electron/engine/payload-schemas/judge'
+import { closedPullRequest, githubExample, withoutHeadRepo } from '../../support/github-deliveries'
 
 // Real GitHub deliveries (@octokit/webhooks-examples: payloads GitHub sent) held against GitHub's
 // own webhooks OpenAPI; Shopify's by topic and API version; a provider that publishes nothing.
 
-interface Examples { name: string; examples: Record<string, unknown>[] }
-const examples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as Examples[]
-const example = (event: string, action: string) => structuredClone(examples.find((e) => e.name === event)!.examples.find((x) => x.action === action)!) as { pull_request: { head: { repo?: unknown } } }
 const body = (json: unknown) => Buffer.from(JSON.stringify(json))
 const github = (event: string): [string, string][] => [['X-GitHub-Event', event], ['Content-Type', 'application/json']]
 
@@ -17,15 +14,13 @@ describe('the schema verdict', () => {
   const judge = createSchemaJudge()
 
   it('a real pull_request.closed delivery is valid against GitHub\u2019s webhook pull-request-closed', async () => {
-    const verdict = await judge.judge('github', github('pull_request'), body(example('pull_request', 'closed')), false)
+    const verdict = await judge.judge('github', github('pull_request'), body(closedPullRequest()), false)
     expect(verdict).toMatchObject({ verdict: 'valid', version: 'api.github.com', schema: 'pull-request-closed', problems: [], reason: null })
     expect(verdict.source).toMatch(/^GitHub webhooks OpenAPI \(@octokit\/openapi-webhooks \d+\.\d+\.\d+\)$/)
   })
 
   it('the same delivery without pull_request.head.repo is invalid at that pointer, with the schema\u2019s words', async () => {
-    const payload = example('pull_request', 'closed')
-    delete payload.pull_request.head.repo
-    const verdict = await judge.judge('github', github('pull_request'), body(payload), false)
+    const verdict = await judge.judge('github', github('pull_request'), body(withoutHeadRepo()), false)
     expect(verdict.verdict).toBe('invalid')
     expect(verdict.problems[0]).toMatchObject({ pointer: '/pull_request/head/repo', expected: 'required', got: 'missing' })
     expect(verdict.problems[0]!.schemaSays).not.toBe('')
@@ -35,8 +30,7 @@ describe('the schema verdict', () => {
   // a verdict says so. These are current.
   it('current GitHub examples of other events are valid', async () => {
     for (const [event, action] of [['issues', 'opened'], ['ping', undefined], ['check_run', 'completed'], ['create', undefined]] as const) {
-      const found = examples.find((e) => e.name === event)!.examples.find((x) => action === undefined || x.action === action)!
-      const verdict = await judge.judge('github', github(event), body(found), false)
+      const verdict = await judge.judge('github', github(event), body(githubExample(event, action)), false)
       expect({ event, verdict: verdict.verdict, problems: verdict.problems }).toEqual({ event, verdict: 'valid', problems: [] })
     }
   })
