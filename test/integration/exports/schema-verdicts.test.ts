@@ -30,8 +30,8 @@ describe('exports and the schema verdict', () => {
   it('HAR: each entry\u2019s _hookloop.schema', async () => {
     const har = JSON.parse(await exportAs('har')) as Har
     const [valid, invalid] = har.log.entries
-    expect(valid!._hookloop.schema).toMatchObject({ verdict: 'valid', schema: 'pull-request-closed' })
-    expect(invalid!._hookloop.schema).toMatchObject({ verdict: 'invalid', problems: [{ pointer: '/pull_request/head/repo', expected: 'required', got: 'missing' }] })
+    expect(valid!._hookloop?.schema).toMatchObject({ verdict: 'valid', schema: 'pull-request-closed' })
+    expect(invalid!._hookloop?.schema).toMatchObject({ verdict: 'invalid', problems: [{ pointer: '/pull_request/head/repo', expected: 'required', got: 'missing' }] })
   })
 
   it('case file: each request\u2019s schema', async () => {
