@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { resolveRefs } from './resolve-refs'
+import { reachable, resolveRefs } from './resolve-refs'
 import type { SchemaPick, SchemaSource } from './source'
 
 type Json = Record<string, unknown>
@@ -68,7 +68,14 @@ export const githubSchemas: SchemaSource = {
       version: name,
       schema: found,
       dialect: 'draft-2020-12',
-      load: async () => resolveRefs(document, schema) as Json,
+      load: async () => {
+        // What this webhook reaches of the document, under an $id of its own: ajv compiles each schema once.
+        if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#/components/')) {
+          const id = `${PACKAGE}/${name}`
+          return { schema: { $ref: `${id}${schema.$ref}` }, documents: [{ $id: id, ...reachable(document, schema.$ref) }] }
+        }
+        return { schema: resolveRefs(document, schema) as Json }
+      },
     }
   },
 }

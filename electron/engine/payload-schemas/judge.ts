@@ -29,7 +29,7 @@ export function createSchemaJudge(): SchemaJudge {
       let checker = checkers.get(pick.key)
       if (!checker) {
         checker = pick.load().then(
-          (schema) => createBodyChecker(schema, pick.dialect, false),
+          ({ schema, documents }) => createBodyChecker(schema, pick.dialect, false, { ...(documents ? { documents } : {}), undocumented: false }),
           (error: unknown) => `its schema could not be read: ${(error as Error).message}`,
         )
         checker = checker.catch((error: unknown) => {

@@ -35,3 +35,35 @@ export function resolveRefs(document: Json, schema: unknown, done = new Map<stri
   }
   return out
 }
+
+/**
+ * The document cut to what a local $ref reaches: every component it names, and theirs, each once
+ * (a recursive ref stays a ref). A few hundred KB of a provider's multi-MB document.
+ */
+export function reachable(document: Json, ref: string): Json {
+  const out: Json = {}
+  const seen = new Set<string>()
+  const pending = [ref]
+  const collect = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(collect)
+    else if (isObject(node)) {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string' && value.startsWith('#/')) pending.push(value)
+        else if (key !== 'example' && key !== 'examples' && key !== 'const' && key !== 'enum' && key !== 'default') collect(value)
+      }
+    }
+  }
+  while (pending.length > 0) {
+    const next = pending.pop()!
+    if (seen.has(next)) continue
+    seen.add(next)
+    const target = pointed(document, next)
+    // Placed at its own path in the cut document, so the ref reads the same there.
+    let at = out
+    const keys = next.slice(2).split('/').map((raw) => decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~'))
+    for (const key of keys.slice(0, -1)) at = (at[key] ??= {}) as Json
+    at[keys[keys.length - 1]!] = target
+    collect(target)
+  }
+  return out
+}

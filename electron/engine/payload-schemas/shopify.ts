@@ -28,7 +28,7 @@ export const shopifySchemas: SchemaSource = {
       schema: topic,
       dialect: 'draft-2020-12',
       // A schema file is its own chunk of the build, read the first time its topic arrives.
-      load: async () => ((await import(`./shopify/${version}/${resource}/${action}.json`)) as { default: Record<string, unknown> }).default,
+      load: async () => ({ schema: ((await import(`./shopify/${version}/${resource}/${action}.json`)) as { default: Record<string, unknown> }).default }),
     }
   },
 }

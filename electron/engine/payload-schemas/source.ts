@@ -14,8 +14,8 @@ export type SchemaPick =
       /** What the body is held against inside the source (the webhook's or the topic's name). */
       schema: string
       dialect: SchemaDialect
-      /** The schema, its $refs in place; read the first time the key is needed. */
-      load(): Promise<Record<string, unknown>>
+      /** The schema, and the documents (each with its $id) its $refs point into; read the first time the key is needed. */
+      load(): Promise<{ schema: Record<string, unknown>; documents?: Record<string, unknown>[] }>
     }
   | { none: string }
 

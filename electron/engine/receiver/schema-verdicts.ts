@@ -1,6 +1,7 @@
 // The schema verdict, off the capture path: a request answered at an endpoint that verifies a
 // provider's scheme is queued by id; the queue is drained in turns of the event loop of their own
-// (setImmediate, a few milliseconds each, so arrivals are read and answered between them), reading
+// (a few milliseconds each, at most a tenth of the loop's time, so arrivals are read and answered
+// between them and before them), reading
 // the stored bytes back from the store (the writer has taken the request's own Buffer by then),
 // holding them against the provider's schema (payload-schemas/) and handing the verdict to the
 // capture writer. Nothing here runs before an answer, and no answer waits on it.
@@ -33,6 +34,12 @@ export interface SchemaVerdictOptions {
 
 /** How long one turn of the queue may hold the event loop before it yields to arrivals. */
 const TURN_MS = 4
+/**
+ * The most of the event loop's time the queue takes while requests keep it waiting: after a turn
+ * of t ms it rests t × (1/share − 1) ms. Under a flood the verdicts fall behind and catch up after
+ * it; the answers keep ≥ 0.9 of their pace (docs/BENCHMARKS.md, bench:receiver schema_on_vs_off).
+ */
+const LOOP_SHARE = 0.1
 
 /**
  * The provider an endpoint names by its scheme: the pack of that scheme whose schemas are shipped,
@@ -54,6 +61,7 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
   const enabled = options.enabled ?? true
 
   const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+  const rest = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
   async function drain(): Promise<void> {
     await nextTurn()
@@ -75,8 +83,9 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
         const tell = () => options.emit({ type: 'request.schema', requestId: item.requestId, endpointId: item.endpointId, verdict })
         options.writer.committed().then(tell, () => {})
       }
-      if (performance.now() - turnStart >= TURN_MS) {
-        await nextTurn()
+      const spent = performance.now() - turnStart
+      if (spent >= TURN_MS) {
+        await rest(spent * (1 / LOOP_SHARE - 1))
         turnStart = performance.now()
       }
     }
