@@ -1,13 +1,14 @@
 // A Hookloop receiver inside the test's process: the engine's receiver on a free loopback port,
 // its store a SQLite file in a temp folder removed on close. Requests are handed to the test once
-// answered, so each one already carries its verdict, duplicate number and the fault applied.
+// answered (and its schema verdict judged), so each one already carries its verdicts, duplicate
+// number and the fault applied.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { EndpointInput, ResponseOutcome } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, type Receiver } from '../engine/receiver'
-import { DATA_FILE_NAME, openDatabase } from '../engine/store'
+import { createSchemaVerdictStore, DATA_FILE_NAME, openDatabase } from '../engine/store'
 import { toReceivedRequest, type ReceivedRequest } from './received-request'
 import { track } from './open-resources'
 
@@ -87,10 +88,16 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
   const slugs = new Map<string, string>()
   let receiver: Receiver
 
+  // A request is given to the test once its schema verdict is in too (judged after the answer,
+  // queued before request.responded is told): nextRequest() resolves with the whole of it.
+  let verdicts: ReturnType<typeof createSchemaVerdictStore>
   const onResponded = (requestId: number, outcome: ResponseOutcome) => {
+    void receiver.schemaVerdicts.idle().then(() => answer(requestId, outcome), () => answer(requestId, outcome))
+  }
+  const answer = (requestId: number, outcome: ResponseOutcome) => {
     const record = receiver.requests.get(requestId)
     if (!record) return
-    const request = toReceivedRequest(record, record.endpointId === null ? null : (slugs.get(record.endpointId) ?? null), outcome)
+    const request = toReceivedRequest(record, record.endpointId === null ? null : (slugs.get(record.endpointId) ?? null), outcome, verdicts.get(requestId) ?? null)
     answered.push(request)
     for (const waiter of waiters) {
       if (!matches(request, waiter.filter)) continue
@@ -118,6 +125,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
     rmSync(dir, { recursive: true, force: true })
     throw error
   }
+  verdicts = createSchemaVerdictStore(db)
   try {
     for (const [i, definition] of options.endpoints.entries()) {
       const { rules = [], ...fields } = definition

@@ -314,9 +314,10 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       }
       // Half-open: nothing more can arrive, and no answer is coming — release the socket.
       if (connection.peerHasEnded && !res.headersSent) req.socket.destroy()
-      finish(capture, result, steps, prepared !== null && (result.outcome === 'replied' || result.outcome === 'refused'))
-      // Answered and its row with the writer: the schema verdict comes after, never before.
+      // Answered and its row with the writer: the schema verdict is queued now (judged in a later
+      // turn), before request.responded is told, so a listener of that event finds it queued.
       if (live && body.kind === 'complete' && !preflight && result.outcome !== 'store_failed') deps.answered?.(capture.id, live.endpoint)
+      finish(capture, result, steps, prepared !== null && (result.outcome === 'replied' || result.outcome === 'refused'))
     } finally {
       reservation.release()
     }
