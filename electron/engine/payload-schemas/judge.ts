@@ -23,7 +23,13 @@ export function createSchemaJudge(): SchemaJudge {
       const parsed = parseBody(body, headers)
       if (!parsed) return noSchema('the body is not JSON')
       const header = (name: string) => headers.find(([key]) => key.toLowerCase() === name)?.[1]
-      const pick = pickSchema(provider, header, parsed.json)
+      let pick: ReturnType<typeof pickSchema>
+      try {
+        pick = pickSchema(provider, header, parsed.json)
+      } catch (error) {
+        // A source that cannot be read (its package missing from an install): no verdict, and why.
+        return noSchema(`the schema source could not be read: ${(error as Error).message.split('\n')[0]}`)
+      }
       if ('none' in pick) return noSchema(pick.none)
       const at = { source: pick.source, version: pick.version, schema: pick.schema }
       let checker = checkers.get(pick.key)

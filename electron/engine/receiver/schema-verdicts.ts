@@ -7,7 +7,7 @@
 // capture writer. Nothing here runs before an answer, and no answer waits on it.
 import type { Database } from 'better-sqlite3'
 import { PROVIDERS, PROVIDER_IDS, type ProviderId } from '../../../shared/providers'
-import type { Endpoint, ReceiverEvent } from '../../../shared/receiver'
+import type { Endpoint, ReceiverEvent, SchemaVerdict } from '../../../shared/receiver'
 import { createSchemaJudge, SCHEMA_SOURCES } from '../payload-schemas'
 import { createSchemaVerdictStore, encodeSchemaVerdict } from '../store'
 import type { CaptureWriter } from './capture-writer'
@@ -77,7 +77,13 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
         } catch {
           headers = []
         }
-        const verdict = await judge.judge(item.provider, headers, subject.body ?? Buffer.alloc(0), subject.body_truncated !== 0)
+        let verdict: SchemaVerdict
+        try {
+          verdict = await judge.judge(item.provider, headers, subject.body ?? Buffer.alloc(0), subject.body_truncated !== 0)
+        } catch (error) {
+          // A checker that throws on a body says so as the verdict; capture goes on.
+          verdict = { verdict: 'no-schema', source: null, version: null, schema: null, problems: [], reason: `the body could not be checked: ${(error as Error).message}` }
+        }
         if (closed) break
         options.writer.verdict(encodeSchemaVerdict(item.requestId, verdict, options.now()))
         const tell = () => options.emit({ type: 'request.schema', requestId: item.requestId, endpointId: item.endpointId, verdict })
