@@ -90,7 +90,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
 
   // A request is given to the test once its schema verdict is in too (judged after the answer,
   // queued before request.responded is told): nextRequest() resolves with the whole of it.
-  let verdicts: ReturnType<typeof createSchemaVerdictStore>
+  const verdicts = createSchemaVerdictStore(db)
   const onResponded = (requestId: number, outcome: ResponseOutcome) => {
     void receiver.schemaVerdicts.idle().then(() => answer(requestId, outcome), () => answer(requestId, outcome))
   }
@@ -125,7 +125,6 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
     rmSync(dir, { recursive: true, force: true })
     throw error
   }
-  verdicts = createSchemaVerdictStore(db)
   try {
     for (const [i, definition] of options.endpoints.entries()) {
       const { rules = [], ...fields } = definition
