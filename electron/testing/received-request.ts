@@ -29,7 +29,8 @@ export interface ReceivedRequest {
   /**
    * The body against the schema its provider publishes (docs/receiver.md, "Schema verdict"):
    * valid, invalid (`problems`: pointer, expected, got, the schema's words) or no-schema (`reason`);
-   * null when the endpoint verifies no provider's scheme. `toMatchProviderSchema()` reads it.
+   * null when the endpoint verifies no provider's scheme (and, in requests(), until it is judged:
+   * nextRequest() waits for it). `toMatchProviderSchema()` reads it.
    */
   schema: SchemaVerdict | null
   /** Which arrival of its event id this is: 1 the first, 2 the second …; null without an event id. */
