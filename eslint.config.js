@@ -70,13 +70,14 @@ function doors() {
   const partsBelow = {
     clock: [], signatures: [], store: [], tunnel: [], retention: ['store'], scheduler: ['clock', 'store'],
     sender: ['clock', 'providers', 'scheduler', 'signatures', 'store'], providers: ['sender:type', 'signatures', 'store'],
-    receiver: ['clock', 'providers', 'sender', 'signatures', 'store'], feed: ['sender', 'store'],
+    receiver: ['clock', 'payload-schemas', 'providers', 'sender', 'signatures', 'store'], feed: ['sender', 'store'],
     exports: ['receiver', 'sender', 'signatures', 'store'], recorder: ['engine', 'sender', 'store'],
     conformance: ['clock', 'providers', 'receiver', 'sender', 'signatures', 'store'],
     scenarios: ['clock', 'engine', 'exports', 'providers', 'recorder', 'signatures', 'store', 'tunnel'],
     host: ['clock', 'conformance', 'engine', 'exports', 'feed', 'providers', 'receiver', 'recorder', 'retention', 'scenarios', 'scheduler', 'sender', 'signatures', 'store', 'tunnel'],
     mcp: ['host', 'providers', 'receiver', 'scenarios', 'signatures', 'store', 'trigger'],
-    contracts: ['receiver:type', 'scenarios', 'store'],
+    contracts: ['payload-schemas', 'receiver:type', 'scenarios', 'store'],
+    'payload-schemas': ['store'],
   }
   const partOf = (path) => /^electron\/engine\/([^/]+)/.exec(path)?.[1]?.replace(/\.(ts|tsx|js)$/, '')
   const parts = {

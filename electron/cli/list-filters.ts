@@ -15,7 +15,7 @@ export const LIST_FILTER_OPTIONS = {
 
 export const LIMIT_OPTION = { type: 'number', whole: true, min: 1, max: LIST_LIMIT_MAX, value: 'N', help: 'at most N rows, newest first' } as const
 
-export const REQUEST_STATUS_HELP = 'comma-separated: a row matches any of them; valid/invalid/none: the signature verdict (none = not verified), duplicate: a duplicate arrival, refused: refused by the receiver (413, 503 …)'
+export const REQUEST_STATUS_HELP = 'comma-separated: a row matches any of them; valid/invalid/none: the signature verdict (none = not verified), duplicate: a duplicate arrival, refused: refused by the receiver (413, 503 …); schema-valid/schema-invalid/schema-none: the body against its provider\'s published schema (docs/receiver.md, "Schema verdict")'
 
 export interface ListFilterValues {
   endpoint?: string | undefined

@@ -21,6 +21,24 @@ function verdictText(row: RequestListRow): string {
   return row.verdict === 'invalid' && row.verifyReason ? `invalid (${row.verifyReason})` : row.verdict
 }
 
+/** "schema ✗ /pull_request/head/repo: required", as the timeline row says it; "-" when not judged. */
+function schemaText(row: RequestListRow): string {
+  switch (row.schemaVerdict) {
+    case null:
+      return '-'
+    case 'valid':
+      return 'schema ✓'
+    case 'invalid':
+      return row.schemaPointer === null ? 'schema ✗' : `schema ✗ ${row.schemaPointer || '/'}: ${row.schemaExpected ?? ''}`
+    case 'no-schema':
+      return 'no schema'
+    default: {
+      const never: never = row.schemaVerdict
+      return never
+    }
+  }
+}
+
 export const requestsCommand = listCommand<RequestListRow>({
   name: 'requests',
   help: USAGE,
@@ -28,7 +46,7 @@ export const requestsCommand = listCommand<RequestListRow>({
   statusHelp: REQUEST_STATUS_HELP,
   none: 'no captured requests match',
   rows: async (reads, values, where) => reads.requests(await requestFilter('requests', reads, values, where, Date.now())),
-  columns: ['ID', 'STORED', 'ENDPOINT', 'REQUEST', 'EVENT ID', 'VERDICT', 'DUP', 'ANSWER', 'CLOCK'],
+  columns: ['ID', 'STORED', 'ENDPOINT', 'REQUEST', 'EVENT ID', 'VERDICT', 'SCHEMA', 'DUP', 'ANSWER', 'CLOCK'],
   cells: (r) => [
     String(r.id),
     isoSeconds(r.storedAt),
@@ -36,6 +54,7 @@ export const requestsCommand = listCommand<RequestListRow>({
     `${r.method} ${r.path}`,
     r.eventId ?? '-',
     verdictText(r),
+    schemaText(r),
     r.duplicateNumber !== null && r.duplicateNumber > 1 ? `#${r.duplicateNumber}` : '-',
     r.responseStatus === null ? '-' : String(r.responseStatus),
     clockCell(r.receivedAt, { id: r.simulationId, startedAt: r.simulationStartedAt }),

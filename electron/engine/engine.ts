@@ -101,7 +101,7 @@ export interface Engine {
   sendEvent(input: SendEventInput): Promise<{ eventId: string; deliveryIds: number[]; deliveries: DeliveryView[] }>
   /** Final (succeeded or failed) with no attempt in flight. */
   isDeliverySettled(deliveryId: number): boolean
-  /** Commits every queued capture, so the store shows everything seen so far. */
+  /** Commits every queued capture and the schema verdicts of those answered, so the store shows everything seen so far. */
   quiesce(): Promise<void>
   /** Stops the tunnel, the sender (recording attempts in flight) and the receiver, then the store. */
   close(): Promise<void>
@@ -300,6 +300,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     isDeliverySettled: (deliveryId) => deliveries.isSettled(deliveryId),
     async quiesce() {
       receiver.requests.flush()
+      // The schema verdicts of what was answered so far, judged and committed too.
+      await receiver.schemaVerdicts.idle()
     },
     close() {
       closed ??= (async () => {

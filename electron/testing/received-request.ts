@@ -1,6 +1,6 @@
 // A captured request as a test reads it: what arrived, how the receiver judged it (signature
-// verdict, duplicate number) and what it did (the fault applied, the status answered).
-import type { RequestRecord, ResponseOutcome, Step } from '../../shared/receiver'
+// and schema verdicts, duplicate number) and what it did (the fault applied, the status answered).
+import type { RequestRecord, ResponseOutcome, SchemaVerdict, Step } from '../../shared/receiver'
 import type { VerifyResult } from '../../shared/signatures'
 
 /** valid / invalid: the endpoint's scheme checked the signature; unverified: the endpoint has no scheme. */
@@ -26,6 +26,13 @@ export interface ReceivedRequest {
   verdict: Verdict
   /** The signature check in full (reason, detail, which secret matched); null when unverified. */
   verify: VerifyResult | null
+  /**
+   * The body against the schema its provider publishes (docs/receiver.md, "Schema verdict"):
+   * valid, invalid (`problems`: pointer, expected, got, the schema's words) or no-schema (`reason`);
+   * null when the endpoint verifies no provider's scheme (and, in requests(), until it is judged:
+   * nextRequest() waits for it). `toMatchProviderSchema()` reads it.
+   */
+  schema: SchemaVerdict | null
   /** Which arrival of its event id this is: 1 the first, 2 the second …; null without an event id. */
   arrival: number | null
   /** 2, 3 … for a duplicate (a later arrival of an event id inside the window), null otherwise. */
@@ -50,7 +57,7 @@ function headerMap(pairs: readonly [string, string][]): Record<string, string> {
   return out
 }
 
-export function toReceivedRequest(record: RequestRecord, endpoint: string | null, outcome: ResponseOutcome | 'pending'): ReceivedRequest {
+export function toReceivedRequest(record: RequestRecord, endpoint: string | null, outcome: ResponseOutcome | 'pending', schema: SchemaVerdict | null = null): ReceivedRequest {
   const body = Buffer.from(record.body).toString('utf8')
   const arrival = record.dedupeKey === null ? null : (record.duplicateNumber ?? 1)
   return {
@@ -71,6 +78,7 @@ export function toReceivedRequest(record: RequestRecord, endpoint: string | null
     eventId: record.dedupeKey,
     verdict: record.verify === null ? 'unverified' : record.verify.valid ? 'valid' : 'invalid',
     verify: record.verify,
+    schema,
     arrival,
     duplicate: record.duplicateOf === null ? null : (record.duplicateNumber ?? null),
     duplicateOf: record.duplicateOf,

@@ -1,13 +1,14 @@
 // A Hookloop receiver inside the test's process: the engine's receiver on a free loopback port,
 // its store a SQLite file in a temp folder removed on close. Requests are handed to the test once
-// answered, so each one already carries its verdict, duplicate number and the fault applied.
+// answered (and its schema verdict judged), so each one already carries its verdicts, duplicate
+// number and the fault applied.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { EndpointInput, ResponseOutcome } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, type Receiver } from '../engine/receiver'
-import { DATA_FILE_NAME, openDatabase } from '../engine/store'
+import { createSchemaVerdictStore, DATA_FILE_NAME, openDatabase } from '../engine/store'
 import { toReceivedRequest, type ReceivedRequest } from './received-request'
 import { track } from './open-resources'
 
@@ -87,18 +88,30 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
   const slugs = new Map<string, string>()
   let receiver: Receiver
 
+  // A request is listed (requests()) as soon as it is answered; nextRequest() hands it over once
+  // its schema verdict is judged too (after the answer, queued before request.responded is told),
+  // so what it resolves with is whole. `judged` are those.
+  const verdicts = createSchemaVerdictStore(db)
+  const judged = new Set<number>()
   const onResponded = (requestId: number, outcome: ResponseOutcome) => {
     const record = receiver.requests.get(requestId)
     if (!record) return
     const request = toReceivedRequest(record, record.endpointId === null ? null : (slugs.get(record.endpointId) ?? null), outcome)
     answered.push(request)
-    for (const waiter of waiters) {
-      if (!matches(request, waiter.filter)) continue
-      waiters.delete(waiter)
-      taken.add(request.id)
-      waiter.resolve(request)
-      return
+    const offer = () => {
+      // Closed meanwhile (the test ended while a verdict was judged): nobody waits, its store is gone.
+      if (closing) return
+      request.schema = verdicts.get(requestId) ?? null
+      judged.add(requestId)
+      for (const waiter of waiters) {
+        if (!matches(request, waiter.filter)) continue
+        waiters.delete(waiter)
+        taken.add(request.id)
+        waiter.resolve(request)
+        return
+      }
     }
+    void receiver.schemaVerdicts.idle().then(offer, offer)
   }
 
   try {
@@ -160,7 +173,7 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
     },
     nextRequest(filter = {}) {
       if (closing) return Promise.reject(new Error('nextRequest: the receiver is closed'))
-      const ready = answered.find((r) => !taken.has(r.id) && matches(r, filter))
+      const ready = answered.find((r) => judged.has(r.id) && !taken.has(r.id) && matches(r, filter))
       if (ready) {
         taken.add(ready.id)
         return Promise.resolve(ready)

@@ -1,6 +1,7 @@
 // Exports for support and QA: captured requests and sender attempts as HAR 1.2, as cURL
 // commands, or as a Hookloop case file; and the import side's errors and replay results.
 // Everything here is plain JSON.
+import type { SchemaVerdict } from '../receiver'
 
 export const EXPORT_FORMATS = ['har', 'curl', 'case'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
@@ -91,6 +92,8 @@ export interface HarHookloopFields {
   attempt_outcome?: string
   outcome: string
   verify?: { valid: boolean; reason: string } | null
+  /** A captured request's body against its provider's schema (docs/receiver.md, "Schema verdict"); absent when not judged. */
+  schema?: SchemaVerdict
   duplicate_number?: number | null
   /** Set when startedDateTime is a simulation's time, not a wall date (docs/time.md): that simulation. */
   simulation_id?: string
@@ -118,6 +121,8 @@ export interface CaseRequest {
   headers: [string, string][]
   body: CaseBody
   verify: { valid: boolean; reason: string } | null
+  /** Its body against its provider's schema (docs/receiver.md, "Schema verdict"); absent when not judged. */
+  schema?: SchemaVerdict
   duplicate_number: number | null
   /** What we answered: http_<status> or what the rule did (timed_out, reset …). */
   outcome: string

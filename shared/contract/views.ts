@@ -8,7 +8,7 @@ import type { SchemeId, VerifyReason } from '../signatures'
 import type { Envelope, Decision, DeliveryStatus, TimelineStatus, PolicyPresetId } from '../sender'
 import type { ProviderId } from '../providers'
 import type { PresetView } from '../catalog'
-import type { RequestRecord, DedupeKey, DedupePresetId, HandshakeKind, PresetId, ForwardLegKind, ForwardLegOutcome } from '../receiver'
+import type { RequestRecord, DedupeKey, DedupePresetId, HandshakeKind, PresetId, ForwardLegKind, ForwardLegOutcome, SchemaVerdict, SchemaVerdictKind } from '../receiver'
 
 export type { DeliveryStatus, TimelineStatus }
 
@@ -19,6 +19,16 @@ export type MarkTone =
   | 'final' // 4xx / 3xx: final, no retry
   | 'failed' // the last attempt of a delivery that ended failed
   | 'pending' // scheduled, not yet made
+
+/**
+ * A row's schema verdict (its last request's body against its provider's schema): the first place
+ * it fails, for the badge. Absent: not judged (the endpoint names no provider, or not yet).
+ */
+export interface SchemaBadge {
+  verdict: SchemaVerdictKind
+  pointer?: string
+  expected?: string
+}
 
 export interface SignatureBadge {
   state: 'valid' | 'invalid' | 'none'
@@ -108,6 +118,8 @@ export interface TimelineRow {
   lastAt: number | null
   nextAt: number | null
   signature: SignatureBadge
+  /** Beside the signature: the schema verdict of the row's last request; absent when not judged. */
+  schema?: SchemaBadge
   /** Arrivals of the same dedupe key beyond the first (0 = no duplicate). */
   duplicates: number
   marks: TimelineMark[]
@@ -150,6 +162,8 @@ export interface RequestDetail
   /** How many bytes are stored (bodySize is what arrived; less is stored when the body was truncated). */
   bodyStoredBytes: number
   verify: SignatureBadge & { expected?: string; received?: string }
+  /** Its body against its provider's published schema (docs/receiver.md, "Schema verdict"); null: not judged. */
+  schema: SchemaVerdict | null
   /** What the receiver marked on it, in words (key kept as a digest, not inspected: why, refused: why). */
   marks?: string[]
   /** Where the dedupe key was read, in words: "auto: body.event_id", "header webhook-id"; null without a key. */

@@ -30,6 +30,7 @@ import type { SchemeId } from '../signatures'
 
 export * from './types'
 export * from './event-id'
+export * from './payload-schemas'
 
 export const PROVIDERS = {
   github,

@@ -1,11 +1,12 @@
 // The receiver's events, in one typed map: the timeline and the CLI log are built from these.
 // Per request they come in this order: captured → verified (if the endpoint verifies) →
-// duplicate (if it is one) → responded. Across requests, in the order things happened.
+// duplicate (if it is one) → responded → schema (if the endpoint names a provider). Across requests, in the order things happened.
 import type { VerifyResult } from '../signatures'
 import type { Step } from './rules'
 import type { RequestRecord } from './records'
 import type { ForwardLeg } from './forward'
 import type { HeldRequest, HoldRecord } from './breakpoints'
+import type { SchemaVerdict } from './schema-verdicts'
 
 /** What was done to a request: the final step applied, or how it ended otherwise. */
 export type ResponseOutcome =
@@ -56,6 +57,11 @@ export interface ReceiverEventMap {
     status: number | null
     durationMs: number
   }
+  /**
+   * The body was held against its provider's schema, after the answer (off the capture path), and
+   * the verdict is stored: it follows `request.responded`, maybe after later requests' events.
+   */
+  'request.schema': { requestId: number; endpointId: string; verdict: SchemaVerdict }
   /** Forward mode: a leg to a target ended (answered or failed) and is stored. */
   'request.forwarded': { leg: ForwardLeg }
   /** A connection was refused before a request could be read (bad HTTP, slow headers). */

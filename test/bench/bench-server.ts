@@ -32,14 +32,16 @@ export async function httpBenchServer(server: http.Server, extra: () => Record<s
 }
 
 /** Hookloop's receiver on a fresh file; `stats` reads what it stored once it is closed. */
-export async function hookloopBenchServer(setup: (receiver: Receiver) => unknown, stats: string): Promise<BenchServer> {
+export async function hookloopBenchServer(setup: (receiver: Receiver) => unknown, stats: string, options: { schemaVerdicts?: boolean } = {}): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'hookloop-bench-'))
   const db: Database = openDatabase({ file: join(dir, 'hookloop.db') })
-  const receiver = await createReceiver({ db, clock: createRealClock(), captureThread: true })
+  const receiver = await createReceiver({ db, clock: createRealClock(), captureThread: true, ...options })
   await setup(receiver)
   return {
     port: receiver.port,
     async stop() {
+      // Verdicts still queued are judged before the count (the load has stopped): what the target did.
+      await receiver.schemaVerdicts.idle()
       await receiver.close()
       const stored = db.prepare(stats).get() as Record<string, number>
       db.close()

@@ -48,7 +48,10 @@ export function ipc<T>(file: string, job: unknown): Promise<T> {
 }
 
 /** Signed requests from receiver-load-process: CONNECTIONS connections for `durationS`. */
-export const load = (url: string, durationS: number): Promise<Load> => ipc<Load>('receiver-load-process.mjs', { url, connections: CONNECTIONS, durationS, secret })
+/** What the load sends: a Standard Webhooks message, or a real GitHub delivery (the schema verdict's targets). */
+export type LoadDelivery = 'standard-webhooks' | 'github'
+export const load = (url: string, durationS: number, delivery: LoadDelivery = 'standard-webhooks'): Promise<Load> =>
+  ipc<Load>('receiver-load-process.mjs', { url, connections: CONNECTIONS, durationS, secret, delivery })
 
 export interface ServerProcess {
   port: number
@@ -75,8 +78,10 @@ export async function startServerProcess(serverProcess: string, args: string[]):
 async function measure(serverProcess: string, target: string): Promise<Measure> {
   const server = await startServerProcess(serverProcess, [target, secret])
   const url = `http://127.0.0.1:${server.port}/h/bench`
-  const warm = await load(url, WARMUP_S)
-  const result = await load(url, DURATION_S)
+  // Targets named github-… take real GitHub deliveries (bench:receiver's schema verdict on and off).
+  const delivery: LoadDelivery = target.startsWith('github-') ? 'github' : 'standard-webhooks'
+  const warm = await load(url, WARMUP_S, delivery)
+  const result = await load(url, DURATION_S, delivery)
   return { load: result, answered2xx: warm.ok2xx + result.ok2xx, stored: await server.stop() }
 }
 

@@ -1,6 +1,7 @@
 // Receiver benchmark, load generator: autocannon in a process of its own (it must not share an
 // event loop with the server it measures). Every request is a fresh Standard Webhooks message —
-// its own webhook-id and a valid signature — so Hookloop verifies and dedupes real work.
+// its own webhook-id and a valid signature — so Hookloop verifies and dedupes real work; or, for
+// the schema verdict's targets, a real GitHub delivery.
 import { createHmac, randomUUID } from 'node:crypto'
 import { createRequire } from 'node:module'
 
@@ -31,6 +32,7 @@ interface Job {
   connections: number
   durationS: number
   secret: string
+  delivery?: 'standard-webhooks' | 'github'
 }
 
 const job = JSON.parse(process.argv[2] ?? '{}') as Job
@@ -49,6 +51,17 @@ function signed(): { headers: Record<string, string>; body: string } {
   }
 }
 
+// A real GitHub delivery (@octokit/webhooks-examples' pull_request.closed, valid against GitHub's
+// webhooks document), a fresh X-GitHub-Delivery each, signed as GitHub signs (X-Hub-Signature-256).
+const githubBody = JSON.stringify(
+  (createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as { name: string; examples: { action?: string }[] }[]).find((e) => e.name === 'pull_request')?.examples.find((x) => x.action === 'closed'),
+)
+const githubSignature = `sha256=${createHmac('sha256', job.secret).update(githubBody).digest('hex')}`
+function github(): { headers: Record<string, string>; body: string } {
+  return { body: githubBody, headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': githubSignature } }
+}
+const delivery = job.delivery === 'github' ? github : signed
+
 const result = await autocannon({
   url: job.url,
   connections: job.connections,
@@ -57,7 +70,7 @@ const result = await autocannon({
     {
       method: 'POST',
       setupRequest: (request) => {
-        const { headers, body } = signed()
+        const { headers, body } = delivery()
         return { ...request, headers: { ...request.headers, ...headers }, body }
       },
     },

@@ -1,6 +1,7 @@
 // Receiver benchmark, server under test (one process per target): a bare node:http server,
 // mockttp with a rule that answers 200, or Hookloop's receiver capturing, verifying, deduping and
-// persisting to a real SQLite file. Protocol and CPU accounting: bench-server.ts.
+// persisting to a real SQLite file (and the same for GitHub deliveries, the schema verdict on and
+// off). Protocol and CPU accounting: bench-server.ts.
 import http from 'node:http'
 import { getLocal } from 'mockttp'
 import { hookloopBenchServer, httpBenchServer, serveBench, type BenchServer } from './bench-server'
@@ -28,6 +29,15 @@ async function start(): Promise<BenchServer> {
       return hookloopBenchServer(
         (receiver) => receiver.endpoints.create({ slug: 'bench', scheme: 'standard-webhooks', secrets: [secret], dedupe: 'standard-webhooks' }),
         'SELECT count(*) AS rows, coalesce(sum(verify_valid), 0) AS valid, coalesce(sum(duplicate_number > 1), 0) AS duplicates FROM requests',
+      )
+    // The same receiver, a GitHub endpoint, real GitHub deliveries: each body held against GitHub's
+    // webhooks document after its answer (on), or not (off).
+    case 'github-schema-on':
+    case 'github-schema-off':
+      return hookloopBenchServer(
+        (receiver) => receiver.endpoints.create({ slug: 'bench', scheme: 'github', secrets: [secret], dedupe: 'auto' }),
+        `SELECT count(*) AS rows, coalesce(sum(verify_valid), 0) AS valid, (SELECT count(*) FROM request_schema_verdicts WHERE verdict = 'valid') AS schema_valid FROM requests`,
+        { schemaVerdicts: target === 'github-schema-on' },
       )
     default:
       throw new Error(`unknown target ${String(target)}`)

@@ -7,8 +7,7 @@
 //    with a note saying so.
 // Its body is then checked against the message's schema (drift.ts). Event types the spec names
 // that no request showed, and requests of event types the spec does not name, are reported too.
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
-import { createBodyChecker, UnusableSchemaError, type BodyChecker, type Difference } from './drift'
+import { createBodyChecker, parseBody, UnusableSchemaError, type BodyChecker, type Difference } from '../payload-schemas'
 import { EVENT_TYPE_FIELDS, EVENT_TYPE_HEADERS, type ContractMessage, type ContractOperation, type ContractSpec } from './model'
 import type { TrafficRequest } from './traffic'
 
@@ -68,21 +67,6 @@ export function requestEventType(headers: [string, string][], body: unknown): st
     }
   }
   return null
-}
-
-/** The most a compressed body is inflated to (a bomb stops there, and reads as not JSON). */
-const MAX_INFLATED_BYTES = 64 * 1024 * 1024
-
-/** The body as JSON, inflated first when it came compressed (bodies are stored as they arrived); null when it is not JSON. */
-function parseBody(body: Buffer, headers: [string, string][]): { json: unknown } | null {
-  try {
-    const encoding = header(headers, 'content-encoding')?.trim().toLowerCase()
-    const options = { maxOutputLength: MAX_INFLATED_BYTES }
-    const raw = encoding === 'gzip' || encoding === 'x-gzip' ? gunzipSync(body, options) : encoding === 'deflate' ? inflateSync(body, options) : encoding === 'br' ? brotliDecompressSync(body, options) : body
-    return { json: JSON.parse(raw.toString('utf8')) }
-  } catch {
-    return null
-  }
 }
 
 const isJsonType = (contentType: string | null) => contentType === null || /json/i.test(contentType)

@@ -2,7 +2,7 @@
 // into one model, checked against captured traffic for drift, and made into endpoints and example
 // bodies (`hookloop contract`, docs/contracts.md).
 export { checkContract, requestEventType, type ContractReport, type Finding, type OperationReport } from './check'
-export { DIFFERENCE_KINDS, isBreaking, type Difference, type DifferenceKind } from './drift'
+export { DIFFERENCE_KINDS, isBreaking, type Difference, type DifferenceKind } from '../payload-schemas'
 export { exampleFileName, exampleOf } from './examples'
 export { putContractEndpoints, type PutEndpoint } from './endpoints'
 export { loadContract } from './load'

@@ -2,9 +2,8 @@
 // (bodies) it may carry, the event types that select them and the signature it declares.
 import { PROVIDERS } from '../../../shared/providers'
 import type { SchemeId } from '../../../shared/signatures'
+import type { SchemaDialect } from '../payload-schemas'
 
-/** The JSON Schema dialect a spec's schemas are written in. */
-export type SchemaDialect = 'draft-2020-12' | 'draft-07'
 
 export interface ContractMessage {
   /** The event type as reports name it: the body's type field's const, else the message's name, else the operation's. */

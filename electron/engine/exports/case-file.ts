@@ -4,7 +4,7 @@
 import { CASE_FILE_VERSION, redactedForeignSecret, type CaseAttempt, type CaseDelivery, type CaseFile, type CaseRequest } from '../../../shared/contract'
 import { endpointDefinition } from '../../../shared/receiver'
 import { toCaseBody } from './body'
-import type { Collected } from './collect'
+import { schemaOf, type Collected } from './collect'
 import { requestOutcome } from './exchange'
 import type { Redactor } from './redact'
 
@@ -55,6 +55,7 @@ export function toCaseFile(collected: Collected, redactor: Redactor, exportedAt:
     headers: redactor.headers(r.headers),
     body: toCaseBody(r.body),
     verify: r.verify ? { valid: r.verify.valid, reason: r.verify.reason } : null,
+    ...schemaOf(collected, r.id),
     duplicate_number: r.duplicateNumber,
     outcome: requestOutcome(r),
     response: { status: r.response.status, headers: redactor.headers(r.response.headers), body: r.response.body ? toCaseBody(r.response.body) : null, ms: r.response.ms },

@@ -3,7 +3,7 @@
 // rules) and subscriptions involved. Signing secrets are read too, whatever the export keeps:
 // redaction blanks every known secret wherever it appears (a body that echoes one), and a case
 // file says when a loop subscription signs with a secret its endpoint does not verify with.
-import type { Endpoint, RequestRecord } from '../../../shared/receiver'
+import type { Endpoint, RequestRecord, SchemaVerdict } from '../../../shared/receiver'
 import { toRequestRecord } from '../receiver'
 import { EXPORT_BATCH, type AttemptRow, type DeliveryRow, type ExportReads, type StoredEvent, type StoredRule, type SubscriptionRow } from '../store'
 import { isEnvelope } from '../../../shared/sender'
@@ -28,10 +28,18 @@ export interface Collected {
   subscriptions: SubscriptionRow[]
   /** Endpoint id → slug, for every endpoint (requests name their endpoint by slug). */
   slugs: Map<string, string>
+  /** Request id → its schema verdict, for the requests judged. */
+  schemaVerdicts: Map<number, SchemaVerdict>
 }
 
 export class ExportSelectionError extends Error {
   override readonly name = 'ExportSelectionError'
+}
+
+/** A request's schema verdict as an export field: absent when it was not judged. */
+export function schemaOf(collected: Collected, requestId: number): { schema?: SchemaVerdict } {
+  const verdict = collected.schemaVerdicts.get(requestId)
+  return verdict ? { schema: verdict } : {}
 }
 
 /** Rows read so far of all the selection asks for (a long export shows it): reported after each batch. */
@@ -100,5 +108,6 @@ export async function collectSelection(reads: ExportReads, selection: { requestI
   }
   const rules = groupBy(await reads.rules(), (r) => r.endpointId)
   const endpoints = allEndpoints.filter((e) => endpointIds.has(e.id)).map((endpoint) => ({ endpoint, rules: rules.get(endpoint.id) ?? [] }))
-  return { requests, deliveries, endpoints, globalRules: rules.get(null) ?? [], subscriptions, slugs }
+  const schemaVerdicts = await reads.schemaVerdicts(requests.map((r) => r.id))
+  return { requests, deliveries, endpoints, globalRules: rules.get(null) ?? [], subscriptions, slugs, schemaVerdicts }
 }

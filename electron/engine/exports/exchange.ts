@@ -6,7 +6,7 @@
 import type { HarHookloopFields } from '../../../shared/contract'
 import type { RequestRecord } from '../../../shared/receiver'
 import { headerValue } from './body'
-import type { Collected } from './collect'
+import { schemaOf, type Collected } from './collect'
 
 export interface Exchange {
   startedAt: number
@@ -76,6 +76,7 @@ export function toExchanges(collected: Collected): Exchange[] {
         endpoint: request.endpointId === null ? null : (collected.slugs.get(request.endpointId) ?? null),
         outcome,
         verify: request.verify ? { valid: request.verify.valid, reason: request.verify.reason } : null,
+        ...schemaOf(collected, request.id),
         duplicate_number: request.duplicateNumber,
         ...(request.dedupeKey === null ? {} : { dedupe_key: request.dedupeKey }),
         ...(attempt && request.attemptId !== null

@@ -77,7 +77,7 @@ function toEntry(exchange: Exchange, redactor: Redactor): HarEntry {
 }
 
 const REDACTED_HAR_COMMENT =
-  'Secrets and signature headers are redacted. A request whose signature did not match keeps that verdict (_hookloop.verify): hookloop replay re-signs it with a stand-in wrong secret, so the mismatch is reproduced.'
+  'Secrets and signature headers are redacted. A request keeps its schema verdict (_hookloop.schema) and, when its signature did not match, that verdict (_hookloop.verify): hookloop replay re-signs it with a stand-in wrong secret, so the mismatch is reproduced.'
 
 export function toHar(exchanges: readonly Exchange[], redactor: Redactor, version: string): Har {
   return {

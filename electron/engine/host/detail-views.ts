@@ -147,11 +147,12 @@ export function createDetailViews(engine: SqlEngine, secrets: SecretBox, options
     const verify = parseJson(r.verify_json) as { expected?: string; received?: string } | null
     const headers = headerPairs(r.headers_json)
     // A request one of our attempts made is on that attempt's clock: a simulation's, maybe.
-    const [simulation, endpoint, legs, fault] = await Promise.all([
+    const [simulation, endpoint, legs, fault, schema] = await Promise.all([
       r.attempt_id === null ? undefined : reads.simulationOfAttempt(r.attempt_id),
       r.endpoint_id === null ? undefined : reads.endpoint(r.endpoint_id),
       reads.legsOf(id),
       faultView(r.fault_json, r.rule_id),
+      reads.schemaVerdictOf(id),
     ])
     return {
       id,
@@ -171,6 +172,7 @@ export function createDetailViews(engine: SqlEngine, secrets: SecretBox, options
         expected: verify?.expected,
         received: verify?.received,
       },
+      schema,
       dedupeKey: r.dedupe_key,
       dedupeKeyFrom: keySource(endpoint?.dedupe ?? null, r.dedupe_key, headers, r.body),
       marks: captureMarks(decodeMarks(r)),

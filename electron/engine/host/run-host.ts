@@ -176,6 +176,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
           break
         case 'request.verified':
         case 'request.responded':
+        case 'request.schema':
           timelineWatch.touchRequest(event.requestId)
           break
         case 'request.duplicate':

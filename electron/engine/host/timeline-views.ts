@@ -3,7 +3,7 @@
 // for every other request (receive-only): each request is in exactly one row (the rule is
 // ownRequest in store/count-definitions.ts, and docs/ui.md). Reads only; the engine's modules
 // own every write.
-import type { DeliveryStatus, MarkTone, RowClock, SignatureBadge, TimelineFilter, TimelineMark, TimelineRow } from '../../../shared/contract'
+import type { DeliveryStatus, MarkTone, RowClock, SchemaBadge, SignatureBadge, TimelineFilter, TimelineMark, TimelineRow } from '../../../shared/contract'
 import type { SchemeId, VerifyReason } from '../../../shared/signatures'
 import { createTimelineReads, GROUP_MARKS_LIMIT, type ArrivalCounts, type GroupRef, type SqlEngine, type TimelineAttemptRow, type TimelineDeliveryRow, type TimelineRequestRow } from '../store'
 import { appMark } from './forward-views'
@@ -180,6 +180,7 @@ function builtDelivery(d: TimelineDeliveryRow, attempts: readonly TimelineAttemp
     lastAt: d.last_attempt_at,
     nextAt: d.next_attempt_at,
     signature: last ? badge(last.verify_valid, last.verify_reason, last.verify_json) : { state: 'none' },
+    ...schemaBadge(last),
     duplicates,
     marks,
     clock,
@@ -207,6 +208,7 @@ function builtReceived(group: GroupKey, requests: readonly TimelineRequestRow[],
     lastAt: last.received_at,
     nextAt: null,
     signature: badge(last.verify_valid, last.verify_reason, last.verify_json),
+    ...schemaBadge(last),
     duplicates: counted.duplicates,
     marks: requests.map((r, index) => ({
       kind: 'request',
@@ -256,6 +258,13 @@ export function outcomeLabel(outcome: string, statusCode: number | null): string
   if (statusCode !== null) return String(statusCode)
   if (outcome.startsWith('http_')) return outcome.slice(5)
   return outcome.replace(/_/g, ' ')
+}
+
+/** The row's `schema` field from its last request's verdict; nothing when that request is not judged. */
+function schemaBadge(last: { schema_verdict: string | null; schema_pointer: string | null; schema_expected: string | null } | undefined): { schema?: SchemaBadge } {
+  const verdict = last?.schema_verdict
+  if (verdict !== 'valid' && verdict !== 'invalid' && verdict !== 'no-schema') return {}
+  return { schema: { verdict, ...(last?.schema_pointer == null ? {} : { pointer: last.schema_pointer }), ...(last?.schema_expected == null ? {} : { expected: last.schema_expected }) } }
 }
 
 export function badge(valid: number | null, reason: string | null, verifyJson: string | null): SignatureBadge {

@@ -10,7 +10,7 @@ export const showRequest = defineTool({
   name: 'show_request',
   title: 'Show a captured request',
   description:
-    'One captured request by id (list_rows gives the ids): method, path, headers and body, the signature verdict, dedupe key and duplicate number, the fault a rule applied (explained), the answer Hookloop gave, and the forward legs to your app. Secrets and signature headers are redacted.',
+    'One captured request by id (list_rows gives the ids): method, path, headers and body, the signature verdict, the schema verdict (the body against the schema its provider publishes: valid, invalid with the JSON pointer, what the schema expects, what came and the schema\u2019s words, or no schema and why), dedupe key and duplicate number, the fault a rule applied (explained), the answer Hookloop gave, and the forward legs to your app. Secrets and signature headers are redacted.',
   changes: false,
   input: rowIdInput('request'),
   async run(ctx, { id }) {
@@ -34,6 +34,8 @@ export const showRequest = defineTool({
       ...(shownBytes(r.bodyBase64) < r.bodyStoredBytes ? { bodyShown: `the first ${shownBytes(r.bodyBase64)} of ${r.bodyStoredBytes} stored bytes` } : {}),
       remoteAddress: r.remoteAddress,
       signature: { state: r.verify.state, reason: r.verify.reason ?? null, scheme: r.verify.scheme ?? null, detail: r.verify.detail ?? null },
+      // Null: not judged (the endpoint names no provider, or the verdict is still to come).
+      schema: r.schema,
       dedupeKey: r.dedupeKey,
       dedupeKeyFrom: r.dedupeKeyFrom ?? null,
       duplicateOf: r.duplicateOf,

@@ -13,7 +13,7 @@
 // The request's body is taken, not copied, into the writer thread (the receiver does not read it
 // again once its row is queued), except a body to be forwarded.
 import type { Database } from 'better-sqlite3'
-import { INSERT_FORWARD_LEG_SQL, type ForwardLegWriteRow, INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow, createInlineWriter, type SqlWriterOptions, createSqlWriterThread } from '../store'
+import { INSERT_FORWARD_LEG_SQL, INSERT_SCHEMA_VERDICT_SQL, type SchemaVerdictRow, type ForwardLegWriteRow, INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow, createInlineWriter, type SqlWriterOptions, createSqlWriterThread } from '../store'
 
 export interface CaptureWriter {
   /**
@@ -27,6 +27,8 @@ export interface CaptureWriter {
   outcome(row: RequestOutcomeRow): void
   /** Queue a forward leg: it commits with the captures queued before it (its request's row first). */
   leg(row: ForwardLegWriteRow): void
+  /** Queue a schema verdict: it commits after its request's row (same key). */
+  verdict(row: SchemaVerdictRow): void
   /** Resolves once every row queued so far is committed; rejects if that commit failed. */
   committed(): Promise<void>
   /** Commit now, synchronously (before a read, and at close). Throws if the commit fails. */
@@ -44,7 +46,7 @@ export interface CaptureWriterOptions {
   retryMs?: number
 }
 
-const STATEMENTS = { insert: { ...INSERT_REQUEST_SQL, takes: ['body'] }, insertKeepingBody: INSERT_REQUEST_SQL, outcome: UPDATE_OUTCOME_SQL, leg: INSERT_FORWARD_LEG_SQL } as const
+const STATEMENTS = { insert: { ...INSERT_REQUEST_SQL, takes: ['body'] }, insertKeepingBody: INSERT_REQUEST_SQL, outcome: UPDATE_OUTCOME_SQL, leg: INSERT_FORWARD_LEG_SQL, verdict: INSERT_SCHEMA_VERDICT_SQL } as const
 /** A body this large goes in a batch of large rows, a few MB at a time. */
 export const LARGE_ROW_BYTES = 256 * 1024
 const LANES = { largeBytes: LARGE_ROW_BYTES, batchBytes: 4 * 1024 * 1024 }
@@ -93,5 +95,6 @@ export function createCaptureWriter(options: CaptureWriterOptions): CaptureWrite
     outcome: (row) => writer.submit([['outcome', row as unknown as Record<string, unknown>]], ignore, undefined, { keys: [row.id], bytes: row.response_body?.byteLength ?? 0 }),
     // After its request's row (same key), even when that row is large.
     leg: (row) => writer.submit([['leg', row as unknown as Record<string, unknown>]], ignore, undefined, { keys: [row.request_id] }),
+    verdict: (row) => writer.submit([['verdict', row as unknown as Record<string, unknown>]], ignore, undefined, { keys: [row.request_id] }),
   }
 }

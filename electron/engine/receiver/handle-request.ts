@@ -52,6 +52,8 @@ export interface RequestHandlerDeps extends InspectDeps {
   nextId(): number
   emit(event: ReceiverEvent): void
   breakpoints: Breakpoints
+  /** A whole request at an endpoint was answered (the schema verdict's queue takes it from here). */
+  answered?(requestId: number, endpoint: LiveEndpoint['endpoint']): void
 }
 
 /** How the request reached us: plain, `Expect: 100-continue`, or another Expect value. */
@@ -339,6 +341,9 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       }
       // Half-open: nothing more can arrive, and no answer is coming — release the socket.
       if (connection.peerHasEnded && !res.headersSent) req.socket.destroy()
+      // Answered and its row with the writer: the schema verdict is queued now (judged in a later
+      // turn), before request.responded is told, so a listener of that event finds it queued.
+      if (live && body.kind === 'complete' && !preflight && result.outcome !== 'store_failed') deps.answered?.(capture.id, live.endpoint)
       finish(capture, result, steps, !breakpoint && prepared !== null && (result.outcome === 'replied' || result.outcome === 'refused'))
     } finally {
       reservation.release()

@@ -22,6 +22,7 @@ import { createRequestHandler } from './handle-request'
 import type { InspectLimits } from './json-fields'
 import { toRequestRecord } from './records'
 import { createRuleEngine } from './rule-engine'
+import { createSchemaVerdicts, type SchemaVerdicts } from './schema-verdicts'
 import { createReceiverServer, type SocketTap } from './server'
 
 export interface ReceiverOptions {
@@ -71,6 +72,11 @@ export interface ReceiverOptions {
    * every request; true = answered there, not captured. Kept out of capture on purpose.
    */
   api?: (req: IncomingMessage, res: ServerResponse) => boolean
+  /**
+   * Default true: each request answered at an endpoint that verifies a provider's scheme is held
+   * against that provider's published schema afterwards (schema-verdicts.ts). False: none is.
+   */
+  schemaVerdicts?: boolean
 }
 
 export interface Receiver {
@@ -110,6 +116,8 @@ export interface Receiver {
      */
     forgetDeleted(endpointIds: readonly string[]): void
   }
+  /** The schema verdicts judged after the answers (schema-verdicts.ts). */
+  schemaVerdicts: Pick<SchemaVerdicts, 'idle' | 'pending'>
   openConnections(): number
   /**
    * Serves a connection made in this process (a tunnel socket) as if accepted on the port: no
@@ -210,6 +218,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       writer.committed().then(tell, tell)
     },
   })
+  const verdicts = createSchemaVerdicts({ db, writer, now: () => wallClock.now(), emit, enabled: options.schemaVerdicts ?? true })
   const endpointForwards = (endpoint: Endpoint): boolean => (endpoint.forwardTo?.length ?? 0) > 0 || engine.forwards(endpoint.id)
   const refusalEnds = { read: 0, cut: 0 }
   const breakpoints = createBreakpoints({ store: createBreakpointStore(db), shared: createHeldRequestStore(db), wallClock, emit })
@@ -229,6 +238,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     route: definitions.route,
     linkedAttempt,
     nextId: () => requestIds.next(),
+    answered: (requestId, endpoint) => verdicts.add(requestId, endpoint),
     baseUrl: () => (publicUrl() || baseUrl).replace(/\/+$/, ''),
     emit,
   })
@@ -328,6 +338,10 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       await writer.committed() // the caller reads the request's legs next
       return leg
     },
+    schemaVerdicts: {
+      idle: () => verdicts.idle(),
+      pending: () => verdicts.pending(),
+    },
     openConnections: () => server.openConnections(),
     accept: (socket, tap) => server.accept(socket, tap),
     bodyBudget: () => ({ inUse: budget.inUse(), limit: budget.limit }),
@@ -352,6 +366,8 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       }
       // Every hold, delay and drip was aborted with its connection: let them record their outcome.
       await Promise.all([...inFlight])
+      // Verdicts still queued are dropped: those requests keep none (shown as not judged, never as wrong).
+      verdicts.close()
       // Background copies end with the receiver (recorded as aborted when cut short).
       await forwarder.close()
       writer.close()

@@ -6,7 +6,7 @@
 import type { Database, RunResult } from 'better-sqlite3'
 
 /** The schema's tables (migrations.ts). */
-export type StoreTable = 'endpoints' | 'rules' | 'requests' | 'forward_legs' | 'subscriptions' | 'events' | 'deliveries' | 'attempts' | 'scenarios' | 'simulations'
+export type StoreTable = 'endpoints' | 'rules' | 'requests' | 'forward_legs' | 'request_schema_verdicts' | 'subscriptions' | 'events' | 'deliveries' | 'attempts' | 'scenarios' | 'simulations'
 
 /** A write statement and every table it changes (foreign-key cascades included). */
 export interface WriteSql {

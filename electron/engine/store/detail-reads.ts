@@ -5,12 +5,13 @@
 // deliveries table alone. Reads only.
 import type { Database } from 'better-sqlite3'
 import type { Endpoint } from '../../../shared/receiver'
-import type { ForwardLeg } from '../../../shared/receiver'
+import type { ForwardLeg, SchemaVerdict } from '../../../shared/receiver'
 import type { AttemptRow } from './attempts'
 import { withoutBadRows } from './bad-row'
 import { endpointFromRow, ENDPOINT_BY_ID_SQL, ENDPOINT_BY_SLUG_SQL, ENDPOINTS_SQL, type EndpointDbRow } from './endpoints'
 import { legFromRow, LEGS_OF_REQUEST_SQL, type ForwardLegReadRow } from './forward-legs'
 import { REQUEST_BY_ID_SQL } from './requests'
+import { readSchemaVerdicts } from './schema-verdicts'
 import { ruleFromRow, RULE_BY_ID_SQL, RULES_SQL, type RuleDbRow, type StoredRule } from './rules'
 import type { SecretBox } from './secret-box'
 import { SIMULATION_OF_ATTEMPT_SQL, SIMULATION_OF_DELIVERY_SQL, type SimulationRow } from './simulations'
@@ -61,6 +62,8 @@ export function createInspectorReads(engine: SqlEngine, secrets: SecretBox) {
     simulationOfDelivery: (deliveryId: number) => engine.get<SimulationRow>(SIMULATION_OF_DELIVERY_SQL, [deliveryId]),
     simulationOfAttempt: (attemptId: number) => engine.get<SimulationRow>(SIMULATION_OF_ATTEMPT_SQL, [attemptId]),
     legsOf: async (requestId: number): Promise<ForwardLeg[]> => (await engine.all<ForwardLegReadRow>(LEGS_OF_REQUEST_SQL, [requestId])).map(legFromRow),
+    /** Its body against its provider's schema; null when not judged (no provider, or not yet). */
+    schemaVerdictOf: async (requestId: number): Promise<SchemaVerdict | null> => (await readSchemaVerdicts(engine, [requestId])).get(requestId) ?? null,
     rule: async (id: string): Promise<StoredRule | undefined> => {
       const row = await engine.get<RuleDbRow>(RULE_BY_ID_SQL, [id])
       return row && ruleFromRow(row)

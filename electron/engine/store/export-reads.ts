@@ -7,6 +7,8 @@
 // trip per batch, not per row. A batch always binds EXPORT_BATCH parameters, the unused ones NULL
 // (`id IN (…, NULL)` matches no row for them), so each statement is one text: prepared once on
 // SQLite, carried over once to PostgreSQL (postgres-dialect.ts), whatever the batch's size.
+import type { SchemaVerdict } from '../../../shared/receiver'
+import { readSchemaVerdicts } from './schema-verdicts'
 import type { Endpoint } from '../../../shared/receiver'
 import { ATTEMPT_COLUMNS, type AttemptRow } from './attempts'
 import { withoutBadRows } from './bad-row'
@@ -54,6 +56,8 @@ export interface ExportReads {
   attempts(deliveryIds: readonly number[]): Promise<AttemptRow[]>
   /** One subscription, secrets opened. */
   subscription(id: string): Promise<SubscriptionRow | undefined>
+  /** The schema verdicts of these requests (those judged), by request id. */
+  schemaVerdicts(requestIds: readonly number[]): Promise<Map<number, SchemaVerdict>>
 }
 
 export function createExportReads(engine: SqlEngine, secrets: SecretBox): ExportReads {
@@ -68,6 +72,7 @@ export function createExportReads(engine: SqlEngine, secrets: SecretBox): Export
     return rows
   }
   return {
+    schemaVerdicts: (requestIds) => readSchemaVerdicts(engine, requestIds),
     endpoints: async () => withoutBadRows(await engine.all<EndpointDbRow>(ENDPOINTS_SQL), (row) => endpointFromRow(row, secrets)),
     rules: async () => withoutBadRows(await engine.all<RuleDbRow>(RULES_SQL), ruleFromRow),
     requests: (ids) => inBatches<number, RequestRow>(REQUESTS_SQL, ids),

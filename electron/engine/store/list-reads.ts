@@ -14,7 +14,7 @@ import { mergeStreams, subscriptionIds, wallAgeOrder } from './wall-age-reads'
  * (valid, invalid, none = not verified: the badge's "✓ sig", "✗ …", "no sig"), a duplicate arrival
  * (the "dup" badge, count-definitions.ts), or refused by the receiver itself (413, 503 …).
  */
-export const REQUEST_STATUSES = ['valid', 'invalid', 'none', 'duplicate', 'refused'] as const
+export const REQUEST_STATUSES = ['valid', 'invalid', 'none', 'duplicate', 'refused', 'schema-valid', 'schema-invalid', 'schema-none'] as const
 export type RequestStatus = (typeof REQUEST_STATUSES)[number]
 
 export { DELIVERY_STATUSES, type DeliveryStatus }
@@ -68,6 +68,11 @@ export interface RequestListRow {
   bodySize: number
   /** The attempt that sent it, when one of our deliveries did (loop mode). */
   attemptId: number | null
+  /** Its body against its provider's schema: null when not judged (no provider, or not yet). */
+  schemaVerdict: 'valid' | 'invalid' | 'no-schema' | null
+  /** Invalid: the first place the body misses its schema, and what the schema expects there. */
+  schemaPointer: string | null
+  schemaExpected: string | null
 }
 
 export interface DeliveryListRow {
@@ -100,6 +105,9 @@ const REQUEST_STATUS_SQL: Record<RequestStatus, string> = {
   none: 'r.verify_valid IS NULL',
   duplicate: DUPLICATE_ARRIVAL,
   refused: 'r.refused_reason IS NOT NULL',
+  'schema-valid': `sv.verdict = 'valid'`,
+  'schema-invalid': `sv.verdict = 'invalid'`,
+  'schema-none': `sv.verdict = 'no-schema'`,
 }
 
 function checkLimit(limit: number): number {
@@ -133,8 +141,10 @@ export function requestListSql(filter: Omit<RequestListFilter, 'limit'>): { sql:
   const sql = `SELECT r.id, r.endpoint_id AS endpointId, en.slug AS endpointSlug, r.received_at AS receivedAt, COALESCE(r.stored_at, r.received_at) AS storedAt,
                       sim.id AS simulationId, sim.started_at AS simulationStartedAt, r.method, r.path, r.dedupe_key AS eventId,
                       ${VERDICT_SQL} AS verdict, r.verify_reason AS verifyReason, r.duplicate_number AS duplicateNumber, r.refused_reason AS refusedReason,
-                      r.response_status AS responseStatus, r.body_size AS bodySize, r.attempt_id AS attemptId
+                      r.response_status AS responseStatus, r.body_size AS bodySize, r.attempt_id AS attemptId,
+                      sv.verdict AS schemaVerdict, sv.pointer AS schemaPointer, sv.expected AS schemaExpected
                  FROM requests r ${walk} LEFT JOIN endpoints en ON en.id = r.endpoint_id
+                 LEFT JOIN request_schema_verdicts sv ON sv.request_id = r.id
                  LEFT JOIN simulations sim ON sim.id = (SELECT d.simulation_id FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE a.id = r.attempt_id)
                 ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
                 ORDER BY r.stored_at DESC, r.id DESC LIMIT ?`

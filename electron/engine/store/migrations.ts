@@ -440,6 +440,59 @@ export const MIGRATIONS: readonly Migration[] = [
     postgres: `DROP INDEX IF EXISTS deliveries_by_wall_age;`,
   },
   {
+    version: 19,
+    name: 'request_schema_verdicts: each captured body held against its provider\'s schema',
+    // Judged after the request is answered (receiver/schema-verdicts.ts), so a row comes later than
+    // its request's, on the same writer. The first problem has columns of its own (lists, filters);
+    // every problem (at most 20) is in problems_json. Not a foreign key, as forward_legs: pruning or
+    // clearing a request takes its verdict with it.
+    sql: `
+      CREATE TABLE request_schema_verdicts (
+        request_id    INTEGER PRIMARY KEY,
+        verdict       TEXT NOT NULL,             -- valid | invalid | no-schema
+        source        TEXT,                      -- the schema's source and its version, in words
+        version       TEXT,                      -- the provider's API version or document
+        schema_name   TEXT,                      -- the webhook's or topic's schema in the source
+        pointer       TEXT,                      -- invalid: the first problem's JSON pointer
+        expected      TEXT,
+        got           TEXT,
+        schema_says   TEXT,
+        problems_json TEXT NOT NULL DEFAULT '[]',
+        reason        TEXT,                      -- no-schema: why
+        checked_at    INTEGER NOT NULL
+      );
+      CREATE INDEX request_schema_verdicts_by_verdict ON request_schema_verdicts(verdict, request_id);
+      CREATE TRIGGER request_schema_verdicts_follow_requests AFTER DELETE ON requests
+      BEGIN
+        DELETE FROM request_schema_verdicts WHERE request_id = OLD.id;
+      END;
+    `,
+    postgres: `
+      CREATE TABLE request_schema_verdicts (
+        request_id    BIGINT PRIMARY KEY,
+        verdict       TEXT COLLATE "C" NOT NULL,
+        source        TEXT COLLATE "C",
+        version       TEXT COLLATE "C",
+        schema_name   TEXT COLLATE "C",
+        pointer       TEXT COLLATE "C",
+        expected      TEXT COLLATE "C",
+        got           TEXT COLLATE "C",
+        schema_says   TEXT COLLATE "C",
+        problems_json TEXT COLLATE "C" NOT NULL DEFAULT '[]',
+        reason        TEXT COLLATE "C",
+        checked_at    BIGINT NOT NULL
+      );
+      CREATE INDEX request_schema_verdicts_by_verdict ON request_schema_verdicts(verdict, request_id);
+      CREATE FUNCTION request_schema_verdicts_follow_requests() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        DELETE FROM request_schema_verdicts WHERE request_id = OLD.id;
+        RETURN OLD;
+      END $$;
+      CREATE TRIGGER request_schema_verdicts_follow_requests AFTER DELETE ON requests
+        FOR EACH ROW EXECUTE FUNCTION request_schema_verdicts_follow_requests();
+    `,
+  },
+  {
     version: 20,
     name: "PostgreSQL's request counters follow each row as it changes, in any statement",
     // The counters' trigger ran AFTER each row, which PostgreSQL does once the whole statement is

@@ -10,11 +10,13 @@ import { StoreError } from './store-error'
 
 /** Parents before children, so every foreign key finds its row. */
 export const COPIED_TABLES = [
-  'simulations', 'endpoints', 'rules', 'subscriptions', 'events', 'deliveries', 'attempts', 'requests', 'forward_legs', 'scenarios', 'settings',
+  'simulations', 'endpoints', 'rules', 'subscriptions', 'events', 'deliveries', 'attempts', 'requests', 'forward_legs', 'request_schema_verdicts', 'scenarios', 'settings',
 ] as const
 export type CopiedTable = (typeof COPIED_TABLES)[number]
 
-const KEY_OF: Partial<Record<CopiedTable, string>> = { settings: 'key' }
+const KEY_OF: Partial<Record<CopiedTable, string>> = { settings: 'key', request_schema_verdicts: 'request_id' }
+/** The column a table is copied (and ordered) by. */
+export const copyKeyOf = (table: CopiedTable): string => KEY_OF[table] ?? 'id'
 const SEALED_COLUMN = 'secrets_json'
 
 export interface TableCopy {
@@ -57,7 +59,7 @@ export async function copyStore(from: StoreSide, to: StoreSide, options: CopyOpt
     if (missing.length > 0) {
       throw new StoreError('migration_failed', `the target store's ${table} table has no column ${missing.join(', ')}: are both stores at the same schema version?`)
     }
-    const key = KEY_OF[table] ?? 'id'
+    const key = copyKeyOf(table)
     const progress: TableCopy = { table, rows: 0, copied: 0 }
     const select = `SELECT ${columns.join(', ')} FROM ${table} WHERE ${key} > ? ORDER BY ${key} LIMIT ${batch}`
     let after: unknown = typeof (await from.engine.get<Record<string, unknown>>(`SELECT ${key} AS k FROM ${table} LIMIT 1`))?.k === 'string' ? '' : -1

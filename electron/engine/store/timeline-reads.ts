@@ -20,7 +20,14 @@ export type TimelineDeliveryRow = Pick<
 > & { simulation_id: string | null; endpoint_id: string | null; consumer_event_id: string | null } &
   Pick<EventRow, 'event_type'>
 
-type Verdict = Pick<RequestRow, 'verify_valid' | 'verify_reason' | 'verify_json' | 'duplicate_number'>
+/** The request's schema verdict (request_schema_verdicts), its first problem's pointer and expectation; null when not judged. */
+interface SchemaColumns {
+  schema_verdict: string | null
+  schema_pointer: string | null
+  schema_expected: string | null
+}
+
+type Verdict = Pick<RequestRow, 'verify_valid' | 'verify_reason' | 'verify_json' | 'duplicate_number'> & SchemaColumns
 
 /**
  * An attempt with the verdict and duplicate number the receiving side saw (null outside loop
@@ -44,8 +51,9 @@ export interface TimelineLegRow {
 /** A receive-only request (its body's event type is read apart: `eventTypesOf`). */
 export type TimelineRequestRow = Pick<
   RequestRow,
-  'id' | 'endpoint_id' | 'received_at' | 'response_status' | 'response_ms' | 'fault_json' | 'dedupe_key' | keyof Verdict
-> & { duplicate_arrival: number }
+  'id' | 'endpoint_id' | 'received_at' | 'response_status' | 'response_ms' | 'fault_json' | 'dedupe_key' | Exclude<keyof Verdict, keyof SchemaColumns>
+> &
+  SchemaColumns & { duplicate_arrival: number }
 
 /** Where a request belongs: its attempt's delivery (when it is that attempt's own request), or the dedupe group `key` at its endpoint. */
 export type RequestPlaceRow = Pick<RequestRow, 'endpoint_id' | 'attempt_id'> & { key: string; delivery_id: number | null }
@@ -73,6 +81,10 @@ export interface GroupRef {
   key: string
 }
 
+/** A request's (r) schema verdict: one lookup by its key per column, none for a request not judged. */
+const schemaOf = (column: string) => `(SELECT sv.${column} FROM request_schema_verdicts sv WHERE sv.request_id = r.id)`
+const SCHEMA_COLUMNS = `${schemaOf('verdict')} AS schema_verdict, ${schemaOf('pointer')} AS schema_pointer, ${schemaOf('expected')} AS schema_expected`
+
 /** A delivery's rows, an attempt's and a request's as read: an integer 1 or 0 for a flag on both engines (CASE, not a comparison's boolean). */
 const flag = (condition: string) => `CASE WHEN ${condition} THEN 1 ELSE 0 END`
 
@@ -89,12 +101,12 @@ export function createTimelineReads(engine: SqlEngine) {
             d.next_attempt_at, d.created_at, d.simulation_id, d.consumer_event_id, ${DELIVERY_ENDPOINT} AS endpoint_id
        FROM deliveries d JOIN events e ON e.id = d.event_id WHERE d.id IN (${ids})`
   const ATTEMPTS = `SELECT a.id, a.delivery_id, a.n, a.started_at, a.started_wall_at, a.duration_ms, a.outcome, a.status_code, a.decision, a.next_attempt_at,
-            r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number, r.id AS request_id,
+            r.verify_valid, r.verify_reason, r.verify_json, r.duplicate_number, r.id AS request_id, ${SCHEMA_COLUMNS},
             ${flag(`r.id IS NOT NULL AND ${DUPLICATE_ARRIVAL}`)} AS duplicate_arrival
        FROM attempts a LEFT JOIN requests r ON ${ATTEMPT_REQUEST}
       WHERE a.delivery_id IN (${ids}) ORDER BY a.delivery_id, a.n`
   const GROUP_COLUMNS = `id, endpoint_id, received_at, response_status, response_ms, fault_json, verify_valid, verify_reason, verify_json,
-            dedupe_key, duplicate_number, ${flag(DUPLICATE_ARRIVAL)} AS duplicate_arrival`
+            dedupe_key, duplicate_number, ${flag(DUPLICATE_ARRIVAL)} AS duplicate_arrival, ${SCHEMA_COLUMNS}`
   // A row names the event type of its first request only: read for those alone, never for every
   // request of a group (a body is read whole to find it).
   const EVENT_TYPES = `SELECT id, ${bodyEventType(kind, 'body')} AS event_type FROM requests WHERE id IN (${ids})`

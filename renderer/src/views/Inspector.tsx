@@ -11,7 +11,8 @@ import { Body, Headers } from './InspectorParts'
 import { ForwardLegs } from './ForwardLegs'
 import { curlCommand } from '../../../shared/curl'
 import { formatDuration } from '../lib/format'
-import { DuplicateBadge, SignatureBadgeView, StatusBadge, TONE_COLOR } from './badges'
+import { DuplicateBadge, SchemaBadgeView, SignatureBadgeView, StatusBadge, TONE_COLOR } from './badges'
+import { SchemaVerdictView } from './SchemaVerdictView'
 
 export function Inspector() {
   const selection = useApp((s) => s.selection)
@@ -37,6 +38,7 @@ function RowInspector({ row, markId }: { row: TimelineRow; markId: number | null
         <div className="row">
           <StatusBadge status={row.status} />
           <SignatureBadgeView signature={row.signature} />
+          <SchemaBadgeView schema={row.schema} full />
           <DuplicateBadge count={row.duplicates} />
           <span style={{ flex: 1 }} />
           <button className="btn small" onClick={close} title="Close (Esc)">
@@ -269,6 +271,7 @@ function RequestPanel({ requestId, version, showActions }: { requestId: number; 
         </dl>
       </section>
       <Verdict request={request} />
+      <SchemaVerdictView verdict={request.schema} />
       <section data-testid="fault">
         <div className="section-title">Rule and fault applied</div>
         {request.fault ? (

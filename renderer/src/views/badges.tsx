@@ -1,5 +1,5 @@
-// Small shared pieces: status, signature and duplicate badges, the outcome legend.
-import type { MarkTone, SignatureBadge, TimelineRow } from '../../../shared/contract'
+// Small shared pieces: status, signature, schema and duplicate badges, the outcome legend.
+import type { MarkTone, SchemaBadge, SignatureBadge, TimelineRow } from '../../../shared/contract'
 import type { RowVerdict } from '../state'
 import { COUNT_WORDS, countText } from '../../../shared/contract'
 
@@ -46,6 +46,41 @@ export function SignatureBadgeView({ signature }: { signature: SignatureBadge })
   }
 }
 
+/** "schema ✗ /pull_request/head/repo: required": the first place the body misses its provider's schema. */
+export function schemaLabel(schema: SchemaBadge): string {
+  switch (schema.verdict) {
+    case 'valid':
+      return 'schema ✓'
+    case 'invalid':
+      return schema.pointer === undefined ? 'schema ✗' : `schema ✗ ${schema.pointer || '/'}: ${schema.expected ?? ''}`
+    case 'no-schema':
+      return 'no schema'
+    default: {
+      const never: never = schema.verdict
+      return never
+    }
+  }
+}
+
+const SCHEMA_TONE: Record<SchemaBadge['verdict'], string> = { valid: 'ok', invalid: 'bad', 'no-schema': 'neutral' }
+const SCHEMA_TITLE: Record<SchemaBadge['verdict'], string> = {
+  valid: 'the body matches the schema its provider publishes',
+  invalid: 'the body misses the schema its provider publishes',
+  'no-schema': 'no published schema to hold the body against (the inspector says why)',
+}
+
+/** Beside the signature badge: the body against its provider's schema; nothing when not judged. `full` says where it fails (the inspector's head). */
+export function SchemaBadgeView({ schema, full = false }: { schema: SchemaBadge | undefined; full?: boolean }) {
+  if (!schema) return null
+  const label = schemaLabel(schema)
+  const short = schema.verdict === 'invalid' ? '✗ schema' : schema.verdict === 'valid' ? '✓ schema' : 'no schema'
+  return (
+    <span className={`badge ${SCHEMA_TONE[schema.verdict]}${full ? ' ellipsis' : ''}`} title={`${label}: ${SCHEMA_TITLE[schema.verdict]}`} data-schema={schema.verdict} data-testid="schema-badge">
+      {full ? label : short}
+    </span>
+  )
+}
+
 const SHORT_REASON: Partial<Record<NonNullable<SignatureBadge['reason']>, string>> = {
   signature_mismatch: 'mismatch',
   missing_header: 'no header',
@@ -79,11 +114,12 @@ export function DuplicateBadge({ count }: { count: number }) {
   )
 }
 
-/** What a row says about itself wherever it is shown: signature and duplicates. */
-export function RowMarks({ row }: { row: Pick<TimelineRow, 'signature' | 'duplicates'> }) {
+/** What a row says about itself wherever it is shown: signature, schema and duplicates. */
+export function RowMarks({ row }: { row: Pick<TimelineRow, 'signature' | 'schema' | 'duplicates'> }) {
   return (
     <>
       <SignatureBadgeView signature={row.signature} />
+      <SchemaBadgeView schema={row.schema} />
       <DuplicateBadge count={row.duplicates} />
     </>
   )

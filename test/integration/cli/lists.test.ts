@@ -83,7 +83,7 @@ describe('hookloop requests', () => {
     const table = await runCli(['requests', '--data', dir])
     expect(table.code).toBe(0)
     const lines = table.stdout.trimEnd().split('\n')
-    expect(lines[0]).toMatch(/^ID\s+STORED\s+ENDPOINT\s+REQUEST\s+EVENT ID\s+VERDICT\s+DUP\s+ANSWER\s+CLOCK$/)
+    expect(lines[0]).toMatch(/^ID\s+STORED\s+ENDPOINT\s+REQUEST\s+EVENT ID\s+VERDICT\s+SCHEMA\s+DUP\s+ANSWER\s+CLOCK$/)
     expect(lines.slice(1).map((line) => Number(line.split(/\s+/)[0]))).toEqual(all.map((r) => r.id))
   })
 

@@ -114,12 +114,14 @@ describe('signature verification on the raw bytes', () => {
     expect(second?.duplicateNumber).toBe(2)
     const verified = h.events.filter((e) => e.type === 'request.verified')
     expect(verified).toHaveLength(2)
-    // Per request, in this order: captured → verified → duplicate (the second only) → responded.
+    // Per request, in this order: captured → verified → duplicate (the second only) → responded →
+    // schema (the endpoint verifies a provider's scheme: judged after the answer).
     await h.waitFor('request.responded', (e) => e.requestId === second?.id)
+    await h.receiver.schemaVerdicts.idle()
     const order = (id: number | undefined) =>
       h.events.filter((e) => ('requestId' in e ? e.requestId : e.type === 'request.captured' ? e.request.id : -1) === id).map((e) => e.type)
-    expect(order(first?.id)).toEqual(['request.captured', 'request.verified', 'request.responded'])
-    expect(order(second?.id)).toEqual(['request.captured', 'request.verified', 'request.duplicate', 'request.responded'])
+    expect(order(first?.id)).toEqual(['request.captured', 'request.verified', 'request.responded', 'request.schema'])
+    expect(order(second?.id)).toEqual(['request.captured', 'request.verified', 'request.duplicate', 'request.responded', 'request.schema'])
   })
 
   it('a URL-signed scheme (Square) verifies against the public URL when one is set, else the local one', async () => {

@@ -4,7 +4,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../../electron/engine/engine'
-import { COPIED_TABLES, copyStore, openStore, parseStoreLocation, type OpenedStore, type TableCopy } from '../../../electron/engine/store'
+import { COPIED_TABLES, copyKeyOf, copyStore, openStore, parseStoreLocation, type OpenedStore, type TableCopy } from '../../../electron/engine/store'
 import { usePostgres } from '../../support/use-postgres'
 import { useTempDir } from '../../support/use-temp-dir'
 
@@ -36,7 +36,7 @@ async function folderWithTraffic(dir: string): Promise<void> {
 async function rowsOf(store: OpenedStore): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {}
   for (const table of COPIED_TABLES) {
-    const rows = await store.engine.all<Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY ${table === 'settings' ? 'key' : 'id'}`)
+    const rows = await store.engine.all<Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY ${copyKeyOf(table)}`)
     out[table] = rows.map((row) => ('secrets_json' in row ? { ...row, secrets_json: store.secrets.open(row.secrets_json as string) } : row))
   }
   return out

@@ -1,7 +1,7 @@
 // Example bodies per event type: the spec's own example first, else a value made from the schema
 // that the schema accepts; a file name that stays inside its folder.
 import { describe, expect, it } from 'vitest'
-import { createBodyChecker } from '../../../electron/engine/contracts/drift'
+import { createBodyChecker } from '../../../electron/engine/payload-schemas/drift'
 import { exampleFileName, exampleFromSchema, exampleOf } from '../../../electron/engine/contracts/examples'
 
 const SCHEMA = {

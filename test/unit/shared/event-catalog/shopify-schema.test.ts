@@ -7,13 +7,13 @@ import { shopifyEvents } from '../../../../shared/event-catalog/shopify'
 import { PROVIDERS } from '../../../../shared/providers'
 
 // Every Shopify catalog event against the JSON schema of its topic in `shopify-webhook-schemas`
-// (test/fixtures/shopify-webhook-schemas: its schemas for the topics and versions the pack lists):
+// (electron/engine/payload-schemas/shopify/: its schemas for the topics and versions the pack lists):
 // schemas inferred from the example payloads of shopify.dev's webhook topic reference, per API
 // version, with every field of the documented payload required with its documented type. Every
 // version the pack lists is checked; X-Shopify-API-Version names the subscription's (default: the
 // first).
 
-const SCHEMAS = join(import.meta.dirname, '../../../fixtures/shopify-webhook-schemas')
+const SCHEMAS = join(import.meta.dirname, '../../../../electron/engine/payload-schemas/shopify')
 const apiVersions = PROVIDERS.shopify.apiVersions ?? []
 const versionHeader = PROVIDERS.shopify.headers.find((h) => h.name === 'x-shopify-api-version')?.value ?? ''
 

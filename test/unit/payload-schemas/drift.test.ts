@@ -2,7 +2,7 @@
 // const) or not (undocumented, constraint), with where, what was expected, what came and the
 // schema's own words.
 import { describe, expect, it } from 'vitest'
-import { createBodyChecker, UnusableSchemaError } from '../../../electron/engine/contracts/drift'
+import { createBodyChecker, UnusableSchemaError } from '../../../electron/engine/payload-schemas/drift'
 
 const ORDER = {
   type: 'object',

@@ -6,7 +6,9 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020'
 import addFormatsModule from 'ajv-formats'
-import type { SchemaDialect } from './model'
+
+/** The JSON Schema dialect a schema is written in. */
+export type SchemaDialect = 'draft-2020-12' | 'draft-07'
 
 export const DIFFERENCE_KINDS = ['required', 'type', 'enum', 'not-json', 'undocumented', 'constraint'] as const
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number]
@@ -58,13 +60,26 @@ export interface BodyChecker {
   check(body: unknown): Difference[]
 }
 
-export function createBodyChecker(schema: Json, dialect: SchemaDialect, nullableKeyword: boolean): BodyChecker {
+export interface BodyCheckerOptions {
+  /**
+   * Documents the schema's $refs point into, each with its `$id` (a provider's whole schema
+   * document): ajv compiles only what the schema reaches, each referenced schema once, instead of
+   * the schema with every $ref put in place.
+   */
+  documents?: Json[]
+  /** Default true; false: fields the schema does not name are not looked for (a verdict does not report them). */
+  undocumented?: boolean
+}
+
+export function createBodyChecker(schema: Json, dialect: SchemaDialect, nullableKeyword: boolean, checker: BodyCheckerOptions = {}): BodyChecker {
   const clean = prepared(schema, nullableKeyword) as Json
   const options = { allErrors: true, strict: false, verbose: true, validateSchema: false, logger: false as const }
   const ajv = dialect === 'draft-2020-12' ? new Ajv2020(options) : new Ajv(options)
   addFormats(ajv)
+  const lookForUndocumented = checker.undocumented ?? true
   let validate: ValidateFunction
   try {
+    for (const document of checker.documents ?? []) ajv.addSchema(document)
     validate = ajv.compile(clean)
   } catch (error) {
     throw new UnusableSchemaError(`its schema does not compile: ${(error as Error).message}`)
@@ -72,7 +87,7 @@ export function createBodyChecker(schema: Json, dialect: SchemaDialect, nullable
   return {
     check(body) {
       validate(body)
-      const found = [...fromErrors(validate.errors ?? [], body), ...undocumented(body, clean, '')]
+      const found = [...fromErrors(validate.errors ?? [], body), ...(lookForUndocumented ? undocumented(body, clean, '') : [])]
       // One line per place and kind: ajv can say the same thing twice (a type checked in two branches).
       const seen = new Set<string>()
       return found.filter((d) => {

@@ -1,0 +1,127 @@
+// The schema verdict, off the capture path: a request answered at an endpoint that verifies a
+// provider's scheme is queued by id; the queue is drained in turns of the event loop of their own
+// (a few milliseconds each, at most a tenth of the loop's time, so arrivals are read and answered
+// between them and before them), reading
+// the stored bytes back from the store (the writer has taken the request's own Buffer by then),
+// holding them against the provider's schema (payload-schemas/) and handing the verdict to the
+// capture writer. Nothing here runs before an answer, and no answer waits on it.
+import type { Database } from 'better-sqlite3'
+import { PROVIDERS, PROVIDER_IDS, type ProviderId } from '../../../shared/providers'
+import type { Endpoint, ReceiverEvent, SchemaVerdict } from '../../../shared/receiver'
+import { createSchemaJudge, SCHEMA_SOURCES } from '../payload-schemas'
+import { createSchemaVerdictStore, encodeSchemaVerdict } from '../store'
+import type { CaptureWriter } from './capture-writer'
+
+export interface SchemaVerdicts {
+  /** A request of this endpoint is answered and its row handed to the writer: judge it soon. */
+  add(requestId: number, endpoint: Endpoint): void
+  /** Resolves once every request added so far is judged and its verdict committed. */
+  idle(): Promise<void>
+  /** Requests waiting for their verdict. */
+  pending(): number
+  /** Stops judging; what is still queued gets no verdict. */
+  close(): void
+}
+
+export interface SchemaVerdictOptions {
+  db: Database
+  writer: CaptureWriter
+  now(): number
+  emit(event: ReceiverEvent): void
+  /** Default true; false: no request is judged (the benchmark's "off"). */
+  enabled?: boolean
+}
+
+/** How long one turn of the queue may hold the event loop before it yields to arrivals. */
+const TURN_MS = 4
+/**
+ * The most of the event loop's time the queue takes while requests keep it waiting: after a turn
+ * of t ms it rests t × (1/share − 1) ms. Under a flood the verdicts fall behind and catch up after
+ * it; the answers keep ≥ 0.9 of their pace (docs/BENCHMARKS.md, bench:receiver schema_on_vs_off).
+ */
+const LOOP_SHARE = 0.1
+
+/**
+ * The provider an endpoint names by its scheme: the pack of that scheme whose schemas are shipped,
+ * else the first pack of that scheme (its verdict says what it publishes); null for an endpoint that
+ * verifies nothing or a scheme of no provider (custom HMAC).
+ */
+export function providerOfEndpoint(endpoint: Endpoint): ProviderId | null {
+  if (!endpoint.scheme) return null
+  const packs = PROVIDER_IDS.filter((id) => PROVIDERS[id].scheme === endpoint.scheme)
+  return packs.find((id) => SCHEMA_SOURCES[id] !== undefined) ?? packs[0] ?? null
+}
+
+export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdicts {
+  const store = createSchemaVerdictStore(options.db)
+  const judge = createSchemaJudge()
+  const queue: { requestId: number; endpointId: string; provider: ProviderId }[] = []
+  let draining: Promise<void> | null = null
+  let closed = false
+  const enabled = options.enabled ?? true
+
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+  const rest = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+  async function drain(): Promise<void> {
+    await nextTurn()
+    let turnStart = performance.now()
+    while (queue.length > 0 && !closed) {
+      const item = queue.shift()!
+      const subject = store.subject(item.requestId)
+      // Not stored (its capture failed, or it was cleared meanwhile): nothing to judge.
+      if (subject) {
+        let headers: [string, string][] = []
+        try {
+          headers = JSON.parse(subject.headers_json) as [string, string][]
+        } catch {
+          headers = []
+        }
+        let verdict: SchemaVerdict
+        try {
+          verdict = await judge.judge(item.provider, headers, subject.body ?? Buffer.alloc(0), subject.body_truncated !== 0)
+        } catch (error) {
+          // A checker that throws on a body says so as the verdict; capture goes on.
+          verdict = { verdict: 'no-schema', source: null, version: null, schema: null, problems: [], reason: `the body could not be checked: ${(error as Error).message}` }
+        }
+        if (closed) break
+        options.writer.verdict(encodeSchemaVerdict(item.requestId, verdict, options.now()))
+        const tell = () => options.emit({ type: 'request.schema', requestId: item.requestId, endpointId: item.endpointId, verdict })
+        options.writer.committed().then(tell, () => {})
+      }
+      const spent = performance.now() - turnStart
+      if (spent >= TURN_MS) {
+        // A turn that compiled a schema (once per schema, long) rests no longer than an ordinary one.
+        await rest(Math.min(spent, TURN_MS * 2) * (1 / LOOP_SHARE - 1))
+        turnStart = performance.now()
+      }
+    }
+  }
+
+  function start(): void {
+    if (draining || closed) return
+    draining = drain().finally(() => {
+      draining = null
+      if (queue.length > 0) start()
+    })
+  }
+
+  return {
+    add(requestId, endpoint) {
+      if (!enabled || closed) return
+      const provider = providerOfEndpoint(endpoint)
+      if (!provider) return
+      queue.push({ requestId, endpointId: endpoint.id, provider })
+      start()
+    },
+    async idle() {
+      while (draining) await draining
+      await options.writer.committed()
+    },
+    pending: () => queue.length,
+    close() {
+      closed = true
+      queue.length = 0
+    },
+  }
+}

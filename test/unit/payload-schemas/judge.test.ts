@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { fixtureContext } from '../../../shared/event-catalog'
+import { shopifyEvents } from '../../../shared/event-catalog/shopify'
+import { createSchemaJudge } from '../../../electron/engine/payload-schemas/judge'
+import { closedPullRequest, githubExample, withoutHeadRepo } from '../../support/github-deliveries'
+
+// Real GitHub deliveries (@octokit/webhooks-examples: payloads GitHub sent) held against GitHub's
+// own webhooks OpenAPI; Shopify's by topic and API version; a provider that publishes nothing.
+
+const body = (json: unknown) => Buffer.from(JSON.stringify(json))
+const github = (event: string): [string, string][] => [['X-GitHub-Event', event], ['Content-Type', 'application/json']]
+
+describe('the schema verdict', () => {
+  const judge = createSchemaJudge()
+
+  it('a real pull_request.closed delivery is valid against GitHub\u2019s webhook pull-request-closed', async () => {
+    const verdict = await judge.judge('github', github('pull_request'), body(closedPullRequest()), false)
+    expect(verdict).toMatchObject({ verdict: 'valid', version: 'api.github.com', schema: 'pull-request-closed', problems: [], reason: null })
+    expect(verdict.source).toMatch(/^GitHub webhooks OpenAPI \(@octokit\/openapi-webhooks \d+\.\d+\.\d+\)$/)
+  })
+
+  it('the same delivery without pull_request.head.repo is invalid at that pointer, with the schema\u2019s words', async () => {
+    const verdict = await judge.judge('github', github('pull_request'), body(withoutHeadRepo()), false)
+    expect(verdict.verdict).toBe('invalid')
+    expect(verdict.problems[0]).toMatchObject({ pointer: '/pull_request/head/repo', expected: 'required', got: 'missing' })
+    expect(verdict.problems[0]!.schemaSays).not.toBe('')
+  })
+
+  // Older examples miss fields GitHub's document has required since (auto_merge, has_discussions):
+  // a verdict says so. These are current.
+  it('current GitHub examples of other events are valid', async () => {
+    for (const [event, action] of [['issues', 'opened'], ['ping', undefined], ['check_run', 'completed'], ['create', undefined]] as const) {
+      const verdict = await judge.judge('github', github(event), body(githubExample(event, action)), false)
+      expect({ event, verdict: verdict.verdict, problems: verdict.problems }).toEqual({ event, verdict: 'valid', problems: [] })
+    }
+  })
+
+  it('a GitHub event the document does not describe, a body that is not JSON, a cut body: no schema, saying why', async () => {
+    expect(await judge.judge('github', github('no_such_event'), body({}), false)).toMatchObject({ verdict: 'no-schema', reason: expect.stringContaining('no-such-event') })
+    expect(await judge.judge('github', github('push'), Buffer.from('not json'), false)).toMatchObject({ verdict: 'no-schema', reason: 'the body is not JSON' })
+    expect(await judge.judge('github', github('push'), body({}), true)).toMatchObject({ verdict: 'no-schema' })
+  })
+
+  it('Shopify: the topic at the version X-Shopify-API-Version names', async () => {
+    const headers = (version: string): [string, string][] => [['X-Shopify-Topic', 'app/uninstalled'], ['X-Shopify-API-Version', version]]
+    const payload = shopifyEvents.find((e) => e.type === 'app/uninstalled')!.payload(fixtureContext(Date.UTC(2026, 11, 1))) as Record<string, unknown>
+    expect(await judge.judge('shopify', headers('2026-07'), body(payload), false)).toMatchObject({ verdict: 'valid', version: '2026-07', schema: 'app/uninstalled' })
+    const invalid = await judge.judge('shopify', headers('2026-07'), body({ ...payload, id: 'not a number' }), false)
+    expect(invalid).toMatchObject({ verdict: 'invalid', problems: [{ pointer: '/id', got: 'string "not a number"' }] })
+    expect(await judge.judge('shopify', headers('2019-01'), body({}), false)).toMatchObject({ verdict: 'no-schema', reason: expect.stringContaining('2019-01') })
+  })
+
+  it('a provider that publishes no schema: no schema, in its own words', async () => {
+    expect(await judge.judge('typeform', [], body({ event_id: 'x' }), false)).toMatchObject({ verdict: 'no-schema', reason: expect.stringContaining('Typeform') })
+  })
+})
