@@ -27,6 +27,13 @@ export function bodyPath(path: string): (string | number)[] {
   return keys
 }
 
+/** A verdict as a failure says it: "invalid at /pull_request/head/repo (expected required, came missing)". */
+export function schemaWords(schema: ReportArrival['schema']): string {
+  if (!schema) return "none (the endpoint verifies no provider's scheme, so nothing was judged)"
+  if (schema.verdict !== 'invalid') return schema.verdict
+  return `invalid at ${schema.pointer || '/'}${schema.expected ? ` (expected ${schema.expected}${schema.got ? `, came ${schema.got}` : ''})` : ''}`
+}
+
 const MISSING = Symbol('missing')
 
 export function valueAtPath(body: unknown, path: string): unknown {
@@ -93,6 +100,14 @@ export function evaluateArrival(exp: ArrivalExpectation, endpoint: string, base:
     const path = [...base, 'duplicate']
     if (!arrival) none(path, 'duplicate', exp.duplicate)
     else out.push(check(endpoint, path, `${label}: duplicate`, exp.duplicate, arrival.duplicate, arrival.duplicate === exp.duplicate ? null : `duplicate number is ${JSON.stringify(arrival.duplicate)}, expected ${JSON.stringify(exp.duplicate)}`))
+  }
+  if (exp.schema !== undefined) {
+    const path = [...base, 'schema']
+    if (!arrival) none(path, 'schema', exp.schema)
+    else {
+      const actual = arrival.schema?.verdict ?? null
+      out.push(check(endpoint, path, `${label}: schema`, exp.schema, actual, actual === exp.schema ? null : `schema verdict is ${schemaWords(arrival.schema ?? null)}, expected ${exp.schema}`))
+    }
   }
   if (exp.run_ms !== undefined) {
     const path = [...base, 'run_ms']

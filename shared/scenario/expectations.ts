@@ -7,6 +7,7 @@ import { statusOfWord } from './status-words'
 import type { ExpectationResult, ExpectationSubject, ReportArrival, ReportDelivery, ReportEndpoint, ReportForwardLeg, ScenarioReport } from './report'
 import { evaluateArrivals } from './arrivals'
 import { evaluateForwards } from './forwards'
+import { evaluateSchemaExpectation } from './payload-schema'
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i])
@@ -171,7 +172,7 @@ export function presetOf(scenario: Scenario, subscription: string): string | und
 
 /** The verdict a scenario without one expectation gets: it tested nothing, so it fails unless a smoke run. */
 export function noExpectations(scenario: Scenario): ExpectationResult | null {
-  const count = scenario.expect.deliveries.length + scenario.expect.endpoints.length + scenario.expect.forwards.length
+  const count = scenario.expect.deliveries.length + scenario.expect.endpoints.length + scenario.expect.forwards.length + (scenario.expect.schema === undefined ? 0 : 1)
   if (count > 0 || scenario.smoke) return null
   return result(['expect'], { kind: 'scenario', field: 'expect' }, 'expectations', 'at least one expectation (or "smoke": true)', 0, 'no expectations: this scenario checks nothing; add expectations under "expect", or mark it "smoke": true if running it is the whole test')
 }
@@ -186,6 +187,7 @@ export function evaluateExpectations(scenario: Scenario, deliveries: readonly Re
     results.push(...evaluateEndpoint(exp, i, endpoints.find((e) => e.slug === exp.endpoint), arrivals))
   })
   results.push(...evaluateForwards(scenario.expect.forwards, scenario.app, forwards))
+  results.push(...evaluateSchemaExpectation(scenario, arrivals))
   const none = noExpectations(scenario)
   if (none) results.push(none)
   return results

@@ -1,6 +1,7 @@
 export * from './arrivals'
 export * from './catalog-events'
 export * from './expectations'
+export * from './payload-schema'
 export * from './forwards'
 export * from './forward-mode'
 export * from './issues'

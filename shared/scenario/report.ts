@@ -72,6 +72,19 @@ export interface ReportArrival {
   body: unknown
   signature: string | null
   duplicate: number | null
+  /**
+   * Its body held against its provider's published schema (docs/receiver.md, "Schema verdict"):
+   * the verdict and, when invalid, the first place it fails; null when it was not judged (an
+   * endpoint that verifies no provider's scheme). Absent in reports made before schema verdicts.
+   */
+  schema?: ReportSchemaVerdict | null
+}
+
+export interface ReportSchemaVerdict {
+  verdict: 'valid' | 'invalid' | 'no-schema'
+  pointer: string | null
+  expected: string | null
+  got: string | null
 }
 
 export interface ReportEndpoint {

@@ -168,6 +168,8 @@ export const arrivalExpectationSchema = z.strictObject({
   duplicate: z.number().int().positive().nullable().optional(),
   /** ms since the run started when it arrived, within the endpoint expectation's tolerance_ms. */
   run_ms: z.number().int().nonnegative().optional(),
+  /** Its body against its provider's published schema: "valid", "invalid" or "no-schema" (docs/receiver.md, "Schema verdict"). */
+  schema: z.enum(['valid', 'invalid', 'no-schema']).optional(),
 })
 
 function isRegExp(source: string): boolean {
@@ -261,6 +263,11 @@ export const scenarioSchema = z.strictObject({
       endpoints: z.array(endpointExpectationSchema).default([]),
       /** Forward mode: what a forward target (your app) saw and answered. */
       forwards: z.array(forwardExpectationSchema).default([]),
+      /**
+       * "valid": every request that arrived at the scenario's endpoints and was held against its
+       * provider's published schema matches it, and at least one was (docs/scenarios.md).
+       */
+      schema: z.literal('valid').optional(),
     })
     .default({ deliveries: [], endpoints: [], forwards: [] }),
 })

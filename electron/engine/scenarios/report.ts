@@ -37,6 +37,11 @@ export interface RecordedEndpointRequest {
   received_at?: number
   headers_json?: string
   body?: Buffer | null
+  /** Its schema verdict (null: not judged; absent in older records). */
+  schema_verdict?: string | null
+  schema_pointer?: string | null
+  schema_expected?: string | null
+  schema_got?: string | null
 }
 
 export interface BuildReportInput {
@@ -99,7 +104,13 @@ function arrivalHeaders(json: string): Record<string, string> {
 
 function arrivalOf(r: RecordedEndpointRequest, runStartedAt: number): ReportArrival | null {
   if (r.id === undefined || r.received_at === undefined || r.headers_json === undefined) return null
-  return { endpoint: r.slug, request_id: r.id, run_ms: r.received_at - runStartedAt, headers: arrivalHeaders(r.headers_json), body: arrivalBody(r.body), signature: r.verify_reason, duplicate: r.duplicate_number }
+  return { endpoint: r.slug, request_id: r.id, run_ms: r.received_at - runStartedAt, headers: arrivalHeaders(r.headers_json), body: arrivalBody(r.body), signature: r.verify_reason, duplicate: r.duplicate_number, schema: arrivalSchema(r) }
+}
+
+function arrivalSchema(r: RecordedEndpointRequest): ReportArrival['schema'] {
+  const verdict = r.schema_verdict
+  if (verdict !== 'valid' && verdict !== 'invalid' && verdict !== 'no-schema') return null
+  return { verdict, pointer: r.schema_pointer ?? null, expected: r.schema_expected ?? null, got: r.schema_got ?? null }
 }
 
 export function summarizeEndpoints(scenario: Scenario, requests: readonly RecordedEndpointRequest[]): ReportEndpoint[] {
