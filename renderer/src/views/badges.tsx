@@ -119,7 +119,8 @@ export function RowMarks({ row }: { row: Pick<TimelineRow, 'signature' | 'schema
   return (
     <>
       <SignatureBadgeView signature={row.signature} />
-      <SchemaBadgeView schema={row.schema} />
+      {/* A row names a verdict only: "no schema" (and why) is the inspector's, not worth a row's width. */}
+      <SchemaBadgeView schema={row.schema?.verdict === 'no-schema' ? undefined : row.schema} />
       <DuplicateBadge count={row.duplicates} />
     </>
   )
