@@ -1,7 +1,7 @@
 // Receiver benchmark, server under test (one process per target): a bare node:http server,
 // mockttp with a rule that answers 200, or Hookloop's receiver capturing, verifying, deduping and
-// persisting to a real SQLite file (and the same for GitHub deliveries, the schema verdict on and
-// off). Protocol and CPU accounting: bench-server.ts.
+// persisting to a real SQLite file (the same with a breakpoint that matches nothing, and for GitHub
+// deliveries with the schema verdict on and off). Protocol and CPU accounting: bench-server.ts.
 import http from 'node:http'
 import { getLocal } from 'mockttp'
 import { hookloopBenchServer, httpBenchServer, serveBench, type BenchServer } from './bench-server'
@@ -28,6 +28,16 @@ async function start(): Promise<BenchServer> {
     case 'hookloop':
       return hookloopBenchServer(
         (receiver) => receiver.endpoints.create({ slug: 'bench', scheme: 'standard-webhooks', secrets: [secret], dedupe: 'standard-webhooks' }),
+        'SELECT count(*) AS rows, coalesce(sum(verify_valid), 0) AS valid, coalesce(sum(duplicate_number > 1), 0) AS duplicates FROM requests',
+      )
+    // (c) with a breakpoint that matches none of its requests (docs/breakpoints.md): what having
+    // one costs the requests it lets by.
+    case 'hookloop-breakpoint':
+      return hookloopBenchServer(
+        async (receiver) => {
+          const endpoint = await receiver.endpoints.create({ slug: 'bench', scheme: 'standard-webhooks', secrets: [secret], dedupe: 'standard-webhooks' })
+          receiver.breakpoints.put({ endpointId: endpoint.id, matchers: [{ type: 'header', name: 'x-hold-me', value: 'yes' }], limitMs: 10_000 })
+        },
         'SELECT count(*) AS rows, coalesce(sum(verify_valid), 0) AS valid, coalesce(sum(duplicate_number > 1), 0) AS duplicates FROM requests',
       )
     // The same receiver, a GitHub endpoint, real GitHub deliveries: each body held against GitHub's

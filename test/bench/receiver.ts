@@ -5,7 +5,7 @@
 import { cpus } from 'node:os'
 import { CONNECTIONS, DURATION_S, markdownTable, median, pairedRatio, ROUNDS, runRounds, summary, printReport, WARMUP_S } from './load-rig'
 
-const TARGETS = ['bare', 'mockttp', 'hookloop', 'github-schema-off', 'github-schema-on'] as const
+const TARGETS = ['bare', 'mockttp', 'hookloop', 'hookloop-breakpoint', 'github-schema-off', 'github-schema-on'] as const
 type Target = (typeof TARGETS)[number]
 
 const runs = await runRounds('receiver-server-process', TARGETS)
@@ -17,6 +17,7 @@ const ratioBare = pairedRatio(runs.hookloop, runs.bare)
 const ratioMockttp = pairedRatio(runs.hookloop, runs.mockttp)
 // The schema verdict's cost: the same GitHub deliveries, judged after each answer or not (goal ≥ 0.9).
 const schemaOnVsOff = pairedRatio(runs['github-schema-on'], runs['github-schema-off'])
+const breakpointVsNone = pairedRatio(runs['hookloop-breakpoint'], runs.hookloop)
 const schemaJudged = runs['github-schema-on'].reduce((sum, m) => sum + (m.stored.schema_valid ?? 0), 0)
 const schemaRows = runs['github-schema-on'].reduce((sum, m) => sum + (m.stored.rows ?? 0), 0)
 const hookRuns = runs.hookloop
@@ -36,6 +37,7 @@ const table = [
       row('(a) bare node:http, 200', 'bare'),
       row('(b) mockttp, rule answers 200', 'mockttp'),
       row('(c) Hookloop: capture, verify, dedupe, SQLite', 'hookloop'),
+      row('(c′) the same, a breakpoint matching nothing', 'hookloop-breakpoint'),
       row('(d) Hookloop, GitHub deliveries, schema off', 'github-schema-off'),
       row('(e) Hookloop, GitHub deliveries, schema on', 'github-schema-on'),
     ],
@@ -43,15 +45,17 @@ const table = [
   '',
   `(c)/(a) = ${ratioBare.toFixed(2)} (target ≥ 0.5)   (c)/(b) = ${ratioMockttp.toFixed(2)} (target > 1)   medians of the per-round ratios over ${ROUNDS} rounds`,
   `Server CPU per request: (a)/(c) = ${(cpuPerRequest('bare') / cpuPerRequest('hookloop')).toFixed(2)}, (b)/(c) = ${(cpuPerRequest('mockttp') / cpuPerRequest('hookloop')).toFixed(2)} (above 1 = Hookloop is cheaper)`,
+  `A breakpoint that matches nothing (c′)/(c) = ${breakpointVsNone.toFixed(2)} (target ≥ 0.95)`,
   `Schema verdict on / off (e)/(d) = ${schemaOnVsOff.toFixed(2)} (target ≥ 0.9); with it on, ${schemaJudged} of ${schemaRows} GitHub deliveries judged valid against GitHub's webhooks document by the end of the runs.`,
   `Hookloop: ${answered} requests answered 2xx, ${rows} rows on disk (${everyAnswerOnDisk ? 'every answered request stored' : 'ROWS MISSING'}), ${valid} with a valid Standard Webhooks signature.`,
 ]
 printReport('receiver', table, TARGETS, of, { bare: ratioBare, mockttp: ratioMockttp }, {
-  cpu_us_per_request: { bare: Math.round(cpuPerRequest('bare')), mockttp: Math.round(cpuPerRequest('mockttp')), hookloop: Math.round(cpuPerRequest('hookloop')) },
+  cpu_us_per_request: { bare: Math.round(cpuPerRequest('bare')), mockttp: Math.round(cpuPerRequest('mockttp')), hookloop: Math.round(cpuPerRequest('hookloop')), 'hookloop-breakpoint': Math.round(cpuPerRequest('hookloop-breakpoint')) },
   hookloop_answered_2xx: answered,
   hookloop_rows_on_disk: rows,
   hookloop_valid_signatures: valid,
   schema_on_vs_off: Number(schemaOnVsOff.toFixed(3)),
+  breakpoint_vs_none: Number(breakpointVsNone.toFixed(3)),
   schema_judged_valid: schemaJudged,
   schema_rows: schemaRows,
 })
