@@ -106,6 +106,19 @@ export const REQUEST_COUNTS_SQL = `
 export const REQUEST_COUNTS_POSTGRES_TRIGGER = `CREATE TRIGGER request_counts_follow AFTER INSERT OR DELETE OR UPDATE OF endpoint_id, dedupe_key, attempt_id ON requests
     FOR EACH ROW EXECUTE FUNCTION request_counts_follow();`
 
+/** The counters' trigger function on PostgreSQL, for the three events; `returns` what it hands back (NULL after a row; the row itself before it, or the row is not written). */
+const countsFunction = (create: 'CREATE' | 'CREATE OR REPLACE', returns: string) => `${create} FUNCTION request_counts_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+      ${countOut('postgres')}
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+      ${countIn('postgres')}
+    END IF;
+    ${returns}
+  END
+  $$;`
+
 /** REQUEST_COUNTS_SQL on PostgreSQL: the same counters, one trigger function for the three events. */
 export const REQUEST_COUNTS_POSTGRES = `
   CREATE TABLE request_counts (
@@ -114,17 +127,7 @@ export const REQUEST_COUNTS_POSTGRES = `
     received_rows BIGINT NOT NULL DEFAULT 0
   );
   ${REQUEST_COUNTS_FILL}
-  CREATE FUNCTION request_counts_follow() RETURNS trigger LANGUAGE plpgsql AS $$
-  BEGIN
-    IF TG_OP IN ('DELETE', 'UPDATE') THEN
-      ${countOut('postgres')}
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-      ${countIn('postgres')}
-    END IF;
-    RETURN NULL;
-  END
-  $$;
+  ${countsFunction('CREATE', 'RETURN NULL;')}
   ${REQUEST_COUNTS_POSTGRES_TRIGGER}
 `
 
@@ -138,20 +141,10 @@ export const REQUEST_COUNTS_POSTGRES = `
  * ON CONFLICT skips its row has been counted: only `store copy` writes so, and it recounts.)
  */
 export const REQUEST_COUNTS_POSTGRES_PER_ROW = `
-  CREATE OR REPLACE FUNCTION request_counts_follow() RETURNS trigger LANGUAGE plpgsql AS $$
-  BEGIN
-    IF TG_OP IN ('DELETE', 'UPDATE') THEN
-      ${countOut('postgres')}
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-      ${countIn('postgres')}
-    END IF;
-    IF TG_OP = 'DELETE' THEN
+  ${countsFunction('CREATE OR REPLACE', `IF TG_OP = 'DELETE' THEN
       RETURN OLD;
     END IF;
-    RETURN NEW;
-  END
-  $$;
+    RETURN NEW;`)}
   DROP TRIGGER request_counts_follow ON requests;
   CREATE TRIGGER request_counts_follow BEFORE INSERT OR DELETE OR UPDATE OF endpoint_id, dedupe_key, attempt_id ON requests
     FOR EACH ROW EXECUTE FUNCTION request_counts_follow();
