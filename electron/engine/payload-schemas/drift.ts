@@ -4,7 +4,8 @@
 // on what the spec never promised), and any other keyword a value misses (format, pattern, bounds
 // …: "constraint"). ajv validates, in the spec's dialect (2020-12 for OpenAPI 3.1, draft 07 else).
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import { Ajv2020 } from 'ajv/dist/2020'
+// With its extension: ajv has no exports map, and Node's ESM loader adds none to a deep import.
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 
 /** The JSON Schema dialect a schema is written in. */

@@ -14,10 +14,11 @@ import type { SchemaPick, SchemaSource } from './source'
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-const require = createRequire(import.meta.url)
+// Not named `require`: the build's ESM shims declare one in the same chunk.
+const requirePackage = createRequire(import.meta.url)
 const PACKAGE = '@octokit/openapi-webhooks'
-const packageVersion = (): string => (require(`${PACKAGE}/package.json`) as { version: string }).version
-const generated = (): string => join(dirname(require.resolve(`${PACKAGE}/package.json`)), 'generated')
+const packageVersion = (): string => (requirePackage(`${PACKAGE}/package.json`) as { version: string }).version
+const generated = (): string => join(dirname(requirePackage.resolve(`${PACKAGE}/package.json`)), 'generated')
 
 /** Documents read so far, by file name: each is a few MB, read once when a delivery first needs it. */
 const documents = new Map<string, Json>()
@@ -26,7 +27,7 @@ function documentOf(name: string): Json | null {
   if (document === undefined) {
     const file = join(generated(), `${name}.json`)
     if (!existsSync(file)) return null
-    document = require(file) as Json
+    document = requirePackage(file) as Json
     documents.set(name, document)
   }
   return document
