@@ -5,8 +5,9 @@
 // answer, and no answer waits on it. The judging itself runs on a thread of its own
 // (payload-schemas/judge-thread.ts): compiling a schema (GitHub's: about 1.5 s) and checking a body
 // never hold the event loop. Where no thread script is built (the sources run unbundled, as under
-// vitest) the judge runs on the event loop instead, in turns of a few milliseconds each, at most a
-// tenth of the loop's time, so arrivals are read and answered between them and before them.
+// vitest) the judge runs on the event loop instead. Either way it judges in turns of a few
+// milliseconds, at most a tenth of the time, so arrivals are read and answered between them and
+// before them (on the event loop) and keep the CPU they need (on the thread).
 import type { Database } from 'better-sqlite3'
 import { PROVIDERS, PROVIDER_IDS, type ProviderId } from '../../../shared/providers'
 import type { Endpoint, ReceiverEvent, SchemaVerdict } from '../../../shared/receiver'
@@ -39,14 +40,16 @@ export interface SchemaVerdictOptions {
   judgeThread?: string | false
 }
 
-/** Judged on the event loop: how long one turn of the queue may hold it before it yields to arrivals. */
+/** How long one turn of the queue may judge before it rests. */
 const TURN_MS = 4
 /**
- * The most of the event loop's time the queue takes while requests keep it waiting: after a turn
- * of t ms it rests t × (1/share − 1) ms. Under a flood the verdicts fall behind and catch up after
- * it; the answers keep ≥ 0.9 of their pace (docs/BENCHMARKS.md, bench:receiver schema_on_vs_off).
+ * The most of the time judging takes while requests keep coming: after a turn of t ms it rests
+ * t × (1/share − 1) ms. On the event loop that is the loop's time; on the judge's thread it is CPU
+ * the answers share (a body's check costs about as much as its capture). Under a flood the verdicts
+ * fall behind and catch up after it; the answers keep ≥ 0.9 of their pace (docs/BENCHMARKS.md,
+ * bench:receiver schema_on_vs_off).
  */
-const LOOP_SHARE = 0.1
+const JUDGING_SHARE = 0.1
 
 /**
  * The provider an endpoint names by its scheme: the pack of that scheme whose schemas are shipped,
@@ -98,12 +101,10 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
         const tell = () => options.emit({ type: 'request.schema', requestId: item.requestId, endpointId: item.endpointId, verdict })
         options.writer.committed().then(tell, () => {})
       }
-      // On a thread, the loop only waited for the verdict: nothing to pace.
-      if (thread) continue
       const spent = performance.now() - turnStart
       if (spent >= TURN_MS) {
         // A turn that compiled a schema (once per schema, long) rests no longer than an ordinary one.
-        await rest(Math.min(spent, TURN_MS * 2) * (1 / LOOP_SHARE - 1))
+        await rest(Math.min(spent, TURN_MS * 2) * (1 / JUDGING_SHARE - 1))
         turnStart = performance.now()
       }
     }
