@@ -14,6 +14,8 @@ export default defineConfig({
           cli: resolve('electron/cli/index.ts'),
           // The engine process (utilityProcess in the app, a Node child of `hookloop serve`).
           host: resolve('electron/engine/host-process.ts'),
+          // The receiver's schema judge, on a thread of its own (found beside the bundle that starts it).
+          'schema-judge-thread': resolve('electron/engine/payload-schemas/judge-thread-entry.ts'),
         },
       },
     },

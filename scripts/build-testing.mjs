@@ -16,7 +16,7 @@ await build({
   build: {
     ssr: true, outDir, emptyOutDir: false, target: 'node20', minify: false,
     rollupOptions: {
-      input: { index: resolve('electron/testing/index.ts') },
+      input: { index: resolve('electron/testing/index.ts'), 'schema-judge-thread': resolve('electron/engine/payload-schemas/judge-thread-entry.ts') },
       output: [
         { format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' },
         { format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' },

@@ -13,7 +13,8 @@ export interface SchemaJudge {
   judge(provider: ProviderId, headers: readonly [string, string][], body: Buffer, bodyTruncated: boolean): Promise<SchemaVerdict>
 }
 
-const noSchema = (reason: string, at: Partial<SchemaVerdict> = {}): SchemaVerdict => ({ verdict: 'no-schema', source: null, version: null, schema: null, problems: [], reason, ...at })
+/** A "no schema" verdict and why. */
+export const noSchema = (reason: string, at: Partial<SchemaVerdict> = {}): SchemaVerdict => ({ verdict: 'no-schema', source: null, version: null, schema: null, problems: [], reason, ...at })
 
 export function createSchemaJudge(): SchemaJudge {
   const checkers = new Map<string, Promise<BodyChecker | string>>()

@@ -77,6 +77,11 @@ export interface ReceiverOptions {
    * against that provider's published schema afterwards (schema-verdicts.ts). False: none is.
    */
   schemaVerdicts?: boolean
+  /**
+   * Where the schema judge's thread script is; default the one built beside the running bundle.
+   * False: judged on the event loop (schema-verdicts.ts).
+   */
+  schemaJudgeThread?: string | false
 }
 
 export interface Receiver {
@@ -218,7 +223,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       writer.committed().then(tell, tell)
     },
   })
-  const verdicts = createSchemaVerdicts({ db, writer, now: () => wallClock.now(), emit, enabled: options.schemaVerdicts ?? true })
+  const verdicts = createSchemaVerdicts({ db, writer, now: () => wallClock.now(), emit, enabled: options.schemaVerdicts ?? true, judgeThread: options.schemaJudgeThread })
   const endpointForwards = (endpoint: Endpoint): boolean => (endpoint.forwardTo?.length ?? 0) > 0 || engine.forwards(endpoint.id)
   const refusalEnds = { read: 0, cut: 0 }
   const breakpoints = createBreakpoints({ store: createBreakpointStore(db), shared: createHeldRequestStore(db), wallClock, emit })

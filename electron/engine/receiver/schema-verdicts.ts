@@ -1,14 +1,17 @@
 // The schema verdict, off the capture path: a request answered at an endpoint that verifies a
-// provider's scheme is queued by id; the queue is drained in turns of the event loop of their own
-// (a few milliseconds each, at most a tenth of the loop's time, so arrivals are read and answered
-// between them and before them), reading
-// the stored bytes back from the store (the writer has taken the request's own Buffer by then),
-// holding them against the provider's schema (payload-schemas/) and handing the verdict to the
-// capture writer. Nothing here runs before an answer, and no answer waits on it.
+// provider's scheme is queued by id; the queue reads the stored bytes back from the store (the
+// writer has taken the request's own Buffer by then), has them held against the provider's schema
+// (payload-schemas/) and hands the verdict to the capture writer. Nothing here runs before an
+// answer, and no answer waits on it. The judging itself runs on a thread of its own
+// (payload-schemas/judge-thread.ts): compiling a schema (GitHub's: about 1.5 s) and checking a body
+// never hold the event loop. Where no thread script is built (the sources run unbundled, as under
+// vitest) the judge runs on the event loop instead. Either way it judges in turns of a few
+// milliseconds, at most a tenth of the time, so arrivals are read and answered between them and
+// before them (on the event loop) and keep the CPU they need (on the thread).
 import type { Database } from 'better-sqlite3'
 import { PROVIDERS, PROVIDER_IDS, type ProviderId } from '../../../shared/providers'
 import type { Endpoint, ReceiverEvent, SchemaVerdict } from '../../../shared/receiver'
-import { createSchemaJudge, SCHEMA_SOURCES } from '../payload-schemas'
+import { createSchemaJudge, createThreadJudge, judgeThreadScript, noSchema, SCHEMA_SOURCES, type SchemaJudge } from '../payload-schemas'
 import { createSchemaVerdictStore, encodeSchemaVerdict } from '../store'
 import type { CaptureWriter } from './capture-writer'
 
@@ -30,16 +33,23 @@ export interface SchemaVerdictOptions {
   emit(event: ReceiverEvent): void
   /** Default true; false: no request is judged (the benchmark's "off"). */
   enabled?: boolean
+  /**
+   * The judge thread's script; default the one built beside the running bundle (judgeThreadScript).
+   * False, or none built: judged on the event loop, in paced turns.
+   */
+  judgeThread?: string | false
 }
 
-/** How long one turn of the queue may hold the event loop before it yields to arrivals. */
+/** How long one turn of the queue may judge before it rests. */
 const TURN_MS = 4
 /**
- * The most of the event loop's time the queue takes while requests keep it waiting: after a turn
- * of t ms it rests t × (1/share − 1) ms. Under a flood the verdicts fall behind and catch up after
- * it; the answers keep ≥ 0.9 of their pace (docs/BENCHMARKS.md, bench:receiver schema_on_vs_off).
+ * The most of the time judging takes while requests keep coming: after a turn of t ms it rests
+ * t × (1/share − 1) ms. On the event loop that is the loop's time; on the judge's thread it is CPU
+ * the answers share (a body's check costs about as much as its capture). Under a flood the verdicts
+ * fall behind and catch up after it; the answers keep ≥ 0.9 of their pace (docs/BENCHMARKS.md,
+ * bench:receiver schema_on_vs_off).
  */
-const LOOP_SHARE = 0.1
+const JUDGING_SHARE = 0.1
 
 /**
  * The provider an endpoint names by its scheme: the pack of that scheme whose schemas are shipped,
@@ -54,7 +64,9 @@ export function providerOfEndpoint(endpoint: Endpoint): ProviderId | null {
 
 export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdicts {
   const store = createSchemaVerdictStore(options.db)
-  const judge = createSchemaJudge()
+  const script = options.judgeThread === undefined ? judgeThreadScript() : options.judgeThread
+  const thread = options.enabled !== false && script ? createThreadJudge(script) : null
+  const judge: SchemaJudge = thread ?? createSchemaJudge()
   const queue: { requestId: number; endpointId: string; provider: ProviderId }[] = []
   let draining: Promise<void> | null = null
   let closed = false
@@ -82,7 +94,7 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
           verdict = await judge.judge(item.provider, headers, subject.body ?? Buffer.alloc(0), subject.body_truncated !== 0)
         } catch (error) {
           // A checker that throws on a body says so as the verdict; capture goes on.
-          verdict = { verdict: 'no-schema', source: null, version: null, schema: null, problems: [], reason: `the body could not be checked: ${(error as Error).message}` }
+          verdict = noSchema(`the body could not be checked: ${(error as Error).message}`)
         }
         if (closed) break
         options.writer.verdict(encodeSchemaVerdict(item.requestId, verdict, options.now()))
@@ -92,7 +104,7 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
       const spent = performance.now() - turnStart
       if (spent >= TURN_MS) {
         // A turn that compiled a schema (once per schema, long) rests no longer than an ordinary one.
-        await rest(Math.min(spent, TURN_MS * 2) * (1 / LOOP_SHARE - 1))
+        await rest(Math.min(spent, TURN_MS * 2) * (1 / JUDGING_SHARE - 1))
         turnStart = performance.now()
       }
     }
@@ -122,6 +134,7 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
     close() {
       closed = true
       queue.length = 0
+      thread?.close()
     },
   }
 }
