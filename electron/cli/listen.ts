@@ -2,7 +2,7 @@
 // one log line per request, everything captured into the SQLite file of a data folder.
 // Ctrl-C (SIGINT) or SIGTERM commits what is queued, closes every connection and exits 0.
 import { join } from 'node:path'
-import { DefinitionError, NEW_ENDPOINT_DEDUPE, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, explainHold, targetUrlProblem, schemaVerdictLabel } from '../../shared/receiver'
+import { DefinitionError, NEW_ENDPOINT_DEDUPE, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, explainHold, targetUrlProblem, schemaVerdictGist, schemaVerdictLabel } from '../../shared/receiver'
 import type { ReceiverEvent } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { createReceiver, ruleTargets, type Receiver } from '../engine/receiver'
@@ -160,7 +160,7 @@ export function createRequestLog(write: (line: string) => void) {
         return
       case 'request.schema':
         // After its request's line (judged once answered); a body that matches its schema adds no line.
-        if (event.verdict.verdict === 'invalid') write(`${new Date().toISOString()}  ${schemaVerdictLabel(event.verdict)}  (request ${event.requestId}, ${event.verdict.schema ?? ''} of ${event.verdict.source ?? ''})`)
+        if (event.verdict.verdict === 'invalid') write(`${new Date().toISOString()}  ${schemaVerdictLabel(schemaVerdictGist(event.verdict))}  (request ${event.requestId}, ${event.verdict.schema ?? ''} of ${event.verdict.source ?? ''})`)
         return
       case 'connection.refused':
         write(`${new Date().toISOString()}  (refused)  ${event.remoteAddress ?? '?'}  ${event.reason}  status=${event.status ?? '-'}`)

@@ -2,6 +2,7 @@
 // requests of a data folder or a team store, newest first, led by the id `export --requests` and
 // `resend` take.
 import { REQUEST_STATUSES, type RequestListRow } from '../engine/store'
+import { schemaVerdictLabel } from '../../shared/receiver'
 import { listCommand } from './list-command'
 import { requestFilter, REQUEST_STATUS_HELP } from './list-filters'
 import { clockCell, isoSeconds } from './table'
@@ -22,22 +23,7 @@ function verdictText(row: RequestListRow): string {
 }
 
 /** "schema ✗ /pull_request/head/repo: required", as the timeline row says it; "-" when not judged. */
-function schemaText(row: RequestListRow): string {
-  switch (row.schemaVerdict) {
-    case null:
-      return '-'
-    case 'valid':
-      return 'schema ✓'
-    case 'invalid':
-      return row.schemaPointer === null ? 'schema ✗' : `schema ✗ ${row.schemaPointer || '/'}: ${row.schemaExpected ?? ''}`
-    case 'no-schema':
-      return 'no schema'
-    default: {
-      const never: never = row.schemaVerdict
-      return never
-    }
-  }
-}
+const schemaText = (row: RequestListRow): string => (row.schemaVerdict === null ? '-' : schemaVerdictLabel({ verdict: row.schemaVerdict, pointer: row.schemaPointer, expected: row.schemaExpected }))
 
 export const requestsCommand = listCommand<RequestListRow>({
   name: 'requests',

@@ -34,20 +34,28 @@ export interface SchemaVerdict {
 /** The most places a verdict keeps: the first ones say what is wrong. */
 export const MAX_SCHEMA_PROBLEMS = 20
 
-/** The verdict in a few characters, as the timeline row and `hookloop requests` show it: "schema ✓", "schema ✗ /pull_request/head/repo: required". */
-export function schemaVerdictLabel(verdict: SchemaVerdict): string {
-  switch (verdict.verdict) {
+/** A verdict's first place, wherever it is held: the stored verdict, a list row, a timeline badge. */
+export interface SchemaVerdictGist {
+  verdict: SchemaVerdict['verdict']
+  pointer?: string | null | undefined
+  expected?: string | null | undefined
+}
+
+/** The verdict in a few characters, as the timeline row, `hookloop requests` and `listen` show it: "schema ✓", "schema ✗ /pull_request/head/repo: required", "no schema". */
+export function schemaVerdictLabel(gist: SchemaVerdictGist): string {
+  switch (gist.verdict) {
     case 'valid':
       return 'schema ✓'
-    case 'invalid': {
-      const first = verdict.problems[0]
-      return first ? `schema ✗ ${first.pointer || '/'}: ${first.expected}` : 'schema ✗'
-    }
+    case 'invalid':
+      return gist.pointer === null || gist.pointer === undefined ? 'schema ✗' : `schema ✗ ${gist.pointer || '/'}: ${gist.expected ?? ''}`
     case 'no-schema':
-      return 'schema –'
+      return 'no schema'
     default: {
-      const never: never = verdict.verdict
+      const never: never = gist.verdict
       return never
     }
   }
 }
+
+/** The stored verdict's gist: its first problem. */
+export const schemaVerdictGist = (verdict: SchemaVerdict): SchemaVerdictGist => ({ verdict: verdict.verdict, pointer: verdict.problems[0]?.pointer ?? null, expected: verdict.problems[0]?.expected ?? null })

@@ -2,6 +2,7 @@
 import type { MarkTone, SchemaBadge, SignatureBadge, TimelineRow } from '../../../shared/contract'
 import type { RowVerdict } from '../state'
 import { COUNT_WORDS, countText } from '../../../shared/contract'
+import { schemaVerdictLabel } from '../../../shared/receiver'
 
 const STATUS_TONE: Record<TimelineRow['status'], string> = {
   pending: 'pending',
@@ -46,21 +47,6 @@ export function SignatureBadgeView({ signature }: { signature: SignatureBadge })
   }
 }
 
-/** "schema ✗ /pull_request/head/repo: required": the first place the body misses its provider's schema. */
-export function schemaLabel(schema: SchemaBadge): string {
-  switch (schema.verdict) {
-    case 'valid':
-      return 'schema ✓'
-    case 'invalid':
-      return schema.pointer === undefined ? 'schema ✗' : `schema ✗ ${schema.pointer || '/'}: ${schema.expected ?? ''}`
-    case 'no-schema':
-      return 'no schema'
-    default: {
-      const never: never = schema.verdict
-      return never
-    }
-  }
-}
 
 const SCHEMA_TONE: Record<SchemaBadge['verdict'], string> = { valid: 'ok', invalid: 'bad', 'no-schema': 'neutral' }
 const SCHEMA_TITLE: Record<SchemaBadge['verdict'], string> = {
@@ -72,7 +58,7 @@ const SCHEMA_TITLE: Record<SchemaBadge['verdict'], string> = {
 /** Beside the signature badge: the body against its provider's schema; nothing when not judged. `full` says where it fails (the inspector's head). */
 export function SchemaBadgeView({ schema, full = false }: { schema: SchemaBadge | undefined; full?: boolean }) {
   if (!schema) return null
-  const label = schemaLabel(schema)
+  const label = schemaVerdictLabel(schema)
   const short = schema.verdict === 'invalid' ? '✗ schema' : schema.verdict === 'valid' ? '✓ schema' : 'no schema'
   return (
     <span className={`badge ${SCHEMA_TONE[schema.verdict]}${full ? ' ellipsis' : ''}`} title={`${label}: ${SCHEMA_TITLE[schema.verdict]}`} data-schema={schema.verdict} data-testid="schema-badge">
