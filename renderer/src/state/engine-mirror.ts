@@ -6,6 +6,7 @@ import type { ConnectionState, EngineClient } from '../transport/client'
 import { useApp, type AppState } from './app-store'
 import { applyUpserts } from './timeline-model'
 import { noteArrivals } from './hidden-arrivals'
+import { noteSeen, seenBefore } from './seen-activity'
 import { arrivalView, reloadTimeline } from './timeline-rows'
 import { toast } from './toasts'
 
@@ -86,8 +87,9 @@ export function applyBatch(batch: EventMessage[]): void {
     const state = useApp.getState()
     if (!reset) patch.timeline = applyUpserts(state.timeline, upserts, state.filter)
     // What the view hides is counted even when the list is read again: it stays hidden there too.
-    const hidden = noteArrivals(state.hiddenArrivals, upserts, arrivalView(state))
+    const hidden = noteArrivals(state.hiddenArrivals, upserts, arrivalView(state), seenBefore)
     if (hidden !== state.hiddenArrivals) patch.hiddenArrivals = hidden
+    noteSeen(upserts)
   }
   if (upserts.length > 0 || reset) patch.storeVersion = useApp.getState().storeVersion + 1
   if (Object.keys(patch).length > 0) useApp.setState(patch)

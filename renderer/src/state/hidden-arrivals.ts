@@ -48,16 +48,25 @@ export function partsHiding(row: TimelineRow, view: ArrivalView): FilterPart[] {
 
 /**
  * The hidden arrivals after a batch of upserts under `view`: a row the view hides is kept (its
- * latest version), a row it shows leaves (it is on screen now). The same map when nothing changed.
+ * latest version) when it has new activity (`seenBefore` says it had none: a verdict or a check
+ * came later, seen-activity.ts), a row it shows leaves (it is on screen now). The same map when
+ * nothing changed.
  */
-export function noteArrivals(hidden: ReadonlyMap<string, TimelineRow>, upserts: readonly TimelineRow[], view: ArrivalView): ReadonlyMap<string, TimelineRow> {
+export function noteArrivals(
+  hidden: ReadonlyMap<string, TimelineRow>,
+  upserts: readonly TimelineRow[],
+  view: ArrivalView,
+  seenBefore: (row: TimelineRow) => boolean = () => false,
+): ReadonlyMap<string, TimelineRow> {
   let out: Map<string, TimelineRow> | null = null
   const edit = () => (out ??= new Map(hidden))
   for (const row of upserts) {
     if (shows(row, view)) {
       if ((out ?? hidden).has(row.key)) edit().delete(row.key)
-    } else if ((out ?? hidden).has(row.key) || (out ?? hidden).size < MAX_HIDDEN_ARRIVALS) {
+    } else if ((out ?? hidden).has(row.key)) {
       // A row keeps its place when it moves again: the map's order is the order rows first arrived.
+      edit().set(row.key, row)
+    } else if (!seenBefore(row) && (out ?? hidden).size < MAX_HIDDEN_ARRIVALS) {
       edit().set(row.key, row)
     }
   }

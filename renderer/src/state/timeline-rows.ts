@@ -5,6 +5,7 @@ import { useApp, type AppState } from './app-store'
 import { appendPage, emptyTimeline, type TimelineModel } from './timeline-model'
 import { latestArrival, revealingFilter, stillHidden, type ArrivalView } from './hidden-arrivals'
 import { sharedClock } from './clock-groups'
+import { noteSeen } from './seen-activity'
 
 export interface TimelineRows {
   timeline: TimelineModel
@@ -26,6 +27,7 @@ export async function reloadTimeline(): Promise<void> {
   try {
     const page = await client.call('timeline.page', { offset: 0, limit: PAGE, filter })
     if (generation !== timelineGeneration) return
+    noteSeen(page.rows)
     useApp.setState({ timeline: appendPage({ ...emptyTimeline, read: generation }, page.rows, page.total), timelineLoading: false })
   } catch (error) {
     if (generation !== timelineGeneration) return
@@ -42,6 +44,7 @@ export async function loadMoreRows(): Promise<void> {
   const generation = timelineGeneration
   try {
     const page = await client.call('timeline.page', { offset: timeline.rows.length, limit: PAGE, filter })
+    noteSeen(page.rows)
     if (generation === timelineGeneration) useApp.setState((s) => ({ timeline: appendPage(s.timeline, page.rows, page.total) }))
   } finally {
     loadingMore = false

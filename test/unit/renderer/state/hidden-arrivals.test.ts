@@ -78,4 +78,17 @@ describe('hidden arrivals', () => {
     expect(useApp.getState().timeline.rows.map((r) => r.key)).toEqual(['d1'])
     expect([...useApp.getState().hiddenArrivals.keys()]).toEqual(['r1', 'r2'])
   })
+
+  it('does not count a row seen before when it comes again with no new activity (a schema verdict judged late), and counts it when it has some', () => {
+    useApp.setState({ snapshot: null, filter: {}, timeline: emptyTimeline, hiddenArrivals: new Map() })
+    applyBatch([{ name: 'timeline.upsert', payload: { rows: [live('seen')] } }])
+    expect(useApp.getState().timeline.rows.map((r) => r.key)).toEqual(['seen'])
+    // The person picks the simulation's clock; the row's verdict arrives after.
+    useApp.setState({ filter: { clock: 'sim-loop' }, timeline: emptyTimeline })
+    applyBatch([{ name: 'timeline.upsert', payload: { rows: [live('seen', { schema: { verdict: 'valid' } })] } }])
+    expect(useApp.getState().hiddenArrivals.size).toBe(0)
+    // A second arrival of the same key (a duplicate) is new activity: counted.
+    applyBatch([{ name: 'timeline.upsert', payload: { rows: [live('seen', { duplicates: 1 })] } }])
+    expect([...useApp.getState().hiddenArrivals.keys()]).toEqual(['seen'])
+  })
 })
