@@ -7,7 +7,7 @@ export type SchemaVerdictKind = (typeof SCHEMA_VERDICTS)[number]
 
 /** One place a body misses its schema. */
 export interface SchemaProblem {
-  /** Where in the body: a JSON pointer ("" is the whole body). */
+  /** Where: a JSON pointer in the body ("" is the whole body), or `header Name` for a header the source documents. */
   pointer: string
   /** What the schema expects there, in a few words ("required", "string", "one of open, closed"). */
   expected: string

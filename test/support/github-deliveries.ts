@@ -31,7 +31,20 @@ export function withoutHeadRepo(): PullRequestPayload {
   return payload
 }
 
+/** The headers GitHub sends with every delivery of an event (docs.github.com, "Delivery headers"), unsigned. */
+export function githubDeliveryHeaders(event = 'pull_request'): Record<string, string> {
+  return {
+    'user-agent': 'GitHub-Hookshot/044aadd',
+    'content-type': 'application/json',
+    'x-github-event': event,
+    'x-github-delivery': crypto.randomUUID(),
+    'x-github-hook-id': '292430182',
+    'x-github-hook-installation-target-id': '79929171',
+    'x-github-hook-installation-target-type': 'repository',
+  }
+}
+
 /** The headers of a GitHub delivery of this body, signed with the secret. */
 export function githubHeaders(body: string, secret: string, event = 'pull_request'): Record<string, string> {
-  return { 'content-type': 'application/json', 'x-github-event': event, 'x-github-delivery': crypto.randomUUID(), ...sign('github', { body: Buffer.from(body), secret }) }
+  return { ...githubDeliveryHeaders(event), ...sign('github', { body: Buffer.from(body), secret }) }
 }

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { reachable, resolveRefs } from './resolve-refs'
-import type { SchemaPick, SchemaSource } from './source'
+import type { DocumentedHeader, SchemaPick, SchemaSource } from './source'
 
 type Json = Record<string, unknown>
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -46,6 +46,18 @@ function webhookNames(event: string, body: unknown): string[] {
   return action ? [`${base}-${action}`, base] : [base]
 }
 
+// Sent only when the hook has a secret (GitHub's document marks them required all the same): the
+// signature verdict speaks of them.
+const SIGNATURE_HEADERS = new Set(['x-hub-signature-256', 'x-hub-signature'])
+
+/** The header parameters GitHub's document gives a webhook: User-Agent, X-GitHub-Delivery, X-GitHub-Hook-ID … */
+function documentedHeaders(operation: unknown): DocumentedHeader[] {
+  const parameters = isObject(operation) && Array.isArray(operation.parameters) ? operation.parameters : []
+  return parameters
+    .filter((p): p is Json => isObject(p) && p.in === 'header' && typeof p.name === 'string' && !SIGNATURE_HEADERS.has(p.name.toLowerCase()))
+    .map((p) => ({ name: p.name as string, required: p.required === true, says: typeof p.description === 'string' ? p.description : p.example === undefined ? 'a header of every delivery' : `e.g. ${String(p.example)}` }))
+}
+
 export const githubSchemas: SchemaSource = {
   provider: 'github',
   pick(header, body): SchemaPick {
@@ -68,6 +80,7 @@ export const githubSchemas: SchemaSource = {
       source,
       version: name,
       schema: found,
+      headers: documentedHeaders(operation),
       dialect: 'draft-2020-12',
       load: async () => {
         // What this webhook reaches of the document, under an $id of its own: ajv compiles each schema once.

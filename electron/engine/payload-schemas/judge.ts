@@ -3,11 +3,12 @@
 // (drift.ts). Invalid when the body misses the schema anywhere: a required field, a type, an enum,
 // a format or bound; a field the schema does not name is not a miss (providers add fields before
 // their documents do). A checker is compiled once per schema and kept.
-import { MAX_SCHEMA_PROBLEMS, type SchemaVerdict } from '../../../shared/receiver'
+import { MAX_SCHEMA_PROBLEMS, type SchemaProblem, type SchemaVerdict } from '../../../shared/receiver'
 import type { ProviderId } from '../../../shared/providers'
 import { parseBody } from './body-json'
 import { createBodyChecker, UnusableSchemaError, type BodyChecker } from './drift'
 import { pickSchema } from './sources'
+import type { DocumentedHeader } from './source'
 
 export interface SchemaJudge {
   judge(provider: ProviderId, headers: readonly [string, string][], body: Buffer, bodyTruncated: boolean): Promise<SchemaVerdict>
@@ -15,6 +16,13 @@ export interface SchemaJudge {
 
 /** A "no schema" verdict and why. */
 export const noSchema = (reason: string, at: Partial<SchemaVerdict> = {}): SchemaVerdict => ({ verdict: 'no-schema', source: null, version: null, schema: null, problems: [], reason, ...at })
+
+/** The documented headers that are required and did not come, each at `header Name`. */
+function missingHeaders(documented: readonly DocumentedHeader[], header: (name: string) => string | undefined): SchemaProblem[] {
+  return documented
+    .filter((h) => h.required && (header(h.name.toLowerCase()) ?? '').trim() === '')
+    .map((h) => ({ pointer: `header ${h.name}`, expected: 'required', got: 'missing', schemaSays: h.says }))
+}
 
 export function createSchemaJudge(): SchemaJudge {
   const checkers = new Map<string, Promise<BodyChecker | string>>()
@@ -47,11 +55,13 @@ export function createSchemaJudge(): SchemaJudge {
       }
       const ready = await checker
       if (typeof ready === 'string') return noSchema(ready, at)
-      const problems = ready
-        .check(parsed.json)
-        .filter((d) => d.kind !== 'undocumented')
-        .slice(0, MAX_SCHEMA_PROBLEMS)
-        .map(({ pointer, expected, got, schemaSays }) => ({ pointer, expected, got, schemaSays }))
+      const problems = [
+        ...missingHeaders(pick.headers ?? [], header),
+        ...ready
+          .check(parsed.json)
+          .filter((d) => d.kind !== 'undocumented')
+          .map(({ pointer, expected, got, schemaSays }) => ({ pointer, expected, got, schemaSays })),
+      ].slice(0, MAX_SCHEMA_PROBLEMS)
       return { verdict: problems.length === 0 ? 'valid' : 'invalid', ...at, problems, reason: null }
     },
   }

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { fixtureContext } from '../../../shared/event-catalog'
 import { shopifyEvents } from '../../../shared/event-catalog/shopify'
 import { createSchemaJudge } from '../../../electron/engine/payload-schemas/judge'
-import { closedPullRequest, githubExample, withoutHeadRepo } from '../../support/github-deliveries'
+import { closedPullRequest, githubDeliveryHeaders, githubExample, withoutHeadRepo } from '../../support/github-deliveries'
 
 // Real GitHub deliveries (@octokit/webhooks-examples: payloads GitHub sent) held against GitHub's
 // own webhooks OpenAPI; Shopify's by topic and API version; a provider that publishes nothing.
 
 const body = (json: unknown) => Buffer.from(JSON.stringify(json))
-const github = (event: string): [string, string][] => [['X-GitHub-Event', event], ['Content-Type', 'application/json']]
+const github = (event: string): [string, string][] => Object.entries(githubDeliveryHeaders(event))
 
 describe('the schema verdict', () => {
   const judge = createSchemaJudge()
@@ -33,6 +33,15 @@ describe('the schema verdict', () => {
       const verdict = await judge.judge('github', github(event), body(githubExample(event, action)), false)
       expect({ event, verdict: verdict.verdict, problems: verdict.problems }).toEqual({ event, verdict: 'valid', problems: [] })
     }
+  })
+
+  it('a GitHub delivery without a header the document requires is invalid at that header; an unsigned one (a hook with no secret) is not', async () => {
+    const headers = github('pull_request').filter(([name]) => name !== 'x-github-hook-id')
+    const verdict = await judge.judge('github', headers, body(closedPullRequest()), false)
+    expect(verdict.verdict).toBe('invalid')
+    expect(verdict.problems).toEqual([{ pointer: 'header X-Github-Hook-Id', expected: 'required', got: 'missing', schemaSays: expect.any(String) }])
+    expect(github('pull_request').some(([name]) => name.startsWith('x-hub-signature'))).toBe(false)
+    expect((await judge.judge('github', github('pull_request'), body(closedPullRequest()), false)).verdict).toBe('valid')
   })
 
   it('a GitHub event the document does not describe, a body that is not JSON, a cut body: no schema, saying why', async () => {
