@@ -58,7 +58,20 @@ const githubBody = JSON.stringify(
 )
 const githubSignature = `sha256=${createHmac('sha256', job.secret).update(githubBody).digest('hex')}`
 function github(): { headers: Record<string, string>; body: string } {
-  return { body: githubBody, headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': githubSignature } }
+  return {
+    body: githubBody,
+    // Every header GitHub sends with a delivery: its webhooks document requires them (the verdict checks).
+    headers: {
+      'user-agent': 'GitHub-Hookshot/044aadd',
+      'content-type': 'application/json',
+      'x-github-event': 'pull_request',
+      'x-github-delivery': randomUUID(),
+      'x-github-hook-id': '292430182',
+      'x-github-hook-installation-target-id': '79929171',
+      'x-github-hook-installation-target-type': 'repository',
+      'x-hub-signature-256': githubSignature,
+    },
+  }
 }
 const delivery = job.delivery === 'github' ? github : signed
 
