@@ -6,8 +6,9 @@
 // (payload-schemas/judge-thread.ts): compiling a schema (GitHub's: about 1.5 s) and checking a body
 // never hold the event loop. Where no thread script is built (the sources run unbundled, as under
 // vitest) the judge runs on the event loop instead. Either way it judges in turns of a few
-// milliseconds, at most a tenth of the time, so arrivals are read and answered between them and
-// before them (on the event loop) and keep the CPU they need (on the thread).
+// milliseconds, at most a twentieth of the time while requests keep coming, so arrivals are read
+// and answered between them and before them (on the event loop) and keep the CPU they need (on the
+// thread); when they stop, it catches up at full pace.
 import type { Database } from 'better-sqlite3'
 import { PROVIDERS, PROVIDER_IDS, type ProviderId } from '../../../shared/providers'
 import type { Endpoint, ReceiverEvent, SchemaVerdict } from '../../../shared/receiver'
@@ -45,11 +46,12 @@ const TURN_MS = 4
 /**
  * The most of the time judging takes while requests keep coming: after a turn of t ms it rests
  * t × (1/share − 1) ms. On the event loop that is the loop's time; on the judge's thread it is CPU
- * the answers share (a body's check costs about as much as its capture). Under a flood the verdicts
- * fall behind and catch up after it; the answers keep ≥ 0.9 of their pace (docs/BENCHMARKS.md,
- * bench:receiver schema_on_vs_off).
+ * the answers share (a body's check costs about a third of its capture, and reading it back from
+ * the store more). Under a flood the verdicts fall behind; once requests stop coming for a turn the
+ * queue judges without resting and catches up. The answers keep ≥ 0.9 of their pace
+ * (docs/BENCHMARKS.md, bench:receiver schema_on_vs_off).
  */
-const JUDGING_SHARE = 0.1
+const JUDGING_SHARE = 0.05
 
 /**
  * The provider an endpoint names by its scheme: the pack of that scheme whose schemas are shipped,
@@ -70,6 +72,8 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
   const queue: { requestId: number; endpointId: string; provider: ProviderId }[] = []
   let draining: Promise<void> | null = null
   let closed = false
+  /** When the last request was queued (performance.now()). */
+  let lastAdded = -Infinity
   const enabled = options.enabled ?? true
 
   const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
@@ -103,8 +107,11 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
       }
       const spent = performance.now() - turnStart
       if (spent >= TURN_MS) {
-        // A turn that compiled a schema (once per schema, long) rests no longer than an ordinary one.
-        await rest(Math.min(spent, TURN_MS * 2) * (1 / JUDGING_SHARE - 1))
+        // Requests came during the turn: they keep their pace. A turn that compiled a schema (once
+        // per schema, long) rests no longer than an ordinary one. None came: only a yield, so an
+        // arrival is read before the next turn.
+        if (lastAdded >= turnStart) await rest(Math.min(spent, TURN_MS * 2) * (1 / JUDGING_SHARE - 1))
+        else await nextTurn()
         turnStart = performance.now()
       }
     }
@@ -124,6 +131,7 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
       const provider = providerOfEndpoint(endpoint)
       if (!provider) return
       queue.push({ requestId, endpointId: endpoint.id, provider })
+      lastAdded = performance.now()
       start()
     },
     async idle() {
