@@ -43,7 +43,9 @@ export interface TestReceiver {
   endpointUrl(slug: string): string
   /**
    * The oldest answered request matching `filter` that no earlier nextRequest returned; waits for
-   * one until the timeout, then rejects naming what it waited for and what did arrive.
+   * one until the timeout, then rejects naming what it waited for and what did arrive. The timeout
+   * is for the request to come: once it has, its schema verdict is awaited however long judging
+   * takes (the first request of a provider's schema waits for the schema to compile).
    */
   nextRequest(filter?: RequestFilter): Promise<ReceivedRequest>
   /** Every request answered so far, in arrival order (optionally only those matching). */
@@ -71,7 +73,8 @@ function matches(request: ReceivedRequest, filter: Omit<RequestFilter, 'timeoutM
 
 interface Waiter {
   filter: RequestFilter
-  resolve(request: ReceivedRequest): void
+  /** A request matched: the deadline stops, and the waiter gets it once whole (its verdict judged). */
+  take(whole: Promise<ReceivedRequest>): void
   reject(error: Error): void
 }
 
@@ -88,30 +91,33 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
   const slugs = new Map<string, string>()
   let receiver: Receiver
 
-  // A request is listed (requests()) as soon as it is answered; nextRequest() hands it over once
-  // its schema verdict is judged too (after the answer, queued before request.responded is told),
-  // so what it resolves with is whole. `judged` are those.
+  // A request is listed (requests()) as soon as it is answered; nextRequest() takes it then (its
+  // deadline is for the request to come, not for judging it) and hands it over once its schema
+  // verdict is judged too (after the answer, queued before request.responded is told), so what it
+  // resolves with is whole. The first request of a schema waits for the schema's compiling.
   const verdicts = createSchemaVerdictStore(db)
-  const judged = new Set<number>()
+  const whole = new Map<number, Promise<ReceivedRequest>>()
   const onResponded = (requestId: number, outcome: ResponseOutcome) => {
     const record = receiver.requests.get(requestId)
     if (!record) return
     const request = toReceivedRequest(record, record.endpointId === null ? null : (slugs.get(record.endpointId) ?? null), outcome)
     answered.push(request)
-    const offer = () => {
-      // Closed meanwhile (the test ended while a verdict was judged): nobody waits, its store is gone.
-      if (closing) return
+    const judged = () => {
+      // Closed meanwhile (the test ended while a verdict was judged): its store is gone.
+      if (closing) throw new Error(`nextRequest: the receiver at ${receiver.url} was closed while request #${requestId}'s schema verdict was judged`)
       request.schema = verdicts.get(requestId) ?? null
-      judged.add(requestId)
-      for (const waiter of waiters) {
-        if (!matches(request, waiter.filter)) continue
-        waiters.delete(waiter)
-        taken.add(request.id)
-        waiter.resolve(request)
-        return
-      }
+      return request
     }
-    void receiver.schemaVerdicts.idle().then(offer, offer)
+    const ready = receiver.schemaVerdicts.idle().then(judged, judged)
+    ready.catch(() => {}) // told to whoever takes it
+    whole.set(requestId, ready)
+    for (const waiter of waiters) {
+      if (!matches(request, waiter.filter)) continue
+      waiters.delete(waiter)
+      taken.add(request.id)
+      waiter.take(ready)
+      return
+    }
   }
 
   try {
@@ -173,18 +179,18 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
     },
     nextRequest(filter = {}) {
       if (closing) return Promise.reject(new Error('nextRequest: the receiver is closed'))
-      const ready = answered.find((r) => judged.has(r.id) && !taken.has(r.id) && matches(r, filter))
+      const ready = answered.find((r) => !taken.has(r.id) && matches(r, filter))
       if (ready) {
         taken.add(ready.id)
-        return Promise.resolve(ready)
+        return whole.get(ready.id) as Promise<ReceivedRequest>
       }
       const timeoutMs = filter.timeoutMs ?? DEFAULT_TIMEOUT_MS
       return new Promise<ReceivedRequest>((resolve, reject) => {
         const waiter: Waiter = {
           filter,
-          resolve(request) {
+          take(request) {
             clearTimeout(timer)
-            resolve(request)
+            request.then(resolve, reject)
           },
           reject(error) {
             clearTimeout(timer)
