@@ -20,6 +20,8 @@ export async function bundle(outDir, input) {
       emptyOutDir: true,
       target: 'node20',
       minify: false,
+      // bench:costs maps profiled frames back to their source files.
+      sourcemap: true,
       // The receiver's schema judge thread rides along: the receiver finds it beside its bundle.
       rollupOptions: { input: { ...input, 'schema-judge-thread': resolve('electron/engine/payload-schemas/judge-thread-entry.ts') }, output: { format: 'esm', entryFileNames: '[name].mjs' } },
     },

@@ -13,7 +13,7 @@ export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 export const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 export const WARMUP_S = 1
-const secret = `whsec_${randomBytes(32).toString('base64')}`
+export const secret = `whsec_${randomBytes(32).toString('base64')}`
 
 export interface Load {
   requests: number
@@ -59,9 +59,9 @@ export interface ServerProcess {
   stop(): Promise<Record<string, number>>
 }
 
-/** Starts test/bench/<serverProcess>.ts (bench-server.ts's protocol) with `args`. */
-export async function startServerProcess(serverProcess: string, args: string[]): Promise<ServerProcess> {
-  const server = fork(join(here, `${serverProcess}.mjs`), args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+/** Starts test/bench/<serverProcess>.ts (bench-server.ts's protocol) with `args` (and Node flags: `--cpu-prof` …). */
+export async function startServerProcess(serverProcess: string, args: string[], execArgv: string[] = []): Promise<ServerProcess> {
+  const server = fork(join(here, `${serverProcess}.mjs`), args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv })
   const out = lines(server)
   const { port } = JSON.parse(String((await out.next()).value)) as { port: number }
   return {
