@@ -9,6 +9,8 @@ import type { IdBlock } from './id-claims'
 /** Ids per claim: one short write transaction per this many rows. */
 export const ID_BLOCK_SIZE = 64
 const BLOCK_LIFETIME_MS = 100
+/** How often sharing() reads the claim counter again while this process numbers rows alone. */
+const SHARING_CHECK_MS = 10
 /** How far below the newest id a row committed late by another process may be (room for several thousand requests a second between processes). */
 export const ID_LOOKBACK = 512
 
@@ -31,6 +33,7 @@ export function createIdSource(claims: IdClaims, now: () => number = () => perfo
   let next = 1
   let checkedAt = -Infinity
   let shared = false
+  let sharingCheckedAt = -Infinity
   return {
     next() {
       const at = now()
@@ -44,16 +47,25 @@ export function createIdSource(claims: IdClaims, now: () => number = () => perfo
       if (!block || next > block.last) {
         const previous = block
         block = claims.claim(ID_BLOCK_SIZE)
-        if (block.othersHold || (previous !== null && block.first !== previous.last + 1)) shared = true
+        // Ids held by others show at the first claim (claimed before, not in the table). Later, the
+        // table lags this process's own ids (its rows wait in the writer): a block that follows its
+        // last one says no one else claimed between them, whatever MAX(id) reads.
+        if (previous === null ? block.othersHold : block.first !== previous.last + 1) shared = true
         next = block.first
         checkedAt = at
       }
       return next++
     },
-    // Asked before a lookup that only another process could make needed: exact at once (one read
-    // of the claim counter while alone), not after the block's next lifetime check.
+    // Asked before a lookup that only another process could make needed (every keyed request):
+    // one read of the claim counter while alone, at most every SHARING_CHECK_MS, not only at the
+    // block's next lifetime check. Another process's rows reach the file a group commit after it
+    // claims its ids anyway, so a few milliseconds more of not knowing loses nothing it could see.
     sharing() {
-      if (!shared && block !== null && !claims.isLatest(block)) shared = true
+      if (shared || block === null) return shared
+      const at = now()
+      if (at - sharingCheckedAt < SHARING_CHECK_MS) return shared
+      sharingCheckedAt = at
+      if (!claims.isLatest(block)) shared = true
       return shared
     },
     release() {

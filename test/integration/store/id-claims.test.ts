@@ -48,6 +48,22 @@ describe('id claims', () => {
     expect(second.next()).toBe(4)
   })
 
+  it('alone, says no one else numbers rows here while its own rows are still unwritten; a second connection is seen', () => {
+    const { a, b } = twoConnections()
+    let clock = 0
+    const one = createIdSource(createIdClaims(a, 'requests'), () => clock)
+    // 200 ids through four blocks, none of their rows in the table yet (they wait in a writer).
+    for (let i = 0; i < 200; i++) one.next()
+    expect(one.sharing()).toBe(false)
+    const two = createIdSource(createIdClaims(b, 'requests'), () => clock)
+    expect(two.next()).toBe(257)
+    // The first claim of the second finds ids claimed and not stored: held by someone else.
+    expect(two.sharing()).toBe(true)
+    // The first reads the claim counter again a few milliseconds on, and sees the second's claim.
+    clock += 20
+    expect(one.sharing()).toBe(true)
+  })
+
   it('leaves a block another connection claimed after it, once it is old', () => {
     const { a, b } = twoConnections()
     let clock = 0
