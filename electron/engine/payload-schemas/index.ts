@@ -4,7 +4,7 @@
 // the schema verdict the receiver gives each request off its capture path.
 export { parseBody } from './body-json'
 export { createBodyChecker, DIFFERENCE_KINDS, isBreaking, jsonType, shortJson, typedValue, UnusableSchemaError, type BodyChecker, type Difference, type DifferenceKind, type SchemaDialect } from './drift'
-export { createSchemaJudge, noSchema, type SchemaJudge } from './judge'
+export { createSchemaJudge, noSchema, verdictWithoutSource, type SchemaJudge } from './judge'
 export { createThreadJudge, judgeThreadScript, type ThreadJudge } from './judge-thread'
 export { pickSchema, SCHEMA_SOURCES } from './sources'
 export type { SchemaPick, SchemaSource } from './source'

@@ -4,10 +4,10 @@
 // a format or bound; a field the schema does not name is not a miss (providers add fields before
 // their documents do). A checker is compiled once per schema and kept.
 import { MAX_SCHEMA_PROBLEMS, type SchemaProblem, type SchemaVerdict } from '../../../shared/receiver'
-import type { ProviderId } from '../../../shared/providers'
+import { PAYLOAD_SCHEMAS, type ProviderId } from '../../../shared/providers'
 import { parseBody } from './body-json'
 import { createBodyChecker, UnusableSchemaError, type BodyChecker } from './drift'
-import { pickSchema } from './sources'
+import { pickSchema, SCHEMA_SOURCES } from './sources'
 import type { DocumentedHeader } from './source'
 
 export interface SchemaJudge {
@@ -24,10 +24,20 @@ function missingHeaders(documented: readonly DocumentedHeader[], header: (name: 
     .map((h) => ({ pointer: `header ${h.name}`, expected: 'required', got: 'missing', schemaSays: h.says }))
 }
 
+/**
+ * The verdict of a provider whose schemas Hookloop does not ship, whatever the request: "no schema"
+ * and what the provider publishes. Told without reading the body back or asking a judge.
+ */
+export function verdictWithoutSource(provider: ProviderId): SchemaVerdict | null {
+  return SCHEMA_SOURCES[provider] ? null : noSchema(PAYLOAD_SCHEMAS[provider].none ?? 'no schema is shipped')
+}
+
 export function createSchemaJudge(): SchemaJudge {
   const checkers = new Map<string, Promise<BodyChecker | string>>()
   return {
     async judge(provider, headers, body, bodyTruncated) {
+      const sourceless = verdictWithoutSource(provider)
+      if (sourceless) return sourceless
       if (bodyTruncated) return noSchema('the body was not kept whole: it cannot be checked')
       const parsed = parseBody(body, headers)
       if (!parsed) return noSchema('the body is not JSON')

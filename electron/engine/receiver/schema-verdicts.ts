@@ -1,5 +1,6 @@
 // The schema verdict, off the capture path: a request answered at an endpoint that verifies a
-// provider's scheme is queued by id; the queue reads the stored bytes back from the store (the
+// provider's scheme is queued by id. A provider whose schemas are not shipped gets its "no schema"
+// at once. For the others the queue reads the stored bytes back from the store (the
 // writer has taken the request's own Buffer by then), has them held against the provider's schema
 // (payload-schemas/) and hands the verdict to the capture writer. Nothing here runs before an
 // answer, and no answer waits on it. The judging itself runs on a thread of its own
@@ -12,7 +13,7 @@
 import type { Database } from 'better-sqlite3'
 import { PROVIDERS, PROVIDER_IDS, type ProviderId } from '../../../shared/providers'
 import type { Endpoint, ReceiverEvent, SchemaVerdict } from '../../../shared/receiver'
-import { createSchemaJudge, createThreadJudge, judgeThreadScript, noSchema, SCHEMA_SOURCES, type SchemaJudge } from '../payload-schemas'
+import { createSchemaJudge, createThreadJudge, judgeThreadScript, noSchema, SCHEMA_SOURCES, verdictWithoutSource, type SchemaJudge } from '../payload-schemas'
 import { createSchemaVerdictStore, encodeSchemaVerdict } from '../store'
 import type { CaptureWriter } from './capture-writer'
 
@@ -79,32 +80,42 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
   const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
   const rest = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
+  /** The verdict through the capture writer (after its request's row), told once committed. */
+  function record(item: (typeof queue)[number], verdict: SchemaVerdict): void {
+    options.writer.verdict(encodeSchemaVerdict(item.requestId, verdict, options.now()))
+    const tell = () => options.emit({ type: 'request.schema', requestId: item.requestId, endpointId: item.endpointId, verdict })
+    options.writer.committed().then(tell, () => {})
+  }
+
+  /** The request's verdict: told at once for a provider whose schemas are not shipped, else its stored bytes judged; undefined when it is not stored. */
+  async function verdictOf(item: (typeof queue)[number]): Promise<SchemaVerdict | undefined> {
+    const sourceless = verdictWithoutSource(item.provider)
+    if (sourceless) return sourceless
+    const subject = store.subject(item.requestId)
+    // Not stored (its capture failed, or it was cleared meanwhile): nothing to judge.
+    if (!subject) return undefined
+    let headers: [string, string][] = []
+    try {
+      headers = JSON.parse(subject.headers_json) as [string, string][]
+    } catch {
+      headers = []
+    }
+    try {
+      return await judge.judge(item.provider, headers, subject.body ?? Buffer.alloc(0), subject.body_truncated !== 0)
+    } catch (error) {
+      // A checker that throws on a body says so as the verdict; capture goes on.
+      return noSchema(`the body could not be checked: ${(error as Error).message}`)
+    }
+  }
+
   async function drain(): Promise<void> {
     await nextTurn()
     let turnStart = performance.now()
     while (queue.length > 0 && !closed) {
       const item = queue.shift()!
-      const subject = store.subject(item.requestId)
-      // Not stored (its capture failed, or it was cleared meanwhile): nothing to judge.
-      if (subject) {
-        let headers: [string, string][] = []
-        try {
-          headers = JSON.parse(subject.headers_json) as [string, string][]
-        } catch {
-          headers = []
-        }
-        let verdict: SchemaVerdict
-        try {
-          verdict = await judge.judge(item.provider, headers, subject.body ?? Buffer.alloc(0), subject.body_truncated !== 0)
-        } catch (error) {
-          // A checker that throws on a body says so as the verdict; capture goes on.
-          verdict = noSchema(`the body could not be checked: ${(error as Error).message}`)
-        }
-        if (closed) break
-        options.writer.verdict(encodeSchemaVerdict(item.requestId, verdict, options.now()))
-        const tell = () => options.emit({ type: 'request.schema', requestId: item.requestId, endpointId: item.endpointId, verdict })
-        options.writer.committed().then(tell, () => {})
-      }
+      const verdict = await verdictOf(item)
+      if (closed) break
+      if (verdict) record(item, verdict)
       const spent = performance.now() - turnStart
       if (spent >= TURN_MS) {
         // Requests came during the turn: they keep their pace. A turn that compiled a schema (once
