@@ -3,6 +3,7 @@
 // thread), is warmed up, then loaded as bench:receiver loads it; only the measured window's
 // samples count (cpu-costs.ts). Prints a table of CPU µs per request by stage and thread, then one
 // JSON line. The figures are a map, not a race: the profiler itself costs a few per cent.
+// `--detail=REGEX` shows the stages it matches by file and function (`--detail=verify`).
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -31,10 +32,12 @@ const RECEIVER_STAGES: StageRule[] = [
   { stage: 'clock', file: /engine\/clock\// },
 ]
 
-const TARGETS = ['bare', 'hookloop'] as const
-type Target = (typeof TARGETS)[number]
+/** The receivers to profile: this tree's, and each `--against` tree's before it (costs-run.mjs). */
+const TREES = JSON.parse(process.env.COSTS_TREES ?? '[]') as { label: string; server: string }[]
+const ROUNDS = Number(process.env.COSTS_ROUNDS ?? 1)
 
 interface TargetCosts {
+  label: string
   requests: number
   rps: number
   threads: ThreadCosts[]
@@ -43,48 +46,60 @@ interface TargetCosts {
 /** Node names a profile CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile; thread 0 is the main one. */
 const isMainProfile = (file: string) => file.endsWith('.cpuprofile') && file.split('.').at(-3) === '0'
 
-async function measure(target: Target): Promise<TargetCosts> {
+async function measure(label: string, server: string, target: 'bare' | 'hookloop'): Promise<TargetCosts> {
   const dir = mkdtempSync(join(tmpdir(), `hookloop-costs-${target}-`))
   try {
-    const server = await startServerProcess('receiver-server-process', [target, secret], ['--cpu-prof', `--cpu-prof-dir=${dir}`])
-    const url = `http://127.0.0.1:${server.port}/h/bench`
+    const process_ = await startServerProcess(server, [target, secret], ['--cpu-prof', `--cpu-prof-dir=${dir}`])
+    const url = `http://127.0.0.1:${process_.port}/h/bench`
     await load(url, WARMUP_S)
     const from = Number(process.hrtime.bigint() / 1000n)
     const result = await load(url, DURATION_S)
     const to = Number(process.hrtime.bigint() / 1000n)
-    await server.stop()
+    await process_.stop()
     // Each thread's profile is written as it ends, the main thread's last, as the process exits.
     const mainWritten = () => readdirSync(dir).some(isMainProfile)
     for (let i = 0; i < 100 && !mainWritten(); i++) await sleep(100)
     await sleep(200)
-    return { requests: result.ok2xx, rps: result.rps, threads: dirCosts(dir, RECEIVER_STAGES, from, to) }
+    return { label, requests: result.ok2xx, rps: result.rps, threads: dirCosts(dir, RECEIVER_STAGES, from, to) }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
-const results = {} as Record<Target, TargetCosts>
-for (const target of TARGETS) results[target] = await measure(target)
+const total = (c: TargetCosts) => c.threads.reduce((sum, t) => sum + t.totalUs, 0)
+const perRequest = (us: number, c: TargetCosts) => us / Math.max(1, c.requests)
 
-const perRequest = (us: number, target: Target) => us / Math.max(1, results[target].requests)
-const lines: string[] = [`Where a received request's CPU goes: ${DURATION_S} s of load after ${WARMUP_S} s warm-up, 32 connections, Standard Webhooks messages; CPU µs per request answered 2xx, by thread and stage (innermost Hookloop frame).`, '']
-const json: Record<string, unknown> = { bench: 'costs' }
-for (const target of TARGETS) {
-  const { threads, requests, rps } = results[target]
-  const total = threads.reduce((sum, t) => sum + t.totalUs, 0)
-  lines.push(`${target}: ${requests} requests, ${rps.toFixed(0)} req/s, ${perRequest(total, target).toFixed(0)} CPU µs per request in all threads`)
+// Rounds interleave the targets, so a noisy moment of the shared machine falls on all of them.
+const thisTree = TREES.at(-1) ?? { label: 'this tree', server: 'receiver-server-process' }
+const targets = [{ label: 'bare node:http', server: thisTree.server, target: 'bare' as const }, ...TREES.map((t) => ({ label: `Hookloop, ${t.label}`, server: t.server, target: 'hookloop' as const }))]
+const rounds: TargetCosts[][] = targets.map(() => [])
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [i, t] of targets.entries()) rounds[i]!.push(await measure(t.label, t.server, t.target))
+}
+// Each target's round of median CPU per request stands for it.
+const chosen = rounds.map((runs) => [...runs].sort((a, b) => perRequest(total(a), a) - perRequest(total(b), b))[Math.floor(runs.length / 2)] as TargetCosts)
+
+const lines: string[] = [`Where a received request's CPU goes: ${DURATION_S} s of load after ${WARMUP_S} s warm-up, 32 connections, Standard Webhooks messages, ${ROUNDS} round(s); CPU µs per request answered 2xx, by thread and stage (the innermost Hookloop frame's).`, '']
+const json: Record<string, unknown> = { bench: 'costs', rounds: ROUNDS }
+const bareUs = perRequest(total(chosen[0]!), chosen[0]!)
+for (const c of chosen) {
+  const all = total(c)
+  const us = perRequest(all, c)
+  lines.push(`${c.label}: ${c.requests} requests, ${c.rps.toFixed(0)} req/s, ${us.toFixed(0)} CPU µs per request in all threads (${(us / bareUs).toFixed(1)}× bare)`)
   const rows: string[][] = []
-  for (const thread of threads) {
+  for (const thread of c.threads) {
     for (const stage of thread.stages) {
-      if (stage.us / thread.totalUs < 0.005) continue
-      rows.push([`${thread.thread}: ${stage.stage}`, perRequest(stage.us, target).toFixed(1), `${((100 * stage.us) / total).toFixed(1)} %`])
+      if (stage.us / all < 0.004) continue
+      rows.push([`${thread.thread}: ${stage.stage}`, perRequest(stage.us, c).toFixed(1), `${((100 * stage.us) / all).toFixed(1)} %`])
     }
   }
-  lines.push(...markdownTable([70, 9, 8], ['stage', 'µs/req', 'share'], rows), '')
-  json[target] = {
-    requests,
-    cpu_us: Math.round(perRequest(total, target)),
-    stages: Object.fromEntries(threads.flatMap((t) => t.stages.map((s) => [`${t.thread}: ${s.stage}`, Number(perRequest(s.us, target).toFixed(1))]))),
+  lines.push(...markdownTable([72, 8, 8], ['stage', 'µs/req', 'share'], rows), '')
+  json[c.label] = {
+    requests: c.requests,
+    rps: Math.round(c.rps),
+    cpu_us: Math.round(us),
+    per_round_cpu_us: rounds[chosen.indexOf(c)]!.map((r) => Math.round(perRequest(total(r), r))),
+    stages: Object.fromEntries(c.threads.flatMap((t) => t.stages.map((st) => [`${t.thread}: ${st.stage}`, Number(perRequest(st.us, c).toFixed(1))]))),
   }
 }
 process.stdout.write(lines.join('\n') + '\n' + JSON.stringify(json) + '\n')

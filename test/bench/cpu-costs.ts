@@ -89,6 +89,10 @@ function sourceOf(frame: CallFrame): { file: string; fn: string } | null {
 
 const isOurs = (file: string) => /^(electron|shared)\//.test(file)
 
+/** Stages shown by file and function too (`--detail=REGEX`): where inside a stage the time goes. */
+const detailArg = process.argv.find((a) => a.startsWith('--detail='))?.slice('--detail='.length)
+const detail = detailArg ? new RegExp(detailArg) : null
+
 /**
  * The stage of one sample's stack (leaf first): the innermost Hookloop frame's stage by `rules`
  * (unnamed: "other Hookloop code: <file>"); with none, Node's by NODE_STAGES; else the leaf's kind.
@@ -98,7 +102,9 @@ function stageOf(stack: readonly CallFrame[], rules: readonly StageRule[]): stri
     const source = sourceOf(frame)
     if (!source || !isOurs(source.file)) continue
     const rule = rules.find((r) => r.file.test(source.file) && (!r.fn || r.fn.test(source.fn)))
-    return rule ? rule.stage : `other Hookloop code: ${source.file.replace(/^electron\/engine\//, '')} ${source.fn || '(anonymous)'}`
+    const where = `${source.file.replace(/^electron\/engine\//, '')} ${source.fn || '(anonymous)'}`
+    if (!rule) return `other Hookloop code: ${where}`
+    return detail?.test(rule.stage) ? `${rule.stage}: ${where}` : rule.stage
   }
   const leaf = stack[0]?.functionName ?? ''
   if (leaf === '(idle)') return null

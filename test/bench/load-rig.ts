@@ -59,9 +59,13 @@ export interface ServerProcess {
   stop(): Promise<Record<string, number>>
 }
 
-/** Starts test/bench/<serverProcess>.ts (bench-server.ts's protocol) with `args` (and Node flags: `--cpu-prof` …). */
+/**
+ * Starts test/bench/<serverProcess>.ts (bench-server.ts's protocol; or the bundle at that path, when
+ * it is one: another tree's) with `args` (and Node flags: `--cpu-prof` …).
+ */
 export async function startServerProcess(serverProcess: string, args: string[], execArgv: string[] = []): Promise<ServerProcess> {
-  const server = fork(join(here, `${serverProcess}.mjs`), args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv })
+  const file = serverProcess.endsWith('.mjs') ? serverProcess : join(here, `${serverProcess}.mjs`)
+  const server = fork(file, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv })
   const out = lines(server)
   const { port } = JSON.parse(String((await out.next()).value)) as { port: number }
   return {
