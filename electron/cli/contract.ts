@@ -132,7 +132,7 @@ async function add(spec: ContractSpec, v: Values): Promise<number> {
     // config's; it answers on a loopback port of its own only while they are put.
     const receiver = await createReceiver({ db, clock: createRealClock(), host: '127.0.0.1', port: 0, keepProcessAlive: false })
     try {
-      made = await putContractEndpoints(receiver.endpoints, spec)
+      made = await putContractEndpoints(receiver.endpoints, spec, { allowRemoteRefs: v['allow-remote-refs'] })
     } finally {
       await receiver.close()
     }

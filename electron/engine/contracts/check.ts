@@ -69,7 +69,7 @@ export function requestEventType(headers: [string, string][], body: unknown): st
   return null
 }
 
-const isJsonType = (contentType: string | null) => contentType === null || /json/i.test(contentType)
+export const isJsonType = (contentType: string | null) => contentType === null || /json/i.test(contentType)
 
 interface Match {
   operation: ContractOperation
