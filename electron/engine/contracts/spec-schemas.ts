@@ -4,6 +4,7 @@
 // digest is no longer the one `contract add` saw, a spec gone, or an operation no longer in it is
 // a "no schema" verdict saying so, never a crash.
 import { stat } from 'node:fs/promises'
+import { basename } from 'node:path'
 import type { EndpointContract } from '../../../shared/receiver'
 import type { ContractSchemas, GivenSchema, NoGivenSchema } from '../payload-schemas'
 import { isJsonType } from './check'
@@ -17,9 +18,18 @@ interface SpecRead {
   spec: ContractSpec | { error: string }
 }
 
+/** "/specs/shop.yaml" → "shop.yaml"; a URL stays whole. */
+const documentName = (spec: string) => (isHttpUrl(spec) ? spec : basename(spec))
+
 const RUN_AGAIN = 'run `hookloop contract add` again to judge against it'
 
-export function createContractSchemas(): ContractSchemas {
+/** The specs of contract endpoints, each read once and kept: the schema verdicts and the send form's events share them. */
+export interface SpecReader {
+  /** The spec as it is now, or why it cannot be read. */
+  specOf(contract: EndpointContract): Promise<ContractSpec | NoGivenSchema>
+}
+
+export function createSpecReader(): SpecReader {
   const reads = new Map<string, Promise<SpecRead>>()
 
   async function specOf(contract: EndpointContract): Promise<ContractSpec | NoGivenSchema> {
@@ -45,12 +55,16 @@ export function createContractSchemas(): ContractSchemas {
     const { spec } = await read
     return 'error' in spec ? { none: `the spec this endpoint was made from does not read now: ${spec.error}` } : spec
   }
+  return { specOf }
+}
 
+export function createContractSchemas(specs: SpecReader = createSpecReader()): ContractSchemas {
   return {
     async given(contract): Promise<GivenSchema | NoGivenSchema> {
-      const spec = await specOf(contract)
+      const spec = await specs.specOf(contract)
       if ('none' in spec) return { ...spec, schema: contract.operation }
-      const at = { source: `${spec.title} ${spec.version} (${spec.format})`, version: spec.version, schema: contract.operation }
+      // As a provider's verdict names its source and the document in it: the spec, and its file or URL.
+      const at = { source: `${spec.title} ${spec.version} (${spec.format})`, version: documentName(contract.spec), schema: contract.operation }
       if (contract.digest !== undefined && contract.digest !== spec.digest) return { none: `the spec ${contract.spec} changed since this endpoint was made from it: ${RUN_AGAIN}`, ...at }
       const operation = spec.operations.find((o) => o.name === contract.operation)
       if (!operation) return { none: `the spec no longer declares the operation ${contract.operation}: ${RUN_AGAIN}`, ...at }

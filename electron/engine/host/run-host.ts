@@ -5,7 +5,7 @@ import type { Clock } from '../../../shared/clock'
 import type { Snapshot } from '../../../shared/contract'
 import { explainFault, explainRule, parseRule } from '../../../shared/receiver'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
-import { createContractSchemas } from '../contracts'
+import { createContractEvents, createContractSchemas, createSpecReader } from '../contracts'
 import { watchTimeline, type TimelineWatch } from './timeline-watch'
 import { watchDefinitions, type DefinitionsWatch } from './definitions-watch'
 import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
@@ -108,8 +108,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
     else control?.publish('rules.changed', { rules: ruleViews(binding) })
   }
 
-  // Specs of endpoints made from a contract, read once and kept across clock switches.
-  const contractSchemas = createContractSchemas()
+  // Specs of endpoints made from a contract, read once and kept across clock switches: the schema
+  // verdicts hold bodies against them, the send form offers their event types.
+  const specs = createSpecReader()
+  const contractSchemas = createContractSchemas(specs)
+  const contractView = createContractEvents(specs)
 
   async function bind(mode: ClockMode, factor: number): Promise<void> {
     const clock = mode === 'real' ? { mode } : mode === 'scaled' ? { mode, factor } : { mode }
@@ -135,6 +138,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       explainFault,
       explainRule: (definition) => explainRule(parseRule(definition)),
       endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: engine.tunnel?.publicUrl() ? engine.endpointUrl(slug) : null }),
+      contractView,
     })
     binding = { engine, timeline, details, counts: createCountReads(engine.db), wallNow: () => Date.now() }
     metrics.forget()

@@ -65,7 +65,7 @@ describe.each(JUDGE_MODES)('a contract endpoint\'s schema verdict, judged %s', (
     const invalid = await post('order-created', order({ status: 'lost', customer: {} }))
     const cancelled = await post('order-cancelled', { type: 'order.cancelled', id: 'evt_2', data: { order_id: 'ord_1', reason: 'fraud' } })
     const source = 'Shop webhooks 1.2.0 (OpenAPI 3.1.0)'
-    expect(await verdictOf(valid)).toMatchObject({ verdict: 'valid', source, version: '1.2.0', schema: 'order.created', problems: [] })
+    expect(await verdictOf(valid)).toMatchObject({ verdict: 'valid', source, version: 'shop.yaml', schema: 'order.created', problems: [] })
     const bad = await verdictOf(invalid)
     expect(bad).toMatchObject({ verdict: 'invalid', source, schema: 'order.created' })
     expect(bad!.problems.map((p) => [p.pointer, p.expected])).toEqual(expect.arrayContaining([['/data/customer/email', 'required'], ['/data/status', expect.stringContaining('pending')]]))
