@@ -35,6 +35,10 @@ afterAll(async () => {
 describe('sender: a contract\'s event types', () => {
   it('a subscription to a contract endpoint is offered the spec\'s events; the spec\'s example is sent and judged valid against it', async () => {
     const page = browser.page
+    // The endpoint says what its bodies are judged against.
+    await page.click('[data-testid=nav-endpoints]')
+    const said = page.locator('[data-testid=endpoint-card][data-endpoint=order-created] [data-testid=endpoint-contract]')
+    expect(await said.innerText()).toContain('Bodies judged against order.created in Shop webhooks 1.2.0')
     await page.click('[data-testid=nav-subscriptions]')
     await page.fill('[data-testid=subscription-name]', 'shop consumer')
     await page.selectOption('[data-testid=subscription-target]', { label: 'our endpoint order.created (loop)' })
