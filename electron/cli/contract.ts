@@ -8,6 +8,7 @@ import { endpointPath } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import {
   checkContract,
+  checkSentEvents,
   exampleFileName,
   exampleOf,
   formatReportJUnit,
@@ -15,7 +16,9 @@ import {
   formatReportText,
   loadContract,
   putContractEndpoints,
+  readSentEvents,
   readTraffic,
+  reportBreaking,
   SpecError,
   type ContractSpec,
 } from '../engine/contracts'
@@ -34,7 +37,8 @@ const USAGE = `Usage: hookloop contract check SPEC [--data DIR | --store STORE] 
 SPEC is an OpenAPI 3.0 or 3.1 document (its webhooks and callbacks) or an AsyncAPI 2.x or 3.x
 document (its operations and their messages), YAML or JSON, a file or an http(s) URL.
 
-check: matches each captured request to an operation of the spec (by the event type a header such
+check: matches each captured request, and each event Hookloop's own sender published (a section
+"sent by Hookloop"), to an operation of the spec (by the event type a header such
 as X-GitHub-Event or the body's type/event_type/event field names, else by the endpoint whose slug
 is the operation's) and checks its body against the operation's schema. Breaking: a required field
 missing, a type that differs, a value outside an enum. Reported besides: fields the spec does not
@@ -46,7 +50,7 @@ spec declares one); an endpoint with that slug already there is updated, never d
 {options}
 
 A $ref to another file is followed; a $ref to an http(s) host only with --allow-remote-refs.
-Exit status: 0 no breaking difference (check) or endpoints in place (add), 1 a breaking difference,
+Exit status: 0 no breaking difference in the traffic or in what Hookloop sent (check) or endpoints in place (add), 1 a breaking difference,
 2 bad usage or a spec that does not parse (its file, line and JSON pointer said).`
 
 const OPTIONS = {
@@ -54,7 +58,7 @@ const OPTIONS = {
   store: { ...STORE_OPTION, help: `check: ${STORE_OPTION.help}` },
   endpoint: { type: 'string', value: 'E', help: 'check: only requests captured at our endpoint E (its slug or id)' },
   since: { type: 'string', value: 'T', help: 'check: only requests stored from T on: a duration back from now (90s, 15m, 2h, 7d, 2w) or an ISO time' },
-  limit: { ...LIMIT_OPTION, default: 10_000, help: 'check: the newest N requests' },
+  limit: { ...LIMIT_OPTION, default: 10_000, help: 'check: the newest N requests, and the newest N events Hookloop sent' },
   json: { type: 'boolean', help: 'the report (check) or what was made (add) as one JSON document' },
   junit: { type: 'string', value: 'FILE', help: 'check: also write JUnit XML to FILE, one testcase per operation' },
   examples: { type: 'string', value: 'DIR', help: "add: write an example body per event type to DIR/<event type>.json (the spec's example, else one made from the schema)" },
@@ -101,12 +105,15 @@ async function check(spec: ContractSpec, v: Values): Promise<number> {
       if (!endpoint) throw new UsageError(`contract: no endpoint "${v.endpoint}" (slug or id) in ${store.where}`)
       endpointId = endpoint.id
     }
+    const sinceWall = v.since === undefined ? undefined : parseSince('contract', v.since, Date.now())
     const traffic = await readTraffic(store, {
       limit: v.limit,
       ...(endpointId === undefined ? {} : { endpointId }),
-      ...(v.since === undefined ? {} : { sinceWall: parseSince('contract', v.since, Date.now()) }),
+      ...(sinceWall === undefined ? {} : { sinceWall }),
     })
-    report = checkContract(spec, traffic)
+    // What Hookloop's own sender published in the same store, checked too (its own section).
+    const sent = await readSentEvents(store, { limit: v.limit, ...(sinceWall === undefined ? {} : { sinceWall }) })
+    report = { ...checkContract(spec, traffic), sentByHookloop: checkSentEvents(spec, sent) }
   } finally {
     await store.engine.close()
   }
@@ -117,7 +124,7 @@ async function check(spec: ContractSpec, v: Values): Promise<number> {
   const summary = process.env.GITHUB_STEP_SUMMARY?.trim()
   if (summary) appendFileSync(summary, formatReportMarkdown(report))
   process.stdout.write(v.json ? JSON.stringify(report, null, 2) + '\n' : formatReportText(report))
-  return report.breaking > 0 ? 1 : 0
+  return reportBreaking(report) > 0 ? 1 : 0
 }
 
 async function add(spec: ContractSpec, v: Values): Promise<number> {
@@ -132,7 +139,7 @@ async function add(spec: ContractSpec, v: Values): Promise<number> {
     // config's; it answers on a loopback port of its own only while they are put.
     const receiver = await createReceiver({ db, clock: createRealClock(), host: '127.0.0.1', port: 0, keepProcessAlive: false })
     try {
-      made = await putContractEndpoints(receiver.endpoints, spec)
+      made = await putContractEndpoints(receiver.endpoints, spec, { allowRemoteRefs: v['allow-remote-refs'] })
     } finally {
       await receiver.close()
     }

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { DefinitionError, NEW_ENDPOINT_DEDUPE, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, explainHold, targetUrlProblem, schemaVerdictGist, schemaVerdictLabel } from '../../shared/receiver'
 import type { ReceiverEvent } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
+import { createContractSchemas } from '../engine/contracts'
 import { createReceiver, ruleTargets, type Receiver } from '../engine/receiver'
 import { badRowsNotice, createRowDoctor, DATA_FILE_NAME, openDatabase, createRequestStore } from '../engine/store'
 import { watchDefinitions } from '../engine/host'
@@ -200,6 +201,8 @@ export async function listenCommand(args: string[]): Promise<number> {
       publicUrl: () => tunnel?.publicUrl(),
       // Commits run beside the server: a burst of webhooks is answered without waiting on SQLite's turn.
       captureThread: true,
+      // An endpoint made by `hookloop contract add`: its requests are judged against its spec.
+      contractSchemas: createContractSchemas(),
       ...(settings.config?.requestDeadlineMs === undefined ? {} : { requestDeadlineMs: settings.config.requestDeadlineMs }),
       ...(settings.config?.bodyBudgetBytes === undefined ? {} : { bodyBudgetBytes: settings.config.bodyBudgetBytes }),
     })

@@ -13,6 +13,7 @@ import type { TunnelNotice, TunnelState } from '../../shared/tunnel'
 import type { PruneResult, SimulationView } from '../../shared/contract'
 import { createClock, createRealClock, isVirtualClock, type ClockSpec } from './clock'
 import { createApiRoute, createEventFeed, type EventFeed } from './feed'
+import type { ContractSchemas } from './payload-schemas'
 import { createReceiver, type Receiver } from './receiver'
 import { createRetention, type Retention } from './retention'
 import { createSender, newClaimOwner, type PublishInput, type Sender } from './sender'
@@ -52,6 +53,8 @@ export interface EngineOptions {
    * sends another process's wall-clock deliveries.
    */
   continuesWallClock?: boolean
+  /** Reads the specs of endpoints made from a contract, for their requests' schema verdicts (contracts' createContractSchemas). */
+  contractSchemas?: ContractSchemas
 }
 
 /** Everything that happens in the engine, one stream: receiver, sender and tunnel events. */
@@ -193,6 +196,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       // Commits run on a thread of their own beside the HTTP server: capture keeps its pace
       // under a flood (see docs/BENCHMARKS.md, receiver). The thread loads the same addon.
       captureThread: options.nativeBinding === undefined ? true : { nativeBinding: options.nativeBinding },
+      ...(options.contractSchemas ? { contractSchemas: options.contractSchemas } : {}),
     })
   } catch (error) {
     db.close()

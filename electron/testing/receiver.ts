@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { EndpointInput, ResponseOutcome } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
+import { createContractSchemas } from '../engine/contracts'
 import { createReceiver, type Receiver } from '../engine/receiver'
 import { createSchemaVerdictStore, DATA_FILE_NAME, openDatabase } from '../engine/store'
 import { toReceivedRequest, type ReceivedRequest } from './received-request'
@@ -128,6 +129,8 @@ export async function startReceiver(options: StartReceiverOptions): Promise<Test
       port: options.port ?? 0,
       captureThread: false,
       keepProcessAlive: false,
+      // An endpoint given a contract ({spec, operation}): its requests are judged against that spec.
+      contractSchemas: createContractSchemas(),
       onEvent: (event) => {
         if (event.type === 'request.responded') onResponded(event.requestId, event.outcome)
       },

@@ -257,6 +257,32 @@ export interface EndpointView {
   forwardTo: string[]
   localUrl: string
   publicUrl: string | null
+  /** Made by `hookloop contract add`: its spec, and the event types the send form offers from it. */
+  contract: EndpointContractView | null
+}
+
+/** The spec a contract endpoint was made from, as the send form offers it (docs/contracts.md). */
+export interface EndpointContractView {
+  /** The spec's file or URL. */
+  spec: string
+  /** The operation the endpoint was made for. */
+  operation: string
+  /** "Shop webhooks 1.2.0"; null when the spec cannot be read now. */
+  title: string | null
+  /** Every event type of the spec, the endpoint's operation's first. */
+  events: ContractEventView[]
+  /** Why the spec's events are missing or may be stale (gone, changed since); null when fine. */
+  problem: string | null
+}
+
+/** One event type of a contract's spec with its example payload. */
+export interface ContractEventView {
+  eventType: string
+  /** The operation that declares it. */
+  operation: string
+  /** The example as JSON text: the spec's own, else made from its schema. */
+  payload: string
+  from: 'spec' | 'schema'
 }
 
 export interface RuleView {

@@ -171,6 +171,26 @@ export const customHmacSchema = z.strictObject({
 
 export const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a slug is 1–63 lower-case letters, digits and dashes, starting with a letter or digit')
 
+/**
+ * Where an endpoint's bodies are described: the spec `hookloop contract add` made it from (a file's
+ * absolute path or an http(s) URL) and the operation's name there. Its requests' schema verdict is
+ * their body held against that operation's message; `digest` (the spec's sha256 when it was added)
+ * makes a spec changed since a "no schema" verdict that says so.
+ */
+export const endpointContractSchema = z.strictObject({
+  spec: z.string().min(1),
+  operation: z.string().min(1),
+  digest: z.string().min(1).optional(),
+  allow_remote_refs: z.boolean().optional(),
+})
+export interface EndpointContract {
+  spec: string
+  operation: string
+  digest?: string
+  /** The spec's $refs to http(s) hosts are fetched (as `contract add --allow-remote-refs` did). */
+  allowRemoteRefs?: boolean
+}
+
 export const endpointInputSchema = z.strictObject({
   id: z.string().min(1).max(200).optional(),
   slug: slugSchema,
@@ -186,6 +206,8 @@ export const endpointInputSchema = z.strictObject({
   body_limit: z.number().int().positive().max(1024 * 1024 * 1024).optional(),
   /** Forward mode: where a request goes when no rule matches (instead of the default 200); several = fan-out. */
   forward_to: forwardToSchema.nullable().optional(),
+  /** The spec and operation the endpoint was made for (`hookloop contract add`): its schema verdicts. */
+  contract: endpointContractSchema.nullable().optional(),
 })
 export type EndpointInput = z.input<typeof endpointInputSchema>
 
@@ -203,6 +225,8 @@ export interface Endpoint {
   bodyLimit: number
   /** Forward targets used when no rule matches (absent or empty: answer 200). The first answers the sender. */
   forwardTo?: string[]
+  /** Made by `hookloop contract add`: the spec its requests are judged against. */
+  contract?: EndpointContract
   createdAt: number
 }
 
@@ -222,8 +246,11 @@ export function endpointDefinition(e: EndpointSettings): EndpointInput & { slug:
     dedupe_window_ms: e.dedupeWindowMs,
     body_limit: e.bodyLimit,
     ...(e.forwardTo?.length ? { forward_to: e.forwardTo } : {}),
+    ...(e.contract ? { contract: contractDefinition(e.contract) } : {}),
   }
 }
+
+const contractDefinition = (c: EndpointContract) => ({ spec: c.spec, operation: c.operation, ...(c.digest ? { digest: c.digest } : {}), ...(c.allowRemoteRefs ? { allow_remote_refs: true } : {}) })
 
 /** Validated endpoint fields (everything but id and createdAt). */
 export type EndpointSettings = Omit<Endpoint, 'id' | 'createdAt'>
@@ -248,6 +275,7 @@ export function parseEndpoint(input: unknown, pathPrefix = ''): EndpointSettings
   if (e.id !== undefined) settings.id = e.id
   const targets = forwardTargets(e.forward_to)
   if (targets.length > 0) settings.forwardTo = targets
+  if (e.contract) settings.contract = { spec: e.contract.spec, operation: e.contract.operation, ...(e.contract.digest ? { digest: e.contract.digest } : {}), ...(e.contract.allow_remote_refs ? { allowRemoteRefs: true } : {}) }
   return settings
 }
 

@@ -16,7 +16,7 @@ function headerSecurity(schemes: { id(): string; json(): unknown }[]): HeaderSec
   })
 }
 
-export async function asyncApiSpec(source: SpecSource): Promise<ContractSpec> {
+export async function asyncApiSpec(source: SpecSource): Promise<Omit<ContractSpec, 'digest'>> {
   const version = String(source.document.asyncapi)
   if (!/^[23]\.\d+\.\d+/.test(version)) throw new SpecError(`AsyncAPI ${version}: Hookloop reads AsyncAPI 2.x and 3.x`, { file: source.location, pointer: '/asyncapi' })
   // The text itself when nothing was inlined: the parser's lines are then the file's lines.

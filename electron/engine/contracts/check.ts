@@ -9,6 +9,7 @@
 // that no request showed, and requests of event types the spec does not name, are reported too.
 import { createBodyChecker, parseBody, UnusableSchemaError, type BodyChecker, type Difference } from '../payload-schemas'
 import { EVENT_TYPE_FIELDS, EVENT_TYPE_HEADERS, type ContractMessage, type ContractOperation, type ContractSpec } from './model'
+import type { SentReport } from './sent'
 import type { TrafficRequest } from './traffic'
 
 export interface Finding extends Difference {
@@ -48,6 +49,8 @@ export interface ContractReport {
   breaking: number
   undocumented: number
   unseenEventTypes: number
+  /** The events Hookloop's own sender published, held against the spec (sent.ts); absent when not read. */
+  sentByHookloop?: SentReport
 }
 
 function header(headers: [string, string][], name: string): string | undefined {
@@ -69,7 +72,7 @@ export function requestEventType(headers: [string, string][], body: unknown): st
   return null
 }
 
-const isJsonType = (contentType: string | null) => contentType === null || /json/i.test(contentType)
+export const isJsonType = (contentType: string | null) => contentType === null || /json/i.test(contentType)
 
 interface Match {
   operation: ContractOperation

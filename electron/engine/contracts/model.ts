@@ -40,6 +40,8 @@ export interface ContractSpec {
   /** OpenAPI 3.0's `nullable: true` is a type that also takes null. */
   nullableKeyword: boolean
   operations: ContractOperation[]
+  /** The sha256 of the document as read, every document it refers to brought in. */
+  digest: string
 }
 
 /** Top-level body fields that name an event's type, in the order they are read. */

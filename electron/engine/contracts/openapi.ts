@@ -79,7 +79,7 @@ function headerSecurity(requirements: unknown, schemes: Json): HeaderSecurity[] 
   })
 }
 
-export async function openApiSpec(source: SpecSource): Promise<ContractSpec> {
+export async function openApiSpec(source: SpecSource): Promise<Omit<ContractSpec, 'digest'>> {
   const version = String(source.document.openapi)
   if (!/^3\.[01]\.\d+/.test(version)) throw new SpecError(`OpenAPI ${version}: Hookloop reads OpenAPI 3.0 and 3.1`, { file: source.location, pointer: '/openapi' })
   let api: Json

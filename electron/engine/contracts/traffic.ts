@@ -1,5 +1,6 @@
 // The captured requests a contract check reads, on either store engine: through the store's list
-// reads (the filters of `hookloop requests`) and the request rows for headers and bodies, oldest first.
+// reads (the filters of `hookloop requests`) and the request rows for headers and bodies, oldest
+// first; and the events Hookloop's own sender published, with their type and payload.
 import { createExportReads, createListReads, type OpenedStore, type RequestListFilter } from '../store'
 
 export interface TrafficRequest {
@@ -35,4 +36,17 @@ export async function readTraffic(store: OpenedStore, filter: RequestListFilter)
     })
   }
   return out
+}
+
+/** An event Hookloop's sender published: its type and its payload's JSON bytes. */
+export interface SentEvent {
+  id: string
+  eventType: string
+  payload: Buffer
+}
+
+/** The newest `limit` events published (stored from `sinceWall` on), oldest first. */
+export async function readSentEvents(store: OpenedStore, filter: { sinceWall?: number; limit: number }): Promise<SentEvent[]> {
+  const events = await createExportReads(store.engine, store.secrets).sentEvents(filter)
+  return events.reverse().map((e) => ({ id: e.id, eventType: e.eventType, payload: e.payload }))
 }

@@ -1,12 +1,12 @@
 // The views of the inspector and the endpoint list: a delivery with its attempts, one captured
 // request with its verdict and fault explained, endpoints with their URLs. Reads only, through the
 // store's read modules (endpoints and rules decoded by their own store modules).
-import type { AttemptDetail, DeliveryDetail, EndpointView, FaultView, HeaderPair, RequestDetail, RowClock } from '../../../shared/contract'
+import type { AttemptDetail, DeliveryDetail, EndpointContractView, EndpointView, FaultView, HeaderPair, RequestDetail, RowClock } from '../../../shared/contract'
 import { bodyStart } from './body-routes'
 import { createInspectorReads, decodeMarks, type SecretBox, type SimulationRow, type SqlEngine } from '../store'
 import { legView } from './forward-views'
 import { badge } from './timeline-views'
-import { captureMarks, dedupeKeySource, explainHold, type DedupeKey, type HoldRecord } from '../../../shared/receiver'
+import { captureMarks, dedupeKeySource, explainHold, type DedupeKey, type EndpointContract, type HoldRecord } from '../../../shared/receiver'
 import { isEnvelope } from '../../../shared/sender'
 import { sentBody } from '../sender'
 import { eventIdHeadersOf, findEventId, isProviderId, PROVIDERS } from '../../../shared/providers'
@@ -19,6 +19,11 @@ export interface DetailViewsOptions {
   explainFault: (fault: unknown) => string
   /** Where an endpoint answers locally and (when the tunnel is up) publicly. */
   endpointUrls: (slug: string) => { localUrl: string; publicUrl: string | null }
+  /**
+   * A contract endpoint's spec and its event types (contracts' createContractEvents); without it
+   * (the MCP server) the view names the spec and operation only.
+   */
+  contractView?: (contract: EndpointContract) => Promise<EndpointContractView>
 }
 
 export function secretHint(secret: string): string {
@@ -193,8 +198,16 @@ export function createDetailViews(engine: SqlEngine, secrets: SecretBox, options
     }
   }
 
+  const contractViewOf = async (contract: EndpointContract | undefined): Promise<EndpointContractView | null> => {
+    if (!contract) return null
+    if (options.contractView) return options.contractView(contract)
+    return { spec: contract.spec, operation: contract.operation, title: null, events: [], problem: null }
+  }
+
   async function endpointViews(): Promise<EndpointView[]> {
-    return (await reads.endpoints()).map((e) => ({
+    const endpoints = await reads.endpoints()
+    const contracts = await Promise.all(endpoints.map((e) => contractViewOf(e.contract)))
+    return endpoints.map((e, i) => ({
       id: e.id,
       slug: e.slug,
       name: e.name,
@@ -203,6 +216,7 @@ export function createDetailViews(engine: SqlEngine, secrets: SecretBox, options
       dedupe: e.dedupe,
       forwardTo: e.forwardTo ?? [],
       ...options.endpointUrls(e.slug),
+      contract: contracts[i] ?? null,
     }))
   }
 

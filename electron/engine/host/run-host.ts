@@ -5,6 +5,7 @@ import type { Clock } from '../../../shared/clock'
 import type { Snapshot } from '../../../shared/contract'
 import { explainFault, explainRule, parseRule } from '../../../shared/receiver'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
+import { createContractEvents, createContractSchemas, createSpecReader } from '../contracts'
 import { watchTimeline, type TimelineWatch } from './timeline-watch'
 import { watchDefinitions, type DefinitionsWatch } from './definitions-watch'
 import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
@@ -107,6 +108,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
     else control?.publish('rules.changed', { rules: ruleViews(binding) })
   }
 
+  // Specs of endpoints made from a contract, read once and kept across clock switches: the schema
+  // verdicts hold bodies against them, the send form offers their event types.
+  const specs = createSpecReader()
+  const contractSchemas = createContractSchemas(specs)
+  const contractView = createContractEvents(specs)
+
   async function bind(mode: ClockMode, factor: number): Promise<void> {
     const clock = mode === 'real' ? { mode } : mode === 'scaled' ? { mode, factor } : { mode }
     const engine = await createEngine({
@@ -119,6 +126,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       ...(simulationLabel === undefined ? {} : { simulation: { label: simulationLabel } }),
       // A clock switch rebuilds the engine: what the engine before it left is continued on the new clock.
       continuesWallClock: true,
+      contractSchemas,
     })
     receiverPort = engine.receiver.port
     // The views read through SqlEngine (the same reads a team's PostgreSQL store answers); on the
@@ -130,6 +138,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       explainFault,
       explainRule: (definition) => explainRule(parseRule(definition)),
       endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: engine.tunnel?.publicUrl() ? engine.endpointUrl(slug) : null }),
+      contractView,
     })
     binding = { engine, timeline, details, counts: createCountReads(engine.db), wallNow: () => Date.now() }
     metrics.forget()

@@ -2,7 +2,8 @@
 // beside the bundle that starts it): the same SchemaJudge, its compiling and checking beside the
 // caller's event loop, which only posts the request's headers and body and reads the verdict back.
 // A thread that fails or stops answers what it held as "no schema", and why; the next request
-// starts a fresh one.
+// starts a fresh one. A schema given for a request (a contract's operation) is posted to a thread
+// once, with the first request it judges; later requests name it by its key.
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -10,11 +11,13 @@ import { Worker } from 'node:worker_threads'
 import type { ProviderId } from '../../../shared/providers'
 import type { SchemaVerdict } from '../../../shared/receiver'
 import { noSchema, type SchemaJudge } from './judge'
+import type { GivenSchema } from './source'
 
 /** One request to judge, as posted to the thread. */
 export interface JudgeAsk {
   id: number
-  provider: ProviderId
+  /** Judged by its provider's published schema, or against the schema given (the key of one posted before). */
+  by: { provider: ProviderId } | { given: GivenSchema } | { givenKey: string }
   headers: readonly [string, string][]
   body: Uint8Array
   bodyTruncated: boolean
@@ -51,12 +54,15 @@ export function createThreadJudge(script: string): ThreadJudge {
   let worker: Worker | null = null
   let nextId = 1
   let closed = false
+  /** The given schemas' keys the running thread holds. */
+  let posted = new Set<string>()
   const waiting = new Map<number, (verdict: SchemaVerdict) => void>()
 
   /** Every verdict still awaited from this thread is "no schema", with what stopped it. */
   const fail = (from: Worker, reason: string) => {
     if (worker !== from) return
     worker = null
+    posted = new Set()
     const told = [...waiting.values()]
     waiting.clear()
     for (const tell of told) tell(noSchema(reason))
@@ -81,15 +87,14 @@ export function createThreadJudge(script: string): ThreadJudge {
     return started
   }
 
-  return {
-    judge(provider, headers, body, bodyTruncated) {
+  function ask(by: (to: Worker) => JudgeAsk['by'], headers: readonly [string, string][], body: Buffer, bodyTruncated: boolean): Promise<SchemaVerdict> {
       if (closed) return Promise.resolve(noSchema('the receiver closed before it was judged'))
       const id = nextId++
       // The body's own bytes, moved (a Buffer would be cloned with all of the memory it views).
       const bytes = new Uint8Array(body)
-      const ask: JudgeAsk = { id, provider, headers, body: bytes, bodyTruncated }
       return new Promise<SchemaVerdict>((resolve) => {
         const to = thread()
+        const ask: JudgeAsk = { id, by: by(to), headers, body: bytes, bodyTruncated }
         waiting.set(id, resolve)
         to.ref()
         try {
@@ -99,7 +104,21 @@ export function createThreadJudge(script: string): ThreadJudge {
           resolve(noSchema(`the body could not be sent to the schema judge: ${(error as Error).message}`))
         }
       })
-    },
+  }
+
+  return {
+    judge: (provider, headers, body, bodyTruncated) => ask(() => ({ provider }), headers, body, bodyTruncated),
+    judgeGiven: (given, headers, body, bodyTruncated) =>
+      ask(
+        () => {
+          if (posted.has(given.key)) return { givenKey: given.key }
+          posted.add(given.key)
+          return { given }
+        },
+        headers,
+        body,
+        bodyTruncated,
+      ),
     close() {
       closed = true
       const running = worker

@@ -9,6 +9,7 @@ import { DefinitionError, DEFAULT_BODY_LIMIT, endpointPath, type Endpoint } from
 import type { ReceiverEvent, ReceiverEventListener, RequestRecord, ForwardLeg } from '../../../shared/receiver'
 import { createAttemptLinkStore, createBreakpointStore, createHeldRequestStore, createReceiverPresence, createSqliteEngine, secretBoxOf, type SqlEngine, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
 import { linkChecksOut, parseAttemptLink } from '../sender'
+import type { ContractSchemas } from '../payload-schemas'
 import { createForwarder, type Forwarder } from './forward'
 import { refuseLoops } from './forward-targets'
 import { createCopyBudget } from './forward-steps'
@@ -82,6 +83,11 @@ export interface ReceiverOptions {
    * False: judged on the event loop (schema-verdicts.ts).
    */
   schemaJudgeThread?: string | false
+  /**
+   * Reads the specs of endpoints made from a contract (contracts' createContractSchemas): their
+   * requests' verdicts are held against the spec, before any provider's schema.
+   */
+  contractSchemas?: ContractSchemas
 }
 
 export interface Receiver {
@@ -223,7 +229,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       writer.committed().then(tell, tell)
     },
   })
-  const verdicts = createSchemaVerdicts({ db, writer, now: () => wallClock.now(), emit, enabled: options.schemaVerdicts ?? true, judgeThread: options.schemaJudgeThread })
+  const verdicts = createSchemaVerdicts({ db, writer, now: () => wallClock.now(), emit, enabled: options.schemaVerdicts ?? true, judgeThread: options.schemaJudgeThread, ...(options.contractSchemas ? { contracts: options.contractSchemas } : {}) })
   const endpointForwards = (endpoint: Endpoint): boolean => (endpoint.forwardTo?.length ?? 0) > 0 || engine.forwards(endpoint.id)
   const refusalEnds = { read: 0, cut: 0 }
   const breakpoints = createBreakpoints({ store: createBreakpointStore(db), shared: createHeldRequestStore(db), wallClock, emit })

@@ -1,6 +1,8 @@
-// The schema verdict, off the capture path: a request answered at an endpoint that verifies a
-// provider's scheme is queued by id. A provider whose schemas are not shipped gets its "no schema"
-// at once. For the others the queue reads the stored bytes back from the store (the
+// The schema verdict, off the capture path: a request answered at an endpoint made from a contract
+// (`hookloop contract add`: held against its spec's operation, read by `contracts`, which the
+// receiver is given) or one that verifies a provider's scheme is queued by id. A provider whose
+// schemas are not shipped gets its "no schema" at once. For the others the queue reads the stored
+// bytes back from the store (the
 // writer has taken the request's own Buffer by then), has them held against the provider's schema
 // (payload-schemas/) and hands the verdict to the capture writer. Nothing here runs before an
 // answer, and no answer waits on it. The judging itself runs on a thread of its own
@@ -12,8 +14,8 @@
 // thread); when they stop, it catches up at full pace.
 import type { Database } from 'better-sqlite3'
 import { PROVIDERS, PROVIDER_IDS, type ProviderId } from '../../../shared/providers'
-import type { Endpoint, ReceiverEvent, SchemaVerdict } from '../../../shared/receiver'
-import { createSchemaJudge, createThreadJudge, judgeThreadScript, noSchema, SCHEMA_SOURCES, verdictWithoutSource, type SchemaJudge } from '../payload-schemas'
+import type { Endpoint, EndpointContract, ReceiverEvent, SchemaVerdict } from '../../../shared/receiver'
+import { createSchemaJudge, createThreadJudge, judgeThreadScript, noSchema, SCHEMA_SOURCES, verdictWithoutSource, type ContractSchemas, type SchemaJudge } from '../payload-schemas'
 import { createSchemaVerdictStore, encodeSchemaVerdict } from '../store'
 import type { CaptureWriter } from './capture-writer'
 
@@ -40,6 +42,11 @@ export interface SchemaVerdictOptions {
    * False, or none built: judged on the event loop, in paced turns.
    */
   judgeThread?: string | false
+  /**
+   * Reads the spec of an endpoint made from a contract. Without it such an endpoint is judged as
+   * any other (by its provider's schema, if its scheme names one).
+   */
+  contracts?: ContractSchemas
 }
 
 /** How long one turn of the queue may judge before it rests. */
@@ -70,7 +77,7 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
   const script = options.judgeThread === undefined ? judgeThreadScript() : options.judgeThread
   const thread = options.enabled !== false && script ? createThreadJudge(script) : null
   const judge: SchemaJudge = thread ?? createSchemaJudge()
-  const queue: { requestId: number; endpointId: string; provider: ProviderId }[] = []
+  const queue: { requestId: number; endpointId: string; by: { provider: ProviderId } | { contract: EndpointContract } }[] = []
   let draining: Promise<void> | null = null
   let closed = false
   /** When the last request was queued (performance.now()). */
@@ -87,9 +94,20 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
     options.writer.committed().then(tell, () => {})
   }
 
-  /** The request's verdict: told at once for a provider whose schemas are not shipped, else its stored bytes judged; undefined when it is not stored. */
+  async function judgeOne(by: (typeof queue)[number]['by'], headers: [string, string][], body: Buffer, bodyTruncated: boolean): Promise<SchemaVerdict> {
+    if ('provider' in by) return judge.judge(by.provider, headers, body, bodyTruncated)
+    // The spec is read here, once and kept; a spec changed or gone since says so as the verdict.
+    const given = await options.contracts!.given(by.contract)
+    if ('none' in given) return noSchema(given.none, { source: given.source ?? null, version: given.version ?? null, schema: given.schema ?? null })
+    return judge.judgeGiven(given, headers, body, bodyTruncated)
+  }
+
+  /**
+   * The request's verdict: told at once for a provider whose schemas are not shipped, else its
+   * stored bytes judged (by its contract or its provider); undefined when it is not stored.
+   */
   async function verdictOf(item: (typeof queue)[number]): Promise<SchemaVerdict | undefined> {
-    const sourceless = verdictWithoutSource(item.provider)
+    const sourceless = 'provider' in item.by ? verdictWithoutSource(item.by.provider) : null
     if (sourceless) return sourceless
     const subject = store.subject(item.requestId)
     // Not stored (its capture failed, or it was cleared meanwhile): nothing to judge.
@@ -101,7 +119,7 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
       headers = []
     }
     try {
-      return await judge.judge(item.provider, headers, subject.body ?? Buffer.alloc(0), subject.body_truncated !== 0)
+      return await judgeOne(item.by, headers, subject.body ?? Buffer.alloc(0), subject.body_truncated !== 0)
     } catch (error) {
       // A checker that throws on a body says so as the verdict; capture goes on.
       return noSchema(`the body could not be checked: ${(error as Error).message}`)
@@ -139,9 +157,13 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
   return {
     add(requestId, endpoint) {
       if (!enabled || closed) return
-      const provider = providerOfEndpoint(endpoint)
-      if (!provider) return
-      queue.push({ requestId, endpointId: endpoint.id, provider })
+      if (endpoint.contract && options.contracts) {
+        queue.push({ requestId, endpointId: endpoint.id, by: { contract: endpoint.contract } })
+      } else {
+        const provider = providerOfEndpoint(endpoint)
+        if (!provider) return
+        queue.push({ requestId, endpointId: endpoint.id, by: { provider } })
+      }
       lastAdded = performance.now()
       start()
     },

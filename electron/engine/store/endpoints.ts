@@ -5,7 +5,7 @@
 import type { Database } from 'better-sqlite3'
 import { secretBoxOf, type SecretBox } from './secret-box'
 import { isSchemeId, type CustomHmacOptions, type SchemeId } from '../../../shared/signatures'
-import { customHmacSchema, dedupeKeySchema, type Endpoint } from '../../../shared/receiver'
+import { customHmacSchema, dedupeKeySchema, type Endpoint, type EndpointContract } from '../../../shared/receiver'
 import { badRowsOf, parseJsonAs, readField, stringArray, withoutBadRows, type BadRow } from './bad-row'
 import { prepareWrite } from './changes'
 import type { SqlEngine } from './sql-engine'
@@ -44,7 +44,7 @@ export interface EndpointRowRepairs {
 // What a bad field of an endpoint is reset to, and the words for it: the endpoint keeps its slug
 // and its captured requests; it answers again, with less configured.
 const RESETS: Record<string, { value: (box: SecretBox) => string | null; words: string }> = {
-  config_json: { value: () => '{}', words: '{} (no signature tolerance, custom HMAC or forward targets)' },
+  config_json: { value: () => '{}', words: '{} (no signature tolerance, custom HMAC, forward targets or contract)' },
   scheme: { value: () => null, words: 'none (its requests are no longer verified)' },
   secrets_json: { value: (box) => box.seal('[]'), words: 'no secrets (add one to verify again)' },
   dedupe_json: { value: () => null, words: 'none (no dedupe key)' },
@@ -60,7 +60,7 @@ function toRow(e: Endpoint, box: SecretBox): EndpointDbRow {
     dedupe_json: e.dedupe ? JSON.stringify(e.dedupe) : null,
     dedupe_window_ms: e.dedupeWindowMs,
     body_limit: e.bodyLimit,
-    config_json: JSON.stringify({ toleranceSeconds: e.toleranceSeconds, custom: e.custom, ...(e.forwardTo?.length ? { forwardTo: e.forwardTo } : {}) }),
+    config_json: JSON.stringify({ toleranceSeconds: e.toleranceSeconds, custom: e.custom, ...(e.forwardTo?.length ? { forwardTo: e.forwardTo } : {}), ...(e.contract ? { contract: e.contract } : {}) }),
     created_at: e.createdAt,
   }
 }
@@ -69,6 +69,14 @@ interface EndpointConfig {
   toleranceSeconds?: number | null
   custom?: CustomHmacOptions | null
   forwardTo?: string[]
+  contract?: EndpointContract
+}
+
+function contractOf(value: unknown): EndpointContract {
+  const c = value as Record<string, unknown> | null
+  if (typeof c !== 'object' || c === null || typeof c.spec !== 'string' || typeof c.operation !== 'string') throw new Error('contract: expected { spec, operation }')
+  if (c.digest !== undefined && typeof c.digest !== 'string') throw new Error('contract.digest: expected a string')
+  return { spec: c.spec, operation: c.operation, ...(typeof c.digest === 'string' ? { digest: c.digest } : {}), ...(c.allowRemoteRefs === true ? { allowRemoteRefs: true } : {}) }
 }
 
 function endpointConfig(value: unknown): EndpointConfig {
@@ -78,7 +86,8 @@ function endpointConfig(value: unknown): EndpointConfig {
   if (tolerance !== undefined && tolerance !== null && (typeof tolerance !== 'number' || !Number.isInteger(tolerance) || tolerance < 0)) throw new Error('toleranceSeconds: expected a whole number of seconds or null')
   const custom = config.custom === undefined || config.custom === null ? null : customHmacSchema.parse(config.custom)
   const forwardTo = config.forwardTo === undefined ? undefined : stringArray(config.forwardTo)
-  return { toleranceSeconds: (tolerance as number | null | undefined) ?? null, custom, ...(forwardTo ? { forwardTo } : {}) }
+  const contract = config.contract === undefined ? undefined : contractOf(config.contract)
+  return { toleranceSeconds: (tolerance as number | null | undefined) ?? null, custom, ...(forwardTo ? { forwardTo } : {}), ...(contract ? { contract } : {}) }
 }
 
 /** Every endpoint, in the order the lists show them (the engine's list() and an export's read). */
@@ -91,7 +100,7 @@ export const ENDPOINT_BY_SLUG_SQL = 'SELECT * FROM endpoints WHERE slug = ?'
 // secret sealed with another key is the whole store's problem (secrets_locked), not this row's.
 export function endpointFromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
   const row = { table: 'endpoints' as const, id: r.id, label: r.slug }
-  const config = readField(row, 'config_json', 'an endpoint\'s settings (toleranceSeconds, custom, forwardTo)', () => parseJsonAs(r.config_json, endpointConfig))
+  const config = readField(row, 'config_json', 'an endpoint\'s settings (toleranceSeconds, custom, forwardTo, contract)', () => parseJsonAs(r.config_json, endpointConfig))
   const opened = box.open(r.secrets_json)
   const endpoint: Endpoint = {
     id: r.id,
@@ -110,6 +119,7 @@ export function endpointFromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
     createdAt: r.created_at,
   }
   if (config.forwardTo?.length) endpoint.forwardTo = config.forwardTo
+  if (config.contract) endpoint.contract = config.contract
   return endpoint
 }
 

@@ -33,6 +33,9 @@ const REQUESTS_SQL = `SELECT ${REQUEST_COLUMNS.join(', ')} FROM requests WHERE i
 const DELIVERIES_SQL = `SELECT ${qualified('d', DELIVERY_COLUMNS)}, sim.id AS simulation_of
   FROM deliveries d LEFT JOIN simulations sim ON sim.id = d.simulation_id WHERE d.id IN (${SLOTS})`
 const EVENTS_SQL = `SELECT ${EVENT_COLUMNS} FROM events WHERE id IN (${SLOTS})`
+// The newest events the sender published, by the wall time they were stored (events_by_stored_at).
+const SENT_EVENTS_SQL = `SELECT ${EVENT_COLUMNS} FROM events ORDER BY stored_at DESC, id DESC LIMIT ?`
+const SENT_EVENTS_SINCE_SQL = `SELECT ${EVENT_COLUMNS} FROM events WHERE stored_at >= ? ORDER BY stored_at DESC, id DESC LIMIT ?`
 const ATTEMPTS_SQL = `SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE delivery_id IN (${SLOTS}) ORDER BY delivery_id, n, id`
 
 /** A delivery as stored, and the simulation whose clock its times are on (null: the wall clock). */
@@ -52,6 +55,8 @@ export interface ExportReads {
   deliveries(ids: readonly number[]): Promise<ExportDeliveryRow[]>
   /** The events of these ids that exist, in no particular order. */
   events(ids: readonly string[]): Promise<StoredEvent[]>
+  /** The newest events Hookloop's sender published (stored from `sinceWall` on, when given), newest first. */
+  sentEvents(filter: { sinceWall?: number; limit: number }): Promise<StoredEvent[]>
   /** Every attempt of these deliveries, by delivery then attempt number. */
   attempts(deliveryIds: readonly number[]): Promise<AttemptRow[]>
   /** One subscription, secrets opened. */
@@ -81,6 +86,8 @@ export function createExportReads(engine: SqlEngine, secrets: SecretBox): Export
       return rows.map(({ simulation_of, ...delivery }) => ({ delivery, simulationId: simulation_of }))
     },
     events: async (ids) => (await inBatches<string, EventRow>(EVENTS_SQL, ids)).map(storedEventOf),
+    sentEvents: async ({ sinceWall, limit }) =>
+      (sinceWall === undefined ? await engine.all<EventRow>(SENT_EVENTS_SQL, [limit]) : await engine.all<EventRow>(SENT_EVENTS_SINCE_SQL, [sinceWall, limit])).map(storedEventOf),
     attempts: (deliveryIds) => inBatches<number, AttemptRow>(ATTEMPTS_SQL, deliveryIds),
     async subscription(id) {
       const row = await engine.get<SubscriptionRow>(SUBSCRIPTION_BY_ID_SQL, [id])

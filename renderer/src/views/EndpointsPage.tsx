@@ -143,6 +143,12 @@ function EndpointCard({ endpoint, rules }: { endpoint: EndpointView; rules: Rule
           </button>
         </div>
         {endpoint.secretHints.length > 0 && <div className="hint">Secrets: {endpoint.secretHints.join(', ')}</div>}
+        {endpoint.contract && (
+          <div className="hint" data-testid="endpoint-contract" title={endpoint.contract.spec}>
+            Bodies judged against {endpoint.contract.operation} in {endpoint.contract.title ?? endpoint.contract.spec} (hookloop contract add)
+            {endpoint.contract.problem && <span className="badge warn"> {endpoint.contract.problem}</span>}
+          </div>
+        )}
         <ForwardToField endpoint={endpoint} />
         <DedupeKeyField endpoint={endpoint} />
         <div className="section-title">Rules, first match wins</div>

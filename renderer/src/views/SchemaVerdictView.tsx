@@ -1,5 +1,5 @@
-// The inspector's schema verdict: the captured body against the schema its provider publishes,
-// beside the signature's verdict. Invalid: each place it fails, with the JSON pointer, what the
+// The inspector's schema verdict: the captured body against the schema its provider publishes (or
+// the spec its endpoint was made from, `hookloop contract add`), beside the signature's verdict. Invalid: each place it fails, with the JSON pointer, what the
 // schema expects, what came and the schema's own words.
 import type { SchemaVerdict } from '../../../shared/receiver'
 
@@ -8,7 +8,7 @@ export function SchemaVerdictView({ verdict }: { verdict: SchemaVerdict | null }
     return (
       <section className="verdict" data-testid="schema-verdict" data-state="unjudged">
         <div className="headline">Schema not checked</div>
-        <div className="hint">Only requests at an endpoint that verifies a provider&apos;s scheme are held against that provider&apos;s schema, once answered.</div>
+        <div className="hint">Only requests at an endpoint made from a contract (held against its spec) or one that verifies a provider&apos;s scheme (held against that provider&apos;s schema) are checked, once answered.</div>
       </section>
     )
   }

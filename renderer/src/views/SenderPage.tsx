@@ -1,6 +1,7 @@
 // Compose an event, pick a subscription, send one or many, add sending-side faults; the chosen
 // subscription's policy is previewed as its expected schedule. A provider's subscription sends that
-// provider's catalog events (ProviderEventFields); any other, the event type and payload typed here.
+// provider's catalog events (ProviderEventFields); any other, the event type and payload typed here,
+// or picked from the provider catalog or, for one delivering to a contract endpoint, its spec.
 import { useState } from 'react'
 import { PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { SEND_FAULT_TYPES, type SendFaultType } from '../../../shared/sender'
@@ -10,6 +11,8 @@ import { CatalogPicker } from './CatalogPicker'
 import { Select } from './Select'
 import { Card, EmptyCard, Page } from './Page'
 import { catalogComposer, ProviderEventFields, type ProviderComposer } from './ProviderEventFields'
+import { ContractEventPicker } from './ContractEventPicker'
+import { contractChoicesFor } from '../lib/contract-events'
 
 const FAULT_LABEL: Record<SendFaultType, string> = {
   duplicate: 'Send twice (duplicate)',
@@ -27,6 +30,7 @@ const SAMPLE = JSON.stringify({ booking_id: 'b_1042', clinic_id: 'c_7', starts_a
 export function SenderPage() {
   const subscriptions = useApp((s) => s.snapshot?.subscriptions ?? [])
   const presets = useApp((s) => s.snapshot?.policyPresets ?? [])
+  const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
   const [subscriptionId, setSubscriptionId] = useState('')
   const [eventType, setEventType] = useState('booking.created')
   const [payload, setPayload] = useState(SAMPLE)
@@ -36,7 +40,10 @@ export function SenderPage() {
   const [composer, setComposer] = useState<{ provider: ProviderId; value: ProviderComposer } | null>(null)
   const chosen = subscriptions.find((s) => s.id === subscriptionId) ?? subscriptions[0]
   const policy = presets.find((p) => p.id === chosen?.policyId)
-  const provider = chosen?.provider ?? null
+  const contractChoices = contractChoicesFor(chosen, endpoints)
+  // A subscription delivering to a contract endpoint composes freely, whatever its provider: the
+  // spec's events and the catalog's are both offered, and the payload picked is sent as it is.
+  const provider = contractChoices ? null : (chosen?.provider ?? null)
   // Another provider's subscription chosen: its catalog's first event, previewed afresh.
   if (provider !== null && composer?.provider !== provider) setComposer({ provider, value: catalogComposer(provider) })
   const forProvider = provider !== null && composer?.provider === provider ? composer.value : null
@@ -70,6 +77,16 @@ export function SenderPage() {
       ) : (
         <div className="card" data-testid="sender-form">
           <div className="card-body">
+            {!forProvider && contractChoices && (
+              <ContractEventPicker
+                key={contractChoices.endpoint.id}
+                choices={contractChoices}
+                onPick={(p) => {
+                  setEventType(p.eventType)
+                  setPayload(p.payload)
+                }}
+              />
+            )}
             {!forProvider && (
               <CatalogPicker
                 onPick={(p) => {

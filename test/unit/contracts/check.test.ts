@@ -17,6 +17,7 @@ const SPEC: ContractSpec = {
   format: 'OpenAPI 3.1.0',
   dialect: 'draft-2020-12',
   nullableKeyword: false,
+  digest: 'test',
   operations: [
     { name: 'user.created', slug: 'user-created', where: 'webhooks › user.created › post', signature: null, messages: [message('user.created', NAMED, ['user.created', 'userCreated'])] },
     { name: 'user.deleted', slug: 'user-deleted', where: 'webhooks › user.deleted › post', signature: null, messages: [message('user.deleted', NAMED)] },

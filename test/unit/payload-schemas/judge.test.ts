@@ -62,4 +62,28 @@ describe('the schema verdict', () => {
   it('a provider that publishes no schema: no schema, in its own words', async () => {
     expect(await judge.judge('typeform', [], body({ event_id: 'x' }), false)).toMatchObject({ verdict: 'no-schema', reason: expect.stringContaining('Typeform') })
   })
+
+  // A contract's operation, given for the request: the message the body fits best is the one named.
+  const stock = (type: string) => ({ type: 'object', required: ['type', 'sku'], properties: { type: { const: type }, sku: { type: 'string' }, count: { type: 'integer' } } })
+  const given = {
+    key: 'digest\u0000onStock',
+    source: 'Inventory 1.0.0 (AsyncAPI 3.0.0)',
+    version: 'inventory.yaml',
+    operation: 'onStock',
+    dialect: 'draft-07' as const,
+    nullableKeyword: false,
+    messages: [
+      { eventType: 'StockChanged', schema: stock('stock.changed') },
+      { eventType: 'StockEmptied', schema: stock('stock.emptied') },
+    ],
+  }
+
+  it('a body given its contract\u2019s operation is held against the message it fits best', async () => {
+    const json = [['Content-Type', 'application/json']] as [string, string][]
+    expect(await judge.judgeGiven(given, json, body({ type: 'stock.emptied', sku: 'A1' }), false)).toMatchObject({ verdict: 'valid', source: given.source, version: 'inventory.yaml', schema: 'onStock › StockEmptied', problems: [] })
+    const invalid = await judge.judgeGiven(given, json, body({ type: 'stock.changed', sku: 'A1', count: 'many' }), false)
+    expect(invalid).toMatchObject({ verdict: 'invalid', schema: 'onStock › StockChanged' })
+    expect(invalid.problems.map((p) => p.pointer)).toEqual(['/count'])
+    expect(await judge.judgeGiven(given, json, body({ sku: 'A1' }), true)).toMatchObject({ verdict: 'no-schema', schema: 'onStock', reason: expect.stringContaining('not kept whole') })
+  })
 })
