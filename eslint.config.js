@@ -75,7 +75,7 @@ function doors() {
     conformance: ['clock', 'providers', 'receiver', 'sender', 'signatures', 'store'],
     scenarios: ['clock', 'engine', 'exports', 'providers', 'recorder', 'signatures', 'store', 'tunnel'],
     host: ['clock', 'conformance', 'contracts', 'engine', 'exports', 'feed', 'providers', 'receiver', 'recorder', 'retention', 'scenarios', 'scheduler', 'sender', 'signatures', 'store', 'tunnel'],
-    mcp: ['host', 'providers', 'receiver', 'scenarios', 'signatures', 'store', 'trigger'],
+    mcp: ['contracts', 'host', 'providers', 'receiver', 'scenarios', 'signatures', 'store', 'trigger'],
     contracts: ['payload-schemas', 'receiver:type', 'scenarios', 'store'],
     'payload-schemas': ['store'],
   }

@@ -6,6 +6,7 @@ import type { Scenario } from '../../shared/scenario'
 import { formatProblem, parseScenarioWithSecrets } from '../../shared/scenario'
 import type { ScenarioFileResult } from '../engine/scenarios'
 import { runScenario } from '../engine/scenarios'
+import { createContractSchemas } from '../engine/contracts'
 
 export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; problems: string[] }
 
@@ -65,6 +66,7 @@ export async function runScenarioFile(file: string, options: RunFileOptions): Pr
     const report = await runScenario(scenario, {
       file,
       signal: options.signal,
+      contractSchemas: createContractSchemas(),
       // On a virtual clock the whole run takes a moment; on real time, show it as it goes.
       ...(scenario.clock.mode === 'virtual' || !options.progress ? {} : { onProgress: (line: string) => options.err.write(`${line}\n`) }),
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import { formatProblem, parseScenarioWithSecrets } from '../../shared/scenario'
 import type { ScenarioReport } from '../../shared/scenario'
 import { runScenario } from '../engine/scenarios'
+import { createContractSchemas } from '../engine/contracts'
 
 export interface RunScenarioFileOptions {
   /** Values for `${NAME}` placeholders in the file (default: the environment). */
@@ -23,5 +24,5 @@ export async function runScenarioFile(file: string, options: RunScenarioFileOpti
   const parsed = parseScenarioWithSecrets(text.replace(/^\uFEFF/, ''), lookup)
   if (!parsed.ok) throw new Error(`runScenarioFile: ${file} is not a valid scenario:\n${parsed.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`)
   const app = options.app !== undefined && parsed.scenario.app !== undefined ? { app: options.app } : {}
-  return runScenario(parsed.scenario, { file, ...app })
+  return runScenario(parsed.scenario, { file, ...app, contractSchemas: createContractSchemas() })
 }

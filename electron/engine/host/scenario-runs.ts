@@ -10,6 +10,7 @@ import type { Scenario } from '../../../shared/scenario'
 import { formatProblem, parseScenarioWithSecrets } from '../../../shared/scenario'
 import { DATA_FILE_NAME, openReader, createDeliveryStatements, type DeliveryStatements } from '../store'
 import { runScenario } from '../scenarios'
+import { createContractSchemas } from '../contracts'
 import type { RunTunnelOptions } from '../scenarios'
 import { HostError } from './host-error'
 
@@ -84,6 +85,7 @@ export function createScenarioRuns(options: ScenarioRunsOptions): ScenarioRuns {
         dataDir: dir,
         signal: abort.signal,
         file: null,
+        contractSchemas: createContractSchemas(),
         ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
         ...(tunnel === undefined ? {} : { tunnel }),
       }).then(

@@ -5,6 +5,7 @@ import { resolve } from 'node:path'
 import { z } from 'zod'
 import { formatProblem, parseScenarioWithSecrets } from '../../../shared/scenario'
 import { runScenario } from '../scenarios'
+import { createContractSchemas } from '../contracts'
 import { defineTool, ToolError } from './context'
 
 function scenarioText(path: string | undefined, scenario: unknown): { text: string; file: string | null } {
@@ -34,7 +35,7 @@ export const runScenarioTool = defineTool({
     const parsed = parseScenarioWithSecrets(text, (name) => process.env[name])
     if (!parsed.ok) throw new ToolError(`${file ?? 'the scenario'} is not a valid scenario: ${parsed.problems.map(formatProblem).join('; ')}`)
     try {
-      const report = await runScenario(parsed.scenario, { file })
+      const report = await runScenario(parsed.scenario, { file, contractSchemas: createContractSchemas() })
       ctx.options.log(`run_scenario: ${file ?? 'inline scenario'}: ${report.ok ? 'passed' : 'failed'}`)
       return report
     } catch (error) {

@@ -3,11 +3,11 @@
 // delivery is final (or a limit is reached), then builds the report from what the store recorded.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { eventLocalId, type Scenario, type ScenarioClock, scenarioEventPayload } from '../../../shared/scenario'
 import { holdWork, type ClockSpec, type TimerHandle } from '../clock'
 import type { ScenarioReport, ReportTunnel, ReportAction } from '../../../shared/scenario'
-import { createEngine, type Engine } from '../engine'
+import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { createDetailReads, createScenarioRecordStatements } from '../store'
 import { buildReport, type RecordedDelivery } from './report'
 import { runLimits } from './limits'
@@ -36,6 +36,8 @@ export interface RunScenarioOptions {
   app?: string
   /** Through the tunnel (the file's `tunnel`): another tunnel server, or DNS for one. Ignored when the file names no tunnel. */
   tunnel?: RunTunnelOptions
+  /** Where an endpoint given a `contract` finds its spec, for its requests' schema verdicts (contracts' createContractSchemas). */
+  contractSchemas?: EngineOptions['contractSchemas']
 }
 
 interface PlannedDelivery {
@@ -72,9 +74,23 @@ function clockSpec(clock: ScenarioClock): ClockSpec {
   }
 }
 
+/**
+ * An endpoint's contract spec named by a relative path is beside the scenario file (as its author
+ * wrote it), wherever the run starts from; a URL or an absolute path stays as it is.
+ */
+function specsBesideFile(scenario: Scenario, file: string | null | undefined): Scenario {
+  if (!file || !scenario.endpoints.some((e) => e.contract && !isAbsolute(e.contract.spec) && !/^https?:\/\//i.test(e.contract.spec))) return scenario
+  const base = dirname(resolve(file))
+  return {
+    ...scenario,
+    endpoints: scenario.endpoints.map((e) => (e.contract && !isAbsolute(e.contract.spec) && !/^https?:\/\//i.test(e.contract.spec) ? { ...e, contract: { ...e.contract, spec: resolve(base, e.contract.spec) } } : e)),
+  }
+}
+
 export async function runScenario(given: Scenario, options: RunScenarioOptions = {}): Promise<ScenarioReport> {
   const wallStart = performance.now()
-  const scenario = options.app === undefined ? given : retargetScenario(given, options.app)
+  const beside = specsBesideFile(given, options.file)
+  const scenario = options.app === undefined ? beside : retargetScenario(beside, options.app)
   const temp = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'hookloop-run-')) : null
   const dataDir = options.dataDir ?? (temp as string)
   const tunnel = engineTunnel(scenario, options.tunnel)
@@ -86,6 +102,7 @@ export async function runScenario(given: Scenario, options: RunScenarioOptions =
     receiver: { host: options.host ?? '127.0.0.1', port: 0 },
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(tunnel === undefined ? {} : { tunnel }),
+    ...(options.contractSchemas ? { contractSchemas: options.contractSchemas } : {}),
   })
   try {
     return await runOnEngine(engine, scenario, options, wallStart, tunnel?.host)

@@ -42,7 +42,7 @@ describe('expect.schema on a real run', () => {
     expect(arrival?.schema).toMatchObject({ verdict: 'invalid', pointer: '/pull_request', expected: 'required' })
     const verdict = report.expectations.find((e) => e.path === 'expect.schema')
     expect(verdict?.ok).toBe(false)
-    expect(verdict?.message).toBe(`1 of 1 judged requests do not match their provider's schema; the first, request ${arrival?.request_id} at gh, is invalid at /pull_request (expected required, came missing)`)
+    expect(verdict?.message).toBe(`1 of 1 judged requests do not match their schema; the first, request ${arrival?.request_id} at gh, is invalid at /pull_request (expected required, came missing)`)
     expect(report.expectations.find((e) => e.path.endsWith('arrivals[0].schema'))?.ok).toBe(true)
   })
 
@@ -55,6 +55,6 @@ describe('expect.schema on a real run', () => {
     })
     expect(report.ok).toBe(false)
     expect(report.arrivals?.[0]?.schema).toBeNull()
-    expect(report.expectations.find((e) => e.path === 'expect.schema')?.message).toMatch(/^no request that arrived was held against a provider's schema \(1 arrived/)
+    expect(report.expectations.find((e) => e.path === 'expect.schema')?.message).toMatch(/^no request that arrived was held against a schema \(1 arrived/)
   })
 })

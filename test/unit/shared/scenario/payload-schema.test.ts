@@ -31,13 +31,13 @@ describe('evaluateSchemaExpectation', () => {
     ])
     expect(result?.ok).toBe(false)
     expect(result?.actual).toEqual({ judged: 2, invalid: [7] })
-    expect(result?.message).toBe("1 of 2 judged requests do not match their provider's schema; the first, request 7 at gh, is invalid at /pull_request/head/repo (expected required, came missing)")
+    expect(result?.message).toBe("1 of 2 judged requests do not match their schema; the first, request 7 at gh, is invalid at /pull_request/head/repo (expected required, came missing)")
   })
 
   it('fails when nothing was judged, and is absent from a scenario that does not ask for it', () => {
     const [result] = evaluateSchemaExpectation(scenario(true), [arrival(1, null)])
     expect(result?.ok).toBe(false)
-    expect(result?.message).toMatch(/^no request that arrived was held against a provider's schema \(1 arrived/)
+    expect(result?.message).toMatch(/^no request that arrived was held against a schema \(1 arrived/)
     expect(evaluateSchemaExpectation(scenario(false), [arrival(1, null)])).toEqual([])
   })
 })
