@@ -23,7 +23,7 @@ if (mode === 'seed') {
     scheme: 'standard-webhooks',
     policy: { preset: 'custom', schedule: { kind: 'fixed', interval_ms: 20 }, max_attempts: 5, timeout_ms: 2_000 },
   })
-  for (let i = 0; i < Number(count ?? 100); i++) sender.publish({ eventType: 'booking.created', payload: { i } })
+  for (let i = 0; i < Number(count ?? 100); i++) await sender.publish({ eventType: 'booking.created', payload: { i } })
   await sender.stop()
   db.close()
 } else {
