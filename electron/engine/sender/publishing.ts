@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { DeliveryStatus } from '../../../shared/sender'
 import { sendFaultSchema, type SendFault, EVENT_ID_RULE, isEventId } from '../../../shared/sender'
-import { createDeliveryStore, createEventStore, inTransaction, insertedDelivery, type DeliveryRow, type NewDelivery } from '../store'
+import { insertEventDeliveries, insertedDelivery, type DeliveryRow, type PlannedDelivery } from '../store'
 import type { StoredEvent, Subscription } from '../store'
 import { storedConsumerEventId } from '../providers'
 import { payloadBytes } from './envelope'
@@ -27,36 +27,33 @@ export function createPublishing(parts: SenderParts): Pick<Sender, 'publish' | '
   const { store, clock, wallNow, simulationId, storedEvents, events, deliveries, subscriptions, scheduler, runner, emitter } = parts
 
   // Returns the rows as inserted (insertedDelivery), for the views and the delivery cache: nothing
-  // is read back.
-  // The event's id is checked by its insert (its primary key), not by a read before it: a
-  // publish is one read fewer. A conflict throws before anything else is written, and rolls back.
-  const insertDeliveries = (event: StoredEvent, subs: Subscription[], faults: SendFault[]) => inTransaction(store, async (tx) => {
-    const rows = createDeliveryStore(tx)
-    if (!(await createEventStore(tx).insertNew(event))) throw new SenderError('conflict', `event ${event.id} was published already (retry its deliveries instead)`)
+  // is read back. The event's id is checked by its insert (its primary key), not by a read before
+  // it: a publish is one read fewer. A conflict writes nothing.
+  async function insertDeliveries(event: StoredEvent, subs: Subscription[], faults: SendFault[]): Promise<DeliveryRow[]> {
     const now = event.createdAt
     const wallAt = event.storedAt
-    const created: DeliveryRow[] = []
-    const insert = async (row: NewDelivery): Promise<number> => {
-      const id = await rows.insert(row)
-      created.push(insertedDelivery(id, row))
-      return id
-    }
     const copyFaults = faults.filter((f) => f.type !== 'duplicate' && f.type !== 'drop' && f.type !== 'out-of-order')
     const outOfOrder = faults.find((f) => f.type === 'out-of-order')
-    for (const sub of subs) {
+    const plan: PlannedDelivery[] = subs.map((sub) => {
       const consumer = consumerIdOf(event, sub)
       // Pause: deliveries created while paused wait (no schedule) until resume.
       const first = sub.paused ? null : now + (outOfOrder?.delay_ms ?? 0)
-      const main = await insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now, simulation_id: simulationId, created_wall_at: wallAt, consumer_event_id: consumer })
-      for (const fault of faults) {
-        if (fault.type !== 'duplicate') continue
-        const at = sub.paused || first === null ? null : fault.mode === 'parallel' ? first : fault.mode === 'delayed' ? first + fault.delay_ms : null
-        const copy: DeliveryFaults = { faults: copyFaults, duplicate_of: main, ...(fault.mode === 'at-once' ? { after_first_attempt_of: main } : {}) }
-        await insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now, simulation_id: simulationId, created_wall_at: wallAt, consumer_event_id: consumer })
+      const made = { event_id: event.id, subscription_id: sub.id, created_at: now, simulation_id: simulationId, created_wall_at: wallAt, consumer_event_id: consumer }
+      return {
+        row: { ...made, next_attempt_at: first, faults_json: stringifyFaults({ faults }) },
+        copies: (main: number) =>
+          faults.flatMap((fault) => {
+            if (fault.type !== 'duplicate') return []
+            const at = sub.paused || first === null ? null : fault.mode === 'parallel' ? first : fault.mode === 'delayed' ? first + fault.delay_ms : null
+            const copy: DeliveryFaults = { faults: copyFaults, duplicate_of: main, ...(fault.mode === 'at-once' ? { after_first_attempt_of: main } : {}) }
+            return [{ ...made, next_attempt_at: at, faults_json: stringifyFaults(copy) }]
+          }),
       }
-    }
+    })
+    const created = await insertEventDeliveries(store, event, plan)
+    if (!created) throw new SenderError('conflict', `event ${event.id} was published already (retry its deliveries instead)`)
     return created
-  })
+  }
 
   return {
     async publish(input) {

@@ -197,7 +197,9 @@ const SQL = {
   progress: `SELECT count(*) AS made, coalesce(sum(CASE WHEN ${SETTLED} THEN 1 ELSE 0 END), 0) AS settled FROM deliveries`,
 } as const
 
-const insertValues = (row: NewDelivery) => [
+/** A new delivery's insert and the values it binds (store/event-deliveries.ts writes them with its event). */
+export const INSERT_DELIVERY_SQL = SQL.insert
+export const newDeliveryValues = (row: NewDelivery) => [
   row.event_id,
   row.subscription_id,
   row.next_attempt_at,
@@ -228,7 +230,7 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
   const isSettled = db.prepare(SQL.isSettled).pluck()
   const progress = db.prepare(SQL.progress)
   return {
-    insert: (row) => Number(insert.run(...insertValues(row)).lastInsertRowid),
+    insert: (row) => Number(insert.run(...newDeliveryValues(row)).lastInsertRowid),
     get: (id) => get.get(id) as DeliveryRow | undefined,
     due: (afterAt, afterId, until, limit, clock, wallToo) => due.all(afterAt, afterId, until, ...runsOnParams(clock, wallToo), limit) as DueDelivery[],
     nextAfter: (afterAt, afterId, clock, wallToo) => nextAfter.get(afterAt, afterId, ...runsOnParams(clock, wallToo)) as DueDelivery | undefined,
@@ -256,7 +258,7 @@ export function createDeliveryStore(engine: SqlEngine): DeliveryStore {
   const write = async (sql: string, params: readonly unknown[]) => (await runWrite(engine, ['deliveries'], sql, params)).changes === 1
   return {
     async insert(row) {
-      const made = await engine.get<{ id: number }>(`${SQL.insert} RETURNING id`, insertValues(row))
+      const made = await engine.get<{ id: number }>(`${SQL.insert} RETURNING id`, newDeliveryValues(row))
       await noteWrite(engine, ['deliveries'])
       return Number(made?.id)
     },

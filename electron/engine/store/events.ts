@@ -27,7 +27,6 @@ export interface EventRow {
 
 /** The events table, awaited on either store engine. */
 export interface EventStore {
-  insert(event: StoredEvent): Promise<void>
   /**
    * Stores the event unless one with its id is stored already: false then, and nothing written.
    * The primary key answers, so publishing needs no read of the id before its insert.
@@ -36,15 +35,14 @@ export interface EventStore {
   get(id: string): Promise<StoredEvent | undefined>
 }
 
-const INSERT_EVENT_SQL = 'INSERT INTO events (id, event_type, payload, created_at, stored_at) VALUES (?, ?, ?, ?, ?)'
+/** An event stored unless its id is stored already (then nothing is written), and the values it binds. */
+export const INSERT_NEW_EVENT_SQL = 'INSERT INTO events (id, event_type, payload, created_at, stored_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING'
+export const eventValues = (e: StoredEvent) => [e.id, e.eventType, e.payload, e.createdAt, e.storedAt]
 
 /** The events table's statements over `engine` (a transaction's included). */
 export function createEventStore(engine: SqlEngine): EventStore {
-  // The row's edge: the domain event in, its row's values out, and back.
-  const values = (e: StoredEvent) => [e.id, e.eventType, e.payload, e.createdAt, e.storedAt]
   return {
-    insert: async (e) => void (await runWrite(engine, ['events'], INSERT_EVENT_SQL, values(e))),
-    insertNew: async (e) => (await runWrite(engine, ['events'], `${INSERT_EVENT_SQL} ON CONFLICT (id) DO NOTHING`, values(e))).changes === 1,
+    insertNew: async (e) => (await runWrite(engine, ['events'], INSERT_NEW_EVENT_SQL, eventValues(e))).changes === 1,
     get: async (id) => {
       const found = await engine.get<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ?`, [id])
       return found && storedEventOf(found)

@@ -17,6 +17,7 @@ export { createDeliveryStatements, createDeliveryStore, type DeliveryStore, type
 export { createDetailReads, createInspectorReads, type InspectorReads } from './detail-reads'
 export { createEndpointStore, type EndpointStore } from './endpoints'
 export { createEventStore, type StoredEvent, type EventStore } from './events'
+export { insertEventDeliveries, type PlannedDelivery } from './event-deliveries'
 export { createExportReads, EXPORT_BATCH, type ExportReads, type ExportDeliveryRow } from './export-reads'
 export { createFeedStatements, type FeedStatements } from './feed'
 export { createForwardLegStore, INSERT_FORWARD_LEG_SQL, type ForwardLegWriteRow, encodeLeg } from './forward-legs'

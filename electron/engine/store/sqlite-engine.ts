@@ -59,6 +59,8 @@ export function createSqliteEngine(db: Database, options: { where?: string; clos
     return next
   }
   const where = options.where ?? db.name
+  // Prepared once: a publish is one short transaction, and parsing these per call showed in its CPU.
+  const control = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') }
 
   function engineOn(useQueue: boolean): SqlEngine {
     const call = <R>(work: () => R): Promise<R> => (useQueue ? queued(work) : Promise.resolve().then(work))
@@ -74,13 +76,13 @@ export function createSqliteEngine(db: Database, options: { where?: string; clos
         return queued(async () => {
           if (inTransaction || db.inTransaction) throw new Error('the SQLite connection is already in a transaction')
           inTransaction = true
-          db.exec('BEGIN IMMEDIATE')
+          control.begin.run()
           try {
             const result = await work(inside)
-            db.exec('COMMIT')
+            control.commit.run()
             return result
           } catch (error) {
-            if (db.inTransaction) db.exec('ROLLBACK')
+            if (db.inTransaction) control.rollback.run()
             throw error
           } finally {
             inTransaction = false
