@@ -227,6 +227,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: concurrency, connect: { lookup: options.tunnel?.lookup ?? tunnelLookup } })
   const sender = createSender({
     db,
+    // The connection's one SqlEngine: the sender's transactions take turns with the other parts'.
+    store,
     clock,
     wallNow: () => wallClock.now(),
     simulationId: simulation?.id ?? null,
@@ -298,7 +300,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
     putSubscription: (input) => sender.createSubscription(input),
     async sendEvent(input) {
-      const result = sender.publish(input)
+      const result = await sender.publish(input)
       return { ...result, deliveryIds: result.deliveries.map((d) => d.id) }
     },
     isDeliverySettled: (deliveryId) => deliveries.isSettled(deliveryId),

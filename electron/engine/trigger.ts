@@ -66,15 +66,15 @@ export async function trigger(input: TriggerInput): Promise<TriggerResult> {
     )
     const payload = catalogPayload({ provider: input.provider, eventType: input.eventType, now: clock.now(), apiVersion: sub.apiVersion, ...(input.overrides ? { overrides: input.overrides } : {}), ...(input.fixture !== undefined ? { fixture: input.fixture } : {}) })
     const off = input.onAttempt ? sender.on('attempt.finished', input.onAttempt) : () => {}
-    const published = sender.publish({ eventType: input.eventType, payload, subscriptionIds: [sub.id], ...(input.faults ? { faults: input.faults } : {}) })
+    const published = await sender.publish({ eventType: input.eventType, payload, subscriptionIds: [sub.id], ...(input.faults ? { faults: input.faults } : {}) })
     await sender.settled()
     off()
-    const deliveries = published.deliveries.map((d) => sender.getDelivery(d.id))
+    const deliveries = await Promise.all(published.deliveries.map((d) => sender.getDelivery(d.id)))
     const attempts = deliveries.flatMap((d) => d.attempts).sort((a, b) => a.startedAt - b.startedAt || a.id - b.id)
     const first = published.deliveries[0]
     const last = attempts[attempts.length - 1]
     const status = deliveries.every((d) => d.delivery.status === 'succeeded') ? 'succeeded' : (deliveries.find((d) => d.delivery.status !== 'succeeded')?.delivery.status ?? 'failed')
-    const body = first ? sender.viewPayload(first.id).body.toString('utf8') : ''
+    const body = first ? (await sender.viewPayload(first.id)).body.toString('utf8') : ''
     return {
       event_id: published.eventId,
       provider_event_id: consumerEventId(PROVIDERS[input.provider], { eventId: published.eventId, eventType: input.eventType, createdAt: attempts[0]?.startedAt ?? 0, body }),

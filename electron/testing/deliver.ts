@@ -123,22 +123,22 @@ export async function deliver(options: DeliverOptions): Promise<DeliverResult> {
         payload = catalogPayload({ provider: options.provider, eventType: event.type, now: clock.now(), apiVersion: subscription.apiVersion ?? null })
       }
       const faults = [...(options.faults ?? []), ...(event.faults ?? [])]
-      const published = sender.publish({ eventType: event.type, payload, subscriptionIds: [subscription.id], ...(event.id ? { eventId: event.id } : {}), ...(faults.length ? { faults } : {}) })
+      const published = await sender.publish({ eventType: event.type, payload, subscriptionIds: [subscription.id], ...(event.id ? { eventId: event.id } : {}), ...(faults.length ? { faults } : {}) })
       ids.push(...published.deliveries.map((d) => d.id))
     }
     await sender.settled()
-    const deliveries = ids.map((id) => {
-      const { delivery, attempts } = sender.getDelivery(id)
+    const deliveries = await Promise.all(ids.map(async (id) => {
+      const { delivery, attempts } = await sender.getDelivery(id)
       return {
         eventId: delivery.eventId,
         eventType: delivery.eventType,
         status: delivery.status,
         attempts,
         delivery,
-        body: sender.viewPayload(id).body.toString('utf8'),
+        body: (await sender.viewPayload(id)).body.toString('utf8'),
         duplicateOf: delivery.duplicateOf,
       }
-    })
+    }))
     const attempts = deliveries.flatMap((d) => d.attempts).sort((a, b) => a.startedAt - b.startedAt)
     const first = attempts[0]
     const last = attempts[attempts.length - 1]

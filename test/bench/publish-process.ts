@@ -1,4 +1,4 @@
-// One process of bench:publish (publish.ts): LOOPS loops of EVENTS `sender.publish()` calls, each
+// One process of bench:publish (publish.ts): LOOPS loops of EVENTS `await sender.publish()` calls, each
 // on a fresh store in a temp file, one subscription, a virtual clock and the writer thread on, as
 // bench:sender publishes before it sends. Prints one JSON line: events/s of each loop.
 // It imports only what every tree compared since schema 6 has (openDatabase, createSender …), so
@@ -27,7 +27,7 @@ async function loop(): Promise<{ rate: number; cpuUs: number }> {
   await sender.createSubscription({ id: 'bench', target: { url: 'http://127.0.0.1:9/hook' }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
   const cpu = process.cpuUsage()
   const started = performance.now()
-  for (let i = 0; i < EVENTS; i++) sender.publish({ eventType: 'booking.created', payload: { n: i } })
+  for (let i = 0; i < EVENTS; i++) await sender.publish({ eventType: 'booking.created', payload: { n: i } })
   const seconds = (performance.now() - started) / 1000
   const used = process.cpuUsage(cpu)
   const made = db.prepare('SELECT COUNT(*) FROM deliveries').pluck().get() as number

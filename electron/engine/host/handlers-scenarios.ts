@@ -18,9 +18,9 @@ export function createScenarioHandlers(ctx: ScenarioHandlersContext) {
       ctx.recordingChanged()
       return view
     },
-    'record.stop': () => {
+    'record.stop': async () => {
       try {
-        const result = ctx.recorder.stop()
+        const result = await ctx.recorder.stop()
         return { text: result.text, problems: result.problems, notes: result.notes }
       } finally {
         ctx.recordingChanged()

@@ -75,16 +75,16 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
     'timeline.page': (req) => ctx.current().timeline.page(req.filter ?? {}, req.offset, req.limit),
     'delivery.get': async (req) => (await ctx.current().details.deliveryDetail(req.id)) ?? notFound(`delivery #${req.id}`),
     'request.get': async (req) => (await ctx.current().details.requestDetail(req.id)) ?? notFound(`request #${req.id}`),
-    'delivery.retryNow': (req) => {
-      ctx.current().engine.sender.retryNow(req.id)
+    'delivery.retryNow': async (req) => {
+      await ctx.current().engine.sender.retryNow(req.id)
       ctx.touchDelivery(req.id)
       return { ok: true as const }
     },
-    'delivery.replay': (req) => {
+    'delivery.replay': async (req) => {
       // The same payload again, as a new event signed afresh with the subscription's current secret.
       const { engine } = ctx.current()
-      const { delivery } = engine.sender.getDelivery(req.id)
-      const sent = engine.sender.viewPayload(req.id)
+      const { delivery } = await engine.sender.getDelivery(req.id)
+      const sent = await engine.sender.viewPayload(req.id)
       // The stored payload, whatever envelope the subscription sends it in.
       let payload: unknown
       try {
@@ -92,7 +92,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       } catch {
         throw new HostError('bad_request', `delivery #${req.id} has no JSON payload; it cannot be replayed`)
       }
-      const result = engine.sender.publish({ eventType: sent.eventType, payload, subscriptionIds: [delivery.subscriptionId] })
+      const result = await engine.sender.publish({ eventType: sent.eventType, payload, subscriptionIds: [delivery.subscriptionId] })
       const id = result.deliveries[0]?.id
       if (id === undefined) throw new HostError('internal', 'the replay created no delivery')
       return { deliveryId: id }

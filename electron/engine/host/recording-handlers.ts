@@ -21,7 +21,7 @@ export function recordingHandlers(handlers: CommandHandlers, options: RecordingH
       const at = options.now()
       const res = await handler(req)
       const before = options.recorder.view().steps
-      options.recorder.record(name, req, res, at)
+      await options.recorder.record(name, req, res, at)
       if (options.recorder.view().steps !== before) options.changed()
       return res
     }

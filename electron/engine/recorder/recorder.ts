@@ -32,8 +32,8 @@ export interface Recorder {
   view(): RecordingView
   start(): RecordingView
   /** Called after each command succeeded; `at` is the engine clock when it was asked. */
-  record(command: CommandName, req: unknown, res: unknown, at: number): void
-  stop(): RecordingResult
+  record(command: CommandName, req: unknown, res: unknown, at: number): Promise<void>
+  stop(): Promise<RecordingResult>
 }
 
 export class RecordingError extends Error {
@@ -154,7 +154,7 @@ export function createRecorder(ctx: RecorderContext): Recorder {
       rulesFrozen = false
       return view()
     },
-    record(command, req, res, at) {
+    async record(command, req, res, at) {
       if (!active || READS.has(command)) return
       commandCount++
       const engine = ctx.engine()
@@ -209,15 +209,15 @@ export function createRecorder(ctx: RecorderContext): Recorder {
           const given = r.payload === undefined ? undefined : (JSON.parse(r.payload) as unknown)
           for (const eventId of (res as { eventIds: string[] }).eventIds) {
             // A provider's catalog payload is made afresh per event: the scenario keeps what each one sent.
-            const payload = given !== undefined ? given : parsedPayload(engine.sender.viewPayload(deliveriesOfEvent(engine, eventId)[0] ?? -1).payload)
+            const payload = given !== undefined ? given : parsedPayload((await engine.sender.viewPayload(deliveriesOfEvent(engine, eventId)[0] ?? -1)).payload)
             eventStep(at, eventId, r.eventType, payload, r.faults.map((type) => ({ type })), r.subscriptionId)
           }
           return
         }
         case 'delivery.replay': {
           // A replay is a new event with the same payload, signed afresh: it is one in the scenario too.
-          const { delivery } = engine.sender.getDelivery((res as { deliveryId: number }).deliveryId)
-          const payload = parsedPayload(engine.sender.viewPayload(delivery.id).payload)
+          const { delivery } = await engine.sender.getDelivery((res as { deliveryId: number }).deliveryId)
+          const payload = parsedPayload((await engine.sender.viewPayload(delivery.id)).payload)
           eventStep(at, delivery.eventId, delivery.eventType, payload, [], delivery.subscriptionId)
           return
         }
@@ -229,8 +229,8 @@ export function createRecorder(ctx: RecorderContext): Recorder {
           const record = endpointRecord(engine, r.endpointId)
           if (record) endpoints.set(r.endpointId, record)
           knowSubscription(r.subscriptionId)
-          const { delivery } = engine.sender.getDelivery(deliveriesOfEvent(engine, r.eventId)[0] ?? -1)
-          const payload = parsedPayload(engine.sender.viewPayload(delivery.id).payload)
+          const { delivery } = await engine.sender.getDelivery(deliveriesOfEvent(engine, r.eventId)[0] ?? -1)
+          const payload = parsedPayload((await engine.sender.viewPayload(delivery.id)).payload)
           eventStep(at, r.eventId, delivery.eventType, payload, [], r.subscriptionId)
           return
         }
@@ -246,7 +246,7 @@ export function createRecorder(ctx: RecorderContext): Recorder {
           return
       }
     },
-    stop() {
+    async stop() {
       if (!active) throw new RecordingError('no recording is running; press Record first')
       const engine = ctx.engine()
       const stoppedAt = engine.clock.now()
@@ -255,13 +255,22 @@ export function createRecorder(ctx: RecorderContext): Recorder {
       // A delivery written after its command answered is found now: every event gets its expectations.
       steps = steps.map((s) => (s.kind === 'event' && s.deliveryIds.length === 0 ? { ...s, deliveryIds: deliveriesOfEvent(engine, s.eventId) } : s))
       const records = createDetailReads(engine.db)
+      // Which delivery each one copies (a `duplicate` fault), read before the scenario is built.
+      const duplicateOf = new Map<number, number | null>()
+      for (const step of steps) {
+        if (step.kind !== 'event') continue
+        for (const id of step.deliveryIds) {
+          const found = await engine.sender.getDelivery(id).catch(() => undefined)
+          if (found) duplicateOf.set(id, found.delivery.duplicateOf)
+        }
+      }
       const delivery = (id: number): DeliveryOutcome | undefined => {
         const row = records.delivery(id)
         if (!row) return undefined
         return {
           id,
           subscriptionId: row.subscription_id,
-          duplicateOf: engine.sender.getDelivery(id).delivery.duplicateOf,
+          duplicateOf: duplicateOf.get(id) ?? null,
           status: row.status,
           attempts: records.attempts(id).map((a) => ({ n: a.n, startedAt: a.started_at, outcome: a.outcome, verifyReason: a.verify_reason, duplicateNumber: a.duplicate_number })),
         }

@@ -25,7 +25,7 @@ export async function performAction(action: ScenarioAction, index: number, conte
         const subscription = action.subscription ?? context.defaultSubscription(action.event)
         const id = context.deliveryId(action.event, subscription)
         if (id === undefined) return { ...base, ok: false, message: `no delivery of ${action.event} to ${subscription} exists yet` }
-        const after = sender.retryNow(id)
+        const after = await sender.retryNow(id)
         return { ...base, ok: true, message: `delivery ${id} of ${action.event} → ${subscription}: one more attempt now (attempts so far: ${after.attempts})` }
       }
       case 'resend': {
@@ -33,8 +33,8 @@ export async function performAction(action: ScenarioAction, index: number, conte
         const original = context.deliveryId(action.event, subscription)
         const subscriptionId = context.subscriptionId(subscription)
         if (original === undefined || subscriptionId === undefined) return { ...base, ok: false, message: `${action.event} was not sent to ${subscription} yet, so it cannot be resent` }
-        const { delivery } = sender.getDelivery(original)
-        const copy = sender.resend(delivery.eventId, subscriptionId)
+        const { delivery } = await sender.getDelivery(original)
+        const copy = await sender.resend(delivery.eventId, subscriptionId)
         const n = context.resent(action.event, subscription, copy.id)
         return { ...base, ok: true, message: `${action.event} → ${subscription}: resent as delivery ${copy.id} (resend #${n}, same event id ${delivery.eventId})` }
       }

@@ -6,7 +6,7 @@ import { holdWork } from '../clock'
 import type { Scheduler } from '../scheduler'
 import { ATTEMPT_WRITE_SQL, type AttemptFinish, type AttemptRow, type NewAttempt, DELIVERY_WRITE_SQL, type DeliveryFinish, type DeliveryRow, type DeliveryStatus, type DueDelivery } from '../store'
 import type { CachedDeliveries } from './delivery-cache'
-import type { SqlWriter, WriteOp, EventStatements, Subscription } from '../store'
+import type { SqlWriter, WriteOp, StoredEvent, Subscription } from '../store'
 import type { SenderEmitter } from './emitter'
 import { postOnce, type PostResult } from './http-post'
 import { attemptLink } from './attempt-link'
@@ -40,16 +40,16 @@ export interface AttemptDeps {
   /** Commits the attempt path's writes (ATTEMPT_PATH_SQL). */
   writer: Pick<SqlWriter, 'write'>
   clock: Clock
-  events: Pick<EventStatements, 'get'>
+  events: { get(id: string): Promise<StoredEvent | undefined> }
   deliveries: CachedDeliveries
   /** Ids of new attempts, claimed from the store (another process on the folder may send too). */
-  attemptIds: { next(): number }
+  attemptIds: { next(): number | Promise<number> }
   subscriptions: SubscriptionBook
   scheduler: Scheduler
   emitter: SenderEmitter
   sign: SignFn
-  /** The data folder's attempt link key (store/attempt-links.ts): what makes x-hookloop-attempt ours. */
-  linkKey: Buffer
+  /** The store's attempt link key (store/attempt-links.ts): what makes x-hookloop-attempt ours. */
+  linkKey(): Promise<Buffer>
   /** Ms the attempt's signature carries, given the subscription and the clock's now. */
   signingTime(sub: Subscription, clockNow: number): number
   /** Wall time now, ms: each attempt's wall start beside its start on the clock. */
@@ -61,7 +61,7 @@ export interface AttemptDeps {
   resolveEndpointUrl: ResolveEndpointUrl | undefined
   dispatcher: Dispatcher
   maxResponseBytes: number
-  eventType(eventId: string): string
+  eventType(eventId: string): Promise<string>
 }
 
 function statusFor(decision: AttemptDecision): DeliveryStatus {
@@ -111,8 +111,8 @@ export function createAttemptRunner(deps: AttemptDeps) {
   // (the same object is the write's parameters: the writer reads only the columns its statement
   // names): the attempt events are made from it, with no read back.
   /** The next attempt of `row`, numbered and started at `now`, with nothing sent or known yet. */
-  const nextAttempt = (row: DeliveryRow, now: number): AttemptRow => ({
-    id: nextAttemptId(),
+  const nextAttempt = async (row: DeliveryRow, now: number): Promise<AttemptRow> => ({
+    id: await nextAttemptId(),
     delivery_id: row.id,
     n: row.attempts + 1,
     started_at: now,
@@ -131,7 +131,7 @@ export function createAttemptRunner(deps: AttemptDeps) {
   })
 
   async function start(row: DeliveryRow, now: number, url: string | null, headersJson: string, faultJson: string | null): Promise<AttemptRow> {
-    const attempt: AttemptRow = { ...nextAttempt(row, now), url, request_headers_json: headersJson, fault_json: faultJson }
+    const attempt: AttemptRow = { ...(await nextAttempt(row, now)), url, request_headers_json: headersJson, fault_json: faultJson }
     await committed(row.id, [op('markStarted', { id: row.id, now }), op('insertStarted', attempt)])
     deliveries.started(row.id, now)
     return attempt
@@ -165,17 +165,17 @@ export function createAttemptRunner(deps: AttemptDeps) {
 
   async function recordDrop(row: DeliveryRow, now: number, faultJson: string): Promise<AttemptRow> {
     const delivery: DeliveryFinish = { id: row.id, status: 'failed', last_status_code: null, next_attempt_at: null, updated_at: now }
-    const attempt: AttemptRow = { ...nextAttempt(row, now), duration_ms: 0, outcome: 'dropped', fault_json: faultJson, decision: 'failed' }
+    const attempt: AttemptRow = { ...(await nextAttempt(row, now)), duration_ms: 0, outcome: 'dropped', fault_json: faultJson, decision: 'failed' }
     await committed(row.id, [op('markStarted', { id: row.id, now }), op('insertFinal', attempt), op('markFinished', delivery)])
     deliveries.started(row.id, now)
     deliveries.finished(delivery)
     return attempt
   }
 
-  function emitDelivery(id: number, type: 'delivery.created' | 'delivery.updated'): void {
+  async function emitDelivery(id: number, type: 'delivery.created' | 'delivery.updated'): Promise<void> {
     if (!emitter.hasListeners(type)) return
-    const row = deliveries.get(id)
-    if (row) emitter.emit(type, deliveryView(row, deps.eventType(row.event_id)))
+    const row = await deliveries.get(id)
+    if (row) emitter.emit(type, deliveryView(row, await deps.eventType(row.event_id)))
   }
 
   function emitAttempt(attempt: AttemptRow, eventId: string, type: 'attempt.started' | 'attempt.finished'): void {
@@ -183,14 +183,14 @@ export function createAttemptRunner(deps: AttemptDeps) {
   }
 
   // `at-once` duplicates wait for the first attempt of the delivery they copy.
-  function releaseWaitingCopies(row: DeliveryRow): void {
-    for (const other of deliveries.byEvent(row.event_id)) {
+  async function releaseWaitingCopies(row: DeliveryRow): Promise<void> {
+    for (const other of await deliveries.byEvent(row.event_id)) {
       if (other.id === row.id || other.attempts !== 0 || other.next_attempt_at !== null || other.in_flight) continue
       if (parseDeliveryFaults(other.faults_json).after_first_attempt_of !== row.id) continue
       const now = clock.now()
-      deliveries.reschedule(other.id, 'pending', now, now)
+      await deliveries.reschedule(other.id, 'pending', now, now)
       deps.scheduler.schedule(other.id, now)
-      emitDelivery(other.id, 'delivery.updated')
+      await emitDelivery(other.id, 'delivery.updated')
     }
   }
 
@@ -202,16 +202,17 @@ export function createAttemptRunner(deps: AttemptDeps) {
    */
   async function run(due: DueDelivery, requestDone: () => void = () => {}): Promise<void> {
     if (running.has(due.id)) return
-    const row = deliveries.get(due.id)
-    if (!row || row.in_flight === 1 || row.next_attempt_at !== due.next_attempt_at) return
-    // Another process on the store may have found it due too: the claim decides who sends it.
-    const timeoutMs = deps.subscriptions.get(row.subscription_id)?.policy.timeout_ms ?? 0
-    if (!deliveries.claim(row.id, due.next_attempt_at, deps.claimOwner, deps.wallNow() + timeoutMs + deps.claimMarginMs)) return
-    running.add(row.id)
-    // Held from here until the outcome is recorded: a virtual clock does not jump while this
-    // attempt does real work. Keyed by delivery until the attempt id exists.
+    // Held from here until the outcome is recorded (or the entry is found stale): a virtual clock
+    // does not jump while this attempt reads the store or does real work. Keyed by delivery until
+    // the attempt id exists. Marked running at once: a second entry for it is dropped meanwhile.
     let release = holdWork(clock)
+    running.add(due.id)
     try {
+      const row = await deliveries.get(due.id)
+      if (!row || row.in_flight === 1 || row.next_attempt_at !== due.next_attempt_at) return
+      // Another process on the store may have found it due too: the claim decides who sends it.
+      const timeoutMs = deps.subscriptions.get(row.subscription_id)?.policy.timeout_ms ?? 0
+      if (!(await deliveries.claim(row.id, due.next_attempt_at, deps.claimOwner, deps.wallNow() + timeoutMs + deps.claimMarginMs))) return
       await attempt(
         row,
         (attemptId, timeoutMs) => {
@@ -222,14 +223,14 @@ export function createAttemptRunner(deps: AttemptDeps) {
         requestDone,
       )
     } finally {
-      running.delete(row.id)
+      running.delete(due.id)
       release()
     }
   }
 
   async function attempt(row: DeliveryRow, rekey: (attemptId: number, timeoutMs: number) => void, requestDone: () => void): Promise<void> {
     const sub = deps.subscriptions.require(row.subscription_id)
-    const event = deps.events.get(row.event_id)
+    const event = await deps.events.get(row.event_id)
     if (!event) throw new Error(`delivery ${row.id} names event ${row.event_id}, which is not in the store`)
     const faults = parseDeliveryFaults(row.faults_json)
     const now = clock.now()
@@ -245,8 +246,8 @@ export function createAttemptRunner(deps: AttemptDeps) {
       const dropped = await recordDrop(row, now, JSON.stringify(applied))
       running.delete(row.id)
       emitAttempt(dropped, row.event_id, 'attempt.finished')
-      emitDelivery(row.id, 'delivery.updated')
-      if (hasAtOnceCopy) releaseWaitingCopies(row)
+      await emitDelivery(row.id, 'delivery.updated')
+      if (hasAtOnceCopy) await releaseWaitingCopies(row)
       return
     }
 
@@ -271,11 +272,11 @@ export function createAttemptRunner(deps: AttemptDeps) {
     const attemptId = started.id
     rekey(attemptId, sub.policy.timeout_ms)
     emitAttempt(started, row.event_id, 'attempt.started')
-    emitDelivery(row.id, 'delivery.updated')
-    if (hasAtOnceCopy) releaseWaitingCopies(row)
+    await emitDelivery(row.id, 'delivery.updated')
+    if (hasAtOnceCopy) await releaseWaitingCopies(row)
     // Sent, not recorded (request_headers_json is written above): the attempt's own link, which
     // only a process on this data folder can make, and only for these bytes (attempt-link.ts).
-    headers[ATTEMPT_HEADER] = attemptLink(deps.linkKey, { id: attemptId, deliveryId: row.id, eventId: row.event_id }, body)
+    headers[ATTEMPT_HEADER] = attemptLink(await deps.linkKey(), { id: attemptId, deliveryId: row.id, eventId: row.event_id }, body)
     const result: PostResult =
       url === null
         ? { outcome: 'connection_error', statusCode: null, responseHeaders: null, responseBody: null, durationMs: 0, error: 'error' in target ? target.error : null, finalUrl: '' }
@@ -307,7 +308,7 @@ export function createAttemptRunner(deps: AttemptDeps) {
     running.delete(row.id) // recorded: no longer in flight for retryNow and the listeners below
     if (decision.decision === 'retry') deps.scheduler.schedule(row.id, decision.at)
     emitAttempt(finished, row.event_id, 'attempt.finished')
-    emitDelivery(row.id, 'delivery.updated')
+    await emitDelivery(row.id, 'delivery.updated')
   }
 
   return {

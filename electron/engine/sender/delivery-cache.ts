@@ -1,4 +1,4 @@
-import type { DeliveryFinish, DeliveryRow, DeliveryStatements } from '../store'
+import type { DeliveryFinish, DeliveryRow, DeliveryStore } from '../store'
 
 // Every attempt starts by reading its delivery row, and with the attempt writes on the writer
 // thread each of those reads found the main connection's page cache cleared by the thread's last
@@ -7,7 +7,7 @@ import type { DeliveryFinish, DeliveryRow, DeliveryStatements } from '../store'
 // writes to them: a committed start or finish updates the cached row, and any other write
 // (reschedule, recovery) drops it so the next read comes from the store.
 
-export interface CachedDeliveries extends DeliveryStatements {
+export interface CachedDeliveries extends DeliveryStore {
   /** A row this sender inserted and committed (insertedDelivery): the next get() needs no read. */
   remember(row: DeliveryRow): void
   /** The attempt start ({markStarted}) for `id` is committed. */
@@ -18,7 +18,7 @@ export interface CachedDeliveries extends DeliveryStatements {
   forget(id: number): void
 }
 
-export function cacheDeliveries(store: DeliveryStatements, maxRows = 50_000): CachedDeliveries {
+export function cacheDeliveries(store: DeliveryStore, maxRows = 50_000): CachedDeliveries {
   const rows = new Map<number, DeliveryRow>()
   const remember = (row: DeliveryRow) => {
     if (rows.size >= maxRows && !rows.has(row.id)) rows.delete(rows.keys().next().value as number)
@@ -26,28 +26,33 @@ export function cacheDeliveries(store: DeliveryStatements, maxRows = 50_000): Ca
   }
   return {
     ...store,
-    get(id) {
+    async get(id) {
       const hit = rows.get(id)
       if (hit) return hit
-      const row = store.get(id)
+      const row = await store.get(id)
       if (row) remember(row)
       return row
     },
     remember,
-    reschedule(id, status, nextAttemptAt, now) {
+    async reschedule(id, status, nextAttemptAt, now) {
       rows.delete(id)
-      store.reschedule(id, status, nextAttemptAt, now)
-    },
-    recoverInFlight(id, owner, now) {
+      await store.reschedule(id, status, nextAttemptAt, now)
       rows.delete(id)
-      return store.recoverInFlight(id, owner, now)
     },
-    releaseClaim(id, owner, now) {
+    async recoverInFlight(id, owner, now) {
       rows.delete(id)
-      return store.releaseClaim(id, owner, now)
+      const recovered = await store.recoverInFlight(id, owner, now)
+      rows.delete(id)
+      return recovered
     },
-    claim(id, dueAt, owner, leaseUntil) {
-      const claimed = store.claim(id, dueAt, owner, leaseUntil)
+    async releaseClaim(id, owner, now) {
+      rows.delete(id)
+      const released = await store.releaseClaim(id, owner, now)
+      rows.delete(id)
+      return released
+    },
+    async claim(id, dueAt, owner, leaseUntil) {
+      const claimed = await store.claim(id, dueAt, owner, leaseUntil)
       // Lost to another process: what this cache holds of the row is out of date.
       if (!claimed) rows.delete(id)
       return claimed

@@ -10,8 +10,8 @@ import { attemptView, deliveryView } from './views'
 // What the sender answers about its deliveries: lists, one delivery with its attempts, and the
 // body a delivery sends.
 
-export function requireDelivery(deliveries: CachedDeliveries, id: number): DeliveryRow {
-  const row = deliveries.get(id)
+export async function requireDelivery(deliveries: CachedDeliveries, id: number): Promise<DeliveryRow> {
+  const row = await deliveries.get(id)
   if (!row) throw new SenderError('not_found', `no delivery ${id}`)
   return row
 }
@@ -19,9 +19,9 @@ export function requireDelivery(deliveries: CachedDeliveries, id: number): Deliv
 export function createDeliveryReads(parts: SenderParts): Pick<Sender, 'viewPayload' | 'listDeliveries' | 'getDelivery' | 'deliveriesOfEvent'> {
   const { storedEvents, events, deliveries, attempts, subscriptions } = parts
   return {
-    viewPayload(deliveryId) {
-      const row = requireDelivery(deliveries, deliveryId)
-      const event = storedEvents.get(row.event_id)
+    async viewPayload(deliveryId) {
+      const row = await requireDelivery(deliveries, deliveryId)
+      const event = await storedEvents.get(row.event_id)
       if (!event) throw new SenderError('not_found', `event ${row.event_id} is missing`)
       const sub = subscriptions.get(row.subscription_id)
       const pack = sub?.provider ? PROVIDERS[sub.provider] : null
@@ -30,17 +30,20 @@ export function createDeliveryReads(parts: SenderParts): Pick<Sender, 'viewPaylo
         : sentBody(event, sub?.envelope ?? 'event')
       return { eventId: event.id, eventType: event.eventType, body, payload: event.payload }
     },
-    listDeliveries(query) {
+    async listDeliveries(query) {
       subscriptions.require(query.subscriptionId)
       const limit = Math.min(Math.max(query.limit ?? 100, 1), 10_000)
-      return deliveries.list({ subscription_id: query.subscriptionId, limit, ...(query.status ? { status: query.status } : {}) }).map((row) => deliveryView(row, events.eventType(row.event_id)))
+      const rows = await deliveries.list({ subscription_id: query.subscriptionId, limit, ...(query.status ? { status: query.status } : {}) })
+      return Promise.all(rows.map(async (row) => deliveryView(row, await events.eventType(row.event_id))))
     },
-    getDelivery(deliveryId) {
-      const row = requireDelivery(deliveries, deliveryId)
-      return { delivery: deliveryView(row, events.eventType(row.event_id)), attempts: attempts.byDelivery(deliveryId).map((a) => attemptView(a, row.event_id)) }
+    async getDelivery(deliveryId) {
+      const row = await requireDelivery(deliveries, deliveryId)
+      const stored = await attempts.byDelivery(deliveryId)
+      return { delivery: deliveryView(row, await events.eventType(row.event_id)), attempts: stored.map((a) => attemptView(a, row.event_id)) }
     },
-    deliveriesOfEvent(eventId) {
-      return deliveries.byEvent(eventId).map((row) => deliveryView(row, events.eventType(eventId)))
+    async deliveriesOfEvent(eventId) {
+      const eventType = await events.eventType(eventId)
+      return (await deliveries.byEvent(eventId)).map((row) => deliveryView(row, eventType))
     },
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { DeliveryStatus } from '../../../shared/sender'
 import { sendFaultSchema, type SendFault, EVENT_ID_RULE, isEventId } from '../../../shared/sender'
-import { transactional, insertedDelivery, type DeliveryRow, type NewDelivery } from '../store'
+import { insertEventDeliveries, insertedDelivery, type DeliveryRow, type PlannedDelivery } from '../store'
 import type { StoredEvent, Subscription } from '../store'
 import { storedConsumerEventId } from '../providers'
 import { payloadBytes } from './envelope'
@@ -24,41 +24,39 @@ function stringifyFaults(faults: DeliveryFaults): string | null {
 }
 
 export function createPublishing(parts: SenderParts): Pick<Sender, 'publish' | 'retryNow' | 'resend'> {
-  const { db, clock, wallNow, simulationId, storedEvents, events, deliveries, subscriptions, scheduler, runner, emitter } = parts
+  const { store, clock, wallNow, simulationId, storedEvents, events, deliveries, subscriptions, scheduler, runner, emitter } = parts
 
   // Returns the rows as inserted (insertedDelivery), for the views and the delivery cache: nothing
-  // is read back.
-  // The event's id is checked by its insert (its primary key), not by a read before it: a
-  // publish is one read fewer. A conflict throws before anything else is written, and rolls back.
-  const insertDeliveries = transactional(db, (event: StoredEvent, subs: Subscription[], faults: SendFault[]) => {
-    if (!storedEvents.insertNew(event)) throw new SenderError('conflict', `event ${event.id} was published already (retry its deliveries instead)`)
+  // is read back. The event's id is checked by its insert (its primary key), not by a read before
+  // it: a publish is one read fewer. A conflict writes nothing.
+  async function insertDeliveries(event: StoredEvent, subs: Subscription[], faults: SendFault[]): Promise<DeliveryRow[]> {
     const now = event.createdAt
     const wallAt = event.storedAt
-    const created: DeliveryRow[] = []
-    const insert = (row: NewDelivery): number => {
-      const id = deliveries.insert(row)
-      created.push(insertedDelivery(id, row))
-      return id
-    }
     const copyFaults = faults.filter((f) => f.type !== 'duplicate' && f.type !== 'drop' && f.type !== 'out-of-order')
     const outOfOrder = faults.find((f) => f.type === 'out-of-order')
-    for (const sub of subs) {
+    const plan: PlannedDelivery[] = subs.map((sub) => {
       const consumer = consumerIdOf(event, sub)
       // Pause: deliveries created while paused wait (no schedule) until resume.
       const first = sub.paused ? null : now + (outOfOrder?.delay_ms ?? 0)
-      const main = insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: first, faults_json: stringifyFaults({ faults }), created_at: now, simulation_id: simulationId, created_wall_at: wallAt, consumer_event_id: consumer })
-      for (const fault of faults) {
-        if (fault.type !== 'duplicate') continue
-        const at = sub.paused || first === null ? null : fault.mode === 'parallel' ? first : fault.mode === 'delayed' ? first + fault.delay_ms : null
-        const copy: DeliveryFaults = { faults: copyFaults, duplicate_of: main, ...(fault.mode === 'at-once' ? { after_first_attempt_of: main } : {}) }
-        insert({ event_id: event.id, subscription_id: sub.id, next_attempt_at: at, faults_json: stringifyFaults(copy), created_at: now, simulation_id: simulationId, created_wall_at: wallAt, consumer_event_id: consumer })
+      const made = { event_id: event.id, subscription_id: sub.id, created_at: now, simulation_id: simulationId, created_wall_at: wallAt, consumer_event_id: consumer }
+      return {
+        row: { ...made, next_attempt_at: first, faults_json: stringifyFaults({ faults }) },
+        copies: (main: number) =>
+          faults.flatMap((fault) => {
+            if (fault.type !== 'duplicate') return []
+            const at = sub.paused || first === null ? null : fault.mode === 'parallel' ? first : fault.mode === 'delayed' ? first + fault.delay_ms : null
+            const copy: DeliveryFaults = { faults: copyFaults, duplicate_of: main, ...(fault.mode === 'at-once' ? { after_first_attempt_of: main } : {}) }
+            return [{ ...made, next_attempt_at: at, faults_json: stringifyFaults(copy) }]
+          }),
       }
-    }
+    })
+    const created = await insertEventDeliveries(store, event, plan)
+    if (!created) throw new SenderError('conflict', `event ${event.id} was published already (retry its deliveries instead)`)
     return created
-  })
+  }
 
   return {
-    publish(input) {
+    async publish(input) {
       const eventId = input.eventId ?? randomUUID()
       if (!isEventId(eventId)) throw new SenderError('invalid_event', `eventId: ${EVENT_ID_RULE}; got ${JSON.stringify(eventId)}`)
       if (typeof input.eventType !== 'string' || input.eventType === '') throw new SenderError('invalid_event', 'eventType must be a non-empty string')
@@ -72,7 +70,7 @@ export function createPublishing(parts: SenderParts): Pick<Sender, 'publish' | '
       // subscription's envelope (sentBody).
       const createdAt = clock.now()
       const event: StoredEvent = { id: eventId, eventType: input.eventType, payload: payloadBytes(input.payload), createdAt, storedAt: clock.mode === 'real' ? createdAt : wallNow() }
-      const created = insertDeliveries(event, subs, faults)
+      const created = await insertDeliveries(event, subs, faults)
       events.remember(event)
       for (const row of created) deliveries.remember(row) // committed
       const views = created.map((row) => deliveryView(row, input.eventType))
@@ -81,24 +79,24 @@ export function createPublishing(parts: SenderParts): Pick<Sender, 'publish' | '
       return { eventId, deliveries: views }
     },
 
-    retryNow(deliveryId) {
-      const row = requireDelivery(deliveries, deliveryId)
+    async retryNow(deliveryId) {
+      const row = await requireDelivery(deliveries, deliveryId)
       if (row.in_flight === 1 || runner.isRunning(deliveryId)) throw new SenderError('in_flight', `delivery ${deliveryId} has an attempt in flight`)
       const now = clock.now()
       const status: DeliveryStatus = row.attempts === 0 ? 'pending' : 'retrying'
-      deliveries.reschedule(deliveryId, status, now, now)
+      await deliveries.reschedule(deliveryId, status, now, now)
       scheduler.schedule(deliveryId, now)
-      runner.emitDelivery(deliveryId, 'delivery.updated')
-      return deliveryView(requireDelivery(deliveries, deliveryId), events.eventType(row.event_id))
+      await runner.emitDelivery(deliveryId, 'delivery.updated')
+      return deliveryView(await requireDelivery(deliveries, deliveryId), await events.eventType(row.event_id))
     },
-    resend(eventId, subscriptionId) {
-      const event = storedEvents.get(eventId)
+    async resend(eventId, subscriptionId) {
+      const event = await storedEvents.get(eventId)
       if (!event) throw new SenderError('not_found', `event ${eventId} is missing`)
       const sub = subscriptions.require(subscriptionId)
       const now = clock.now()
       const at = sub.paused ? null : now
       const row = { event_id: eventId, subscription_id: sub.id, next_attempt_at: at, faults_json: null, created_at: now, simulation_id: simulationId, created_wall_at: clock.mode === 'real' ? now : wallNow(), consumer_event_id: consumerIdOf(event, sub) }
-      const inserted = insertedDelivery(deliveries.insert(row), row)
+      const inserted = insertedDelivery(await deliveries.insert(row), row)
       deliveries.remember(inserted)
       const view = deliveryView(inserted, event.eventType)
       emitter.emit('delivery.created', view)

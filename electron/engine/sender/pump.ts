@@ -54,7 +54,7 @@ export function createPump(scheduler: Scheduler, runner: Pick<AttemptRunner, 'ru
   }
 
   function checkIdle(): void {
-    if (idleWaiters.length === 0 || inFlight > 0 || scheduler.nextDueAt() !== undefined) return
+    if (idleWaiters.length === 0 || inFlight > 0 || scheduler.refilling() || scheduler.nextDueAt() !== undefined) return
     const waiters = idleWaiters
     idleWaiters = []
     for (const resolve of waiters) resolve()

@@ -4,7 +4,7 @@ import type { Clock } from '../../../shared/clock'
 import type { AttemptView, DeliveryView, SenderEventMap, DeliveryStatus } from '../../../shared/sender'
 import { createRealClock } from '../clock'
 import { createScheduler } from '../scheduler'
-import { growPageCache, pageCachePragma, createAttemptStatements, createDeliveryStatements, createEventStatements, createSubscriptionStatements, createSubscriptionRowReads, createSqliteEngine, secretBoxOf, type SqlEngine, type Subscription, createAttemptLinkStore, createIdClaims, createIdSource, createInlineWriter, type SqlWriter, type WriteOp, createSqlWriterThread, scheduledOnClock } from '../store'
+import { createAttemptStore, createDeliveryStore, createEventStore, createSubscriptionStatements, createSubscriptionRowReads, createSqliteEngine, secretBoxOf, type SecretBox, type SqlEngine, type Subscription, type SqlWriter, type WriteOp, scheduledOnClock, createAttemptWriter, createAttemptIds, attemptLinkKey, growSenderCache } from '../store'
 import { type SendFaultInput } from '../../../shared/sender'
 import { ATTEMPT_PATH_SQL, createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
 import { cacheDeliveries } from './delivery-cache'
@@ -24,12 +24,16 @@ import { createDeliveryReads } from './delivery-reads'
 // pump, publishing, crash recovery, subscription commands, reads: a file each) behind `Sender`.
 
 export interface SenderOptions {
-  db: Database
+  /** A data folder's Database: the store is made over it when `store` is not given; its secrets unlock the subscriptions'. */
+  db?: Database
   /**
-   * The store its subscriptions are read and written through, awaited; default one over `db`
-   * (the engine passes the one its other parts share, so their transactions take turns).
+   * The store everything is read and written through, awaited: a data folder's or a team's
+   * PostgreSQL (SqlEngine). Default one over `db`; the engine passes the one its other parts
+   * share over the same connection, so their transactions take turns.
    */
   store?: SqlEngine
+  /** Seals and opens the subscriptions' signing secrets (OpenedStore.secrets); default the one of `db`. */
+  secrets?: SecretBox
   clock: Clock
   /** sign() from electron/engine/signatures. */
   sign: SignFn
@@ -48,6 +52,7 @@ export interface SenderOptions {
    * Commit the attempt path's writes on a worker thread with its own connection to the same file,
    * so SQLite work does not hold up the sender's event loop. Needs a file database; pass the
    * nativeBinding given to openDatabase (Electron). Default: inline, on the caller's connection.
+   * A team's PostgreSQL commits without blocking the loop and ignores it.
    */
   writerThread?: boolean | { nativeBinding?: string }
   /**
@@ -117,19 +122,19 @@ export interface Sender {
   resume(id: string): Promise<Subscription>
   /** The old secret is invalid at once; returns the new one. */
   rotateSecret(id: string): Promise<string>
-  publish(input: PublishInput): PublishResult
+  publish(input: PublishInput): Promise<PublishResult>
   /** One more attempt now, also after `failed`; refused while an attempt is in flight. */
-  retryNow(deliveryId: number): DeliveryView
+  retryNow(deliveryId: number): Promise<DeliveryView>
   /**
    * A provider panel's "Resend": the same event (same id, same body) as a new delivery to the
    * subscription, with attempts and retries of its own; no sending-side faults.
    */
-  resend(eventId: string, subscriptionId: string): DeliveryView
+  resend(eventId: string, subscriptionId: string): Promise<DeliveryView>
   /** The body as the delivery's subscription sends it (its current envelope), and the payload's own bytes. */
-  viewPayload(deliveryId: number): { eventId: string; eventType: string; body: Buffer; payload: Buffer }
-  listDeliveries(query: { subscriptionId: string; status?: DeliveryStatus; limit?: number }): DeliveryView[]
-  getDelivery(deliveryId: number): { delivery: DeliveryView; attempts: AttemptView[] }
-  deliveriesOfEvent(eventId: string): DeliveryView[]
+  viewPayload(deliveryId: number): Promise<{ eventId: string; eventType: string; body: Buffer; payload: Buffer }>
+  listDeliveries(query: { subscriptionId: string; status?: DeliveryStatus; limit?: number }): Promise<DeliveryView[]>
+  getDelivery(deliveryId: number): Promise<{ delivery: DeliveryView; attempts: AttemptView[] }>
+  deliveriesOfEvent(eventId: string): Promise<DeliveryView[]>
   /** In flight right now (for status displays). */
   inFlight(): number
 }
@@ -144,34 +149,31 @@ export const CLAIM_MARGIN_MS = 30_000
 // The sender's parts over one store and clock, wired together; each part of `Sender` takes them.
 function senderParts(options: SenderOptions) {
   const { db, clock } = options
+  if (!options.store && !db) throw new Error('a sender needs a store: pass `store` (a SqlEngine) or a data folder\'s `db`')
+  const store = options.store ?? createSqliteEngine(db as Database, { closeDatabase: false })
+  const secrets = options.secrets ?? (db ? secretBoxOf(db) : undefined)
+  if (!secrets) throw new Error(`the sender on the store at ${store.where} needs its data key: pass \`secrets\` (OpenedStore.secrets)`)
   const concurrency = options.concurrency ?? 64
   // Every attempt reads its delivery and event and writes two rows; with SQLite's default 2 MiB
   // page cache a store of a few thousand deliveries already misses on most of those pages (the
   // benchmark runs 3x slower). 64 MiB keeps the working set of a large run in memory.
   const CACHE_MIB = 64
-  growPageCache(db, CACHE_MIB)
+  growSenderCache(store, CACHE_MIB)
   /** The store's events, read past the cache (a conflict check, a resend, a payload view). */
-  const storedEvents = createEventStatements(db)
+  const storedEvents = createEventStore(store)
   const events = cacheEvents(storedEvents)
-  const deliveries = cacheDeliveries(createDeliveryStatements(db))
-  const attempts = createAttemptStatements(db)
-  const subscriptions = createSubscriptionBook(createSubscriptionStatements(options.store ?? createSqliteEngine(db, { closeDatabase: false }), secretBoxOf(db)), createSubscriptionRowReads(db).get)
+  const deliveries = cacheDeliveries(createDeliveryStore(store))
+  const attempts = createAttemptStore(store)
+  // A subscription another process made after this one read them: on a data folder its row is
+  // read synchronously where the attempt path needs it; on a team store the next reload brings it.
+  const subscriptions = createSubscriptionBook(createSubscriptionStatements(store, secrets), db ? createSubscriptionRowReads(db).get : undefined)
   const emitter = new SenderEmitter()
   // Timeouts are the clock's business: undici's own (real-time) ones are switched off.
   const dispatcher = options.dispatcher ?? new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: concurrency })
   // The attempt path's writer, opened on first use and closed by stop() (a thread ends there).
-  const threaded = options.writerThread && !db.memory ? options.writerThread : null
-  const pragmas = [pageCachePragma(CACHE_MIB)]
   let openWriter: SqlWriter | null = null
   const currentWriter = (): SqlWriter =>
-    (openWriter ??= threaded
-      ? createSqlWriterThread({
-          file: db.name,
-          statements: ATTEMPT_PATH_SQL,
-          pragmas,
-          ...(typeof threaded === 'object' && threaded.nativeBinding ? { nativeBinding: threaded.nativeBinding } : {}),
-        })
-      : createInlineWriter(db, ATTEMPT_PATH_SQL))
+    (openWriter ??= createAttemptWriter(store, ATTEMPT_PATH_SQL, { cacheMib: CACHE_MIB, ...(options.writerThread ? { thread: options.writerThread } : {}) }))
   const writer = {
     write: (ops: readonly WriteOp[]) => currentWriter().write(ops),
     close: () => {
@@ -200,7 +202,8 @@ function senderParts(options: SenderOptions) {
     ...(options.batch === undefined ? {} : { batch: options.batch }),
   })
 
-  const attemptIds = createIdSource(createIdClaims(db, 'attempts'))
+  const attemptIds = createAttemptIds(store)
+  let linkKey: Promise<Buffer> | undefined
   const claimMarginMs = options.claimMarginMs ?? CLAIM_MARGIN_MS
   const claimCheckMs = Math.max(100, Math.min(claimMarginMs, CLAIM_MARGIN_MS))
   const runner = createAttemptRunner({
@@ -220,7 +223,7 @@ function senderParts(options: SenderOptions) {
       const wall = mode === 'wall' || (mode === 'auto' && clock.mode !== 'real' && leavesHookloop(sub))
       return wall ? wallNow() : clockNow
     },
-    linkKey: createAttemptLinkStore(db).key(),
+    linkKey: () => (linkKey ??= attemptLinkKey(store)),
     wallNow,
     resolveEndpointUrl: options.resolveEndpointUrl,
     dispatcher,
@@ -228,8 +231,7 @@ function senderParts(options: SenderOptions) {
     eventType: events.eventType,
   })
   const pump = createPump(scheduler, runner, concurrency)
-  // `db` by the option's name: the built typings (hookloop/testing) cannot name better-sqlite3's own.
-  return { db: db as SenderOptions['db'], clock, wallNow, simulationId, claimCheckMs, storedEvents, events, deliveries, attempts, subscriptions, emitter, dispatcher, writer, scheduler, attemptIds, runner, pump }
+  return { store, clock, wallNow, simulationId, claimCheckMs, storedEvents, events, deliveries, attempts, subscriptions, emitter, dispatcher, writer, scheduler, attemptIds, runner, pump }
 }
 
 export type SenderParts = ReturnType<typeof senderParts>
@@ -244,14 +246,20 @@ export function createSender(options: SenderOptions): Sender {
   // What is taken over is scheduled on the sender's clock (clock.now()).
   let takeOverTimer: NodeJS.Timeout | undefined
   let starting: Promise<{ recovered: number }> | undefined
-  const takeOver = () => {
+  // One look at a time: a slow store never has two takeovers of the same claims racing.
+  let looking = false
+  const takeOver = async () => {
+    if (looking) return
+    looking = true
     try {
       const now = clock.now()
-      const taken = recovery.takeOver(now)
+      const taken = await recovery.takeOver(now)
       for (const id of [...taken.interrupted, ...taken.released]) parts.scheduler.schedule(id, now)
     } catch (error) {
       // A busy store: the next look finds them.
-      if (!(error instanceof Error && /busy|locked/i.test(error.message))) throw error
+      if (!(error instanceof Error && /busy|locked|serializ|deadlock/i.test(error.message))) console.error('hookloop sender: taking over abandoned claims failed:', error)
+    } finally {
+      looking = false
     }
   }
   return {
@@ -261,9 +269,9 @@ export function createSender(options: SenderOptions): Sender {
       starting = (async () => {
         // Crash recovery and every attempt read the subscriptions from memory: read them first.
         await parts.subscriptions.reload()
-        const recovered = recovery.atStart(clock.now())
+        const recovered = await recovery.atStart(clock.now())
         pump.start()
-        takeOverTimer = setInterval(takeOver, parts.claimCheckMs)
+        takeOverTimer = setInterval(() => void takeOver(), parts.claimCheckMs)
         takeOverTimer.unref()
         return { recovered: recovered.length }
       })()

@@ -9,10 +9,10 @@ export function createSubscriptionCommands(parts: SenderParts): Pick<Sender, 'cr
   async function resume(id: string) {
     const now = clock.now()
     const sub = await subscriptions.setPaused(id, false, now)
-    for (const deliveryId of deliveries.waitingForResume(id)) {
-      deliveries.reschedule(deliveryId, 'pending', now, now)
+    for (const deliveryId of await deliveries.waitingForResume(id)) {
+      await deliveries.reschedule(deliveryId, 'pending', now, now)
       scheduler.schedule(deliveryId, now)
-      runner.emitDelivery(deliveryId, 'delivery.updated')
+      await runner.emitDelivery(deliveryId, 'delivery.updated')
     }
     return sub
   }

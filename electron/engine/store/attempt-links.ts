@@ -8,8 +8,9 @@ import { randomBytes } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
 import { StoreError } from './store-error'
 
-const KEY_SETTING = 'attempt_link_key'
-const KEY_BYTES = 32
+/** Where the key is kept in settings, and its size (sender-store.ts makes it on a team's PostgreSQL). */
+export const KEY_SETTING = 'attempt_link_key'
+export const KEY_BYTES = 32
 
 /** The attempt a link names, as the store has it: what its MAC binds besides the body. */
 export interface LinkedAttemptRow {

@@ -1,5 +1,6 @@
-import type { Database } from 'better-sqlite3'
-import { prepareWrite, writeSql } from './changes'
+import { writeSql } from './changes'
+import { runWrite } from './engine-writes'
+import type { SqlEngine } from './sql-engine'
 import type { AttemptDecisionState } from '../../../shared/sender'
 
 export type AttemptDecisionColumn = AttemptDecisionState
@@ -26,7 +27,7 @@ export interface AttemptRow {
 }
 
 export interface NewAttempt {
-  /** Reserved by the sender (see maxId), so it is known before the row is committed. */
+  /** Reserved by the sender (store/attempt-ids.ts), so it is known before the row is committed. */
   id: number
   delivery_id: number
   n: number
@@ -49,14 +50,13 @@ export interface AttemptFinish {
   next_attempt_at: number | null
 }
 
-export interface AttemptStatements {
-  /** The highest attempt id so far (0 when none): the sender reserves ids after it. */
-  maxId(): number
-  get(id: number): AttemptRow | undefined
-  byDelivery(deliveryId: number): AttemptRow[]
+/** The attempts table's reads, and the write of recovery, awaited on either store engine. */
+export interface AttemptStore {
+  get(id: number): Promise<AttemptRow | undefined>
+  byDelivery(deliveryId: number): Promise<AttemptRow[]>
   /** The unfinished attempt of a delivery (after a crash). */
-  unfinished(deliveryId: number): AttemptRow | undefined
-  markInterrupted(id: number, nextAttemptAt: number): void
+  unfinished(deliveryId: number): Promise<AttemptRow | undefined>
+  markInterrupted(id: number, nextAttemptAt: number): Promise<void>
 }
 
 const COLUMNS =
@@ -86,24 +86,20 @@ export const ATTEMPT_WRITE_SQL = {
   ),
 } as const
 
-/** Named prepared statements over the attempts table (reads, and the writes of recovery). */
-export function createAttemptStatements(db: Database): AttemptStatements {
-  const maxId = db.prepare('SELECT COALESCE(MAX(id), 0) FROM attempts').pluck()
-  const get = db.prepare(`SELECT ${COLUMNS} FROM attempts WHERE id = ?`)
-  const byDelivery = db.prepare(`SELECT ${COLUMNS} FROM attempts WHERE delivery_id = ? ORDER BY n`)
-  const unfinished = db.prepare(`SELECT ${COLUMNS} FROM attempts WHERE delivery_id = ? AND decision = 'pending' ORDER BY n DESC LIMIT 1`)
-  const markInterrupted = prepareWrite(
-    db,
-    'attempts',
-    `UPDATE attempts SET outcome = 'interrupted', decision = 'retry', error = 'the engine stopped before this attempt finished; it is retried',
-       next_attempt_at = ? WHERE id = ?`,
-  )
+/** The attempts table's statements over `engine` (a transaction's included). */
+export function createAttemptStore(engine: SqlEngine): AttemptStore {
   return {
-    maxId: () => maxId.get() as number,
-    get: (id) => get.get(id) as AttemptRow | undefined,
-    byDelivery: (deliveryId) => byDelivery.all(deliveryId) as AttemptRow[],
-    unfinished: (deliveryId) => unfinished.get(deliveryId) as AttemptRow | undefined,
-    markInterrupted: (id, nextAttemptAt) => void markInterrupted.run(nextAttemptAt, id),
+    get: (id) => engine.get<AttemptRow>(`SELECT ${COLUMNS} FROM attempts WHERE id = ?`, [id]),
+    byDelivery: (deliveryId) => engine.all<AttemptRow>(`SELECT ${COLUMNS} FROM attempts WHERE delivery_id = ? ORDER BY n`, [deliveryId]),
+    unfinished: (deliveryId) => engine.get<AttemptRow>(`SELECT ${COLUMNS} FROM attempts WHERE delivery_id = ? AND decision = 'pending' ORDER BY n DESC LIMIT 1`, [deliveryId]),
+    markInterrupted: async (id, nextAttemptAt) =>
+      void (await runWrite(
+        engine,
+        ['attempts'],
+        `UPDATE attempts SET outcome = 'interrupted', decision = 'retry', error = 'the engine stopped before this attempt finished; it is retried',
+       next_attempt_at = ? WHERE id = ?`,
+        [nextAttemptAt, id],
+      )),
   }
 }
 

@@ -1,5 +1,7 @@
 import type { Database } from 'better-sqlite3'
 import { prepareWrite, writeSql } from './changes'
+import { noteWrite, runWrite } from './engine-writes'
+import type { SqlEngine } from './sql-engine'
 import type { DeliveryStatus } from '../../../shared/sender'
 
 export type { DeliveryStatus }
@@ -159,58 +161,76 @@ export const RUNS_ON_CLOCK = "COALESCE((SELECT s.id FROM simulations s WHERE s.i
 export const runsOnParams = (clock: string | null, wallToo = false): [string, string] => [clock ?? '', wallToo ? '' : (clock ?? '')]
 
 /** The scheduled deliveries of one clock (a running simulation's id, or null: the wall clock), as a scheduler reads them. */
-export function scheduledOnClock(deliveries: Pick<DeliveryStatements, 'due' | 'nextAfter'>, clock: string | null, wallToo = false) {
+export function scheduledOnClock(deliveries: Pick<DeliveryStore, 'due' | 'nextAfter'>, clock: string | null, wallToo = false) {
   return {
     due: (afterAt: number, afterId: number, until: number, limit: number) => deliveries.due(afterAt, afterId, until, limit, clock, wallToo),
     nextAfter: (afterAt: number, afterId: number) => deliveries.nextAfter(afterAt, afterId, clock, wallToo),
   }
 }
 
-/** Named prepared statements over the deliveries table. */
-export function createDeliveryStatements(db: Database): DeliveryStatements {
-  const write = (sql: string) => prepareWrite(db, 'deliveries', sql)
-  const insert = write(
-    `INSERT INTO deliveries (event_id, subscription_id, status, next_attempt_at, faults_json, created_at, updated_at, simulation_id, created_wall_at, consumer_event_id)
-     VALUES (@event_id, @subscription_id, 'pending', @next_attempt_at, @faults_json, @created_at, @created_at, @simulation_id, @created_wall_at, @consumer_event_id)`,
-  )
-  const get = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?`)
-  // Row-value comparison keeps ties on next_attempt_at ordered by id and walks deliveries_due.
-  const due = db.prepare(
-    `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
+// Each statement once, with positional parameters: the SQLite file's prepared statements and the
+// awaited store on either engine run the same texts.
+// Row-value comparison keeps ties on next_attempt_at ordered by id and walks deliveries_due.
+const SETTLED = "status IN ('succeeded', 'failed') AND in_flight = 0"
+const SQL = {
+  insert: `INSERT INTO deliveries (event_id, subscription_id, status, next_attempt_at, faults_json, created_at, updated_at, simulation_id, created_wall_at, consumer_event_id)
+     VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
+  get: `SELECT ${COLUMNS} FROM deliveries WHERE id = ?`,
+  due: `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
      WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) AND next_attempt_at <= ? AND ${RUNS_ON_CLOCK}
      ORDER BY next_attempt_at, id LIMIT ?`,
-  )
-  const nextAfter = db.prepare(
-    `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
+  nextAfter: `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_due
      WHERE next_attempt_at IS NOT NULL AND (next_attempt_at, id) > (?, ?) AND ${RUNS_ON_CLOCK} ORDER BY next_attempt_at, id LIMIT 1`,
-  )
-  const claim = write(
-    `UPDATE deliveries SET in_flight = 1, next_attempt_at = NULL, claimed_by = ?, lease_until = ?
+  claim: `UPDATE deliveries SET in_flight = 1, next_attempt_at = NULL, claimed_by = ?, lease_until = ?
      WHERE id = ? AND next_attempt_at = ? AND in_flight = 0`,
-  )
-  const reschedule = write('UPDATE deliveries SET status = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?')
-  const claimsInFlight = db.prepare(`SELECT id, claimed_by, lease_until FROM deliveries WHERE in_flight = 1 ORDER BY id`)
-  const recoverInFlight = write(
-    `UPDATE deliveries SET in_flight = 0, interrupted = interrupted + 1, status = 'retrying', next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, updated_at = ?
+  reschedule: 'UPDATE deliveries SET status = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?',
+  claimsInFlight: 'SELECT id, claimed_by, lease_until FROM deliveries WHERE in_flight = 1 ORDER BY id',
+  recoverInFlight: `UPDATE deliveries SET in_flight = 0, interrupted = interrupted + 1, status = 'retrying', next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, updated_at = ?
      WHERE id = ? AND in_flight = 1 AND claimed_by IS ?`,
-  )
-  const releaseClaim = write(
-    `UPDATE deliveries SET in_flight = 0, next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, updated_at = ?
+  releaseClaim: `UPDATE deliveries SET in_flight = 0, next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, updated_at = ?
      WHERE id = ? AND in_flight = 1 AND claimed_by IS ?`,
-  )
-  const waitingForResume = db.prepare(
-    `SELECT id FROM deliveries WHERE subscription_id = ? AND status = 'pending' AND attempts = 0 AND in_flight = 0 AND next_attempt_at IS NULL ORDER BY id`,
-  )
-  const listAll = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE subscription_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`)
-  const listByStatus = db.prepare(
-    `SELECT ${COLUMNS} FROM deliveries WHERE subscription_id = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
-  )
-  const byEvent = db.prepare(`SELECT ${COLUMNS} FROM deliveries WHERE event_id = ? ORDER BY id`)
-  const SETTLED = "status IN ('succeeded', 'failed') AND in_flight = 0"
-  const isSettled = db.prepare(`SELECT ${SETTLED} FROM deliveries WHERE id = ?`).pluck()
-  const progress = db.prepare(`SELECT count(*) AS made, coalesce(sum(${SETTLED}), 0) AS settled FROM deliveries`)
+  waitingForResume: `SELECT id FROM deliveries WHERE subscription_id = ? AND status = 'pending' AND attempts = 0 AND in_flight = 0 AND next_attempt_at IS NULL ORDER BY id`,
+  listAll: `SELECT ${COLUMNS} FROM deliveries WHERE subscription_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+  listByStatus: `SELECT ${COLUMNS} FROM deliveries WHERE subscription_id = ? AND status = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+  byEvent: `SELECT ${COLUMNS} FROM deliveries WHERE event_id = ? ORDER BY id`,
+  isSettled: `SELECT CASE WHEN ${SETTLED} THEN 1 ELSE 0 END AS settled FROM deliveries WHERE id = ?`,
+  progress: `SELECT count(*) AS made, coalesce(sum(CASE WHEN ${SETTLED} THEN 1 ELSE 0 END), 0) AS settled FROM deliveries`,
+} as const
+
+/** A new delivery's insert and the values it binds (store/event-deliveries.ts writes them with its event). */
+export const INSERT_DELIVERY_SQL = SQL.insert
+export const newDeliveryValues = (row: NewDelivery) => [
+  row.event_id,
+  row.subscription_id,
+  row.next_attempt_at,
+  row.faults_json,
+  row.created_at,
+  row.created_at,
+  row.simulation_id,
+  row.created_wall_at,
+  row.consumer_event_id ?? null,
+]
+
+/** Named prepared statements over the deliveries table, on a data folder's own Database (synchronous). */
+export function createDeliveryStatements(db: Database): DeliveryStatements {
+  const write = (sql: string) => prepareWrite(db, 'deliveries', sql)
+  const insert = write(SQL.insert)
+  const get = db.prepare(SQL.get)
+  const due = db.prepare(SQL.due)
+  const nextAfter = db.prepare(SQL.nextAfter)
+  const claim = write(SQL.claim)
+  const reschedule = write(SQL.reschedule)
+  const claimsInFlight = db.prepare(SQL.claimsInFlight)
+  const recoverInFlight = write(SQL.recoverInFlight)
+  const releaseClaim = write(SQL.releaseClaim)
+  const waitingForResume = db.prepare(SQL.waitingForResume)
+  const listAll = db.prepare(SQL.listAll)
+  const listByStatus = db.prepare(SQL.listByStatus)
+  const byEvent = db.prepare(SQL.byEvent)
+  const isSettled = db.prepare(SQL.isSettled).pluck()
+  const progress = db.prepare(SQL.progress)
   return {
-    insert: (row) => Number(insert.run({ ...row, consumer_event_id: row.consumer_event_id ?? null }).lastInsertRowid),
+    insert: (row) => Number(insert.run(...newDeliveryValues(row)).lastInsertRowid),
     get: (id) => get.get(id) as DeliveryRow | undefined,
     due: (afterAt, afterId, until, limit, clock, wallToo) => due.all(afterAt, afterId, until, ...runsOnParams(clock, wallToo), limit) as DueDelivery[],
     nextAfter: (afterAt, afterId, clock, wallToo) => nextAfter.get(afterAt, afterId, ...runsOnParams(clock, wallToo)) as DueDelivery | undefined,
@@ -227,6 +247,37 @@ export function createDeliveryStatements(db: Database): DeliveryStatements {
     byEvent: (eventId) => byEvent.all(eventId) as DeliveryRow[],
     isSettled: (id) => isSettled.get(id) === 1,
     progress: () => progress.get() as { made: number; settled: number },
+  }
+}
+
+/** The deliveries table awaited, on either store engine: DeliveryStatements' reads and writes, each a Promise. */
+export type DeliveryStore = { [K in keyof DeliveryStatements]: (...args: Parameters<DeliveryStatements[K]>) => Promise<ReturnType<DeliveryStatements[K]>> }
+
+/** The deliveries table's statements over `engine` (a transaction's included). */
+export function createDeliveryStore(engine: SqlEngine): DeliveryStore {
+  const write = async (sql: string, params: readonly unknown[]) => (await runWrite(engine, ['deliveries'], sql, params)).changes === 1
+  return {
+    async insert(row) {
+      const made = await engine.get<{ id: number }>(`${SQL.insert} RETURNING id`, newDeliveryValues(row))
+      await noteWrite(engine, ['deliveries'])
+      return Number(made?.id)
+    },
+    get: (id) => engine.get<DeliveryRow>(SQL.get, [id]),
+    due: (afterAt, afterId, until, limit, clock, wallToo) => engine.all<DueDelivery>(SQL.due, [afterAt, afterId, until, ...runsOnParams(clock, wallToo), limit]),
+    nextAfter: (afterAt, afterId, clock, wallToo) => engine.get<DueDelivery>(SQL.nextAfter, [afterAt, afterId, ...runsOnParams(clock, wallToo)]),
+    reschedule: async (id, status, nextAttemptAt, now) => void (await write(SQL.reschedule, [status, nextAttemptAt, now, id])),
+    claim: (id, dueAt, owner, leaseUntil) => write(SQL.claim, [owner, leaseUntil, id, dueAt]),
+    claimsInFlight: () => engine.all<DeliveryClaim>(SQL.claimsInFlight),
+    recoverInFlight: (id, owner, now) => write(SQL.recoverInFlight, [now, now, id, owner]),
+    releaseClaim: (id, owner, now) => write(SQL.releaseClaim, [now, now, id, owner]),
+    waitingForResume: async (subscriptionId) => (await engine.all<{ id: number }>(SQL.waitingForResume, [subscriptionId])).map((r) => r.id),
+    list: (query) =>
+      query.status === undefined
+        ? engine.all<DeliveryRow>(SQL.listAll, [query.subscription_id, query.limit])
+        : engine.all<DeliveryRow>(SQL.listByStatus, [query.subscription_id, query.status, query.limit]),
+    byEvent: (eventId) => engine.all<DeliveryRow>(SQL.byEvent, [eventId]),
+    isSettled: async (id) => (await engine.get<{ settled: number }>(SQL.isSettled, [id]))?.settled === 1,
+    progress: async () => (await engine.get<{ made: number; settled: number }>(SQL.progress)) ?? { made: 0, settled: 0 },
   }
 }
 

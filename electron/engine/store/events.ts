@@ -1,6 +1,5 @@
-import type { Database } from 'better-sqlite3'
-import { prepareWrite } from './changes'
-import type { KeyedStatements } from './keyed-statements'
+import { runWrite } from './engine-writes'
+import type { SqlEngine } from './sql-engine'
 
 export interface StoredEvent {
   id: string
@@ -26,27 +25,26 @@ export interface EventRow {
   stored_at: number | null
 }
 
-export interface EventStatements extends KeyedStatements<StoredEvent> {
+/** The events table, awaited on either store engine. */
+export interface EventStore {
   /**
    * Stores the event unless one with its id is stored already: false then, and nothing written.
    * The primary key answers, so publishing needs no read of the id before its insert.
    */
-  insertNew(event: StoredEvent): boolean
+  insertNew(event: StoredEvent): Promise<boolean>
+  get(id: string): Promise<StoredEvent | undefined>
 }
 
-/** Named prepared statements over the events table. */
-export function createEventStatements(db: Database): EventStatements {
-  const COLUMNS = '(id, event_type, payload, created_at, stored_at) VALUES (@id, @event_type, @payload, @created_at, @stored_at)'
-  const insert = prepareWrite(db, 'events', `INSERT INTO events ${COLUMNS}`)
-  const insertNew = prepareWrite(db, 'events', `INSERT INTO events ${COLUMNS} ON CONFLICT (id) DO NOTHING`)
-  // The row's edge: the domain event in, its snake_case row out, and back.
-  const row = (e: StoredEvent): EventRow => ({ id: e.id, event_type: e.eventType, payload: e.payload, created_at: e.createdAt, stored_at: e.storedAt })
-  const get = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ?`)
+/** An event stored unless its id is stored already (then nothing is written), and the values it binds. */
+export const INSERT_NEW_EVENT_SQL = 'INSERT INTO events (id, event_type, payload, created_at, stored_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING'
+export const eventValues = (e: StoredEvent) => [e.id, e.eventType, e.payload, e.createdAt, e.storedAt]
+
+/** The events table's statements over `engine` (a transaction's included). */
+export function createEventStore(engine: SqlEngine): EventStore {
   return {
-    insert: (e) => void insert.run(row(e)),
-    insertNew: (e) => insertNew.run(row(e)).changes === 1,
-    get: (id) => {
-      const found = get.get(id) as EventRow | undefined
+    insertNew: async (e) => (await runWrite(engine, ['events'], INSERT_NEW_EVENT_SQL, eventValues(e))).changes === 1,
+    get: async (id) => {
+      const found = await engine.get<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ?`, [id])
       return found && storedEventOf(found)
     },
   }

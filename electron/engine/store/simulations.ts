@@ -2,6 +2,8 @@
 // every delivery made in it can say which clock its times are on (docs/time.md).
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
+import { runWrite } from './engine-writes'
+import type { SqlEngine } from './sql-engine'
 import type { KeyedStatements } from './keyed-statements'
 
 export interface SimulationRow {
@@ -37,11 +39,22 @@ const S_COLUMNS = COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')
 export const SIMULATION_OF_ATTEMPT_SQL = `SELECT ${S_COLUMNS} FROM attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN simulations s ON s.id = d.simulation_id WHERE a.id = ?`
 export const SIMULATION_OF_DELIVERY_SQL = `SELECT ${S_COLUMNS} FROM deliveries d JOIN simulations s ON s.id = d.simulation_id WHERE d.id = ?`
 
+const END_SQL = 'UPDATE simulations SET owner = NULL WHERE id = ? AND owner IS NOT NULL'
+const RUNNING_SQL = 'SELECT id, owner FROM simulations WHERE owner IS NOT NULL'
+
+/** Which simulations run, and ending one, awaited on either store engine (the sender's crash recovery). */
+export function createSimulationOwners(engine: SqlEngine) {
+  return {
+    running: () => engine.all<{ id: string; owner: string }>(RUNNING_SQL),
+    end: async (id: string) => void (await runWrite(engine, ['simulations'], END_SQL, [id])),
+  }
+}
+
 export function createSimulationStatements(db: Database): SimulationStatements {
   const insert = prepareWrite(db, 'simulations', `INSERT INTO simulations (${COLUMNS}) VALUES (@id, @mode, @scale, @started_at, @started_wall_at, @label)`)
   const start = prepareWrite(db, 'simulations', `INSERT INTO simulations (${COLUMNS}, owner) VALUES (@id, @mode, @scale, @started_at, @started_wall_at, @label, @owner)`)
-  const end = prepareWrite(db, 'simulations', 'UPDATE simulations SET owner = NULL WHERE id = ? AND owner IS NOT NULL')
-  const running = db.prepare('SELECT id, owner FROM simulations WHERE owner IS NOT NULL')
+  const end = prepareWrite(db, 'simulations', END_SQL)
+  const running = db.prepare(RUNNING_SQL)
   const get = db.prepare(`SELECT ${COLUMNS} FROM simulations WHERE id = ?`)
   // deliveries_by_simulation answers each EXISTS with one index probe.
   const withRows = db.prepare(

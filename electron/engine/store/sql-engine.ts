@@ -27,3 +27,12 @@ export interface SqlEngine {
   transaction<R>(work: (tx: SqlEngine) => Promise<R>): Promise<R>
   close(): Promise<void>
 }
+
+/**
+ * Store calls made on `tx` inside `work`, committed together on either engine (or none of them):
+ * what transactional() is for a data folder's Database, awaited. The store's modules take `tx`
+ * as their engine (createDeliveryStore(tx) …).
+ */
+export function inTransaction<R>(engine: SqlEngine, work: (tx: SqlEngine) => Promise<R>): Promise<R> {
+  return engine.transaction(work)
+}

@@ -5,6 +5,31 @@
 import type { Database, Statement } from 'better-sqlite3'
 import type { SqlEngine, SqlRunResult } from './sql-engine'
 
+// The Database under each SQLite engine (its transactions' too): the store's own modules take a
+// synchronous path on it where the hot paths need one (the attempt path's writer, id claims, the
+// page cache), so the code above the store never holds the handle nor asks which engine it has.
+const databases = new WeakMap<SqlEngine, Database>()
+
+/** The Database a SQLite engine runs on; undefined for any other engine. Store-internal. */
+export function databaseOf(engine: SqlEngine): Database | undefined {
+  return databases.get(engine)
+}
+
+const turnsByFile = new Map<string, { turn: Promise<unknown> }>()
+const turnsInMemory = new WeakMap<Database, { turn: Promise<unknown> }>()
+
+function fileTurns(db: Database): { turn: Promise<unknown> } {
+  const fresh = () => ({ turn: Promise.resolve() as Promise<unknown> })
+  if (db.memory) {
+    let turns = turnsInMemory.get(db)
+    if (!turns) turnsInMemory.set(db, (turns = fresh()))
+    return turns
+  }
+  let turns = turnsByFile.get(db.name)
+  if (!turns) turnsByFile.set(db.name, (turns = fresh()))
+  return turns
+}
+
 export function createSqliteEngine(db: Database, options: { where?: string; closeDatabase?: boolean } = {}): SqlEngine {
   const statements = new Map<string, Statement>()
   const prepared = (sql: string): Statement => {
@@ -15,8 +40,12 @@ export function createSqliteEngine(db: Database, options: { where?: string; clos
     }
     return statement
   }
-  // The connection's turn: a chain every call and transaction waits on.
-  let turn: Promise<unknown> = Promise.resolve()
+  // The file's turn in this process: a chain every call and transaction of every engine on this
+  // file waits on. A transaction holds the file's write lock across awaits; another connection
+  // of this process writing meanwhile would wait on that lock synchronously, on the one thread
+  // that has to finish the transaction (two engines on one folder in one process, as tests and
+  // `hookloop run` make): it waits for its turn instead.
+  const file = fileTurns(db)
   let inTransaction = false
   const direct = {
     all: <T>(sql: string, params: readonly unknown[] = []) => prepared(sql).all(...params) as T[],
@@ -25,11 +54,13 @@ export function createSqliteEngine(db: Database, options: { where?: string; clos
     exec: (sql: string) => void db.exec(sql),
   }
   const queued = <R>(work: () => R | Promise<R>): Promise<R> => {
-    const next = turn.then(work, work)
-    turn = next.catch(() => undefined)
+    const next = file.turn.then(work, work)
+    file.turn = next.catch(() => undefined)
     return next
   }
   const where = options.where ?? db.name
+  // Prepared once: a publish is one short transaction, and parsing these per call showed in its CPU.
+  const control = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') }
 
   function engineOn(useQueue: boolean): SqlEngine {
     const call = <R>(work: () => R): Promise<R> => (useQueue ? queued(work) : Promise.resolve().then(work))
@@ -45,13 +76,13 @@ export function createSqliteEngine(db: Database, options: { where?: string; clos
         return queued(async () => {
           if (inTransaction || db.inTransaction) throw new Error('the SQLite connection is already in a transaction')
           inTransaction = true
-          db.exec('BEGIN IMMEDIATE')
+          control.begin.run()
           try {
             const result = await work(inside)
-            db.exec('COMMIT')
+            control.commit.run()
             return result
           } catch (error) {
-            if (db.inTransaction) db.exec('ROLLBACK')
+            if (db.inTransaction) control.rollback.run()
             throw error
           } finally {
             inTransaction = false
@@ -63,6 +94,7 @@ export function createSqliteEngine(db: Database, options: { where?: string; clos
         if (options.closeDatabase !== false) db.close()
       }),
     }
+    databases.set(self, db)
     return self
   }
   const inside = engineOn(false)

@@ -46,7 +46,7 @@ describe('attempt links between processes', () => {
     const subscription = await engine.putSubscription({ name: 'orders', target: { endpoint: 'orders' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'csku' })
     const own = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'order.created', payload: { order: 1 } })
     await engine.sender.settled()
-    const ourAttempt = engine.sender.getDelivery(own.deliveryIds[0] as number).attempts[0]
+    const ourAttempt = (await engine.sender.getDelivery(own.deliveryIds[0] as number)).attempts[0]
 
     const triggered = await runCli(['trigger', 'stripe', 'payment_intent.succeeded', '--to', engine.receiver.endpointUrl('orders'), '--secret', 'whsec_trigger', '--json'])
     expect(triggered.code).toBe(0)

@@ -164,7 +164,7 @@ describe('rows never mix', () => {
     const { engine: theirs } = await engineOnNewFolder()
     const foreign = await deliver(theirs, { url: ours.receiver.endpointUrl('orders') }, ours)
     const ourAttempts = (await deliveryView(ours, own.deliveryId)).detail.attempts.map((a) => a.id)
-    const theirAttempts = theirs.sender.getDelivery(foreign.deliveryId).attempts.map((a) => a.id)
+    const theirAttempts = (await theirs.sender.getDelivery(foreign.deliveryId)).attempts.map((a) => a.id)
     // The same attempt numbers on both sides: only the link tells them apart.
     expect(theirAttempts).toEqual(ourAttempts)
 

@@ -13,7 +13,7 @@ describe('the 24 h failure window', () => {
   it('counts a failed delivery for a day of wall time, then lets it go', async () => {
     const { server, sender, rig } = await start({ start: Date.now() }, answer(410))
     await sender.createSubscription({ id: 'gone', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    sender.publish({ eventType: 'invoice.failed', payload: {} })
+    await sender.publish({ eventType: 'invoice.failed', payload: {} })
     await sender.settled()
     const counts = createCountReads(rig.db)
     const madeAt = Date.now()

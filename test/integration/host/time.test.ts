@@ -205,7 +205,7 @@ describe('a simulation whose clock stood still', () => {
       for (let i = 0; i < 400 && !sent.deliveryIds.every((id) => engine.isDeliverySettled(id)); i++) await new Promise((r) => setTimeout(r, 25))
       expect(verdicts).toEqual(['accepted'])
       expect(engine.simulation).toMatchObject({ mode: 'virtual', label: 'sender session (virtual clock)' })
-      const delivery = engine.sender.getDelivery(sent.deliveryIds[0]!)
+      const delivery = await engine.sender.getDelivery(sent.deliveryIds[0]!)
       expect(delivery.delivery.status).toBe('succeeded')
       // Scheduled on the simulation's clock: the attempt's own time is the session's, an hour behind.
       expect(delivery.attempts[0]!.startedAt).toBeLessThan(Date.now() - 3_000_000)
@@ -224,7 +224,7 @@ describe('the last 24 h are wall time', () => {
       const subscription = await engine.putSubscription({ name: 'Stripe → app', target: { url: `${app.url}/webhooks` }, scheme: 'stripe', secrets: ['whsec_x'], policy: 'stripe' })
       const sent = await engine.sendEvent({ subscriptionIds: [subscription.id], eventType: 'charge.failed', payload: { id: 'evt_2' } })
       for (let i = 0; i < 400 && !sent.deliveryIds.every((id) => engine.isDeliverySettled(id)); i++) await new Promise((r) => setTimeout(r, 25))
-      expect(engine.sender.getDelivery(sent.deliveryIds[0]!).delivery.status).toBe('failed')
+      expect((await engine.sender.getDelivery(sent.deliveryIds[0]!)).delivery.status).toBe('failed')
       // The simulation's clock is days past the delivery's creation; the wall is not.
       expect(clock.now() - Date.now()).toBeGreaterThan(2 * 86_400_000)
       expect(createCountReads(engine.db).failureWindow(subscription.id, Date.now())).toEqual({ deliveries: 1, failed: 1, rate: 1, red: true })

@@ -134,7 +134,7 @@ export function providerSender(provider: ProviderId) {
       rigs.push(rig)
       await rig.sender.createSubscription(packSubscription(provider, { id: 'sub', target: { url }, ...(options.secret === undefined ? {} : { secrets: [options.secret] }), policy: { preset: PROVIDERS[provider].policy, max_attempts: 1 } }))
       const finished = attemptsFinished(rig.sender, 1)
-      rig.sender.publish({
+      await rig.sender.publish({
         eventType: options.eventType,
         payload: catalogPayload({ provider, eventType: options.eventType, now: rig.clock.now(), ...(options.overrides ? { overrides: options.overrides } : {}) }),
         ...(options.faults ? { faults: options.faults } : {}),

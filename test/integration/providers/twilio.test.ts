@@ -19,7 +19,7 @@ describe('Twilio: validateRequestWithBody accepts a JSON body', () => {
     try {
       await rig.sender.createSubscription({ id: 'json', target: { url: consumer.url }, scheme: 'twilio', secrets: [twilioJudge.secret], policy: { preset: 'twilio', max_attempts: 1 } })
       const finished = attemptsFinished(rig.sender, 1)
-      rig.sender.publish({ eventType: 'com.twilio.messaging.message.delivered', payload: { messageSid: 'SM123', status: 'delivered' } })
+      await rig.sender.publish({ eventType: 'com.twilio.messaging.message.delivered', payload: { messageSid: 'SM123', status: 'delivered' } })
       const [attempt] = await finished
       expect(attempt?.outcome).toBe('http_200')
       expect(attempt?.url).toMatch(/\?bodySHA256=[0-9a-f]{64}$/)

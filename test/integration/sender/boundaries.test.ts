@@ -30,7 +30,7 @@ describe('sender edges on a virtual clock', () => {
     t.server = await sleepingReceiver(t.rig, ms)
     await t.rig.sender.createSubscription({ id, target: { url: `${t.server.url}/${id}` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const finished = attemptsFinished(t.rig.sender, 1)
-    t.rig.sender.publish({ eventType: 'booking.created', payload: { id: n } })
+    await t.rig.sender.publish({ eventType: 'booking.created', payload: { id: n } })
     return (await finished)[0]
   }
 
@@ -50,7 +50,7 @@ describe('sender edges on a virtual clock', () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
     await t.rig.sender.createSubscription({ id: 'sub', target: { url: `${t.server.url}/h` }, scheme: 'standard-webhooks', secrets: [secret], policy: 'pandoktorek' })
     const finished = attemptsFinished(t.rig.sender, 2)
-    t.rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
+    await t.rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     await new Promise<void>((resolve) => {
       t.rig!.sender.on('attempt.finished', () => {
         wall += 1_000
@@ -71,7 +71,7 @@ describe('sender edges on a virtual clock', () => {
     t.server = await startServer(t.rig.clock, answer(200))
     await t.rig.sender.createSubscription({ id: 'sub', target: { url: `${t.server.url}/h` }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const finished = attemptsFinished(t.rig.sender, 1)
-    t.rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
+    await t.rig.sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished
     expect(t.server.requests[0]!.headers['webhook-timestamp']).toBe(String(Math.floor(attempt!.startedAt / 1000)))
   })

@@ -17,9 +17,9 @@ describe('seed A classification over real sockets', () => {
     const { sender } = t.rig
     await sender.createSubscription({ id: 'sub', target: { url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
     const finished = attemptsFinished(sender, 1)
-    const { deliveries } = sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
+    const { deliveries } = await sender.publish({ eventType: 'booking.created', payload: { id: 1 } })
     const [attempt] = await finished
-    const delivery = sender.getDelivery(deliveries[0]?.id ?? -1).delivery
+    const delivery = (await sender.getDelivery(deliveries[0]?.id ?? -1)).delivery
     return { attempt: attempt!, delivery }
   }
 

@@ -20,7 +20,7 @@ if (mode === 'fresh') {
     scheme: 'standard-webhooks',
     policy: { preset: 'custom', schedule: { kind: 'fixed', interval_ms: 20 }, max_attempts: 5, timeout_ms: 5_000 },
   })
-  for (let i = 0; i < Number(count ?? 1000); i++) sender.publish({ eventType: 'booking.created', payload: { i } })
+  for (let i = 0; i < Number(count ?? 1000); i++) await sender.publish({ eventType: 'booking.created', payload: { i } })
   await sender.start()
   process.stdout.write('started\n')
 } else {

@@ -23,7 +23,7 @@ describe('subscription envelope', () => {
     const bare = await sender.createSubscription({ id: 'bare', target: { url: `${server.url}/bare` }, scheme: 'standard-webhooks', policy: 'csku', secrets: [SECRET], envelope: 'payload' })
     expect(wrapped.envelope).toBe('event')
     expect(bare.envelope).toBe('payload')
-    const published = sender.publish({ eventId: EVENT_ID, eventType: 'message.received', payload: PAYLOAD })
+    const published = await sender.publish({ eventId: EVENT_ID, eventType: 'message.received', payload: PAYLOAD })
     await sender.settled()
 
     const expected: Record<string, Buffer> = {
@@ -41,7 +41,7 @@ describe('subscription envelope', () => {
 
     // What the panels show as sent is what went out; the payload itself is kept once.
     for (const delivery of published.deliveries) {
-      const view = sender.viewPayload(delivery.id)
+      const view = await sender.viewPayload(delivery.id)
       const path = delivery.subscriptionId === 'bare' ? '/bare' : '/wrapped'
       expect(view.body.equals(expected[path]!)).toBe(true)
       expect(view.payload.equals(expected['/bare']!)).toBe(true)

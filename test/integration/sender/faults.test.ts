@@ -19,7 +19,8 @@ describe('sending-side faults', () => {
     ;({ rig, server } = await start({ start: 1_700_000_000_000 }, answer(200)))
     const { sender } = rig
     await sender.createSubscription({ id: 'f', target: { url: server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek', secrets: [SECRET, RETIRED] })
-    const published = Array.from({ length: events }, (_, i) => sender.publish({ eventType: 'booking.created', payload: { i }, faults: i === 0 ? faults : [] }))
+    const published = []
+    for (let i = 0; i < events; i++) published.push(await sender.publish({ eventType: 'booking.created', payload: { i }, faults: i === 0 ? faults : [] }))
     await sender.settled()
     return published
   }
@@ -37,7 +38,7 @@ describe('sending-side faults', () => {
     it(`${fault.type} → the consumer sees ${reason}; the attempt records the fault`, async () => {
       const [published] = await send([fault])
       expect(verdict(server.requests[0])).toMatchObject({ valid: false, reason })
-      const { attempts } = rig.sender.getDelivery(published!.deliveries[0]!.id)
+      const { attempts } = await rig.sender.getDelivery(published!.deliveries[0]!.id)
       expect(attempts[0]?.faults.map((f) => f.type)).toEqual([fault.type])
     })
   }
@@ -59,7 +60,7 @@ describe('sending-side faults', () => {
   it('drop → never sent, recorded as dropped, delivery failed', async () => {
     const [published] = await send([{ type: 'drop' }])
     expect(server.requests).toHaveLength(0)
-    const { delivery, attempts } = rig.sender.getDelivery(published!.deliveries[0]!.id)
+    const { delivery, attempts } = await rig.sender.getDelivery(published!.deliveries[0]!.id)
     expect(delivery.status).toBe('failed')
     expect(attempts).toMatchObject([{ outcome: 'dropped', decision: 'failed', faults: [{ type: 'drop' }] }])
   })
@@ -79,10 +80,10 @@ describe('sending-side faults', () => {
     const [original, copy] = published!.deliveries
     expect(copy).toMatchObject({ nextAttemptAt: null, duplicateOf: original!.id })
     expect(server.requests.map((r) => linkedAttemptId(r.headers))).toEqual([
-      rig.sender.getDelivery(original!.id).attempts[0]?.id,
-      rig.sender.getDelivery(copy!.id).attempts[0]?.id,
+      (await rig.sender.getDelivery(original!.id)).attempts[0]?.id,
+      (await rig.sender.getDelivery(copy!.id)).attempts[0]?.id,
     ])
-    expect(rig.sender.getDelivery(copy!.id).attempts[0]?.faults.map((f) => f.type)).toEqual(['duplicate'])
+    expect((await rig.sender.getDelivery(copy!.id)).attempts[0]?.faults.map((f) => f.type)).toEqual(['duplicate'])
   })
 
   it('duplicate after a delay → the copy arrives delay_ms later', async () => {

@@ -18,7 +18,7 @@ describe('publishing an event id twice', () => {
     await sender.pause('a')
     await sender.pause('b')
     const eventId = '6a1f0c52-9a57-4d3e-8f3c-0b7e2f9d1c44'
-    const first = sender.publish({ eventId, eventType: 'order.paid', payload: { n: 1 } })
+    const first = await sender.publish({ eventId, eventType: 'order.paid', payload: { n: 1 } })
     expect(first.deliveries).toHaveLength(2)
     const rows = () => ({
       events: db.prepare('SELECT id, event_type, CAST(payload AS TEXT) AS payload FROM events').all(),
@@ -28,7 +28,7 @@ describe('publishing an event id twice', () => {
 
     let refused: unknown
     try {
-      sender.publish({ eventId, eventType: 'order.refunded', payload: { n: 2 } })
+      await sender.publish({ eventId, eventType: 'order.refunded', payload: { n: 2 } })
     } catch (error) {
       refused = error
     }
@@ -38,6 +38,6 @@ describe('publishing an event id twice', () => {
     expect(rows()).toEqual(before)
     expect(before.events).toEqual([{ id: eventId, event_type: 'order.paid', payload: '{"n":1}' }])
     // The sender's own view of the event is the first one too.
-    expect(sender.getDelivery(first.deliveries[0]!.id).delivery.eventType).toBe('order.paid')
+    expect((await sender.getDelivery(first.deliveries[0]!.id)).delivery.eventType).toBe('order.paid')
   })
 })

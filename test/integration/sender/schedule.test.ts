@@ -82,9 +82,9 @@ describe('full schedules on the virtual clock', () => {
     t.server = await startServer(t.rig.clock, (req, res) => (++n === 1 ? answer(429, { 'retry-after': '90' }) : answer(200))(req, res))
     const { sender } = t.rig
     await sender.createSubscription({ id: 'c', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'custom' })
-    const { deliveries } = sender.publish({ eventType: 'x', payload: {} })
+    const { deliveries } = await sender.publish({ eventType: 'x', payload: {} })
     await sender.settled()
-    expect(sender.getDelivery(deliveries[0]!.id).attempts.map((a) => a.startedAt)).toEqual([0, 90_000])
+    expect((await sender.getDelivery(deliveries[0]!.id)).attempts.map((a) => a.startedAt)).toEqual([0, 90_000])
   })
 
   it('a policy that follows redirects re-posts to the Location', async () => {
@@ -96,9 +96,9 @@ describe('full schedules on the virtual clock', () => {
     })
     const { sender } = t.rig
     await sender.createSubscription({ id: 'r', target: { url: `${t.server.url}/old` }, scheme: 'standard-webhooks', policy: { preset: 'custom', follow_redirects: 2 } })
-    const { deliveries } = sender.publish({ eventType: 'x', payload: {} })
+    const { deliveries } = await sender.publish({ eventType: 'x', payload: {} })
     await sender.settled()
-    expect(sender.getDelivery(deliveries[0]!.id).delivery.status).toBe('succeeded')
+    expect((await sender.getDelivery(deliveries[0]!.id)).delivery.status).toBe('succeeded')
     expect(t.server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /old', 'POST /new'])
   })
 
@@ -114,10 +114,11 @@ describe('full schedules on the virtual clock', () => {
     })
     const { sender } = t.rig
     await sender.createSubscription({ id: 'm', target: { url: t.server.url }, scheme: 'standard-webhooks', policy: 'pandoktorek' })
-    const ids = Array.from({ length: 200 }, (_, i) => sender.publish({ eventType: 'x', payload: { i } }).deliveries[0]!.id)
+    const ids: number[] = []
+    for (let i = 0; i < 200; i++) ids.push((await sender.publish({ eventType: 'x', payload: { i } })).deliveries[0]!.id)
     await sender.settled()
     for (const id of ids) {
-      const { delivery, attempts } = sender.getDelivery(id)
+      const { delivery, attempts } = await sender.getDelivery(id)
       expect(delivery.status).toBe('succeeded')
       expect(attempts.map((a) => a.startedAt / MIN)).toEqual([0, 2, 6, 14])
     }

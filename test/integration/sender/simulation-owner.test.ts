@@ -95,7 +95,7 @@ describe("a simulation's clock belongs to its engine", () => {
     const simulationId = seeded.simulation!.id
     // Its sender stopped first, it leaves the delivery scheduled; then its simulation is made the dead process's, as a kill -9 leaves it.
     await seeded.sender.stop()
-    const sent = seeded.sender.publish({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { id: 'left-behind' } })
+    const sent = await seeded.sender.publish({ subscriptionIds: [sub.id], eventType: 'order.paid', payload: { id: 'left-behind' } })
     const deliveryId = sent.deliveries[0]!.id
     await seeded.close()
     const db = openDatabase({ file: join(temp.dir, 'hookloop.db') })

@@ -143,7 +143,7 @@ export function attemptsFinished(sender: Sender, count: number): Promise<Attempt
 /** Subscribes, publishes one event, waits for the schedule to play out, and returns the one delivery with its attempts. */
 export async function deliveredOnce(sender: Sender, subscription: Parameters<Sender['createSubscription']>[0], event: Parameters<Sender['publish']>[0]): Promise<ReturnType<Sender['getDelivery']>> {
   await sender.createSubscription(subscription)
-  const { deliveries } = sender.publish(event)
+  const { deliveries } = await sender.publish(event)
   await sender.settled()
-  return sender.getDelivery(deliveries[0]!.id)
+  return await sender.getDelivery(deliveries[0]!.id)
 }
