@@ -324,8 +324,8 @@ export const clientFrameSchema = z
   .strict()
 export type ClientFrame = z.infer<typeof clientFrameSchema>
 
-export const ERROR_CODES = ['bad_request', 'unknown_command', 'not_found', 'conflict', 'unavailable', 'internal'] as const
-/** What a failed command answers: bad_request is bad input (the message names the field); internal is a bug. */
+export const ERROR_CODES = ['bad_request', 'unknown_command', 'not_found', 'conflict', 'unavailable', 'forbidden', 'signed_out', 'internal'] as const
+/** What a failed command answers: bad_request is bad input (the message names the field); forbidden: the account's role is below the command's (the message names the role needed); signed_out: the session ended; internal is a bug. */
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
 export type ServerFrame =

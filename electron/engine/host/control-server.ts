@@ -19,6 +19,9 @@ import {
 } from '../../../shared/contract'
 import type { z } from 'zod'
 import { createEventBatcher, type EventBatcher } from '../../../shared/contract'
+import { COMMAND_ROLES, roleAtLeast } from '../../../shared/contract'
+import type { AccountView } from '../accounts'
+import type { AccountGate } from './account-routes'
 import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
 import { createBodyRoutes, type BodyRoutesOptions } from './body-routes'
 import { hostErrorOf } from './host-error'
@@ -47,6 +50,14 @@ export interface ControlServerOptions {
    *  drains; it then receives one timeline.reset and re-reads (a slow UI never stalls the engine). */
   maxBufferedBytes?: number
   log?: (line: string) => void
+  /**
+   * Accounts on (`serve --accounts`): the socket admits a signed-in session instead of the token,
+   * each command is allowed by the account's role (shared/contract/command-roles.ts), and the app's
+   * page is shown only to someone signed in.
+   */
+  accounts?: AccountGate
+  /** The address a served Hookloop is reached by besides loopback (`serve --public-url`). */
+  publicUrl?: URL
 }
 
 export interface ControlServer {
@@ -63,6 +74,8 @@ export interface ControlServer {
 interface Client {
   socket: WebSocket
   behind: boolean
+  /** With accounts: the upgrade request, whose session cookie is looked up again for each command. */
+  request?: IncomingMessage
 }
 
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
@@ -77,14 +90,26 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const listenHost = options.host ?? '127.0.0.1'
   const serveBody = options.bodies ? createBodyRoutes({ ...options.bodies, token: options.token }) : null
 
+  const publicUrl = options.publicUrl
+  const gate = options.accounts
   const server: Server = createServer((req, res) => {
     if (options.probes?.(req, res)) return
-    if (!hostAllowed(port, req.headers.host)) {
-      res.writeHead(421, { 'content-type': 'text/plain' }).end('misdirected request: this server answers only to 127.0.0.1 and localhost\n')
+    if (!hostAllowed(port, req.headers.host, publicUrl)) {
+      res.writeHead(421, { 'content-type': 'text/plain' }).end(`misdirected request: this server answers only to 127.0.0.1 and localhost${publicUrl ? ` and ${publicUrl.host}` : ''}\n`)
       return
     }
-    if (serveBody?.(req, res, securityHeaders(contentSecurityPolicy(port)))) return
+    if (gate?.route(req, res)) return
+    if (serveBody?.(req, res, securityHeaders(contentSecurityPolicy(port, publicUrl)))) return
     if (serveStatic) {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname
+      // The app's page is for someone signed in; its scripts and styles are the same for everyone.
+      if (gate && (path === '/' || path === '/index.html')) {
+        gate.account(req).then(
+          (account) => (account ? void serveStatic?.(req, res) : res.writeHead(303, { location: '/signin', 'cache-control': 'no-store' }).end()),
+          () => res.writeHead(503, { 'content-type': 'text/plain' }).end('the accounts could not be read\n'),
+        )
+        return
+      }
       void serveStatic(req, res)
       return
     }
@@ -94,22 +119,41 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const wss = new WebSocketServer({ noServer: true, maxPayload: CONTROL_FRAME_LIMIT })
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const refusal = refuseUpgrade(req)
-    if (refusal) {
-      log(`control: refused a connection (${refusal.reason})`)
-      socket.end(`HTTP/1.1 ${refusal.status}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${refusal.reason}\n`)
-      return
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws))
+    void refuseUpgrade(req).then(
+      (refusal) => {
+        if (refusal) {
+          log(`control: refused a connection (${refusal.reason})`)
+          socket.end(`HTTP/1.1 ${refusal.status}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${refusal.reason}\n`)
+          return
+        }
+        wss.handleUpgrade(req, socket, head, (ws) => accept(ws, gate ? req : undefined))
+      },
+      (error: unknown) => {
+        log(`control: refused a connection (the accounts could not be read: ${String(error)})`)
+        socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n')
+      },
+    )
   })
 
-  function refuseUpgrade(req: IncomingMessage): { status: string; reason: string } | null {
-    if (!hostAllowed(port, req.headers.host)) return { status: '421 Misdirected Request', reason: 'foreign Host' }
-    if (!originAllowed(port, req.headers.origin)) return { status: '403 Forbidden', reason: 'foreign Origin' }
+  async function refuseUpgrade(req: IncomingMessage): Promise<{ status: string; reason: string } | null> {
+    if (!hostAllowed(port, req.headers.host, publicUrl)) return { status: '421 Misdirected Request', reason: 'foreign Host' }
+    if (!originAllowed(port, req.headers.origin, publicUrl)) return { status: '403 Forbidden', reason: 'foreign Origin' }
     const url = new URL(req.url ?? '/', 'http://localhost')
     if (url.pathname !== CONTROL_PATH) return { status: '404 Not Found', reason: 'unknown path' }
+    // With accounts the run's token admits nobody: only a signed-in session does.
+    if (gate) return (await gate.account(req)) ? null : { status: '401 Unauthorized', reason: 'not signed in' }
     if (!tokenMatches(options.token, url.searchParams.get('token'))) return { status: '401 Unauthorized', reason: 'wrong token' }
     return null
+  }
+
+  /** Why this client may not run this command now, or null. */
+  async function refusal(client: Client, name: CommandName): Promise<{ code: 'forbidden' | 'signed_out'; message: string; close?: boolean } | null> {
+    if (!gate || !client.request) return null
+    const account: AccountView | null = await gate.account(client.request)
+    if (!account) return { code: 'signed_out', message: 'you are signed out: sign in again', close: true }
+    const needed = COMMAND_ROLES[name]
+    if (roleAtLeast(account.role, needed)) return null
+    return { code: 'forbidden', message: `${name} needs the ${needed} role; ${account.email} is ${account.role === 'admin' ? 'an' : 'a'} ${account.role}` }
   }
 
   function send(client: Client, frame: ServerFrame): void {
@@ -117,8 +161,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
     client.socket.send(JSON.stringify(frame))
   }
 
-  function accept(socket: WebSocket): void {
-    const client: Client = { socket, behind: false }
+  function accept(socket: WebSocket, request?: IncomingMessage): void {
+    const client: Client = { socket, behind: false, ...(request ? { request } : {}) }
     clients.add(client)
     socket.on('close', () => clients.delete(client))
     socket.on('error', () => clients.delete(client))
@@ -153,6 +197,12 @@ export async function startControlServer(options: ControlServerOptions): Promise
       return
     }
     try {
+      const refused = await refusal(client, name)
+      if (refused) {
+        send(client, { t: 'res', id, ok: false, error: { code: refused.code, message: refused.message } })
+        if (refused.close) client.socket.close(4401, 'signed out')
+        return
+      }
       const handler = options.handlers[name] as (req: unknown) => unknown
       const res = await handler(parsed.data)
       send(client, { t: 'res', id, ok: true, res })
@@ -197,7 +247,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const address = server.address()
   if (!address || typeof address === 'string') throw new Error('control server: no port after listen')
   port = address.port
-  if (options.staticDir) serveStatic = createStaticHandler(options.staticDir, contentSecurityPolicy(port))
+  if (options.staticDir) serveStatic = createStaticHandler(options.staticDir, contentSecurityPolicy(port, publicUrl))
   const origin = `http://${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${port}`
 
   return {
