@@ -65,7 +65,9 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
     `${name}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeS}${secure(req) ? '; Secure' : ''}`
 
   function html(res: ServerResponse, status: number, body: string, extra: Record<string, string | string[]> = {}): void {
-    res.writeHead(status, { ...options.pageHeaders(), 'content-type': 'text/html; charset=utf-8', ...extra }).end(body)
+    // same-origin, not no-referrer: under no-referrer a browser posts the form with `Origin: null`,
+    // which the Origin check refuses. The join page's link never leaves our origin either way.
+    res.writeHead(status, { ...options.pageHeaders(), 'referrer-policy': 'same-origin', 'content-type': 'text/html; charset=utf-8', ...extra }).end(body)
   }
   function redirect(res: ServerResponse, to: string, setCookie: string[] = []): void {
     res.writeHead(303, { ...options.pageHeaders(), location: to, ...(setCookie.length ? { 'set-cookie': setCookie } : {}) }).end()
