@@ -1,8 +1,8 @@
 // Who may run each command when a served Hookloop has accounts (docs/team.md, "Accounts"): the
 // least role each one needs, in one place. A viewer reads; an editor changes what Hookloop does
 // (endpoints, rules, subscriptions, sends, resends, scenarios, simulations, the clock, the
-// tunnel, breakpoints); an admin also changes what it keeps (retention, Clear history) and its
-// secrets. `Record<CommandName, Role>`: a new command does not compile until it is given one.
+// tunnel, breakpoints); an admin also changes what it keeps (retention, Clear history), its
+// secrets and its members. `Record<CommandName, Role>`: a new command does not compile until it is given one.
 import type { CommandName } from './messages'
 
 export const ROLES = ['viewer', 'editor', 'admin'] as const
@@ -62,4 +62,9 @@ export const COMMAND_ROLES: Record<CommandName, Role> = {
   'subscription.rotateSecret': 'admin',
   'history.clear': 'admin',
   'history.setRetention': 'admin',
+  // The members: who they are, invites, roles, disabling.
+  'member.list': 'admin',
+  'member.invite': 'admin',
+  'member.setRole': 'admin',
+  'member.setDisabled': 'admin',
 }

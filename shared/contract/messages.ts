@@ -9,6 +9,7 @@ import { PROVIDER_IDS } from '../providers'
 import type { ConsumerCheckResult, SenderConformanceReport } from '../conformance'
 import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import { historySchemas, type HistoryResponses } from './history-commands'
+import { memberSchemas, type MemberResponses } from './member-commands'
 import { breakpointSchemas, type BreakpointEvents, type BreakpointResponses } from './breakpoint-commands'
 import type {
   ClockView,
@@ -221,6 +222,7 @@ export const requestSchemas = {
     .strict(),
   ...historySchemas,
   ...breakpointSchemas,
+  ...memberSchemas,
 } as const
 
 function isJson(text: string): boolean {
@@ -235,7 +237,7 @@ function isJson(text: string): boolean {
 export type CommandName = keyof typeof requestSchemas
 export type CommandRequest<C extends CommandName> = z.input<(typeof requestSchemas)[C]>
 
-export interface CommandResponses extends HistoryResponses, BreakpointResponses {
+export interface CommandResponses extends HistoryResponses, BreakpointResponses, MemberResponses {
   snapshot: Snapshot
   'timeline.page': { rows: TimelineRow[]; total: number }
   'delivery.get': DeliveryDetail

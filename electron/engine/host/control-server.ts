@@ -27,8 +27,13 @@ import { createBodyRoutes, type BodyRoutesOptions } from './body-routes'
 import { hostErrorOf } from './host-error'
 import { createStaticHandler, securityHeaders } from './static-files'
 
+/** Who sent a command: with accounts, the signed-in account; without, nobody (the run's token). */
+export interface Caller {
+  account: AccountView | null
+}
+
 export type CommandHandlers = {
-  [C in CommandName]: (req: z.output<(typeof requestSchemas)[C]>) => Promise<CommandResponse<C>> | CommandResponse<C>
+  [C in CommandName]: (req: z.output<(typeof requestSchemas)[C]>, caller: Caller) => Promise<CommandResponse<C>> | CommandResponse<C>
 }
 
 export interface ControlServerOptions {
@@ -146,13 +151,13 @@ export async function startControlServer(options: ControlServerOptions): Promise
     return null
   }
 
-  /** Why this client may not run this command now, or null. */
-  async function refusal(client: Client, name: CommandName): Promise<{ code: 'forbidden' | 'signed_out'; message: string; close?: boolean } | null> {
-    if (!gate || !client.request) return null
+  /** Who sends this command, or why this client may not run it now. */
+  async function callerOf(client: Client, name: CommandName): Promise<Caller | { code: 'forbidden' | 'signed_out'; message: string; close?: boolean }> {
+    if (!gate || !client.request) return { account: null }
     const account: AccountView | null = await gate.account(client.request)
     if (!account) return { code: 'signed_out', message: 'you are signed out: sign in again', close: true }
     const needed = COMMAND_ROLES[name]
-    if (roleAtLeast(account.role, needed)) return null
+    if (roleAtLeast(account.role, needed)) return { account }
     return { code: 'forbidden', message: `${name} needs the ${needed} role; ${account.email} is ${account.role === 'admin' ? 'an' : 'a'} ${account.role}` }
   }
 
@@ -197,14 +202,14 @@ export async function startControlServer(options: ControlServerOptions): Promise
       return
     }
     try {
-      const refused = await refusal(client, name)
-      if (refused) {
-        send(client, { t: 'res', id, ok: false, error: { code: refused.code, message: refused.message } })
-        if (refused.close) client.socket.close(4401, 'signed out')
+      const caller = await callerOf(client, name)
+      if ('code' in caller) {
+        send(client, { t: 'res', id, ok: false, error: { code: caller.code, message: caller.message } })
+        if (caller.close) client.socket.close(4401, 'signed out')
         return
       }
-      const handler = options.handlers[name] as (req: unknown) => unknown
-      const res = await handler(parsed.data)
+      const handler = options.handlers[name] as (req: unknown, caller: Caller) => unknown
+      const res = await handler(parsed.data, caller)
       send(client, { t: 'res', id, ok: true, res })
     } catch (error) {
       const known = hostErrorOf(error)

@@ -31,6 +31,7 @@ import { createProbeRoutes } from './probe-routes'
 import { createHealthReads, type HealthReads, type SqlEngine } from '../store'
 import { createAccounts } from '../accounts'
 import { createAccountGate } from './account-routes'
+import { createMemberHandlers } from './member-handlers'
 import { contentSecurityPolicy, originAllowed } from './guard'
 import { securityHeaders } from './static-files'
 
@@ -357,6 +358,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createForwardHandlers(ctx),
     ...createBreakpointHandlers({ current: ctx.current, changed: (breakpoints) => control?.publish('breakpoints.changed', { breakpoints }) }),
     ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
+    ...createMemberHandlers({ accounts, base: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') }),
   }
   control = await startControlServer({
     port: options.port,

@@ -180,4 +180,35 @@ describe('hookloop serve --accounts', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 429, 429])
     expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0)
   })
+
+  it('lets an admin invite a member with a role shown once, change the role and disable the account; a member cannot', async () => {
+    const { dir, cleanup } = makeTempDir()
+    cleanups.push(cleanup)
+    const serve = startServe(['--data', dir, '--admin', 'ada@example.com'], { HOOKLOOP_ADMIN_PASSWORD: PASSWORD })
+    const origin = new URL(await serve.line(/^http/)).origin
+    const admin = (await socket(origin, cookieOf(await signIn(origin, 'ada@example.com', PASSWORD), 'hookloop_session'))) as WebSocket
+    const invite = (await command(admin, 'member.invite', { role: 'viewer' })) as unknown as { ok: boolean; res: { link: string; role: string } }
+    expect(invite.ok).toBe(true)
+    expect(invite.res.link).toMatch(new RegExp(`^${origin}/join\\?link=[A-Za-z0-9_-]{43}$`))
+    // The invite's secret is in the admin's answer only, never on the server's console.
+    expect(serve.lines.join('\n')).not.toContain(new URL(invite.res.link).searchParams.get('link'))
+
+    const { csrf, cookie } = await formOf(invite.res.link)
+    const joined = await post(`${origin}/join`, origin, cookie, { csrf, link: new URL(invite.res.link).searchParams.get('link') ?? '', email: 'vic@example.com', name: 'Vic', password: PASSWORD })
+    expect(joined.status).toBe(303)
+    const vic = (await socket(origin, cookieOf(joined, 'hookloop_session'))) as WebSocket
+    expect(await command(vic, 'member.list')).toMatchObject({ ok: false, error: { code: 'forbidden', message: 'member.list needs the admin role; vic@example.com is a viewer' } })
+
+    const listed = (await command(admin, 'member.list')) as unknown as { res: { members: { id: string; email: string; role: string }[] } }
+    expect(listed.res.members.map((m) => [m.email, m.role])).toEqual([
+      ['ada@example.com', 'admin'],
+      ['vic@example.com', 'viewer'],
+    ])
+    const vicId = listed.res.members[1]?.id ?? ''
+    expect(await command(admin, 'member.setRole', { id: vicId, role: 'editor' })).toMatchObject({ ok: true, res: { role: 'editor' } })
+    expect((await command(vic, 'clock.set', { mode: 'virtual' })).ok).toBe(true)
+    expect(await command(admin, 'member.setDisabled', { id: vicId, disabled: true })).toMatchObject({ ok: true, res: { disabled: true } })
+    expect(await command(vic, 'snapshot')).toMatchObject({ ok: false, error: { code: 'signed_out' } })
+    expect((await signIn(origin, 'vic@example.com', PASSWORD)).status).toBe(401)
+  })
 })
