@@ -15,7 +15,7 @@ afterEach(async () => {
 })
 
 describe('accounts in the browser', () => {
-  it('signs in on the page, shows the app and who is signed in, and signs out', async () => {
+  it('signs in on the page, shows the app and who is signed in, invites a member, and signs out', async () => {
     served = await startServe(['--accounts', '--admin', 'ada@example.com'], { env: { ...process.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD } })
     expect(served.url).toBe(`${served.origin}/signin`)
     browser = await openBrowser()
@@ -34,6 +34,17 @@ describe('accounts in the browser', () => {
     expect(await signedIn.innerText()).toContain('ada@example.com')
     expect(await signedIn.innerText()).toContain('admin')
     await screenshot(page, 'accounts-signed-in')
+
+    // The admin's members: herself, and an invite link made for an editor, shown once.
+    await page.click('[data-testid=members-button]')
+    await page.waitForSelector('[data-testid=member][data-email="ada@example.com"]')
+    await page.selectOption('select[aria-label="the new member\'s role"]', 'editor')
+    await page.click('[data-testid=invite]')
+    const link = await page.locator('[data-testid=invite-link]').innerText()
+    expect(link).toMatch(new RegExp(`^${served.origin}/join\\?link=[A-Za-z0-9_-]{43}$`))
+    expect(await (await fetch(link)).text()).toContain('You are invited as an editor')
+    await screenshot(page, 'accounts-members')
+    await page.click('[data-testid=members-button]')
 
     await signedIn.locator('button:text-is("Sign out")').click()
     await page.waitForURL(`${served.origin}/signin`)

@@ -26,7 +26,7 @@ export function signInPage(csrf: string, message?: string, email = ''): string {
 }
 
 export function joinPage(csrf: string, link: string, role: string, first: boolean, minLength: number, message?: string): string {
-  const intro = first ? 'Create the first admin of this Hookloop.' : `You are invited as ${role === 'admin' ? 'an' : 'a'} ${role}: create your account.`
+  const intro = first ? 'Create the first admin of this Hookloop.' : `You are invited as ${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role}: create your account.`
   return page(
     first ? 'Set up Hookloop' : 'Join Hookloop',
     `<p>${escape(intro)}</p>${notice(message)}<form method="post" action="/join">

@@ -158,7 +158,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     if (!account) return { code: 'signed_out', message: 'you are signed out: sign in again', close: true }
     const needed = COMMAND_ROLES[name]
     if (roleAtLeast(account.role, needed)) return { account }
-    return { code: 'forbidden', message: `${name} needs the ${needed} role; ${account.email} is ${account.role === 'admin' ? 'an' : 'a'} ${account.role}` }
+    return { code: 'forbidden', message: `${name} needs the ${needed} role; ${account.email} is ${/^[aeiou]/.test(account.role) ? 'an' : 'a'} ${account.role}` }
   }
 
   function send(client: Client, frame: ServerFrame): void {
