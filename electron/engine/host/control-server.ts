@@ -93,7 +93,10 @@ export async function startControlServer(options: ControlServerOptions): Promise
   let port = options.port
   let serveStatic: ReturnType<typeof createStaticHandler> | null = null
   const listenHost = options.host ?? '127.0.0.1'
-  const serveBody = options.bodies ? createBodyRoutes({ ...options.bodies, token: options.token }) : null
+  const gateForBodies = options.accounts
+  const serveBody = options.bodies
+    ? createBodyRoutes({ ...options.bodies, token: options.token, ...(gateForBodies ? { signedIn: async (req) => (await gateForBodies.account(req)) !== null } : {}) })
+    : null
 
   const publicUrl = options.publicUrl
   const gate = options.accounts

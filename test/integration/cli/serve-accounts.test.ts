@@ -3,6 +3,8 @@
 // password is refused, sign-in is rate limited (429 with Retry-After), a viewer's change command
 // answers `forbidden` naming the role it needs, and sign-out ends the session on the server.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { request } from 'node:http'
+import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -38,6 +40,16 @@ function startServe(args: string[], env: Record<string, string> = {}): { child: 
       else waiting.push({ match, done })
     })
   return { child, lines, line }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => done(port))
+    })
+  })
 }
 
 const cookieOf = (res: Response, name: string): string | undefined =>
@@ -210,5 +222,32 @@ describe('hookloop serve --accounts', () => {
     expect(await command(admin, 'member.setDisabled', { id: vicId, disabled: true })).toMatchObject({ ok: true, res: { disabled: true } })
     expect(await command(vic, 'snapshot')).toMatchObject({ ok: false, error: { code: 'signed_out' } })
     expect((await signIn(origin, 'vic@example.com', PASSWORD)).status).toBe(401)
+  })
+
+  it('answers its public address and no other name, marks the cookie Secure behind a TLS proxy it trusts, and serves bodies to a session', async () => {
+    const { dir, cleanup } = makeTempDir()
+    cleanups.push(cleanup)
+    const port = await freePort()
+    const serve = startServe(['--data', dir, '--port', String(port), '--admin', 'ada@example.com', '--public-url', 'https://hookloop.example.com', '--trust-proxy'], { HOOKLOOP_ADMIN_PASSWORD: PASSWORD })
+    expect(await serve.line(/^http/)).toBe('https://hookloop.example.com/signin')
+    const address = `http://127.0.0.1:${port}`
+    const hostStatus = (host: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; cookies: string[] }>((done, fail) => {
+        const req = request(`${address}/signin`, { headers: { host, ...headers } }, (res) => {
+          res.resume()
+          done({ status: res.statusCode ?? 0, cookies: res.headers['set-cookie'] ?? [] })
+        })
+        req.once('error', fail)
+        req.end()
+      })
+    expect((await hostStatus('hookloop.example.com')).status).toBe(200)
+    expect((await hostStatus('rebound.attacker.example')).status).toBe(421)
+    expect((await hostStatus('hookloop.example.com', { 'x-forwarded-proto': 'https' })).cookies.join('\n')).toMatch(/hookloop_csrf=[^;]+;.*; Secure/)
+    expect((await hostStatus('hookloop.example.com')).cookies.join('\n')).not.toContain('Secure')
+
+    const signed = await signIn(address, 'ada@example.com', PASSWORD)
+    const session = cookieOf(signed, 'hookloop_session') ?? ''
+    expect((await fetch(`${address}/bodies/requests/1`)).status).toBe(401)
+    expect((await fetch(`${address}/bodies/requests/1`, { headers: { cookie: session } })).status).toBe(404)
   })
 })
