@@ -150,6 +150,8 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
       const secret = newSecret()
       const at = now()
       await store().insertSession({ tokenHash: secretHash(secret), accountId: row.id, createdAt: at, expiresAt: at + SESSION_IDLE_MS, lastSeenAt: at })
+      // Sessions that expired unused are removed as new ones begin: the table holds live ones.
+      await store().deleteExpiredSessions(at)
       return { secret, account: viewOf(row) }
     },
     async sessionOf(secret) {
