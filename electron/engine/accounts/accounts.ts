@@ -57,6 +57,8 @@ export interface Accounts {
   list(): Promise<AccountView[]>
   setRole(id: string, role: Role): Promise<AccountView>
   setDisabled(id: string, disabled: boolean): Promise<AccountView>
+  /** Called after a session ends or an account changes (sign-out, a role, disabled): whoever holds sessions checks them again. */
+  onChange(listener: () => void): () => void
 }
 
 const viewOf = (row: AccountRow): AccountView => ({ id: row.id, email: row.email, name: row.name, role: row.role, createdAt: row.createdAt, disabled: row.disabled })
@@ -71,6 +73,8 @@ let decoy: Promise<string> | null = null
 export function createAccounts(options: { engine: () => SqlEngine; now?: () => number }): Accounts {
   const now = options.now ?? Date.now
   const store = (): AccountStore => createAccountStore(options.engine())
+  const listeners = new Set<() => void>()
+  const announce = () => listeners.forEach((listener) => listener())
 
   async function newAccount(person: NewPerson, role: Role): Promise<{ row: Parameters<AccountStore['insert']>[0]; view: AccountView }> {
     const email = person.email.trim()
@@ -165,20 +169,28 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
     },
     async signOut(secret) {
       await store().deleteSession(secretHash(secret))
+      announce()
     },
     async list() {
       return (await store().list()).map(viewOf)
     },
     async setRole(id, role) {
       if (role !== 'admin') await keepsAnAdmin(id)
-      return changed(id, (s) => s.setRole(id, role))
+      const view = await changed(id, (s) => s.setRole(id, role))
+      announce()
+      return view
     },
     async setDisabled(id, disabled) {
       if (disabled) await keepsAnAdmin(id)
       const view = await changed(id, (s) => s.setDisabled(id, disabled))
       // A disabled account is signed out everywhere at once.
       if (disabled) await store().deleteSessionsOf(id)
+      announce()
       return view
+    },
+    onChange(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
     },
   }
 }

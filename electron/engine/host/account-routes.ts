@@ -35,6 +35,8 @@ export interface AccountGate {
   route(req: IncomingMessage, res: ServerResponse): boolean
   /** The signed-in account behind the request's session cookie. */
   account(req: IncomingMessage): Promise<AccountView | null>
+  /** After a sign-out or a change of an account: the sockets it admitted are checked again. */
+  onChange(listener: () => void): () => void
 }
 
 export function cookiesOf(req: IncomingMessage): Map<string, string> {
@@ -200,5 +202,6 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
       return true
     },
     account: (req) => accounts.sessionOf(cookiesOf(req).get(SESSION_COOKIE)),
+    onChange: (listener) => accounts.onChange(listener),
   }
 }

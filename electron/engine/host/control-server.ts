@@ -164,6 +164,19 @@ export async function startControlServer(options: ControlServerOptions): Promise
     return { code: 'forbidden', message: `${name} needs the ${needed} role; ${account.email} is ${/^[aeiou]/.test(account.role) ? 'an' : 'a'} ${account.role}` }
   }
 
+  // A session ended (sign-out, a disabled account): its sockets close at once, so they receive no
+  // more of what the engine pushes.
+  const offAccounts = gate?.onChange(() => {
+    for (const client of clients) {
+      const request = client.request
+      if (!request) continue
+      void gate.account(request).then(
+        (account) => account || client.socket.close(4401, 'signed out'),
+        () => undefined,
+      )
+    }
+  })
+
   function send(client: Client, frame: ServerFrame): void {
     if (client.socket.readyState !== client.socket.OPEN) return
     client.socket.send(JSON.stringify(frame))
@@ -271,6 +284,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       return clients.size
     },
     async close() {
+      offAccounts?.()
       if (flushTimer) clearTimeout(flushTimer)
       for (const client of clients) client.socket.terminate()
       wss.close()
