@@ -5,6 +5,9 @@
 // secrets and its members. `Record<CommandName, Role>`: a new command does not compile until it is given one.
 import type { CommandName } from './messages'
 
+/** The WebSocket close code of a socket whose session ended (sign-out, a disabled account). */
+export const SIGNED_OUT_CLOSE_CODE = 4401
+
 export const ROLES = ['viewer', 'editor', 'admin'] as const
 export type Role = (typeof ROLES)[number]
 

@@ -19,7 +19,7 @@ import {
 } from '../../../shared/contract'
 import type { z } from 'zod'
 import { createEventBatcher, type EventBatcher } from '../../../shared/contract'
-import { COMMAND_ROLES, roleAtLeast } from '../../../shared/contract'
+import { COMMAND_ROLES, roleAtLeast, SIGNED_OUT_CLOSE_CODE } from '../../../shared/contract'
 import type { AccountView } from '../accounts'
 import type { AccountGate } from './account-routes'
 import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
@@ -171,7 +171,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       const request = client.request
       if (!request) continue
       void gate.account(request).then(
-        (account) => account || client.socket.close(4401, 'signed out'),
+        (account) => account || client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out'),
         () => undefined,
       )
     }
@@ -221,7 +221,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       const caller = await callerOf(client, name)
       if ('code' in caller) {
         send(client, { t: 'res', id, ok: false, error: { code: caller.code, message: caller.message } })
-        if (caller.close) client.socket.close(4401, 'signed out')
+        if (caller.close) client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out')
         return
       }
       const handler = options.handlers[name] as (req: unknown, caller: Caller) => unknown

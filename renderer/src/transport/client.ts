@@ -1,7 +1,7 @@
 // The renderer's side of shared/contract/messages.ts: typed command calls over the control WebSocket, and
 // pushed event batches handed on as they arrive (the stores apply them once per frame).
 import type { HookloopBridge } from '../../../shared/bridge'
-import { BODY_UPLOAD_PATH, CONTROL_PATH, requestBodyPath, TOKEN_HEADER, type UploadedBody, type CommandName, type CommandRequest, type CommandResponse, type ErrorCode, type EventMessage, type ServerFrame } from '../../../shared/contract'
+import { BODY_UPLOAD_PATH, CONTROL_PATH, requestBodyPath, SIGNED_OUT_CLOSE_CODE, TOKEN_HEADER, type UploadedBody, type CommandName, type CommandRequest, type CommandResponse, type ErrorCode, type EventMessage, type ServerFrame } from '../../../shared/contract'
 import { signedIn } from './account'
 
 export type ConnectionState = { state: 'connecting' } | { state: 'open' } | { state: 'closed'; reason: string; retryInMs: number }
@@ -85,6 +85,11 @@ export function createEngineClient(address: EngineAddress, WebSocketImpl: typeof
       for (const waiting of pending.values()) waiting.reject(new CommandError('unavailable', 'the connection to the engine closed'))
       pending.clear()
       if (closed) return
+      // The session ended (signed out elsewhere, the account disabled): back to the sign-in page.
+      if (event.code === SIGNED_OUT_CLOSE_CODE && typeof window !== 'undefined') {
+        window.location.assign('/signin')
+        return
+      }
       failures++
       // Back off up to 5 s; the engine may be restarting.
       const retryInMs = Math.min(5000, 250 * 2 ** Math.min(failures, 5))
