@@ -68,13 +68,13 @@ function doors() {
   // graph has no cycle, so a part can be understood from the parts below it. `engine` and `trigger`
   // are the composing files beside the parts (engine.ts, trigger.ts); `:type` admits types only.
   const partsBelow = {
-    clock: [], signatures: [], store: [], tunnel: [], retention: ['store'], scheduler: ['clock', 'store'],
+    clock: [], signatures: [], store: [], tunnel: [], retention: ['store'], accounts: ['store'], scheduler: ['clock', 'store'],
     sender: ['clock', 'providers', 'scheduler', 'signatures', 'store'], providers: ['sender:type', 'signatures', 'store'],
     receiver: ['clock', 'payload-schemas', 'providers', 'sender', 'signatures', 'store'], feed: ['sender', 'store'],
     exports: ['receiver', 'sender', 'signatures', 'store'], recorder: ['engine', 'sender', 'store'],
     conformance: ['clock', 'providers', 'receiver', 'sender', 'signatures', 'store'],
     scenarios: ['clock', 'engine', 'exports', 'providers', 'recorder', 'signatures', 'store', 'tunnel'],
-    host: ['clock', 'conformance', 'contracts', 'engine', 'exports', 'feed', 'providers', 'receiver', 'recorder', 'retention', 'scenarios', 'scheduler', 'sender', 'signatures', 'store', 'tunnel'],
+    host: ['accounts', 'clock', 'conformance', 'contracts', 'engine', 'exports', 'feed', 'providers', 'receiver', 'recorder', 'retention', 'scenarios', 'scheduler', 'sender', 'signatures', 'store', 'tunnel'],
     mcp: ['contracts', 'host', 'providers', 'receiver', 'scenarios', 'signatures', 'store', 'trigger'],
     contracts: ['payload-schemas', 'receiver:type', 'scenarios', 'store'],
     'payload-schemas': ['store'],

@@ -14,7 +14,8 @@ interface Described {
 type Valued = Described & { value: string; env?: string }
 
 export type OptionSpec =
-  | (Described & { type: 'boolean' })
+  /** `env`: 1, true or yes turn it on; 0, false or no leave it off. */
+  | (Described & { type: 'boolean'; env?: string })
   | (Valued & { type: 'string'; default?: string; multiple?: boolean })
   /** A decimal number from `min` to `max`; `whole` only digits; `none` also takes the word "none" (null). */
   | (Valued & { type: 'number'; default?: number; min: number; max?: number; whole?: boolean; none?: boolean })
@@ -79,6 +80,13 @@ function checked(command: string, from: string, spec: OptionSpec, raw: string): 
   }
 }
 
+function switchedOn(command: string, from: string, raw: string): boolean {
+  const word = raw.toLowerCase()
+  if (['1', 'true', 'yes'].includes(word)) return true
+  if (['0', 'false', 'no'].includes(word)) return false
+  throw new UsageError(`${command}: ${from} must be 1 or 0 (true, false, yes, no), got "${raw}"`)
+}
+
 function wrap(text: string, width: number): string[] {
   const lines: string[] = []
   for (const paragraph of text.split('\n')) {
@@ -135,7 +143,7 @@ export function commandArgs<O extends OptionSpecs>(command: string, help: string
     const raw = parsed.values[name]
     // An option given wins over its environment variable; an empty variable counts as unset.
     const fromEnv = 'env' in spec && spec.env ? process.env[spec.env]?.trim() || undefined : undefined
-    if (spec.type === 'boolean') values[name] = raw === true
+    if (spec.type === 'boolean') values[name] = raw === true || (fromEnv !== undefined && 'env' in spec && switchedOn(command, `$${spec.env}`, fromEnv))
     else if (typeof raw === 'string') values[name] = checked(command, `--${name}`, spec, raw)
     else if (fromEnv !== undefined && 'env' in spec) values[name] = checked(command, `$${spec.env}`, spec, fromEnv)
     else values[name] = raw ?? ('default' in spec ? spec.default : undefined)

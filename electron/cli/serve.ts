@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { HostReplyMessage, HostStartMessage } from '../engine/host-process'
-import { createToken, DEFAULT_DRAIN_MS } from '../engine/host'
+import { createToken, DEFAULT_DRAIN_MS, passwordProblem } from '../engine/host'
 import type { Command } from './commands'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
@@ -15,17 +15,27 @@ import { STORE_ENV } from './store-arg'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop serve [--port P] [--host ADDR] [--data DIR] [--receiver-port P] [--tunnel-host URL] [--metrics-token T] [--drain-timeout S]
+                      [--accounts [--admin EMAIL] [--public-url URL] [--trust-proxy]]
 
-Runs the engine and serves the Hookloop app in your browser, on this machine only.
+Runs the engine and serves the Hookloop app in your browser, on this machine only; with
+--accounts, to the people who sign in (docs/team.md, "Accounts").
 {options}
-The first line printed is the address to open; it carries a secret token for this run.
+The first line printed is the address to open; without accounts it carries a secret token for
+this run. With --accounts and no account yet, a one-time setup link follows (unless --admin).
 GET /livez, /readyz and /metrics on the app's port answer without the token (docs/team.md,
 "Running it"). SIGTERM or Ctrl-C drains: no new connection, the answers in flight are finished
 and recorded, then it exits 0; a second signal stops it at once.`
 
+/** The first admin's password: read from the environment only, never an option (argv is visible to every user). */
+export const ADMIN_PASSWORD_ENV = 'HOOKLOOP_ADMIN_PASSWORD'
+
 const OPTIONS = {
   port: { type: 'port', short: 'p', default: 0, value: 'P', env: 'HOOKLOOP_PORT', help: 'port of the app, the probes and the metrics (0: any free port)' },
-  host: { type: 'string', value: 'ADDR', env: 'HOOKLOOP_HOST', help: 'loopback address of the app and the receiver: 127.0.0.1 (default), ::1 or localhost; any other is refused while Hookloop has no accounts' },
+  host: { type: 'string', value: 'ADDR', env: 'HOOKLOOP_HOST', help: 'address of the app and the receiver: 127.0.0.1 (default), ::1 or localhost; any other (0.0.0.0 …) only with --accounts and --public-url' },
+  accounts: { type: 'boolean', env: 'HOOKLOOP_ACCOUNTS', help: 'people sign in (email and password, roles viewer, editor, admin) instead of holding the run\'s token' },
+  admin: { type: 'string', value: 'EMAIL', env: 'HOOKLOOP_ADMIN', help: `with --accounts and none yet: the first admin, with the password in $${ADMIN_PASSWORD_ENV}` },
+  'public-url': { type: 'string', value: 'URL', env: 'HOOKLOOP_PUBLIC_URL', help: 'with --accounts: the address people open (https://hookloop.example.com); its Host and Origin are admitted' },
+  'trust-proxy': { type: 'boolean', env: 'HOOKLOOP_TRUST_PROXY', help: 'with --accounts: believe X-Forwarded-Proto and X-Forwarded-For from the reverse proxy in front' },
   data: { type: 'string', value: 'DIR', help: `data folder (${DATA_DIR_DEFAULT_HELP})` },
   'receiver-port': { type: 'port', value: 'P', env: 'HOOKLOOP_RECEIVER_PORT', help: 'port of the webhook receiver (default: any free port)' },
   'tunnel-host': { type: 'string', value: 'URL', env: 'HOOKLOOP_TUNNEL_HOST', help: 'open a public tunnel through this localtunnel server' },
@@ -37,16 +47,47 @@ const OPTIONS = {
 const LOOPBACK: Record<string, string> = { '127.0.0.1': '127.0.0.1', localhost: '127.0.0.1', '::1': '::1', '[::1]': '::1' }
 
 /**
- * The address to listen on. Anything beyond loopback is refused: the app's only lock is this run's
- * token, and a server others reach needs accounts first (docs/team.md, "Running it").
+ * The address to listen on. Beyond loopback only with accounts: without them the app's only lock
+ * is this run's token (docs/team.md, "Running it"); and only with the address people reach it by,
+ * the one name besides loopback its Host and Origin checks admit (DNS rebinding).
  */
-export function serveHost(given: string | undefined, from = '--host'): string {
+export function serveHost(given: string | undefined, from = '--host', accounts?: { publicUrl: string | undefined }): string {
   if (given === undefined) return '127.0.0.1'
   const address = LOOPBACK[given.toLowerCase()]
   if (address) return address
-  throw new UsageError(
-    `serve: ${from} ${given} refused: Hookloop has no accounts yet, so it listens on loopback only (127.0.0.1, ::1, localhost); to share it, put an authenticating reverse proxy in front of it (docs/team.md, "Running it")`,
-  )
+  if (!accounts) {
+    throw new UsageError(
+      `serve: ${from} ${given} refused without accounts: the run's token is the app's only lock, so it listens on loopback only (127.0.0.1, ::1, localhost); add --accounts (people sign in), or put an authenticating reverse proxy in front of it (docs/team.md, "Running it")`,
+    )
+  }
+  if (!accounts.publicUrl) throw new UsageError(`serve: ${from} ${given} needs --public-url URL: the address people open, the only name besides loopback the app answers to`)
+  return given
+}
+
+/** The --public-url: an http(s) origin, nothing after its host. */
+function publicUrlArg(given: string | undefined): string | undefined {
+  if (given === undefined) return undefined
+  let url: URL
+  try {
+    url = new URL(given)
+  } catch {
+    throw new UsageError(`serve: --public-url must be an address such as https://hookloop.example.com, got "${given}"`)
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) {
+    throw new UsageError(`serve: --public-url must be an http(s) origin with no path, such as https://hookloop.example.com, got "${given}"`)
+  }
+  return url.origin
+}
+
+/** The first admin from --admin and HOOKLOOP_ADMIN_PASSWORD: never a default password, never a short one. */
+function adminArg(email: string | undefined, accounts: boolean): { email: string; password: string } | undefined {
+  if (email === undefined) return undefined
+  if (!accounts) throw new UsageError('serve: --admin makes the first account: it needs --accounts')
+  const password = process.env[ADMIN_PASSWORD_ENV] ?? ''
+  if (!password) throw new UsageError(`serve: --admin ${email} needs its password in $${ADMIN_PASSWORD_ENV} (there is no default password)`)
+  const problem = passwordProblem(password)
+  if (problem) throw new UsageError(`serve: $${ADMIN_PASSWORD_ENV} refused: ${problem}`)
+  return { email, password }
 }
 
 export async function serve(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
@@ -54,7 +95,11 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
   if (!parsed) return 0
   const { port: appPort, 'receiver-port': receiverPort, 'metrics-token': metricsToken } = parsed.values
   const hostGiven = args.some((arg) => arg === '--host' || arg.startsWith('--host='))
-  const host = serveHost(parsed.values.host, hostGiven ? '--host' : '$HOOKLOOP_HOST')
+  const withAccounts = parsed.values.accounts
+  const publicUrl = publicUrlArg(parsed.values['public-url'])
+  if (!withAccounts && (publicUrl || parsed.values['trust-proxy'])) throw new UsageError(`serve: --${publicUrl ? 'public-url' : 'trust-proxy'} is for a server with accounts: add --accounts`)
+  const host = serveHost(parsed.values.host, hostGiven ? '--host' : '$HOOKLOOP_HOST', withAccounts ? { publicUrl } : undefined)
+  const admin = adminArg(parsed.values.admin, withAccounts)
   // This module may be bundled into out/main/ or a chunk folder below it.
   const here = dirname(fileURLToPath(import.meta.url))
   const mainDir = [here, dirname(here)].find((dir) => existsSync(join(dir, 'host.js'))) ?? here
@@ -89,6 +134,7 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
       staticDir,
       ...(receiverPort === undefined ? {} : { receiverPort }),
       ...(tunnelHost ? { tunnel: { host: tunnelHost } } : {}),
+      ...(withAccounts ? { accounts: { ...(admin ? { admin } : {}), ...(publicUrl ? { publicUrl } : {}), trustProxy: parsed.values['trust-proxy'] } } : {}),
     },
   }
   const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(signal ? 1 : (code ?? 1))))
@@ -111,7 +157,11 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
   out.write(`${reply.openUrl}\n`)
-  out.write(`Hookloop is running: open the address above (it carries this run's access token).\n`)
+  if (withAccounts) {
+    out.write(`Hookloop is running with accounts: open the address above and sign in.\n`)
+    // The one place the setup link appears: it makes the first admin, once, within a day.
+    if (reply.setupUrl) out.write(`No account yet: open this one-time link to create the first admin (good for 24 h): ${reply.setupUrl}\n`)
+  } else out.write(`Hookloop is running: open the address above (it carries this run's access token).\n`)
   out.write(`Webhook receiver: ${reply.receiverUrl}/h/<endpoint>   data: ${dataDir}   Ctrl-C to stop.\n`)
   const code = await exited
   process.off('SIGINT', stop)

@@ -16,7 +16,7 @@ export type HostStartMessage = {
   drainMs?: number
 }
 
-export type HostReplyMessage = { type: 'ready'; port: number; origin: string; openUrl: string; receiverUrl: string } | { type: 'failed'; message: string }
+export type HostReplyMessage = { type: 'ready'; port: number; origin: string; openUrl: string; receiverUrl: string; setupUrl: string | null } | { type: 'failed'; message: string }
 
 interface ParentPort {
   on(event: 'message', listener: (message: { data: unknown }) => void): void
@@ -43,7 +43,7 @@ async function start(message: unknown): Promise<void> {
   if (typeof start.drainMs === 'number') drainMs = start.drainMs
   try {
     host = await startHost({ ...start.options, log: (line) => process.stderr.write(`${line}\n`) })
-    reply({ type: 'ready', port: host.control.port, origin: host.control.origin, openUrl: host.control.openUrl, receiverUrl: host.engine.receiver.url })
+    reply({ type: 'ready', port: host.control.port, origin: host.control.origin, openUrl: host.openUrl, receiverUrl: host.engine.receiver.url, setupUrl: host.setupUrl })
   } catch (error) {
     reply({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
     process.exitCode = 1

@@ -9,6 +9,7 @@ import { PROVIDER_IDS } from '../providers'
 import type { ConsumerCheckResult, SenderConformanceReport } from '../conformance'
 import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import { historySchemas, type HistoryResponses } from './history-commands'
+import { memberSchemas, type MemberResponses } from './member-commands'
 import { breakpointSchemas, type BreakpointEvents, type BreakpointResponses } from './breakpoint-commands'
 import type {
   ClockView,
@@ -221,6 +222,7 @@ export const requestSchemas = {
     .strict(),
   ...historySchemas,
   ...breakpointSchemas,
+  ...memberSchemas,
 } as const
 
 function isJson(text: string): boolean {
@@ -235,7 +237,7 @@ function isJson(text: string): boolean {
 export type CommandName = keyof typeof requestSchemas
 export type CommandRequest<C extends CommandName> = z.input<(typeof requestSchemas)[C]>
 
-export interface CommandResponses extends HistoryResponses, BreakpointResponses {
+export interface CommandResponses extends HistoryResponses, BreakpointResponses, MemberResponses {
   snapshot: Snapshot
   'timeline.page': { rows: TimelineRow[]; total: number }
   'delivery.get': DeliveryDetail
@@ -324,8 +326,8 @@ export const clientFrameSchema = z
   .strict()
 export type ClientFrame = z.infer<typeof clientFrameSchema>
 
-export const ERROR_CODES = ['bad_request', 'unknown_command', 'not_found', 'conflict', 'unavailable', 'internal'] as const
-/** What a failed command answers: bad_request is bad input (the message names the field); internal is a bug. */
+export const ERROR_CODES = ['bad_request', 'unknown_command', 'not_found', 'conflict', 'unavailable', 'forbidden', 'signed_out', 'internal'] as const
+/** What a failed command answers: bad_request is bad input (the message names the field); forbidden: the account's role is below the command's (the message names the role needed); signed_out: the session ended; internal is a bug. */
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
 export type ServerFrame =

@@ -48,6 +48,8 @@ export function createStagedBodies(now: () => number = Date.now): StagedBodies {
 
 export interface BodyRoutesOptions {
   token: string
+  /** With accounts: a signed-in session admits (its cookie), not the run's token. */
+  signedIn?: (req: IncomingMessage) => Promise<boolean>
   /** A captured request's stored body; undefined when there is no such request. */
   requestBody(id: number): Promise<Buffer | undefined>
   staged: StagedBodies
@@ -64,16 +66,24 @@ export function createBodyRoutes(options: BodyRoutesOptions) {
       if (!req.readableEnded) req.resume()
     }
     const download = /^\/bodies\/requests\/(\d{1,15})$/.exec(pathname)
-    if (!tokenMatches(options.token, headerValue(req.headers[TOKEN_HEADER]))) {
-      refuse(401, `wrong or missing ${TOKEN_HEADER}: bodies are served to the UI that holds this run's token`)
-    } else if (download) {
-      void serveDownload(Number(download[1]))
-    } else if (pathname === BODY_UPLOAD_PATH) {
-      if (req.method === 'POST') receiveUpload(req, res, headers, refuse)
-      else refuse(405, 'a body is uploaded with POST')
-    } else {
-      refuse(404, `unknown body route ${pathname}`)
-    }
+    const admitted = options.signedIn ? options.signedIn(req) : Promise.resolve(tokenMatches(options.token, headerValue(req.headers[TOKEN_HEADER])))
+    admitted.then(
+      (admit) => {
+        if (!admit && options.signedIn) {
+          refuse(401, 'not signed in: bodies are served to a signed-in session')
+        } else if (!admit) {
+          refuse(401, `wrong or missing ${TOKEN_HEADER}: bodies are served to the UI that holds this run's token`)
+        } else if (download) {
+          void serveDownload(Number(download[1]))
+        } else if (pathname === BODY_UPLOAD_PATH) {
+          if (req.method === 'POST') receiveUpload(req, res, headers, refuse)
+          else refuse(405, 'a body is uploaded with POST')
+        } else {
+          refuse(404, `unknown body route ${pathname}`)
+        }
+      },
+      () => refuse(503, 'the accounts could not be read'),
+    )
     return true
 
     async function serveDownload(id: number): Promise<void> {

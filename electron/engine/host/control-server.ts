@@ -19,13 +19,21 @@ import {
 } from '../../../shared/contract'
 import type { z } from 'zod'
 import { createEventBatcher, type EventBatcher } from '../../../shared/contract'
+import { COMMAND_ROLES, roleAtLeast, SIGNED_OUT_CLOSE_CODE } from '../../../shared/contract'
+import type { AccountView } from '../accounts'
+import type { AccountGate } from './account-routes'
 import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
 import { createBodyRoutes, type BodyRoutesOptions } from './body-routes'
 import { hostErrorOf } from './host-error'
 import { createStaticHandler, securityHeaders } from './static-files'
 
+/** Who sent a command: with accounts, the signed-in account; without, nobody (the run's token). */
+export interface Caller {
+  account: AccountView | null
+}
+
 export type CommandHandlers = {
-  [C in CommandName]: (req: z.output<(typeof requestSchemas)[C]>) => Promise<CommandResponse<C>> | CommandResponse<C>
+  [C in CommandName]: (req: z.output<(typeof requestSchemas)[C]>, caller: Caller) => Promise<CommandResponse<C>> | CommandResponse<C>
 }
 
 export interface ControlServerOptions {
@@ -47,6 +55,14 @@ export interface ControlServerOptions {
    *  drains; it then receives one timeline.reset and re-reads (a slow UI never stalls the engine). */
   maxBufferedBytes?: number
   log?: (line: string) => void
+  /**
+   * Accounts on (`serve --accounts`): the socket admits a signed-in session instead of the token,
+   * each command is allowed by the account's role (shared/contract/command-roles.ts), and the app's
+   * page is shown only to someone signed in.
+   */
+  accounts?: AccountGate
+  /** The address a served Hookloop is reached by besides loopback (`serve --public-url`). */
+  publicUrl?: URL
 }
 
 export interface ControlServer {
@@ -63,6 +79,8 @@ export interface ControlServer {
 interface Client {
   socket: WebSocket
   behind: boolean
+  /** With accounts: the upgrade request, whose session cookie is looked up again for each command. */
+  request?: IncomingMessage
 }
 
 export async function startControlServer(options: ControlServerOptions): Promise<ControlServer> {
@@ -75,16 +93,31 @@ export async function startControlServer(options: ControlServerOptions): Promise
   let port = options.port
   let serveStatic: ReturnType<typeof createStaticHandler> | null = null
   const listenHost = options.host ?? '127.0.0.1'
-  const serveBody = options.bodies ? createBodyRoutes({ ...options.bodies, token: options.token }) : null
+  const gateForBodies = options.accounts
+  const serveBody = options.bodies
+    ? createBodyRoutes({ ...options.bodies, token: options.token, ...(gateForBodies ? { signedIn: async (req) => (await gateForBodies.account(req)) !== null } : {}) })
+    : null
 
+  const publicUrl = options.publicUrl
+  const gate = options.accounts
   const server: Server = createServer((req, res) => {
     if (options.probes?.(req, res)) return
-    if (!hostAllowed(port, req.headers.host)) {
-      res.writeHead(421, { 'content-type': 'text/plain' }).end('misdirected request: this server answers only to 127.0.0.1 and localhost\n')
+    if (!hostAllowed(port, req.headers.host, publicUrl)) {
+      res.writeHead(421, { 'content-type': 'text/plain' }).end(`misdirected request: this server answers only to 127.0.0.1 and localhost${publicUrl ? ` and ${publicUrl.host}` : ''}\n`)
       return
     }
-    if (serveBody?.(req, res, securityHeaders(contentSecurityPolicy(port)))) return
+    if (gate?.route(req, res)) return
+    if (serveBody?.(req, res, securityHeaders(contentSecurityPolicy(port, publicUrl)))) return
     if (serveStatic) {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname
+      // The app's page is for someone signed in; its scripts and styles are the same for everyone.
+      if (gate && (path === '/' || path === '/index.html')) {
+        gate.account(req).then(
+          (account) => (account ? void serveStatic?.(req, res) : res.writeHead(303, { location: '/signin', 'cache-control': 'no-store' }).end()),
+          () => res.writeHead(503, { 'content-type': 'text/plain' }).end('the accounts could not be read\n'),
+        )
+        return
+      }
       void serveStatic(req, res)
       return
     }
@@ -94,31 +127,63 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const wss = new WebSocketServer({ noServer: true, maxPayload: CONTROL_FRAME_LIMIT })
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const refusal = refuseUpgrade(req)
-    if (refusal) {
-      log(`control: refused a connection (${refusal.reason})`)
-      socket.end(`HTTP/1.1 ${refusal.status}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${refusal.reason}\n`)
-      return
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => accept(ws))
+    void refuseUpgrade(req).then(
+      (refusal) => {
+        if (refusal) {
+          log(`control: refused a connection (${refusal.reason})`)
+          socket.end(`HTTP/1.1 ${refusal.status}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${refusal.reason}\n`)
+          return
+        }
+        wss.handleUpgrade(req, socket, head, (ws) => accept(ws, gate ? req : undefined))
+      },
+      (error: unknown) => {
+        log(`control: refused a connection (the accounts could not be read: ${String(error)})`)
+        socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n')
+      },
+    )
   })
 
-  function refuseUpgrade(req: IncomingMessage): { status: string; reason: string } | null {
-    if (!hostAllowed(port, req.headers.host)) return { status: '421 Misdirected Request', reason: 'foreign Host' }
-    if (!originAllowed(port, req.headers.origin)) return { status: '403 Forbidden', reason: 'foreign Origin' }
+  async function refuseUpgrade(req: IncomingMessage): Promise<{ status: string; reason: string } | null> {
+    if (!hostAllowed(port, req.headers.host, publicUrl)) return { status: '421 Misdirected Request', reason: 'foreign Host' }
+    if (!originAllowed(port, req.headers.origin, publicUrl)) return { status: '403 Forbidden', reason: 'foreign Origin' }
     const url = new URL(req.url ?? '/', 'http://localhost')
     if (url.pathname !== CONTROL_PATH) return { status: '404 Not Found', reason: 'unknown path' }
+    // With accounts the run's token admits nobody: only a signed-in session does.
+    if (gate) return (await gate.account(req)) ? null : { status: '401 Unauthorized', reason: 'not signed in' }
     if (!tokenMatches(options.token, url.searchParams.get('token'))) return { status: '401 Unauthorized', reason: 'wrong token' }
     return null
   }
+
+  /** Who sends this command, or why this client may not run it now. */
+  async function callerOf(client: Client, name: CommandName): Promise<Caller | { code: 'forbidden' | 'signed_out'; message: string; close?: boolean }> {
+    if (!gate || !client.request) return { account: null }
+    const account: AccountView | null = await gate.account(client.request)
+    if (!account) return { code: 'signed_out', message: 'you are signed out: sign in again', close: true }
+    const needed = COMMAND_ROLES[name]
+    if (roleAtLeast(account.role, needed)) return { account }
+    return { code: 'forbidden', message: `${name} needs the ${needed} role; ${account.email} is ${/^[aeiou]/.test(account.role) ? 'an' : 'a'} ${account.role}` }
+  }
+
+  // A session ended (sign-out, a disabled account): its sockets close at once, so they receive no
+  // more of what the engine pushes.
+  const offAccounts = gate?.onChange(() => {
+    for (const client of clients) {
+      const request = client.request
+      if (!request) continue
+      void gate.account(request).then(
+        (account) => account || client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out'),
+        () => undefined,
+      )
+    }
+  })
 
   function send(client: Client, frame: ServerFrame): void {
     if (client.socket.readyState !== client.socket.OPEN) return
     client.socket.send(JSON.stringify(frame))
   }
 
-  function accept(socket: WebSocket): void {
-    const client: Client = { socket, behind: false }
+  function accept(socket: WebSocket, request?: IncomingMessage): void {
+    const client: Client = { socket, behind: false, ...(request ? { request } : {}) }
     clients.add(client)
     socket.on('close', () => clients.delete(client))
     socket.on('error', () => clients.delete(client))
@@ -153,8 +218,14 @@ export async function startControlServer(options: ControlServerOptions): Promise
       return
     }
     try {
-      const handler = options.handlers[name] as (req: unknown) => unknown
-      const res = await handler(parsed.data)
+      const caller = await callerOf(client, name)
+      if ('code' in caller) {
+        send(client, { t: 'res', id, ok: false, error: { code: caller.code, message: caller.message } })
+        if (caller.close) client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out')
+        return
+      }
+      const handler = options.handlers[name] as (req: unknown, caller: Caller) => unknown
+      const res = await handler(parsed.data, caller)
       send(client, { t: 'res', id, ok: true, res })
     } catch (error) {
       const known = hostErrorOf(error)
@@ -197,7 +268,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
   const address = server.address()
   if (!address || typeof address === 'string') throw new Error('control server: no port after listen')
   port = address.port
-  if (options.staticDir) serveStatic = createStaticHandler(options.staticDir, contentSecurityPolicy(port))
+  if (options.staticDir) serveStatic = createStaticHandler(options.staticDir, contentSecurityPolicy(port, publicUrl))
   const origin = `http://${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${port}`
 
   return {
@@ -213,6 +284,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       return clients.size
     },
     async close() {
+      offAccounts?.()
       if (flushTimer) clearTimeout(flushTimer)
       for (const client of clients) client.socket.terminate()
       wss.close()

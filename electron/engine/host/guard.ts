@@ -17,27 +17,33 @@ export function tokenMatches(expected: string, given: string | null | undefined)
 }
 
 // [::1]: `serve --host ::1` listens on IPv6 loopback, and its page is reached by that name.
-export function allowedHosts(port: number): string[] {
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
+// `publicUrl`: the address a served Hookloop with accounts is reached by (`serve --public-url`),
+// named exactly: any other name is still refused, so DNS rebinding finds no way in.
+export function allowedHosts(port: number, publicUrl?: URL): string[] {
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, ...(publicUrl ? [publicUrl.host.toLowerCase()] : [])]
 }
 
-export function allowedOrigins(port: number): string[] {
-  return allowedHosts(port).map((host) => `http://${host}`)
+export function allowedOrigins(port: number, publicUrl?: URL): string[] {
+  return [...allowedHosts(port).map((host) => `http://${host}`), ...(publicUrl ? [publicUrl.origin.toLowerCase()] : [])]
 }
 
-export function hostAllowed(port: number, host: string | undefined): boolean {
-  return typeof host === 'string' && allowedHosts(port).includes(host.toLowerCase())
+export function hostAllowed(port: number, host: string | undefined, publicUrl?: URL): boolean {
+  return typeof host === 'string' && allowedHosts(port, publicUrl).includes(host.toLowerCase())
 }
 
-export function originAllowed(port: number, origin: string | undefined): boolean {
-  return typeof origin === 'string' && allowedOrigins(port).includes(origin.toLowerCase())
+export function originAllowed(port: number, origin: string | undefined, publicUrl?: URL): boolean {
+  return typeof origin === 'string' && allowedOrigins(port, publicUrl).includes(origin.toLowerCase())
 }
 
-/** The Content-Security-Policy of every page we serve: our own scripts, and our socket only. */
-export function contentSecurityPolicy(port: number): string {
-  const sockets = allowedHosts(port)
-    .map((host) => `ws://${host}`)
-    .join(' ')
+/**
+ * The Content-Security-Policy of every page we serve: our own scripts, and our socket only.
+ * `forms`: the sign-in pages post their forms to us; the app's pages post none.
+ */
+export function contentSecurityPolicy(port: number, publicUrl?: URL, forms = false): string {
+  const sockets = [
+    ...allowedHosts(port).map((host) => `ws://${host}`),
+    ...(publicUrl ? [`${publicUrl.protocol === 'https:' ? 'wss' : 'ws'}://${publicUrl.host}`] : []),
+  ].join(' ')
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -46,7 +52,7 @@ export function contentSecurityPolicy(port: number): string {
     "font-src 'self'",
     `connect-src 'self' ${sockets}`,
     "base-uri 'none'",
-    "form-action 'none'",
+    forms ? "form-action 'self'" : "form-action 'none'",
     "frame-ancestors 'none'",
     "object-src 'none'",
   ].join('; ')

@@ -3,7 +3,7 @@
 // when it was asked. A failed command is not a step: it changed nothing.
 import type { CommandName } from '../../../shared/contract'
 import type { Recorder } from '../recorder'
-import type { CommandHandlers } from './control-server'
+import type { Caller, CommandHandlers } from './control-server'
 
 export interface RecordingHandlersOptions {
   recorder: Recorder
@@ -14,12 +14,12 @@ export interface RecordingHandlersOptions {
 }
 
 export function recordingHandlers(handlers: CommandHandlers, options: RecordingHandlersOptions): CommandHandlers {
-  const out = {} as Record<string, (req: never) => unknown>
-  for (const [name, handler] of Object.entries(handlers) as [CommandName, (req: never) => unknown][]) {
-    out[name] = async (req: never) => {
-      if (!options.recorder.view().active) return handler(req)
+  const out = {} as Record<string, (req: never, caller: Caller) => unknown>
+  for (const [name, handler] of Object.entries(handlers) as [CommandName, (req: never, caller: Caller) => unknown][]) {
+    out[name] = async (req: never, caller: Caller) => {
+      if (!options.recorder.view().active) return handler(req, caller)
       const at = options.now()
-      const res = await handler(req)
+      const res = await handler(req, caller)
       const before = options.recorder.view().steps
       await options.recorder.record(name, req, res, at)
       if (options.recorder.view().steps !== before) options.changed()

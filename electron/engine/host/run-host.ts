@@ -29,7 +29,12 @@ import { createHistoryHandlers } from './history-handlers'
 import { createStagedBodies } from './body-routes'
 import { createHostMetrics } from './metrics'
 import { createProbeRoutes } from './probe-routes'
-import { createHealthReads, type HealthReads } from '../store'
+import { createHealthReads, type HealthReads, type SqlEngine } from '../store'
+import { createAccounts } from '../accounts'
+import { createAccountGate } from './account-routes'
+import { createMemberHandlers } from './member-handlers'
+import { contentSecurityPolicy, originAllowed } from './guard'
+import { securityHeaders } from './static-files'
 
 export interface HostOptions {
   dataDir: string
@@ -50,6 +55,17 @@ export interface HostOptions {
   /** Shown in a banner in every UI (e.g. secrets kept as plain text). */
   warnings?: string[]
   log?: (line: string) => void
+  /** People sign in (`serve --accounts`, docs/team.md "Accounts") instead of holding the run's token. */
+  accounts?: HostAccounts
+}
+
+export interface HostAccounts {
+  /** The first admin, made when there is no account yet (`--admin` and HOOKLOOP_ADMIN_PASSWORD). */
+  admin?: { email: string; password: string }
+  /** The address people reach this server by, besides loopback (`--public-url`). */
+  publicUrl?: string
+  /** Believe a reverse proxy's X-Forwarded-Proto and X-Forwarded-For. */
+  trustProxy?: boolean
 }
 
 export interface Host {
@@ -62,6 +78,10 @@ export interface Host {
    */
   drain(graceMs: number): Promise<void>
   close(): Promise<void>
+  /** The address to open: the control server's with the token, or with accounts the sign-in page. */
+  readonly openUrl: string
+  /** With accounts and none yet: the one-time link that makes the first admin (printed once, never logged). */
+  readonly setupUrl: string | null
 }
 
 /** How long a drain waits for the requests in flight by default: under the 30 s a process manager commonly allows after SIGTERM (Kubernetes). */
@@ -93,6 +113,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let control: ControlServer | null = null
   let health: HealthReads
   let draining = false
+  let accountStore: SqlEngine | null = null
   const hostMetrics = createHostMetrics({
     uiClients: () => control?.clientCount ?? 0,
     dueQueue: () => health.dueQueue(binding.engine.wallClock.now()),
@@ -132,6 +153,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     // The views read through SqlEngine (the same reads a team's PostgreSQL store answers); on the
     // engine's own connection, whose statements and writes they follow.
     const store = createSqliteEngine(engine.db, { closeDatabase: false })
+    accountStore = store
     const timeline = createTimelineViews(store)
     health = createHealthReads(store)
     const details = createDetailViews(store, secretBoxOf(engine.db), {
@@ -319,6 +341,23 @@ export async function startHost(options: HostOptions): Promise<Host> {
     scenarioRun: () => runs.current(),
   }
   const recordingChanged = () => control?.publish('recording.state', recorder.view())
+  const publicUrl = options.accounts?.publicUrl ? new URL(options.accounts.publicUrl) : undefined
+  const accounts = options.accounts
+    ? createAccounts({
+        engine: () => {
+          if (!accountStore) throw new Error('the store is not open')
+          return accountStore
+        },
+      })
+    : null
+  let setupSecret: string | null = null
+  if (accounts && (await accounts.count()) === 0) {
+    const admin = options.accounts?.admin
+    if (admin) {
+      const made = await accounts.createFirstAdmin(admin)
+      options.log?.(`hookloop: accounts: made the first admin, ${made.email}`)
+    } else setupSecret = await accounts.newSetupLink()
+  }
   const handlers: CommandHandlers = {
     ...createHandlers(ctx, createLoopTry(ctx)),
     ...createScenarioHandlers({ recorder, runs, recordingChanged }),
@@ -328,6 +367,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createForwardHandlers(ctx),
     ...createBreakpointHandlers({ current: ctx.current, changed: (breakpoints) => control?.publish('breakpoints.changed', { breakpoints }) }),
     ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
+    ...createMemberHandlers({ accounts, base: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') }),
   }
   control = await startControlServer({
     port: options.port,
@@ -338,8 +378,20 @@ export async function startHost(options: HostOptions): Promise<Host> {
     bodies: { requestBody: (id) => binding.details.requestBody(id), staged: stagedBodies },
     ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(accounts
+      ? {
+          accounts: createAccountGate({
+            accounts,
+            trustProxy: options.accounts?.trustProxy ?? false,
+            originAllowed: (origin) => originAllowed(control?.port ?? 0, origin, publicUrl),
+            pageHeaders: () => securityHeaders(contentSecurityPolicy(control?.port ?? 0, publicUrl, true)),
+          }),
+        }
+      : {}),
   })
   const server = control
+  const base = (publicUrl?.origin ?? server.origin).replace(/\/$/, '')
   return {
     async drain(graceMs) {
       draining = true
@@ -348,6 +400,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
       await binding.engine.receiver.drain(graceMs)
     },
     control: server,
+    openUrl: accounts ? `${base}/signin` : server.openUrl,
+    setupUrl: setupSecret ? `${base}/join?link=${setupSecret}` : null,
     get engine() {
       return binding.engine
     },

@@ -26,6 +26,39 @@ const STORED_AT_BACKFILL = `
       CREATE INDEX events_by_stored_at ON events(stored_at);
 `
 
+// Migration 21's tables on either engine: the same columns, times in BIGINT on PostgreSQL and its
+// text compared byte for byte ("C"), as every other PostgreSQL table here.
+function ACCOUNTS_SQL(time: string, text: string): string {
+  return `
+      CREATE TABLE accounts (
+        id            TEXT${text} PRIMARY KEY,
+        email         TEXT${text} NOT NULL,
+        email_key     TEXT${text} NOT NULL UNIQUE,
+        name          TEXT${text} NOT NULL,
+        password_hash TEXT${text} NOT NULL,
+        role          TEXT${text} NOT NULL,     -- viewer | editor | admin
+        created_at    ${time} NOT NULL,
+        disabled      INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE account_sessions (
+        token_hash    TEXT${text} PRIMARY KEY,  -- SHA-256 of the cookie's value, hex
+        account_id    TEXT${text} NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        created_at    ${time} NOT NULL,
+        expires_at    ${time} NOT NULL,
+        last_seen_at  ${time} NOT NULL
+      );
+      CREATE INDEX account_sessions_by_account ON account_sessions(account_id);
+      CREATE TABLE account_links (
+        token_hash    TEXT${text} PRIMARY KEY,  -- SHA-256 of the link's secret, hex
+        kind          TEXT${text} NOT NULL,     -- setup (the first admin) | invite
+        role          TEXT${text} NOT NULL,
+        created_by    TEXT${text},              -- the admin who invited; NULL for the setup link
+        created_at    ${time} NOT NULL,
+        expires_at    ${time} NOT NULL
+      );
+`
+}
+
 // Each migration runs in its own transaction together with the bump of PRAGMA user_version, so
 // a failure leaves the database exactly at the previous version.
 // Bodies are BLOBs: raw bytes as received or sent, never re-serialised.
@@ -502,6 +535,15 @@ export const MIGRATIONS: readonly Migration[] = [
     // Nothing to do on SQLite, whose row triggers always ran a row at a time.
     sql: `SELECT 1;`,
     postgres: REQUEST_COUNTS_POSTGRES_PER_ROW,
+  },
+  {
+    version: 21,
+    name: 'accounts: the people who sign in to a served Hookloop, their sessions and one-time links',
+    // Secrets are never stored: a password as its Argon2id hash, a session
+    // and a one-time link as the SHA-256 of the random value its holder keeps (a leaked table
+    // admits nobody). email_key is the address in lower case: unique whatever case it is typed in.
+    sql: ACCOUNTS_SQL('INTEGER', ''),
+    postgres: ACCOUNTS_SQL('BIGINT', ' COLLATE "C"'),
   },
 ]
 

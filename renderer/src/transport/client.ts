@@ -1,7 +1,8 @@
 // The renderer's side of shared/contract/messages.ts: typed command calls over the control WebSocket, and
 // pushed event batches handed on as they arrive (the stores apply them once per frame).
 import type { HookloopBridge } from '../../../shared/bridge'
-import { BODY_UPLOAD_PATH, CONTROL_PATH, requestBodyPath, TOKEN_HEADER, type UploadedBody, type CommandName, type CommandRequest, type CommandResponse, type ErrorCode, type EventMessage, type ServerFrame } from '../../../shared/contract'
+import { BODY_UPLOAD_PATH, CONTROL_PATH, requestBodyPath, SIGNED_OUT_CLOSE_CODE, TOKEN_HEADER, type UploadedBody, type CommandName, type CommandRequest, type CommandResponse, type ErrorCode, type EventMessage, type ServerFrame } from '../../../shared/contract'
+import { signedIn } from './account'
 
 export type ConnectionState = { state: 'connecting' } | { state: 'open' } | { state: 'closed'; reason: string; retryInMs: number }
 
@@ -84,6 +85,11 @@ export function createEngineClient(address: EngineAddress, WebSocketImpl: typeof
       for (const waiting of pending.values()) waiting.reject(new CommandError('unavailable', 'the connection to the engine closed'))
       pending.clear()
       if (closed) return
+      // The session ended (signed out elsewhere, the account disabled): back to the sign-in page.
+      if (event.code === SIGNED_OUT_CLOSE_CODE && typeof window !== 'undefined') {
+        window.location.assign('/signin')
+        return
+      }
       failures++
       // Back off up to 5 s; the engine may be restarting.
       const retryInMs = Math.min(5000, 250 * 2 ** Math.min(failures, 5))
@@ -137,7 +143,8 @@ export function createEngineClient(address: EngineAddress, WebSocketImpl: typeof
 /**
  * Where the engine is. In browser mode the page came from the engine host itself and the token is
  * in the URL fragment (kept for reloads in sessionStorage, then removed from the address bar); in
- * the Electron window the preload asks the main process.
+ * the Electron window the preload asks the main process. A server with accounts (`serve --accounts`)
+ * gives no token: the session's cookie goes with the socket's upgrade.
  */
 export async function findEngineAddress(): Promise<EngineAddress> {
   const bridge = (window as unknown as { hookloop?: HookloopBridge }).hookloop
@@ -148,7 +155,10 @@ export async function findEngineAddress(): Promise<EngineAddress> {
     sessionStorage.setItem('hookloop.token', fromUrl)
     history.replaceState(null, '', window.location.pathname + window.location.search)
   }
+  const socketOrigin = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}`
   const token = fromUrl ?? sessionStorage.getItem('hookloop.token')
-  if (!token) throw new Error('This page needs the address printed by `hookloop serve` (it carries the access token). Open that URL again.')
-  return { socketOrigin: `ws://${window.location.host}`, token }
+  if (token) return { socketOrigin, token }
+  // A server with accounts admits the signed-in session's cookie, not a token.
+  if (await signedIn()) return { socketOrigin, token: '' }
+  throw new Error('This page needs the address printed by `hookloop serve` (it carries the access token). Open that URL again.')
 }

@@ -1,10 +1,12 @@
-// Tunnel state with copyable endpoint URLs, the clock mode, search by event id, and the store's size.
+// Tunnel state with copyable endpoint URLs, the clock mode, search by event id, the store's size,
+// and who is signed in (a server with accounts).
 import { useEffect, useState } from 'react'
 import type { TunnelView } from '../../../shared/contract'
 import { run, setFilter, toast, useApp } from '../state'
 import { formatDuration } from '../lib/format'
 import { RecordButton } from './RecordButton'
 import { HistoryControl } from './HistoryControl'
+import { AccountControl } from './AccountControl'
 
 export function TopBar() {
   return (
@@ -21,6 +23,7 @@ export function TopBar() {
       <button className="btn small" onClick={() => useApp.setState({ showShortcuts: true })} title="Keyboard shortcuts (?)">
         ?
       </button>
+      <AccountControl />
     </header>
   )
 }

@@ -1,7 +1,7 @@
 // `hookloop serve` run as a server is run (the built CLI, a real process): SIGTERM drains it — a
 // slow client's request in flight gets its answer after the signal, /readyz says 503 meanwhile, a new
 // connection is refused, and the process exits 0 with the request's row stored. `--host` beyond
-// loopback is refused (exit 2, one line) while Hookloop has no accounts.
+// loopback is refused (exit 2, one line) without --accounts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { connect, createServer } from 'node:net'
 import { resolve } from 'node:path'
@@ -114,7 +114,7 @@ describe('hookloop serve, drained on SIGTERM', () => {
 
 describe('hookloop serve --host', () => {
   const refusal =
-    'refused: Hookloop has no accounts yet, so it listens on loopback only (127.0.0.1, ::1, localhost); to share it, put an authenticating reverse proxy in front of it (docs/team.md, "Running it")'
+    'refused without accounts: the run\'s token is the app\'s only lock, so it listens on loopback only (127.0.0.1, ::1, localhost); add --accounts (people sign in), or put an authenticating reverse proxy in front of it (docs/team.md, "Running it")'
 
   it('refuses an address beyond loopback with one line and exit 2, from the option or HOOKLOOP_HOST', () => {
     for (const [args, env] of [

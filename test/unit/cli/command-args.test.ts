@@ -102,3 +102,28 @@ describe('an option read from its environment variable', () => {
     expect(optionsHelp(SERVER)).toContain('(default 0; env HOOKLOOP_DEMO_PORT)')
   })
 })
+
+describe('a switch read from its environment variable', () => {
+  const SWITCH = { accounts: { type: 'boolean', env: 'HOOKLOOP_DEMO_SWITCH', help: 'on' } } as const satisfies OptionSpecs
+  const withEnv = (value: string | undefined, args: string[]) => {
+    const before = process.env.HOOKLOOP_DEMO_SWITCH
+    if (value === undefined) delete process.env.HOOKLOOP_DEMO_SWITCH
+    else process.env.HOOKLOOP_DEMO_SWITCH = value
+    try {
+      return commandArgs('demo', 'Usage: demo\n{options}', args, SWITCH)?.values.accounts
+    } finally {
+      if (before === undefined) delete process.env.HOOKLOOP_DEMO_SWITCH
+      else process.env.HOOKLOOP_DEMO_SWITCH = before
+    }
+  }
+
+  it('is on for 1, true or yes, off for 0, false, no or unset, and on whenever the option is given', () => {
+    expect(['1', 'true', 'YES'].map((v) => withEnv(v, []))).toEqual([true, true, true])
+    expect(['0', 'false', 'no', '', undefined].map((v) => withEnv(v, []))).toEqual([false, false, false, false, false])
+    expect(withEnv(undefined, ['--accounts'])).toBe(true)
+  })
+
+  it('refuses any other word, naming the variable', () => {
+    expect(() => withEnv('maybe', [])).toThrow(new UsageError('demo: $HOOKLOOP_DEMO_SWITCH must be 1 or 0 (true, false, yes, no), got "maybe"'))
+  })
+})

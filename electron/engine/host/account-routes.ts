@@ -1,0 +1,207 @@
+// The HTTP side of accounts on the control server's port (docs/team.md, "Accounts"): sign in,
+// sign out, join through a one-time link, and who is signed in. A session lives in an HttpOnly,
+// SameSite=Strict cookie (Secure when the request came over TLS: the socket's, or the proxy's
+// X-Forwarded-Proto with --trust-proxy). Every form post carries a CSRF token: before a session,
+// the value of a pre-session cookie; with one, a value derived from the session's secret. Posts
+// also pass the Origin check. Sign-in attempts are limited per address and per email.
+import { createHash, randomBytes } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { AccountError, createRateLimit, PASSWORD_MIN_LENGTH, type Accounts, type AccountView } from '../accounts'
+import { joinPage, linkGonePage, PAGE_CSS, signInPage } from './account-pages'
+import { tokenMatches } from './guard'
+
+export const SESSION_COOKIE = 'hookloop_session'
+const CSRF_COOKIE = 'hookloop_csrf'
+/** The header a signed-in page's script sends its CSRF token in (sign out). */
+export const CSRF_HEADER = 'x-hookloop-csrf'
+/** Sign-in attempts a minute: from one address, and for one email. */
+export const SIGN_IN_PER_ADDRESS = 10
+export const SIGN_IN_PER_EMAIL = 5
+const FORM_LIMIT = 16 * 1024
+
+export interface AccountGateOptions {
+  accounts: Accounts
+  /** Believe X-Forwarded-Proto and X-Forwarded-For (a reverse proxy in front). */
+  trustProxy: boolean
+  /** Whether a request's Origin is one of ours. */
+  originAllowed: (origin: string | undefined) => boolean
+  /** The security headers of a page that posts forms (its CSP allows `form-action 'self'`). */
+  pageHeaders: () => Record<string, string>
+  now?: () => number
+}
+
+export interface AccountGate {
+  /** Answers the account routes; true when the request was one of them. */
+  route(req: IncomingMessage, res: ServerResponse): boolean
+  /** The signed-in account behind the request's session cookie. */
+  account(req: IncomingMessage): Promise<AccountView | null>
+  /** After a sign-out or a change of an account: the sockets it admitted are checked again. */
+  onChange(listener: () => void): () => void
+}
+
+export function cookiesOf(req: IncomingMessage): Map<string, string> {
+  const cookies = new Map<string, string>()
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=')
+    if (at > 0) cookies.set(part.slice(0, at).trim(), decodeURIComponent(part.slice(at + 1).trim()))
+  }
+  return cookies
+}
+
+/** The CSRF token of a session: derived from its secret, so nothing more is stored. */
+export const sessionCsrf = (secret: string): string => createHash('sha256').update(`csrf:${secret}`).digest('base64url')
+
+export function createAccountGate(options: AccountGateOptions): AccountGate {
+  const { accounts } = options
+  const now = options.now ?? Date.now
+  const byAddress = createRateLimit(SIGN_IN_PER_ADDRESS)
+  const byEmail = createRateLimit(SIGN_IN_PER_EMAIL)
+
+  const secure = (req: IncomingMessage): boolean =>
+    Boolean((req.socket as { encrypted?: boolean }).encrypted) || (options.trustProxy && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https')
+  const addressOf = (req: IncomingMessage): string => {
+    const forwarded = options.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : ''
+    return forwarded || req.socket.remoteAddress || 'unknown'
+  }
+  const cookie = (req: IncomingMessage, name: string, value: string, maxAgeS: number): string =>
+    `${name}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeS}${secure(req) ? '; Secure' : ''}`
+
+  function html(res: ServerResponse, status: number, body: string, extra: Record<string, string | string[]> = {}): void {
+    // same-origin, not no-referrer: under no-referrer a browser posts the form with `Origin: null`,
+    // which the Origin check refuses. The join page's link never leaves our origin either way.
+    res.writeHead(status, { ...options.pageHeaders(), 'referrer-policy': 'same-origin', 'content-type': 'text/html; charset=utf-8', ...extra }).end(body)
+  }
+  function redirect(res: ServerResponse, to: string, setCookie: string[] = []): void {
+    res.writeHead(303, { ...options.pageHeaders(), location: to, ...(setCookie.length ? { 'set-cookie': setCookie } : {}) }).end()
+  }
+  function plain(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {
+    res.writeHead(status, { ...options.pageHeaders(), 'content-type': 'text/plain; charset=utf-8', ...extra }).end(`${text}\n`)
+  }
+
+  // The pre-session CSRF value: the cookie's, or a new one set with the page.
+  function preSession(req: IncomingMessage): { csrf: string; setCookie: string[] } {
+    const existing = cookiesOf(req).get(CSRF_COOKIE)
+    if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return { csrf: existing, setCookie: [] }
+    const csrf = randomBytes(32).toString('base64url')
+    return { csrf, setCookie: [cookie(req, CSRF_COOKIE, csrf, 3600)] }
+  }
+
+  async function readForm(req: IncomingMessage): Promise<URLSearchParams | null> {
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return null
+    const chunks: Buffer[] = []
+    let size = 0
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length
+      if (size > FORM_LIMIT) return null
+      chunks.push(chunk as Buffer)
+    }
+    return new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
+  }
+
+  // A form post from a page of ours: its Origin (when the browser sends one) and the CSRF token of the pre-session cookie.
+  function formTrusted(req: IncomingMessage, form: URLSearchParams): boolean {
+    const origin = req.headers.origin
+    if (origin !== undefined && !options.originAllowed(origin)) return false
+    const expected = cookiesOf(req).get(CSRF_COOKIE)
+    return expected !== undefined && tokenMatches(expected, form.get('csrf'))
+  }
+
+  async function newSession(req: IncomingMessage, secret: string): Promise<string[]> {
+    return [cookie(req, SESSION_COOKIE, secret, 12 * 60 * 60), cookie(req, CSRF_COOKIE, '', 0)]
+  }
+
+  async function signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const form = await readForm(req)
+    if (!form) return plain(res, 400, 'a sign-in is a form post (application/x-www-form-urlencoded, at most 16 KB)')
+    const { csrf } = preSession(req)
+    if (!formTrusted(req, form)) return html(res, 403, signInPage(csrf, 'This form expired: sign in again.'))
+    const email = (form.get('email') ?? '').trim()
+    const wait = byAddress.take([addressOf(req)], now()) ?? byEmail.take([email.toLowerCase()], now())
+    if (wait !== null) {
+      return html(res, 429, signInPage(csrf, `Too many sign-in attempts: try again in ${wait} s.`, email), { 'retry-after': String(wait) })
+    }
+    const signed = await accounts.signIn(email, form.get('password') ?? '')
+    if (!signed) return html(res, 401, signInPage(csrf, 'Wrong email or password.', email))
+    redirect(res, '/', await newSession(req, signed.secret))
+  }
+
+  async function signOut(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const secret = cookiesOf(req).get(SESSION_COOKIE)
+    const origin = req.headers.origin
+    if (origin !== undefined && !options.originAllowed(origin)) return plain(res, 403, 'foreign Origin')
+    const given = String(req.headers[CSRF_HEADER] ?? '') || (await readForm(req))?.get('csrf') || ''
+    if (!secret || !tokenMatches(sessionCsrf(secret), given)) return plain(res, 403, `sign out needs the session's CSRF token (${CSRF_HEADER})`)
+    await accounts.signOut(secret)
+    res.writeHead(204, { ...options.pageHeaders(), 'set-cookie': cookie(req, SESSION_COOKIE, '', 0) }).end()
+  }
+
+  async function joinForm(req: IncomingMessage, res: ServerResponse, link: string): Promise<void> {
+    const role = link ? await accounts.linkRole(link) : null
+    if (!role) return html(res, 404, linkGonePage())
+    const { csrf, setCookie } = preSession(req)
+    html(res, 200, joinPage(csrf, link, role, (await accounts.count()) === 0, PASSWORD_MIN_LENGTH), setCookie.length ? { 'set-cookie': setCookie } : {})
+  }
+
+  async function join(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const form = await readForm(req)
+    if (!form) return plain(res, 400, 'joining is a form post (application/x-www-form-urlencoded, at most 16 KB)')
+    const link = form.get('link') ?? ''
+    const role = await accounts.linkRole(link)
+    if (!role) return html(res, 404, linkGonePage())
+    const { csrf } = preSession(req)
+    const first = (await accounts.count()) === 0
+    if (!formTrusted(req, form)) return html(res, 403, joinPage(csrf, link, role, first, PASSWORD_MIN_LENGTH, 'This form expired: try again.'))
+    const person = { email: form.get('email') ?? '', name: form.get('name') ?? '', password: form.get('password') ?? '' }
+    try {
+      await accounts.redeem(link, person)
+    } catch (error) {
+      if (error instanceof AccountError) return html(res, 400, joinPage(csrf, link, role, first, PASSWORD_MIN_LENGTH, `${error.message[0]?.toUpperCase()}${error.message.slice(1)}.`))
+      throw error
+    }
+    const signed = await accounts.signIn(person.email, person.password)
+    redirect(res, signed ? '/' : '/signin', signed ? await newSession(req, signed.secret) : [])
+  }
+
+  async function me(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const secret = cookiesOf(req).get(SESSION_COOKIE)
+    const account = await accounts.sessionOf(secret)
+    if (!account || !secret) return plain(res, 401, 'not signed in')
+    res.writeHead(200, { ...options.pageHeaders(), 'content-type': 'application/json' }).end(
+      JSON.stringify({ email: account.email, name: account.name, role: account.role, csrf: sessionCsrf(secret) }),
+    )
+  }
+
+  async function answer(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
+    const method = req.method ?? 'GET'
+    if (path === '/account/page.css') {
+      res.writeHead(200, { ...options.pageHeaders(), 'content-type': 'text/css; charset=utf-8' }).end(PAGE_CSS)
+      return
+    }
+    if (path === '/account/me') return me(req, res)
+    if (path === '/signin' && method === 'GET') {
+      if (await accounts.sessionOf(cookiesOf(req).get(SESSION_COOKIE))) return redirect(res, '/')
+      const { csrf, setCookie } = preSession(req)
+      return html(res, 200, signInPage(csrf), setCookie.length ? { 'set-cookie': setCookie } : {})
+    }
+    if (path === '/signin' && method === 'POST') return signIn(req, res)
+    if (path === '/signout' && method === 'POST') return signOut(req, res)
+    if (path === '/join' && method === 'GET') return joinForm(req, res, query.get('link') ?? '')
+    if (path === '/join' && method === 'POST') return join(req, res)
+    plain(res, 405, `${method} is not answered on ${path}`)
+  }
+
+  const ROUTES = new Set(['/signin', '/signout', '/join', '/account/me', '/account/page.css'])
+  return {
+    route(req, res) {
+      const url = new URL(req.url ?? '/', 'http://localhost')
+      if (!ROUTES.has(url.pathname)) return false
+      answer(req, res, url.pathname, url.searchParams).catch((error: unknown) => {
+        if (!res.headersSent) plain(res, 500, `the account route failed: ${error instanceof Error ? error.message : String(error)}`)
+        else res.destroy()
+      })
+      return true
+    },
+    account: (req) => accounts.sessionOf(cookiesOf(req).get(SESSION_COOKIE)),
+    onChange: (listener) => accounts.onChange(listener),
+  }
+}

@@ -1,0 +1,194 @@
+// The accounts of a served Hookloop, their sessions and their one-time links (migration 21), on
+// either store engine through SqlEngine. Only hashes of secrets reach these tables; the accounts
+// part (engine/accounts/) makes the secrets and the hashes.
+import type { Role } from '../../../shared/contract'
+import type { SqlEngine } from './sql-engine'
+
+export interface AccountRow {
+  id: string
+  email: string
+  name: string
+  passwordHash: string
+  role: Role
+  createdAt: number
+  disabled: boolean
+}
+
+export interface NewAccount {
+  id: string
+  email: string
+  name: string
+  passwordHash: string
+  role: Role
+  createdAt: number
+}
+
+export interface SessionRow {
+  tokenHash: string
+  accountId: string
+  createdAt: number
+  expiresAt: number
+  lastSeenAt: number
+}
+
+export type LinkKind = 'setup' | 'invite'
+
+export interface LinkRow {
+  tokenHash: string
+  kind: LinkKind
+  role: Role
+  createdBy: string | null
+  createdAt: number
+  expiresAt: number
+}
+
+interface RawAccount {
+  id: string
+  email: string
+  name: string
+  password_hash: string
+  role: Role
+  created_at: number | string
+  disabled: number | string
+}
+
+const ACCOUNT_COLUMNS = 'id, email, name, password_hash, role, created_at, disabled'
+
+// PostgreSQL's BIGINT comes back as a string from pg: one conversion, here.
+const fromRaw = (raw: RawAccount): AccountRow => ({
+  id: raw.id,
+  email: raw.email,
+  name: raw.name,
+  passwordHash: raw.password_hash,
+  role: raw.role,
+  createdAt: Number(raw.created_at),
+  disabled: Number(raw.disabled) !== 0,
+})
+
+/** The key an address is unique by: the same person whatever case they type it in. */
+export const emailKey = (email: string): string => email.trim().toLowerCase()
+
+export interface AccountStore {
+  count(): Promise<number>
+  /** Inserts the account; with `onlyIfNone`, only while there is no account yet (the first admin). False when refused. */
+  insert(account: NewAccount, onlyIfNone?: boolean): Promise<boolean>
+  byEmail(email: string): Promise<AccountRow | undefined>
+  byId(id: string): Promise<AccountRow | undefined>
+  list(): Promise<AccountRow[]>
+  setRole(id: string, role: Role): Promise<boolean>
+  setDisabled(id: string, disabled: boolean): Promise<boolean>
+
+  insertSession(session: SessionRow): Promise<void>
+  /** The session's account while the session has not expired at `now`. */
+  sessionAccount(tokenHash: string, now: number): Promise<{ session: SessionRow; account: AccountRow } | undefined>
+  touchSession(tokenHash: string, now: number, expiresAt: number): Promise<void>
+  deleteSession(tokenHash: string): Promise<boolean>
+  deleteSessionsOf(accountId: string): Promise<number>
+  deleteExpiredSessions(now: number): Promise<number>
+
+  insertLink(link: LinkRow): Promise<void>
+  /** Removes every link of a kind (a new setup link replaces the one before). */
+  deleteLinks(kind: LinkKind): Promise<number>
+  /** The link while it has not expired, removed as it is read: each one is used once. */
+  takeLink(tokenHash: string, now: number): Promise<LinkRow | undefined>
+  /** The link while it has not expired, left in place (the page that asks for the new account's details). */
+  peekLink(tokenHash: string, now: number): Promise<LinkRow | undefined>
+}
+
+export function createAccountStore(engine: SqlEngine): AccountStore {
+  const linkOf = (raw: Record<string, unknown>): LinkRow => ({
+    tokenHash: String(raw.token_hash),
+    kind: raw.kind as LinkKind,
+    role: raw.role as Role,
+    createdBy: raw.created_by === null ? null : String(raw.created_by),
+    createdAt: Number(raw.created_at),
+    expiresAt: Number(raw.expires_at),
+  })
+  const insertSql = `INSERT INTO accounts (id, email, email_key, name, password_hash, role, created_at, disabled) VALUES (?, ?, ?, ?, ?, ?, ?, 0)`
+  const insertParams = (a: NewAccount) => [a.id, a.email.trim(), emailKey(a.email), a.name, a.passwordHash, a.role, a.createdAt]
+  return {
+    async count() {
+      const row = await engine.get<{ n: number | string }>('SELECT count(*) AS n FROM accounts')
+      return Number(row?.n ?? 0)
+    },
+    async insert(account, onlyIfNone = false) {
+      if (!onlyIfNone) {
+        await engine.run(insertSql, insertParams(account))
+        return true
+      }
+      // Two people redeeming the setup link at once: one admin. The insert reads the table it
+      // writes, in one statement, so neither engine lets both through.
+      const result = await engine.run(
+        `INSERT INTO accounts (id, email, email_key, name, password_hash, role, created_at, disabled) SELECT ?, ?, ?, ?, ?, ?, CAST(? AS BIGINT), 0 WHERE NOT EXISTS (SELECT 1 FROM accounts)`,
+        insertParams(account),
+      )
+      return result.changes === 1
+    },
+    async byEmail(email) {
+      const raw = await engine.get<RawAccount>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE email_key = ?`, [emailKey(email)])
+      return raw && fromRaw(raw)
+    },
+    async byId(id) {
+      const raw = await engine.get<RawAccount>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`, [id])
+      return raw && fromRaw(raw)
+    },
+    async list() {
+      return (await engine.all<RawAccount>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, email_key`)).map(fromRaw)
+    },
+    async setRole(id, role) {
+      return (await engine.run('UPDATE accounts SET role = ? WHERE id = ?', [role, id])).changes === 1
+    },
+    async setDisabled(id, disabled) {
+      return (await engine.run('UPDATE accounts SET disabled = ? WHERE id = ?', [disabled ? 1 : 0, id])).changes === 1
+    },
+
+    async insertSession(s) {
+      await engine.run('INSERT INTO account_sessions (token_hash, account_id, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)', [s.tokenHash, s.accountId, s.createdAt, s.expiresAt, s.lastSeenAt])
+    },
+    async sessionAccount(tokenHash, now) {
+      const raw = await engine.get<RawAccount & { s_created_at: number | string; expires_at: number | string; last_seen_at: number | string }>(
+        `SELECT a.id, a.email, a.name, a.password_hash, a.role, a.created_at, a.disabled, s.created_at AS s_created_at, s.expires_at, s.last_seen_at
+         FROM account_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.token_hash = ? AND s.expires_at > ?`,
+        [tokenHash, now],
+      )
+      if (!raw) return undefined
+      return {
+        account: fromRaw(raw),
+        session: { tokenHash, accountId: raw.id, createdAt: Number(raw.s_created_at), expiresAt: Number(raw.expires_at), lastSeenAt: Number(raw.last_seen_at) },
+      }
+    },
+    async touchSession(tokenHash, now, expiresAt) {
+      await engine.run('UPDATE account_sessions SET last_seen_at = ?, expires_at = ? WHERE token_hash = ?', [now, expiresAt, tokenHash])
+    },
+    async deleteSession(tokenHash) {
+      return (await engine.run('DELETE FROM account_sessions WHERE token_hash = ?', [tokenHash])).changes === 1
+    },
+    async deleteSessionsOf(accountId) {
+      return (await engine.run('DELETE FROM account_sessions WHERE account_id = ?', [accountId])).changes
+    },
+    async deleteExpiredSessions(now) {
+      return (await engine.run('DELETE FROM account_sessions WHERE expires_at <= ?', [now])).changes
+    },
+
+    async insertLink(l) {
+      await engine.run('INSERT INTO account_links (token_hash, kind, role, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)', [l.tokenHash, l.kind, l.role, l.createdBy, l.createdAt, l.expiresAt])
+    },
+    async deleteLinks(kind) {
+      return (await engine.run('DELETE FROM account_links WHERE kind = ?', [kind])).changes
+    },
+    async takeLink(tokenHash, now) {
+      return engine.transaction(async (tx) => {
+        const raw = await tx.get('SELECT token_hash, kind, role, created_by, created_at, expires_at FROM account_links WHERE token_hash = ?', [tokenHash])
+        if (!raw) return undefined
+        // Whoever deletes the row used the link; an expired one is removed unused.
+        const deleted = await tx.run('DELETE FROM account_links WHERE token_hash = ?', [tokenHash])
+        const link = linkOf(raw)
+        return deleted.changes === 1 && link.expiresAt > now ? link : undefined
+      })
+    },
+    async peekLink(tokenHash, now) {
+      const raw = await engine.get('SELECT token_hash, kind, role, created_by, created_at, expires_at FROM account_links WHERE token_hash = ? AND expires_at > ?', [tokenHash, now])
+      return raw && linkOf(raw)
+    },
+  }
+}

@@ -1,0 +1,55 @@
+// A served Hookloop with accounts in real headless Chromium: the address it prints is the sign-in
+// page; a wrong password is told; the admin signs in, sees the app with their name and role in the
+// top bar, signs out, and the app's page sends them back to sign in.
+import { afterEach, describe, expect, it } from 'vitest'
+import { screenshot } from './support/app'
+import { openBrowser, type Browser } from './support/browser'
+import { startServe, type Served } from './support/serve'
+
+const PASSWORD = 'correct horse battery'
+let served: Served | undefined
+let browser: Browser | undefined
+afterEach(async () => {
+  await browser?.close()
+  await served?.stop()
+})
+
+describe('accounts in the browser', () => {
+  it('signs in on the page, shows the app and who is signed in, invites a member, and signs out', async () => {
+    served = await startServe(['--accounts', '--admin', 'ada@example.com'], { env: { ...process.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD } })
+    expect(served.url).toBe(`${served.origin}/signin`)
+    browser = await openBrowser()
+    const { page } = browser
+    await page.goto(served.url)
+    await page.fill('input[name=email]', 'ada@example.com')
+    await page.fill('input[name=password]', 'not the password')
+    await page.click('button[type=submit]')
+    await page.waitForSelector('.notice:has-text("Wrong email or password.")')
+
+    await page.fill('input[name=password]', PASSWORD)
+    await page.click('button[type=submit]')
+    await page.waitForSelector('[data-testid=app]', { timeout: 20_000 })
+    const signedIn = page.locator('[data-testid=signed-in]')
+    await signedIn.waitFor()
+    expect(await signedIn.innerText()).toContain('ada@example.com')
+    expect(await signedIn.innerText()).toContain('admin')
+    await screenshot(page, 'accounts-signed-in')
+
+    // The admin's members: herself, and an invite link made for an editor, shown once.
+    await page.click('[data-testid=members-button]')
+    await page.waitForSelector('[data-testid=member][data-email="ada@example.com"]')
+    await page.selectOption('select[aria-label="the new member\'s role"]', 'editor')
+    await page.click('[data-testid=invite]')
+    const link = await page.locator('[data-testid=invite-link]').innerText()
+    expect(link).toMatch(new RegExp(`^${served.origin}/join\\?link=[A-Za-z0-9_-]{43}$`))
+    expect(await (await fetch(link)).text()).toContain('You are invited as an editor')
+    await screenshot(page, 'accounts-members')
+    await page.click('[data-testid=members-button]')
+
+    await signedIn.locator('button:text-is("Sign out")').click()
+    await page.waitForURL(`${served.origin}/signin`)
+    await page.goto(`${served.origin}/`)
+    expect(new URL(page.url()).pathname).toBe('/signin')
+    await page.waitForSelector('input[name=password]')
+  })
+})

@@ -1,0 +1,93 @@
+// Accounts on a real SQLite file and a real PostgreSQL: the first admin once, sign-in by any case
+// of the address, a wrong password, sessions kept only as hashes and ended on the server, a
+// one-time link used once, and a disabled account signed out everywhere.
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { AccountError, createAccounts, SESSION_IDLE_MS } from '../../../electron/engine/accounts'
+import { createSqliteEngine, openDatabase, openStore, parseStoreLocation, type SqlEngine, type StoreKind } from '../../../electron/engine/store'
+import { usePostgres } from '../../support/use-postgres'
+import { useTempDir } from '../../support/use-temp-dir'
+
+const postgres = usePostgres()
+const temp = useTempDir()
+const PASSWORD = 'correct horse battery'
+
+async function storeOf(kind: StoreKind): Promise<SqlEngine> {
+  if (kind === 'sqlite') return createSqliteEngine(openDatabase({ file: join(temp.dir, 'hookloop.db'), notice: () => undefined }))
+  return (await openStore(parseStoreLocation(await postgres.freshDatabase()), { notice: () => undefined, withoutSecrets: true })).engine
+}
+
+describe.each(['sqlite', 'postgres'] as const)('accounts on %s', (kind) => {
+  it('make the first admin once, sign in by any case of the address, and keep only hashes', async () => {
+    const engine = await storeOf(kind)
+    try {
+      let clock = 1_000_000
+      const accounts = createAccounts({ engine: () => engine, now: () => clock })
+      expect(await accounts.count()).toBe(0)
+      await expect(accounts.createFirstAdmin({ email: 'ada@example.com', password: 'short' })).rejects.toThrow(/too short: at least 12/)
+      const admin = await accounts.createFirstAdmin({ email: 'Ada@Example.com', name: 'Ada', password: PASSWORD })
+      expect(admin).toMatchObject({ email: 'Ada@Example.com', name: 'Ada', role: 'admin', disabled: false })
+      await expect(accounts.createFirstAdmin({ email: 'bob@example.com', password: PASSWORD })).rejects.toThrow(/first admin exists/)
+
+      expect(await accounts.signIn('ada@example.com', 'wrong password!')).toBeNull()
+      expect(await accounts.signIn('nobody@example.com', PASSWORD)).toBeNull()
+      const signed = await accounts.signIn('ADA@example.COM', PASSWORD)
+      expect(signed?.account.id).toBe(admin.id)
+      const secret = signed?.secret ?? ''
+      expect((await accounts.sessionOf(secret))?.email).toBe('Ada@Example.com')
+
+      // The tables hold no secret: the password as Argon2id, the session as its SHA-256.
+      const stored = await engine.get<{ password_hash: string }>('SELECT password_hash FROM accounts')
+      expect(stored?.password_hash).toMatch(/^\$argon2id\$/)
+      const session = await engine.get<{ token_hash: string }>('SELECT token_hash FROM account_sessions')
+      expect(session?.token_hash).toBe(createHash('sha256').update(secret).digest('hex'))
+
+      // Idle past its time, the session admits nobody.
+      clock += SESSION_IDLE_MS + 1
+      expect(await accounts.sessionOf(secret)).toBeNull()
+      const again = await accounts.signIn('ada@example.com', PASSWORD)
+      await accounts.signOut(again?.secret ?? '')
+      expect(await accounts.sessionOf(again?.secret)).toBeNull()
+      expect(await engine.get('SELECT 1 AS x FROM account_sessions WHERE expires_at > ?', [clock])).toBeUndefined()
+    } finally {
+      await engine.close()
+    }
+  })
+
+  it('use a setup link and an invite once each, and sign a disabled member out everywhere', async () => {
+    const engine = await storeOf(kind)
+    try {
+      const accounts = createAccounts({ engine: () => engine })
+      const first = await accounts.newSetupLink()
+      const setup = await accounts.newSetupLink() // replaces the first
+      await expect(accounts.redeem(first, { email: 'ada@example.com', password: PASSWORD })).rejects.toThrow(AccountError)
+      // A bad password does not spend the link.
+      await expect(accounts.redeem(setup, { email: 'ada@example.com', password: 'short' })).rejects.toThrow(/too short/)
+      expect(await accounts.linkRole(setup)).toBe('admin')
+      const admin = await accounts.redeem(setup, { email: 'ada@example.com', password: PASSWORD })
+      expect(admin.role).toBe('admin')
+      await expect(accounts.redeem(setup, { email: 'eve@example.com', password: PASSWORD })).rejects.toThrow(/not valid/)
+
+      const invite = await accounts.invite('viewer', admin.id)
+      const viewer = await accounts.redeem(invite, { email: 'vic@example.com', name: 'Vic', password: PASSWORD })
+      expect(viewer.role).toBe('viewer')
+      await expect(accounts.redeem(invite, { email: 'val@example.com', password: PASSWORD })).rejects.toThrow(/not valid/)
+      await expect(accounts.redeem(await accounts.invite('editor', admin.id), { email: 'VIC@example.com', password: PASSWORD })).rejects.toThrow(/exists/)
+
+      expect((await accounts.setRole(viewer.id, 'editor')).role).toBe('editor')
+      await expect(accounts.setRole(admin.id, 'viewer')).rejects.toThrow(/last admin/)
+      const session = await accounts.signIn('vic@example.com', PASSWORD)
+      expect(await accounts.sessionOf(session?.secret)).not.toBeNull()
+      await accounts.setDisabled(viewer.id, true)
+      expect(await accounts.sessionOf(session?.secret)).toBeNull()
+      expect(await accounts.signIn('vic@example.com', PASSWORD)).toBeNull()
+      expect((await accounts.list()).map((a) => [a.email, a.role, a.disabled])).toEqual([
+        ['ada@example.com', 'admin', false],
+        ['vic@example.com', 'editor', true],
+      ])
+    } finally {
+      await engine.close()
+    }
+  })
+})
