@@ -3,13 +3,20 @@
 // thread), is warmed up, then loaded as bench:receiver loads it; only the measured window's
 // samples count (cpu-costs.ts). Prints a table of CPU µs per request by stage and thread, then one
 // JSON line. The figures are a map, not a race: the profiler itself costs a few per cent.
+// `--side=sender`: the same for a sent attempt, beside bench:sender's bare undici loop (each side
+// in a process of its own, sender-costs-process.ts, against the failing receiver held here).
 // `--detail=REGEX` shows the stages it matches by file and function (`--detail=verify`).
+import { fork } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { dirCosts, type StageRule, type ThreadCosts } from './cpu-costs'
 import { DURATION_S, load, markdownTable, startServerProcess, WARMUP_S, secret } from './load-rig'
+import { CONCURRENCY, EVENTS, startReceiver } from './sender-rig'
+
+/** The store engine is shared by every stage: its time goes to the stage whose statement it ran. */
+const STORE_ENGINE: StageRule = { stage: 'store statements run here (SqlEngine)', file: /store\/(sql-engine|sqlite-engine|postgres-engine|engine-writes)\.ts$/, passThrough: true }
 
 /** The receiver's stages (docs/BENCHMARKS.md, "Where a received request's CPU goes"), by source file and function. */
 const RECEIVER_STAGES: StageRule[] = [
@@ -30,10 +37,33 @@ const RECEIVER_STAGES: StageRule[] = [
   { stage: 'connections: deadlines and bookkeeping', file: /receiver\/(server|connection|linger)\.ts$/ },
   { stage: 'request pipeline (handle-request, the rest)', file: /receiver\/handle-request\.ts$/ },
   { stage: 'clock', file: /engine\/clock\// },
+  STORE_ENGINE,
 ]
 
-/** The receivers to profile: this tree's, and each `--against` tree's before it (costs-run.mjs). */
-const TREES = JSON.parse(process.env.COSTS_TREES ?? '[]') as { label: string; server: string }[]
+/** A sent attempt's stages (docs/BENCHMARKS.md, "Where a sent attempt's CPU goes"), by source file and function. */
+const SENDER_STAGES: StageRule[] = [
+  { stage: 'due: the scheduler (heap, refill)', file: /engine\/scheduler\// },
+  { stage: 'due: the pump', file: /sender\/pump\.ts$/ },
+  { stage: 'claim', file: /(sender\/claim-owner|store\/delivery-claims)\.ts$/ },
+  { stage: 'claim', file: /store\/deliveries\.ts$/, fn: /^(claim|releaseClaim|recoverInFlight)$/ },
+  { stage: 'decide and reschedule (policy)', file: /store\/deliveries\.ts$/, fn: /^reschedule$/ },
+  { ...STORE_ENGINE, file: /store\/deliveries\.ts$/, fn: /^write$/ },
+  { stage: 'delivery and event read (caches, store)', file: /(sender\/(delivery-cache|event-cache|delivery-reads)|store\/(deliveries|events|sender-store))\.ts$/ },
+  { stage: 'signature', file: /engine\/signatures\// },
+  { stage: 'body and headers built', file: /(sender\/(attempt-request|envelope|request-headers|corrupt-signature)|engine\/providers\/.*|shared\/providers\/.*)\.ts$/ },
+  { stage: 'request sent, answer read (http-post, undici under it)', file: /sender\/(http-post|classify-error)\.ts$/ },
+  { stage: 'record: attempt rows encoded and queued', file: /(sender\/attempt-link|store\/(sql-writer|sql-writer-lanes|sql-writer-thread|changes|attempts))\.ts$/ },
+  { stage: 'decide and reschedule (policy)', file: /shared\/sender\// },
+  { stage: 'live events and views', file: /sender\/(emitter|views)\.ts$/ },
+  { stage: 'attempt runner (the rest)', file: /sender\/attempt-runner\.ts$/ },
+  { stage: 'clock', file: /engine\/clock\// },
+  STORE_ENGINE,
+]
+
+const SIDE = process.argv.find((a) => a.startsWith('--side='))?.slice('--side='.length) === 'sender' ? 'sender' : 'receiver'
+
+/** The receivers (or senders) to profile: this tree's, and each `--against` tree's before it (costs-run.mjs). */
+const TREES = JSON.parse(process.env.COSTS_TREES ?? '[]') as { label: string; server: string; sender: string }[]
 const ROUNDS = Number(process.env.COSTS_ROUNDS ?? 1)
 
 interface TargetCosts {
@@ -66,26 +96,52 @@ async function measure(label: string, server: string, target: 'bare' | 'hookloop
   }
 }
 
+/** One sender-costs-process run (the bare loop or Hookloop's sender) against a fresh failing receiver, profiled. */
+async function measureSender(label: string, process_: string, target: 'bare' | 'hookloop'): Promise<TargetCosts> {
+  const dir = mkdtempSync(join(tmpdir(), `hookloop-costs-sender-${target}-`))
+  const receiver = await startReceiver()
+  try {
+    const child = fork(process_, [target, String(receiver.port)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`] })
+    child.on('message', () => void receiver.reset().then(() => child.send('reset-done')))
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    const code = await new Promise<number | null>((done) => child.once('exit', done))
+    if (code !== 0) throw new Error(`${label}: the sender process ended with ${code}`)
+    const { from, to, attempts } = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { from: number; to: number; attempts: number }
+    for (let i = 0; i < 100 && !readdirSync(dir).some(isMainProfile); i++) await sleep(100)
+    return { label, requests: attempts, rps: attempts / ((to - from) / 1e6), threads: dirCosts(dir, SENDER_STAGES, from, to) }
+  } finally {
+    receiver.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 const total = (c: TargetCosts) => c.threads.reduce((sum, t) => sum + t.totalUs, 0)
 const perRequest = (us: number, c: TargetCosts) => us / Math.max(1, c.requests)
 
 // Rounds interleave the targets, so a noisy moment of the shared machine falls on all of them.
-const thisTree = TREES.at(-1) ?? { label: 'this tree', server: 'receiver-server-process' }
-const targets = [{ label: 'bare node:http', server: thisTree.server, target: 'bare' as const }, ...TREES.map((t) => ({ label: `Hookloop, ${t.label}`, server: t.server, target: 'hookloop' as const }))]
+const thisTree = TREES.at(-1) ?? { label: 'this tree', server: 'receiver-server-process', sender: 'sender-costs-process' }
+const processOf = (t: { server: string; sender: string }) => (SIDE === 'sender' ? t.sender : t.server)
+const targets = [{ label: SIDE === 'sender' ? 'bare undici loop' : 'bare node:http', process: processOf(thisTree), target: 'bare' as const }, ...TREES.map((t) => ({ label: `Hookloop, ${t.label}`, process: processOf(t), target: 'hookloop' as const }))]
 const rounds: TargetCosts[][] = targets.map(() => [])
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [i, t] of targets.entries()) rounds[i]!.push(await measure(t.label, t.server, t.target))
+  for (const [i, t] of targets.entries()) rounds[i]!.push(await (SIDE === 'sender' ? measureSender : measure)(t.label, t.process, t.target))
 }
 // Each target's round of median CPU per request stands for it.
 const chosen = rounds.map((runs) => [...runs].sort((a, b) => perRequest(total(a), a) - perRequest(total(b), b))[Math.floor(runs.length / 2)] as TargetCosts)
 
-const lines: string[] = [`Where a received request's CPU goes: ${DURATION_S} s of load after ${WARMUP_S} s warm-up, 32 connections, Standard Webhooks messages, ${ROUNDS} round(s); CPU µs per request answered 2xx, by thread and stage (the innermost Hookloop frame's).`, '']
-const json: Record<string, unknown> = { bench: 'costs', rounds: ROUNDS }
+const heading =
+  SIDE === 'sender'
+    ? `Where a sent attempt's CPU goes: ${EVENTS} events, each failed 3 times then answered (40 000 attempts), concurrency ${CONCURRENCY}, after a warm-up run, ${ROUNDS} round(s); CPU µs per attempt, by thread and stage (the innermost Hookloop frame's).`
+    : `Where a received request's CPU goes: ${DURATION_S} s of load after ${WARMUP_S} s warm-up, 32 connections, Standard Webhooks messages, ${ROUNDS} round(s); CPU µs per request answered 2xx, by thread and stage (the innermost Hookloop frame's).`
+const lines: string[] = [heading, '']
+const json: Record<string, unknown> = { bench: 'costs', side: SIDE, rounds: ROUNDS }
 const bareUs = perRequest(total(chosen[0]!), chosen[0]!)
 for (const c of chosen) {
   const all = total(c)
   const us = perRequest(all, c)
-  lines.push(`${c.label}: ${c.requests} requests, ${c.rps.toFixed(0)} req/s, ${us.toFixed(0)} CPU µs per request in all threads (${(us / bareUs).toFixed(1)}× bare)`)
+  const unit = SIDE === 'sender' ? 'attempt' : 'request'
+  lines.push(`${c.label}: ${c.requests} ${unit}s, ${c.rps.toFixed(0)} ${unit}s/s, ${us.toFixed(0)} CPU µs per ${unit} in all threads (${(us / bareUs).toFixed(1)}× bare)`)
   const rows: string[][] = []
   for (const thread of c.threads) {
     for (const stage of thread.stages) {
@@ -93,7 +149,7 @@ for (const c of chosen) {
       rows.push([`${thread.thread}: ${stage.stage}`, perRequest(stage.us, c).toFixed(1), `${((100 * stage.us) / all).toFixed(1)} %`])
     }
   }
-  lines.push(...markdownTable([72, 8, 8], ['stage', 'µs/req', 'share'], rows), '')
+  lines.push(...markdownTable([72, 8, 8], ['stage', `µs/${SIDE === 'sender' ? 'att' : 'req'}`, 'share'], rows), '')
   json[c.label] = {
     requests: c.requests,
     rps: Math.round(c.rps),

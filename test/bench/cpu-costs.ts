@@ -35,6 +35,8 @@ export interface StageRule {
   stage: string
   file: RegExp
   fn?: RegExp
+  /** A shared layer (the store engine): the time goes to the Hookloop frame that called it, when there is one. */
+  passThrough?: boolean
 }
 
 /** What Node does with no Hookloop frame on the stack, by the innermost frame that names it. */
@@ -98,14 +100,20 @@ const detail = detailArg ? new RegExp(detailArg) : null
  * (unnamed: "other Hookloop code: <file>"); with none, Node's by NODE_STAGES; else the leaf's kind.
  */
 function stageOf(stack: readonly CallFrame[], rules: readonly StageRule[]): string | null {
+  let through: string | null = null
   for (const frame of stack) {
     const source = sourceOf(frame)
     if (!source || !isOurs(source.file)) continue
     const rule = rules.find((r) => r.file.test(source.file) && (!r.fn || r.fn.test(source.fn)))
     const where = `${source.file.replace(/^electron\/engine\//, '')} ${source.fn || '(anonymous)'}`
+    if (rule?.passThrough) {
+      through ??= rule.stage
+      continue
+    }
     if (!rule) return `other Hookloop code: ${where}`
     return detail?.test(rule.stage) ? `${rule.stage}: ${where}` : rule.stage
   }
+  if (through) return through
   const leaf = stack[0]?.functionName ?? ''
   if (leaf === '(idle)') return null
   if (leaf === '(garbage collector)') return 'garbage collector'
