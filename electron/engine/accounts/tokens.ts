@@ -8,7 +8,7 @@
 // server, `hookloop token revoke`) is refused by this one within that time. A revocation made
 // here is seen here at once. The last use is written at most once a minute per token.
 import { randomBytes } from 'node:crypto'
-import type { Role } from '../../../shared/contract'
+import type { Role, TokenView } from '../../../shared/contract'
 import { createTokenStore, type SqlEngine, type TokenRow, type TokenStore } from '../store'
 import { newSecret, secretHash } from './secrets'
 
@@ -27,20 +27,8 @@ const SECRET_SHAPE = /^hlk_[A-Za-z0-9_-]{43}$/
 // Verdicts kept at most; past it, the expired ones go (many distinct tokens cannot grow it without bound).
 const CACHE_LIMIT = 10_000
 
-/** A token as people and the command checks see it: never its secret or the secret's hash. */
-export interface TokenView {
-  id: string
-  name: string
-  role: Role
-  /** The secret's first characters (hlk_ and six more). */
-  prefix: string
-  /** The admin who made it; null when made on the server's machine. */
-  createdBy: string | null
-  createdByEmail: string | null
-  createdAt: number
-  lastUsedAt: number | null
-  revokedAt: number | null
-}
+/** A token as people and the command checks see it (the contract's): never its secret or the secret's hash. */
+export type { TokenView }
 
 export class TokenError extends Error {
   constructor(

@@ -33,6 +33,7 @@ import { createHealthReads, type HealthReads, type SqlEngine } from '../store'
 import { createAccounts, createTokens } from '../accounts'
 import { createAccountGate } from './account-routes'
 import { createMemberHandlers } from './member-handlers'
+import { createTokenHandlers } from './token-handlers'
 import { contentSecurityPolicy, originAllowed } from './guard'
 import { securityHeaders } from './static-files'
 
@@ -378,6 +379,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createBreakpointHandlers({ current: ctx.current, changed: (breakpoints) => control?.publish('breakpoints.changed', { breakpoints }) }),
     ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
     ...createMemberHandlers({ accounts, base: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') }),
+    ...createTokenHandlers({ tokens }),
   }
   control = await startControlServer({
     port: options.port,
