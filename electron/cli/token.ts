@@ -3,7 +3,7 @@
 // store itself (a data folder or a team's PostgreSQL), so an admin needs no browser for CI's
 // token. The secret is printed once, on stdout only; the store keeps its hash.
 import { ROLES } from '../../shared/contract'
-import { createTokens, TokenError, type TokenView } from '../engine/accounts'
+import { createTokens, TokenError, tokenNameProblem, type TokenView } from '../engine/accounts'
 import { commandArgs, type OptionSpecs } from './command-args'
 import type { Command } from './commands'
 import { DATA_DIR_DEFAULT_HELP } from './data-dir-arg'
@@ -48,6 +48,8 @@ export const tokenCommand: Command = async (args) => {
   const v = parsed.values
   if (action !== 'create' && (v.name !== undefined || v.role !== undefined)) throw new UsageError(`token: --name and --role are for \`token create\``)
   if (action === 'create' && (v.name === undefined || v.role === undefined)) throw new UsageError('token: create needs --name NAME and --role ROLE (viewer, editor or admin)')
+  const nameProblem = action === 'create' ? tokenNameProblem(v.name ?? '') : null
+  if (nameProblem) throw new UsageError(`token: ${nameProblem}`)
   if (action === 'list' && parsed.positionals.length > 0) throw new UsageError(`token: list takes no argument, got "${parsed.positionals[0]}"`)
 
   // Tokens read no signing secret: a folder sealed with the app's keychain key opens too, and a
