@@ -27,6 +27,9 @@ export const COMMAND_ROLES: Record<CommandName, Role> = {
   'request.get': 'viewer',
   'breakpoint.list': 'viewer',
   'history.size': 'viewer',
+  // The lists `hookloop requests` and `hookloop deliveries --server` read.
+  'request.list': 'viewer',
+  'delivery.list': 'viewer',
   // Exports read what is kept; a check and Try the loop send to the address given: an editor's.
   'export.selection': 'viewer',
   'delivery.retryNow': 'editor',

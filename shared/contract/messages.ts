@@ -11,6 +11,7 @@ import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import { historySchemas, type HistoryResponses } from './history-commands'
 import { memberSchemas, type MemberResponses } from './member-commands'
 import { tokenSchemas, type TokenResponses } from './token-commands'
+import { listSchemas, type ListResponses } from './list-commands'
 import { breakpointSchemas, type BreakpointEvents, type BreakpointResponses } from './breakpoint-commands'
 import type {
   ClockView,
@@ -225,6 +226,7 @@ export const requestSchemas = {
   ...breakpointSchemas,
   ...memberSchemas,
   ...tokenSchemas,
+  ...listSchemas,
 } as const
 
 function isJson(text: string): boolean {
@@ -239,7 +241,7 @@ function isJson(text: string): boolean {
 export type CommandName = keyof typeof requestSchemas
 export type CommandRequest<C extends CommandName> = z.input<(typeof requestSchemas)[C]>
 
-export interface CommandResponses extends HistoryResponses, BreakpointResponses, MemberResponses, TokenResponses {
+export interface CommandResponses extends HistoryResponses, BreakpointResponses, MemberResponses, TokenResponses, ListResponses {
   snapshot: Snapshot
   'timeline.page': { rows: TimelineRow[]; total: number }
   'delivery.get': DeliveryDetail

@@ -34,6 +34,7 @@ import { createAccounts, createTokens } from '../accounts'
 import { createAccountGate } from './account-routes'
 import { createMemberHandlers } from './member-handlers'
 import { createTokenHandlers } from './token-handlers'
+import { createListHandlers } from './list-handlers'
 import { contentSecurityPolicy, originAllowed } from './guard'
 import { securityHeaders } from './static-files'
 
@@ -380,6 +381,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
     ...createMemberHandlers({ accounts, base: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') }),
     ...createTokenHandlers({ tokens }),
+    ...createListHandlers(ctx),
   }
   control = await startControlServer({
     port: options.port,
