@@ -55,9 +55,10 @@ export interface Tokens {
   revoke(id: string): Promise<TokenView>
   /**
    * The token a bearer secret stands for, or null: wrong, unknown and revoked alike (whoever asks
-   * learns nothing more). Kept in this process for at most TOKEN_CACHE_MS.
+   * learns nothing more). Kept in this process for at most TOKEN_CACHE_MS. A check that is not a
+   * use (a server looking again at a quiet socket's token) says `use: false`: no last use is written.
    */
-  verify(secret: string | null | undefined): Promise<TokenView | null>
+  verify(secret: string | null | undefined, options?: { use?: boolean }): Promise<TokenView | null>
   /** Called after a token is revoked here: whoever holds its sockets checks them again. */
   onChange(listener: () => void): () => void
 }
@@ -177,7 +178,7 @@ export function createTokens(options: TokensOptions): Tokens {
       listeners.forEach((listener) => listener())
       return tokenViewOf(row)
     },
-    async verify(secret) {
+    async verify(secret, options) {
       if (typeof secret !== 'string' || !SECRET_SHAPE.test(secret)) return null
       const hash = secretHash(secret)
       const at = now()
@@ -192,7 +193,7 @@ export function createTokens(options: TokensOptions): Tokens {
         }
         token = await pending
       }
-      if (token) used(token, at)
+      if (token && options?.use !== false) used(token, at)
       return token
     },
     onChange(listener) {

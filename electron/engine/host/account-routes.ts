@@ -45,9 +45,10 @@ export interface AccountGate {
   /**
    * Whoever the request comes from, or null. A request with an Authorization header is judged by
    * it alone (a bearer API token; a wrong, unknown or revoked one admits nobody, whatever cookie
-   * comes with it); without one, by its session cookie.
+   * comes with it); without one, by its session cookie. `use: false`: a check again of what admitted
+   * a socket, not a use of it (a token's last use is not written).
    */
-  caller(req: IncomingMessage): Promise<Principal | null>
+  caller(req: IncomingMessage, options?: { use?: boolean }): Promise<Principal | null>
   /** After a sign-out, a change of an account or a revoked token: the sockets it admitted are checked again. */
   onChange(listener: () => void): () => void
 }
@@ -224,10 +225,10 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
       return true
     },
     account: (req) => accounts.sessionOf(cookiesOf(req).get(SESSION_COOKIE)),
-    async caller(req) {
+    async caller(req, check) {
       const bearer = bearerOf(req.headers.authorization)
       if (bearer !== null) {
-        const token = options.tokens ? await options.tokens.verify(bearer) : null
+        const token = options.tokens ? await options.tokens.verify(bearer, check) : null
         return token ? { account: null, token } : null
       }
       const account = await accounts.sessionOf(cookiesOf(req).get(SESSION_COOKIE))

@@ -189,7 +189,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     for (const client of clients) {
       const request = client.request
       if (!request || !which(client)) continue
-      void gate.caller(request).then(
+      void gate.caller(request, { use: false }).then(
         (principal) => principal || client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out'),
         () => undefined,
       )

@@ -66,6 +66,10 @@ describe.each(['sqlite', 'postgres'] as const)('API tokens on %s', (kind) => {
       const there = createTokens({ engine: () => elsewhere, now: () => clock })
       const { token, secret } = await here.create({ name: 'CI', role: 'viewer', by: null })
       const lastUse = async () => (await here.list())[0]?.lastUsedAt
+      // A server looking again at a quiet socket's token is no use of it.
+      expect(await here.verify(secret, { use: false })).not.toBeNull()
+      await new Promise((r) => setTimeout(r, 50))
+      expect(await lastUse()).toBeNull()
       expect(await here.verify(secret)).not.toBeNull()
       await until(async () => (await lastUse()) === clock)
 
