@@ -27,5 +27,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   doctor: { summary: 'list the endpoints, rules, subscriptions and settings set aside because they do not parse, and repair them', load: () => import('./doctor').then((m) => m.doctorCommand) },
   mcp: { summary: 'an MCP server on stdio for coding agents: read the timeline, explain signatures, trigger events, add fault rules', load: () => import('./mcp').then((m) => m.mcpCommand) },
   store: { summary: 'copy a whole store between a data folder and a team PostgreSQL, or show what a store holds', load: () => import('./store').then((m) => m.storeCommand) },
+  token: { summary: "make, list and revoke the API tokens machines use against a served Hookloop (secret printed once)", load: () => import('./token').then((m) => m.tokenCommand) },
   serve: { summary: 'open the app in your browser (engine + UI on 127.0.0.1)', load: () => import('./serve').then((m) => m.serveCommand) },
 }

@@ -1,6 +1,7 @@
 // The filters `hookloop requests`, `hookloop deliveries` and `hookloop export` share: their
 // options, and their values read into the typed filters of store/list-reads.ts (a slug or name
 // resolved to its id, a duration or ISO time to a wall time), each bad value a usage error naming it.
+import type { CommandRequest } from '../../shared/contract'
 import { LIST_LIMIT_MAX, type DeliveryListFilter, type DeliveryStatus, type ListReads, type RequestListFilter, type RequestStatus } from '../engine/store'
 import type { OptionSpecs } from './command-args'
 import { UsageError } from './usage-error'
@@ -83,6 +84,33 @@ export async function deliveryFilter(command: string, reads: ListReads, values: 
     limit: values.limit ?? LIST_LIMIT_MAX,
     ...(id === undefined ? {} : { endpointId: id }),
     ...(subscriptionId === undefined ? {} : { subscriptionId }),
+    ...(prefix === undefined ? {} : { eventIdPrefix: prefix }),
+    ...(statuses === undefined ? {} : { statuses }),
+    ...(values.since === undefined ? {} : { sinceWall: parseSince(command, values.since, now) }),
+  }
+}
+
+/**
+ * The same filters for a served Hookloop (`--server`): checked here as for a store, the time read
+ * on this machine's clock, the endpoint and subscription named as given (the server resolves them).
+ */
+export function remoteRequestFilter(command: string, values: ListFilterValues, now: number): CommandRequest<'request.list'> {
+  if (values.subscription !== undefined) throw new UsageError(`${command}: --subscription filters deliveries; captured requests take --endpoint`)
+  return remoteCommon(command, values, now, values.status as RequestStatus[] | undefined)
+}
+
+export function remoteDeliveryFilter(command: string, values: ListFilterValues, now: number): CommandRequest<'delivery.list'> {
+  return {
+    ...remoteCommon(command, values, now, values.status as DeliveryStatus[] | undefined),
+    ...(values.subscription === undefined ? {} : { subscription: values.subscription }),
+  }
+}
+
+function remoteCommon<S>(command: string, values: ListFilterValues, now: number, statuses: S[] | undefined) {
+  const prefix = eventIdPrefix(command, values['event-id'])
+  return {
+    limit: values.limit ?? LIST_LIMIT_MAX,
+    ...(values.endpoint === undefined ? {} : { endpoint: values.endpoint }),
     ...(prefix === undefined ? {} : { eventIdPrefix: prefix }),
     ...(statuses === undefined ? {} : { statuses }),
     ...(values.since === undefined ? {} : { sinceWall: parseSince(command, values.since, now) }),

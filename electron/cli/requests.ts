@@ -4,12 +4,13 @@
 import { REQUEST_STATUSES, type RequestListRow } from '../engine/store'
 import { schemaVerdictLabel } from '../../shared/receiver'
 import { listCommand } from './list-command'
-import { requestFilter, REQUEST_STATUS_HELP } from './list-filters'
+import { remoteRequestFilter, requestFilter, REQUEST_STATUS_HELP } from './list-filters'
 import { clockCell, isoSeconds } from './table'
 
-const USAGE = `Usage: hookloop requests [--data DIR | --store STORE] [filters] [--limit N] [--json]
+const USAGE = `Usage: hookloop requests [--data DIR | --store STORE | --server URL] [filters] [--limit N] [--json]
 
-Lists the captured requests of a data folder (or a team's store: --store), newest stored first.
+Lists the captured requests of a data folder (or a team's store: --store; or a served Hookloop:
+--server URL with an API token in $HOOKLOOP_TOKEN, the same rows), newest stored first.
 The first column is the id that \`hookloop export --requests\` and \`hookloop resend\` take.
 STORED is the wall time a request arrived, whatever clock it ran on; --since reads it too. CLOCK
 says which clock the request's own time is on: wall, or a simulation's (given as time into that
@@ -32,6 +33,7 @@ export const requestsCommand = listCommand<RequestListRow>({
   statusHelp: REQUEST_STATUS_HELP,
   none: 'no captured requests match',
   rows: async (reads, values, where) => reads.requests(await requestFilter('requests', reads, values, where, Date.now())),
+  remoteRows: async (server, values) => (await server.call('request.list', remoteRequestFilter('requests', values, Date.now()))).requests,
   columns: ['ID', 'STORED', 'ENDPOINT', 'REQUEST', 'EVENT ID', 'VERDICT', 'SCHEMA', 'DUP', 'ANSWER', 'CLOCK'],
   cells: (r) => [
     String(r.id),

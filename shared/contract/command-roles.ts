@@ -2,7 +2,7 @@
 // least role each one needs, in one place. A viewer reads; an editor changes what Hookloop does
 // (endpoints, rules, subscriptions, sends, resends, scenarios, simulations, the clock, the
 // tunnel, breakpoints); an admin also changes what it keeps (retention, Clear history), its
-// secrets and its members. `Record<CommandName, Role>`: a new command does not compile until it is given one.
+// secrets, its members and its API tokens. `Record<CommandName, Role>`: a new command does not compile until it is given one.
 import type { CommandName } from './messages'
 
 /** The WebSocket close code of a socket whose session ended (sign-out, a disabled account). */
@@ -27,6 +27,9 @@ export const COMMAND_ROLES: Record<CommandName, Role> = {
   'request.get': 'viewer',
   'breakpoint.list': 'viewer',
   'history.size': 'viewer',
+  // The lists `hookloop requests` and `hookloop deliveries --server` read.
+  'request.list': 'viewer',
+  'delivery.list': 'viewer',
   // Exports read what is kept; a check and Try the loop send to the address given: an editor's.
   'export.selection': 'viewer',
   'delivery.retryNow': 'editor',
@@ -70,4 +73,8 @@ export const COMMAND_ROLES: Record<CommandName, Role> = {
   'member.invite': 'admin',
   'member.setRole': 'admin',
   'member.setDisabled': 'admin',
+  // Machines' API tokens: each one a credential with a role.
+  'token.list': 'admin',
+  'token.create': 'admin',
+  'token.revoke': 'admin',
 }

@@ -10,6 +10,8 @@ import type { ConsumerCheckResult, SenderConformanceReport } from '../conformanc
 import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import { historySchemas, type HistoryResponses } from './history-commands'
 import { memberSchemas, type MemberResponses } from './member-commands'
+import { tokenSchemas, type TokenResponses } from './token-commands'
+import { listSchemas, type ListResponses } from './list-commands'
 import { breakpointSchemas, type BreakpointEvents, type BreakpointResponses } from './breakpoint-commands'
 import type {
   ClockView,
@@ -223,6 +225,8 @@ export const requestSchemas = {
   ...historySchemas,
   ...breakpointSchemas,
   ...memberSchemas,
+  ...tokenSchemas,
+  ...listSchemas,
 } as const
 
 function isJson(text: string): boolean {
@@ -237,7 +241,7 @@ function isJson(text: string): boolean {
 export type CommandName = keyof typeof requestSchemas
 export type CommandRequest<C extends CommandName> = z.input<(typeof requestSchemas)[C]>
 
-export interface CommandResponses extends HistoryResponses, BreakpointResponses, MemberResponses {
+export interface CommandResponses extends HistoryResponses, BreakpointResponses, MemberResponses, TokenResponses, ListResponses {
   snapshot: Snapshot
   'timeline.page': { rows: TimelineRow[]; total: number }
   'delivery.get': DeliveryDetail

@@ -4,9 +4,11 @@
 // X-Forwarded-Proto with --trust-proxy). Every form post carries a CSRF token: before a session,
 // the value of a pre-session cookie; with one, a value derived from the session's secret. Posts
 // also pass the Origin check. Sign-in attempts are limited per address and per email.
+// Machines do not sign in: they send an API token, `Authorization: Bearer hlk_…` (docs/team.md,
+// "Tokens"), which the gate admits with the token's role wherever a session is admitted.
 import { createHash, randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { AccountError, createRateLimit, PASSWORD_MIN_LENGTH, type Accounts, type AccountView } from '../accounts'
+import { AccountError, bearerOf, createRateLimit, PASSWORD_MIN_LENGTH, type Accounts, type AccountView, type Tokens, type TokenView } from '../accounts'
 import { joinPage, linkGonePage, PAGE_CSS, signInPage } from './account-pages'
 import { tokenMatches } from './guard'
 
@@ -21,6 +23,8 @@ const FORM_LIMIT = 16 * 1024
 
 export interface AccountGateOptions {
   accounts: Accounts
+  /** The API tokens machines are admitted by; without them a bearer header admits nobody. */
+  tokens?: Tokens
   /** Believe X-Forwarded-Proto and X-Forwarded-For (a reverse proxy in front). */
   trustProxy: boolean
   /** Whether a request's Origin is one of ours. */
@@ -30,14 +34,33 @@ export interface AccountGateOptions {
   now?: () => number
 }
 
+/** Who a request comes from: a person signed in (a session), or a machine (an API token). */
+export type Principal = { account: AccountView; token?: undefined } | { account: null; token: TokenView }
+
 export interface AccountGate {
   /** Answers the account routes; true when the request was one of them. */
   route(req: IncomingMessage, res: ServerResponse): boolean
-  /** The signed-in account behind the request's session cookie. */
+  /** The signed-in account behind the request's session cookie (the app's page is for people only). */
   account(req: IncomingMessage): Promise<AccountView | null>
-  /** After a sign-out or a change of an account: the sockets it admitted are checked again. */
+  /**
+   * Whoever the request comes from, or null. A request with an Authorization header is judged by
+   * it alone (a bearer API token; a wrong, unknown or revoked one admits nobody, whatever cookie
+   * comes with it); without one, by its session cookie. `use: false`: a check again of what admitted
+   * a socket, not a use of it (a token's last use is not written).
+   */
+  caller(req: IncomingMessage, options?: { use?: boolean }): Promise<Principal | null>
+  /** After a sign-out, a change of an account or a revoked token: the sockets it admitted are checked again. */
   onChange(listener: () => void): () => void
 }
+
+/** Whether the request offers an API token (an Authorization header) rather than a session. */
+export const offersToken = (req: IncomingMessage): boolean => bearerOf(req.headers.authorization) !== null
+
+/** How a refusal names who was refused: "vic@example.com" or 'the token "CI"'. */
+export const principalName = (principal: Principal): string => (principal.token ? `the token "${principal.token.name}"` : principal.account.email)
+
+/** The role a principal acts with. */
+export const principalRole = (principal: Principal): AccountView['role'] => (principal.token ? principal.token.role : principal.account.role)
 
 export function cookiesOf(req: IncomingMessage): Map<string, string> {
   const cookies = new Map<string, string>()
@@ -202,6 +225,22 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
       return true
     },
     account: (req) => accounts.sessionOf(cookiesOf(req).get(SESSION_COOKIE)),
-    onChange: (listener) => accounts.onChange(listener),
+    async caller(req, check) {
+      const bearer = bearerOf(req.headers.authorization)
+      if (bearer !== null) {
+        const token = options.tokens ? await options.tokens.verify(bearer, check) : null
+        return token ? { account: null, token } : null
+      }
+      const account = await accounts.sessionOf(cookiesOf(req).get(SESSION_COOKIE))
+      return account ? { account } : null
+    },
+    onChange(listener) {
+      const offAccounts = accounts.onChange(listener)
+      const offTokens = options.tokens?.onChange(listener)
+      return () => {
+        offAccounts()
+        offTokens?.()
+      }
+    },
   }
 }

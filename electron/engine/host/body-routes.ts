@@ -3,7 +3,7 @@
 // body's start; these routes carry tens of MB, streamed, with the per-run token in a header.
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { BODIES_PATH, BODY_START_BYTES, BODY_UPLOAD_LIMIT, BODY_UPLOAD_PATH, requestBodyFileName, TOKEN_HEADER, type UploadedBody } from '../../../shared/contract'
+import { BODIES_PATH, BODY_START_BYTES, BODY_UPLOAD_LIMIT, BODY_UPLOAD_PATH, requestBodyFileName, TOKEN_HEADER, type Role, type UploadedBody } from '../../../shared/contract'
 import { tokenMatches } from './guard'
 
 /** A body's start, as base64, for a command's answer: the whole body goes over these routes. */
@@ -46,10 +46,20 @@ export function createStagedBodies(now: () => number = Date.now): StagedBodies {
   }
 }
 
+/** Why a request is not admitted: 401 (nobody known), 403 (a role below the one needed, named). */
+export interface BodyRefusal {
+  status: 401 | 403
+  message: string
+}
+
 export interface BodyRoutesOptions {
   token: string
-  /** With accounts: a signed-in session admits (its cookie), not the run's token. */
-  signedIn?: (req: IncomingMessage) => Promise<boolean>
+  /**
+   * With accounts: a signed-in session (its cookie) or an API token (`Authorization: Bearer`)
+   * admits, not the run's token; a download needs a viewer, an upload (for a resend) an editor.
+   * Null when admitted.
+   */
+  admit?: (req: IncomingMessage, needed: Role, what: string) => Promise<BodyRefusal | null>
   /** A captured request's stored body; undefined when there is no such request. */
   requestBody(id: number): Promise<Buffer | undefined>
   staged: StagedBodies
@@ -61,21 +71,26 @@ export function createBodyRoutes(options: BodyRoutesOptions) {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost')
     if (pathname !== BODIES_PATH && !pathname.startsWith(`${BODIES_PATH}/`)) return false
     const refuse = (status: number, message: string) => {
-      res.writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`${message}\n`)
+      res
+        .writeHead(status, { ...headers, 'content-type': 'text/plain; charset=utf-8', connection: 'close', ...(status === 401 && options.admit ? { 'www-authenticate': 'Bearer' } : {}) })
+        .end(`${message}\n`)
       // An upload refused before its end is not read further.
       if (!req.readableEnded) req.resume()
     }
     const download = /^\/bodies\/requests\/(\d{1,15})$/.exec(pathname)
-    const admitted = options.signedIn ? options.signedIn(req) : Promise.resolve(tokenMatches(options.token, headerValue(req.headers[TOKEN_HEADER])))
+    const uploading = pathname === BODY_UPLOAD_PATH
+    const admitted: Promise<BodyRefusal | null> = options.admit
+      ? options.admit(req, uploading ? 'editor' : 'viewer', uploading ? 'uploading a body' : 'reading a body')
+      : Promise.resolve(
+          tokenMatches(options.token, headerValue(req.headers[TOKEN_HEADER])) ? null : { status: 401, message: `wrong or missing ${TOKEN_HEADER}: bodies are served to the UI that holds this run's token` },
+        )
     admitted.then(
-      (admit) => {
-        if (!admit && options.signedIn) {
-          refuse(401, 'not signed in: bodies are served to a signed-in session')
-        } else if (!admit) {
-          refuse(401, `wrong or missing ${TOKEN_HEADER}: bodies are served to the UI that holds this run's token`)
+      (refusal) => {
+        if (refusal) {
+          refuse(refusal.status, refusal.message)
         } else if (download) {
           void serveDownload(Number(download[1]))
-        } else if (pathname === BODY_UPLOAD_PATH) {
+        } else if (uploading) {
           if (req.method === 'POST') receiveUpload(req, res, headers, refuse)
           else refuse(405, 'a body is uploaded with POST')
         } else {

@@ -1,7 +1,9 @@
 // The engine's one front door for UIs: an HTTP server on 127.0.0.1 that serves the renderer and,
 // at CONTROL_PATH, a WebSocket speaking shared/contract/messages.ts. Host, Origin and the per-run token
 // are checked before the upgrade; every command's request is validated by its schema. Whole bodies,
-// too big for a frame, go over HTTP beside it (body-routes.ts).
+// too big for a frame, go over HTTP beside it (body-routes.ts). With accounts, a signed-in session
+// or a machine's API token (`Authorization: Bearer hlk_…`) admits instead of the token, each
+// command allowed by its role.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
@@ -19,17 +21,19 @@ import {
 } from '../../../shared/contract'
 import type { z } from 'zod'
 import { createEventBatcher, type EventBatcher } from '../../../shared/contract'
-import { COMMAND_ROLES, roleAtLeast, SIGNED_OUT_CLOSE_CODE } from '../../../shared/contract'
-import type { AccountView } from '../accounts'
-import type { AccountGate } from './account-routes'
+import { COMMAND_ROLES, roleAtLeast, SIGNED_OUT_CLOSE_CODE, type Role } from '../../../shared/contract'
+import type { AccountView, TokenView } from '../accounts'
+import { offersToken, principalName, principalRole, type AccountGate } from './account-routes'
 import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
-import { createBodyRoutes, type BodyRoutesOptions } from './body-routes'
+import { createBodyRoutes, type BodyRefusal, type BodyRoutesOptions } from './body-routes'
 import { hostErrorOf } from './host-error'
 import { createStaticHandler, securityHeaders } from './static-files'
 
-/** Who sent a command: with accounts, the signed-in account; without, nobody (the run's token). */
+/** Who sent a command: with accounts, the signed-in account or a machine's API token; without, nobody (the run's token). */
 export interface Caller {
   account: AccountView | null
+  /** The API token that admitted the command (account is then null). */
+  token?: TokenView
 }
 
 export type CommandHandlers = {
@@ -56,9 +60,9 @@ export interface ControlServerOptions {
   maxBufferedBytes?: number
   log?: (line: string) => void
   /**
-   * Accounts on (`serve --accounts`): the socket admits a signed-in session instead of the token,
-   * each command is allowed by the account's role (shared/contract/command-roles.ts), and the app's
-   * page is shown only to someone signed in.
+   * Accounts on (`serve --accounts`): the socket admits a signed-in session or an API token instead
+   * of the run's token, each command is allowed by the account's or the token's role
+   * (shared/contract/command-roles.ts), and the app's page is shown only to someone signed in.
    */
   accounts?: AccountGate
   /** The address a served Hookloop is reached by besides loopback (`serve --public-url`). */
@@ -79,7 +83,7 @@ export interface ControlServer {
 interface Client {
   socket: WebSocket
   behind: boolean
-  /** With accounts: the upgrade request, whose session cookie is looked up again for each command. */
+  /** With accounts: the upgrade request, whose session cookie or API token is looked up again for each command. */
   request?: IncomingMessage
 }
 
@@ -94,9 +98,15 @@ export async function startControlServer(options: ControlServerOptions): Promise
   let serveStatic: ReturnType<typeof createStaticHandler> | null = null
   const listenHost = options.host ?? '127.0.0.1'
   const gateForBodies = options.accounts
-  const serveBody = options.bodies
-    ? createBodyRoutes({ ...options.bodies, token: options.token, ...(gateForBodies ? { signedIn: async (req) => (await gateForBodies.account(req)) !== null } : {}) })
-    : null
+  // With accounts, a body route admits whoever the socket admits, by the same roles.
+  const admitBody = async (req: IncomingMessage, needed: Role, what: string): Promise<BodyRefusal | null> => {
+    const principal = await gateForBodies?.caller(req)
+    // "No detail of why": a wrong, unknown or revoked token all read the same.
+    if (!principal) return { status: 401, message: offersToken(req) ? 'unauthorized' : 'not signed in: bodies are served to a signed-in session or an API token' }
+    const role = principalRole(principal)
+    return roleAtLeast(role, needed) ? null : { status: 403, message: `${what} needs the ${needed} role; ${principalName(principal)} is ${article(role)} ${role}` }
+  }
+  const serveBody = options.bodies ? createBodyRoutes({ ...options.bodies, token: options.token, ...(gateForBodies ? { admit: admitBody } : {}) }) : null
 
   const publicUrl = options.publicUrl
   const gate = options.accounts
@@ -131,7 +141,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
       (refusal) => {
         if (refusal) {
           log(`control: refused a connection (${refusal.reason})`)
-          socket.end(`HTTP/1.1 ${refusal.status}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${refusal.reason}\n`)
+          const challenge = refusal.status.startsWith('401') && gate ? 'WWW-Authenticate: Bearer\r\n' : ''
+          socket.end(`HTTP/1.1 ${refusal.status}\r\nConnection: close\r\nContent-Type: text/plain\r\n${challenge}\r\n${refusal.reason}\n`)
           return
         }
         wss.handleUpgrade(req, socket, head, (ws) => accept(ws, gate ? req : undefined))
@@ -145,11 +156,16 @@ export async function startControlServer(options: ControlServerOptions): Promise
 
   async function refuseUpgrade(req: IncomingMessage): Promise<{ status: string; reason: string } | null> {
     if (!hostAllowed(port, req.headers.host, publicUrl)) return { status: '421 Misdirected Request', reason: 'foreign Host' }
-    if (!originAllowed(port, req.headers.origin, publicUrl)) return { status: '403 Forbidden', reason: 'foreign Origin' }
+    // A browser always sends its page's Origin, which must be ours: another site's page cannot use
+    // the session cookie the browser would send with it. A machine (a script, CI with an API token)
+    // sends none: with accounts it is judged by its credentials alone, which it holds itself.
+    const machine = gate !== undefined && req.headers.origin === undefined
+    if (!machine && !originAllowed(port, req.headers.origin, publicUrl)) return { status: '403 Forbidden', reason: 'foreign Origin' }
     const url = new URL(req.url ?? '/', 'http://localhost')
     if (url.pathname !== CONTROL_PATH) return { status: '404 Not Found', reason: 'unknown path' }
-    // With accounts the run's token admits nobody: only a signed-in session does.
-    if (gate) return (await gate.account(req)) ? null : { status: '401 Unauthorized', reason: 'not signed in' }
+    // With accounts the run's token admits nobody: only a signed-in session or an API token does.
+    // A refused token is told no more than that (wrong, unknown and revoked alike).
+    if (gate) return (await gate.caller(req)) ? null : { status: '401 Unauthorized', reason: offersToken(req) ? 'unauthorized' : 'not signed in' }
     if (!tokenMatches(options.token, url.searchParams.get('token'))) return { status: '401 Unauthorized', reason: 'wrong token' }
     return null
   }
@@ -157,25 +173,33 @@ export async function startControlServer(options: ControlServerOptions): Promise
   /** Who sends this command, or why this client may not run it now. */
   async function callerOf(client: Client, name: CommandName): Promise<Caller | { code: 'forbidden' | 'signed_out'; message: string; close?: boolean }> {
     if (!gate || !client.request) return { account: null }
-    const account: AccountView | null = await gate.account(client.request)
-    if (!account) return { code: 'signed_out', message: 'you are signed out: sign in again', close: true }
+    const principal = await gate.caller(client.request)
+    if (!principal) return { code: 'signed_out', message: offersToken(client.request) ? 'unauthorized' : 'you are signed out: sign in again', close: true }
     const needed = COMMAND_ROLES[name]
-    if (roleAtLeast(account.role, needed)) return { account }
-    return { code: 'forbidden', message: `${name} needs the ${needed} role; ${account.email} is ${/^[aeiou]/.test(account.role) ? 'an' : 'a'} ${account.role}` }
+    const role = principalRole(principal)
+    if (roleAtLeast(role, needed)) return principal.token ? { account: null, token: principal.token } : { account: principal.account }
+    return { code: 'forbidden', message: `${name} needs the ${needed} role; ${principalName(principal)} is ${article(role)} ${role}` }
   }
 
-  // A session ended (sign-out, a disabled account): its sockets close at once, so they receive no
-  // more of what the engine pushes.
-  const offAccounts = gate?.onChange(() => {
+  // A session ended (sign-out, a disabled account) or a token was revoked here: its sockets close
+  // at once, so they receive no more of what the engine pushes. A token revoked by another process
+  // is seen within a second, at the latest when its socket's next command is checked.
+  const checkAgain = (which: (client: Client) => boolean) => {
+    if (!gate) return
     for (const client of clients) {
       const request = client.request
-      if (!request) continue
-      void gate.account(request).then(
-        (account) => account || client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out'),
+      if (!request || !which(client)) continue
+      void gate.caller(request, { use: false }).then(
+        (principal) => principal || client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out'),
         () => undefined,
       )
     }
-  })
+  }
+  const offAccounts = gate?.onChange(() => checkAgain(() => true))
+  // A quiet socket opened with a token that another process revoked is closed too, within about
+  // two seconds: its token is checked again each second (a cached check most of the time).
+  const tokenSweep = gate ? setInterval(() => checkAgain((client) => client.request !== undefined && offersToken(client.request)), 1_000) : null
+  tokenSweep?.unref()
 
   function send(client: Client, frame: ServerFrame): void {
     if (client.socket.readyState !== client.socket.OPEN) return
@@ -285,6 +309,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     },
     async close() {
       offAccounts?.()
+      if (tokenSweep) clearInterval(tokenSweep)
       if (flushTimer) clearTimeout(flushTimer)
       for (const client of clients) client.socket.terminate()
       wss.close()
@@ -292,3 +317,5 @@ export async function startControlServer(options: ControlServerOptions): Promise
     },
   }
 }
+
+const article = (role: string): string => (/^[aeiou]/.test(role) ? 'an' : 'a')

@@ -30,9 +30,11 @@ import { createStagedBodies } from './body-routes'
 import { createHostMetrics } from './metrics'
 import { createProbeRoutes } from './probe-routes'
 import { createHealthReads, type HealthReads, type SqlEngine } from '../store'
-import { createAccounts } from '../accounts'
+import { createAccounts, createTokens } from '../accounts'
 import { createAccountGate } from './account-routes'
 import { createMemberHandlers } from './member-handlers'
+import { createTokenHandlers } from './token-handlers'
+import { createListHandlers } from './list-handlers'
 import { contentSecurityPolicy, originAllowed } from './guard'
 import { securityHeaders } from './static-files'
 
@@ -350,6 +352,16 @@ export async function startHost(options: HostOptions): Promise<Host> {
         },
       })
     : null
+  // Machines' API tokens (docs/team.md, "Tokens"), on the same store as the accounts.
+  const tokens = accounts
+    ? createTokens({
+        engine: () => {
+          if (!accountStore) throw new Error('the store is not open')
+          return accountStore
+        },
+        ...(options.log ? { log: options.log } : {}),
+      })
+    : null
   let setupSecret: string | null = null
   if (accounts && (await accounts.count()) === 0) {
     const admin = options.accounts?.admin
@@ -368,6 +380,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createBreakpointHandlers({ current: ctx.current, changed: (breakpoints) => control?.publish('breakpoints.changed', { breakpoints }) }),
     ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
     ...createMemberHandlers({ accounts, base: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') }),
+    ...createTokenHandlers({ tokens }),
+    ...createListHandlers(ctx),
   }
   control = await startControlServer({
     port: options.port,
@@ -383,6 +397,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       ? {
           accounts: createAccountGate({
             accounts,
+            ...(tokens ? { tokens } : {}),
             trustProxy: options.accounts?.trustProxy ?? false,
             originAllowed: (origin) => originAllowed(control?.port ?? 0, origin, publicUrl),
             pageHeaders: () => securityHeaders(contentSecurityPolicy(control?.port ?? 0, publicUrl, true)),

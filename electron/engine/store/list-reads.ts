@@ -7,20 +7,13 @@ import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/sender'
 import { DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, SUBSCRIPTIONS_TO_ENDPOINT } from './count-definitions'
 import { whereDeliveryEventIdStartsWith, whereStartsWith } from './prefix-search'
 import type { SqlEngine } from './sql-engine'
+import { LIST_LIMIT_MAX, type DeliveryListRow, type RequestListRow, type RequestStatus } from '../../../shared/contract'
 import { mergeStreams, subscriptionIds, wallAgeOrder } from './wall-age-reads'
 
-/**
- * The words a request's status is filtered by, as the app shows them: its signature verdict
- * (valid, invalid, none = not verified: the badge's "✓ sig", "✗ …", "no sig"), a duplicate arrival
- * (the "dup" badge, count-definitions.ts), or refused by the receiver itself (413, 503 …).
- */
-export const REQUEST_STATUSES = ['valid', 'invalid', 'none', 'duplicate', 'refused', 'schema-valid', 'schema-invalid', 'schema-none'] as const
-export type RequestStatus = (typeof REQUEST_STATUSES)[number]
-
+// The status words, the limit and the rows are the contract's (shared/contract/list-commands.ts):
+// a served Hookloop answers the same lists over its control socket (`request.list`, `delivery.list`).
+export { LIST_LIMIT_MAX, REQUEST_STATUSES, type DeliveryListRow, type RequestListRow, type RequestStatus } from '../../../shared/contract'
 export { DELIVERY_STATUSES, type DeliveryStatus }
-
-/** The most rows one list returns. */
-export const LIST_LIMIT_MAX = 100_000
 
 interface CommonFilter {
   /** An endpoint's id (resolve a slug with `endpointOf`). */
@@ -42,59 +35,6 @@ export interface DeliveryListFilter extends CommonFilter {
   /** A subscription's id (resolve a name with `subscriptionOf`). */
   subscriptionId?: string
   statuses?: readonly DeliveryStatus[]
-}
-
-export interface RequestListRow {
-  id: number
-  endpointId: string | null
-  endpointSlug: string | null
-  /** Wall time for received traffic; the attempt's clock for a request one of our attempts made (docs/time.md). */
-  receivedAt: number
-  /** Wall time it was stored (its first byte), whatever clock receivedAt is on: the list's order and `--since`. */
-  storedAt: number
-  /** The simulation whose attempt made it, and where that simulation's clock started: receivedAt is on that clock. Null: receivedAt is a wall time. */
-  simulationId: string | null
-  simulationStartedAt: number | null
-  method: string
-  path: string
-  /** The dedupe key: the provider's event id, when the endpoint takes one. */
-  eventId: string | null
-  verdict: 'valid' | 'invalid' | 'none'
-  verifyReason: string | null
-  /** The receiver's arrival number for the event id at this endpoint (1 = first). */
-  duplicateNumber: number | null
-  refusedReason: string | null
-  responseStatus: number | null
-  bodySize: number
-  /** The attempt that sent it, when one of our deliveries did (loop mode). */
-  attemptId: number | null
-  /** Its body against its provider's schema: null when not judged (no provider, or not yet). */
-  schemaVerdict: 'valid' | 'invalid' | 'no-schema' | null
-  /** Invalid: the first place the body misses its schema, and what the schema expects there. */
-  schemaPointer: string | null
-  schemaExpected: string | null
-}
-
-export interface DeliveryListRow {
-  id: number
-  /** Hookloop's own event id. */
-  eventId: string
-  /** The id the consumer knows the event by (a provider's evt_…, X-GitHub-Delivery …) when it is not eventId; null otherwise. */
-  consumerEventId: string | null
-  eventType: string
-  subscriptionId: string
-  subscriptionName: string | null
-  status: DeliveryStatus
-  attempts: number
-  lastStatusCode: number | null
-  /** On the delivery's clock (its simulation's, or wall). */
-  createdAt: number
-  createdWallAt: number | null
-  simulationId: string | null
-  /** Where the delivery's simulation's clock started (createdAt is on that clock); null on the wall clock. */
-  simulationStartedAt: number | null
-  /** The endpoint of ours it delivers to, or null for a URL. */
-  endpointId: string | null
 }
 
 const VERDICT_SQL = `CASE r.verify_valid WHEN 1 THEN 'valid' WHEN 0 THEN 'invalid' ELSE 'none' END`

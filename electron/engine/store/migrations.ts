@@ -59,6 +59,24 @@ function ACCOUNTS_SQL(time: string, text: string): string {
 `
 }
 
+// Migration 22's table on either engine, as migration 21's: a machine's API token. One store is
+// one workspace for now; a workspace_id column can come later beside role.
+function API_TOKENS_SQL(time: string, text: string): string {
+  return `
+      CREATE TABLE api_tokens (
+        id            TEXT${text} PRIMARY KEY,
+        name          TEXT${text} NOT NULL,
+        role          TEXT${text} NOT NULL,     -- viewer | editor | admin
+        secret_hash   TEXT${text} NOT NULL UNIQUE, -- SHA-256 of the secret (hlk_…), hex; never the secret
+        prefix        TEXT${text} NOT NULL,     -- the secret's first characters, for people to tell tokens apart
+        created_by    TEXT${text} REFERENCES accounts(id) ON DELETE SET NULL, -- the admin; NULL from the command line
+        created_at    ${time} NOT NULL,
+        last_used_at  ${time},                  -- written at most once a minute
+        revoked_at    ${time}                   -- NULL while it admits its holder
+      );
+`
+}
+
 // Each migration runs in its own transaction together with the bump of PRAGMA user_version, so
 // a failure leaves the database exactly at the previous version.
 // Bodies are BLOBs: raw bytes as received or sent, never re-serialised.
@@ -544,6 +562,14 @@ export const MIGRATIONS: readonly Migration[] = [
     // admits nobody). email_key is the address in lower case: unique whatever case it is typed in.
     sql: ACCOUNTS_SQL('INTEGER', ''),
     postgres: ACCOUNTS_SQL('BIGINT', ' COLLATE "C"'),
+  },
+  {
+    version: 22,
+    name: 'api_tokens: the tokens machines (CI, scripts, agents) use on a served Hookloop, each with a role',
+    // As with sessions, only the SHA-256 of a token's secret is kept: the table admits nobody. A
+    // revoked token keeps its row (revoked_at), so the list still says who it was and when it went.
+    sql: API_TOKENS_SQL('INTEGER', ''),
+    postgres: API_TOKENS_SQL('BIGINT', ' COLLATE "C"'),
   },
 ]
 

@@ -1,12 +1,15 @@
-// Who is signed in and their role, with Sign out (and an admin's Members): shown only when the page is served with
+// Who is signed in and their role, with Sign out (and an admin's Members and API tokens): shown only when the page is served with
 // accounts (`hookloop serve --accounts`); the run's token and the Electron window have nobody.
 import { useEffect, useState } from 'react'
 import { signedIn, signOut, type SignedIn } from '../transport/account'
 import { MembersPanel } from './MembersPanel'
+import { TokensPanel } from './TokensPanel'
 
 export function AccountControl() {
   const [account, setAccount] = useState<SignedIn | null>(null)
-  const [members, setMembers] = useState(false)
+  // One of the admin's panels open at a time.
+  const [open, setOpen] = useState<'members' | 'tokens' | null>(null)
+  const toggle = (panel: 'members' | 'tokens') => setOpen(open === panel ? null : panel)
   useEffect(() => {
     let live = true
     void signedIn().then((found) => live && setAccount(found))
@@ -17,15 +20,21 @@ export function AccountControl() {
   if (!account) return null
   return (
     <span className="row" data-testid="signed-in" style={{ flexWrap: 'nowrap', gap: 6, position: 'relative' }}>
-      <span className="ellipsis" title={`${account.email} (${account.role})`}>
+      <span className="ellipsis account-name" title={`${account.email} (${account.role})`}>
         {account.name} <span className="hint">{account.role}</span>
       </span>
       {account.role === 'admin' && (
-        <button className="btn small" onClick={() => setMembers(!members)} data-testid="members-button">
-          Members
-        </button>
+        <>
+          <button className={`btn small${open === 'members' ? ' on' : ''}`} onClick={() => toggle('members')} data-testid="members-button">
+            Members
+          </button>
+          <button className={`btn small${open === 'tokens' ? ' on' : ''}`} onClick={() => toggle('tokens')} data-testid="tokens-button">
+            Tokens
+          </button>
+        </>
       )}
-      {members && <MembersPanel />}
+      {open === 'members' && <MembersPanel />}
+      {open === 'tokens' && <TokensPanel />}
       <button className="btn small" onClick={() => void signOut(account)}>
         Sign out
       </button>

@@ -48,8 +48,8 @@ function TunnelPill() {
   const { tone, text } = describe(tunnel, now)
   const copyable = endpoints.map((e) => ({ name: e.name, url: e.publicUrl ?? e.localUrl }))
   return (
-    <div style={{ position: 'relative' }}>
-      <button className={`pill ${tone}`} onClick={() => setOpen(!open)} data-testid="tunnel-state" data-state={tunnel.state} title="Endpoint URLs">
+    <div className="tunnel-pill-wrap">
+      <button className={`pill ${tone}`} onClick={() => setOpen(!open)} data-testid="tunnel-state" data-state={tunnel.state} title={`${text}: endpoint URLs`}>
         <span className="dot" />
         <span className="ellipsis">{text}</span>
       </button>

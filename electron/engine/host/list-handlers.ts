@@ -1,0 +1,56 @@
+// The lists a script reads from a served Hookloop (shared/contract/list-commands.ts): the rows
+// `hookloop requests` and `hookloop deliveries` print from a data folder, read by the same
+// store/list-reads.ts on this server's store, for a machine with an API token (`--server URL`).
+import { createListReads, storeOfDatabase, type ListReads } from '../store'
+import type { CommandHandlers } from './control-server'
+import type { HandlerContext } from './handlers'
+import { HostError } from './host-error'
+
+type ListHandlers = Pick<CommandHandlers, 'request.list' | 'delivery.list'>
+
+async function endpointId(reads: ListReads, slugOrId: string | undefined): Promise<string | undefined> {
+  if (slugOrId === undefined) return undefined
+  const endpoint = await reads.endpointOf(slugOrId)
+  if (!endpoint) throw new HostError('not_found', `no endpoint "${slugOrId}" (slug or id)`)
+  return endpoint.id
+}
+
+export function createListHandlers(ctx: Pick<HandlerContext, 'current'>): ListHandlers {
+  const reads = (): ListReads => createListReads(storeOfDatabase(ctx.current().engine.db).engine)
+  return {
+    'request.list': async (req) => {
+      const list = reads()
+      const id = await endpointId(list, req.endpoint)
+      return {
+        requests: await list.requests({
+          limit: req.limit,
+          ...(id === undefined ? {} : { endpointId: id }),
+          ...(req.eventIdPrefix === undefined ? {} : { eventIdPrefix: req.eventIdPrefix }),
+          ...(req.statuses === undefined ? {} : { statuses: req.statuses }),
+          ...(req.sinceWall === undefined ? {} : { sinceWall: req.sinceWall }),
+        }),
+      }
+    },
+    'delivery.list': async (req) => {
+      const list = reads()
+      const id = await endpointId(list, req.endpoint)
+      let subscriptionId: string | undefined
+      if (req.subscription !== undefined) {
+        const found = await list.subscriptionOf(req.subscription)
+        if (found === undefined) throw new HostError('not_found', `no subscription "${req.subscription}" (name or id)`)
+        if (found === 'ambiguous') throw new HostError('bad_request', `more than one subscription is named "${req.subscription}"; give its id (hookloop deliveries shows it)`)
+        subscriptionId = found.id
+      }
+      return {
+        deliveries: await list.deliveries({
+          limit: req.limit,
+          ...(id === undefined ? {} : { endpointId: id }),
+          ...(subscriptionId === undefined ? {} : { subscriptionId }),
+          ...(req.eventIdPrefix === undefined ? {} : { eventIdPrefix: req.eventIdPrefix }),
+          ...(req.statuses === undefined ? {} : { statuses: req.statuses }),
+          ...(req.sinceWall === undefined ? {} : { sinceWall: req.sinceWall }),
+        }),
+      }
+    },
+  }
+}

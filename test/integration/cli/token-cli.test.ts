@@ -1,0 +1,62 @@
+// `hookloop token` from the build on a data folder and on a team's PostgreSQL: the same token made,
+// listed and revoked on either, the secret alone on stdout; its usage errors (exit 2) and an
+// unknown id (exit 1).
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import BetterSqlite3 from 'better-sqlite3'
+import { runCli } from '../../support/run-cli'
+import { usePostgres } from '../../support/use-postgres'
+import { useTempDir } from '../../support/use-temp-dir'
+
+const postgres = usePostgres()
+const temp = useTempDir()
+// No data key: tokens read no signing secret.
+const noKey = { env: { ...process.env, HOOKLOOP_SECRET_KEY_FILE: '', HOOKLOOP_SECRET_KEY: '', HOOKLOOP_STORE: '' } }
+
+describe('hookloop token', () => {
+  it.each(['data folder', 'postgres'] as const)('makes, lists and revokes a token on a %s', async (kind) => {
+    let where: string[]
+    if (kind === 'postgres') where = ['--store', await postgres.freshDatabase()]
+    else {
+      new BetterSqlite3(join(temp.dir, 'hookloop.db')).close()
+      where = ['--data', temp.dir]
+    }
+    const made = await runCli(['token', 'create', '--name', 'GitHub Actions', '--role', 'editor', ...where], noKey)
+    expect(made.code, made.stderr).toBe(0)
+    const secret = made.stdout.trim()
+    expect(made.stdout).toMatch(/^hlk_[A-Za-z0-9_-]{43}\n$/)
+    expect(made.stderr).not.toContain(secret)
+
+    const json = await runCli(['token', 'create', '--name', 'nightly', '--role', 'viewer', '--json', ...where], noKey)
+    const parsed = JSON.parse(json.stdout) as { token: { id: string; name: string; role: string; prefix: string }; secret: string }
+    expect(parsed.token).toMatchObject({ name: 'nightly', role: 'viewer', prefix: parsed.secret.slice(0, 10) })
+
+    const listed = JSON.parse((await runCli(['token', 'list', '--json', ...where], noKey)).stdout) as { tokens: { id: string; name: string; revokedAt: number | null }[] }
+    expect(listed.tokens.map((t) => t.name).sort()).toEqual(['GitHub Actions', 'nightly'])
+    expect(JSON.stringify(listed)).not.toContain(secret.slice(10))
+
+    const revoked = await runCli(['token', 'revoke', parsed.token.id, ...where], noKey)
+    expect([revoked.code, revoked.stdout, revoked.stderr.trim()]).toEqual([0, '', `hookloop: revoked the token "nightly" (${parsed.token.id}): every server on this store refuses it within a second`])
+    const table = (await runCli(['token', 'list', ...where], noKey)).stdout.split('\n')
+    expect(table[0]).toMatch(/^ID +NAME +ROLE +TOKEN +CREATED +BY +LAST USED +REVOKED$/)
+    expect(table.find((line) => line.includes('nightly'))).toMatch(/viewer +hlk_\S{6}… +\S+Z +\(command line\) +never +\d{4}-\d\d-\d\dT/)
+    expect(table.find((line) => line.includes('GitHub Actions'))).toMatch(/never +-$/)
+
+    const unknown = await runCli(['token', 'revoke', 'tok_0000000000000000', ...where], noKey)
+    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining('no token tok_0000000000000000 in ')])
+  })
+
+  it('says what is wrong with its usage, exit 2', async () => {
+    const usage = async (args: string[]) => {
+      const r = await runCli(['token', ...args, '--data', temp.dir], noKey)
+      return [r.code, r.stderr.trim()]
+    }
+    new BetterSqlite3(join(temp.dir, 'hookloop.db')).close()
+    expect(await usage(['create', '--name', 'x'])).toEqual([2, 'hookloop: token: create needs --name NAME and --role ROLE (viewer, editor or admin)'])
+    expect(await usage(['create', '--name', 'x', '--role', 'owner'])).toEqual([2, 'hookloop: token: --role must be one of viewer, editor, admin, got "owner"'])
+    expect(await usage(['create', '--name', ' ', '--role', 'viewer'])).toEqual([2, 'hookloop: token: a token needs a name (what uses it: "GitHub Actions", "nightly replay")'])
+    expect(await usage(['revoke'])).toEqual([2, 'hookloop: token: give exactly one ID (hookloop token --help)'])
+    expect(await usage(['list', '--role', 'viewer'])).toEqual([2, 'hookloop: token: --name and --role are for `token create`'])
+    expect(await usage(['mint'])).toEqual([2, 'hookloop: token: unknown action "mint" (actions: create, list, revoke)'])
+  })
+})
