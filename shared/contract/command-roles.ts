@@ -70,4 +70,6 @@ export const COMMAND_ROLES: Record<CommandName, Role> = {
   'member.invite': 'admin',
   'member.setRole': 'admin',
   'member.setDisabled': 'admin',
+  // Who changed what: the admin's, and never recorded itself (a read).
+  'audit.list': 'admin',
 }

@@ -10,6 +10,7 @@ import type { ConsumerCheckResult, SenderConformanceReport } from '../conformanc
 import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import { historySchemas, type HistoryResponses } from './history-commands'
 import { memberSchemas, type MemberResponses } from './member-commands'
+import { auditSchemas, type AuditResponses } from './audit-commands'
 import { breakpointSchemas, type BreakpointEvents, type BreakpointResponses } from './breakpoint-commands'
 import type {
   ClockView,
@@ -223,6 +224,7 @@ export const requestSchemas = {
   ...historySchemas,
   ...breakpointSchemas,
   ...memberSchemas,
+  ...auditSchemas,
 } as const
 
 function isJson(text: string): boolean {
@@ -237,7 +239,7 @@ function isJson(text: string): boolean {
 export type CommandName = keyof typeof requestSchemas
 export type CommandRequest<C extends CommandName> = z.input<(typeof requestSchemas)[C]>
 
-export interface CommandResponses extends HistoryResponses, BreakpointResponses, MemberResponses {
+export interface CommandResponses extends HistoryResponses, BreakpointResponses, MemberResponses, AuditResponses {
   snapshot: Snapshot
   'timeline.page': { rows: TimelineRow[]; total: number }
   'delivery.get': DeliveryDetail

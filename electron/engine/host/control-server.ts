@@ -19,7 +19,7 @@ import {
 } from '../../../shared/contract'
 import type { z } from 'zod'
 import { createEventBatcher, type EventBatcher } from '../../../shared/contract'
-import { COMMAND_ROLES, roleAtLeast, SIGNED_OUT_CLOSE_CODE } from '../../../shared/contract'
+import { COMMAND_ROLES, roleAtLeast, SIGNED_OUT_CLOSE_CODE, type AuditVia } from '../../../shared/contract'
 import type { AccountView } from '../accounts'
 import type { AccountGate } from './account-routes'
 import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
@@ -30,6 +30,8 @@ import { createStaticHandler, securityHeaders } from './static-files'
 /** Who sent a command: with accounts, the signed-in account; without, nobody (the run's token). */
 export interface Caller {
   account: AccountView | null
+  /** How the command came (the audit's `via`): a session's socket, or the app without accounts. */
+  via?: AuditVia
 }
 
 export type CommandHandlers = {
@@ -63,6 +65,12 @@ export interface ControlServerOptions {
   accounts?: AccountGate
   /** The address a served Hookloop is reached by besides loopback (`serve --public-url`). */
   publicUrl?: URL
+  /**
+   * Called after each command that succeeded, before its answer is sent (audit-record.ts keeps
+   * the changes): every change goes through here, whichever handler made it. A refused or failed
+   * command is not a change and is not passed on.
+   */
+  succeeded?: (name: CommandName, req: unknown, res: unknown, caller: Caller) => Promise<void>
 }
 
 export interface ControlServer {
@@ -156,11 +164,11 @@ export async function startControlServer(options: ControlServerOptions): Promise
 
   /** Who sends this command, or why this client may not run it now. */
   async function callerOf(client: Client, name: CommandName): Promise<Caller | { code: 'forbidden' | 'signed_out'; message: string; close?: boolean }> {
-    if (!gate || !client.request) return { account: null }
+    if (!gate || !client.request) return { account: null, via: 'app' }
     const account: AccountView | null = await gate.account(client.request)
     if (!account) return { code: 'signed_out', message: 'you are signed out: sign in again', close: true }
     const needed = COMMAND_ROLES[name]
-    if (roleAtLeast(account.role, needed)) return { account }
+    if (roleAtLeast(account.role, needed)) return { account, via: 'session' }
     return { code: 'forbidden', message: `${name} needs the ${needed} role; ${account.email} is ${/^[aeiou]/.test(account.role) ? 'an' : 'a'} ${account.role}` }
   }
 
@@ -226,6 +234,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
       }
       const handler = options.handlers[name] as (req: unknown, caller: Caller) => unknown
       const res = await handler(parsed.data, caller)
+      // The change is made: a failure to record it is logged, and the answer still says it was made.
+      await options.succeeded?.(name, parsed.data, res, caller).catch((error: unknown) => log(`control: ${name} was not recorded in the audit: ${error instanceof Error ? error.message : String(error)}`))
       send(client, { t: 'res', id, ok: true, res })
     } catch (error) {
       const known = hostErrorOf(error)

@@ -33,6 +33,7 @@ import { createHealthReads, type HealthReads, type SqlEngine } from '../store'
 import { createAccounts } from '../accounts'
 import { createAccountGate } from './account-routes'
 import { createMemberHandlers } from './member-handlers'
+import { createAudit } from './audit-record'
 import { contentSecurityPolicy, originAllowed } from './guard'
 import { securityHeaders } from './static-files'
 
@@ -350,11 +351,18 @@ export async function startHost(options: HostOptions): Promise<Host> {
         },
       })
     : null
+  const audit = createAudit({
+    engine: () => {
+      if (!accountStore) throw new Error('the store is not open')
+      return accountStore
+    },
+  })
   let setupSecret: string | null = null
   if (accounts && (await accounts.count()) === 0) {
     const admin = options.accounts?.admin
     if (admin) {
       const made = await accounts.createFirstAdmin(admin)
+      await audit.account({ kind: 'account.firstAdmin', account: made, via: 'cli' })
       options.log?.(`hookloop: accounts: made the first admin, ${made.email}`)
     } else setupSecret = await accounts.newSetupLink()
   }
@@ -368,6 +376,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createBreakpointHandlers({ current: ctx.current, changed: (breakpoints) => control?.publish('breakpoints.changed', { breakpoints }) }),
     ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
     ...createMemberHandlers({ accounts, base: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') }),
+    ...audit.handlers,
   }
   control = await startControlServer({
     port: options.port,
@@ -379,11 +388,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(publicUrl ? { publicUrl } : {}),
+    succeeded: audit.command,
     ...(accounts
       ? {
           accounts: createAccountGate({
             accounts,
             trustProxy: options.accounts?.trustProxy ?? false,
+            audit: (event) => audit.account(event),
             originAllowed: (origin) => originAllowed(control?.port ?? 0, origin, publicUrl),
             pageHeaders: () => securityHeaders(contentSecurityPolicy(control?.port ?? 0, publicUrl, true)),
           }),

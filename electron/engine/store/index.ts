@@ -5,6 +5,7 @@ export { migrate, schemaVersion, LATEST_SCHEMA_VERSION, MIGRATIONS, type Migrati
 export { DATA_FILE_NAME } from './data-file'
 export { StoreError, type StoreErrorCode } from './store-error'
 export { createAccountStore, emailKey, type AccountRow, type AccountStore, type LinkKind, type LinkRow, type NewAccount, type SessionRow } from './accounts'
+export { createAuditStore, redactSecrets, type AuditFilter, type AuditStore, type NewAuditEntry } from './audit'
 export { createAttemptLinkStore } from './attempt-links'
 export { BadRowError, CHECKED_TABLES, describeBadRow, withoutBadRows, type BadRow, type CheckedTable } from './bad-row'
 export { createAttemptStore, type AttemptStore, type AttemptRow, ATTEMPT_WRITE_SQL, type AttemptFinish, type NewAttempt } from './attempts'
