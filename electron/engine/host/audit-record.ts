@@ -3,7 +3,7 @@
 // COMMAND_ROLES: a new command is audited without an edit here), the account events that are not
 // commands (a member joining, the first admin, a sign-out), and `audit.list`. The store redacts
 // every detail as it writes it (store/audit.ts).
-import { COMMAND_ROLES, LOCAL_ACTOR, type AuditVia, type CommandName } from '../../../shared/contract'
+import { COMMAND_ROLES, LOCAL_ACTOR, READS_ABOVE_VIEWER, type AuditVia, type CommandName } from '../../../shared/contract'
 import { createAuditStore, type NewAuditEntry, type SqlEngine } from '../store'
 import type { AccountView } from '../accounts'
 import type { Caller, CommandHandlers } from './control-server'
@@ -28,8 +28,8 @@ export interface AuditOptions {
   now?: () => number
 }
 
-/** Whether a command is a change the audit records: any whose least role is above viewer. */
-export const isAuditedCommand = (name: CommandName): boolean => COMMAND_ROLES[name] !== 'viewer'
+/** Whether a command is a change the audit records: any whose least role is above viewer, but an admin's read. */
+export const isAuditedCommand = (name: CommandName): boolean => COMMAND_ROLES[name] !== 'viewer' && !READS_ABOVE_VIEWER.has(name)
 
 const TARGET_FIELDS: readonly [field: string, kind: string][] = [
   ['endpointId', 'endpoint'],
