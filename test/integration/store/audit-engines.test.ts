@@ -4,11 +4,14 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createAuditStore, createSqliteEngine, openDatabase, openStore, parseStoreLocation, type SqlEngine, type StoreKind } from '../../../electron/engine/store'
 import { REDACTED } from '../../../shared/contract'
+import { createRealClock } from '../../../electron/engine/clock'
+import { createRetention } from '../../../electron/engine/retention'
 import { usePostgres } from '../../support/use-postgres'
 import { useTempDir } from '../../support/use-temp-dir'
 
 const postgres = usePostgres()
 const temp = useTempDir()
+const DAY = 86_400_000
 
 async function storeOf(kind: StoreKind): Promise<SqlEngine> {
   if (kind === 'sqlite') return createSqliteEngine(openDatabase({ file: join(temp.dir, 'hookloop.db'), notice: () => undefined }))
@@ -70,6 +73,27 @@ describe.each(['sqlite', 'postgres'] as const)('the audit on %s', (kind) => {
       expect(await audit.pruneBefore(300, 10)).toBe(1)
       expect((await audit.list({}, 0, 10)).entries.map((e) => e.at)).toEqual([400, 300])
     } finally {
+      await engine.close()
+    }
+  })
+
+  it("goes by the history's day limit in a retention pass; Clear history leaves it", async () => {
+    const engine = await storeOf(kind)
+    const clock = createRealClock()
+    const retention = createRetention({ engine, clock, timers: clock, firstPassMs: 2 ** 31 - 1, batch: { rows: 2 } })
+    try {
+      const audit = createAuditStore(engine)
+      const now = Date.now()
+      // Five old entries: more than one batch of two.
+      for (const daysAgo of [40, 35, 33, 32, 31, 2, 0]) {
+        await audit.record({ at: now - daysAgo * DAY, actorId: null, actor: 'local', via: 'app', command: 'rule.delete', target: { kind: 'rule', id: `r${daysAgo}` }, summary: 'rule deleted', detail: {} })
+      }
+      await retention.prune({ all: true })
+      expect((await audit.list({}, 0, 100)).total).toBe(7)
+      await retention.prune({ olderThanMs: 30 * DAY })
+      expect((await audit.list({}, 0, 100)).entries.map((e) => e.target?.id)).toEqual(['r0', 'r2'])
+    } finally {
+      await retention.stop()
       await engine.close()
     }
   })
