@@ -65,8 +65,9 @@ export function auditTarget(name: string, req: unknown, res: unknown): { kind: s
 export function auditSummary(name: string, req: unknown, target: { kind: string; id: string } | null): string {
   const r = (req && typeof req === 'object' ? req : {}) as Record<string, unknown>
   const parts = [name]
-  if (target) parts.push(`${target.kind} ${target.id}`)
+  // The name a person gave comes before the id: it is what they recognise.
   if (typeof r.name === 'string') parts.push(`"${r.name.slice(0, 80)}"`)
+  if (target) parts.push(`${target.kind} ${target.id}`)
   if (typeof r.revision === 'number') parts.push(`from revision ${r.revision}`)
   if (typeof r.role === 'string') parts.push(`role ${r.role}`)
   if (typeof r.preset === 'string') parts.push(`preset ${r.preset}`)

@@ -7,7 +7,7 @@ import { run } from '../state'
 
 const PAGE = 50
 
-const wallTime = (at: number): string => new Date(at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+const wallTime = (at: number): string => new Date(at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
 
 export function AuditPanel() {
   const [entries, setEntries] = useState<AuditView[]>([])
