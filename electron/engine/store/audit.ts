@@ -3,6 +3,7 @@
 // passwords, signing secrets, tokens, link secrets and secret-ish headers become REDACTED.
 import { randomUUID } from 'node:crypto'
 import { REDACTED, type AuditVia, type AuditView } from '../../../shared/contract'
+import { isSecretName } from '../../../shared/redaction'
 import type { SqlEngine } from './sql-engine'
 
 export interface NewAuditEntry {
@@ -33,19 +34,17 @@ export interface AuditStore {
   pruneBefore(before: number, limit: number): Promise<number>
 }
 
-// A key names a secret when it says so; its value goes whatever it is (a string, a list of
-// secrets, an object of them).
-const SECRET_KEY = /password|passphrase|secret|token|link|authori[sz]ation|cookie|signature|api[-_]?key|private[-_]?key|credential|hmac|session/i
-
-/** A header name whose value is a credential (the request detail's header pairs). */
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token|x-.*-(signature|token|secret)|.*-signature(-\d+)?|webhook-signature|svix-signature)$/i
+// A key names a secret when it says so, as a header or a query parameter would (shared/redaction.ts:
+// token, secret, password, key, auth, signature …), or when it holds secrets or a one-time link;
+// its value goes whatever it is (a string, a list of secrets, an object of them).
+const isSecretKey = (key: string): boolean => isSecretName(key) || /^(secrets|links?|passwords|tokens)$/i.test(key)
 
 /** `value` with every secret replaced by REDACTED: by key, and in [name, value] / {name, value} header pairs. */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (depth > 20) return REDACTED
   if (Array.isArray(value)) {
     // A header as a pair: its name says whether its value is a secret.
-    if (value.length === 2 && typeof value[0] === 'string' && SECRET_HEADER.test(value[0])) return [value[0], REDACTED]
+    if (value.length === 2 && typeof value[0] === 'string' && isSecretName(value[0])) return [value[0], REDACTED]
     return value.map((item) => redactSecrets(item, depth + 1))
   }
   if (value && typeof value === 'object') {
@@ -53,8 +52,8 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
     const headerName = typeof record.name === 'string' ? record.name : undefined
     const out: Record<string, unknown> = {}
     for (const [key, inner] of Object.entries(record)) {
-      if (SECRET_KEY.test(key) || SECRET_HEADER.test(key)) out[key] = inner === undefined || inner === null ? inner : REDACTED
-      else if (key === 'value' && headerName !== undefined && SECRET_HEADER.test(headerName)) out[key] = REDACTED
+      if (isSecretKey(key)) out[key] = inner === undefined || inner === null ? inner : REDACTED
+      else if (key === 'value' && headerName !== undefined && isSecretName(headerName)) out[key] = REDACTED
       else out[key] = redactSecrets(inner, depth + 1)
     }
     return out
