@@ -3,7 +3,7 @@
 // passwords, signing secrets, tokens, link secrets and secret-ish headers become REDACTED.
 import { randomUUID } from 'node:crypto'
 import { REDACTED, type AuditVia, type AuditView } from '../../../shared/contract'
-import { isSecretName } from '../../../shared/redaction'
+import { isSecretName, redactUrl } from '../../../shared/redaction'
 import type { SqlEngine } from './sql-engine'
 
 export interface NewAuditEntry {
@@ -39,12 +39,15 @@ export interface AuditStore {
 // its value goes whatever it is (a string, a list of secrets, an object of them).
 const isSecretKey = (key: string): boolean => isSecretName(key) || /^(secrets|links?|passwords|tokens)$/i.test(key)
 
+/** A header's name (RFC 9110 token): what tells a [name, value] pair from a list of two strings. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
 /** `value` with every secret replaced by REDACTED: by key, and in [name, value] / {name, value} header pairs. */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (depth > 20) return REDACTED
   if (Array.isArray(value)) {
     // A header as a pair: its name says whether its value is a secret.
-    if (value.length === 2 && typeof value[0] === 'string' && isSecretName(value[0])) return [value[0], REDACTED]
+    if (value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && HEADER_NAME.test(value[0]) && isSecretName(value[0])) return [value[0], REDACTED]
     return value.map((item) => redactSecrets(item, depth + 1))
   }
   if (value && typeof value === 'object') {
@@ -58,6 +61,8 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
     }
     return out
   }
+  // A URL keeps its address, not a secret in its query (?token=…) or its user info.
+  if (typeof value === 'string' && /^(https?|wss?|postgres(ql)?):\/\//i.test(value)) return redactUrl(value).replace(/^([a-z]+:\/\/[^/@:]*):[^/@]*@/i, `$1:${REDACTED}@`)
   return value
 }
 
