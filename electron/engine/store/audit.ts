@@ -1,7 +1,7 @@
 // The audit (migration 23): who changed what, and when, on either store engine through SqlEngine.
 // The detail is redacted here, as it is written, so no caller can put a secret in the table:
 // passwords, signing secrets, tokens, link secrets and secret-ish headers become REDACTED.
-import { randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { REDACTED, type AuditVia, type AuditView } from '../../../shared/contract'
 import { isSecretName, redactUrl } from '../../../shared/redaction'
 import type { SqlEngine } from './sql-engine'
@@ -109,6 +109,11 @@ function fromRaw(raw: RawAudit): AuditView {
   }
 }
 
+// Entries of one millisecond are listed in the order they were made: an id sorts by its time, then
+// by this process's count, then by chance (two processes in one millisecond).
+let made = 0
+const auditId = (at: number): string => `${String(Math.max(0, Math.trunc(at))).padStart(15, '0')}-${String(made++ % 1e9).padStart(9, '0')}-${randomBytes(4).toString('hex')}`
+
 export function createAuditStore(engine: SqlEngine): AuditStore {
   const where = (filter: AuditFilter): { sql: string; params: unknown[] } => {
     const clauses: string[] = []
@@ -129,7 +134,7 @@ export function createAuditStore(engine: SqlEngine): AuditStore {
   }
   return {
     async record(entry) {
-      const id = randomUUID()
+      const id = auditId(entry.at)
       const detail = detailText(entry.detail)
       // The summary is written by Hookloop from names and ids, but it passes the same check.
       const summary = entry.summary.slice(0, 300)
