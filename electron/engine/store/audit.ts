@@ -37,7 +37,10 @@ export interface AuditStore {
 // A key names a secret when it says so, as a header or a query parameter would (shared/redaction.ts:
 // token, secret, password, key, auth, signature …), or when it holds secrets or a one-time link;
 // its value goes whatever it is (a string, a list of secrets, an object of them).
-const isSecretKey = (key: string): boolean => isSecretName(key) || /^(secrets|links?|passwords|tokens)$/i.test(key)
+const isSecretKey = (key: string): boolean => isSecretName(key) || /^(secrets|links?|passwords|tokens|cookies)$/i.test(key)
+
+/** Longer strings are not kept in a detail. */
+const LONG_TEXT = 1000
 
 /** A header's name (RFC 9110 token): what tells a [name, value] pair from a list of two strings. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
@@ -61,6 +64,9 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
     }
     return out
   }
+  // A long text (an imported HAR, a resend's new body) is what was sent, not what changed: its
+  // length is kept, never its content, which no name here can vouch for.
+  if (typeof value === 'string' && value.length > LONG_TEXT) return `[${value.length} characters, not kept]`
   // A URL keeps its address, not a secret in its query (?token=…) or its user info.
   if (typeof value === 'string' && /^(https?|wss?|postgres(ql)?):\/\//i.test(value)) return redactUrl(value).replace(/^([a-z]+:\/\/[^/@:]*):[^/@]*@/i, `$1:${REDACTED}@`)
   return value

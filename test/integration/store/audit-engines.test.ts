@@ -33,7 +33,7 @@ describe.each(['sqlite', 'postgres'] as const)('the audit on %s', (kind) => {
         command: 'endpoint.create',
         target: null,
         summary: 'endpoint Stripe created',
-        detail: { name: 'Stripe', secrets: ['whsec_topsecretvalue'], headers: [['Authorization', 'Bearer abc.def'], ['content-type', 'application/json']], forward: { headers: [{ name: 'X-Api-Key', value: 'key-123456' }] }, password: 'correct horse battery', link: 'https://h/join?link=abcdef', forwardTo: ['https://app.example.com/hooks?token=tok-98765&x=1', 'https://bob:pw-4321@app.example.com/in'] },
+        detail: { name: 'Stripe', secrets: ['whsec_topsecretvalue'], headers: [['Authorization', 'Bearer abc.def'], ['content-type', 'application/json']], forward: { headers: [{ name: 'X-Api-Key', value: 'key-123456' }] }, password: 'correct horse battery', link: 'https://h/join?link=abcdef', forwardTo: ['https://app.example.com/hooks?token=tok-98765&x=1', 'https://bob:pw-4321@app.example.com/in'], text: `{"log":${'x'.repeat(5000)}}` },
       })
       await audit.record({ at: 3_000, ...ada, command: 'subscription.rotateSecret', target: { kind: 'subscription', id: 's1' }, summary: 'signing secret rotated', detail: { id: 's1', secret: 'whsec_newsecret' } })
 
@@ -49,6 +49,7 @@ describe.each(['sqlite', 'postgres'] as const)('the audit on %s', (kind) => {
         password: REDACTED,
         link: REDACTED,
         forwardTo: [`https://app.example.com/hooks?token=${REDACTED}&x=1`, `https://bob:${REDACTED}@app.example.com/in`],
+        text: '[5008 characters, not kept]',
       })
       const rows = await engine.all<{ detail_json: string }>('SELECT detail_json FROM audit')
       const stored = rows.map((r) => r.detail_json).join('\n')
