@@ -18,6 +18,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   requests: { summary: 'list captured requests (filters: endpoint, event id, status, since) with the ids other commands take', load: () => import('./requests').then((m) => m.requestsCommand) },
   deliveries: { summary: 'list deliveries (filters: endpoint, subscription, event id, status, since) with their ids', load: () => import('./deliveries').then((m) => m.deliveriesCommand) },
   export: { summary: 'export requests and deliveries as HAR 1.2, cURL or a case file', load: () => import('./export').then((m) => m.exportCommand) },
+  audit: { summary: 'list who changed what, and when (rules, subscriptions, secrets, resends, members), newest first', load: () => import('./audit').then((m) => m.auditCommand) },
   prune: { summary: 'delete captured requests by age or size, or all of them; give the space back', load: () => import('./prune').then((m) => m.pruneCommand) },
   resend: { summary: 'send a captured request to your app again: as it was, re-signed, or with a broken signature', load: () => import('./resend').then((m) => m.resendCommand) },
   import: { summary: 'turn a HAR or case file into a scenario file (--as-scenario OUT.json)', load: () => import('./import').then((m) => m.importCommand) },

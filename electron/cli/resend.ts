@@ -6,7 +6,8 @@ import { explainLeg, targetUrlProblem, DefinitionError } from '../../shared/rece
 import { createRealClock } from '../engine/clock'
 import { resendStored } from '../engine/receiver'
 import type { ResendMode, ResendOptions } from '../engine/receiver'
-import { openDatabase } from '../engine/store'
+import { createAuditStore, createSqliteEngine, openDatabase } from '../engine/store'
+import { LOCAL_ACTOR } from '../../shared/contract'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
 import type { Command } from './commands'
@@ -64,6 +65,18 @@ export const resendCommand: Command = async (args) => {
   let leg
   try {
     leg = await resendStored(db, createRealClock(), Number(idText), options)
+    // A resend is a change the audit keeps (docs/team.md, "Audit"), as the app's request.resend is;
+    // the body itself is not kept, only that it was edited.
+    await createAuditStore(createSqliteEngine(db, { closeDatabase: false })).record({
+      at: Date.now(),
+      actorId: null,
+      actor: LOCAL_ACTOR,
+      via: 'cli',
+      command: 'request.resend',
+      target: { kind: 'request', id: idText },
+      summary: `request.resend · request ${idText} · mode ${mode}`,
+      detail: { id: Number(idText), to: v.to, mode, ...(headers.length ? { headers } : {}), ...(body === undefined ? {} : { bodyEdited: true }), leg: leg.id, outcome: leg.outcome },
+    })
   } catch (error) {
     if (error instanceof DefinitionError) throw new UsageError(`resend: ${error.path === 'requestId' ? 'REQUEST_ID' : error.path === 'mode' ? `--${mode}` : `--${error.path}`}: ${error.problem}`)
     throw error

@@ -77,4 +77,13 @@ export const COMMAND_ROLES: Record<CommandName, Role> = {
   'token.list': 'admin',
   'token.create': 'admin',
   'token.revoke': 'admin',
+  // Who changed what: the admin's, and never recorded itself (a read).
+  'audit.list': 'admin',
 }
+
+/**
+ * The commands above viewer that change nothing: an admin's reads. The audit records every other
+ * command above viewer (engine/host/audit-record.ts), so a new command is recorded unless it is
+ * named here.
+ */
+export const READS_ABOVE_VIEWER: ReadonlySet<CommandName> = new Set<CommandName>(['member.list', 'token.list', 'audit.list'])

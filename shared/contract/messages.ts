@@ -12,6 +12,7 @@ import { historySchemas, type HistoryResponses } from './history-commands'
 import { memberSchemas, type MemberResponses } from './member-commands'
 import { tokenSchemas, type TokenResponses } from './token-commands'
 import { listSchemas, type ListResponses } from './list-commands'
+import { auditSchemas, type AuditResponses } from './audit-commands'
 import { breakpointSchemas, type BreakpointEvents, type BreakpointResponses } from './breakpoint-commands'
 import type {
   ClockView,
@@ -227,6 +228,7 @@ export const requestSchemas = {
   ...memberSchemas,
   ...tokenSchemas,
   ...listSchemas,
+  ...auditSchemas,
 } as const
 
 function isJson(text: string): boolean {
@@ -241,7 +243,7 @@ function isJson(text: string): boolean {
 export type CommandName = keyof typeof requestSchemas
 export type CommandRequest<C extends CommandName> = z.input<(typeof requestSchemas)[C]>
 
-export interface CommandResponses extends HistoryResponses, BreakpointResponses, MemberResponses, TokenResponses, ListResponses {
+export interface CommandResponses extends HistoryResponses, BreakpointResponses, MemberResponses, TokenResponses, ListResponses, AuditResponses {
   snapshot: Snapshot
   'timeline.page': { rows: TimelineRow[]; total: number }
   'delivery.get': DeliveryDetail

@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { AccountError, bearerOf, createRateLimit, PASSWORD_MIN_LENGTH, type Accounts, type AccountView, type Tokens, type TokenView } from '../accounts'
 import { joinPage, linkGonePage, PAGE_CSS, signInPage } from './account-pages'
 import { tokenMatches } from './guard'
+import type { AccountEvent } from './audit-record'
 
 export const SESSION_COOKIE = 'hookloop_session'
 const CSRF_COOKIE = 'hookloop_csrf'
@@ -32,6 +33,8 @@ export interface AccountGateOptions {
   /** The security headers of a page that posts forms (its CSP allows `form-action 'self'`). */
   pageHeaders: () => Record<string, string>
   now?: () => number
+  /** The account events that are not commands (a member joining, the first admin, a sign-out) go to the audit. */
+  audit?: (event: AccountEvent) => Promise<void>
 }
 
 /** Who a request comes from: a person signed in (a session), or a machine (an API token). */
@@ -77,6 +80,8 @@ export const sessionCsrf = (secret: string): string => createHash('sha256').upda
 export function createAccountGate(options: AccountGateOptions): AccountGate {
   const { accounts } = options
   const now = options.now ?? Date.now
+  // The event happened: a failure to record it is not the person's, and does not undo it.
+  const record = (event: AccountEvent): Promise<void> => options.audit?.(event).catch(() => undefined) ?? Promise.resolve()
   const byAddress = createRateLimit(SIGN_IN_PER_ADDRESS)
   const byEmail = createRateLimit(SIGN_IN_PER_EMAIL)
 
@@ -154,7 +159,9 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
     if (origin !== undefined && !options.originAllowed(origin)) return plain(res, 403, 'foreign Origin')
     const given = String(req.headers[CSRF_HEADER] ?? '') || (await readForm(req))?.get('csrf') || ''
     if (!secret || !tokenMatches(sessionCsrf(secret), given)) return plain(res, 403, `sign out needs the session's CSRF token (${CSRF_HEADER})`)
+    const leaving = await accounts.sessionOf(secret)
     await accounts.signOut(secret)
+    if (leaving) await record({ kind: 'account.signOut', account: leaving, via: 'session' })
     res.writeHead(204, { ...options.pageHeaders(), 'set-cookie': cookie(req, SESSION_COOKIE, '', 0) }).end()
   }
 
@@ -176,7 +183,8 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
     if (!formTrusted(req, form)) return html(res, 403, joinPage(csrf, link, role, first, PASSWORD_MIN_LENGTH, 'This form expired: try again.'))
     const person = { email: form.get('email') ?? '', name: form.get('name') ?? '', password: form.get('password') ?? '' }
     try {
-      await accounts.redeem(link, person)
+      const joined = await accounts.redeem(link, person)
+      await record({ kind: first ? 'account.firstAdmin' : 'account.join', account: joined, via: 'session' })
     } catch (error) {
       if (error instanceof AccountError) return html(res, 400, joinPage(csrf, link, role, first, PASSWORD_MIN_LENGTH, `${error.message[0]?.toUpperCase()}${error.message.slice(1)}.`))
       throw error

@@ -21,7 +21,7 @@ import {
 } from '../../../shared/contract'
 import type { z } from 'zod'
 import { createEventBatcher, type EventBatcher } from '../../../shared/contract'
-import { COMMAND_ROLES, roleAtLeast, SIGNED_OUT_CLOSE_CODE, type Role } from '../../../shared/contract'
+import { COMMAND_ROLES, roleAtLeast, SIGNED_OUT_CLOSE_CODE, type AuditVia, type Role } from '../../../shared/contract'
 import type { AccountView, TokenView } from '../accounts'
 import { offersToken, principalName, principalRole, type AccountGate } from './account-routes'
 import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
@@ -34,6 +34,8 @@ export interface Caller {
   account: AccountView | null
   /** The API token that admitted the command (account is then null). */
   token?: TokenView
+  /** How the command came (the audit's `via`): a session's socket, a token, or the app without accounts. */
+  via?: AuditVia
 }
 
 export type CommandHandlers = {
@@ -67,6 +69,12 @@ export interface ControlServerOptions {
   accounts?: AccountGate
   /** The address a served Hookloop is reached by besides loopback (`serve --public-url`). */
   publicUrl?: URL
+  /**
+   * Called after each command that succeeded, before its answer is sent (audit-record.ts keeps
+   * the changes): every change goes through here, whichever handler made it. A refused or failed
+   * command is not a change and is not passed on.
+   */
+  succeeded?: (name: CommandName, req: unknown, res: unknown, caller: Caller) => Promise<void>
 }
 
 export interface ControlServer {
@@ -172,12 +180,12 @@ export async function startControlServer(options: ControlServerOptions): Promise
 
   /** Who sends this command, or why this client may not run it now. */
   async function callerOf(client: Client, name: CommandName): Promise<Caller | { code: 'forbidden' | 'signed_out'; message: string; close?: boolean }> {
-    if (!gate || !client.request) return { account: null }
+    if (!gate || !client.request) return { account: null, via: 'app' }
     const principal = await gate.caller(client.request)
     if (!principal) return { code: 'signed_out', message: offersToken(client.request) ? 'unauthorized' : 'you are signed out: sign in again', close: true }
     const needed = COMMAND_ROLES[name]
     const role = principalRole(principal)
-    if (roleAtLeast(role, needed)) return principal.token ? { account: null, token: principal.token } : { account: principal.account }
+    if (roleAtLeast(role, needed)) return principal.token ? { account: null, token: principal.token, via: 'token' } : { account: principal.account, via: 'session' }
     return { code: 'forbidden', message: `${name} needs the ${needed} role; ${principalName(principal)} is ${article(role)} ${role}` }
   }
 
@@ -250,6 +258,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
       }
       const handler = options.handlers[name] as (req: unknown, caller: Caller) => unknown
       const res = await handler(parsed.data, caller)
+      // The change is made: a failure to record it is logged, and the answer still says it was made.
+      await options.succeeded?.(name, parsed.data, res, caller).catch((error: unknown) => log(`control: ${name} was not recorded in the audit: ${error instanceof Error ? error.message : String(error)}`))
       send(client, { t: 'res', id, ok: true, res })
     } catch (error) {
       const known = hostErrorOf(error)

@@ -35,6 +35,7 @@ import { createAccountGate } from './account-routes'
 import { createMemberHandlers } from './member-handlers'
 import { createTokenHandlers } from './token-handlers'
 import { createListHandlers } from './list-handlers'
+import { createAudit } from './audit-record'
 import { contentSecurityPolicy, originAllowed } from './guard'
 import { securityHeaders } from './static-files'
 
@@ -362,11 +363,18 @@ export async function startHost(options: HostOptions): Promise<Host> {
         ...(options.log ? { log: options.log } : {}),
       })
     : null
+  const audit = createAudit({
+    engine: () => {
+      if (!accountStore) throw new Error('the store is not open')
+      return accountStore
+    },
+  })
   let setupSecret: string | null = null
   if (accounts && (await accounts.count()) === 0) {
     const admin = options.accounts?.admin
     if (admin) {
       const made = await accounts.createFirstAdmin(admin)
+      await audit.account({ kind: 'account.firstAdmin', account: made, via: 'cli' })
       options.log?.(`hookloop: accounts: made the first admin, ${made.email}`)
     } else setupSecret = await accounts.newSetupLink()
   }
@@ -382,6 +390,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createMemberHandlers({ accounts, base: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') }),
     ...createTokenHandlers({ tokens }),
     ...createListHandlers(ctx),
+    ...audit.handlers,
   }
   control = await startControlServer({
     port: options.port,
@@ -393,12 +402,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(publicUrl ? { publicUrl } : {}),
+    succeeded: audit.command,
     ...(accounts
       ? {
           accounts: createAccountGate({
             accounts,
             ...(tokens ? { tokens } : {}),
             trustProxy: options.accounts?.trustProxy ?? false,
+            audit: (event) => audit.account(event),
             originAllowed: (origin) => originAllowed(control?.port ?? 0, origin, publicUrl),
             pageHeaders: () => securityHeaders(contentSecurityPolicy(control?.port ?? 0, publicUrl, true)),
           }),

@@ -21,7 +21,7 @@
 // not be the next thing a virtual clock jumps to, nor keep a process alive.
 import type { Clock, TimerHandle } from '../../../shared/clock'
 import { RETENTION_LIMITS, type PruneResult, type RetentionSettings, type StoreSizeView } from '../../../shared/contract'
-import { createHistoryStore, createSenderHistoryStore, inHistoryBatch, oneRetentionPass, type BatchLimits, type HistorySelection, type HistoryStore, type SenderHistorySelection, type SenderHistoryStore, type SqlEngine } from '../store'
+import { createAuditStore, createHistoryStore, createSenderHistoryStore, inHistoryBatch, oneRetentionPass, type BatchLimits, type HistorySelection, type HistoryStore, type SenderHistorySelection, type SenderHistoryStore, type SqlEngine } from '../store'
 
 const DAY_MS = 86_400_000
 const MB = 1_000_000
@@ -225,6 +225,17 @@ export function createRetention(options: RetentionOptions): Retention {
     if (plan.endpointId === undefined && (plan.all || before !== undefined)) {
       await step(deliveries({ ...(before === undefined ? {} : { before }), ...(maxDeliveryId === undefined ? {} : { maxId: maxDeliveryId }) }))
       await step(loneEvents(before ?? options.clock.now() + 1))
+    }
+    // The audit is kept as long as the history's day limit, and no longer: a whole-store age
+    // prune takes its old entries too. Clear history and one endpoint's prune leave it: what was
+    // cleared, and by whom, is itself in the audit.
+    if (before !== undefined && !clearing) {
+      const audit = createAuditStore(engine)
+      while (!stopped) {
+        const gone = await audit.pruneBefore(before, limits.rows)
+        if (gone < limits.rows) break
+        await options.timers.sleep(0)
+      }
     }
     if (plan.maxBytes !== undefined) {
       const maxBytes = plan.maxBytes

@@ -77,6 +77,27 @@ function API_TOKENS_SQL(time: string, text: string): string {
 `
 }
 
+// Migration 23's table on either engine (22 is the machine tokens'). at is wall-clock ms; detail_json
+// is what changed with every secret replaced by a marker (store/audit.ts): never a secret.
+function AUDIT_SQL(time: string, text: string): string {
+  return `
+      CREATE TABLE audit (
+        id            TEXT${text} PRIMARY KEY,
+        at            ${time} NOT NULL,
+        actor_id      TEXT${text},              -- the account; NULL for local
+        actor         TEXT${text} NOT NULL,     -- the account's address, or local
+        via           TEXT${text} NOT NULL,     -- session | token | cli | app
+        command       TEXT${text} NOT NULL,
+        target_kind   TEXT${text},
+        target_id     TEXT${text},
+        summary       TEXT${text} NOT NULL,
+        detail_json   TEXT${text} NOT NULL DEFAULT '{}'
+      );
+      CREATE INDEX audit_by_at ON audit(at, id);
+      CREATE INDEX audit_by_actor ON audit(actor, at);
+`
+}
+
 // Each migration runs in its own transaction together with the bump of PRAGMA user_version, so
 // a failure leaves the database exactly at the previous version.
 // Bodies are BLOBs: raw bytes as received or sent, never re-serialised.
@@ -570,6 +591,14 @@ export const MIGRATIONS: readonly Migration[] = [
     // revoked token keeps its row (revoked_at), so the list still says who it was and when it went.
     sql: API_TOKENS_SQL('INTEGER', ''),
     postgres: API_TOKENS_SQL('BIGINT', ' COLLATE "C"'),
+  },
+  {
+    version: 23,
+    name: 'audit: who changed what, and when',
+    // Every change made through a command, and the account events that are not commands. The
+    // detail is redacted before it is written (store/audit.ts): a leaked table holds no secret.
+    sql: AUDIT_SQL('INTEGER', ''),
+    postgres: AUDIT_SQL('BIGINT', ' COLLATE "C"'),
   },
 ]
 

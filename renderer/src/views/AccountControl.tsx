@@ -1,15 +1,16 @@
-// Who is signed in and their role, with Sign out (and an admin's Members and API tokens): shown only when the page is served with
+// Who is signed in and their role, with Sign out (and an admin's Members, API tokens and Audit): shown only when the page is served with
 // accounts (`hookloop serve --accounts`); the run's token and the Electron window have nobody.
 import { useEffect, useState } from 'react'
 import { signedIn, signOut, type SignedIn } from '../transport/account'
+import { AuditPanel } from './AuditPanel'
 import { MembersPanel } from './MembersPanel'
 import { TokensPanel } from './TokensPanel'
 
 export function AccountControl() {
   const [account, setAccount] = useState<SignedIn | null>(null)
   // One of the admin's panels open at a time.
-  const [open, setOpen] = useState<'members' | 'tokens' | null>(null)
-  const toggle = (panel: 'members' | 'tokens') => setOpen(open === panel ? null : panel)
+  const [open, setOpen] = useState<'members' | 'tokens' | 'audit' | null>(null)
+  const toggle = (panel: 'members' | 'tokens' | 'audit') => setOpen(open === panel ? null : panel)
   useEffect(() => {
     let live = true
     void signedIn().then((found) => live && setAccount(found))
@@ -31,10 +32,14 @@ export function AccountControl() {
           <button className={`btn small${open === 'tokens' ? ' on' : ''}`} onClick={() => toggle('tokens')} data-testid="tokens-button">
             Tokens
           </button>
+          <button className={`btn small${open === 'audit' ? ' on' : ''}`} onClick={() => toggle('audit')} data-testid="audit-button">
+            Audit
+          </button>
         </>
       )}
       {open === 'members' && <MembersPanel />}
       {open === 'tokens' && <TokensPanel />}
+      {open === 'audit' && <AuditPanel />}
       <button className="btn small" onClick={() => void signOut(account)}>
         Sign out
       </button>

@@ -45,6 +45,14 @@ describe('hookloop resend', () => {
       ['msg_9', '{"type":"invoice.paid","data":{"id":2}}'],
     ])
     expect(app.seen[2]?.headers['x-note']).toBe('edited')
+    // Each resend is in the audit: local, from the CLI, naming the request, the mode and the leg.
+    const audit = JSON.parse((await runCli(['audit', '--data', data, '--json'])).stdout) as { audit: { actor: string; via: string; command: string; target: unknown; detail: Record<string, unknown> }[] }
+    expect(audit.audit.map((e) => [e.actor, e.via, e.command, e.target, e.detail.mode])).toEqual([
+      ['local', 'cli', 'request.resend', { kind: 'request', id: String(id) }, 'broken'],
+      ['local', 'cli', 'request.resend', { kind: 'request', id: String(id) }, 'resign'],
+      ['local', 'cli', 'request.resend', { kind: 'request', id: String(id) }, 'as-is'],
+    ])
+    expect(audit.audit[0]?.detail).toMatchObject({ to, bodyEdited: true, headers: [['X-Note', 'edited']], outcome: 'answered' })
     // Stored beside the request, read by the running receiver: and its own legs, numbered after
     // the ones the CLI wrote meanwhile, are not lost.
     await h.receiver.resend(id, { to, mode: 'as-is' })
