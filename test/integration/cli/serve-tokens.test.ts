@@ -231,5 +231,12 @@ describe('API tokens on hookloop serve --accounts', () => {
     expect(cliList.stdout).not.toContain(secret.slice(10))
 
     for (const served of [one, two]) for (const s of [secret, fromCli]) expect(served.output()).not.toContain(s.slice(4))
+
+    // The audit names the token for what it changed, the admin for the token made; no secret in it.
+    const audit = ((await command(admin, 'audit.list', { offset: 0, limit: 50 })) as { res: { entries: { actor: string; via: string; command: string }[] } }).res.entries
+    expect(audit.filter((e) => e.command === 'clock.set').map((e) => [e.actor, e.via])).toEqual([['token GitHub Actions', 'token']])
+    expect(audit.filter((e) => e.command === 'token.create').map((e) => [e.actor, e.via])).toEqual([['ada@example.com', 'session']])
+    expect(audit.some((e) => e.command === 'token.list')).toBe(false)
+    expect(JSON.stringify(audit)).not.toContain(secret.slice(10))
   })
 })
