@@ -26,6 +26,7 @@ export { createHistoryStore, createRetentionSetting, oneRetentionPass, type Batc
 export { inHistoryBatch } from './history-batch'
 export { createIdClaims } from './id-claims'
 export { ID_LOOKBACK, createIdSource, type IdSource } from './id-source'
+export { createSequenceIdSource, type SequenceIdSource } from './sequence-ids'
 export { createListReads, DELIVERY_STATUSES, LIST_LIMIT_MAX, REQUEST_STATUSES, type ListReads, type DeliveryListFilter, type RequestListFilter, type RequestStatus, type RequestListRow, type DeliveryListRow } from './list-reads'
 export { decodeMarks, encodeCapture, encodeOutcome, decodeCapture } from './request-codec'
 export { createRequestStore, INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow, type KeyGroup, type RequestStore, type RequestListQuery } from './requests'

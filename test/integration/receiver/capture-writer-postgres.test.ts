@@ -1,0 +1,94 @@
+// The receiver's capture writer on a team's PostgreSQL, as two processes on one database use it:
+// each its own connection pool, its own writer over the engine and its own ids from the requests
+// table's identity sequence (store/sequence-ids.ts). Every row is stored once under an id no other
+// process took, group commits of many rows count right in request_counts (its trigger runs before
+// each row), and a burst that outruns the ids at hand waits for the next block instead of guessing.
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCaptureWriter, type CaptureWriter } from '../../../electron/engine/receiver/capture-writer'
+import { createSequenceIdSource, openStore, parseStoreLocation, StoreError, type OpenedStore, type RequestRow } from '../../../electron/engine/store'
+import { usePostgres } from '../../support/use-postgres'
+import { useTempDir } from '../../support/use-temp-dir'
+
+const postgres = usePostgres()
+const temp = useTempDir()
+let stores: OpenedStore[] = []
+let writers: CaptureWriter[] = []
+afterEach(async () => {
+  for (const writer of writers) writer.close()
+  for (const store of stores) await store.engine.close()
+  writers = []
+  stores = []
+})
+
+async function processOn(url: string) {
+  const store = await openStore(parseStoreLocation(url), { notice: () => undefined, postgresKey: { file: join(temp.dir, 'key') } })
+  stores.push(store)
+  const writer = createCaptureWriter({ engine: store.engine, onError: (error) => expect.fail(`a commit failed: ${error.message}`) })
+  writers.push(writer)
+  return { store, writer, ids: await createSequenceIdSource(store.engine, 'requests') }
+}
+
+function row(id: number, endpoint: string | null, key: string): RequestRow {
+  return {
+    id, endpoint_id: endpoint, received_at: 1_790_000_000_000 + id, method: 'POST', path: '/h/x', query: '', http_version: '1.1', headers_json: '[]',
+    body: Buffer.from(`{"event_id":"${key}"}`), body_size: 20, body_truncated: 0, remote_address: '127.0.0.1', verify_valid: null, verify_reason: null, verify_json: null,
+    dedupe_key: key, duplicate_of: null, duplicate_number: 1, rule_id: null, fault_json: null, response_status: 200, response_headers_json: '[]', response_body: null,
+    response_ms: 1, attempt_id: null, dedupe_key_mark: null, dedupe_key_bytes: null, not_inspected: null, refused_reason: null, stored_at: 1_790_000_000_000 + id,
+  }
+}
+
+describe('capturing to PostgreSQL from two processes', () => {
+  it('stores every request once under ids no two processes share, and counts them as a direct count does', async () => {
+    const url = await postgres.freshDatabase()
+    const a = await processOn(url)
+    const b = await processOn(url)
+    const answered: Array<Promise<void>> = []
+    // 2 000 captures in bursts of 50, alternating between the processes: each burst is queued in
+    // one turn, so a group commit holds many rows.
+    for (let burst = 0; burst < 40; burst++) {
+      const side = burst % 2 === 0 ? a : b
+      await side.ids.ready()
+      for (let i = 0; i < 50; i++) {
+        if (side.ids.inHand() === 0) await side.ids.ready()
+        const id = side.ids.next()
+        answered.push(side.writer.insert(row(id, i % 5 === 0 ? null : 'ep_1', `evt_${burst}_${i}`))())
+      }
+      if (burst % 4 === 3) await Promise.all(answered)
+    }
+    await Promise.all(answered)
+    await Promise.all([a.writer.committed(), b.writer.committed()])
+
+    const stored = await a.store.engine.all<{ id: string | number }>('SELECT id FROM requests ORDER BY id')
+    expect(stored).toHaveLength(2000)
+    expect(new Set(stored.map((r) => Number(r.id))).size).toBe(2000)
+    const direct = await a.store.engine.all<{ endpoint_key: string; n: string | number }>("SELECT COALESCE(endpoint_id, '') AS endpoint_key, COUNT(*) AS n FROM requests GROUP BY 1 ORDER BY 1")
+    const counted = await b.store.engine.all<{ endpoint_key: string; requests: string | number }>('SELECT endpoint_key, requests FROM request_counts WHERE requests <> 0 ORDER BY endpoint_key')
+    expect(counted.map((r) => [r.endpoint_key, Number(r.requests)])).toEqual(direct.map((r) => [r.endpoint_key, Number(r.n)]))
+    expect(direct.map((r) => [r.endpoint_key, Number(r.n)])).toEqual([['', 400], ['ep_1', 1600]])
+  })
+
+  it('refuses an id it does not hold yet rather than making one up, and numbers on once the next block is in', async () => {
+    const url = await postgres.freshDatabase()
+    const { store } = await processOn(url)
+    const ids = await createSequenceIdSource(store.engine, 'requests', 8)
+    const taken: number[] = []
+    // One synchronous turn asks for more ids than the block held: the server cannot answer in between.
+    let refused: unknown
+    try {
+      for (let i = 0; i < 20; i++) taken.push(ids.next())
+    } catch (error) {
+      refused = error
+    }
+    expect(refused).toBeInstanceOf(StoreError)
+    expect(taken).toHaveLength(8)
+    while (taken.length < 40) {
+      await ids.ready()
+      taken.push(ids.next())
+    }
+    expect(new Set(taken).size).toBe(40)
+    // Another session taking the sequence's next value (another process's block) never gets one handed out here.
+    const other = await store.engine.get<{ id: string | number }>("SELECT nextval(pg_get_serial_sequence('requests', 'id')) AS id")
+    expect(taken).not.toContain(Number(other?.id))
+  })
+})
