@@ -1,12 +1,15 @@
 // The receiver's capture writer on a team's PostgreSQL, as two processes on one database use it:
-// each its own connection pool, its own writer over the engine and its own ids from the requests
-// table's identity sequence (store/sequence-ids.ts). Every row is stored once under an id no other
+// each its own connection pool, its own writer over the engine, its own ids from the requests
+// table's identity sequence (store/sequence-ids.ts) and its own dedupe tracker asking the server. Every row is stored once under an id no other
 // process took, group commits of many rows count right in request_counts (its trigger runs before
-// each row), and a burst that outruns the ids at hand waits for the next block instead of guessing.
+// each row), a burst that outruns the ids at hand waits for the next block instead of guessing, and
+// an event id answered by one process is numbered on by the other (dup #2, #3 … of one first arrival).
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCaptureWriter, type CaptureWriter } from '../../../electron/engine/receiver/capture-writer'
-import { createSequenceIdSource, openStore, parseStoreLocation, StoreError, type OpenedStore, type RequestRow } from '../../../electron/engine/store'
+import { createDedupeTracker } from '../../../electron/engine/receiver/dedupe'
+import type { Endpoint } from '../../../shared/receiver'
+import { createSequenceIdSource, readKeyGroup, openStore, parseStoreLocation, StoreError, type OpenedStore, type RequestRow } from '../../../electron/engine/store'
 import { usePostgres } from '../../support/use-postgres'
 import { useTempDir } from '../../support/use-temp-dir'
 
@@ -90,5 +93,36 @@ describe('capturing to PostgreSQL from two processes', () => {
     // Another session taking the sequence's next value (another process's block) never gets one handed out here.
     const other = await store.engine.get<{ id: string | number }>("SELECT nextval(pg_get_serial_sequence('requests', 'id')) AS id")
     expect(taken).not.toContain(Number(other?.id))
+  })
+
+  it('numbers a key across processes: each arrival answered (committed) before the next goes on from the other process\'s count', async () => {
+    const url = await postgres.freshDatabase()
+    const sides = await Promise.all([processOn(url), processOn(url)])
+    const endpoint = { id: 'ep_1', dedupeWindowMs: 86_400_000 } as Endpoint
+    const trackers = sides.map((side) => createDedupeTracker({ keyGroup: () => expect.fail('a team store is asked over the network'), hasKeyedRows: () => true }, 0, () => true, (endpointId, key, digest) => readKeyGroup(side.store.engine, endpointId, key, digest)))
+    const expected = new Map<string, { first: number; count: number }>()
+    for (let i = 0; i < 200; i++) {
+      const s = (i * 7) % 3 === 0 ? 0 : 1
+      const side = sides[s]!
+      const key = `evt_${(i * 13) % 20}`
+      await side.ids.ready()
+      const id = side.ids.next()
+      const arrival = await trackers[s]!.arrive(endpoint, { key, mark: null }, id, { clock: 'wall', at: 1_790_000_000_000 + i, wallAt: 1_790_000_000_000 + i })
+      const known = expected.get(key)
+      if (known) known.count += 1
+      else expected.set(key, { first: id, count: 1 })
+      const want = expected.get(key)!
+      expect(arrival).toEqual({ number: want.count, duplicateOf: want.count === 1 ? null : want.first })
+      const stored = { ...row(id, 'ep_1', key), received_at: 1_790_000_000_000 + i, duplicate_of: arrival.duplicateOf, duplicate_number: arrival.number }
+      await side.writer.insert(stored)() // answered: the row is committed before the next request
+    }
+    const rows = await sides[1]!.store.engine.all<{ dedupe_key: string; n: string | number; most: string | number; first: string | number }>(
+      "SELECT dedupe_key, COUNT(*) AS n, MAX(duplicate_number) AS most, MIN(COALESCE(duplicate_of, id)) AS first FROM requests GROUP BY dedupe_key ORDER BY dedupe_key",
+    )
+    expect(rows).toHaveLength(20)
+    for (const r of rows) {
+      const want = expected.get(r.dedupe_key)!
+      expect([Number(r.n), Number(r.most), Number(r.first)]).toEqual([want.count, want.count, want.first])
+    }
   })
 })
