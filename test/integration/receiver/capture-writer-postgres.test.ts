@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCaptureWriter, type CaptureWriter } from '../../../electron/engine/receiver/capture-writer'
 import { createDedupeTracker } from '../../../electron/engine/receiver/dedupe'
+import { createRealClock } from '../../../electron/engine/clock'
+import { createRetention } from '../../../electron/engine/retention'
 import type { Endpoint } from '../../../shared/receiver'
 import { createSequenceIdSource, readKeyGroup, openStore, parseStoreLocation, StoreError, type OpenedStore, type RequestRow } from '../../../electron/engine/store'
 import { usePostgres } from '../../support/use-postgres'
@@ -24,10 +26,11 @@ afterEach(async () => {
   stores = []
 })
 
-async function processOn(url: string) {
+async function processOn(url: string, errors?: string[]) {
   const store = await openStore(parseStoreLocation(url), { notice: () => undefined, postgresKey: { file: join(temp.dir, 'key') } })
   stores.push(store)
-  const writer = createCaptureWriter({ engine: store.engine, onError: (error) => expect.fail(`a commit failed: ${error.message}`) })
+  const onError = errors ? (error: Error) => void errors.push(error.message) : (error: Error) => expect.fail(`a commit failed: ${error.message}`)
+  const writer = createCaptureWriter({ engine: store.engine, onError, retryMs: 5 })
   writers.push(writer)
   return { store, writer, ids: await createSequenceIdSource(store.engine, 'requests') }
 }
@@ -124,5 +127,44 @@ describe('capturing to PostgreSQL from two processes', () => {
       const want = expected.get(r.dedupe_key)!
       expect([Number(r.n), Number(r.most), Number(r.first)]).toEqual([want.count, want.count, want.first])
     }
+  })
+
+  it('captures while another process prunes the same endpoints: no commit fails, and the counters equal a direct count', async () => {
+    const url = await postgres.freshDatabase()
+    const errors: string[] = []
+    const capturing = await processOn(url, errors)
+    const pruning = await processOn(url)
+    const clock = createRealClock()
+    const retention = createRetention({ engine: pruning.store.engine, clock, timers: clock, firstPassMs: 2 ** 31 - 1, batch: { rows: 10 } })
+    const old = Date.now() - 30 * 86_400_000
+    let done = false
+    // Old rows of every endpoint are pruned in small batches while new ones arrive on the same endpoints.
+    const prunes = (async () => {
+      let pruned = 0
+      while (!done) pruned += (await retention.prune({ olderThanMs: 7 * 86_400_000, giveBack: 'none' })).deleted
+      return pruned
+    })()
+    const endpoints = ['ep_1', 'ep_2', null]
+    for (let burst = 0; burst < 30; burst++) {
+      const answered: Array<Promise<void>> = []
+      for (let i = 0; i < 40; i++) {
+        if (capturing.ids.inHand() === 0) await capturing.ids.ready()
+        const id = capturing.ids.next()
+        const at = i % 2 === 0 ? old + burst * 40 + i : Date.now()
+        answered.push(capturing.writer.insert({ ...row(id, endpoints[i % 3]!, `evt_${burst}_${i}`), received_at: at, stored_at: at })())
+      }
+      await Promise.all(answered)
+    }
+    done = true
+    const pruned = await prunes
+    await retention.stop()
+    // The last old rows: pruned once nothing arrives any more.
+    const last = (await retention.prune({ olderThanMs: 7 * 86_400_000, giveBack: 'none' })).deleted
+    expect(errors).toEqual([])
+    expect(pruned + last).toBe(600)
+    const direct = await pruning.store.engine.all<{ endpoint_key: string; n: string | number }>("SELECT COALESCE(endpoint_id, '') AS endpoint_key, COUNT(*) AS n FROM requests GROUP BY 1 ORDER BY 1")
+    const counted = await capturing.store.engine.all<{ endpoint_key: string; requests: string | number }>('SELECT endpoint_key, requests FROM request_counts WHERE requests <> 0 ORDER BY endpoint_key')
+    expect(counted.map((r) => [r.endpoint_key, Number(r.requests)])).toEqual(direct.map((r) => [r.endpoint_key, Number(r.n)]))
+    expect(direct.reduce((sum, r) => sum + Number(r.n), 0)).toBe(600)
   })
 })
