@@ -12,8 +12,13 @@
 // duplicate and the request it points at, keep their order (their ids are the writes' keys).
 // The request's body is taken, not copied, into the writer thread (the receiver does not read it
 // again once its row is queued), except a body to be forwarded.
+//
+// On a team's PostgreSQL (`engine`), the same statements go through the writer over the engine
+// (store/engine-writer.ts): each batch one awaited transaction that NOTIFYs the tables it wrote.
+// Its commits cannot be waited for synchronously: flushNow() refuses while one is in flight, and
+// code that reads right after writing awaits committed().
 import type { Database } from 'better-sqlite3'
-import { INSERT_FORWARD_LEG_SQL, INSERT_SCHEMA_VERDICT_SQL, type SchemaVerdictRow, type ForwardLegWriteRow, INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow, createInlineWriter, type SqlWriterOptions, createSqlWriterThread } from '../store'
+import { createEngineWriter, type SqlEngine, INSERT_FORWARD_LEG_SQL, INSERT_SCHEMA_VERDICT_SQL, type SchemaVerdictRow, type ForwardLegWriteRow, INSERT_REQUEST_SQL, UPDATE_OUTCOME_SQL, type RequestOutcomeRow, type RequestRow, createInlineWriter, type SqlWriterOptions, createSqlWriterThread } from '../store'
 
 export interface CaptureWriter {
   /**
@@ -39,7 +44,10 @@ export interface CaptureWriter {
 }
 
 export interface CaptureWriterOptions {
-  db: Database
+  /** A data folder's connection (the desktop default: synchronous commits, inline or on a thread). */
+  db?: Database
+  /** A team's PostgreSQL: used instead of `db` when given. */
+  engine?: SqlEngine
   /** Commit on a writer thread (file databases only); nativeBinding as given to openDatabase. */
   thread?: boolean | { nativeBinding?: string } | undefined
   onError: (error: Error, pending: number) => void
@@ -77,12 +85,15 @@ function rowCommit(): { done: (error: Error | null) => void; failed: (error: Err
 
 export function createCaptureWriter(options: CaptureWriterOptions): CaptureWriter {
   const keep: SqlWriterOptions = { lanes: LANES, keep: { onError: options.onError, ...(options.retryMs === undefined ? {} : { retryMs: options.retryMs }) } }
-  const { db, thread } = options
+  const { db, engine, thread } = options
   const nativeBinding = typeof thread === 'object' ? thread.nativeBinding : undefined
-  const writer =
-    thread && !db.memory
+  const writer = (() => {
+    if (engine) return createEngineWriter(engine, STATEMENTS, keep)
+    if (!db) throw new Error('a capture writer needs a data folder (db) or a store engine')
+    return thread && !db.memory
       ? createSqlWriterThread({ file: db.name, statements: STATEMENTS, ...keep, ...(nativeBinding ? { nativeBinding } : {}) })
       : createInlineWriter(db, STATEMENTS, keep)
+  })()
   return {
     ...writer,
     insert(row, beforeCommit, keepBody) {

@@ -140,7 +140,8 @@ export interface ArrivalTime {
 }
 
 export interface DedupeTracker {
-  arrive(endpoint: Endpoint, key: BoundedKey, requestId: number, time: ArrivalTime): KeyArrival
+  /** The arrival's number: at once on a data folder; a Promise when the store must be asked over the network (a team's PostgreSQL). */
+  arrive(endpoint: Endpoint, key: BoundedKey, requestId: number, time: ArrivalTime): KeyArrival | Promise<KeyArrival>
   /** Forget an endpoint's keys (its window or key definition changed). */
   forget(endpointId: string): void
 }
@@ -163,7 +164,11 @@ function sinceFirst(group: CachedGroup, time: ArrivalTime): number {
   return group.firstClock === time.clock ? time.at - group.firstAt : time.wallAt - group.firstWallAt
 }
 
-export function createDedupeTracker(store: RequestStore, startMaxId: number, othersCapture: () => boolean = () => false): DedupeTracker {
+/**
+ * readStore: how a team's PostgreSQL is asked for a key's group (store/requests.ts readKeyGroup);
+ * given, every keyed arrival awaits it and `store` is not read.
+ */
+export function createDedupeTracker(store: Pick<RequestStore, 'keyGroup' | 'hasKeyedRows'>, startMaxId: number, othersCapture: () => boolean = () => false, readStore?: (endpointId: string, key: string, digest: boolean) => Promise<KeyGroup | undefined>): DedupeTracker {
   const groups = new Map<string, CachedGroup>()
   const storeMayKnow = new Map<string, boolean>()
   let dropped = false
@@ -176,38 +181,44 @@ export function createDedupeTracker(store: RequestStore, startMaxId: number, oth
     }
     return known
   }
+  function number(endpoint: Endpoint, cacheKey: string, stored: KeyGroup | undefined, requestId: number, time: ArrivalTime): KeyArrival {
+    let group = groups.get(cacheKey)
+    // The store's group is taken when it is further on in the same group, or a group begun after
+    // the one in memory; never an older group whose last rows are committed after a new one began here.
+    const further = (known: CachedGroup, found: KeyGroup) => (found.firstId === known.firstId ? found.count > known.count : found.firstWallAt > known.firstWallAt)
+    if (stored && (!group || further(group, stored))) {
+      group = { firstId: stored.firstId, firstAt: stored.firstAt, firstWallAt: stored.firstWallAt, count: stored.count, endpointId: endpoint.id, firstClock: stored.firstOnWall ? 'wall' : 'stored' }
+    }
+    if (group && sinceFirst(group, time) <= endpoint.dedupeWindowMs) {
+      group.count += 1
+      groups.delete(cacheKey) // re-insert: Map order doubles as least-recently-seen order
+      groups.set(cacheKey, group)
+      return { number: group.count, duplicateOf: group.firstId }
+    }
+    groups.delete(cacheKey)
+    groups.set(cacheKey, { firstId: requestId, firstAt: time.at, firstWallAt: time.wallAt, firstClock: time.clock, count: 1, endpointId: endpoint.id })
+    if (groups.size > MAX_CACHED_GROUPS) {
+      const oldest = groups.keys().next()
+      if (!oldest.done) groups.delete(oldest.value)
+      dropped = true
+    }
+    return { number: 1, duplicateOf: null }
+  }
   return {
     arrive(endpoint, key, requestId, time) {
       // A digest and a key that spells the same text are different keys; long keys are cached
       // by their hash so 100 000 groups stay a few megabytes.
       const text = key.key.length > 64 ? createHash('sha256').update(key.key).digest('base64') : key.key
       const cacheKey = `${endpoint.id}\u0000${key.mark ? 'd' : 'k'}${key.key.length > 64 ? 'h' : '='}${text}`
-      let group = groups.get(cacheKey)
+      // On a team's store every keyed arrival asks the server: memory is read again once it
+      // answers, as another arrival of the key in this process may have been numbered meanwhile.
+      if (readStore) return readStore(endpoint.id, key.key, key.mark !== null).then((stored) => number(endpoint, cacheKey, stored, requestId, time))
       // The count is the store's, not this process's: another process on the folder (the app and
       // `hookloop listen`) may have counted arrivals of a key this one holds in memory. A key seen
       // again reads the store's newest row of it (one index probe, paid by duplicates only) and
       // continues from whichever count is further on; memory is ahead for rows not yet committed.
-      const stored = group || mayBeStored(endpoint.id) ? store.keyGroup(endpoint.id, key.key, key.mark !== null) : undefined
-      // The store's group is taken when it is further on in the same group, or a group begun after
-      // the one in memory; never an older group whose last rows are committed after a new one began here.
-      const further = (known: CachedGroup, found: KeyGroup) => (found.firstId === known.firstId ? found.count > known.count : found.firstWallAt > known.firstWallAt)
-      if (stored && (!group || further(group, stored))) {
-        group = { firstId: stored.firstId, firstAt: stored.firstAt, firstWallAt: stored.firstWallAt, count: stored.count, endpointId: endpoint.id, firstClock: stored.firstOnWall ? 'wall' : 'stored' }
-      }
-      if (group && sinceFirst(group, time) <= endpoint.dedupeWindowMs) {
-        group.count += 1
-        groups.delete(cacheKey) // re-insert: Map order doubles as least-recently-seen order
-        groups.set(cacheKey, group)
-        return { number: group.count, duplicateOf: group.firstId }
-      }
-      groups.delete(cacheKey)
-      groups.set(cacheKey, { firstId: requestId, firstAt: time.at, firstWallAt: time.wallAt, firstClock: time.clock, count: 1, endpointId: endpoint.id })
-      if (groups.size > MAX_CACHED_GROUPS) {
-        const oldest = groups.keys().next()
-        if (!oldest.done) groups.delete(oldest.value)
-        dropped = true
-      }
-      return { number: 1, duplicateOf: null }
+      const stored = groups.has(cacheKey) || mayBeStored(endpoint.id) ? store.keyGroup(endpoint.id, key.key, key.mark !== null) : undefined
+      return number(endpoint, cacheKey, stored, requestId, time)
     },
     forget(endpointId) {
       for (const [k, g] of groups) if (g.endpointId === endpointId) groups.delete(k)

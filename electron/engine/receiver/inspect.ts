@@ -69,7 +69,9 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
   const raw = found ? found.value : live.key && !live.key.found ? live.key(input.headers, json) : null
   // A header's value is Latin-1 as Node reads it: an automatic key found in a header is one too.
   const key = raw === null ? null : boundKey(raw, endpoint.dedupe?.type === 'header' || (found !== null && !found.where.startsWith('body.')))
-  const arrival = key ? deps.dedupe.arrive(endpoint, key, input.id, input.arrival) : null
+  const numbered = key ? deps.dedupe.arrive(endpoint, key, input.id, input.arrival) : null
+  // Awaited only when the store is asked over the network: a data folder's number is at hand.
+  const arrival = numbered instanceof Promise ? await numbered : numbered
   const q = input.url.indexOf('?')
   const query = q === -1 ? '' : input.url.slice(q + 1)
   const matchInput = {

@@ -13,6 +13,15 @@ import type { SqlEngine } from './sql-engine'
 import type { WriteSql } from './changes'
 import { createSqlWriter, positional, type EncodedBatch, type SqlWriter, type SqlWriterOptions, type WriteTransport } from './sql-writer'
 
+/**
+ * The advisory lock a commit that writes `requests` holds on PostgreSQL (per database: per store),
+ * beside the migrations' and retention's keys. Each captured row bumps its endpoint's counter row
+ * (request_counts, a trigger before each row): two processes committing batches that touch the same
+ * counters in a different order would deadlock, and one would be rolled back and retried. Taken
+ * first, the lock makes such commits take turns; a group commit holds many rows, so a turn is short.
+ */
+export const REQUESTS_WRITE_LOCK = 7_304_151_124
+
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)))
 
 export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<string, WriteSql>>, options?: SqlWriterOptions): SqlWriter {
@@ -20,9 +29,11 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
   const byIndex: Array<{ sql: string; arity: number }> = []
   for (const s of statements.values()) byIndex[s.index] = { sql: s.sql, arity: s.names.length }
   const tables = [...new Set(Object.values(sql).flatMap((s) => s.tables))].sort().join(',')
+  const writesRequests = Object.values(sql).some((s) => s.tables.includes('requests'))
   let committing = false
 
   const run = async (tx: SqlEngine, data: readonly unknown[], from: number, to: number) => {
+    if (writesRequests && engine.kind === 'postgres') await tx.get('SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', [REQUESTS_WRITE_LOCK])
     for (let i = from; i < to; ) {
       const s = byIndex[data[i] as number] as { sql: string; arity: number }
       await tx.run(s.sql, data.slice(i + 1, i + 1 + s.arity))

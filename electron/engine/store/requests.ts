@@ -3,6 +3,7 @@
 // highest id once at start; one receiver writes one database.
 import type { Database } from 'better-sqlite3'
 import { writeSql } from './changes'
+import type { SqlEngine } from './sql-engine'
 
 export interface RequestRow {
   id: number
@@ -97,6 +98,36 @@ const COLUMNS = REQUEST_COLUMNS
 export const LAST_OF_KEY_SQL = `SELECT id, received_at, stored_at, attempt_id, duplicate_of, duplicate_number FROM requests INDEXED BY requests_by_dedupe_key
       WHERE endpoint_id = ? AND dedupe_key = ? AND (dedupe_key_mark IS NOT NULL) = ? ORDER BY received_at DESC, id DESC LIMIT 1`
 
+const FIRST_OF_KEY_SQL = 'SELECT received_at, stored_at, attempt_id FROM requests WHERE id = ?'
+
+type KeyTimes = { received_at: number; stored_at: number | null; attempt_id: number | null }
+type LastOfKey = KeyTimes & { id: number; duplicate_of: number | null; duplicate_number: number | null }
+
+/** A key's group from its newest row (and its first arrival's, when that is another row). */
+function groupOf(last: LastOfKey, firstRow: KeyTimes | undefined): KeyGroup {
+  // The first arrival may be pruned: its group then dates from the newest arrival.
+  const first = last.duplicate_of === null ? last : (firstRow ?? last)
+  return {
+    firstId: Number(last.duplicate_of ?? last.id),
+    firstAt: Number(first.received_at),
+    firstWallAt: Number(first.stored_at ?? first.received_at),
+    firstOnWall: first.attempt_id === null,
+    count: Number(last.duplicate_number ?? 1),
+  }
+}
+
+/**
+ * RequestStore.keyGroup over either engine, awaited: on a team's PostgreSQL another process may
+ * have captured any key, so the receiver asks the server for every keyed arrival (a duplicate
+ * answered by one process is numbered on by the next, whichever it is). PostgreSQL returns BIGINT
+ * columns as text: read back as numbers here.
+ */
+export async function readKeyGroup(engine: SqlEngine, endpointId: string, dedupeKey: string, digest = false): Promise<KeyGroup | undefined> {
+  const last = await engine.get<LastOfKey>(LAST_OF_KEY_SQL, [endpointId, dedupeKey, digest ? 1 : 0])
+  if (!last) return undefined
+  return groupOf(last, last.duplicate_of === null ? undefined : await engine.get<KeyTimes>(FIRST_OF_KEY_SQL, [last.duplicate_of]))
+}
+
 /** The two capture statements, run by the receiver's capture writer (inline or on its thread). */
 export const INSERT_REQUEST_SQL = writeSql('requests', `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`, COLUMNS)
 export const UPDATE_OUTCOME_SQL = writeSql(
@@ -116,7 +147,7 @@ export function createRequestStore(db: Database): RequestStore {
   const selectPageByEndpoint = db.prepare('SELECT * FROM requests WHERE endpoint_id = @endpoint AND id < @before ORDER BY id DESC LIMIT @limit')
   const selectPageUnmatched = db.prepare('SELECT * FROM requests WHERE endpoint_id IS NULL AND id < @before ORDER BY id DESC LIMIT @limit')
   const selectLastOfKey = db.prepare(LAST_OF_KEY_SQL)
-  const selectFirstOf = db.prepare('SELECT received_at, stored_at, attempt_id FROM requests WHERE id = ?')
+  const selectFirstOf = db.prepare(FIRST_OF_KEY_SQL)
   const selectByAttempt = db.prepare('SELECT * FROM requests WHERE attempt_id = ? ORDER BY id')
   const selectByEndpoint = db.prepare('SELECT * FROM requests WHERE endpoint_id = ? ORDER BY received_at, id')
   const selectAtPath = db.prepare('SELECT * FROM requests WHERE path = ? AND received_at >= ? AND received_at < ? ORDER BY received_at, id')
@@ -134,19 +165,9 @@ export function createRequestStore(db: Database): RequestStore {
     },
     count: () => selectCount.get() as number,
     keyGroup(endpointId, dedupeKey, digest = false) {
-      type Times = { received_at: number; stored_at: number | null; attempt_id: number | null }
-      const last = selectLastOfKey.get(endpointId, dedupeKey, digest ? 1 : 0) as (Times & { id: number; duplicate_of: number | null; duplicate_number: number | null }) | undefined
+      const last = selectLastOfKey.get(endpointId, dedupeKey, digest ? 1 : 0) as LastOfKey | undefined
       if (!last) return undefined
-      const group = (firstId: number, first: Times) => ({
-        firstId,
-        firstAt: first.received_at,
-        firstWallAt: first.stored_at ?? first.received_at,
-        firstOnWall: first.attempt_id === null,
-        count: last.duplicate_number ?? 1,
-      })
-      if (last.duplicate_of === null) return group(last.id, last)
-      // The first arrival may be pruned: its group then dates from the newest arrival.
-      return group(last.duplicate_of, (selectFirstOf.get(last.duplicate_of) as Times | undefined) ?? last)
+      return groupOf(last, last.duplicate_of === null ? undefined : (selectFirstOf.get(last.duplicate_of) as KeyTimes | undefined))
     },
     byAttempt: (attemptId) => selectByAttempt.all(attemptId) as RequestRow[],
     byEndpoint: (endpointId) => selectByEndpoint.all(endpointId) as RequestRow[],
