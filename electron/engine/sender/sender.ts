@@ -8,6 +8,7 @@ import { createAttemptStore, createDeliveryStore, createEventStore, createSubscr
 import { type SendFaultInput } from '../../../shared/sender'
 import { ATTEMPT_PATH_SQL, createAttemptRunner, type ResolveEndpointUrl } from './attempt-runner'
 import { cacheDeliveries } from './delivery-cache'
+import { batchClaims } from './claim-batch'
 import { cacheEvents } from './event-cache'
 import { SenderEmitter, type SenderListener } from './emitter'
 import type { SignFn } from './request-headers'
@@ -162,7 +163,8 @@ function senderParts(options: SenderOptions) {
   /** The store's events, read past the cache (a conflict check, a resend, a payload view). */
   const storedEvents = createEventStore(store)
   const events = cacheEvents(storedEvents)
-  const deliveries = cacheDeliveries(createDeliveryStore(store))
+  // Claims asked in one event-loop turn are made in one statement (claim-batch.ts).
+  const deliveries = cacheDeliveries(batchClaims(createDeliveryStore(store), store))
   const attempts = createAttemptStore(store)
   // A subscription another process made after this one read them: on a data folder its row is
   // read synchronously where the attempt path needs it; on a team store the next reload brings it.

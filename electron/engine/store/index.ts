@@ -59,5 +59,5 @@ export { copyKeyOf, copyStore, COPIED_TABLES, tableColumns, type TableCopy, type
 export { processRuns } from './process-runs'
 export { createEngineWriter } from './engine-writer'
 export { createAttemptWriter, createAttemptIds, attemptLinkKey, growSenderCache, type AttemptIds, type AttemptWriterOptions } from './sender-store'
-export { claimDue, type DueClaim } from './delivery-claims'
+export { claimDue, claimEach, MAX_CLAIMS_PER_STATEMENT, type DueClaim, type EntryClaim } from './delivery-claims'
 export { listenForChanges, CHANGES_CHANNEL, type ChangeListener } from './store-notify'

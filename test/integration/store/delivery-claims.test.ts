@@ -1,10 +1,12 @@
 // Batch claims of due deliveries (store/delivery-claims.ts) on a real SQLite file and a real
 // PostgreSQL: four claimers on four connections at once drain every due delivery, each taken by
 // exactly one of them; deliveries of a running simulation and those with an attempt in flight are
-// left alone.
+// left alone. `claimEach` (the sender's claims, several in one statement): four claimers asking
+// for the same deliveries at once, each in its own order, take each exactly once, and never one
+// that moved or has an attempt in flight.
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { claimDue, createSqliteEngine, openDatabase, openPostgresEngine, openStore, parseStoreLocation, type SqlEngine, type StoreKind } from '../../../electron/engine/store'
+import { claimDue, claimEach, MAX_CLAIMS_PER_STATEMENT, createSqliteEngine, openDatabase, openPostgresEngine, openStore, parseStoreLocation, type SqlEngine, type StoreKind } from '../../../electron/engine/store'
 import { usePostgres } from '../../support/use-postgres'
 import { useTempDir } from '../../support/use-temp-dir'
 
@@ -67,6 +69,49 @@ describe.each(['sqlite', 'postgres'] as const)('claiming due deliveries in batch
       // The simulation's own engine takes its deliveries.
       expect(await claimDue(engines[1]!, { owner: 'sim-engine', now: 10_000, leaseUntil: Date.now() + 60_000, clock: 'sim', limit: 1000 })).toHaveLength(SIMULATED)
       expect(await engines[0]!.get('SELECT count(*) AS n FROM deliveries WHERE in_flight = 1 AND claimed_by IS NULL')).toEqual({ n: IN_FLIGHT })
+    } finally {
+      for (const engine of engines) await engine.close()
+    }
+  })
+})
+
+describe.each(['sqlite', 'postgres'] as const)('claiming named deliveries several in one statement (claimEach) on %s', (kind) => {
+  it('four claimers asking for the same deliveries at once, in different orders, take each exactly once; a moved row or one in flight is taken by none', async () => {
+    const engines = await claimers(kind, 4)
+    try {
+      const due = await engines[0]!.all<{ id: number; next_attempt_at: number }>('SELECT id, next_attempt_at FROM deliveries WHERE simulation_id IS NULL AND in_flight = 0 ORDER BY id')
+      const inFlight = await engines[0]!.all<{ id: number }>('SELECT id FROM deliveries WHERE in_flight = 1 ORDER BY id LIMIT 20')
+      // A claimer whose scheduler read an older due time than the row now has: not claimed.
+      const moved = new Set(due.filter((_, i) => i % 10 === 3).map((d) => d.id))
+      const entries = [
+        ...due.map((d) => ({ id: d.id, dueAt: moved.has(d.id) ? d.next_attempt_at - 1 : d.next_attempt_at, leaseUntil: 1_000_000 + d.id })),
+        ...inFlight.map((d) => ({ id: d.id, dueAt: 1000, leaseUntil: 1 })),
+      ]
+      const orders = engines.map((_, k) => [...entries].sort((a, b) => ((a.id * (k + 3)) % 101) - ((b.id * (k + 3)) % 101) || a.id - b.id))
+      const taken = await Promise.all(
+        engines.map(async (engine, k) => {
+          const mine: number[] = []
+          const order = orders[k]!
+          for (let i = 0; i < order.length; i += MAX_CLAIMS_PER_STATEMENT) mine.push(...(await claimEach(engine, `claimer-${k}`, order.slice(i, i + MAX_CLAIMS_PER_STATEMENT))))
+          return mine
+        }),
+      )
+      const all = taken.flat()
+      expect(all).toHaveLength(due.length - moved.size)
+      expect(new Set(all).size).toBe(all.length)
+      for (const id of all) expect(moved.has(id)).toBe(false)
+      expect(taken.filter((mine) => mine.length > 0).length).toBeGreaterThan(1)
+      // Each row is its claimer's, with its own lease, and unscheduled.
+      const rows = await engines[0]!.all<{ id: number; claimed_by: string; lease_until: number; next_attempt_at: number | null }>(
+        'SELECT id, claimed_by, lease_until, next_attempt_at FROM deliveries WHERE claimed_by IS NOT NULL ORDER BY id',
+      )
+      const ownerOf = new Map(taken.flatMap((mine, k) => mine.map((id) => [id, `claimer-${k}`] as const)))
+      expect(rows).toEqual([...ownerOf.keys()].sort((a, b) => a - b).map((id) => ({ id, claimed_by: ownerOf.get(id), lease_until: 1_000_000 + id, next_attempt_at: null })))
+      // The moved rows are still due, for whoever reads their current due time.
+      const [first] = [...moved]
+      const current = await engines[0]!.get<{ next_attempt_at: number }>('SELECT next_attempt_at FROM deliveries WHERE id = ?', [first])
+      expect([...(await claimEach(engines[1]!, 'late', [{ id: first!, dueAt: current!.next_attempt_at, leaseUntil: 5 }]))]).toEqual([first])
+      await expect(claimEach(engines[1]!, 'twice', [{ id: 1, dueAt: 1, leaseUntil: 1 }, { id: 1, dueAt: 1, leaseUntil: 1 }])).rejects.toThrow(/twice/)
     } finally {
       for (const engine of engines) await engine.close()
     }
