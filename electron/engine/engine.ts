@@ -18,9 +18,9 @@ import { createReceiver, type Receiver } from './receiver'
 import { createRetention, type Retention } from './retention'
 import { createSender, newClaimOwner, type PublishInput, type Sender } from './sender'
 import type { SubscriptionInput } from './sender'
-import type { Subscription } from './store'
+import type { OpenedStore, Subscription } from './store'
 import { sign } from './signatures'
-import { DATA_FILE_NAME, openDatabase, createDeliveryStatements, createSimulationStatements, createSqliteEngine } from './store'
+import { DATA_FILE_NAME, openDatabase, createDeliveryStatements, createSimulationStatements, createSqliteEngine, secretBoxOf } from './store'
 import { createTunnelManager, type TunnelManager, type TunnelManagerOptions, tunnelLookup } from './tunnel'
 import { Agent } from 'undici'
 
@@ -73,6 +73,8 @@ export type SendEventInput = PublishInput
 
 export interface Engine {
   readonly db: Database
+  /** The store every part reads and writes through, awaited: its SqlEngine and the box that seals its secrets. */
+  readonly store: OpenedStore
   readonly clock: Clock
   /** The wall clock real traffic is recorded on. */
   readonly wallClock: Clock
@@ -274,6 +276,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   return {
     db,
+    store: { engine: store, secrets: secretBoxOf(db) },
     clock,
     wallClock,
     simulation,
