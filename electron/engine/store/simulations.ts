@@ -39,6 +39,11 @@ const S_COLUMNS = COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')
 export const SIMULATION_OF_ATTEMPT_SQL = `SELECT ${S_COLUMNS} FROM attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN simulations s ON s.id = d.simulation_id WHERE a.id = ?`
 export const SIMULATION_OF_DELIVERY_SQL = `SELECT ${S_COLUMNS} FROM deliveries d JOIN simulations s ON s.id = d.simulation_id WHERE d.id = ?`
 
+// The clock picker's list, kept and running first (`?` keep, `?` limit); deliveries_by_simulation
+// answers each EXISTS with one index probe.
+const WITH_ROWS_SQL = `SELECT ${COLUMNS} FROM simulations s
+      WHERE s.id = ? OR EXISTS (SELECT 1 FROM deliveries d WHERE d.simulation_id = s.id)
+      ORDER BY started_wall_at DESC, id DESC LIMIT ?`
 const END_SQL = 'UPDATE simulations SET owner = NULL WHERE id = ? AND owner IS NOT NULL'
 const RUNNING_SQL = 'SELECT id, owner FROM simulations WHERE owner IS NOT NULL'
 
@@ -56,12 +61,7 @@ export function createSimulationStatements(db: Database): SimulationStatements {
   const end = prepareWrite(db, 'simulations', END_SQL)
   const running = db.prepare(RUNNING_SQL)
   const get = db.prepare(`SELECT ${COLUMNS} FROM simulations WHERE id = ?`)
-  // deliveries_by_simulation answers each EXISTS with one index probe.
-  const withRows = db.prepare(
-    `SELECT ${COLUMNS} FROM simulations s
-      WHERE s.id = @keep OR EXISTS (SELECT 1 FROM deliveries d WHERE d.simulation_id = s.id)
-      ORDER BY started_wall_at DESC, id DESC LIMIT @limit`,
-  )
+  const withRows = db.prepare(WITH_ROWS_SQL)
   const ofAttempt = db.prepare(SIMULATION_OF_ATTEMPT_SQL)
   const ofDelivery = db.prepare(SIMULATION_OF_DELIVERY_SQL)
   return {
@@ -72,6 +72,11 @@ export function createSimulationStatements(db: Database): SimulationStatements {
     ofDelivery: (deliveryId) => ofDelivery.get(deliveryId) as SimulationRow | undefined,
     ofAttempt: (attemptId) => ofAttempt.get(attemptId) as SimulationRow | undefined,
     get: (id) => get.get(id) as SimulationRow | undefined,
-    withRows: (keep, limit) => withRows.all({ keep, limit }) as SimulationRow[],
+    withRows: (keep, limit) => withRows.all(keep, limit) as SimulationRow[],
   }
+}
+
+/** withRows of SimulationStatements on either store engine, awaited (the host's clock picker). */
+export function simulationsWithRows(engine: SqlEngine, keep: string | null, limit: number): Promise<SimulationRow[]> {
+  return engine.all<SimulationRow>(WITH_ROWS_SQL, [keep, limit])
 }
