@@ -8,7 +8,7 @@ import { ExportSelectionError, ImportError } from '../exports'
 import { RecordingError } from '../recorder'
 import { SenderError, type SenderErrorCode } from '../sender'
 import { SecretFormatError } from '../signatures'
-import type { SqlEngine } from '../store'
+import { StoreError, type SqlEngine } from '../store'
 
 /** A command that cannot be done, with a code the UI can act on and a sentence it can show. */
 export class HostError extends Error {
@@ -50,5 +50,7 @@ export function hostErrorOf(error: unknown): HostError | null {
   if (error instanceof RecordingError || error instanceof EditConflictError) return new HostError('conflict', error.message)
   if (error instanceof ConsumerUnreachableError) return new HostError('unavailable', error.message)
   if (error instanceof UnknownEndpointError) return new HostError('not_found', error.message)
+  // A part that still reads a data folder, asked on a team's PostgreSQL: said, not a crash.
+  if (error instanceof StoreError && error.code === 'needs_data_folder') return new HostError('unavailable', error.message)
   return null
 }
