@@ -241,7 +241,8 @@ export async function listenCommand(args: string[]): Promise<number> {
   // Rows that do not parse were set aside as the receiver loaded; each is named, with the way out.
   for (const line of badRowsNotice(createRowDoctor(db).badRows())) process.stderr.write(`hookloop: ${line}\n`)
   // The app (or `serve`) on the same folder may add or edit endpoints and rules while this runs.
-  const changes = sqliteChangeFeed(db, 200)
+  // Other processes' commits only: listen's own captures change no definition.
+  const changes = sqliteChangeFeed(db, 200, { othersOnly: true })
   const definitions = await watchDefinitions({
     engine: createSqliteEngine(db, { closeDatabase: false }),
     changes,

@@ -30,12 +30,16 @@ function listenerSet() {
   }
 }
 
-/** A data folder's changes, on `db`'s connection: its own writes at once, other connections' by a data_version poll every `intervalMs`. */
-export function sqliteChangeFeed(db: Database, intervalMs: number): StoreChangeFeed {
+/**
+ * A data folder's changes, on `db`'s connection: its own writes at once, other connections' by a
+ * data_version poll every `intervalMs`. `othersOnly`: other connections' alone (a follower that
+ * made no write it needs to hear of, `hookloop listen`).
+ */
+export function sqliteChangeFeed(db: Database, intervalMs: number, options: { othersOnly?: boolean } = {}): StoreChangeFeed {
   const { tell, subscribe } = listenerSet()
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck()
   let version = dataVersion.get() ?? 0
-  const offOwn = storeChanges(db).subscribe(tell)
+  const offOwn = options.othersOnly ? () => undefined : storeChanges(db).subscribe(tell)
   const poll = setInterval(() => {
     let now: number
     try {
