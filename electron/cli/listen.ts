@@ -7,7 +7,7 @@ import type { ReceiverEvent } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { createContractSchemas } from '../engine/contracts'
 import { createReceiver, ruleTargets, type Receiver } from '../engine/receiver'
-import { badRowsNotice, createRowDoctor, DATA_FILE_NAME, openDatabase, createRequestStore } from '../engine/store'
+import { badRowsNotice, createRowDoctor, createSqliteEngine, DATA_FILE_NAME, openDatabase, createRequestStore, sqliteChangeFeed } from '../engine/store'
 import { watchDefinitions } from '../engine/host'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
@@ -241,8 +241,12 @@ export async function listenCommand(args: string[]): Promise<number> {
   // Rows that do not parse were set aside as the receiver loaded; each is named, with the way out.
   for (const line of badRowsNotice(createRowDoctor(db).badRows())) process.stderr.write(`hookloop: ${line}\n`)
   // The app (or `serve`) on the same folder may add or edit endpoints and rules while this runs.
-  const definitions = watchDefinitions({
-    db,
+  // Other processes' commits only: listen's own captures change no definition.
+  const changes = sqliteChangeFeed(db, 200, { othersOnly: true })
+  const definitions = await watchDefinitions({
+    engine: createSqliteEngine(db, { closeDatabase: false }),
+    changes,
+    onError: (error) => process.stderr.write(`hookloop: reading the changed endpoints and rules: ${error instanceof Error ? error.message : String(error)}\n`),
     onChanged: (tables) => {
       if (tables.has('breakpoints')) {
         receiver.breakpoints.reload()
@@ -267,6 +271,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       process.off('SIGTERM', stop)
       write(`${signal}: stopping…`)
       definitions.stop()
+      void changes.close()
       endBreak()
       Promise.resolve(tunnel?.stop())
         .then(() => retention.stop())

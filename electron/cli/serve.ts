@@ -1,24 +1,27 @@
-// `hookloop serve [--port P] [--data DIR]`: browser mode. Starts the engine in its own process and
+// `hookloop serve [--port P] [--data DIR | --store STORE]`: browser mode. Starts the engine in its own process and
 // serves the app on loopback; the first line printed is the URL to open (it carries this run's
 // token). The same port answers the probes and metrics (engine/host/probe-routes.ts). SIGTERM or
 // Ctrl-C drains the engine (answers in flight finished) and stops it; a second signal stops it at once.
 import { fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { HostReplyMessage, HostStartMessage } from '../engine/host-process'
 import { createToken, DEFAULT_DRAIN_MS, passwordProblem } from '../engine/host'
+import { DATA_FILE_NAME } from '../engine/store'
 import type { Command } from './commands'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
-import { STORE_ENV } from './store-arg'
+import { STORE_ENV, STORE_OPTION, storeLocationArg } from './store-arg'
 import { UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop serve [--port P] [--host ADDR] [--data DIR] [--receiver-port P] [--tunnel-host URL] [--metrics-token T] [--drain-timeout S]
+const USAGE = `Usage: hookloop serve [--port P] [--host ADDR] [--data DIR | --store STORE] [--receiver-port P] [--tunnel-host URL] [--metrics-token T] [--drain-timeout S]
                       [--accounts [--admin EMAIL] [--public-url URL] [--trust-proxy]]
 
 Runs the engine and serves the Hookloop app in your browser, on this machine only; with
---accounts, to the people who sign in (docs/team.md, "Accounts").
+--accounts, to the people who sign in (docs/team.md, "Accounts"). With --store
+postgres://… it runs on a team's PostgreSQL, beside other serve processes on the same database
+(docs/team.md); the data key comes from $HOOKLOOP_SECRET_KEY_FILE or $HOOKLOOP_SECRET_KEY.
 {options}
 The first line printed is the address to open; without accounts it carries a secret token for
 this run. With --accounts and no account yet, a one-time setup link follows (unless --admin).
@@ -37,6 +40,7 @@ const OPTIONS = {
   'public-url': { type: 'string', value: 'URL', env: 'HOOKLOOP_PUBLIC_URL', help: 'with --accounts: the address people open (https://hookloop.example.com); its Host and Origin are admitted' },
   'trust-proxy': { type: 'boolean', env: 'HOOKLOOP_TRUST_PROXY', help: 'with --accounts: believe X-Forwarded-Proto and X-Forwarded-For from the reverse proxy in front' },
   data: { type: 'string', value: 'DIR', help: `data folder (${DATA_DIR_DEFAULT_HELP})` },
+  store: STORE_OPTION,
   'receiver-port': { type: 'port', value: 'P', env: 'HOOKLOOP_RECEIVER_PORT', help: 'port of the webhook receiver (default: any free port)' },
   'tunnel-host': { type: 'string', value: 'URL', env: 'HOOKLOOP_TUNNEL_HOST', help: 'open a public tunnel through this localtunnel server' },
   'metrics-token': { type: 'string', value: 'T', env: 'HOOKLOOP_METRICS_TOKEN', help: 'GET /metrics answers only to `Authorization: Bearer T` (default: open, like the probes)' },
@@ -90,6 +94,23 @@ function adminArg(email: string | undefined, accounts: boolean): { email: string
   return { email, password }
 }
 
+/**
+ * Where serve keeps its store: `--store` (a data folder or a team's postgres:// URL), else `--data`,
+ * else $HOOKLOOP_STORE, else the data folder rule (data-dir.ts). `where` names a team's store
+ * without its password.
+ */
+function serveStore(values: { store?: string | undefined; data?: string | undefined }): { dataDir: string } | { url: string; where: string } {
+  if (values.store !== undefined && values.data !== undefined) throw new UsageError('serve: give --store or --data, not both (--store takes a data folder too)')
+  const given = values.store ?? (values.data === undefined ? process.env[STORE_ENV]?.trim() || undefined : undefined)
+  if (given === undefined) return { dataDir: dataDirArg('serve', values.data) }
+  const from = values.store !== undefined ? '--store' : `$${STORE_ENV}`
+  const location = storeLocationArg('serve', from, given)
+  if (location.kind === 'postgres') return { url: location.url, where: location.where }
+  // serve keeps a data folder's store as its hookloop.db; a file of another name is not one.
+  if (basename(location.file) !== DATA_FILE_NAME) throw new UsageError(`serve: ${from} ${given} names a file; give its data folder (serve keeps its store in <folder>/${DATA_FILE_NAME})`)
+  return { dataDir: dataDirArg('serve', dirname(location.file)) }
+}
+
 export async function serve(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   const parsed = commandArgs('serve', USAGE, args, OPTIONS, false, out)
   if (!parsed) return 0
@@ -109,11 +130,7 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
     err.write(`hookloop: the app is not built next to this command (looked in ${staticDir}); run \`npm run build\` first\n`)
     return 1
   }
-  const dataDir = dataDirArg('serve', parsed.values.data)
-  // A server configured for a team store (compose.yaml) runs on its data folder until serve takes
-  // one: said once, so nobody believes the team's history is where it is not. Never the URL (it
-  // may carry a password).
-  if (process.env[STORE_ENV]?.trim()) err.write(`hookloop: serve runs on the data folder ${dataDir}; it does not read $${STORE_ENV} yet (docs/team.md, "What works today")\n`)
+  const store = serveStore(parsed.values)
   const tunnelHost = parsed.values['tunnel-host']
 
   // Anything the engine prints goes to stderr: stdout's first line is the URL, for scripts.
@@ -126,7 +143,8 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
     type: 'start',
     drainMs: parsed.values['drain-timeout'] * 1000,
     options: {
-      dataDir,
+      // A team's URL travels in this message, never in argv or the child's environment: `ps` shows no password.
+      ...('url' in store ? { store: store.url } : { dataDir: store.dataDir }),
       port: appPort,
       host,
       ...(metricsToken ? { metricsToken } : {}),
@@ -162,7 +180,7 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
     // The one place the setup link appears: it makes the first admin, once, within a day.
     if (reply.setupUrl) out.write(`No account yet: open this one-time link to create the first admin (good for 24 h): ${reply.setupUrl}\n`)
   } else out.write(`Hookloop is running: open the address above (it carries this run's access token).\n`)
-  out.write(`Webhook receiver: ${reply.receiverUrl}/h/<endpoint>   data: ${dataDir}   Ctrl-C to stop.\n`)
+  out.write(`Webhook receiver: ${reply.receiverUrl}/h/<endpoint>   ${'url' in store ? `store: ${store.where}` : `data: ${store.dataDir}`}   Ctrl-C to stop.\n`)
   const code = await exited
   process.off('SIGINT', stop)
   process.off('SIGTERM', stop)

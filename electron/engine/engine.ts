@@ -20,7 +20,7 @@ import { createSender, newClaimOwner, type PublishInput, type Sender } from './s
 import type { SubscriptionInput } from './sender'
 import type { OpenedStore, Subscription } from './store'
 import { sign } from './signatures'
-import { DATA_FILE_NAME, openDatabase, createDeliveryStatements, createSimulationStatements, createSqliteEngine, secretBoxOf } from './store'
+import { DATA_FILE_NAME, openDatabase, createDeliveryStatements, createSimulationStatements, createSimulationOwners, createSqliteEngine, secretBoxOf, StoreError, type SimulationRow } from './store'
 import { createTunnelManager, type TunnelManager, type TunnelManagerOptions, tunnelLookup } from './tunnel'
 import { Agent } from 'undici'
 
@@ -28,6 +28,12 @@ export interface EngineOptions {
   /** The SQLite file; or give dataDir and the file is `<dataDir>/hookloop.db`. */
   dataFile?: string
   dataDir?: string
+  /**
+   * A team's store on PostgreSQL, opened (and later closed) by the caller: no data file is opened,
+   * every part runs on it, and close() leaves it open (the host rebuilds its engine on the same
+   * store when the clock is switched).
+   */
+  store?: OpenedStore
   /** A clock description (default real), or a clock built by the caller. */
   clock?: ClockSpec | Clock
   receiver?: { host?: string; port?: number; requestDeadlineMs?: number }
@@ -72,6 +78,11 @@ export type EngineListener = (event: EngineEvent) => void
 export type SendEventInput = PublishInput
 
 export interface Engine {
+  /**
+   * The data folder's connection. On a team's PostgreSQL there is none: reading it throws a
+   * StoreError saying that the part asking needs a data folder (scenarios, the recorder and
+   * conformance still read one synchronously).
+   */
   readonly db: Database
   /** The store every part reads and writes through, awaited: its SqlEngine and the box that seals its secrets. */
   readonly store: OpenedStore
@@ -87,7 +98,7 @@ export interface Engine {
   readonly retention: Retention
   /** The events this engine emitted, as GET /api/v1/events serves them on the receiver's port. */
   readonly feed: EventFeed
-  /** The file the store lives in. */
+  /** The file the store lives in; on a team's PostgreSQL, where it is (postgres://user@host:port/db, never the password). */
   readonly dataFile: string
   /**
    * Where a subscription that targets one of our endpoints delivers right now: through the
@@ -104,7 +115,10 @@ export interface Engine {
   putSubscription(input: SubscriptionInput): Promise<Subscription>
   /** Publishes one event to its subscriptions; one delivery each (plus `duplicate` copies). */
   sendEvent(input: SendEventInput): Promise<{ eventId: string; deliveryIds: number[]; deliveries: DeliveryView[] }>
-  /** Final (succeeded or failed) with no attempt in flight. */
+  /**
+   * Final (succeeded or failed) with no attempt in flight. On a team's PostgreSQL, as this engine's
+   * sender last told it (the deliveries it published or sent; false for one it never saw).
+   */
   isDeliverySettled(deliveryId: number): boolean
   /** Commits every queued capture and the schema verdicts of those answered, so the store shows everything seen so far. */
   quiesce(): Promise<void>
@@ -123,14 +137,14 @@ function isClock(value: ClockSpec | Clock): value is Clock {
 }
 
 /**
- * Records the simulation a virtual or scaled clock runs, starting now, as this engine's (its
- * deliveries are due on this engine's clock only: store/deliveries.ts); null on the real clock.
+ * The simulation a virtual or scaled clock runs, starting now, as this engine's (its deliveries
+ * are due on this engine's clock only: store/deliveries.ts); null on the real clock.
  */
-function startSimulation(db: Database, clock: Clock, wallClock: Clock, spec: ClockSpec | Clock, label: string | undefined): SimulationView | null {
+function simulationOf(clock: Clock, wallClock: Clock, spec: ClockSpec | Clock, label: string | undefined): SimulationView | null {
   if (clock.mode === 'real') return null
   const mode = clock.mode
   const given = isClock(spec) ? (spec as unknown as { factor?: unknown }).factor : spec.mode === 'scaled' ? spec.factor : undefined
-  const view: SimulationView = {
+  return {
     id: randomUUID(),
     mode,
     scale: mode === 'scaled' && typeof given === 'number' ? given : 1,
@@ -138,26 +152,46 @@ function startSimulation(db: Database, clock: Clock, wallClock: Clock, spec: Clo
     startedWallAt: wallClock.now(),
     label: label ?? `sender session (${mode} clock)`,
   }
-  createSimulationStatements(db).start({ id: view.id, mode, scale: view.scale, started_at: view.startedAt, started_wall_at: view.startedWallAt, label: view.label }, newClaimOwner())
-  return view
+}
+
+const simulationRow = (view: SimulationView): SimulationRow => ({ id: view.id, mode: view.mode as SimulationRow['mode'], scale: view.scale, started_at: view.startedAt, started_wall_at: view.startedWallAt, label: view.label })
+
+/** The team's store an engine was given, checked: a data folder is given as dataFile or dataDir. */
+function teamStore(options: EngineOptions): OpenedStore | null {
+  if (!options.store) return null
+  if (options.store.engine.kind !== 'postgres') throw new TypeError('createEngine takes a data folder as dataFile or dataDir; `store` is a team\'s PostgreSQL')
+  return options.store
 }
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
-  const dataFile = resolveDataFile(options)
-  const db = openDatabase({
-    file: dataFile,
-    ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
-    ...(options.secretKey === undefined ? {} : { secretKey: options.secretKey }),
-  })
+  const team = teamStore(options)
+  const dataFile = team ? team.engine.where : resolveDataFile(options)
+  // A data folder's file is this engine's to open and close; a team's store is the caller's.
+  const db = team
+    ? null
+    : openDatabase({
+        file: dataFile,
+        ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+        ...(options.secretKey === undefined ? {} : { secretKey: options.secretKey }),
+      })
+  const closeOwn = () => db?.close()
   const clockOption = options.clock ?? { mode: 'real' }
   const ownClock = !isClock(clockOption)
   const clock = isClock(clockOption) ? clockOption : createClock(clockOption)
   const wallClock = options.wallClock ?? createRealClock()
-  let simulation: SimulationView | null
+  // The engine's own connection as a SqlEngine, one for every part that awaits the store
+  // (definitions, subscriptions, retention): their transactions take turns on it. Capture and the
+  // sender write on the connection synchronously, in turns of the event loop; a transaction here
+  // awaits only its own statements (microtasks), so it opens and commits within one turn and
+  // nothing else writes inside it. On a team's store, the pool every part shares.
+  const store = team ? team.engine : createSqliteEngine(db as Database, { closeDatabase: false })
+  const secrets = team ? team.secrets : secretBoxOf(db as Database)
+  const simulation = simulationOf(clock, wallClock, clockOption, options.simulation?.label)
   try {
-    simulation = startSimulation(db, clock, wallClock, clockOption, options.simulation?.label)
+    if (simulation && db) createSimulationStatements(db).start(simulationRow(simulation), newClaimOwner())
+    else if (simulation) await createSimulationOwners(store).start(simulationRow(simulation), newClaimOwner())
   } catch (error) {
-    db.close()
+    closeOwn()
     throw error
   }
   const listeners = new Set<EngineListener>()
@@ -176,16 +210,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   let tunnel: TunnelManager | null = null
   let receiver: Receiver
-  const feed = createEventFeed(db)
-  // The engine's own connection as a SqlEngine, one for every part that awaits the store
-  // (definitions, subscriptions, retention): their transactions take turns on it. Capture and the
-  // sender write on the connection synchronously, in turns of the event loop; a transaction here
-  // awaits only its own statements (microtasks), so it opens and commits within one turn and
-  // nothing else writes inside it.
-  const store = createSqliteEngine(db, { closeDatabase: false })
+  const feed = db ? createEventFeed(db) : feedNeedsFolder(store.where)
   try {
     receiver = await createReceiver({
-      db,
+      ...(db ? { db } : { secrets }),
       store,
       clock,
       wallClock,
@@ -201,7 +229,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       ...(options.contractSchemas ? { contractSchemas: options.contractSchemas } : {}),
     })
   } catch (error) {
-    db.close()
+    closeOwn()
     throw error
   }
 
@@ -216,7 +244,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     if (options.tunnel) tunnel = createTunnelManager({ ...options.tunnel, localPort: receiver.port, accept: receiver.accept })
   } catch (error) {
     await receiver.close()
-    db.close()
+    closeOwn()
     throw error
   }
 
@@ -228,7 +256,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const concurrency = options.concurrency ?? 64
   const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: concurrency, connect: { lookup: options.tunnel?.lookup ?? tunnelLookup } })
   const sender = createSender({
-    db,
+    ...(db ? { db } : { secrets }),
     // The connection's one SqlEngine: the sender's transactions take turns with the other parts'.
     store,
     clock,
@@ -246,6 +274,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       return endpointUrl(slug)
     },
   })
+  const isDeliverySettled = db ? ((deliveries) => (id: number) => deliveries.isSettled(id))(createDeliveryStatements(db)) : settledAsTold(sender)
   sender.on('delivery.created', (delivery) => emit({ type: 'delivery.created', delivery }))
   sender.on('delivery.updated', (delivery) => emit({ type: 'delivery.updated', delivery }))
   sender.on('attempt.started', (attempt) => emit({ type: 'attempt.started', attempt }))
@@ -266,17 +295,21 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     engine: store,
     clock: wallClock,
     timers: createRealClock({ unref: true }),
-    capture: receiver.requests,
+    // On a team's store the captures queued when a clear begins commit after it (awaited commits
+    // cannot be waited for here): they arrived after the clear, and stay.
+    capture: db ? receiver.requests : { flush: () => undefined, forgetDeleted: receiver.requests.forgetDeleted },
     onPruned: (result) => emit({ type: 'history.pruned', result }),
     onError: (error) => process.stderr.write(`hookloop: retention: ${error instanceof Error ? error.message : String(error)}\n`),
   })
 
   let closed: Promise<void> | null = null
-  const deliveries = createDeliveryStatements(db)
 
   return {
-    db,
-    store: { engine: store, secrets: secretBoxOf(db) },
+    get db(): Database {
+      if (db) return db
+      throw new StoreError('needs_data_folder', `this part of Hookloop needs a data folder: it reads a SQLite file synchronously, and this engine runs on the team's PostgreSQL at ${store.where}`)
+    },
+    store: { engine: store, secrets },
     clock,
     wallClock,
     simulation,
@@ -306,9 +339,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       const result = await sender.publish(input)
       return { ...result, deliveryIds: result.deliveries.map((d) => d.id) }
     },
-    isDeliverySettled: (deliveryId) => deliveries.isSettled(deliveryId),
+    isDeliverySettled,
     async quiesce() {
-      receiver.requests.flush()
+      if (db) receiver.requests.flush()
+      else await receiver.requests.committed()
       // The schema verdicts of what was answered so far, judged and committed too.
       await receiver.schemaVerdicts.idle()
     },
@@ -320,12 +354,40 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         await dispatcher.close()
         await receiver.close()
         // The simulation ends with its engine: what it left continues on the wall clock.
-        if (simulation) createSimulationStatements(db).end(simulation.id)
+        if (simulation && db) createSimulationStatements(db).end(simulation.id)
+        else if (simulation) await createSimulationOwners(store).end(simulation.id)
         if (ownClock && isVirtualClock(clock)) clock.dispose()
         listeners.clear()
-        db.close()
+        // A team's store stays open: its caller closes it (the host's next engine runs on it).
+        closeOwn()
       })()
       return closed
+    },
+  }
+}
+
+/**
+ * Whether a delivery settled, from what this engine's sender told of it (delivery.created and
+ * .updated carry its status and whether an attempt is in flight): no read of the store, which on a
+ * team's PostgreSQL cannot answer synchronously. Kept for the most recent deliveries.
+ */
+function settledAsTold(sender: Sender, keep = 100_000): (deliveryId: number) => boolean {
+  const settled = new Map<number, boolean>()
+  const told = (delivery: DeliveryView) => {
+    settled.delete(delivery.id)
+    settled.set(delivery.id, (delivery.status === 'succeeded' || delivery.status === 'failed') && !delivery.inFlight)
+    if (settled.size > keep) settled.delete(settled.keys().next().value as number)
+  }
+  sender.on('delivery.created', told)
+  sender.on('delivery.updated', told)
+  return (deliveryId) => settled.get(deliveryId) ?? false
+}
+
+/** The polling feed of a team's store is not served yet: its pages follow a data folder's rowid. */
+function feedNeedsFolder(where: string): EventFeed {
+  return {
+    page() {
+      throw new StoreError('needs_data_folder', `the polling feed needs a data folder: its pages follow the order a SQLite file stored the events in, which the team's PostgreSQL at ${where} does not keep`)
     },
   }
 }

@@ -5,7 +5,7 @@ import { ConsumerCheckInputError, runConsumerCheck, checkSenderConformance } fro
 import { SecretFormatError } from '../signatures'
 import type { CommandHandlers } from './control-server'
 import type { HandlerContext } from './handlers'
-import { HostError } from './host-error'
+import { HostError, needsDataFolder } from './host-error'
 
 export function createCheckHandlers(ctx: HandlerContext) {
   return {
@@ -24,6 +24,7 @@ export function createCheckHandlers(ctx: HandlerContext) {
       }),
     'check.sender': (req) => {
       const { engine } = ctx.current()
+      needsDataFolder(engine.store.engine, 'the sender check')
       const endpoint = engine.receiver.endpoints.get(req.endpointId)
       if (!endpoint) throw new HostError('not_found', `endpoint ${req.endpointId} does not exist`)
       return checkSenderConformance(engine.db, {

@@ -3,7 +3,6 @@
 import type { ExportFormat } from '../../../shared/contract'
 import { exportSelection, parseImportFile, replayItems } from '../exports'
 import { IncidentConversionError, scenarioFromIncidentText } from '../scenarios'
-import { storeOfDatabase } from '../store'
 import type { CommandHandlers } from './control-server'
 import type { HandlerContext } from './handlers'
 import { HostError } from './host-error'
@@ -19,7 +18,7 @@ export function createExportHandlers(ctx: HandlerContext) {
     'export.selection': async (req) => {
       const { engine } = ctx.current()
       // exported_at is when the person made the file: wall time, whatever the engine's clock.
-      const text = await exportSelection(storeOfDatabase(engine.db), { deliveryIds: req.deliveryIds, requestIds: req.requestIds, format: req.format, keepSecrets: req.keepSecrets, now: Date.now() })
+      const text = await exportSelection(engine.store, { deliveryIds: req.deliveryIds, requestIds: req.requestIds, format: req.format, keepSecrets: req.keepSecrets, now: Date.now() })
       const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
       const file = FILES[req.format]
       return { text, fileName: `hookloop-${stamp}.${file.extension}`, mime: file.mime }

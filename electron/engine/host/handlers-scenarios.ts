@@ -1,7 +1,8 @@
 // Recording a session into a scenario, and running a scenario file on a fresh engine of its own.
 import type { Recorder } from '../recorder'
 import type { CommandHandlers } from './control-server'
-import { HostError } from './host-error'
+import type { SqlEngine } from '../store'
+import { HostError, needsDataFolder } from './host-error'
 import type { ScenarioRuns } from './scenario-runs'
 
 export interface ScenarioHandlersContext {
@@ -9,11 +10,14 @@ export interface ScenarioHandlersContext {
   runs: ScenarioRuns
   /** The recording started or stopped: tell the UIs. */
   recordingChanged(): void
+  /** The store the engine runs on now (a recording reads a data folder's file). */
+  store(): SqlEngine
 }
 
 export function createScenarioHandlers(ctx: ScenarioHandlersContext) {
   return {
     'record.start': () => {
+      needsDataFolder(ctx.store(), 'recording a session')
       const view = ctx.recorder.start()
       ctx.recordingChanged()
       return view

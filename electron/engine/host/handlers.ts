@@ -23,11 +23,11 @@ export interface HandlerContext {
   /** `label` names the simulation a virtual or scaled clock starts (docs/time.md). */
   switchClock(mode: 'real' | 'scaled' | 'virtual', scale: number, label?: string): Promise<void>
   clockView(): Snapshot['clock']
-  warnings(): string[]
+  warnings(): Promise<string[]>
   /** Something the UIs list changed: push the new list to every UI. */
   changed(what: 'endpoints' | 'rules' | 'subscriptions'): void
   /** The subscriptions with their metrics, as last computed. */
-  subscriptions(): SubscriptionView[]
+  subscriptions(): Promise<SubscriptionView[]>
   touchDelivery(id: number): void
   recording(): Snapshot['recording']
   scenarioRun(): Snapshot['scenarioRun']
@@ -59,14 +59,14 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       return {
         endpoints: await endpointViews(binding),
         rules: ruleViews(binding),
-        subscriptions: ctx.subscriptions(),
+        subscriptions: await ctx.subscriptions(),
         tunnel: tunnelView(binding.engine),
         clock: ctx.clockView(),
-        simulations: simulationViews(ctx.current().engine),
+        simulations: await simulationViews(ctx.current().engine),
         receiverUrl: binding.engine.receiver.url,
         ...presetViews(),
         schemes: [...SCHEME_IDS],
-        warnings: ctx.warnings(),
+        warnings: await ctx.warnings(),
         recording: ctx.recording(),
         scenarioRun: ctx.scenarioRun(),
         breakpoints: breakpointList(binding.engine.receiver),
@@ -191,7 +191,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
             },
       )
       ctx.changed('subscriptions')
-      return ctx.subscriptions().find((s) => s.id === created.id) ?? subscriptionView(ctx.current(), created)
+      return (await ctx.subscriptions()).find((s) => s.id === created.id) ?? (await subscriptionView(ctx.current(), created))
     },
     'subscription.setPaused': async (req) => {
       const { sender } = ctx.current().engine

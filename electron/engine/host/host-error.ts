@@ -8,6 +8,7 @@ import { ExportSelectionError, ImportError } from '../exports'
 import { RecordingError } from '../recorder'
 import { SenderError, type SenderErrorCode } from '../sender'
 import { SecretFormatError } from '../signatures'
+import { StoreError, type SqlEngine } from '../store'
 
 /** A command that cannot be done, with a code the UI can act on and a sentence it can show. */
 export class HostError extends Error {
@@ -18,6 +19,16 @@ export class HostError extends Error {
   ) {
     super(message)
   }
+}
+
+/**
+ * Refuses a command whose part still reads a data folder's SQLite file synchronously (the sender
+ * conformance check, the recorder) when this Hookloop runs on a team's PostgreSQL: a clear answer
+ * to the UI, never a failure deep in the engine.
+ */
+export function needsDataFolder(store: SqlEngine, what: string): void {
+  if (store.kind !== 'postgres') return
+  throw new HostError('unavailable', `${what} needs a data folder: it still reads a SQLite file, and this Hookloop runs on the team's PostgreSQL at ${store.where}`)
 }
 
 const SENDER_CODES: Record<SenderErrorCode, ErrorCode> = {
@@ -39,5 +50,7 @@ export function hostErrorOf(error: unknown): HostError | null {
   if (error instanceof RecordingError || error instanceof EditConflictError) return new HostError('conflict', error.message)
   if (error instanceof ConsumerUnreachableError) return new HostError('unavailable', error.message)
   if (error instanceof UnknownEndpointError) return new HostError('not_found', error.message)
+  // A part that still reads a data folder, asked on a team's PostgreSQL: said, not a crash.
+  if (error instanceof StoreError && error.code === 'needs_data_folder') return new HostError('unavailable', error.message)
   return null
 }

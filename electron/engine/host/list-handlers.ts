@@ -1,7 +1,7 @@
 // The lists a script reads from a served Hookloop (shared/contract/list-commands.ts): the rows
 // `hookloop requests` and `hookloop deliveries` print from a data folder, read by the same
 // store/list-reads.ts on this server's store, for a machine with an API token (`--server URL`).
-import { createListReads, storeOfDatabase, type ListReads } from '../store'
+import { createListReads, type ListReads } from '../store'
 import type { CommandHandlers } from './control-server'
 import type { HandlerContext } from './handlers'
 import { HostError } from './host-error'
@@ -16,7 +16,7 @@ async function endpointId(reads: ListReads, slugOrId: string | undefined): Promi
 }
 
 export function createListHandlers(ctx: Pick<HandlerContext, 'current'>): ListHandlers {
-  const reads = (): ListReads => createListReads(storeOfDatabase(ctx.current().engine.db).engine)
+  const reads = (): ListReads => createListReads(ctx.current().engine.store.engine)
   return {
     'request.list': async (req) => {
       const list = reads()

@@ -9,7 +9,7 @@ import { createContractEvents, createContractSchemas, createSpecReader } from '.
 import { watchTimeline, type TimelineWatch } from './timeline-watch'
 import { watchDefinitions, type DefinitionsWatch } from './definitions-watch'
 import { startControlServer, type CommandHandlers, type ControlServer } from './control-server'
-import { badRowsNotice, createCountReads, createRowDoctor, createSqliteEngine, secretBoxOf, sqliteChangeFeed, type StoreChangeFeed } from '../store'
+import { badRowsNotice, createCountReadsOn, openStore, parseStoreLocation, readBadRows, storeChangeFeed, type OpenedStore, type StoreChangeFeed } from '../store'
 import { createDetailViews } from './detail-views'
 import { createHandlers } from './handlers'
 import { createCheckHandlers } from './handlers-checks'
@@ -40,7 +40,14 @@ import { contentSecurityPolicy, originAllowed } from './guard'
 import { securityHeaders } from './static-files'
 
 export interface HostOptions {
-  dataDir: string
+  /** The data folder the store is in; or `store`. */
+  dataDir?: string
+  /**
+   * A team's PostgreSQL (a postgres:// URL), instead of a data folder: opened (and migrated) by
+   * startHost with the data key from HOOKLOOP_SECRET_KEY_FILE or HOOKLOOP_SECRET_KEY, and closed
+   * by close(), after the drain. Every engine the host builds (a clock switch rebuilds it) runs on it.
+   */
+  store?: string
   /** Control server port; 0 picks a free one. */
   port: number
   /** The loopback address the control server and the receiver listen on (default 127.0.0.1). */
@@ -117,15 +124,19 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let health: HealthReads
   let draining = false
   let accountStore: SqlEngine | null = null
+  // A team's store is the host's to open and close: every engine it builds runs on it, and closing
+  // one (a clock switch) leaves it open. An unreachable server fails the start with one line
+  // naming the host and the database, never the password (store/postgres-engine.ts).
+  const teamStore = options.store === undefined ? null : await openTeamStore(options.store, options.log)
   const hostMetrics = createHostMetrics({
     uiClients: () => control?.clientCount ?? 0,
     dueQueue: () => health.dueQueue(binding.engine.wallClock.now()),
     draining: () => draining,
     wallNow: () => Date.now(),
   })
-  const metrics = createSubscriptionMetrics(() => binding, (subscriptions) => control?.publish('subscriptions.changed', { subscriptions }))
+  const metrics = createSubscriptionMetrics(() => binding, (subscriptions) => control?.publish('subscriptions.changed', { subscriptions }), options.log)
   const publishList = (what: 'endpoints' | 'rules' | 'subscriptions' | 'breakpoints') => {
-    if (what === 'subscriptions') return metrics.recount()
+    if (what === 'subscriptions') return void metrics.recount()
     if (what === 'breakpoints') return control?.publish('breakpoints.changed', { breakpoints: breakpointList(binding.engine.receiver).breakpoints })
     // Read in turn on the store engine's queue, so the lists are pushed in the order they changed.
     if (what === 'endpoints') void endpointViews(binding).then((endpoints) => control?.publish('endpoints.changed', { endpoints }), (error: unknown) => options.log?.(`endpoints could not be read: ${String(error)}`))
@@ -141,7 +152,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   async function bind(mode: ClockMode, factor: number): Promise<void> {
     const clock = mode === 'real' ? { mode } : mode === 'scaled' ? { mode, factor } : { mode }
     const engine = await createEngine({
-      dataDir: options.dataDir,
+      ...(teamStore ? { store: teamStore } : { dataDir: options.dataDir }),
       clock: clock as EngineOptions['clock'],
       receiver: { port: receiverPort, ...(options.host === undefined ? {} : { host: options.host }) },
       ...(tunnelOption ? { tunnel: tunnelOption } : {}),
@@ -153,21 +164,24 @@ export async function startHost(options: HostOptions): Promise<Host> {
       contractSchemas,
     })
     receiverPort = engine.receiver.port
-    // The views read through SqlEngine (the same reads a team's PostgreSQL store answers); on the
-    // engine's own connection, whose statements and writes they follow.
-    const store = createSqliteEngine(engine.db, { closeDatabase: false })
+    // Everything the host reads and writes goes through the engine's store (SqlEngine and its
+    // secret box), on a data folder as on a team's PostgreSQL: on a data folder it is the engine's
+    // own connection, whose statements and writes the views follow.
+    const { engine: store, secrets } = engine.store
     accountStore = store
     const timeline = createTimelineViews(store)
     health = createHealthReads(store)
-    const details = createDetailViews(store, secretBoxOf(engine.db), {
+    const details = createDetailViews(store, secrets, {
       explainFault,
       explainRule: (definition) => explainRule(parseRule(definition)),
       endpointUrls: (slug) => ({ localUrl: engine.receiver.endpointUrl(slug), publicUrl: engine.tunnel?.publicUrl() ? engine.endpointUrl(slug) : null }),
       contractView,
     })
-    binding = { engine, timeline, details, counts: createCountReads(engine.db), wallNow: () => Date.now() }
+    binding = { engine, timeline, details, counts: createCountReadsOn(store), wallNow: () => Date.now() }
     metrics.forget()
-    changes = sqliteChangeFeed(engine.db, 50)
+    // Which tables changed, whoever wrote them: a data folder's data_version poll, or on a team's
+    // PostgreSQL every process's commits by LISTEN/NOTIFY (everything read again after a lost connection).
+    changes = await storeChangeFeed(store, { intervalMs: 50, ...(options.store === undefined ? {} : { postgresUrl: options.store }) })
     timelineWatch = await watchTimeline({
       engine: store,
       changes,
@@ -176,15 +190,16 @@ export async function startHost(options: HostOptions): Promise<Host> {
       onRows: (rows) => control?.publish('timeline.upsert', { rows }),
       onDeliveriesSettled: metrics.soon,
     })
-    // Lists another process on the same folder changed: this engine answers and routes by them too.
-    definitions = watchDefinitions({
-      db: engine.db,
-      intervalMs: 100,
+    // Lists another process on the same store changed: this engine answers and routes by them too.
+    definitions = await watchDefinitions({
+      engine: store,
+      changes,
+      onError: (error) => options.log?.(`hookloop: reading the definitions another process changed: ${error instanceof Error ? error.message : String(error)}`),
       onChanged: (tables) => {
         // The lists are published once this engine answers by what they show.
         const reloads: Promise<void>[] = []
         if (tables.has('endpoints') || tables.has('rules')) reloads.push(engine.receiver.reloadDefinitions())
-        else if (tables.has('breakpoints')) engine.receiver.breakpoints.reload()
+        else if (tables.has('breakpoints')) reloads.push(Promise.resolve(engine.receiver.breakpoints.reload()))
         if (tables.has('subscriptions')) reloads.push(engine.sender.reloadSubscriptions())
         Promise.all(reloads).then(
           () => tables.forEach((table) => publishList(table)),
@@ -257,6 +272,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
     await binding.engine.close()
   }
 
+  const publishSimulations = () =>
+    void simulationViews(binding.engine).then(
+      (simulations) => control?.publish('simulations.changed', { simulations }),
+      (error: unknown) => options.log?.(`hookloop: simulations could not be read: ${error instanceof Error ? error.message : String(error)}`),
+    )
+
   const clockView = (): Snapshot['clock'] => ({ mode: clockMode, scale: clockMode === 'scaled' ? clockScale(binding.engine.clock, scale) : 1, now: binding.engine.clock.now() })
 
   let switching: Promise<void> = Promise.resolve()
@@ -270,7 +291,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       await bind(mode, factor)
       control?.publish('clock.state', clockView())
       control?.publish('timeline.reset', { total: -1 })
-      control?.publish('simulations.changed', { simulations: simulationViews(binding.engine) })
+      publishSimulations()
     })
     return switching
   }
@@ -290,18 +311,23 @@ export async function startHost(options: HostOptions): Promise<Host> {
       } finally {
         control?.publish('tunnel.state', tunnelView(binding.engine))
         publishList('endpoints')
-        if (binding.engine.simulation) control?.publish('simulations.changed', { simulations: simulationViews(binding.engine) })
+        if (binding.engine.simulation) publishSimulations()
       }
     })
     switching = next.catch(() => {})
     return next
   }
 
-  await bind(clockMode, scale)
+  try {
+    await bind(clockMode, scale)
+  } catch (error) {
+    await teamStore?.engine.close()
+    throw error
+  }
   // Rows that do not parse were set aside as the engine loaded: said once at start, and in every
   // UI's banner for as long as they stay (read afresh: another process may repair them).
-  const setAside = () => badRowsNotice(createRowDoctor(binding.engine.db).badRows())
-  for (const line of setAside()) options.log?.(`hookloop: ${line}`)
+  const setAside = async () => badRowsNotice(await readBadRows(binding.engine.store))
+  for (const line of await setAside()) options.log?.(`hookloop: ${line}`)
   // Ready: not draining, the receiver takes connections and the store answers a statement in time.
   // Each reason is one line with no path or address in it (the probe answers anyone).
   const readiness = async (): Promise<string | null> => {
@@ -336,7 +362,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     uploads: stagedBodies,
     switchClock,
     clockView,
-    warnings: () => [...(options.warnings ?? []), ...setAside()],
+    warnings: async () => [...(options.warnings ?? []), ...(await setAside())],
     changed: publishList,
     subscriptions: metrics.views,
     touchDelivery: (id: number) => timelineWatch.touchDelivery(id),
@@ -380,7 +406,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   }
   const handlers: CommandHandlers = {
     ...createHandlers(ctx, createLoopTry(ctx)),
-    ...createScenarioHandlers({ recorder, runs, recordingChanged }),
+    ...createScenarioHandlers({ recorder, runs, recordingChanged, store: () => binding.engine.store.engine }),
     ...createTunnelHandlers({ setTunnel, tunnelView: () => tunnelView(binding.engine) }),
     ...createCheckHandlers(ctx),
     ...createExportHandlers(ctx),
@@ -437,6 +463,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
       await runs.close()
       await switching
       await unbind()
+      // Last: the engine's parts, drained and closed above, wrote through it until now.
+      await teamStore?.engine.close()
     },
   }
+}
+
+/** Opens (and migrates) a team's PostgreSQL for the host, its data key from the environment. */
+async function openTeamStore(url: string, log: ((line: string) => void) | undefined): Promise<OpenedStore> {
+  const location = parseStoreLocation(url)
+  if (location.kind !== 'postgres') throw new TypeError('HostOptions.store is a team\'s postgres:// URL; a data folder is dataDir')
+  return openStore(location, { notice: (line) => log?.(`hookloop: ${line}`) })
 }

@@ -9,8 +9,7 @@ import { SCHEMES } from '../../../shared/signatures'
 import { isAsymmetricFormat, publicKeyText } from '../signatures'
 import type { Engine } from '../engine'
 import type { Subscription } from '../sender'
-import { createSimulationStatements, type SimulationRow, type SimulationStatements } from '../store'
-import type { CountReads } from '../store'
+import { simulationsWithRows, type CountReadsOn, type SimulationRow } from '../store'
 import { secretHint, type DetailViews } from './detail-views'
 import type { TimelineViews } from './timeline-views'
 
@@ -18,7 +17,7 @@ export interface EngineBinding {
   engine: Engine
   timeline: TimelineViews
   details: DetailViews
-  counts: CountReads
+  counts: CountReadsOn
   /** Wall time, ms: what the 24 h failure badge looks back from. */
   wallNow(): number
 }
@@ -80,13 +79,13 @@ export function ruleViews(binding: EngineBinding): RuleView[] {
   }))
 }
 
-export function subscriptionViews(binding: EngineBinding, quick = false): SubscriptionView[] {
-  return binding.engine.sender.listSubscriptions().map((s) => subscriptionView(binding, s, quick))
+export function subscriptionViews(binding: EngineBinding, quick = false): Promise<SubscriptionView[]> {
+  return Promise.all(binding.engine.sender.listSubscriptions().map((s) => subscriptionView(binding, s, quick)))
 }
 
 /** The view with its 24 h badge counted again (the window moves with the wall clock; nothing else does). */
-export function withFailureWindow(binding: EngineBinding, view: SubscriptionView): SubscriptionView {
-  const window = binding.counts.failureWindow(view.id, binding.wallNow())
+export async function withFailureWindow(binding: EngineBinding, view: SubscriptionView): Promise<SubscriptionView> {
+  const window = await binding.counts.failureWindow(view.id, binding.wallNow())
   const m = view.metrics
   if (m.deliveries24h === window.deliveries && m.failed24h === window.failed) return view
   return { ...view, metrics: { ...m, deliveries24h: window.deliveries, failed24h: window.failed, failureRate24h: window.rate } }
@@ -104,14 +103,18 @@ function verifyKeyOf(s: Subscription): string | null {
  * A subscription with its figures, each counted by its one definition (store/counts.ts). Quick:
  * the deliveries table alone (one row per delivery), while the attempt-level counts are computed.
  */
-export function subscriptionView(binding: EngineBinding, s: Subscription, quick = false): SubscriptionView {
+export async function subscriptionView(binding: EngineBinding, s: Subscription, quick = false): Promise<SubscriptionView> {
   const { engine, counts } = binding
   const policyId = isPolicyPresetId(s.policy.name) ? s.policy.name : 'custom'
-  const deliveries = counts.deliveries(s.id)
-  // Wall time: the badge is about the last 24 h a person lived through, whatever a simulation's clock says.
-  const window = counts.failureWindow(s.id, binding.wallNow())
   const outside = 'url' in s.target
-  const attempts = quick ? { attempts: deliveries.attemptsMade, successes: 0, failures: 0 } : counts.attempts(s.id)
+  // Wall time: the badge is about the last 24 h a person lived through, whatever a simulation's clock says.
+  const [deliveries, window, exact, duplicates] = await Promise.all([
+    counts.deliveries(s.id),
+    counts.failureWindow(s.id, binding.wallNow()),
+    quick ? null : counts.attempts(s.id),
+    outside || quick ? null : counts.duplicates(s.id),
+  ])
+  const attempts = exact ?? { attempts: deliveries.attemptsMade, successes: 0, failures: 0 }
   return {
     id: s.id,
     name: s.name,
@@ -131,7 +134,7 @@ export function subscriptionView(binding: EngineBinding, s: Subscription, quick 
       attempts: attempts.attempts,
       successes: attempts.successes,
       failures: attempts.failures,
-      duplicates: outside ? null : quick ? 0 : counts.duplicates(s.id),
+      duplicates: outside ? null : (duplicates ?? 0),
       deliveries24h: window.deliveries,
       failed24h: window.failed,
       failureRate24h: window.rate,
@@ -140,16 +143,9 @@ export function subscriptionView(binding: EngineBinding, s: Subscription, quick 
   }
 }
 
-const simulationStatements = new WeakMap<Engine['db'], SimulationStatements>()
-
 /** The simulations the store holds rows of (and the one this engine runs), newest first: the clock picker's list. */
-export function simulationViews(engine: Engine, limit = 50): SimulationView[] {
-  let statements = simulationStatements.get(engine.db)
-  if (!statements) {
-    statements = createSimulationStatements(engine.db)
-    simulationStatements.set(engine.db, statements)
-  }
-  return statements.withRows(engine.simulation?.id ?? null, limit).map(toSimulationView)
+export async function simulationViews(engine: Engine, limit = 50): Promise<SimulationView[]> {
+  return (await simulationsWithRows(engine.store.engine, engine.simulation?.id ?? null, limit)).map(toSimulationView)
 }
 
 export function toSimulationView(row: SimulationRow): SimulationView {

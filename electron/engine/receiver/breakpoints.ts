@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import type { Clock } from '../../../shared/clock'
 import { defaultHoldLimitMs } from '../../../shared/providers'
 import { DefinitionError, handAnswerSchema, holdEditSchema, parseBreakpoint, toDefinitionError, type Breakpoint, type HeldRequest, type HoldDecision, type HoldExpiry, type JsonPath, type ReceiverEvent, type Rule } from '../../../shared/receiver'
-import type { BreakpointStore, HeldRequestStore } from '../store'
+import type { BreakpointStore, BreakpointStoreOn, HeldRequestSharing } from '../store'
 import { createRuleEngine, type MatchInput } from './rule-engine'
 
 /** How a hold came to its end. */
@@ -29,8 +29,8 @@ export interface Breakpoints {
   /** Adds a breakpoint, or replaces the one with its id; validated here (DefinitionError names the field). */
   put(input: unknown): Breakpoint
   remove(id: string): boolean
-  /** Another process changed the list in the data folder. */
-  reload(): void
+  /** Another process changed the list in the store (awaitable on a team's PostgreSQL; a failed read is told as store.error). */
+  reload(): void | Promise<void>
   /** The breakpoint a request stops at, if any. */
   match(endpointId: string, input: MatchInput): Breakpoint | null
   /** The body fields the endpoint's breakpoints read. */
@@ -46,13 +46,17 @@ export interface Breakpoints {
 }
 
 export interface BreakpointDeps {
-  store: BreakpointStore
+  /**
+   * Where the list is kept: a data folder's (read and written at once) or a team's PostgreSQL
+   * (awaited: the list in memory changes at once, its saves go to the store in order behind it).
+   */
+  store: BreakpointStore | BreakpointStoreOn
   /** A person acts in real time: holds run on the wall clock, whatever clock the engine runs on. */
   wallClock: Clock
   emit(event: ReceiverEvent): void
   newId?: () => string
   /** Held requests said in the data folder, so another process (`hookloop mcp`, `hookloop breakpoint`) can decide for them. */
-  shared?: HeldRequestStore
+  shared?: HeldRequestSharing
 }
 
 /** How often the asks of other processes are read, only while something is held. */
@@ -84,30 +88,51 @@ export function createBreakpoints(deps: BreakpointDeps): Breakpoints {
     engine.load(endpointRules, global)
     anyFor = new Set(list.filter((b) => b.enabled).map((b) => b.endpointId))
   }
-  const reload = () => load(deps.store.load().breakpoints)
-  reload()
+  const storeError = (what: string) => (error: unknown) => deps.emit({ type: 'store.error', message: `${what}: ${error instanceof Error ? error.message : String(error)}`, pending: 0 })
+  const reload = (): void | Promise<void> => {
+    const stored = deps.store.load()
+    if (!(stored instanceof Promise)) return load(stored.breakpoints)
+    return stored.then((found) => load(found.breakpoints), storeError('breakpoints could not be read'))
+  }
+  // On a team's store the saves follow one another: the last list put is the one kept.
+  let saving: Promise<void> = Promise.resolve()
+  const save = (list: Breakpoint[]): void => {
+    const saved = deps.store.save(list)
+    if (saved instanceof Promise) saving = saving.then(() => saved).catch(storeError('breakpoints could not be saved'))
+  }
+  void reload()
 
   // Asks from other processes on the folder, read while something is held (and only then).
   let asks: NodeJS.Timeout | null = null
   const shared = deps.shared
-  const tolerant = (what: () => void) => {
+  const notShared = storeError('held requests could not be shared')
+  const tolerant = (what: () => unknown) => {
     try {
-      what()
+      const done = what()
+      if (done instanceof Promise) done.catch(notShared)
     } catch (error) {
       // The folder being busy must not fail a hold: this process's own UI still decides.
-      deps.emit({ type: 'store.error', message: `held requests could not be shared: ${error instanceof Error ? error.message : String(error)}`, pending: 0 })
+      notShared(error)
     }
   }
+  // One read of the asks at a time (a team's store answers later than the next poll).
+  let reading = false
   function readAsks(): void {
-    if (!shared) return
-    tolerant(() => {
-      for (const { requestId, decision } of shared.takeAsks(new Set(holding.keys()))) {
+    if (!shared || reading) return
+    const act = (asks: { requestId: number; decision: HoldDecision }[]) => {
+      for (const { requestId, decision } of asks) {
         try {
           decideFor(requestId, decision)
         } catch (error) {
-          shared.refuse(requestId, error instanceof Error ? error.message : String(error))
+          tolerant(() => shared.refuse(requestId, error instanceof Error ? error.message : String(error)))
         }
       }
+    }
+    tolerant(() => {
+      const asks = shared.takeAsks(new Set(holding.keys()))
+      if (!(asks instanceof Promise)) return act(asks)
+      reading = true
+      return asks.then(act).finally(() => (reading = false))
     })
   }
   function watchAsks(): void {
@@ -147,14 +172,14 @@ export function createBreakpoints(deps: BreakpointDeps): Breakpoints {
       const given = typeof input === 'object' && input !== null && typeof (input as { id?: unknown }).id === 'string' ? undefined : newId()
       const b = parseBreakpoint(input, given ?? '')
       const next = byId.has(b.id) ? breakpoints.map((x) => (x.id === b.id ? b : x)) : [...breakpoints, b]
-      deps.store.save(next)
+      save(next)
       load(next)
       return b
     },
     remove(id) {
       if (!byId.has(id)) return false
       const next = breakpoints.filter((b) => b.id !== id)
-      deps.store.save(next)
+      save(next)
       load(next)
       return true
     },

@@ -47,9 +47,11 @@ export interface RequestHandlerDeps extends InspectDeps {
   /**
    * The attempt of ours that sent this request, when its x-hookloop-attempt value checks out
    * (attempt-link.ts) for an attempt in this store; else null: the header is just a header.
+   * At once on a data folder; a Promise on a team's PostgreSQL, whose server is asked.
    */
-  linkedAttempt(value: string | string[] | undefined, body: Buffer): number | null
-  nextId(): number
+  linkedAttempt(value: string | string[] | undefined, body: Buffer): number | null | Promise<number | null>
+  /** The new request's id: at once while ids are at hand (always, on a data folder); a Promise while a team's store hands out the next block. */
+  nextId(): number | Promise<number>
   emit(event: ReceiverEvent): void
   breakpoints: Breakpoints
   /** A whole request at an endpoint was answered (the schema verdict's queue takes it from here). */
@@ -98,11 +100,11 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   const clockOf = (capture: Pick<Capture, 'attemptId'>): Clock => (capture.attemptId === null ? deps.wallClock : deps.clock)
 
   /** The request as known from its head: everything but the body, the inspection and the answer. */
-  function captureHead(req: IncomingMessage, connection: Connection, live: LiveEndpoint | null, url = splitUrl(req.url ?? '/')): Capture {
+  function captureHead(req: IncomingMessage, connection: Connection, live: LiveEndpoint | null, id: number, url = splitUrl(req.url ?? '/')): Capture {
     const { path, query } = url
     const wallAt = connection.beganWallAt ?? deps.wallClock.now()
     return {
-      id: deps.nextId(),
+      id,
       endpointId: live?.endpoint.id ?? null,
       // From the request's first byte: the time recorded is the time the client waited.
       // On the wall clock until the request proves to be one of our attempts (placeOnClock).
@@ -253,14 +255,19 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   async function handle(req: IncomingMessage, res: ServerResponse, connection: Connection, expect: ExpectHeader): Promise<void> {
     const url = splitUrl(req.url ?? '/')
     const live = deps.route(url.path)
-    const capture = captureHead(req, connection, live, url)
+    const id = deps.nextId()
+    const capture = captureHead(req, connection, live, typeof id === 'number' ? id : await id, url)
     const limit = live?.endpoint.bodyLimit ?? DEFAULT_BODY_LIMIT
     const reservation = deps.budget.open()
     try {
       // read
       const body = await read(req, res, connection, expect, limit, reservation)
       applyRead(capture, body, limit)
-      if (body.kind === 'complete') capture.attemptId = deps.linkedAttempt(req.headers[ATTEMPT_HEADER], body.body)
+      if (body.kind === 'complete') {
+        const linked = deps.linkedAttempt(req.headers[ATTEMPT_HEADER], body.body)
+        // Awaited only when a team's store is asked: a data folder's answer is at hand.
+        capture.attemptId = linked instanceof Promise ? await linked : linked
+      }
       // Our attempt is here: from now on its time goes to real work (rules, forwards) or to sleeps
       // that park it, never to waiting in transit (virtual-clock.ts).
       if (capture.attemptId !== null) arrivedOnClock(deps.clock, String(capture.attemptId))
@@ -413,7 +420,8 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   /** CONNECT: Node hands over the raw socket; the receiver records it and answers 405 itself. */
   async function handleConnect(req: IncomingMessage, socket: Socket, connection: Connection): Promise<void> {
     connection.received()
-    const capture = captureHead(req, connection, null)
+    const id = deps.nextId()
+    const capture = captureHead(req, connection, null, typeof id === 'number' ? id : await id)
     capture.path = req.url ?? ''
     capture.query = ''
     const refusal: Refusal = { status: 405, reason: 'CONNECT is not supported: this is a webhook receiver, not a proxy' }

@@ -7,7 +7,11 @@ import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
 import { DefinitionError, DEFAULT_BODY_LIMIT, endpointPath, type Endpoint } from '../../../shared/receiver'
 import type { ReceiverEvent, ReceiverEventListener, RequestRecord, ForwardLeg } from '../../../shared/receiver'
-import { createAttemptLinkStore, createBreakpointStore, createHeldRequestStore, createReceiverPresence, createSqliteEngine, secretBoxOf, type SqlEngine, createForwardLegStore, encodeLeg, createRequestStore, type RequestListQuery, createIdSource, type IdSource, createIdClaims } from '../store'
+import {
+  createAttemptLinkStore, createBreakpointStore, createHeldRequestStore, createReceiverPresence, createSqliteEngine, secretBoxOf, type SqlEngine, createForwardLegStore, encodeLeg, createRequestStore,
+  type RequestListQuery, createIdSource, type IdSource, createIdClaims, type SecretBox, createSequenceIdSource, type SequenceIdSource, readKeyGroup, createAttemptLinkReads, attemptLinkKey,
+  createBreakpointStoreOn, createHeldRequestSharingOn, createReceiverPresenceOn, readRequestRow, StoreError, type RequestRow,
+} from '../store'
 import { linkChecksOut, parseAttemptLink } from '../sender'
 import type { ContractSchemas } from '../payload-schemas'
 import { createForwarder, type Forwarder } from './forward'
@@ -27,12 +31,19 @@ import { createSchemaVerdicts, type SchemaVerdicts } from './schema-verdicts'
 import { createReceiverServer, type SocketTap } from './server'
 
 export interface ReceiverOptions {
-  db: Database
+  /**
+   * A data folder's connection: capture, ids, links and the rest run on it synchronously (the
+   * desktop default). Without it the receiver runs on `store`, a team's PostgreSQL, and needs `secrets`.
+   */
+  db?: Database
   /**
    * The store its endpoints and rules are read and written through, awaited; default one over
    * `db` (the engine passes the one its other parts share, so their transactions take turns).
+   * Without `db`, every part reads and writes through it (captures, ids, links, breakpoints).
    */
   store?: SqlEngine
+  /** Seals and opens the endpoints' secrets (OpenedStore.secrets); default the data folder's. */
+  secrets?: SecretBox
   /** The engine's clock: requests our own attempts make (the loop) are recorded and judged on it. */
   clock: Clock
   /**
@@ -61,6 +72,7 @@ export interface ReceiverOptions {
    * Commit captures on a thread of their own (a second connection to the same file) so SQLite
    * work does not hold up the HTTP server. Needs a file database; pass the nativeBinding given to
    * openDatabase where better-sqlite3 needs another ABI (Electron). Default: on the event loop.
+   * A team's PostgreSQL commits without blocking the loop and ignores it.
    */
   captureThread?: boolean | { nativeBinding?: string }
   /**
@@ -104,7 +116,7 @@ export interface Receiver {
   reloadDefinitions(): Promise<void>
   endpoints: ReceiverDefinitions['endpoints']
   rules: ReceiverDefinitions['rules']
-  /** Forward mode: the legs each captured request was sent on (forward, forward-copy, resend). */
+  /** Forward mode: the legs each captured request was sent on (forward, forward-copy, resend); a data folder's, read synchronously. */
   forwards: {
     list(requestId: number): ForwardLeg[]
     listMany(requestIds: readonly number[]): Map<number, ForwardLeg[]>
@@ -115,12 +127,15 @@ export interface Receiver {
   resend(requestId: number, options: ResendOptions): Promise<ForwardLeg>
   /** Where requests stop before they are answered, and the requests held now (breakpoints.ts, docs/breakpoints.md). */
   breakpoints: Pick<Breakpoints, 'list' | 'put' | 'remove' | 'reload' | 'held' | 'decide'>
+  /** Synchronous reads of a data folder; on a team's PostgreSQL they throw a StoreError (read through the store, SqlEngine). */
   requests: {
     list(query?: RequestListQuery): RequestRecord[]
     get(id: number): RequestRecord | undefined
     count(): number
-    /** Commit every queued capture now. */
+    /** Commit every queued capture now (a data folder; a team's store: await committed()). */
     flush(): void
+    /** Resolves once every capture queued so far is committed, on either engine. */
+    committed(): Promise<void>
     /**
      * Requests of these endpoints were deleted (retention, Clear history): their dedupe numbering
      * is read back from the store, so no new arrival points at a deleted first arrival.
@@ -159,7 +174,11 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const wallClock = options.wallClock ?? clock
   const host = options.host ?? '127.0.0.1'
   const newId = options.newId ?? (() => randomUUID())
-  const requestStore = createRequestStore(db)
+  // A team's PostgreSQL: every part below reads and writes through `team` (awaited), none through a Database.
+  const team = db ? null : teamStore(options)
+  const store = team ?? options.store ?? createSqliteEngine(db as Database, { closeDatabase: false })
+  const secrets = options.secrets ?? secretBoxOf(db as Database)
+  const requestStore = db ? createRequestStore(db) : null
   const listeners = new Set<ReceiverEventListener>()
   if (options.onEvent) listeners.add(options.onEvent)
   const emit = (event: ReceiverEvent) => {
@@ -173,11 +192,18 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   }
 
   const onStoreError = (error: Error, pending: number) => emit({ type: 'store.error', message: error.message, pending })
-  const writer = createCaptureWriter({ db, thread: options.captureThread, onError: onStoreError })
+  // On a team's store, ids are blocks of the tables' identity sequences (store/sequence-ids.ts):
+  // no two processes ever number two rows alike.
+  const teamIds = team ? await Promise.all([createSequenceIdSource(team, 'requests'), createSequenceIdSource(team, 'forward_legs')]) : null
+  const writer = team ? createCaptureWriter({ engine: team, onError: onStoreError }) : createCaptureWriter({ db, thread: options.captureThread, onError: onStoreError })
   // Claimed from the store, not counted from MAX(id): another process may capture into the same file.
-  const requestIds = createIdSource(createIdClaims(db, 'requests'))
+  const requestIds: IdSource = teamIds ? teamIds[0] : createIdSource(createIdClaims(db as Database, 'requests'))
+  const nextRequestId = teamIds ? nextOf(teamIds[0]) : () => requestIds.next()
   // Once another process is seen capturing here, a key this one never saw may be in the store.
-  const dedupe = createDedupeTracker(requestStore, requestStore.maxId(), () => requestIds.sharing())
+  // On a team's store every keyed arrival asks the server (another process may have answered the key).
+  const dedupe = requestStore
+    ? createDedupeTracker(requestStore, requestStore.maxId(), () => requestIds.sharing())
+    : createDedupeTracker({ keyGroup: () => undefined, hasKeyedRows: () => true }, 0, () => true, (endpointId, key, digest) => readKeyGroup(store, endpointId, key, digest))
   const engine = createRuleEngine()
   let baseUrl = ''
   let port: number
@@ -189,32 +215,20 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     }
   }
   const self = () => ({ host, port, publicUrl: publicUrl() })
-  const definitions = await createDefinitions({ store: options.store ?? createSqliteEngine(db, { closeDatabase: false }), secrets: secretBoxOf(db), clock, newId, dedupe, engine, self })
+  const definitions = await createDefinitions({ store, secrets, clock, newId, dedupe, engine, self })
 
   // A request joins an attempt's row only when its link was made under this data folder's key by
   // that very attempt (sender/attempt-link.ts); any other value is a header like the rest.
-  const links = createAttemptLinkStore(db)
-  const linkKey = links.key()
   // An attempt has one request of its own, its first: a later one carrying the same link (a copy
   // sent again, a redirect followed) is received traffic. Links made here but not yet committed
   // are remembered, the store answers for the rest (requests_by_attempt).
   const linkedHere = new Set<number>()
-  function linkedAttempt(value: string | string[] | undefined, body: Buffer): number | null {
-    const link = parseAttemptLink(value)
-    if (!link) return null
-    const attempt = links.attempt(link.attemptId)
-    if (!attempt) return null
-    if (!linkChecksOut(linkKey, link, { id: attempt.id, deliveryId: attempt.delivery_id, eventId: attempt.event_id }, body)) return null
-    if (linkedHere.has(attempt.id) || links.claimed(attempt.id)) return null
-    if (linkedHere.size >= 4096) linkedHere.clear() // older links are committed by now: the store knows them
-    linkedHere.add(attempt.id)
-    return attempt.id
-  }
+  const linkedAttempt = db ? linksOnFolder(db, linkedHere) : linksOnTeam(store, await attemptLinkKey(store), linkedHere)
 
   const inFlight = new Set<Promise<void>>()
   const budget = createBodyBudget(options.bodyBudgetBytes)
-  const legStore = createForwardLegStore(db)
-  const legIds = createIdSource(createIdClaims(db, 'forward_legs'))
+  const legStore = db ? createForwardLegStore(db) : null
+  const legIds: IdSource = teamIds ? teamIds[1] : createIdSource(createIdClaims(db as Database, 'forward_legs'))
   // Legs go through the capture writer: committed in order after the request they carry, in the
   // same group commit (on its thread when there is one), never a statement on the event loop.
   const recordLeg = (leg: Omit<ForwardLeg, 'id'>, bodyCaptured: boolean): number => {
@@ -229,10 +243,13 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       writer.committed().then(tell, tell)
     },
   })
-  const verdicts = createSchemaVerdicts({ db, writer, now: () => wallClock.now(), emit, enabled: options.schemaVerdicts ?? true, judgeThread: options.schemaJudgeThread, ...(options.contractSchemas ? { contracts: options.contractSchemas } : {}) })
+  const verdicts = createSchemaVerdicts({ ...(db ? { db } : { store }), writer, now: () => wallClock.now(), emit, enabled: options.schemaVerdicts ?? true, judgeThread: options.schemaJudgeThread, ...(options.contractSchemas ? { contracts: options.contractSchemas } : {}) })
   const endpointForwards = (endpoint: Endpoint): boolean => (endpoint.forwardTo?.length ?? 0) > 0 || engine.forwards(endpoint.id)
   const refusalEnds = { read: 0, cut: 0 }
-  const breakpoints = createBreakpoints({ store: createBreakpointStore(db), shared: createHeldRequestStore(db), wallClock, emit })
+  const breakpoints = db
+    ? createBreakpoints({ store: createBreakpointStore(db), shared: createHeldRequestStore(db), wallClock, emit })
+    : createBreakpoints({ store: createBreakpointStoreOn(store), shared: createHeldRequestSharingOn(store), wallClock, emit })
+  if (!db) await breakpoints.reload()
   const handler = createRequestHandler({
     breakpoints,
     clock,
@@ -248,7 +265,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     ...(options.inspectLimits ? { limits: options.inspectLimits } : {}),
     route: definitions.route,
     linkedAttempt,
-    nextId: () => requestIds.next(),
+    nextId: nextRequestId,
     answered: (requestId, endpoint) => verdicts.add(requestId, endpoint),
     baseUrl: () => (publicUrl() || baseUrl).replace(/\/+$/, ''),
     emit,
@@ -286,9 +303,13 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   // Said in the data folder, for `hookloop mcp` (which runs no receiver): a wildcard host is
   // reached on loopback from this machine.
-  const presence = createReceiverPresence(db)
+  const presence = db ? createReceiverPresence(db) : createReceiverPresenceOn(store)
   const reachable = host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${port}` : baseUrl
-  presence.announce(reachable, wallClock.now())
+  await presence.announce(reachable, wallClock.now())
+  const folderOnly = (what: string) => (): never => {
+    throw new StoreError('needs_data_folder', `receiver.${what} reads a data folder synchronously; on the team's PostgreSQL at ${store.where} read it through the store (SqlEngine)`)
+  }
+  const folder = requestStore && legStore ? { requests: requestStore, legs: legStore } : null
 
   return {
     port,
@@ -309,39 +330,59 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     endpoints: definitions.endpoints,
     breakpoints,
     rules: definitions.rules,
-    requests: {
-      list(query) {
-        writer.flushNow()
-        return requestStore.list(query).map(toRequestRecord)
-      },
-      get(id) {
-        writer.flushNow()
-        const row = requestStore.get(id)
-        return row && toRequestRecord(row)
-      },
-      count() {
-        writer.flushNow()
-        return requestStore.count()
-      },
-      flush: () => writer.flushNow(),
-      forgetDeleted: (endpointIds) => {
-        for (const id of endpointIds) dedupe.forget(id)
-      },
-    },
-    forwards: {
-      list(requestId) {
-        writer.flushNow()
-        return legStore.listFor(requestId)
-      },
-      listMany(requestIds) {
-        writer.flushNow()
-        return legStore.listForMany(requestIds)
-      },
-    },
+    requests: folder
+      ? {
+          list(query) {
+            writer.flushNow()
+            return folder.requests.list(query).map(toRequestRecord)
+          },
+          get(id) {
+            writer.flushNow()
+            const row = folder.requests.get(id)
+            return row && toRequestRecord(row)
+          },
+          count() {
+            writer.flushNow()
+            return folder.requests.count()
+          },
+          flush: () => writer.flushNow(),
+          committed: () => writer.committed(),
+          forgetDeleted: (endpointIds) => {
+            for (const id of endpointIds) dedupe.forget(id)
+          },
+        }
+      : {
+          list: folderOnly('requests.list'),
+          get: folderOnly('requests.get'),
+          count: folderOnly('requests.count'),
+          flush: folderOnly('requests.flush'),
+          committed: () => writer.committed(),
+          forgetDeleted: (endpointIds) => {
+            for (const id of endpointIds) dedupe.forget(id)
+          },
+        },
+    forwards: folder
+      ? {
+          list(requestId) {
+            writer.flushNow()
+            return folder.legs.listFor(requestId)
+          },
+          listMany(requestIds) {
+            writer.flushNow()
+            return folder.legs.listForMany(requestIds)
+          },
+        }
+      : { list: folderOnly('forwards.list'), listMany: folderOnly('forwards.listMany') },
     forwarder,
     async resend(requestId, options) {
-      writer.flushNow()
-      const row = requestStore.get(requestId)
+      let row: RequestRow | undefined
+      if (folder) {
+        writer.flushNow()
+        row = folder.requests.get(requestId)
+      } else {
+        await writer.committed()
+        row = await readRequestRow(store, requestId)
+      }
       if (!row) throw new DefinitionError('requestId', `no captured request with id ${requestId}`)
       const request = toRequestRecord(row)
       refuseLoops([{ path: 'to', url: options.to }], self())
@@ -371,7 +412,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     async close() {
       await server.close()
       try {
-        presence.withdraw()
+        await presence.withdraw()
       } catch {
         // A store closed first: the row names a pid that will not run, so readers skip it.
       }
@@ -381,6 +422,8 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       verdicts.close()
       // Background copies end with the receiver (recorded as aborted when cut short).
       await forwarder.close()
+      // A team's store commits what is left awaited: close() can only start a commit there.
+      if (!db) await writer.committed().catch(() => {})
       writer.close()
       releaseIds([requestIds, legIds])
     },
@@ -395,5 +438,62 @@ function releaseIds(sources: readonly IdSource[]): void {
     } catch {
       // A gap in the numbering is harmless.
     }
+  }
+}
+
+/** The team's store a receiver without a data folder runs on: a SqlEngine on PostgreSQL, with its secrets. */
+function teamStore(options: ReceiverOptions): SqlEngine {
+  if (!options.store || options.store.kind !== 'postgres') throw new TypeError('createReceiver needs a data folder (db) or a team\'s PostgreSQL (store)')
+  if (!options.secrets) throw new TypeError(`the receiver on the store at ${options.store.where} needs its data key: pass \`secrets\` (OpenedStore.secrets)`)
+  return options.store
+}
+
+/** The next id at once while the block lasts; else once the next block is in (a burst waits for it, never gets a guessed id). */
+function nextOf(ids: SequenceIdSource): () => number | Promise<number> {
+  const later = async (): Promise<number> => {
+    for (;;) {
+      await ids.ready()
+      if (ids.inHand() > 0) return ids.next()
+    }
+  }
+  return () => (ids.inHand() > 0 ? ids.next() : later())
+}
+
+/** An attempt of this data folder whose link checks out, asked of its own connection at once. */
+function linksOnFolder(db: Database, linkedHere: Set<number>): (value: string | string[] | undefined, body: Buffer) => number | null {
+  const links = createAttemptLinkStore(db)
+  const linkKey = links.key()
+  return (value, body) => {
+    const link = parseAttemptLink(value)
+    if (!link) return null
+    const attempt = links.attempt(link.attemptId)
+    if (!attempt) return null
+    if (!linkChecksOut(linkKey, link, { id: attempt.id, deliveryId: attempt.delivery_id, eventId: attempt.event_id }, body)) return null
+    if (linkedHere.has(attempt.id) || links.claimed(attempt.id)) return null
+    if (linkedHere.size >= 4096) linkedHere.clear() // older links are committed by now: the store knows them
+    linkedHere.add(attempt.id)
+    return attempt.id
+  }
+}
+
+/**
+ * The same on a team's PostgreSQL: the server is asked (awaited) only for a request that carries a
+ * link; the attempt may be another process's, whose sender shares the store's link key.
+ */
+function linksOnTeam(store: SqlEngine, linkKey: Buffer, linkedHere: Set<number>): (value: string | string[] | undefined, body: Buffer) => null | Promise<number | null> {
+  const links = createAttemptLinkReads(store)
+  const check = async (link: { attemptId: number; mac: Buffer }, body: Buffer): Promise<number | null> => {
+    const attempt = await links.attempt(link.attemptId)
+    if (!attempt) return null
+    if (!linkChecksOut(linkKey, link, { id: attempt.id, deliveryId: attempt.delivery_id, eventId: attempt.event_id }, body)) return null
+    if (linkedHere.has(attempt.id)) return null
+    // Taken before the server is asked: a copy arriving meanwhile is received traffic.
+    if (linkedHere.size >= 4096) linkedHere.clear()
+    linkedHere.add(attempt.id)
+    return (await links.claimed(attempt.id)) ? null : attempt.id
+  }
+  return (value, body) => {
+    const link = parseAttemptLink(value)
+    return link ? check(link, body) : null
   }
 }

@@ -16,7 +16,7 @@ import type { Database } from 'better-sqlite3'
 import { PROVIDERS, PROVIDER_IDS, type ProviderId } from '../../../shared/providers'
 import type { Endpoint, EndpointContract, ReceiverEvent, SchemaVerdict } from '../../../shared/receiver'
 import { createSchemaJudge, createThreadJudge, judgeThreadScript, noSchema, SCHEMA_SOURCES, verdictWithoutSource, type ContractSchemas, type SchemaJudge } from '../payload-schemas'
-import { createSchemaVerdictStore, encodeSchemaVerdict } from '../store'
+import { createSchemaSubjectReads, createSchemaVerdictStore, encodeSchemaVerdict, type SchemaSubject, type SqlEngine } from '../store'
 import type { CaptureWriter } from './capture-writer'
 
 export interface SchemaVerdicts {
@@ -31,7 +31,9 @@ export interface SchemaVerdicts {
 }
 
 export interface SchemaVerdictOptions {
-  db: Database
+  /** A data folder's connection, where the stored bytes are read back; or `store`, a team's PostgreSQL. */
+  db?: Database
+  store?: SqlEngine
   writer: CaptureWriter
   now(): number
   emit(event: ReceiverEvent): void
@@ -72,8 +74,14 @@ export function providerOfEndpoint(endpoint: Endpoint): ProviderId | null {
   return packs.find((id) => SCHEMA_SOURCES[id] !== undefined) ?? packs[0] ?? null
 }
 
+const missingStore = (): never => {
+  throw new TypeError('schema verdicts need a store: a data folder (db) or a SqlEngine (store)')
+}
+
 export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdicts {
-  const store = createSchemaVerdictStore(options.db)
+  const store: { subject(id: number): SchemaSubject | undefined | Promise<SchemaSubject | undefined> } = options.db
+    ? createSchemaVerdictStore(options.db)
+    : createSchemaSubjectReads(options.store ?? missingStore())
   const script = options.judgeThread === undefined ? judgeThreadScript() : options.judgeThread
   const thread = options.enabled !== false && script ? createThreadJudge(script) : null
   const judge: SchemaJudge = thread ?? createSchemaJudge()
@@ -109,7 +117,8 @@ export function createSchemaVerdicts(options: SchemaVerdictOptions): SchemaVerdi
   async function verdictOf(item: (typeof queue)[number]): Promise<SchemaVerdict | undefined> {
     const sourceless = 'provider' in item.by ? verdictWithoutSource(item.by.provider) : null
     if (sourceless) return sourceless
-    const subject = store.subject(item.requestId)
+    const read = store.subject(item.requestId)
+    const subject = read instanceof Promise ? await read : read
     // Not stored (its capture failed, or it was cleared meanwhile): nothing to judge.
     if (!subject) return undefined
     let headers: [string, string][] = []

@@ -6,6 +6,7 @@
 // they can write rows into it anyway. It proves a request was sent by an attempt of this folder.
 import { randomBytes } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
+import type { SqlEngine } from './sql-engine'
 import { StoreError } from './store-error'
 
 /** Where the key is kept in settings, and its size (sender-store.ts makes it on a team's PostgreSQL). */
@@ -28,14 +29,35 @@ export interface AttemptLinkStore {
   attempt(id: number): LinkedAttemptRow | undefined
 }
 
+/** AttemptLinkStore's reads, awaited (a team's PostgreSQL). */
+export interface AttemptLinkReads {
+  claimed(id: number): Promise<boolean>
+  attempt(id: number): Promise<LinkedAttemptRow | undefined>
+}
+
 const keys = new WeakMap<Database, Buffer>()
+
+const ATTEMPT_SQL = 'SELECT a.id, a.delivery_id, d.event_id FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE a.id = ?'
+const CLAIMED_SQL = 'SELECT 1 AS one FROM requests WHERE attempt_id = ? LIMIT 1'
+
+/**
+ * The same two reads on a team's PostgreSQL, awaited: the receiver there asks the server about a
+ * link (the attempt may be another process's). The key is sender-store.ts's attemptLinkKey.
+ */
+export function createAttemptLinkReads(engine: SqlEngine): AttemptLinkReads {
+  return {
+    claimed: async (id) => (await engine.get(CLAIMED_SQL, [id])) !== undefined,
+    async attempt(id) {
+      const row = await engine.get<LinkedAttemptRow>(ATTEMPT_SQL, [id])
+      return row && { id: Number(row.id), delivery_id: Number(row.delivery_id), event_id: row.event_id }
+    },
+  }
+}
 
 export function createAttemptLinkStore(db: Database): AttemptLinkStore {
   const readKey = db.prepare('SELECT value_json FROM settings WHERE key = ?').pluck()
   const insertKey = db.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO NOTHING')
-  const attempt = db.prepare<[number], LinkedAttemptRow>(
-    'SELECT a.id, a.delivery_id, d.event_id FROM attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE a.id = ?',
-  )
+  const attempt = db.prepare<[number], LinkedAttemptRow>(ATTEMPT_SQL)
 
   // A store older than links holds requests linked by a bare attempt number: whatever carried
   // that number, a stranger's request or another store's attempt, was filed under our attempt,
@@ -54,7 +76,7 @@ export function createAttemptLinkStore(db: Database): AttemptLinkStore {
         OR NOT EXISTS (SELECT 1 FROM attempts a WHERE a.id = requests.attempt_id)
         OR id > (SELECT MIN(own.id) FROM requests own WHERE own.attempt_id = requests.attempt_id))`,
   )
-  const claimed = db.prepare<[number], number>('SELECT 1 FROM requests WHERE attempt_id = ? LIMIT 1').pluck()
+  const claimed = db.prepare<[number], number>(CLAIMED_SQL).pluck()
   const makeKey = db.transaction((): boolean => {
     const made = insertKey.run(KEY_SETTING, JSON.stringify(randomBytes(KEY_BYTES).toString('base64'))).changes === 1
     if (made) dropUncheckedLinks.run()

@@ -4,6 +4,8 @@
 // its reason, never dropped in silence: the next save keeps it as it was.
 import type { Database } from 'better-sqlite3'
 import { DefinitionError, parseBreakpoint, type Breakpoint } from '../../../shared/receiver'
+import { runWrite } from './engine-writes'
+import type { SqlEngine } from './sql-engine'
 
 const READ = "SELECT value_json FROM settings WHERE key = 'breakpoints'"
 const WRITE = "INSERT INTO settings (key, value_json) VALUES ('breakpoints', ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json"
@@ -14,35 +16,52 @@ export interface StoredBreakpoints {
   setAside: { entry: unknown; reason: string }[]
 }
 
+/** The list as stored, read whole: its breakpoints and the entries set aside. */
+function parseList(json: string | undefined): StoredBreakpoints {
+  const out: StoredBreakpoints = { breakpoints: [], setAside: [] }
+  if (json === undefined) return out
+  let list: unknown
+  try {
+    list = JSON.parse(json)
+  } catch (error) {
+    out.setAside.push({ entry: json, reason: `not JSON: ${(error as Error).message}` })
+    return out
+  }
+  if (!Array.isArray(list)) return { ...out, setAside: [{ entry: list, reason: 'expected a list' }] }
+  list.forEach((entry: unknown, index) => {
+    try {
+      out.breakpoints.push(parseBreakpoint(entry, `bp-${index + 1}`))
+    } catch (error) {
+      out.setAside.push({ entry, reason: error instanceof DefinitionError ? error.message : String(error) })
+    }
+  })
+  return out
+}
+
+const listJson = (breakpoints: readonly Breakpoint[], kept: StoredBreakpoints) => JSON.stringify([...breakpoints, ...kept.setAside.map((s) => s.entry)])
+
 export function createBreakpointStore(db: Database) {
   const read = db.prepare(READ).pluck()
   const write = db.prepare(WRITE)
-  function load(): StoredBreakpoints {
-    const json = read.get() as string | undefined
-    const out: StoredBreakpoints = { breakpoints: [], setAside: [] }
-    if (json === undefined) return out
-    let list: unknown
-    try {
-      list = JSON.parse(json)
-    } catch (error) {
-      out.setAside.push({ entry: json, reason: `not JSON: ${(error as Error).message}` })
-      return out
-    }
-    if (!Array.isArray(list)) return { ...out, setAside: [{ entry: list, reason: 'expected a list' }] }
-    list.forEach((entry: unknown, index) => {
-      try {
-        out.breakpoints.push(parseBreakpoint(entry, `bp-${index + 1}`))
-      } catch (error) {
-        out.setAside.push({ entry, reason: error instanceof DefinitionError ? error.message : String(error) })
-      }
-    })
-    return out
-  }
+  const load = (): StoredBreakpoints => parseList(read.get() as string | undefined)
   return {
     load,
     save(breakpoints: readonly Breakpoint[]): void {
-      write.run(JSON.stringify([...breakpoints, ...load().setAside.map((s) => s.entry)]))
+      write.run(listJson(breakpoints, load()))
     },
   }
 }
 export type BreakpointStore = ReturnType<typeof createBreakpointStore>
+
+/** The same list on a team's PostgreSQL, awaited. */
+export function createBreakpointStoreOn(engine: SqlEngine) {
+  const load = async (): Promise<StoredBreakpoints> => parseList((await engine.get<{ value_json: string }>(READ))?.value_json)
+  return {
+    load,
+    async save(breakpoints: readonly Breakpoint[]): Promise<void> {
+      // Told as a change of `settings`: another process's definitions watch reloads the list.
+      await runWrite(engine, ['settings'], WRITE, [listJson(breakpoints, await load())])
+    },
+  }
+}
+export type BreakpointStoreOn = ReturnType<typeof createBreakpointStoreOn>

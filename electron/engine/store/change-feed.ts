@@ -7,10 +7,13 @@
 //   own commits included, so a LISTENing connection hears them all and nothing is polled.
 import type { Database } from 'better-sqlite3'
 import { storeChanges, type StoreTable } from './changes'
+import type { SqlEngine } from './sql-engine'
+import { databaseOf } from './sqlite-engine'
+import { StoreError } from './store-error'
 import { listenForChanges } from './store-notify'
 
 /** Every table, for a change that cannot say which (another process's commit on a data folder, a lost listener). */
-const EVERY_TABLE: readonly StoreTable[] = ['endpoints', 'rules', 'requests', 'forward_legs', 'subscriptions', 'events', 'deliveries', 'attempts', 'scenarios', 'simulations']
+const EVERY_TABLE: readonly StoreTable[] = ['endpoints', 'rules', 'requests', 'forward_legs', 'subscriptions', 'events', 'deliveries', 'attempts', 'scenarios', 'simulations', 'settings']
 
 export interface StoreChangeFeed {
   /** `listener` hears the tables of each change; returns its removal. */
@@ -27,12 +30,16 @@ function listenerSet() {
   }
 }
 
-/** A data folder's changes, on `db`'s connection: its own writes at once, other connections' by a data_version poll every `intervalMs`. */
-export function sqliteChangeFeed(db: Database, intervalMs: number): StoreChangeFeed {
+/**
+ * A data folder's changes, on `db`'s connection: its own writes at once, other connections' by a
+ * data_version poll every `intervalMs`. `othersOnly`: other connections' alone (a follower that
+ * made no write it needs to hear of, `hookloop listen`).
+ */
+export function sqliteChangeFeed(db: Database, intervalMs: number, options: { othersOnly?: boolean } = {}): StoreChangeFeed {
   const { tell, subscribe } = listenerSet()
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck()
   let version = dataVersion.get() ?? 0
-  const offOwn = storeChanges(db).subscribe(tell)
+  const offOwn = options.othersOnly ? () => undefined : storeChanges(db).subscribe(tell)
   const poll = setInterval(() => {
     let now: number
     try {
@@ -92,4 +99,19 @@ export async function postgresChangeFeed(url: string, retryMs = 1000): Promise<S
       await current.then((l) => l.close()).catch(() => undefined)
     },
   }
+}
+
+/**
+ * The change feed of the store `engine` reads: a data folder's on its connection (its own writes,
+ * and data_version polled every `intervalMs`), a team's PostgreSQL by LISTEN on a connection of
+ * its own to `postgresUrl` (the URL the store was opened by: a SqlEngine keeps no password).
+ */
+export async function storeChangeFeed(engine: SqlEngine, options: { intervalMs: number; postgresUrl?: string }): Promise<StoreChangeFeed> {
+  if (engine.kind === 'postgres') {
+    if (options.postgresUrl === undefined) throw new StoreError('bad_location', `following the changes of the PostgreSQL store at ${engine.where} needs its URL`)
+    return postgresChangeFeed(options.postgresUrl)
+  }
+  const db = databaseOf(engine)
+  if (!db) throw new StoreError('bad_location', `the SQLite store at ${engine.where} has no connection to follow`)
+  return sqliteChangeFeed(db, options.intervalMs)
 }

@@ -5,8 +5,8 @@
 // new PRAGMA data_version on this connection (change-reads.ts), which is what a reader polls.
 import type { Database, RunResult } from 'better-sqlite3'
 
-/** The schema's tables (migrations.ts). */
-export type StoreTable = 'endpoints' | 'rules' | 'requests' | 'forward_legs' | 'request_schema_verdicts' | 'subscriptions' | 'events' | 'deliveries' | 'attempts' | 'scenarios' | 'simulations'
+/** The schema's tables (migrations.ts); of `settings`, what a change follower reads of it (the breakpoints). */
+export type StoreTable = 'endpoints' | 'rules' | 'requests' | 'forward_legs' | 'request_schema_verdicts' | 'subscriptions' | 'events' | 'deliveries' | 'attempts' | 'scenarios' | 'simulations' | 'settings'
 
 /** A write statement and every table it changes (foreign-key cascades included). */
 export interface WriteSql {

@@ -149,6 +149,11 @@ export function createEndpointStore(engine: SqlEngine, box: SecretBox): Endpoint
   }
 }
 
+/** The endpoint rows set aside, on either store engine, awaited (the host's banner). */
+export async function endpointRowsSetAside(engine: SqlEngine, box: SecretBox): Promise<BadRow[]> {
+  return badRowsOf(await engine.all<EndpointDbRow>(ENDPOINTS_SQL), (row) => endpointFromRow(row, box))
+}
+
 /**
  * The row doctor's reads and repairs, synchronous on a data folder's Database: `hookloop doctor`
  * and the host's banner (its warnings are read synchronously) call them; the rest of the engine

@@ -105,6 +105,12 @@ const READ_RETENTION = "SELECT value_json FROM settings WHERE key = 'retention'"
 const REMOVE_RETENTION = "DELETE FROM settings WHERE key = 'retention'"
 const WRITE_RETENTION = "INSERT INTO settings (key, value_json) VALUES ('retention', ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json"
 
+/** The saved retention when it does not parse, on either store engine, awaited (the host's banner). */
+export async function retentionSetAside(engine: SqlEngine): Promise<BadRow[]> {
+  const json = (await engine.get<{ value_json: string }>(READ_RETENTION))?.value_json
+  return json === undefined ? [] : badRowsOf([json], parseRetention)
+}
+
 /** The saved retention on the data folder's own connection, for the row doctor (synchronous, as it is). */
 export function createRetentionSetting(db: Database) {
   const read = () => db.prepare(READ_RETENTION).pluck().get() as string | undefined

@@ -139,6 +139,9 @@ export const UPDATE_OUTCOME_SQL = writeSql(
 /** One captured request whole, also run through SqlEngine (store/detail-reads.ts). */
 export const REQUEST_BY_ID_SQL = 'SELECT * FROM requests WHERE id = ?'
 
+/** One captured request whole, awaited on either engine (a resend on a team's PostgreSQL). */
+export const readRequestRow = (engine: SqlEngine, id: number): Promise<RequestRow | undefined> => engine.get<RequestRow>(REQUEST_BY_ID_SQL, [id])
+
 export function createRequestStore(db: Database): RequestStore {
   const selectMaxId = db.prepare('SELECT coalesce(max(id), 0) FROM requests').pluck()
   const selectById = db.prepare(REQUEST_BY_ID_SQL)

@@ -3,10 +3,11 @@
 // field to a default (or removes a rule, which has none) and says exactly what it did.
 import type { Database } from 'better-sqlite3'
 import { type BadRow, describeBadRow } from './bad-row'
-import { createEndpointRowRepairs } from './endpoints'
-import { createRetentionSetting } from './history'
-import { createRuleRowRepairs } from './rules'
-import { createSubscriptionRowReads } from './subscriptions'
+import { createEndpointRowRepairs, endpointRowsSetAside } from './endpoints'
+import { createRetentionSetting, retentionSetAside } from './history'
+import type { OpenedStore } from './open-store'
+import { createRuleRowRepairs, ruleRowsSetAside } from './rules'
+import { createSubscriptionRowReads, subscriptionRowsSetAside } from './subscriptions'
 
 export interface RowRepair {
   bad: BadRow
@@ -56,6 +57,15 @@ export function createRowDoctor(db: Database): RowDoctor {
       return done
     },
   }
+}
+
+/**
+ * The rows set aside, in RowDoctor's order, on either store engine, awaited: what a host on a
+ * team's PostgreSQL (or on a data folder, through its SqlEngine) names in its banner.
+ */
+export async function readBadRows(store: OpenedStore): Promise<BadRow[]> {
+  const found = await Promise.all([endpointRowsSetAside(store.engine, store.secrets), ruleRowsSetAside(store.engine), subscriptionRowsSetAside(store.engine, store.secrets), retentionSetAside(store.engine)])
+  return found.flat()
 }
 
 /** The banner line for rows set aside: what and where, and the command that repairs them. */

@@ -119,6 +119,11 @@ export function createRuleStore(engine: SqlEngine): RuleStore {
   }
 }
 
+/** The rule rows set aside, on either store engine, awaited (the host's banner). */
+export async function ruleRowsSetAside(engine: SqlEngine): Promise<BadRow[]> {
+  return badRowsOf(await engine.all<RuleDbRow>(RULES_SQL), ruleFromRow)
+}
+
 /**
  * The row doctor's reads and repairs, synchronous on a data folder's Database: `hookloop doctor`
  * and the host's banner (its warnings are read synchronously) call them; the rest of the engine

@@ -95,9 +95,18 @@ export interface SchemaSubject {
   body_truncated: number
 }
 
+const SUBJECT_SQL = 'SELECT id, headers_json, body, body_truncated FROM requests WHERE id = ?'
+
+/** A judged request's stored bytes on a team's PostgreSQL, awaited (the receiver's one read there). */
+export function createSchemaSubjectReads(engine: SqlEngine) {
+  return {
+    subject: (id: number): Promise<SchemaSubject | undefined> => engine.get<SchemaSubject>(SUBJECT_SQL, [id]),
+  }
+}
+
 /** The receiver's reads on its own connection: a judged request's stored bytes, a verdict by id. */
 export function createSchemaVerdictStore(db: Database) {
-  const subject = db.prepare('SELECT id, headers_json, body, body_truncated FROM requests WHERE id = ?')
+  const subject = db.prepare(SUBJECT_SQL)
   const one = db.prepare('SELECT * FROM request_schema_verdicts WHERE request_id = ?')
   return {
     subject: (id: number) => subject.get(id) as SchemaSubject | undefined,

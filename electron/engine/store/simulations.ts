@@ -39,12 +39,20 @@ const S_COLUMNS = COLUMNS.split(', ').map((c) => `s.${c}`).join(', ')
 export const SIMULATION_OF_ATTEMPT_SQL = `SELECT ${S_COLUMNS} FROM attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN simulations s ON s.id = d.simulation_id WHERE a.id = ?`
 export const SIMULATION_OF_DELIVERY_SQL = `SELECT ${S_COLUMNS} FROM deliveries d JOIN simulations s ON s.id = d.simulation_id WHERE d.id = ?`
 
+// The clock picker's list, kept and running first (`?` keep, `?` limit); deliveries_by_simulation
+// answers each EXISTS with one index probe.
+const WITH_ROWS_SQL = `SELECT ${COLUMNS} FROM simulations s
+      WHERE s.id = ? OR EXISTS (SELECT 1 FROM deliveries d WHERE d.simulation_id = s.id)
+      ORDER BY started_wall_at DESC, id DESC LIMIT ?`
+const START_SQL = `INSERT INTO simulations (${COLUMNS}, owner) VALUES (?, ?, ?, ?, ?, ?, ?)`
+const startParams = (row: SimulationRow, owner: string) => [row.id, row.mode, row.scale, row.started_at, row.started_wall_at, row.label, owner]
 const END_SQL = 'UPDATE simulations SET owner = NULL WHERE id = ? AND owner IS NOT NULL'
 const RUNNING_SQL = 'SELECT id, owner FROM simulations WHERE owner IS NOT NULL'
 
-/** Which simulations run, and ending one, awaited on either store engine (the sender's crash recovery). */
+/** Which simulations run, starting and ending one, awaited on either store engine (the sender's crash recovery, an engine on a team's PostgreSQL). */
 export function createSimulationOwners(engine: SqlEngine) {
   return {
+    start: async (row: SimulationRow, owner: string) => void (await runWrite(engine, ['simulations'], START_SQL, startParams(row, owner))),
     running: () => engine.all<{ id: string; owner: string }>(RUNNING_SQL),
     end: async (id: string) => void (await runWrite(engine, ['simulations'], END_SQL, [id])),
   }
@@ -52,26 +60,26 @@ export function createSimulationOwners(engine: SqlEngine) {
 
 export function createSimulationStatements(db: Database): SimulationStatements {
   const insert = prepareWrite(db, 'simulations', `INSERT INTO simulations (${COLUMNS}) VALUES (@id, @mode, @scale, @started_at, @started_wall_at, @label)`)
-  const start = prepareWrite(db, 'simulations', `INSERT INTO simulations (${COLUMNS}, owner) VALUES (@id, @mode, @scale, @started_at, @started_wall_at, @label, @owner)`)
+  const start = prepareWrite(db, 'simulations', START_SQL)
   const end = prepareWrite(db, 'simulations', END_SQL)
   const running = db.prepare(RUNNING_SQL)
   const get = db.prepare(`SELECT ${COLUMNS} FROM simulations WHERE id = ?`)
-  // deliveries_by_simulation answers each EXISTS with one index probe.
-  const withRows = db.prepare(
-    `SELECT ${COLUMNS} FROM simulations s
-      WHERE s.id = @keep OR EXISTS (SELECT 1 FROM deliveries d WHERE d.simulation_id = s.id)
-      ORDER BY started_wall_at DESC, id DESC LIMIT @limit`,
-  )
+  const withRows = db.prepare(WITH_ROWS_SQL)
   const ofAttempt = db.prepare(SIMULATION_OF_ATTEMPT_SQL)
   const ofDelivery = db.prepare(SIMULATION_OF_DELIVERY_SQL)
   return {
     insert: (row) => void insert.run(row),
-    start: (row, owner) => void start.run({ ...row, owner }),
+    start: (row, owner) => void start.run(...startParams(row, owner)),
     end: (id) => void end.run(id),
     running: () => running.all() as Array<{ id: string; owner: string }>,
     ofDelivery: (deliveryId) => ofDelivery.get(deliveryId) as SimulationRow | undefined,
     ofAttempt: (attemptId) => ofAttempt.get(attemptId) as SimulationRow | undefined,
     get: (id) => get.get(id) as SimulationRow | undefined,
-    withRows: (keep, limit) => withRows.all({ keep, limit }) as SimulationRow[],
+    withRows: (keep, limit) => withRows.all(keep, limit) as SimulationRow[],
   }
+}
+
+/** withRows of SimulationStatements on either store engine, awaited (the host's clock picker). */
+export function simulationsWithRows(engine: SqlEngine, keep: string | null, limit: number): Promise<SimulationRow[]> {
+  return engine.all<SimulationRow>(WITH_ROWS_SQL, [keep, limit])
 }

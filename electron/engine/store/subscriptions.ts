@@ -134,6 +134,11 @@ export function createSubscriptionStatements(engine: SqlEngine, box: SecretBox):
   }
 }
 
+/** The subscription rows set aside, on either store engine, awaited (the host's banner). */
+export async function subscriptionRowsSetAside(engine: SqlEngine, box: SecretBox): Promise<BadRow[]> {
+  return badRowsOf(await engine.all<SubscriptionRow>(LIST_SQL), (row) => subscriptionFromRow(openedSubscriptionRow(row, box)))
+}
+
 /**
  * Synchronous reads and repairs on a data folder's Database, for what is not awaited yet: the row
  * doctor (`hookloop doctor`, the host's banner, whose warnings are read synchronously) and the
