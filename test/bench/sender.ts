@@ -167,6 +167,8 @@ async function main(): Promise<void> {
         bench: 'sender',
         attempts_per_s: { bare: Math.round(bareBest.perSecond), hookloop: Math.round(hook.perSecond) },
         ratio_vs_bare: Number(ratio.toFixed(3)),
+        // CPU µs per attempt in all threads (process.cpuUsage), of the same best rounds: issue 33 asks for ≤ 2.5× bare.
+        cpu_us: { hookloop: Math.round(hook.cpuUs), bare: Math.round(bareBest.cpuUs) },
         scheduler: { pending: PENDING, rss_mb: Math.round(sched.rssMb), schedule_per_s: Math.round(sched.schedulePerSecond), pop_per_s: Math.round(sched.popPerSecond) },
       }),
     )

@@ -6,7 +6,7 @@
 // and the exact body sent. Only a process on the same data folder can make one, and
 // only for the attempt that sent these bytes: a header copied onto another body, or one made for
 // an attempt id since reused (history cleared), does not check out.
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHmac, timingSafeEqual, type KeyObject } from 'node:crypto'
 
 /** What a link binds: the attempt as the store has it. */
 export interface LinkedAttempt {
@@ -21,13 +21,13 @@ const DOMAIN = 'hookloop attempt link v1'
 
 // One HMAC over the fields, then the body's bytes; the event id goes with its length, so no
 // event id and body can be cut apart another way.
-function mac(key: Buffer, attempt: LinkedAttempt, body: Buffer): Buffer {
+function mac(key: Buffer | KeyObject, attempt: LinkedAttempt, body: Buffer): Buffer {
   const fields = `${DOMAIN}\n${attempt.id}\n${attempt.deliveryId}\n${attempt.eventId.length}:${attempt.eventId}\n`
   return createHmac('sha256', key).update(fields).update(body).digest().subarray(0, MAC_BYTES)
 }
 
-/** The header value for this attempt sending `body`. */
-export function attemptLink(key: Buffer, attempt: LinkedAttempt, body: Buffer): string {
+/** The header value for this attempt sending `body`; the sender passes its key as a KeyObject, made once (an HMAC under one costs half). */
+export function attemptLink(key: Buffer | KeyObject, attempt: LinkedAttempt, body: Buffer): string {
   return `${attempt.id}.${mac(key, attempt, body).toString('base64url')}`
 }
 

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto'
 import type { Dispatcher } from 'undici'
 import type { Clock } from '../../../shared/clock'
 import { decideAfterAttempt, type AttemptDecision } from '../../../shared/sender'
@@ -49,7 +50,7 @@ export interface AttemptDeps {
   emitter: SenderEmitter
   sign: SignFn
   /** The store's attempt link key (store/attempt-links.ts): what makes x-hookloop-attempt ours. */
-  linkKey(): Promise<Buffer>
+  linkKey(): Promise<KeyObject>
   /** Ms the attempt's signature carries, given the subscription and the clock's now. */
   signingTime(sub: Subscription, clockNow: number): number
   /** Wall time now, ms: each attempt's wall start beside its start on the clock. */

@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
 import { Agent, type Dispatcher } from 'undici'
 import type { Clock } from '../../../shared/clock'
@@ -205,7 +206,8 @@ function senderParts(options: SenderOptions) {
   })
 
   const attemptIds = createAttemptIds(store)
-  let linkKey: Promise<Buffer> | undefined
+  // Imported once as a KeyObject: every attempt's link is an HMAC under it (attempt-link.ts).
+  let linkKey: Promise<KeyObject> | undefined
   const claimMarginMs = options.claimMarginMs ?? CLAIM_MARGIN_MS
   const claimCheckMs = Math.max(100, Math.min(claimMarginMs, CLAIM_MARGIN_MS))
   const runner = createAttemptRunner({
@@ -225,7 +227,7 @@ function senderParts(options: SenderOptions) {
       const wall = mode === 'wall' || (mode === 'auto' && clock.mode !== 'real' && leavesHookloop(sub))
       return wall ? wallNow() : clockNow
     },
-    linkKey: () => (linkKey ??= attemptLinkKey(store)),
+    linkKey: () => (linkKey ??= attemptLinkKey(store).then((key) => createSecretKey(key))),
     wallNow,
     resolveEndpointUrl: options.resolveEndpointUrl,
     dispatcher,

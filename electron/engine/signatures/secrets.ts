@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto'
 import type { SchemeMeta } from '../../../shared/signatures'
 import { isBase64 } from './mac'
 
@@ -38,11 +39,26 @@ export function decodeSecret(secret: string, format: SchemeMeta['secretFormat'])
   }
 }
 
+// The sender signs every attempt of a subscription with the same secret. Decoding it each time
+// (whsec_: a base64 check and decode) and handing createHmac raw bytes, which it imports anew on
+// every call, was half of an attempt's signature cost (docs/BENCHMARKS.md); a KeyObject imported
+// once makes each HMAC about twice as fast. Kept per secret format and secret text, a few hundred
+// at most (the subscriptions a process signs for; the Subscription objects hold the same secrets).
+const SIGNING_KEYS_KEPT = 256
+const signingKeys = new Map<SchemeMeta['secretFormat'], Map<string, KeyObject>>()
+
 /** For sign(): the key, or a clear error naming what is wrong with the secret. */
-export function signingKey(secret: string, meta: SchemeMeta): Buffer {
+export function signingKey(secret: string, meta: SchemeMeta): KeyObject {
+  let kept = signingKeys.get(meta.secretFormat)
+  const known = kept?.get(secret)
+  if (known) return known
   const decoded = decodeSecret(secret, meta.secretFormat)
   if ('error' in decoded) throw new SecretFormatError(`${meta.label} secret is not usable: ${decoded.error}`)
-  return decoded.key
+  const key = createSecretKey(decoded.key)
+  if (!kept) signingKeys.set(meta.secretFormat, (kept = new Map()))
+  if (kept.size >= SIGNING_KEYS_KEPT) kept.clear()
+  kept.set(secret, key)
+  return key
 }
 
 export interface KeyAlternative {
