@@ -244,16 +244,18 @@ export async function startControlServer(options: ControlServerOptions): Promise
       send(client, { t: 'res', id, ok: false, error: { code: 'unknown_command', message: `unknown command "${name}"` } })
       return
     }
-    const parsed = requestSchemas[name].safeParse(frame.data.req ?? {})
-    if (!parsed.success) {
-      send(client, { t: 'res', id, ok: false, error: { code: 'bad_request', message: describeIssues(name, parsed.error) } })
-      return
-    }
     try {
+      // Who may run it is decided before its request is read: a role below the command's is told
+      // the role it needs whatever it sent, and learns nothing of the request's shape.
       const caller = await callerOf(client, name)
       if ('code' in caller) {
         send(client, { t: 'res', id, ok: false, error: { code: caller.code, message: caller.message } })
         if (caller.close) client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out')
+        return
+      }
+      const parsed = requestSchemas[name].safeParse(frame.data.req ?? {})
+      if (!parsed.success) {
+        send(client, { t: 'res', id, ok: false, error: { code: 'bad_request', message: describeIssues(name, parsed.error) } })
         return
       }
       const handler = options.handlers[name] as (req: unknown, caller: Caller) => unknown
