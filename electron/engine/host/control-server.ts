@@ -29,6 +29,13 @@ import { createBodyRoutes, type BodyRefusal, type BodyRoutesOptions } from './bo
 import { hostErrorOf } from './host-error'
 import { createStaticHandler, securityHeaders } from './static-files'
 
+/**
+ * What the control server answers itself, as `METHOD path` (route-decisions.ts gives each its
+ * authorisation): the WebSocket, the app's page, and the rest of the built renderer (its scripts
+ * and styles). The account, body and probe routes are declared by their modules.
+ */
+export const CONTROL_ROUTES = [`GET ${CONTROL_PATH}`, 'GET /', 'GET /index.html', 'GET /*'] as const
+
 /** Who sent a command: with accounts, the signed-in account or a machine's API token; without, nobody (the run's token). */
 export interface Caller {
   account: AccountView | null
