@@ -118,6 +118,10 @@ export async function startControlServer(options: ControlServerOptions): Promise
     const principal = await gateForBodies?.caller(req)
     // "No detail of why": a wrong, unknown or revoked token all read the same.
     if (!principal) return { status: 401, message: offersToken(req) ? 'unauthorized' : 'not signed in: bodies are served to a signed-in session or an API token' }
+    // A session's cookie rides along with any page of the same site (another port on this host
+    // included), so a write it admits must come from our own page: a browser always sends Origin
+    // with a post. A token is held by the machine that sends it and needs no such check.
+    if (!principal.token && req.method !== 'GET' && req.method !== 'HEAD' && !originAllowed(port, req.headers.origin, publicUrl)) return { status: 403, message: 'foreign Origin' }
     const role = principalRole(principal)
     return roleAtLeast(role, needed) ? null : { status: 403, message: `${what} needs the ${needed} role; ${principalName(principal)} is ${article(role)} ${role}` }
   }

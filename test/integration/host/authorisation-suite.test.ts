@@ -179,10 +179,11 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
     const path = pattern.replace(':id', '999999').replace('/*', `/assets/${asset}`)
     return method === 'POST' ? { method, path, body: 'a=b' } : { method, path }
   }
-  const http = (route: ControlServerRoute, headers: Record<string, string>) => {
+  /** A request on a route with a credential, as a browser (a session's, from our page) or a machine sends it. */
+  const http = (route: ControlServerRoute, credential: Credential) => {
     const { method, path, body } = requestOf(route)
     const form: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }
-    return fetch(`${origin}${path}`, { method, redirect: 'manual', headers: { ...form, ...headers }, ...(body === undefined ? {} : { body }) })
+    return fetch(`${origin}${path}`, { method, redirect: 'manual', headers: { ...form, ...socketHeaders(credential) }, ...(body === undefined ? {} : { body }) })
   }
 
   it.each(Object.entries(ROUTE_DECISIONS) as [ControlServerRoute, (typeof ROUTE_DECISIONS)[ControlServerRoute]][])('%s is answered by its decision for every credential', async (route, decision) => {
@@ -198,7 +199,7 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
         }
         continue
       }
-      const res = await http(route, credential.headers)
+      const res = await http(route, credential)
       const text = await res.text()
       switch (decision.kind) {
         case 'open':
@@ -281,7 +282,7 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
     expect((await fetch(`${origin}/account/me`, { headers: { cookie: session } })).status).toBe(200)
   })
 
-  it("refuses a cookie-authenticated write without its CSRF token or from another site's page", async () => {
+  it("refuses a cookie-authenticated write without its CSRF token or from another origin's page", async () => {
     // Sign-in: the pre-session cookie's token is needed, and our Origin.
     const page = await fetch(`${origin}/signin`)
     const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? ''
@@ -310,6 +311,14 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
     // The socket a session opens: another site's page is refused before the cookie counts.
     const session = cookieOf(await signIn(EMAILS.editor, PASSWORDS.editor), 'hookloop_session') ?? ''
     expect(await socket({ cookie: session, origin: 'https://elsewhere.example' })).toEqual({ status: 403, text: 'foreign Origin\n' })
+
+    // A body uploaded with the session's cookie: from our page only (a page on another port of
+    // this host is the same site, and its post would carry the cookie).
+    const upload = (headers: Record<string, string>) => fetch(`${origin}${BODY_UPLOAD_PATH}`, { method: 'POST', headers: { cookie: session, ...headers }, body: 'hello' })
+    const foreign = await upload({ origin: 'http://127.0.0.1:1' })
+    expect([foreign.status, await foreign.text()]).toEqual([403, 'foreign Origin\n'])
+    expect((await upload({})).status).toBe(403)
+    expect((await upload({ origin })).status).toBe(200)
 
     // Sign-out: the session's CSRF token, from our Origin; then the session is gone.
     const me = (await (await fetch(`${origin}/account/me`, { headers: { cookie: session } })).json()) as { csrf: string }
