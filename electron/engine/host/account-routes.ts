@@ -22,6 +22,9 @@ export const SIGN_IN_PER_ADDRESS = 10
 export const SIGN_IN_PER_EMAIL = 5
 const FORM_LIMIT = 16 * 1024
 
+/** The routes answered here, as `METHOD path` (route-decisions.ts gives each its authorisation). */
+export const ACCOUNT_ROUTES = ['GET /signin', 'POST /signin', 'POST /signout', 'GET /join', 'POST /join', 'GET /account/me', 'GET /account/page.css'] as const
+
 export interface AccountGateOptions {
   accounts: Accounts
   /** The API tokens machines are admitted by; without them a bearer header admits nobody. */
@@ -221,7 +224,7 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
     plain(res, 405, `${method} is not answered on ${path}`)
   }
 
-  const ROUTES = new Set(['/signin', '/signout', '/join', '/account/me', '/account/page.css'])
+  const ROUTES = new Set(ACCOUNT_ROUTES.map((route) => route.split(' ')[1]))
   return {
     route(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost')

@@ -46,6 +46,9 @@ export function createStagedBodies(now: () => number = Date.now): StagedBodies {
   }
 }
 
+/** The routes answered here, as `METHOD path` (route-decisions.ts gives each its authorisation). */
+export const BODY_ROUTES = ['GET /bodies/requests/:id', 'POST /bodies/uploads'] as const
+
 /** Why a request is not admitted: 401 (nobody known), 403 (a role below the one needed, named). */
 export interface BodyRefusal {
   status: 401 | 403

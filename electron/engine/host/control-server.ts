@@ -29,6 +29,13 @@ import { createBodyRoutes, type BodyRefusal, type BodyRoutesOptions } from './bo
 import { hostErrorOf } from './host-error'
 import { createStaticHandler, securityHeaders } from './static-files'
 
+/**
+ * What the control server answers itself, as `METHOD path` (route-decisions.ts gives each its
+ * authorisation): the WebSocket, the app's page, and the rest of the built renderer (its scripts
+ * and styles). The account, body and probe routes are declared by their modules.
+ */
+export const CONTROL_ROUTES = [`GET ${CONTROL_PATH}`, 'GET /', 'GET /index.html', 'GET /*'] as const
+
 /** Who sent a command: with accounts, the signed-in account or a machine's API token; without, nobody (the run's token). */
 export interface Caller {
   account: AccountView | null
@@ -111,6 +118,10 @@ export async function startControlServer(options: ControlServerOptions): Promise
     const principal = await gateForBodies?.caller(req)
     // "No detail of why": a wrong, unknown or revoked token all read the same.
     if (!principal) return { status: 401, message: offersToken(req) ? 'unauthorized' : 'not signed in: bodies are served to a signed-in session or an API token' }
+    // A session's cookie rides along with any page of the same site (another port on this host
+    // included), so a write it admits must come from our own page: a browser always sends Origin
+    // with a post. A token is held by the machine that sends it and needs no such check.
+    if (!principal.token && req.method !== 'GET' && req.method !== 'HEAD' && !originAllowed(port, req.headers.origin, publicUrl)) return { status: 403, message: 'foreign Origin' }
     const role = principalRole(principal)
     return roleAtLeast(role, needed) ? null : { status: 403, message: `${what} needs the ${needed} role; ${principalName(principal)} is ${article(role)} ${role}` }
   }
@@ -244,16 +255,18 @@ export async function startControlServer(options: ControlServerOptions): Promise
       send(client, { t: 'res', id, ok: false, error: { code: 'unknown_command', message: `unknown command "${name}"` } })
       return
     }
-    const parsed = requestSchemas[name].safeParse(frame.data.req ?? {})
-    if (!parsed.success) {
-      send(client, { t: 'res', id, ok: false, error: { code: 'bad_request', message: describeIssues(name, parsed.error) } })
-      return
-    }
     try {
+      // Who may run it is decided before its request is read: a role below the command's is told
+      // the role it needs whatever it sent, and learns nothing of the request's shape.
       const caller = await callerOf(client, name)
       if ('code' in caller) {
         send(client, { t: 'res', id, ok: false, error: { code: caller.code, message: caller.message } })
         if (caller.close) client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out')
+        return
+      }
+      const parsed = requestSchemas[name].safeParse(frame.data.req ?? {})
+      if (!parsed.success) {
+        send(client, { t: 'res', id, ok: false, error: { code: 'bad_request', message: describeIssues(name, parsed.error) } })
         return
       }
       const handler = options.handlers[name] as (req: unknown, caller: Caller) => unknown

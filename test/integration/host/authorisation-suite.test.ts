@@ -1,0 +1,354 @@
+// Every route of the control server and every command on its WebSocket, against a served Hookloop
+// with accounts from the build (`hookloop serve --accounts`), driven by each credential: none, a
+// wrong token, a revoked token, and a session and a token of each role. Each route is checked by its
+// declared decision (electron/engine/host/route-decisions.ts), each command by its least role
+// (shared/contract/command-roles.ts): refused 401 with no detail of why, 403 naming the role it
+// needs below it, admitted at it. Then: the app's page without a session, session fixation, CSRF on
+// cookie-authenticated writes, no password or token in the server's output, the audit or /metrics,
+// and sign-in's rate limit (last: it shuts this address out for a minute). One server serves them all.
+import { spawn } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { BODY_UPLOAD_PATH, COMMAND_ROLES, CONTROL_PATH, requestBodyPath, ROLES, roleAtLeast, type CommandName, type Role } from '../../../shared/contract'
+import { ACCOUNT_ROUTES } from '../../../electron/engine/host/account-routes'
+import { BODY_ROUTES } from '../../../electron/engine/host/body-routes'
+import { CONTROL_ROUTES } from '../../../electron/engine/host/control-server'
+import { PROBE_PATHS } from '../../../electron/engine/host/probe-routes'
+import { ROUTE_DECISIONS, type ControlServerRoute } from '../../../electron/engine/host/route-decisions'
+import { makeTempDir } from '../../support/temp-dir'
+
+const CLI = resolve('out/main/cli.js')
+const PASSWORD = 'correct horse battery'
+const PASSWORDS: Record<Role, string> = { admin: PASSWORD, editor: 'editor staple battery', viewer: 'viewer staple battery' }
+const EMAILS: Record<Role, string> = { admin: 'ada@example.com', editor: 'eddie@example.com', viewer: 'vic@example.com' }
+
+// The store a served Hookloop keeps: each entry is what `serve` is given to open it. A team's
+// PostgreSQL store is one more line here once `serve` opens one (`--store postgres://…`).
+const STORES: Record<string, (dir: string) => string[]> = {
+  'a data folder': (dir) => ['--data', dir],
+}
+
+/** A credential a request is made with: its headers (a socket adds our Origin when it is a session's). */
+interface Credential {
+  label: string
+  headers: Record<string, string>
+  /** The role it acts with; null when it admits nobody. */
+  role: Role | null
+  session: boolean
+}
+
+const cookieOf = (res: Response, name: string): string | undefined =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0] ?? '')
+    .find((c) => c.startsWith(`${name}=`) && c.length > name.length + 1)
+
+const article = (role: string): string => (/^[aeiou]/.test(role) ? 'an' : 'a')
+
+describe.each(Object.entries(STORES))('authorisation of hookloop serve --accounts on %s', (_store, storeArgs) => {
+  let origin = ''
+  let output = ''
+  let stop = (): void => undefined
+  const secrets: string[] = []
+  const credentials: Credential[] = []
+  const sockets: WebSocket[] = []
+  let ids = 0
+
+  async function signIn(email: string, password: string, cookie = ''): Promise<Response> {
+    const page = await fetch(`${origin}/signin`, { headers: cookie ? { cookie } : {} })
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? ''
+    const preSession = cookieOf(page, 'hookloop_csrf') ?? cookie.split('; ').find((c) => c.startsWith('hookloop_csrf=')) ?? ''
+    return fetch(`${origin}/signin`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: [cookie, preSession].filter(Boolean).join('; '), origin },
+      body: new URLSearchParams({ csrf, email, password }).toString(),
+    })
+  }
+
+  /** A socket with these headers: open (after the hello frame), or the status and text it was refused with. */
+  function socket(headers: Record<string, string>): Promise<WebSocket | { status: number; text: string }> {
+    return new Promise((done) => {
+      const ws = new WebSocket(`${origin.replace('http', 'ws')}${CONTROL_PATH}`, { headers })
+      ws.once('message', () => {
+        sockets.push(ws)
+        done(ws)
+      })
+      ws.once('unexpected-response', (_req, res) => {
+        let text = ''
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+        res.on('end', () => done({ status: res.statusCode ?? 0, text }))
+      })
+      ws.on('error', () => undefined)
+    })
+  }
+  const socketHeaders = (credential: Credential): Record<string, string> => ({ ...credential.headers, ...(credential.session ? { origin } : {}) })
+
+  function command(ws: WebSocket, name: string, req: unknown): Promise<{ ok: boolean; res?: unknown; error?: { code: string; message: string } }> {
+    const id = ++ids
+    return new Promise((done) => {
+      const onMessage = (data: WebSocket.RawData) => {
+        const frame = JSON.parse(data.toString()) as { t: string; id?: number; ok: boolean; res?: unknown; error?: { code: string; message: string } }
+        if (frame.t !== 'res' || frame.id !== id) return
+        ws.off('message', onMessage)
+        done(frame)
+      }
+      ws.on('message', onMessage)
+      ws.send(JSON.stringify({ t: 'cmd', id, name, req }))
+    })
+  }
+
+  beforeAll(async () => {
+    const { dir, cleanup } = makeTempDir()
+    const child = spawn(process.execPath, [CLI, 'serve', '--accounts', ...storeArgs(dir), '--admin', EMAILS.admin], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD },
+    })
+    stop = () => {
+      child.kill('SIGKILL')
+      cleanup()
+    }
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const first = await new Promise<string>((done) => {
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        output += `${line}\n`
+        if (/^http/.test(line)) done(line)
+      })
+    })
+    origin = new URL(first).origin
+
+    // The admin signs in; an editor and a viewer join through the admin's invites.
+    const sessions = {} as Record<Role, string>
+    sessions.admin = cookieOf(await signIn(EMAILS.admin, PASSWORD), 'hookloop_session') ?? ''
+    const admin = (await socket({ origin, cookie: sessions.admin })) as WebSocket
+    for (const role of ['editor', 'viewer'] as const) {
+      const invite = (await command(admin, 'member.invite', { role })) as { res: { link: string } }
+      const link = new URL(invite.res.link).searchParams.get('link') ?? ''
+      const page = await fetch(`${origin}/join?link=${encodeURIComponent(link)}`)
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? ''
+      const joined = await fetch(`${origin}/join`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieOf(page, 'hookloop_csrf') ?? '', origin },
+        body: new URLSearchParams({ csrf, link, email: EMAILS[role], name: role, password: PASSWORDS[role] }).toString(),
+      })
+      expect(joined.status).toBe(303)
+      sessions[role] = cookieOf(joined, 'hookloop_session') ?? ''
+    }
+    // A token of each role, and one revoked.
+    const tokens = {} as Record<Role, string>
+    for (const role of ROLES) {
+      const made = (await command(admin, 'token.create', { name: `${role} bot`, role })) as { res: { secret: string } }
+      tokens[role] = made.res.secret
+    }
+    const revoked = (await command(admin, 'token.create', { name: 'revoked bot', role: 'admin' })) as { res: { secret: string; token: { id: string } } }
+    expect((await command(admin, 'token.revoke', { id: revoked.res.token.id })).ok).toBe(true)
+    secrets.push(...Object.values(tokens), revoked.res.secret)
+
+    const wrong = `${tokens.admin.slice(0, -1)}${tokens.admin.endsWith('A') ? 'B' : 'A'}`
+    credentials.push(
+      { label: 'no credentials', headers: {}, role: null, session: false },
+      { label: 'a wrong token', headers: { authorization: `Bearer ${wrong}` }, role: null, session: false },
+      { label: 'a revoked token', headers: { authorization: `Bearer ${revoked.res.secret}` }, role: null, session: false },
+      { label: 'an unknown session', headers: { cookie: 'hookloop_session=not-a-session' }, role: null, session: true },
+    )
+    for (const role of ROLES) {
+      credentials.push({ label: `the ${role}'s session`, headers: { cookie: sessions[role] }, role, session: true })
+      credentials.push({ label: `the ${role}'s token`, headers: { authorization: `Bearer ${tokens[role]}` }, role, session: false })
+    }
+  })
+  afterAll(() => {
+    for (const ws of sockets) ws.terminate()
+    stop()
+  })
+
+  it('has a decision for every route the control server answers, and no decision for a route it does not', () => {
+    const served = [...ACCOUNT_ROUTES, ...BODY_ROUTES, ...CONTROL_ROUTES, ...PROBE_PATHS.map((path) => `GET ${path}` as const)]
+    expect(new Set(Object.keys(ROUTE_DECISIONS))).toEqual(new Set(served))
+    // The body routes' table names the paths the contract serves them at.
+    expect(BODY_ROUTES).toEqual([`GET ${requestBodyPath(0).replace(/0$/, ':id')}`, `POST ${BODY_UPLOAD_PATH}`])
+  })
+
+  /** A request on a route as the route's pattern names it (`:id` a request that does not exist, `*` a built asset). */
+  function requestOf(route: ControlServerRoute): { method: string; path: string; body?: string } {
+    const [method = 'GET', pattern = '/'] = route.split(' ')
+    const asset = readdirSync(resolve('out/renderer/assets'))[0] ?? ''
+    const path = pattern.replace(':id', '999999').replace('/*', `/assets/${asset}`)
+    return method === 'POST' ? { method, path, body: 'a=b' } : { method, path }
+  }
+  /** A request on a route with a credential, as a browser (a session's, from our page) or a machine sends it. */
+  const http = (route: ControlServerRoute, credential: Credential) => {
+    const { method, path, body } = requestOf(route)
+    const form: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }
+    return fetch(`${origin}${path}`, { method, redirect: 'manual', headers: { ...form, ...socketHeaders(credential) }, ...(body === undefined ? {} : { body }) })
+  }
+
+  it.each(Object.entries(ROUTE_DECISIONS) as [ControlServerRoute, (typeof ROUTE_DECISIONS)[ControlServerRoute]][])('%s is answered by its decision for every credential', async (route, decision) => {
+    for (const credential of credentials) {
+      const what = `${route} with ${credential.label}`
+      if (decision.kind === 'commands') {
+        const opened = await socket(socketHeaders(credential))
+        if (credential.role === null) {
+          expect(opened, what).toEqual({ status: 401, text: credential.session ? 'not signed in\n' : credential.headers.authorization ? 'unauthorized\n' : 'not signed in\n' })
+        } else {
+          expect(opened, what).toBeInstanceOf(WebSocket)
+          ;(opened as WebSocket).terminate()
+        }
+        continue
+      }
+      const res = await http(route, credential)
+      const text = await res.text()
+      switch (decision.kind) {
+        case 'open':
+          expect(res.status, what).toBe(200)
+          break
+        case 'sign-in':
+          // Anyone reaches the pages (someone signed in is sent on to the app); a post without the
+          // pre-session CSRF token is refused whoever sends it; a join without a live link finds none.
+          if (route === 'GET /signin' && credential.session && credential.role !== null) expect([res.status, res.headers.get('location')], what).toEqual([303, '/'])
+          else if (route === 'GET /signin') expect(text, what).toContain('name="password"')
+          else if (route === 'POST /signin') expect([res.status, text], what).toEqual([403, expect.stringContaining('This form expired')])
+          else expect(res.status, what).toBe(404)
+          break
+        case 'own-session':
+          if (!credential.session || credential.role === null) expect([res.status, text], what).toEqual([route === 'POST /signout' ? 403 : 401, route === 'POST /signout' ? "sign out needs the session's CSRF token (x-hookloop-csrf)\n" : 'not signed in\n'])
+          // A session's post without its CSRF token is refused (the CSRF test below signs out with it).
+          else expect(res.status, what).toBe(route === 'POST /signout' ? 403 : 200)
+          break
+        case 'page':
+          if (!credential.session || credential.role === null) {
+            expect([res.status, res.headers.get('location'), text], what).toEqual([303, '/signin', ''])
+          } else {
+            expect(res.status, what).toBe(200)
+            expect(text, what).toContain('<script')
+          }
+          break
+        case 'role':
+          if (credential.role === null) {
+            // 401, told nothing of why: a wrong and a revoked token read the same.
+            expect([res.status, res.headers.get('www-authenticate')], what).toEqual([401, 'Bearer'])
+            if (credential.headers.authorization) expect(text, what).toBe('unauthorized\n')
+          } else if (!roleAtLeast(credential.role, decision.role)) {
+            expect(res.status, what).toBe(403)
+            expect(text, what).toMatch(new RegExp(`needs the ${decision.role} role; .* is ${article(credential.role)} ${credential.role}\\n$`))
+          } else {
+            expect([401, 403], what).not.toContain(res.status)
+          }
+          break
+      }
+    }
+  })
+
+  it('decides every command on the socket by its least role, before its request is read', async () => {
+    // A request no command takes (`req: 0`): an admitted caller is answered bad_request and nothing
+    // runs, so every command, Clear history and the tunnel included, is tried without its effect.
+    const admitted = credentials.filter((c) => c.role !== null)
+    for (const credential of admitted) {
+      const ws = (await socket(socketHeaders(credential))) as WebSocket
+      for (const [name, needed] of Object.entries(COMMAND_ROLES) as [CommandName, Role][]) {
+        const answer = await command(ws, name, 0)
+        const role = credential.role as Role
+        const what = `${name} by ${credential.label}`
+        if (roleAtLeast(role, needed)) {
+          expect(answer.error?.code, what).toBe('bad_request')
+        } else {
+          expect(answer.error, what).toEqual({ code: 'forbidden', message: `${name} needs the ${needed} role; ${credential.session ? EMAILS[role] : `the token "${role} bot"`} is ${article(role)} ${role}` })
+        }
+      }
+      ws.terminate()
+    }
+  })
+
+  it('shows the app without a session only as the sign-in page, with no data in it', async () => {
+    const app = await fetch(`${origin}/`)
+    expect(app.url).toBe(`${origin}/signin`)
+    const page = await app.text()
+    expect(page).toContain('name="password"')
+    expect(page).not.toContain('<script')
+    expect(page).not.toContain(EMAILS.admin)
+  })
+
+  it('gives a new session at sign-in: a session id set before it is not one after', async () => {
+    const planted = 'hookloop_session=planted-before-sign-in'
+    const signed = await signIn(EMAILS.viewer, PASSWORDS.viewer, planted)
+    expect(signed.status).toBe(303)
+    const session = cookieOf(signed, 'hookloop_session') ?? ''
+    expect(session).toMatch(/^hookloop_session=.{20,}/)
+    expect(session).not.toBe(planted)
+    expect((await fetch(`${origin}/account/me`, { headers: { cookie: planted } })).status).toBe(401)
+    expect((await fetch(`${origin}/account/me`, { headers: { cookie: session } })).status).toBe(200)
+  })
+
+  it("refuses a cookie-authenticated write without its CSRF token or from another origin's page", async () => {
+    // Sign-in: the pre-session cookie's token is needed, and our Origin.
+    const page = await fetch(`${origin}/signin`)
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? ''
+    const preSession = cookieOf(page, 'hookloop_csrf') ?? ''
+    const post = (cookie: string, form: Record<string, string>, from = origin) =>
+      fetch(`${origin}/signin`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: from }, body: new URLSearchParams(form).toString() })
+    const person = { email: EMAILS.editor, password: PASSWORDS.editor }
+    expect((await post(preSession, { ...person, csrf: 'x'.repeat(43) })).status).toBe(403)
+    expect((await post('', { ...person, csrf })).status).toBe(403)
+    expect((await post(preSession, { ...person, csrf }, 'https://elsewhere.example')).status).toBe(403)
+
+    // Joining: a live link's form posted without the pre-session cookie's token is refused.
+    const admin = (await socket(socketHeaders(credentials.find((c) => c.label === "the admin's session") as Credential))) as WebSocket
+    const invite = (await command(admin, 'member.invite', { role: 'viewer' })) as { res: { link: string } }
+    const link = new URL(invite.res.link).searchParams.get('link') ?? ''
+    const join = (cookie: string, token: string) =>
+      fetch(`${origin}/join`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin },
+        body: new URLSearchParams({ csrf: token, link, email: 'mallory@example.com', name: 'm', password: 'mallory staple battery' }).toString(),
+      })
+    expect((await join(preSession, 'x'.repeat(43))).status).toBe(403)
+    expect((await join('', csrf)).status).toBe(403)
+
+    // The socket a session opens: another site's page is refused before the cookie counts.
+    const session = cookieOf(await signIn(EMAILS.editor, PASSWORDS.editor), 'hookloop_session') ?? ''
+    expect(await socket({ cookie: session, origin: 'https://elsewhere.example' })).toEqual({ status: 403, text: 'foreign Origin\n' })
+
+    // A body uploaded with the session's cookie: from our page only (a page on another port of
+    // this host is the same site, and its post would carry the cookie).
+    const upload = (headers: Record<string, string>) => fetch(`${origin}${BODY_UPLOAD_PATH}`, { method: 'POST', headers: { cookie: session, ...headers }, body: 'hello' })
+    const foreign = await upload({ origin: 'http://127.0.0.1:1' })
+    expect([foreign.status, await foreign.text()]).toEqual([403, 'foreign Origin\n'])
+    expect((await upload({})).status).toBe(403)
+    expect((await upload({ origin })).status).toBe(200)
+
+    // Sign-out: the session's CSRF token, from our Origin; then the session is gone.
+    const me = (await (await fetch(`${origin}/account/me`, { headers: { cookie: session } })).json()) as { csrf: string }
+    const signOut = (headers: Record<string, string>) => fetch(`${origin}/signout`, { method: 'POST', headers: { cookie: session, ...headers } })
+    expect((await signOut({ 'x-hookloop-csrf': 'x'.repeat(43), origin })).status).toBe(403)
+    expect((await signOut({ 'x-hookloop-csrf': me.csrf, origin: 'https://elsewhere.example' })).status).toBe(403)
+    expect((await signOut({ 'x-hookloop-csrf': me.csrf, origin })).status).toBe(204)
+    expect((await fetch(`${origin}/account/me`, { headers: { cookie: session } })).status).toBe(401)
+  })
+
+  it('keeps every password and token out of the output, the audit and /metrics', async () => {
+    const admin = (await socket(socketHeaders(credentials.find((c) => c.label === "the admin's session") as Credential))) as WebSocket
+    const audit = (await command(admin, 'audit.list', { offset: 0, limit: 200 })) as { ok: boolean; res: unknown }
+    expect(audit.ok).toBe(true)
+    const metrics = await (await fetch(`${origin}/metrics`)).text()
+    const kept = { output, audit: JSON.stringify(audit.res), metrics }
+    for (const [where, text] of Object.entries(kept)) {
+      for (const secret of secrets) expect(text, where).not.toContain(secret.slice(4))
+      for (const password of Object.values(PASSWORDS)) expect(text, where).not.toContain(password)
+    }
+    // The audit did record the account events and the tokens made: it was looked at, not empty.
+    expect(kept.audit).toContain('token.create')
+  })
+
+  it('limits sign-in attempts: past the limit even the right password is 429 with Retry-After', async () => {
+    let last: Response | undefined
+    for (let attempt = 0; attempt < 20 && last?.status !== 429; attempt++) last = await signIn(EMAILS.admin, 'not the password')
+    expect(last?.status).toBe(429)
+    expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0)
+    const right = await signIn(EMAILS.admin, PASSWORD)
+    expect([right.status, cookieOf(right, 'hookloop_session')]).toEqual([429, undefined])
+  })
+})
