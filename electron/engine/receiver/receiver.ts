@@ -423,7 +423,10 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       // Background copies end with the receiver (recorded as aborted when cut short).
       await forwarder.close()
       // A team's store commits what is left awaited: close() can only start a commit there.
-      if (!db) await writer.committed().catch(() => {})
+      if (!db) {
+        // Until nothing is queued nor being committed (a batch may start as the last one settles).
+        for (let turns = 0; writer.pending() > 0 && turns < 100; turns++) await writer.committed().catch(() => new Promise((resolve) => setTimeout(resolve, 10)))
+      }
       writer.close()
       releaseIds([requestIds, legIds])
     },

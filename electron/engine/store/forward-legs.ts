@@ -55,11 +55,13 @@ const COLUMNS = [
 // Ids are numbered in the process (the leg is known, id included, before its commit). Another
 // process writing legs to the same folder meanwhile (`hookloop resend` beside a running app)
 // could take the next number first: the row then gets a fresh id instead of failing its batch —
-// a kept batch that can never commit would hold up every capture behind it.
+// a kept batch that can never commit would hold up every capture behind it. (On a team's
+// PostgreSQL the ids come from the table's sequence and never collide; the CAST types the
+// parameter there, which SQLite reads as the integer it is.)
 export const INSERT_FORWARD_LEG_SQL = writeSql(
   'forward_legs',
   `INSERT INTO forward_legs (id, ${COLUMNS.join(', ')})
-   VALUES (CASE WHEN EXISTS (SELECT 1 FROM forward_legs WHERE id = ?) THEN NULL ELSE ? END, ${COLUMNS.map(() => '?').join(', ')})`,
+   VALUES (CASE WHEN EXISTS (SELECT 1 FROM forward_legs WHERE id = ?) THEN NULL ELSE CAST(? AS BIGINT) END, ${COLUMNS.map(() => '?').join(', ')})`,
   ['id', 'id', ...COLUMNS],
 )
 
