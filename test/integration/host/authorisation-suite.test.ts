@@ -7,6 +7,7 @@
 // cookie-authenticated writes, no password or token in the server's output, the audit or /metrics,
 // and sign-in's rate limit (last: it shuts this address out for a minute). One server serves them all.
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -19,16 +20,20 @@ import { CONTROL_ROUTES } from '../../../electron/engine/host/control-server'
 import { PROBE_PATHS } from '../../../electron/engine/host/probe-routes'
 import { ROUTE_DECISIONS, type ControlServerRoute } from '../../../electron/engine/host/route-decisions'
 import { makeTempDir } from '../../support/temp-dir'
+import { usePostgres } from '../../support/use-postgres'
 
 const CLI = resolve('out/main/cli.js')
 const PASSWORD = 'correct horse battery'
 const PASSWORDS: Record<Role, string> = { admin: PASSWORD, editor: 'editor staple battery', viewer: 'viewer staple battery' }
 const EMAILS: Record<Role, string> = { admin: 'ada@example.com', editor: 'eddie@example.com', viewer: 'vic@example.com' }
 
-// The store a served Hookloop keeps: each entry is what `serve` is given to open it. A team's
-// PostgreSQL store is one more line here once `serve` opens one (`--store postgres://…`).
-const STORES: Record<string, (dir: string) => string[]> = {
-  'a data folder': (dir) => ['--data', dir],
+const postgres = usePostgres()
+
+// The store a served Hookloop keeps, on either engine: what `serve` is given to open it (the
+// arguments, and the environment: a team's URL and data key stay out of argv).
+const STORES: Record<string, (dir: string) => Promise<{ args: string[]; env: Record<string, string> }>> = {
+  'a data folder': async (dir) => ({ args: ['--data', dir], env: {} }),
+  "a team's PostgreSQL": async () => ({ args: [], env: { HOOKLOOP_STORE: await postgres.freshDatabase(), HOOKLOOP_SECRET_KEY: randomBytes(32).toString('base64') } }),
 }
 
 /** A credential a request is made with: its headers (a socket adds our Origin when it is a session's). */
@@ -48,7 +53,7 @@ const cookieOf = (res: Response, name: string): string | undefined =>
 
 const article = (role: string): string => (/^[aeiou]/.test(role) ? 'an' : 'a')
 
-describe.each(Object.entries(STORES))('authorisation of hookloop serve --accounts on %s', (_store, storeArgs) => {
+describe.each(Object.entries(STORES))('authorisation of hookloop serve --accounts on %s', (_store, openedBy) => {
   let origin = ''
   let output = ''
   let stop = (): void => undefined
@@ -103,9 +108,10 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
 
   beforeAll(async () => {
     const { dir, cleanup } = makeTempDir()
-    const child = spawn(process.execPath, [CLI, 'serve', '--accounts', ...storeArgs(dir), '--admin', EMAILS.admin], {
+    const store = await openedBy(dir)
+    const child = spawn(process.execPath, [CLI, 'serve', '--accounts', ...store.args, '--admin', EMAILS.admin], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD },
+      env: { ...process.env, ...store.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD },
     })
     stop = () => {
       child.kill('SIGKILL')
