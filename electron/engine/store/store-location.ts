@@ -36,12 +36,13 @@ export function describePostgresUrl(value: string): string {
   try {
     const url = new URL(value)
     const user = url.username ? `${decodeURIComponent(url.username)}@` : ''
-    return `postgres://${user}${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname}`
+    // The path is hidden too: a URL pasted inside another (a doubled --store) carries its password there.
+    return `postgres://${user}${url.hostname || 'localhost'}:${url.port || '5432'}${hidePassword(decodeURIComponent(url.pathname))}`
   } catch {
     return hidePassword(value)
   }
 }
 
 function hidePassword(text: string): string {
-  return text.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@')
+  return text.replace(/(\/\/[^:/@]*:)[^@]*@/g, '$1***@')
 }

@@ -23,5 +23,10 @@ describe('parseStoreLocation', () => {
 
   it('describes a URL without its password', () => {
     expect(describePostgresUrl('postgres://a:b@h/db')).toBe('postgres://a@h:5432/db')
+    // A URL pasted inside another: the inner one's password is in the path.
+    const nested = describePostgresUrl('postgres://a:b@h/postgres://c:s3cret@k/db')
+    expect(nested).not.toContain('s3cret')
+    expect(nested).toBe('postgres://a@h:5432/postgres://c:***@k/db')
+    expect(describePostgresUrl('not a url postgres://c:s3cret@k/db and postgres://d:t0p@m/db')).not.toMatch(/s3cret|t0p/)
   })
 })
