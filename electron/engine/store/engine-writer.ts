@@ -19,6 +19,7 @@ import { createSqlWriter, positional, type EncodedBatch, type SqlWriter, type Sq
  * (request_counts, a trigger before each row): two processes committing batches that touch the same
  * counters in a different order would deadlock, and one would be rolled back and retried. Taken
  * first, the lock makes such commits take turns; a group commit holds many rows, so a turn is short.
+ * A retention batch takes it too (history-batch.ts): its deletes move the same counters.
  */
 export const REQUESTS_WRITE_LOCK = 7_304_151_124
 
