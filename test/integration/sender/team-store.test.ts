@@ -52,7 +52,7 @@ describe('the sender on a team PostgreSQL store', () => {
       logLevel: 'warn',
       build: { ssr: resolve('test/bench/team-drain-process.ts'), outDir, emptyOutDir: true, rollupOptions: { output: { entryFileNames: 'team-drain-process.mjs' } } },
     })
-  })
+  }, 120_000)
   afterAll(async () => {
     for (const server of servers) await server.close()
     rmSync(outDir, { recursive: true, force: true })
@@ -150,5 +150,7 @@ describe('the sender on a team PostgreSQL store', () => {
     } finally {
       await store.engine.close()
     }
-  })
+    // Three processes, a lease to run out and 2 000 commits on a server sharing two cores with
+    // the rest of the suite: minutes under load, not the default minute.
+  }, 240_000)
 })
