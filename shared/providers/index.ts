@@ -59,6 +59,22 @@ export const PROVIDERS = {
   'provider-a': providerA,
   'provider-b': providerB,
 }
+/**
+ * Headers that name an event's type (lower case, in the order they are read), read before a body's
+ * fields wherever Hookloop names a request's event type (the timeline's rows and filter, a
+ * contract's operation): the generic ones, then every header a pack sends with the event's type or
+ * name in it (X-GitHub-Event, X-Shopify-Topic, Linear-Event …), so a new pack's is read too. A body
+ * alone cannot tell a GitHub delivery's event: its payload names none.
+ */
+export const EVENT_TYPE_HEADERS: readonly string[] = [
+  ...new Set([
+    'x-event-type',
+    'x-webhook-event',
+    'x-gitlab-event',
+    ...Object.values(PROVIDERS).flatMap((pack) => pack.headers.filter((h) => h.value === '{event_type}' || h.value === '{event_name}').map((h) => h.name.toLowerCase())),
+  ]),
+]
+
 export type ProviderId = keyof typeof PROVIDERS
 
 /** Every provider's id, in the order of PROVIDERS (lists, pickers, help). */

@@ -45,6 +45,8 @@ export async function seedTeamStore(dir: string, freshDatabase: () => Promise<st
     await post('orders', charge)
     await post('orders', JSON.stringify({ id: 'evt_team_other', object: 'event', type: 'customer.created' }))
     await post('plain', JSON.stringify({ event_type: 'ping', note: 'café ørsted' }))
+    // GitHub names the event in X-GitHub-Event alone: its payload has no type field.
+    await (await fetch(engine.receiver.endpointUrl('plain'), { method: 'POST', headers: { 'content-type': 'application/json', 'X-GitHub-Event': 'push' }, body: JSON.stringify({ ref: 'refs/heads/main', type: 'not-this' }) })).arrayBuffer()
     await post('plain', 'not json at all')
     // Bytes that are not UTF-8 (and a NUL): PostgreSQL cannot read them as text, SQLite can; neither fails a page.
     await post('plain', Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x7b]))

@@ -1,6 +1,5 @@
 // What a spec says a sender delivers, whatever the format: operations, each with the messages
 // (bodies) it may carry, the event types that select them and the signature it declares.
-import { PROVIDERS } from '../../../shared/providers'
 import type { SchemeId } from '../../../shared/signatures'
 import type { SchemaDialect } from '../payload-schemas'
 
@@ -47,19 +46,8 @@ export interface ContractSpec {
 /** Top-level body fields that name an event's type, in the order they are read. */
 export const EVENT_TYPE_FIELDS = ['type', 'event_type', 'event', 'eventType', 'topic'] as const
 
-/**
- * Headers that name an event's type, read before the body: the generic ones, then every header a
- * provider pack sends with the event's type or name in it (X-GitHub-Event, X-Shopify-Topic,
- * Linear-Event …: shared/providers/, so a new pack's header is read here too).
- */
-export const EVENT_TYPE_HEADERS: readonly string[] = [
-  ...new Set([
-    'x-event-type',
-    'x-webhook-event',
-    'x-gitlab-event',
-    ...Object.values(PROVIDERS).flatMap((pack) => pack.headers.filter((h) => h.value === '{event_type}' || h.value === '{event_name}').map((h) => h.name.toLowerCase())),
-  ]),
-]
+/** Headers that name an event's type, read before the body (shared with the timeline's reads). */
+export { EVENT_TYPE_HEADERS } from '../../../shared/providers'
 
 /** "Order created!" → "order-created": a slug the receiver takes (1–63 of a-z, 0-9 and dashes). */
 export function slugOf(name: string): string {

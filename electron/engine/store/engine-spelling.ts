@@ -2,6 +2,7 @@
 // postgres-dialect.ts can carry over without knowing what the text means (docs/ARCHITECTURE.md,
 // "Two store engines"). Each is one description with both spellings beside each other, so a
 // statement built from them is still written once.
+import { EVENT_TYPE_HEADERS } from '../../../shared/providers'
 import type { StoreKind } from './sql-engine'
 
 /** Null-safe equality (`a IS b`: NULL is NULL): SQLite's `IS`, PostgreSQL's `IS NOT DISTINCT FROM`. */
@@ -44,6 +45,31 @@ export function bodyEventType(kind: StoreKind, column: string): string {
   }
   const json = `CAST(${text} AS JSON)`
   return `CASE WHEN ${text} IS JSON OBJECT THEN COALESCE(${json} ->> 'event_type', ${json} ->> 'type', ${json} ->> 'event') END`
+}
+
+/**
+ * The event type a request's headers name (EVENT_TYPE_HEADERS, the first of that list present with
+ * a value), or NULL: `column` holds `[[name, value], …]`, names as they arrived. Names are
+ * constants of the provider packs, spelled into the text. A row whose headers are not a JSON array
+ * (a bad row) names none rather than failing the page.
+ */
+export function headerEventType(kind: StoreKind, column: string): string {
+  const names = EVENT_TYPE_HEADERS.map((name) => {
+    if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`not a header name: ${name}`)
+    return `'${name}'`
+  })
+  const rank = `CASE lower(name) ${names.map((name, i) => `WHEN ${name} THEN ${i}`).join(' ')} END`
+  if (kind === 'sqlite') {
+    const pairs = `SELECT json_extract(h.value, '$[0]') AS name, trim(json_extract(h.value, '$[1]')) AS value FROM json_each(${column}) h`
+    return `CASE WHEN json_valid(${column}) AND json_type(${column}) = 'array' THEN (SELECT value FROM (${pairs}) WHERE lower(name) IN (${names.join(', ')}) AND value <> '' ORDER BY ${rank} LIMIT 1) END`
+  }
+  const pairs = `SELECT h ->> 0 AS name, trim(h ->> 1) AS value FROM json_array_elements(CAST(${column} AS JSON)) h`
+  return `CASE WHEN ${column} IS JSON ARRAY THEN (SELECT value FROM (${pairs}) p WHERE lower(name COLLATE "C") IN (${names.join(', ')}) AND value <> '' ORDER BY ${rank} LIMIT 1) END`
+}
+
+/** A request's event type: a header that names one (headerEventType), else its body's (bodyEventType). */
+export function requestEventType(kind: StoreKind, headersColumn: string, bodyColumn: string): string {
+  return `COALESCE(${headerEventType(kind, headersColumn)}, ${bodyEventType(kind, bodyColumn)})`
 }
 
 /** Whether the BLOB `column`, read as text, holds the text parameter `?`, ASCII case ignored (as SQLite's lower() folds). */

@@ -8,7 +8,7 @@ import type { EventRow } from './events'
 import type { RequestRow } from './requests'
 import { ATTEMPT_REQUEST, DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, SUBSCRIPTIONS_TO_ENDPOINT, ownRequest } from './count-definitions'
 import { receivedGroupSql, type ArrivalCounts } from './counts'
-import { bodyEventType, jsonList, sameAs } from './engine-spelling'
+import { jsonList, requestEventType, sameAs } from './engine-spelling'
 import { whereDeliveryEventIdStartsWith, whereRequestFound } from './prefix-search'
 import type { SimulationRow } from './simulations'
 import type { SqlEngine, StoreKind } from './sql-engine'
@@ -109,7 +109,7 @@ export function createTimelineReads(engine: SqlEngine) {
             dedupe_key, duplicate_number, ${flag(DUPLICATE_ARRIVAL)} AS duplicate_arrival, ${SCHEMA_COLUMNS}`
   // A row names the event type of its first request only: read for those alone, never for every
   // request of a group (a body is read whole to find it).
-  const EVENT_TYPES = `SELECT id, ${bodyEventType(kind, 'body')} AS event_type FROM requests WHERE id IN (${ids})`
+  const EVENT_TYPES = `SELECT id, ${requestEventType(kind, 'headers_json', 'body')} AS event_type FROM requests WHERE id IN (${ids})`
   // A group's key is its dedupe key, or 'request:<id>' for a request without one: two reads, so
   // each walks one index (a COALESCE over both would read every request of the endpoint). Keyed
   // groups: one bounded read each (requests_by_dedupe_key), joined in one statement; keyless ones:
@@ -185,7 +185,7 @@ export function createTimelineReads(engine: SqlEngine) {
     attemptsOf: async (deliveryIds: readonly number[]) => (deliveryIds.length === 0 ? [] : engine.all<TimelineAttemptRow>(ATTEMPTS, [list(deliveryIds)])),
     simulations: async (simulationIds: readonly string[]) => (simulationIds.length === 0 ? [] : engine.all<SimulationRow>(SIMULATIONS, [list(simulationIds)])),
     requestsOfGroups,
-    /** The event type each request's JSON body names (event_type, type or event), by request id; absent or null when it names none. */
+    /** The event type each request names (a header such as X-GitHub-Event, else its JSON body's event_type, type or event), by request id; absent or null when it names none. */
     eventTypesOf: async (requestIds: readonly number[]): Promise<Map<number, string | null>> =>
       new Map(requestIds.length === 0 ? [] : (await engine.all<{ id: number; event_type: string | null }>(EVENT_TYPES, [list(requestIds)])).map((row) => [row.id, row.event_type])),
     /** Where each of these requests belongs (absent ids are left out). */
@@ -306,7 +306,7 @@ function received(filter: TimelineFilter, kind: StoreKind): { count: Statement; 
   }
 }
 
-/** Receive-only groups whose requests' bodies name an event type: read from every receive-only request (a body field has no index). */
+/** Receive-only groups whose requests name an event type (a header, else a body field): read from every receive-only request (neither has an index). */
 function receivedOfEventType(filter: TimelineFilter, eventType: string, kind: StoreKind): { count: Statement; page: Statement } {
   const where = [RECEIVED_REQUEST]
   const params: unknown[] = []
@@ -316,7 +316,7 @@ function receivedOfEventType(filter: TimelineFilter, eventType: string, kind: St
   }
   if (filter.search) whereRequestFound(filter.search, where, params, kind)
   const grouped = `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests r WHERE ${where.join(' AND ')}
-    GROUP BY endpoint_id, ${GROUP_SQL} HAVING MAX(${bodyEventType(kind, 'body')}) = ?`
+    GROUP BY endpoint_id, ${GROUP_SQL} HAVING MAX(${requestEventType(kind, 'headers_json', 'body')}) = ?`
   return {
     count: { sql: `SELECT COUNT(*) AS n FROM (${grouped}) typed`, params: [...params, eventType] },
     page: { sql: `${grouped} ORDER BY first_at DESC, ref DESC`, params: [...params, eventType] },

@@ -45,6 +45,7 @@ const filters = (ordersId: string): Array<[string, TimelineFilter]> => [
   ['an event id search', { search: 'EVT_TEAM' }],
   ["a keyless body's text, ASCII case folded", { search: 'CAFé ø' }],
   ['an event type read from bodies', { eventType: 'charge.failed' }],
+  ['an event type read from a header before the body', { eventType: 'push' }],
   ['the wall clock', { clock: 'wall' }],
   ['a simulation', { clock: simulationId ?? 'none' }],
 ]
@@ -66,6 +67,8 @@ describe('the host views on both store engines', () => {
     expect(rows.find((r) => r.kind === 'delivery')?.marks.length).toBe(3) // two faults, then the answer
     expect(rows.find((r) => r.eventId === 'evt_team_charge')?.duplicates).toBe(1)
     expect(rows.some((r) => r.eventType === 'ping')).toBe(true)
+    expect(rows.some((r) => r.eventType === 'push')).toBe(true)
+    expect(rows.some((r) => r.eventType === 'not-this')).toBe(false)
     expect(rows.find((r) => r.eventType === 'forwarded')?.marks[0]?.app).toBeDefined()
     const smallId = (await views.sqlite.details.endpointViews()).find((e) => e.slug === 'small')?.id
     expect(rows.find((r) => r.endpointId === smallId)?.lastStatusCode).toBe(413)
