@@ -3,35 +3,25 @@
 // `serve` processes) publishing at once and committing out of id order, a poller paging with small
 // pages while they write misses no event and sees none twice (store/feed-order.ts).
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createVirtualClock } from '../../../electron/engine/clock'
 import { createEngine, type Engine } from '../../../electron/engine/engine'
 import { createEventFeed } from '../../../electron/engine/feed'
-import { createEventStore, openStore, parseStoreLocation, type OpenedStore } from '../../../electron/engine/store'
+import { createEventStore, type OpenedStore } from '../../../electron/engine/store'
 import type { FeedPage } from '../../../shared/contract'
-import { usePostgres } from '../../support/use-postgres'
+import { useTeamStores } from '../../support/use-team-stores'
 import { useTempDir } from '../../support/use-temp-dir'
 
-const postgres = usePostgres()
+// The folder goes after the engines on it are closed (hooks after a test run last-registered first).
 const temp = useTempDir('hookloop-feed-pg-')
+const teams = useTeamStores()
 const START = Date.UTC(2026, 10, 29, 12, 0, 0)
 const EPOCH = '1970-01-01T00:00:00Z'
-
-const cleanups: (() => Promise<void> | void)[] = []
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c()
-})
-
-async function teamStore(url: string): Promise<OpenedStore> {
-  const store = await openStore(parseStoreLocation(url), { notice: () => undefined, postgresKey: { file: join(temp.dir, 'team.key') } })
-  cleanups.push(() => store.engine.close())
-  return store
-}
 
 async function engineOn(options: { store: OpenedStore } | { dataDir: string }, clock = createVirtualClock({ start: START })): Promise<Engine> {
   // Real traffic's clock is the virtual one too: stored_at is the same on both stores.
   const engine = await createEngine({ ...options, clock, wallClock: clock, receiver: { host: '127.0.0.1', port: 0 } })
-  cleanups.push(async () => {
+  teams.after(async () => {
     await engine.close()
     clock.dispose()
   })
@@ -80,7 +70,7 @@ async function pagesOf(engine: Engine): Promise<string[]> {
 describe('the polling feed on a team’s PostgreSQL', () => {
   it('answers the same pages, bodies and cursors alike, as a data folder with the same history', async () => {
     const folder = await engineOn({ dataDir: join(temp.dir, 'folder') })
-    const team = await engineOn({ store: await teamStore(await postgres.freshDatabase()) })
+    const team = await engineOn({ store: await teams.open(await teams.freshDatabase()) })
     await publishHistory(folder)
     await publishHistory(team)
     const fromFolder = await pagesOf(folder)
@@ -95,9 +85,9 @@ describe('the polling feed on a team’s PostgreSQL', () => {
   })
 
   it('lists an event that committed after a later-numbered one, after it, so a cursor taken between the two commits finds it', async () => {
-    const url = await postgres.freshDatabase()
-    const writer = await teamStore(url)
-    const reader = createEventFeed((await teamStore(url)).engine)
+    const url = await teams.freshDatabase()
+    const writer = await teams.open(url)
+    const reader = createEventFeed((await teams.open(url)).engine)
     const event = (id: string) => ({ id, eventType: 'order.paid', payload: Buffer.from('{}'), createdAt: START, storedAt: START })
     await createEventStore(writer.engine).insertNew(event('a-first'))
 
@@ -127,19 +117,22 @@ describe('the polling feed on a team’s PostgreSQL', () => {
   })
 
   it('pages through events two engines publish at once, in small pages while they write: none missed, none twice', async () => {
-    const url = await postgres.freshDatabase()
-    const first = await engineOn({ store: await teamStore(url) })
+    const url = await teams.freshDatabase()
+    const first = await engineOn({ store: await teams.open(url) })
     await first.putSubscription({ id: 'sub', name: 'paused', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policy: 'csku', paused: true })
     // Made after the subscription, so its sender's book holds it.
-    const second = await engineOn({ store: await teamStore(url) })
-    const PER_ENGINE = 300
-    const IN_FLIGHT = 6
+    const second = await engineOn({ store: await teams.open(url) })
+    const PER_ENGINE = 240
+    const IN_FLIGHT = 3
     const published: string[] = []
     let writing = true
     const publishFrom = async (engine: Engine, name: string) => {
       for (let i = 0; i < PER_ENGINE; i += IN_FLIGHT) {
         const batch = Array.from({ length: Math.min(IN_FLIGHT, PER_ENGINE - i) }, (_, k) => engine.sendEvent({ subscriptionIds: ['sub'], eventType: `${name}.${i + k}`, payload: { i: i + k } }))
         for (const result of await Promise.all(batch)) published.push(result.eventId)
+        // A breath between batches, so the poller keeps reaching the end of the feed, where
+        // transactions still in flight sit (pacing only: nothing is timed).
+        await new Promise((resolve) => setTimeout(resolve, 25))
       }
     }
     const writers = Promise.all([publishFrom(first, 'first'), publishFrom(second, 'second')]).finally(() => (writing = false))
@@ -151,17 +144,21 @@ describe('the polling feed on a team’s PostgreSQL', () => {
     const seen: string[] = []
     let anchor: { cursor: string | null; at: number } = { cursor: null, at: 0 }
     let pages = 0
+    let pagesWhileWriting = 0
+    let caughtUp = 0
     for (;;) {
       const wasWriting = writing
       const query = anchor.cursor ? `cursor=${anchor.cursor}&limit=3` : `updated_since=${EPOCH}&limit=3`
       const page = JSON.parse(await feedText(first, query)) as FeedPage
       pages++
+      if (wasWriting) pagesWhileWriting++
       const ids = page.data.map((e) => e.event_id)
       const known = seen.slice(anchor.at)
       expect(ids.slice(0, known.length)).toEqual(known)
       seen.push(...ids.slice(known.length))
       if (page.next_cursor) anchor = { cursor: page.next_cursor, at: anchor.at + ids.length }
       else if (!wasWriting) break
+      else caughtUp++
     }
     await writers
     expect(new Set(seen).size).toBe(seen.length)
@@ -177,6 +174,6 @@ describe('the polling feed on a team’s PostgreSQL', () => {
       if (row.delivery < highest) lateCommits++
       highest = Math.max(highest, row.delivery)
     }
-    console.log(`feed on PostgreSQL: ${seen.length} events from two engines read in ${pages} pages of 3; ${lateCommits} committed after an event with a higher delivery id`)
+    console.log(`feed on PostgreSQL: ${seen.length} events from two engines read in ${pages} pages of 3 (${pagesWhileWriting} while they wrote, ${caughtUp} of them at the end of the feed); ${lateCommits} committed after an event with a higher delivery id`)
   }, 180_000)
 })
