@@ -2,13 +2,12 @@
 // saved retention, default 30 days and 1024 MB, applied soon after start and every minute, in
 // small batches beside capture). --keep-days / --keep-mb change the folder's retention (saved, as
 // History in the app or `hookloop prune --save` does). A pass that deleted something logs a line.
-import type { Database } from 'better-sqlite3'
 import { RETENTION_LIMITS, type RetentionSettings } from '../../shared/contract'
 import { createRealClock } from '../engine/clock'
 import type { Receiver } from '../engine/receiver'
 import { checkRetention, createRetention, type Retention } from '../engine/retention'
-import { createSqliteEngine } from '../engine/store'
 import type { OptionSpecs } from './command-args'
+import type { ListenStore } from './listen-store'
 import { describePrune } from './prune'
 import { escapeControls } from './safe-log'
 import { UsageError } from './usage-error'
@@ -33,14 +32,14 @@ export function describeRetention(s: RetentionSettings): string {
   return `Retention: ${days}, ${s.maxMb === null ? 'no size limit' : `at most ${s.maxMb} MB`} (requests and settled deliveries; applied every minute)`
 }
 
-export async function startListenRetention(db: Database, receiver: Receiver, change: Partial<RetentionSettings> | null, write: (line: string) => void): Promise<Retention> {
+export async function startListenRetention(store: ListenStore, receiver: Receiver, change: Partial<RetentionSettings> | null, write: (line: string) => void): Promise<Retention> {
   const clock = createRealClock({ unref: true })
   const retention = createRetention({
-    // The receiver's connection (its commits run on a thread of their own): see engine.ts.
-    engine: createSqliteEngine(db, { closeDatabase: false }),
+    // A data folder's: the receiver's connection (its commits run on a thread of their own), see engine.ts.
+    engine: store.engine,
     clock,
     timers: clock,
-    capture: receiver.requests,
+    capture: store.capture(receiver),
     firstPassMs: FIRST_PASS_MS,
     onPruned: (result) => write(`${new Date().toISOString()}  (retention)  ${describePrune(result)}`),
     onError: (error) => write(`${new Date().toISOString()}  (retention)  could not prune: ${escapeControls(error instanceof Error ? error.message : String(error))}`),

@@ -1,16 +1,18 @@
 // `hookloop listen`: a receiver on this machine with endpoints and rules from a JSON config file,
-// one log line per request, everything captured into the SQLite file of a data folder.
+// one log line per request, everything captured into the SQLite file of a data folder, or into a
+// team's PostgreSQL (`--store postgres://…`, listen-store.ts).
 // Ctrl-C (SIGINT) or SIGTERM commits what is queued, closes every connection and exits 0.
-import { join } from 'node:path'
 import { DefinitionError, NEW_ENDPOINT_DEDUPE, endpointDefinition, endpointPath, explainDedupeKey, parseListenConfig, type ListenConfig, explainStep, explainLeg, explainHold, targetUrlProblem, schemaVerdictGist, schemaVerdictLabel } from '../../shared/receiver'
 import type { ReceiverEvent } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
 import { createContractSchemas } from '../engine/contracts'
 import { createReceiver, ruleTargets, type Receiver } from '../engine/receiver'
-import { badRowsNotice, createRowDoctor, createSqliteEngine, DATA_FILE_NAME, openDatabase, createRequestStore, sqliteChangeFeed } from '../engine/store'
+import { badRowsNotice, DATA_FILE_NAME, readBadRows } from '../engine/store'
 import { watchDefinitions } from '../engine/host'
 import { commandArgs, type OptionSpecs } from './command-args'
-import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
+import { DATA_DIR_DEFAULT_HELP } from './data-dir-arg'
+import { openListenStore } from './listen-store'
+import { STORE_OPTION, storeOrDataFolderArg } from './store-arg'
 import { logKey, logNotes, logRequestLine } from './safe-log'
 import { createRequestJsonLog } from './listen-json'
 import { describeRetention, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
@@ -26,6 +28,7 @@ const LISTEN_OPTIONS = {
   host: { type: 'string', value: 'H', help: 'address to bind (default 127.0.0.1)' },
   config: { type: 'string', short: 'c', value: 'FILE', help: 'endpoints and rules (JSON; schema in the README, section "hookloop listen")' },
   data: { type: 'string', value: 'DIR', help: `data folder holding ${DATA_FILE_NAME} (${DATA_DIR_DEFAULT_HELP})` },
+  store: STORE_OPTION,
   'forward-to': { type: 'string', value: 'URL', help: "forward mode: requests no rule answers go on to your app at URL, and the sender gets your app's answer (both legs recorded)" },
   break: { type: 'string', value: 'MATCH', help: "hold each matching request and act on it at a prompt in this terminal (docs/breakpoints.md): words of KEY=VALUE, e.g. 'path=/h/pay method=POST json.type=invoice.paid limit=10 expire=503'" },
   json: { type: 'boolean', help: 'NDJSON on stdout: one JSON object per request, once answered; every other line (the banner, "Press Ctrl-C to stop.") goes to stderr' },
@@ -47,7 +50,8 @@ export interface ListenSettings {
   forwardTo?: string
   host: string
   port: number
-  dataDir: string
+  /** A data folder, or a team's PostgreSQL (its URL kept in memory, `where` without the password). */
+  store: { dataDir: string } | { url: string; where: string }
   config: ListenConfig | null
 }
 
@@ -68,7 +72,7 @@ export function loadListenConfig(file: string): ListenConfig {
   }
 }
 
-export function listenSettings(values: { port?: number; host?: string; config?: string; data?: string; 'forward-to'?: string }): ListenSettings {
+export function listenSettings(values: { port?: number; host?: string; config?: string; data?: string; store?: string; 'forward-to'?: string }): ListenSettings {
   const config = values.config === undefined ? null : loadListenConfig(values.config)
   const forwardTo = values['forward-to']
   if (forwardTo !== undefined) {
@@ -79,7 +83,7 @@ export function listenSettings(values: { port?: number; host?: string; config?: 
     ...(forwardTo === undefined ? {} : { forwardTo }),
     host: values.host ?? config?.host ?? '127.0.0.1',
     port: values.port ?? config?.port ?? DEFAULT_LISTEN_PORT,
-    dataDir: dataDirArg('listen', values.data),
+    store: storeOrDataFolderArg('listen', values),
     config,
   }
 }
@@ -186,14 +190,13 @@ export async function listenCommand(args: string[]): Promise<number> {
   const keep = retentionFlags(values)
   checkBreakTerminal(values.break, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })
   let tunnel: ReturnType<typeof startListenTunnel> | undefined
-  const file = join(settings.dataDir, DATA_FILE_NAME)
-  const db = openDatabase({ file })
+  const store = await openListenStore(settings.store)
   // With --json stdout carries only the requests' JSON lines.
   const write = (line: string) => (values.json ? process.stderr : process.stdout).write(line + '\n')
   let receiver: Receiver
   try {
     receiver = await createReceiver({
-      db,
+      ...store.receiverStore,
       clock: createRealClock(),
       host: settings.host,
       port: settings.port,
@@ -207,7 +210,7 @@ export async function listenCommand(args: string[]): Promise<number> {
       ...(settings.config?.bodyBudgetBytes === undefined ? {} : { bodyBudgetBytes: settings.config.bodyBudgetBytes }),
     })
   } catch (error) {
-    db.close()
+    await store.close()
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') throw new UsageError(`port ${settings.port} on ${settings.host} is already in use (pick another with --port)`)
     throw error
@@ -218,15 +221,15 @@ export async function listenCommand(args: string[]): Promise<number> {
     // The endpoint made for a folder with none finds the event id on its own (NEW_ENDPOINT_DEDUPE).
     if (receiver.endpoints.list().length === 0) await receiver.endpoints.create({ slug: 'default', name: 'default', dedupe: NEW_ENDPOINT_DEDUPE })
     if (settings.forwardTo) await applyForwardTo(receiver, settings.forwardTo)
-    retention = await startListenRetention(db, receiver, keep, write)
+    retention = await startListenRetention(store, receiver, keep, write)
   } catch (error) {
     await receiver.close()
-    db.close()
+    await store.close()
     if (error instanceof DefinitionError) throw new UsageError(error.path.startsWith('forward_to') ? `--forward-to: ${error.problem}` : `${values.config ?? 'config'}: ${error.message}`)
     throw error
   }
 
-  write(`Hookloop receiver on ${receiver.url} (data: ${file})`)
+  write(`Hookloop receiver on ${receiver.url} (${'dataDir' in settings.store ? 'data' : 'store'}: ${store.where})`)
   for (const endpoint of receiver.endpoints.list()) {
     // A rule's name says what it does, not where it forwards: its targets follow it, in full.
     const rules = receiver.rules.list(endpoint.id).map((r) => {
@@ -239,12 +242,11 @@ export async function listenCommand(args: string[]): Promise<number> {
   }
   write(describeRetention(await retention.settings()))
   // Rows that do not parse were set aside as the receiver loaded; each is named, with the way out.
-  for (const line of badRowsNotice(createRowDoctor(db).badRows())) process.stderr.write(`hookloop: ${line}\n`)
+  for (const line of badRowsNotice(await readBadRows(store))) process.stderr.write(`hookloop: ${line}\n`)
   // The app (or `serve`) on the same folder may add or edit endpoints and rules while this runs.
-  // Other processes' commits only: listen's own captures change no definition.
-  const changes = sqliteChangeFeed(db, 200, { othersOnly: true })
+  const changes = await store.changes()
   const definitions = await watchDefinitions({
-    engine: createSqliteEngine(db, { closeDatabase: false }),
+    engine: store.engine,
     changes,
     onError: (error) => process.stderr.write(`hookloop: reading the changed endpoints and rules: ${error instanceof Error ? error.message : String(error)}\n`),
     onChanged: (tables) => {
@@ -276,10 +278,10 @@ export async function listenCommand(args: string[]): Promise<number> {
       Promise.resolve(tunnel?.stop())
         .then(() => retention.stop())
         .then(() => receiver.close())
-        .then(() => {
-          const count = createRequestStore(db).count()
-          db.close()
-          write(`Stopped. ${count} request${count === 1 ? '' : 's'} in ${file}.`)
+        .then(() => store.requests())
+        .then(async (count) => {
+          await store.close()
+          write(`Stopped. ${count} request${count === 1 ? '' : 's'} in ${store.where}.`)
           resolve(0)
         })
         .catch((error: unknown) => {

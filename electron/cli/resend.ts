@@ -1,19 +1,22 @@
 // `hookloop resend REQUEST_ID --to URL [--as-is | --resign | --broken] [--header 'Name: value']…
-// [--body-file F] [--data DIR] [--timeout MS] [--json]`: one captured request of a data folder sent
-// to a target again — as it was, edited and re-signed with its endpoint's secret, or edited with
-// the signature left broken — the leg printed and stored beside the request.
+// [--body-file F] [--data DIR | --store STORE] [--timeout MS] [--json]`: one captured request of a
+// data folder or a team's store sent to a target again — as it was, edited and re-signed with its
+// endpoint's secret, or edited with the signature left broken — the leg printed and stored beside
+// the request.
 import { explainLeg, targetUrlProblem, DefinitionError } from '../../shared/receiver'
 import { createRealClock } from '../engine/clock'
-import { resendStored } from '../engine/receiver'
+import { createReceiver, resendStored } from '../engine/receiver'
 import type { ResendMode, ResendOptions } from '../engine/receiver'
-import { createAuditStore, createSqliteEngine, openDatabase } from '../engine/store'
+import type { ForwardLeg } from '../../shared/receiver'
+import { createAuditStore, openDatabase, openStore, storeOfDatabase, type OpenedStore, type StoreLocation } from '../engine/store'
 import { LOCAL_ACTOR } from '../../shared/contract'
 import { commandArgs, type OptionSpecs } from './command-args'
-import { DATA_DIR_DEFAULT_HELP, existingStoreFile } from './data-dir-arg'
+import { DATA_DIR_DEFAULT_HELP } from './data-dir-arg'
+import { existingStoreArg, STORE_OPTION } from './store-arg'
 import type { Command } from './commands'
 import { readFileOrUsage, UsageError } from './usage-error'
 
-const USAGE = `Usage: hookloop resend REQUEST_ID --to URL [--as-is | --resign | --broken] [--header 'Name: value']... [--body-file F] [--data DIR] [--timeout MS] [--json]
+const USAGE = `Usage: hookloop resend REQUEST_ID --to URL [--as-is | --resign | --broken] [--header 'Name: value']... [--body-file F] [--data DIR | --store STORE] [--timeout MS] [--json]
 
 Sends a captured request to a target (your app) again and stores the leg beside the request.
 {options}
@@ -28,6 +31,7 @@ const OPTIONS = {
   header: { type: 'string', multiple: true, value: "'N: v'", help: 'set a header (replaces one of the same name); repeat for more' },
   'body-file': { type: 'string', value: 'F', help: "send F's bytes as the body instead of the captured body" },
   data: { type: 'string', value: 'DIR', help: `the Hookloop data folder (${DATA_DIR_DEFAULT_HELP})` },
+  store: STORE_OPTION,
   timeout: { type: 'number', whole: true, min: 1, value: 'MS', help: 'longest wait for the answer in milliseconds (default 30000)' },
   json: { type: 'boolean', help: 'print the leg as JSON' },
 } as const satisfies OptionSpecs
@@ -58,30 +62,28 @@ export const resendCommand: Command = async (args) => {
   const mode: ResendMode = chosen[0] ?? 'as-is'
   if (mode === 'as-is' && edited) throw new UsageError('resend: an edited request (--header, --body-file) goes --resign (signed again) or --broken (old signature kept); --as-is sends it unchanged')
   const timeoutMs = v.timeout
-  const { file } = existingStoreFile('resend', v.data)
+  const { location } = existingStoreArg('resend', v)
 
   const options: ResendOptions = { to: v.to, mode, ...(headers.length ? { headers } : {}), ...(body ? { body } : {}), ...(timeoutMs ? { timeoutMs } : {}) }
-  const db = openDatabase({ file })
-  let leg
+  let leg: ForwardLeg
   try {
-    leg = await resendStored(db, createRealClock(), Number(idText), options)
-    // A resend is a change the audit keeps (docs/team.md, "Audit"), as the app's request.resend is;
-    // the body itself is not kept, only that it was edited.
-    await createAuditStore(createSqliteEngine(db, { closeDatabase: false })).record({
-      at: Date.now(),
-      actorId: null,
-      actor: LOCAL_ACTOR,
-      via: 'cli',
-      command: 'request.resend',
-      target: { kind: 'request', id: idText },
-      summary: `request.resend · request ${idText} · mode ${mode}`,
-      detail: { id: Number(idText), to: v.to, mode, ...(headers.length ? { headers } : {}), ...(body === undefined ? {} : { bodyEdited: true }), leg: leg.id, outcome: leg.outcome },
+    leg = await resendIn(location, Number(idText), options, async (store, sent) => {
+      // A resend is a change the audit keeps (docs/team.md, "Audit"), as the app's request.resend is;
+      // the body itself is not kept, only that it was edited.
+      await createAuditStore(store.engine).record({
+        at: Date.now(),
+        actorId: null,
+        actor: LOCAL_ACTOR,
+        via: 'cli',
+        command: 'request.resend',
+        target: { kind: 'request', id: idText },
+        summary: `request.resend · request ${idText} · mode ${mode}`,
+        detail: { id: Number(idText), to: v.to, mode, ...(headers.length ? { headers } : {}), ...(body === undefined ? {} : { bodyEdited: true }), leg: sent.id, outcome: sent.outcome },
+      })
     })
   } catch (error) {
     if (error instanceof DefinitionError) throw new UsageError(`resend: ${error.path === 'requestId' ? 'REQUEST_ID' : error.path === 'mode' ? `--${mode}` : `--${error.path}`}: ${error.problem}`)
     throw error
-  } finally {
-    db.close()
   }
   if (v.json) {
     const { request, response, ...rest } = leg
@@ -93,4 +95,39 @@ export const resendCommand: Command = async (args) => {
     process.stdout.write(`${leg.request.method} ${leg.request.url}  ${mode}  status=${status}  ${latency}  outcome=${leg.outcome}  (${explainLeg(leg)}; leg ${leg.id} of request ${leg.requestId})\n`)
   }
   return leg.outcome === 'answered' ? 0 : 1
+}
+
+/**
+ * Sends the request again from the store at `location` and stores its leg there, then `audit`s it
+ * on the same store. A data folder: resendStored, on the folder's file. A team's PostgreSQL: a
+ * receiver on the store, on a free loopback port for as long as the resend takes, does it (its
+ * resend reads the request and stores the leg through the store, as `serve` does there); nothing
+ * is captured meanwhile, since nobody knows its port.
+ */
+async function resendIn(location: StoreLocation, requestId: number, options: ResendOptions, audit: (store: OpenedStore, leg: ForwardLeg) => Promise<void>): Promise<ForwardLeg> {
+  const clock = createRealClock()
+  if (location.kind === 'sqlite') {
+    const db = openDatabase({ file: location.file })
+    try {
+      const leg = await resendStored(db, clock, requestId, options)
+      await audit(storeOfDatabase(db), leg)
+      return leg
+    } finally {
+      db.close()
+    }
+  }
+  const store = await openStore(location)
+  try {
+    const receiver = await createReceiver({ store: store.engine, secrets: store.secrets, clock, host: '127.0.0.1', port: 0 })
+    let leg: ForwardLeg
+    try {
+      leg = await receiver.resend(requestId, options)
+    } finally {
+      await receiver.close()
+    }
+    await audit(store, leg)
+    return leg
+  } finally {
+    await store.engine.close()
+  }
 }

@@ -1,4 +1,4 @@
-// `hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR] [--json]`: runs
+// `hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR | --store DIR] [--json]`: runs
 // scenarios headless. Exit codes are the contract CI relies on: 0 every expectation holds, 1 one
 // fails (or a run could not finish), 2 a file is unreadable, not JSON, or not a valid scenario.
 // A folder runs every *.json file in it (sorted by name), one summary each and a total; the
@@ -8,11 +8,12 @@ import { hostname } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { targetUrlProblem } from '../../shared/receiver'
 import { scenarioJsonSchema } from '../../shared/scenario'
-import { DATA_FILE_NAME } from '../engine/store'
+import { DATA_FILE_NAME, StoreError } from '../engine/store'
 import { toJUnitXml, type ScenarioFileResult, formatSummary } from '../engine/scenarios'
 import type { Command } from './commands'
 import { exitCodeOf, runScenarioFile } from './run-file'
 import { commandArgs, type OptionSpecs } from './command-args'
+import { STORE_ENV, storeOrDataFolderArg } from './store-arg'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop run FILE|DIR [options]
@@ -27,6 +28,7 @@ const OPTIONS = {
   report: { type: 'string', value: 'OUT.json', help: 'also write the full report as JSON (a folder: {ok, scenarios: [...]})' },
   junit: { type: 'string', value: 'OUT.xml', help: 'also write JUnit XML for CI: a testsuite per scenario, a testcase per expectation' },
   data: { type: 'string', value: 'DIR', help: "keep the run's SQLite file in DIR/hookloop.db (a new folder; a folder of scenarios uses DIR/<name>/hookloop.db; default: a temp file, removed after; $HOOKLOOP_DATA is not used: a run starts from an empty store of its own)" },
+  store: { type: 'string', value: 'STORE', help: `the same as --data: a data folder (its hookloop.db must not exist yet); a team's postgres:// store is refused: a run reads its store synchronously, which only a data folder answers ($${STORE_ENV} is not used either)` },
   secret: { type: 'string', multiple: true, value: 'NAME=VALUE', help: 'the value of a secret written as ${NAME} in the file (repeatable; without it, the environment variable NAME)' },
   app: { type: 'string', value: 'URL', help: 'forward mode: your app runs at URL; it replaces the scenario\'s "app" in every forward target (default: $HOOKLOOP_APP_URL, else the file\'s own)' },
   'tunnel-host': { type: 'string', value: 'URL', help: 'through the tunnel: the tunnel server for scenarios with "tunnel" (default: $HOOKLOOP_TUNNEL_HOST, else the file\'s own, else https://localtunnel.me)' },
@@ -117,6 +119,18 @@ function totalLine(results: readonly ScenarioFileResult[]): string {
   return `TOTAL: ${n} scenario${n === 1 ? '' : 's'}: ${count('passed')} passed, ${count('failed')} failed, ${count('invalid')} invalid`
 }
 
+/**
+ * Where a run keeps its store: --data DIR, or --store DIR (the same). A run reads its store
+ * synchronously to build its report (scenarios/run.ts, Engine.db), so a team's PostgreSQL is refused
+ * in one line before anything runs, rather than failing half way.
+ */
+function runDataArg(values: { data?: string | undefined; store?: string | undefined }): string | undefined {
+  if (values.store === undefined) return values.data
+  const target = storeOrDataFolderArg('run', values)
+  if ('dataDir' in target) return target.dataDir
+  throw new StoreError('needs_data_folder', `run: a scenario run keeps its store in a new data folder of its own (--data DIR); not on the team's PostgreSQL at ${target.where} yet: its report reads the store synchronously`)
+}
+
 export async function run(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   const parsed = commandArgs('run', USAGE, args, OPTIONS, true, out)
   if (!parsed) return 0
@@ -136,7 +150,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
   if (tunnelHost !== undefined && !/^https?:\/\/[^/]/.test(tunnelHost)) {
     throw new UsageError(`run: ${parsed.values['tunnel-host'] === undefined ? 'HOOKLOOP_TUNNEL_HOST' : '--tunnel-host'}: a tunnel server is an http:// or https:// URL like https://localtunnel.me (got "${tunnelHost}")`)
   }
-  const options: Options = { app, tunnelHost, report: parsed.values.report, junit: parsed.values.junit, data: parsed.values.data, json: parsed.values.json, secrets: secretValues(parsed.values.secret ?? []) }
+  const options: Options = { app, tunnelHost, report: parsed.values.report, junit: parsed.values.junit, data: runDataArg(parsed.values), json: parsed.values.json, secrets: secretValues(parsed.values.secret ?? []) }
 
   let folderMode = false
   try {

@@ -4,15 +4,14 @@
 // Ctrl-C drains the engine (answers in flight finished) and stops it; a second signal stops it at once.
 import { fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { HostReplyMessage, HostStartMessage } from '../engine/host-process'
 import { createToken, DEFAULT_DRAIN_MS, passwordProblem } from '../engine/host'
-import { DATA_FILE_NAME } from '../engine/store'
 import type { Command } from './commands'
 import { commandArgs, type OptionSpecs } from './command-args'
-import { DATA_DIR_DEFAULT_HELP, dataDirArg } from './data-dir-arg'
-import { STORE_ENV, STORE_OPTION, storeLocationArg } from './store-arg'
+import { DATA_DIR_DEFAULT_HELP } from './data-dir-arg'
+import { STORE_OPTION, storeOrDataFolderArg } from './store-arg'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop serve [--port P] [--host ADDR] [--data DIR | --store STORE] [--receiver-port P] [--tunnel-host URL] [--metrics-token T] [--drain-timeout S]
@@ -94,23 +93,6 @@ function adminArg(email: string | undefined, accounts: boolean): { email: string
   return { email, password }
 }
 
-/**
- * Where serve keeps its store: `--store` (a data folder or a team's postgres:// URL), else `--data`,
- * else $HOOKLOOP_STORE, else the data folder rule (data-dir.ts). `where` names a team's store
- * without its password.
- */
-function serveStore(values: { store?: string | undefined; data?: string | undefined }): { dataDir: string } | { url: string; where: string } {
-  if (values.store !== undefined && values.data !== undefined) throw new UsageError('serve: give --store or --data, not both (--store takes a data folder too)')
-  const given = values.store ?? (values.data === undefined ? process.env[STORE_ENV]?.trim() || undefined : undefined)
-  if (given === undefined) return { dataDir: dataDirArg('serve', values.data) }
-  const from = values.store !== undefined ? '--store' : `$${STORE_ENV}`
-  const location = storeLocationArg('serve', from, given)
-  if (location.kind === 'postgres') return { url: location.url, where: location.where }
-  // serve keeps a data folder's store as its hookloop.db; a file of another name is not one.
-  if (basename(location.file) !== DATA_FILE_NAME) throw new UsageError(`serve: ${from} ${given} names a file; give its data folder (serve keeps its store in <folder>/${DATA_FILE_NAME})`)
-  return { dataDir: dataDirArg('serve', dirname(location.file)) }
-}
-
 export async function serve(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   const parsed = commandArgs('serve', USAGE, args, OPTIONS, false, out)
   if (!parsed) return 0
@@ -130,7 +112,7 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
     err.write(`hookloop: the app is not built next to this command (looked in ${staticDir}); run \`npm run build\` first\n`)
     return 1
   }
-  const store = serveStore(parsed.values)
+  const store = storeOrDataFolderArg('serve', parsed.values)
   const tunnelHost = parsed.values['tunnel-host']
 
   // Anything the engine prints goes to stderr: stdout's first line is the URL, for scripts.

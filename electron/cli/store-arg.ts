@@ -2,8 +2,9 @@
 // STORE is a data folder or a postgres:// URL (store/store-location.ts). Without it, `--data` (a
 // folder) wins, then HOOKLOOP_STORE, then the data folder rule of data-dir.ts.
 import { existsSync } from 'node:fs'
-import { openStore, parseStoreLocation, StoreError, type OpenedStore, type OpenStoreOptions, type StoreLocation } from '../engine/store'
-import { existingStoreFile } from './data-dir-arg'
+import { basename, dirname } from 'node:path'
+import { DATA_FILE_NAME, openStore, parseStoreLocation, StoreError, type OpenedStore, type OpenStoreOptions, type StoreLocation } from '../engine/store'
+import { dataDirArg, existingStoreFile } from './data-dir-arg'
 import { UsageError } from './usage-error'
 
 export const STORE_ENV = 'HOOKLOOP_STORE'
@@ -45,4 +46,22 @@ export function existingStoreArg(command: string, values: { store?: string | und
 export async function openStoreArg(command: string, values: { store?: string | undefined; data?: string | undefined }, options: OpenStoreOptions = {}): Promise<OpenedStore & { where: string }> {
   const { location, where } = existingStoreArg(command, values)
   return { ...(await openStore(location, options)), where }
+}
+
+/**
+ * The store of a command that makes a data folder when there is none (listen, run): `--store` (a
+ * data folder or a team's postgres:// URL), else `--data`, else $HOOKLOOP_STORE, else the data
+ * folder rule (data-dir.ts). A team's `where` names it without its password; its URL is kept
+ * in memory only, never printed.
+ */
+export function storeOrDataFolderArg(command: string, values: { store?: string | undefined; data?: string | undefined }): { dataDir: string } | { url: string; where: string } {
+  if (values.store !== undefined && values.data !== undefined) throw new UsageError(`${command}: give --store or --data, not both (--store takes a data folder too)`)
+  const given = values.store ?? (values.data === undefined ? process.env[STORE_ENV]?.trim() || undefined : undefined)
+  if (given === undefined) return { dataDir: dataDirArg(command, values.data) }
+  const from = values.store !== undefined ? '--store' : `$${STORE_ENV}`
+  const location = storeLocationArg(command, from, given)
+  if (location.kind === 'postgres') return { url: location.url, where: location.where }
+  // A data folder's store is its hookloop.db; a file of another name is not one.
+  if (basename(location.file) !== DATA_FILE_NAME) throw new UsageError(`${command}: ${from} ${given} names a file; give its data folder (the store is <folder>/${DATA_FILE_NAME})`)
+  return { dataDir: dataDirArg(command, dirname(location.file)) }
 }

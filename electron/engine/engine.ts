@@ -210,7 +210,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
 
   let tunnel: TunnelManager | null = null
   let receiver: Receiver
-  const feed = db ? createEventFeed(db) : feedNeedsFolder(store.where)
+  const feed = createEventFeed(store)
   try {
     receiver = await createReceiver({
       ...(db ? { db } : { secrets }),
@@ -381,13 +381,4 @@ function settledAsTold(sender: Sender, keep = 100_000): (deliveryId: number) => 
   sender.on('delivery.created', told)
   sender.on('delivery.updated', told)
   return (deliveryId) => settled.get(deliveryId) ?? false
-}
-
-/** The polling feed of a team's store is not served yet: its pages follow a data folder's rowid. */
-function feedNeedsFolder(where: string): EventFeed {
-  return {
-    page() {
-      throw new StoreError('needs_data_folder', `the polling feed needs a data folder: its pages follow the order a SQLite file stored the events in, which the team's PostgreSQL at ${where} does not keep`)
-    },
-  }
 }

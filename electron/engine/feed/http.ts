@@ -38,11 +38,10 @@ export function createApiRoute(feed: EventFeed): ApiRoute {
       sendJson(res, 400, body)
       return true
     }
-    try {
-      sendJson(res, 200, feed.page(parsed.query))
-    } catch (error) {
-      sendJson(res, 500, { error: { code: 'internal', message: `the feed could not be read: ${error instanceof Error ? error.message : String(error)}` } })
-    }
+    feed.page(parsed.query).then(
+      (page) => sendJson(res, 200, page),
+      (error: unknown) => sendJson(res, 500, { error: { code: 'internal', message: `the feed could not be read: ${error instanceof Error ? error.message : String(error)}` } }),
+    )
     return true
   }
 }

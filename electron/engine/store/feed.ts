@@ -1,63 +1,63 @@
-// Named statements for the polling feed: emitted events in the store's sequence (rowid: the order
-// they were committed, whatever clock stamped created_at) after a position, and each event's
-// deliveries with their latest attempt outcome.
-import type { Database } from 'better-sqlite3'
+// The polling feed's reads, on either engine: emitted events in commit order (events.commit_seq,
+// feed-order.ts says why and how it is numbered) after a position, and the deliveries of a page's
+// events with their latest attempt outcome, in one statement per page.
 import type { AttemptRow } from './attempts'
 import type { DeliveryRow } from './deliveries'
+import { jsonList } from './engine-spelling'
 import type { EventRow } from './events'
+import type { SqlEngine } from './sql-engine'
 
 /** A delivery with the outcome of its latest attempt (null before the first). */
-export type FeedDeliveryRow = Pick<DeliveryRow, 'id' | 'subscription_id' | 'status' | 'attempts' | 'last_status_code' | 'updated_at'> & {
+export type FeedDeliveryRow = Pick<DeliveryRow, 'id' | 'event_id' | 'subscription_id' | 'status' | 'attempts' | 'last_status_code' | 'updated_at'> & {
   last_outcome: AttemptRow['outcome'] | null
 }
 
-/** An event with its place in the store's sequence and the simulation it was published in. */
+/** An event with its place in commit order and the simulation it was published in. */
 export type FeedEventRow = EventRow & { seq: number; simulation_id: string | null }
+
+/**
+ * A place in commit order: strictly after the event numbered `seq` whose id is `id`. Ties in the
+ * number (a store copied into one that had events) are broken by the id, so the order is total.
+ */
+export interface FeedPosition {
+  seq: number
+  id: string
+}
 
 export interface FeedPageQuery {
   /** created_at >= since (inclusive). */
   since: number
-  /** Strictly after this sequence number. */
-  afterSeq: number
+  after: FeedPosition
   limit: number
 }
 
-export interface FeedStatements {
-  events(query: FeedPageQuery): FeedEventRow[]
-  /** Where a page from `since` starts: just before the first event created at or after it (events_by_time). */
-  seqBefore(since: number): number
-  /** The sequence number of an event, or undefined when it is gone (pruned). */
-  seqOf(eventId: string): number | undefined
-  /** The highest sequence number in the store (0 when empty). */
-  lastSeq(): number
-  deliveries(eventId: string): FeedDeliveryRow[]
+export interface FeedReads {
+  events(query: FeedPageQuery): Promise<FeedEventRow[]>
+  /** The number of the first event created at or after `since` (events_by_time), or null when there is none. */
+  firstSince(since: number): Promise<number | null>
+  /** The number of an event, or undefined when it is gone (pruned). */
+  seqOf(eventId: string): Promise<number | undefined>
+  /** The highest number in the store (0 when empty). */
+  lastSeq(): Promise<number>
+  /** The deliveries of these events, each event's in id order. */
+  deliveries(eventIds: readonly string[]): Promise<FeedDeliveryRow[]>
 }
 
-export function createFeedStatements(db: Database): FeedStatements {
-  // Walks the rowid from the position: an event stored later is always further on, even when a
-  // simulation stamped it with an earlier created_at.
-  const events = db.prepare(
-    `SELECT rowid AS seq, id, event_type, payload, created_at, stored_at,
+export function createFeedReads(engine: SqlEngine): FeedReads {
+  // Walks commit order from the position (events_by_commit_seq): an event committed later is
+  // always further on, even when a simulation stamped it with an earlier created_at.
+  const events = `SELECT commit_seq AS seq, id, event_type, payload, created_at, stored_at,
             (SELECT d.simulation_id FROM deliveries d WHERE d.event_id = events.id ORDER BY d.id LIMIT 1) AS simulation_id
-       FROM events WHERE rowid > @afterSeq AND created_at >= @since
-      ORDER BY rowid LIMIT @limit`,
-  )
-  const firstSince = db.prepare('SELECT min(rowid) FROM events WHERE created_at >= ?').pluck()
-  const seqOf = db.prepare('SELECT rowid FROM events WHERE id = ?').pluck()
-  const lastSeq = db.prepare('SELECT coalesce(max(rowid), 0) FROM events').pluck()
-  const deliveries = db.prepare(
-    `SELECT d.id, d.subscription_id, d.status, d.attempts, d.last_status_code, d.updated_at,
+       FROM events WHERE (commit_seq, id) > (?, ?) AND created_at >= ?
+      ORDER BY commit_seq, id LIMIT ?`
+  const deliveries = `SELECT d.id, d.event_id, d.subscription_id, d.status, d.attempts, d.last_status_code, d.updated_at,
             (SELECT a.outcome FROM attempts a WHERE a.delivery_id = d.id ORDER BY a.n DESC LIMIT 1) AS last_outcome
-       FROM deliveries d WHERE d.event_id = ? ORDER BY d.id`,
-  )
+       FROM deliveries d WHERE d.event_id IN (${jsonList(engine.kind, 'text')}) ORDER BY d.event_id, d.id`
   return {
-    events: (query) => events.all(query) as FeedEventRow[],
-    seqBefore(since) {
-      const first = firstSince.get(since) as number | null
-      return first === null ? Number.MAX_SAFE_INTEGER : first - 1
-    },
-    seqOf: (eventId) => seqOf.get(eventId) as number | undefined,
-    lastSeq: () => lastSeq.get() as number,
-    deliveries: (eventId) => deliveries.all(eventId) as FeedDeliveryRow[],
+    events: (query) => engine.all<FeedEventRow>(events, [query.after.seq, query.after.id, query.since, query.limit]),
+    firstSince: async (since) => (await engine.get<{ seq: number | null }>('SELECT min(commit_seq) AS seq FROM events WHERE created_at >= ?', [since]))?.seq ?? null,
+    seqOf: async (eventId) => (await engine.get<{ seq: number }>('SELECT commit_seq AS seq FROM events WHERE id = ?', [eventId]))?.seq,
+    lastSeq: async () => (await engine.get<{ seq: number }>('SELECT coalesce(max(commit_seq), 0) AS seq FROM events'))?.seq ?? 0,
+    deliveries: (eventIds) => (eventIds.length === 0 ? Promise.resolve([]) : engine.all<FeedDeliveryRow>(deliveries, [JSON.stringify(eventIds)])),
   }
 }

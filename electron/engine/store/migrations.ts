@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3'
 import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_TRIGGER } from './count-definitions'
+import { FEED_ORDER_POSTGRES, FEED_ORDER_SQLITE } from './feed-order'
 import { StoreError } from './store-error'
 
 export interface Migration {
@@ -599,6 +600,23 @@ export const MIGRATIONS: readonly Migration[] = [
     // detail is redacted before it is written (store/audit.ts): a leaked table holds no secret.
     sql: AUDIT_SQL('INTEGER', ''),
     postgres: AUDIT_SQL('BIGINT', ' COLLATE "C"'),
+  },
+  {
+    version: 24,
+    name: 'events.commit_seq: the order events were committed, which the polling feed pages by',
+    // The feed's cursor continues after a position, so a row that becomes visible later with a
+    // lower position would be skipped forever. On a team's PostgreSQL several processes publish at
+    // once and commit in any order: an id, a timestamp or a sequence's nextval taken while the
+    // transaction runs is not commit order. So the number is taken at commit time under a lock
+    // every publisher takes (EVENTS_COMMIT_LOCK, feed-order.ts): each event's number is the highest
+    // committed one plus one, read under the lock, and the commit that took it is visible before
+    // the next holder reads. Whatever a reader's snapshot, the numbers it sees are a prefix of
+    // the committed ones (gaps only where a holder rolled back), and a cursor skips nothing.
+    // On SQLite one writer at a time commits the file, so the same rule (highest plus one, given
+    // at insert by a trigger) is commit order too; existing events keep their rowid, the order
+    // the feed read before. A row inserted with its number (store copy) keeps it.
+    sql: FEED_ORDER_SQLITE,
+    postgres: FEED_ORDER_POSTGRES,
   },
 ]
 

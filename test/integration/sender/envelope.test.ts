@@ -50,9 +50,9 @@ describe('subscription envelope', () => {
     // The polling feed lists the payload, and exports carry each delivery's body as sent, whatever the envelope.
     const db = openDatabase({ file: rig.file })
     try {
-      const page = createEventFeed(db).page({ since: null, after: null, limit: 10 })
-      expect(page.data.map((e) => ({ id: e.event_id, payload: e.payload }))).toEqual([{ id: EVENT_ID, payload: PAYLOAD }])
       const store = storeOfDatabase(db)
+      const page = await createEventFeed(store.engine).page({ since: null, after: null, limit: 10 })
+      expect(page.data.map((e) => ({ id: e.event_id, payload: e.payload }))).toEqual([{ id: EVENT_ID, payload: PAYLOAD }])
       const collected = await collectSelection(createExportReads(store.engine, store.secrets), { deliveryIds: published.deliveries.map((d) => d.id) })
       for (const { delivery, body } of collected.deliveries) {
         expect(body.equals(expected[delivery.subscription_id === 'bare' ? '/bare' : '/wrapped']!)).toBe(true)
