@@ -1,23 +1,19 @@
 // What the held-request tools share: the data folder's held requests (store/held-requests.ts), and
 // an ask to the process that holds one, waited on until that process acted or refused.
 import type { HoldDecision } from '../../../shared/receiver'
-import { createHeldRequestStore, type HeldRequestStore } from '../store'
+import type { HeldRequestStore } from '../store'
 import { ToolError, type McpContext } from './context'
 
 /** How long a tool waits for the holding process to act on its ask (it reads asks every 100 ms). */
 const ACT_WAIT_MS = 3_000
 
-export function heldStore(ctx: McpContext, tool: string): HeldRequestStore {
-  const { db } = ctx.options
-  if (!db) throw new ToolError(`${tool}: held requests are shared through a data folder; ${ctx.options.dataDir} is a team's store: act on them in the app \`hookloop serve\` serves`)
-  return createHeldRequestStore(db)
-}
+export const heldStore = (ctx: McpContext, tool: string): HeldRequestStore => ctx.source.local(tool).heldRequests()
 
 /** Asks the holding process for the decision and says what became of it. */
 export async function askHolder(ctx: McpContext, tool: string, requestId: number, decision: HoldDecision): Promise<{ requestId: number; done: string }> {
   const store = heldStore(ctx, tool)
   if (!store.list().some((h) => h.requestId === requestId)) {
-    throw new ToolError(`request #${requestId} is not held in ${ctx.options.dataDir} (list_held lists the requests held now)`)
+    throw new ToolError(`request #${requestId} is not held in ${ctx.source.where} (list_held lists the requests held now)`)
   }
   store.ask(requestId, decision)
   ctx.options.log(`${tool}: request ${requestId}: ${decision.action}`)
