@@ -1,4 +1,5 @@
-// remove_fault_rule: a rule deleted through the store's rule module; a running app or
+// remove_fault_rule: a rule deleted through the source (a store's rule module, or a served
+// Hookloop's rule.delete); a running app or
 // `hookloop listen` on the folder stops applying it (host/definitions-watch.ts).
 import { z } from 'zod'
 import { defineTool, ToolError } from './context'
