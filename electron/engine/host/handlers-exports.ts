@@ -38,7 +38,7 @@ export function createExportHandlers(ctx: HandlerContext) {
         text = await exportSelection(engine.store, { deliveryIds: req.deliveryIds, requestIds: req.requestIds, format: req.format, keepSecrets: req.keepSecrets, now: Date.now() })
       } catch (error) {
         // An id the store does not hold, or nothing selected: the asker's mistake, said as such.
-        if (error instanceof ExportSelectionError) throw new HostError('not_found', error.message)
+        if (error instanceof ExportSelectionError) throw new HostError('bad_request', error.message)
         throw error
       }
       const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
