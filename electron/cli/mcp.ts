@@ -26,8 +26,8 @@ remove fault rules. It reads the data folder the app and \`hookloop listen\` wri
 PostgreSQL store (--store postgres://…, with its data key as \`hookloop serve\` takes it); there
 the rules are changed through \`hookloop serve\` only. With --server URL (an API token in
 $HOOKLOOP_TOKEN) it reads a served Hookloop (\`hookloop serve --accounts\`) and changes rules
-through it, as the token's role allows; what needs the store's own bytes or secrets
-(explain_signature, held requests, trigger_event to an endpoint) refuses there.
+and held requests through it, as the token's role allows; what needs the store's own bytes or
+secrets (explain_signature, trigger_event to an endpoint) refuses there.
 {options}
 Exit status: 0 when the client closes stdin, 1 the store cannot be opened or the server refused, 2 bad usage.`
 

@@ -17,6 +17,8 @@ export interface ServedHookloop {
   slug: string
   /** A new API token of the role (`hookloop token create` on the data folder). */
   token(role: 'viewer' | 'editor' | 'admin'): Promise<string>
+  /** A command on the control socket with the token: its answer, or its error frame. */
+  command(token: string, name: string, req: unknown): Promise<{ ok: boolean; res?: unknown; error?: { code: string; message: string } }>
   close(): void
 }
 
@@ -42,23 +44,29 @@ export async function startServedHookloop(): Promise<ServedHookloop> {
       if (run.code !== 0) throw new Error(`token create: ${run.stderr}`)
       return run.stdout.trim()
     }
-    const ws = new WebSocket(`${origin.replace('http', 'ws')}/control`, { headers: { authorization: `Bearer ${await token('editor')}` } })
-    await new Promise((done) => ws.once('message', done))
-    const tried = await new Promise<{ endpointId: string }>((done) => {
-      ws.on('message', (data) => {
-        const frame = JSON.parse(data.toString()) as { t: string; id?: number; res?: { endpointId: string } }
-        if (frame.t === 'res' && frame.id === 1 && frame.res) done(frame.res)
-      })
-      ws.send(JSON.stringify({ t: 'cmd', id: 1, name: 'loop.try', req: {} }))
-    })
-    ws.close()
+    const command = async (bearer: string, name: string, req: unknown) => {
+      const ws = new WebSocket(`${origin.replace('http', 'ws')}/control`, { headers: { authorization: `Bearer ${bearer}` } })
+      await new Promise((done) => ws.once('message', done))
+      try {
+        return await new Promise<{ ok: boolean; res?: unknown; error?: { code: string; message: string } }>((done) => {
+          ws.on('message', (data) => {
+            const frame = JSON.parse(data.toString()) as { t: string; id?: number; ok: boolean; res?: unknown; error?: { code: string; message: string } }
+            if (frame.t === 'res' && frame.id === 1) done(frame)
+          })
+          ws.send(JSON.stringify({ t: 'cmd', id: 1, name, req }))
+        })
+      } finally {
+        ws.close()
+      }
+    }
+    const tried = (await command(await token('editor'), 'loop.try', {})).res as { endpointId: string }
     // Settled: the delivery succeeded after its retries, each attempt captured and answered.
     for (;;) {
       const deliveries = JSON.parse((await runCli(['deliveries', '--data', dir, '--json'], cliEnv())).stdout) as { deliveries: { status: string }[] }
       const requests = JSON.parse((await runCli(['requests', '--data', dir, '--json'], cliEnv())).stdout) as { requests: { endpointId: string; endpointSlug: string; responseStatus: number | null }[] }
       if (deliveries.deliveries.length > 0 && deliveries.deliveries.every((d) => d.status === 'succeeded') && requests.requests.length >= 4 && requests.requests.every((r) => r.responseStatus !== null)) {
         const slug = requests.requests.find((r) => r.endpointId === tried.endpointId)?.endpointSlug ?? ''
-        return { dir, origin, slug, token, close }
+        return { dir, origin, slug, token, command, close }
       }
       await new Promise((r) => setTimeout(r, 100))
     }

@@ -4,7 +4,7 @@
 // shows, and the tools never ask which one they have.
 import { z } from 'zod'
 import type { DeliveryDetail, EndpointView, RequestDetail, TimelineFilter, TimelineRow } from '../../../shared/contract'
-import { endpointPath, type PresetId } from '../../../shared/receiver'
+import { endpointPath, type HeldRequest, type HoldDecision, type PresetId } from '../../../shared/receiver'
 import type { LocalStore } from './store-source'
 
 /** A rule as the tools show it. */
@@ -40,6 +40,10 @@ export interface McpSource {
   addRule(endpoint: EndpointView, rule: PresetRule): Promise<McpRule>
   /** The rule removed, or null when there is none by that id. */
   removeRule(id: string): Promise<McpRule | null>
+  /** The requests a breakpoint holds now. */
+  heldRequests(): Promise<HeldRequest[]>
+  /** Has the request's holder act on the decision; what became of it, said to the agent. */
+  decideHeld(requestId: number, decision: HoldDecision): Promise<string>
   /** What only a store opened here has (its raw bytes and secrets, held requests): a ToolError saying why not on a server. */
   local(tool: string): LocalStore
   close(): Promise<void>

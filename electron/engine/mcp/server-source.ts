@@ -5,6 +5,7 @@
 // refused with the role it needs). The server hands out no signing secret: what needs one refuses.
 import type { CommandName, CommandRequest, CommandResponse, RuleView } from '../../../shared/contract'
 import { ToolError, type McpRule, type McpSource } from './context'
+import { heldDone } from './held-asks'
 
 /** The control socket's commands as the CLI's `--server` client sends them (electron/cli/server-arg.ts). */
 export interface ServerCommands {
@@ -65,8 +66,15 @@ export function createServerSource(server: ServerCommands): McpSource {
       await call('rule.delete', { id })
       return ruleOf(rule)
     },
+    heldRequests: async () => (await call('breakpoint.list', {})).held,
+    async decideHeld(requestId, decision) {
+      if (decision.action === 'release') await call('held.release', { requestId, ...(decision.edit ? { edit: decision.edit } : {}) })
+      else if (decision.action === 'answer') await call('held.answer', { requestId, answer: decision.answer })
+      else await call('held.drop', { requestId })
+      return heldDone(requestId, decision)
+    },
     local(tool) {
-      throw new ToolError(`${tool} reads the store itself (stored bytes, signing secrets, held requests), which a served Hookloop gives to no token: run \`hookloop mcp --data\` or \`--store\` on ${where}'s store, or use the app it serves`)
+      throw new ToolError(`${tool} reads the store itself (stored bytes, signing secrets), which a served Hookloop gives to no token: run \`hookloop mcp --data\` or \`--store\` on ${where}'s store, or use the app it serves`)
     },
     close: async () => server.close(),
   }

@@ -9,6 +9,7 @@ import { DefinitionError, endpointPath, expandPreset, explainFault, explainRule,
 import { createDetailViews, createTimelineViews } from '../host'
 import { createHeldRequestStore, createInspectorReads, createRuleStore, createSqliteEngine, type HeldRequestStore, type InspectorReads, type RuleStore, type SecretBox, type SqlEngine, type StoredRule } from '../store'
 import { ToolError, type McpRule, type McpSource } from './context'
+import { askHolder } from './held-asks'
 
 export interface StoreSourceOptions {
   /** The data folder, or postgres://user@host:port/database. */
@@ -23,11 +24,9 @@ export interface StoreSourceOptions {
   receiverUrl: () => string
 }
 
-/** What only a store opened here gives: its raw rows with their secrets, and a data folder's held requests. */
+/** What only a store opened here gives: its raw rows with their signing secrets. */
 export interface LocalStore {
   reads: InspectorReads
-  /** The data folder's held requests, shared between its processes; a ToolError on a team's store. */
-  heldRequests(): HeldRequestStore
 }
 
 const ruleOf = (r: StoredRule): McpRule => ({ id: r.id, endpointId: r.endpointId, name: r.rule.name ?? null, enabled: r.enabled, explain: explainRule(r.rule) })
@@ -49,6 +48,10 @@ export function createStoreSource(options: StoreSourceOptions): McpSource {
     // A team's rules are shared by every `serve` process, each holding them in memory and told of
     // a change by the one that made it: a change made here would reach none of them.
     throw new ToolError(`${tool} changes a team's store only through \`hookloop serve\` (its processes share the rules and hear of each change there): change the rule in the app it serves, or give \`hookloop mcp\` --server and an editor's token; \`hookloop mcp\` reads ${where}`)
+  }
+  const heldStore = (): HeldRequestStore => {
+    if (!db) throw new ToolError(`held requests are shared through a data folder; ${where} is a team's store: act on them in the app \`hookloop serve\` serves, or give \`hookloop mcp\` --server and an editor's token`)
+    return createHeldRequestStore(db)
   }
   return {
     where,
@@ -94,13 +97,9 @@ export function createStoreSource(options: StoreSourceOptions): McpSource {
       await writer.delete(id)
       return ruleOf(stored)
     },
-    local: () => ({
-      reads,
-      heldRequests() {
-        if (!db) throw new ToolError(`held requests are shared through a data folder; ${where} is a team's store: act on them in the app \`hookloop serve\` serves`)
-        return createHeldRequestStore(db)
-      },
-    }),
+    heldRequests: async () => heldStore().list(),
+    decideHeld: (requestId, decision) => askHolder(heldStore(), requestId, decision),
+    local: () => ({ reads }),
     async close() {
       if (db) db.close()
       else await store.close()

@@ -1,9 +1,10 @@
 // `hookloop mcp --server URL` from the built CLI, driven by the official SDK's client over stdio,
 // against a real `hookloop serve --accounts` with traffic in it: its read tools answer with the
-// text `hookloop mcp --data` gives on the server's data folder; the rule tools go through the
-// server's commands, an editor's token adds and removes a rule, a viewer's is refused with the
-// role it needs; what needs the store's own bytes and secrets refuses in one line; a missing or
-// wrong token ends the server at once with one line that never holds the token.
+// text `hookloop mcp --data` gives on the server's data folder (list_held too, with a request held
+// at the server's breakpoint); the rule and held-request tools go through the server's commands,
+// an editor's token adds and removes a rule and releases a held request, a viewer's is refused with
+// the role it needs; what needs the store's own bytes and secrets refuses in one line; a missing
+// or wrong token ends the server at once with one line that never holds the token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../support/run-cli'
 import { cliEnv, startServedHookloop, type ServedHookloop } from '../../support/served-hookloop'
@@ -14,6 +15,7 @@ let folder: McpSession
 let viewer: McpSession
 let editor: McpSession
 let viewerToken = ''
+let editorToken = ''
 /** The session's environment: the token in $HOOKLOOP_TOKEN, no store or server of the test's own. */
 const tokenEnv = (token: string) => ({ HOOKLOOP_STORE: '', HOOKLOOP_SERVER: '', HOOKLOOP_TOKEN: token })
 
@@ -22,7 +24,8 @@ beforeAll(async () => {
   viewerToken = await served.token('viewer')
   folder = await startMcp(['--data', served.dir], tokenEnv(''))
   viewer = await startMcp(['--server', served.origin, '--allow-changes'], tokenEnv(viewerToken))
-  editor = await startMcp(['--server', served.origin, '--allow-changes'], tokenEnv(await served.token('editor')))
+  editorToken = await served.token('editor')
+  editor = await startMcp(['--server', served.origin, '--allow-changes'], tokenEnv(editorToken))
 }, 180_000)
 
 afterAll(async () => {
@@ -89,17 +92,42 @@ describe('hookloop mcp --server', () => {
     expect(await editor.call('remove_fault_rule', { ruleId: added.rule.id })).toEqual({ isError: true, text: `remove_fault_rule: no rule "${added.rule.id}" in ${served.origin} (list_endpoints lists the rules of each endpoint)` })
   }, 300_000)
 
+  it('lists the requests held at the server’s breakpoint as the folder does, and releases one for an editor’s token only', async () => {
+    const endpoint = (await folder.json<{ endpoints: { id: string; slug: string; url: string }[] }>('list_endpoints')).endpoints.find((e) => e.slug === served.slug)!
+    const put = await served.command(editorToken, 'breakpoint.put', { breakpoint: { endpointId: endpoint.id, limitMs: 600_000 } })
+    expect(put.ok, JSON.stringify(put.error)).toBe(true)
+    const answered = fetch(endpoint.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"evt_held","type":"ping"}' })
+    let held = await viewer.json<{ held: { requestId: number }[] }>('list_held')
+    while (held.held.length === 0) {
+      await new Promise((r) => setTimeout(r, 100))
+      held = await viewer.json('list_held')
+    }
+    const requestId = held.held[0]!.requestId
+    /** The answers without the moment each was made. */
+    const timeless = (text: string) => text.replace(/"now": \d+/, '"now": 0')
+    expect(timeless((await viewer.call('list_held')).text)).toBe(timeless((await folder.call('list_held')).text))
+
+    const refused = await viewer.call('release_held', { requestId })
+    expect(refused.text).toMatch(/^release_held: http:\/\/127\.0\.0\.1:\d+: held\.release needs the editor role; the token "viewer bot \d+" is a viewer$/)
+    expect(await editor.json('release_held', { requestId })).toEqual({ requestId, done: `released; show_request ${requestId} shows what it was answered` })
+    // It went on to the endpoint's rules, whose answer the sender got and the server kept.
+    const status = (await answered).status
+    expect((await editor.json<{ response: { status: number } }>('show_request', { id: requestId })).response.status).toBe(status)
+    expect(await editor.call('drop_held', { requestId })).toEqual({ isError: true, text: `drop_held: request #${requestId} is not held in ${served.origin} (list_held lists the requests held now)` })
+    const bp = (put.res as { id: string }).id
+    expect((await served.command(editorToken, 'breakpoint.remove', { id: bp })).ok).toBe(true)
+  }, 300_000)
+
   it('refuses in one line what needs the store itself, and a missing or wrong token at once', async () => {
     const requestId = (await storedRequestIds())[0]
     for (const [tool, args] of [
       ['explain_signature', { requestId }],
-      ['list_held', {}],
       ['trigger_event', { provider: 'stripe', eventType: 'payment_intent.succeeded', endpoint: served.slug }],
     ] as const) {
       const answer = await editor.call(tool, args)
       expect(answer.isError, tool).toBe(true)
       expect(answer.text.split('\n'), tool).toHaveLength(1)
-      expect(answer.text).toContain(`reads the store itself (stored bytes, signing secrets, held requests), which a served Hookloop gives to no token: run \`hookloop mcp --data\` or \`--store\` on ${served.origin}'s store`)
+      expect(answer.text).toContain(`reads the store itself (stored bytes, signing secrets), which a served Hookloop gives to no token: run \`hookloop mcp --data\` or \`--store\` on ${served.origin}'s store`)
     }
 
     const wrongToken = `hlk_${'x'.repeat(43)}`
