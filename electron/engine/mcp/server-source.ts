@@ -3,7 +3,7 @@
 // answers in the same views, so a read tool says what it says on the server's data folder; a change
 // goes through the server's command, and the server decides by the token's role (a viewer's is
 // refused with the role it needs). The server hands out no signing secret: what needs one refuses.
-import type { CommandName, CommandRequest, CommandResponse, RuleView } from '../../../shared/contract'
+import type { CommandName, CommandRequest, CommandResponse, RuleView, Snapshot } from '../../../shared/contract'
 import { ToolError, type McpRule, type McpSource } from './context'
 import { heldDone } from './held-asks'
 
@@ -39,7 +39,10 @@ export function createServerSource(server: ServerCommands): McpSource {
       throw new ToolError(`${where}: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
-  const snapshot = () => call('snapshot', {})
+  // Reads asked together (list_endpoints: the receiver, the endpoints and the rules) share one
+  // snapshot in flight; the next asks again, so nothing is kept stale.
+  let inFlight: Promise<Snapshot> | null = null
+  const snapshot = (): Promise<Snapshot> => (inFlight ??= call('snapshot', {}).finally(() => (inFlight = null)))
   return {
     where,
     receiverUrl: async () => (await snapshot()).receiverUrl,
