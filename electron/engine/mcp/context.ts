@@ -44,7 +44,7 @@ export interface McpSource {
   heldRequests(): Promise<HeldRequest[]>
   /** Has the request's holder act on the decision; what became of it, said to the agent. */
   decideHeld(requestId: number, decision: HoldDecision): Promise<string>
-  /** What only a store opened here has (its raw bytes and secrets, held requests): a ToolError saying why not on a server. */
+  /** What only a store opened here has (its raw rows with their signing secrets): a ToolError saying why not on a server. */
   local(tool: string): LocalStore
   close(): Promise<void>
 }

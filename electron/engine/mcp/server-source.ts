@@ -22,12 +22,13 @@ const ruleOf = (r: RuleView): McpRule => {
 
 export function createServerSource(server: ServerCommands): McpSource {
   const { where } = server
-  /** A command's answer; a refusal (a role below the command's, a row it does not have) as the server said it. */
+  /** A refusal (a role below the command's, a row it does not have) as the server said it. */
+  const refusal = (error: unknown) => new ToolError(`${where}: ${error instanceof Error ? error.message : String(error)}`)
   const call = async <C extends CommandName>(name: C, req: CommandRequest<C>): Promise<CommandResponse<C>> => {
     try {
       return await server.call(name, req)
     } catch (error) {
-      throw new ToolError(`${where}: ${error instanceof Error ? error.message : String(error)}`)
+      throw refusal(error)
     }
   }
   /** A row's detail, or null when the server has no such row (as a store reads none). */
@@ -36,7 +37,7 @@ export function createServerSource(server: ServerCommands): McpSource {
       return await server.call(name, { id } as CommandRequest<C>)
     } catch (error) {
       if ((error as { code?: unknown }).code === 'not_found') return null
-      throw new ToolError(`${where}: ${error instanceof Error ? error.message : String(error)}`)
+      throw refusal(error)
     }
   }
   // Reads asked together (list_endpoints: the receiver, the endpoints and the rules) share one
