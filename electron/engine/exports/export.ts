@@ -14,11 +14,18 @@ export interface ExportOptions extends ExportSelection {
   format: ExportFormat
   /** Stamped into the case file (exported_at). */
   now: number
-  /** Hookloop's version, for HAR's creator. */
+  /** Hookloop's version, for HAR's creator (default: HOOKLOOP_VERSION). */
   version?: string
   /** Called as the selection is read: rows read of all selected. */
   onProgress?: CollectProgress
 }
+
+/**
+ * The version a HAR names as its creator: the package's when npm runs Hookloop, else this release.
+ * One default, so `hookloop export` and a served Hookloop (the app's Export, `export --server`)
+ * write the same file.
+ */
+export const HOOKLOOP_VERSION = process.env.npm_package_version ?? '0.1.0'
 
 /** Every secret the involved definitions hold (signing, verifying, retired). */
 function knownSecrets(collected: Collected): string[] {
@@ -40,7 +47,7 @@ export async function exportSelection(store: OpenedStore, options: ExportOptions
   let text: string
   switch (options.format) {
     case 'har':
-      text = JSON.stringify(toHar(toExchanges(collected), redactor, options.version ?? '0.0.0'), null, 2)
+      text = JSON.stringify(toHar(toExchanges(collected), redactor, options.version ?? HOOKLOOP_VERSION), null, 2)
       break
     case 'curl':
       text = toCurlScript(toExchanges(collected), redactor)

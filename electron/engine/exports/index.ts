@@ -1,4 +1,4 @@
-export { exportSelection, type ExportOptions } from './export'
+export { exportSelection, HOOKLOOP_VERSION, type ExportOptions } from './export'
 export { ExportSelectionError } from './collect'
 export { parseImportFile, ImportError } from './import'
 export { replayItems, type ReplayOptions } from './replay'

@@ -1,9 +1,10 @@
 // Selected deliveries and requests out as a file (HAR, cURL, case file), and a file's requests
 // sent again to a URL or one of our endpoints.
-import type { ExportFormat } from '../../../shared/contract'
-import { exportSelection, parseImportFile, replayItems } from '../exports'
+import { roleAtLeast, type ExportFormat } from '../../../shared/contract'
+import { exportSelection, ExportSelectionError, parseImportFile, replayItems } from '../exports'
 import { IncidentConversionError, scenarioFromIncidentText } from '../scenarios'
-import type { CommandHandlers } from './control-server'
+import { principalName, principalRole } from './account-routes'
+import type { Caller, CommandHandlers } from './control-server'
 import type { HandlerContext } from './handlers'
 import { HostError } from './host-error'
 
@@ -13,12 +14,33 @@ const FILES = {
   case: { extension: 'case.json', mime: 'application/json' },
 } as const satisfies Record<ExportFormat, { extension: string; mime: string }>
 
+/**
+ * An export keeps the signing secrets and signature headers only for an admin: a viewer reads what
+ * is kept (export.selection is a viewer's command), redacted as the inspector shows it, and a
+ * secret is a credential, the admin's like a new signing secret (shared/contract/command-roles.ts).
+ * Without accounts (the caller is the app) nothing is asked.
+ */
+function refuseKeptSecrets(caller: Caller): void {
+  const principal = caller.token ? { account: null, token: caller.token } : caller.account ? { account: caller.account } : null
+  if (!principal) return
+  const role = principalRole(principal)
+  if (!roleAtLeast(role, 'admin')) throw new HostError('forbidden', `export.selection with keepSecrets needs the admin role; ${principalName(principal)} is ${role === 'editor' ? 'an' : 'a'} ${role}`)
+}
+
 export function createExportHandlers(ctx: HandlerContext) {
   return {
-    'export.selection': async (req) => {
+    'export.selection': async (req, caller) => {
+      if (req.keepSecrets) refuseKeptSecrets(caller)
       const { engine } = ctx.current()
       // exported_at is when the person made the file: wall time, whatever the engine's clock.
-      const text = await exportSelection(engine.store, { deliveryIds: req.deliveryIds, requestIds: req.requestIds, format: req.format, keepSecrets: req.keepSecrets, now: Date.now() })
+      let text: string
+      try {
+        text = await exportSelection(engine.store, { deliveryIds: req.deliveryIds, requestIds: req.requestIds, format: req.format, keepSecrets: req.keepSecrets, now: Date.now() })
+      } catch (error) {
+        // An id the store does not hold, or nothing selected: the asker's mistake, said as such.
+        if (error instanceof ExportSelectionError) throw new HostError('bad_request', error.message)
+        throw error
+      }
       const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')
       const file = FILES[req.format]
       return { text, fileName: `hookloop-${stamp}.${file.extension}`, mime: file.mime }

@@ -1,11 +1,10 @@
 // add_fault_rule: a rule preset (shared/receiver/rule-presets.ts) on an endpoint, as the app's "add a
-// preset" does (host/handlers.ts rule.addPreset): the preset's defaults, then the parameters
-// given, validated by the preset's own schema, written through the store's rule module. A running
-// app or `hookloop listen` on the folder sees the new row (host/definitions-watch.ts) and applies it.
-import { randomBytes, randomUUID } from 'node:crypto'
+// preset" does: the preset's defaults, then the parameters given, added through the source (a
+// store's rule module, or a served Hookloop's rule.addPreset). A running app or `hookloop listen`
+// on the folder sees the new row (host/definitions-watch.ts) and applies it.
 import { z } from 'zod'
-import { explainRule, PRESET_IDS, RULE_PRESETS, expandPreset, DefinitionError } from '../../../shared/receiver'
-import { defineTool, ToolError } from './context'
+import { PRESET_IDS, RULE_PRESETS } from '../../../shared/receiver'
+import { defineTool } from './context'
 
 const presetList = PRESET_IDS.map((id) => {
   const { parameters = [] } = RULE_PRESETS.entries[id]
@@ -24,28 +23,9 @@ export const addFaultRule = defineTool({
     name: z.string().min(1).max(200).optional().describe('a name for the rule'),
   },
   async run(ctx, args) {
-    const rules = ctx.ruleStore('add_fault_rule')
     const endpoint = await ctx.endpoint(args.endpoint)
-    const { parameters = [], seeded, target } = RULE_PRESETS.entries[args.preset]
-    const url = target ? endpoint.forwardTo?.[0] : undefined
-    if (target && !url) throw new ToolError(`${args.preset} forwards to your app: give the endpoint ${endpoint.slug} a forward target first`)
-    let rule
-    try {
-      rule = expandPreset({
-        preset: args.preset,
-        ...Object.fromEntries(parameters.map((p) => [p.name, p.default])),
-        ...args.parameters,
-        ...(seeded && args.parameters?.seed === undefined ? { seed: randomBytes(4).readUInt32BE() & 0x7fffffff } : {}),
-        ...(url ? { url } : {}),
-        ...(args.name ? { name: args.name } : {}),
-      })
-    } catch (error) {
-      if (error instanceof DefinitionError) throw new ToolError(`${args.preset}: ${error.message}`)
-      throw error
-    }
-    const id = randomUUID()
-    await rules.insert({ id, endpointId: endpoint.id, position: (await rules.listFor(endpoint.id)).length, enabled: rule.enabled, rule, createdAt: Date.now() })
-    ctx.options.log(`add_fault_rule: ${args.preset} on ${endpoint.slug} (rule ${id})`)
-    return { rule: { id, endpoint: endpoint.slug, preset: args.preset, name: rule.name ?? null, enabled: rule.enabled, explain: explainRule(rule) } }
+    const rule = await ctx.source.addRule(endpoint, { preset: args.preset, parameters: args.parameters, name: args.name })
+    ctx.options.log(`add_fault_rule: ${args.preset} on ${endpoint.slug} (rule ${rule.id})`)
+    return { rule: { id: rule.id, endpoint: endpoint.slug, preset: args.preset, name: rule.name, enabled: rule.enabled, explain: rule.explain } }
   },
 })

@@ -1,45 +1,71 @@
-// What every tool of `hookloop mcp` reads through: the store (a data folder, or a team's
-// PostgreSQL) opened without an engine (no receiver port, no sender: an engine beside the app's
-// would retry its in-flight deliveries), and the host's views over it, so an agent sees what the
-// app shows.
-import type { Database } from 'better-sqlite3'
+// What every tool of `hookloop mcp` reads and changes through: a source, either a store opened
+// here (a data folder, or a team's PostgreSQL: store-source.ts) or a served Hookloop read with an
+// API token (server-source.ts). Both answer in the host's views, so an agent sees what the app
+// shows, and the tools never ask which one they have.
 import { z } from 'zod'
-import { explainFault, explainRule, type Rule, endpointPath, type Endpoint } from '../../../shared/receiver'
-import { createDetailViews, type DetailViews, createTimelineViews, type TimelineViews } from '../host'
-import { createInspectorReads, createRuleStore, createSqliteEngine, type InspectorReads, type RuleStore, type SecretBox, type SqlEngine } from '../store'
+import type { DeliveryDetail, EndpointView, RequestDetail, TimelineFilter, TimelineRow } from '../../../shared/contract'
+import { endpointPath, type HeldRequest, type HoldDecision, type PresetId } from '../../../shared/receiver'
+import type { LocalStore } from './store-source'
+
+/** A rule as the tools show it. */
+export interface McpRule {
+  id: string
+  endpointId: string | null
+  name: string | null
+  enabled: boolean
+  /** The rule's explain() sentence. */
+  explain: string
+}
+
+/** A preset rule to add to an endpoint (add_fault_rule): the preset's own defaults, then these. */
+export interface PresetRule {
+  preset: PresetId
+  parameters?: Record<string, unknown> | undefined
+  name?: string | undefined
+}
+
+export interface McpSource {
+  /** Where the tools read (said in answers, so an agent knows which one): the data folder, postgres://user@host:port/database, or a served Hookloop's origin. */
+  readonly where: string
+  /** Where the receiver of that store answers: endpoint URLs are made from it. */
+  receiverUrl(): Promise<string>
+  /** The endpoints as the app lists them, their URLs at receiverUrl. */
+  endpoints(): Promise<EndpointView[]>
+  rules(): Promise<McpRule[]>
+  timelinePage(filter: TimelineFilter, offset: number, limit: number): Promise<{ rows: TimelineRow[]; total: number }>
+  requestDetail(id: number): Promise<RequestDetail | null>
+  deliveryDetail(id: number): Promise<DeliveryDetail | null>
+  /** Every signing secret the source holds (endpoints and subscriptions), so no answer carries one; none from a server, which hands out none. */
+  secrets(): Promise<string[]>
+  addRule(endpoint: EndpointView, rule: PresetRule): Promise<McpRule>
+  /** The rule removed, or null when there is none by that id. */
+  removeRule(id: string): Promise<McpRule | null>
+  /** The requests a breakpoint holds now. */
+  heldRequests(): Promise<HeldRequest[]>
+  /** Has the request's holder act on the decision; what became of it, said to the agent. */
+  decideHeld(requestId: number, decision: HoldDecision): Promise<string>
+  /** What only a store opened here has (its raw rows with their signing secrets): a ToolError saying why not on a server. */
+  local(tool: string): LocalStore
+  close(): Promise<void>
+}
 
 export interface McpServerOptions {
-  /** Where the store is (shown in answers, so an agent knows which one it reads): the data folder, or postgres://user@host:port/database. */
-  dataDir: string
-  /** The store, on either engine: every read tool reads through it. */
-  store: SqlEngine
-  /** Opens the store's signing secrets: answers blank them, endpoint lists show their hints. */
-  secrets: SecretBox
-  /** The data folder's own connection, for the tools that write rules; null on a team's PostgreSQL store. */
-  db: Database | null
+  source: McpSource
   /** Whether the tools that change anything may run (`--allow-changes`). */
   allowChanges: boolean
-  /** Where the app's or `hookloop listen`'s receiver answers now: endpoint URLs are made from it. */
-  receiverUrl: () => string
   /** A line for the person running the server (stderr: stdout carries only the protocol). */
   log: (line: string) => void
 }
 
 export interface McpContext {
   readonly options: McpServerOptions
-  readonly timeline: TimelineViews
-  readonly details: DetailViews
-  readonly reads: InspectorReads
-  /** The rules, to change: refused (a ToolError) on a team's PostgreSQL store. */
-  ruleStore(tool: string): RuleStore
-  /** An endpoint's local URL at the configured receiver. */
-  endpointUrl(slug: string): string
+  readonly source: McpSource
+  /** An endpoint's URL at the source's receiver. */
+  endpointUrl(slug: string): Promise<string>
   /** An endpoint named by its id or its slug, or a ToolError listing the ones there are. */
-  endpoint(idOrSlug: string): Promise<Endpoint>
-  /** The `what` #id a tool was asked for (`row`, as read), or a ToolError saying this store has none. */
+  endpoint(idOrSlug: string): Promise<EndpointView>
+  /** The `what` #id a tool was asked for (`row`, as read), or a ToolError saying this source has none. */
   stored<T>(what: string, id: number, row: T | null | undefined): T
-  /** Every signing secret in the store (endpoints and subscriptions): no answer may hold one. */
-  secrets(): Promise<string[]>
 }
 
 /** A refusal or a bad input, said to the agent as a tool error (isError) in one sentence. */
@@ -64,40 +90,22 @@ export const defineTool = <Shape extends z.ZodRawShape>(tool: ToolDefinition<Sha
 export const rowIdInput = (row: 'delivery' | 'request') => ({ id: z.number().int().positive().describe(`${row} id`) })
 
 export function createMcpContext(options: McpServerOptions): McpContext {
-  const { db, store } = options
-  const endpointUrl = (slug: string) => `${options.receiverUrl().replace(/\/+$/, '')}${endpointPath(slug)}`
-  const reads = createInspectorReads(store, options.secrets)
-  const rules = db ? createRuleStore(createSqliteEngine(db, { closeDatabase: false })) : null
+  const { source } = options
   return {
     options,
-    timeline: createTimelineViews(store),
-    details: createDetailViews(store, options.secrets, {
-      explainRule: (definition) => explainRule(definition as Rule),
-      explainFault,
-      // The tunnel's public URL lives in the running app only.
-      endpointUrls: (slug) => ({ localUrl: endpointUrl(slug), publicUrl: null }),
-    }),
-    reads,
-    ruleStore(tool) {
-      if (rules) return rules
-      // A team's rules are shared by every `serve` process, each holding them in memory and told of
-      // a change by the one that made it: a change made here would reach none of them.
-      throw new ToolError(`${tool} changes a team's store only through \`hookloop serve\` (its processes share the rules and hear of each change there): change the rule in the app it serves; \`hookloop mcp\` reads ${options.dataDir}`)
+    source,
+    async endpointUrl(slug) {
+      return `${(await source.receiverUrl()).replace(/\/+$/, '')}${endpointPath(slug)}`
     },
-    endpointUrl,
     async endpoint(idOrSlug) {
-      const found = (await reads.endpoint(idOrSlug)) ?? (await reads.endpointBySlug(idOrSlug))
+      const endpoints = await source.endpoints()
+      const found = endpoints.find((e) => e.id === idOrSlug) ?? endpoints.find((e) => e.slug === idOrSlug)
       if (found) return found
-      const slugs = (await reads.endpoints()).map((e) => e.slug)
-      throw new ToolError(`no endpoint "${idOrSlug}" in ${options.dataDir} (${slugs.length ? `endpoints: ${slugs.join(', ')}` : 'it has no endpoints yet'})`)
+      throw new ToolError(`no endpoint "${idOrSlug}" in ${source.where} (${endpoints.length ? `endpoints: ${endpoints.map((e) => e.slug).join(', ')}` : 'it has no endpoints yet'})`)
     },
     stored(what, id, row) {
       if (row) return row
-      throw new ToolError(`${what} #${id} is not in ${options.dataDir} (list_rows lists the ids there are)`)
-    },
-    async secrets() {
-      const [endpoints, subscriptions] = await Promise.all([reads.endpoints(), reads.subscriptionSecrets()])
-      return [...endpoints.flatMap((e) => e.secrets), ...subscriptions].filter((s) => typeof s === 'string' && s.length >= 4)
+      throw new ToolError(`${what} #${id} is not in ${source.where} (list_rows lists the ids there are)`)
     },
   }
 }

@@ -1,6 +1,6 @@
 // drop_held: a held request's connection closed without an answer, asked of the process that holds
 // it (held-asks.ts). --allow-changes.
-import { askHolder } from './held-asks'
+import { decideHeld } from './held-asks'
 import { defineTool } from './context'
 import { heldRequestId } from './release-held'
 
@@ -10,5 +10,5 @@ export const dropHeld = defineTool({
   description: 'Close a held request\'s connection without an answer (its sender sees the connection end). Needs --allow-changes.',
   changes: true,
   input: { requestId: heldRequestId },
-  run: (ctx, { requestId: id }) => askHolder(ctx, 'drop_held', id, { action: 'drop' }),
+  run: (ctx, { requestId: id }) => decideHeld(ctx, 'drop_held', id, { action: 'drop' }),
 })

@@ -49,8 +49,9 @@ export const explainSignature = defineTool({
   changes: false,
   input: { requestId: z.number().int().positive().describe('captured request id') },
   async run(ctx, { requestId }) {
-    const r = ctx.stored('request', requestId, await ctx.reads.request(requestId))
-    const endpoint = r.endpoint_id === null ? undefined : await ctx.reads.endpoint(r.endpoint_id)
+    const { reads } = ctx.source.local('explain_signature')
+    const r = ctx.stored('request', requestId, await reads.request(requestId))
+    const endpoint = r.endpoint_id === null ? undefined : await reads.endpoint(r.endpoint_id)
     if (!endpoint) throw new ToolError(`request #${requestId} arrived at no endpoint that still exists, so there is no signature check to explain`)
     const stored = r.verify_json ? (JSON.parse(r.verify_json) as VerifyResult) : null
     if (!endpoint.scheme) {
@@ -62,11 +63,11 @@ export const explainSignature = defineTool({
       }
     }
     const meta = SCHEMES[endpoint.scheme]
-    const url = `${ctx.endpointUrl(endpoint.slug)}${r.query ? `?${r.query}` : ''}`
+    const url = `${await ctx.endpointUrl(endpoint.slug)}${r.query ? `?${r.query}` : ''}`
     const now = verifyRequest(endpoint, { body: r.body ?? Buffer.alloc(0), headers: headersOf(r.headers_json), url, nowMs: r.received_at })
     const reason = stored?.reason ?? now.reason
     // On the request's clock: a simulation's for a request one of its attempts made (docs/time.md).
-    const clock = (await ctx.details.requestDetail(requestId))?.clock ?? { kind: 'wall' as const }
+    const clock = (await ctx.source.requestDetail(requestId))?.clock ?? { kind: 'wall' as const }
     return {
       requestId,
       receivedAt: momentOn(clock, r.received_at),

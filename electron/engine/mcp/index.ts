@@ -1,4 +1,4 @@
-// `hookloop mcp`: an MCP server over one data folder. The catalog of its tools (one file each) and
+// `hookloop mcp`: an MCP server over one store or one served Hookloop (context.ts, its source). The catalog of its tools (one file each) and
 // the one place that turns a tool's answer or refusal into an MCP result: answers as JSON text with
 // every known secret blanked, refusals and bad inputs as tool errors (isError) in a sentence.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -7,7 +7,7 @@ import { ZodError } from 'zod'
 import { StoreError } from '../store'
 import { addFaultRule } from './add-fault-rule'
 import { answerText, sentenceText } from './answer-text'
-import { createMcpContext, ToolError, type McpContext, type McpServerOptions, type ToolDefinition } from './context'
+import { createMcpContext, ToolError, type McpContext, type McpServerOptions, type McpSource, type ToolDefinition } from './context'
 import { explainSignature } from './explain-signature'
 import { listEndpoints } from './list-endpoints'
 import { listRows } from './list-rows'
@@ -21,7 +21,9 @@ import { showDelivery } from './show-delivery'
 import { showRequest } from './show-request'
 import { triggerEvent } from './trigger-event'
 
-export { ToolError, type McpServerOptions }
+export { ToolError, type McpServerOptions, type McpSource }
+export { createStoreSource, type StoreSourceOptions } from './store-source'
+export { createServerSource, type ServerCommands } from './server-source'
 
 /** Every tool, listed always; the ones that change anything refuse without --allow-changes. */
 export const MCP_TOOLS: readonly ToolDefinition[] = [
@@ -58,10 +60,10 @@ async function call(ctx: McpContext, tool: ToolDefinition, args: unknown): Promi
   }
   try {
     const value = await tool.run(ctx, args as never)
-    return { content: [{ type: 'text', text: answerText(value, await ctx.secrets()) }] }
+    return { content: [{ type: 'text', text: answerText(value, await ctx.source.secrets()) }] }
   } catch (error) {
     if (!(error instanceof ToolError)) ctx.options.log(`${tool.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-    return failure(sentenceText(errorText(tool.name, error), await ctx.secrets().catch(() => [])))
+    return failure(sentenceText(errorText(tool.name, error), await ctx.source.secrets().catch(() => [])))
   }
 }
 

@@ -1,6 +1,5 @@
 // list_endpoints: the endpoints of the data folder as the app's endpoint list shows them, with
 // their rules explained; secrets only as hints (the app's own "whse…3f9a").
-import { explainRule } from '../../../shared/receiver'
 import { defineTool } from './context'
 
 export const listEndpoints = defineTool({
@@ -11,10 +10,10 @@ export const listEndpoints = defineTool({
   changes: false,
   input: {},
   async run(ctx) {
-    const [rules, endpoints] = await Promise.all([ctx.reads.rules(), ctx.details.endpointViews()])
+    const [rules, endpoints, receiverUrl] = await Promise.all([ctx.source.rules(), ctx.source.endpoints(), ctx.source.receiverUrl()])
     return {
-      dataDir: ctx.options.dataDir,
-      receiverUrl: ctx.options.receiverUrl(),
+      dataDir: ctx.source.where,
+      receiverUrl,
       endpoints: endpoints.map((e) => ({
         id: e.id,
         slug: e.slug,
@@ -26,7 +25,7 @@ export const listEndpoints = defineTool({
         forwardTo: e.forwardTo,
         rules: rules
           .filter((r) => r.endpointId === e.id)
-          .map((r) => ({ id: r.id, name: r.rule.name ?? null, enabled: r.enabled, explain: explainRule(r.rule) })),
+          .map((r) => ({ id: r.id, name: r.name, enabled: r.enabled, explain: r.explain })),
       })),
     }
   },

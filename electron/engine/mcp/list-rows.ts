@@ -66,7 +66,7 @@ export const listRows = defineTool({
       ...(args.status ? { status: typeof args.status === 'string' ? [args.status] : args.status } : {}),
       ...(args.clock ? { clock: args.clock } : {}),
     }
-    const [{ rows, total }, endpoints] = await Promise.all([ctx.timeline.page(filter, args.offset, args.limit), ctx.reads.endpoints()])
+    const [{ rows, total }, endpoints] = await Promise.all([ctx.source.timelinePage(filter, args.offset, args.limit), ctx.source.endpoints()])
     const slugOf = new Map(endpoints.map((e) => [e.id, e.slug]))
     return { total, offset: args.offset, rows: rows.map((row) => rowView(row, slugOf)) }
   },

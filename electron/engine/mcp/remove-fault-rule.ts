@@ -1,7 +1,7 @@
-// remove_fault_rule: a rule deleted through the store's rule module; a running app or
+// remove_fault_rule: a rule deleted through the source (a store's rule module, or a served
+// Hookloop's rule.delete); a running app or
 // `hookloop listen` on the folder stops applying it (host/definitions-watch.ts).
 import { z } from 'zod'
-import { explainRule } from '../../../shared/receiver'
 import { defineTool, ToolError } from './context'
 
 export const removeFaultRule = defineTool({
@@ -11,12 +11,10 @@ export const removeFaultRule = defineTool({
   changes: true,
   input: { ruleId: z.string().min(1).describe('rule id') },
   async run(ctx, { ruleId }) {
-    const rules = ctx.ruleStore('remove_fault_rule')
-    const stored = await rules.get(ruleId)
-    if (!stored) throw new ToolError(`no rule "${ruleId}" in ${ctx.options.dataDir} (list_endpoints lists the rules of each endpoint)`)
-    await rules.delete(ruleId)
-    const endpoint = stored.endpointId === null ? null : ((await ctx.reads.endpoint(stored.endpointId))?.slug ?? stored.endpointId)
+    const removed = await ctx.source.removeRule(ruleId)
+    if (!removed) throw new ToolError(`no rule "${ruleId}" in ${ctx.source.where} (list_endpoints lists the rules of each endpoint)`)
+    const endpoint = removed.endpointId === null ? null : ((await ctx.source.endpoints()).find((e) => e.id === removed.endpointId)?.slug ?? removed.endpointId)
     ctx.options.log(`remove_fault_rule: rule ${ruleId}${endpoint ? ` on ${endpoint}` : ''}`)
-    return { removed: { id: ruleId, endpoint, explain: explainRule(stored.rule) } }
+    return { removed: { id: ruleId, endpoint, explain: removed.explain } }
   },
 })

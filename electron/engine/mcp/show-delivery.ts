@@ -11,7 +11,7 @@ export const showDelivery = defineTool({
   changes: false,
   input: rowIdInput('delivery'),
   async run(ctx, { id }) {
-    const d = ctx.stored('delivery', id, await ctx.details.deliveryDetail(id))
+    const d = ctx.stored('delivery', id, await ctx.source.deliveryDetail(id))
     const seen = new Set<string>()
     return {
       id: d.id,

@@ -14,9 +14,9 @@ export const showRequest = defineTool({
   changes: false,
   input: rowIdInput('request'),
   async run(ctx, { id }) {
-    const r = ctx.stored('request', id, await ctx.details.requestDetail(id))
+    const r = ctx.stored('request', id, await ctx.source.requestDetail(id))
     const seen = new Set<string>()
-    const endpoint = r.endpointId === null ? null : await ctx.reads.endpoint(r.endpointId)
+    const endpoint = r.endpointId === null ? null : (await ctx.source.endpoints()).find((e) => e.id === r.endpointId)
     return {
       id: r.id,
       endpoint: endpoint ? { id: endpoint.id, slug: endpoint.slug } : r.endpointId,

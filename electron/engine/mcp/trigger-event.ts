@@ -7,11 +7,21 @@ import { z } from 'zod'
 import { EVENT_CATALOG, parseOverride, OverrideError } from '../../../shared/event-catalog'
 import { isPolicyPresetId, POLICY_PRESET_IDS, resolvePolicy, sendFaultSchema, SEND_FAULT_TYPES, type SendFaultInput } from '../../../shared/sender'
 import { PROVIDER_IDS, PROVIDERS } from '../../../shared/providers'
+import type { Endpoint } from '../../../shared/receiver'
 import { CatalogError } from '../providers'
 import { trigger } from '../trigger'
-import { defineTool, ToolError } from './context'
+import { defineTool, ToolError, type McpContext } from './context'
 import { iso } from './answer-text'
 import { portAnswers } from './port-answers'
+
+/** The endpoint with its signing secrets: only a store opened here has them (a server gives out hints). */
+async function endpointWithSecrets(ctx: McpContext, idOrSlug: string): Promise<Endpoint> {
+  const { reads } = ctx.source.local('trigger_event to an endpoint')
+  const { id, slug } = await ctx.endpoint(idOrSlug)
+  const endpoint = await reads.endpoint(id)
+  if (!endpoint) throw new ToolError(`the endpoint ${slug} was deleted meanwhile`)
+  return endpoint
+}
 
 export const triggerEvent = defineTool({
   name: 'trigger_event',
@@ -31,8 +41,9 @@ export const triggerEvent = defineTool({
   },
   async run(ctx, args) {
     if ((args.url === undefined) === (args.endpoint === undefined)) throw new ToolError('give either url or endpoint (a slug of list_endpoints), not both and not neither')
-    const endpoint = args.endpoint === undefined ? undefined : await ctx.endpoint(args.endpoint)
-    const url = endpoint ? ctx.endpointUrl(endpoint.slug) : (args.url as string)
+    // Aimed at an endpoint, it is signed with the endpoint's own secret: the store's to read.
+    const endpoint = args.endpoint === undefined ? undefined : await endpointWithSecrets(ctx, args.endpoint)
+    const url = endpoint ? await ctx.endpointUrl(endpoint.slug) : (args.url as string)
     if (!EVENT_CATALOG[args.provider].some((e) => e.type === args.eventType)) {
       throw new ToolError(`${PROVIDERS[args.provider].label} has no catalog event "${args.eventType}" (some it has: ${EVENT_CATALOG[args.provider].slice(0, 8).map((e) => e.type).join(', ')})`)
     }
@@ -46,7 +57,7 @@ export const triggerEvent = defineTool({
     }
     if (endpoint && !(await portAnswers(url))) {
       throw new ToolError(
-        `nothing answers at ${url}: start the Hookloop app or \`hookloop listen --data ${ctx.options.dataDir}\` on this data folder (and give \`hookloop mcp\` its receiver with --receiver-url when it is not ${ctx.options.receiverUrl()}), or trigger to a url instead`,
+        `nothing answers at ${url}: start the Hookloop app or \`hookloop listen --data ${ctx.source.where}\` on this data folder (and give \`hookloop mcp\` its receiver with --receiver-url when it is not ${await ctx.source.receiverUrl()}), or trigger to a url instead`,
       )
     }
     const secrets = args.secret ? [args.secret] : endpoint?.secrets.length ? endpoint.secrets.slice(0, 1) : undefined

@@ -268,6 +268,21 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
     }
   })
 
+  it('keeps an export\'s secrets for an admin only: a viewer exports, redacted', async () => {
+    // Nothing selected: an admitted export answers bad_request and writes nothing.
+    for (const credential of credentials.filter((c) => c.role !== null)) {
+      const ws = (await socket(socketHeaders(credential))) as WebSocket
+      const role = credential.role as Role
+      const what = `export.selection with keepSecrets by ${credential.label}`
+      const redacted = await command(ws, 'export.selection', { format: 'har', keepSecrets: false })
+      expect(redacted.error?.code, credential.label).toBe('bad_request')
+      const kept = await command(ws, 'export.selection', { format: 'har', keepSecrets: true })
+      if (role === 'admin') expect(kept.error?.code, what).toBe('bad_request')
+      else expect(kept.error, what).toEqual({ code: 'forbidden', message: `export.selection with keepSecrets needs the admin role; ${credential.session ? EMAILS[role] : `the token "${role} bot"`} is ${article(role)} ${role}` })
+      ws.terminate()
+    }
+  })
+
   it('shows the app without a session only as the sign-in page, with no data in it', async () => {
     const app = await fetch(`${origin}/`)
     expect(app.url).toBe(`${origin}/signin`)

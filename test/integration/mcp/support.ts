@@ -19,8 +19,9 @@ export interface McpSession {
   close(): Promise<void>
 }
 
-export async function startMcp(args: string[]): Promise<McpSession> {
-  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === 'string'))
+/** `hookloop mcp ...args`, in this process's environment with `extraEnv` over it. */
+export async function startMcp(args: string[], extraEnv: Record<string, string> = {}): Promise<McpSession> {
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === 'string')), ...extraEnv }
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: REPO_ROOT, env, stderr: 'pipe' })
   let stderr = ''
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
