@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { CONTROL_PATH } from '../../../shared/contract'
+import { CONTROL_PATH, type AuditResponses } from '../../../shared/contract'
+import { commandFrame } from '../host/support/control-client'
 import { startIdentityProvider, type IdentityProvider } from '../../support/identity-provider'
 import { makeTempDir } from '../../support/temp-dir'
 
@@ -154,21 +155,6 @@ describe('hookloop serve --accounts signing in through an OpenID Connect provide
       ws.once('unexpected-response', (_req, res) => fail(new Error(`socket refused: ${res.statusCode}`)))
     })
   }
-  let ids = 0
-  function command(ws: WebSocket, name: string, req: unknown): Promise<{ ok: boolean; res?: unknown; error?: { code: string } }> {
-    const id = ++ids
-    return new Promise((done) => {
-      const onMessage = (data: WebSocket.RawData) => {
-        const frame = JSON.parse(data.toString()) as { t: string; id?: number; ok: boolean; res?: unknown }
-        if (frame.t !== 'res' || frame.id !== id) return
-        ws.off('message', onMessage)
-        done(frame)
-      }
-      ws.on('message', onMessage)
-      ws.send(JSON.stringify({ t: 'cmd', id, name, req }))
-    })
-  }
-
   beforeAll(async () => {
     provider = await startIdentityProvider(PEOPLE)
     cleanup.push(() => void provider.close())
@@ -189,7 +175,7 @@ describe('hookloop serve --accounts signing in through an OpenID Connect provide
     const adminJar = new CookieJar()
     expect((await signInWithPassword(refusing.origin, ADMIN, adminJar)).status).toBe(303)
     const admin = await socket(refusing.origin, adminJar)
-    const invite = (await command(admin, 'member.invite', { role: 'editor' })) as { res: { link: string } }
+    const invite = (await commandFrame(admin, 'member.invite', { role: 'editor' })) as { res: { link: string } }
     const link = new URL(invite.res.link).searchParams.get('link') ?? ''
     const joinJar = new CookieJar()
     const page = await (await browse(joinJar, `${refusing.origin}/join?link=${encodeURIComponent(link)}`)).text()
@@ -230,11 +216,11 @@ describe('hookloop serve --accounts signing in through an OpenID Connect provide
     const app = await browse(jar, `${refusing.origin}/`)
     expect([app.status, (await app.text()).includes('<script')]).toEqual([200, true])
     const ws = await socket(refusing.origin, jar)
-    const snapshot = await command(ws, 'snapshot', {})
+    const snapshot = await commandFrame(ws, 'snapshot', {})
     expect(snapshot.ok).toBe(true)
     expect(snapshot.res).toHaveProperty('endpoints')
     // The role holds on the socket too: an editor may not invite.
-    expect((await command(ws, 'member.invite', { role: 'viewer' })).error?.code).toBe('forbidden')
+    expect((await commandFrame(ws, 'member.invite', { role: 'viewer' })).error?.code).toBe('forbidden')
     ws.terminate()
   })
 
@@ -294,11 +280,11 @@ describe('hookloop serve --accounts signing in through an OpenID Connect provide
     const adminJar = new CookieJar()
     expect((await signInWithPassword(refusing.origin, ADMIN, adminJar)).status).toBe(303)
     const admin = await socket(refusing.origin, adminJar)
-    const listed = (await command(admin, 'audit.list', { limit: 200 })) as { ok: boolean; res: { entries?: unknown[] } | unknown[] }
+    const listed = await commandFrame(admin, 'audit.list', { limit: 200 })
     admin.terminate()
     expect(listed.ok).toBe(true)
     const text = JSON.stringify(listed.res)
-    const entries = (Array.isArray(listed.res) ? listed.res : (listed.res.entries ?? [])) as { actor: string; command: string; summary: string; detail: Record<string, unknown> }[]
+    const { entries } = listed.res as AuditResponses['audit.list']
     const signIns = entries.filter((e) => e.command === 'account.signIn')
     expect(signIns.length).toBeGreaterThan(0)
     expect(signIns[0]).toMatchObject({ actor: EDITOR.email, summary: `${EDITOR.email} signed in through Acme ID`, detail: { role: 'editor', method: 'oidc', provider: 'Acme ID' } })
@@ -309,7 +295,7 @@ describe('hookloop serve --accounts signing in through an OpenID Connect provide
     const adminThere = new CookieJar()
     expect((await signInWithPassword(admitting.origin, ADMIN, adminThere)).status).toBe(303)
     const other = await socket(admitting.origin, adminThere)
-    const there = JSON.stringify(((await command(other, 'audit.list', { limit: 200 })) as { res: unknown }).res)
+    const there = JSON.stringify(((await commandFrame(other, 'audit.list', { limit: 200 })) as { res: unknown }).res)
     other.terminate()
     expect(there).toContain('stranger@example.com joined as viewer through Acme ID')
   })
