@@ -18,12 +18,15 @@ export interface IdentityProvider {
   close(): Promise<void>
 }
 
-/** A provider on `port` (a free one when 0) knowing these people by their login. */
-export async function startIdentityProvider(people: Record<string, ProviderPerson>, port = 0): Promise<IdentityProvider> {
+/**
+ * A provider on a free port knowing these people by their login. `hostname` `localhost` makes it
+ * another site than a Hookloop on 127.0.0.1, as a company's provider is (cookies' SameSite).
+ */
+export async function startIdentityProvider(people: Record<string, ProviderPerson>, hostname: '127.0.0.1' | 'localhost' = '127.0.0.1'): Promise<IdentityProvider> {
   let answer: ((req: IncomingMessage, res: ServerResponse) => void) | null = null
   const server: Server = createServer((req, res) => (answer ? answer(req, res) : res.writeHead(503).end()))
-  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done))
-  const issuer = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  const issuer = `http://${hostname}:${(server.address() as { port: number }).port}`
   return {
     issuer,
     open(client) {
