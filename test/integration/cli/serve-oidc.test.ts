@@ -2,7 +2,7 @@
 // (oidc-provider on loopback, test/support/identity-provider.ts), driven as a browser would: every
 // redirect followed by hand with a cookie jar, the provider's login and consent forms posted. Two
 // servers: one that refuses unknown addresses (the default), one that admits them as viewers.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -298,5 +298,25 @@ describe('hookloop serve --accounts signing in through an OpenID Connect provide
     const there = JSON.stringify(((await commandFrame(other, 'audit.list', { limit: 200 })) as { res: unknown }).res)
     other.terminate()
     expect(there).toContain('stranger@example.com joined as viewer through Acme ID')
+  })
+
+  it('refuses settings it cannot use with one line and exit 2, and takes the secret from the environment or a file, not both', () => {
+    const run = (args: string[], env: Record<string, string> = {}) => {
+      const result = spawnSync(process.execPath, [CLI, 'serve', ...args], { encoding: 'utf8', env: { ...process.env, HOOKLOOP_OIDC_CLIENT_SECRET: '', ...env } })
+      return [result.status, result.stderr.trim()]
+    }
+    const issuer = ['--oidc-issuer', 'https://login.example.com', '--oidc-client-id', CLIENT_ID]
+    expect(run(issuer)).toEqual([2, 'hookloop: serve: --oidc-issuer is for a server with accounts: add --accounts'])
+    expect(run(['--accounts', '--oidc-client-id', CLIENT_ID])).toEqual([2, 'hookloop: serve: --oidc-client-id is for signing in through an identity provider: add --oidc-issuer URL'])
+    expect(run(['--accounts', ...issuer])).toEqual([
+      2,
+      'hookloop: serve: the identity provider refused: the client secret is empty (--oidc-issuer, --oidc-client-id, $HOOKLOOP_OIDC_CLIENT_SECRET or --oidc-client-secret-file)',
+    ])
+    expect(run(['--accounts', '--oidc-issuer', 'http://login.example.com', '--oidc-client-id', CLIENT_ID], { HOOKLOOP_OIDC_CLIENT_SECRET: CLIENT_SECRET })[1]).toContain('the issuer must be an https:// URL (http:// only on loopback)')
+    expect(run(['--accounts', ...issuer, '--oidc-client-secret-file', '/nonexistent/secret'], { HOOKLOOP_OIDC_CLIENT_SECRET: CLIENT_SECRET })).toEqual([
+      2,
+      'hookloop: serve: give the client secret in $HOOKLOOP_OIDC_CLIENT_SECRET or --oidc-client-secret-file, not both',
+    ])
+    expect(run(['--accounts', ...issuer, '--oidc-new-member-role', 'admin'], { HOOKLOOP_OIDC_CLIENT_SECRET: CLIENT_SECRET })[0]).toBe(2)
   })
 })
