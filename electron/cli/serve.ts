@@ -3,11 +3,11 @@
 // token). The same port answers the probes and metrics (engine/host/probe-routes.ts). SIGTERM or
 // Ctrl-C drains the engine (answers in flight finished) and stops it; a second signal stops it at once.
 import { fork } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { HostReplyMessage, HostStartMessage } from '../engine/host-process'
-import { createToken, DEFAULT_DRAIN_MS, passwordProblem } from '../engine/host'
+import { createToken, DEFAULT_DRAIN_MS, oidcSettingsProblem, passwordProblem, type OidcSettings } from '../engine/host'
 import type { Command } from './commands'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP } from './data-dir-arg'
@@ -15,7 +15,8 @@ import { STORE_OPTION, storeOrDataFolderArg } from './store-arg'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop serve [--port P] [--host ADDR] [--data DIR | --store STORE] [--receiver-port P] [--tunnel-host URL] [--metrics-token T] [--drain-timeout S]
-                      [--accounts [--admin EMAIL] [--public-url URL] [--trust-proxy]]
+                      [--accounts [--admin EMAIL] [--public-url URL] [--trust-proxy]
+                                  [--oidc-issuer URL --oidc-client-id ID [--oidc-client-secret-file FILE] [--oidc-name NAME] [--oidc-new-member-role ROLE]]]
 
 Runs the engine and serves the Hookloop app in your browser, on this machine only; with
 --accounts, to the people who sign in (docs/team.md, "Accounts"). With --store
@@ -30,6 +31,8 @@ and recorded, then it exits 0; a second signal stops it at once.`
 
 /** The first admin's password: read from the environment only, never an option (argv is visible to every user). */
 export const ADMIN_PASSWORD_ENV = 'HOOKLOOP_ADMIN_PASSWORD'
+/** The identity provider's client secret: the environment or a file (--oidc-client-secret-file), never an option. */
+export const OIDC_CLIENT_SECRET_ENV = 'HOOKLOOP_OIDC_CLIENT_SECRET'
 
 const OPTIONS = {
   port: { type: 'port', short: 'p', default: 0, value: 'P', env: 'HOOKLOOP_PORT', help: 'port of the app, the probes and the metrics (0: any free port)' },
@@ -38,6 +41,22 @@ const OPTIONS = {
   admin: { type: 'string', value: 'EMAIL', env: 'HOOKLOOP_ADMIN', help: `with --accounts and none yet: the first admin, with the password in $${ADMIN_PASSWORD_ENV}` },
   'public-url': { type: 'string', value: 'URL', env: 'HOOKLOOP_PUBLIC_URL', help: 'with --accounts: the address people open (https://hookloop.example.com); its Host and Origin are admitted' },
   'trust-proxy': { type: 'boolean', env: 'HOOKLOOP_TRUST_PROXY', help: 'with --accounts: believe X-Forwarded-Proto and X-Forwarded-For from the reverse proxy in front' },
+  'oidc-issuer': { type: 'string', value: 'URL', env: 'HOOKLOOP_OIDC_ISSUER', help: 'with --accounts: people may also sign in through this OpenID Connect provider (docs/team.md)' },
+  'oidc-client-id': { type: 'string', value: 'ID', env: 'HOOKLOOP_OIDC_CLIENT_ID', help: "with --oidc-issuer: Hookloop's client id at the provider" },
+  'oidc-client-secret-file': {
+    type: 'string',
+    value: 'FILE',
+    env: 'HOOKLOOP_OIDC_CLIENT_SECRET_FILE',
+    help: `with --oidc-issuer: a file holding the client secret (or the secret itself in $${OIDC_CLIENT_SECRET_ENV})`,
+  },
+  'oidc-name': { type: 'string', value: 'NAME', env: 'HOOKLOOP_OIDC_NAME', help: 'with --oidc-issuer: the provider\'s name on the sign-in button, "Sign in with NAME" (default: the issuer\'s host)' },
+  'oidc-new-member-role': {
+    type: 'enum',
+    values: ['viewer', 'editor'],
+    value: 'ROLE',
+    env: 'HOOKLOOP_OIDC_NEW_MEMBER_ROLE',
+    help: 'with --oidc-issuer: a verified address with no account here joins with this role (default: refused; ask an admin for an invite)',
+  },
   data: { type: 'string', value: 'DIR', help: `data folder (${DATA_DIR_DEFAULT_HELP})` },
   store: STORE_OPTION,
   'receiver-port': { type: 'port', value: 'P', env: 'HOOKLOOP_RECEIVER_PORT', help: 'port of the webhook receiver (default: any free port)' },
@@ -93,6 +112,41 @@ function adminArg(email: string | undefined, accounts: boolean): { email: string
   return { email, password }
 }
 
+/** The identity provider from the --oidc-* options, with the client secret from the environment or its file. */
+function oidcArg(
+  values: { 'oidc-issuer'?: string | undefined; 'oidc-client-id'?: string | undefined; 'oidc-client-secret-file'?: string | undefined; 'oidc-name'?: string | undefined; 'oidc-new-member-role'?: 'viewer' | 'editor' | undefined },
+  accounts: boolean,
+): OidcSettings | undefined {
+  const issuer = values['oidc-issuer']
+  if (issuer === undefined) {
+    const stray = (['oidc-client-id', 'oidc-client-secret-file', 'oidc-name', 'oidc-new-member-role'] as const).find((name) => values[name] !== undefined)
+    if (stray) throw new UsageError(`serve: --${stray} is for signing in through an identity provider: add --oidc-issuer URL`)
+    return undefined
+  }
+  if (!accounts) throw new UsageError('serve: --oidc-issuer is for a server with accounts: add --accounts')
+  const file = values['oidc-client-secret-file']
+  const fromEnv = process.env[OIDC_CLIENT_SECRET_ENV]
+  if (file !== undefined && fromEnv) throw new UsageError(`serve: give the client secret in $${OIDC_CLIENT_SECRET_ENV} or --oidc-client-secret-file, not both`)
+  let clientSecret = fromEnv ?? ''
+  if (file !== undefined) {
+    try {
+      clientSecret = readFileSync(file, 'utf8').trim()
+    } catch (error) {
+      throw new UsageError(`serve: --oidc-client-secret-file ${file} could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
+    }
+  }
+  const settings = {
+    issuer,
+    clientId: values['oidc-client-id'] ?? '',
+    clientSecret,
+    name: values['oidc-name']?.trim() || (URL.canParse(issuer) ? new URL(issuer).host : issuer),
+    newMemberRole: values['oidc-new-member-role'] ?? null,
+  }
+  const problem = oidcSettingsProblem(settings)
+  if (problem) throw new UsageError(`serve: the identity provider refused: ${problem} (--oidc-issuer, --oidc-client-id, $${OIDC_CLIENT_SECRET_ENV} or --oidc-client-secret-file)`)
+  return settings
+}
+
 export async function serve(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   const parsed = commandArgs('serve', USAGE, args, OPTIONS, false, out)
   if (!parsed) return 0
@@ -103,6 +157,7 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
   if (!withAccounts && (publicUrl || parsed.values['trust-proxy'])) throw new UsageError(`serve: --${publicUrl ? 'public-url' : 'trust-proxy'} is for a server with accounts: add --accounts`)
   const host = serveHost(parsed.values.host, hostGiven ? '--host' : '$HOOKLOOP_HOST', withAccounts ? { publicUrl } : undefined)
   const admin = adminArg(parsed.values.admin, withAccounts)
+  const oidc = oidcArg(parsed.values, withAccounts)
   // This module may be bundled into out/main/ or a chunk folder below it.
   const here = dirname(fileURLToPath(import.meta.url))
   const mainDir = [here, dirname(here)].find((dir) => existsSync(join(dir, 'host.js'))) ?? here
@@ -134,7 +189,8 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
       staticDir,
       ...(receiverPort === undefined ? {} : { receiverPort }),
       ...(tunnelHost ? { tunnel: { host: tunnelHost } } : {}),
-      ...(withAccounts ? { accounts: { ...(admin ? { admin } : {}), ...(publicUrl ? { publicUrl } : {}), trustProxy: parsed.values['trust-proxy'] } } : {}),
+      // The client secret, like a team's URL, travels in this message, never in argv.
+      ...(withAccounts ? { accounts: { ...(admin ? { admin } : {}), ...(publicUrl ? { publicUrl } : {}), trustProxy: parsed.values['trust-proxy'], ...(oidc ? { oidc } : {}) } } : {}),
     },
   }
   const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(signal ? 1 : (code ?? 1))))
@@ -159,6 +215,7 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
   out.write(`${reply.openUrl}\n`)
   if (withAccounts) {
     out.write(`Hookloop is running with accounts: open the address above and sign in.\n`)
+    if (oidc) out.write(`Sign-in through ${oidc.name} is on: register ${publicUrl ?? new URL(reply.openUrl).origin}/auth/oidc/callback as the redirect URI at the provider.\n`)
     // The one place the setup link appears: it makes the first admin, once, within a day.
     if (reply.setupUrl) out.write(`No account yet: open this one-time link to create the first admin (good for 24 h): ${reply.setupUrl}\n`)
   } else out.write(`Hookloop is running: open the address above (it carries this run's access token).\n`)

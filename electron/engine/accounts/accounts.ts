@@ -51,6 +51,12 @@ export interface Accounts {
   redeem(secret: string, person: NewPerson): Promise<AccountView>
   /** A new session's secret for the account, or null: a wrong address or password, or a disabled account. */
   signIn(email: string, password: string): Promise<{ secret: string; account: AccountView } | null>
+  /**
+   * A new session for someone an identity provider vouches for by a verified address (oidc.ts):
+   * the member with that address; or with `newRole`, a new member with that role and no password
+   * (they sign in through the provider). Refused: no such member (and none may be made), or a disabled one.
+   */
+  signInVouched(person: { email: string; name: string }, newRole: Role | null): Promise<{ secret: string; account: AccountView; joined: boolean } | { refused: 'unknown' | 'disabled' }>
   /** The signed-in account behind a session's secret (a disabled one is signed out). */
   sessionOf(secret: string | undefined): Promise<AccountView | null>
   signOut(secret: string): Promise<void>
@@ -123,6 +129,32 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
     if (admins.length === 1 && admins[0]?.id === id) throw new AccountError('last_admin', 'this is the last admin: make another admin first')
   }
 
+  async function openSession(row: AccountRow): Promise<{ secret: string; account: AccountView }> {
+    const secret = newSecret()
+    const at = now()
+    await store().insertSession({ tokenHash: secretHash(secret), accountId: row.id, createdAt: at, expiresAt: at + SESSION_IDLE_MS, lastSeenAt: at })
+    // Sessions that expired unused are removed as new ones begin: the table holds live ones.
+    await store().deleteExpiredSessions(at)
+    return { secret, account: viewOf(row) }
+  }
+
+  // A member who joins through the identity provider has a password hash like everyone, of a
+  // secret thrown away at once: no password signs them in, only the provider.
+  async function insertVouched(person: { email: string; name: string }, role: Role): Promise<AccountRow | undefined> {
+    const email = person.email.trim()
+    if (!EMAIL.test(email) || email.length > 320) return undefined
+    const row = { id: newAccountId(), email, name: person.name.trim() || email, passwordHash: await hashPassword(newSecret()), role, createdAt: now() }
+    try {
+      await store().insert(row, false)
+    } catch (error) {
+      // Two first sign-ins at once: the unique address lets one insert through, both sign in as it.
+      const made = await store().byEmail(email)
+      if (made) return made
+      throw error
+    }
+    return store().byEmail(email)
+  }
+
   return {
     count: () => store().count(),
     createFirstAdmin: (person) => insert(person, 'admin', true),
@@ -151,12 +183,14 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
         return null
       }
       if (!(await passwordMatches(row.passwordHash, password)) || row.disabled) return null
-      const secret = newSecret()
-      const at = now()
-      await store().insertSession({ tokenHash: secretHash(secret), accountId: row.id, createdAt: at, expiresAt: at + SESSION_IDLE_MS, lastSeenAt: at })
-      // Sessions that expired unused are removed as new ones begin: the table holds live ones.
-      await store().deleteExpiredSessions(at)
-      return { secret, account: viewOf(row) }
+      return openSession(row)
+    },
+    async signInVouched(person, newRole) {
+      const member = await store().byEmail(person.email.trim())
+      const row = member ?? (newRole ? await insertVouched(person, newRole) : undefined)
+      if (!row) return { refused: 'unknown' }
+      if (row.disabled) return { refused: 'disabled' }
+      return { ...(await openSession(row)), joined: !member }
     },
     async sessionOf(secret) {
       if (!secret) return null

@@ -18,3 +18,5 @@ export {
   type TokensOptions,
   type TokenView,
 } from './tokens'
+export { createOidc, OidcError, oidcSettingsProblem, type Oidc, type OidcFailure, type OidcPerson, type OidcSettings } from './oidc'
+export { OIDC_FLOW_TTL_MS } from './oidc-flow'

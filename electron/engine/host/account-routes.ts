@@ -3,13 +3,15 @@
 // SameSite=Strict cookie (Secure when the request came over TLS: the socket's, or the proxy's
 // X-Forwarded-Proto with --trust-proxy). Every form post carries a CSRF token: before a session,
 // the value of a pre-session cookie; with one, a value derived from the session's secret. Posts
-// also pass the Origin check. Sign-in attempts are limited per address and per email.
+// also pass the Origin check. Sign-in attempts are limited per address and per email. With the
+// team's identity provider configured, people may sign in through it instead (oidc-routes.ts).
 // Machines do not sign in: they send an API token, `Authorization: Bearer hlk_…` (docs/team.md,
 // "Tokens"), which the gate admits with the token's role wherever a session is admitted.
 import { createHash, randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { AccountError, bearerOf, createRateLimit, PASSWORD_MIN_LENGTH, type Accounts, type AccountView, type Tokens, type TokenView } from '../accounts'
-import { joinPage, linkGonePage, PAGE_CSS, signInPage } from './account-pages'
+import { AccountError, bearerOf, createRateLimit, PASSWORD_MIN_LENGTH, type Accounts, type AccountView, type Oidc, type Tokens, type TokenView } from '../accounts'
+import { joinPage, linkGonePage, OIDC_START_PATH, PAGE_CSS, providerProblemPage, signInPage } from './account-pages'
+import { createOidcRoutes, OIDC_CALLBACK_PATH, OIDC_ROUTES } from './oidc-routes'
 import { tokenMatches } from './guard'
 import type { AccountEvent } from './audit-record'
 
@@ -23,7 +25,7 @@ export const SIGN_IN_PER_EMAIL = 5
 const FORM_LIMIT = 16 * 1024
 
 /** The routes answered here, as `METHOD path` (route-decisions.ts gives each its authorisation). */
-export const ACCOUNT_ROUTES = ['GET /signin', 'POST /signin', 'POST /signout', 'GET /join', 'POST /join', 'GET /account/me', 'GET /account/page.css'] as const
+export const ACCOUNT_ROUTES = ['GET /signin', 'POST /signin', 'POST /signout', 'GET /join', 'POST /join', 'GET /account/me', 'GET /account/page.css', ...OIDC_ROUTES] as const
 
 export interface AccountGateOptions {
   accounts: Accounts
@@ -38,6 +40,9 @@ export interface AccountGateOptions {
   now?: () => number
   /** The account events that are not commands (a member joining, the first admin, a sign-out) go to the audit. */
   audit?: (event: AccountEvent) => Promise<void>
+  /** The team's identity provider people may sign in through, and the address its callback is registered at (our origin). */
+  oidc?: { oidc: Oidc; origin: () => string }
+  log?: (line: string) => void
 }
 
 /** Who a request comes from: a person signed in (a session), or a machine (an API token). */
@@ -94,8 +99,8 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
     const forwarded = options.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : ''
     return forwarded || req.socket.remoteAddress || 'unknown'
   }
-  const cookie = (req: IncomingMessage, name: string, value: string, maxAgeS: number): string =>
-    `${name}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeS}${secure(req) ? '; Secure' : ''}`
+  const cookie = (req: IncomingMessage, name: string, value: string, maxAgeS: number, scope = { sameSite: 'Strict', path: '/' }): string =>
+    `${name}=${value}; Path=${scope.path}; HttpOnly; SameSite=${scope.sameSite}; Max-Age=${maxAgeS}${secure(req) ? '; Secure' : ''}`
 
   function html(res: ServerResponse, status: number, body: string, extra: Record<string, string | string[]> = {}): void {
     // same-origin, not no-referrer: under no-referrer a browser posts the form with `Origin: null`,
@@ -137,23 +142,39 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
     return expected !== undefined && tokenMatches(expected, form.get('csrf'))
   }
 
-  async function newSession(req: IncomingMessage, secret: string): Promise<string[]> {
-    return [cookie(req, SESSION_COOKIE, secret, 12 * 60 * 60), cookie(req, CSRF_COOKIE, '', 0)]
-  }
+  const newSession = (req: IncomingMessage, secret: string): string[] => [cookie(req, SESSION_COOKIE, secret, 12 * 60 * 60), cookie(req, CSRF_COOKIE, '', 0)]
+
+  const provider = options.oidc
+  const oidcRoutes = provider
+    ? createOidcRoutes({
+        accounts,
+        oidc: provider.oidc,
+        redirectUri: () => `${provider.origin()}${OIDC_CALLBACK_PATH}`,
+        html,
+        redirect,
+        cookie,
+        cookies: cookiesOf,
+        newSession,
+        attempt: (req) => byAddress.take([addressOf(req)], now()),
+        record,
+        log: options.log ?? (() => undefined),
+      })
+    : null
+  const providerName = provider?.oidc.name
 
   async function signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const form = await readForm(req)
     if (!form) return plain(res, 400, 'a sign-in is a form post (application/x-www-form-urlencoded, at most 16 KB)')
     const { csrf } = preSession(req)
-    if (!formTrusted(req, form)) return html(res, 403, signInPage(csrf, 'This form expired: sign in again.'))
+    if (!formTrusted(req, form)) return html(res, 403, signInPage(csrf, 'This form expired: sign in again.', '', providerName))
     const email = (form.get('email') ?? '').trim()
     const wait = byAddress.take([addressOf(req)], now()) ?? byEmail.take([email.toLowerCase()], now())
     if (wait !== null) {
-      return html(res, 429, signInPage(csrf, `Too many sign-in attempts: try again in ${wait} s.`, email), { 'retry-after': String(wait) })
+      return html(res, 429, signInPage(csrf, `Too many sign-in attempts: try again in ${wait} s.`, email, providerName), { 'retry-after': String(wait) })
     }
     const signed = await accounts.signIn(email, form.get('password') ?? '')
-    if (!signed) return html(res, 401, signInPage(csrf, 'Wrong email or password.', email))
-    redirect(res, '/', await newSession(req, signed.secret))
+    if (!signed) return html(res, 401, signInPage(csrf, 'Wrong email or password.', email, providerName))
+    redirect(res, '/', newSession(req, signed.secret))
   }
 
   async function signOut(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -193,7 +214,7 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
       throw error
     }
     const signed = await accounts.signIn(person.email, person.password)
-    redirect(res, signed ? '/' : '/signin', signed ? await newSession(req, signed.secret) : [])
+    redirect(res, signed ? '/' : '/signin', signed ? newSession(req, signed.secret) : [])
   }
 
   async function me(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -215,7 +236,12 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
     if (path === '/signin' && method === 'GET') {
       if (await accounts.sessionOf(cookiesOf(req).get(SESSION_COOKIE))) return redirect(res, '/')
       const { csrf, setCookie } = preSession(req)
-      return html(res, 200, signInPage(csrf), setCookie.length ? { 'set-cookie': setCookie } : {})
+      return html(res, 200, signInPage(csrf, undefined, '', providerName), setCookie.length ? { 'set-cookie': setCookie } : {})
+    }
+    if (path === OIDC_START_PATH || path === OIDC_CALLBACK_PATH) {
+      if (!oidcRoutes) return html(res, 404, providerProblemPage('Not signed in', 'This Hookloop has no identity provider to sign in through: sign in with your Hookloop password.'))
+      if (method !== 'GET') return plain(res, 405, `${method} is not answered on ${path}`)
+      return path === OIDC_START_PATH ? oidcRoutes.start(req, res) : oidcRoutes.callback(req, res, new URL(req.url ?? '/', 'http://localhost'))
     }
     if (path === '/signin' && method === 'POST') return signIn(req, res)
     if (path === '/signout' && method === 'POST') return signOut(req, res)

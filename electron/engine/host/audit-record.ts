@@ -10,9 +10,13 @@ import type { Caller, CommandHandlers } from './control-server'
 
 /** An account event that is not a command (account-routes.ts, the first admin made at start). */
 export interface AccountEvent {
-  kind: 'account.join' | 'account.firstAdmin' | 'account.signOut'
+  kind: 'account.join' | 'account.firstAdmin' | 'account.signIn' | 'account.signOut'
   account: Pick<AccountView, 'id' | 'email' | 'role'>
   via: AuditVia
+  /** How the person proved who they are, when not by password and invite: the team's identity provider (oidc-routes.ts). */
+  method?: 'oidc'
+  /** The identity provider's name. */
+  provider?: string
 }
 
 export interface Audit {
@@ -85,9 +89,10 @@ export function actorOf(caller: Caller): Pick<NewAuditEntry, 'actorId' | 'actor'
   return { actorId: null, actor: LOCAL_ACTOR, via: caller.via ?? 'app' }
 }
 
-const ACCOUNT_SUMMARIES: Record<AccountEvent['kind'], (a: AccountEvent['account']) => string> = {
-  'account.join': (a) => `${a.email} joined as ${a.role} through an invite`,
+const ACCOUNT_SUMMARIES: Record<AccountEvent['kind'], (a: AccountEvent['account'], through: string | undefined) => string> = {
+  'account.join': (a, through) => `${a.email} joined as ${a.role} through ${through ?? 'an invite'}`,
   'account.firstAdmin': (a) => `${a.email} made the first admin`,
+  'account.signIn': (a, through) => `${a.email} signed in through ${through ?? 'a password'}`,
   'account.signOut': (a) => `${a.email} signed out`,
 }
 
@@ -111,8 +116,8 @@ export function createAudit(options: AuditOptions): Audit {
         via: event.via,
         command: event.kind,
         target: { kind: 'member', id: account.id },
-        summary: ACCOUNT_SUMMARIES[event.kind](account),
-        detail: { role: account.role },
+        summary: ACCOUNT_SUMMARIES[event.kind](account, event.provider),
+        detail: { role: account.role, ...(event.method ? { method: event.method, provider: event.provider } : {}) },
       })
     },
     handlers: {

@@ -1,7 +1,7 @@
 export { watchDefinitions } from './definitions-watch'
 export { createToken, contentSecurityPolicy } from './guard'
 export { DEFAULT_DRAIN_MS, startHost, type Host, type HostAccounts, type HostOptions } from './run-host'
-export { PASSWORD_MIN_LENGTH, passwordProblem } from '../accounts'
+export { oidcSettingsProblem, PASSWORD_MIN_LENGTH, passwordProblem, type OidcSettings } from '../accounts'
 export { SIGN_IN_PER_ADDRESS, SIGN_IN_PER_EMAIL } from './account-routes'
 export { createDetailViews, type DetailViews, secretHint } from './detail-views'
 export { createTimelineViews, type TimelineViews } from './timeline-views'

@@ -22,6 +22,12 @@ export type RouteDecision =
   | { kind: 'open' }
   /** Anyone may ask; a form post needs the pre-session CSRF cookie's token and our Origin. */
   | { kind: 'sign-in' }
+  /**
+   * Signing in through the team's identity provider (oidc-routes.ts): anyone may start; the callback
+   * admits only the flow this browser started (its sealed cookie and state) and gives a session only
+   * to the member the provider vouches for by a verified address. Without a provider configured: 404.
+   */
+  | { kind: 'identity-provider' }
   /** The caller's own session (its cookie); a post also the session's CSRF token. Tokens are not sessions. */
   | { kind: 'own-session' }
   /** The app's page: a signed-in session, or a redirect to /signin (never data). */
@@ -40,6 +46,8 @@ export const ROUTE_DECISIONS: Record<ControlServerRoute, RouteDecision> = {
   'POST /signin': { kind: 'sign-in' },
   'GET /join': { kind: 'sign-in' },
   'POST /join': { kind: 'sign-in' },
+  'GET /auth/oidc/start': { kind: 'identity-provider' },
+  'GET /auth/oidc/callback': { kind: 'identity-provider' },
   // The sign-in pages' stylesheet: the same for everyone.
   'GET /account/page.css': { kind: 'open' },
   'GET /account/me': { kind: 'own-session' },

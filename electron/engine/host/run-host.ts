@@ -30,7 +30,7 @@ import { createStagedBodies } from './body-routes'
 import { createHostMetrics } from './metrics'
 import { createProbeRoutes } from './probe-routes'
 import { createHealthReads, type HealthReads, type SqlEngine } from '../store'
-import { createAccounts, createTokens } from '../accounts'
+import { createAccounts, createOidc, createTokens, type OidcSettings } from '../accounts'
 import { createAccountGate } from './account-routes'
 import { createMemberHandlers } from './member-handlers'
 import { createTokenHandlers } from './token-handlers'
@@ -76,6 +76,8 @@ export interface HostAccounts {
   publicUrl?: string
   /** Believe a reverse proxy's X-Forwarded-Proto and X-Forwarded-For. */
   trustProxy?: boolean
+  /** The team's OpenID Connect provider people may sign in through (`--oidc-issuer` …). */
+  oidc?: OidcSettings
 }
 
 export interface Host {
@@ -436,6 +438,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
             ...(tokens ? { tokens } : {}),
             trustProxy: options.accounts?.trustProxy ?? false,
             audit: (event) => audit.account(event),
+            ...(options.accounts?.oidc ? { oidc: { oidc: createOidc(options.accounts.oidc), origin: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') } } : {}),
+            ...(options.log ? { log: options.log } : {}),
             originAllowed: (origin) => originAllowed(control?.port ?? 0, origin, publicUrl),
             pageHeaders: () => securityHeaders(contentSecurityPolicy(control?.port ?? 0, publicUrl, true)),
           }),

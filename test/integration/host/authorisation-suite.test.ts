@@ -6,6 +6,7 @@
 // needs below it, admitted at it. Then: the app's page without a session, session fixation, CSRF on
 // cookie-authenticated writes, no password or token in the server's output, the audit or /metrics,
 // and sign-in's rate limit (last: it shuts this address out for a minute). One server serves them all.
+// Signing in through an identity provider is driven against a real one in test/integration/cli/serve-oidc.test.ts.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readdirSync } from 'node:fs'
@@ -218,6 +219,11 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
           else if (route === 'GET /signin') expect(text, what).toContain('name="password"')
           else if (route === 'POST /signin') expect([res.status, text], what).toEqual([403, expect.stringContaining('This form expired')])
           else expect(res.status, what).toBe(404)
+          break
+        case 'identity-provider':
+          // This server has no identity provider: its routes answer a page saying so, whoever asks
+          // (test/integration/cli/serve-oidc.test.ts drives them against a real provider).
+          expect([res.status, text], what).toEqual([404, expect.stringContaining('no identity provider to sign in through')])
           break
         case 'own-session':
           if (!credential.session || credential.role === null) expect([res.status, text], what).toEqual([route === 'POST /signout' ? 403 : 401, route === 'POST /signout' ? "sign out needs the session's CSRF token (x-hookloop-csrf)\n" : 'not signed in\n'])

@@ -36,3 +36,20 @@ export async function connectControlAt(origin: string, token: string): Promise<{
   return { call, ws }
 }
 
+
+let nextFrameId = 1_000_000
+
+/** One command on an open socket, answered as its frame says (ok, or the error's code and message), never thrown. */
+export function commandFrame(ws: WebSocket, name: string, req: unknown): Promise<{ ok: boolean; res?: unknown; error?: { code: string; message: string } }> {
+  const id = nextFrameId++
+  return new Promise((done) => {
+    const onMessage = (data: WebSocket.RawData) => {
+      const frame = JSON.parse(data.toString()) as ServerFrame
+      if (frame.t !== 'res' || frame.id !== id) return
+      ws.off('message', onMessage)
+      done(frame.ok ? { ok: true, res: frame.res } : { ok: false, error: frame.error })
+    }
+    ws.on('message', onMessage)
+    ws.send(JSON.stringify({ t: 'cmd', id, name, req }))
+  })
+}
