@@ -111,6 +111,16 @@ function serveStore(values: { store?: string | undefined; data?: string | undefi
   return { dataDir: dataDirArg('serve', dirname(location.file)) }
 }
 
+/** Whether a postgres:// URL holds a password (after the user name, or as a `password` parameter). */
+function carriesPassword(url: string): boolean {
+  try {
+    const parsed = new URL(url)
+    return parsed.password !== '' || parsed.searchParams.has('password')
+  } catch {
+    return false
+  }
+}
+
 export async function serve(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   const parsed = commandArgs('serve', USAGE, args, OPTIONS, false, out)
   if (!parsed) return 0
@@ -131,6 +141,10 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
     return 1
   }
   const store = serveStore(parsed.values)
+  // Said at once, before anything can fail: the URL stays in this process's argv for as long as it runs.
+  if (parsed.values.store !== undefined && 'url' in store && carriesPassword(store.url)) {
+    err.write(`hookloop: --store carries a password on the command line, where \`ps\` shows it to anyone on this machine; give the URL in $${STORE_ENV} instead\n`)
+  }
   const tunnelHost = parsed.values['tunnel-host']
 
   // Anything the engine prints goes to stderr: stdout's first line is the URL, for scripts.
