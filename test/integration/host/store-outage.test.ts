@@ -6,35 +6,15 @@
 // ones the senders were answered 2xx (plus any answered 503 whose row was queued as the store went
 // away, stored with that 503), each whole, none twice.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createToken } from '../../../electron/engine/host/guard'
-import { startHost, type Host } from '../../../electron/engine/host/run-host'
+import { describe, expect, it } from 'vitest'
+import type { Host } from '../../../electron/engine/host/run-host'
 import { usePostgres } from '../../support/use-postgres'
-import { useTempDir } from '../../support/use-temp-dir'
+import { eventually, useTeamHosts } from './support/team-hosts'
 
 const postgres = usePostgres()
-const temp = useTempDir()
-const cleanups: (() => Promise<void> | void)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-async function hostOn(url: string): Promise<Host> {
-  // The team's data key, as serve reads it.
-  process.env.HOOKLOOP_SECRET_KEY_FILE = join(temp.dir, 'team.key')
-  const host = await startHost({ store: url, port: 0, token: createToken() })
-  cleanups.push(() => host.close())
-  return host
-}
-
-/** Polls `probe` until it returns something (bounded by the test's timeout). */
-async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, everyMs = 100): Promise<T> {
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    await new Promise((resolve) => setTimeout(resolve, everyMs))
-  }
-}
+const teams = useTeamHosts()
+const { cleanups } = teams
+const hostOn = async (url: string): Promise<Host> => (await teams.hostOn(url)).host
 
 interface Answer {
   n: number

@@ -3,29 +3,15 @@
 // host that stayed idle holds ids far below the other's newest, so its next request is committed
 // with an id thousands of rows back; a browser of the other host still gets that row, because the
 // watch follows the order requests were committed in, not their ids.
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ServerFrame, TimelineRow } from '../../../shared/contract'
-import { createToken } from '../../../electron/engine/host/guard'
-import { startHost, type Host } from '../../../electron/engine/host/run-host'
+import type { Host } from '../../../electron/engine/host/run-host'
 import { usePostgres } from '../../support/use-postgres'
-import { useTempDir } from '../../support/use-temp-dir'
 import { connectControl } from './support/control-client'
+import { useTeamHosts } from './support/team-hosts'
 
 const postgres = usePostgres()
-const temp = useTempDir()
-const cleanups: (() => Promise<void> | void)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-async function hostOn(url: string): Promise<{ host: Host; token: string }> {
-  process.env.HOOKLOOP_SECRET_KEY_FILE = join(temp.dir, 'team.key')
-  const token = createToken()
-  const host = await startHost({ store: url, port: 0, token })
-  cleanups.push(() => host.close())
-  return { host, token }
-}
+const { hostOn, cleanups } = useTeamHosts()
 
 async function capture(host: Host, slug: string, n: number): Promise<number> {
   const res = await fetch(host.engine.receiver.endpointUrl(slug), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) })
