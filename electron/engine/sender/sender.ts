@@ -256,7 +256,8 @@ export function createSender(options: SenderOptions): Sender {
   let looking = false
   let offReach: () => void = () => {}
   const takeOver = async () => {
-    if (looking) return
+    // A team's store out of reach: nothing to take over until it is back (asked again then).
+    if (looking || parts.store.reach?.lost()) return
     looking = true
     try {
       const now = clock.now()
@@ -285,6 +286,7 @@ export function createSender(options: SenderOptions): Sender {
             if (lost) return
             parts.scheduler.reread()
             pump.pump()
+            void takeOver()
           }) ?? (() => {})
         takeOverTimer = setInterval(() => void takeOver(), parts.claimCheckMs)
         takeOverTimer.unref()

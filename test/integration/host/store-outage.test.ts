@@ -177,6 +177,11 @@ describe('a team PostgreSQL lost while serve runs on it', () => {
     for (let i = 0; i < 20; i++) await captures.send()
     await eventually(async () => ((await captures.send()).status === 200 ? true : undefined))
     expect(await readyz(host)).toBe(200)
+    // The change feed listens again on a connection of its own.
+    await eventually(async () => {
+      const row = await host.engine.store.engine.get<{ n: number }>("SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = ? AND application_name = 'hookloop (changes)'", [database])
+      return Number(row?.n) === 1 ? true : undefined
+    })
     expectStoredAsAnswered(captures.answers, await storedCaptures(host))
     console.log(`after ${ended} connections were ended: ${captures.answers.filter((a) => a.status === 503).length} of ${captures.answers.length} captures answered 503`)
   }, 120_000)
