@@ -87,9 +87,10 @@ async function consumer(answer: (eventId: string, arrival: number, res: ServerRe
 }
 
 describe('a team PostgreSQL lost while serve runs on it', () => {
-  it('stopped: 503 + Retry-After and not ready while it is gone, deliveries wait, and everything goes on once it is back', async () => {
+  // A server HOOKLOOP_TEST_POSTGRES names is not ours to stop.
+  it.skipIf(Boolean(process.env.HOOKLOOP_TEST_POSTGRES))('stopped: 503 + Retry-After and not ready while it is gone, deliveries wait, and everything goes on once it is back', async () => {
     const outage = postgres.outage
-    if (!outage) return // a server HOOKLOOP_TEST_POSTGRES names is not ours to stop
+    if (!outage) throw new Error('the test server cannot be stopped and started again')
     const url = await postgres.freshDatabase()
     const host = await hostOn(url)
     await host.engine.receiver.endpoints.create({ slug: 'lost' })
