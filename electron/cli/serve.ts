@@ -11,7 +11,7 @@ import { createToken, DEFAULT_DRAIN_MS, oidcSettingsProblem, passwordProblem, ty
 import type { Command } from './commands'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP } from './data-dir-arg'
-import { STORE_OPTION, storeOrDataFolderArg } from './store-arg'
+import { passwordOnCommandLine, STORE_OPTION, storeOrDataFolderArg } from './store-arg'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop serve [--port P] [--host ADDR] [--data DIR | --store STORE] [--receiver-port P] [--tunnel-host URL] [--metrics-token T] [--drain-timeout S]
@@ -168,6 +168,9 @@ export async function serve(args: string[], out: NodeJS.WritableStream = process
     return 1
   }
   const store = storeOrDataFolderArg('serve', parsed.values)
+  // Said at once, before anything can fail: the URL stays in this process's argv for as long as it runs.
+  const warning = passwordOnCommandLine(parsed.values.store)
+  if (warning) err.write(`hookloop: ${warning}\n`)
   const tunnelHost = parsed.values['tunnel-host']
 
   // Anything the engine prints goes to stderr: stdout's first line is the URL, for scripts.

@@ -65,3 +65,19 @@ export function storeOrDataFolderArg(command: string, values: { store?: string |
   if (basename(location.file) !== DATA_FILE_NAME) throw new UsageError(`${command}: ${from} ${given} names a file; give its data folder (the store is <folder>/${DATA_FILE_NAME})`)
   return { dataDir: dataDirArg(command, dirname(location.file)) }
 }
+
+/**
+ * The warning for a --store URL that carries a password (after the user name, or as a `password`
+ * parameter): the argv of a process that runs for hours shows in `ps` to anyone on the machine.
+ * Null when there is none; the password itself is never in it.
+ */
+export function passwordOnCommandLine(store: string | undefined): string | null {
+  if (store === undefined || !/^postgres(ql)?:/i.test(store)) return null
+  try {
+    const parsed = new URL(store)
+    if (parsed.password === '' && !parsed.searchParams.has('password')) return null
+  } catch {
+    return null
+  }
+  return `--store carries a password on the command line, where \`ps\` shows it to anyone on this machine; give the URL in $${STORE_ENV} instead`
+}

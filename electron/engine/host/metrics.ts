@@ -10,7 +10,7 @@ export const METRICS = {
   requestsCaptured: { name: 'hookloop_requests_captured_total', help: 'Requests the receiver captured and recorded (every path, refused bodies included).' },
   requestsRefused: {
     name: 'hookloop_requests_refused_total',
-    help: 'Requests the receiver refused itself, by reason: bad_request, slow_request and headers_too_large before a request could be read; http_<status> for a recorded request it answered with an error (413, 408, 503 …); store_failed when its capture could not be committed.',
+    help: 'Requests the receiver refused itself, by reason: bad_request, slow_request and headers_too_large before a request could be read; store_unreachable while a team\'s PostgreSQL cannot be reached (nothing captured); http_<status> for a recorded request it answered with an error (413, 408, 503 …); store_failed when its capture could not be committed.',
     labels: ['reason'],
   },
   attempts: {
@@ -113,7 +113,7 @@ export function createHostMetrics(sources: MetricsSources): HostMetrics {
     },
   })
   // Every reason starts at 0, so a rate() over it has a series before the first refusal.
-  for (const reason of ['bad_request', 'slow_request', 'headers_too_large']) refused.inc({ reason }, 0)
+  for (const reason of ['bad_request', 'slow_request', 'headers_too_large', 'store_unreachable']) refused.inc({ reason }, 0)
 
   return {
     registry,

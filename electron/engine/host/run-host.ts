@@ -335,6 +335,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const readiness = async (): Promise<string | null> => {
     if (draining) return 'draining: the server is stopping'
     if (!binding.engine.receiver.listening()) return 'the webhook receiver is not listening'
+    // A team's PostgreSQL that stopped answering: the receiver refuses (503) and the sender waits until it is back.
+    if (binding.engine.store.engine.reach?.lost()) return 'the store cannot be reached'
     let timer: NodeJS.Timeout | undefined
     const late = new Promise<'late'>((done) => (timer = setTimeout(() => done('late'), STORE_PROBE_TIMEOUT_MS)))
     try {

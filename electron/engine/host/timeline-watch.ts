@@ -39,16 +39,35 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
   const pushGapMs = options.pushGapMs ?? 100
   const reads = createChangeReads(options.engine)
   const last = { deliveries: await reads.maxId('deliveries'), attempts: await reads.maxId('attempts'), requests: await reads.maxId('requests') }
-  // Ids are claimed in blocks by every process on the file (receiver/id-source.ts): a request of
-  // another process may commit after a higher id was read. The ids seen in the last ID_LOOKBACK are
-  // kept, and that window is walked again on each read of requests.
-  const seenRequests = new Set(await reads.requestIdsIn(Math.max(0, last.requests - ID_LOOKBACK), last.requests))
+  // Ids are claimed in blocks by every process on the store: a request of another process may
+  // commit after a higher id was read.
+  // - On a team's PostgreSQL a block is up to 4 096 ids of the sequence, held for as long as its
+  //   process takes to use it (store/sequence-ids.ts): an idle process's next request can have an
+  //   id thousands below the newest, and no window of ids is wide enough. There the watch follows
+  //   the order requests were committed in instead (requests.commit_order, numbered under the lock
+  //   every such commit holds until it is visible, migration 25): nothing committed is passed over.
+  // - On a data folder a block is 64 ids given up within 100 ms once another process claims
+  //   (store/id-source.ts): the ids seen in the last ID_LOOKBACK are kept, and that window is
+  //   walked again on each read of requests.
+  const byCommit = options.engine.kind === 'postgres'
+  let lastCommit = byCommit ? await reads.maxCommitOrder() : 0
+  const seenRequests = new Set(byCommit ? [] : await reads.requestIdsIn(Math.max(0, last.requests - ID_LOOKBACK), last.requests))
   let activeSigs = new Map((await reads.activeDeliveries()).map((row) => [row.id, row.sig]))
   const waitingRequests = new Set<number>()
   const touchedDeliveries = new Set<number>()
   const touchedRequests = new Set<number>()
   /** Tables written since the last read. */
   const dirty = new Set<WatchedTable>()
+
+  /** The requests that were waiting for their answer and have it now (or are gone): read again. */
+  async function answeredSince(): Promise<void> {
+    const waiting = waitingRequests.size > 0 ? await reads.answered([...waitingRequests]) : new Map<number, number>()
+    for (const id of waitingRequests) {
+      if (waiting.get(id) === 0) continue // still waiting; answered or gone: its row is read again
+      waitingRequests.delete(id)
+      touchedRequests.add(id)
+    }
+  }
 
   async function read(): Promise<void> {
     let settled = false
@@ -75,7 +94,14 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
         last.attempts = a.id
       }
     }
-    if (dirty.has('requests')) {
+    if (dirty.has('requests') && byCommit) {
+      for (const r of await reads.requestsCommittedAfter(lastCommit)) {
+        touchedRequests.add(r.id)
+        if (!r.answered && waitingRequests.size < MAX_WATCHED_REQUESTS) waitingRequests.add(r.id)
+        lastCommit = r.commit_order
+      }
+      await answeredSince()
+    } else if (dirty.has('requests')) {
       const floor = Math.max(0, last.requests - ID_LOOKBACK)
       const lateIds = (await reads.requestIdsIn(floor, last.requests)).filter((id) => !seenRequests.has(id))
       const lateAnswered = lateIds.length > 0 ? await reads.answered(lateIds) : new Map<number, number>()
@@ -91,12 +117,7 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
         last.requests = r.id
       }
       for (const id of seenRequests) if (id <= last.requests - ID_LOOKBACK) seenRequests.delete(id)
-      const waiting = waitingRequests.size > 0 ? await reads.answered([...waitingRequests]) : new Map<number, number>()
-      for (const id of waitingRequests) {
-        if (waiting.get(id) === 0) continue // still waiting; answered or gone: its row is read again
-        waitingRequests.delete(id)
-        touchedRequests.add(id)
-      }
+      await answeredSince()
     }
     dirty.clear()
 

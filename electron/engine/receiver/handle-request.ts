@@ -54,6 +54,11 @@ export interface RequestHandlerDeps extends InspectDeps {
   nextId(): number | Promise<number>
   emit(event: ReceiverEvent): void
   breakpoints: Breakpoints
+  /**
+   * Whether the store is out of reach now (a team's PostgreSQL that stopped answering, store/postgres-engine.ts):
+   * new requests are then refused before anything is captured. Absent on a data folder.
+   */
+  storeLost?: () => boolean
   /** A whole request at an endpoint was answered (the schema verdict's queue takes it from here). */
   answered?(requestId: number, endpoint: LiveEndpoint['endpoint']): void
 }
@@ -251,12 +256,38 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       throw new CaptureNotStoredError(error instanceof Error ? error.message : String(error))
     })
 
+  /**
+   * The store cannot be reached (or could not be asked what the request needs before its row):
+   * 503 + Retry-After at once, nothing captured, since nothing can be. A request is answered 2xx only
+   * once its row is committed; refusing here keeps a long outage from piling requests up in memory
+   * that each would wait for a commit bound to fail. `unread`: the body was not read yet.
+   */
+  function refuseUnstored(req: IncomingMessage, res: ServerResponse, connection: Connection, unread: boolean): void {
+    const { headers, body } = refusalAnswer(refusals.storeUnreachable())
+    res.shouldKeepAlive = false
+    if (unread) {
+      connection.received()
+      const whole = declaredLength(req) === 0 || (declaredLength(req) === null && req.headers['transfer-encoding'] === undefined)
+      if (!whole) lingerAfterAnswer(req, req.socket, deps.linger ?? LINGER_BOUNDS, deps.refusalEnded)
+    }
+    if (!res.headersSent) res.writeHead(503, headers.flat()).end(body)
+    emit({ type: 'connection.refused', remoteAddress: req.socket.remoteAddress ?? null, reason: 'store_unreachable', status: 503 })
+  }
+
   // ---------------------------------------------------------------- the pipeline
   async function handle(req: IncomingMessage, res: ServerResponse, connection: Connection, expect: ExpectHeader): Promise<void> {
     const url = splitUrl(req.url ?? '/')
     const live = deps.route(url.path)
-    const id = deps.nextId()
-    const capture = captureHead(req, connection, live, typeof id === 'number' ? id : await id, url)
+    if (deps.storeLost?.()) return refuseUnstored(req, res, connection, true)
+    let id: number
+    try {
+      const next = deps.nextId()
+      id = typeof next === 'number' ? next : await next
+    } catch {
+      // No id could be taken from the store (a team's PostgreSQL that went away meanwhile).
+      return refuseUnstored(req, res, connection, true)
+    }
+    const capture = captureHead(req, connection, live, id, url)
     const limit = live?.endpoint.bodyLimit ?? DEFAULT_BODY_LIMIT
     const reservation = deps.budget.open()
     try {
@@ -266,7 +297,9 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       if (body.kind === 'complete') {
         const linked = deps.linkedAttempt(req.headers[ATTEMPT_HEADER], body.body)
         // Awaited only when a team's store is asked: a data folder's answer is at hand.
-        capture.attemptId = linked instanceof Promise ? await linked : linked
+        const asked = linked instanceof Promise ? await linked.then((attempt) => ({ attempt }), () => null) : { attempt: linked }
+        if (!asked) return refuseUnstored(req, res, connection, false)
+        capture.attemptId = asked.attempt
       }
       // Our attempt is here: from now on its time goes to real work (rules, forwards) or to sleeps
       // that park it, never to waiting in transit (virtual-clock.ts).
@@ -287,7 +320,16 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         // Real traffic is on the wall; a linked request on its attempt's clock (deps.clock), which is the wall on the real clock.
         const onClock: 'wall' | object = capture.attemptId === null || deps.clock.mode === 'real' ? 'wall' : deps.clock
         const arrival = { clock: onClock, at: capture.receivedAt, wallAt: capture.storedAt ?? capture.receivedAt }
-        const inspection = await inspect(deps, live, { id: capture.id, arrival, verifyAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body })
+        const inspected = await inspect(deps, live, { id: capture.id, arrival, verifyAt, method: capture.method, path: capture.path, url: req.url ?? '/', headers: req.headers, body: body.body }).then(
+          (inspection) => ({ inspection }),
+          (error: unknown) => {
+            // Inspecting asks a team's store (the dedupe key's group); a store that did not answer is no answer to record.
+            if (!deps.storeLost?.()) throw error
+            return null
+          },
+        )
+        if (!inspected) return refuseUnstored(req, res, connection, false)
+        const { inspection } = inspected
         applyInspection(capture, inspection)
         handshake = inspection.handshake
         breakpoint = inspection.breakpoint

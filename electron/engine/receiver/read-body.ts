@@ -35,6 +35,7 @@ export const refusals = {
     reason: `the receiver is holding its memory budget of ${limit} bytes for bodies in flight; retry later`,
     retryAfterS: RETRY_AFTER_S,
   }),
+  storeUnreachable: (): Refusal => ({ status: 503, reason: 'the store cannot be reached, so the request cannot be stored; retry later', retryAfterS: RETRY_AFTER_S }),
 }
 
 export function declaredLength(req: IncomingMessage): number | null {

@@ -266,6 +266,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     route: definitions.route,
     linkedAttempt,
     nextId: nextRequestId,
+    ...(team?.reach ? { storeLost: team.reach.lost } : {}),
     answered: (requestId, endpoint) => verdicts.add(requestId, endpoint),
     baseUrl: () => (publicUrl() || baseUrl).replace(/\/+$/, ''),
     emit,

@@ -43,6 +43,12 @@ export interface Scheduler {
   refilled(): Promise<void>
   /** Entries held in memory (stale ones included until popped). */
   memorySize(): number
+  /**
+   * Forgets how far the store was read and reads it again from the start (after the store was out
+   * of reach: a due entry taken meanwhile may not have been claimed). Entries already in memory
+   * stay; a second entry for a delivery is dropped by the attempt's own check of the row.
+   */
+  reread(): void
   stop(): void
 }
 
@@ -198,6 +204,16 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       while (refill) await refill
     },
     memorySize: () => heap.size,
+    reread() {
+      const again = () => {
+        windowAt = MIN_KEY
+        windowId = MIN_KEY
+        beyond = undefined
+        if (running) void startRefill()
+      }
+      if (refill) void refill.then(again)
+      else again()
+    },
     stop() {
       running = false
       timer?.cancel()

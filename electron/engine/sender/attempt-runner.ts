@@ -7,7 +7,7 @@ import { holdWork } from '../clock'
 import type { Scheduler } from '../scheduler'
 import { ATTEMPT_WRITE_SQL, type AttemptFinish, type AttemptRow, type NewAttempt, DELIVERY_WRITE_SQL, type DeliveryFinish, type DeliveryRow, type DeliveryStatus, type DueDelivery } from '../store'
 import type { CachedDeliveries } from './delivery-cache'
-import type { SqlWriter, WriteOp, StoredEvent, Subscription } from '../store'
+import type { SqlWriter, WriteOp, StoredEvent, StoreReach, Subscription } from '../store'
 import type { SenderEmitter } from './emitter'
 import { postOnce, type PostResult } from './http-post'
 import { attemptLink } from './attempt-link'
@@ -40,6 +40,8 @@ const op = (name: WriteName, params: NewAttempt | AttemptFinish | DeliveryFinish
 export interface AttemptDeps {
   /** Commits the attempt path's writes (ATTEMPT_PATH_SQL). */
   writer: Pick<SqlWriter, 'write'>
+  /** A team's PostgreSQL that can go away (store/postgres-engine.ts): an attempt's write lost with it is made again once it is back. */
+  storeReach?: StoreReach
   clock: Clock
   events: { get(id: string): Promise<StoredEvent | undefined> }
   deliveries: CachedDeliveries
@@ -99,12 +101,20 @@ export function createAttemptRunner(deps: AttemptDeps) {
   const running = new Set<number>()
 
   // A write that failed leaves the cached row unknown: the next read goes to the store.
+  // One that failed because the store went away waits for it and is made again: an attempt whose
+  // start or outcome is not recorded would be sent again by whoever takes its claim over, so the
+  // attempt waits (the claim's lease covers it) rather than being cut. Its writes set what they
+  // set whether made once or twice (attempt-runner's rows keyed by the attempt's id).
   async function committed(deliveryId: number, ops: WriteOp[]): Promise<void> {
-    try {
-      await writer.write(ops)
-    } catch (error) {
-      deliveries.forget(deliveryId)
-      throw error
+    for (;;) {
+      try {
+        await writer.write(ops)
+        return
+      } catch (error) {
+        deliveries.forget(deliveryId)
+        if (!deps.storeReach?.lost()) throw error
+        await deps.storeReach.back()
+      }
     }
   }
 

@@ -6,7 +6,8 @@ import type { AttemptRunner } from './attempt-runner'
 // `concurrency` HTTP exchanges at once. `inFlight` counts attempts not yet recorded; `requests`
 // counts HTTP exchanges, which is what the concurrency limit is about.
 
-export function createPump(scheduler: Scheduler, runner: Pick<AttemptRunner, 'run'>, concurrency: number) {
+/** `paused`: while it says so, no attempt starts (a team's store out of reach); pump() again once it is over. */
+export function createPump(scheduler: Scheduler, runner: Pick<AttemptRunner, 'run'>, concurrency: number, paused: () => boolean = () => false) {
   let inFlight = 0
   let requests = 0
   let running = false
@@ -14,7 +15,7 @@ export function createPump(scheduler: Scheduler, runner: Pick<AttemptRunner, 'ru
   let drainWaiters: Array<() => void> = []
 
   function pump(): void {
-    if (!running) return
+    if (!running || paused()) return
     while (requests < concurrency) {
       const due = scheduler.takeDue(concurrency - requests)
       if (due.length === 0) break

@@ -211,6 +211,7 @@ function senderParts(options: SenderOptions) {
   const claimMarginMs = options.claimMarginMs ?? CLAIM_MARGIN_MS
   const claimCheckMs = Math.max(100, Math.min(claimMarginMs, CLAIM_MARGIN_MS))
   const runner = createAttemptRunner({
+    ...(store.reach ? { storeReach: store.reach } : {}),
     claimOwner: newClaimOwner(),
     claimMarginMs,
     writer,
@@ -234,7 +235,8 @@ function senderParts(options: SenderOptions) {
     maxResponseBytes: options.maxResponseBytes ?? 65_536,
     eventType: events.eventType,
   })
-  const pump = createPump(scheduler, runner, concurrency)
+  // While a team's store is out of reach no delivery is claimed or sent (store/postgres-engine.ts).
+  const pump = createPump(scheduler, runner, concurrency, () => store.reach?.lost() ?? false)
   return { store, clock, wallNow, simulationId, claimCheckMs, storedEvents, events, deliveries, attempts, subscriptions, emitter, dispatcher, writer, scheduler, attemptIds, runner, pump }
 }
 
@@ -252,8 +254,10 @@ export function createSender(options: SenderOptions): Sender {
   let starting: Promise<{ recovered: number }> | undefined
   // One look at a time: a slow store never has two takeovers of the same claims racing.
   let looking = false
+  let offReach: () => void = () => {}
   const takeOver = async () => {
-    if (looking) return
+    // A team's store out of reach: nothing to take over until it is back (asked again then).
+    if (looking || parts.store.reach?.lost()) return
     looking = true
     try {
       const now = clock.now()
@@ -275,6 +279,15 @@ export function createSender(options: SenderOptions): Sender {
         await parts.subscriptions.reload()
         const recovered = await recovery.atStart(clock.now())
         pump.start()
+        // A team's store back after an outage: the deliveries that fell due meanwhile, or whose
+        // claim failed with it, are read again from the store and sent.
+        offReach =
+          parts.store.reach?.subscribe((lost) => {
+            if (lost) return
+            parts.scheduler.reread()
+            pump.pump()
+            void takeOver()
+          }) ?? (() => {})
         takeOverTimer = setInterval(() => void takeOver(), parts.claimCheckMs)
         takeOverTimer.unref()
         return { recovered: recovered.length }
@@ -285,6 +298,7 @@ export function createSender(options: SenderOptions): Sender {
       await starting?.catch(() => undefined)
       starting = undefined
       clearInterval(takeOverTimer)
+      offReach()
       await pump.stop()
       writer.close()
       try {

@@ -8,6 +8,7 @@ import { isSchemeId, type CustomHmacOptions, type SchemeId } from '../../../shar
 import { customHmacSchema, dedupeKeySchema, type Endpoint, type EndpointContract } from '../../../shared/receiver'
 import { badRowsOf, parseJsonAs, readField, stringArray, withoutBadRows, type BadRow } from './bad-row'
 import { prepareWrite } from './changes'
+import { tellingOthers } from './engine-writes'
 import type { SqlEngine } from './sql-engine'
 
 export interface EndpointDbRow {
@@ -129,7 +130,8 @@ const UPDATE_SQL = `UPDATE endpoints SET slug = ?, name = ?, scheme = ?, secrets
   dedupe_window_ms = ?, body_limit = ?, config_json = ? WHERE id = ?`
 
 /** The endpoints' statements on either store engine, awaited; secrets sealed by `box` on the way in, opened on the way out. */
-export function createEndpointStore(engine: SqlEngine, box: SecretBox): EndpointStore {
+export function createEndpointStore(given: SqlEngine, box: SecretBox): EndpointStore {
+  const engine = tellingOthers(given, ['endpoints'])
   const read = (row: EndpointDbRow | undefined) => row && endpointFromRow(row, box)
   return {
     async insert(e) {

@@ -20,3 +20,24 @@ export async function noteWrite(engine: SqlEngine, tables: readonly StoreTable[]
   if (db) return storeChanges(db).wrote(tables)
   if (engine.kind === 'postgres') await engine.run('SELECT pg_notify(?, ?)', [CHANGES_CHANNEL, [...tables].sort().join(',')])
 }
+
+/**
+ * `engine` for a definitions table's module (endpoints, rules, subscriptions): on a team's
+ * PostgreSQL each write that changed a row is told to every other process (a NOTIFY naming
+ * `tables`, inside the transaction when there is one), so their definitions watch reloads the
+ * lists and their receivers answer by them. A data folder's engine is given back as it is: other
+ * processes see its data_version move, and this one changed its own copy as it wrote.
+ */
+export function tellingOthers(engine: SqlEngine, tables: readonly StoreTable[]): SqlEngine {
+  if (engine.kind !== 'postgres') return engine
+  const telling = (on: SqlEngine): SqlEngine => ({
+    ...on,
+    async run(sql, params) {
+      const result = await on.run(sql, params)
+      if (result.changes > 0) await noteWrite(on, tables)
+      return result
+    },
+    transaction: (work) => on.transaction((tx) => work(telling(tx))),
+  })
+  return telling(engine)
+}

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3'
 import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_TRIGGER } from './count-definitions'
+import { REQUESTS_WRITE_LOCK } from './engine-writer'
 import { FEED_ORDER_POSTGRES, FEED_ORDER_SQLITE } from './feed-order'
 import { StoreError } from './store-error'
 
@@ -617,6 +618,30 @@ export const MIGRATIONS: readonly Migration[] = [
     // the feed read before. A row inserted with its number (store copy) keeps it.
     sql: FEED_ORDER_SQLITE,
     postgres: FEED_ORDER_POSTGRES,
+  },
+  {
+    version: 25,
+    name: 'requests.commit_order: the order captured requests were committed in, on a team\'s PostgreSQL',
+    // Why (host/timeline-watch.ts): processes number requests from blocks of the sequence taken
+    // ahead, so a row with a low id can commit after many higher ones; a reader that follows ids
+    // misses it. Every transaction that inserts a request takes REQUESTS_WRITE_LOCK before its
+    // first row is numbered here (this trigger fires before the counters' one, whose row locks it
+    // must not hold while it waits) and holds it until its commit is visible, so these numbers
+    // become visible in order: a reader that has seen n has seen, or will never see, every lower one.
+    // A data folder's ids are claimed in small blocks given up within 100 ms (id-source.ts): there the
+    // column stays empty and the watch keeps its bounded look-back.
+    sql: 'ALTER TABLE requests ADD COLUMN commit_order INTEGER;',
+    postgres: `
+      ALTER TABLE requests ADD COLUMN commit_order BIGINT;
+      CREATE SEQUENCE requests_commit_order;
+      CREATE INDEX requests_by_commit_order ON requests (commit_order);
+      CREATE FUNCTION requests_number_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_advisory_xact_lock(${REQUESTS_WRITE_LOCK});
+        NEW.commit_order := nextval('requests_commit_order');
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER request_a_commit_order BEFORE INSERT ON requests FOR EACH ROW EXECUTE FUNCTION requests_number_commit();`,
   },
 ]
 

@@ -4,7 +4,7 @@
 // BYTEA as a Buffer, as a BLOB.
 import pg from 'pg'
 import { postgresText } from './postgres-dialect'
-import type { SqlEngine, SqlRunResult } from './sql-engine'
+import type { SqlEngine, SqlRunResult, StoreReach } from './sql-engine'
 import { describePostgresUrl } from './store-location'
 import { StoreError } from './store-error'
 
@@ -54,7 +54,96 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
     await pool.end().catch(() => undefined)
     throw unreachable(where, error)
   }
-  return Object.assign(engineOver(pool, where, true), { pool })
+  const reach = createReach(pool, where)
+  return Object.assign(engineOver(pool, where, reach), { pool })
+}
+
+// Errors that say the server was not reached or the connection to it was cut (it stopped or
+// restarted, an administrator ended the session, the network dropped), not that a statement was
+// wrong: Node's socket codes, PostgreSQL's class 08 (connection exception) and 57P01–57P03
+// (shutdown, crash, cannot connect now), and pg's own words for a connection that ended.
+const LOSS_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03'])
+const LOSS_WORDS = /connection terminated|connection timeout|timeout exceeded when trying to connect|client has encountered a connection error|not queryable/i
+
+/** Whether `error` is the server lost rather than a statement refused. */
+export function isConnectionLoss(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null
+  if (typeof e?.code === 'string' && (LOSS_CODES.has(e.code) || e.code.startsWith('08'))) return true
+  return typeof e?.message === 'string' && LOSS_WORDS.test(e.message)
+}
+
+/** How often a lost server is asked again whether it answers. */
+const PROBE_MS = 1_000
+
+interface Reach extends StoreReach {
+  /** A statement failed: the server is lost when the error says so. */
+  failed(error: unknown): void
+  /** A statement succeeded: the server is back. */
+  answered(): void
+  close(): void
+}
+
+/**
+ * Whether the server is reached, learnt from the statements themselves: one that fails for want of
+ * the server marks it lost, and from then on one cheap statement asks every PROBE_MS until it
+ * answers (nothing else may be asking: a receiver that refuses while lost sends none), which marks
+ * it back, as any statement that succeeds does.
+ */
+function createReach(pool: pg.Pool, where: string): Reach {
+  let lost = false
+  let closed = false
+  let probe: NodeJS.Timeout | undefined
+  let waiting: Array<{ resolve: () => void; reject: (error: Error) => void }> = []
+  const listeners = new Set<(lost: boolean) => void>()
+  const tell = () => {
+    for (const listener of listeners) {
+      try {
+        listener(lost)
+      } catch {
+        // A listener's bug must not stop the others from hearing it.
+      }
+    }
+  }
+  const settleWaiting = (error: Error | null) => {
+    const told = waiting
+    waiting = []
+    for (const w of told) {
+      if (error) w.reject(error)
+      else w.resolve()
+    }
+  }
+  const askAgain = () => {
+    probe = setTimeout(() => {
+      pool.query('SELECT 1').then(reach.answered, () => {
+        if (lost && !closed) askAgain()
+      })
+    }, PROBE_MS)
+    probe.unref()
+  }
+  const reach: Reach = {
+    lost: () => lost,
+    back: () => (lost ? new Promise((resolve, reject) => waiting.push({ resolve, reject })) : Promise.resolve()),
+    subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
+    failed(error) {
+      if (lost || closed || !isConnectionLoss(error)) return
+      lost = true
+      askAgain()
+      tell()
+    },
+    answered() {
+      if (!lost) return
+      lost = false
+      clearTimeout(probe)
+      settleWaiting(null)
+      tell()
+    },
+    close() {
+      closed = true
+      clearTimeout(probe)
+      settleWaiting(new StoreError('unreachable', `the store at ${where} was closed while it could not be reached`))
+    },
+  }
+  return reach
 }
 
 export function unreachable(where: string, error: unknown): StoreError {
@@ -71,7 +160,8 @@ export function unreachable(where: string, error: unknown): StoreError {
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient
 
-function engineOver(db: Queryable, where: string, isPool: boolean): SqlEngine {
+/** `reach` on the pool's engine; null on a transaction's (its statements are told through the pool's). */
+function engineOver(db: Queryable, where: string, reach: Reach | null): SqlEngine {
   const texts = new Map<string, string>()
   const text = (sql: string): string => {
     let numbered = texts.get(sql)
@@ -81,31 +171,56 @@ function engineOver(db: Queryable, where: string, isPool: boolean): SqlEngine {
     }
     return numbered
   }
-  const query = async (sql: string, params: readonly unknown[] = []) => db.query({ text: text(sql), values: params as unknown[] })
+  // The pool's statements tell `reach` what became of them; a transaction's are told once, by transaction().
+  const told = async <T>(work: Promise<T>): Promise<T> => {
+    if (!reach) return work
+    try {
+      const result = await work
+      reach.answered()
+      return result
+    } catch (error) {
+      reach.failed(error)
+      throw error
+    }
+  }
+  const query = (sql: string, params: readonly unknown[] = []) => told(db.query({ text: text(sql), values: params as unknown[] }))
   return {
     kind: 'postgres',
     where,
     all: async <T>(sql: string, params?: readonly unknown[]) => (await query(sql, params)).rows as T[],
     get: async <T>(sql: string, params?: readonly unknown[]) => (await query(sql, params)).rows[0] as T | undefined,
     run: async (sql, params): Promise<SqlRunResult> => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
-    exec: async (sql) => void (await db.query(sql)),
+    exec: async (sql) => void (await told(db.query(sql))),
     async transaction<R>(work: (tx: SqlEngine) => Promise<R>): Promise<R> {
-      if (!isPool) throw new Error('a transaction inside a transaction: use the tx you were given')
-      const client = await (db as pg.Pool).connect()
+      if (!reach) throw new Error('a transaction inside a transaction: use the tx you were given')
+      const client = await told((db as pg.Pool).connect())
+      // A connection the server cut goes out of the pool instead of back into it. Cut between two
+      // statements, the client says so as an 'error' event (the pool listens only to idle ones):
+      // heard here, and the next statement fails with it.
+      let cut: Error | undefined
+      const onCut = (error: Error) => (cut = error)
+      client.on('error', onCut)
       try {
         await client.query('BEGIN')
-        const result = await work(engineOver(client, where, false))
+        const result = await work(engineOver(client, where, null))
         await client.query('COMMIT')
+        reach.answered()
         return result
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined)
+        if (isConnectionLoss(error)) cut = error instanceof Error ? error : new Error(String(error))
+        else await client.query('ROLLBACK').catch(() => undefined)
+        reach.failed(error)
         throw error
       } finally {
-        client.release()
+        client.off('error', onCut)
+        client.release(cut)
       }
     },
     close: async () => {
-      if (isPool) await (db as pg.Pool).end()
+      if (!reach) return
+      reach.close()
+      await (db as pg.Pool).end()
     },
+    ...(reach ? { reach } : {}),
   }
 }

@@ -5,6 +5,7 @@ import type { Database } from 'better-sqlite3'
 import { parseRule, type Rule } from '../../../shared/receiver'
 import { badRowsOf, parseJsonAs, readField, withoutBadRows, type BadRow } from './bad-row'
 import { prepareWrite } from './changes'
+import { tellingOthers } from './engine-writes'
 import type { SqlEngine } from './sql-engine'
 
 export interface StoredRule {
@@ -82,7 +83,8 @@ const RULES_FOR_SQL = `SELECT ${RULE_COLUMNS} FROM rules WHERE endpoint_id IS ? 
 const DELETE_SQL = 'DELETE FROM rules WHERE id = ?'
 
 /** The rules' statements on either store engine, awaited. */
-export function createRuleStore(engine: SqlEngine): RuleStore {
+export function createRuleStore(given: SqlEngine): RuleStore {
+  const engine = tellingOthers(given, ['rules'])
   const listOn = async (on: SqlEngine, endpointId: string | null) => withoutBadRows(await on.all<RuleDbRow>(RULES_FOR_SQL, [endpointId]), ruleFromRow)
   // Inside the caller's transaction: the endpoint's rules read and renumbered as one.
   async function moveOn(tx: SqlEngine, id: string, position: number): Promise<boolean> {

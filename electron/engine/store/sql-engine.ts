@@ -26,6 +26,21 @@ export interface SqlEngine {
    */
   transaction<R>(work: (tx: SqlEngine) => Promise<R>): Promise<R>
   close(): Promise<void>
+  /**
+   * Whether the server is reached, on a team's PostgreSQL (postgres-engine.ts); absent on a data
+   * folder, whose file does not go away while it is open.
+   */
+  readonly reach?: StoreReach
+}
+
+/** A server that can go away and come back: what the receiver, the sender and the probes follow. */
+export interface StoreReach {
+  /** True from a statement that failed for want of the server until one succeeds again. */
+  lost(): boolean
+  /** Resolves once the server answers again (at once when it is not lost). */
+  back(): Promise<void>
+  /** `listener` hears each change (true: lost, false: back); returns its removal. */
+  subscribe(listener: (lost: boolean) => void): () => void
 }
 
 /**

@@ -53,7 +53,9 @@ export async function copyStore(from: StoreSide, to: StoreSide, options: CopyOpt
   const batch = options.batch ?? 500
   const result: TableCopy[] = []
   for (const table of COPIED_TABLES) {
-    const columns = await tableColumns(from.engine, table)
+    // A request's commit_order is the order it was committed in on its own store (migration 25):
+    // the copy does not carry it over; the target numbers what it commits itself.
+    const columns = (await tableColumns(from.engine, table)).filter((column) => !(table === 'requests' && column === 'commit_order'))
     const targetColumns = new Set(await tableColumns(to.engine, table))
     const missing = columns.filter((c) => !targetColumns.has(c))
     if (missing.length > 0) {

@@ -30,13 +30,31 @@ export async function listenForChanges(options: ListenOptions): Promise<ChangeLi
     if (message.channel !== CHANGES_CHANNEL) return
     options.onChange((message.payload ?? '').split(',').filter(Boolean) as StoreTable[])
   })
-  client.on('error', (error) => options.onLost?.(error))
+  // Lost once, whichever comes first: an error (the server ended the session, the socket reset) or
+  // the connection's end without one; never for an end this listener asked for (close), nor before
+  // it listens (a failed start is the caller's StoreError).
+  let listening = false
+  let ending = false
+  let lost = false
+  const lose = (error: Error) => {
+    if (!listening || ending || lost) return
+    lost = true
+    options.onLost?.(error)
+  }
+  client.on('error', lose)
+  client.on('end', () => lose(new Error('the listening connection ended')))
   try {
     await client.connect()
     await client.query(`LISTEN ${CHANGES_CHANNEL}`)
+    listening = true
   } catch (error) {
     await client.end().catch(() => undefined)
     throw unreachable(describePostgresUrl(options.url), error)
   }
-  return { close: () => client.end() }
+  return {
+    close: () => {
+      ending = true
+      return client.end()
+    },
+  }
 }

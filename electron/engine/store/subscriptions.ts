@@ -2,6 +2,7 @@
 // awaited. Secrets are sealed at rest (secret-box.ts): sealed on the way in, opened on the way out.
 import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
+import { tellingOthers } from './engine-writes'
 import type { SqlEngine } from './sql-engine'
 import { secretBoxOf, type SecretBox } from './secret-box'
 import { isEnvelope, type Envelope, policySchema, type Policy, POLICY_PRESETS } from '../../../shared/sender'
@@ -111,7 +112,8 @@ const LIST_SQL = `SELECT ${COLUMNS} FROM subscriptions ORDER BY created_at, id`
 const SET_SECRETS_SQL = 'UPDATE subscriptions SET secrets_json = ?, updated_at = ? WHERE id = ?'
 
 /** The subscriptions' statements on either store engine, awaited; secrets sealed by `box` on the way in, opened on the way out. */
-export function createSubscriptionStatements(engine: SqlEngine, box: SecretBox): SubscriptionStatements {
+export function createSubscriptionStatements(given: SqlEngine, box: SecretBox): SubscriptionStatements {
+  const engine = tellingOthers(given, ['subscriptions'])
   const values = (r: SubscriptionRow) => [r.name, r.url, r.endpoint_slug, r.scheme, box.seal(r.secrets_json), r.policy_json, r.headers_json, r.event_id_header, r.envelope, r.provider, r.api_version, r.paused, r.updated_at]
   return {
     async insert(row) {

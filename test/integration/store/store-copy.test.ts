@@ -32,12 +32,15 @@ async function folderWithTraffic(dir: string): Promise<void> {
   }
 }
 
-/** Every row of every table, secrets opened (each store seals them with its own key). */
+/**
+ * Every row of every table, secrets opened (each store seals them with its own key), and without a
+ * request's commit_order: the order it was committed in on that store, numbered by each team store itself.
+ */
 async function rowsOf(store: OpenedStore): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {}
   for (const table of COPIED_TABLES) {
     const rows = await store.engine.all<Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY ${copyKeyOf(table)}`)
-    out[table] = rows.map((row) => ('secrets_json' in row ? { ...row, secrets_json: store.secrets.open(row.secrets_json as string) } : row))
+    out[table] = rows.map(({ commit_order: _committed, ...row }) => ('secrets_json' in row ? { ...row, secrets_json: store.secrets.open(row.secrets_json as string) } : row))
   }
   return out
 }
