@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestPostgres } from '../support/postgres'
 import { CONNECTIONS, DURATION_S, ipc, median, ROUNDS, secret, startServerProcess, WARMUP_S, type Load } from './load-rig'
-import { stop, type Control, type Served } from './scale-control'
+import { connect, stop, type Control, type Served } from './scale-control'
 import { freshStore, type StoreKind } from './team-stores'
-import { createApiToken, liveClient, serveOn } from './team-serve'
+import { createApiToken, serveOn } from './team-serve'
 
 export const CAPTURE_TARGETS = ['folder', 'postgres', 'postgres-two', 'bare', 'bare-two', 'folder-accounts'] as const
 type Target = (typeof CAPTURE_TARGETS)[number]
@@ -72,7 +72,7 @@ async function served(kind: StoreKind, processes: number, accounts: boolean, pos
     // it (an endpoint made on one serve on PostgreSQL stays unknown to the other's receiver).
     for (let i = 0; i < processes; i++) {
       servers.push(await serveOn(store.where, { keyFile, accounts }))
-      clients.push(await liveClient(servers[i]!, token))
+      clients.push(await connect(servers[i]!, token))
       if (i === 0) await clients[0]!.call('endpoint.create', ENDPOINT)
     }
     const urls = servers.map((s) => `${s.receiverUrl}/h/bench`)

@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { TestPostgres } from '../support/postgres'
-import { serve, stop, type Control } from './scale-control'
-import { liveClient, serveOn } from './team-serve'
+import { connect, serve, stop, type Control } from './scale-control'
+import { serveOn } from './team-serve'
 import type { StoreKind } from './team-stores'
 
 export interface LiveLag {
@@ -35,7 +35,7 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 
 async function onFolder(dir: string): Promise<Pair> {
   const served = await serve(dir)
-  const watch = await liveClient(served)
+  const watch = await connect(served)
   await watch.call('snapshot', {}).catch(() => undefined)
   const listen = spawn(process.execPath, [resolve('out/main/cli.js'), 'listen', '--port', '0', '--data', dir], { stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
@@ -58,12 +58,12 @@ async function onPostgres(dir: string, postgres: TestPostgres): Promise<Pair> {
   const url = await postgres.freshDatabase()
   const keyFile = join(dir, 'team.key')
   const a = await serveOn(url, { keyFile })
-  const onA = await liveClient(a)
+  const onA = await connect(a)
   // Made before B starts: B would not learn of an endpoint made on A after it started (team-capture.ts).
   // Keyed on webhook-id, as the folder's default endpoint is: a row's event id is the probe's.
   await onA.call('endpoint.create', { name: 'lag', slug: 'lag', scheme: null, secrets: [], dedupe: { type: 'header', name: 'webhook-id' } })
   const b = await serveOn(url, { keyFile })
-  const watch = await liveClient(b)
+  const watch = await connect(b)
   await watch.call('snapshot', {}).catch(() => undefined)
   return {
     captureUrl: `${a.receiverUrl}/h/lag`,

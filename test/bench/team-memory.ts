@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { copyStore, openStore, parseStoreLocation } from '../../electron/engine/store'
 import type { TestPostgres } from '../support/postgres'
-import { engineMemory, stop } from './scale-control'
+import { connect, engineMemory, stop } from './scale-control'
 import { seededDataFolder } from './scale-seed'
-import { liveClient, serveOn } from './team-serve'
+import { serveOn } from './team-serve'
 import { freshStore } from './team-stores'
 
 const CACHE_DIR = process.env.BENCH_SCALE_CACHE ?? join(tmpdir(), 'hookloop-bench-scale')
@@ -37,7 +37,7 @@ export interface MemoryFigures {
 async function rssOf(where: string, keyFile: string): Promise<number> {
   const served = await serveOn(where, { keyFile })
   try {
-    const client = await liveClient(served)
+    const client = await connect(served)
     await client.call('snapshot', {})
     await client.call('timeline.page', { offset: 0, limit: 100 })
     await new Promise((r) => setTimeout(r, 1_000))
