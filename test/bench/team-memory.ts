@@ -4,9 +4,9 @@
 // first page). The same rows on both: bench:scale's seeded data folder (bulk INSERTs in big
 // transactions, cached between runs), copied into a fresh database by `store copy`'s own code
 // (copyStore: batched multi-row INSERTs, then the request counters made again from the rows),
-// with the counters' trigger off during the copy: each row's trigger looks for an earlier row of
-// its dedupe key, which made a copy of 50 000 rows take two minutes here; copyStore counts again
-// at the end, from the rows, whatever the trigger did.
+// with the counters' trigger off during the copy: with it on, copying 50 000 rows took two minutes
+// here against 11 s (1 M would not fit a bench run); copyStore counts again at the end, from the
+// rows, whatever the trigger did.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
