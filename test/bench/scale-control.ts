@@ -56,10 +56,15 @@ export interface Control {
   close(): void
 }
 
-export async function connect(served: Served): Promise<Control> {
+/**
+ * With the run's token from the printed address (Origin ours, as a page sends it), or with an API
+ * token of a server with accounts (a machine: no Origin, a Bearer header).
+ */
+export async function connect(served: Served, apiToken?: string): Promise<Control> {
   const { origin, hash } = new URL(served.url)
   const token = new URLSearchParams(hash.slice(1)).get('token') ?? ''
-  const ws = new WebSocket(`${origin.replace('http', 'ws')}/control?token=${token}`, { headers: { origin } })
+  const socket = `${origin.replace('http', 'ws')}/control`
+  const ws = apiToken ? new WebSocket(socket, { headers: { authorization: `Bearer ${apiToken}` } }) : new WebSocket(`${socket}?token=${token}`, { headers: { origin } })
   await new Promise((r, fail) => {
     ws.once('open', r)
     ws.once('error', fail)
