@@ -68,8 +68,8 @@ async function served(kind: StoreKind, processes: number, accounts: boolean, pos
     await Promise.all(servers.map(stop))
   }
   try {
-    // The endpoint is made before the second process starts: one started before never learns of
-    // it (an endpoint made on one serve on PostgreSQL stays unknown to the other's receiver).
+    // The endpoint is made before the second process starts, which then starts knowing it: no
+    // rate is measured while a receiver still waits for the definitions' notice.
     for (let i = 0; i < processes; i++) {
       servers.push(await serveOn(store.where, { keyFile, accounts }))
       clients.push(await connect(servers[i]!, token))
