@@ -12,7 +12,7 @@ import { watchDefinitions } from '../engine/host'
 import { commandArgs, type OptionSpecs } from './command-args'
 import { DATA_DIR_DEFAULT_HELP } from './data-dir-arg'
 import { openListenStore } from './listen-store'
-import { STORE_OPTION, storeOrDataFolderArg } from './store-arg'
+import { passwordOnCommandLine, STORE_OPTION, storeOrDataFolderArg } from './store-arg'
 import { logKey, logNotes, logRequestLine } from './safe-log'
 import { createRequestJsonLog } from './listen-json'
 import { describeRetention, RETENTION_OPTIONS, retentionFlags, startListenRetention } from './listen-retention'
@@ -186,6 +186,9 @@ export async function listenCommand(args: string[]): Promise<number> {
   if (!parsed) return 0
   const values = parsed.values
   const settings = listenSettings(values)
+  // listen runs for hours: its argv, a password in --store included, shows in `ps` all that time.
+  const passwordWarning = passwordOnCommandLine(values.store)
+  if (passwordWarning) process.stderr.write(`hookloop: ${passwordWarning}\n`)
   const tunnelOptions = tunnelSettings(values, settings.host)
   const keep = retentionFlags(values)
   checkBreakTerminal(values.break, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })
