@@ -8,6 +8,7 @@
 // One difference from the SQLite transports: a commit cannot be waited for synchronously, so
 // flushNow() refuses with a commit in flight; code that reads right after writing awaits
 // committed() instead.
+import { isConnectionLoss } from './postgres-engine'
 import { CHANGES_CHANNEL } from './store-notify'
 import type { SqlEngine } from './sql-engine'
 import type { WriteSql } from './changes'
@@ -25,6 +26,16 @@ export const REQUESTS_WRITE_LOCK = 7_304_151_124
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)))
 
+/**
+ * Whether `error` is a row refused because its primary key is taken. Every row the writers insert
+ * carries an id from the store's sequences, which no other process is given, so after a commit
+ * whose answer was lost such a refusal means that commit went through and the row is there.
+ */
+const primaryKeyTaken = (error: unknown): boolean => {
+  const e = error as { code?: unknown; constraint?: unknown } | null
+  return e?.code === '23505' && typeof e.constraint === 'string' && e.constraint.endsWith('_pkey')
+}
+
 export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<string, WriteSql>>, options?: SqlWriterOptions): SqlWriter {
   const statements = positional(sql)
   const byIndex: Array<{ sql: string; arity: number }> = []
@@ -32,6 +43,13 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
   const tables = [...new Set(Object.values(sql).flatMap((s) => s.tables))].sort().join(',')
   const writesRequests = Object.values(sql).some((s) => s.tables.includes('requests'))
   let committing = false
+  // A commit that failed with the connection (the server stopped, the network dropped) may have
+  // committed all the same: COMMIT reached the server and its answer was lost. The kept batch is
+  // sent again, and would then be refused for ever on its own ids. While in doubt, a batch refused
+  // for a taken primary key is committed write by write, and a write refused so counts as stored
+  // (a batch is one transaction: a write's first row there means all of it is). Cleared by a
+  // commit that goes through.
+  let inDoubt = false
 
   const run = async (tx: SqlEngine, data: readonly unknown[], from: number, to: number) => {
     if (writesRequests && engine.kind === 'postgres') await tx.get('SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', [REQUESTS_WRITE_LOCK])
@@ -44,29 +62,45 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
   }
   const commit = (data: readonly unknown[], from: number, to: number) => engine.transaction((tx) => run(tx, data, from, to))
 
+  /** Each write of `batch` in a transaction of its own: null for stored (in doubt: found stored), else why not. */
+  const writeByWrite = async (batch: EncodedBatch): Promise<Array<Error | null>> => {
+    const results: Array<Error | null> = []
+    for (let k = 0; k < batch.ends.length; k++) {
+      try {
+        await commit(batch.data, k === 0 ? 0 : (batch.ends[k - 1] as number), batch.ends[k] as number)
+        results.push(null)
+      } catch (one) {
+        results.push(inDoubt && primaryKeyTaken(one) ? null : asError(one))
+      }
+    }
+    return results
+  }
+
   const transport: WriteTransport = {
     commit(batch: EncodedBatch, split, settle) {
       committing = true
       void (async () => {
         try {
           await commit(batch.data, 0, batch.data.length)
+          inDoubt = false
           committing = false
           settle(null)
         } catch (error) {
+          if (inDoubt && primaryKeyTaken(error)) {
+            const results = await writeByWrite(batch)
+            committing = false
+            const failed = results.find((r) => r !== null)
+            if (!failed) inDoubt = false
+            // Kept whole when one write still fails: the ones stored now are found stored next time.
+            return settle(split ? results : (failed ?? null))
+          }
+          if (isConnectionLoss(error)) inDoubt = true
           if (!split) {
             committing = false
             return settle(asError(error))
           }
           // One write that cannot be stored fails alone: each is tried in a transaction of its own.
-          const results: Array<Error | null> = []
-          for (let k = 0; k < batch.ends.length; k++) {
-            try {
-              await commit(batch.data, k === 0 ? 0 : (batch.ends[k - 1] as number), batch.ends[k] as number)
-              results.push(null)
-            } catch (one) {
-              results.push(asError(one))
-            }
-          }
+          const results = await writeByWrite(batch)
           committing = false
           settle(results)
         }

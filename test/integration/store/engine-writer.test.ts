@@ -5,7 +5,7 @@
 // which tables a commit changed, when the rows can already be read.
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createEngineWriter, INSERT_REQUEST_SQL, listenForChanges, openStore, parseStoreLocation, UPDATE_OUTCOME_SQL, type OpenedStore, type StoreKind } from '../../../electron/engine/store'
+import { createEngineWriter, INSERT_REQUEST_SQL, listenForChanges, openStore, parseStoreLocation, UPDATE_OUTCOME_SQL, type OpenedStore, type SqlEngine, type StoreKind } from '../../../electron/engine/store'
 import { usePostgres } from '../../support/use-postgres'
 import { useTempDir } from '../../support/use-temp-dir'
 
@@ -76,6 +76,53 @@ describe.each(['sqlite', 'postgres'] as const)('the group-commit writer over the
     await store.engine.exec(kind === 'sqlite' ? 'DROP TRIGGER test_fail' : 'DROP TRIGGER test_fail ON requests')
     await kept
     expect((await rowsOf(store)).map((r) => (r as { id: number }).id)).toEqual([7])
+    writer.close()
+  })
+})
+
+/**
+ * The team's engine with the answer to its first commit lost: the transaction commits on the real
+ * server, then the caller hears that the connection ended, as when the network drops after COMMIT
+ * left. That moment cannot be made to happen on demand against a real server, so this wrapper
+ * stands in for it; everything else is the real PostgreSQL.
+ */
+function answerLostOnce(engine: SqlEngine): SqlEngine {
+  let lost = false
+  return {
+    ...engine,
+    async transaction(work) {
+      const result = await engine.transaction(work)
+      if (lost) return result
+      lost = true
+      throw new Error('Connection terminated unexpectedly')
+    },
+  }
+}
+
+describe('a commit whose answer was lost, on PostgreSQL', () => {
+  it.each([
+    ['kept (the receiver)', true],
+    ['split (the sender)', false],
+  ] as const)('%s: the write is stored once and resolves, and the writes after it commit', async (_name, keep) => {
+    const { store } = await storeOf('postgres')
+    const errors: string[] = []
+    const writer = createEngineWriter(answerLostOnce(store.engine), SQL, keep ? { keep: { onError: (error) => errors.push(error.message), retryMs: 20 } } : undefined)
+    const first = writer.write([['insert', capture(11, '{"first":true}')], ['outcome', outcome(11, 200)]])
+    if (keep) {
+      // Its batch goes back to the queue, in doubt; the next commit finds its row already there.
+      await expect(writer.committed()).rejects.toThrow(/Connection terminated/)
+      const after = writer.write([['insert', capture(12, '{"after":true}')]])
+      await Promise.all([first, after])
+      expect(errors).toEqual(['Connection terminated unexpectedly'])
+    } else {
+      // Tried again write by write, it is found stored rather than refused.
+      await first
+      await writer.write([['insert', capture(12, '{"after":true}')]])
+    }
+    expect((await rowsOf(store)).map((r) => (r as { id: number }).id)).toEqual([11, 12])
+    expect(writer.pending()).toBe(0)
+    // In doubt no more: a taken id is refused again, as ever (a kept writer would keep it queued).
+    if (!keep) await expect(writer.write([['insert', capture(12, '{"again":true}')]])).rejects.toThrow(/duplicate key/)
     writer.close()
   })
 })
