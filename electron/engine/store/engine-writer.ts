@@ -36,6 +36,26 @@ const primaryKeyTaken = (error: unknown): boolean => {
   return e?.code === '23505' && typeof e.constraint === 'string' && e.constraint.endsWith('_pkey')
 }
 
+/** Rows in one multi-row INSERT at most, and parameters (PostgreSQL's protocol allows 65 535). */
+const MAX_ROWS_PER_INSERT = 500
+const MAX_PARAMETERS = 60_000
+
+/**
+ * For a plain `INSERT INTO t (…) VALUES (?, …)` (nothing after its one row of values: no ON
+ * CONFLICT, no RETURNING), its text for n rows; null for any other statement, which runs alone.
+ */
+function multiRowInsert(sql: string): ((n: number) => string) | null {
+  const match = /^(\s*INSERT\s+INTO\s+\w+\s*\([^)]*\)\s*VALUES\s*)(\((?:\s*\?\s*,)*\s*\?\s*\))\s*$/i.exec(sql)
+  if (!match) return null
+  const [, head, row] = match as unknown as [string, string, string]
+  const texts = new Map<number, string>()
+  return (n) => {
+    let text = texts.get(n)
+    if (text === undefined) texts.set(n, (text = head + Array.from({ length: n }, () => row).join(', ')))
+    return text
+  }
+}
+
 export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<string, WriteSql>>, options?: SqlWriterOptions): SqlWriter {
   const statements = positional(sql)
   const byIndex: Array<{ sql: string; arity: number }> = []
@@ -51,14 +71,35 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
   // commit that goes through.
   let inDoubt = false
 
+  const postgres = engine.kind === 'postgres'
+  // On PostgreSQL every statement is a round trip to the server, so a group commit of n captures
+  // would pay n of them: a run of the same plain INSERT goes as one statement of many rows. The
+  // rows' BEFORE triggers (the counters, the commit order) still run row by row, in order, each
+  // seeing the rows before it (PostgreSQL's rule for rows of one command); the row that fails
+  // fails the statement, as it would have failed the transaction alone.
+  const multiRow = byIndex.map((s) => (postgres && s ? multiRowInsert(s.sql) : null))
   const run = async (tx: SqlEngine, data: readonly unknown[], from: number, to: number) => {
-    if (writesRequests && engine.kind === 'postgres') await tx.get('SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', [REQUESTS_WRITE_LOCK])
+    if (writesRequests && postgres) await tx.get('SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', [REQUESTS_WRITE_LOCK])
     for (let i = from; i < to; ) {
-      const s = byIndex[data[i] as number] as { sql: string; arity: number }
-      await tx.run(s.sql, data.slice(i + 1, i + 1 + s.arity))
-      i += 1 + s.arity
+      const index = data[i] as number
+      const s = byIndex[index] as { sql: string; arity: number }
+      const rows = multiRow[index]
+      if (!rows) {
+        await tx.run(s.sql, data.slice(i + 1, i + 1 + s.arity))
+        i += 1 + s.arity
+        continue
+      }
+      const params: unknown[] = []
+      let n = 0
+      const most = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / Math.max(1, s.arity))))
+      while (i < to && data[i] === index && n < most) {
+        for (let k = 1; k <= s.arity; k++) params.push(data[i + k])
+        i += 1 + s.arity
+        n++
+      }
+      await tx.run(rows(n), params)
     }
-    if (engine.kind === 'postgres') await tx.run('SELECT pg_notify(?, ?)', [CHANGES_CHANNEL, tables])
+    if (postgres) await tx.run('SELECT pg_notify(?, ?)', [CHANGES_CHANNEL, tables])
   }
   const commit = (data: readonly unknown[], from: number, to: number) => engine.transaction((tx) => run(tx, data, from, to))
 

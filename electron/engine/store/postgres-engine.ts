@@ -161,16 +161,25 @@ export function unreachable(where: string, error: unknown): StoreError {
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient
 
 /** `reach` on the pool's engine; null on a transaction's (its statements are told through the pool's). */
-function engineOver(db: Queryable, where: string, reach: Reach | null): SqlEngine {
-  const texts = new Map<string, string>()
-  const text = (sql: string): string => {
-    let numbered = texts.get(sql)
-    if (numbered === undefined) {
-      numbered = postgresText(sql)
-      texts.set(sql, numbered)
-    }
-    return numbered
+/**
+ * Statement texts carried over (postgres-dialect.ts), for every engine of the process: a
+ * transaction's engine lives for one transaction and would carry each text over again. The texts
+ * are the code's own, so few; a text built with values in it would grow this, so it starts afresh
+ * past a bound.
+ */
+const TEXTS = new Map<string, string>()
+const MAX_TEXTS = 4_096
+const text = (sql: string): string => {
+  let numbered = TEXTS.get(sql)
+  if (numbered === undefined) {
+    if (TEXTS.size >= MAX_TEXTS) TEXTS.clear()
+    numbered = postgresText(sql)
+    TEXTS.set(sql, numbered)
   }
+  return numbered
+}
+
+function engineOver(db: Queryable, where: string, reach: Reach | null): SqlEngine {
   // The pool's statements tell `reach` what became of them; a transaction's are told once, by transaction().
   const told = async <T>(work: Promise<T>): Promise<T> => {
     if (!reach) return work
