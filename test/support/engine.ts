@@ -1,6 +1,6 @@
 // A real engine for a test: a fresh data folder, a virtual clock, its receiver on a free loopback port.
 import { createVirtualClock, type VirtualClock } from '../../electron/engine/clock'
-import { createEngine, type Engine } from '../../electron/engine/engine'
+import { createEngine, type Engine, type EngineEvent } from '../../electron/engine/engine'
 import { makeTempDir } from './temp-dir'
 
 export type TempDir = ReturnType<typeof makeTempDir>
@@ -27,4 +27,15 @@ export async function closeEngine(engine: Engine, clock: VirtualClock, temp: Tem
   await engine.close()
   clock.dispose()
   temp.cleanup()
+}
+
+/** Resolves when the engine emits an event that satisfies `test` (bounded by the test timeout). */
+export function nextEvent(engine: Engine, test: (event: EngineEvent) => boolean): Promise<EngineEvent> {
+  return new Promise((resolve) => {
+    const off = engine.on((event) => {
+      if (!test(event)) return
+      off()
+      resolve(event)
+    })
+  })
 }

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
 
 /** Listens on a free 127.0.0.1 port; close() drops open connections first, so a held request cannot stall it. */
 export async function listenLoopback(server: Server): Promise<{ url: string; port: number; close(): Promise<void> }> {
@@ -14,4 +14,16 @@ export async function listenLoopback(server: Server): Promise<{ url: string; por
         server.close(() => resolve())
       }),
   }
+}
+
+/** A 127.0.0.1 port nothing listens on now: taken, then let go (for a process told to listen on it, or to find nothing there). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
 }

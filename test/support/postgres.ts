@@ -4,10 +4,10 @@
 // Each test takes a fresh database of its own. A file of its own, free of vitest, so benchmarks use it too.
 import { randomBytes } from 'node:crypto'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import { freePort } from './loopback'
 
 export interface TestPostgres {
   /** A new, empty database on the server; its URL. */
@@ -23,17 +23,6 @@ export interface TestPostgres {
    * for a server HOOKLOOP_TEST_POSTGRES names: the tests do not stop someone else's server.
    */
   outage: { takeDown(): Promise<void>; bringBack(): Promise<void> } | null
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 function withDatabase(url: string, database: string): string {

@@ -4,7 +4,6 @@
 // answers `forbidden` naming the role it needs, and sign-out ends the session on the server.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
-import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -12,6 +11,7 @@ import WebSocket from 'ws'
 import { createAccounts } from '../../../electron/engine/accounts'
 import { createSqliteEngine, DATA_FILE_NAME, openDatabase } from '../../../electron/engine/store'
 import { makeTempDir } from '../../support/temp-dir'
+import { freePort } from '../../support/loopback'
 
 const CLI = resolve('out/main/cli.js')
 const PASSWORD = 'correct horse battery'
@@ -40,16 +40,6 @@ function startServe(args: string[], env: Record<string, string> = {}): { child: 
       else waiting.push({ match, done })
     })
   return { child, lines, line }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => done(port))
-    })
-  })
 }
 
 const cookieOf = (res: Response, name: string): string | undefined =>

@@ -3,7 +3,7 @@
 // connection is refused, and the process exits 0 with the request's row stored. `--host` beyond
 // loopback is refused (exit 2, one line) without --accounts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -11,23 +11,13 @@ import { createRealClock } from '../../../electron/engine/clock'
 import { createEngine } from '../../../electron/engine/engine'
 import { makeTempDir } from '../../support/temp-dir'
 import { runCli } from './support'
+import { freePort } from '../../support/loopback'
 
 const CLI = resolve('out/main/cli.js')
 const cleanups: (() => void)[] = []
 afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.()
 })
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => done(port))
-    })
-  })
-}
 
 /** Polls until `check` holds (a state reached, never a time measured). */
 async function until(what: string, check: () => Promise<boolean>): Promise<void> {

@@ -3,30 +3,18 @@
 // --store beside --data is a usage error. A password in --store (argv, which `ps` shows) is
 // warned about in one line pointing to HOOKLOOP_STORE; the same URL by HOOKLOOP_STORE is not.
 import { spawnSync } from 'node:child_process'
-import { createServer } from 'node:net'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../support/temp-dir'
+import { freePort } from '../../support/loopback'
 
 const CLI = resolve('out/main/cli.js')
-
-/** A loopback port nothing listens on: taken, then let go. */
-function closedPort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => done(port))
-    })
-  })
-}
 
 const PASSWORD_WARNING = 'hookloop: --store carries a password on the command line, where `ps` shows it to anyone on this machine; give the URL in $HOOKLOOP_STORE instead'
 
 /** serve on a store URL nothing answers at, given by --store or by HOOKLOOP_STORE; its stderr. */
 async function serveStderr(url: (port: number) => string, by: 'argv' | 'env'): Promise<string> {
-  const port = await closedPort()
+  const port = await freePort()
   const { dir, cleanup } = makeTempDir()
   try {
     const run = spawnSync(process.execPath, [CLI, 'serve', '--port', '0', ...(by === 'argv' ? ['--store', url(port)] : [])], {
@@ -54,7 +42,7 @@ describe('hookloop serve --store', () => {
   })
 
   it('exits 1 with one line naming the host and database, never the password, when the PostgreSQL server does not answer', async () => {
-    const port = await closedPort()
+    const port = await freePort()
     const { dir, cleanup } = makeTempDir()
     try {
       const run = spawnSync(process.execPath, [CLI, 'serve', '--port', '0', '--store', `postgres://team:s3cret-pw@127.0.0.1:${port}/hookloop_team`], {

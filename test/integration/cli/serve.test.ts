@@ -1,28 +1,17 @@
 // `hookloop serve` as a process from the build: the URL (with the token) is the first line, the
 // port is the one asked for, the page carries the CSP, bad usage exits 2, SIGTERM stops it.
 import { spawn, spawnSync } from 'node:child_process'
-import { createServer } from 'node:net'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeTempDir } from '../../support/temp-dir'
+import { freePort } from '../../support/loopback'
 
 const CLI = resolve('out/main/cli.js')
 const cleanups: (() => void)[] = []
 afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.()
 })
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => done(port))
-    })
-  })
-}
 
 describe('hookloop serve', () => {
   it('prints the URL with the token first, serves the app there with its CSP, and stops on SIGTERM', async () => {

@@ -4,44 +4,24 @@
 // engines (two pools, as two processes) capture into one database without a lost or doubled row,
 // and closing an engine leaves the store to its owner.
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createEngine, type Engine, type EngineEvent } from '../../../electron/engine/engine'
 import { toRequestRecord, type RequestRecord } from '../../../electron/engine/receiver'
-import { createInspectorReads, openStore, parseStoreLocation, StoreError, type OpenedStore } from '../../../electron/engine/store'
-import { usePostgres } from '../../support/use-postgres'
+import { createInspectorReads, StoreError, type OpenedStore } from '../../../electron/engine/store'
+import { useTeamStores } from '../../support/use-team-stores'
 import { useTempDir } from '../../support/use-temp-dir'
+import { nextEvent } from '../../support/engine'
 
-const postgres = usePostgres()
+const stores = useTeamStores()
+const teamStore = (url: string) => stores.open(url)
 const temp = useTempDir()
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 type AttemptEvent = Extract<EngineEvent, { attempt: unknown }>
 
-const cleanups: (() => Promise<void> | void)[] = []
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c()
-})
-
-async function teamStore(url: string): Promise<OpenedStore> {
-  const store = await openStore(parseStoreLocation(url), { notice: () => undefined, postgresKey: { file: join(temp.dir, 'team.key') } })
-  cleanups.push(() => store.engine.close())
-  return store
-}
-
 async function engineOn(options: { store?: OpenedStore; dataDir?: string }): Promise<Engine> {
   const engine = await createEngine({ ...options, receiver: { host: '127.0.0.1', port: 0 } })
-  cleanups.push(() => engine.close())
+  stores.after(() => engine.close())
   return engine
-}
-
-/** Resolves when the engine emits an event that satisfies `test` (bounded by the test timeout). */
-function nextEvent(engine: Engine, test: (event: EngineEvent) => boolean): Promise<EngineEvent> {
-  return new Promise((resolve) => {
-    const off = engine.on((event) => {
-      if (!test(event)) return
-      off()
-      resolve(event)
-    })
-  })
 }
 
 async function post(engine: Engine, slug: string, body: unknown, headers: Record<string, string> = {}): Promise<number> {
@@ -88,7 +68,7 @@ async function captureSome(engine: Engine): Promise<number[]> {
 
 describe('an engine on a team\'s PostgreSQL', () => {
   it('captures real HTTP requests, read back through the store with the same fields as on a data folder, a repeated event id flagged', async () => {
-    const store = await teamStore(await postgres.freshDatabase())
+    const store = await teamStore(await stores.freshDatabase())
     const team = await engineOn({ store })
     const folder = await engineOn({ dataDir: join(temp.dir, 'folder') })
     const statuses = await captureSome(team)
@@ -105,7 +85,7 @@ describe('an engine on a team\'s PostgreSQL', () => {
   })
 
   it('delivers to its own endpoint (the loop): the attempt is recorded, the request linked to it, the delivery settled', async () => {
-    const store = await teamStore(await postgres.freshDatabase())
+    const store = await teamStore(await stores.freshDatabase())
     const engine = await engineOn({ store })
     await engine.putEndpoint({ slug: 'loop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: [] })
     const subscription = await engine.putSubscription({ name: 'loop', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'github' })
@@ -126,7 +106,7 @@ describe('an engine on a team\'s PostgreSQL', () => {
   })
 
   it('two engines on one database (two pools, as two processes) capture concurrently: every request stored once under its own id', async () => {
-    const url = await postgres.freshDatabase()
+    const url = await stores.freshDatabase()
     const a = await engineOn({ store: await teamStore(url) })
     const b = await engineOn({ store: await teamStore(url) })
     await a.putEndpoint({ slug: 'shared', dedupe: { type: 'header', name: 'x-event-id' }, rules: [] })
@@ -149,7 +129,7 @@ describe('an engine on a team\'s PostgreSQL', () => {
   })
 
   it('names the store without its password, refuses the data folder handle in a clear sentence, and leaves the store open when it closes', async () => {
-    const url = await postgres.freshDatabase()
+    const url = await stores.freshDatabase()
     const store = await teamStore(url)
     const engine = await createEngine({ store, receiver: { host: '127.0.0.1', port: 0 } })
     const password = new URL(url).password

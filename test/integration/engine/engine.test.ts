@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createEngine, type Engine, type EngineEvent } from '../../../electron/engine/engine'
 import { createTunnelServer, type TunnelServer } from '../../support/tunnel-server'
 import { makeTempDir } from '../../support/temp-dir'
+import { nextEvent } from '../../support/engine'
 
 // The composed engine: one store, one clock, receiver + sender (+ tunnel), one event stream, and
 // loop mode that goes through the tunnel while it is up and straight to loopback otherwise.
@@ -12,17 +13,6 @@ const cleanups: (() => Promise<void> | void)[] = []
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
 })
-
-/** Resolves when the engine emits an event that satisfies `test` (bounded by the test timeout). */
-function nextEvent(engine: Engine, test: (event: EngineEvent) => boolean): Promise<EngineEvent> {
-  return new Promise((resolve) => {
-    const off = engine.on((event) => {
-      if (!test(event)) return
-      off()
-      resolve(event)
-    })
-  })
-}
 
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 2000; i++) {

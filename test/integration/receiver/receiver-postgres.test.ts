@@ -3,36 +3,24 @@
 // the store and released by another process's ask, a captured request resent with its leg stored,
 // and the synchronous reads of a data folder refused in a clear sentence.
 import { createServer, type Server } from 'node:http'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createRealClock } from '../../../electron/engine/clock'
 import { createReceiver, type Receiver } from '../../../electron/engine/receiver'
-import { openStore, parseStoreLocation, StoreError, type OpenedStore } from '../../../electron/engine/store'
-import { usePostgres } from '../../support/use-postgres'
-import { useTempDir } from '../../support/use-temp-dir'
+import { StoreError, type OpenedStore } from '../../../electron/engine/store'
+import { useTeamStores } from '../../support/use-team-stores'
 
-const postgres = usePostgres()
-const temp = useTempDir()
-const cleanups: (() => Promise<void> | void)[] = []
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c()
-})
-
-async function teamStore(url: string): Promise<OpenedStore> {
-  const store = await openStore(parseStoreLocation(url), { notice: () => undefined, postgresKey: { file: join(temp.dir, 'team.key') } })
-  cleanups.push(() => store.engine.close())
-  return store
-}
+const stores = useTeamStores()
+const teamStore = (url: string) => stores.open(url)
 
 async function receiverOn(store: OpenedStore): Promise<Receiver> {
   const receiver = await createReceiver({ store: store.engine, secrets: store.secrets, clock: createRealClock(), schemaVerdicts: false, keepProcessAlive: false })
-  cleanups.push(() => receiver.close())
+  stores.after(() => receiver.close())
   return receiver
 }
 
 describe('the receiver on a team\'s PostgreSQL', () => {
   it('keeps breakpoints in the store, says a held request there, and acts on another process\'s ask', async () => {
-    const url = await postgres.freshDatabase()
+    const url = await stores.freshDatabase()
     const a = await receiverOn(await teamStore(url))
     const otherStore = await teamStore(url)
     const b = await receiverOn(otherStore)
@@ -77,7 +65,7 @@ describe('the receiver on a team\'s PostgreSQL', () => {
   })
 
   it('resends a captured request and stores its leg; the synchronous reads of a data folder are refused in a sentence', async () => {
-    const store = await teamStore(await postgres.freshDatabase())
+    const store = await teamStore(await stores.freshDatabase())
     const receiver = await receiverOn(store)
     await receiver.endpoints.create({ slug: 'app' })
     const got: string[] = []
@@ -90,7 +78,7 @@ describe('the receiver on a team\'s PostgreSQL', () => {
       })
     })
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
-    cleanups.push(() => new Promise<void>((resolve) => target.close(() => resolve())))
+    stores.after(() => new Promise<void>((resolve) => target.close(() => resolve())))
     const port = (target.address() as { port: number }).port
 
     expect((await fetch(receiver.endpointUrl('app'), { method: 'POST', body: '{"n":1}' })).status).toBe(200)
