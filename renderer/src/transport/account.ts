@@ -21,8 +21,19 @@ export async function signedIn(): Promise<SignedIn | null> {
   }
 }
 
+let leaving = false
+/**
+ * Shows the sign-in page, once: a sign-out ends the page's socket too (its close says so), and a
+ * second navigation to the same page would abort the first one under way.
+ */
+export function goToSignIn(): void {
+  if (leaving) return
+  leaving = true
+  window.location.assign('/signin')
+}
+
 /** Ends the session on the server, then shows the sign-in page. */
 export async function signOut(account: SignedIn): Promise<void> {
   await fetch('/signout', { method: 'POST', credentials: 'same-origin', headers: { 'x-hookloop-csrf': account.csrf } })
-  window.location.assign('/signin')
+  goToSignIn()
 }

@@ -2,7 +2,7 @@
 // pushed event batches handed on as they arrive (the stores apply them once per frame).
 import type { HookloopBridge } from '../../../shared/bridge'
 import { BODY_UPLOAD_PATH, CONTROL_PATH, requestBodyPath, SIGNED_OUT_CLOSE_CODE, TOKEN_HEADER, type UploadedBody, type CommandName, type CommandRequest, type CommandResponse, type ErrorCode, type EventMessage, type ServerFrame } from '../../../shared/contract'
-import { signedIn } from './account'
+import { goToSignIn, signedIn } from './account'
 
 export type ConnectionState = { state: 'connecting' } | { state: 'open' } | { state: 'closed'; reason: string; retryInMs: number }
 
@@ -87,7 +87,7 @@ export function createEngineClient(address: EngineAddress, WebSocketImpl: typeof
       if (closed) return
       // The session ended (signed out elsewhere, the account disabled): back to the sign-in page.
       if (event.code === SIGNED_OUT_CLOSE_CODE && typeof window !== 'undefined') {
-        window.location.assign('/signin')
+        goToSignIn()
         return
       }
       failures++
