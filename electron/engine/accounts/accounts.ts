@@ -31,6 +31,9 @@ export class AccountError extends Error {
   }
 }
 
+/** Why a sign-in was refused, as the audit records it (`rate_limited` is the account routes'). */
+export type SignInRefusedReason = 'unknown' | 'wrong_password' | 'disabled'
+
 export interface NewPerson {
   email: string
   name?: string
@@ -49,8 +52,12 @@ export interface Accounts {
   linkRole(secret: string): Promise<Role | null>
   /** Uses a setup link or an invite: the account it makes. */
   redeem(secret: string, person: NewPerson): Promise<AccountView>
-  /** A new session's secret for the account, or null: a wrong address or password, or a disabled account. */
-  signIn(email: string, password: string): Promise<{ secret: string; account: AccountView } | null>
+  /**
+   * A new session's secret for the account, or why not: no account has the address, the password
+   * is wrong, or the account is disabled (said only when the password was right). The person is
+   * told none of these apart; the audit is.
+   */
+  signIn(email: string, password: string): Promise<{ secret: string; account: AccountView } | { refused: SignInRefusedReason }>
   /**
    * A new session for someone an identity provider vouches for by a verified address (oidc.ts):
    * the member with that address; or with `newRole`, a new member with that role and no password
@@ -180,9 +187,10 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
       if (!row) {
         decoy ??= hashPassword(newSecret())
         await passwordMatches(await decoy, password)
-        return null
+        return { refused: 'unknown' }
       }
-      if (!(await passwordMatches(row.passwordHash, password)) || row.disabled) return null
+      if (!(await passwordMatches(row.passwordHash, password))) return { refused: 'wrong_password' }
+      if (row.disabled) return { refused: 'disabled' }
       return openSession(row)
     },
     async signInVouched(person, newRole) {

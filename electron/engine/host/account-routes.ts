@@ -13,7 +13,7 @@ import { AccountError, bearerOf, createRateLimit, PASSWORD_MIN_LENGTH, type Acco
 import { joinPage, linkGonePage, OIDC_START_PATH, PAGE_CSS, providerProblemPage, signInPage } from './account-pages'
 import { createOidcRoutes, OIDC_CALLBACK_PATH, OIDC_ROUTES } from './oidc-routes'
 import { tokenMatches } from './guard'
-import type { AccountEvent } from './audit-record'
+import type { AccountEvent, SignInMethod } from './audit-record'
 
 export const SESSION_COOKIE = 'hookloop_session'
 const CSRF_COOKIE = 'hookloop_csrf'
@@ -92,12 +92,29 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
   const record = (event: AccountEvent): Promise<void> => options.audit?.(event).catch(() => undefined) ?? Promise.resolve()
   const byAddress = createRateLimit(SIGN_IN_PER_ADDRESS)
   const byEmail = createRateLimit(SIGN_IN_PER_EMAIL)
+  // Until when each address's rate-limited refusal is recorded already: once per wait, not once
+  // per attempt, so whoever hammers the sign-in cannot flood the audit.
+  const limitRecordedUntil = new Map<string, number>()
 
   const secure = (req: IncomingMessage): boolean =>
     Boolean((req.socket as { encrypted?: boolean }).encrypted) || (options.trustProxy && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https')
   const addressOf = (req: IncomingMessage): string => {
     const forwarded = options.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : ''
     return forwarded || req.socket.remoteAddress || 'unknown'
+  }
+  /**
+   * Counts a sign-in attempt from the request's address (and for the email, when given): null, or
+   * the seconds to wait. A wait is a refusal for the audit, recorded once per address per wait.
+   */
+  async function attempt(req: IncomingMessage, email: string | null, method: SignInMethod): Promise<number | null> {
+    const at = now()
+    const address = addressOf(req)
+    const wait = byAddress.take([address], at) ?? (email === null ? null : byEmail.take([email.toLowerCase()], at))
+    if (wait === null || (limitRecordedUntil.get(address) ?? 0) > at) return wait
+    if (limitRecordedUntil.size > 10_000) for (const [key, until] of limitRecordedUntil) if (until <= at) limitRecordedUntil.delete(key)
+    limitRecordedUntil.set(address, at + wait * 1000)
+    await record({ kind: 'account.signInRefused', email, reason: 'rate_limited', method, ...(method === 'oidc' && provider ? { provider: provider.oidc.name } : {}), address })
+    return wait
   }
   const cookie = (req: IncomingMessage, name: string, value: string, maxAgeS: number, scope = { sameSite: 'Strict', path: '/' }): string =>
     `${name}=${value}; Path=${scope.path}; HttpOnly; SameSite=${scope.sameSite}; Max-Age=${maxAgeS}${secure(req) ? '; Secure' : ''}`
@@ -155,7 +172,8 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
         cookie,
         cookies: cookiesOf,
         newSession,
-        attempt: (req) => byAddress.take([addressOf(req)], now()),
+        attempt: (req) => attempt(req, null, 'oidc'),
+        address: addressOf,
         record,
         log: options.log ?? (() => undefined),
       })
@@ -168,12 +186,18 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
     const { csrf } = preSession(req)
     if (!formTrusted(req, form)) return html(res, 403, signInPage(csrf, 'This form expired: sign in again.', '', providerName))
     const email = (form.get('email') ?? '').trim()
-    const wait = byAddress.take([addressOf(req)], now()) ?? byEmail.take([email.toLowerCase()], now())
+    const wait = await attempt(req, email, 'password')
     if (wait !== null) {
       return html(res, 429, signInPage(csrf, `Too many sign-in attempts: try again in ${wait} s.`, email, providerName), { 'retry-after': String(wait) })
     }
     const signed = await accounts.signIn(email, form.get('password') ?? '')
-    if (!signed) return html(res, 401, signInPage(csrf, 'Wrong email or password.', email, providerName))
+    const address = addressOf(req)
+    if ('refused' in signed) {
+      await record({ kind: 'account.signInRefused', email, reason: signed.refused, method: 'password', address })
+      // The person is not told which it was: an address with no account reads as a wrong password.
+      return html(res, 401, signInPage(csrf, 'Wrong email or password.', email, providerName))
+    }
+    await record({ kind: 'account.signIn', account: signed.account, via: 'session', method: 'password', address })
     redirect(res, '/', newSession(req, signed.secret))
   }
 
@@ -214,7 +238,8 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
       throw error
     }
     const signed = await accounts.signIn(person.email, person.password)
-    redirect(res, signed ? '/' : '/signin', signed ? newSession(req, signed.secret) : [])
+    if ('refused' in signed) return redirect(res, '/signin')
+    redirect(res, '/', newSession(req, signed.secret))
   }
 
   async function me(req: IncomingMessage, res: ServerResponse): Promise<void> {

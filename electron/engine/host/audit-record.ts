@@ -5,18 +5,36 @@
 // every detail as it writes it (store/audit.ts).
 import { COMMAND_ROLES, LOCAL_ACTOR, READS_ABOVE_VIEWER, type AuditVia, type CommandName } from '../../../shared/contract'
 import { createAuditStore, type NewAuditEntry, type SqlEngine } from '../store'
-import type { AccountView } from '../accounts'
+import type { AccountView, SignInRefusedReason } from '../accounts'
 import type { Caller, CommandHandlers } from './control-server'
 
-/** An account event that is not a command (account-routes.ts, the first admin made at start). */
-export interface AccountEvent {
+/** An account event that is not a command (account-routes.ts, the first admin made at start), or a sign-in refused. */
+export type AccountEvent = AccountChange | SignInRefusal
+
+/** How a person proved who they are at a sign-in: their Hookloop password, or the team's identity provider (oidc-routes.ts). */
+export type SignInMethod = 'password' | 'oidc'
+
+export interface AccountChange {
   kind: 'account.join' | 'account.firstAdmin' | 'account.signIn' | 'account.signOut'
   account: Pick<AccountView, 'id' | 'email' | 'role'>
   via: AuditVia
-  /** How the person proved who they are, when not by password and invite: the team's identity provider (oidc-routes.ts). */
-  method?: 'oidc'
+  /** At a sign-in, and a join through the identity provider: how the person proved who they are. */
+  method?: SignInMethod
   /** The identity provider's name. */
   provider?: string
+  /** At a sign-in: the client's address the request came from (the rate limit's). */
+  address?: string
+}
+
+/** A sign-in refused: the address tried (never the password), why, how and from where. */
+export interface SignInRefusal {
+  kind: 'account.signInRefused'
+  /** The email given; null when refused before one was known (an identity provider's callback past the rate limit). */
+  email: string | null
+  reason: SignInRefusedReason | 'rate_limited'
+  method: SignInMethod
+  provider?: string
+  address: string
 }
 
 export interface Audit {
@@ -89,11 +107,37 @@ export function actorOf(caller: Caller): Pick<NewAuditEntry, 'actorId' | 'actor'
   return { actorId: null, actor: LOCAL_ACTOR, via: caller.via ?? 'app' }
 }
 
-const ACCOUNT_SUMMARIES: Record<AccountEvent['kind'], (a: AccountEvent['account'], through: string | undefined) => string> = {
+const ACCOUNT_SUMMARIES: Record<AccountChange['kind'], (a: AccountChange['account'], through: string | undefined) => string> = {
   'account.join': (a, through) => `${a.email} joined as ${a.role} through ${through ?? 'an invite'}`,
   'account.firstAdmin': (a) => `${a.email} made the first admin`,
   'account.signIn': (a, through) => `${a.email} signed in through ${through ?? 'a password'}`,
   'account.signOut': (a) => `${a.email} signed out`,
+}
+
+const REFUSAL_WORDS: Record<SignInRefusal['reason'], string> = {
+  unknown: 'no such account',
+  wrong_password: 'wrong password',
+  disabled: 'the account is disabled',
+  rate_limited: 'too many attempts',
+}
+
+/** The longest attempted email or client address kept: what a person typed is not trusted to be short. */
+const TRIED_MAX = 320
+
+function refusalEntry(event: SignInRefusal, at: number): NewAuditEntry {
+  const email = event.email === null ? null : event.email.slice(0, TRIED_MAX)
+  const address = event.address.slice(0, TRIED_MAX)
+  const through = event.method === 'oidc' ? (event.provider ?? 'the identity provider') : 'a password'
+  return {
+    at,
+    actorId: null,
+    actor: email ?? 'unknown',
+    via: 'session',
+    command: event.kind,
+    target: null,
+    summary: `a sign-in${email === null ? '' : ` as ${email}`} through ${through} was refused: ${REFUSAL_WORDS[event.reason]} (from ${address})`,
+    detail: { email, reason: event.reason, method: event.method, ...(event.provider === undefined ? {} : { provider: event.provider }), address },
+  }
 }
 
 export function createAudit(options: AuditOptions): Audit {
@@ -108,6 +152,10 @@ export function createAudit(options: AuditOptions): Audit {
       await store().record({ at: now(), ...actorOf(caller), command: name, target, summary: auditSummary(name, req, target), detail: req ?? {} })
     },
     async account(event) {
+      if (event.kind === 'account.signInRefused') {
+        await store().record(refusalEntry(event, now()))
+        return
+      }
       const { account } = event
       await store().record({
         at: now(),
@@ -117,7 +165,12 @@ export function createAudit(options: AuditOptions): Audit {
         command: event.kind,
         target: { kind: 'member', id: account.id },
         summary: ACCOUNT_SUMMARIES[event.kind](account, event.provider),
-        detail: { role: account.role, ...(event.method ? { method: event.method, provider: event.provider } : {}) },
+        detail: {
+          role: account.role,
+          ...(event.method ? { method: event.method } : {}),
+          ...(event.provider === undefined ? {} : { provider: event.provider }),
+          ...(event.address === undefined ? {} : { address: event.address.slice(0, TRIED_MAX) }),
+        },
       })
     },
     handlers: {

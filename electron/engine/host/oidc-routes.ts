@@ -25,8 +25,10 @@ export interface OidcRouteKit {
   cookie(req: IncomingMessage, name: string, value: string, maxAgeS: number, scope?: { sameSite: 'Lax'; path: string }): string
   cookies(req: IncomingMessage): Map<string, string>
   newSession(req: IncomingMessage, secret: string): string[]
-  /** Counts a sign-in attempt from the request's address: null, or the seconds to wait. */
-  attempt(req: IncomingMessage): number | null
+  /** Counts a sign-in attempt from the request's address: null, or the seconds to wait (the audit told). */
+  attempt(req: IncomingMessage): Promise<number | null>
+  /** The client's address a request came from, as the rate limit and the audit know it. */
+  address(req: IncomingMessage): string
   record(event: AccountEvent): Promise<void>
   log(line: string): void
 }
@@ -68,7 +70,7 @@ export function createOidcRoutes(kit: OidcRouteKit): { start(req: IncomingMessag
     },
     async callback(req, res, url) {
       // Each callback is a sign-in attempt, counted with the password's from the same address.
-      const wait = kit.attempt(req)
+      const wait = await kit.attempt(req)
       if (wait !== null) return problem(res, 429, `Too many sign-in attempts: try again in ${wait} s.`, { 'retry-after': String(wait) })
       let person
       try {
@@ -78,13 +80,14 @@ export function createOidcRoutes(kit: OidcRouteKit): { start(req: IncomingMessag
       }
       const signed = await kit.accounts.signInVouched(person, oidc.newMemberRole)
       const spent = flowCookie(req, '', 0)
+      const method = { method: 'oidc', provider: oidc.name, address: kit.address(req) } as const
       if ('refused' in signed) {
+        await kit.record({ kind: 'account.signInRefused', email: person.email, reason: signed.refused, ...method })
         kit.log(`hookloop: accounts: ${person.email} signed in at ${oidc.name} and was refused: ${signed.refused === 'unknown' ? 'no account' : 'the account is disabled'}`)
         const says = signed.refused === 'unknown' ? `There is no Hookloop account for ${person.email}. Ask an admin of this Hookloop for an invite.` : `The Hookloop account of ${person.email} is disabled.`
         return problem(res, 403, says, { 'set-cookie': spent })
       }
-      const method = { method: 'oidc', provider: oidc.name } as const
-      if (signed.joined) await kit.record({ kind: 'account.join', account: signed.account, via: 'session', ...method })
+      if (signed.joined) await kit.record({ kind: 'account.join', account: signed.account, via: 'session', method: method.method, provider: method.provider })
       await kit.record({ kind: 'account.signIn', account: signed.account, via: 'session', ...method })
       kit.html(res, 200, signedInPage('/'), { 'cache-control': 'no-store', 'set-cookie': [...kit.newSession(req, signed.secret), spent] })
     },

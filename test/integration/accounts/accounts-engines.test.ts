@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AccountError, createAccounts, SESSION_IDLE_MS } from '../../../electron/engine/accounts'
+import { AccountError, createAccounts, SESSION_IDLE_MS, type Accounts } from '../../../electron/engine/accounts'
 import { createSqliteEngine, openDatabase, openStore, parseStoreLocation, type SqlEngine, type StoreKind } from '../../../electron/engine/store'
 import { usePostgres } from '../../support/use-postgres'
 import { useTempDir } from '../../support/use-temp-dir'
@@ -16,6 +16,12 @@ const PASSWORD = 'correct horse battery'
 async function storeOf(kind: StoreKind): Promise<SqlEngine> {
   if (kind === 'sqlite') return createSqliteEngine(openDatabase({ file: join(temp.dir, 'hookloop.db'), notice: () => undefined }))
   return (await openStore(parseStoreLocation(await postgres.freshDatabase()), { notice: () => undefined, withoutSecrets: true })).engine
+}
+
+/** A sign-in that opened a session (the test fails if it was refused). */
+function signedIn(signed: Awaited<ReturnType<Accounts['signIn']>>): Exclude<typeof signed, { refused: unknown }> {
+  if ('refused' in signed) throw new Error(`the sign-in was refused: ${signed.refused}`)
+  return signed
 }
 
 describe.each(['sqlite', 'postgres'] as const)('accounts on %s', (kind) => {
@@ -30,11 +36,11 @@ describe.each(['sqlite', 'postgres'] as const)('accounts on %s', (kind) => {
       expect(admin).toMatchObject({ email: 'Ada@Example.com', name: 'Ada', role: 'admin', disabled: false })
       await expect(accounts.createFirstAdmin({ email: 'bob@example.com', password: PASSWORD })).rejects.toThrow(/first admin exists/)
 
-      expect(await accounts.signIn('ada@example.com', 'wrong password!')).toBeNull()
-      expect(await accounts.signIn('nobody@example.com', PASSWORD)).toBeNull()
-      const signed = await accounts.signIn('ADA@example.COM', PASSWORD)
-      expect(signed?.account.id).toBe(admin.id)
-      const secret = signed?.secret ?? ''
+      expect(await accounts.signIn('ada@example.com', 'wrong password!')).toEqual({ refused: 'wrong_password' })
+      expect(await accounts.signIn('nobody@example.com', PASSWORD)).toEqual({ refused: 'unknown' })
+      const signed = signedIn(await accounts.signIn('ADA@example.COM', PASSWORD))
+      expect(signed.account.id).toBe(admin.id)
+      const secret = signed.secret
       expect((await accounts.sessionOf(secret))?.email).toBe('Ada@Example.com')
 
       // The tables hold no secret: the password as Argon2id, the session as its SHA-256.
@@ -46,9 +52,9 @@ describe.each(['sqlite', 'postgres'] as const)('accounts on %s', (kind) => {
       // Idle past its time, the session admits nobody.
       clock += SESSION_IDLE_MS + 1
       expect(await accounts.sessionOf(secret)).toBeNull()
-      const again = await accounts.signIn('ada@example.com', PASSWORD)
-      await accounts.signOut(again?.secret ?? '')
-      expect(await accounts.sessionOf(again?.secret)).toBeNull()
+      const again = signedIn(await accounts.signIn('ada@example.com', PASSWORD))
+      await accounts.signOut(again.secret)
+      expect(await accounts.sessionOf(again.secret)).toBeNull()
       expect(await engine.get('SELECT 1 AS x FROM account_sessions WHERE expires_at > ?', [clock])).toBeUndefined()
     } finally {
       await engine.close()
@@ -77,11 +83,13 @@ describe.each(['sqlite', 'postgres'] as const)('accounts on %s', (kind) => {
 
       expect((await accounts.setRole(viewer.id, 'editor')).role).toBe('editor')
       await expect(accounts.setRole(admin.id, 'viewer')).rejects.toThrow(/last admin/)
-      const session = await accounts.signIn('vic@example.com', PASSWORD)
-      expect(await accounts.sessionOf(session?.secret)).not.toBeNull()
+      const session = signedIn(await accounts.signIn('vic@example.com', PASSWORD))
+      expect(await accounts.sessionOf(session.secret)).not.toBeNull()
       await accounts.setDisabled(viewer.id, true)
-      expect(await accounts.sessionOf(session?.secret)).toBeNull()
-      expect(await accounts.signIn('vic@example.com', PASSWORD)).toBeNull()
+      expect(await accounts.sessionOf(session.secret)).toBeNull()
+      // Disabled is said (to the audit) only with the right password.
+      expect(await accounts.signIn('vic@example.com', PASSWORD)).toEqual({ refused: 'disabled' })
+      expect(await accounts.signIn('vic@example.com', 'wrong password!')).toEqual({ refused: 'wrong_password' })
       expect((await accounts.list()).map((a) => [a.email, a.role, a.disabled])).toEqual([
         ['ada@example.com', 'admin', false],
         ['vic@example.com', 'editor', true],

@@ -2,19 +2,24 @@
 // makes changes over the WebSocket, the admin reads them with audit.list (who, what, newest
 // first, the member who joined included), a viewer is refused naming the admin role, reads and
 // refusals are not recorded, and no secret (a signing secret given or rotated, an invite's link)
-// is in an audit row.
+// is in an audit row. On a data folder and a team's PostgreSQL: password sign-ins, and those
+// refused with the email tried, the reason and the client's address (a rate-limited address
+// recorded once per wait, however often it tries), never the password.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { DATA_FILE_NAME, openDatabase } from '../../../electron/engine/store'
 import { makeTempDir } from '../../support/temp-dir'
+import { usePostgres } from '../../support/use-postgres'
 
 const CLI = resolve('out/main/cli.js')
 const PASSWORD = 'correct horse battery'
 const SIGNING_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const cleanups: (() => void)[] = []
+const postgres = usePostgres()
 afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.()
 })
@@ -50,9 +55,14 @@ async function formOf(url: string): Promise<{ csrf: string; cookie: string }> {
 const post = (url: string, origin: string, cookie: string, form: Record<string, string>) =>
   fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin }, body: new URLSearchParams(form).toString() })
 
-async function signIn(origin: string, email: string): Promise<string> {
+/** The sign-in form posted as a browser does: its answer. */
+async function trySignIn(origin: string, email: string, password = PASSWORD): Promise<Response> {
   const { csrf, cookie } = await formOf(`${origin}/signin`)
-  return cookieOf(await post(`${origin}/signin`, origin, cookie, { csrf, email, password: PASSWORD }), 'hookloop_session')
+  return post(`${origin}/signin`, origin, cookie, { csrf, email, password })
+}
+
+async function signIn(origin: string, email: string): Promise<string> {
+  return cookieOf(await trySignIn(origin, email), 'hookloop_session')
 }
 
 /** A member joins through an invite link: their session. */
@@ -124,6 +134,7 @@ describe('the audit of hookloop serve --accounts', () => {
       ['edna@example.com', 'account.join'],
       ['ada@example.com', 'member.invite'],
       ['ada@example.com', 'member.invite'],
+      ['ada@example.com', 'account.signIn'],
       ['ada@example.com', 'account.firstAdmin'],
     ])
     expect(entries[0]).toMatchObject({ via: 'session', target: { kind: 'subscription', id: sub.res.id } })
@@ -142,9 +153,68 @@ describe('the audit of hookloop serve --accounts', () => {
     const rows = db.prepare('SELECT * FROM audit').all() as Record<string, unknown>[]
     db.close()
     const text = JSON.stringify(rows)
-    expect(rows).toHaveLength(9)
+    expect(rows).toHaveLength(10)
     expect(text).not.toContain(SIGNING_SECRET)
     for (const invite of [editorInvite, viewerInvite]) expect(text).not.toContain(new URL(invite.res.link as string).searchParams.get('link'))
     expect(text).not.toContain(PASSWORD)
+  })
+})
+
+// The store a served Hookloop keeps: what `serve` is given to open it (a team's URL and data key by the environment).
+const STORES: Record<string, () => Promise<{ args: string[]; env: Record<string, string> }>> = {
+  'a data folder': async () => {
+    const { dir, cleanup } = makeTempDir()
+    cleanups.push(cleanup)
+    return { args: ['--data', dir], env: {} }
+  },
+  "a team's PostgreSQL": async () => ({ args: [], env: { HOOKLOOP_STORE: await postgres.freshDatabase(), HOOKLOOP_SECRET_KEY: randomBytes(32).toString('base64') } }),
+}
+
+describe.each(Object.entries(STORES))('sign-ins in the audit of hookloop serve --accounts on %s', (_store, openedBy) => {
+  it('records a password sign-in and each refusal with the email tried, the reason and the address; a rate-limited address once per wait', async () => {
+    const store = await openedBy()
+    const serve = startServe([...store.args, '--admin', 'ada@example.com'], { ...store.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD })
+    const origin = new URL(await serve.line(/^http/)).origin
+    const admin = await socket(origin, await signIn(origin, 'ada@example.com'))
+    const invite = await command(admin, 'member.invite', { role: 'viewer' })
+    const vic = await joinAs(origin, invite.res.link as string, 'vic@example.com')
+    expect(vic).not.toBe('')
+    const members = await command(admin, 'member.list')
+    const vicId = (members.res.members as { id: string; email: string }[]).find((m) => m.email === 'vic@example.com')?.id
+    expect((await command(admin, 'member.setDisabled', { id: vicId, disabled: true })).ok).toBe(true)
+
+    const wrong = 'not the password at all'
+    expect((await trySignIn(origin, 'nobody@example.com')).status).toBe(401)
+    expect((await trySignIn(origin, 'ada@example.com', wrong)).status).toBe(401)
+    expect((await trySignIn(origin, 'vic@example.com')).status).toBe(401)
+    // Past the limit every attempt is 429; the audit has one refusal for the wait, not one per attempt.
+    let limited = 0
+    for (let attempt = 0; attempt < 30 && limited < 5; attempt++) if ((await trySignIn(origin, 'ada@example.com', wrong)).status === 429) limited++
+    expect(limited).toBe(5)
+
+    type Entry = { actor: string; actorId: string | null; via: string; command: string; summary: string; detail: Record<string, unknown> }
+    const read = async (name: string) => ((await command(admin, 'audit.list', { command: name, offset: 0, limit: 100 })).res.entries as Entry[]).reverse()
+    const signIns = await read('account.signIn')
+    expect(signIns).toHaveLength(1)
+    expect(signIns[0]).toMatchObject({ actor: 'ada@example.com', via: 'session', detail: { role: 'admin', method: 'password', address: expect.stringMatching(/127\.0\.0\.1/) } })
+    expect(signIns[0]?.summary).toBe('ada@example.com signed in through a password')
+
+    const refused = await read('account.signInRefused')
+    const said = refused.map((e) => [e.actor, e.detail.email, e.detail.reason, e.detail.method])
+    expect(said.slice(0, 3)).toEqual([
+      ['nobody@example.com', 'nobody@example.com', 'unknown', 'password'],
+      ['ada@example.com', 'ada@example.com', 'wrong_password', 'password'],
+      ['vic@example.com', 'vic@example.com', 'disabled', 'password'],
+    ])
+    // The wrong passwords tried until the limit, each recorded; then the one rate-limited refusal.
+    expect(said.length).toBeGreaterThan(4)
+    for (const entry of said.slice(3, -1)) expect(entry).toEqual(['ada@example.com', 'ada@example.com', 'wrong_password', 'password'])
+    expect(said.at(-1)).toEqual(['ada@example.com', 'ada@example.com', 'rate_limited', 'password'])
+    for (const entry of refused) {
+      expect(entry).toMatchObject({ actorId: null, via: 'session', detail: { address: expect.stringMatching(/127\.0\.0\.1/) } })
+      expect(JSON.stringify(entry)).not.toContain(wrong)
+      expect(JSON.stringify(entry)).not.toContain(PASSWORD)
+    }
+    expect(refused.at(-1)?.summary).toMatch(/^a sign-in as ada@example\.com through a password was refused: too many attempts \(from .*127\.0\.0\.1\)$/)
   })
 })

@@ -285,11 +285,24 @@ describe('hookloop serve --accounts signing in through an OpenID Connect provide
     expect(listed.ok).toBe(true)
     const text = JSON.stringify(listed.res)
     const { entries } = listed.res as AuditResponses['audit.list']
-    const signIns = entries.filter((e) => e.command === 'account.signIn')
+    const signIns = entries.filter((e) => e.command === 'account.signIn' && (e.detail as { method?: string }).method === 'oidc')
     expect(signIns.length).toBeGreaterThan(0)
-    expect(signIns[0]).toMatchObject({ actor: EDITOR.email, summary: `${EDITOR.email} signed in through Acme ID`, detail: { role: 'editor', method: 'oidc', provider: 'Acme ID' } })
-    // Nobody refused was recorded as signed in.
+    expect(signIns[0]).toMatchObject({
+      actor: EDITOR.email,
+      summary: `${EDITOR.email} signed in through Acme ID`,
+      detail: { role: 'editor', method: 'oidc', provider: 'Acme ID', address: expect.stringMatching(/127\.0\.0\.1/) },
+    })
+    // Nobody refused was recorded as signed in; the admin's password sign-ins say their method.
     expect(signIns.every((e) => e.actor === EDITOR.email)).toBe(true)
+    expect(entries.find((e) => e.command === 'account.signIn' && e.actor === ADMIN.email)?.detail).toMatchObject({ role: 'admin', method: 'password' })
+    // The unknown address the provider vouched for was refused, and recorded with its reason.
+    expect(entries.find((e) => e.command === 'account.signInRefused' && e.actor === 'stranger@example.com')?.detail).toEqual({
+      email: 'stranger@example.com',
+      reason: 'unknown',
+      method: 'oidc',
+      provider: 'Acme ID',
+      address: expect.stringMatching(/127\.0\.0\.1/),
+    })
     for (const where of [text, refusing.output(), admitting.output()]) expect(where).not.toContain(CLIENT_SECRET)
     // The admitted stranger joined through the provider, on the server that allows it.
     const adminThere = new CookieJar()
