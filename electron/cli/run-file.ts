@@ -7,6 +7,7 @@ import { formatProblem, parseScenarioWithSecrets } from '../../shared/scenario'
 import type { ScenarioFileResult } from '../engine/scenarios'
 import { runScenario } from '../engine/scenarios'
 import { createContractSchemas } from '../engine/contracts'
+import type { OpenedStore } from '../engine/store'
 
 export type LoadedScenario = { ok: true; scenario: Scenario } | { ok: false; problems: string[] }
 
@@ -42,6 +43,8 @@ export interface RunFileOptions {
   signal: AbortSignal
   /** Keep the run's SQLite file in this (new) folder. */
   dataDir?: string
+  /** Run on this team's PostgreSQL instead (scenarios/run.ts: the run's rows are its own there). */
+  store?: OpenedStore
   /** Print each attempt on stderr as it finishes (real and scaled clocks only). */
   progress: boolean
   /** Values for `${NAME}` secret placeholders (default: the environment). */
@@ -69,7 +72,7 @@ export async function runScenarioFile(file: string, options: RunFileOptions): Pr
       contractSchemas: createContractSchemas(),
       // On a virtual clock the whole run takes a moment; on real time, show it as it goes.
       ...(scenario.clock.mode === 'virtual' || !options.progress ? {} : { onProgress: (line: string) => options.err.write(`${line}\n`) }),
-      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.store ? { store: options.store } : options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
       ...(app === undefined ? {} : { app }),
       ...(options.tunnelHost === undefined || scenario.tunnel === undefined ? {} : { tunnel: { host: options.tunnelHost } }),
     })

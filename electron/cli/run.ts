@@ -1,4 +1,4 @@
-// `hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR | --store DIR] [--json]`: runs
+// `hookloop run FILE|DIR [--report OUT.json] [--junit OUT.xml] [--data DIR | --store STORE] [--json]`: runs
 // scenarios headless. Exit codes are the contract CI relies on: 0 every expectation holds, 1 one
 // fails (or a run could not finish), 2 a file is unreadable, not JSON, or not a valid scenario.
 // A folder runs every *.json file in it (sorted by name), one summary each and a total; the
@@ -8,12 +8,12 @@ import { hostname } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { targetUrlProblem } from '../../shared/receiver'
 import { scenarioJsonSchema } from '../../shared/scenario'
-import { DATA_FILE_NAME, StoreError } from '../engine/store'
+import { DATA_FILE_NAME, openStore, parseStoreLocation, type OpenedStore } from '../engine/store'
 import { toJUnitXml, type ScenarioFileResult, formatSummary } from '../engine/scenarios'
 import type { Command } from './commands'
 import { exitCodeOf, runScenarioFile } from './run-file'
 import { commandArgs, type OptionSpecs } from './command-args'
-import { STORE_ENV, storeOrDataFolderArg } from './store-arg'
+import { STORE_ENV, storeLocationArg, storeOrDataFolderArg } from './store-arg'
 import { UsageError } from './usage-error'
 
 const USAGE = `Usage: hookloop run FILE|DIR [options]
@@ -28,7 +28,7 @@ const OPTIONS = {
   report: { type: 'string', value: 'OUT.json', help: 'also write the full report as JSON (a folder: {ok, scenarios: [...]})' },
   junit: { type: 'string', value: 'OUT.xml', help: 'also write JUnit XML for CI: a testsuite per scenario, a testcase per expectation' },
   data: { type: 'string', value: 'DIR', help: "keep the run's SQLite file in DIR/hookloop.db (a new folder; a folder of scenarios uses DIR/<name>/hookloop.db; default: a temp file, removed after; $HOOKLOOP_DATA is not used: a run starts from an empty store of its own)" },
-  store: { type: 'string', value: 'STORE', help: `the same as --data: a data folder (its hookloop.db must not exist yet); a team's postgres:// store is refused: a run reads its store synchronously, which only a data folder answers ($${STORE_ENV} is not used either)` },
+  store: { type: 'string', value: 'STORE', help: `a data folder as --data takes it, or a team's postgres://user:password@host:5432/database: the run's endpoints and subscriptions are its own there (named with a tag of the run), on a simulated clock it owns, and the team's rows are left as they are (default: --data, else $${STORE_ENV} when it is a postgres:// URL)` },
   secret: { type: 'string', multiple: true, value: 'NAME=VALUE', help: 'the value of a secret written as ${NAME} in the file (repeatable; without it, the environment variable NAME)' },
   app: { type: 'string', value: 'URL', help: 'forward mode: your app runs at URL; it replaces the scenario\'s "app" in every forward target (default: $HOOKLOOP_APP_URL, else the file\'s own)' },
   'tunnel-host': { type: 'string', value: 'URL', help: 'through the tunnel: the tunnel server for scenarios with "tunnel" (default: $HOOKLOOP_TUNNEL_HOST, else the file\'s own, else https://localtunnel.me)' },
@@ -42,6 +42,8 @@ interface Options {
   report: string | undefined
   junit: string | undefined
   data: string | undefined
+  /** A team's PostgreSQL to run on (instead of a data folder). */
+  team: { url: string; where: string } | undefined
   json: boolean
   secrets: Map<string, string>
 }
@@ -120,15 +122,20 @@ function totalLine(results: readonly ScenarioFileResult[]): string {
 }
 
 /**
- * Where a run keeps its store: --data DIR, or --store DIR (the same). A run reads its store
- * synchronously to build its report (scenarios/run.ts, Engine.db), so a team's PostgreSQL is refused
- * in one line before anything runs, rather than failing half way.
+ * Where a run keeps its store: --data DIR or --store DIR (a new data folder), --store with a team's
+ * postgres:// URL, else $HOOKLOOP_STORE when it is one; else a temp folder. A data folder named by
+ * $HOOKLOOP_STORE (or $HOOKLOOP_DATA) is not used: a run starts from an empty store of its own, and
+ * on a team's store it keeps to rows of its own.
  */
-function runDataArg(values: { data?: string | undefined; store?: string | undefined }): string | undefined {
-  if (values.store === undefined) return values.data
-  const target = storeOrDataFolderArg('run', values)
-  if ('dataDir' in target) return target.dataDir
-  throw new StoreError('needs_data_folder', `run: a scenario run keeps its store in a new data folder of its own (--data DIR); not on the team's PostgreSQL at ${target.where} yet: its report reads the store synchronously`)
+function runStoreArg(values: { data?: string | undefined; store?: string | undefined }): Pick<Options, 'data' | 'team'> {
+  if (values.store !== undefined) {
+    const target = storeOrDataFolderArg('run', values)
+    return 'dataDir' in target ? { data: target.dataDir, team: undefined } : { data: undefined, team: target }
+  }
+  const fromEnv = process.env[STORE_ENV]?.trim()
+  if (values.data !== undefined || !fromEnv || !/^postgres(ql)?:/i.test(fromEnv)) return { data: values.data, team: undefined }
+  const location = storeLocationArg('run', `$${STORE_ENV}`, fromEnv)
+  return location.kind === 'postgres' ? { data: undefined, team: { url: location.url, where: location.where } } : { data: values.data, team: undefined }
 }
 
 export async function run(args: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
@@ -150,7 +157,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
   if (tunnelHost !== undefined && !/^https?:\/\/[^/]/.test(tunnelHost)) {
     throw new UsageError(`run: ${parsed.values['tunnel-host'] === undefined ? 'HOOKLOOP_TUNNEL_HOST' : '--tunnel-host'}: a tunnel server is an http:// or https:// URL like https://localtunnel.me (got "${tunnelHost}")`)
   }
-  const options: Options = { app, tunnelHost, report: parsed.values.report, junit: parsed.values.junit, data: runDataArg(parsed.values), json: parsed.values.json, secrets: secretValues(parsed.values.secret ?? []) }
+  const options: Options = { app, tunnelHost, report: parsed.values.report, junit: parsed.values.junit, ...runStoreArg(parsed.values), json: parsed.values.json, secrets: secretValues(parsed.values.secret ?? []) }
 
   let folderMode = false
   try {
@@ -167,6 +174,9 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
     }
   }
 
+  // A team's store is opened once for every file (a bad URL or key is one line before any runs).
+  const team: OpenedStore | undefined = options.team && (await openStore(parseStoreLocation(options.team.url)))
+
   // Ctrl-C ends the current run early (it still reports what happened so far) and skips the rest.
   const interrupt = new AbortController()
   const onSignal = () => interrupt.abort()
@@ -182,7 +192,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
         signal: interrupt.signal,
         progress: !options.json,
         secrets: (name) => options.secrets.get(name) ?? process.env[name],
-        ...(dataDir === undefined ? {} : { dataDir }),
+        ...(team ? { store: team } : dataDir === undefined ? {} : { dataDir }),
         ...(options.app === undefined ? {} : { app: options.app }),
         ...(options.tunnelHost === undefined ? {} : { tunnelHost: options.tunnelHost }),
       })
@@ -192,6 +202,7 @@ export async function run(args: string[], out: NodeJS.WritableStream = process.s
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
+    await team?.engine.close()
   }
   if (folderMode && !options.json) out.write(`${totalLine(results)}\n`)
 

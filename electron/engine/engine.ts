@@ -59,6 +59,11 @@ export interface EngineOptions {
    * sends another process's wall-clock deliveries.
    */
   continuesWallClock?: boolean
+  /**
+   * Prune the store's history on retention's timer (default true). False for a scenario run: on a
+   * team's store the history is the team's, kept by its own servers' retention.
+   */
+  scheduledRetention?: boolean
   /** Reads the specs of endpoints made from a contract, for their requests' schema verdicts (contracts' createContractSchemas). */
   contractSchemas?: ContractSchemas
 }
@@ -295,6 +300,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     engine: store,
     clock: wallClock,
     timers: createRealClock({ unref: true }),
+    scheduled: options.scheduledRetention ?? true,
     // On a team's store the captures queued when a clear begins commit after it (awaited commits
     // cannot be waited for here): they arrived after the clear, and stay.
     capture: db ? receiver.requests : { flush: () => undefined, forgetDeleted: receiver.requests.forgetDeleted },

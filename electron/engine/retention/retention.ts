@@ -40,6 +40,11 @@ export interface RetentionOptions {
   clock: Clock
   timers: Clock
   capture?: CaptureHooks
+  /**
+   * Passes on a timer (default true). False: only what is asked (prune, Clear history, new
+   * settings) runs; a scenario run on a team's store leaves the team's history to the team's own.
+   */
+  scheduled?: boolean
   /** Between scheduled passes (default a minute). */
   intervalMs?: number
   /** Until the first scheduled pass (default 10 s: start-up comes first). */
@@ -296,7 +301,7 @@ export function createRetention(options: RetentionOptions): Retention {
       void report(apply()).finally(() => schedule(intervalMs))
     })
   }
-  schedule(options.firstPassMs ?? 10_000)
+  if (options.scheduled ?? true) schedule(options.firstPassMs ?? 10_000)
 
   return {
     settings: () => store.retention(),

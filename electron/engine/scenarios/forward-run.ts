@@ -1,10 +1,9 @@
 // Forward mode in a scenario run: the app's URL given at run time moved into every forward target
 // of the file (endpoints' forward_to, rules' forward steps, expectations' targets), and the legs
 // the run sent, each tied to the endpoint it came through and the event it carried.
-import type { Database } from 'better-sqlite3'
+import type { ForwardLeg } from '../../../shared/receiver'
 import type { Scenario } from '../../../shared/scenario'
 import { retargetForwardTo, retargetRule, type ReportForwardLeg } from '../../../shared/scenario'
-import { createForwardLegStore } from '../store'
 import type { RecordedDelivery, RecordedEndpointRequest } from './report'
 
 /** The scenario with its `app` base URL replaced by `app` everywhere a forward target uses it. */
@@ -24,13 +23,12 @@ export function retargetScenario(scenario: Scenario, app: string): Scenario {
   }
 }
 
-/** Every leg sent since the run started, with its endpoint (slug) and scenario event. Call after the writer is flushed. */
-export function forwardLegsOfRun(db: Database, startedAt: number, requests: readonly RecordedEndpointRequest[], deliveries: readonly RecordedDelivery[]): ReportForwardLeg[] {
+/** The legs the run's requests sent (store/scenario-records.ts), each with its endpoint (slug) and scenario event. */
+export function forwardLegsOfRun(legs: readonly ForwardLeg[], startedAt: number, requests: readonly RecordedEndpointRequest[], deliveries: readonly RecordedDelivery[]): ReportForwardLeg[] {
   const slugOf = new Map(requests.filter((r) => r.id !== undefined).map((r) => [r.id as number, r.slug]))
   const eventOf = new Map<number, string>()
   for (const d of deliveries) for (const a of d.attempts) if (a.request) eventOf.set(a.request.id, d.event)
-  return createForwardLegStore(db)
-    .listSince(startedAt)
+  return legs
     .filter((leg) => leg.kind !== 'resend')
     .map((leg) => ({
       request_id: leg.requestId,

@@ -1,6 +1,10 @@
 // Runs a validated scenario on a fresh engine: sets up the receiver's endpoints and rules and the
 // sender's subscriptions, emits each event at its offset on the scenario clock, waits until every
 // delivery is final (or a limit is reached), then builds the report from what the store recorded.
+// On a team's PostgreSQL the run shares the store without touching the team's rows: its endpoints
+// and subscriptions are named with a tag of its own, its clock is a simulation it owns, and its
+// reads keep to its own endpoints and deliveries.
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
@@ -8,7 +12,7 @@ import { eventLocalId, type Scenario, type ScenarioClock, scenarioEventPayload }
 import { holdWork, type ClockSpec, type TimerHandle } from '../clock'
 import type { ScenarioReport, ReportTunnel, ReportAction } from '../../../shared/scenario'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
-import { createDetailReads, createScenarioRecordStatements } from '../store'
+import { createInspectorReads, createScenarioRecordReads, type OpenedStore } from '../store'
 import { buildReport, type RecordedDelivery } from './report'
 import { runLimits } from './limits'
 import { performAction } from './actions'
@@ -22,6 +26,11 @@ export interface RunScenarioOptions {
   file?: string | null
   /** Keep the run's SQLite file in this folder; default a temp folder removed afterwards. */
   dataDir?: string
+  /**
+   * Run on this team's PostgreSQL instead (opened and closed by the caller): the run's rows are
+   * tagged as its own (runNames) and dataDir is not used.
+   */
+  store?: OpenedStore
   /** Host the receiver listens on (loopback by default). */
   host?: string
   /** Wall-clock bound, so a scenario that never settles cannot hang CI; default from the clock mode. */
@@ -58,11 +67,15 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-/** The scenario's clock; a fixed start (ISO time) makes signature timestamps reproducible. */
-function clockSpec(clock: ScenarioClock): ClockSpec {
+/**
+ * The scenario's clock; a fixed start (ISO time) makes signature timestamps reproducible. On a team's
+ * store the real clock runs as a simulation at ×1: its deliveries are then due on the run's clock
+ * only (simulations.owner), so no team server sends them and the run sends none of the team's.
+ */
+function clockSpec(clock: ScenarioClock, shared: boolean): ClockSpec {
   switch (clock.mode) {
     case 'real':
-      return { mode: 'real' }
+      return shared ? { mode: 'scaled', factor: 1 } : { mode: 'real' }
     case 'scaled':
       return { mode: 'scaled', factor: clock.factor, ...(clock.start === undefined ? {} : { start: Date.parse(clock.start) }) }
     case 'virtual':
@@ -71,6 +84,36 @@ function clockSpec(clock: ScenarioClock): ClockSpec {
       const never: never = clock
       throw new Error(`unknown clock ${JSON.stringify(never)}`)
     }
+  }
+}
+
+/**
+ * The names the run gives its endpoints and subscriptions in the store. On a data folder of its own,
+ * the scenario's; on a team's store, each with the run's tag (`checkout-run-1a2b3c4d`), so they
+ * never meet a team's row or another run's of the same scenario.
+ */
+export interface RunNames {
+  slug(local: string): string
+  /** The scenario's slug of a slug `slug()` gave (as it is when it is not the run's). */
+  localSlug(stored: string): string
+  subscription(local: string): string
+}
+
+const SLUG_MAX = 63
+
+export function runNames(tag: string | null): RunNames {
+  if (tag === null) return { slug: (local) => local, localSlug: (stored) => stored, subscription: (local) => local }
+  const suffix = `-run-${tag}`
+  const locals = new Map<string, string>()
+  return {
+    slug(local) {
+      // A slug is at most 63 characters: a long one gives up its end to the tag.
+      const stored = `${local.slice(0, SLUG_MAX - suffix.length).replace(/-+$/, '')}${suffix}`
+      locals.set(stored, local)
+      return stored
+    },
+    localSlug: (stored) => locals.get(stored) ?? stored,
+    subscription: (local) => `${local}${suffix}`,
   }
 }
 
@@ -94,9 +137,12 @@ export async function runScenario(given: Scenario, options: RunScenarioOptions =
   const temp = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'hookloop-run-')) : null
   const dataDir = options.dataDir ?? (temp as string)
   const tunnel = engineTunnel(scenario, options.tunnel)
+  const shared = options.store !== undefined
   const engine = await createEngine({
-    dataDir,
-    clock: clockSpec(scenario.clock),
+    ...(options.store ? { store: options.store } : { dataDir }),
+    clock: clockSpec(scenario.clock, shared),
+    // A run judges what it did; pruning is the store's owners' business (on a team's store, the team's).
+    scheduledRetention: false,
     // On a virtual or scaled clock the run is a simulation of its own in its store (docs/time.md).
     simulation: { label: `scenario ${scenario.name}` },
     receiver: { host: options.host ?? '127.0.0.1', port: 0 },
@@ -105,7 +151,7 @@ export async function runScenario(given: Scenario, options: RunScenarioOptions =
     ...(options.contractSchemas ? { contractSchemas: options.contractSchemas } : {}),
   })
   try {
-    return await runOnEngine(engine, scenario, options, wallStart, tunnel?.host)
+    return await runOnEngine(engine, scenario, options, wallStart, tunnel?.host, runNames(shared ? randomBytes(4).toString('hex') : null))
   } finally {
     await engine.close()
     if (temp) rmSync(temp, { recursive: true, force: true })
@@ -119,12 +165,13 @@ async function forwardsSettled(engine: Engine, wallMs: number): Promise<void> {
   clearTimeout(timer)
 }
 
-async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScenarioOptions, wallStart: number, tunnelHost: string | undefined): Promise<ScenarioReport> {
+async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScenarioOptions, wallStart: number, tunnelHost: string | undefined, names: RunNames): Promise<ScenarioReport> {
   const { clock } = engine
   // Through the tunnel: nothing is sent before the public URL works, so every attempt takes it.
   const tunnel: Omit<ReportTunnel, 'bypassed_attempts'> | null =
     engine.tunnel && scenario.tunnel && tunnelHost !== undefined ? await tunnelOnline(engine.tunnel, tunnelHost, scenario.tunnel.online_within_ms, options.signal) : null
-  for (const endpoint of scenario.endpoints) await engine.putEndpoint(endpoint)
+  const endpointIds: string[] = []
+  for (const endpoint of scenario.endpoints) endpointIds.push((await engine.putEndpoint({ ...endpoint, slug: names.slug(endpoint.slug) })).id)
   const subscriptionIds = new Map<string, string>()
   const localSubscription = new Map<string, string>()
   const subscriptionUrls = new Map<string, string>()
@@ -133,8 +180,8 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     const endpoint = sub.endpoint === undefined ? undefined : scenario.endpoints.find((e) => e.slug === sub.endpoint)
     const secrets = sub.secrets.length > 0 ? sub.secrets : (endpoint?.secrets ?? [])
     const created = await engine.putSubscription({
-      name: sub.id,
-      target: sub.endpoint !== undefined ? { endpoint: sub.endpoint } : { url: sub.url as string },
+      name: names.subscription(sub.id),
+      target: sub.endpoint !== undefined ? { endpoint: names.slug(sub.endpoint) } : { url: sub.url as string },
       scheme: sub.scheme,
       // A provider that does not sign gets no secret (the sender would otherwise make one).
       ...(secrets.length > 0 ? { secrets } : sub.provider !== undefined && PROVIDERS[sub.provider].unsigned ? { secrets: [] } : {}),
@@ -146,7 +193,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     })
     subscriptionIds.set(sub.id, created.id)
     localSubscription.set(created.id, sub.id)
-    subscriptionUrls.set(sub.id, sub.endpoint !== undefined ? engine.endpointUrl(sub.endpoint) : (sub.url as string))
+    subscriptionUrls.set(sub.id, sub.endpoint !== undefined ? engine.endpointUrl(names.slug(sub.endpoint)) : (sub.url as string))
   }
 
   const limits = runLimits(scenario, options.wallLimitMs)
@@ -215,6 +262,8 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     const local = eventLocalId(event, index)
     const targets = event.subscriptions ?? scenario.subscriptions.map((s) => s.id)
     timers.push(clock.setTimer(event.at_ms, () => {
+      // A virtual clock waits for the publish (awaited on a team's store) before it moves on.
+      const release = holdWork(clock)
       engine
         .sendEvent({
           subscriptionIds: targets.map((t) => subscriptionIds.get(t) as string),
@@ -233,6 +282,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
           },
         )
         .finally(() => {
+          release()
           toEmit--
           queueCheck()
         })
@@ -280,16 +330,16 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
   await forwardsSettled(engine, Math.max(0, limits.wallMs - (performance.now() - wallStart)))
   await engine.quiesce()
 
-  const records = createScenarioRecordStatements(engine.db)
-  const details = createDetailReads(engine.db)
+  const records = createScenarioRecordReads(engine.store.engine)
+  const details = createInspectorReads(engine.store.engine, engine.store.secrets)
   const deliveries: RecordedDelivery[] = []
   // An attempt made while the tunnel was down went to loopback (the engine's fallback): counted, never hidden.
   let bypassed = 0
   for (const p of planned) {
-    const row = details.delivery(p.deliveryId)
+    const row = await details.delivery(p.deliveryId)
     if (!row) continue
     const sub = scenario.subscriptions.find((s) => s.id === p.subscription)
-    const attempts = details.attempts(row.id)
+    const attempts = await details.attempts(row.id)
     if (tunnel && sub?.endpoint !== undefined) bypassed += attempts.filter((a) => a.url !== null && !a.url.startsWith(tunnel.url.replace(/\/+$/, ''))).length
     deliveries.push({
       delivery_id: row.id,
@@ -321,7 +371,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
   const order = scenario.events.map((e, i) => eventLocalId(e, i))
   deliveries.sort((a, b) => order.indexOf(a.event) - order.indexOf(b.event) || a.subscription.localeCompare(b.subscription) || a.delivery_id - b.delivery_id)
 
-  const endpointRequests = records.endpointRequests(startedAt)
+  const endpointRequests = (await records.endpointRequests(startedAt, endpointIds)).map((r) => ({ ...r, slug: names.localSlug(r.slug) }))
   return buildReport({
     scenario,
     file: options.file ?? null,
@@ -332,7 +382,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
     deliveries,
     endpointRequests,
     actions: actionResults,
-    forwards: forwardLegsOfRun(engine.db, startedAt, endpointRequests, deliveries),
+    forwards: forwardLegsOfRun(await records.forwardLegs(startedAt, endpointRequests.map((r) => r.id)), startedAt, endpointRequests, deliveries),
     tunnel: tunnel && { ...tunnel, bypassed_attempts: bypassed },
   })
 }

@@ -43,8 +43,6 @@ export interface ForwardLegStore {
   /** The legs of many requests at once (the timeline), keyed by request id. */
   listForMany(requestIds: readonly number[]): Map<number, ForwardLeg[]>
   get(id: number): ForwardLeg | undefined
-  /** Every leg sent at or after a time (a scenario run's), in the order sent. */
-  listSince(sentAt: number): ForwardLeg[]
 }
 
 const COLUMNS = [
@@ -118,18 +116,17 @@ export function legFromRow(r: ForwardLegReadRow): ForwardLeg {
 
 const fromRow = legFromRow
 
-// The captured body comes along only for a leg that points at it.
-const SELECT_LEGS = `SELECT l.*, CASE WHEN l.request_body_captured = 1 THEN r.body END AS captured_body
+// The captured body comes along only for a leg that points at it (also a scenario run's read, scenario-records.ts).
+export const FORWARD_LEGS_SELECT = `SELECT l.*, CASE WHEN l.request_body_captured = 1 THEN r.body END AS captured_body
     FROM forward_legs l LEFT JOIN requests r ON r.id = l.request_id`
 /** A request's forward legs, also run through SqlEngine (store/detail-reads.ts). */
-export const LEGS_OF_REQUEST_SQL = `${SELECT_LEGS} WHERE l.request_id = ? ORDER BY l.id`
+export const LEGS_OF_REQUEST_SQL = `${FORWARD_LEGS_SELECT} WHERE l.request_id = ? ORDER BY l.id`
 
 export function createForwardLegStore(db: Database): ForwardLegStore {
   const selectMaxId = db.prepare('SELECT coalesce(max(id), 0) FROM forward_legs').pluck()
-  const select = SELECT_LEGS
+  const select = FORWARD_LEGS_SELECT
   const byRequest = db.prepare(LEGS_OF_REQUEST_SQL)
   const byId = db.prepare(`${select} WHERE l.id = ?`)
-  const since = db.prepare(`${select} WHERE l.sent_at >= ? ORDER BY l.id`)
   // json_each keeps it one statement whatever the number of ids.
   const byRequests = db.prepare(`${select} WHERE l.request_id IN (SELECT value FROM json_each(?)) ORDER BY l.id`)
   return {
@@ -141,7 +138,6 @@ export function createForwardLegStore(db: Database): ForwardLegStore {
       for (const row of byRequests.all(JSON.stringify(requestIds)) as ForwardLegReadRow[]) out.set(row.request_id, [...(out.get(row.request_id) ?? []), fromRow(row)])
       return out
     },
-    listSince: (sentAt) => (since.all(sentAt) as ForwardLegReadRow[]).map(fromRow),
     get(id) {
       const row = byId.get(id) as ForwardLegReadRow | undefined
       return row && fromRow(row)

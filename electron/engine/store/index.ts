@@ -38,7 +38,7 @@ export { createBreakpointStore, createBreakpointStoreOn, type BreakpointStore, t
 export { createHeldRequestStore, createHeldRequestSharingOn, type HeldRequestStore, type HeldRequestSharing } from './held-requests'
 export { createRowDoctor, badRowsNotice, readBadRows, type RowDoctor, type RowRepair } from './row-doctor'
 export { createRuleStore, type StoredRule, type RuleStore } from './rules'
-export { createScenarioRecordStatements } from './scenario-records'
+export { createScenarioRecordReads, createScenarioRecordStatements } from './scenario-records'
 export { sealedKeyFileOf, secretBoxOf, secretKeyFileOf, type SecretBox } from './secret-box'
 export { createSenderHistoryStore, type SenderHistorySelection, type SenderHistoryStore } from './sender-history'
 export { createSimulationStatements, createSimulationOwners, simulationsWithRows, type SimulationRow, type SimulationStatements } from './simulations'

@@ -1,8 +1,8 @@
-// `hookloop listen`, `resend` and `run` with --store, as a user runs them (the built CLI): listen on
+// `hookloop listen` and `resend` with --store, as a user runs them (the built CLI): listen on
 // a team's PostgreSQL captures what is sent to it and `requests --store` lists it as `requests
 // --data` lists the same request captured by listen on a data folder; resend re-sends a request
-// of the team store and stores the leg there; run with --store DIR runs as with --data and refuses
-// a team's PostgreSQL in one line; bad stores are one line, the password never shown.
+// of the team store and stores the leg there; bad stores are one line, the password never shown.
+// (`run --store`: run-store.test.ts.)
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -158,24 +158,5 @@ describe('hookloop resend --store', () => {
     const unknown = await runCli(['resend', '999', '--to', to, '--store', team], { env: env() })
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toBe('hookloop: resend: REQUEST_ID: no captured request with id 999\n')
-  })
-})
-
-describe('hookloop run --store', () => {
-  it('runs an example scenario with --store DIR as with --data DIR, and refuses a team’s PostgreSQL in one line', async () => {
-    const example = join('examples', 'provider-b-csku.json')
-    const withData = await runCli(['run', example, '--data', join(temp.dir, 'by-data')], { env: env() })
-    const withStore = await runCli(['run', example, '--store', join(temp.dir, 'by-store')], { env: env() })
-    expect(withData.code).toBe(0)
-    expect(withStore.code).toBe(0)
-    const verdict = (text: string) => text.split('\n').filter((line) => /expectations hold|✓|✗/.test(line))
-    expect(verdict(withStore.stdout)).toEqual(verdict(withData.stdout))
-    expect(withStore.stdout).toContain('PASS')
-
-    const team = await runCli(['run', example, '--store', 'postgres://hookloop:hunter2secret@127.0.0.1:1/team'], { env: env() })
-    expect(team.code).toBe(1)
-    expect(team.stderr).toMatch(/^hookloop: run: a scenario run keeps its store in a new data folder of its own \(--data DIR\); not on the team's PostgreSQL at postgres:\/\/hookloop@127\.0\.0\.1:1\/team yet/)
-    expect(team.stderr.trim().split('\n')).toHaveLength(1)
-    expect(team.stderr).not.toContain('hunter2secret')
   })
 })
