@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_TRIGGER } from './count-definitions'
+import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_INDEXED, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_TRIGGER } from './count-definitions'
 import { REQUESTS_WRITE_LOCK } from './engine-writer'
 import { FEED_ORDER_POSTGRES, FEED_ORDER_SQLITE } from './feed-order'
 import { StoreError } from './store-error'
@@ -642,6 +642,18 @@ export const MIGRATIONS: readonly Migration[] = [
         RETURN NEW;
       END $$;
       CREATE TRIGGER request_a_commit_order BEFORE INSERT ON requests FOR EACH ROW EXECUTE FUNCTION requests_number_commit();`,
+  },
+  {
+    version: 26,
+    name: "PostgreSQL's request counters find a request's group by index",
+    // The counters' function matched the endpoint with IS NOT DISTINCT FROM, SQLite's `IS`
+    // carried over, which PostgreSQL cannot look up an index by: each captured request read the
+    // whole requests table, inside the transaction that holds the requests' write lock. Now it
+    // asks for a NULL endpoint or an equal one, each an index probe (count-definitions.ts,
+    // REQUEST_COUNTS_POSTGRES_INDEXED). The same counts, so the counters stay as they are.
+    // Nothing to do on SQLite, whose `IS` uses the index.
+    sql: `SELECT 1;`,
+    postgres: REQUEST_COUNTS_POSTGRES_INDEXED,
   },
 ]
 
