@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto'
 import type { VerifyResult } from '../../../shared/signatures'
 import { bodyVariants } from './body-variants'
 import { constantTimeEqual } from './compare'
@@ -7,7 +8,7 @@ import { keyAlternatives } from './secrets'
 import { isLocalUrl } from './url'
 
 /** True when key/body/url produce one of the received signatures. */
-export function produces(plan: VerifyPlan, key: Buffer, body: Uint8Array, url: string | undefined): boolean {
+export function produces(plan: VerifyPlan, key: Uint8Array | KeyObject, body: Uint8Array, url: string | undefined): boolean {
   return plan.compute(key, body, url).some((mac) => plan.received.some((sig) => constantTimeEqual(mac, sig)))
 }
 

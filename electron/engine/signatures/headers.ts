@@ -8,8 +8,14 @@ import type { HeaderMap } from '../../../shared/signatures'
 export function headerValues(headers: HeaderMap, name: string): string[] {
   const wanted = name.toLowerCase()
   const values: string[] = []
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== wanted || value === undefined) continue
+  // Every request's check looks up three or four names among a dozen headers: a name of another
+  // length is passed over before it is lower-cased. Lower-casing keeps a name's length, but for
+  // İ, which becomes i and U+0307: only a wanted name with that mark may come from a shorter one.
+  const anyShorter = wanted.includes('\u0307')
+  for (const key of Object.keys(headers)) {
+    if (key.length > wanted.length || (key.length < wanted.length && !anyShorter) || key.toLowerCase() !== wanted) continue
+    const value = headers[key]
+    if (value === undefined) continue
     if (Array.isArray(value)) values.push(...value)
     else values.push(value)
   }

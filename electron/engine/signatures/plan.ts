@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto'
 import type { SchemeMeta, VerifyInput } from '../../../shared/signatures'
 import type { Tolerance } from './tolerance'
 
@@ -13,7 +14,7 @@ export interface VerifyPlan {
   /** The header value(s) as received, for the result. */
   receivedText: string
   /** Candidate MACs for a key, body and URL (Twilio: the URL with and without default port). */
-  compute: (key: Buffer, body: Uint8Array, url: string | undefined) => Buffer[]
+  compute: (key: Uint8Array | KeyObject, body: Uint8Array, url: string | undefined) => Buffer[]
   /** A MAC as it appears in the header, for `expected`. */
   display: (mac: Buffer) => string
   /** Checked only once a signature matches; the signature tells whether the time is authentic. */
@@ -26,5 +27,6 @@ export interface VerifyPlan {
 
 export interface IndexedKey {
   index: number
-  key: Buffer
+  /** Imported once per secret (secrets.ts `secretKey`). */
+  key: KeyObject
 }

@@ -39,26 +39,35 @@ export function decodeSecret(secret: string, format: SchemeMeta['secretFormat'])
   }
 }
 
-// The sender signs every attempt of a subscription with the same secret. Decoding it each time
-// (whsec_: a base64 check and decode) and handing createHmac raw bytes, which it imports anew on
-// every call, was half of an attempt's signature cost (docs/BENCHMARKS.md); a KeyObject imported
-// once makes each HMAC about twice as fast. Kept per secret format and secret text, a few hundred
-// at most (the subscriptions a process signs for; the Subscription objects hold the same secrets).
-const SIGNING_KEYS_KEPT = 256
-const signingKeys = new Map<SchemeMeta['secretFormat'], Map<string, KeyObject>>()
+// The sender signs every attempt of a subscription with the same secret, and the receiver checks
+// every request to an endpoint against the same secrets. Decoding a secret each time (whsec_: a
+// base64 check and decode) and handing createHmac raw bytes, which it imports anew on every call,
+// was half of an attempt's signature cost (docs/BENCHMARKS.md); a KeyObject imported once makes
+// each HMAC about twice as fast. Kept per secret format and secret text, unusable secrets with
+// their reason, a few hundred at most (the subscriptions and endpoints a process signs and checks
+// for; their objects hold the same secrets).
+const KEYS_KEPT = 256
+export type SecretKey = { key: KeyObject } | { error: string }
+const keys = new Map<SchemeMeta['secretFormat'], Map<string, SecretKey>>()
+
+/** The secret imported as an HMAC key once, or why it cannot be one; for sign() and verify(). */
+export function secretKey(secret: string, format: SchemeMeta['secretFormat']): SecretKey {
+  let kept = keys.get(format)
+  const known = kept?.get(secret)
+  if (known) return known
+  const decoded = decodeSecret(secret, format)
+  const key: SecretKey = 'error' in decoded ? decoded : { key: createSecretKey(decoded.key) }
+  if (!kept) keys.set(format, (kept = new Map()))
+  if (kept.size >= KEYS_KEPT) kept.clear()
+  kept.set(secret, key)
+  return key
+}
 
 /** For sign(): the key, or a clear error naming what is wrong with the secret. */
 export function signingKey(secret: string, meta: SchemeMeta): KeyObject {
-  let kept = signingKeys.get(meta.secretFormat)
-  const known = kept?.get(secret)
-  if (known) return known
-  const decoded = decodeSecret(secret, meta.secretFormat)
-  if ('error' in decoded) throw new SecretFormatError(`${meta.label} secret is not usable: ${decoded.error}`)
-  const key = createSecretKey(decoded.key)
-  if (!kept) signingKeys.set(meta.secretFormat, (kept = new Map()))
-  if (kept.size >= SIGNING_KEYS_KEPT) kept.clear()
-  kept.set(secret, key)
-  return key
+  const key = secretKey(secret, meta.secretFormat)
+  if ('error' in key) throw new SecretFormatError(`${meta.label} secret is not usable: ${key.error}`)
+  return key.key
 }
 
 export interface KeyAlternative {

@@ -2,7 +2,7 @@ import type { VerifyResult } from '../../../shared/signatures'
 import { explainMismatch, produces } from './diagnose'
 import type { IndexedKey, VerifyPlan } from './plan'
 import { fail, ok } from './result'
-import { decodeSecret } from './secrets'
+import { secretKey } from './secrets'
 import { checkTolerance, nowSeconds } from './tolerance'
 
 /** Fails early when a URL-signed scheme has no URL to sign. */
@@ -20,9 +20,9 @@ export function runPlan(plan: VerifyPlan): VerifyResult {
   const keys: IndexedKey[] = []
   const badFormat: string[] = []
   secrets.forEach((secret, index) => {
-    const decoded = decodeSecret(secret, meta.secretFormat)
-    if ('key' in decoded) keys.push({ index, key: decoded.key })
-    else badFormat.push(`secret ${index + 1} is not a valid ${meta.label} secret: ${decoded.error}`)
+    const key = secretKey(secret, meta.secretFormat)
+    if ('key' in key) keys.push({ index, key: key.key })
+    else badFormat.push(`secret ${index + 1} is not a valid ${meta.label} secret: ${key.error}`)
   })
 
   // Try every key (no early exit) so the work done does not depend on which secret matched.

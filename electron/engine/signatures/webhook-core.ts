@@ -35,8 +35,9 @@ function parseEntries(values: string[]): Array<[string, string]> {
 export function webhookScheme(meta: SchemeMeta, names: WebhookHeaderNames[]): SchemeModule {
   const primary = names[0]
   if (!primary) throw new Error(`${meta.id}: no header names`)
-  // The first naming whose signature header is present wins (Svix falls back to webhook-*).
-  const pick = (input: VerifyInput): WebhookHeaderNames => names.find((n) => headerValue(input.headers, n.signature) !== undefined) ?? primary
+  // The first naming whose signature header is present wins (Svix falls back to webhook-*); with
+  // one naming there is nothing to look for.
+  const pick = (input: VerifyInput): WebhookHeaderNames => (names.length === 1 ? primary : names.find((n) => headerValue(input.headers, n.signature) !== undefined) ?? primary)
 
   return {
     sign(input: ResolvedSignInput): Record<string, string> {

@@ -24,6 +24,12 @@ describe('header lookup', () => {
     expect(headerValue(headers, 'absent')).toBeUndefined()
     expect(headerValue(headers, 'nope')).toBeUndefined()
   })
+  it('finds a name among others of its length, and a name whose lower case is longer than it', () => {
+    const mixed = { 'webhook-id': 'msg_1', 'Webhook-Id': 'msg_2', 'webhook-ix': 'no', 'x-İd': 'dotted' }
+    expect(headerValues(mixed, 'WEBHOOK-ID')).toEqual(['msg_1', 'msg_2'])
+    expect(headerValues(mixed, 'x-i\u0307d')).toEqual(['dotted'])
+    expect(headerValues(mixed, 'x-id')).toEqual([])
+  })
 })
 
 describe('signature decoding', () => {

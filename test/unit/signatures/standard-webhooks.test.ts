@@ -70,6 +70,23 @@ describe('standard-webhooks', () => {
     expect(check(signed(), { secrets: ['not-a-whsec', WHSEC] })).toMatchObject({ valid: true, secretIndex: 1 })
   })
 
+  it('gives the same verdicts when a secret is checked again, its key imported once per secret format', () => {
+    // The first check imports each secret as a key and keeps it (or why it is unusable); the
+    // second answers from what was kept, and the same text under a format that reads it another
+    // way (GitHub: the text's bytes) is a key of its own.
+    const secrets = ['not-a-whsec', WHSEC_OTHER, WHSEC]
+    const first = check(signed(), { secrets })
+    expect(first).toMatchObject({ valid: true, secretIndex: 2 })
+    expect(check(signed(), { secrets })).toEqual(first)
+    expect(check(signed(WHSEC_OTHER), { secrets })).toMatchObject({ valid: true, secretIndex: 1 })
+    expect(check(signed(), { secrets: ['not-a-whsec'] }).reason).toBe('bad_secret_format')
+    expect(check(signed(), { secrets: [WHSEC_OTHER] })).toMatchObject({ valid: false, reason: 'signature_mismatch' })
+    const github = sign('github', { body, secret: WHSEC })
+    expect(verify('github', { body, headers: github, secrets: [WHSEC] })).toMatchObject({ valid: true })
+    expect(verify('github', { body, headers: github, secrets: [WHSEC_OTHER] })).toMatchObject({ valid: false, reason: 'signature_mismatch' })
+    expect(check(signed(), { secrets: [WHSEC] })).toMatchObject({ valid: true })
+  })
+
   it('diagnoses a secret used as raw bytes instead of base64-decoded', () => {
     // What a sender does when it feeds the whole whsec_ string to HMAC.
     const raw = createHmac('sha256', WHSEC).update(`msg_2Lq.${NOW}.`).update(body).digest('base64')
