@@ -66,6 +66,11 @@ export interface Accounts {
   signInVouched(person: { email: string; name: string }, newRole: Role | null): Promise<{ secret: string; account: AccountView; joined: boolean } | { refused: 'unknown' | 'disabled' }>
   /** The signed-in account behind a session's secret (a disabled one is signed out). */
   sessionOf(secret: string | undefined): Promise<AccountView | null>
+  /**
+   * Of these sessions' secrets, the ones that still sign someone in (not ended, not expired, the
+   * account not disabled): one read for all of a process's sockets, however many (no last-seen write).
+   */
+  liveSessions(secrets: readonly string[]): Promise<Set<string>>
   signOut(secret: string): Promise<void>
   list(): Promise<AccountView[]>
   setRole(id: string, role: Role): Promise<AccountView>
@@ -208,6 +213,12 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
       // Seen again: it lasts another idle period (written at most once a minute).
       if (at - found.session.lastSeenAt > 60_000) await store().touchSession(found.session.tokenHash, at, at + SESSION_IDLE_MS)
       return viewOf(found.account)
+    },
+    async liveSessions(secrets) {
+      if (secrets.length === 0) return new Set()
+      const hashes = new Map(secrets.map((secret) => [secretHash(secret), secret]))
+      const live = await store().liveSessions([...hashes.keys()], now())
+      return new Set([...live].map((hash) => hashes.get(hash) ?? ''))
     },
     async signOut(secret) {
       await store().deleteSession(secretHash(secret))

@@ -60,6 +60,12 @@ export interface AccountGate {
    * a socket, not a use of it (a token's last use is not written).
    */
   caller(req: IncomingMessage, options?: { use?: boolean }): Promise<Principal | null>
+  /**
+   * Of requests a session admitted (sockets' upgrades), those whose session no longer signs anyone
+   * in: ended, expired, or its account disabled, here or by another process on the same store. One
+   * read for them all.
+   */
+  signedOut(requests: readonly IncomingMessage[]): Promise<IncomingMessage[]>
   /** After a sign-out, a change of an account or a revoked token: the sockets it admitted are checked again. */
   onChange(listener: () => void): () => void
 }
@@ -295,6 +301,11 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
       }
       const account = await accounts.sessionOf(cookiesOf(req).get(SESSION_COOKIE))
       return account ? { account } : null
+    },
+    async signedOut(requests) {
+      const secretOf = (req: IncomingMessage): string => cookiesOf(req).get(SESSION_COOKIE) ?? ''
+      const live = await accounts.liveSessions([...new Set(requests.map(secretOf).filter(Boolean))])
+      return requests.filter((req) => !live.has(secretOf(req)))
     },
     onChange(listener) {
       const offAccounts = accounts.onChange(listener)
