@@ -24,7 +24,7 @@ export interface AccountView {
 
 export class AccountError extends Error {
   constructor(
-    readonly code: 'bad_password' | 'bad_email' | 'taken' | 'bad_link' | 'not_found' | 'last_admin',
+    readonly code: 'bad_password' | 'bad_email' | 'bad_name' | 'taken' | 'bad_link' | 'not_found' | 'last_admin',
     message: string,
   ) {
     super(message)
@@ -66,6 +66,11 @@ export interface Accounts {
   signInVouched(person: { email: string; name: string }, newRole: Role | null): Promise<{ secret: string; account: AccountView; joined: boolean } | { refused: 'unknown' | 'disabled' }>
   /** The signed-in account behind a session's secret (a disabled one is signed out). */
   sessionOf(secret: string | undefined): Promise<AccountView | null>
+  /**
+   * Of these sessions' secrets, the ones that still sign someone in (not ended, not expired, the
+   * account not disabled): one read for all of a process's sockets, however many (no last-seen write).
+   */
+  liveSessions(secrets: readonly string[]): Promise<Set<string>>
   signOut(secret: string): Promise<void>
   list(): Promise<AccountView[]>
   setRole(id: string, role: Role): Promise<AccountView>
@@ -79,6 +84,17 @@ const viewOf = (row: AccountRow): AccountView => ({ id: row.id, email: row.email
 // A plain check: an address has one @ with something on each side and no spaces. The mail it
 // names is never sent to; it is the name a person signs in by.
 const EMAIL = /^[^\s@]+@[^\s@]+$/
+// NUL and the other control characters: \s misses most of them, and PostgreSQL refuses a NUL in text.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/
+
+/** What is wrong with an email given at sign-in or for a new account, naming the field; null when nothing. */
+export function emailProblem(email: string): string | null {
+  if (CONTROL.test(email)) return 'the email has a control character (NUL, a tab, a newline …): type it again'
+  const trimmed = email.trim()
+  if (!EMAIL.test(trimmed) || trimmed.length > 320) return `the email "${trimmed.slice(0, 320)}" is not an email address`
+  return null
+}
 
 // A hash to verify when the address is unknown, so a wrong address takes as long as a wrong password.
 let decoy: Promise<string> | null = null
@@ -90,8 +106,10 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
   const announce = () => listeners.forEach((listener) => listener())
 
   async function newAccount(person: NewPerson, role: Role): Promise<{ row: Parameters<AccountStore['insert']>[0]; view: AccountView }> {
+    const badEmail = emailProblem(person.email)
+    if (badEmail) throw new AccountError('bad_email', badEmail)
+    if (CONTROL.test(person.name ?? '')) throw new AccountError('bad_name', 'the name has a control character (NUL, a tab, a newline …): type it again')
     const email = person.email.trim()
-    if (!EMAIL.test(email) || email.length > 320) throw new AccountError('bad_email', `"${person.email}" is not an email address`)
     const problem = passwordProblem(person.password)
     if (problem) throw new AccountError('bad_password', problem)
     const name = (person.name ?? '').trim() || email
@@ -149,8 +167,9 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
   // secret thrown away at once: no password signs them in, only the provider.
   async function insertVouched(person: { email: string; name: string }, role: Role): Promise<AccountRow | undefined> {
     const email = person.email.trim()
-    if (!EMAIL.test(email) || email.length > 320) return undefined
-    const row = { id: newAccountId(), email, name: person.name.trim() || email, passwordHash: await hashPassword(newSecret()), role, createdAt: now() }
+    if (emailProblem(email)) return undefined
+    const name = CONTROL.test(person.name) ? '' : person.name.trim()
+    const row = { id: newAccountId(), email, name: name || email, passwordHash: await hashPassword(newSecret()), role, createdAt: now() }
     try {
       await store().insert(row, false)
     } catch (error) {
@@ -183,7 +202,8 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
       return insert(person, link.role, link.kind === 'setup')
     },
     async signIn(email, password) {
-      const row = await store().byEmail(email)
+      // No account has such an address (none is made with one); PostgreSQL would refuse a NUL in the look-up.
+      const row = CONTROL.test(email) ? undefined : await store().byEmail(email)
       if (!row) {
         decoy ??= hashPassword(newSecret())
         await passwordMatches(await decoy, password)
@@ -194,6 +214,8 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
       return openSession(row)
     },
     async signInVouched(person, newRole) {
+      // A provider's claim is not trusted to be text PostgreSQL stores: such an address names nobody.
+      if (emailProblem(person.email)) return { refused: 'unknown' }
       const member = await store().byEmail(person.email.trim())
       const row = member ?? (newRole ? await insertVouched(person, newRole) : undefined)
       if (!row) return { refused: 'unknown' }
@@ -208,6 +230,12 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
       // Seen again: it lasts another idle period (written at most once a minute).
       if (at - found.session.lastSeenAt > 60_000) await store().touchSession(found.session.tokenHash, at, at + SESSION_IDLE_MS)
       return viewOf(found.account)
+    },
+    async liveSessions(secrets) {
+      if (secrets.length === 0) return new Set()
+      const hashes = new Map(secrets.map((secret) => [secretHash(secret), secret]))
+      const live = await store().liveSessions([...hashes.keys()], now())
+      return new Set([...live].map((hash) => hashes.get(hash) ?? ''))
     },
     async signOut(secret) {
       await store().deleteSession(secretHash(secret))

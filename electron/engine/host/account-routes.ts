@@ -9,7 +9,7 @@
 // "Tokens"), which the gate admits with the token's role wherever a session is admitted.
 import { createHash, randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { AccountError, bearerOf, createRateLimit, PASSWORD_MIN_LENGTH, type Accounts, type AccountView, type Oidc, type Tokens, type TokenView } from '../accounts'
+import { AccountError, bearerOf, createRateLimit, emailProblem, PASSWORD_MIN_LENGTH, type Accounts, type AccountView, type Oidc, type Tokens, type TokenView } from '../accounts'
 import { joinPage, linkGonePage, OIDC_START_PATH, PAGE_CSS, providerProblemPage, signInPage } from './account-pages'
 import { createOidcRoutes, OIDC_CALLBACK_PATH, OIDC_ROUTES } from './oidc-routes'
 import { tokenMatches } from './guard'
@@ -60,6 +60,12 @@ export interface AccountGate {
    * a socket, not a use of it (a token's last use is not written).
    */
   caller(req: IncomingMessage, options?: { use?: boolean }): Promise<Principal | null>
+  /**
+   * Of requests a session admitted (sockets' upgrades), those whose session no longer signs anyone
+   * in: ended, expired, or its account disabled, here or by another process on the same store. One
+   * read for them all.
+   */
+  signedOut(requests: readonly IncomingMessage[]): Promise<IncomingMessage[]>
   /** After a sign-out, a change of an account or a revoked token: the sockets it admitted are checked again. */
   onChange(listener: () => void): () => void
 }
@@ -185,7 +191,12 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
     if (!form) return plain(res, 400, 'a sign-in is a form post (application/x-www-form-urlencoded, at most 16 KB)')
     const { csrf } = preSession(req)
     if (!formTrusted(req, form)) return html(res, 403, signInPage(csrf, 'This form expired: sign in again.', '', providerName))
-    const email = (form.get('email') ?? '').trim()
+    const given = form.get('email') ?? ''
+    // No account has such an address: it is refused as bad input (400, naming the field), before
+    // it reaches the store (PostgreSQL refuses a NUL in text) or the audit.
+    const badEmail = emailProblem(given)
+    if (badEmail) return html(res, 400, signInPage(csrf, `${badEmail[0]?.toUpperCase()}${badEmail.slice(1)}.`, '', providerName))
+    const email = given.trim()
     const wait = await attempt(req, email, 'password')
     if (wait !== null) {
       return html(res, 429, signInPage(csrf, `Too many sign-in attempts: try again in ${wait} s.`, email, providerName), { 'retry-after': String(wait) })
@@ -295,6 +306,11 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
       }
       const account = await accounts.sessionOf(cookiesOf(req).get(SESSION_COOKIE))
       return account ? { account } : null
+    },
+    async signedOut(requests) {
+      const secretOf = (req: IncomingMessage): string => cookiesOf(req).get(SESSION_COOKIE) ?? ''
+      const live = await accounts.liveSessions([...new Set(requests.map(secretOf).filter(Boolean))])
+      return requests.filter((req) => !live.has(secretOf(req)))
     },
     onChange(listener) {
       const offAccounts = accounts.onChange(listener)

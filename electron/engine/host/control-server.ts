@@ -216,9 +216,30 @@ export async function startControlServer(options: ControlServerOptions): Promise
   }
   const offAccounts = gate?.onChange(() => checkAgain(() => true))
   // A quiet socket opened with a token that another process revoked is closed too, within about
-  // two seconds: its token is checked again each second (a cached check most of the time).
-  const tokenSweep = gate ? setInterval(() => checkAgain((client) => client.request !== undefined && offersToken(client.request)), 1_000) : null
-  tokenSweep?.unref()
+  // two seconds: its token is checked again each second (a cached check most of the time). The
+  // sockets a session opened are checked each second too, all of them in one read: a member
+  // disabled, or signed out, on another process on the same store loses them within a second.
+  let sweeping = false
+  async function sweepSessions(): Promise<void> {
+    if (!gate || sweeping) return
+    const bySession = [...clients].filter((client) => client.request !== undefined && !offersToken(client.request))
+    if (bySession.length === 0) return
+    sweeping = true
+    try {
+      const gone = new Set(await gate.signedOut(bySession.map((client) => client.request as IncomingMessage)))
+      for (const client of bySession) if (client.request && gone.has(client.request)) client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out')
+    } finally {
+      sweeping = false
+    }
+  }
+  const sweep = gate
+    ? setInterval(() => {
+        checkAgain((client) => client.request !== undefined && offersToken(client.request))
+        // A store that cannot be read now closes nobody: the next sweep asks again.
+        sweepSessions().catch(() => undefined)
+      }, 1_000)
+    : null
+  sweep?.unref()
 
   function send(client: Client, frame: ServerFrame): void {
     if (client.socket.readyState !== client.socket.OPEN) return
@@ -332,7 +353,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     },
     async close() {
       offAccounts?.()
-      if (tokenSweep) clearInterval(tokenSweep)
+      if (sweep) clearInterval(sweep)
       if (flushTimer) clearTimeout(flushTimer)
       for (const client of clients) client.socket.terminate()
       wss.close()

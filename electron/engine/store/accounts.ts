@@ -68,6 +68,11 @@ const fromRaw = (raw: RawAccount): AccountRow => ({
 /** The key an address is unique by: the same person whatever case they type it in. */
 export const emailKey = (email: string): string => email.trim().toLowerCase()
 
+/** Sessions asked about per statement by liveSessions: a fixed count, so the statement's text is one. */
+export const LIVE_SESSIONS_BATCH = 100
+const LIVE_SESSIONS_SQL = `SELECT s.token_hash FROM account_sessions s JOIN accounts a ON a.id = s.account_id
+  WHERE s.expires_at > ? AND a.disabled = 0 AND s.token_hash IN (${Array.from({ length: LIVE_SESSIONS_BATCH }, () => '?').join(', ')})`
+
 export interface AccountStore {
   count(): Promise<number>
   /** Inserts the account; with `onlyIfNone`, only while there is no account yet (the first admin). False when refused. */
@@ -81,6 +86,11 @@ export interface AccountStore {
   insertSession(session: SessionRow): Promise<void>
   /** The session's account while the session has not expired at `now`. */
   sessionAccount(tokenHash: string, now: number): Promise<{ session: SessionRow; account: AccountRow } | undefined>
+  /**
+   * Of these sessions, the ones still live at `now`: not expired, not ended, their account not
+   * disabled. One statement per LIVE_SESSIONS_BATCH of them (a process checks all its sockets at once).
+   */
+  liveSessions(tokenHashes: readonly string[], now: number): Promise<Set<string>>
   touchSession(tokenHash: string, now: number, expiresAt: number): Promise<void>
   deleteSession(tokenHash: string): Promise<boolean>
   deleteSessionsOf(accountId: string): Promise<number>
@@ -156,6 +166,15 @@ export function createAccountStore(engine: SqlEngine): AccountStore {
         account: fromRaw(raw),
         session: { tokenHash, accountId: raw.id, createdAt: Number(raw.s_created_at), expiresAt: Number(raw.expires_at), lastSeenAt: Number(raw.last_seen_at) },
       }
+    },
+    async liveSessions(tokenHashes, now) {
+      const live = new Set<string>()
+      for (let at = 0; at < tokenHashes.length; at += LIVE_SESSIONS_BATCH) {
+        // The batch padded with '' (no session's hash) to the statement's fixed count.
+        const batch = Array.from({ length: LIVE_SESSIONS_BATCH }, (_, i) => tokenHashes[at + i] ?? '')
+        for (const row of await engine.all<{ token_hash: string }>(LIVE_SESSIONS_SQL, [now, ...batch])) live.add(row.token_hash)
+      }
+      return live
     },
     async touchSession(tokenHash, now, expiresAt) {
       await engine.run('UPDATE account_sessions SET last_seen_at = ?, expires_at = ? WHERE token_hash = ?', [now, expiresAt, tokenHash])

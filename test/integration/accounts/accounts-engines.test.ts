@@ -85,7 +85,12 @@ describe.each(['sqlite', 'postgres'] as const)('accounts on %s', (kind) => {
       await expect(accounts.setRole(admin.id, 'viewer')).rejects.toThrow(/last admin/)
       const session = signedIn(await accounts.signIn('vic@example.com', PASSWORD))
       expect(await accounts.sessionOf(session.secret)).not.toBeNull()
+      // Every socket of a process is checked in one read: which of these sessions still sign someone in.
+      const admins = signedIn(await accounts.signIn('ada@example.com', PASSWORD))
+      const many = [session.secret, admins.secret, 'not-a-session', ...Array.from({ length: 150 }, (_, i) => `gone-${i}`)]
+      expect(await accounts.liveSessions(many)).toEqual(new Set([session.secret, admins.secret]))
       await accounts.setDisabled(viewer.id, true)
+      expect(await accounts.liveSessions(many)).toEqual(new Set([admins.secret]))
       expect(await accounts.sessionOf(session.secret)).toBeNull()
       // Disabled is said (to the audit) only with the right password.
       expect(await accounts.signIn('vic@example.com', PASSWORD)).toEqual({ refused: 'disabled' })

@@ -313,6 +313,32 @@ describe('hookloop serve --accounts signing in through an OpenID Connect provide
     expect(there).toContain('stranger@example.com joined as viewer through Acme ID')
   })
 
+  it('refuses a disabled member with a page that says so, opens no session, and records why', async () => {
+    // The member the provider made on the server that admits newcomers (the other's sign-ins are near its rate limit).
+    const STRANGER = 'stranger@example.com'
+    const adminJar = new CookieJar()
+    expect((await signInWithPassword(admitting.origin, ADMIN, adminJar)).status).toBe(303)
+    const admin = await socket(admitting.origin, adminJar)
+    const members = (await commandFrame(admin, 'member.list', {})) as { res: { members: { id: string; email: string }[] } }
+    const id = members.res.members.find((m) => m.email === STRANGER)?.id
+    expect((await commandFrame(admin, 'member.setDisabled', { id, disabled: true })).ok).toBe(true)
+    try {
+      const jar = new CookieJar()
+      const back = await browse(jar, await throughProvider(jar, admitting.origin, 'stranger'))
+      const page = await back.text()
+      expect(back.status).toBe(403)
+      expect(page).toContain(`The Hookloop account of ${STRANGER} is disabled.`)
+      expect(page).not.toMatch(/\bat .+:\d+:\d+|Error:/)
+      expect(jar.get(admitting.origin, 'hookloop_session')).toBeUndefined()
+      expect((await browse(jar, `${admitting.origin}/account/me`)).status).toBe(401)
+      const refused = (await commandFrame(admin, 'audit.list', { command: 'account.signInRefused', limit: 10 })) as { res: AuditResponses['audit.list'] }
+      expect(refused.res.entries[0]).toMatchObject({ actor: STRANGER, detail: { email: STRANGER, reason: 'disabled', method: 'oidc', provider: 'Acme ID' } })
+    } finally {
+      expect((await commandFrame(admin, 'member.setDisabled', { id, disabled: false })).ok).toBe(true)
+      admin.terminate()
+    }
+  })
+
   it('refuses settings it cannot use with one line and exit 2, and takes the secret from the environment or a file, not both', () => {
     const run = (args: string[], env: Record<string, string> = {}) => {
       const result = spawnSync(process.execPath, [CLI, 'serve', ...args], { encoding: 'utf8', env: { ...process.env, HOOKLOOP_OIDC_CLIENT_SECRET: '', ...env } })
