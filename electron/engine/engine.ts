@@ -64,6 +64,11 @@ export interface EngineOptions {
    * team's store the history is the team's, kept by its own servers' retention.
    */
   scheduledRetention?: boolean
+  /**
+   * Take over what dead processes left on the store (the sender's crash recovery; default true).
+   * False for a scenario run on a team's store: it changes no row but its own.
+   */
+  takesOverOthers?: boolean
   /** Reads the specs of endpoints made from a contract, for their requests' schema verdicts (contracts' createContractSchemas). */
   contractSchemas?: ContractSchemas
 }
@@ -268,6 +273,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     wallNow: () => wallClock.now(),
     simulationId: simulation?.id ?? null,
     continuesWallClock: options.continuesWallClock ?? false,
+    takesOverOthers: options.takesOverOthers ?? true,
     // A delivery to one of our endpoints that forwards to an app leaves Hookloop: signed at wall time.
     endpointForwards: (slug) => receiver.endpointForwards(slug),
     sign,

@@ -143,6 +143,8 @@ export async function runScenario(given: Scenario, options: RunScenarioOptions =
     clock: clockSpec(scenario.clock, shared),
     // A run judges what it did; pruning is the store's owners' business (on a team's store, the team's).
     scheduledRetention: false,
+    // Nor does it recover what the team's dead processes left: it changes no row but its own.
+    ...(shared ? { takesOverOthers: false } : {}),
     // On a virtual or scaled clock the run is a simulation of its own in its store (docs/time.md).
     simulation: { label: `scenario ${scenario.name}` },
     receiver: { host: options.host ?? '127.0.0.1', port: 0 },

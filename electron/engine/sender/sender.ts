@@ -82,6 +82,12 @@ export interface SenderOptions {
   continuesWallClock?: boolean
   /** Loop mode: whether one of our endpoints sends what it receives on to an app (docs/time.md). */
   endpointForwards?: (slug: string) => boolean
+  /**
+   * Take over what dead processes left on the store (crash recovery: at start, then every so
+   * often). Default true; false for a scenario run on a team's store, which changes no row but its
+   * own: the team's servers recover the team's.
+   */
+  takesOverOthers?: boolean
 }
 
 export type SigningTime = 'auto' | 'clock' | 'wall'
@@ -246,6 +252,7 @@ export function createSender(options: SenderOptions): Sender {
   const parts = senderParts(options)
   const { clock, emitter, dispatcher, writer, attemptIds, pump } = parts
   const recovery = createCrashRecovery(parts)
+  const recoversOthers = options.takesOverOthers ?? true
   // Another process on the store may die holding claims: look for expired ones now and then. On
   // real time, not the sender's clock: leases (lease_until, wallNow) and a process's death are wall
   // matters, and a virtual clock that jumps must not decide when a living process's claim runs out.
@@ -277,7 +284,7 @@ export function createSender(options: SenderOptions): Sender {
       starting = (async () => {
         // Crash recovery and every attempt read the subscriptions from memory: read them first.
         await parts.subscriptions.reload()
-        const recovered = await recovery.atStart(clock.now())
+        const recovered = recoversOthers ? await recovery.atStart(clock.now()) : []
         pump.start()
         // A team's store back after an outage: the deliveries that fell due meanwhile, or whose
         // claim failed with it, are read again from the store and sent.
@@ -286,10 +293,12 @@ export function createSender(options: SenderOptions): Sender {
             if (lost) return
             parts.scheduler.reread()
             pump.pump()
-            void takeOver()
+            if (recoversOthers) void takeOver()
           }) ?? (() => {})
-        takeOverTimer = setInterval(() => void takeOver(), parts.claimCheckMs)
-        takeOverTimer.unref()
+        if (recoversOthers) {
+          takeOverTimer = setInterval(() => void takeOver(), parts.claimCheckMs)
+          takeOverTimer.unref()
+        }
         return { recovered: recovered.length }
       })()
       return starting

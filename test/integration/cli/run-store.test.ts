@@ -1,7 +1,8 @@
 // `hookloop run` on a team's PostgreSQL (--store postgres://…, or $HOOKLOOP_STORE), as CI runs it
 // (the built CLI): a passing and a failing scenario say the same and exit the same as on a data
 // folder; two runs of one scenario at once on one database both pass, each judging its own rows;
-// the team's rows are the same after a run as before it (the run's own rows are tagged); a store
+// the team's rows are the same after a run as before it, a dead process's claim included (the
+// run's own rows are tagged); a store
 // that does not answer is one line, its password never shown. And --store DIR runs as --data DIR.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -113,6 +114,8 @@ describe('hookloop run --store postgres://…', () => {
         subscription.endpoint = 'orders'
         ;(scenario.expect as { deliveries: { subscription?: string }[] }).deliveries[0]!.subscription = 'orders'
       })
+      // A claim a dead team process left: the team's servers take it over, never a run.
+      await seed.team.engine.run('UPDATE deliveries SET in_flight = 1, claimed_by = ?, lease_until = ? WHERE id = (SELECT MIN(id) FROM deliveries)', ['gone-host:999999:sender', 1])
       const before = await teamRows(seed.team.engine)
       const run = await runOn([], file, [], env({ HOOKLOOP_STORE: seed.teamUrl, HOOKLOOP_SECRET_KEY_FILE: seed.keyFile }))
       expect(run.stderr).toBe('')
