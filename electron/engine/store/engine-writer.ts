@@ -1,6 +1,7 @@
 // The group-commit writer (sql-writer.ts: one queue, batches, `keep` retries, waiters) over a
-// SqlEngine: each batch is one awaited transaction on the engine, so the same write paths commit
-// to a team's PostgreSQL. The statements are the same WriteSql texts the SQLite transports bind
+// SqlEngine: each batch is one transaction on the engine, its statements sent at once
+// (transactionAtOnce: one round trip on PostgreSQL), so the same write paths commit to a team's
+// PostgreSQL. The statements are the same WriteSql texts the SQLite transports bind
 // (carried over by postgres-dialect.ts). A commit on PostgreSQL also tells every process that
 // listens which tables changed (NOTIFY, store-notify.ts), in the same transaction: a listener hears
 // it exactly when the rows can be read, never before.
@@ -10,7 +11,7 @@
 // committed() instead.
 import { isConnectionLoss } from './postgres-engine'
 import { CHANGES_CHANNEL } from './store-notify'
-import type { SqlEngine } from './sql-engine'
+import type { SqlEngine, SqlStatement } from './sql-engine'
 import type { WriteSql } from './changes'
 import { createSqlWriter, positional, type EncodedBatch, type SqlWriter, type SqlWriterOptions, type WriteTransport } from './sql-writer'
 
@@ -72,20 +73,24 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
   let inDoubt = false
 
   const postgres = engine.kind === 'postgres'
-  // On PostgreSQL every statement is a round trip to the server, so a group commit of n captures
-  // would pay n of them: a run of the same plain INSERT goes as one statement of many rows. The
+  // On PostgreSQL every statement is parsed, planned and answered on its own, so a group commit
+  // of n captures would pay that n times: a run of the same plain INSERT goes as one statement of
+  // many rows. The
   // rows' BEFORE triggers (the counters, the commit order) still run row by row, in order, each
   // seeing the rows before it (PostgreSQL's rule for rows of one command); the row that fails
   // fails the statement, as it would have failed the transaction alone.
   const multiRow = byIndex.map((s) => (postgres && s ? multiRowInsert(s.sql) : null))
-  const run = async (tx: SqlEngine, data: readonly unknown[], from: number, to: number) => {
-    if (writesRequests && postgres) await tx.get('SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', [REQUESTS_WRITE_LOCK])
+  // None of a commit's statements needs another's answer, so they leave together
+  // (transactionAtOnce): on PostgreSQL a group commit is one round trip, BEGIN to COMMIT.
+  const statementsOf = (data: readonly unknown[], from: number, to: number): SqlStatement[] => {
+    const out: SqlStatement[] = []
+    if (writesRequests && postgres) out.push({ sql: 'SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', params: [REQUESTS_WRITE_LOCK] })
     for (let i = from; i < to; ) {
       const index = data[i] as number
       const s = byIndex[index] as { sql: string; arity: number }
       const rows = multiRow[index]
       if (!rows) {
-        await tx.run(s.sql, data.slice(i + 1, i + 1 + s.arity))
+        out.push({ sql: s.sql, params: data.slice(i + 1, i + 1 + s.arity) })
         i += 1 + s.arity
         continue
       }
@@ -97,11 +102,12 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
         i += 1 + s.arity
         n++
       }
-      await tx.run(rows(n), params)
+      out.push({ sql: rows(n), params })
     }
-    if (postgres) await tx.run('SELECT pg_notify(?, ?)', [CHANGES_CHANNEL, tables])
+    if (postgres) out.push({ sql: 'SELECT pg_notify(?, ?)', params: [CHANGES_CHANNEL, tables] })
+    return out
   }
-  const commit = (data: readonly unknown[], from: number, to: number) => engine.transaction((tx) => run(tx, data, from, to))
+  const commit = (data: readonly unknown[], from: number, to: number) => engine.transactionAtOnce(statementsOf(data, from, to))
 
   /** Each write of `batch` in a transaction of its own: null for stored (in doubt: found stored), else why not. */
   const writeByWrite = async (batch: EncodedBatch): Promise<Array<Error | null>> => {

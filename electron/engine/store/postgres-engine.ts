@@ -4,7 +4,7 @@
 // BYTEA as a Buffer, as a BLOB.
 import pg from 'pg'
 import { postgresText } from './postgres-dialect'
-import type { SqlEngine, SqlRunResult, StoreReach } from './sql-engine'
+import type { SqlEngine, SqlRunResult, SqlStatement, StoreReach } from './sql-engine'
 import { describePostgresUrl } from './store-location'
 import { StoreError } from './store-error'
 
@@ -38,24 +38,31 @@ export interface PostgresEngineOptions {
 /** Opens the pool and checks the server answers; an unreachable server is one clear StoreError. */
 export async function openPostgresEngine(options: PostgresEngineOptions): Promise<SqlEngine & { pool: pg.Pool }> {
   const where = describePostgresUrl(options.url)
-  const pool = new pg.Pool({
+  const config: pg.PoolConfig = {
     connectionString: options.url,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     application_name: options.applicationName ?? 'hookloop',
     types,
-  })
+  }
+  const pool = new pg.Pool(config)
+  // The connections transactionAtOnce sends on: in pipeline mode, each statement leaves without
+  // waiting for the answer to the one before. Apart from the pool, whose connections wait as
+  // every other statement needs; opened as they are needed (a writer has one commit in flight).
+  const pipelined = new pg.Pool({ ...config, max: AT_ONCE_CONNECTIONS, pipeline: true })
   // An idle connection the server dropped is replaced on the next query; it must not crash the process.
   pool.on('error', () => undefined)
+  pipelined.on('error', () => undefined)
   try {
     const client = await pool.connect()
     client.release()
   } catch (error) {
     await pool.end().catch(() => undefined)
+    await pipelined.end().catch(() => undefined)
     throw unreachable(where, error)
   }
   const reach = createReach(pool, where)
-  return Object.assign(engineOver(pool, where, reach), { pool })
+  return Object.assign(engineOver(pool, where, reach, pipelined), { pool })
 }
 
 // Errors that say the server was not reached or the connection to it was cut (it stopped or
@@ -71,6 +78,9 @@ export function isConnectionLoss(error: unknown): boolean {
   if (typeof e?.code === 'string' && (LOSS_CODES.has(e.code) || e.code.startsWith('08'))) return true
   return typeof e?.message === 'string' && LOSS_WORDS.test(e.message)
 }
+
+/** Pipelined connections kept for transactionAtOnce: one per group-commit writer in flight. */
+const AT_ONCE_CONNECTIONS = 4
 
 /** How often a lost server is asked again whether it answers. */
 const PROBE_MS = 1_000
@@ -179,7 +189,7 @@ const text = (sql: string): string => {
   return numbered
 }
 
-function engineOver(db: Queryable, where: string, reach: Reach | null): SqlEngine {
+function engineOver(db: Queryable, where: string, reach: Reach | null, pipelined: pg.Pool | null = null): SqlEngine {
   // The pool's statements tell `reach` what became of them; a transaction's are told once, by transaction().
   const told = async <T>(work: Promise<T>): Promise<T> => {
     if (!reach) return work
@@ -225,10 +235,39 @@ function engineOver(db: Queryable, where: string, reach: Reach | null): SqlEngin
         client.release(cut)
       }
     },
+    async transactionAtOnce(statements: readonly SqlStatement[]): Promise<SqlRunResult[]> {
+      if (!reach || !pipelined) throw new Error('a transaction inside a transaction: use the tx you were given')
+      const client = await told(pipelined.connect())
+      let cut: Error | undefined
+      const onCut = (error: Error) => (cut = error)
+      client.on('error', onCut)
+      try {
+        // All sent before any answer is read. Each statement is its own sync point: one that fails
+        // aborts the transaction, the ones after it are refused for that, and COMMIT then rolls
+        // back, so the connection goes back to the pool outside any transaction.
+        const answers = await Promise.allSettled([
+          client.query('BEGIN'),
+          ...statements.map((st) => client.query({ text: text(st.sql), values: (st.params ?? []) as unknown[] })),
+          client.query('COMMIT'),
+        ])
+        const failed = answers.find((a) => a.status === 'rejected')
+        if (failed) throw failed.reason
+        reach.answered()
+        return answers.slice(1, -1).map((a) => ({ changes: (a as PromiseFulfilledResult<pg.QueryResult>).value.rowCount ?? 0 }))
+      } catch (error) {
+        if (isConnectionLoss(error)) cut = error instanceof Error ? error : new Error(String(error))
+        reach.failed(error)
+        throw error
+      } finally {
+        client.off('error', onCut)
+        client.release(cut)
+      }
+    },
     close: async () => {
       if (!reach) return
       reach.close()
       await (db as pg.Pool).end()
+      await pipelined?.end()
     },
     ...(reach ? { reach } : {}),
   }

@@ -10,6 +10,12 @@ export interface SqlRunResult {
   changes: number
 }
 
+/** A statement and its parameters, one of several sent at once (SqlEngine.transactionAtOnce). */
+export interface SqlStatement {
+  sql: string
+  params?: readonly unknown[]
+}
+
 export interface SqlEngine {
   readonly kind: StoreKind
   /** Where the store is, for messages: a file path, or postgres://user@host:port/db (never a password). */
@@ -25,6 +31,13 @@ export interface SqlEngine {
    * connection in between (SQLite) or sees it before the commit (PostgreSQL).
    */
   transaction<R>(work: (tx: SqlEngine) => Promise<R>): Promise<R>
+  /**
+   * `statements` in one transaction, in order, when none needs an earlier one's answer: it commits
+   * when every one succeeds, and the first that fails rolls it back and is thrown. On PostgreSQL
+   * BEGIN, the statements and COMMIT leave together and are answered together, one round trip
+   * (postgres-engine.ts); on SQLite, whose statements are calls, it is transaction() over them.
+   */
+  transactionAtOnce(statements: readonly SqlStatement[]): Promise<SqlRunResult[]>
   close(): Promise<void>
   /**
    * Whether the server is reached, on a team's PostgreSQL (postgres-engine.ts); absent on a data

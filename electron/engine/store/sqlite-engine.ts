@@ -89,6 +89,12 @@ export function createSqliteEngine(db: Database, options: { where?: string; clos
           }
         })
       },
+      transactionAtOnce: (list) =>
+        self.transaction(async (tx) => {
+          const results: SqlRunResult[] = []
+          for (const statement of list) results.push(await tx.run(statement.sql, statement.params))
+          return results
+        }),
       close: () => queued(() => {
         statements.clear()
         if (options.closeDatabase !== false) db.close()

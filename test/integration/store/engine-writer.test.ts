@@ -90,9 +90,9 @@ function answerLostOnce(engine: SqlEngine): SqlEngine {
   let lost = false
   return {
     ...engine,
-    async transaction(work) {
-      const result = await engine.transaction(work)
-      if (lost) return result
+    async transactionAtOnce(statements) {
+      const results = await engine.transactionAtOnce(statements)
+      if (lost) return results
       lost = true
       throw new Error('Connection terminated unexpectedly')
     },

@@ -53,6 +53,32 @@ describe.each(['sqlite', 'postgres'] as const)('the SqlEngine on %s', (kind) => 
     expect(await engine.all('SELECT id FROM samples ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }])
   })
 
+  it('sends a transaction at once: all of it committed, or none of it and the first refusal thrown', async () => {
+    const engine = await engineOf(kind)
+    const insert = 'INSERT INTO samples (id, at) VALUES (?, ?)'
+    expect(
+      await engine.transactionAtOnce([
+        { sql: insert, params: [1, 1] },
+        { sql: 'UPDATE samples SET label = ? WHERE id = ?', params: ['one', 1] },
+        { sql: insert, params: [2, 2] },
+      ]),
+    ).toEqual([{ changes: 1 }, { changes: 1 }, { changes: 1 }])
+    // The second statement is refused (id 1 is taken): the error is its own, not the refusals of
+    // the statements after it in the aborted transaction, and the first is rolled back.
+    await expect(
+      engine.transactionAtOnce([
+        { sql: insert, params: [3, 3] },
+        { sql: insert, params: [1, 1] },
+        { sql: insert, params: [4, 4] },
+      ]),
+    ).rejects.toThrow(/UNIQUE|duplicate key/)
+    // Each time on a connection left outside any transaction.
+    for (let id = 5; id < 9; id++) await engine.transactionAtOnce([{ sql: insert, params: [id, id] }])
+    expect(await engine.all('SELECT id, label FROM samples ORDER BY id')).toEqual(
+      [1, 2, 5, 6, 7, 8].map((id) => ({ id, label: id === 1 ? 'one' : null })),
+    )
+  })
+
   it('keeps a statement made beside an open transaction out of it', async () => {
     const engine = await engineOf(kind)
     let release!: () => void
