@@ -17,7 +17,12 @@ export interface ScenarioHandlersContext {
 export function createScenarioHandlers(ctx: ScenarioHandlersContext) {
   return {
     'record.start': () => {
-      needsDataFolder(ctx.store(), 'recording a session')
+      needsDataFolder(
+        ctx.store(),
+        'recording a session',
+        "the recorder reads each event's deliveries from the store at once, as the event is sent, which only a data folder's SQLite file answers",
+        'a scenario file runs on it (hookloop run FILE --store postgres://…)',
+      )
       const view = ctx.recorder.start()
       ctx.recordingChanged()
       return view

@@ -26,9 +26,9 @@ export class HostError extends Error {
  * conformance check, the recorder) when this Hookloop runs on a team's PostgreSQL: a clear answer
  * to the UI, never a failure deep in the engine.
  */
-export function needsDataFolder(store: SqlEngine, what: string): void {
+export function needsDataFolder(store: SqlEngine, what: string, why = 'it still reads a SQLite file', instead?: string): void {
   if (store.kind !== 'postgres') return
-  throw new HostError('unavailable', `${what} needs a data folder: it still reads a SQLite file, and this Hookloop runs on the team's PostgreSQL at ${store.where}`)
+  throw new HostError('unavailable', `${what} needs a data folder: ${why}, and this Hookloop runs on the team's PostgreSQL at ${store.where}${instead === undefined ? '' : `; ${instead}`}`)
 }
 
 const SENDER_CODES: Record<SenderErrorCode, ErrorCode> = {
