@@ -74,7 +74,7 @@ function doors() {
     exports: ['receiver', 'sender', 'signatures', 'store'], recorder: ['engine', 'sender', 'store'],
     conformance: ['clock', 'providers', 'receiver', 'sender', 'signatures', 'store'],
     scenarios: ['clock', 'engine', 'exports', 'providers', 'recorder', 'signatures', 'store', 'tunnel'],
-    host: ['accounts', 'clock', 'conformance', 'contracts', 'engine', 'exports', 'feed', 'providers', 'receiver', 'recorder', 'retention', 'scenarios', 'scheduler', 'sender', 'signatures', 'store', 'tunnel'],
+    host: ['accounts', 'clock', 'conformance', 'contracts', 'engine', 'exports', 'feed', 'providers', 'receiver', 'recorder', 'retention', 'scenarios', 'scheduler', 'sender', 'signatures', 'store', 'trigger', 'tunnel'],
     mcp: ['contracts', 'host', 'providers', 'receiver', 'scenarios', 'signatures', 'store', 'trigger'],
     contracts: ['payload-schemas', 'receiver:type', 'scenarios', 'store'],
     'payload-schemas': ['store'],

@@ -1,14 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Policy, PolicySpec, DeliveryStatus, AttemptView, SendFaultInput } from '../../shared/sender'
+import { isPolicyPresetId, POLICY_PRESET_IDS, resolvePolicy, type Policy, type PolicySpec, type DeliveryStatus, type AttemptView, type SendFaultInput, type SendFaultType } from '../../shared/sender'
+import type { TriggerAnswer } from '../../shared/contract'
+import type { Endpoint } from '../../shared/receiver'
+import { EVENT_CATALOG, parseOverride, OverrideError, type Override } from '../../shared/event-catalog'
 import { PROVIDERS, type ProviderId } from '../../shared/providers'
 import { createClock, isVirtualClock, type ClockSpec } from './clock'
 import { createSender, type SigningTime } from './sender'
 import { sign } from './signatures'
 import { DATA_FILE_NAME, openDatabase } from './store'
-import { consumerEventId, type ConsumerEventId, catalogPayload, packSubscription } from './providers'
-import type { Override } from '../../shared/event-catalog'
+import { CatalogError, consumerEventId, type ConsumerEventId, catalogPayload, packSubscription } from './providers'
 
 // One delivery as a provider would make it (`hookloop trigger`): a pack subscription to the URL on
 // a fresh store in a temp folder, one catalog event published, every attempt the provider's retry
@@ -90,5 +92,76 @@ export async function trigger(input: TriggerInput): Promise<TriggerResult> {
     if (isVirtualClock(clock)) clock.dispose()
     db.close()
     rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** A catalog event to deliver as its provider would, as `hookloop mcp`'s trigger_event and the control server's `endpoint.trigger` take it. */
+export interface CatalogTriggerInput {
+  provider: ProviderId
+  eventType: string
+  /** Where to deliver: a URL given, or the endpoint's URL. */
+  url: string
+  /** The endpoint aimed at, with its signing secrets (its first signs unless `secret` is given). */
+  endpoint?: Pick<Endpoint, 'slug' | 'secrets'> | undefined
+  secret?: string | undefined
+  /** Body overrides PATH=VALUE. */
+  set?: readonly string[] | undefined
+  /** A retry policy preset id (default: the provider's). */
+  policy?: string | undefined
+  /** Default: virtual, the whole schedule at once. */
+  clock?: 'virtual' | 'real' | undefined
+  faults?: readonly (SendFaultType | SendFaultInput)[] | undefined
+}
+
+/** An input the trigger refuses (an event not in the catalog, a policy not a preset, a bad override): the sentence says which. */
+export class TriggerInputError extends Error {
+  override name = 'TriggerInputError'
+}
+
+/** The event delivered, and every attempt, as an answer that carries no secret (one place for both ways in). */
+export async function triggerCatalogEvent(input: CatalogTriggerInput): Promise<TriggerAnswer> {
+  const { provider, eventType, url, endpoint } = input
+  if (!EVENT_CATALOG[provider].some((e) => e.type === eventType)) {
+    throw new TriggerInputError(`${PROVIDERS[provider].label} has no catalog event "${eventType}" (some it has: ${EVENT_CATALOG[provider].slice(0, 8).map((e) => e.type).join(', ')})`)
+  }
+  if (input.policy !== undefined && !isPolicyPresetId(input.policy)) throw new TriggerInputError(`policy "${input.policy}" is not a preset (${POLICY_PRESET_IDS.join(', ')})`)
+  let overrides
+  try {
+    overrides = (input.set ?? []).map(parseOverride)
+  } catch (error) {
+    if (error instanceof OverrideError) throw new TriggerInputError(`set: ${error.message}`)
+    throw error
+  }
+  const secrets = input.secret ? [input.secret] : endpoint?.secrets.length ? endpoint.secrets.slice(0, 1) : undefined
+  let result
+  try {
+    result = await trigger({
+      provider,
+      eventType,
+      url,
+      ...(secrets ? { secrets } : {}),
+      overrides,
+      ...(input.policy ? { policy: resolvePolicy(input.policy) } : {}),
+      clock: { mode: input.clock ?? 'virtual' },
+      faults: (input.faults ?? []).map((f) => (typeof f === 'string' ? { type: f } : f) as SendFaultInput),
+    })
+  } catch (error) {
+    if (error instanceof CatalogError || error instanceof OverrideError) throw new TriggerInputError(error.message)
+    throw error
+  }
+  const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
+  return {
+    ok: result.status === 'succeeded',
+    provider,
+    eventType,
+    url,
+    eventId: result.event_id,
+    providerEventId: result.provider_event_id,
+    status: result.status,
+    clockMs: result.clock_ms,
+    body: result.body,
+    // A fresh secret is not given back: the receiver that checks it would need it, and answers carry none.
+    signedWith: input.secret ? 'the secret given' : endpoint?.secrets.length ? `the endpoint ${endpoint.slug}'s first secret` : 'a fresh secret',
+    attempts: result.attempts.map((a) => ({ ...a, startedAt: iso(a.startedAt), nextAttemptAt: iso(a.nextAttemptAt) })),
   }
 }

@@ -26,6 +26,8 @@ export const COMMAND_ROLES: Record<CommandName, Role> = {
   'delivery.get': 'viewer',
   'request.get': 'viewer',
   'breakpoint.list': 'viewer',
+  // The verdict and its explanation, no secret: a read.
+  'request.explainSignature': 'viewer',
   'history.size': 'viewer',
   // The lists `hookloop requests` and `hookloop deliveries --server` read.
   'request.list': 'viewer',
@@ -47,6 +49,8 @@ export const COMMAND_ROLES: Record<CommandName, Role> = {
   'subscription.create': 'editor',
   'subscription.setPaused': 'editor',
   'event.send': 'editor',
+  // Sends to the endpoint, signed with its secret on the server.
+  'endpoint.trigger': 'editor',
   'clock.set': 'editor',
   'loop.try': 'editor',
   'record.start': 'editor',

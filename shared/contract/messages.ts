@@ -14,6 +14,7 @@ import { tokenSchemas, type TokenResponses } from './token-commands'
 import { listSchemas, type ListResponses } from './list-commands'
 import { auditSchemas, type AuditResponses } from './audit-commands'
 import { breakpointSchemas, type BreakpointEvents, type BreakpointResponses } from './breakpoint-commands'
+import { toolSchemas, type ToolResponses } from './tool-commands'
 import type {
   ClockView,
   DeliveryDetail,
@@ -225,6 +226,7 @@ export const requestSchemas = {
     .strict(),
   ...historySchemas,
   ...breakpointSchemas,
+  ...toolSchemas,
   ...memberSchemas,
   ...tokenSchemas,
   ...listSchemas,
@@ -243,7 +245,7 @@ function isJson(text: string): boolean {
 export type CommandName = keyof typeof requestSchemas
 export type CommandRequest<C extends CommandName> = z.input<(typeof requestSchemas)[C]>
 
-export interface CommandResponses extends HistoryResponses, BreakpointResponses, MemberResponses, TokenResponses, ListResponses, AuditResponses {
+export interface CommandResponses extends HistoryResponses, BreakpointResponses, ToolResponses, MemberResponses, TokenResponses, ListResponses, AuditResponses {
   snapshot: Snapshot
   'timeline.page': { rows: TimelineRow[]; total: number }
   'delivery.get': DeliveryDetail

@@ -4,4 +4,5 @@ export { DEFAULT_DRAIN_MS, startHost, type Host, type HostAccounts, type HostOpt
 export { oidcSettingsProblem, PASSWORD_MIN_LENGTH, passwordProblem, type OidcSettings } from '../accounts'
 export { SIGN_IN_PER_ADDRESS, SIGN_IN_PER_EMAIL } from './account-routes'
 export { createDetailViews, type DetailViews, secretHint } from './detail-views'
+export { explainSignature, iso, momentOn, SignatureExplainError } from './signature-explain'
 export { createTimelineViews, type TimelineViews } from './timeline-views'

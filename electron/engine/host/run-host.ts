@@ -18,6 +18,7 @@ import { createScenarioHandlers } from './handlers-scenarios'
 import { createTunnelHandlers } from './handlers-tunnel'
 import { createForwardHandlers } from './handlers-forward'
 import { breakpointList, createBreakpointHandlers } from './handlers-breakpoints'
+import { createToolHandlers } from './tool-handlers'
 import { endpointViews, ruleViews, simulationViews, toTunnelView, tunnelView, type EngineBinding } from './views'
 import { createSubscriptionMetrics } from './subscription-metrics'
 import { createLoopTry } from './loop-try'
@@ -420,6 +421,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createMemberHandlers({ accounts, base: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') }),
     ...createTokenHandlers({ tokens }),
     ...createListHandlers(ctx),
+    ...createToolHandlers(ctx),
     ...audit.handlers,
   }
   control = await startControlServer({

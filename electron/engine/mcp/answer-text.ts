@@ -2,8 +2,8 @@
 // blanked (shared/redaction.ts, as exports and logs do), bodies as text when they are text, wall
 // times as ISO strings and simulated ones as time into their run (momentOn). The answer's final
 // text is passed over once more for every known secret value.
-import { formatRunOffset } from '../../../shared/clock'
-import type { HeaderPair, RowClock } from '../../../shared/contract'
+import type { HeaderPair } from '../../../shared/contract'
+export { iso, momentOn } from '../host'
 import { redactHeaderPairs, redactKnownValues, redactQuery, redactUrl } from '../../../shared/redaction'
 
 export function redactedHeaders(pairs: readonly HeaderPair[], seen: Set<string>): HeaderPair[] {
@@ -30,7 +30,6 @@ export function bodyOf(base64: string): { text: string } | { base64: string } | 
   return { text }
 }
 
-export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
 
 /** The answer as the JSON text an agent reads, with every known secret value blanked wherever it is. */
 export function answerText(value: unknown, secrets: Iterable<string>): string {
@@ -45,7 +44,3 @@ export const sentenceText = (text: string, secrets: Iterable<string>): string =>
  * marked simulated ("+14 m 00 s into the run (simulated)"), never a date (docs/time.md). The wall
  * time goes beside it in a field of its own (…WallAt).
  */
-export function momentOn(clock: RowClock, at: number | null): string | null {
-  if (at === null) return null
-  return clock.kind === 'wall' ? iso(at) : `${formatRunOffset(at - clock.startedAt)} into the run (simulated)`
-}

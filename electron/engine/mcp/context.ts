@@ -3,9 +3,8 @@
 // API token (server-source.ts). Both answer in the host's views, so an agent sees what the app
 // shows, and the tools never ask which one they have.
 import { z } from 'zod'
-import type { DeliveryDetail, EndpointView, RequestDetail, TimelineFilter, TimelineRow } from '../../../shared/contract'
+import type { CommandRequest, DeliveryDetail, EndpointView, RequestDetail, SignatureExplanation, TimelineFilter, TimelineRow, TriggerAnswer } from '../../../shared/contract'
 import { endpointPath, type HeldRequest, type HoldDecision, type PresetId } from '../../../shared/receiver'
-import type { LocalStore } from './store-source'
 
 /** A rule as the tools show it. */
 export interface McpRule {
@@ -44,8 +43,14 @@ export interface McpSource {
   heldRequests(): Promise<HeldRequest[]>
   /** Has the request's holder act on the decision; what became of it, said to the agent. */
   decideHeld(requestId: number, decision: HoldDecision): Promise<string>
-  /** What only a store opened here has (its raw rows with their signing secrets): a ToolError saying why not on a server. */
-  local(tool: string): LocalStore
+  /**
+   * Why a request's signature passed or failed, checked again with its endpoint's current secrets
+   * (host/signature-explain.ts); null when there is no such request. A server runs it itself
+   * (`request.explainSignature`): it hands out no secret.
+   */
+  explainSignature(requestId: number): Promise<SignatureExplanation | null>
+  /** A catalog event delivered to an endpoint's URL, signed with its secret (engine/trigger.ts); a server delivers it itself (`endpoint.trigger`). */
+  triggerToEndpoint(req: CommandRequest<'endpoint.trigger'>): Promise<TriggerAnswer>
   close(): Promise<void>
 }
 

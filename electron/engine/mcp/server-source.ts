@@ -2,7 +2,8 @@
 // its commands on the control socket, admitted by an API token. The server reads its own store and
 // answers in the same views, so a read tool says what it says on the server's data folder; a change
 // goes through the server's command, and the server decides by the token's role (a viewer's is
-// refused with the role it needs). The server hands out no signing secret: what needs one refuses.
+// refused with the role it needs). The server hands out no signing secret: what needs one (a
+// signature's explanation, a trigger to an endpoint) the server runs itself.
 import type { CommandName, CommandRequest, CommandResponse, RuleView, Snapshot } from '../../../shared/contract'
 import { ToolError, type McpRule, type McpSource } from './context'
 import { heldDone } from './held-asks'
@@ -32,7 +33,7 @@ export function createServerSource(server: ServerCommands): McpSource {
     }
   }
   /** A row's detail, or null when the server has no such row (as a store reads none). */
-  const detail = async <C extends 'request.get' | 'delivery.get'>(name: C, id: number): Promise<CommandResponse<C> | null> => {
+  const detail = async <C extends 'request.get' | 'delivery.get' | 'request.explainSignature'>(name: C, id: number): Promise<CommandResponse<C> | null> => {
     try {
       return await server.call(name, { id } as CommandRequest<C>)
     } catch (error) {
@@ -77,9 +78,9 @@ export function createServerSource(server: ServerCommands): McpSource {
       else await call('held.drop', { requestId })
       return heldDone(requestId, decision)
     },
-    local(tool) {
-      throw new ToolError(`${tool} reads the store itself (stored bytes, signing secrets), which a served Hookloop gives to no token: run \`hookloop mcp --data\` or \`--store\` on ${where}'s store, or use the app it serves`)
-    },
+    // Both need a signing secret, which the server gives to no token: it runs them and answers.
+    explainSignature: (requestId) => detail('request.explainSignature', requestId),
+    triggerToEndpoint: (req) => call('endpoint.trigger', req),
     close: async () => server.close(),
   }
 }

@@ -6,10 +6,12 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
 import { DefinitionError, endpointPath, expandPreset, explainFault, explainRule, RULE_PRESETS, type Rule } from '../../../shared/receiver'
-import { createDetailViews, createTimelineViews } from '../host'
-import { createHeldRequestStore, createInspectorReads, createRuleStore, createSqliteEngine, type HeldRequestStore, type InspectorReads, type RuleStore, type SecretBox, type SqlEngine, type StoredRule } from '../store'
+import { createDetailViews, createTimelineViews, explainSignature, SignatureExplainError } from '../host'
+import { triggerCatalogEvent } from '../trigger'
+import { createHeldRequestStore, createInspectorReads, createRuleStore, createSqliteEngine, type HeldRequestStore, type RuleStore, type SecretBox, type SqlEngine, type StoredRule } from '../store'
 import { ToolError, type McpRule, type McpSource } from './context'
 import { askHolder } from './held-asks'
+import { portAnswers } from './port-answers'
 
 export interface StoreSourceOptions {
   /** The data folder, or postgres://user@host:port/database. */
@@ -22,11 +24,6 @@ export interface StoreSourceOptions {
   db: Database | null
   /** Where the app's or `hookloop listen`'s receiver answers now. */
   receiverUrl: () => string
-}
-
-/** What only a store opened here gives: its raw rows with their signing secrets. */
-export interface LocalStore {
-  reads: InspectorReads
 }
 
 const ruleOf = (r: StoredRule): McpRule => ({ id: r.id, endpointId: r.endpointId, name: r.rule.name ?? null, enabled: r.enabled, explain: explainRule(r.rule) })
@@ -99,7 +96,27 @@ export function createStoreSource(options: StoreSourceOptions): McpSource {
     },
     heldRequests: async () => heldStore().list(),
     decideHeld: (requestId, decision) => askHolder(heldStore(), requestId, decision),
-    local: () => ({ reads }),
+    async explainSignature(requestId) {
+      try {
+        // On the request's clock: a simulation's for a request one of its attempts made (docs/time.md).
+        return await explainSignature({ reads, endpointUrl: (slug) => `${receiverUrl()}${endpointPath(slug)}`, clockOf: async (id) => (await details.requestDetail(id))?.clock ?? { kind: 'wall' } }, requestId)
+      } catch (error) {
+        if (error instanceof SignatureExplainError) throw new ToolError(error.message)
+        throw error
+      }
+    },
+    async triggerToEndpoint({ endpoint: id, ...event }) {
+      const endpoint = await reads.endpoint(id)
+      if (!endpoint) throw new ToolError(`the endpoint ${id} was deleted meanwhile`)
+      const url = `${receiverUrl()}${endpointPath(endpoint.slug)}`
+      // The store's own receiver is the app's or listen's: without one, the event would go nowhere.
+      if (!(await portAnswers(url))) {
+        throw new ToolError(
+          `nothing answers at ${url}: start the Hookloop app or \`hookloop listen --data ${where}\` on this data folder (and give \`hookloop mcp\` its receiver with --receiver-url when it is not ${options.receiverUrl()}), or trigger to a url instead`,
+        )
+      }
+      return triggerCatalogEvent({ ...event, url, endpoint })
+    },
     async close() {
       if (db) db.close()
       else await store.close()

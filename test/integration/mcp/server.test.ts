@@ -3,8 +3,9 @@
 // text `hookloop mcp --data` gives on the server's data folder (list_held too, with a request held
 // at the server's breakpoint); the rule and held-request tools go through the server's commands,
 // an editor's token adds and removes a rule and releases a held request, a viewer's is refused with
-// the role it needs; what needs the store's own bytes and secrets refuses in one line; a missing
-// or wrong token ends the server at once with one line that never holds the token.
+// the role it needs; explain_signature and trigger_event to an endpoint, which need its signing
+// secret, run on the server (request.explainSignature, endpoint.trigger) and answer as the folder
+// does; a missing or wrong token ends the server at once with one line that never holds the token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../support/run-cli'
 import { cliEnv, startServedHookloop, type ServedHookloop } from '../../support/served-hookloop'
@@ -22,7 +23,7 @@ const tokenEnv = (token: string) => ({ HOOKLOOP_STORE: '', HOOKLOOP_SERVER: '', 
 beforeAll(async () => {
   served = await startServedHookloop()
   viewerToken = await served.token('viewer')
-  folder = await startMcp(['--data', served.dir], tokenEnv(''))
+  folder = await startMcp(['--data', served.dir, '--allow-changes'], tokenEnv(''))
   viewer = await startMcp(['--server', served.origin, '--allow-changes'], tokenEnv(viewerToken))
   editorToken = await served.token('editor')
   editor = await startMcp(['--server', served.origin, '--allow-changes'], tokenEnv(editorToken))
@@ -118,18 +119,47 @@ describe('hookloop mcp --server', () => {
     expect((await served.command(editorToken, 'breakpoint.remove', { id: bp })).ok).toBe(true)
   }, 300_000)
 
-  it('refuses in one line what needs the store itself, and a missing or wrong token at once', async () => {
-    const requestId = (await storedRequestIds())[0]
-    for (const [tool, args] of [
-      ['explain_signature', { requestId }],
-      ['trigger_event', { provider: 'stripe', eventType: 'payment_intent.succeeded', endpoint: served.slug }],
-    ] as const) {
-      const answer = await editor.call(tool, args)
-      expect(answer.isError, tool).toBe(true)
-      expect(answer.text.split('\n'), tool).toHaveLength(1)
-      expect(answer.text).toContain(`reads the store itself (stored bytes, signing secrets), which a served Hookloop gives to no token: run \`hookloop mcp --data\` or \`--store\` on ${served.origin}'s store`)
+  it('explains signatures and triggers an event on the server for an editor’s token as the folder does; a viewer’s trigger gets the role it needs', async () => {
+    // Signed and unsigned requests, and one that is not there: the same text through either.
+    for (const requestId of [...(await storedRequestIds()), 999_999]) {
+      const local = await folder.call('explain_signature', { requestId })
+      const remote = await editor.call('explain_signature', { requestId })
+      expect(remote.isError, `explain_signature ${requestId}: ${remote.text}`).toBe(local.isError)
+      expect(placeless(remote.text, served.origin), `explain_signature ${requestId}`).toBe(placeless(local.text, served.dir))
     }
 
+    const args = { provider: 'standard-webhooks', eventType: 'user.created', endpoint: served.slug }
+    const refused = await viewer.call('trigger_event', args)
+    expect(refused.isError).toBe(true)
+    expect(refused.text).toMatch(/^trigger_event: http:\/\/127\.0\.0\.1:\d+: endpoint\.trigger needs the editor role; the token "viewer bot \d+" is a viewer$/)
+
+    type Triggered = { eventId: string; providerEventId: string | null; clockMs: number; body: string; attempts: Record<string, unknown>[] } & Record<string, unknown>
+    /**
+     * What differs between two deliveries of one event: its ids, its body's made-up values, the
+     * attempts' ids and times, and how many attempts it took (the endpoint's rule fails its first
+     * requests, however they came): the last attempt is compared.
+     */
+    const settled = ({ eventId: _e, providerEventId: _p, clockMs: _c, body: _b, attempts, ...rest }: Triggered) => ({
+      ...rest,
+      attempts: attempts.slice(-1).map(({ id: _i, deliveryId: _d, eventId: _ev, n: _n, startedAt: _s, durationMs: _du, ...attempt }) => attempt),
+    })
+    const before = new Set(await storedRequestIds())
+    const local = await folder.json<Triggered>('trigger_event', args)
+    const remote = await editor.json<Triggered>('trigger_event', args)
+    expect(remote.status).toBe('succeeded')
+    expect(settled(remote)).toEqual(settled(local))
+    // Every attempt arrived at the server's endpoint, signed with its secret: each one's verdict is valid.
+    const arrived = (await storedRequestIds()).filter((id) => !before.has(id))
+    expect(arrived).toHaveLength(local.attempts.length + remote.attempts.length)
+    for (const requestId of arrived) {
+      const explained = await editor.json<{ endpoint: { slug: string }; stored: { valid: boolean } }>('explain_signature', { requestId })
+      expect([explained.endpoint.slug, explained.stored.valid]).toEqual([served.slug, true])
+    }
+    const shown = await viewer.json<{ body: { text: string } }>('show_request', { id: Math.max(...arrived) })
+    expect(shown.body.text).toBe(remote.body)
+  }, 300_000)
+
+  it('ends at once for a missing or wrong token', async () => {
     const wrongToken = `hlk_${'x'.repeat(43)}`
     const wrong = await runCli(['mcp', '--server', served.origin], cliEnv({ HOOKLOOP_TOKEN: wrongToken }))
     expect([wrong.code, wrong.stdout, wrong.stderr]).toEqual([1, '', `hookloop mcp: ${served.origin} refused the API token (401): check $HOOKLOOP_TOKEN; a revoked token is refused\n`])
