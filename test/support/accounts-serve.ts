@@ -5,7 +5,10 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import WebSocket from 'ws'
+import { randomBytes } from 'node:crypto'
 import { CLI_PATH } from './run-cli'
+import { makeTempDir } from './temp-dir'
+import type { TestPostgres } from './postgres'
 
 export interface AccountsServe {
   /** http://127.0.0.1:<port> */
@@ -83,4 +86,19 @@ export function command(ws: WebSocket, name: string, req: unknown = {}): Promise
     ws.on('message', onMessage)
     ws.send(JSON.stringify({ t: 'cmd', id, name, req }))
   })
+}
+
+/**
+ * The two stores a served Hookloop keeps, each as `serve` is given it: a data folder in the
+ * arguments; a team's URL and data key by the environment. A folder's removal goes on `cleanups`.
+ */
+export function servedStores(postgres: Pick<TestPostgres, 'freshDatabase'>, cleanups: (() => void)[]): Record<string, () => Promise<{ args: string[]; env: Record<string, string> }>> {
+  return {
+    'a data folder': async () => {
+      const { dir, cleanup } = makeTempDir()
+      cleanups.push(cleanup)
+      return { args: ['--data', dir], env: {} }
+    },
+    "a team's PostgreSQL": async () => ({ args: [], env: { HOOKLOOP_STORE: await postgres.freshDatabase(), HOOKLOOP_SECRET_KEY: randomBytes(32).toString('base64') } }),
+  }
 }

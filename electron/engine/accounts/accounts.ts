@@ -86,11 +86,11 @@ const viewOf = (row: AccountRow): AccountView => ({ id: row.id, email: row.email
 const EMAIL = /^[^\s@]+@[^\s@]+$/
 // NUL and the other control characters: \s misses most of them, and PostgreSQL refuses a NUL in text.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
 
 /** What is wrong with an email given at sign-in or for a new account, naming the field; null when nothing. */
 export function emailProblem(email: string): string | null {
-  if (CONTROL.test(email)) return 'the email has a control character (NUL, a tab, a newline …): type it again'
+  if (CONTROL_CHARACTER.test(email)) return 'the email has a control character (NUL, a tab, a newline …): type it again'
   const trimmed = email.trim()
   if (!EMAIL.test(trimmed) || trimmed.length > 320) return `the email "${trimmed.slice(0, 320)}" is not an email address`
   return null
@@ -108,7 +108,7 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
   async function newAccount(person: NewPerson, role: Role): Promise<{ row: Parameters<AccountStore['insert']>[0]; view: AccountView }> {
     const badEmail = emailProblem(person.email)
     if (badEmail) throw new AccountError('bad_email', badEmail)
-    if (CONTROL.test(person.name ?? '')) throw new AccountError('bad_name', 'the name has a control character (NUL, a tab, a newline …): type it again')
+    if (CONTROL_CHARACTER.test(person.name ?? '')) throw new AccountError('bad_name', 'the name has a control character (NUL, a tab, a newline …): type it again')
     const email = person.email.trim()
     const problem = passwordProblem(person.password)
     if (problem) throw new AccountError('bad_password', problem)
@@ -168,7 +168,7 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
   async function insertVouched(person: { email: string; name: string }, role: Role): Promise<AccountRow | undefined> {
     const email = person.email.trim()
     if (emailProblem(email)) return undefined
-    const name = CONTROL.test(person.name) ? '' : person.name.trim()
+    const name = CONTROL_CHARACTER.test(person.name) ? '' : person.name.trim()
     const row = { id: newAccountId(), email, name: name || email, passwordHash: await hashPassword(newSecret()), role, createdAt: now() }
     try {
       await store().insert(row, false)
@@ -203,7 +203,7 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
     },
     async signIn(email, password) {
       // No account has such an address (none is made with one); PostgreSQL would refuse a NUL in the look-up.
-      const row = CONTROL.test(email) ? undefined : await store().byEmail(email)
+      const row = CONTROL_CHARACTER.test(email) ? undefined : await store().byEmail(email)
       if (!row) {
         decoy ??= hashPassword(newSecret())
         await passwordMatches(await decoy, password)

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Role, TokenView } from '../../../shared/contract'
 import { createTokenStore, type SqlEngine, type TokenRow, type TokenStore } from '../store'
+import { CONTROL_CHARACTER } from './accounts'
 import { newSecret, secretHash } from './secrets'
 
 /** What every token's secret starts with: a scanner (or a person) knows one when it sees one. */
@@ -87,8 +88,7 @@ export function tokenNameProblem(name: string): string | null {
   const trimmed = name.trim()
   if (trimmed.length === 0) return 'a token needs a name (what uses it: "GitHub Actions", "nightly replay")'
   if (trimmed.length > TOKEN_NAME_MAX) return `a token's name is at most ${TOKEN_NAME_MAX} characters`
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(trimmed)) return "a token's name has no control characters"
+  if (CONTROL_CHARACTER.test(trimmed)) return "a token's name has no control characters"
   return null
 }
 

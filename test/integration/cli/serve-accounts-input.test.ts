@@ -2,10 +2,8 @@
 // a team's PostgreSQL (which refuses a NUL in text): an email carrying NUL or another control
 // character is refused with 400 naming the field, at sign-in, at joining through an invite and for
 // the first admin, and nothing is made; the server goes on answering.
-import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { command, cookieOf, sessionSocket, signIn, startAccountsServe, trySignIn, tryJoin } from '../../support/accounts-serve'
-import { makeTempDir } from '../../support/temp-dir'
+import { command, cookieOf, servedStores, sessionSocket, signIn, startAccountsServe, trySignIn, tryJoin } from '../../support/accounts-serve'
 import { usePostgres } from '../../support/use-postgres'
 import { runCli } from '../../support/run-cli'
 
@@ -16,14 +14,7 @@ afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.()
 })
 
-const STORES: Record<string, () => Promise<{ args: string[]; env: Record<string, string> }>> = {
-  'a data folder': async () => {
-    const { dir, cleanup } = makeTempDir()
-    cleanups.push(cleanup)
-    return { args: ['--data', dir], env: {} }
-  },
-  "a team's PostgreSQL": async () => ({ args: [], env: { HOOKLOOP_STORE: await postgres.freshDatabase(), HOOKLOOP_SECRET_KEY: randomBytes(32).toString('base64') } }),
-}
+const STORES = servedStores(postgres, cleanups)
 
 const BAD_EMAILS = ['ada\u0000@example.com', 'vic@exa\u0001mple.com', 'vic@example.com\u0000', '\u007fvic@example.com']
 

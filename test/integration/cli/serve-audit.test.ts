@@ -6,12 +6,12 @@
 // refused with the email tried, the reason and the client's address (a rate-limited address
 // recorded once per wait, however often it tries), never the password.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { DATA_FILE_NAME, openDatabase } from '../../../electron/engine/store'
+import { cookieOf, servedStores, signIn as sessionOf, trySignIn as postSignIn, tryJoin } from '../../support/accounts-serve'
 import { makeTempDir } from '../../support/temp-dir'
 import { usePostgres } from '../../support/use-postgres'
 
@@ -41,34 +41,13 @@ function startServe(args: string[], env: Record<string, string>): { child: Child
   return { child, line }
 }
 
-const cookieOf = (res: Response, name: string): string =>
-  res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0] ?? '')
-    .find((c) => c.startsWith(`${name}=`) && c.length > name.length + 1) ?? ''
-
-async function formOf(url: string): Promise<{ csrf: string; cookie: string }> {
-  const page = await fetch(url)
-  return { csrf: /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '', cookie: cookieOf(page, 'hookloop_csrf') }
-}
-
-const post = (url: string, origin: string, cookie: string, form: Record<string, string>) =>
-  fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin }, body: new URLSearchParams(form).toString() })
-
 /** The sign-in form posted as a browser does: its answer. */
-async function trySignIn(origin: string, email: string, password = PASSWORD): Promise<Response> {
-  const { csrf, cookie } = await formOf(`${origin}/signin`)
-  return post(`${origin}/signin`, origin, cookie, { csrf, email, password })
-}
-
-async function signIn(origin: string, email: string): Promise<string> {
-  return cookieOf(await trySignIn(origin, email), 'hookloop_session')
-}
+const trySignIn = (origin: string, email: string, password = PASSWORD): Promise<Response> => postSignIn(origin, email, password)
+const signIn = (origin: string, email: string): Promise<string> => sessionOf(origin, email, PASSWORD)
 
 /** A member joins through an invite link: their session. */
-async function joinAs(origin: string, link: string, email: string): Promise<string> {
-  const { csrf, cookie } = await formOf(link)
-  return cookieOf(await post(`${origin}/join`, origin, cookie, { csrf, link: new URL(link).searchParams.get('link') ?? '', email, name: email.split('@')[0] ?? '', password: PASSWORD }), 'hookloop_session')
+async function joinAs(link: string, email: string): Promise<string> {
+  return cookieOf(await tryJoin(link, { email, name: email.split('@')[0] ?? '', password: PASSWORD }), 'hookloop_session')
 }
 
 function socket(origin: string, cookie: string): Promise<WebSocket> {
@@ -105,8 +84,8 @@ describe('the audit of hookloop serve --accounts', () => {
     const admin = await socket(origin, await signIn(origin, 'ada@example.com'))
     const editorInvite = await command(admin, 'member.invite', { role: 'editor' })
     const viewerInvite = await command(admin, 'member.invite', { role: 'viewer' })
-    const edna = await socket(origin, await joinAs(origin, editorInvite.res.link as string, 'edna@example.com'))
-    const vic = await socket(origin, await joinAs(origin, viewerInvite.res.link as string, 'vic@example.com'))
+    const edna = await socket(origin, await joinAs(editorInvite.res.link as string, 'edna@example.com'))
+    const vic = await socket(origin, await joinAs(viewerInvite.res.link as string, 'vic@example.com'))
 
     const endpoint = await command(edna, 'endpoint.create', { name: 'Shop', scheme: 'standard-webhooks', secrets: [SIGNING_SECRET], dedupe: null })
     expect(endpoint.ok).toBe(true)
@@ -160,15 +139,7 @@ describe('the audit of hookloop serve --accounts', () => {
   })
 })
 
-// The store a served Hookloop keeps: what `serve` is given to open it (a team's URL and data key by the environment).
-const STORES: Record<string, () => Promise<{ args: string[]; env: Record<string, string> }>> = {
-  'a data folder': async () => {
-    const { dir, cleanup } = makeTempDir()
-    cleanups.push(cleanup)
-    return { args: ['--data', dir], env: {} }
-  },
-  "a team's PostgreSQL": async () => ({ args: [], env: { HOOKLOOP_STORE: await postgres.freshDatabase(), HOOKLOOP_SECRET_KEY: randomBytes(32).toString('base64') } }),
-}
+const STORES = servedStores(postgres, cleanups)
 
 describe.each(Object.entries(STORES))('sign-ins in the audit of hookloop serve --accounts on %s', (_store, openedBy) => {
   it('records a password sign-in and each refusal with the email tried, the reason and the address; a rate-limited address once per wait', async () => {
@@ -177,7 +148,7 @@ describe.each(Object.entries(STORES))('sign-ins in the audit of hookloop serve -
     const origin = new URL(await serve.line(/^http/)).origin
     const admin = await socket(origin, await signIn(origin, 'ada@example.com'))
     const invite = await command(admin, 'member.invite', { role: 'viewer' })
-    const vic = await joinAs(origin, invite.res.link as string, 'vic@example.com')
+    const vic = await joinAs(invite.res.link as string, 'vic@example.com')
     expect(vic).not.toBe('')
     const members = await command(admin, 'member.list')
     const vicId = (members.res.members as { id: string; email: string }[]).find((m) => m.email === 'vic@example.com')?.id
