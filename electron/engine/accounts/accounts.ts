@@ -3,7 +3,7 @@
 // admin invites. The secrets it returns (a session's value, a link's) exist only in its answer;
 // the store keeps their hashes (secrets.ts) and a password's Argon2id hash (passwords.ts).
 import type { Role } from '../../../shared/contract'
-import { createAccountStore, type AccountRow, type AccountStore, type SqlEngine } from '../store'
+import { createAccountStore, DEFAULT_WORKSPACE, type AccountRow, type AccountStore, type SqlEngine } from '../store'
 import { hashPassword, passwordMatches, passwordProblem } from './passwords'
 import { newAccountId, newSecret, secretHash } from './secrets'
 
@@ -136,7 +136,7 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
   async function newLink(kind: 'setup' | 'invite', role: Role, by: string | null): Promise<string> {
     const secret = newSecret()
     const at = now()
-    await store().insertLink({ tokenHash: secretHash(secret), kind, role, createdBy: by, createdAt: at, expiresAt: at + LINK_TTL_MS })
+    await store().insertLink({ tokenHash: secretHash(secret), kind, role, workspaceId: DEFAULT_WORKSPACE, createdBy: by, createdAt: at, expiresAt: at + LINK_TTL_MS })
     return secret
   }
 
@@ -157,7 +157,7 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
   async function openSession(row: AccountRow): Promise<{ secret: string; account: AccountView }> {
     const secret = newSecret()
     const at = now()
-    await store().insertSession({ tokenHash: secretHash(secret), accountId: row.id, createdAt: at, expiresAt: at + SESSION_IDLE_MS, lastSeenAt: at })
+    await store().insertSession({ tokenHash: secretHash(secret), accountId: row.id, workspaceId: DEFAULT_WORKSPACE, createdAt: at, expiresAt: at + SESSION_IDLE_MS, lastSeenAt: at })
     // Sessions that expired unused are removed as new ones begin: the table holds live ones.
     await store().deleteExpiredSessions(at)
     return { secret, account: viewOf(row) }

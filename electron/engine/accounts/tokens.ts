@@ -9,7 +9,7 @@
 // here is seen here at once. The last use is written at most once a minute per token.
 import { randomBytes } from 'node:crypto'
 import type { Role, TokenView } from '../../../shared/contract'
-import { createTokenStore, type SqlEngine, type TokenRow, type TokenStore } from '../store'
+import { createTokenStore, DEFAULT_WORKSPACE, type SqlEngine, type TokenRow, type TokenStore } from '../store'
 import { CONTROL_CHARACTER } from './accounts'
 import { newSecret, secretHash } from './secrets'
 
@@ -156,6 +156,7 @@ export function createTokens(options: TokensOptions): Tokens {
         id: `tok_${randomBytes(8).toString('hex')}`,
         name: name.trim(),
         role,
+        workspaceId: DEFAULT_WORKSPACE,
         secretHash: secretHash(secret),
         prefix: secret.slice(0, TOKEN_PREFIX_LENGTH),
         createdBy: by,

@@ -3,6 +3,7 @@
 // part (engine/accounts/) makes the secrets and the hashes.
 import type { Role } from '../../../shared/contract'
 import type { SqlEngine } from './sql-engine'
+import { DEFAULT_WORKSPACE } from './workspaces'
 
 export interface AccountRow {
   id: string
@@ -19,13 +20,18 @@ export interface NewAccount {
   email: string
   name: string
   passwordHash: string
+  /** Its role in the workspace it joins. */
   role: Role
   createdAt: number
+  /** The workspace it joins (a membership with its role); default `default`. */
+  workspaceId?: string
 }
 
 export interface SessionRow {
   tokenHash: string
   accountId: string
+  /** The workspace the session is looking at. */
+  workspaceId: string
   createdAt: number
   expiresAt: number
   lastSeenAt: number
@@ -36,7 +42,10 @@ export type LinkKind = 'setup' | 'invite'
 export interface LinkRow {
   tokenHash: string
   kind: LinkKind
+  /** The role it gives, in its workspace. */
   role: Role
+  /** The workspace an invite is to (the setup link's is `default`). */
+  workspaceId: string
   createdBy: string | null
   createdAt: number
   expiresAt: number
@@ -80,12 +89,18 @@ export interface AccountStore {
   byEmail(email: string): Promise<AccountRow | undefined>
   byId(id: string): Promise<AccountRow | undefined>
   list(): Promise<AccountRow[]>
+  /** The account's role in `default`, where every account was before workspaces (the membership, and accounts.role beside it). */
   setRole(id: string, role: Role): Promise<boolean>
   setDisabled(id: string, disabled: boolean): Promise<boolean>
 
   insertSession(session: SessionRow): Promise<void>
-  /** The session's account while the session has not expired at `now`. */
-  sessionAccount(tokenHash: string, now: number): Promise<{ session: SessionRow; account: AccountRow } | undefined>
+  /**
+   * The session's account while the session has not expired at `now`, with the account's role in
+   * the session's workspace (null when it is no longer a member there).
+   */
+  sessionAccount(tokenHash: string, now: number): Promise<{ session: SessionRow; account: AccountRow; role: Role | null } | undefined>
+  /** Points the session at another workspace; false when there is no such session. */
+  setSessionWorkspace(tokenHash: string, workspaceId: string): Promise<boolean>
   /**
    * Of these sessions, the ones still live at `now`: not expired, not ended, their account not
    * disabled. One statement per LIVE_SESSIONS_BATCH of them (a process checks all its sockets at once).
@@ -110,29 +125,37 @@ export function createAccountStore(engine: SqlEngine): AccountStore {
     tokenHash: String(raw.token_hash),
     kind: raw.kind as LinkKind,
     role: raw.role as Role,
+    workspaceId: String(raw.workspace_id),
     createdBy: raw.created_by === null ? null : String(raw.created_by),
     createdAt: Number(raw.created_at),
     expiresAt: Number(raw.expires_at),
   })
   const insertSql = `INSERT INTO accounts (id, email, email_key, name, password_hash, role, created_at, disabled) VALUES (?, ?, ?, ?, ?, ?, ?, 0)`
   const insertParams = (a: NewAccount) => [a.id, a.email.trim(), emailKey(a.email), a.name, a.passwordHash, a.role, a.createdAt]
+  // A new account is a member of the workspace it joins, in the same transaction.
+  const membershipSql = 'INSERT INTO memberships (account_id, workspace_id, role, created_at) VALUES (?, ?, ?, ?)'
+  const membershipParams = (a: NewAccount) => [a.id, a.workspaceId ?? DEFAULT_WORKSPACE, a.role, a.createdAt]
+  const LINK_COLUMNS = 'token_hash, kind, role, workspace_id, created_by, created_at, expires_at'
   return {
     async count() {
       const row = await engine.get<{ n: number | string }>('SELECT count(*) AS n FROM accounts')
       return Number(row?.n ?? 0)
     },
     async insert(account, onlyIfNone = false) {
-      if (!onlyIfNone) {
-        await engine.run(insertSql, insertParams(account))
+      return engine.transaction(async (tx) => {
+        if (!onlyIfNone) await tx.run(insertSql, insertParams(account))
+        else {
+          // Two people redeeming the setup link at once: one admin. The insert reads the table it
+          // writes, in one statement, so neither engine lets both through.
+          const result = await tx.run(
+            `INSERT INTO accounts (id, email, email_key, name, password_hash, role, created_at, disabled) SELECT ?, ?, ?, ?, ?, ?, CAST(? AS BIGINT), 0 WHERE NOT EXISTS (SELECT 1 FROM accounts)`,
+            insertParams(account),
+          )
+          if (result.changes !== 1) return false
+        }
+        await tx.run(membershipSql, membershipParams(account))
         return true
-      }
-      // Two people redeeming the setup link at once: one admin. The insert reads the table it
-      // writes, in one statement, so neither engine lets both through.
-      const result = await engine.run(
-        `INSERT INTO accounts (id, email, email_key, name, password_hash, role, created_at, disabled) SELECT ?, ?, ?, ?, ?, ?, CAST(? AS BIGINT), 0 WHERE NOT EXISTS (SELECT 1 FROM accounts)`,
-        insertParams(account),
-      )
-      return result.changes === 1
+      })
     },
     async byEmail(email) {
       const raw = await engine.get<RawAccount>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE email_key = ?`, [emailKey(email)])
@@ -146,26 +169,43 @@ export function createAccountStore(engine: SqlEngine): AccountStore {
       return (await engine.all<RawAccount>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, email_key`)).map(fromRaw)
     },
     async setRole(id, role) {
-      return (await engine.run('UPDATE accounts SET role = ? WHERE id = ?', [role, id])).changes === 1
+      return engine.transaction(async (tx) => {
+        await tx.run('UPDATE memberships SET role = ? WHERE account_id = ? AND workspace_id = ?', [role, id, DEFAULT_WORKSPACE])
+        return (await tx.run('UPDATE accounts SET role = ? WHERE id = ?', [role, id])).changes === 1
+      })
     },
     async setDisabled(id, disabled) {
       return (await engine.run('UPDATE accounts SET disabled = ? WHERE id = ?', [disabled ? 1 : 0, id])).changes === 1
     },
 
     async insertSession(s) {
-      await engine.run('INSERT INTO account_sessions (token_hash, account_id, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)', [s.tokenHash, s.accountId, s.createdAt, s.expiresAt, s.lastSeenAt])
+      await engine.run('INSERT INTO account_sessions (token_hash, account_id, workspace_id, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)', [
+        s.tokenHash,
+        s.accountId,
+        s.workspaceId,
+        s.createdAt,
+        s.expiresAt,
+        s.lastSeenAt,
+      ])
     },
     async sessionAccount(tokenHash, now) {
-      const raw = await engine.get<RawAccount & { s_created_at: number | string; expires_at: number | string; last_seen_at: number | string }>(
-        `SELECT a.id, a.email, a.name, a.password_hash, a.role, a.created_at, a.disabled, s.created_at AS s_created_at, s.expires_at, s.last_seen_at
-         FROM account_sessions s JOIN accounts a ON a.id = s.account_id WHERE s.token_hash = ? AND s.expires_at > ?`,
+      const raw = await engine.get<RawAccount & { workspace_id: string; member_role: Role | null; s_created_at: number | string; expires_at: number | string; last_seen_at: number | string }>(
+        `SELECT a.id, a.email, a.name, a.password_hash, a.role, a.created_at, a.disabled, s.workspace_id, m.role AS member_role,
+           s.created_at AS s_created_at, s.expires_at, s.last_seen_at
+         FROM account_sessions s JOIN accounts a ON a.id = s.account_id
+           LEFT JOIN memberships m ON m.account_id = s.account_id AND m.workspace_id = s.workspace_id
+         WHERE s.token_hash = ? AND s.expires_at > ?`,
         [tokenHash, now],
       )
       if (!raw) return undefined
       return {
         account: fromRaw(raw),
-        session: { tokenHash, accountId: raw.id, createdAt: Number(raw.s_created_at), expiresAt: Number(raw.expires_at), lastSeenAt: Number(raw.last_seen_at) },
+        role: raw.member_role,
+        session: { tokenHash, accountId: raw.id, workspaceId: raw.workspace_id, createdAt: Number(raw.s_created_at), expiresAt: Number(raw.expires_at), lastSeenAt: Number(raw.last_seen_at) },
       }
+    },
+    async setSessionWorkspace(tokenHash, workspaceId) {
+      return (await engine.run('UPDATE account_sessions SET workspace_id = ? WHERE token_hash = ?', [workspaceId, tokenHash])).changes === 1
     },
     async liveSessions(tokenHashes, now) {
       const live = new Set<string>()
@@ -190,14 +230,14 @@ export function createAccountStore(engine: SqlEngine): AccountStore {
     },
 
     async insertLink(l) {
-      await engine.run('INSERT INTO account_links (token_hash, kind, role, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)', [l.tokenHash, l.kind, l.role, l.createdBy, l.createdAt, l.expiresAt])
+      await engine.run(`INSERT INTO account_links (${LINK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [l.tokenHash, l.kind, l.role, l.workspaceId, l.createdBy, l.createdAt, l.expiresAt])
     },
     async deleteLinks(kind) {
       return (await engine.run('DELETE FROM account_links WHERE kind = ?', [kind])).changes
     },
     async takeLink(tokenHash, now) {
       return engine.transaction(async (tx) => {
-        const raw = await tx.get('SELECT token_hash, kind, role, created_by, created_at, expires_at FROM account_links WHERE token_hash = ?', [tokenHash])
+        const raw = await tx.get(`SELECT ${LINK_COLUMNS} FROM account_links WHERE token_hash = ?`, [tokenHash])
         if (!raw) return undefined
         // Whoever deletes the row used the link; an expired one is removed unused.
         const deleted = await tx.run('DELETE FROM account_links WHERE token_hash = ?', [tokenHash])
@@ -206,7 +246,7 @@ export function createAccountStore(engine: SqlEngine): AccountStore {
       })
     },
     async peekLink(tokenHash, now) {
-      const raw = await engine.get('SELECT token_hash, kind, role, created_by, created_at, expires_at FROM account_links WHERE token_hash = ? AND expires_at > ?', [tokenHash, now])
+      const raw = await engine.get(`SELECT ${LINK_COLUMNS} FROM account_links WHERE token_hash = ? AND expires_at > ?`, [tokenHash, now])
       return raw && linkOf(raw)
     },
   }

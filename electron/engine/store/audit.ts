@@ -5,10 +5,13 @@ import { randomBytes } from 'node:crypto'
 import { REDACTED, type AuditVia, type AuditView } from '../../../shared/contract'
 import { isSecretName, redactUrl } from '../../../shared/redaction'
 import type { SqlEngine } from './sql-engine'
+import { DEFAULT_WORKSPACE } from './workspaces'
 
 export interface NewAuditEntry {
   /** Wall-clock ms. */
   at: number
+  /** The workspace it happened in; default `default` (everything without accounts). */
+  workspaceId?: string
   actorId: string | null
   actor: string
   via: AuditVia
@@ -19,6 +22,8 @@ export interface NewAuditEntry {
 }
 
 export interface AuditFilter {
+  /** Only this workspace's entries. */
+  workspaceId?: string
   /** An account's address (any case), or `local`. */
   actor?: string
   command?: string
@@ -124,6 +129,10 @@ export function createAuditStore(engine: SqlEngine): AuditStore {
   const where = (filter: AuditFilter): { sql: string; params: unknown[] } => {
     const clauses: string[] = []
     const params: unknown[] = []
+    if (filter.workspaceId !== undefined) {
+      clauses.push('workspace_id = ?')
+      params.push(filter.workspaceId)
+    }
     if (filter.actor !== undefined) {
       clauses.push('lower(actor) = ?')
       params.push(filter.actor.trim().toLowerCase())
@@ -144,7 +153,7 @@ export function createAuditStore(engine: SqlEngine): AuditStore {
       const detail = detailText(entry.detail)
       // The summary is written by Hookloop from names and ids, but it passes the same check.
       const summary = entry.summary.slice(0, 300)
-      await engine.run(`INSERT INTO audit (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      await engine.run(`INSERT INTO audit (${COLUMNS}, workspace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
         id,
         entry.at,
         entry.actorId,
@@ -155,6 +164,7 @@ export function createAuditStore(engine: SqlEngine): AuditStore {
         entry.target?.id ?? null,
         summary,
         detail,
+        entry.workspaceId ?? DEFAULT_WORKSPACE,
       ])
       return fromRaw({ id, at: entry.at, actor_id: entry.actorId, actor: entry.actor, via: entry.via, command: entry.command, target_kind: entry.target?.kind ?? null, target_id: entry.target?.id ?? null, summary, detail_json: detail })
     },

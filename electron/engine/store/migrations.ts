@@ -61,8 +61,8 @@ function ACCOUNTS_SQL(time: string, text: string): string {
 `
 }
 
-// Migration 22's table on either engine, as migration 21's: a machine's API token. One store is
-// one workspace for now; a workspace_id column can come later beside role.
+// Migration 22's table on either engine, as migration 21's: a machine's API token. Its workspace
+// came with migration 27, beside its role.
 function API_TOKENS_SQL(time: string, text: string): string {
   return `
       CREATE TABLE api_tokens (
@@ -97,6 +97,43 @@ function AUDIT_SQL(time: string, text: string): string {
       );
       CREATE INDEX audit_by_at ON audit(at, id);
       CREATE INDEX audit_by_actor ON audit(actor, at);
+`
+}
+
+// Migration 27 on either engine: workspaces, who belongs to which with what role, and the
+// workspace of each definition and of each thing an account or a token does. Every existing row
+// lands in `default`, and each account's role becomes its membership of `default`: from then on a
+// membership, not accounts.role, says what a person may do (accounts.role is only what this
+// migration read). Requests, events, deliveries and attempts belong through their endpoint or
+// subscription, so the big tables get no column. No foreign key on the added columns: SQLite adds
+// a column with a REFERENCES clause only with a NULL default, and a workspace is never deleted.
+function WORKSPACES_SQL(time: string, text: string): string {
+  const column = (table: string) => `ALTER TABLE ${table} ADD COLUMN workspace_id TEXT${text} NOT NULL DEFAULT 'default';`
+  return `
+      CREATE TABLE workspaces (
+        id            TEXT${text} PRIMARY KEY,
+        name          TEXT${text} NOT NULL UNIQUE,
+        created_at    ${time} NOT NULL
+      );
+      INSERT INTO workspaces (id, name, created_at) VALUES ('default', 'default', 0);
+      CREATE TABLE memberships (
+        account_id    TEXT${text} NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        workspace_id  TEXT${text} NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        role          TEXT${text} NOT NULL,     -- viewer | editor | admin, in that workspace
+        created_at    ${time} NOT NULL,
+        PRIMARY KEY (account_id, workspace_id)
+      );
+      CREATE INDEX memberships_by_workspace ON memberships(workspace_id);
+      INSERT INTO memberships (account_id, workspace_id, role, created_at) SELECT id, 'default', role, created_at FROM accounts;
+      ${column('endpoints')}
+      ${column('subscriptions')}
+      ${column('api_tokens')}
+      ${column('audit')}
+      ${column('account_links')}
+      ${column('account_sessions')}
+      CREATE INDEX endpoints_by_workspace ON endpoints(workspace_id);
+      CREATE INDEX subscriptions_by_workspace ON subscriptions(workspace_id);
+      CREATE INDEX audit_by_workspace ON audit(workspace_id, at, id);
 `
 }
 
@@ -654,6 +691,14 @@ export const MIGRATIONS: readonly Migration[] = [
     // Nothing to do on SQLite, whose `IS` uses the index.
     sql: `SELECT 1;`,
     postgres: REQUEST_COUNTS_POSTGRES_INDEXED,
+  },
+  {
+    version: 27,
+    name: 'workspaces: endpoints, subscriptions, tokens, invites, sessions and the audit belong to one; roles are per workspace',
+    // Everything there was is the `default` workspace, and each account a member of it with the
+    // role it had (WORKSPACES_SQL says why accounts.role is no longer read after this step).
+    sql: WORKSPACES_SQL('INTEGER', ''),
+    postgres: WORKSPACES_SQL('BIGINT', ' COLLATE "C"'),
   },
 ]
 

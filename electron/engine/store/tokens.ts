@@ -8,7 +8,10 @@ import type { SqlEngine } from './sql-engine'
 export interface TokenRow {
   id: string
   name: string
+  /** Its role in its workspace. */
   role: Role
+  /** The one workspace it acts in. */
+  workspaceId: string
   secretHash: string
   /** The secret's first characters (`hlk_AbC123`): not enough to guess the rest. */
   prefix: string
@@ -27,6 +30,7 @@ interface RawToken {
   id: string
   name: string
   role: Role
+  workspace_id: string
   secret_hash: string
   prefix: string
   created_by: string | null
@@ -42,6 +46,7 @@ const fromRaw = (raw: RawToken): TokenRow => ({
   id: raw.id,
   name: raw.name,
   role: raw.role,
+  workspaceId: raw.workspace_id,
   secretHash: raw.secret_hash,
   prefix: raw.prefix,
   createdBy: raw.created_by,
@@ -51,13 +56,13 @@ const fromRaw = (raw: RawToken): TokenRow => ({
   revokedAt: timeOf(raw.revoked_at),
 })
 
-const SELECT = `SELECT t.id, t.name, t.role, t.secret_hash, t.prefix, t.created_by, a.email AS created_by_email, t.created_at, t.last_used_at, t.revoked_at
+const SELECT = `SELECT t.id, t.name, t.role, t.workspace_id, t.secret_hash, t.prefix, t.created_by, a.email AS created_by_email, t.created_at, t.last_used_at, t.revoked_at
   FROM api_tokens t LEFT JOIN accounts a ON a.id = t.created_by`
 
 export interface TokenStore {
   insert(token: NewToken): Promise<void>
-  /** Every token, revoked ones too, newest first. */
-  list(): Promise<TokenRow[]>
+  /** Every token (of one workspace, when given), revoked ones too, newest first. */
+  list(workspaceId?: string): Promise<TokenRow[]>
   byId(id: string): Promise<TokenRow | undefined>
   /** The token whose secret hashes to this, revoked or not (the caller decides). */
   byHash(secretHash: string): Promise<TokenRow | undefined>
@@ -74,12 +79,13 @@ export function createTokenStore(engine: SqlEngine): TokenStore {
   return {
     async insert(t) {
       await engine.run(
-        'INSERT INTO api_tokens (id, name, role, secret_hash, prefix, created_by, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)',
-        [t.id, t.name, t.role, t.secretHash, t.prefix, t.createdBy, t.createdAt],
+        'INSERT INTO api_tokens (id, name, role, workspace_id, secret_hash, prefix, created_by, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)',
+        [t.id, t.name, t.role, t.workspaceId, t.secretHash, t.prefix, t.createdBy, t.createdAt],
       )
     },
-    async list() {
-      return (await engine.all<RawToken>(`${SELECT} ORDER BY t.created_at DESC, t.id`)).map(fromRaw)
+    async list(workspaceId) {
+      if (workspaceId === undefined) return (await engine.all<RawToken>(`${SELECT} ORDER BY t.created_at DESC, t.id`)).map(fromRaw)
+      return (await engine.all<RawToken>(`${SELECT} WHERE t.workspace_id = ? ORDER BY t.created_at DESC, t.id`, [workspaceId])).map(fromRaw)
     },
     async byId(id) {
       const raw = await engine.get<RawToken>(`${SELECT} WHERE t.id = ?`, [id])

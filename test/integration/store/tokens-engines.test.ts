@@ -25,10 +25,10 @@ describe.each(['sqlite', 'postgres'] as const)('API tokens on %s', (kind) => {
     try {
       await createAccountStore(engine).insert({ id: 'acc-1', email: 'ada@example.com', name: 'Ada', passwordHash: 'x', role: 'admin', createdAt: 1 })
       const tokens = createTokenStore(engine)
-      await tokens.insert({ id: 'tok_ci', name: 'CI', role: 'editor', secretHash: HASH_A, prefix: 'hlk_AbC123', createdBy: 'acc-1', createdAt: 1_000 })
-      await tokens.insert({ id: 'tok_bot', name: 'bot', role: 'viewer', secretHash: HASH_B, prefix: 'hlk_XyZ789', createdBy: null, createdAt: 2_000 })
+      await tokens.insert({ id: 'tok_ci', name: 'CI', role: 'editor', workspaceId: 'default', secretHash: HASH_A, prefix: 'hlk_AbC123', createdBy: 'acc-1', createdAt: 1_000 })
+      await tokens.insert({ id: 'tok_bot', name: 'bot', role: 'viewer', workspaceId: 'default', secretHash: HASH_B, prefix: 'hlk_XyZ789', createdBy: null, createdAt: 2_000 })
       // One secret, one token.
-      await expect(tokens.insert({ id: 'tok_dup', name: 'dup', role: 'viewer', secretHash: HASH_A, prefix: 'hlk_AbC123', createdBy: null, createdAt: 3_000 })).rejects.toThrow()
+      await expect(tokens.insert({ id: 'tok_dup', name: 'dup', role: 'viewer', workspaceId: 'default', secretHash: HASH_A, prefix: 'hlk_AbC123', createdBy: null, createdAt: 3_000 })).rejects.toThrow()
 
       expect((await tokens.list()).map((t) => [t.id, t.name, t.role, t.prefix, t.createdBy, t.createdByEmail, t.createdAt, t.lastUsedAt, t.revokedAt])).toEqual([
         ['tok_bot', 'bot', 'viewer', 'hlk_XyZ789', null, null, 2_000, null, null],
@@ -53,7 +53,7 @@ describe.each(['sqlite', 'postgres'] as const)('API tokens on %s', (kind) => {
 
       // Nothing in the table is a secret: the hash column holds 64 hex digits and nothing else.
       const columns = await engine.all<Record<string, unknown>>('SELECT * FROM api_tokens')
-      expect(Object.keys(columns[0] ?? {}).sort()).toEqual(['created_at', 'created_by', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'role', 'secret_hash'])
+      expect(Object.keys(columns[0] ?? {}).sort()).toEqual(['created_at', 'created_by', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'role', 'secret_hash', 'workspace_id'])
     } finally {
       await engine.close()
     }

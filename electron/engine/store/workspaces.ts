@@ -1,0 +1,112 @@
+// Workspaces and memberships (migration 27), on either store engine through SqlEngine. A
+// workspace holds endpoints, subscriptions and what hangs off them; a membership is an account's
+// role in one workspace, the only place a person's role is read from. Every store has `default`.
+import type { Role } from '../../../shared/contract'
+import type { SqlEngine } from './sql-engine'
+
+/** The workspace every store has: everything made without accounts, and all there was before workspaces. */
+export const DEFAULT_WORKSPACE = 'default'
+
+export interface WorkspaceRow {
+  id: string
+  name: string
+  createdAt: number
+}
+
+/** One of an account's workspaces, with its role there. */
+export interface MembershipRow {
+  workspaceId: string
+  workspaceName: string
+  role: Role
+}
+
+/** A member of one workspace. */
+export interface MemberRow {
+  accountId: string
+  email: string
+  name: string
+  role: Role
+  disabled: boolean
+  createdAt: number
+}
+
+export interface WorkspaceStore {
+  /** Every workspace, by name. */
+  list(): Promise<WorkspaceRow[]>
+  byId(id: string): Promise<WorkspaceRow | undefined>
+  byName(name: string): Promise<WorkspaceRow | undefined>
+  /** Inserts the workspace; false when its name (or id) is taken. */
+  insert(workspace: WorkspaceRow): Promise<boolean>
+
+  /** The account's workspaces and its role in each, by name. */
+  membershipsOf(accountId: string): Promise<MembershipRow[]>
+  /** The account's role in the workspace; undefined when it is not a member. */
+  roleIn(accountId: string, workspaceId: string): Promise<Role | undefined>
+  /** The workspace's members (disabled accounts too), oldest account first. */
+  members(workspaceId: string): Promise<MemberRow[]>
+  /** Makes the account a member with this role, or changes its role there. */
+  setMembership(accountId: string, workspaceId: string, role: Role, at: number): Promise<void>
+  /** Ends the account's membership; false when it had none. */
+  removeMembership(accountId: string, workspaceId: string): Promise<boolean>
+}
+
+type Raw = Record<string, unknown>
+const workspaceOf = (raw: Raw): WorkspaceRow => ({ id: String(raw.id), name: String(raw.name), createdAt: Number(raw.created_at) })
+
+export function createWorkspaceStore(engine: SqlEngine): WorkspaceStore {
+  return {
+    async list() {
+      return (await engine.all('SELECT id, name, created_at FROM workspaces ORDER BY name')).map(workspaceOf)
+    },
+    async byId(id) {
+      const raw = await engine.get('SELECT id, name, created_at FROM workspaces WHERE id = ?', [id])
+      return raw && workspaceOf(raw)
+    },
+    async byName(name) {
+      const raw = await engine.get('SELECT id, name, created_at FROM workspaces WHERE name = ?', [name])
+      return raw && workspaceOf(raw)
+    },
+    async insert(w) {
+      // Two admins naming a workspace alike at once: one row, whichever engine.
+      const result = await engine.run('INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [w.id, w.name, w.createdAt])
+      return result.changes === 1
+    },
+
+    async membershipsOf(accountId) {
+      const rows = await engine.all(
+        'SELECT m.workspace_id, w.name, m.role FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.account_id = ? ORDER BY w.name',
+        [accountId],
+      )
+      return rows.map((raw) => ({ workspaceId: String(raw.workspace_id), workspaceName: String(raw.name), role: raw.role as Role }))
+    },
+    async roleIn(accountId, workspaceId) {
+      const raw = await engine.get<{ role: Role }>('SELECT role FROM memberships WHERE account_id = ? AND workspace_id = ?', [accountId, workspaceId])
+      return raw?.role
+    },
+    async members(workspaceId) {
+      const rows = await engine.all(
+        `SELECT a.id, a.email, a.name, m.role, a.disabled, a.created_at FROM memberships m JOIN accounts a ON a.id = m.account_id
+         WHERE m.workspace_id = ? ORDER BY a.created_at, a.email_key`,
+        [workspaceId],
+      )
+      return rows.map((raw) => ({
+        accountId: String(raw.id),
+        email: String(raw.email),
+        name: String(raw.name),
+        role: raw.role as Role,
+        disabled: Number(raw.disabled) !== 0,
+        createdAt: Number(raw.created_at),
+      }))
+    },
+    async setMembership(accountId, workspaceId, role, at) {
+      await engine.run(
+        `INSERT INTO memberships (account_id, workspace_id, role, created_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (account_id, workspace_id) DO UPDATE SET role = excluded.role`,
+        [accountId, workspaceId, role, at],
+      )
+    },
+    async removeMembership(accountId, workspaceId) {
+      return (await engine.run('DELETE FROM memberships WHERE account_id = ? AND workspace_id = ?', [accountId, workspaceId])).changes === 1
+    },
+  }
+}
