@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_INDEXED, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_TRIGGER } from './count-definitions'
+import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_INDEXED, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_TRIGGER, REQUEST_GROUPS_INDEX_POSTGRES } from './count-definitions'
 import { REQUESTS_WRITE_LOCK } from './engine-writer'
 import { FEED_ORDER_POSTGRES, FEED_ORDER_SQLITE } from './feed-order'
 import { StoreError } from './store-error'
@@ -699,6 +699,16 @@ export const MIGRATIONS: readonly Migration[] = [
     // role it had (WORKSPACES_SQL says why accounts.role is no longer read after this step).
     sql: WORKSPACES_SQL('INTEGER', ''),
     postgres: WORKSPACES_SQL('BIGINT', ' COLLATE "C"'),
+  },
+  {
+    version: 28,
+    name: "PostgreSQL's request counters probe a group by an index of their own",
+    // Schema 26's probe could still read a whole endpoint's requests for each new one: the trigger
+    // function's plan, made once per connection on a table with a few rows, took the endpoint's
+    // time index and filtered the key (count-definitions.ts, REQUEST_GROUPS_INDEX_POSTGRES).
+    // Nothing to do on SQLite, whose planner takes the index with both columns.
+    sql: `SELECT 1;`,
+    postgres: REQUEST_GROUPS_INDEX_POSTGRES,
   },
 ]
 
