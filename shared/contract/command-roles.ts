@@ -2,7 +2,8 @@
 // least role each one needs, in one place. A viewer reads; an editor changes what Hookloop does
 // (endpoints, rules, subscriptions, sends, resends, scenarios, simulations, the clock, the
 // tunnel, breakpoints); an admin also changes what it keeps (retention, Clear history), its
-// secrets, its members and its API tokens. `Record<CommandName, Role>`: a new command does not compile until it is given one.
+// secrets, its members and its API tokens. Roles are per workspace: a member's role is the one
+// they hold in the workspace they act in. `Record<CommandName, Role>`: a new command does not compile until it is given one.
 import type { CommandName } from './messages'
 
 /** The WebSocket close code of a socket whose session ended (sign-out, a disabled account). */
@@ -75,7 +76,9 @@ export const COMMAND_ROLES: Record<CommandName, Role> = {
   // The members: who they are, invites, roles, disabling.
   'member.list': 'admin',
   'member.invite': 'admin',
+  'member.add': 'admin',
   'member.setRole': 'admin',
+  'member.remove': 'admin',
   'member.setDisabled': 'admin',
   // Machines' API tokens: each one a credential with a role.
   'token.list': 'admin',
@@ -83,6 +86,9 @@ export const COMMAND_ROLES: Record<CommandName, Role> = {
   'token.revoke': 'admin',
   // Who changed what: the admin's, and never recorded itself (a read).
   'audit.list': 'admin',
+  // The caller's own workspaces, and moving its session to another of them: anyone's.
+  'workspace.list': 'viewer',
+  'workspace.switch': 'viewer',
 }
 
 /**

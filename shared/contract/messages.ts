@@ -11,6 +11,7 @@ import { EXPORT_FORMATS, type ReplayResult } from './exports'
 import { historySchemas, type HistoryResponses } from './history-commands'
 import { memberSchemas, type MemberResponses } from './member-commands'
 import { tokenSchemas, type TokenResponses } from './token-commands'
+import { workspaceSchemas, type WorkspaceResponses } from './workspace-commands'
 import { listSchemas, type ListResponses } from './list-commands'
 import { auditSchemas, type AuditResponses } from './audit-commands'
 import { breakpointSchemas, type BreakpointEvents, type BreakpointResponses } from './breakpoint-commands'
@@ -229,6 +230,7 @@ export const requestSchemas = {
   ...toolSchemas,
   ...memberSchemas,
   ...tokenSchemas,
+  ...workspaceSchemas,
   ...listSchemas,
   ...auditSchemas,
 } as const
@@ -245,7 +247,7 @@ function isJson(text: string): boolean {
 export type CommandName = keyof typeof requestSchemas
 export type CommandRequest<C extends CommandName> = z.input<(typeof requestSchemas)[C]>
 
-export interface CommandResponses extends HistoryResponses, BreakpointResponses, ToolResponses, MemberResponses, TokenResponses, ListResponses, AuditResponses {
+export interface CommandResponses extends HistoryResponses, BreakpointResponses, ToolResponses, MemberResponses, TokenResponses, WorkspaceResponses, ListResponses, AuditResponses {
   snapshot: Snapshot
   'timeline.page': { rows: TimelineRow[]; total: number }
   'delivery.get': DeliveryDetail

@@ -1,5 +1,6 @@
 // The contract's commands for the API tokens of a served Hookloop with accounts (docs/team.md,
-// "Tokens"): the tokens machines (CI, scripts, agents) use, each with a role; a new one's secret
+// "Tokens"): the tokens machines (CI, scripts, agents) use, each with a role in one workspace (the
+// one it was made in; the lists and revocations are the caller's workspace's); a new one's secret
 // is in create's answer only; a revoked one admits nobody. An admin's (command-roles.ts). Spread
 // into messages.ts.
 import { z } from 'zod'
@@ -19,7 +20,10 @@ export type TokenCommandName = keyof typeof tokenSchemas
 export interface TokenView {
   id: string
   name: string
+  /** Its role in its workspace. */
   role: 'viewer' | 'editor' | 'admin'
+  /** The one workspace it acts in. */
+  workspaceId: string
   /** The secret's first characters (`hlk_` and six more), to tell tokens apart. */
   prefix: string
   /** The admin who made it; null when made on the server's machine (`hookloop token create`). */

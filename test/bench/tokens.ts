@@ -25,7 +25,7 @@ async function measure(engine: SqlEngine): Promise<{ cached: Figures; uncached: 
   let clock = Date.now()
   const tokens = createTokens({ engine: () => engine, now: () => clock })
   let secret = ''
-  for (let i = 0; i < TOKENS; i++) secret = (await tokens.create({ name: `token ${i}`, role: 'editor', by: null })).secret
+  for (let i = 0; i < TOKENS; i++) secret = (await tokens.create({ name: `token ${i}`, role: 'editor', workspaceId: 'default', by: null })).secret
   const header = `Bearer ${secret}`
 
   async function run(n: number, advance: number): Promise<Figures> {

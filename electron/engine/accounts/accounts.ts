@@ -1,9 +1,9 @@
 // The accounts of a served Hookloop: the first admin (from the command line, or through the
-// one-time setup link), signing in and out, the session behind a cookie, and the members an
-// admin invites. The secrets it returns (a session's value, a link's) exist only in its answer;
+// one-time setup link), signing in and out, the session behind a cookie and the workspace it looks
+// at, and the members of a workspace: invited, added, given a role there, removed. The secrets it returns (a session's value, a link's) exist only in its answer;
 // the store keeps their hashes (secrets.ts) and a password's Argon2id hash (passwords.ts).
 import type { Role } from '../../../shared/contract'
-import { createAccountStore, DEFAULT_WORKSPACE, type AccountRow, type AccountStore, type SqlEngine } from '../store'
+import { createAccountStore, createWorkspaceStore, DEFAULT_WORKSPACE, type AccountRow, type AccountStore, type MembershipRow, type SqlEngine, type WorkspaceStore } from '../store'
 import { hashPassword, passwordMatches, passwordProblem } from './passwords'
 import { newAccountId, newSecret, secretHash } from './secrets'
 
@@ -17,22 +17,28 @@ export interface AccountView {
   id: string
   email: string
   name: string
+  /** The account's role in `workspaceId` (a membership's): roles are per workspace. */
   role: Role
+  /** The workspace this view is of: the one a session looks at, or the one whose members are listed. */
+  workspaceId: string
   createdAt: number
   disabled: boolean
 }
 
 export class AccountError extends Error {
   constructor(
-    readonly code: 'bad_password' | 'bad_email' | 'bad_name' | 'taken' | 'bad_link' | 'not_found' | 'last_admin',
+    readonly code: 'bad_password' | 'bad_email' | 'bad_name' | 'taken' | 'bad_link' | 'not_found' | 'last_admin' | 'member',
     message: string,
   ) {
     super(message)
   }
 }
 
-/** Why a sign-in was refused, as the audit records it (`rate_limited` is the account routes'). */
-export type SignInRefusedReason = 'unknown' | 'wrong_password' | 'disabled'
+/**
+ * Why a sign-in was refused, as the audit records it (`rate_limited` is the account routes').
+ * `no_workspace`: the account is a member of no workspace any more.
+ */
+export type SignInRefusedReason = 'unknown' | 'wrong_password' | 'disabled' | 'no_workspace'
 
 export interface NewPerson {
   email: string
@@ -46,8 +52,8 @@ export interface Accounts {
   createFirstAdmin(person: NewPerson): Promise<AccountView>
   /** A new one-time setup link's secret (the one before it stops working). */
   newSetupLink(): Promise<string>
-  /** A new one-time invite's secret for this role. */
-  invite(role: Role, by: string): Promise<string>
+  /** A new one-time invite's secret: a new account with this role in this workspace. */
+  invite(role: Role, by: string, workspaceId: string): Promise<string>
   /** The role a link would give, while it is good (the page that asks for the details). */
   linkRole(secret: string): Promise<Role | null>
   /** Uses a setup link or an invite: the account it makes. */
@@ -64,22 +70,46 @@ export interface Accounts {
    * (they sign in through the provider). Refused: no such member (and none may be made), or a disabled one.
    */
   signInVouched(person: { email: string; name: string }, newRole: Role | null): Promise<{ secret: string; account: AccountView; joined: boolean } | { refused: 'unknown' | 'disabled' }>
-  /** The signed-in account behind a session's secret (a disabled one is signed out). */
+  /**
+   * The signed-in account behind a session's secret, in the workspace the session looks at (a
+   * disabled one is signed out). A session whose account is no longer a member there moves to
+   * another of the account's workspaces; with none left, it signs nobody in.
+   */
   sessionOf(secret: string | undefined): Promise<AccountView | null>
+  /** Points a session at another of its account's workspaces: not_found when it is not a member there. */
+  switchWorkspace(secret: string, workspaceId: string): Promise<AccountView>
+  /** The account's workspaces and its role in each. */
+  workspacesOf(accountId: string): Promise<MembershipRow[]>
   /**
    * Of these sessions' secrets, the ones that still sign someone in (not ended, not expired, the
-   * account not disabled): one read for all of a process's sockets, however many (no last-seen write).
+   * account not disabled, still a member where the session looks), each with the workspace it
+   * looks at: one read for all of a process's sockets, however many (no last-seen write).
    */
-  liveSessions(secrets: readonly string[]): Promise<Set<string>>
+  liveSessions(secrets: readonly string[]): Promise<Map<string, string>>
   signOut(secret: string): Promise<void>
-  list(): Promise<AccountView[]>
-  setRole(id: string, role: Role): Promise<AccountView>
-  setDisabled(id: string, disabled: boolean): Promise<AccountView>
+  /** The workspace's members, with their role there. */
+  list(workspaceId: string): Promise<AccountView[]>
+  /** Makes an existing account (by its address) a member of the workspace: not_found when there is none, `member` when it is one already. */
+  addMember(email: string, role: Role, workspaceId: string): Promise<AccountView>
+  /** A member's role in the workspace. */
+  setRole(id: string, role: Role, workspaceId: string): Promise<AccountView>
+  /** Ends a membership (never the workspace's last admin's); the account and its other workspaces stay. */
+  removeMember(id: string, workspaceId: string): Promise<AccountView>
+  /** Disables or enables a member of the workspace, everywhere (an account is one person). */
+  setDisabled(id: string, disabled: boolean, workspaceId: string): Promise<AccountView>
   /** Called after a session ends or an account changes (sign-out, a role, disabled): whoever holds sessions checks them again. */
   onChange(listener: () => void): () => void
 }
 
-const viewOf = (row: AccountRow): AccountView => ({ id: row.id, email: row.email, name: row.name, role: row.role, createdAt: row.createdAt, disabled: row.disabled })
+const viewOf = (row: AccountRow, role: Role, workspaceId: string): AccountView => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  role,
+  workspaceId,
+  createdAt: row.createdAt,
+  disabled: row.disabled,
+})
 
 // A plain check: an address has one @ with something on each side and no spaces. The mail it
 // names is never sent to; it is the name a person signs in by.
@@ -102,10 +132,11 @@ let decoy: Promise<string> | null = null
 export function createAccounts(options: { engine: () => SqlEngine; now?: () => number }): Accounts {
   const now = options.now ?? Date.now
   const store = (): AccountStore => createAccountStore(options.engine())
+  const workspaces = (): WorkspaceStore => createWorkspaceStore(options.engine())
   const listeners = new Set<() => void>()
   const announce = () => listeners.forEach((listener) => listener())
 
-  async function newAccount(person: NewPerson, role: Role): Promise<{ row: Parameters<AccountStore['insert']>[0]; view: AccountView }> {
+  async function newAccount(person: NewPerson, role: Role, workspaceId: string): Promise<{ row: Parameters<AccountStore['insert']>[0]; view: AccountView }> {
     const badEmail = emailProblem(person.email)
     if (badEmail) throw new AccountError('bad_email', badEmail)
     if (CONTROL_CHARACTER.test(person.name ?? '')) throw new AccountError('bad_name', 'the name has a control character (NUL, a tab, a newline …): type it again')
@@ -113,12 +144,12 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
     const problem = passwordProblem(person.password)
     if (problem) throw new AccountError('bad_password', problem)
     const name = (person.name ?? '').trim() || email
-    const row = { id: newAccountId(), email, name, passwordHash: await hashPassword(person.password), role, createdAt: now() }
-    return { row, view: { id: row.id, email, name, role, createdAt: row.createdAt, disabled: false } }
+    const row = { id: newAccountId(), email, name, passwordHash: await hashPassword(person.password), role, createdAt: now(), workspaceId }
+    return { row, view: { id: row.id, email, name, role, workspaceId, createdAt: row.createdAt, disabled: false } }
   }
 
-  async function insert(person: NewPerson, role: Role, onlyIfNone: boolean): Promise<AccountView> {
-    const { row, view } = await newAccount(person, role)
+  async function insert(person: NewPerson, role: Role, workspaceId: string, onlyIfNone: boolean): Promise<AccountView> {
+    const { row, view } = await newAccount(person, role, workspaceId)
     const accounts = store()
     if (await accounts.byEmail(row.email)) throw new AccountError('taken', `an account for ${row.email} exists`)
     let inserted: boolean
@@ -133,34 +164,43 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
     return view
   }
 
-  async function newLink(kind: 'setup' | 'invite', role: Role, by: string | null): Promise<string> {
+  async function newLink(kind: 'setup' | 'invite', role: Role, by: string | null, workspaceId: string): Promise<string> {
     const secret = newSecret()
     const at = now()
-    await store().insertLink({ tokenHash: secretHash(secret), kind, role, workspaceId: DEFAULT_WORKSPACE, createdBy: by, createdAt: at, expiresAt: at + LINK_TTL_MS })
+    await store().insertLink({ tokenHash: secretHash(secret), kind, role, workspaceId, createdBy: by, createdAt: at, expiresAt: at + LINK_TTL_MS })
     return secret
   }
 
-  async function changed(id: string, change: (s: AccountStore) => Promise<boolean>): Promise<AccountView> {
-    const accounts = store()
-    if (!(await change(accounts))) throw new AccountError('not_found', `no account ${id}`)
-    const row = await accounts.byId(id)
-    if (!row) throw new AccountError('not_found', `no account ${id}`)
-    return viewOf(row)
+  /** The account as a member of the workspace: not_found when it is not one (as when there is no such account). */
+  async function memberOf(id: string, workspaceId: string): Promise<AccountView> {
+    const row = await store().byId(id)
+    const role = row && (await workspaces().roleIn(id, workspaceId))
+    if (!row || !role) throw new AccountError('not_found', `no account ${id}`)
+    return viewOf(row, role, workspaceId)
   }
 
-  // An admin cannot take away the last admin's role or account: nobody could change roles again.
-  async function keepsAnAdmin(id: string): Promise<void> {
-    const admins = (await store().list()).filter((a) => a.role === 'admin' && !a.disabled)
-    if (admins.length === 1 && admins[0]?.id === id) throw new AccountError('last_admin', 'this is the last admin: make another admin first')
+  // An admin cannot take away a workspace's last admin (their role there, their membership, their
+  // account): nobody could change its members again.
+  async function keepsAnAdmin(id: string, workspaceId: string): Promise<void> {
+    const admins = (await workspaces().members(workspaceId)).filter((m) => m.role === 'admin' && !m.disabled)
+    if (admins.length === 1 && admins[0]?.accountId === id) throw new AccountError('last_admin', 'this is the last admin of this workspace: make another admin first')
   }
 
-  async function openSession(row: AccountRow): Promise<{ secret: string; account: AccountView }> {
+  /** The workspace a new session looks at: `default` for its members, else the first of the account's by name. */
+  async function firstWorkspace(accountId: string): Promise<MembershipRow | undefined> {
+    const mine = await workspaces().membershipsOf(accountId)
+    return mine.find((m) => m.workspaceId === DEFAULT_WORKSPACE) ?? mine[0]
+  }
+
+  async function openSession(row: AccountRow): Promise<{ secret: string; account: AccountView } | { refused: 'no_workspace' }> {
+    const workspace = await firstWorkspace(row.id)
+    if (!workspace) return { refused: 'no_workspace' }
     const secret = newSecret()
     const at = now()
-    await store().insertSession({ tokenHash: secretHash(secret), accountId: row.id, workspaceId: DEFAULT_WORKSPACE, createdAt: at, expiresAt: at + SESSION_IDLE_MS, lastSeenAt: at })
+    await store().insertSession({ tokenHash: secretHash(secret), accountId: row.id, workspaceId: workspace.workspaceId, createdAt: at, expiresAt: at + SESSION_IDLE_MS, lastSeenAt: at })
     // Sessions that expired unused are removed as new ones begin: the table holds live ones.
     await store().deleteExpiredSessions(at)
-    return { secret, account: viewOf(row) }
+    return { secret, account: viewOf(row, workspace.role, workspace.workspaceId) }
   }
 
   // A member who joins through the identity provider has a password hash like everyone, of a
@@ -169,7 +209,7 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
     const email = person.email.trim()
     if (emailProblem(email)) return undefined
     const name = CONTROL_CHARACTER.test(person.name) ? '' : person.name.trim()
-    const row = { id: newAccountId(), email, name: name || email, passwordHash: await hashPassword(newSecret()), role, createdAt: now() }
+    const row = { id: newAccountId(), email, name: name || email, passwordHash: await hashPassword(newSecret()), role, createdAt: now(), workspaceId: DEFAULT_WORKSPACE }
     try {
       await store().insert(row, false)
     } catch (error) {
@@ -183,23 +223,23 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
 
   return {
     count: () => store().count(),
-    createFirstAdmin: (person) => insert(person, 'admin', true),
+    createFirstAdmin: (person) => insert(person, 'admin', DEFAULT_WORKSPACE, true),
     async newSetupLink() {
       await store().deleteLinks('setup')
-      return newLink('setup', 'admin', null)
+      return newLink('setup', 'admin', null, DEFAULT_WORKSPACE)
     },
-    invite: (role, by) => newLink('invite', role, by),
+    invite: (role, by, workspaceId) => newLink('invite', role, by, workspaceId),
     async linkRole(secret) {
       const link = await store().peekLink(secretHash(secret), now())
       return link ? link.role : null
     },
     async redeem(secret, person) {
       // The details are checked before the link is used, so a typo does not spend it.
-      await newAccount(person, 'viewer')
+      await newAccount(person, 'viewer', DEFAULT_WORKSPACE)
       if (await store().byEmail(person.email)) throw new AccountError('taken', `an account for ${person.email.trim()} exists`)
       const link = await store().takeLink(secretHash(secret), now())
       if (!link) throw new AccountError('bad_link', 'this link is not valid: it was used, replaced or has expired')
-      return insert(person, link.role, link.kind === 'setup')
+      return insert(person, link.role, link.workspaceId, link.kind === 'setup')
     },
     async signIn(email, password) {
       // No account has such an address (none is made with one); PostgreSQL would refuse a NUL in the look-up.
@@ -220,7 +260,10 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
       const row = member ?? (newRole ? await insertVouched(person, newRole) : undefined)
       if (!row) return { refused: 'unknown' }
       if (row.disabled) return { refused: 'disabled' }
-      return { ...(await openSession(row)), joined: !member }
+      const opened = await openSession(row)
+      // A member of no workspace is nobody the provider can sign in here.
+      if ('refused' in opened) return { refused: 'unknown' }
+      return { ...opened, joined: !member }
     },
     async sessionOf(secret) {
       if (!secret) return null
@@ -229,34 +272,78 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
       if (!found || found.account.disabled) return null
       // Seen again: it lasts another idle period (written at most once a minute).
       if (at - found.session.lastSeenAt > 60_000) await store().touchSession(found.session.tokenHash, at, at + SESSION_IDLE_MS)
-      return viewOf(found.account)
+      if (found.role) return viewOf(found.account, found.role, found.session.workspaceId)
+      // No longer a member where the session looks: another of the account's workspaces, or nobody.
+      const other = await firstWorkspace(found.account.id)
+      if (!other) return null
+      await store().setSessionWorkspace(found.session.tokenHash, other.workspaceId)
+      return viewOf(found.account, other.role, other.workspaceId)
     },
+    async switchWorkspace(secret, workspaceId) {
+      const hash = secretHash(secret)
+      const found = await store().sessionAccount(hash, now())
+      if (!found || found.account.disabled) throw new AccountError('not_found', 'this session has ended: sign in again')
+      const role = await workspaces().roleIn(found.account.id, workspaceId)
+      // Another's workspace reads as one that does not exist.
+      if (!role) throw new AccountError('not_found', `no workspace ${workspaceId}`)
+      // The session's sockets looking at the old workspace are closed by their server's next
+      // sweep (control-server.ts), the one that asked once its answer is sent.
+      await store().setSessionWorkspace(hash, workspaceId)
+      return viewOf(found.account, role, workspaceId)
+    },
+    workspacesOf: (accountId) => workspaces().membershipsOf(accountId),
     async liveSessions(secrets) {
-      if (secrets.length === 0) return new Set()
+      if (secrets.length === 0) return new Map()
       const hashes = new Map(secrets.map((secret) => [secretHash(secret), secret]))
       const live = await store().liveSessions([...hashes.keys()], now())
-      return new Set([...live].map((hash) => hashes.get(hash) ?? ''))
+      return new Map([...live].map(([hash, workspaceId]) => [hashes.get(hash) ?? '', workspaceId]))
     },
     async signOut(secret) {
       await store().deleteSession(secretHash(secret))
       announce()
     },
-    async list() {
-      return (await store().list()).map(viewOf)
+    async list(workspaceId) {
+      return (await workspaces().members(workspaceId)).map((m) => ({
+        id: m.accountId,
+        email: m.email,
+        name: m.name,
+        role: m.role,
+        workspaceId,
+        createdAt: m.createdAt,
+        disabled: m.disabled,
+      }))
     },
-    async setRole(id, role) {
-      if (role !== 'admin') await keepsAnAdmin(id)
-      const view = await changed(id, (s) => s.setRole(id, role))
+    async addMember(email, role, workspaceId) {
+      const row = CONTROL_CHARACTER.test(email) ? undefined : await store().byEmail(email)
+      if (!row) throw new AccountError('not_found', `no account for ${email.trim().slice(0, 320)}: invite them instead`)
+      if (await workspaces().roleIn(row.id, workspaceId)) throw new AccountError('member', `${row.email} is a member already: change their role instead`)
+      await workspaces().setMembership(row.id, workspaceId, role, now())
+      announce()
+      return viewOf(row, role, workspaceId)
+    },
+    async setRole(id, role, workspaceId) {
+      await memberOf(id, workspaceId)
+      if (role !== 'admin') await keepsAnAdmin(id, workspaceId)
+      await workspaces().setMembership(id, workspaceId, role, now())
+      announce()
+      return memberOf(id, workspaceId)
+    },
+    async removeMember(id, workspaceId) {
+      const view = await memberOf(id, workspaceId)
+      await keepsAnAdmin(id, workspaceId)
+      await workspaces().removeMembership(id, workspaceId)
+      // Its sessions looking at this workspace sign nobody in there from now on (liveSessions).
       announce()
       return view
     },
-    async setDisabled(id, disabled) {
-      if (disabled) await keepsAnAdmin(id)
-      const view = await changed(id, (s) => s.setDisabled(id, disabled))
+    async setDisabled(id, disabled, workspaceId) {
+      await memberOf(id, workspaceId)
+      if (disabled) for (const mine of await workspaces().membershipsOf(id)) if (mine.role === 'admin') await keepsAnAdmin(id, mine.workspaceId)
+      await store().setDisabled(id, disabled)
       // A disabled account is signed out everywhere at once.
       if (disabled) await store().deleteSessionsOf(id)
       announce()
-      return view
+      return memberOf(id, workspaceId)
     },
     onChange(listener) {
       listeners.add(listener)

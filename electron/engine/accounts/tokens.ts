@@ -1,5 +1,6 @@
 // API tokens: what a machine (CI, a script, a coding agent) signs in to a served Hookloop with,
-// as `Authorization: Bearer hlk_…` (docs/team.md, "Tokens"). Each has a role, as an account does.
+// as `Authorization: Bearer hlk_…` (docs/team.md, "Tokens"). Each acts in one workspace with a
+// role there, as a member does.
 // The secret exists only in create's answer; the store keeps its SHA-256 (secrets.ts) and a few of
 // its first characters for people to tell tokens apart.
 //
@@ -9,7 +10,7 @@
 // here is seen here at once. The last use is written at most once a minute per token.
 import { randomBytes } from 'node:crypto'
 import type { Role, TokenView } from '../../../shared/contract'
-import { createTokenStore, DEFAULT_WORKSPACE, type SqlEngine, type TokenRow, type TokenStore } from '../store'
+import { createTokenStore, type SqlEngine, type TokenRow, type TokenStore } from '../store'
 import { CONTROL_CHARACTER } from './accounts'
 import { newSecret, secretHash } from './secrets'
 
@@ -43,6 +44,8 @@ export class TokenError extends Error {
 export interface NewTokenInput {
   name: string
   role: Role
+  /** The workspace it acts in. */
+  workspaceId: string
   /** The admin making it; null on the server's machine (`hookloop token create`). */
   by: string | null
 }
@@ -50,10 +53,13 @@ export interface NewTokenInput {
 export interface Tokens {
   /** A new token: its view and its secret, which exists only in this answer. */
   create(input: NewTokenInput): Promise<{ token: TokenView; secret: string }>
-  /** Every token, revoked ones too, newest first. */
-  list(): Promise<TokenView[]>
-  /** Revokes the token; a token revoked already is answered as it is. */
-  revoke(id: string): Promise<TokenView>
+  /** Every token (of one workspace, when given), revoked ones too, newest first. */
+  list(workspaceId?: string): Promise<TokenView[]>
+  /**
+   * Revokes the token; a token revoked already is answered as it is. Given a workspace, a token of
+   * another one is not_found, as one that does not exist.
+   */
+  revoke(id: string, workspaceId?: string): Promise<TokenView>
   /**
    * The token a bearer secret stands for, or null: wrong, unknown and revoked alike (whoever asks
    * learns nothing more). Kept in this process for at most TOKEN_CACHE_MS. A check that is not a
@@ -75,6 +81,7 @@ export const tokenViewOf = (row: TokenRow): TokenView => ({
   id: row.id,
   name: row.name,
   role: row.role,
+  workspaceId: row.workspaceId,
   prefix: row.prefix,
   createdBy: row.createdBy,
   createdByEmail: row.createdByEmail,
@@ -148,7 +155,7 @@ export function createTokens(options: TokensOptions): Tokens {
   }
 
   return {
-    async create({ name, role, by }) {
+    async create({ name, role, workspaceId, by }) {
       const problem = tokenNameProblem(name)
       if (problem) throw new TokenError('bad_name', problem)
       const secret = `${TOKEN_SECRET_PREFIX}${newSecret()}`
@@ -156,7 +163,7 @@ export function createTokens(options: TokensOptions): Tokens {
         id: `tok_${randomBytes(8).toString('hex')}`,
         name: name.trim(),
         role,
-        workspaceId: DEFAULT_WORKSPACE,
+        workspaceId,
         secretHash: secretHash(secret),
         prefix: secret.slice(0, TOKEN_PREFIX_LENGTH),
         createdBy: by,
@@ -166,11 +173,13 @@ export function createTokens(options: TokensOptions): Tokens {
       const made = await store().byId(row.id)
       return { token: made ? tokenViewOf(made) : tokenViewOf({ ...row, createdByEmail: null, lastUsedAt: null, revokedAt: null }), secret }
     },
-    async list() {
-      return (await store().list()).map(tokenViewOf)
+    async list(workspaceId) {
+      return (await store().list(workspaceId)).map(tokenViewOf)
     },
-    async revoke(id) {
+    async revoke(id, workspaceId) {
       const tokens = store()
+      const before = await tokens.byId(id)
+      if (!before || (workspaceId !== undefined && before.workspaceId !== workspaceId)) throw new TokenError('not_found', `no token ${id}`)
       await tokens.revoke(id, now())
       revocations++
       const row = await tokens.byId(id)

@@ -45,8 +45,11 @@ export interface AccountGateOptions {
   log?: (line: string) => void
 }
 
-/** Who a request comes from: a person signed in (a session), or a machine (an API token). */
-export type Principal = { account: AccountView; token?: undefined } | { account: null; token: TokenView }
+/**
+ * Who a request comes from: a person signed in (a session, whose secret switches its workspace),
+ * or a machine (an API token). Either acts in one workspace with its role there.
+ */
+export type Principal = { account: AccountView; token?: undefined; session?: string } | { account: null; token: TokenView; session?: undefined }
 
 export interface AccountGate {
   /** Answers the account routes; true when the request was one of them. */
@@ -61,11 +64,12 @@ export interface AccountGate {
    */
   caller(req: IncomingMessage, options?: { use?: boolean }): Promise<Principal | null>
   /**
-   * Of requests a session admitted (sockets' upgrades), those whose session no longer signs anyone
-   * in: ended, expired, or its account disabled, here or by another process on the same store. One
-   * read for them all.
+   * Of requests a session admitted (sockets' upgrades), each with the workspace its socket looks
+   * at, those whose session no longer signs anyone in there: ended, expired, its account disabled
+   * or no longer a member there, or the session moved to another workspace, here or by another
+   * process on the same store. One read for them all.
    */
-  signedOut(requests: readonly IncomingMessage[]): Promise<IncomingMessage[]>
+  signedOut(requests: readonly { request: IncomingMessage; workspace?: string }[]): Promise<IncomingMessage[]>
   /** After a sign-out, a change of an account or a revoked token: the sockets it admitted are checked again. */
   onChange(listener: () => void): () => void
 }
@@ -76,8 +80,11 @@ export const offersToken = (req: IncomingMessage): boolean => bearerOf(req.heade
 /** How a refusal names who was refused: "vic@example.com" or 'the token "CI"'. */
 export const principalName = (principal: Principal): string => (principal.token ? `the token "${principal.token.name}"` : principal.account.email)
 
-/** The role a principal acts with. */
+/** The role a principal acts with: in its workspace. */
 export const principalRole = (principal: Principal): AccountView['role'] => (principal.token ? principal.token.role : principal.account.role)
+
+/** The workspace a principal acts in: its session's, or its token's. */
+export const principalWorkspace = (principal: Principal): string => (principal.token ? principal.token.workspaceId : principal.account.workspaceId)
 
 export function cookiesOf(req: IncomingMessage): Map<string, string> {
   const cookies = new Map<string, string>()
@@ -258,7 +265,7 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
     const account = await accounts.sessionOf(secret)
     if (!account || !secret) return plain(res, 401, 'not signed in')
     res.writeHead(200, { ...options.pageHeaders(), 'content-type': 'application/json' }).end(
-      JSON.stringify({ email: account.email, name: account.name, role: account.role, csrf: sessionCsrf(secret) }),
+      JSON.stringify({ email: account.email, name: account.name, role: account.role, workspaceId: account.workspaceId, csrf: sessionCsrf(secret) }),
     )
   }
 
@@ -304,13 +311,19 @@ export function createAccountGate(options: AccountGateOptions): AccountGate {
         const token = options.tokens ? await options.tokens.verify(bearer, check) : null
         return token ? { account: null, token } : null
       }
-      const account = await accounts.sessionOf(cookiesOf(req).get(SESSION_COOKIE))
-      return account ? { account } : null
+      const session = cookiesOf(req).get(SESSION_COOKIE)
+      const account = await accounts.sessionOf(session)
+      return account && session ? { account, session } : null
     },
     async signedOut(requests) {
       const secretOf = (req: IncomingMessage): string => cookiesOf(req).get(SESSION_COOKIE) ?? ''
-      const live = await accounts.liveSessions([...new Set(requests.map(secretOf).filter(Boolean))])
-      return requests.filter((req) => !live.has(secretOf(req)))
+      const live = await accounts.liveSessions([...new Set(requests.map(({ request }) => secretOf(request)).filter(Boolean))])
+      return requests
+        .filter(({ request, workspace }) => {
+          const looksAt = live.get(secretOf(request))
+          return looksAt === undefined || (workspace !== undefined && looksAt !== workspace)
+        })
+        .map(({ request }) => request)
     },
     onChange(listener) {
       const offAccounts = accounts.onChange(listener)

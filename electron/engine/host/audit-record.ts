@@ -16,7 +16,8 @@ export type SignInMethod = 'password' | 'oidc'
 
 export interface AccountChange {
   kind: 'account.join' | 'account.firstAdmin' | 'account.signIn' | 'account.signOut'
-  account: Pick<AccountView, 'id' | 'email' | 'role'>
+  /** Its role and workspace: the one joined, or the session's. */
+  account: Pick<AccountView, 'id' | 'email' | 'role' | 'workspaceId'>
   via: AuditVia
   /** At a sign-in, and a join through the identity provider: how the person proved who they are. */
   method?: SignInMethod
@@ -119,6 +120,7 @@ const REFUSAL_WORDS: Record<SignInRefusal['reason'], string> = {
   wrong_password: 'wrong password',
   disabled: 'the account is disabled',
   rate_limited: 'too many attempts',
+  no_workspace: 'the account is a member of no workspace',
 }
 
 /** The longest attempted email or client address kept: what a person typed is not trusted to be short. */
@@ -149,7 +151,7 @@ export function createAudit(options: AuditOptions): Audit {
       const target = auditTarget(name, req, res)
       // The request is what changed; the answer is kept only for what it made (an id), never in
       // full: a rotated secret's hint, an invite's link are in answers.
-      await store().record({ at: now(), ...actorOf(caller), command: name, target, summary: auditSummary(name, req, target), detail: req ?? {} })
+      await store().record({ at: now(), ...actorOf(caller), ...(caller.workspace === undefined ? {} : { workspaceId: caller.workspace }), command: name, target, summary: auditSummary(name, req, target), detail: req ?? {} })
     },
     async account(event) {
       if (event.kind === 'account.signInRefused') {
@@ -159,6 +161,7 @@ export function createAudit(options: AuditOptions): Audit {
       const { account } = event
       await store().record({
         at: now(),
+        workspaceId: account.workspaceId,
         actorId: account.id,
         actor: account.email,
         via: event.via,
@@ -174,8 +177,9 @@ export function createAudit(options: AuditOptions): Audit {
       })
     },
     handlers: {
-      'audit.list': async ({ actor, command, since, offset, limit }) =>
-        store().list({ ...(actor === undefined ? {} : { actor }), ...(command === undefined ? {} : { command }), ...(since === undefined ? {} : { since }) }, offset, limit),
+      // The caller's workspace's entries only (without accounts, every entry: all are `default`'s).
+      'audit.list': async ({ actor, command, since, offset, limit }, caller) =>
+        store().list({ ...(caller.workspace === undefined ? {} : { workspaceId: caller.workspace }), ...(actor === undefined ? {} : { actor }), ...(command === undefined ? {} : { command }), ...(since === undefined ? {} : { since }) }, offset, limit),
     },
   }
 }

@@ -23,7 +23,7 @@ import type { z } from 'zod'
 import { createEventBatcher, type EventBatcher } from '../../../shared/contract'
 import { COMMAND_ROLES, roleAtLeast, SIGNED_OUT_CLOSE_CODE, type AuditVia, type Role } from '../../../shared/contract'
 import type { AccountView, TokenView } from '../accounts'
-import { offersToken, principalName, principalRole, type AccountGate } from './account-routes'
+import { offersToken, principalName, principalRole, principalWorkspace, type AccountGate, type Principal } from './account-routes'
 import { contentSecurityPolicy, hostAllowed, originAllowed, tokenMatches } from './guard'
 import { createBodyRoutes, type BodyRefusal, type BodyRoutesOptions } from './body-routes'
 import { hostErrorOf } from './host-error'
@@ -43,6 +43,20 @@ export interface Caller {
   token?: TokenView
   /** How the command came (the audit's `via`): a session's socket, a token, or the app without accounts. */
   via?: AuditVia
+  /**
+   * With accounts, the workspace the command acts in (its session's or its token's): it sees and
+   * changes that workspace's things only. Absent without accounts: everything is `default`'s.
+   */
+  workspace?: string
+  /** The session's secret, to switch its workspace (workspace.switch); never recorded or logged. */
+  session?: string
+}
+
+/** A principal as the caller of a command: who, in which workspace, and how. */
+export function callerOf(principal: Principal): Caller {
+  const workspace = principalWorkspace(principal)
+  if (principal.token) return { account: null, token: principal.token, via: 'token', workspace }
+  return { account: principal.account, via: 'session', workspace, ...(principal.session === undefined ? {} : { session: principal.session }) }
 }
 
 export type CommandHandlers = {
@@ -98,6 +112,11 @@ export interface ControlServer {
 interface Client {
   socket: WebSocket
   behind: boolean
+  /**
+   * With accounts, the workspace the socket was opened in: it stays that workspace's for its life
+   * (what it is pushed is filtered by it), and is closed when its session moves to another.
+   */
+  workspace?: string
   /** With accounts: the upgrade request, whose session cookie or API token is looked up again for each command. */
   request?: IncomingMessage
 }
@@ -154,6 +173,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
   })
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: CONTROL_FRAME_LIMIT })
+  // With accounts, who each upgrade was admitted as: its socket is of that principal's workspace.
+  const admittedAs = new WeakMap<IncomingMessage, Principal>()
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     void refuseUpgrade(req).then(
@@ -164,7 +185,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
           socket.end(`HTTP/1.1 ${refusal.status}\r\nConnection: close\r\nContent-Type: text/plain\r\n${challenge}\r\n${refusal.reason}\n`)
           return
         }
-        wss.handleUpgrade(req, socket, head, (ws) => accept(ws, gate ? req : undefined))
+        wss.handleUpgrade(req, socket, head, (ws) => accept(ws, gate ? req : undefined, admittedAs.get(req)))
       },
       (error: unknown) => {
         log(`control: refused a connection (the accounts could not be read: ${String(error)})`)
@@ -184,19 +205,27 @@ export async function startControlServer(options: ControlServerOptions): Promise
     if (url.pathname !== CONTROL_PATH) return { status: '404 Not Found', reason: 'unknown path' }
     // With accounts the run's token admits nobody: only a signed-in session or an API token does.
     // A refused token is told no more than that (wrong, unknown and revoked alike).
-    if (gate) return (await gate.caller(req)) ? null : { status: '401 Unauthorized', reason: offersToken(req) ? 'unauthorized' : 'not signed in' }
+    if (gate) {
+      const principal = await gate.caller(req)
+      if (!principal) return { status: '401 Unauthorized', reason: offersToken(req) ? 'unauthorized' : 'not signed in' }
+      admittedAs.set(req, principal)
+      return null
+    }
     if (!tokenMatches(options.token, url.searchParams.get('token'))) return { status: '401 Unauthorized', reason: 'wrong token' }
     return null
   }
 
   /** Who sends this command, or why this client may not run it now. */
-  async function callerOf(client: Client, name: CommandName): Promise<Caller | { code: 'forbidden' | 'signed_out'; message: string; close?: boolean }> {
+  async function clientCaller(client: Client, name: CommandName): Promise<Caller | { code: 'forbidden' | 'signed_out'; message: string; close?: boolean }> {
     if (!gate || !client.request) return { account: null, via: 'app' }
     const principal = await gate.caller(client.request)
     if (!principal) return { code: 'signed_out', message: offersToken(client.request) ? 'unauthorized' : 'you are signed out: sign in again', close: true }
+    // The session moved to another workspace (another window switched it): this socket was that
+    // workspace's, and its page reloads into the new one.
+    if (client.workspace !== undefined && principalWorkspace(principal) !== client.workspace) return { code: 'signed_out', message: 'this session looks at another workspace now: reload', close: true }
     const needed = COMMAND_ROLES[name]
     const role = principalRole(principal)
-    if (roleAtLeast(role, needed)) return principal.token ? { account: null, token: principal.token, via: 'token' } : { account: principal.account, via: 'session' }
+    if (roleAtLeast(role, needed)) return callerOf(principal)
     return { code: 'forbidden', message: `${name} needs the ${needed} role; ${principalName(principal)} is ${article(role)} ${role}` }
   }
 
@@ -209,7 +238,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       const request = client.request
       if (!request || !which(client)) continue
       void gate.caller(request, { use: false }).then(
-        (principal) => principal || client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out'),
+        (principal) => (principal && (client.workspace === undefined || principalWorkspace(principal) === client.workspace)) || client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out'),
         () => undefined,
       )
     }
@@ -218,7 +247,9 @@ export async function startControlServer(options: ControlServerOptions): Promise
   // A quiet socket opened with a token that another process revoked is closed too, within about
   // two seconds: its token is checked again each second (a cached check most of the time). The
   // sockets a session opened are checked each second too, all of them in one read: a member
-  // disabled, or signed out, on another process on the same store loses them within a second.
+  // disabled, signed out or removed from the workspace, on another process on the same store, loses
+  // them within a second; so does a socket whose session moved to another workspace (its page
+  // reloads into that one).
   let sweeping = false
   async function sweepSessions(): Promise<void> {
     if (!gate || sweeping) return
@@ -226,7 +257,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     if (bySession.length === 0) return
     sweeping = true
     try {
-      const gone = new Set(await gate.signedOut(bySession.map((client) => client.request as IncomingMessage)))
+      const gone = new Set(await gate.signedOut(bySession.map((client) => ({ request: client.request as IncomingMessage, ...(client.workspace === undefined ? {} : { workspace: client.workspace }) }))))
       for (const client of bySession) if (client.request && gone.has(client.request)) client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out')
     } finally {
       sweeping = false
@@ -246,8 +277,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
     client.socket.send(JSON.stringify(frame))
   }
 
-  function accept(socket: WebSocket, request?: IncomingMessage): void {
-    const client: Client = { socket, behind: false, ...(request ? { request } : {}) }
+  function accept(socket: WebSocket, request?: IncomingMessage, principal?: Principal): void {
+    const client: Client = { socket, behind: false, ...(request ? { request } : {}), ...(principal ? { workspace: principalWorkspace(principal) } : {}) }
     clients.add(client)
     socket.on('close', () => clients.delete(client))
     socket.on('error', () => clients.delete(client))
@@ -279,7 +310,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
     try {
       // Who may run it is decided before its request is read: a role below the command's is told
       // the role it needs whatever it sent, and learns nothing of the request's shape.
-      const caller = await callerOf(client, name)
+      const caller = await clientCaller(client, name)
       if ('code' in caller) {
         send(client, { t: 'res', id, ok: false, error: { code: caller.code, message: caller.message } })
         if (caller.close) client.socket.close(SIGNED_OUT_CLOSE_CODE, 'signed out')

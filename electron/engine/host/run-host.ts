@@ -418,7 +418,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createForwardHandlers(ctx),
     ...createBreakpointHandlers({ current: ctx.current, changed: (breakpoints) => control?.publish('breakpoints.changed', { breakpoints }) }),
     ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
-    ...createMemberHandlers({ accounts, base: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') }),
+    ...createMemberHandlers({
+      accounts,
+      engine: () => {
+        if (!accountStore) throw new Error('the store is not open')
+        return accountStore
+      },
+      base: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') }),
     ...createTokenHandlers({ tokens }),
     ...createListHandlers(ctx),
     ...createToolHandlers(ctx),

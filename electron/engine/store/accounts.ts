@@ -10,7 +10,6 @@ export interface AccountRow {
   email: string
   name: string
   passwordHash: string
-  role: Role
   createdAt: number
   disabled: boolean
 }
@@ -20,7 +19,10 @@ export interface NewAccount {
   email: string
   name: string
   passwordHash: string
-  /** Its role in the workspace it joins. */
+  /**
+   * Its role in the workspace it joins (its membership there). accounts.role keeps it too, as the
+   * column was before workspaces (migration 27); nothing reads it from then on.
+   */
   role: Role
   createdAt: number
   /** The workspace it joins (a membership with its role); default `default`. */
@@ -56,12 +58,12 @@ interface RawAccount {
   email: string
   name: string
   password_hash: string
-  role: Role
   created_at: number | string
   disabled: number | string
 }
 
-const ACCOUNT_COLUMNS = 'id, email, name, password_hash, role, created_at, disabled'
+// No role: a person's role is their membership's, per workspace (store/workspaces.ts).
+const ACCOUNT_COLUMNS = 'id, email, name, password_hash, created_at, disabled'
 
 // PostgreSQL's BIGINT comes back as a string from pg: one conversion, here.
 const fromRaw = (raw: RawAccount): AccountRow => ({
@@ -69,7 +71,6 @@ const fromRaw = (raw: RawAccount): AccountRow => ({
   email: raw.email,
   name: raw.name,
   passwordHash: raw.password_hash,
-  role: raw.role,
   createdAt: Number(raw.created_at),
   disabled: Number(raw.disabled) !== 0,
 })
@@ -79,7 +80,10 @@ export const emailKey = (email: string): string => email.trim().toLowerCase()
 
 /** Sessions asked about per statement by liveSessions: a fixed count, so the statement's text is one. */
 export const LIVE_SESSIONS_BATCH = 100
-const LIVE_SESSIONS_SQL = `SELECT s.token_hash FROM account_sessions s JOIN accounts a ON a.id = s.account_id
+// A session is live while its account is a member of the workspace it looks at: one removed from
+// it is signed out of it (its next page picks another of the account's workspaces).
+const LIVE_SESSIONS_SQL = `SELECT s.token_hash, s.workspace_id FROM account_sessions s JOIN accounts a ON a.id = s.account_id
+  JOIN memberships m ON m.account_id = s.account_id AND m.workspace_id = s.workspace_id
   WHERE s.expires_at > ? AND a.disabled = 0 AND s.token_hash IN (${Array.from({ length: LIVE_SESSIONS_BATCH }, () => '?').join(', ')})`
 
 export interface AccountStore {
@@ -89,8 +93,6 @@ export interface AccountStore {
   byEmail(email: string): Promise<AccountRow | undefined>
   byId(id: string): Promise<AccountRow | undefined>
   list(): Promise<AccountRow[]>
-  /** The account's role in `default`, where every account was before workspaces (the membership, and accounts.role beside it). */
-  setRole(id: string, role: Role): Promise<boolean>
   setDisabled(id: string, disabled: boolean): Promise<boolean>
 
   insertSession(session: SessionRow): Promise<void>
@@ -103,9 +105,10 @@ export interface AccountStore {
   setSessionWorkspace(tokenHash: string, workspaceId: string): Promise<boolean>
   /**
    * Of these sessions, the ones still live at `now`: not expired, not ended, their account not
-   * disabled. One statement per LIVE_SESSIONS_BATCH of them (a process checks all its sockets at once).
+   * disabled and still a member of the workspace the session looks at, with that workspace. One
+   * statement per LIVE_SESSIONS_BATCH of them (a process checks all its sockets at once).
    */
-  liveSessions(tokenHashes: readonly string[], now: number): Promise<Set<string>>
+  liveSessions(tokenHashes: readonly string[], now: number): Promise<Map<string, string>>
   touchSession(tokenHash: string, now: number, expiresAt: number): Promise<void>
   deleteSession(tokenHash: string): Promise<boolean>
   deleteSessionsOf(accountId: string): Promise<number>
@@ -168,12 +171,6 @@ export function createAccountStore(engine: SqlEngine): AccountStore {
     async list() {
       return (await engine.all<RawAccount>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY created_at, email_key`)).map(fromRaw)
     },
-    async setRole(id, role) {
-      return engine.transaction(async (tx) => {
-        await tx.run('UPDATE memberships SET role = ? WHERE account_id = ? AND workspace_id = ?', [role, id, DEFAULT_WORKSPACE])
-        return (await tx.run('UPDATE accounts SET role = ? WHERE id = ?', [role, id])).changes === 1
-      })
-    },
     async setDisabled(id, disabled) {
       return (await engine.run('UPDATE accounts SET disabled = ? WHERE id = ?', [disabled ? 1 : 0, id])).changes === 1
     },
@@ -190,7 +187,7 @@ export function createAccountStore(engine: SqlEngine): AccountStore {
     },
     async sessionAccount(tokenHash, now) {
       const raw = await engine.get<RawAccount & { workspace_id: string; member_role: Role | null; s_created_at: number | string; expires_at: number | string; last_seen_at: number | string }>(
-        `SELECT a.id, a.email, a.name, a.password_hash, a.role, a.created_at, a.disabled, s.workspace_id, m.role AS member_role,
+        `SELECT a.id, a.email, a.name, a.password_hash, a.created_at, a.disabled, s.workspace_id, m.role AS member_role,
            s.created_at AS s_created_at, s.expires_at, s.last_seen_at
          FROM account_sessions s JOIN accounts a ON a.id = s.account_id
            LEFT JOIN memberships m ON m.account_id = s.account_id AND m.workspace_id = s.workspace_id
@@ -208,11 +205,11 @@ export function createAccountStore(engine: SqlEngine): AccountStore {
       return (await engine.run('UPDATE account_sessions SET workspace_id = ? WHERE token_hash = ?', [workspaceId, tokenHash])).changes === 1
     },
     async liveSessions(tokenHashes, now) {
-      const live = new Set<string>()
+      const live = new Map<string, string>()
       for (let at = 0; at < tokenHashes.length; at += LIVE_SESSIONS_BATCH) {
         // The batch padded with '' (no session's hash) to the statement's fixed count.
         const batch = Array.from({ length: LIVE_SESSIONS_BATCH }, (_, i) => tokenHashes[at + i] ?? '')
-        for (const row of await engine.all<{ token_hash: string }>(LIVE_SESSIONS_SQL, [now, ...batch])) live.add(row.token_hash)
+        for (const row of await engine.all<{ token_hash: string; workspace_id: string }>(LIVE_SESSIONS_SQL, [now, ...batch])) live.set(row.token_hash, row.workspace_id)
       }
       return live
     },

@@ -75,27 +75,27 @@ describe.each(['sqlite', 'postgres'] as const)('accounts on %s', (kind) => {
       expect(admin.role).toBe('admin')
       await expect(accounts.redeem(setup, { email: 'eve@example.com', password: PASSWORD })).rejects.toThrow(/not valid/)
 
-      const invite = await accounts.invite('viewer', admin.id)
+      const invite = await accounts.invite('viewer', admin.id, 'default')
       const viewer = await accounts.redeem(invite, { email: 'vic@example.com', name: 'Vic', password: PASSWORD })
       expect(viewer.role).toBe('viewer')
       await expect(accounts.redeem(invite, { email: 'val@example.com', password: PASSWORD })).rejects.toThrow(/not valid/)
-      await expect(accounts.redeem(await accounts.invite('editor', admin.id), { email: 'VIC@example.com', password: PASSWORD })).rejects.toThrow(/exists/)
+      await expect(accounts.redeem(await accounts.invite('editor', admin.id, 'default'), { email: 'VIC@example.com', password: PASSWORD })).rejects.toThrow(/exists/)
 
-      expect((await accounts.setRole(viewer.id, 'editor')).role).toBe('editor')
-      await expect(accounts.setRole(admin.id, 'viewer')).rejects.toThrow(/last admin/)
+      expect((await accounts.setRole(viewer.id, 'editor', 'default')).role).toBe('editor')
+      await expect(accounts.setRole(admin.id, 'viewer', 'default')).rejects.toThrow(/last admin/)
       const session = signedIn(await accounts.signIn('vic@example.com', PASSWORD))
       expect(await accounts.sessionOf(session.secret)).not.toBeNull()
       // Every socket of a process is checked in one read: which of these sessions still sign someone in.
       const admins = signedIn(await accounts.signIn('ada@example.com', PASSWORD))
       const many = [session.secret, admins.secret, 'not-a-session', ...Array.from({ length: 150 }, (_, i) => `gone-${i}`)]
-      expect(await accounts.liveSessions(many)).toEqual(new Set([session.secret, admins.secret]))
-      await accounts.setDisabled(viewer.id, true)
-      expect(await accounts.liveSessions(many)).toEqual(new Set([admins.secret]))
+      expect(await accounts.liveSessions(many)).toEqual(new Map([[session.secret, 'default'], [admins.secret, 'default']]))
+      await accounts.setDisabled(viewer.id, true, 'default')
+      expect(await accounts.liveSessions(many)).toEqual(new Map([[admins.secret, 'default']]))
       expect(await accounts.sessionOf(session.secret)).toBeNull()
       // Disabled is said (to the audit) only with the right password.
       expect(await accounts.signIn('vic@example.com', PASSWORD)).toEqual({ refused: 'disabled' })
       expect(await accounts.signIn('vic@example.com', 'wrong password!')).toEqual({ refused: 'wrong_password' })
-      expect((await accounts.list()).map((a) => [a.email, a.role, a.disabled])).toEqual([
+      expect((await accounts.list('default')).map((a) => [a.email, a.role, a.disabled])).toEqual([
         ['ada@example.com', 'admin', false],
         ['vic@example.com', 'editor', true],
       ])

@@ -29,8 +29,8 @@ describe.each(['sqlite', 'postgres'] as const)('API tokens on %s', (kind) => {
     try {
       const admin = await createAccounts({ engine: () => engine }).createFirstAdmin({ email: 'ada@example.com', password: 'correct horse battery' })
       const tokens = createTokens({ engine: () => engine })
-      await expect(tokens.create({ name: '  ', role: 'viewer', by: null })).rejects.toThrow(TokenError)
-      const { token, secret } = await tokens.create({ name: ' CI ', role: 'editor', by: admin.id })
+      await expect(tokens.create({ name: '  ', role: 'viewer', workspaceId: 'default', by: null })).rejects.toThrow(TokenError)
+      const { token, secret } = await tokens.create({ name: ' CI ', role: 'editor', workspaceId: 'default', by: admin.id })
       expect(secret).toMatch(/^hlk_[A-Za-z0-9_-]{43}$/)
       expect(token).toMatchObject({ name: 'CI', role: 'editor', prefix: secret.slice(0, 10), createdBy: admin.id, createdByEmail: 'ada@example.com', lastUsedAt: null, revokedAt: null })
       expect(token.id).toMatch(/^tok_[0-9a-f]{16}$/)
@@ -64,7 +64,7 @@ describe.each(['sqlite', 'postgres'] as const)('API tokens on %s', (kind) => {
       let clock = 1_000_000
       const here = createTokens({ engine: () => engine, now: () => clock })
       const there = createTokens({ engine: () => elsewhere, now: () => clock })
-      const { token, secret } = await here.create({ name: 'CI', role: 'viewer', by: null })
+      const { token, secret } = await here.create({ name: 'CI', role: 'viewer', workspaceId: 'default', by: null })
       const lastUse = async () => (await here.list())[0]?.lastUsedAt
       // A server looking again at a quiet socket's token is no use of it.
       expect(await here.verify(secret, { use: false })).not.toBeNull()
@@ -80,7 +80,7 @@ describe.each(['sqlite', 'postgres'] as const)('API tokens on %s', (kind) => {
       clock += 1
       expect(await here.verify(secret)).toBeNull()
 
-      const { secret: second } = await here.create({ name: 'nightly', role: 'editor', by: null })
+      const { secret: second } = await here.create({ name: 'nightly', role: 'editor', workspaceId: 'default', by: null })
       const used = async () => (await here.list()).find((t) => t.name === 'nightly')?.lastUsedAt
       const first = clock
       await here.verify(second)

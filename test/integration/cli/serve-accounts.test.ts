@@ -145,7 +145,7 @@ describe('hookloop serve --accounts', () => {
     const engine = createSqliteEngine(db)
     const accounts = createAccounts({ engine: () => engine })
     const admin = await accounts.createFirstAdmin({ email: 'ada@example.com', password: PASSWORD })
-    await accounts.redeem(await accounts.invite('viewer', admin.id), { email: 'vic@example.com', password: PASSWORD })
+    await accounts.redeem(await accounts.invite('viewer', admin.id, 'default'), { email: 'vic@example.com', password: PASSWORD })
     await engine.close()
 
     const serve = startServe(['--data', dir, '--admin', 'someone@example.com'], { HOOKLOOP_ADMIN_PASSWORD: PASSWORD })

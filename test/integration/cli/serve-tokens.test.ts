@@ -226,7 +226,7 @@ describe('API tokens on hookloop serve --accounts', () => {
     await refusedBy(one.origin, fromCli)
     await refusedBy(two.origin, fromCli)
     const cliList = await runCli(['token', 'list', '--data', dir])
-    expect(cliList.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+ROLE\s+TOKEN\s+CREATED\s+BY\s+LAST USED\s+REVOKED$/)
+    expect(cliList.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+WORKSPACE\s+ROLE\s+TOKEN\s+CREATED\s+BY\s+LAST USED\s+REVOKED$/)
     expect(cliList.stdout).toContain('ada@example.com')
     expect(cliList.stdout).not.toContain(secret.slice(10))
 

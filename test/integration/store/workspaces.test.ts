@@ -69,9 +69,6 @@ describe.each(['sqlite', 'postgres'] as const)('workspaces on %s', (kind) => {
       expect(await workspaces.removeMembership('acc-ada', 'ws_b')).toBe(true)
       expect(await workspaces.removeMembership('acc-ada', 'ws_b')).toBe(false)
       expect((await accounts.sessionAccount('s1', 2))?.role).toBeNull()
-      // Roles in default follow setRole, for what was there before workspaces.
-      expect(await accounts.setRole('acc-ada', 'editor')).toBe(true)
-      expect(await workspaces.roleIn('acc-ada', 'default')).toBe('editor')
 
       // An invite is to a workspace.
       await accounts.insertLink({ tokenHash: 'l1', kind: 'invite', role: 'viewer', workspaceId: 'ws_b', createdBy: 'acc-ada', createdAt: 1, expiresAt: 1_000 })

@@ -33,6 +33,6 @@ describe('the audit of a command', () => {
 
   it('is local without an account, the account with one', () => {
     expect(actorOf({ account: null, via: 'app' })).toEqual({ actorId: null, actor: 'local', via: 'app' })
-    expect(actorOf({ account: { id: 'a-1', email: 'ada@example.com', name: 'Ada', role: 'admin', createdAt: 0, disabled: false }, via: 'session' })).toEqual({ actorId: 'a-1', actor: 'ada@example.com', via: 'session' })
+    expect(actorOf({ account: { id: 'a-1', email: 'ada@example.com', name: 'Ada', role: 'admin', workspaceId: 'default', createdAt: 0, disabled: false }, via: 'session' })).toEqual({ actorId: 'a-1', actor: 'ada@example.com', via: 'session' })
   })
 })

@@ -1,0 +1,128 @@
+// Workspaces of `hookloop serve --accounts` from the build, on a data folder and a team's
+// PostgreSQL: a member lists their workspaces and moves their session to another (the socket
+// looking at the old one is closed, a new one acts in the new one); an invite is to the inviter's
+// workspace; members are added, given a role, removed per workspace (never the last admin); a
+// token acts in the workspace it was made in and cannot switch; tokens and the audit are listed
+// per workspace. The second workspace is put in the store beside the running server, as another
+// process on the same store would.
+import { afterEach, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { createWorkspaceStore, openStore, parseStoreLocation } from '../../../electron/engine/store'
+import { SIGNED_OUT_CLOSE_CODE } from '../../../shared/contract'
+import { command, cookieOf, servedStores, sessionSocket, signIn, startAccountsServe, tryJoin } from '../../support/accounts-serve'
+import { usePostgres } from '../../support/use-postgres'
+
+const PASSWORD = 'correct horse battery'
+const cleanups: (() => void)[] = []
+const postgres = usePostgres()
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()?.()
+})
+
+function tokenSocket(origin: string, secret: string): Promise<WebSocket> {
+  return new Promise((done, fail) => {
+    const ws = new WebSocket(`${origin.replace('http', 'ws')}/control`, { headers: { authorization: `Bearer ${secret}` } })
+    ws.once('message', () => done(ws))
+    ws.once('unexpected-response', (_req, res) => fail(new Error(`the socket was refused: ${res.statusCode}`)))
+  })
+}
+
+const closed = (ws: WebSocket): Promise<number> => new Promise((done) => (ws.readyState === WebSocket.CLOSED ? done(-1) : ws.once('close', (code) => done(code))))
+
+describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of hookloop serve --accounts on %s', (_kind, storeOf) => {
+  it('switch a session, scope invites, members, tokens and the audit to the workspace acted in', async () => {
+    const store = await storeOf()
+    const serve = await startAccountsServe([...store.args, '--admin', 'ada@example.com'], { ...store.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD })
+    cleanups.push(serve.stop)
+    const sockets: WebSocket[] = []
+    cleanups.push(() => sockets.forEach((ws) => ws.terminate()))
+    const open = async (cookie: string) => {
+      const ws = await sessionSocket(serve.origin, cookie)
+      sockets.push(ws)
+      return ws
+    }
+
+    const ada = await signIn(serve.origin, 'ada@example.com', PASSWORD)
+    let admin = await open(ada)
+    expect((await command(admin, 'workspace.list')).res).toEqual({ workspaces: [{ id: 'default', name: 'default', role: 'admin' }], current: 'default' })
+
+    // A second workspace with Ada as its admin, made by another process on the store.
+    const location = parseStoreLocation(store.env.HOOKLOOP_STORE ?? store.args[1] ?? '')
+    const beside = await openStore(location, { notice: () => undefined, withoutSecrets: true })
+    const workspaces = createWorkspaceStore(beside.engine)
+    await workspaces.insert({ id: 'ws_pay', name: 'Payments', createdAt: 1 })
+    const adaId = (await workspaces.members('default'))[0]?.accountId ?? ''
+    await workspaces.setMembership(adaId, 'ws_pay', 'admin', 1)
+    await beside.engine.close()
+
+    // Moving the session closes the socket that looked at default; a new one acts in Payments.
+    const before = admin
+    const gone = closed(before)
+    expect((await command(admin, 'workspace.switch', { id: 'ws_pay' })).res).toEqual({ id: 'ws_pay', name: 'Payments', role: 'admin' })
+    expect(await gone).toBe(SIGNED_OUT_CLOSE_CODE)
+    admin = await open(ada)
+    expect((await command(admin, 'workspace.list')).res).toEqual({
+      workspaces: [
+        { id: 'ws_pay', name: 'Payments', role: 'admin' },
+        { id: 'default', name: 'default', role: 'admin' },
+      ],
+      current: 'ws_pay',
+    })
+    expect((await command(admin, 'workspace.switch', { id: 'nowhere' })).error).toEqual({ code: 'not_found', message: 'no workspace nowhere' })
+
+    // An invite from Payments makes a member of Payments only.
+    const invite = await command(admin, 'member.invite', { role: 'editor' })
+    const joined = await tryJoin(invite.res.link, { email: 'bob@example.com', password: PASSWORD })
+    const bob = cookieOf(joined, 'hookloop_session')
+    const bobs = await open(bob)
+    expect((await command(bobs, 'workspace.list')).res).toEqual({ workspaces: [{ id: 'ws_pay', name: 'Payments', role: 'editor' }], current: 'ws_pay' })
+    expect((await command(admin, 'member.list')).res.members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
+      ['ada@example.com', 'admin'],
+      ['bob@example.com', 'editor'],
+    ])
+    expect((await command(bobs, 'workspace.switch', { id: 'default' })).error).toEqual({ code: 'not_found', message: 'no workspace default' })
+
+    // A token made in Payments acts there, lists there, and cannot switch.
+    const made = await command(admin, 'token.create', { name: 'pay bot', role: 'viewer' })
+    expect(made.res.token).toMatchObject({ workspaceId: 'ws_pay', role: 'viewer' })
+    const bot = await tokenSocket(serve.origin, made.res.secret)
+    sockets.push(bot)
+    expect((await command(bot, 'workspace.list')).res).toEqual({ workspaces: [{ id: 'ws_pay', name: 'Payments', role: 'viewer' }], current: 'ws_pay' })
+    expect((await command(bot, 'workspace.switch', { id: 'default' })).error?.code).toBe('forbidden')
+
+    // Back in default: Bob is added there as a viewer, then removed; Ada, its last admin, cannot be.
+    let closing = closed(admin)
+    await command(admin, 'workspace.switch', { id: 'default' })
+    await closing
+    admin = await open(ada)
+    expect((await command(admin, 'member.list')).res.members.map((m: { email: string }) => m.email)).toEqual(['ada@example.com'])
+    expect((await command(admin, 'token.list')).res.tokens).toEqual([])
+    // Payments' token is not default's to revoke: it reads as one that does not exist.
+    expect((await command(admin, 'token.revoke', { id: made.res.token.id })).error).toEqual({ code: 'not_found', message: `no token ${made.res.token.id}` })
+    expect((await command(admin, 'member.add', { email: 'BOB@example.com', role: 'viewer' })).res).toMatchObject({ email: 'bob@example.com', role: 'viewer', workspaceId: 'default' })
+    expect((await command(admin, 'member.add', { email: 'bob@example.com', role: 'editor' })).error?.code).toBe('conflict')
+    expect((await command(admin, 'member.add', { email: 'nobody@example.com', role: 'editor' })).error?.code).toBe('not_found')
+    const bobId = (await command(admin, 'member.list')).res.members[1].id as string
+    expect((await command(admin, 'member.setRole', { id: bobId, role: 'editor' })).res).toMatchObject({ role: 'editor' })
+    expect((await command(bobs, 'workspace.list')).res.workspaces.map((w: { name: string; role: string }) => [w.name, w.role])).toEqual([
+      ['Payments', 'editor'],
+      ['default', 'editor'],
+    ])
+    expect((await command(admin, 'member.remove', { id: bobId })).res).toMatchObject({ email: 'bob@example.com' })
+    expect((await command(admin, 'member.remove', { id: bobId })).error?.code).toBe('not_found')
+    expect((await command(admin, 'member.remove', { id: adaId })).error).toEqual({ code: 'conflict', message: 'this is the last admin of this workspace: make another admin first' })
+    // Bob is still a member of Payments, with his role there.
+    expect((await command(bobs, 'workspace.list')).res.workspaces).toEqual([{ id: 'ws_pay', name: 'Payments', role: 'editor' }])
+
+    // Each workspace's audit holds what was done in it.
+    const audit = async (ws: WebSocket) => ((await command(ws, 'audit.list', {})).res.entries as { command: string }[]).map((e) => e.command)
+    expect(await audit(admin)).toEqual(expect.arrayContaining(['member.add', 'member.setRole', 'member.remove']))
+    expect(await audit(admin)).not.toContain('token.create')
+    closing = closed(admin)
+    await command(admin, 'workspace.switch', { id: 'ws_pay' })
+    await closing
+    admin = await open(ada)
+    expect(await audit(admin)).toEqual(expect.arrayContaining(['member.invite', 'account.join', 'token.create']))
+    expect(await audit(admin)).not.toContain('member.add')
+  })
+})
