@@ -12,7 +12,7 @@ import { eventLocalId, type Scenario, type ScenarioClock, scenarioEventPayload }
 import { holdWork, type ClockSpec, type TimerHandle } from '../clock'
 import type { ScenarioReport, ReportTunnel, ReportAction } from '../../../shared/scenario'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
-import { createInspectorReads, createScenarioRecordReads, type OpenedStore } from '../store'
+import { createEventStore, createInspectorReads, createScenarioRecordReads, type OpenedStore } from '../store'
 import { buildReport, type RecordedDelivery } from './report'
 import { runLimits } from './limits'
 import { performAction } from './actions'
@@ -130,10 +130,27 @@ function specsBesideFile(scenario: Scenario, file: string | null | undefined): S
   }
 }
 
+/**
+ * On a team's store, refuses a scenario whose fixed event ids the store holds already, before the
+ * run makes anything: an event id is published once per store (the events' key), and the run's
+ * tag renames its endpoints and subscriptions, not its events, whose ids its expectations name.
+ * Without this, each expectation failed on an event that could not be sent.
+ */
+async function refuseTakenEventIds(scenario: Scenario, store: OpenedStore): Promise<void> {
+  const events = createEventStore(store.engine)
+  for (const event of scenario.events) {
+    if (event.event_id === undefined || !(await events.get(event.event_id))) continue
+    throw new Error(
+      `event ${eventLocalId(event, scenario.events.indexOf(event))} has the id ${event.event_id}, which ${store.engine.where} holds already (an earlier run of this file, or another, published it): an event id is published once per store. Run the file on a data folder of its own (without --store), or leave its event_id out so each run makes its own.`,
+    )
+  }
+}
+
 export async function runScenario(given: Scenario, options: RunScenarioOptions = {}): Promise<ScenarioReport> {
   const wallStart = performance.now()
   const beside = specsBesideFile(given, options.file)
   const scenario = options.app === undefined ? beside : retargetScenario(beside, options.app)
+  if (options.store) await refuseTakenEventIds(scenario, options.store)
   const temp = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'hookloop-run-')) : null
   const dataDir = options.dataDir ?? (temp as string)
   const tunnel = engineTunnel(scenario, options.tunnel)

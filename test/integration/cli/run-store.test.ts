@@ -3,7 +3,8 @@
 // folder; two runs of one scenario at once on one database both pass, each judging its own rows;
 // the team's rows are the same after a run as before it, a dead process's claim included (the
 // run's own rows are tagged); a store
-// that does not answer is one line, its password never shown. And --store DIR runs as --data DIR.
+// that does not answer is one line, its password never shown; a file whose fixed event id the store
+// holds already is refused before the run makes anything. And --store DIR runs as --data DIR.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -156,6 +157,27 @@ describe('hookloop run --store postgres://…', () => {
     expect(down.stderr.trim().split('\n')).toHaveLength(1)
     expect(down.stderr).toMatch(/^hookloop: .*127\.0\.0\.1:1.*team/)
     expect(down.stderr).not.toContain('hunter2secret')
+  })
+
+  it('a file with a fixed event id runs once per team store: the second run is refused before it makes anything, naming the event and what to do', async () => {
+    const team = await teamDatabase()
+    const byHand = join(EXAMPLES, 'provider-a-by-hand.json')
+    const first = await runOn(['--store', team], byHand)
+    expect(first.code).toBe(0)
+    const engine = (await openStore(parseStoreLocation(team), { notice: () => undefined, withoutSecrets: true })).engine
+    try {
+      const before = await teamRows(engine)
+      const again = await runOn(['--store', team], byHand)
+      expect(again.code).toBe(1)
+      expect(again.stdout).toBe('')
+      // After the file's own notice of the defaults it applied, one line.
+      expect(again.stderr.trim().split('\n').at(-1)).toMatch(
+        /^hookloop: the scenario could not run: event booking has the id 3f6c2a1e-8b4d-4e2f-9a7c-1d5e6f7a8b9c, which postgres:\/\/hookloop@[^ ]+ holds already .*Run the file on a data folder of its own \(without --store\), or leave its event_id out/,
+      )
+      expect(await teamRows(engine)).toEqual(before)
+    } finally {
+      await engine.close()
+    }
   })
 
   it('--store DIR runs as --data DIR', async () => {
