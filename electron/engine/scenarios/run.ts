@@ -12,7 +12,7 @@ import { eventLocalId, type Scenario, type ScenarioClock, scenarioEventPayload }
 import { holdWork, type ClockSpec, type TimerHandle } from '../clock'
 import type { ScenarioReport, ReportTunnel, ReportAction } from '../../../shared/scenario'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
-import { createEventStore, createInspectorReads, createScenarioRecordReads, type OpenedStore } from '../store'
+import { createEventStore, createInspectorReads, createScenarioRecordReads, removeRunRows, type OpenedStore, type RunRows } from '../store'
 import { buildReport, type RecordedDelivery } from './report'
 import { runLimits } from './limits'
 import { performAction } from './actions'
@@ -133,15 +133,16 @@ function specsBesideFile(scenario: Scenario, file: string | null | undefined): S
 /**
  * On a team's store, refuses a scenario whose fixed event ids the store holds already, before the
  * run makes anything: an event id is published once per store (the events' key), and the run's
- * tag renames its endpoints and subscriptions, not its events, whose ids its expectations name.
- * Without this, each expectation failed on an event that could not be sent.
+ * tag renames its endpoints and subscriptions, not its events, whose ids its expectations name. A
+ * run removes its events when it ends, so this is a run of the file going on now or a person's
+ * publish. Without this, each expectation failed on an event that could not be sent.
  */
 async function refuseTakenEventIds(scenario: Scenario, store: OpenedStore): Promise<void> {
   const events = createEventStore(store.engine)
   for (const event of scenario.events) {
     if (event.event_id === undefined || !(await events.get(event.event_id))) continue
     throw new Error(
-      `event ${eventLocalId(event, scenario.events.indexOf(event))} has the id ${event.event_id}, which ${store.engine.where} holds already (an earlier run of this file, or another, published it): an event id is published once per store. Run the file on a data folder of its own (without --store), or leave its event_id out so each run makes its own.`,
+      `event ${eventLocalId(event, scenario.events.indexOf(event))} has the id ${event.event_id}, which ${store.engine.where} holds already (a run of this file going on now, or someone's publish): an event id is published once per store. Run the file on a data folder of its own (without --store), or leave its event_id out so each run makes its own.`,
     )
   }
 }
@@ -169,10 +170,14 @@ export async function runScenario(given: Scenario, options: RunScenarioOptions =
     ...(tunnel === undefined ? {} : { tunnel }),
     ...(options.contractSchemas ? { contractSchemas: options.contractSchemas } : {}),
   })
+  // What the run makes, filled in as it makes it: on a team's store, removed once it is over.
+  const made: { endpointIds: string[]; subscriptionIds: string[] } = { endpointIds: [], subscriptionIds: [] }
   try {
-    return await runOnEngine(engine, scenario, options, wallStart, tunnel?.host, runNames(shared ? randomBytes(4).toString('hex') : null))
+    return await runOnEngine(engine, scenario, options, wallStart, tunnel?.host, runNames(shared ? randomBytes(4).toString('hex') : null), made)
   } finally {
+    const simulationId = engine.simulation?.id ?? null
     await engine.close()
+    if (options.store) await removeRunRows(options.store.engine, { ...made, simulationId } satisfies RunRows)
     if (temp) rmSync(temp, { recursive: true, force: true })
   }
 }
@@ -184,12 +189,20 @@ async function forwardsSettled(engine: Engine, wallMs: number): Promise<void> {
   clearTimeout(timer)
 }
 
-async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScenarioOptions, wallStart: number, tunnelHost: string | undefined, names: RunNames): Promise<ScenarioReport> {
+async function runOnEngine(
+  engine: Engine,
+  scenario: Scenario,
+  options: RunScenarioOptions,
+  wallStart: number,
+  tunnelHost: string | undefined,
+  names: RunNames,
+  made: { endpointIds: string[]; subscriptionIds: string[] },
+): Promise<ScenarioReport> {
   const { clock } = engine
   // Through the tunnel: nothing is sent before the public URL works, so every attempt takes it.
   const tunnel: Omit<ReportTunnel, 'bypassed_attempts'> | null =
     engine.tunnel && scenario.tunnel && tunnelHost !== undefined ? await tunnelOnline(engine.tunnel, tunnelHost, scenario.tunnel.online_within_ms, options.signal) : null
-  const endpointIds: string[] = []
+  const endpointIds = made.endpointIds
   for (const endpoint of scenario.endpoints) endpointIds.push((await engine.putEndpoint({ ...endpoint, slug: names.slug(endpoint.slug) })).id)
   const subscriptionIds = new Map<string, string>()
   const localSubscription = new Map<string, string>()
@@ -211,6 +224,7 @@ async function runOnEngine(engine: Engine, scenario: Scenario, options: RunScena
       ...(sub.provider === undefined ? {} : { provider: sub.provider, apiVersion: sub.api_version ?? null }),
     })
     subscriptionIds.set(sub.id, created.id)
+    made.subscriptionIds.push(created.id)
     localSubscription.set(created.id, sub.id)
     subscriptionUrls.set(sub.id, sub.endpoint !== undefined ? engine.endpointUrl(names.slug(sub.endpoint)) : (sub.url as string))
   }
