@@ -5,7 +5,7 @@
 // (the run's own rows are tagged while it runs, and removed when it ends); a store
 // that does not answer is one line, its password never shown; a file with a fixed event id runs
 // again and again, and is refused before it makes anything while the store holds that id. And --store DIR runs as --data DIR.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ScenarioReport } from '../../../shared/scenario'
@@ -168,6 +168,27 @@ describe('hookloop run --store postgres://…', () => {
       await engine.close()
     }
   })
+
+  it('every example scenario, two at a time on one team store, gives the verdict it gives on a data folder', async () => {
+    const team = await teamDatabase()
+    const files = readdirSync(EXAMPLES).filter((name) => name.endsWith('.json'))
+    expect(files.length).toBeGreaterThan(5)
+    const verdict = (result: CliResult) => [result.code, result.stdout.trim().split('\n').at(-1)]
+    // Two files at a time on each store: runs on the team's store at once, and no run's real-time
+    // limit at stake on two cores.
+    const onFolder: unknown[] = []
+    const onTeam: unknown[] = []
+    for (let i = 0; i < files.length; i += 2) {
+      const pair = files.slice(i, i + 2)
+      const [folder, teamRuns] = await Promise.all([
+        Promise.all(pair.map(async (name) => verdict(await runOn([], join(EXAMPLES, name))))),
+        Promise.all(pair.map(async (name) => verdict(await runOn(['--store', team], join(EXAMPLES, name))))),
+      ])
+      onFolder.push(...folder)
+      onTeam.push(...teamRuns)
+    }
+    expect(Object.fromEntries(files.map((name, i) => [name, onTeam[i]]))).toEqual(Object.fromEntries(files.map((name, i) => [name, onFolder[i]])))
+  }, 240_000)
 
   it('--store DIR runs as --data DIR', async () => {
     const withData = await runOn(['--data', join(temp.dir, 'by-data')], CSKU)
