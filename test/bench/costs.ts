@@ -208,6 +208,7 @@ for (const c of chosen) {
     cpu_us: Math.round(us),
     per_round_cpu_us: rounds[chosen.indexOf(c)]!.map((r) => Math.round(perRequest(total(r), r))),
     ...(c.onCpu ? { os_cpu_us: { main: Math.round(perRequest(c.onCpu.mainUs, c)), other: Math.round(perRequest(c.onCpu.otherUs, c)) } } : {}),
+    ...(c.onCpu ? { per_round_os_cpu_us: rounds[chosen.indexOf(c)]!.map((r) => Math.round(perRequest((r.onCpu?.mainUs ?? 0) + (r.onCpu?.otherUs ?? 0), r))) } : {}),
     stages: Object.fromEntries(c.threads.flatMap((t) => t.stages.map((st) => [`${t.thread}: ${st.stage}`, Number(perRequest(st.us, c).toFixed(1))]))),
   }
 }
