@@ -192,7 +192,7 @@ for (const c of chosen) {
   if (c.onCpu) {
     const main = perRequest(c.onCpu.mainUs, c)
     const other = perRequest(c.onCpu.otherUs, c)
-    lines.push(`  on the CPU by the OS's count: main thread ${main.toFixed(0)} µs per ${unit} (sampled ${sampledMain.toFixed(0)}), other threads ${other.toFixed(0)} (sampled ${(us - sampledMain).toFixed(0)}; the OS's count includes V8's GC helper threads, not the profiler's)`)
+    lines.push(`  on the CPU by the OS's count: main thread ${main.toFixed(0)} µs per ${unit} (sampled ${sampledMain.toFixed(0)}), other threads ${other.toFixed(0)} (sampled ${(us - sampledMain).toFixed(0)}; the OS's count includes V8's helper threads: GC, compiles; not the profiler's)`)
   }
   const rows: string[][] = []
   for (const thread of c.threads) {
