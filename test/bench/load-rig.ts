@@ -12,7 +12,7 @@ const here = dirname(fileURLToPath(import.meta.url))
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 export const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-export const WARMUP_S = 1
+export const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 1)
 export const secret = `whsec_${randomBytes(32).toString('base64')}`
 
 export interface Load {
