@@ -6,8 +6,12 @@
 // `--side=sender`: the same for a sent attempt, beside bench:sender's bare undici loop (each side
 // in a process of its own, sender-costs-process.ts, against the failing receiver held here).
 // `--detail=REGEX` shows the stages it matches by file and function (`--detail=verify`).
-import { fork } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+// A sample's time is the wall time since the previous one, so a thread that waits for a CPU (the
+// machine busy, or a thread it just woke running in its place) charges that wait to the function
+// it was in. Beside the map, the receiver's side prints each target's CPU time as the OS counted it
+// (Linux's /proc, per thread) over the same window: the difference is time off the CPU.
+import { execFileSync, fork } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -71,6 +75,46 @@ interface TargetCosts {
   requests: number
   rps: number
   threads: ThreadCosts[]
+  /** CPU time the OS counted in the window (Linux only): the main thread, and the others but the profiler's own. */
+  onCpu?: { mainUs: number; otherUs: number }
+}
+
+const CLOCK_TICK_US = (() => {
+  try {
+    return 1e6 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim())
+  } catch {
+    return 1e6 / 100
+  }
+})()
+
+/** Each thread of process `pid`: its name and the CPU time the OS counted for it (user + system, µs); null without /proc. */
+function threadCpu(pid: number): Map<number, { name: string; us: number }> | null {
+  const threads = new Map<number, { name: string; us: number }>()
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      // After "pid (name)": state is field 3, utime 14 and stime 15.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+      threads.set(Number(tid), { name, us: (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_US })
+    }
+  } catch {
+    return null
+  }
+  return threads
+}
+
+/** The CPU time counted between two readings: the main thread's, and the other threads' but V8's profiler's (it is not the server's work). */
+function cpuBetween(pid: number, before: ReturnType<typeof threadCpu>, after: ReturnType<typeof threadCpu>): TargetCosts['onCpu'] {
+  if (!before || !after) return undefined
+  let mainUs = 0
+  let otherUs = 0
+  for (const [tid, { name, us }] of after) {
+    const used = us - (before.get(tid)?.us ?? 0)
+    if (tid === pid) mainUs = used
+    else if (!name.startsWith('v8:Prof')) otherUs += used
+  }
+  return { mainUs, otherUs }
 }
 
 /** Node names a profile CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile; thread 0 is the main one. */
@@ -83,14 +127,16 @@ async function measure(label: string, server: string, target: 'bare' | 'hookloop
     const url = `http://127.0.0.1:${process_.port}/h/bench`
     await load(url, WARMUP_S)
     const from = Number(process.hrtime.bigint() / 1000n)
+    const cpuFrom = threadCpu(process_.pid)
     const result = await load(url, DURATION_S)
+    const onCpu = cpuBetween(process_.pid, cpuFrom, threadCpu(process_.pid))
     const to = Number(process.hrtime.bigint() / 1000n)
     await process_.stop()
     // Each thread's profile is written as it ends, the main thread's last, as the process exits.
     const mainWritten = () => readdirSync(dir).some(isMainProfile)
     for (let i = 0; i < 100 && !mainWritten(); i++) await sleep(100)
     await sleep(200)
-    return { label, requests: result.ok2xx, rps: result.rps, threads: dirCosts(dir, RECEIVER_STAGES, from, to) }
+    return { label, requests: result.ok2xx, rps: result.rps, threads: dirCosts(dir, RECEIVER_STAGES, from, to), ...(onCpu ? { onCpu } : {}) }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -142,6 +188,12 @@ for (const c of chosen) {
   const us = perRequest(all, c)
   const unit = SIDE === 'sender' ? 'attempt' : 'request'
   lines.push(`${c.label}: ${c.requests} ${unit}s, ${c.rps.toFixed(0)} ${unit}s/s, ${us.toFixed(0)} CPU µs per ${unit} in all threads (${(us / bareUs).toFixed(1)}× bare)`)
+  const sampledMain = perRequest(c.threads.find((t) => t.thread === 'main thread')?.totalUs ?? 0, c)
+  if (c.onCpu) {
+    const main = perRequest(c.onCpu.mainUs, c)
+    const other = perRequest(c.onCpu.otherUs, c)
+    lines.push(`  on the CPU by the OS's count: main thread ${main.toFixed(0)} µs per ${unit} (sampled ${sampledMain.toFixed(0)}), other threads ${other.toFixed(0)} (sampled ${(us - sampledMain).toFixed(0)}; the OS's count includes V8's helper threads: GC, compiles; not the profiler's)`)
+  }
   const rows: string[][] = []
   for (const thread of c.threads) {
     for (const stage of thread.stages) {
@@ -155,6 +207,8 @@ for (const c of chosen) {
     rps: Math.round(c.rps),
     cpu_us: Math.round(us),
     per_round_cpu_us: rounds[chosen.indexOf(c)]!.map((r) => Math.round(perRequest(total(r), r))),
+    ...(c.onCpu ? { os_cpu_us: { main: Math.round(perRequest(c.onCpu.mainUs, c)), other: Math.round(perRequest(c.onCpu.otherUs, c)) } } : {}),
+    ...(c.onCpu ? { per_round_os_cpu_us: rounds[chosen.indexOf(c)]!.map((r) => Math.round(perRequest((r.onCpu?.mainUs ?? 0) + (r.onCpu?.otherUs ?? 0), r))) } : {}),
     stages: Object.fromEntries(c.threads.flatMap((t) => t.stages.map((st) => [`${t.thread}: ${st.stage}`, Number(perRequest(st.us, c).toFixed(1))]))),
   }
 }

@@ -12,7 +12,7 @@ const here = dirname(fileURLToPath(import.meta.url))
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 export const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5)
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-export const WARMUP_S = 1
+export const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 1)
 export const secret = `whsec_${randomBytes(32).toString('base64')}`
 
 export interface Load {
@@ -55,6 +55,8 @@ export const load = (url: string, durationS: number, delivery: LoadDelivery = 's
 
 export interface ServerProcess {
   port: number
+  /** The server process's id (bench:costs reads its threads' CPU time from the OS). */
+  pid: number
   /** SIGTERM, then what the server said it stored (and its CPU time, cpuUs). */
   stop(): Promise<Record<string, number>>
 }
@@ -70,6 +72,7 @@ export async function startServerProcess(serverProcess: string, args: string[], 
   const { port } = JSON.parse(String((await out.next()).value)) as { port: number }
   return {
     port,
+    pid: server.pid as number,
     async stop() {
       server.kill('SIGTERM')
       const { stopped: _s, ...stored } = JSON.parse(String((await out.next()).value)) as Record<string, number>

@@ -154,6 +154,79 @@ describe.each(['inline', 'thread'] as const)('SqlWriter keeping failed batches (
   })
 })
 
+// The thread commits one batch at a time: what queues meanwhile waits, and goes as the next batch,
+// whole. The test's own connection holds the file's write lock, so the first batch stays on the
+// thread (waiting on the lock) while three more writes queue in three turns of the event loop.
+describe('SqlWriter on its thread, one batch in flight', () => {
+  let kv: ReturnType<typeof kvFile>
+  let writer: SqlWriter
+
+  afterEach(() => {
+    writer.close()
+    kv.close()
+  })
+
+  it('queues what arrives while a batch is committed and commits it as one batch, in order, once that batch is done', async () => {
+    kv = kvFile('hookloop-sql-writer-inflight-')
+    writer = createSqlWriterThread({ file: kv.file, statements: SQL })
+    const turn = () => new Promise((resolve) => setImmediate(resolve))
+    const settled: Array<{ k: string; error: Error | null; pending: number }> = []
+    const put = (k: string) => writer.submit([['put', { k, v: 1, blob: null }]], (error) => settled.push({ k, error, pending: writer.pending() }))
+    kv.db.exec('BEGIN IMMEDIATE')
+    put('a')
+    await turn() // a is on the thread, waiting for the lock
+    for (const k of ['b', 'c', 'd']) {
+      put(k)
+      await turn()
+    }
+    expect(writer.pending()).toBe(4)
+    expect(settled).toEqual([])
+    kv.db.exec('COMMIT')
+    await writer.committed()
+    // When a settles, b, c and d are all still queued; they settle together, nothing left behind them.
+    expect(settled).toEqual([
+      { k: 'a', error: null, pending: 3 },
+      { k: 'b', error: null, pending: 0 },
+      { k: 'c', error: null, pending: 0 },
+      { k: 'd', error: null, pending: 0 },
+    ])
+    expect(kv.db.prepare('SELECT k FROM kv ORDER BY k').pluck().all()).toEqual(['a', 'b', 'c', 'd'])
+  })
+})
+
+// A kept batch is one transaction: a write failing in its middle leaves none of the batch on disk,
+// and the whole batch is retried in order.
+describe.each(['inline', 'thread'] as const)('SqlWriter keeping a batch that fails in its middle (%s)', (mode) => {
+  let kv: ReturnType<typeof kvFile>
+  let writer: SqlWriter
+
+  afterEach(() => {
+    writer.close()
+    kv.close()
+  })
+
+  it('stores none of its writes, keeps all of them, and stores all of them in order once the store works', async () => {
+    kv = kvFile('hookloop-sql-writer-middle-')
+    const keep = { onError: () => {}, retryMs: 3_600_000 }
+    writer = mode === 'inline' ? createInlineWriter(kv.db, SQL, { keep }) : createSqlWriterThread({ file: kv.file, statements: SQL, keep })
+    kv.db.exec(`CREATE TRIGGER fail BEFORE INSERT ON kv WHEN NEW.k = 'b' BEGIN SELECT RAISE(ABORT, 'simulated failure of one row'); END;`)
+    const settled: string[] = []
+    for (const k of ['a', 'b', 'c']) writer.submit([['put', { k, v: 1, blob: null }]], (error) => settled.push(error ? `${k} failed` : k))
+    writer.submit([['bump', { k: 'c', by: 1 }]], (error) => settled.push(error ? 'bump failed' : 'bump c'))
+    await expect(writer.committed()).rejects.toThrow(/simulated failure of one row/)
+    expect(kv.db.prepare('SELECT count(*) FROM kv').pluck().get()).toBe(0)
+    expect(writer.pending()).toBe(4)
+    kv.db.exec('DROP TRIGGER fail')
+    writer.flushNow()
+    expect(settled).toEqual(['a', 'b', 'c', 'bump c'])
+    expect(kv.db.prepare('SELECT k, v FROM kv ORDER BY k').all()).toEqual([
+      { k: 'a', v: 1 },
+      { k: 'b', v: 1 },
+      { k: 'c', v: 2 },
+    ])
+  })
+})
+
 // Lanes (the receiver): large writes are committed apart from small ones and small ones go first,
 // except where a key ties a small write to a large one queued before it. Taken bytes move to the
 // writer thread without a copy, and come back when their batch fails, for its retry.
