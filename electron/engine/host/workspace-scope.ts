@@ -5,7 +5,7 @@
 // exactly as one that does not exist: the handler itself is asked about an id no row has, and its
 // answer is given with the caller's id put back, so the code and the message cannot differ. The
 // lists the snapshot holds and the definitions pushed to each socket are filtered by the same
-// owners. Without accounts none of this is wired (run-host.ts): everything is `default`'s.
+// owners, and so are the timeline's rows pushed as they change. Without accounts none of this is wired (run-host.ts): everything is `default`'s.
 import { randomBytes } from 'node:crypto'
 import type { CommandName, EventMessage, Snapshot } from '../../../shared/contract'
 import { createWorkspaceStore, DEFAULT_WORKSPACE, type DefinitionOwners, type OwnedKind, type SqlEngine } from '../store'
@@ -84,18 +84,24 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
       owners = await store().definitionOwners()
     },
     filter(workspace, batch) {
-      return batch.map((event): EventMessage => {
+      return batch.flatMap((event): EventMessage[] => {
         switch (event.name) {
           case 'endpoints.changed':
-            return { name: event.name, payload: { endpoints: event.payload.endpoints.filter((e) => endpointIn(e.id, workspace)) } }
+            return [{ name: event.name, payload: { endpoints: event.payload.endpoints.filter((e) => endpointIn(e.id, workspace)) } }]
           case 'rules.changed':
-            return { name: event.name, payload: { rules: event.payload.rules.filter((r) => endpointIn(r.endpointId, workspace)) } }
+            return [{ name: event.name, payload: { rules: event.payload.rules.filter((r) => endpointIn(r.endpointId, workspace)) } }]
           case 'subscriptions.changed':
-            return { name: event.name, payload: { subscriptions: event.payload.subscriptions.filter((s) => subscriptionIn(s.id, workspace)) } }
+            return [{ name: event.name, payload: { subscriptions: event.payload.subscriptions.filter((s) => subscriptionIn(s.id, workspace)) } }]
+          // A row is its endpoint's (a request) or its subscription's (a delivery).
+          case 'timeline.upsert':
+            return [{ name: event.name, payload: { rows: event.payload.rows.filter((row) => (row.kind === 'delivery' ? row.subscriptionId !== null && subscriptionIn(row.subscriptionId, workspace) : endpointIn(row.endpointId, workspace))) } }]
+          // A request held by a breakpoint, and its release, are its endpoint's workspace's.
+          case 'breakpoint.held':
+            return endpointIn(event.payload.endpointId, workspace) ? [event] : []
           case 'breakpoints.changed':
-            return { name: event.name, payload: { ...event.payload, breakpoints: event.payload.breakpoints.filter((b) => endpointIn(b.endpointId, workspace)) } }
+            return [{ name: event.name, payload: { ...event.payload, breakpoints: event.payload.breakpoints.filter((b) => endpointIn(b.endpointId, workspace)) } }]
           default:
-            return event
+            return [event]
         }
       })
     },

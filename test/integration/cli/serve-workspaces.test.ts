@@ -165,7 +165,7 @@ describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of h
     await moved
     admin = await open(ada)
     expect((await command(admin, 'snapshot')).res.endpoints).toEqual([])
-    const pay = (await command(admin, 'endpoint.create', { name: 'Pay', scheme: null, secrets: [], dedupe: null })).res as { id: string }
+    const pay = (await command(admin, 'endpoint.create', { name: 'Pay', scheme: null, secrets: [], dedupe: null })).res as { id: string; slug: string }
 
     // A member invited to Payments only sees its endpoint, and none of default's.
     const invite = await command(admin, 'member.invite', { role: 'editor' })
@@ -173,6 +173,21 @@ describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of h
     const bobs = await open(bob)
     expect(((await command(bobs, 'snapshot')).res.endpoints as { id: string }[]).map((e) => e.id)).toEqual([pay.id])
     expect((await command(bobs, 'endpoint.delete', { id: shop.id })).error).toEqual({ code: 'not_found', message: `endpoint ${shop.id} does not exist` })
+
+    // The rows pushed to his socket as requests arrive are Payments' only: Shop's request, sent
+    // first, is not among what he was pushed by the time Pay's arrives.
+    const pushed: { endpointId: string | null }[] = []
+    const payRow = new Promise<void>((done) =>
+      bobs.on('message', (data) => {
+        const frame = JSON.parse(data.toString()) as { t: string; batch?: { name: string; payload: { rows?: { endpointId: string | null }[] } }[] }
+        for (const event of frame.batch ?? []) if (event.name === 'timeline.upsert') pushed.push(...(event.payload.rows ?? []))
+        if (pushed.some((row) => row.endpointId === pay.id)) done()
+      }),
+    )
+    await fetch(`${receiverUrl}/h/${shop.slug}`, { method: 'POST', body: '{"order":2}' })
+    await fetch(`${receiverUrl}/h/${pay.slug}`, { method: 'POST', body: '{"payment":1}' })
+    await payRow
+    expect(pushed.filter((row) => row.endpointId !== pay.id)).toEqual([])
 
     // A token of Payments: default's request does not exist for it, by command or by body route.
     const token = (await command(admin, 'token.create', { name: 'pay bot', role: 'viewer' })).res.secret as string
