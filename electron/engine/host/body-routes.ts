@@ -63,6 +63,11 @@ export interface BodyRoutesOptions {
    * Null when admitted.
    */
   admit?: (req: IncomingMessage, needed: Role, what: string) => Promise<BodyRefusal | null>
+  /**
+   * With accounts: whether the request that asks may see this captured request (its workspace's);
+   * one it may not is answered as one that does not exist.
+   */
+  sees?: (req: IncomingMessage, requestId: number) => Promise<boolean>
   /** A captured request's stored body; undefined when there is no such request. */
   requestBody(id: number): Promise<Buffer | undefined>
   staged: StagedBodies
@@ -108,7 +113,7 @@ export function createBodyRoutes(options: BodyRoutesOptions) {
       if (req.method !== 'GET') return refuse(405, 'a request body is read with GET')
       let body: Buffer | undefined
       try {
-        body = await options.requestBody(id)
+        body = !options.sees || (await options.sees(req, id)) ? await options.requestBody(id) : undefined
       } catch (error) {
         return refuse(500, `request #${id} could not be read: ${error instanceof Error ? error.message : String(error)}`)
       }

@@ -20,7 +20,7 @@ import {
   type ServerFrame,
 } from '../../../shared/contract'
 import type { z } from 'zod'
-import { createEventBatcher, type EventBatcher } from '../../../shared/contract'
+import { createEventBatcher, type EventBatcher, type EventMessage } from '../../../shared/contract'
 import { COMMAND_ROLES, roleAtLeast, SIGNED_OUT_CLOSE_CODE, type AuditVia, type Role } from '../../../shared/contract'
 import type { AccountView, TokenView } from '../accounts'
 import { offersToken, principalName, principalRole, principalWorkspace, type AccountGate, type Principal } from './account-routes'
@@ -96,6 +96,10 @@ export interface ControlServerOptions {
    * command is not a change and is not passed on.
    */
   succeeded?: (name: CommandName, req: unknown, res: unknown, caller: Caller) => Promise<void>
+  /** With accounts: whether a captured request is in this workspace (the body routes ask). */
+  owns?: (workspace: string, requestId: number) => Promise<boolean>
+  /** With accounts: of a batch of pushed events, what a socket of this workspace is sent. */
+  scope?: (workspace: string, batch: readonly EventMessage[]) => EventMessage[]
 }
 
 export interface ControlServer {
@@ -144,7 +148,12 @@ export async function startControlServer(options: ControlServerOptions): Promise
     const role = principalRole(principal)
     return roleAtLeast(role, needed) ? null : { status: 403, message: `${what} needs the ${needed} role; ${principalName(principal)} is ${article(role)} ${role}` }
   }
-  const serveBody = options.bodies ? createBodyRoutes({ ...options.bodies, token: options.token, ...(gateForBodies ? { admit: admitBody } : {}) }) : null
+  // With accounts, a body of another workspace's request reads as one that does not exist.
+  const sees = async (req: IncomingMessage, requestId: number): Promise<boolean> => {
+    const principal = await gateForBodies?.caller(req, { use: false })
+    return principal !== null && principal !== undefined && options.owns !== undefined && (await options.owns(principalWorkspace(principal), requestId))
+  }
+  const serveBody = options.bodies ? createBodyRoutes({ ...options.bodies, token: options.token, ...(gateForBodies ? { admit: admitBody, sees } : {}) }) : null
 
   const publicUrl = options.publicUrl
   const gate = options.accounts
@@ -342,6 +351,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
     flushTimer = null
     const batch = batcher.drain()
     if (batch.length === 0) return
+    // With accounts, each socket is pushed what its workspace may see (workspace-scope.ts).
+    const seenBy = (client: Client): EventMessage[] => (client.workspace !== undefined && options.scope ? options.scope(client.workspace, batch) : batch)
     for (const client of clients) {
       if (client.socket.bufferedAmount > maxBuffered) {
         client.behind = true
@@ -349,11 +360,11 @@ export async function startControlServer(options: ControlServerOptions): Promise
       }
       if (client.behind) {
         client.behind = false
-        const others = batch.filter((event) => event.name !== 'timeline.upsert')
+        const others = seenBy(client).filter((event) => event.name !== 'timeline.upsert')
         send(client, { t: 'events', batch: [...others, { name: 'timeline.reset', payload: { total: -1 } }] })
         continue
       }
-      send(client, { t: 'events', batch })
+      send(client, { t: 'events', batch: seenBy(client) })
     }
   }
 

@@ -97,7 +97,8 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       if (id === undefined) throw new HostError('internal', 'the replay created no delivery')
       return { deliveryId: id }
     },
-    'endpoint.create': async (req) => {
+    // With accounts, made in the caller's workspace.
+    'endpoint.create': async (req, caller) => {
       const binding = ctx.current()
       const { receiver } = binding.engine
       const existing = new Set(receiver.endpoints.list().map((e) => e.slug))
@@ -105,7 +106,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       const slug = req.slug ?? slugify(req.name, (s) => existing.has(s))
       let endpoint
       try {
-        endpoint = await receiver.endpoints.create({ slug, name: req.name, scheme: req.scheme, secrets: req.secrets, dedupe: req.dedupe, ...(req.forwardTo?.length ? { forward_to: req.forwardTo } : {}) })
+        endpoint = await receiver.endpoints.create({ slug, name: req.name, scheme: req.scheme, secrets: req.secrets, dedupe: req.dedupe, ...(req.forwardTo?.length ? { forward_to: req.forwardTo } : {}) }, caller.workspace)
       } catch (error) {
         throw forwardToRefusal('endpoint.create', error)
       }
@@ -165,7 +166,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       ctx.changed('rules')
       return { ok: true as const }
     },
-    'subscription.create': async (req) => {
+    'subscription.create': async (req, caller) => {
       const { engine } = ctx.current()
       let target: { url: string } | { endpoint: string }
       if ('url' in req.target) target = { url: req.target.url }
@@ -189,6 +190,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
               ...secrets,
               ...(req.envelope ? { envelope: req.envelope } : {}),
             },
+        caller.workspace,
       )
       ctx.changed('subscriptions')
       return (await ctx.subscriptions()).find((s) => s.id === created.id) ?? (await subscriptionView(ctx.current(), created))

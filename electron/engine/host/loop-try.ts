@@ -9,7 +9,8 @@ import { slugify, type HandlerContext } from './handlers'
 const EVENT_ID_HEADER = 'X-Pandoktorek-Event-Id'
 
 export function createLoopTry(ctx: HandlerContext): CommandHandlers['loop.try'] {
-  return async () => {
+  // The endpoint and the subscription are made in the caller's workspace (with accounts).
+  return async (_req, caller) => {
     await ctx.switchClock('virtual', 1, 'Try the loop')
     const { engine } = ctx.current()
     const secret = `whsec_${randomBytes(24).toString('base64')}`
@@ -21,7 +22,7 @@ export function createLoopTry(ctx: HandlerContext): CommandHandlers['loop.try'] 
       scheme: 'standard-webhooks',
       secrets: [secret],
       dedupe: { type: 'header', name: EVENT_ID_HEADER },
-    })
+    }, caller.workspace)
     await engine.receiver.rules.add(endpoint.id, { preset: 'fail-first', n: 3 })
     const subscription = await engine.sender.createSubscription({
       name: `Provider A → ${endpoint.name}`,
@@ -30,7 +31,7 @@ export function createLoopTry(ctx: HandlerContext): CommandHandlers['loop.try'] 
       secrets: [secret],
       policy: 'pandoktorek',
       eventIdHeader: EVENT_ID_HEADER,
-    })
+    }, caller.workspace)
     ctx.changed('endpoints')
     ctx.changed('rules')
     ctx.changed('subscriptions')

@@ -2,7 +2,7 @@
 // views over the store, the timeline watch, and the control server for UIs. Switching the
 // clock mode rebuilds the engine on the same data file and receiver port; UIs stay connected.
 import type { Clock } from '../../../shared/clock'
-import type { Snapshot } from '../../../shared/contract'
+import type { EventArgs, EventMessage, Snapshot } from '../../../shared/contract'
 import { explainFault, explainRule, parseRule } from '../../../shared/receiver'
 import { createEngine, type Engine, type EngineOptions } from '../engine'
 import { createContractEvents, createContractSchemas, createSpecReader } from '../contracts'
@@ -34,6 +34,7 @@ import { createHealthReads, type HealthReads, type SqlEngine } from '../store'
 import { createAccounts, createOidc, createTokens, type OidcSettings } from '../accounts'
 import { createAccountGate } from './account-routes'
 import { createMemberHandlers } from './member-handlers'
+import { createWorkspaceScope } from './workspace-scope'
 import { createTokenHandlers } from './token-handlers'
 import { createListHandlers } from './list-handlers'
 import { createAudit } from './audit-record'
@@ -137,13 +138,29 @@ export async function startHost(options: HostOptions): Promise<Host> {
     draining: () => draining,
     wallNow: () => Date.now(),
   })
-  const metrics = createSubscriptionMetrics(() => binding, (subscriptions) => control?.publish('subscriptions.changed', { subscriptions }), options.log)
+  // With accounts, what each socket sees and names is its workspace's (workspace-scope.ts): the
+  // owners of the definitions are read again before a changed list is pushed, so a new one is
+  // shown to its workspace's sockets, and until then to nobody.
+  const scope = options.accounts
+    ? createWorkspaceScope(() => {
+        if (!accountStore) throw new Error('the store is not open')
+        return accountStore
+      })
+    : null
+  const publishOwned = (...event: EventArgs): void => {
+    if (!scope) return void control?.publish(...event)
+    void scope.refresh().then(
+      () => control?.publish(...event),
+      (error: unknown) => options.log?.(`the workspaces of the definitions could not be read: ${String(error)}`),
+    )
+  }
+  const metrics = createSubscriptionMetrics(() => binding, (subscriptions) => publishOwned('subscriptions.changed', { subscriptions }), options.log)
   const publishList = (what: 'endpoints' | 'rules' | 'subscriptions' | 'breakpoints') => {
     if (what === 'subscriptions') return void metrics.recount()
-    if (what === 'breakpoints') return control?.publish('breakpoints.changed', { breakpoints: breakpointList(binding.engine.receiver).breakpoints })
+    if (what === 'breakpoints') return publishOwned('breakpoints.changed', { breakpoints: breakpointList(binding.engine.receiver).breakpoints })
     // Read in turn on the store engine's queue, so the lists are pushed in the order they changed.
-    if (what === 'endpoints') void endpointViews(binding).then((endpoints) => control?.publish('endpoints.changed', { endpoints }), (error: unknown) => options.log?.(`endpoints could not be read: ${String(error)}`))
-    else control?.publish('rules.changed', { rules: ruleViews(binding) })
+    if (what === 'endpoints') void endpointViews(binding).then((endpoints) => publishOwned('endpoints.changed', { endpoints }), (error: unknown) => options.log?.(`endpoints could not be read: ${String(error)}`))
+    else publishOwned('rules.changed', { rules: ruleViews(binding) })
   }
 
   // Specs of endpoints made from a contract, read once and kept across clock switches: the schema
@@ -416,7 +433,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createCheckHandlers(ctx),
     ...createExportHandlers(ctx),
     ...createForwardHandlers(ctx),
-    ...createBreakpointHandlers({ current: ctx.current, changed: (breakpoints) => control?.publish('breakpoints.changed', { breakpoints }) }),
+    ...createBreakpointHandlers({ current: ctx.current, changed: (breakpoints) => publishOwned('breakpoints.changed', { breakpoints }) }),
     ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
     ...createMemberHandlers({
       accounts,
@@ -435,12 +452,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...(options.host === undefined ? {} : { host: options.host }),
     token: options.token,
     probes: createProbeRoutes({ readiness, metrics: hostMetrics, ...(options.metricsToken === undefined ? {} : { metricsToken: options.metricsToken }) }),
-    handlers: recordingHandlers(handlers, { recorder, now: () => binding.engine.clock.now(), changed: recordingChanged }),
+    handlers: recordingHandlers(scope ? scope.guard(handlers) : handlers, { recorder, now: () => binding.engine.clock.now(), changed: recordingChanged }),
     bodies: { requestBody: (id) => binding.details.requestBody(id), staged: stagedBodies },
     ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(publicUrl ? { publicUrl } : {}),
     succeeded: audit.command,
+    ...(scope
+      ? { scope: (workspace: string, batch: readonly EventMessage[]) => scope.filter(workspace, batch), owns: (workspace: string, requestId: number) => scope.owns(workspace, 'request', requestId) }
+      : {}),
     ...(accounts
       ? {
           accounts: createAccountGate({

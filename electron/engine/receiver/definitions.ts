@@ -81,13 +81,14 @@ export async function createDefinitions({ store, secrets, clock, newId, dedupe, 
   }
 
   const endpoints = {
-    create: (input: unknown): Promise<Endpoint> =>
+    /** In `workspaceId` (a served Hookloop with accounts: the caller's; default `default`). */
+    create: (input: unknown, workspaceId?: string): Promise<Endpoint> =>
       change(async () => {
         const settings = parseEndpoint(input)
         if (await endpointStore.getBySlug(settings.slug)) throw new DefinitionError('slug', `an endpoint already answers at ${endpointPath(settings.slug)}`)
         const endpoint: Endpoint = { ...settings, id: settings.id ?? newId(), createdAt: clock.now() }
         checkEndpointTargets(endpoint)
-        await endpointStore.insert(endpoint)
+        await endpointStore.insert(endpoint, workspaceId)
         await compile()
         return endpoint
       }),

@@ -117,7 +117,8 @@ export interface Sender {
   /** Resolves when nothing is in flight and nothing is scheduled (paused deliveries wait). */
   settled(): Promise<void>
   on<K extends keyof SenderEventMap>(type: K, listener: SenderListener<K>): () => void
-  createSubscription(input: SubscriptionInput): Promise<Subscription>
+  /** In `workspaceId` (a served Hookloop with accounts: the caller's; default `default`). */
+  createSubscription(input: SubscriptionInput, workspaceId?: string): Promise<Subscription>
   updateSubscription(id: string, patch: SubscriptionPatch): Promise<Subscription>
   /** From memory: the store's subscriptions are read by start() and reloadSubscriptions(), and kept by the commands above. */
   getSubscription(id: string): Subscription | undefined

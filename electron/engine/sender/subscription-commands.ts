@@ -18,7 +18,7 @@ export function createSubscriptionCommands(parts: SenderParts): Pick<Sender, 'cr
   }
 
   return {
-    createSubscription: (input) => subscriptions.create(input, clock.now()),
+    createSubscription: (input, workspaceId) => subscriptions.create(input, clock.now(), workspaceId),
     async updateSubscription(id, patch) {
       const wasPaused = subscriptions.get(id)?.paused ?? false
       const after = await subscriptions.update(id, patch, clock.now())

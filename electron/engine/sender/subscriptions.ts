@@ -95,7 +95,8 @@ function policyOf(spec: PolicySpec): Policy {
 }
 
 export interface SubscriptionBook {
-  create(input: SubscriptionInput, now: number): Promise<Subscription>
+  /** In `workspaceId` (default `default`). */
+  create(input: SubscriptionInput, now: number, workspaceId?: string): Promise<Subscription>
   update(id: string, patch: SubscriptionPatch, now: number): Promise<Subscription>
   /** From memory (the attempt path reads it): never awaits. */
   get(id: string): Subscription | undefined
@@ -157,7 +158,7 @@ export function createSubscriptionBook(statements: SubscriptionStatements, unsee
   }
 
   return {
-    create: (input, now) =>
+    create: (input, now, workspaceId) =>
       change(async () => {
         if (!isSchemeId(input.scheme)) throw new SenderError('invalid_subscription', `scheme: unknown signature scheme ${JSON.stringify(input.scheme)}`)
         const id = input.id ?? randomUUID()
@@ -181,7 +182,7 @@ export function createSubscriptionBook(statements: SubscriptionStatements, unsee
           updatedAt: now,
         }
         sub.apiVersion = apiVersionOf(sub.provider, input.apiVersion)
-        await statements.insert(subscriptionToRow(sub))
+        await statements.insert(subscriptionToRow(sub), workspaceId)
         cache.set(id, sub)
         return sub
       }),

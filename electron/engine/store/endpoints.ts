@@ -10,6 +10,7 @@ import { badRowsOf, parseJsonAs, readField, stringArray, withoutBadRows, type Ba
 import { prepareWrite } from './changes'
 import { tellingOthers } from './engine-writes'
 import type { SqlEngine } from './sql-engine'
+import { DEFAULT_WORKSPACE } from './workspaces'
 
 export interface EndpointDbRow {
   id: string
@@ -25,7 +26,8 @@ export interface EndpointDbRow {
 }
 
 export interface EndpointStore {
-  insert(endpoint: Endpoint): Promise<void>
+  /** In `workspaceId` (default `default`: everything without accounts). */
+  insert(endpoint: Endpoint, workspaceId?: string): Promise<void>
   update(endpoint: Endpoint): Promise<boolean>
   delete(id: string): Promise<boolean>
   get(id: string): Promise<Endpoint | undefined>
@@ -124,8 +126,8 @@ export function endpointFromRow(r: EndpointDbRow, box: SecretBox): Endpoint {
   return endpoint
 }
 
-const INSERT_SQL = `INSERT INTO endpoints (id, slug, name, scheme, secrets_json, dedupe_json, dedupe_window_ms, body_limit, config_json, created_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+const INSERT_SQL = `INSERT INTO endpoints (id, slug, name, scheme, secrets_json, dedupe_json, dedupe_window_ms, body_limit, config_json, created_at, workspace_id)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 const UPDATE_SQL = `UPDATE endpoints SET slug = ?, name = ?, scheme = ?, secrets_json = ?, dedupe_json = ?,
   dedupe_window_ms = ?, body_limit = ?, config_json = ? WHERE id = ?`
 
@@ -134,9 +136,9 @@ export function createEndpointStore(given: SqlEngine, box: SecretBox): EndpointS
   const engine = tellingOthers(given, ['endpoints'])
   const read = (row: EndpointDbRow | undefined) => row && endpointFromRow(row, box)
   return {
-    async insert(e) {
+    async insert(e, workspaceId = DEFAULT_WORKSPACE) {
       const r = toRow(e, box)
-      await engine.run(INSERT_SQL, [r.id, r.slug, r.name, r.scheme, r.secrets_json, r.dedupe_json, r.dedupe_window_ms, r.body_limit, r.config_json, r.created_at])
+      await engine.run(INSERT_SQL, [r.id, r.slug, r.name, r.scheme, r.secrets_json, r.dedupe_json, r.dedupe_window_ms, r.body_limit, r.config_json, r.created_at, workspaceId])
     },
     async update(e) {
       const r = toRow(e, box)

@@ -4,6 +4,7 @@ import type { Database } from 'better-sqlite3'
 import { prepareWrite } from './changes'
 import { tellingOthers } from './engine-writes'
 import type { SqlEngine } from './sql-engine'
+import { DEFAULT_WORKSPACE } from './workspaces'
 import { secretBoxOf, type SecretBox } from './secret-box'
 import { isEnvelope, type Envelope, policySchema, type Policy, POLICY_PRESETS } from '../../../shared/sender'
 import { isProviderId, PROVIDERS, type ProviderId } from '../../../shared/providers'
@@ -59,7 +60,8 @@ export interface SubscriptionRow {
 }
 
 export interface SubscriptionStatements {
-  insert(row: SubscriptionRow): Promise<void>
+  /** In `workspaceId` (default `default`: everything without accounts). */
+  insert(row: SubscriptionRow, workspaceId?: string): Promise<void>
   update(row: SubscriptionRow): Promise<void>
   get(id: string): Promise<SubscriptionRow | undefined>
   /** Every row, its secrets opened, in created order. */
@@ -116,8 +118,11 @@ export function createSubscriptionStatements(given: SqlEngine, box: SecretBox): 
   const engine = tellingOthers(given, ['subscriptions'])
   const values = (r: SubscriptionRow) => [r.name, r.url, r.endpoint_slug, r.scheme, box.seal(r.secrets_json), r.policy_json, r.headers_json, r.event_id_header, r.envelope, r.provider, r.api_version, r.paused, r.updated_at]
   return {
-    async insert(row) {
-      await engine.run(`INSERT INTO subscriptions (name, url, endpoint_slug, scheme, secrets_json, policy_json, headers_json, event_id_header, envelope, provider, api_version, paused, updated_at, id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [...values(row), row.id, row.created_at])
+    async insert(row, workspaceId = DEFAULT_WORKSPACE) {
+      await engine.run(
+        `INSERT INTO subscriptions (name, url, endpoint_slug, scheme, secrets_json, policy_json, headers_json, event_id_header, envelope, provider, api_version, paused, updated_at, id, created_at, workspace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [...values(row), row.id, row.created_at, workspaceId],
+      )
     },
     async update(row) {
       await engine.run(

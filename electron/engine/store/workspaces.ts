@@ -30,7 +30,32 @@ export interface MemberRow {
   createdAt: number
 }
 
+/** What a command or a route names by id, each belonging to one workspace. */
+export type OwnedKind = 'endpoint' | 'endpointRef' | 'rule' | 'subscription' | 'request' | 'delivery'
+
+// The workspace each kind belongs to: its own column, or its endpoint's or subscription's. A rule
+// for every endpoint and a request at no endpoint's path are `default`'s; a request whose endpoint
+// was deleted belongs to nobody (NULL), so no workspace with accounts sees it.
+const OWNER_SQL: Record<OwnedKind, string> = {
+  endpoint: 'SELECT workspace_id AS w FROM endpoints WHERE id = ?',
+  // An endpoint named by its id or its slug (`endpoint.trigger`).
+  endpointRef: 'SELECT workspace_id AS w FROM endpoints WHERE id = ? OR slug = ?',
+  rule: `SELECT CASE WHEN r.endpoint_id IS NULL THEN '${DEFAULT_WORKSPACE}' ELSE e.workspace_id END AS w FROM rules r LEFT JOIN endpoints e ON e.id = r.endpoint_id WHERE r.id = ?`,
+  subscription: 'SELECT workspace_id AS w FROM subscriptions WHERE id = ?',
+  request: `SELECT CASE WHEN q.endpoint_id IS NULL THEN '${DEFAULT_WORKSPACE}' ELSE e.workspace_id END AS w FROM requests q LEFT JOIN endpoints e ON e.id = q.endpoint_id WHERE q.id = ?`,
+  delivery: 'SELECT s.workspace_id AS w FROM deliveries d LEFT JOIN subscriptions s ON s.id = d.subscription_id WHERE d.id = ?',
+}
+
+/** The workspace of every endpoint and subscription: what a pushed list is filtered by. */
+export interface DefinitionOwners {
+  endpoints: Map<string, string>
+  subscriptions: Map<string, string>
+}
+
 export interface WorkspaceStore {
+  /** The workspace the row belongs to; undefined when there is no such row (or it belongs to none). */
+  ownerOf(kind: OwnedKind, id: string | number): Promise<string | undefined>
+  definitionOwners(): Promise<DefinitionOwners>
   /** Every workspace, by name. */
   list(): Promise<WorkspaceRow[]>
   byId(id: string): Promise<WorkspaceRow | undefined>
@@ -55,6 +80,17 @@ const workspaceOf = (raw: Raw): WorkspaceRow => ({ id: String(raw.id), name: Str
 
 export function createWorkspaceStore(engine: SqlEngine): WorkspaceStore {
   return {
+    async ownerOf(kind, id) {
+      const row = await engine.get<{ w: string | null }>(OWNER_SQL[kind], kind === 'endpointRef' ? [id, id] : [id])
+      return row?.w ?? undefined
+    },
+    async definitionOwners() {
+      const [endpoints, subscriptions] = await Promise.all([
+        engine.all<{ id: string; workspace_id: string }>('SELECT id, workspace_id FROM endpoints'),
+        engine.all<{ id: string; workspace_id: string }>('SELECT id, workspace_id FROM subscriptions'),
+      ])
+      return { endpoints: new Map(endpoints.map((r) => [r.id, r.workspace_id])), subscriptions: new Map(subscriptions.map((r) => [r.id, r.workspace_id])) }
+    },
     async list() {
       return (await engine.all('SELECT id, name, created_at FROM workspaces ORDER BY name')).map(workspaceOf)
     },

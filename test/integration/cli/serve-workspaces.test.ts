@@ -3,12 +3,15 @@
 // looking at the old one is closed, a new one acts in the new one); an invite is to the inviter's
 // workspace; members are added, given a role, removed per workspace (never the last admin); a
 // token acts in the workspace it was made in and cannot switch; tokens and the audit are listed
-// per workspace. The second workspace is put in the store beside the running server, as another
-// process on the same store would.
+// per workspace. And the journey: endpoints made in each workspace, a member of the second sees its
+// endpoints and none of the first's, and its token is told the first's request does not exist. The
+// second workspace is put in the store beside the running server, as another process on the same
+// store would.
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { createWorkspaceStore, openStore, parseStoreLocation } from '../../../electron/engine/store'
 import { SIGNED_OUT_CLOSE_CODE } from '../../../shared/contract'
+import { requestBodyPath } from '../../../shared/contract'
 import { command, cookieOf, servedStores, sessionSocket, signIn, startAccountsServe, tryJoin } from '../../support/accounts-serve'
 import { usePostgres } from '../../support/use-postgres'
 
@@ -124,5 +127,82 @@ describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of h
     admin = await open(ada)
     expect(await audit(admin)).toEqual(expect.arrayContaining(['member.invite', 'account.join', 'token.create']))
     expect(await audit(admin)).not.toContain('member.add')
+  })
+
+  it('keep each workspace\'s endpoints and history to its members and tokens', async () => {
+    const store = await storeOf()
+    const serve = await startAccountsServe([...store.args, '--admin', 'ada@example.com'], { ...store.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD })
+    cleanups.push(serve.stop)
+    const sockets: WebSocket[] = []
+    cleanups.push(() => sockets.forEach((ws) => ws.terminate()))
+    const open = async (cookie: string) => {
+      const ws = await sessionSocket(serve.origin, cookie)
+      sockets.push(ws)
+      return ws
+    }
+    const ada = await signIn(serve.origin, 'ada@example.com', PASSWORD)
+    let admin = await open(ada)
+
+    // The first workspace's endpoint, and a request captured at it.
+    const shop = (await command(admin, 'endpoint.create', { name: 'Shop', scheme: null, secrets: [], dedupe: null })).res as { id: string; slug: string }
+    const { receiverUrl } = (await command(admin, 'snapshot')).res as { receiverUrl: string }
+    expect((await fetch(`${receiverUrl}/h/${shop.slug}`, { method: 'POST', body: '{"order":1}' })).status).toBeLessThan(500)
+    let shopRequest = 0
+    for (let tries = 0; tries < 200 && shopRequest === 0; tries++) {
+      shopRequest = ((await command(admin, 'request.list', { endpoint: shop.id, limit: 5 })).res.requests[0]?.id as number | undefined) ?? 0
+      if (shopRequest === 0) await new Promise((done) => setTimeout(done, 50))
+    }
+    expect(shopRequest).toBeGreaterThan(0)
+
+    // The second workspace, its admin Ada (made beside the server).
+    const beside = await openStore(parseStoreLocation(store.env.HOOKLOOP_STORE ?? store.args[1] ?? ''), { notice: () => undefined, withoutSecrets: true })
+    const workspaces = createWorkspaceStore(beside.engine)
+    await workspaces.insert({ id: 'ws_pay', name: 'Payments', createdAt: 1 })
+    await workspaces.setMembership((await workspaces.members('default'))[0]?.accountId ?? '', 'ws_pay', 'admin', 1)
+    await beside.engine.close()
+    const moved = closed(admin)
+    await command(admin, 'workspace.switch', { id: 'ws_pay' })
+    await moved
+    admin = await open(ada)
+    expect((await command(admin, 'snapshot')).res.endpoints).toEqual([])
+    const pay = (await command(admin, 'endpoint.create', { name: 'Pay', scheme: null, secrets: [], dedupe: null })).res as { id: string; slug: string }
+
+    // A member invited to Payments only sees its endpoint, and none of default's.
+    const invite = await command(admin, 'member.invite', { role: 'editor' })
+    const bob = cookieOf(await tryJoin(invite.res.link, { email: 'bob@example.com', password: PASSWORD }), 'hookloop_session')
+    const bobs = await open(bob)
+    expect(((await command(bobs, 'snapshot')).res.endpoints as { id: string }[]).map((e) => e.id)).toEqual([pay.id])
+    expect((await command(bobs, 'endpoint.delete', { id: shop.id })).error).toEqual({ code: 'not_found', message: `endpoint ${shop.id} does not exist` })
+
+    // The rows pushed to his socket as requests arrive are Payments' only: Shop's request, sent
+    // first, is not among what he was pushed by the time Pay's arrives.
+    const pushed: { endpointId: string | null }[] = []
+    const payRow = new Promise<void>((done) =>
+      bobs.on('message', (data) => {
+        const frame = JSON.parse(data.toString()) as { t: string; batch?: { name: string; payload: { rows?: { endpointId: string | null }[] } }[] }
+        for (const event of frame.batch ?? []) if (event.name === 'timeline.upsert') pushed.push(...(event.payload.rows ?? []))
+        if (pushed.some((row) => row.endpointId === pay.id)) done()
+      }),
+    )
+    await fetch(`${receiverUrl}/h/${shop.slug}`, { method: 'POST', body: '{"order":2}' })
+    await fetch(`${receiverUrl}/h/${pay.slug}`, { method: 'POST', body: '{"payment":1}' })
+    await payRow
+    expect(pushed.filter((row) => row.endpointId !== pay.id)).toEqual([])
+
+    // A token of Payments: default's request does not exist for it, by command or by body route.
+    const token = (await command(admin, 'token.create', { name: 'pay bot', role: 'viewer' })).res.secret as string
+    const bot = await tokenSocket(serve.origin, token)
+    sockets.push(bot)
+    expect((await command(bot, 'request.get', { id: shopRequest })).error).toEqual({ code: 'not_found', message: `request #${shopRequest} does not exist` })
+    const body = await fetch(`${serve.origin}${requestBodyPath(shopRequest)}`, { headers: { authorization: `Bearer ${token}` } })
+    expect([body.status, await body.text()]).toEqual([404, `request #${shopRequest} does not exist\n`])
+
+    // Back in default, Ada sees Shop and its request, and not Pay.
+    const back = closed(admin)
+    await command(admin, 'workspace.switch', { id: 'default' })
+    await back
+    admin = await open(ada)
+    expect(((await command(admin, 'snapshot')).res.endpoints as { id: string }[]).map((e) => e.id)).toEqual([shop.id])
+    expect((await command(admin, 'request.get', { id: shopRequest })).ok).toBe(true)
   })
 })

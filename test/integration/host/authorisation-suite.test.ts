@@ -5,7 +5,10 @@
 // (shared/contract/command-roles.ts): refused 401 with no detail of why, 403 naming the role it
 // needs below it, admitted at it. Then: the app's page without a session, session fixation, CSRF on
 // cookie-authenticated writes, no password or token in the server's output, the audit or /metrics,
-// and sign-in's rate limit (last: it shuts this address out for a minute). One server serves them all.
+// and sign-in's rate limit (last: it shuts this address out for a minute). And the other workspace:
+// a session and a token of a second workspace, against every id-taking command
+// (electron/engine/host/workspace-scope.ts) and the body route with the first workspace's ids, are
+// answered exactly as for an id that does not exist, and list nothing of it. One server serves them all.
 // Signing in through an identity provider is driven against a real one in test/integration/cli/serve-oidc.test.ts.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -20,6 +23,9 @@ import { BODY_ROUTES } from '../../../electron/engine/host/body-routes'
 import { CONTROL_ROUTES } from '../../../electron/engine/host/control-server'
 import { PROBE_PATHS } from '../../../electron/engine/host/probe-routes'
 import { ROUTE_DECISIONS, type ControlServerRoute } from '../../../electron/engine/host/route-decisions'
+import { SCOPED_IDS } from '../../../electron/engine/host/workspace-scope'
+import { createAccounts, createTokens } from '../../../electron/engine/accounts'
+import { createWorkspaceStore, openStore, parseStoreLocation } from '../../../electron/engine/store'
 import { makeTempDir } from '../../support/temp-dir'
 import { usePostgres } from '../../support/use-postgres'
 
@@ -62,6 +68,9 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
   const credentials: Credential[] = []
   const sockets: WebSocket[] = []
   let ids = 0
+  let storeLocation = ''
+  /** The second workspace's admin: a session and a token, each acting there only. */
+  const other = { session: '', token: '' }
 
   async function signIn(email: string, password: string, cookie = ''): Promise<Response> {
     const page = await fetch(`${origin}/signin`, { headers: cookie ? { cookie } : {} })
@@ -110,6 +119,7 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
   beforeAll(async () => {
     const { dir, cleanup } = makeTempDir()
     const store = await openedBy(dir)
+    storeLocation = store.env.HOOKLOOP_STORE ?? dir
     const child = spawn(process.execPath, [CLI, 'serve', '--accounts', ...store.args, '--admin', EMAILS.admin], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...store.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD },
@@ -154,6 +164,28 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
     const revoked = (await command(admin, 'token.create', { name: 'revoked bot', role: 'admin' })) as { res: { secret: string; token: { id: string } } }
     expect((await command(admin, 'token.revoke', { id: revoked.res.token.id })).ok).toBe(true)
     secrets.push(...Object.values(tokens), revoked.res.secret)
+
+    // A second workspace, made beside the server as another process on the store would: an admin
+    // of it only (joined through an invite to it) and an admin token of it.
+    const beside = await openStore(parseStoreLocation(storeLocation), { notice: () => undefined, withoutSecrets: true })
+    try {
+      await createWorkspaceStore(beside.engine).insert({ id: 'ws_other', name: 'Other', createdAt: 1 })
+      const adaId = (await createWorkspaceStore(beside.engine).members('default'))[0]?.accountId ?? ''
+      const link = await createAccounts({ engine: () => beside.engine }).invite('admin', adaId, 'ws_other')
+      const page = await fetch(`${origin}/join?link=${encodeURIComponent(link)}`)
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? ''
+      const joined = await fetch(`${origin}/join`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieOf(page, 'hookloop_csrf') ?? '', origin },
+        body: new URLSearchParams({ csrf, link, email: 'otto@example.com', name: 'Otto', password: PASSWORD }).toString(),
+      })
+      other.session = cookieOf(joined, 'hookloop_session') ?? ''
+      other.token = (await createTokens({ engine: () => beside.engine }).create({ name: 'other bot', role: 'admin', workspaceId: 'ws_other', by: null })).secret
+      secrets.push(other.token)
+    } finally {
+      await beside.engine.close()
+    }
 
     const wrong = `${tokens.admin.slice(0, -1)}${tokens.admin.endsWith('A') ? 'B' : 'A'}`
     credentials.push(
@@ -287,6 +319,92 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
       else expect(kept.error, what).toEqual({ code: 'forbidden', message: `export.selection with keepSecrets needs the admin role; ${credential.session ? EMAILS[role] : `the token "${role} bot"`} is ${article(role)} ${role}` })
       ws.terminate()
     }
+  })
+
+  it("answers another workspace's ids, on every id-taking command and the body route, exactly as ids that do not exist, and lists none of it", async () => {
+    // The first workspace's things: an endpoint with a rule and a captured request, a subscription
+    // with a delivery, and a breakpoint.
+    const admin = (await socket(socketHeaders(credentials.find((c) => c.label === "the admin's session") as Credential))) as WebSocket
+    const endpoint = (await command(admin, 'endpoint.create', { name: 'Theirs', scheme: null, secrets: [], dedupe: null })) as { res: { id: string; slug: string } }
+    const rule = (await command(admin, 'rule.addPreset', { endpointId: endpoint.res.id, preset: 'fail-first', parameters: { n: 1 } })) as { res: { id: string } }
+    const subscription = (await command(admin, 'subscription.create', { name: 'Theirs out', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policyId: 'pandoktorek' })) as { res: { id: string } }
+    const sent = (await command(admin, 'event.send', { subscriptionId: subscription.res.id, eventType: 'thing.happened', payload: '{}', count: 1, faults: [] })) as { res: { deliveryIds: number[] } }
+    const snapshot = (await command(admin, 'snapshot', {})) as { res: { receiverUrl: string } }
+    await fetch(`${snapshot.res.receiverUrl}/h/${endpoint.res.slug}`, { method: 'POST', body: '{"theirs":true}' })
+    let request = 0
+    for (let tries = 0; tries < 200 && request === 0; tries++) {
+      const listed = (await command(admin, 'request.list', { endpoint: endpoint.res.id, limit: 10 })) as { res: { requests: { id: number }[] } }
+      request = listed.res.requests[0]?.id ?? 0
+      if (request === 0) await new Promise((done) => setTimeout(done, 50))
+    }
+    expect(request).toBeGreaterThan(0)
+    const theirs = { endpoint: endpoint.res.id, rule: rule.res.id, subscription: subscription.res.id, delivery: sent.res.deliveryIds[0] ?? 0, request }
+    const missing = { endpoint: 'ep-no-such', rule: 'rule-no-such', subscription: 'sub-no-such', delivery: 999_999_001, request: 999_999_002 }
+    type Ids = typeof theirs
+    // Each id-taking command, asked about ids: a request it takes.
+    const asks: Record<string, (ids: Ids) => unknown> = {
+      'delivery.get': (i) => ({ id: i.delivery }),
+      'delivery.retryNow': (i) => ({ id: i.delivery }),
+      'delivery.replay': (i) => ({ id: i.delivery }),
+      'request.get': (i) => ({ id: i.request }),
+      'request.resend': (i) => ({ id: i.request, mode: 'as-is', to: 'http://127.0.0.1:9/' }),
+      'request.explainSignature': (i) => ({ id: i.request }),
+      'endpoint.setForwardTo': (i) => ({ id: i.endpoint, forwardTo: [] }),
+      'endpoint.setDedupe': (i) => ({ id: i.endpoint, dedupe: null }),
+      'endpoint.delete': (i) => ({ id: i.endpoint }),
+      'endpoint.trigger': (i) => ({ endpoint: i.endpoint, provider: 'github', eventType: 'ping' }),
+      'rule.addPreset': (i) => ({ endpointId: i.endpoint, preset: 'fail-first', parameters: { n: 1 } }),
+      'rule.update': (i) => ({ id: i.rule, definition: {} }),
+      'rule.setEnabled': (i) => ({ id: i.rule, enabled: false }),
+      'rule.move': (i) => ({ id: i.rule, position: 0 }),
+      'rule.delete': (i) => ({ id: i.rule }),
+      'subscription.create': (i) => ({ name: 'mine', target: { endpointId: i.endpoint }, scheme: 'standard-webhooks', policyId: 'pandoktorek' }),
+      'subscription.setPaused': (i) => ({ id: i.subscription, paused: true }),
+      'subscription.rotateSecret': (i) => ({ id: i.subscription }),
+      'event.send': (i) => ({ subscriptionId: i.subscription, eventType: 'thing.happened', payload: '{}', count: 1, faults: [] }),
+      'held.release': (i) => ({ requestId: i.request }),
+      'held.answer': (i) => ({ requestId: i.request, answer: { status: 200 } }),
+      'held.drop': (i) => ({ requestId: i.request }),
+      'breakpoint.put': (i) => ({ breakpoint: { endpointId: i.endpoint } }),
+      'history.clear': (i) => ({ endpointId: i.endpoint }),
+    }
+    expect(new Set(Object.keys(asks))).toEqual(new Set(Object.keys(SCOPED_IDS)))
+    // An answer with the ids it names put as words, to compare answers about different ids.
+    const said = (answer: unknown, ids: Ids) =>
+      // An id stands alone: after #, a space or a quote, and before a space, a quote or the end.
+      Object.values(ids).reduce<string>((text, id) => text.replace(new RegExp(`(?<=[#\\s"])${String(id)}(?=[\\s"\\\\]|$)`, 'g'), '<id>'), JSON.stringify(answer))
+    const others: { label: string; headers: Record<string, string> }[] = [
+      { label: "the other workspace's session", headers: { cookie: other.session, origin } },
+      { label: "the other workspace's token", headers: { authorization: `Bearer ${other.token}` } },
+    ]
+    for (const { label, headers } of others) {
+      const ws = (await socket(headers)) as WebSocket
+      expect(ws, label).toBeInstanceOf(WebSocket)
+      for (const [name, ask] of Object.entries(asks)) {
+        const asTheirs = (await command(ws, name, ask(theirs))) as { ok: boolean; res?: unknown; error?: unknown }
+        const asMissing = (await command(ws, name, ask(missing))) as { ok: boolean; res?: unknown; error?: unknown }
+        expect(said(asTheirs.ok ? { ok: true } : asTheirs.error, theirs), `${name} by ${label}`).toBe(said(asMissing.ok ? { ok: true } : asMissing.error, missing))
+      }
+      // The lists hold none of it.
+      const seen = (await command(ws, 'snapshot', {})) as { res: { endpoints: unknown[]; rules: unknown[]; subscriptions: unknown[]; breakpoints: { breakpoints: unknown[] } } }
+      expect([seen.res.endpoints, seen.res.rules, seen.res.subscriptions, seen.res.breakpoints.breakpoints], label).toEqual([[], [], [], []])
+      // The body route: the same 404 as for a request that does not exist.
+      const body = async (id: number) => {
+        const res = await fetch(`${origin}${requestBodyPath(id)}`, { headers })
+        return [res.status, (await res.text()).split(String(id)).join('<id>')]
+      }
+      expect(await body(theirs.request), label).toEqual(await body(missing.request))
+      expect(await body(theirs.request), label).toEqual([404, 'request #<id> does not exist\n'])
+      ws.terminate()
+    }
+    // Nothing of the first workspace was changed by the other's attempts.
+    const after = (await command(admin, 'snapshot', {})) as { res: { endpoints: { id: string }[]; rules: { id: string; enabled: boolean }[]; subscriptions: { id: string; paused: boolean }[] } }
+    expect(after.res.endpoints.map((e) => e.id)).toContain(theirs.endpoint)
+    expect(after.res.rules.find((r) => r.id === theirs.rule)).toMatchObject({ enabled: true })
+    expect(after.res.subscriptions.find((s) => s.id === theirs.subscription)).toMatchObject({ paused: false })
+    const bodyOfTheirs = await fetch(`${origin}${requestBodyPath(theirs.request)}`, { headers: { authorization: `Bearer ${secrets[0]}` } })
+    expect([bodyOfTheirs.status, await bodyOfTheirs.text()]).toEqual([200, '{"theirs":true}'])
+    admin.terminate()
   })
 
   it('shows the app without a session only as the sign-in page, with no data in it', async () => {

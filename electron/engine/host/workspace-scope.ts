@@ -1,0 +1,183 @@
+// With accounts, what a caller sees and names is its workspace's (docs/team.md, "Workspaces"). The
+// one place that decides "is this id in this workspace": every command that takes an id of an
+// endpoint, rule, subscription, request or delivery is checked here before its handler runs, by a
+// store read of the row's workspace (store/workspaces.ts). An id of another workspace is answered
+// exactly as one that does not exist: the handler itself is asked about an id no row has, and its
+// answer is given with the caller's id put back, so the code and the message cannot differ. The
+// lists the snapshot holds and the definitions pushed to each socket are filtered by the same
+// owners, and so are the timeline's rows pushed as they change. Without accounts none of this is wired (run-host.ts): everything is `default`'s.
+import { randomBytes } from 'node:crypto'
+import type { CommandName, EventMessage, Snapshot } from '../../../shared/contract'
+import { createWorkspaceStore, DEFAULT_WORKSPACE, type DefinitionOwners, type OwnedKind, type SqlEngine } from '../store'
+import type { Caller, CommandHandlers } from './control-server'
+import { HostError } from './host-error'
+
+type Path = readonly string[]
+
+/** Where each id-taking command holds its ids, and what each names. */
+export const SCOPED_IDS: Partial<Record<CommandName, readonly (readonly [Path, OwnedKind])[]>> = {
+  'delivery.get': [[['id'], 'delivery']],
+  'delivery.retryNow': [[['id'], 'delivery']],
+  'delivery.replay': [[['id'], 'delivery']],
+  'request.get': [[['id'], 'request']],
+  'request.resend': [[['id'], 'request']],
+  'request.explainSignature': [[['id'], 'request']],
+  'endpoint.setForwardTo': [[['id'], 'endpoint']],
+  'endpoint.setDedupe': [[['id'], 'endpoint']],
+  'endpoint.delete': [[['id'], 'endpoint']],
+  'endpoint.trigger': [[['endpoint'], 'endpointRef']],
+  'rule.addPreset': [[['endpointId'], 'endpoint']],
+  'rule.update': [[['id'], 'rule']],
+  'rule.setEnabled': [[['id'], 'rule']],
+  'rule.move': [[['id'], 'rule']],
+  'rule.delete': [[['id'], 'rule']],
+  'subscription.create': [[['target', 'endpointId'], 'endpoint']],
+  'subscription.setPaused': [[['id'], 'subscription']],
+  'subscription.rotateSecret': [[['id'], 'subscription']],
+  'event.send': [[['subscriptionId'], 'subscription']],
+  'held.release': [[['requestId'], 'request']],
+  'held.answer': [[['requestId'], 'request']],
+  'held.drop': [[['requestId'], 'request']],
+  'breakpoint.put': [[['breakpoint', 'endpointId'], 'endpoint']],
+  'history.clear': [[['endpointId'], 'endpoint']],
+}
+
+const at = (value: unknown, path: Path): unknown => path.reduce<unknown>((inner, key) => (inner && typeof inner === 'object' ? (inner as Record<string, unknown>)[key] : undefined), value)
+function withAt(value: unknown, path: Path, replacement: unknown): unknown {
+  const [key, ...rest] = path
+  if (key === undefined || !value || typeof value !== 'object') return replacement
+  const record = value as Record<string, unknown>
+  return { ...record, [key]: rest.length === 0 ? replacement : withAt(record[key], rest, replacement) }
+}
+
+export interface WorkspaceScope {
+  /** The handlers, each id-taking one checked first and the snapshot's lists filtered, for a caller with a workspace. */
+  guard(handlers: CommandHandlers): CommandHandlers
+  /** Reads again which workspace each endpoint and subscription is in (after the definitions changed). */
+  refresh(): Promise<void>
+  /** Whether the row is in the workspace (a body route's check). */
+  owns(workspace: string, kind: OwnedKind, id: string | number): Promise<boolean>
+  /** The pushed events a socket of this workspace may see: the definitions' lists filtered, the rest as they are. */
+  filter(workspace: string, batch: readonly EventMessage[]): EventMessage[]
+}
+
+export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
+  const store = () => createWorkspaceStore(engine())
+  let owners: DefinitionOwners = { endpoints: new Map(), subscriptions: new Map() }
+  // A rule for every endpoint is default's.
+  const endpointIn = (id: string | null | undefined, workspace: string) => (id === null || id === undefined ? workspace === DEFAULT_WORKSPACE : owners.endpoints.get(id) === workspace)
+  const subscriptionIn = (id: string, workspace: string) => owners.subscriptions.get(id) === workspace
+
+  function snapshotIn(snapshot: Snapshot, workspace: string): Snapshot {
+    return {
+      ...snapshot,
+      endpoints: snapshot.endpoints.filter((e) => endpointIn(e.id, workspace)),
+      rules: snapshot.rules.filter((r) => endpointIn(r.endpointId, workspace)),
+      subscriptions: snapshot.subscriptions.filter((s) => subscriptionIn(s.id, workspace)),
+      breakpoints: { ...snapshot.breakpoints, breakpoints: snapshot.breakpoints.breakpoints.filter((b) => endpointIn(b.endpointId, workspace)) },
+    }
+  }
+
+  const scope: WorkspaceScope = {
+    owns: async (workspace, kind, id) => (await store().ownerOf(kind, id)) === workspace,
+    async refresh() {
+      owners = await store().definitionOwners()
+    },
+    filter(workspace, batch) {
+      return batch.flatMap((event): EventMessage[] => {
+        switch (event.name) {
+          case 'endpoints.changed':
+            return [{ name: event.name, payload: { endpoints: event.payload.endpoints.filter((e) => endpointIn(e.id, workspace)) } }]
+          case 'rules.changed':
+            return [{ name: event.name, payload: { rules: event.payload.rules.filter((r) => endpointIn(r.endpointId, workspace)) } }]
+          case 'subscriptions.changed':
+            return [{ name: event.name, payload: { subscriptions: event.payload.subscriptions.filter((s) => subscriptionIn(s.id, workspace)) } }]
+          // A row is its endpoint's (a request) or its subscription's (a delivery).
+          case 'timeline.upsert':
+            return [{ name: event.name, payload: { rows: event.payload.rows.filter((row) => (row.kind === 'delivery' ? row.subscriptionId !== null && subscriptionIn(row.subscriptionId, workspace) : endpointIn(row.endpointId, workspace))) } }]
+          // A request held by a breakpoint, and its release, are its endpoint's workspace's.
+          case 'breakpoint.held':
+            return endpointIn(event.payload.endpointId, workspace) ? [event] : []
+          case 'breakpoints.changed':
+            return [{ name: event.name, payload: { ...event.payload, breakpoints: event.payload.breakpoints.filter((b) => endpointIn(b.endpointId, workspace)) } }]
+          default:
+            return [event]
+        }
+      })
+    },
+    guard(handlers) {
+      const guarded = { ...handlers } as Record<CommandName, (req: unknown, caller: Caller) => unknown>
+      const original = handlers as unknown as Record<CommandName, (req: unknown, caller: Caller) => unknown>
+      for (const [name, fields] of Object.entries(SCOPED_IDS) as [CommandName, readonly (readonly [Path, OwnedKind])[]][]) {
+        const handler = original[name]
+        guarded[name] = async (req, caller) => {
+          const workspace = caller.workspace
+          if (workspace === undefined) return handler(req, caller)
+          let asked = req
+          const putBack: [string, string][] = []
+          for (const [path, kind] of fields) {
+            const id = at(req, path)
+            if (typeof id !== 'string' && typeof id !== 'number') continue
+            if ((await store().ownerOf(kind, id)) === workspace) continue
+            // Another workspace's (or no row's): asked as an id no row has.
+            const missing = typeof id === 'number' ? Number.MAX_SAFE_INTEGER - putBack.length : `missing-${randomBytes(8).toString('hex')}`
+            asked = withAt(asked, path, missing)
+            putBack.push([String(missing), String(id)])
+          }
+          if (putBack.length === 0) return handler(req, caller)
+          try {
+            return await handler(asked, caller)
+          } catch (error) {
+            if (!(error instanceof Error)) throw error
+            const message = putBack.reduce((text, [missing, id]) => text.split(missing).join(id), error.message)
+            if (error instanceof HostError) throw new HostError(error.code, message)
+            error.message = message
+            throw error
+          }
+        }
+      }
+      // A breakpoint for every endpoint holds every workspace's requests: default's alone.
+      const put = guarded['breakpoint.put']
+      guarded['breakpoint.put'] = async (req, caller) => {
+        if (caller.workspace !== undefined && caller.workspace !== DEFAULT_WORKSPACE && !at(req, ['breakpoint', 'endpointId'])) {
+          throw new HostError('bad_request', 'breakpoint.put: in this workspace a breakpoint names one of its endpoints (endpointId)')
+        }
+        return put(req, caller)
+      }
+      const remove = original['breakpoint.remove']
+      guarded['breakpoint.remove'] = async (req, caller) => {
+        const workspace = caller.workspace
+        const id = at(req, ['id'])
+        if (workspace === undefined || typeof id !== 'string') return remove(req, caller)
+        const listed = (await original['breakpoint.list']({}, caller)) as Snapshot['breakpoints']
+        const breakpoint = listed.breakpoints.find((b) => b.id === id)
+        const ownedHere = breakpoint !== undefined && (breakpoint.endpointId ? (await store().ownerOf('endpoint', breakpoint.endpointId)) === workspace : workspace === DEFAULT_WORKSPACE)
+        if (ownedHere || breakpoint === undefined) return remove(req, caller)
+        const missing = `missing-${randomBytes(8).toString('hex')}`
+        try {
+          return await remove({ ...(req as object), id: missing }, caller)
+        } catch (error) {
+          if (error instanceof HostError) throw new HostError(error.code, error.message.split(missing).join(id))
+          throw error
+        }
+      }
+      const list = original['breakpoint.list']
+      guarded['breakpoint.list'] = async (req, caller) => {
+        const listed = (await list(req, caller)) as Snapshot['breakpoints']
+        if (caller.workspace === undefined) return listed
+        await scope.refresh()
+        const workspace = caller.workspace
+        return { ...listed, breakpoints: listed.breakpoints.filter((b) => endpointIn(b.endpointId, workspace)) }
+      }
+      const snapshot = original.snapshot
+      guarded.snapshot = async (req, caller) => {
+        const whole = (await snapshot(req, caller)) as Snapshot
+        if (caller.workspace === undefined) return whole
+        await scope.refresh()
+        return snapshotIn(whole, caller.workspace)
+      }
+      return guarded as unknown as CommandHandlers
+    },
+  }
+  return scope
+}
