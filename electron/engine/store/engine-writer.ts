@@ -84,7 +84,9 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
   // (transactionAtOnce): on PostgreSQL a group commit is one round trip, BEGIN to COMMIT.
   const statementsOf = (data: readonly unknown[], from: number, to: number): SqlStatement[] => {
     const out: SqlStatement[] = []
-    if (writesRequests && postgres) out.push({ sql: 'SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', params: [REQUESTS_WRITE_LOCK] })
+    // The NOTIFY is sent as the transaction commits, wherever it stands in it: with the lock, it
+    // costs no statement of its own.
+    if (writesRequests && postgres) out.push({ sql: 'SELECT pg_advisory_xact_lock(CAST(? AS BIGINT)), pg_notify(?, ?)', params: [REQUESTS_WRITE_LOCK, CHANGES_CHANNEL, tables] })
     for (let i = from; i < to; ) {
       const index = data[i] as number
       const s = byIndex[index] as { sql: string; arity: number }
@@ -104,7 +106,7 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
       }
       out.push({ sql: rows(n), params })
     }
-    if (postgres) out.push({ sql: 'SELECT pg_notify(?, ?)', params: [CHANGES_CHANNEL, tables] })
+    if (postgres && !writesRequests) out.push({ sql: 'SELECT pg_notify(?, ?)', params: [CHANGES_CHANNEL, tables] })
     return out
   }
   const commit = (data: readonly unknown[], from: number, to: number) => engine.transactionAtOnce(statementsOf(data, from, to))
