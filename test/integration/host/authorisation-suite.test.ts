@@ -388,6 +388,8 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
       // The lists hold none of it.
       const seen = (await command(ws, 'snapshot', {})) as { res: { endpoints: unknown[]; rules: unknown[]; subscriptions: unknown[]; breakpoints: { breakpoints: unknown[] } } }
       expect([seen.res.endpoints, seen.res.rules, seen.res.subscriptions, seen.res.breakpoints.breakpoints], label).toEqual([[], [], [], []])
+      // Nor does the timeline: neither the request nor the delivery.
+      expect((await command(ws, 'timeline.page', { offset: 0, limit: 100 })).res, label).toEqual({ rows: [], total: 0 })
       // The body route: the same 404 as for a request that does not exist.
       const body = async (id: number) => {
         const res = await fetch(`${origin}${requestBodyPath(id)}`, { headers })
