@@ -2,7 +2,7 @@
 // for each, in loop mode), the receive-only requests of one dedupe group, where a request belongs,
 // and a page of row references under a filter. Reads only.
 import type { TimelineFilter as ContractFilter } from '../../../shared/contract'
-import { DEFAULT_WORKSPACE } from './workspaces'
+import { DELIVERIES_IN_WORKSPACE, whereRequestInWorkspace } from './workspaces'
 
 /**
  * A page's filter as the contract has it, and with accounts the workspace whose rows it holds: a
@@ -11,11 +11,6 @@ import { DEFAULT_WORKSPACE } from './workspaces'
  */
 export type TimelineFilter = ContractFilter & { workspace?: string }
 
-const DELIVERIES_IN_WORKSPACE = 'd.subscription_id IN (SELECT id FROM subscriptions WHERE workspace_id = ?)'
-function whereRequestInWorkspace(workspace: string, where: string[], params: unknown[]): void {
-  where.push(`(r.endpoint_id IN (SELECT id FROM endpoints WHERE workspace_id = ?)${workspace === DEFAULT_WORKSPACE ? ' OR r.endpoint_id IS NULL' : ''})`)
-  params.push(workspace)
-}
 import type { AttemptRow } from './attempts'
 import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'

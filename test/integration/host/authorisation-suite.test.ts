@@ -390,6 +390,17 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
       expect([seen.res.endpoints, seen.res.rules, seen.res.subscriptions, seen.res.breakpoints.breakpoints], label).toEqual([[], [], [], []])
       // Nor does the timeline: neither the request nor the delivery.
       expect((await command(ws, 'timeline.page', { offset: 0, limit: 100 })).res, label).toEqual({ rows: [], total: 0 })
+      // Nor the lists a script reads; naming its endpoint or subscription is as naming none.
+      expect((await command(ws, 'request.list', { limit: 100 })).res, label).toEqual({ requests: [] })
+      expect((await command(ws, 'delivery.list', { limit: 100 })).res, label).toEqual({ deliveries: [] })
+      for (const [name, ask] of [
+        ['request.list', (i: Ids) => ({ endpoint: i.endpoint, limit: 10 })],
+        ['delivery.list', (i: Ids) => ({ subscription: i.subscription, limit: 10 })],
+      ] as const) {
+        const asTheirs = (await command(ws, name, ask(theirs))) as { error?: unknown }
+        const asMissing = (await command(ws, name, ask(missing))) as { error?: unknown }
+        expect(said(asTheirs.error, theirs), `${name} by ${label}`).toBe(said(asMissing.error, missing))
+      }
       // The body route: the same 404 as for a request that does not exist.
       const body = async (id: number) => {
         const res = await fetch(`${origin}${requestBodyPath(id)}`, { headers })
