@@ -40,6 +40,12 @@ export const SCOPED_IDS: Partial<Record<CommandName, readonly (readonly [Path, O
   'held.drop': [[['requestId'], 'request']],
   'breakpoint.put': [[['breakpoint', 'endpointId'], 'endpoint']],
   'history.clear': [[['endpointId'], 'endpoint']],
+  'import.replay': [[['target', 'endpointId'], 'endpoint']],
+  // Lists of ids: each one checked.
+  'export.selection': [
+    [['deliveryIds'], 'delivery'],
+    [['requestIds'], 'request'],
+  ],
 }
 
 const at = (value: unknown, path: Path): unknown => path.reduce<unknown>((inner, key) => (inner && typeof inner === 'object' ? (inner as Record<string, unknown>)[key] : undefined), value)
@@ -115,14 +121,18 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
           if (workspace === undefined) return handler(req, caller)
           let asked = req
           const putBack: [string, string][] = []
-          for (const [path, kind] of fields) {
-            const id = at(req, path)
-            if (typeof id !== 'string' && typeof id !== 'number') continue
-            if ((await store().ownerOf(kind, id)) === workspace) continue
-            // Another workspace's (or no row's): asked as an id no row has.
+          // Another workspace's id (or no row's) is asked as an id no row has.
+          const checked = async (id: unknown, kind: OwnedKind): Promise<unknown> => {
+            if (typeof id !== 'string' && typeof id !== 'number') return id
+            if ((await store().ownerOf(kind, id)) === workspace) return id
             const missing = typeof id === 'number' ? Number.MAX_SAFE_INTEGER - putBack.length : `missing-${randomBytes(8).toString('hex')}`
-            asked = withAt(asked, path, missing)
             putBack.push([String(missing), String(id)])
+            return missing
+          }
+          for (const [path, kind] of fields) {
+            const value = at(req, path)
+            const asAsked = Array.isArray(value) ? await Promise.all(value.map((id) => checked(id, kind))) : await checked(value, kind)
+            if (asAsked !== value && !(Array.isArray(value) && (asAsked as unknown[]).every((id, index) => id === value[index]))) asked = withAt(asked, path, asAsked)
           }
           if (putBack.length === 0) return handler(req, caller)
           try {

@@ -367,6 +367,8 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
       'held.drop': (i) => ({ requestId: i.request }),
       'breakpoint.put': (i) => ({ breakpoint: { endpointId: i.endpoint } }),
       'history.clear': (i) => ({ endpointId: i.endpoint }),
+      'import.replay': (i) => ({ text: JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [] } }), target: { endpointId: i.endpoint } }),
+      'export.selection': (i) => ({ deliveryIds: [i.delivery], requestIds: [i.request], format: 'har' }),
     }
     expect(new Set(Object.keys(asks))).toEqual(new Set(Object.keys(SCOPED_IDS)))
     // An answer with the ids it names put as words, to compare answers about different ids.
