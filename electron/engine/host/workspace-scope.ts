@@ -48,6 +48,13 @@ export const SCOPED_IDS: Partial<Record<CommandName, readonly (readonly [Path, O
   ],
 }
 
+/**
+ * The commands that act on the whole store or the engine every workspace shares (its clock, its
+ * tunnel, a recording, a scenario run and what it makes, the retention): with accounts, run in
+ * `default` only, so another workspace's members change nothing of the others'.
+ */
+export const STORE_WIDE: readonly CommandName[] = ['clock.set', 'loop.try', 'record.start', 'record.stop', 'scenario.run', 'scenario.cancel', 'tunnel.start', 'tunnel.stop', 'history.setRetention']
+
 const at = (value: unknown, path: Path): unknown => path.reduce<unknown>((inner, key) => (inner && typeof inner === 'object' ? (inner as Record<string, unknown>)[key] : undefined), value)
 function withAt(value: unknown, path: Path, replacement: unknown): unknown {
   const [key, ...rest] = path
@@ -145,6 +152,21 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
             throw error
           }
         }
+      }
+      for (const name of STORE_WIDE) {
+        const handler = original[name]
+        guarded[name] = (req, caller) => {
+          if (caller.workspace !== undefined && caller.workspace !== DEFAULT_WORKSPACE) throw new HostError('forbidden', `${name} acts on the whole store, which every workspace shares: run it in the default workspace`)
+          return handler(req, caller)
+        }
+      }
+      // Clearing every endpoint's history would clear the other workspaces': with several, one endpoint at a time.
+      const clear = guarded['history.clear']
+      guarded['history.clear'] = async (req, caller) => {
+        if (caller.workspace !== undefined && at(req, ['endpointId']) === undefined && (await store().list()).length > 1) {
+          throw new HostError('bad_request', 'history.clear: this store has several workspaces: clear one endpoint at a time (endpointId)')
+        }
+        return clear(req, caller)
       }
       // A breakpoint for every endpoint holds every workspace's requests: default's alone.
       const put = guarded['breakpoint.put']

@@ -23,7 +23,7 @@ import { BODY_ROUTES } from '../../../electron/engine/host/body-routes'
 import { CONTROL_ROUTES } from '../../../electron/engine/host/control-server'
 import { PROBE_PATHS } from '../../../electron/engine/host/probe-routes'
 import { ROUTE_DECISIONS, type ControlServerRoute } from '../../../electron/engine/host/route-decisions'
-import { SCOPED_IDS } from '../../../electron/engine/host/workspace-scope'
+import { SCOPED_IDS, STORE_WIDE } from '../../../electron/engine/host/workspace-scope'
 import { createAccounts, createTokens } from '../../../electron/engine/accounts'
 import { createWorkspaceStore, openStore, parseStoreLocation } from '../../../electron/engine/store'
 import { makeTempDir } from '../../support/temp-dir'
@@ -403,6 +403,13 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
         const asMissing = (await command(ws, name, ask(missing))) as { error?: unknown }
         expect(said(asTheirs.error, theirs), `${name} by ${label}`).toBe(said(asMissing.error, missing))
       }
+      // What acts on the whole store is default's: refused before it runs, whatever it asked.
+      const storeWide: Record<string, unknown> = { 'clock.set': { mode: 'virtual' }, 'loop.try': {}, 'record.start': {}, 'record.stop': {}, 'tunnel.stop': {}, 'scenario.cancel': { runId: 0 } }
+      for (const [name, req] of Object.entries(storeWide)) {
+        expect(STORE_WIDE, name).toContain(name)
+        expect((await command(ws, name, req)).error, `${name} by ${label}`).toEqual({ code: 'forbidden', message: `${name} acts on the whole store, which every workspace shares: run it in the default workspace` })
+      }
+      expect((await command(ws, 'history.clear', {})).error?.code, label).toBe('bad_request')
       // The body route: the same 404 as for a request that does not exist.
       const body = async (id: number) => {
         const res = await fetch(`${origin}${requestBodyPath(id)}`, { headers })
