@@ -1,10 +1,12 @@
 // A served Hookloop with accounts in real headless Chromium: the address it prints is the sign-in
 // page; a wrong password is told; the admin signs in, sees the app with their name and role in the
-// top bar, signs out, and the app's page sends them back to sign in.
+// top bar with the workspace they are in, switches to a second workspace they belong to (the page
+// reloads into it), signs out, and the app's page sends them back to sign in.
 import { afterEach, describe, expect, it } from 'vitest'
 import { screenshot } from './support/app'
 import { openBrowser, type Browser } from './support/browser'
 import { startServe, type Served } from './support/serve'
+import { createWorkspaceStore, openStore, parseStoreLocation } from '../../electron/engine/store'
 
 const PASSWORD = 'correct horse battery'
 let served: Served | undefined
@@ -45,6 +47,24 @@ describe('accounts in the browser', () => {
     expect(await (await fetch(link)).text()).toContain('You are invited as an editor')
     await screenshot(page, 'accounts-members')
     await page.click('[data-testid=members-button]')
+
+    // One workspace: its name beside her own. A second she belongs to (made beside the server)
+    // gives her a switcher; choosing it reloads the page into it.
+    expect(await page.locator('[data-testid=workspace]').innerText()).toBe('default')
+    const beside = await openStore(parseStoreLocation(served.dataDir), { notice: () => undefined, withoutSecrets: true })
+    const workspaces = createWorkspaceStore(beside.engine)
+    await workspaces.insert({ id: 'ws_pay', name: 'Payments', createdAt: 1 })
+    await workspaces.setMembership((await workspaces.members('default'))[0]?.accountId ?? '', 'ws_pay', 'viewer', 1)
+    await beside.engine.close()
+    await page.reload()
+    await page.waitForSelector('select[data-testid=workspace]', { timeout: 20_000 })
+    await Promise.all([page.waitForEvent('load'), page.selectOption('select[data-testid=workspace]', 'ws_pay')])
+    await page.waitForSelector('select[data-testid=workspace]', { timeout: 20_000 })
+    expect(await page.locator('select[data-testid=workspace]').inputValue()).toBe('ws_pay')
+    // Her role there is a viewer's: no admin's buttons.
+    expect(await signedIn.innerText()).toContain('viewer')
+    expect(await page.locator('[data-testid=members-button]').count()).toBe(0)
+    await screenshot(page, 'accounts-workspace')
 
     await signedIn.locator('button:text-is("Sign out")').click()
     await page.waitForURL(`${served.origin}/signin`)

@@ -72,7 +72,8 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         breakpoints: breakpointList(binding.engine.receiver),
       }
     },
-    'timeline.page': (req) => ctx.current().timeline.page(req.filter ?? {}, req.offset, req.limit),
+    // With accounts, the caller's workspace's rows only.
+    'timeline.page': (req, caller) => ctx.current().timeline.page({ ...req.filter, ...(caller.workspace === undefined ? {} : { workspace: caller.workspace }) }, req.offset, req.limit),
     'delivery.get': async (req) => (await ctx.current().details.deliveryDetail(req.id)) ?? notFound(`delivery #${req.id}`),
     'request.get': async (req) => (await ctx.current().details.requestDetail(req.id)) ?? notFound(`request #${req.id}`),
     'delivery.retryNow': async (req) => {

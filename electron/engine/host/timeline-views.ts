@@ -3,9 +3,9 @@
 // for every other request (receive-only): each request is in exactly one row (the rule is
 // ownRequest in store/count-definitions.ts, and docs/ui.md). Reads only; the engine's modules
 // own every write.
-import type { DeliveryStatus, MarkTone, RowClock, SchemaBadge, SignatureBadge, TimelineFilter, TimelineMark, TimelineRow } from '../../../shared/contract'
+import type { DeliveryStatus, MarkTone, RowClock, SchemaBadge, SignatureBadge, TimelineMark, TimelineRow } from '../../../shared/contract'
 import type { SchemeId, VerifyReason } from '../../../shared/signatures'
-import { createTimelineReads, GROUP_MARKS_LIMIT, type ArrivalCounts, type GroupRef, type SqlEngine, type TimelineAttemptRow, type TimelineDeliveryRow, type TimelineRequestRow } from '../store'
+import { createTimelineReads, GROUP_MARKS_LIMIT, type TimelineFilter, type ArrivalCounts, type GroupRef, type SqlEngine, type TimelineAttemptRow, type TimelineDeliveryRow, type TimelineRequestRow } from '../store'
 import { appMark } from './forward-views'
 import { answeredHandshake, handshakeEventType, handshakeMarkLabel } from './handshake-label'
 

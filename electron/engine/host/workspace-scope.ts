@@ -40,7 +40,20 @@ export const SCOPED_IDS: Partial<Record<CommandName, readonly (readonly [Path, O
   'held.drop': [[['requestId'], 'request']],
   'breakpoint.put': [[['breakpoint', 'endpointId'], 'endpoint']],
   'history.clear': [[['endpointId'], 'endpoint']],
+  'import.replay': [[['target', 'endpointId'], 'endpoint']],
+  // Lists of ids: each one checked.
+  'export.selection': [
+    [['deliveryIds'], 'delivery'],
+    [['requestIds'], 'request'],
+  ],
 }
+
+/**
+ * The commands that act on the whole store or the engine every workspace shares (its clock, its
+ * tunnel, a recording, a scenario run and what it makes, the retention): with accounts, run in
+ * `default` only, so another workspace's members change nothing of the others'.
+ */
+export const STORE_WIDE: readonly CommandName[] = ['clock.set', 'loop.try', 'record.start', 'record.stop', 'scenario.run', 'scenario.cancel', 'tunnel.start', 'tunnel.stop', 'history.setRetention']
 
 const at = (value: unknown, path: Path): unknown => path.reduce<unknown>((inner, key) => (inner && typeof inner === 'object' ? (inner as Record<string, unknown>)[key] : undefined), value)
 function withAt(value: unknown, path: Path, replacement: unknown): unknown {
@@ -115,14 +128,18 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
           if (workspace === undefined) return handler(req, caller)
           let asked = req
           const putBack: [string, string][] = []
-          for (const [path, kind] of fields) {
-            const id = at(req, path)
-            if (typeof id !== 'string' && typeof id !== 'number') continue
-            if ((await store().ownerOf(kind, id)) === workspace) continue
-            // Another workspace's (or no row's): asked as an id no row has.
+          // Another workspace's id (or no row's) is asked as an id no row has.
+          const checked = async (id: unknown, kind: OwnedKind): Promise<unknown> => {
+            if (typeof id !== 'string' && typeof id !== 'number') return id
+            if ((await store().ownerOf(kind, id)) === workspace) return id
             const missing = typeof id === 'number' ? Number.MAX_SAFE_INTEGER - putBack.length : `missing-${randomBytes(8).toString('hex')}`
-            asked = withAt(asked, path, missing)
             putBack.push([String(missing), String(id)])
+            return missing
+          }
+          for (const [path, kind] of fields) {
+            const value = at(req, path)
+            const asAsked = Array.isArray(value) ? await Promise.all(value.map((id) => checked(id, kind))) : await checked(value, kind)
+            if (asAsked !== value && !(Array.isArray(value) && (asAsked as unknown[]).every((id, index) => id === value[index]))) asked = withAt(asked, path, asAsked)
           }
           if (putBack.length === 0) return handler(req, caller)
           try {
@@ -135,6 +152,21 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
             throw error
           }
         }
+      }
+      for (const name of STORE_WIDE) {
+        const handler = original[name]
+        guarded[name] = (req, caller) => {
+          if (caller.workspace !== undefined && caller.workspace !== DEFAULT_WORKSPACE) throw new HostError('forbidden', `${name} acts on the whole store, which every workspace shares: run it in the default workspace`)
+          return handler(req, caller)
+        }
+      }
+      // Clearing every endpoint's history would clear the other workspaces': with several, one endpoint at a time.
+      const clear = guarded['history.clear']
+      guarded['history.clear'] = async (req, caller) => {
+        if (caller.workspace !== undefined && at(req, ['endpointId']) === undefined && (await store().list()).length > 1) {
+          throw new HostError('bad_request', 'history.clear: this store has several workspaces: clear one endpoint at a time (endpointId)')
+        }
+        return clear(req, caller)
       }
       // A breakpoint for every endpoint holds every workspace's requests: default's alone.
       const put = guarded['breakpoint.put']

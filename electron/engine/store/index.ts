@@ -46,7 +46,7 @@ export { createSimulationStatements, createSimulationOwners, simulationsWithRows
 export { createInlineWriter, type SqlWriterOptions, type SqlWriter, type WriteOp } from './sql-writer'
 export { createSqlWriterThread } from './sql-writer-thread'
 export { type Subscription, createSubscriptionStatements, createSubscriptionRowReads, type SubscriptionRowReads, type SubscriptionRow, type SubscriptionTarget, subscriptionFromRow, subscriptionToRow, type SubscriptionStatements } from './subscriptions'
-export { createTimelineReads, GROUP_MARKS_LIMIT, type GroupRef, type TimelineAttemptRow, type TimelineDeliveryRow, type TimelineRequestRow } from './timeline-reads'
+export { createTimelineReads, GROUP_MARKS_LIMIT, type GroupRef, type TimelineFilter, type TimelineAttemptRow, type TimelineDeliveryRow, type TimelineRequestRow } from './timeline-reads'
 // Two store engines (docs/ARCHITECTURE.md, "Two store engines"): one SQL, an adapter each.
 export { inTransaction, type SqlEngine, type SqlRunResult, type SqlStatement, type StoreKind, type StoreReach } from './sql-engine'
 export { postgresText } from './postgres-dialect'

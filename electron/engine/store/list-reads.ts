@@ -9,6 +9,7 @@ import { whereDeliveryEventIdStartsWith, whereStartsWith } from './prefix-search
 import type { SqlEngine } from './sql-engine'
 import { LIST_LIMIT_MAX, type DeliveryListRow, type RequestListRow, type RequestStatus } from '../../../shared/contract'
 import { mergeStreams, subscriptionIds, wallAgeOrder } from './wall-age-reads'
+import { DELIVERIES_IN_WORKSPACE, whereRequestInWorkspace } from './workspaces'
 
 // The status words, the limit and the rows are the contract's (shared/contract/list-commands.ts):
 // a served Hookloop answers the same lists over its control socket (`request.list`, `delivery.list`).
@@ -24,6 +25,8 @@ interface CommonFilter {
   sinceWall?: number
   /** At most this many rows, newest first. */
   limit: number
+  /** With accounts: only this workspace's rows (a request by its endpoint's, a delivery by its subscription's). */
+  workspace?: string
 }
 
 /** Any of `statuses` matches (a request may be valid and a duplicate: it matches either word). */
@@ -68,6 +71,7 @@ export function requestListSql(filter: Omit<RequestListFilter, 'limit'>): { sql:
     where.push('r.endpoint_id = ?')
     params.push(filter.endpointId)
   }
+  if (filter.workspace !== undefined) whereRequestInWorkspace(filter.workspace, where, params)
   if (filter.eventIdPrefix !== undefined) {
     whereStartsWith('r.dedupe_key', filter.eventIdPrefix, where, params)
     walk = ''
@@ -116,6 +120,10 @@ export function deliveryListSql(filter: Omit<DeliveryListFilter, 'limit'>): { sq
     where.push('d.subscription_id = ?')
     params.push(filter.subscriptionId)
   }
+  if (filter.workspace !== undefined) {
+    where.push(DELIVERIES_IN_WORKSPACE)
+    params.push(filter.workspace)
+  }
   // An endpoint's deliveries are those made to it (count-definitions.ts), as in its timeline view.
   if (filter.endpointId !== undefined) {
     where.push(`d.subscription_id IN (${SUBSCRIPTIONS_TO_ENDPOINT})`)
@@ -142,18 +150,27 @@ export function deliveryListSql(filter: Omit<DeliveryListFilter, 'limit'>): { sq
 
 const ENDPOINT_BY_SLUG_OR_ID = 'SELECT id, slug FROM endpoints WHERE slug = ? OR id = ? LIMIT 1'
 const SUBSCRIPTIONS_BY_NAME_OR_ID = 'SELECT id, name FROM subscriptions WHERE id = ? OR name = ? LIMIT 3'
+// The same, of one workspace (with accounts): another workspace's reads as none.
+const ENDPOINT_IN_WORKSPACE = 'SELECT id, slug FROM endpoints WHERE (slug = ? OR id = ?) AND workspace_id = ? LIMIT 1'
+const SUBSCRIPTIONS_IN_WORKSPACE = 'SELECT id, name FROM subscriptions WHERE (id = ? OR name = ?) AND workspace_id = ? LIMIT 3'
 
 export function createListReads(engine: SqlEngine) {
   const ids = async (sql: string) => (await engine.all<{ id: number }>(sql)).map((row) => row.id)
   return {
-    /** The endpoint named by slug or id. */
-    endpointOf: (slugOrId: string) => engine.get<{ id: string; slug: string }>(ENDPOINT_BY_SLUG_OR_ID, [slugOrId, slugOrId]),
+    /** The endpoint named by slug or id (of the workspace, when given). */
+    endpointOf: (slugOrId: string, workspace?: string) =>
+      workspace === undefined
+        ? engine.get<{ id: string; slug: string }>(ENDPOINT_BY_SLUG_OR_ID, [slugOrId, slugOrId])
+        : engine.get<{ id: string; slug: string }>(ENDPOINT_IN_WORKSPACE, [slugOrId, slugOrId, workspace]),
     /**
      * The subscription named by id or name; `ambiguous` when two share the name (names are not
      * unique; ids are).
      */
-    async subscriptionOf(nameOrId: string): Promise<{ id: string; name: string } | 'ambiguous' | undefined> {
-      const rows = await engine.all<{ id: string; name: string }>(SUBSCRIPTIONS_BY_NAME_OR_ID, [nameOrId, nameOrId])
+    async subscriptionOf(nameOrId: string, workspace?: string): Promise<{ id: string; name: string } | 'ambiguous' | undefined> {
+      const rows =
+        workspace === undefined
+          ? await engine.all<{ id: string; name: string }>(SUBSCRIPTIONS_BY_NAME_OR_ID, [nameOrId, nameOrId])
+          : await engine.all<{ id: string; name: string }>(SUBSCRIPTIONS_IN_WORKSPACE, [nameOrId, nameOrId, workspace])
       const byId = rows.find((row) => row.id === nameOrId)
       if (byId) return byId
       if (rows.length === 0) return undefined
@@ -171,7 +188,8 @@ export function createListReads(engine: SqlEngine) {
       }
       // Each subscription's newest `limit`, then the newest `limit` of them all.
       const streams: DeliveryListRow[][] = []
-      for (const subscriptionId of await subscriptionIds(engine)) {
+      // With a workspace, its subscriptions only (the statement checks each again).
+      for (const subscriptionId of await subscriptionIds(engine, filter.workspace)) {
         const { sql, params } = deliveryListSql({ ...filter, subscriptionId })
         streams.push(await engine.all<DeliveryListRow>(sql, [...params, limit]))
       }

@@ -1,7 +1,16 @@
 // What the timeline reads: one delivery with its attempts (and the request our receiver captured
 // for each, in loop mode), the receive-only requests of one dedupe group, where a request belongs,
 // and a page of row references under a filter. Reads only.
-import type { TimelineFilter } from '../../../shared/contract'
+import type { TimelineFilter as ContractFilter } from '../../../shared/contract'
+import { DELIVERIES_IN_WORKSPACE, whereRequestInWorkspace } from './workspaces'
+
+/**
+ * A page's filter as the contract has it, and with accounts the workspace whose rows it holds: a
+ * delivery by its subscription's, a received request by its endpoint's (one at no endpoint's path
+ * is `default`'s). Set by the host from the caller, never by a client.
+ */
+export type TimelineFilter = ContractFilter & { workspace?: string }
+
 import type { AttemptRow } from './attempts'
 import type { DeliveryRow } from './deliveries'
 import type { EventRow } from './events'
@@ -249,6 +258,10 @@ export function timelineParts(filter: TimelineFilter, kind: StoreKind = 'sqlite'
       where.push(`d.subscription_id IN (${SUBSCRIPTIONS_TO_ENDPOINT})`)
       params.push(filter.endpointId)
     }
+    if (filter.workspace !== undefined) {
+      where.push(DELIVERIES_IN_WORKSPACE)
+      params.push(filter.workspace)
+    }
     if (filter.eventType) {
       where.push('e.event_type = ?')
       params.push(filter.eventType)
@@ -282,6 +295,10 @@ function received(filter: TimelineFilter, kind: StoreKind): { count: Statement; 
     params.push(filter.endpointId)
     walk = 'INDEXED BY requests_by_endpoint'
   }
+  if (filter.workspace !== undefined) {
+    whereRequestInWorkspace(filter.workspace, where, params)
+    walk = ''
+  }
   if (filter.search) {
     // Keyed requests by their event id, keyless ones by their body text (prefix-search.ts).
     whereRequestFound(filter.search, where, params, kind)
@@ -293,7 +310,8 @@ function received(filter: TimelineFilter, kind: StoreKind): { count: Statement; 
     // keyless requests found by their body, each a group of its own (prefix-search.ts). Otherwise
     // the counters the triggers keep (count-definitions.ts, REQUEST_COUNTS_SQL): a few rows,
     // whatever the history holds.
-    count: filter.search
+    count:
+      filter.search || filter.workspace !== undefined
       ? { sql: `SELECT COUNT(*) AS n FROM (SELECT DISTINCT r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) FROM requests r WHERE ${conditions}) found`, params }
       : filter.endpointId
         ? { sql: 'SELECT COALESCE(SUM(received_rows), 0) AS n FROM request_counts WHERE endpoint_key = ?', params: [filter.endpointId] }
@@ -314,6 +332,7 @@ function receivedOfEventType(filter: TimelineFilter, eventType: string, kind: St
     where.push('endpoint_id = ?')
     params.push(filter.endpointId)
   }
+  if (filter.workspace !== undefined) whereRequestInWorkspace(filter.workspace, where, params)
   if (filter.search) whereRequestFound(filter.search, where, params, kind)
   const grouped = `SELECT 'r' AS kind, MIN(id) AS ref, endpoint_id, ${GROUP_SQL} AS gkey, MIN(received_at) AS first_at FROM requests r WHERE ${where.join(' AND ')}
     GROUP BY endpoint_id, ${GROUP_SQL} HAVING MAX(${requestEventType(kind, 'headers_json', 'body')}) = ?`

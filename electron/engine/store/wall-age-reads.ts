@@ -9,8 +9,9 @@ import type { SqlEngine, StoreKind } from './sql-engine'
 
 const SUBSCRIPTION_IDS = 'SELECT id FROM subscriptions ORDER BY id'
 
-/** Every subscription's id: one stream each. */
-export async function subscriptionIds(engine: SqlEngine): Promise<string[]> {
+/** Every subscription's id (of one workspace, when given): one stream each. */
+export async function subscriptionIds(engine: SqlEngine, workspace?: string): Promise<string[]> {
+  if (workspace !== undefined) return (await engine.all<{ id: string }>('SELECT id FROM subscriptions WHERE workspace_id = ? ORDER BY id', [workspace])).map((row) => row.id)
   return (await engine.all<{ id: string }>(SUBSCRIPTION_IDS)).map((row) => row.id)
 }
 

@@ -46,6 +46,15 @@ const OWNER_SQL: Record<OwnedKind, string> = {
   delivery: 'SELECT s.workspace_id AS w FROM deliveries d LEFT JOIN subscriptions s ON s.id = d.subscription_id WHERE d.id = ?',
 }
 
+/** A delivery is in a workspace when its subscription is (alias `d`, one parameter: the workspace). */
+export const DELIVERIES_IN_WORKSPACE = 'd.subscription_id IN (SELECT id FROM subscriptions WHERE workspace_id = ?)'
+
+/** A request is in a workspace when its endpoint is; one at no endpoint's path is `default`'s (alias `r`). */
+export function whereRequestInWorkspace(workspace: string, where: string[], params: unknown[]): void {
+  where.push(`(r.endpoint_id IN (SELECT id FROM endpoints WHERE workspace_id = ?)${workspace === DEFAULT_WORKSPACE ? ' OR r.endpoint_id IS NULL' : ''})`)
+  params.push(workspace)
+}
+
 /** The workspace of every endpoint and subscription: what a pushed list is filtered by. */
 export interface DefinitionOwners {
   endpoints: Map<string, string>

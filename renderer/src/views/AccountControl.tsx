@@ -1,6 +1,10 @@
 // Who is signed in and their role, with Sign out (and an admin's Members, API tokens and Audit): shown only when the page is served with
 // accounts (`hookloop serve --accounts`); the run's token and the Electron window have nobody.
+// Beside them, the workspace the session looks at; a member of several switches here, and the
+// page reloads into the other (docs/team.md, "Workspaces").
 import { useEffect, useState } from 'react'
+import type { WorkspaceView } from '../../../shared/contract'
+import { run, useApp } from '../state'
 import { signedIn, signOut, type SignedIn } from '../transport/account'
 import { AuditPanel } from './AuditPanel'
 import { MembersPanel } from './MembersPanel'
@@ -18,9 +22,40 @@ export function AccountControl() {
       live = false
     }
   }, [])
+  const client = useApp((s) => s.client)
+  const [workspaces, setWorkspaces] = useState<{ workspaces: WorkspaceView[]; current: string } | null>(null)
+  useEffect(() => {
+    if (!account || !client) return
+    let live = true
+    void run('Workspaces', (c) => c.call('workspace.list', {})).then((found) => live && found && setWorkspaces(found))
+    return () => {
+      live = false
+    }
+  }, [account, client])
   if (!account) return null
+  const current = workspaces?.workspaces.find((w) => w.id === workspaces.current)
   return (
     <span className="row" data-testid="signed-in" style={{ flexWrap: 'nowrap', gap: 6, position: 'relative' }}>
+      {workspaces && workspaces.workspaces.length > 1 ? (
+        <select
+          aria-label="Workspace"
+          data-testid="workspace"
+          value={workspaces.current}
+          onChange={(e) => void run('Workspace', (c) => c.call('workspace.switch', { id: e.target.value })).then((moved) => moved && window.location.reload())}
+        >
+          {workspaces.workspaces.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
+        </select>
+      ) : (
+        current && (
+          <span className="hint ellipsis" data-testid="workspace" title="The workspace you are in">
+            {current.name}
+          </span>
+        )
+      )}
       <span className="ellipsis account-name" title={`${account.email} (${account.role})`}>
         {account.name} <span className="hint">{account.role}</span>
       </span>

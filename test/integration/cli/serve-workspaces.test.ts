@@ -188,6 +188,9 @@ describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of h
     await fetch(`${receiverUrl}/h/${pay.slug}`, { method: 'POST', body: '{"payment":1}' })
     await payRow
     expect(pushed.filter((row) => row.endpointId !== pay.id)).toEqual([])
+    // His timeline holds Payments' request only.
+    const page = (await command(bobs, 'timeline.page', { offset: 0, limit: 100 })).res as { rows: { endpointId: string | null }[]; total: number }
+    expect([page.rows.map((row) => row.endpointId), page.total]).toEqual([[pay.id], 1])
 
     // A token of Payments: default's request does not exist for it, by command or by body route.
     const token = (await command(admin, 'token.create', { name: 'pay bot', role: 'viewer' })).res.secret as string
@@ -204,5 +207,7 @@ describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of h
     admin = await open(ada)
     expect(((await command(admin, 'snapshot')).res.endpoints as { id: string }[]).map((e) => e.id)).toEqual([shop.id])
     expect((await command(admin, 'request.get', { id: shopRequest })).ok).toBe(true)
+    const shopPage = (await command(admin, 'timeline.page', { offset: 0, limit: 100 })).res as { rows: { endpointId: string | null }[] }
+    expect(new Set(shopPage.rows.map((row) => row.endpointId))).toEqual(new Set([shop.id]))
   })
 })

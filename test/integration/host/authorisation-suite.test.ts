@@ -23,7 +23,7 @@ import { BODY_ROUTES } from '../../../electron/engine/host/body-routes'
 import { CONTROL_ROUTES } from '../../../electron/engine/host/control-server'
 import { PROBE_PATHS } from '../../../electron/engine/host/probe-routes'
 import { ROUTE_DECISIONS, type ControlServerRoute } from '../../../electron/engine/host/route-decisions'
-import { SCOPED_IDS } from '../../../electron/engine/host/workspace-scope'
+import { SCOPED_IDS, STORE_WIDE } from '../../../electron/engine/host/workspace-scope'
 import { createAccounts, createTokens } from '../../../electron/engine/accounts'
 import { createWorkspaceStore, openStore, parseStoreLocation } from '../../../electron/engine/store'
 import { makeTempDir } from '../../support/temp-dir'
@@ -367,6 +367,8 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
       'held.drop': (i) => ({ requestId: i.request }),
       'breakpoint.put': (i) => ({ breakpoint: { endpointId: i.endpoint } }),
       'history.clear': (i) => ({ endpointId: i.endpoint }),
+      'import.replay': (i) => ({ text: JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [] } }), target: { endpointId: i.endpoint } }),
+      'export.selection': (i) => ({ deliveryIds: [i.delivery], requestIds: [i.request], format: 'har' }),
     }
     expect(new Set(Object.keys(asks))).toEqual(new Set(Object.keys(SCOPED_IDS)))
     // An answer with the ids it names put as words, to compare answers about different ids.
@@ -388,6 +390,26 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
       // The lists hold none of it.
       const seen = (await command(ws, 'snapshot', {})) as { res: { endpoints: unknown[]; rules: unknown[]; subscriptions: unknown[]; breakpoints: { breakpoints: unknown[] } } }
       expect([seen.res.endpoints, seen.res.rules, seen.res.subscriptions, seen.res.breakpoints.breakpoints], label).toEqual([[], [], [], []])
+      // Nor does the timeline: neither the request nor the delivery.
+      expect((await command(ws, 'timeline.page', { offset: 0, limit: 100 })).res, label).toEqual({ rows: [], total: 0 })
+      // Nor the lists a script reads; naming its endpoint or subscription is as naming none.
+      expect((await command(ws, 'request.list', { limit: 100 })).res, label).toEqual({ requests: [] })
+      expect((await command(ws, 'delivery.list', { limit: 100 })).res, label).toEqual({ deliveries: [] })
+      for (const [name, ask] of [
+        ['request.list', (i: Ids) => ({ endpoint: i.endpoint, limit: 10 })],
+        ['delivery.list', (i: Ids) => ({ subscription: i.subscription, limit: 10 })],
+      ] as const) {
+        const asTheirs = (await command(ws, name, ask(theirs))) as { error?: unknown }
+        const asMissing = (await command(ws, name, ask(missing))) as { error?: unknown }
+        expect(said(asTheirs.error, theirs), `${name} by ${label}`).toBe(said(asMissing.error, missing))
+      }
+      // What acts on the whole store is default's: refused before it runs, whatever it asked.
+      const storeWide: Record<string, unknown> = { 'clock.set': { mode: 'virtual' }, 'loop.try': {}, 'record.start': {}, 'record.stop': {}, 'tunnel.stop': {}, 'scenario.cancel': { runId: 0 } }
+      for (const [name, req] of Object.entries(storeWide)) {
+        expect(STORE_WIDE, name).toContain(name)
+        expect((await command(ws, name, req)).error, `${name} by ${label}`).toEqual({ code: 'forbidden', message: `${name} acts on the whole store, which every workspace shares: run it in the default workspace` })
+      }
+      expect((await command(ws, 'history.clear', {})).error?.code, label).toBe('bad_request')
       // The body route: the same 404 as for a request that does not exist.
       const body = async (id: number) => {
         const res = await fetch(`${origin}${requestBodyPath(id)}`, { headers })
