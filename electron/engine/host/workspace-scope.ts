@@ -82,8 +82,11 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
   const subscriptionIn = (id: string, workspace: string) => owners.subscriptions.get(id) === workspace
 
   function snapshotIn(snapshot: Snapshot, workspace: string): Snapshot {
+    // The simulations, a recording and a scenario run are the store-wide commands' (default's).
+    const storeWide = workspace === DEFAULT_WORKSPACE ? {} : { simulations: [], recording: { active: false, startedAt: null, steps: 0, events: 0 }, scenarioRun: null }
     return {
       ...snapshot,
+      ...storeWide,
       endpoints: snapshot.endpoints.filter((e) => endpointIn(e.id, workspace)),
       rules: snapshot.rules.filter((r) => endpointIn(r.endpointId, workspace)),
       subscriptions: snapshot.subscriptions.filter((s) => subscriptionIn(s.id, workspace)),
@@ -111,6 +114,11 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
           // A request held by a breakpoint, and its release, are its endpoint's workspace's.
           case 'breakpoint.held':
             return endpointIn(event.payload.endpointId, workspace) ? [event] : []
+          // What the store-wide commands report (STORE_WIDE: run in default) is default's.
+          case 'recording.state':
+          case 'scenario.progress':
+          case 'simulations.changed':
+            return workspace === DEFAULT_WORKSPACE ? [event] : []
           case 'breakpoints.changed':
             return [{ name: event.name, payload: { ...event.payload, breakpoints: event.payload.breakpoints.filter((b) => endpointIn(b.endpointId, workspace)) } }]
           default:
@@ -200,6 +208,12 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
         await scope.refresh()
         const workspace = caller.workspace
         return { ...listed, breakpoints: listed.breakpoints.filter((b) => endpointIn(b.endpointId, workspace)) }
+      }
+      // The store's size is the store's; the requests it counts are the workspace's.
+      const size = original['history.size']
+      guarded['history.size'] = async (req, caller) => {
+        const whole = (await size(req, caller)) as Record<string, unknown>
+        return caller.workspace === undefined ? whole : { ...whole, ...(await store().requestsIn(caller.workspace)) }
       }
       const snapshot = original.snapshot
       guarded.snapshot = async (req, caller) => {

@@ -65,6 +65,8 @@ export interface WorkspaceStore {
   /** The workspace the row belongs to; undefined when there is no such row (or it belongs to none). */
   ownerOf(kind: OwnedKind, id: string | number): Promise<string | undefined>
   definitionOwners(): Promise<DefinitionOwners>
+  /** How many captured requests the workspace holds, and when its oldest arrived (null: none). */
+  requestsIn(workspace: string): Promise<{ requests: number; oldestAt: number | null }>
   /** Every workspace, by name. */
   list(): Promise<WorkspaceRow[]>
   byId(id: string): Promise<WorkspaceRow | undefined>
@@ -99,6 +101,13 @@ export function createWorkspaceStore(engine: SqlEngine): WorkspaceStore {
         engine.all<{ id: string; workspace_id: string }>('SELECT id, workspace_id FROM subscriptions'),
       ])
       return { endpoints: new Map(endpoints.map((r) => [r.id, r.workspace_id])), subscriptions: new Map(subscriptions.map((r) => [r.id, r.workspace_id])) }
+    },
+    async requestsIn(workspace) {
+      const where: string[] = []
+      const params: unknown[] = []
+      whereRequestInWorkspace(workspace, where, params)
+      const row = await engine.get<{ n: number | string; oldest: number | string | null }>(`SELECT count(*) AS n, min(r.received_at) AS oldest FROM requests r WHERE ${where.join(' AND ')}`, params)
+      return { requests: Number(row?.n ?? 0), oldestAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest) }
     },
     async list() {
       return (await engine.all('SELECT id, name, created_at FROM workspaces ORDER BY name')).map(workspaceOf)

@@ -392,6 +392,9 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
       expect([seen.res.endpoints, seen.res.rules, seen.res.subscriptions, seen.res.breakpoints.breakpoints], label).toEqual([[], [], [], []])
       // Nor does the timeline: neither the request nor the delivery.
       expect((await command(ws, 'timeline.page', { offset: 0, limit: 100 })).res, label).toEqual({ rows: [], total: 0 })
+      // Nor the history's count, nor the store-wide commands' reports (the admin's request is there).
+      expect((await command(ws, 'history.size', {})).res, label).toMatchObject({ requests: 0, oldestAt: null })
+      expect((await command(ws, 'snapshot', {})).res, label).toMatchObject({ simulations: [], recording: { active: false }, scenarioRun: null })
       // Nor the lists a script reads; naming its endpoint or subscription is as naming none.
       expect((await command(ws, 'request.list', { limit: 100 })).res, label).toEqual({ requests: [] })
       expect((await command(ws, 'delivery.list', { limit: 100 })).res, label).toEqual({ deliveries: [] })
