@@ -1,7 +1,7 @@
 // Who is signed in and their role, with Sign out (and an admin's Members, API tokens and Audit): shown only when the page is served with
 // accounts (`hookloop serve --accounts`); the run's token and the Electron window have nobody.
-// Beside them, the workspace the session looks at; a member of several switches here, and the
-// page reloads into the other (docs/team.md, "Workspaces").
+// Beside them, for a member of several workspaces, the one the session looks at: switched here, and
+// the page reloads into the other (docs/team.md, "Workspaces"). A member of one sees no switcher.
 import { useEffect, useState } from 'react'
 import type { WorkspaceView } from '../../../shared/contract'
 import { run, useApp } from '../state'
@@ -33,13 +33,14 @@ export function AccountControl() {
     }
   }, [account, client])
   if (!account) return null
-  const current = workspaces?.workspaces.find((w) => w.id === workspaces.current)
   return (
     <span className="row" data-testid="signed-in" style={{ flexWrap: 'nowrap', gap: 6, position: 'relative' }}>
-      {workspaces && workspaces.workspaces.length > 1 ? (
+      {workspaces && workspaces.workspaces.length > 1 && (
         <select
           aria-label="Workspace"
           data-testid="workspace"
+          title="The workspace you are in"
+          className="input small workspace-switch"
           value={workspaces.current}
           onChange={(e) => void run('Workspace', (c) => c.call('workspace.switch', { id: e.target.value })).then((moved) => moved && window.location.reload())}
         >
@@ -49,14 +50,9 @@ export function AccountControl() {
             </option>
           ))}
         </select>
-      ) : (
-        current && (
-          <span className="hint ellipsis" data-testid="workspace" title="The workspace you are in">
-            {current.name}
-          </span>
-        )
       )}
-      <span className="ellipsis account-name" title={`${account.email} (${account.role})`}>
+      {/* With the switcher beside it, the name gives it room (its tooltip holds it whole). */}
+      <span className={`ellipsis account-name${workspaces && workspaces.workspaces.length > 1 ? ' beside-switch' : ''}`} title={`${account.email} (${account.role})`}>
         {account.name} <span className="hint">{account.role}</span>
       </span>
       {account.role === 'admin' && (
