@@ -30,20 +30,26 @@ function tokenSocket(origin: string, secret: string): Promise<WebSocket> {
   })
 }
 
+/** A served Hookloop with accounts and ada as its admin, and the session sockets a test opens (all closed after it). */
+async function servedWithAdmin(storeOf: () => Promise<{ args: string[]; env: Record<string, string> }>) {
+  const store = await storeOf()
+  const serve = await startAccountsServe([...store.args, '--admin', 'ada@example.com'], { ...store.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD })
+  cleanups.push(serve.stop)
+  const sockets: WebSocket[] = []
+  cleanups.push(() => sockets.forEach((ws) => ws.terminate()))
+  const open = async (cookie: string) => {
+    const ws = await sessionSocket(serve.origin, cookie)
+    sockets.push(ws)
+    return ws
+  }
+  return { store, serve, open, sockets }
+}
+
 const closed = (ws: WebSocket): Promise<number> => new Promise((done) => (ws.readyState === WebSocket.CLOSED ? done(-1) : ws.once('close', (code) => done(code))))
 
 describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of hookloop serve --accounts on %s', (_kind, storeOf) => {
   it('switch a session, scope invites, members, tokens and the audit to the workspace acted in', async () => {
-    const store = await storeOf()
-    const serve = await startAccountsServe([...store.args, '--admin', 'ada@example.com'], { ...store.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD })
-    cleanups.push(serve.stop)
-    const sockets: WebSocket[] = []
-    cleanups.push(() => sockets.forEach((ws) => ws.terminate()))
-    const open = async (cookie: string) => {
-      const ws = await sessionSocket(serve.origin, cookie)
-      sockets.push(ws)
-      return ws
-    }
+    const { store, serve, open, sockets } = await servedWithAdmin(storeOf)
 
     const ada = await signIn(serve.origin, 'ada@example.com', PASSWORD)
     let admin = await open(ada)
@@ -130,16 +136,7 @@ describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of h
   })
 
   it('keep each workspace\'s endpoints and history to its members and tokens', async () => {
-    const store = await storeOf()
-    const serve = await startAccountsServe([...store.args, '--admin', 'ada@example.com'], { ...store.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD })
-    cleanups.push(serve.stop)
-    const sockets: WebSocket[] = []
-    cleanups.push(() => sockets.forEach((ws) => ws.terminate()))
-    const open = async (cookie: string) => {
-      const ws = await sessionSocket(serve.origin, cookie)
-      sockets.push(ws)
-      return ws
-    }
+    const { store, serve, open, sockets } = await servedWithAdmin(storeOf)
     const ada = await signIn(serve.origin, 'ada@example.com', PASSWORD)
     let admin = await open(ada)
 
