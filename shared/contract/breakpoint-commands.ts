@@ -45,6 +45,7 @@ export interface BreakpointResponses {
 /** The events UIs get about holds: at once, with the held request's whole content. */
 export interface BreakpointEvents {
   'breakpoint.held': HeldRequest
-  'breakpoint.released': { requestId: number; hold: HoldRecord }
+  /** `endpointId`: the held request's endpoint, whose workspace's sockets are told (host/workspace-scope.ts). */
+  'breakpoint.released': { requestId: number; endpointId: string | null; hold: HoldRecord }
   'breakpoints.changed': { breakpoints: BreakpointView[] }
 }

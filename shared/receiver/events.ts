@@ -69,7 +69,7 @@ export interface ReceiverEventMap {
   /** A request stopped at a breakpoint (its row is committed): its full content and when its limit runs out. */
   'breakpoint.held': { request: HeldRequest }
   /** A held request went on: what ended its hold (before its answer is written; request.responded follows). */
-  'breakpoint.released': { requestId: number; hold: HoldRecord }
+  'breakpoint.released': { requestId: number; endpointId: string | null; hold: HoldRecord }
   /** Writing to the store failed; rows are kept in memory and retried. */
   'store.error': { message: string; pending: number }
 }

@@ -269,7 +269,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
           control?.publish('breakpoint.held', event.request)
           break
         case 'breakpoint.released':
-          control?.publish('breakpoint.released', { requestId: event.requestId, hold: event.hold })
+          control?.publish('breakpoint.released', { requestId: event.requestId, endpointId: event.endpointId, hold: event.hold })
           timelineWatch.touchRequest(event.requestId)
           break
         case 'tunnel.notice':

@@ -113,6 +113,7 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
             return [{ name: event.name, payload: { rows: event.payload.rows.filter((row) => (row.kind === 'delivery' ? row.subscriptionId !== null && subscriptionIn(row.subscriptionId, workspace) : endpointIn(row.endpointId, workspace))) } }]
           // A request held by a breakpoint, and its release, are its endpoint's workspace's.
           case 'breakpoint.held':
+          case 'breakpoint.released':
             return endpointIn(event.payload.endpointId, workspace) ? [event] : []
           // What the store-wide commands report (STORE_WIDE: run in default) is default's.
           case 'recording.state':

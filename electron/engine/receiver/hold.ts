@@ -76,7 +76,7 @@ function answerHolder(deps: HoldDeps, ends: AbortSignal, ctx: HoldContext, recor
       } else reply = asApp()
     }
     record.answerHold = answerHold
-    deps.emit({ type: 'breakpoint.released', requestId: ctx.capture.id, hold: record })
+    deps.emit({ type: 'breakpoint.released', requestId: ctx.capture.id, endpointId: ctx.capture.endpointId, hold: record })
     return reply
   }
 }
@@ -174,7 +174,7 @@ export async function holdThenAnswer(deps: HoldDeps, run: StepRun, ends: AbortSi
     }
   }
   ctx.capture.fault = { ...(ctx.capture.fault ?? { outcome: 'pending', step: null, steps: ctx.steps }), hold }
-  deps.emit({ type: 'breakpoint.released', requestId: ctx.capture.id, hold })
+  deps.emit({ type: 'breakpoint.released', requestId: ctx.capture.id, endpointId: ctx.capture.endpointId, hold })
   switch (decision.action) {
     case 'drop':
       if (outcome.kind === 'client_gone') return gone()

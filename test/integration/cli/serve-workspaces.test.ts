@@ -206,5 +206,28 @@ describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of h
     expect((await command(admin, 'request.get', { id: shopRequest })).ok).toBe(true)
     const shopPage = (await command(admin, 'timeline.page', { offset: 0, limit: 100 })).res as { rows: { endpointId: string | null }[] }
     expect(new Set(shopPage.rows.map((row) => row.endpointId))).toEqual(new Set([shop.id]))
+
+    // A request Shop's breakpoint holds, and its release, are told to default's sockets only.
+    const holds = (ws: WebSocket, into: string[]) =>
+      ws.on('message', (data) => {
+        const frame = JSON.parse(data.toString()) as { batch?: { name: string }[] }
+        for (const event of frame.batch ?? []) if (event.name.startsWith('breakpoint.') && event.name !== 'breakpoints.changed') into.push(event.name)
+      })
+    const toAda: string[] = []
+    const toBob: string[] = []
+    holds(admin, toAda)
+    holds(bobs, toBob)
+    await command(admin, 'breakpoint.put', { breakpoint: { endpointId: shop.id, matchers: [{ type: 'method', method: 'POST' }], limitMs: 60_000 } })
+    const answered = fetch(`${receiverUrl}/h/${shop.slug}`, { method: 'POST', body: '{"order":3}' })
+    while (!toAda.includes('breakpoint.held')) await new Promise((done) => setTimeout(done, 20))
+    const held = ((await command(admin, 'breakpoint.list')).res as { held: { requestId: number }[] }).held
+    await command(admin, 'held.release', { requestId: held[0]!.requestId })
+    expect((await answered).status).toBe(200)
+    while (!toAda.includes('breakpoint.released')) await new Promise((done) => setTimeout(done, 20))
+    // Bob's socket has had the time Ada's took, and more: a request of Payments reaches him after.
+    await fetch(`${receiverUrl}/h/${pay.slug}`, { method: 'POST', body: '{"payment":2}' })
+    const before = pushed.length
+    while (pushed.length === before) await new Promise((done) => setTimeout(done, 20))
+    expect(toBob).toEqual([])
   })
 })

@@ -49,7 +49,10 @@ describe('breakpoints through the host', () => {
     const released = pushed(ws, 'breakpoint.released')
     await call('held.release', { requestId: request.requestId, edit: { body: '{"amount":5}', status: 202 } })
     expect(await answer).toMatchObject({ status: 202 })
-    expect((await released).payload.hold).toMatchObject({ end: 'edited', edit: { body: '{"amount":5}', status: 202 } })
+    const release = (await released).payload
+    expect(release.hold).toMatchObject({ end: 'edited', edit: { body: '{"amount":5}', status: 202 } })
+    // Its endpoint, by which a served Hookloop with workspaces tells only that workspace's sockets.
+    expect(release.endpointId).toBe(endpoint.id)
     await expect(call('held.drop', { requestId: request.requestId })).rejects.toThrow(/^not_found: /)
 
     const detail = await call('request.get', { id: request.requestId })
