@@ -40,6 +40,7 @@ export const SCOPED_IDS: Partial<Record<CommandName, readonly (readonly [Path, O
   'held.drop': [[['requestId'], 'request']],
   'breakpoint.put': [[['breakpoint', 'endpointId'], 'endpoint']],
   'history.clear': [[['endpointId'], 'endpoint']],
+  'check.sender': [[['endpointId'], 'endpoint']],
   'import.replay': [[['target', 'endpointId'], 'endpoint']],
   // Lists of ids: each one checked.
   'export.selection': [

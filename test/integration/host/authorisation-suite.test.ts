@@ -367,6 +367,7 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
       'held.drop': (i) => ({ requestId: i.request }),
       'breakpoint.put': (i) => ({ breakpoint: { endpointId: i.endpoint } }),
       'history.clear': (i) => ({ endpointId: i.endpoint }),
+      'check.sender': (i) => ({ endpointId: i.endpoint, policyId: 'pandoktorek' }),
       'import.replay': (i) => ({ text: JSON.stringify({ log: { version: '1.2', creator: { name: 'test', version: '1' }, entries: [] } }), target: { endpointId: i.endpoint } }),
       'export.selection': (i) => ({ deliveryIds: [i.delivery], requestIds: [i.request], format: 'har' }),
     }
