@@ -89,6 +89,8 @@ export const COMMAND_ROLES: Record<CommandName, Role> = {
   // The caller's own workspaces, and moving its session to another of them: anyone's.
   'workspace.list': 'viewer',
   'workspace.switch': 'viewer',
+  // A new workspace: an admin's (of the workspace they act in), who becomes its admin.
+  'workspace.create': 'admin',
 }
 
 /**

@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { screenshot } from './support/app'
 import { openBrowser, type Browser } from './support/browser'
 import { startServe, type Served } from './support/serve'
-import { createWorkspaceStore, openStore, parseStoreLocation } from '../../electron/engine/store'
 
 const PASSWORD = 'correct horse battery'
 let served: Served | undefined
@@ -48,24 +47,21 @@ describe('accounts in the browser', () => {
     await screenshot(page, 'accounts-members')
     await page.click('[data-testid=members-button]')
 
-    // One workspace: no switcher. A second she belongs to (made beside the server) gives her one,
-    // beside her admin's buttons without widening the page; choosing it reloads the page into it.
+    // One workspace: no switcher. She makes a second in her Members panel: the page reloads into
+    // it, she its admin, with a switcher beside her admin's buttons that does not widen the page;
+    // switching back reloads the page into default.
     expect(await page.locator('[data-testid=workspace]').count()).toBe(0)
-    const beside = await openStore(parseStoreLocation(served.dataDir), { notice: () => undefined, withoutSecrets: true })
-    const workspaces = createWorkspaceStore(beside.engine)
-    await workspaces.insert({ id: 'ws_pay', name: 'Payments', createdAt: 1 })
-    await workspaces.setMembership((await workspaces.members('default'))[0]?.accountId ?? '', 'ws_pay', 'viewer', 1)
-    await beside.engine.close()
-    await page.reload()
+    await page.click('[data-testid=members-button]')
+    await page.fill('[data-testid=workspace-name]', 'Payments')
+    await Promise.all([page.waitForEvent('load'), page.click('[data-testid=create-workspace]')])
     await page.waitForSelector('select[data-testid=workspace]', { timeout: 20_000 })
+    expect(await page.locator('select[data-testid=workspace] option:checked').innerText()).toBe('Payments')
+    expect(await signedIn.innerText()).toContain('admin')
     expect(await page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth')).toBe(true)
-    await Promise.all([page.waitForEvent('load'), page.selectOption('select[data-testid=workspace]', 'ws_pay')])
-    await page.waitForSelector('select[data-testid=workspace]', { timeout: 20_000 })
-    expect(await page.locator('select[data-testid=workspace]').inputValue()).toBe('ws_pay')
-    // Her role there is a viewer's: no admin's buttons.
-    expect(await signedIn.innerText()).toContain('viewer')
-    expect(await page.locator('[data-testid=members-button]').count()).toBe(0)
     await screenshot(page, 'accounts-workspace')
+    await Promise.all([page.waitForEvent('load'), page.selectOption('select[data-testid=workspace]', 'default')])
+    await page.waitForSelector('select[data-testid=workspace]', { timeout: 20_000 })
+    expect(await page.locator('select[data-testid=workspace]').inputValue()).toBe('default')
 
     await signedIn.locator('button:text-is("Sign out")').click()
     await page.waitForURL(`${served.origin}/signin`)

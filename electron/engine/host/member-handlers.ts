@@ -1,10 +1,11 @@
 // The members and workspaces commands (shared/contract/member-commands.ts, workspace-commands.ts).
 // An admin lists the accounts of the workspace they act in, invites one to it (a one-time link, in
 // this answer only), adds an existing account, changes a role there, ends a membership, disables an
-// account; anyone lists their workspaces and moves their session to another. Without accounts they
+// account, makes a new workspace; anyone lists their workspaces and moves their session to another. Without accounts they
 // answer `unavailable`: the run's token is the only way in, and nobody is a member.
+import { randomBytes } from 'node:crypto'
 import type { Caller, CommandHandlers } from './control-server'
-import { AccountError, LINK_TTL_MS, type Accounts } from '../accounts'
+import { AccountError, CONTROL_CHARACTER, LINK_TTL_MS, type Accounts } from '../accounts'
 import { createWorkspaceStore, type SqlEngine } from '../store'
 import { HostError } from './host-error'
 
@@ -19,7 +20,7 @@ export interface MemberContext {
 
 type MemberHandlers = Pick<
   CommandHandlers,
-  'member.list' | 'member.invite' | 'member.add' | 'member.setRole' | 'member.remove' | 'member.setDisabled' | 'workspace.list' | 'workspace.switch'
+  'member.list' | 'member.invite' | 'member.add' | 'member.setRole' | 'member.remove' | 'member.setDisabled' | 'workspace.list' | 'workspace.switch' | 'workspace.create'
 >
 
 export function createMemberHandlers(ctx: MemberContext): MemberHandlers {
@@ -70,6 +71,16 @@ export function createMemberHandlers(ctx: MemberContext): MemberHandlers {
       const view = await said(() => accounts().switchWorkspace(session, id))
       const name = (await createWorkspaceStore(ctx.engine()).byId(id))?.name ?? id
       return { id, name, role: view.role }
+    },
+    'workspace.create': async ({ name }, caller) => {
+      workspaceOf(caller)
+      if (!caller.session || !caller.account) throw new HostError('forbidden', 'a token acts in the one workspace it was made in: a person makes a workspace, signed in')
+      if (CONTROL_CHARACTER.test(name)) throw new HostError('bad_request', 'workspace.create: the name has a control character (NUL, a tab, a newline …): type it again')
+      const workspaces = createWorkspaceStore(ctx.engine())
+      const id = `ws_${randomBytes(8).toString('hex')}`
+      if (!(await workspaces.insert({ id, name, createdAt: now() }))) throw new HostError('conflict', `a workspace named ${JSON.stringify(name)} exists already: pick another name`)
+      await workspaces.setMembership(caller.account.id, id, 'admin', now())
+      return { id, name, role: 'admin' as const }
     },
   }
 }

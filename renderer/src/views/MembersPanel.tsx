@@ -1,6 +1,7 @@
 // An admin's members (a server with accounts): who they are, their role (changed in place), an
 // account disabled or enabled again, and an invite with a role, whose one-time link is shown here
-// once, to copy and send to the new member.
+// once, to copy and send to the new member. Below them, a new workspace, its admin this admin: the
+// page reloads into it (docs/team.md, "Workspaces").
 import { useEffect, useState } from 'react'
 import { ROLES, type MemberView, type Role } from '../../../shared/contract'
 import { run, toast } from '../state'
@@ -9,6 +10,13 @@ export function MembersPanel() {
   const [members, setMembers] = useState<MemberView[]>([])
   const [role, setRole] = useState<Role>('viewer')
   const [invite, setInvite] = useState<string | null>(null)
+  const [workspaceName, setWorkspaceName] = useState('')
+  const makeWorkspace = () =>
+    void run('New workspace', async (c) => {
+      const made = await c.call('workspace.create', { name: workspaceName })
+      await c.call('workspace.switch', { id: made.id })
+      return made
+    }).then((made) => made && window.location.reload())
   const reload = () => void run('Members', (c) => c.call('member.list', {})).then((res) => res && setMembers(res.members))
   useEffect(reload, [])
   const change = (what: string, action: Promise<unknown>) => void action.then((done) => done !== undefined && reload()).catch((e: unknown) => toast('error', `${what}: ${String(e)}`))
@@ -52,6 +60,21 @@ export function MembersPanel() {
             </button>
           </div>
         )}
+        <div className="row" style={{ flexWrap: 'nowrap' }}>
+          <input
+            className="input"
+            style={{ flex: 1 }}
+            aria-label="the new workspace's name"
+            data-testid="workspace-name"
+            placeholder="New workspace: its name"
+            maxLength={64}
+            value={workspaceName}
+            onChange={(e) => setWorkspaceName(e.target.value)}
+          />
+          <button className="btn small" data-testid="create-workspace" disabled={workspaceName.trim() === ''} onClick={makeWorkspace} title="You become its admin, and the page opens it">
+            Make a workspace
+          </button>
+        </div>
       </div>
     </div>
   )

@@ -135,6 +135,46 @@ describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of h
     expect(await audit(admin)).not.toContain('member.add')
   })
 
+  it('make a workspace: an admin of one, signed in, becomes the new one\'s admin; its name is checked and taken once', async () => {
+    const { serve, open, sockets } = await servedWithAdmin(storeOf)
+    const ada = await signIn(serve.origin, 'ada@example.com', PASSWORD)
+    let admin = await open(ada)
+    const made = await command(admin, 'workspace.create', { name: '  Payments ' })
+    expect(made.res).toEqual({ id: expect.stringMatching(/^ws_[0-9a-f]{16}$/), name: 'Payments', role: 'admin' })
+    const id = (made.res as { id: string }).id
+    // The session stays where it was, and now has a menu of two.
+    expect((await command(admin, 'workspace.list')).res).toEqual({
+      // By name.
+      workspaces: [
+        { id, name: 'Payments', role: 'admin' },
+        { id: 'default', name: 'default', role: 'admin' },
+      ],
+      current: 'default',
+    })
+    expect((await command(admin, 'workspace.create', { name: 'Payments' })).error).toEqual({ code: 'conflict', message: 'a workspace named "Payments" exists already: pick another name' })
+    expect((await command(admin, 'workspace.create', { name: 'Pay\nments' })).error?.code).toBe('bad_request')
+    expect((await command(admin, 'workspace.create', { name: '   ' })).error?.code).toBe('bad_request')
+    // Written in the audit of the workspace it was made from.
+    expect(((await command(admin, 'audit.list', {})).res.entries as { command: string }[]).map((e) => e.command)).toContain('workspace.create')
+
+    // A viewer may not; nor may a token, whatever its role.
+    const invite = await command(admin, 'member.invite', { role: 'viewer' })
+    const vic = await open(cookieOf(await tryJoin(invite.res.link, { email: 'vic@example.com', password: PASSWORD }), 'hookloop_session'))
+    expect((await command(vic, 'workspace.create', { name: 'Mine' })).error).toEqual({ code: 'forbidden', message: 'workspace.create needs the admin role; vic@example.com is a viewer' })
+    const token = (await command(admin, 'token.create', { name: 'ci', role: 'admin' })).res.secret as string
+    const bot = await tokenSocket(serve.origin, token)
+    sockets.push(bot)
+    expect((await command(bot, 'workspace.create', { name: 'Bots' })).error?.code).toBe('forbidden')
+
+    // In it, Ada starts from nothing: none of default's endpoints.
+    await command(admin, 'endpoint.create', { name: 'Shop', scheme: null, secrets: [], dedupe: null })
+    const moved = closed(admin)
+    await command(admin, 'workspace.switch', { id })
+    await moved
+    admin = await open(ada)
+    expect((await command(admin, 'snapshot')).res.endpoints).toEqual([])
+  })
+
   it('keep each workspace\'s endpoints and history to its members and tokens', async () => {
     const { store, serve, open, sockets } = await servedWithAdmin(storeOf)
     const ada = await signIn(serve.origin, 'ada@example.com', PASSWORD)
