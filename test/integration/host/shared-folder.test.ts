@@ -65,7 +65,12 @@ describe('one data folder, two processes, both running', () => {
     })
     const shop = await eventually('shop in a pushed endpoint list', () => last('endpoints.changed')?.endpoints.find((e: EndpointView) => e.slug === 'shop'))
     expect((await call('snapshot', {})).endpoints.map((e) => e.slug)).toEqual(['shop'])
-    expect(last('rules.changed')?.rules.filter((r) => r.endpointId === shop.id)).toHaveLength(1)
+    // listen writes its endpoint and then its rule: the host may push the two lists in separate batches.
+    const shopRules = await eventually("shop's rule in a pushed rule list", () => {
+      const rules = last('rules.changed')?.rules.filter((r) => r.endpointId === shop.id)
+      return rules && rules.length > 0 ? rules : undefined
+    })
+    expect(shopRules).toHaveLength(1)
 
     // Requests captured by listen: rows in the host's timeline, pushed and paged, under that endpoint.
     for (const id of ['evt_1', 'evt_2', 'evt_1']) {
