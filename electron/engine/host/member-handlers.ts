@@ -76,10 +76,9 @@ export function createMemberHandlers(ctx: MemberContext): MemberHandlers {
       workspaceOf(caller)
       if (!caller.session || !caller.account) throw new HostError('forbidden', 'a token acts in the one workspace it was made in: a person makes a workspace, signed in')
       if (CONTROL_CHARACTER.test(name)) throw new HostError('bad_request', 'workspace.create: the name has a control character (NUL, a tab, a newline …): type it again')
-      const workspaces = createWorkspaceStore(ctx.engine())
       const id = `ws_${randomBytes(8).toString('hex')}`
-      if (!(await workspaces.insert({ id, name, createdAt: now() }))) throw new HostError('conflict', `a workspace named ${JSON.stringify(name)} exists already: pick another name`)
-      await workspaces.setMembership(caller.account.id, id, 'admin', now())
+      const made = await createWorkspaceStore(ctx.engine()).createWithAdmin({ id, name, createdAt: now() }, caller.account.id)
+      if (!made) throw new HostError('conflict', `a workspace named ${JSON.stringify(name)} exists already: pick another name`)
       return { id, name, role: 'admin' as const }
     },
   }

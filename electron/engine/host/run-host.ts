@@ -128,6 +128,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let health: HealthReads
   let draining = false
   let accountStore: SqlEngine | null = null
+  /** The store the accounts, tokens, audit and workspaces are read on: open from the start on. */
+  const accountEngine = (): SqlEngine => {
+    if (!accountStore) throw new Error('the store is not open')
+    return accountStore
+  }
   // A team's store is the host's to open and close: every engine it builds runs on it, and closing
   // one (a clock switch) leaves it open. An unreachable server fails the start with one line
   // naming the host and the database, never the password (store/postgres-engine.ts).
@@ -142,10 +147,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   // owners of the definitions are read again before a changed list is pushed, so a new one is
   // shown to its workspace's sockets, and until then to nobody.
   const scope = options.accounts
-    ? createWorkspaceScope(() => {
-        if (!accountStore) throw new Error('the store is not open')
-        return accountStore
-      })
+    ? createWorkspaceScope(accountEngine)
     : null
   const publishOwned = (...event: EventArgs): void => {
     if (!scope) return void control?.publish(...event)
@@ -394,29 +396,16 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const recordingChanged = () => control?.publish('recording.state', recorder.view())
   const publicUrl = options.accounts?.publicUrl ? new URL(options.accounts.publicUrl) : undefined
   const accounts = options.accounts
-    ? createAccounts({
-        engine: () => {
-          if (!accountStore) throw new Error('the store is not open')
-          return accountStore
-        },
-      })
+    ? createAccounts({ engine: accountEngine })
     : null
   // Machines' API tokens (docs/team.md, "Tokens"), on the same store as the accounts.
   const tokens = accounts
     ? createTokens({
-        engine: () => {
-          if (!accountStore) throw new Error('the store is not open')
-          return accountStore
-        },
+        engine: accountEngine,
         ...(options.log ? { log: options.log } : {}),
       })
     : null
-  const audit = createAudit({
-    engine: () => {
-      if (!accountStore) throw new Error('the store is not open')
-      return accountStore
-    },
-  })
+  const audit = createAudit({ engine: accountEngine })
   let setupSecret: string | null = null
   if (accounts && (await accounts.count()) === 0) {
     const admin = options.accounts?.admin
@@ -435,13 +424,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...createForwardHandlers(ctx),
     ...createBreakpointHandlers({ current: ctx.current, changed: (breakpoints) => publishOwned('breakpoints.changed', { breakpoints }) }),
     ...createHistoryHandlers({ current: ctx.current, timelineReset: () => control?.publish('timeline.reset', { total: -1 }) }),
-    ...createMemberHandlers({
-      accounts,
-      engine: () => {
-        if (!accountStore) throw new Error('the store is not open')
-        return accountStore
-      },
-      base: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') }),
+    ...createMemberHandlers({ accounts, engine: accountEngine, base: () => (publicUrl?.origin ?? control?.origin ?? '').replace(/\/$/, '') }),
     ...createTokenHandlers({ tokens }),
     ...createListHandlers(ctx),
     ...createToolHandlers(ctx),

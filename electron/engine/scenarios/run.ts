@@ -139,10 +139,10 @@ function specsBesideFile(scenario: Scenario, file: string | null | undefined): S
  */
 async function refuseTakenEventIds(scenario: Scenario, store: OpenedStore): Promise<void> {
   const events = createEventStore(store.engine)
-  for (const event of scenario.events) {
+  for (const [index, event] of scenario.events.entries()) {
     if (event.event_id === undefined || !(await events.get(event.event_id))) continue
     throw new Error(
-      `event ${eventLocalId(event, scenario.events.indexOf(event))} has the id ${event.event_id}, which ${store.engine.where} holds already (a run of this file going on now, or someone's publish): an event id is published once per store. Run the file on a data folder of its own (without --store), or leave its event_id out so each run makes its own.`,
+      `event ${eventLocalId(event, index)} has the id ${event.event_id}, which ${store.engine.where} holds already (a run of this file going on now, or someone's publish): an event id is published once per store. Run the file on a data folder of its own (without --store), or leave its event_id out so each run makes its own.`,
     )
   }
 }

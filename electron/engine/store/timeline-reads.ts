@@ -2,7 +2,7 @@
 // for each, in loop mode), the receive-only requests of one dedupe group, where a request belongs,
 // and a page of row references under a filter. Reads only.
 import type { TimelineFilter as ContractFilter } from '../../../shared/contract'
-import { DELIVERIES_IN_WORKSPACE, whereRequestInWorkspace } from './workspaces'
+import { DELIVERIES_IN_WORKSPACE, whereCountersInWorkspace, whereRequestInWorkspace } from './workspaces'
 
 /**
  * A page's filter as the contract has it, and with accounts the workspace whose rows it holds: a
@@ -285,6 +285,18 @@ export function timelineParts(filter: TimelineFilter, kind: StoreKind = 'sqlite'
  * each checked with one probe), and the number of groups from the counters (a request without a
  * dedupe key counts as a group of its own; docs/BENCHMARKS.md, scale).
  */
+/** The received rows the counters hold under the filter's endpoint and workspace (no search). */
+function receivedCounters(filter: TimelineFilter): Statement {
+  const where: string[] = []
+  const params: unknown[] = []
+  if (filter.endpointId) {
+    where.push('endpoint_key = ?')
+    params.push(filter.endpointId)
+  }
+  if (filter.workspace !== undefined) whereCountersInWorkspace(filter.workspace, where, params)
+  return { sql: `SELECT COALESCE(SUM(received_rows), 0) AS n FROM request_counts${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}`, params }
+}
+
 function received(filter: TimelineFilter, kind: StoreKind): { count: Statement; page: Statement } {
   const where = [RECEIVED_REQUEST]
   const params: unknown[] = []
@@ -295,9 +307,10 @@ function received(filter: TimelineFilter, kind: StoreKind): { count: Statement; 
     params.push(filter.endpointId)
     walk = 'INDEXED BY requests_by_endpoint'
   }
+  // The workspace's endpoints: by the endpoint's index when one is named, else any.
   if (filter.workspace !== undefined) {
     whereRequestInWorkspace(filter.workspace, where, params)
-    walk = ''
+    if (!filter.endpointId) walk = ''
   }
   if (filter.search) {
     // Keyed requests by their event id, keyless ones by their body text (prefix-search.ts).
@@ -310,12 +323,9 @@ function received(filter: TimelineFilter, kind: StoreKind): { count: Statement; 
     // keyless requests found by their body, each a group of its own (prefix-search.ts). Otherwise
     // the counters the triggers keep (count-definitions.ts, REQUEST_COUNTS_SQL): a few rows,
     // whatever the history holds.
-    count:
-      filter.search || filter.workspace !== undefined
+    count: filter.search
       ? { sql: `SELECT COUNT(*) AS n FROM (SELECT DISTINCT r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) FROM requests r WHERE ${conditions}) found`, params }
-      : filter.endpointId
-        ? { sql: 'SELECT COALESCE(SUM(received_rows), 0) AS n FROM request_counts WHERE endpoint_key = ?', params: [filter.endpointId] }
-        : { sql: 'SELECT COALESCE(SUM(received_rows), 0) AS n FROM request_counts', params: [] },
+      : receivedCounters(filter),
     page: {
       sql: `SELECT 'r' AS kind, r.id AS ref, r.endpoint_id, COALESCE(r.dedupe_key, 'request:' || r.id) AS gkey, r.received_at AS first_at
               FROM requests r ${walk} WHERE ${conditions} AND ${firstOfGroup(kind)} ORDER BY r.received_at DESC, r.id DESC`,

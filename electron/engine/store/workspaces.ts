@@ -55,6 +55,12 @@ export function whereRequestInWorkspace(workspace: string, where: string[], para
   params.push(workspace)
 }
 
+/** The request counters' rows (count-definitions.ts, keyed by endpoint; '' = no endpoint, `default`'s) of a workspace. */
+export function whereCountersInWorkspace(workspace: string, where: string[], params: unknown[]): void {
+  where.push(`(endpoint_key IN (SELECT id FROM endpoints WHERE workspace_id = ?)${workspace === DEFAULT_WORKSPACE ? " OR endpoint_key = ''" : ''})`)
+  params.push(workspace)
+}
+
 /** The workspace of every endpoint and subscription: what a pushed list is filtered by. */
 export interface DefinitionOwners {
   endpoints: Map<string, string>
@@ -73,6 +79,8 @@ export interface WorkspaceStore {
   byName(name: string): Promise<WorkspaceRow | undefined>
   /** Inserts the workspace; false when its name (or id) is taken. */
   insert(workspace: WorkspaceRow): Promise<boolean>
+  /** Inserts the workspace with the account as its admin, in one transaction; false (nothing written) when its name is taken. */
+  createWithAdmin(workspace: WorkspaceRow, accountId: string): Promise<boolean>
 
   /** The account's workspaces and its role in each, by name. */
   membershipsOf(accountId: string): Promise<MembershipRow[]>
@@ -88,6 +96,12 @@ export interface WorkspaceStore {
 
 type Raw = Record<string, unknown>
 const workspaceOf = (raw: Raw): WorkspaceRow => ({ id: String(raw.id), name: String(raw.name), createdAt: Number(raw.created_at) })
+
+async function insertWorkspace(engine: SqlEngine, w: WorkspaceRow): Promise<boolean> {
+  // Two admins naming a workspace alike at once: one row, whichever engine.
+  const result = await engine.run('INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [w.id, w.name, w.createdAt])
+  return result.changes === 1
+}
 
 export function createWorkspaceStore(engine: SqlEngine): WorkspaceStore {
   return {
@@ -120,11 +134,14 @@ export function createWorkspaceStore(engine: SqlEngine): WorkspaceStore {
       const raw = await engine.get('SELECT id, name, created_at FROM workspaces WHERE name = ?', [name])
       return raw && workspaceOf(raw)
     },
-    async insert(w) {
-      // Two admins naming a workspace alike at once: one row, whichever engine.
-      const result = await engine.run('INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [w.id, w.name, w.createdAt])
-      return result.changes === 1
-    },
+    insert: (w) => insertWorkspace(engine, w),
+    createWithAdmin: (w, accountId) =>
+      // Never a workspace nobody can act in.
+      engine.transaction(async (tx) => {
+        if (!(await insertWorkspace(tx, w))) return false
+        await createWorkspaceStore(tx).setMembership(accountId, w.id, 'admin', w.createdAt)
+        return true
+      }),
 
     async membershipsOf(accountId) {
       const rows = await engine.all(

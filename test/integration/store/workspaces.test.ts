@@ -1,13 +1,16 @@
 // Workspaces and memberships (schema 27) on a real SQLite file and a real PostgreSQL: a name is
 // taken once; an account is a member of the workspace it joins with its role there; a membership
 // is added, changed and removed; a session points at one workspace and reads its role there; an
-// invite, a token and an audit entry each keep their workspace, and the audit lists one's only.
+// invite, a token and an audit entry each keep their workspace, and the audit lists one's only; a
+// workspace made with its admin is made whole or not at all; a workspace's timeline total, read
+// from the request counters, is the number of its received rows.
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   createAccountStore,
   createAuditStore,
   createSqliteEngine,
+  createTimelineReads,
   createTokenStore,
   createWorkspaceStore,
   openDatabase,
@@ -91,9 +94,41 @@ describe.each(['sqlite', 'postgres'] as const)('workspaces on %s', (kind) => {
       expect((await audit.list({ workspaceId: 'default' }, 0, 10)).entries.map((e) => e.summary)).toEqual(['in default'])
       expect((await audit.list({}, 0, 10)).total).toBe(2)
 
+      // A workspace made with its first admin: both, or (its name taken) neither.
+      expect(await workspaces.createWithAdmin({ id: 'ws_d', name: 'Design', createdAt: 40 }, 'acc-ada')).toBe(true)
+      expect(await workspaces.roleIn('acc-ada', 'ws_d')).toBe('admin')
+      expect(await workspaces.createWithAdmin({ id: 'ws_e', name: 'Design', createdAt: 41 }, 'acc-ada')).toBe(false)
+      expect(await workspaces.roleIn('acc-ada', 'ws_e')).toBeUndefined()
+
       // An account's memberships go with it.
       await engine.run(`DELETE FROM accounts WHERE id = 'acc-bob'`)
       expect(await workspaces.members('ws_b')).toEqual([])
+    } finally {
+      await engine.close()
+    }
+  })
+
+  it("count a workspace's received rows from the counters, as its rows are", async () => {
+    const engine = await storeOf(kind)
+    try {
+      await createWorkspaceStore(engine).insert({ id: 'ws_b', name: 'Payments', createdAt: 5 })
+      const endpoint = `INSERT INTO endpoints (id, slug, name, scheme, secrets_json, dedupe_json, dedupe_window_ms, body_limit, config_json, created_at, workspace_id) VALUES (?, ?, ?, NULL, '[]', NULL, 86400000, 1048576, '{}', 1000, ?)`
+      for (const [id, workspace] of [['ep_a', 'default'], ['ep_b', 'ws_b'], ['ep_gone', 'ws_b']]) await engine.run(endpoint, [id, id, id, workspace])
+      // Keyed arrivals (two of one key: one row), keyless ones, one at no endpoint (default's), one at an endpoint deleted since.
+      const rows: [string | null, string | null][] = [['ep_a', 'evt_1'], ['ep_a', 'evt_1'], ['ep_a', null], ['ep_b', 'evt_1'], ['ep_b', 'evt_2'], ['ep_b', null], [null, null], ['ep_gone', 'evt_9']]
+      for (const [i, [endpointId, key]] of rows.entries()) {
+        await engine.run(`INSERT INTO requests (id, endpoint_id, received_at, method, path, headers_json, body_size, dedupe_key) VALUES (?, ?, ?, 'POST', '/h/x', '[]', 0, ?)`, [i + 1, endpointId, 1000 + i, key])
+      }
+      await engine.run(`DELETE FROM endpoints WHERE id = 'ep_gone'`)
+      const timeline = createTimelineReads(engine)
+      const total = async (filter: Parameters<typeof timeline.refs>[0]) => (await timeline.refs({ ...filter, status: ['received'] }, 100)).total
+      const rowsOf = async (filter: Parameters<typeof timeline.refs>[0]) => (await timeline.refs({ ...filter, status: ['received'] }, 100)).refs.length
+      for (const [workspace, expected] of [['default', 3], ['ws_b', 3], ['ws_none', 0]] as const) {
+        expect(await total({ workspace }), workspace).toBe(expected)
+        expect(await rowsOf({ workspace }), workspace).toBe(expected)
+      }
+      // An endpoint named in the filter: its rows, and none of another workspace's.
+      expect([await total({ workspace: 'ws_b', endpointId: 'ep_b' }), await total({ workspace: 'default', endpointId: 'ep_b' })]).toEqual([3, 0])
     } finally {
       await engine.close()
     }
