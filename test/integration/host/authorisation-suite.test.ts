@@ -26,6 +26,7 @@ import { ROUTE_DECISIONS, type ControlServerRoute } from '../../../electron/engi
 import { SCOPED_IDS, STORE_WIDE } from '../../../electron/engine/host/workspace-scope'
 import { createAccounts, createTokens } from '../../../electron/engine/accounts'
 import { createWorkspaceStore, openStore, parseStoreLocation } from '../../../electron/engine/store'
+import { tryJoin } from '../../support/accounts-serve'
 import { makeTempDir } from '../../support/temp-dir'
 import { usePostgres } from '../../support/use-postgres'
 
@@ -172,14 +173,7 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
       await createWorkspaceStore(beside.engine).insert({ id: 'ws_other', name: 'Other', createdAt: 1 })
       const adaId = (await createWorkspaceStore(beside.engine).members('default'))[0]?.accountId ?? ''
       const link = await createAccounts({ engine: () => beside.engine }).invite('admin', adaId, 'ws_other')
-      const page = await fetch(`${origin}/join?link=${encodeURIComponent(link)}`)
-      const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? ''
-      const joined = await fetch(`${origin}/join`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieOf(page, 'hookloop_csrf') ?? '', origin },
-        body: new URLSearchParams({ csrf, link, email: 'otto@example.com', name: 'Otto', password: PASSWORD }).toString(),
-      })
+      const joined = await tryJoin(`${origin}/join?link=${encodeURIComponent(link)}`, { email: 'otto@example.com', name: 'Otto', password: PASSWORD })
       other.session = cookieOf(joined, 'hookloop_session') ?? ''
       other.token = (await createTokens({ engine: () => beside.engine }).create({ name: 'other bot', role: 'admin', workspaceId: 'ws_other', by: null })).secret
       secrets.push(other.token)
