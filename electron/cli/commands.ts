@@ -29,5 +29,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   mcp: { summary: 'an MCP server on stdio for coding agents: read the timeline, explain signatures, trigger events, add fault rules', load: () => import('./mcp').then((m) => m.mcpCommand) },
   store: { summary: 'copy a whole store between a data folder and a team PostgreSQL, or show what a store holds', load: () => import('./store').then((m) => m.storeCommand) },
   token: { summary: "make, list and revoke the API tokens machines use against a served Hookloop (secret printed once)", load: () => import('./token').then((m) => m.tokenCommand) },
+  workspace: { summary: "make and list a served Hookloop's workspaces, and add an existing account to one", load: () => import('./workspace').then((m) => m.workspaceCommand) },
   serve: { summary: 'open the app in your browser (engine + UI on 127.0.0.1)', load: () => import('./serve').then((m) => m.serveCommand) },
 }

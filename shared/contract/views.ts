@@ -404,6 +404,12 @@ export interface Snapshot {
   scenarioRun: ScenarioRunView | null
   /** The breakpoints, the requests held now, and how long each provider waits (docs/breakpoints.md). */
   breakpoints: BreakpointListView
+  /**
+   * Whether this caller may run the store-wide commands (the clock, Try the loop, the tunnel,
+   * recording, scenario runs, the retention): always without accounts; with accounts, in the
+   * workspace `default` only (docs/team.md, "Workspaces"). The UI shows their controls by it.
+   */
+  storeWide: boolean
 }
 
 /** Whether a session is being recorded into a scenario, and how much so far. */

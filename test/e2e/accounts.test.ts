@@ -1,13 +1,32 @@
 // A served Hookloop with accounts in real headless Chromium: the address it prints is the sign-in
 // page; a wrong password is told; the admin signs in, sees the app with their name and role in the
 // top bar with the workspace they are in, switches to a second workspace they belong to (the page
-// reloads into it), signs out, and the app's page sends them back to sign in.
+// reloads into it) where the controls of the store-wide commands (Try the loop, Record, the sender
+// clock, the tunnel's Start, the retention) are absent and back in default, signs out, and the
+// app's page sends them back to sign in.
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { screenshot } from './support/app'
+import { ARTIFACTS, screenshot } from './support/app'
 import { openBrowser, type Browser } from './support/browser'
 import { startServe, type Served } from './support/serve'
 
 const PASSWORD = 'correct horse battery'
+
+/** The controls of the store-wide commands each screen shows, counted where they would be (0: absent, not just disabled). */
+async function storeWideControls(page: Page): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {}
+  for (const id of ['try-the-loop', 'record', 'clock-mode']) counts[id] = await page.locator(`[data-testid=${id}]`).count()
+  await page.click('[data-testid=tunnel-state]')
+  counts['tunnel-start'] = await page.locator('[data-testid=tunnel-start]').count()
+  await page.click('[data-testid=tunnel-state]')
+  await page.click('[data-testid=store-size]')
+  counts['retention-save'] = await page.locator('[data-testid=retention-save]').count()
+  await page.click('[data-testid=store-size]')
+  return counts
+}
+const SHOWN = { 'try-the-loop': 1, record: 1, 'clock-mode': 1, 'tunnel-start': 1, 'retention-save': 1 }
+const HIDDEN = { 'try-the-loop': 0, record: 0, 'clock-mode': 0, 'tunnel-start': 0, 'retention-save': 0 }
 let served: Served | undefined
 let browser: Browser | undefined
 afterEach(async () => {
@@ -35,6 +54,11 @@ describe('accounts in the browser', () => {
     expect(await signedIn.innerText()).toContain('ada@example.com')
     expect(await signedIn.innerText()).toContain('admin')
     await screenshot(page, 'accounts-signed-in')
+    // In default, everything: the store-wide commands run here.
+    await page.waitForSelector('[data-testid=try-the-loop]')
+    await page.waitForSelector('[data-testid=store-size]')
+    expect(await storeWideControls(page)).toEqual(SHOWN)
+    await page.locator('header.topbar').screenshot({ path: join(ARTIFACTS, 'accounts-topbar-default.png') })
 
     // The admin's members: herself, and an invite link made for an editor, shown once.
     await page.click('[data-testid=members-button]')
@@ -58,10 +82,31 @@ describe('accounts in the browser', () => {
     expect(await page.locator('select[data-testid=workspace] option:checked').innerText()).toBe('Payments')
     expect(await signedIn.innerText()).toContain('admin')
     expect(await page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth')).toBe(true)
+    // Payments cannot run the store-wide commands: their controls are gone, and the empty timeline
+    // and the tunnel's card say where they are.
+    await page.waitForSelector('[data-testid=first-run]')
+    await page.waitForSelector('[data-testid=store-size]')
+    expect(await storeWideControls(page)).toEqual(HIDDEN)
+    expect(await page.locator('[data-testid=first-run] h2').innerText()).toBe('Nothing has arrived in this workspace yet')
+    await page.click('[data-testid=tunnel-state]')
+    expect(await page.locator('[data-testid=store-wide-elsewhere]').innerText()).toContain('workspace default')
+    await screenshot(page, 'accounts-workspace-tunnel')
+    await page.click('[data-testid=tunnel-state]')
+    // The Scenarios page opens and checks a file there, and says where one is recorded and run.
+    await page.click('[data-testid=nav-scenarios]')
+    await page.waitForSelector('[data-testid=scenarios-elsewhere]')
+    expect(await page.locator('[data-testid=scenario-run]').count()).toBe(0)
+    expect(await page.locator('[data-testid=scenario-open]').count()).toBe(1)
+    await page.click('[data-testid=nav-timeline]')
+    await page.waitForSelector('[data-testid=first-run]')
     await screenshot(page, 'accounts-workspace')
+    await page.locator('header.topbar').screenshot({ path: join(ARTIFACTS, 'accounts-topbar-workspace.png') })
     await Promise.all([page.waitForEvent('load'), page.selectOption('select[data-testid=workspace]', 'default')])
     await page.waitForSelector('select[data-testid=workspace]', { timeout: 20_000 })
     expect(await page.locator('select[data-testid=workspace]').inputValue()).toBe('default')
+    await page.waitForSelector('[data-testid=try-the-loop]')
+    await page.waitForSelector('[data-testid=store-size]')
+    expect(await storeWideControls(page)).toEqual(SHOWN)
 
     await signedIn.locator('button:text-is("Sign out")').click()
     await page.waitForURL(`${served.origin}/signin`)

@@ -2,10 +2,10 @@
 // one-time setup link), signing in and out, the session behind a cookie and the workspace it looks
 // at, and the members of a workspace: invited, added, given a role there, removed. The secrets it returns (a session's value, a link's) exist only in its answer;
 // the store keeps their hashes (secrets.ts) and a password's Argon2id hash (passwords.ts).
-import type { Role } from '../../../shared/contract'
-import { createAccountStore, createWorkspaceStore, DEFAULT_WORKSPACE, type AccountRow, type AccountStore, type MembershipRow, type SqlEngine, type WorkspaceStore } from '../store'
+import { WORKSPACE_NAME_MAX, type Role } from '../../../shared/contract'
+import { createAccountStore, createWorkspaceStore, DEFAULT_WORKSPACE, type AccountRow, type AccountStore, type MembershipRow, type SqlEngine, type WorkspaceRow, type WorkspaceStore } from '../store'
 import { hashPassword, passwordMatches, passwordProblem } from './passwords'
-import { newAccountId, newSecret, secretHash } from './secrets'
+import { newAccountId, newSecret, newWorkspaceId, secretHash } from './secrets'
 
 /** A session lasts this long after it was last used (sliding). */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000
@@ -81,6 +81,12 @@ export interface Accounts {
   /** The account's workspaces and its role in each. */
   workspacesOf(accountId: string): Promise<MembershipRow[]>
   /**
+   * A new workspace named so (trimmed), the account its admin, made in one transaction: the
+   * `workspace.create` command's and `hookloop workspace create`'s. A bad name is refused
+   * (`bad_name`, workspaceNameProblem), and so is one another workspace has (`taken`).
+   */
+  createWorkspace(name: string, adminId: string): Promise<WorkspaceRow>
+  /**
    * Of these sessions' secrets, the ones that still sign someone in (not ended, not expired, the
    * account not disabled, still a member where the session looks), each with the workspace it
    * looks at: one read for all of a process's sockets, however many (no last-seen write).
@@ -123,6 +129,15 @@ export function emailProblem(email: string): string | null {
   if (CONTROL_CHARACTER.test(email)) return 'the email has a control character (NUL, a tab, a newline …): type it again'
   const trimmed = email.trim()
   if (!EMAIL.test(trimmed) || trimmed.length > 320) return `the email "${trimmed.slice(0, 320)}" is not an email address`
+  return null
+}
+
+/** What is wrong with a new workspace's name (1 to 64 characters once trimmed, no control character); null when nothing. */
+export function workspaceNameProblem(name: string): string | null {
+  const trimmed = name.trim()
+  if (trimmed === '') return 'a workspace needs a name'
+  if (trimmed.length > WORKSPACE_NAME_MAX) return `the name is longer than ${WORKSPACE_NAME_MAX} characters`
+  if (CONTROL_CHARACTER.test(name)) return 'the name has a control character (NUL, a tab, a newline …): type it again'
   return null
 }
 
@@ -292,6 +307,13 @@ export function createAccounts(options: { engine: () => SqlEngine; now?: () => n
       return viewOf(found.account, role, workspaceId)
     },
     workspacesOf: (accountId) => workspaces().membershipsOf(accountId),
+    async createWorkspace(name, adminId) {
+      const problem = workspaceNameProblem(name)
+      if (problem) throw new AccountError('bad_name', problem)
+      const workspace = { id: newWorkspaceId(), name: name.trim(), createdAt: now() }
+      if (!(await workspaces().createWithAdmin(workspace, adminId))) throw new AccountError('taken', `a workspace named ${JSON.stringify(workspace.name)} exists already: pick another name`)
+      return workspace
+    },
     async liveSessions(secrets) {
       if (secrets.length === 0) return new Map()
       const hashes = new Map(secrets.map((secret) => [secretHash(secret), secret]))

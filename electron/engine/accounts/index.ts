@@ -1,4 +1,4 @@
-export { AccountError, CONTROL_CHARACTER, createAccounts, emailProblem, LINK_TTL_MS, SESSION_IDLE_MS, type AccountView, type Accounts, type NewPerson, type SignInRefusedReason } from './accounts'
+export { AccountError, CONTROL_CHARACTER, createAccounts, emailProblem, LINK_TTL_MS, SESSION_IDLE_MS, workspaceNameProblem, type AccountView, type Accounts, type NewPerson, type SignInRefusedReason } from './accounts'
 export { PASSWORD_MIN_LENGTH, passwordProblem } from './passwords'
 export { createRateLimit, type RateLimit } from './rate-limit'
 export {

@@ -8,3 +8,6 @@ export const newSecret = (): string => randomBytes(32).toString('base64url')
 export const secretHash = (secret: string): string => createHash('sha256').update(secret).digest('hex')
 
 export const newAccountId = (): string => randomUUID()
+
+/** A new workspace's id (`default` is the one every store has). */
+export const newWorkspaceId = (): string => `ws_${randomBytes(8).toString('hex')}`

@@ -70,6 +70,8 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         recording: ctx.recording(),
         scenarioRun: ctx.scenarioRun(),
         breakpoints: breakpointList(binding.engine.receiver),
+        // Without accounts every caller may; with them the workspace scope says (workspace-scope.ts).
+        storeWide: true,
       }
     },
     // With accounts, the caller's workspace's rows only.

@@ -6,3 +6,5 @@ export { SIGN_IN_PER_ADDRESS, SIGN_IN_PER_EMAIL } from './account-routes'
 export { createDetailViews, type DetailViews, secretHint } from './detail-views'
 export { explainSignature, iso, momentOn, SignatureExplainError } from './signature-explain'
 export { createTimelineViews, type TimelineViews } from './timeline-views'
+// What the audit says of a command: `hookloop workspace` records its changes in the same words.
+export { auditSummary, auditTarget } from './audit-record'

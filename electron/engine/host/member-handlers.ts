@@ -3,9 +3,8 @@
 // this answer only), adds an existing account, changes a role there, ends a membership, disables an
 // account, makes a new workspace; anyone lists their workspaces and moves their session to another. Without accounts they
 // answer `unavailable`: the run's token is the only way in, and nobody is a member.
-import { randomBytes } from 'node:crypto'
 import type { Caller, CommandHandlers } from './control-server'
-import { AccountError, CONTROL_CHARACTER, LINK_TTL_MS, type Accounts } from '../accounts'
+import { AccountError, LINK_TTL_MS, type Accounts } from '../accounts'
 import { createWorkspaceStore, type SqlEngine } from '../store'
 import { HostError } from './host-error'
 
@@ -75,11 +74,15 @@ export function createMemberHandlers(ctx: MemberContext): MemberHandlers {
     'workspace.create': async ({ name }, caller) => {
       workspaceOf(caller)
       if (!caller.session || !caller.account) throw new HostError('forbidden', 'a token acts in the one workspace it was made in: a person makes a workspace, signed in')
-      if (CONTROL_CHARACTER.test(name)) throw new HostError('bad_request', 'workspace.create: the name has a control character (NUL, a tab, a newline …): type it again')
-      const id = `ws_${randomBytes(8).toString('hex')}`
-      const made = await createWorkspaceStore(ctx.engine()).createWithAdmin({ id, name, createdAt: now() }, caller.account.id)
-      if (!made) throw new HostError('conflict', `a workspace named ${JSON.stringify(name)} exists already: pick another name`)
-      return { id, name, role: 'admin' as const }
+      const admin = caller.account.id
+      try {
+        const made = await accounts().createWorkspace(name, admin)
+        return { id: made.id, name: made.name, role: 'admin' as const }
+      } catch (error) {
+        if (error instanceof AccountError && error.code === 'bad_name') throw new HostError('bad_request', `workspace.create: ${error.message}`)
+        if (error instanceof AccountError && error.code === 'taken') throw new HostError('conflict', error.message)
+        throw error
+      }
     },
   }
 }

@@ -56,6 +56,9 @@ export const SCOPED_IDS: Partial<Record<CommandName, readonly (readonly [Path, O
  */
 export const STORE_WIDE: readonly CommandName[] = ['clock.set', 'loop.try', 'record.start', 'record.stop', 'scenario.run', 'scenario.cancel', 'tunnel.start', 'tunnel.stop', 'history.setRetention']
 
+/** Whether a caller acting in this workspace (undefined: without accounts) may run the STORE_WIDE commands. */
+export const runsStoreWide = (workspace: string | undefined): boolean => workspace === undefined || workspace === DEFAULT_WORKSPACE
+
 const at = (value: unknown, path: Path): unknown => path.reduce<unknown>((inner, key) => (inner && typeof inner === 'object' ? (inner as Record<string, unknown>)[key] : undefined), value)
 function withAt(value: unknown, path: Path, replacement: unknown): unknown {
   const [key, ...rest] = path
@@ -83,8 +86,9 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
   const subscriptionIn = (id: string, workspace: string) => owners.subscriptions.get(id) === workspace
 
   function snapshotIn(snapshot: Snapshot, workspace: string): Snapshot {
-    // The simulations, a recording and a scenario run are the store-wide commands' (default's).
-    const storeWide = workspace === DEFAULT_WORKSPACE ? {} : { simulations: [], recording: { active: false, startedAt: null, steps: 0, events: 0 }, scenarioRun: null }
+    // The simulations, a recording and a scenario run are the store-wide commands' (default's); the
+    // UI hides the controls of the commands this socket would be refused (Snapshot.storeWide).
+    const storeWide = runsStoreWide(workspace) ? {} : { simulations: [], recording: { active: false, startedAt: null, steps: 0, events: 0 }, scenarioRun: null, storeWide: false }
     return {
       ...snapshot,
       ...storeWide,
@@ -120,7 +124,7 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
           case 'recording.state':
           case 'scenario.progress':
           case 'simulations.changed':
-            return workspace === DEFAULT_WORKSPACE ? [event] : []
+            return runsStoreWide(workspace) ? [event] : []
           case 'breakpoints.changed':
             return [{ name: event.name, payload: { ...event.payload, breakpoints: event.payload.breakpoints.filter((b) => endpointIn(b.endpointId, workspace)) } }]
           default:
@@ -166,7 +170,7 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
       for (const name of STORE_WIDE) {
         const handler = original[name]
         guarded[name] = (req, caller) => {
-          if (caller.workspace !== undefined && caller.workspace !== DEFAULT_WORKSPACE) throw new HostError('forbidden', `${name} acts on the whole store, which every workspace shares: run it in the default workspace`)
+          if (!runsStoreWide(caller.workspace)) throw new HostError('forbidden', `${name} acts on the whole store, which every workspace shares: run it in the default workspace`)
           return handler(req, caller)
         }
       }

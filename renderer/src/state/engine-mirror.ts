@@ -34,6 +34,13 @@ export async function run<T>(what: string, action: (client: EngineClient) => Pro
   }
 }
 
+/**
+ * Whether this socket may run the store-wide commands (the clock, Try the loop, the tunnel,
+ * recording, scenario runs, the retention): the engine says so in the snapshot (`storeWide`), true
+ * without accounts and in the workspace `default`. Their controls show only then.
+ */
+export const useStoreWide = (): boolean => useApp((s) => s.snapshot?.storeWide === true)
+
 export async function loadSnapshot(): Promise<void> {
   const client = useApp.getState().client
   if (!client) return

@@ -1,10 +1,11 @@
 // The captured history in the top bar: the store's size at a glance, and behind it the retention
-// settings (days, MB) and Clear history for every endpoint or one. The size is read from the
+// settings (days, MB; the whole store's, so shown where this socket may set them: useStoreWide) and
+// Clear history for every endpoint or one. The size is read from the
 // engine when the store's rows change (at most every READ_GAP_MS), every few seconds, and after
 // each change made here.
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { formatBytes, RETENTION_LIMITS, type RetentionSettings, type StoreSizeView, COUNT_WORDS, countText } from '../../../shared/contract'
-import { run, toast, useApp } from '../state'
+import { run, toast, useApp, useStoreWide } from '../state'
 
 const REFRESH_MS = 5000
 /** A burst of captures reads the size once per gap, not once per row. */
@@ -80,6 +81,7 @@ function parseLimit(text: string, bounds: { min: number; max: number }, what: st
 
 function HistoryPanel({ size, refresh }: { size: StoreSizeView; refresh: () => void }) {
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
+  const storeWide = useStoreWide()
   const [days, setDays] = useState(limitInput(size.retention.days))
   const [maxMb, setMaxMb] = useState(limitInput(size.retention.maxMb))
   const [target, setTarget] = useState('')
@@ -120,22 +122,30 @@ function HistoryPanel({ size, refresh }: { size: StoreSizeView; refresh: () => v
           {formatBytes(size.usedBytes)} in use of a {formatBytes(size.fileBytes)} file, WAL {formatBytes(size.walBytes)} · {size.requests} captured request{size.requests === 1 ? '' : 's'}
           {size.oldestAt === null ? '' : `, oldest ${new Date(size.oldestAt).toLocaleString()}`}
         </span>
-        <strong>Keep history</strong>
-        <div className="row" style={{ flexWrap: 'nowrap' }}>
-          <label className="hint">
-            days{' '}
-            <input className="input mono" style={{ width: 80 }} value={days} onChange={(e) => setDays(e.target.value)} placeholder="no limit" aria-label="retention days" data-testid="retention-days" />
-          </label>
-          <label className="hint">
-            at most MB{' '}
-            <input className="input mono" style={{ width: 90 }} value={maxMb} onChange={(e) => setMaxMb(e.target.value)} placeholder="no limit" aria-label="retention MB" data-testid="retention-mb" />
-          </label>
-          <button className="btn small primary" disabled={busy || problem !== null || !changed} onClick={() => void save()} data-testid="retention-save">
-            Save
-          </button>
-        </div>
-        {problem && <span className="hint" style={{ color: 'var(--fail)' }}>{problem}</span>}
-        <span className="hint">Older or excess history (captured requests, settled deliveries) is pruned every minute, oldest first; empty means no limit of that kind.</span>
+        {storeWide ? (
+          <>
+            <strong>Keep history</strong>
+            <div className="row" style={{ flexWrap: 'nowrap' }}>
+              <label className="hint">
+                days{' '}
+                <input className="input mono" style={{ width: 80 }} value={days} onChange={(e) => setDays(e.target.value)} placeholder="no limit" aria-label="retention days" data-testid="retention-days" />
+              </label>
+              <label className="hint">
+                at most MB{' '}
+                <input className="input mono" style={{ width: 90 }} value={maxMb} onChange={(e) => setMaxMb(e.target.value)} placeholder="no limit" aria-label="retention MB" data-testid="retention-mb" />
+              </label>
+              <button className="btn small primary" disabled={busy || problem !== null || !changed} onClick={() => void save()} data-testid="retention-save">
+                Save
+              </button>
+            </div>
+            {problem && <span className="hint" style={{ color: 'var(--fail)' }}>{problem}</span>}
+            <span className="hint">Older or excess history (captured requests, settled deliveries) is pruned every minute, oldest first; empty means no limit of that kind.</span>
+          </>
+        ) : (
+          <span className="hint" data-testid="retention-elsewhere">
+            How long history is kept is the whole store&apos;s setting: it is set in the workspace <strong>default</strong>.
+          </span>
+        )}
         <strong>Clear history</strong>
         <div className="row" style={{ flexWrap: 'nowrap' }}>
           <select className="input" value={target} onChange={(e) => { setTarget(e.target.value); setConfirming(false) }} aria-label="clear which endpoint" data-testid="clear-target">

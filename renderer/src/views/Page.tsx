@@ -1,6 +1,7 @@
 // The frames the views draw in: a page (its title and one-line hint above its cards, scrolling as
 // one), a page listing things of one kind, a titled card, and the card that stands where a list is empty.
 import type { ReactNode } from 'react'
+import { useStoreWide } from '../state'
 
 export function Page(props: { title: string; hint: string; children: ReactNode }) {
   return (
@@ -18,12 +19,13 @@ export function Page(props: { title: string; hint: string; children: ReactNode }
 
 /** A page of things of one kind: the form that makes one, then a card each, or while there are none, how to get one. */
 export function ListPage(props: { title: string; hint: string; form: ReactNode; noneYet: string; children: ReactNode[] }) {
+  const storeWide = useStoreWide()
   return (
     <Page title={props.title} hint={props.hint}>
       {props.form}
       {props.children.length === 0 && (
         <EmptyCard title={props.noneYet}>
-          <div>Create one above, or use “Try the loop” on the timeline.</div>
+          <div>{storeWide ? 'Create one above, or use “Try the loop” on the timeline.' : 'Create one above.'}</div>
         </EmptyCard>
       )}
       {props.children}

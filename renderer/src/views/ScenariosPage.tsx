@@ -1,12 +1,14 @@
 // Scenarios: what a recording made (or a file opened) in an editable JSON view, checked as you
 // type by the same validator `hookloop run` uses (problems by JSON path); Save, Open, and Run with
 // progress and the report, each expectation ✓/✗, the run's deliveries drawn with their verdicts.
+// Record and Run act on the store every workspace shares: where this socket may not run them
+// (useStoreWide), a scenario file is opened, checked and saved here, and run in `default`.
 import { useMemo } from 'react'
 import type { Scenario, ScenarioReport } from '../../../shared/scenario'
 import { expectationCount, noExpectations, parseScenario, verdictLine } from '../../../shared/scenario'
 import { openTextFile, saveTextFile } from '../lib/files'
 import { formatDuration } from '../lib/format'
-import { run, toast, useApp, verdictsOf } from '../state'
+import { run, toast, useApp, useStoreWide, verdictsOf } from '../state'
 import { EmptyCard } from './Page'
 import { VerdictMark } from './badges'
 
@@ -33,6 +35,7 @@ function fileNameFor(text: string): string {
 export function ScenariosPage() {
   const draft = useApp((s) => s.draft)
   const scenarioRun = useApp((s) => s.snapshot?.scenarioRun ?? null)
+  const storeWide = useStoreWide()
   const checked = useMemo(() => (draft ? parseScenario(draft.text) : null), [draft])
   const problems = checked && !checked.ok ? checked.problems : []
   const running = scenarioRun?.state === 'running'
@@ -75,14 +78,22 @@ export function ScenariosPage() {
             <button className="btn" disabled={!draft} onClick={() => void save()} data-testid="scenario-save">
               Save…
             </button>
-            <button className="btn primary" disabled={!draft || problems.length > 0 || running} onClick={() => void start()} data-testid="scenario-run">
-              ▶ Run
-            </button>
+            {storeWide && (
+              <button className="btn primary" disabled={!draft || problems.length > 0 || running} onClick={() => void start()} data-testid="scenario-run">
+                ▶ Run
+              </button>
+            )}
           </div>
         </div>
         {!draft ? (
           <EmptyCard title="No scenario open">
-            <div>Press Record in the top bar, set things up and send events as usual, then Stop: the scenario opens here. Or open a scenario file.</div>
+            {storeWide ? (
+              <div>Press Record in the top bar, set things up and send events as usual, then Stop: the scenario opens here. Or open a scenario file.</div>
+            ) : (
+              <div data-testid="scenarios-elsewhere">
+                Open a scenario file to check it. Recording and running a scenario act on the whole store&apos;s clock: they are done in the workspace <strong>default</strong>, or headless with <code>hookloop run</code>.
+              </div>
+            )}
           </EmptyCard>
         ) : (
           <div className="card" data-testid="scenario-editor-card">

@@ -5,7 +5,7 @@
 import { useState } from 'react'
 import { PROVIDERS, type ProviderId } from '../../../shared/providers'
 import { SEND_FAULT_TYPES, type SendFaultType } from '../../../shared/sender'
-import { run, showOnTimeline, toast, useApp } from '../state'
+import { run, showOnTimeline, toast, useApp, useStoreWide } from '../state'
 import { ScheduleChart } from './ScheduleChart'
 import { CatalogPicker } from './CatalogPicker'
 import { Select } from './Select'
@@ -29,6 +29,7 @@ const SAMPLE = JSON.stringify({ booking_id: 'b_1042', clinic_id: 'c_7', starts_a
 
 export function SenderPage() {
   const subscriptions = useApp((s) => s.snapshot?.subscriptions ?? [])
+  const storeWide = useStoreWide()
   const presets = useApp((s) => s.snapshot?.policyPresets ?? [])
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
   const [subscriptionId, setSubscriptionId] = useState('')
@@ -69,7 +70,7 @@ export function SenderPage() {
     <Page title="Sender" hint="Hookloop signs and delivers events under the subscription's retry policy, exactly like the provider would.">
       {subscriptions.length === 0 ? (
         <EmptyCard title="No subscription to send to">
-          <div>Create one under Subscriptions (it can target one of your endpoints), or use “Try the loop”.</div>
+          <div>Create one under Subscriptions (it can target one of your endpoints){storeWide ? ', or use “Try the loop”' : ''}.</div>
           <button className="btn" onClick={() => useApp.setState({ view: 'subscriptions' })}>
             Go to Subscriptions
           </button>

@@ -1,8 +1,8 @@
 // The timeline page: filters, zoom/pan/live controls, timeline or table, and the first-run
-// empty state with "Try the loop".
+// empty state with "Try the loop" (where this socket may run it: useStoreWide).
 import { useMemo, useState } from 'react'
 import type { SimulationView, TimelineRow } from '../../../shared/contract'
-import { clearFilters, run, setFilter, showOnTimeline, toast, useApp } from '../state'
+import { clearFilters, run, setFilter, showOnTimeline, toast, useApp, useStoreWide } from '../state'
 import { clockKey, clockLabel, sharedClock, WALL } from '../state/clock-groups'
 import type { Choice } from './Select'
 import { Legend } from './badges'
@@ -175,6 +175,7 @@ function Toolbar() {
 }
 
 export function FirstRun() {
+  const storeWide = useStoreWide()
   const [busy, setBusy] = useState(false)
   const start = async () => {
     setBusy(true)
@@ -185,6 +186,18 @@ export function FirstRun() {
       // Every clock: the loop's rows read on its axis, and real traffic after it shows beside them.
       void showOnTimeline({})
     }
+  }
+  // Try the loop runs on the store's clock, the workspace default's: elsewhere the first steps are the workspace's own.
+  if (!storeWide) {
+    return (
+      <div className="empty" data-testid="first-run">
+        <h2>Nothing has arrived in this workspace yet</h2>
+        <div className="steps hint">
+          Add an endpoint under <strong>Endpoints &amp; rules</strong> and point a real provider at it, or send your own events from <strong>Sender</strong>.
+        </div>
+        <Legend />
+      </div>
+    )
   }
   return (
     <div className="empty" data-testid="first-run">

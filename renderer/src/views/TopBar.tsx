@@ -1,22 +1,24 @@
 // Tunnel state with copyable endpoint URLs, the clock mode, search by event id, the store's size,
-// and who is signed in (a server with accounts).
+// and who is signed in (a server with accounts). The controls of the store-wide commands (the
+// clock, Record, starting and stopping the tunnel) show only where this socket may run them.
 import { useEffect, useState } from 'react'
 import type { TunnelView } from '../../../shared/contract'
-import { run, setFilter, toast, useApp } from '../state'
+import { run, setFilter, toast, useApp, useStoreWide } from '../state'
 import { formatDuration } from '../lib/format'
 import { RecordButton } from './RecordButton'
 import { HistoryControl } from './HistoryControl'
 import { AccountControl } from './AccountControl'
 
 export function TopBar() {
+  const storeWide = useStoreWide()
   return (
     <header className="topbar">
       <div className="brand">
         <span className="brand-mark">↻</span> Hookloop
       </div>
       <TunnelPill />
-      <ClockControl />
-      <RecordButton />
+      {storeWide && <ClockControl />}
+      {storeWide && <RecordButton />}
       <span className="spacer" />
       <Search />
       <HistoryControl />
@@ -42,6 +44,7 @@ function TunnelPill() {
   const tunnel = useApp((s) => s.snapshot?.tunnel)
   const endpoints = useApp((s) => s.snapshot?.endpoints ?? [])
   const receiverUrl = useApp((s) => s.snapshot?.receiverUrl ?? '')
+  const storeWide = useStoreWide()
   const [open, setOpen] = useState(false)
   const now = useNow(tunnel?.state === 'reconnecting')
   if (!tunnel) return null
@@ -56,7 +59,13 @@ function TunnelPill() {
       {open && (
         <div className="card" style={{ position: 'absolute', top: 34, left: 0, zIndex: 30, minWidth: 560 }}>
           <div className="card-body">
-            <TunnelControl tunnel={tunnel} />
+            {storeWide ? (
+              <TunnelControl tunnel={tunnel} />
+            ) : (
+              <div className="hint" data-testid="store-wide-elsewhere">
+                The public tunnel, the sender clock and recording are the whole store&apos;s: they are set in the workspace <strong>default</strong>.
+              </div>
+            )}
             <div className="hint">Receiver on this machine: {receiverUrl}</div>
             {copyable.length === 0 && <div className="hint">No endpoints yet.</div>}
             {copyable.map((e) => (

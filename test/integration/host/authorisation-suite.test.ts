@@ -323,7 +323,9 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
     const rule = (await command(admin, 'rule.addPreset', { endpointId: endpoint.res.id, preset: 'fail-first', parameters: { n: 1 } })) as { res: { id: string } }
     const subscription = (await command(admin, 'subscription.create', { name: 'Theirs out', target: { url: 'http://127.0.0.1:9/' }, scheme: 'standard-webhooks', policyId: 'pandoktorek' })) as { res: { id: string } }
     const sent = (await command(admin, 'event.send', { subscriptionId: subscription.res.id, eventType: 'thing.happened', payload: '{}', count: 1, faults: [] })) as { res: { deliveryIds: number[] } }
-    const snapshot = (await command(admin, 'snapshot', {})) as { res: { receiverUrl: string } }
+    const snapshot = (await command(admin, 'snapshot', {})) as { res: { receiverUrl: string; storeWide: boolean } }
+    // In default the store-wide commands run, and the snapshot says so (the UI shows their controls by it).
+    expect(snapshot.res.storeWide).toBe(true)
     await fetch(`${snapshot.res.receiverUrl}/h/${endpoint.res.slug}`, { method: 'POST', body: '{"theirs":true}' })
     let request = 0
     for (let tries = 0; tries < 200 && request === 0; tries++) {
@@ -389,7 +391,7 @@ describe.each(Object.entries(STORES))('authorisation of hookloop serve --account
       expect((await command(ws, 'timeline.page', { offset: 0, limit: 100 })).res, label).toEqual({ rows: [], total: 0 })
       // Nor the history's count, nor the store-wide commands' reports (the admin's request is there).
       expect((await command(ws, 'history.size', {})).res, label).toMatchObject({ requests: 0, oldestAt: null })
-      expect((await command(ws, 'snapshot', {})).res, label).toMatchObject({ simulations: [], recording: { active: false }, scenarioRun: null })
+      expect((await command(ws, 'snapshot', {})).res, label).toMatchObject({ simulations: [], recording: { active: false }, scenarioRun: null, storeWide: false })
       // Nor the lists a script reads; naming its endpoint or subscription is as naming none.
       expect((await command(ws, 'request.list', { limit: 100 })).res, label).toEqual({ requests: [] })
       expect((await command(ws, 'delivery.list', { limit: 100 })).res, label).toEqual({ deliveries: [] })
