@@ -84,6 +84,11 @@ describe.each(Object.entries(servedStores(postgres, cleanups)))('rules and break
     expect(await listed(inPayments)).toEqual([paysBreakpoint.res.id])
     expect(await listed(inDefault)).not.toContain(paysBreakpoint.res.id)
     expect(((await command(inPayments, 'snapshot')).res.breakpoints.breakpoints as { id: string }[]).map((b) => b.id)).toEqual([paysBreakpoint.res.id])
+    // Nor is its id default's to replace.
+    expect((await command(inDefault, 'breakpoint.put', { breakpoint: { id: paysBreakpoint.res.id, matchers: [] } })).error).toEqual({
+      code: 'conflict',
+      message: `breakpoint.put: the id "${paysBreakpoint.res.id}" is taken: leave the id out to make a new breakpoint`,
+    })
     // Another workspace's breakpoint is not there to remove.
     expect((await command(inDefault, 'breakpoint.remove', { id: paysBreakpoint.res.id })).error?.code).toBe('not_found')
     expect((await command(inPayments, 'breakpoint.remove', { id: paysBreakpoint.res.id })).ok).toBe(true)
