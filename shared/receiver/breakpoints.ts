@@ -57,7 +57,6 @@ export interface Breakpoint {
   workspaceId?: string
 }
 
-
 /** Validates a breakpoint when it is made; throws DefinitionError naming the field. */
 export function parseBreakpoint(input: unknown, id: string): Breakpoint {
   const result = breakpointSchema.safeParse(input)

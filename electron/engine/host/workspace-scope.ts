@@ -9,7 +9,6 @@
 import { randomBytes } from 'node:crypto'
 import type { CommandName, EventMessage, Snapshot } from '../../../shared/contract'
 import type { Breakpoint } from '../../../shared/receiver'
-
 import { createWorkspaceStore, DEFAULT_WORKSPACE, type DefinitionOwners, type OwnedKind, type SqlEngine } from '../store'
 import type { Caller, CommandHandlers } from './control-server'
 import { HostError } from './host-error'

@@ -72,7 +72,6 @@ const HOLD_STEP = Object.freeze({ type: 'close' as const })
 /** The workspace a breakpoint for every endpoint holds the requests of (one saved before workspaces: `default`). */
 const workspaceOf = (b: Breakpoint): string => b.workspaceId ?? DEFAULT_WORKSPACE
 
-
 export function createBreakpoints(deps: BreakpointDeps): Breakpoints {
   const engine = createRuleEngine()
   const newId = deps.newId ?? (() => `bp_${randomUUID().slice(0, 8)}`)

@@ -3,7 +3,6 @@
 import type { Clock } from '../../../shared/clock'
 import { DefinitionError, EditConflictError, ENDPOINT_PATH_PREFIX, endpointPath, parseEndpoint, type Endpoint, explainRule, type Rule, parseRuleOrPreset } from '../../../shared/receiver'
 import { createEndpointStore, createRuleStore, DEFAULT_WORKSPACE, type SecretBox, type SqlEngine, type StoredRule } from '../store'
-
 import { compileKeyExtractor, type DedupeTracker } from './dedupe'
 import { refuseLoops, ruleTargets, type ReceiverSelf } from './forward-targets'
 import type { LiveEndpoint } from './inspect'
@@ -147,7 +146,6 @@ export async function createDefinitions({ store, secrets, clock, newId, dedupe, 
         }
         if (await ruleStore.get(stored.id)) throw new DefinitionError('id', `a rule with id "${stored.id}" already exists`)
         await ruleStore.insert(stored, at.position)
-
         await compile()
         return entry((await ruleStore.get(stored.id)) ?? stored)
       }),

@@ -86,7 +86,6 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
   }
   const plan = deps.rules.plan(endpoint.id, live.workspace, matchInput)
   const breakpoint = deps.breakpoints?.match(endpoint.id, live.workspace, matchInput) ?? null
-
   const planned = plan ?? defaultForwardPlan(endpoint)
   const step = handshakeStepOf(planned?.steps)
   const handshake = step ? answerHandshake(step, { query, body: input.body, secrets: endpoint.secrets, verify }) : null

@@ -256,7 +256,6 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     wallClock,
     refusalEnded: (end) => void refusalEnds[end]++,
     forwards: endpointForwards,
-
     writer,
     dedupe,
     rules: engine,

@@ -205,6 +205,5 @@ export function createRuleEngine(): RuleEngine {
       }
       return paths
     },
-
   }
 }

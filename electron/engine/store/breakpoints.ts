@@ -37,7 +37,6 @@ function parseList(json: string | undefined): StoredBreakpoints {
       if (workspaceId !== undefined && typeof workspaceId !== 'string') throw new DefinitionError('workspaceId', 'expected a workspace id')
       const breakpoint = parseBreakpoint(typeof entry === 'object' && entry !== null ? definition : entry, `bp-${index + 1}`)
       out.breakpoints.push(breakpoint.endpointId === null && workspaceId !== undefined ? { ...breakpoint, workspaceId } : breakpoint)
-
     } catch (error) {
       out.setAside.push({ entry, reason: error instanceof DefinitionError ? error.message : String(error) })
     }

@@ -154,7 +154,6 @@ export function createEndpointStore(given: SqlEngine, box: SecretBox): EndpointS
     getBySlug: async (slug) => read(await engine.get<EndpointDbRow>(ENDPOINT_BY_SLUG_SQL, [slug])),
     list: async () => withoutBadRows(await engine.all<EndpointDbRow>(ENDPOINTS_SQL), (row) => endpointFromRow(row, box)),
     listInWorkspaces: async () => withoutBadRows(await engine.all<EndpointDbRow>(ENDPOINTS_SQL), (row) => ({ endpoint: endpointFromRow(row, box), workspaceId: row.workspace_id })),
-
   }
 }
 

@@ -84,7 +84,6 @@ export function createExportReads(engine: SqlEngine, secrets: SecretBox): Export
     endpoints: async () => withoutBadRows(await engine.all<EndpointDbRow>(ENDPOINTS_SQL), (row) => endpointFromRow(row, secrets)),
     rules: async () => withoutBadRows(await engine.all<RuleDbRow>(RULES_SQL), ruleFromRow),
     owners: () => createWorkspaceStore(engine).definitionOwners(),
-
     requests: (ids) => inBatches<number, RequestRow>(REQUESTS_SQL, ids),
     async deliveries(ids) {
       const rows = await inBatches<number, DeliveryRow & { simulation_of: string | null }>(DELIVERIES_SQL, ids)
