@@ -50,6 +50,11 @@ export interface Breakpoint {
   limitMs?: number
   onExpiry: HoldExpiry
   holdAnswer?: boolean
+  /**
+   * A breakpoint for every endpoint: the workspace whose endpoints it holds (absent: `default`).
+   * Set by the receiver from who made it, never by the one asking: not in breakpointSchema.
+   */
+  workspaceId?: string
 }
 
 /** Validates a breakpoint when it is made; throws DefinitionError naming the field. */

@@ -5,7 +5,8 @@
 // file says when a loop subscription signs with a secret its endpoint does not verify with.
 import type { Endpoint, RequestRecord, SchemaVerdict } from '../../../shared/receiver'
 import { toRequestRecord } from '../receiver'
-import { EXPORT_BATCH, type AttemptRow, type DeliveryRow, type ExportReads, type StoredEvent, type StoredRule, type SubscriptionRow } from '../store'
+import { DEFAULT_WORKSPACE, EXPORT_BATCH, type AttemptRow
+, type DeliveryRow, type ExportReads, type StoredEvent, type StoredRule, type SubscriptionRow } from '../store'
 import { isEnvelope } from '../../../shared/sender'
 import { sentBody } from '../sender'
 
@@ -23,7 +24,7 @@ export interface Collected {
   requests: RequestRecord[]
   deliveries: CollectedDelivery[]
   endpoints: Array<{ endpoint: Endpoint; rules: StoredRule[] }>
-  /** Rules of every endpoint (endpoint null). */
+  /** Rules for every endpoint (endpoint null) of the workspaces the selection is in. */
   globalRules: StoredRule[]
   subscriptions: SubscriptionRow[]
   /** Endpoint id → slug, for every endpoint (requests name their endpoint by slug). */
@@ -108,6 +109,14 @@ export async function collectSelection(reads: ExportReads, selection: { requestI
   }
   const rules = groupBy(await reads.rules(), (r) => r.endpointId)
   const endpoints = allEndpoints.filter((e) => endpointIds.has(e.id)).map((endpoint) => ({ endpoint, rules: rules.get(endpoint.id) ?? [] }))
+  // The rules for every endpoint that answered too: those of the workspaces the selection is in
+  // (its endpoints' and subscriptions'; a request at no endpoint's path is default's), never another's.
+  const owners = await reads.owners()
+  const workspaces = new Set<string>()
+  for (const id of endpointIds) workspaces.add(owners.endpoints.get(id) ?? DEFAULT_WORKSPACE)
+  for (const sub of subscriptions) workspaces.add(owners.subscriptions.get(sub.id) ?? DEFAULT_WORKSPACE)
+  if (requests.some((r) => r.endpointId === null)) workspaces.add(DEFAULT_WORKSPACE)
+  const globalRules = (rules.get(null) ?? []).filter((r) => workspaces.has(r.workspaceId))
   const schemaVerdicts = await reads.schemaVerdicts(requests.map((r) => r.id))
-  return { requests, deliveries, endpoints, globalRules: rules.get(null) ?? [], subscriptions, slugs, schemaVerdicts }
+  return { requests, deliveries, endpoints, globalRules, subscriptions, slugs, schemaVerdicts }
 }

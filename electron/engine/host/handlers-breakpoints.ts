@@ -36,9 +36,9 @@ export function createBreakpointHandlers(ctx: BreakpointContext): Pick<CommandHa
   const list = () => breakpoints().list().map(breakpointView)
   return {
     'breakpoint.list': () => breakpointList(ctx.current().engine.receiver),
-    'breakpoint.put': (req) => {
+    'breakpoint.put': (req, caller) => {
       try {
-        const made = breakpointView(breakpoints().put(req.breakpoint))
+        const made = breakpointView(breakpoints().put(req.breakpoint, caller.workspace))
         ctx.changed(list())
         return made
       } catch (error) {

@@ -130,7 +130,7 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
       ctx.changed('rules')
       return { ok: true as const }
     },
-    'rule.addPreset': async (req) => {
+    'rule.addPreset': async (req, caller) => {
       const binding = ctx.current()
       // The catalog's defaults, then what the person set; a seeded preset gets a fresh seed.
       const { parameters = [], seeded, target } = RULE_PRESETS.entries[req.preset]
@@ -144,7 +144,8 @@ export function createHandlers(ctx: HandlerContext, loopTry: CommandHandlers['lo
         ...(seeded ? { seed: randomBytes(4).readUInt32BE() & 0x7fffffff } : {}),
         ...(url ? { url } : {}),
       }
-      const rule = await binding.engine.receiver.rules.add(req.endpointId, input)
+      // With accounts, a rule for every endpoint would be the caller's workspace's.
+      const rule = await binding.engine.receiver.rules.add(req.endpointId, input, caller.workspace === undefined ? {} : { workspaceId: caller.workspace })
       ctx.changed('rules')
       return ruleViews(binding).find((r) => r.id === rule.id) ?? notFound(`rule ${rule.id}`)
     },

@@ -8,6 +8,7 @@
 // owners, and so are the timeline's rows pushed as they change. Without accounts none of this is wired (run-host.ts): everything is `default`'s.
 import { randomBytes } from 'node:crypto'
 import type { CommandName, EventMessage, Snapshot } from '../../../shared/contract'
+import type { Breakpoint } from '../../../shared/receiver'
 import { createWorkspaceStore, DEFAULT_WORKSPACE, type DefinitionOwners, type OwnedKind, type SqlEngine } from '../store'
 import type { Caller, CommandHandlers } from './control-server'
 import { HostError } from './host-error'
@@ -80,10 +81,13 @@ export interface WorkspaceScope {
 
 export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
   const store = () => createWorkspaceStore(engine())
-  let owners: DefinitionOwners = { endpoints: new Map(), subscriptions: new Map() }
-  // A rule for every endpoint is default's.
+  let owners: DefinitionOwners = { endpoints: new Map(), subscriptions: new Map(), everyEndpointRules: new Map() }
+  // A request at no endpoint's path is default's.
   const endpointIn = (id: string | null | undefined, workspace: string) => (id === null || id === undefined ? workspace === DEFAULT_WORKSPACE : owners.endpoints.get(id) === workspace)
   const subscriptionIn = (id: string, workspace: string) => owners.subscriptions.get(id) === workspace
+  // A rule or a breakpoint for every endpoint is its own workspace's (schema 29); an endpoint's, its endpoint's.
+  const ruleIn = (r: { id: string; endpointId: string | null }, workspace: string) => (r.endpointId === null ? owners.everyEndpointRules.get(r.id) === workspace : endpointIn(r.endpointId, workspace))
+  const breakpointIn = (b: Breakpoint, workspace: string) => (b.endpointId === null ? (b.workspaceId ?? DEFAULT_WORKSPACE) === workspace : endpointIn(b.endpointId, workspace))
 
   function snapshotIn(snapshot: Snapshot, workspace: string): Snapshot {
     // The simulations, a recording and a scenario run are the store-wide commands' (default's); the
@@ -93,9 +97,9 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
       ...snapshot,
       ...storeWide,
       endpoints: snapshot.endpoints.filter((e) => endpointIn(e.id, workspace)),
-      rules: snapshot.rules.filter((r) => endpointIn(r.endpointId, workspace)),
+      rules: snapshot.rules.filter((r) => ruleIn(r, workspace)),
       subscriptions: snapshot.subscriptions.filter((s) => subscriptionIn(s.id, workspace)),
-      breakpoints: { ...snapshot.breakpoints, breakpoints: snapshot.breakpoints.breakpoints.filter((b) => endpointIn(b.endpointId, workspace)) },
+      breakpoints: { ...snapshot.breakpoints, breakpoints: snapshot.breakpoints.breakpoints.filter((b) => breakpointIn(b, workspace)) },
     }
   }
 
@@ -110,7 +114,7 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
           case 'endpoints.changed':
             return [{ name: event.name, payload: { endpoints: event.payload.endpoints.filter((e) => endpointIn(e.id, workspace)) } }]
           case 'rules.changed':
-            return [{ name: event.name, payload: { rules: event.payload.rules.filter((r) => endpointIn(r.endpointId, workspace)) } }]
+            return [{ name: event.name, payload: { rules: event.payload.rules.filter((r) => ruleIn(r, workspace)) } }]
           case 'subscriptions.changed':
             return [{ name: event.name, payload: { subscriptions: event.payload.subscriptions.filter((s) => subscriptionIn(s.id, workspace)) } }]
           // A row is its endpoint's (a request) or its subscription's (a delivery).
@@ -126,7 +130,7 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
           case 'simulations.changed':
             return runsStoreWide(workspace) ? [event] : []
           case 'breakpoints.changed':
-            return [{ name: event.name, payload: { ...event.payload, breakpoints: event.payload.breakpoints.filter((b) => endpointIn(b.endpointId, workspace)) } }]
+            return [{ name: event.name, payload: { ...event.payload, breakpoints: event.payload.breakpoints.filter((b) => breakpointIn(b, workspace)) } }]
           default:
             return [event]
         }
@@ -182,11 +186,17 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
         }
         return clear(req, caller)
       }
-      // A breakpoint for every endpoint holds every workspace's requests: default's alone.
+      // A breakpoint for every endpoint is made in the caller's workspace (the handler stamps it)
+      // and holds its endpoints only. An id another workspace's breakpoint has is not this one's
+      // to replace.
+      const ownsBreakpoint = async (b: Breakpoint, workspace: string) => (b.endpointId ? (await store().ownerOf('endpoint', b.endpointId)) === workspace : (b.workspaceId ?? DEFAULT_WORKSPACE) === workspace)
       const put = guarded['breakpoint.put']
       guarded['breakpoint.put'] = async (req, caller) => {
-        if (caller.workspace !== undefined && caller.workspace !== DEFAULT_WORKSPACE && !at(req, ['breakpoint', 'endpointId'])) {
-          throw new HostError('bad_request', 'breakpoint.put: in this workspace a breakpoint names one of its endpoints (endpointId)')
+        const id = at(req, ['breakpoint', 'id'])
+        if (caller.workspace !== undefined && typeof id === 'string') {
+          const listed = (await original['breakpoint.list']({}, caller)) as Snapshot['breakpoints']
+          const existing = listed.breakpoints.find((b) => b.id === id)
+          if (existing && !(await ownsBreakpoint(existing, caller.workspace))) throw new HostError('conflict', `breakpoint.put: the id "${id}" is taken: leave the id out to make a new breakpoint`)
         }
         return put(req, caller)
       }
@@ -197,7 +207,7 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
         if (workspace === undefined || typeof id !== 'string') return remove(req, caller)
         const listed = (await original['breakpoint.list']({}, caller)) as Snapshot['breakpoints']
         const breakpoint = listed.breakpoints.find((b) => b.id === id)
-        const ownedHere = breakpoint !== undefined && (breakpoint.endpointId ? (await store().ownerOf('endpoint', breakpoint.endpointId)) === workspace : workspace === DEFAULT_WORKSPACE)
+        const ownedHere = breakpoint !== undefined && (await ownsBreakpoint(breakpoint, workspace))
         if (ownedHere || breakpoint === undefined) return remove(req, caller)
         const missing = `missing-${randomBytes(8).toString('hex')}`
         try {
@@ -213,7 +223,7 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
         if (caller.workspace === undefined) return listed
         await scope.refresh()
         const workspace = caller.workspace
-        return { ...listed, breakpoints: listed.breakpoints.filter((b) => endpointIn(b.endpointId, workspace)) }
+        return { ...listed, breakpoints: listed.breakpoints.filter((b) => breakpointIn(b, workspace)) }
       }
       // The store's size is the store's; the requests it counts are the workspace's.
       const size = original['history.size']

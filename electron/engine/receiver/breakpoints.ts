@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import type { Clock } from '../../../shared/clock'
 import { defaultHoldLimitMs } from '../../../shared/providers'
 import { DefinitionError, handAnswerSchema, holdEditSchema, parseBreakpoint, toDefinitionError, type Breakpoint, type HeldRequest, type HoldDecision, type HoldExpiry, type JsonPath, type ReceiverEvent, type Rule } from '../../../shared/receiver'
-import type { BreakpointStore, BreakpointStoreOn, HeldRequestSharing } from '../store'
+import { DEFAULT_WORKSPACE, type BreakpointStore, type BreakpointStoreOn, type HeldRequestSharing } from '../store'
 import { createRuleEngine, type MatchInput } from './rule-engine'
 
 /** How a hold came to its end. */
@@ -26,15 +26,19 @@ interface Held {
 
 export interface Breakpoints {
   list(): Breakpoint[]
-  /** Adds a breakpoint, or replaces the one with its id; validated here (DefinitionError names the field). */
-  put(input: unknown): Breakpoint
+  /**
+   * Adds a breakpoint, or replaces the one with its id; validated here (DefinitionError names the
+   * field). One for every endpoint is `workspaceId`'s (a served Hookloop with accounts: the
+   * caller's; else the one it replaces, or `default`) and holds that workspace's requests only.
+   */
+  put(input: unknown, workspaceId?: string): Breakpoint
   remove(id: string): boolean
   /** Another process changed the list in the store (awaitable on a team's PostgreSQL; a failed read is told as store.error). */
   reload(): void | Promise<void>
-  /** The breakpoint a request stops at, if any. */
-  match(endpointId: string, input: MatchInput): Breakpoint | null
-  /** The body fields the endpoint's breakpoints read. */
-  jsonPaths(endpointId: string): readonly JsonPath[]
+  /** The breakpoint a request at the endpoint, which is in `workspace`, stops at, if any. */
+  match(endpointId: string, workspace: string, input: MatchInput): Breakpoint | null
+  /** The body fields the endpoint's breakpoints (its own and its workspace's for every endpoint) read. */
+  jsonPaths(endpointId: string, workspace: string): readonly JsonPath[]
   /** The hold limit for a request of an endpoint verified with this scheme. */
   limitFor(breakpoint: Breakpoint, scheme: Parameters<typeof defaultHoldLimitMs>[0]): number
   /** Holds a request until a decision, its limit, or `ends` (the client went away, the receiver stops). */
@@ -65,28 +69,34 @@ export const ASK_POLL_MS = 100
 // The rule engine wants steps; a breakpoint's "step" is the hold itself, which the engine never runs.
 const HOLD_STEP = Object.freeze({ type: 'close' as const })
 
+/** The workspace a breakpoint for every endpoint holds the requests of (one saved before workspaces: `default`). */
+const workspaceOf = (b: Breakpoint): string => b.workspaceId ?? DEFAULT_WORKSPACE
+
 export function createBreakpoints(deps: BreakpointDeps): Breakpoints {
   const engine = createRuleEngine()
   const newId = deps.newId ?? (() => `bp_${randomUUID().slice(0, 8)}`)
   let breakpoints: Breakpoint[] = []
   const byId = new Map<string, Breakpoint>()
   const holding = new Map<number, Held>()
-  // Asked on every request: an endpoint with none (the usual case) is one map read.
-  let anyFor = new Set<string | null>()
+  // Asked on every request: an endpoint with none (the usual case) is two set reads.
+  let endpointsWith = new Set<string>()
+  let workspacesWith = new Set<string>()
 
   function load(list: Breakpoint[]): void {
     breakpoints = list
     byId.clear()
     const endpointRules = new Map<string, { id: string; rule: Rule }[]>()
-    const global: { id: string; rule: Rule }[] = []
+    const everyEndpoint = new Map<string, { id: string; rule: Rule }[]>()
     for (const b of list) {
       byId.set(b.id, b)
       const entry = { id: b.id, rule: { enabled: b.enabled, matchers: b.matchers, steps: [HOLD_STEP] } }
-      if (b.endpointId === null) global.push(entry)
-      else endpointRules.set(b.endpointId, [...(endpointRules.get(b.endpointId) ?? []), entry])
+      const [group, key] = b.endpointId === null ? [everyEndpoint, workspaceOf(b)] : [endpointRules, b.endpointId]
+      group.set(key, [...(group.get(key) ?? []), entry])
     }
-    engine.load(endpointRules, global)
-    anyFor = new Set(list.filter((b) => b.enabled).map((b) => b.endpointId))
+    engine.load(endpointRules, everyEndpoint)
+    const enabled = list.filter((b) => b.enabled)
+    endpointsWith = new Set(enabled.flatMap((b) => (b.endpointId === null ? [] : [b.endpointId])))
+    workspacesWith = new Set(enabled.filter((b) => b.endpointId === null).map(workspaceOf))
   }
   const storeError = (what: string) => (error: unknown) => deps.emit({ type: 'store.error', message: `${what}: ${error instanceof Error ? error.message : String(error)}`, pending: 0 })
   const reload = (): void | Promise<void> => {
@@ -164,13 +174,15 @@ export function createBreakpoints(deps: BreakpointDeps): Breakpoints {
     held.decide(decision)
   }
 
-  const has = (endpointId: string) => anyFor.size > 0 && (anyFor.has(null) || anyFor.has(endpointId))
+  const has = (endpointId: string, workspace: string) => endpointsWith.has(endpointId) || workspacesWith.has(workspace)
 
   return {
     list: () => [...breakpoints],
-    put(input) {
+    put(input, workspaceId) {
       const given = typeof input === 'object' && input !== null && typeof (input as { id?: unknown }).id === 'string' ? undefined : newId()
-      const b = parseBreakpoint(input, given ?? '')
+      const parsed = parseBreakpoint(input, given ?? '')
+      const replaced = byId.get(parsed.id)
+      const b: Breakpoint = parsed.endpointId === null ? { ...parsed, workspaceId: workspaceId ?? (replaced ? workspaceOf(replaced) : DEFAULT_WORKSPACE) } : parsed
       const next = byId.has(b.id) ? breakpoints.map((x) => (x.id === b.id ? b : x)) : [...breakpoints, b]
       save(next)
       load(next)
@@ -184,12 +196,12 @@ export function createBreakpoints(deps: BreakpointDeps): Breakpoints {
       return true
     },
     reload,
-    match(endpointId, input) {
-      if (!has(endpointId)) return null
-      const plan = engine.plan(endpointId, input)
+    match(endpointId, workspace, input) {
+      if (!has(endpointId, workspace)) return null
+      const plan = engine.plan(endpointId, workspace, input)
       return plan?.ruleId ? (byId.get(plan.ruleId) ?? null) : null
     },
-    jsonPaths: (endpointId) => (has(endpointId) ? engine.jsonPaths(endpointId) : []),
+    jsonPaths: (endpointId, workspace) => (has(endpointId, workspace) ? engine.jsonPaths(endpointId, workspace) : []),
     limitFor: (breakpoint, scheme) => breakpoint.limitMs ?? defaultHoldLimitMs(scheme),
     async hold(request, plainAnswer, ends) {
       const timer = new AbortController()

@@ -2,7 +2,7 @@
 // snapshot (routes by slug, the rule engine's rules) that each change rebuilds once checked and saved.
 import type { Clock } from '../../../shared/clock'
 import { DefinitionError, EditConflictError, ENDPOINT_PATH_PREFIX, endpointPath, parseEndpoint, type Endpoint, explainRule, type Rule, parseRuleOrPreset } from '../../../shared/receiver'
-import { createEndpointStore, createRuleStore, type SecretBox, type SqlEngine, type StoredRule } from '../store'
+import { createEndpointStore, createRuleStore, DEFAULT_WORKSPACE, type SecretBox, type SqlEngine, type StoredRule } from '../store'
 import { compileKeyExtractor, type DedupeTracker } from './dedupe'
 import { refuseLoops, ruleTargets, type ReceiverSelf } from './forward-targets'
 import type { LiveEndpoint } from './inspect'
@@ -45,20 +45,21 @@ export async function createDefinitions({ store, secrets, clock, newId, dedupe, 
   let applied = 0
   async function compile(): Promise<void> {
     const ticket = ++reads
-    const [endpoints, rules] = await Promise.all([endpointStore.list(), ruleStore.list()])
+    const [owned, rules] = await Promise.all([endpointStore.listInWorkspaces(), ruleStore.list()])
     if (ticket < applied) return
     applied = ticket
-    endpointList = endpoints
+    endpointList = owned.map((o) => o.endpoint)
     ruleList = rules
-    routes = new Map(endpoints.map((endpoint) => [endpoint.slug, { endpoint, key: endpoint.dedupe ? compileKeyExtractor(endpoint.dedupe) : null }]))
+    routes = new Map(owned.map(({ endpoint, workspaceId }) => [endpoint.slug, { endpoint, key: endpoint.dedupe ? compileKeyExtractor(endpoint.dedupe) : null, workspace: workspaceId }]))
+    // The rules for every endpoint grouped by workspace here, once per change: a request reads its workspace's list.
     const byEndpoint = new Map<string, { id: string; rule: Rule }[]>()
-    const global: { id: string; rule: Rule }[] = []
+    const everyEndpoint = new Map<string, { id: string; rule: Rule }[]>()
     for (const stored of rules) {
       const entry = { id: stored.id, rule: stored.rule }
-      if (stored.endpointId === null) global.push(entry)
-      else byEndpoint.set(stored.endpointId, [...(byEndpoint.get(stored.endpointId) ?? []), entry])
+      const [group, key] = stored.endpointId === null ? [everyEndpoint, stored.workspaceId] : [byEndpoint, stored.endpointId]
+      group.set(key, [...(group.get(key) ?? []), entry])
     }
-    engine.load(byEndpoint, global)
+    engine.load(byEndpoint, everyEndpoint)
   }
   await compile()
 
@@ -120,13 +121,18 @@ export async function createDefinitions({ store, secrets, clock, newId, dedupe, 
   }
 
   const rules = {
-    /** A rule or a preset (`{preset: 'fail-first', n: 3}`); endpointId null = every endpoint. At position, or last. */
-    add: (endpointId: string | null, input: unknown, position?: number): Promise<RuleEntry> =>
+    /**
+     * A rule or a preset (`{preset: 'fail-first', n: 3}`); endpointId null = every endpoint of
+     * `workspaceId` (a served Hookloop with accounts: the caller's; default `default`), whose
+     * endpoints alone it acts on. At position among its siblings, or last.
+     */
+    add: (endpointId: string | null, input: unknown, at: { position?: number; workspaceId?: string } = {}): Promise<RuleEntry> =>
       change(async () => {
         if (endpointId !== null) await requireEndpoint(endpointId)
         const rule = parseRuleOrPreset(input)
         checkRuleTargets(rule)
-        const siblings = await ruleStore.listFor(endpointId)
+        const workspaceId = at.workspaceId ?? DEFAULT_WORKSPACE
+        const siblings = await ruleStore.listFor(endpointId, workspaceId)
         const stored: StoredRule = {
           id: rule.id ?? newId(),
           endpointId,
@@ -135,9 +141,11 @@ export async function createDefinitions({ store, secrets, clock, newId, dedupe, 
           rule,
           createdAt: clock.now(),
           revision: 1,
+          // An endpoint's rule is its endpoint's workspace's, whatever is given: the store writes it from the endpoint's row.
+          workspaceId,
         }
         if (await ruleStore.get(stored.id)) throw new DefinitionError('id', `a rule with id "${stored.id}" already exists`)
-        await ruleStore.insert(stored, position)
+        await ruleStore.insert(stored, at.position)
         await compile()
         return entry((await ruleStore.get(stored.id)) ?? stored)
       }),

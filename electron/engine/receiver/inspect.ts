@@ -13,10 +13,11 @@ import { answerHandshake, handshakeStepOf } from './handshake-step'
 import type { PreparedReply } from './steps'
 import { verifyRequest } from './verify-request'
 
-/** An endpoint with its compiled dedupe key. */
+/** An endpoint with its compiled dedupe key, and its workspace (whose rules and breakpoints for every endpoint apply to it). */
 export interface LiveEndpoint {
   endpoint: Endpoint
   key: KeyExtractor | null
+  workspace: string
 }
 
 export interface InspectDeps {
@@ -59,9 +60,9 @@ export interface Inspection {
 export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: InspectInput): Promise<Inspection> {
   const { endpoint } = live
   const verify = endpoint.scheme ? verifyRequest(endpoint, { body: input.body, headers: input.headers, url: `${deps.baseUrl()}${input.url}`, nowMs: input.verifyAt }) : null
-  const rulePaths = deps.rules.jsonPaths(endpoint.id)
+  const rulePaths = deps.rules.jsonPaths(endpoint.id, live.workspace)
   const keyPaths = live.key?.paths ?? []
-  const breakPaths = deps.breakpoints?.jsonPaths(endpoint.id) ?? []
+  const breakPaths = deps.breakpoints?.jsonPaths(endpoint.id, live.workspace) ?? []
   const paths = keyPaths.length === 0 && breakPaths.length === 0 ? rulePaths : [...keyPaths, ...rulePaths, ...breakPaths]
   const document = paths.length > 0 ? await readBodyDocument(input.body, paths, deps.limits ?? DEFAULT_INSPECT_LIMITS) : { json: undefined, notInspected: null }
   const json = () => document.json
@@ -83,8 +84,8 @@ export async function inspect(deps: InspectDeps, live: LiveEndpoint, input: Insp
     arrival: arrival?.number ?? null,
     dedupeKey: key?.key ?? null,
   }
-  const plan = deps.rules.plan(endpoint.id, matchInput)
-  const breakpoint = deps.breakpoints?.match(endpoint.id, matchInput) ?? null
+  const plan = deps.rules.plan(endpoint.id, live.workspace, matchInput)
+  const breakpoint = deps.breakpoints?.match(endpoint.id, live.workspace, matchInput) ?? null
   const planned = plan ?? defaultForwardPlan(endpoint)
   const step = handshakeStepOf(planned?.steps)
   const handshake = step ? answerHandshake(step, { query, body: input.body, secrets: endpoint.secrets, verify }) : null

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Database } from 'better-sqlite3'
 import type { Clock } from '../../../shared/clock'
-import { DefinitionError, DEFAULT_BODY_LIMIT, endpointPath, type Endpoint } from '../../../shared/receiver'
+import { DefinitionError, DEFAULT_BODY_LIMIT, endpointPath } from '../../../shared/receiver'
 import type { ReceiverEvent, ReceiverEventListener, RequestRecord, ForwardLeg } from '../../../shared/receiver'
 import {
   createAttemptLinkStore, createBreakpointStore, createHeldRequestStore, createReceiverPresence, createSqliteEngine, secretBoxOf, type SqlEngine, createForwardLegStore, encodeLeg, createRequestStore,
@@ -23,7 +23,7 @@ import { createDedupeTracker } from './dedupe'
 import { createDefinitions, type ReceiverDefinitions } from './definitions'
 import { createBodyBudget } from './body-budget'
 import { createBreakpoints, type Breakpoints } from './breakpoints'
-import { createRequestHandler } from './handle-request'
+import { createRequestHandler, type LiveEndpoint } from './handle-request'
 import type { InspectLimits } from './json-fields'
 import { toRequestRecord } from './records'
 import { createRuleEngine } from './rule-engine'
@@ -244,7 +244,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     },
   })
   const verdicts = createSchemaVerdicts({ ...(db ? { db } : { store }), writer, now: () => wallClock.now(), emit, enabled: options.schemaVerdicts ?? true, judgeThread: options.schemaJudgeThread, ...(options.contractSchemas ? { contracts: options.contractSchemas } : {}) })
-  const endpointForwards = (endpoint: Endpoint): boolean => (endpoint.forwardTo?.length ?? 0) > 0 || engine.forwards(endpoint.id)
+  const endpointForwards = ({ endpoint, workspace }: LiveEndpoint): boolean => (endpoint.forwardTo?.length ?? 0) > 0 || engine.forwards(endpoint.id, workspace)
   const refusalEnds = { read: 0, cut: 0 }
   const breakpoints = db
     ? createBreakpoints({ store: createBreakpointStore(db), shared: createHeldRequestStore(db), wallClock, emit })
@@ -255,7 +255,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     clock,
     wallClock,
     refusalEnded: (end) => void refusalEnds[end]++,
-    forwards: (live) => endpointForwards(live.endpoint),
+    forwards: endpointForwards,
     writer,
     dedupe,
     rules: engine,
@@ -318,7 +318,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     endpointUrl: (slug) => `${baseUrl}${endpointPath(slug)}`,
     endpointForwards: (slug) => {
       const live = definitions.live(slug)
-      return live !== undefined && endpointForwards(live.endpoint)
+      return live !== undefined && endpointForwards(live)
     },
     subscribe(listener) {
       listeners.add(listener)

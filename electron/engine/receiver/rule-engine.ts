@@ -1,7 +1,10 @@
-// Chooses what to answer: the first enabled rule (endpoint rules first, then global ones) whose
-// matchers all match. Matchers are checked in the order listed and stop at the first miss, so a
-// counter (every-nth) or a random draw (probability) only advances for requests that passed the
-// matchers before it — which keeps a seeded run reproducible.
+// Chooses what to answer: the first enabled rule (the endpoint's own first, then the rules for every
+// endpoint of its workspace) whose matchers all match. A rule for every endpoint belongs to one
+// workspace and never answers another's endpoints (docs/team.md, "Workspaces"); the lists are
+// grouped by workspace once per load, so a request costs one map read more, not a filter.
+// Matchers are checked in the order listed and stop at the first miss, so a counter (every-nth)
+// or a random draw (probability) only advances for requests that passed the matchers before it —
+// which keeps a seeded run reproducible.
 import type { IncomingHttpHeaders } from 'node:http'
 import { parseJsonPath, readJsonPath, type JsonPath } from '../../../shared/receiver'
 import type { Matcher, Rule, Step } from '../../../shared/receiver'
@@ -111,19 +114,25 @@ function compileMatcher(m: Matcher): CompiledMatcher {
   }
 }
 
+export type RuleList = readonly { id: string; rule: Rule }[]
+
 export interface RuleEngine {
   /**
-   * Replace the rule set. A rule whose definition is unchanged keeps its counters and random
+   * Replace the rule set: each endpoint's rules by endpoint id, the rules for every endpoint by
+   * workspace id. A rule whose definition is unchanged keeps its counters and random
    * draws (a reload because another rule changed, here or in another process on the data
    * folder, must not restart "fail the first 2" half way); a new or edited rule starts afresh.
    */
-  load(endpointRules: ReadonlyMap<string, readonly { id: string; rule: Rule }[]>, globalRules: readonly { id: string; rule: Rule }[]): void
-  plan(endpointId: string | null, input: MatchInput): Plan | null
-  /** The body fields an endpoint's rules (its own and the global ones) read. */
-  jsonPaths(endpointId: string | null): readonly JsonPath[]
-  /** Whether any enabled rule of the endpoint (its own or a global one) may forward to an app. */
-  forwards(endpointId: string): boolean
+  load(endpointRules: ReadonlyMap<string, RuleList>, everyEndpointRules: ReadonlyMap<string, RuleList>): void
+  /** The plan for a request at the endpoint, which is in `workspace` (endpointId null: the workspace's rules for every endpoint only). */
+  plan(endpointId: string | null, workspace: string, input: MatchInput): Plan | null
+  /** The body fields an endpoint's rules (its own and its workspace's for every endpoint) read. */
+  jsonPaths(endpointId: string | null, workspace: string): readonly JsonPath[]
+  /** Whether any enabled rule of the endpoint (its own or its workspace's for every endpoint) may forward to an app. */
+  forwards(endpointId: string, workspace: string): boolean
 }
+
+const NONE: readonly CompiledRule[] = Object.freeze([])
 
 const isForwardStep = (step: Step) => step.type === 'forward' || step.type === 'forward-copy'
 
@@ -134,12 +143,16 @@ function ruleForwards(rule: Rule): boolean {
 
 export function createRuleEngine(): RuleEngine {
   let byEndpoint = new Map<string, CompiledRule[]>()
-  let global: CompiledRule[] = []
-  // What jsonPaths answers, per endpoint, until the next load: asked on every request.
-  let pathsOf = new Map<string | null, readonly JsonPath[]>()
+  let everyEndpoint = new Map<string, CompiledRule[]>()
+  // What jsonPaths answers, per workspace and endpoint, until the next load: asked on every request.
+  let pathsOf = new Map<string, Map<string | null, readonly JsonPath[]>>()
+  const listsOf = (endpointId: string | null, workspace: string): readonly (readonly CompiledRule[])[] => {
+    const every = everyEndpoint.get(workspace) ?? NONE
+    return endpointId === null ? [every] : [byEndpoint.get(endpointId) ?? NONE, every]
+  }
   // The compiled rules of the last load by id, with the definition they were compiled from.
   let compiled = new Map<string, { definition: string; rule: CompiledRule }>()
-  const compile = (list: readonly { id: string; rule: Rule }[], next: typeof compiled): CompiledRule[] =>
+  const compile = (list: RuleList, next: typeof compiled): CompiledRule[] =>
     list
       .filter((r) => r.rule.enabled)
       .map((r) => {
@@ -163,16 +176,15 @@ export function createRuleEngine(): RuleEngine {
   }
 
   return {
-    load(endpointRules, globalRules) {
+    load(endpointRules, everyEndpointRules) {
       const next: typeof compiled = new Map()
       byEndpoint = new Map([...endpointRules].map(([endpointId, list]) => [endpointId, compile(list, next)]))
-      global = compile(globalRules, next)
+      everyEndpoint = new Map([...everyEndpointRules].map(([workspace, list]) => [workspace, compile(list, next)]))
       compiled = next
       pathsOf = new Map()
     },
-    plan(endpointId, input) {
-      const lists = endpointId === null ? [global] : [byEndpoint.get(endpointId) ?? [], global]
-      for (const list of lists) {
+    plan(endpointId, workspace, input) {
+      for (const list of listsOf(endpointId, workspace)) {
         for (const rule of list) {
           const steps = tryRule(rule, input)
           if (steps) return { ruleId: rule.id, steps }
@@ -180,15 +192,16 @@ export function createRuleEngine(): RuleEngine {
       }
       return null
     },
-    forwards(endpointId) {
-      return [byEndpoint.get(endpointId) ?? [], global].some((list) => list.some((rule) => ruleForwards(rule.rule)))
+    forwards(endpointId, workspace) {
+      return listsOf(endpointId, workspace).some((list) => list.some((rule) => ruleForwards(rule.rule)))
     },
-    jsonPaths(endpointId) {
-      let paths = pathsOf.get(endpointId)
+    jsonPaths(endpointId, workspace) {
+      let inWorkspace = pathsOf.get(workspace)
+      if (!inWorkspace) pathsOf.set(workspace, (inWorkspace = new Map()))
+      let paths = inWorkspace.get(endpointId)
       if (!paths) {
-        const lists = endpointId === null ? [global] : [byEndpoint.get(endpointId) ?? [], global]
-        paths = Object.freeze(lists.flatMap((list) => list.flatMap((rule) => rule.paths)))
-        pathsOf.set(endpointId, paths)
+        paths = Object.freeze(listsOf(endpointId, workspace).flatMap((list) => list.flatMap((rule) => rule.paths)))
+        inWorkspace.set(endpointId, paths)
       }
       return paths
     },

@@ -1,7 +1,8 @@
 // The breakpoints of a data folder: one settings row ('breakpoints', a JSON list), so they survive
 // a restart and every process on the folder holds by the same list. A list is small (a person sets
 // each one), so it is read and written whole. An entry that no longer parses is set aside with
-// its reason, never dropped in silence: the next save keeps it as it was.
+// its reason, never dropped in silence: the next save keeps it as it was. One for every endpoint
+// names the workspace whose endpoints it holds (`workspaceId`, since schema 29; absent: `default`).
 import type { Database } from 'better-sqlite3'
 import { DefinitionError, parseBreakpoint, type Breakpoint } from '../../../shared/receiver'
 import { runWrite } from './engine-writes'
@@ -30,7 +31,12 @@ function parseList(json: string | undefined): StoredBreakpoints {
   if (!Array.isArray(list)) return { ...out, setAside: [{ entry: list, reason: 'expected a list' }] }
   list.forEach((entry: unknown, index) => {
     try {
-      out.breakpoints.push(parseBreakpoint(entry, `bp-${index + 1}`))
+      // The workspace of one for every endpoint is the receiver's to set (schema 29), not part of
+      // what a person puts: read beside the definition.
+      const { workspaceId, ...definition } = typeof entry === 'object' && entry !== null ? (entry as { workspaceId?: unknown }) : { workspaceId: undefined }
+      if (workspaceId !== undefined && typeof workspaceId !== 'string') throw new DefinitionError('workspaceId', 'expected a workspace id')
+      const breakpoint = parseBreakpoint(typeof entry === 'object' && entry !== null ? definition : entry, `bp-${index + 1}`)
+      out.breakpoints.push(breakpoint.endpointId === null && workspaceId !== undefined ? { ...breakpoint, workspaceId } : breakpoint)
     } catch (error) {
       out.setAside.push({ entry, reason: error instanceof DefinitionError ? error.message : String(error) })
     }

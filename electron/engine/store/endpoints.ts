@@ -23,6 +23,7 @@ export interface EndpointDbRow {
   body_limit: number
   config_json: string
   created_at: number
+  workspace_id: string
 }
 
 export interface EndpointStore {
@@ -34,6 +35,8 @@ export interface EndpointStore {
   getBySlug(slug: string): Promise<Endpoint | undefined>
   /** Every endpoint that parses, in list order; a row that does not is set aside (the doctor names it). */
   list(): Promise<Endpoint[]>
+  /** The same, each with its workspace (the receiver applies a workspace's rules for every endpoint to its endpoints only). */
+  listInWorkspaces(): Promise<{ endpoint: Endpoint; workspaceId: string }[]>
 }
 
 /** The row doctor's side of the table (row-doctor.ts), on the data folder's own connection. */
@@ -53,7 +56,7 @@ const RESETS: Record<string, { value: (box: SecretBox) => string | null; words: 
   dedupe_json: { value: () => null, words: 'none (no dedupe key)' },
 }
 
-function toRow(e: Endpoint, box: SecretBox): EndpointDbRow {
+function toRow(e: Endpoint, box: SecretBox): Omit<EndpointDbRow, 'workspace_id'> {
   return {
     id: e.id,
     slug: e.slug,
@@ -150,6 +153,7 @@ export function createEndpointStore(given: SqlEngine, box: SecretBox): EndpointS
     get: async (id) => read(await engine.get<EndpointDbRow>(ENDPOINT_BY_ID_SQL, [id])),
     getBySlug: async (slug) => read(await engine.get<EndpointDbRow>(ENDPOINT_BY_SLUG_SQL, [slug])),
     list: async () => withoutBadRows(await engine.all<EndpointDbRow>(ENDPOINTS_SQL), (row) => endpointFromRow(row, box)),
+    listInWorkspaces: async () => withoutBadRows(await engine.all<EndpointDbRow>(ENDPOINTS_SQL), (row) => ({ endpoint: endpointFromRow(row, box), workspaceId: row.workspace_id })),
   }
 }
 

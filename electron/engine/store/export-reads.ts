@@ -20,6 +20,7 @@ import { ruleFromRow, RULES_SQL, type RuleDbRow, type StoredRule } from './rules
 import type { SecretBox } from './secret-box'
 import type { SqlEngine } from './sql-engine'
 import { openedSubscriptionRow, SUBSCRIPTION_BY_ID_SQL, type SubscriptionRow } from './subscriptions'
+import { createWorkspaceStore, type DefinitionOwners } from './workspaces'
 
 /** Ids read per statement. */
 export const EXPORT_BATCH = 200
@@ -49,6 +50,8 @@ export interface ExportReads {
   endpoints(): Promise<Endpoint[]>
   /** Every rule that parses (endpointId null: a rule of every endpoint), each endpoint's in position order. */
   rules(): Promise<StoredRule[]>
+  /** The workspace of every endpoint and subscription (an export carries the rules for every endpoint of the workspaces it involves). */
+  owners(): Promise<DefinitionOwners>
   /** The captured requests of these ids that exist, in no particular order. */
   requests(ids: readonly number[]): Promise<RequestRow[]>
   /** The deliveries of these ids that exist, in no particular order. */
@@ -80,6 +83,7 @@ export function createExportReads(engine: SqlEngine, secrets: SecretBox): Export
     schemaVerdicts: (requestIds) => readSchemaVerdicts(engine, requestIds),
     endpoints: async () => withoutBadRows(await engine.all<EndpointDbRow>(ENDPOINTS_SQL), (row) => endpointFromRow(row, secrets)),
     rules: async () => withoutBadRows(await engine.all<RuleDbRow>(RULES_SQL), ruleFromRow),
+    owners: () => createWorkspaceStore(engine).definitionOwners(),
     requests: (ids) => inBatches<number, RequestRow>(REQUESTS_SQL, ids),
     async deliveries(ids) {
       const rows = await inBatches<number, DeliveryRow & { simulation_of: string | null }>(DELIVERIES_SQL, ids)

@@ -137,6 +137,13 @@ function WORKSPACES_SQL(time: string, text: string): string {
 `
 }
 
+function RULES_WORKSPACE_SQL(text: string): string {
+  return `
+      ALTER TABLE rules ADD COLUMN workspace_id TEXT${text} NOT NULL DEFAULT 'default';
+      UPDATE rules SET workspace_id = (SELECT e.workspace_id FROM endpoints e WHERE e.id = rules.endpoint_id) WHERE endpoint_id IS NOT NULL;
+`
+}
+
 // Each migration runs in its own transaction together with the bump of PRAGMA user_version, so
 // a failure leaves the database exactly at the previous version.
 // Bodies are BLOBs: raw bytes as received or sent, never re-serialised.
@@ -709,6 +716,17 @@ export const MIGRATIONS: readonly Migration[] = [
     // Nothing to do on SQLite, whose planner takes the index with both columns.
     sql: `SELECT 1;`,
     postgres: REQUEST_GROUPS_INDEX_POSTGRES,
+  },
+  {
+    version: 29,
+    name: 'rules.workspace_id: a rule for every endpoint belongs to a workspace and acts on its endpoints only',
+    // Before, a rule for every endpoint (endpoint_id NULL) acted on every workspace's endpoints.
+    // Now each belongs to one: those there were to `default`. An endpoint's rule is its endpoint's
+    // workspace's, written here too, so the siblings a rule is ordered among are one statement's
+    // (endpoint and workspace) for either kind. A breakpoint for every endpoint names its
+    // workspace in its entry of the settings' list (store/breakpoints.ts): absent is `default`.
+    sql: RULES_WORKSPACE_SQL(''),
+    postgres: RULES_WORKSPACE_SQL(' COLLATE "C"'),
   },
 ]
 

@@ -34,13 +34,13 @@ export interface MemberRow {
 export type OwnedKind = 'endpoint' | 'endpointRef' | 'rule' | 'subscription' | 'request' | 'delivery'
 
 // The workspace each kind belongs to: its own column, or its endpoint's or subscription's. A rule
-// for every endpoint and a request at no endpoint's path are `default`'s; a request whose endpoint
-// was deleted belongs to nobody (NULL), so no workspace with accounts sees it.
+// for every endpoint is its own column's (schema 29); a request at no endpoint's path is `default`'s;
+// a request whose endpoint was deleted belongs to nobody (NULL), so no workspace with accounts sees it.
 const OWNER_SQL: Record<OwnedKind, string> = {
   endpoint: 'SELECT workspace_id AS w FROM endpoints WHERE id = ?',
   // An endpoint named by its id or its slug (`endpoint.trigger`).
   endpointRef: 'SELECT workspace_id AS w FROM endpoints WHERE id = ? OR slug = ?',
-  rule: `SELECT CASE WHEN r.endpoint_id IS NULL THEN '${DEFAULT_WORKSPACE}' ELSE e.workspace_id END AS w FROM rules r LEFT JOIN endpoints e ON e.id = r.endpoint_id WHERE r.id = ?`,
+  rule: 'SELECT CASE WHEN r.endpoint_id IS NULL THEN r.workspace_id ELSE e.workspace_id END AS w FROM rules r LEFT JOIN endpoints e ON e.id = r.endpoint_id WHERE r.id = ?',
   subscription: 'SELECT workspace_id AS w FROM subscriptions WHERE id = ?',
   request: `SELECT CASE WHEN q.endpoint_id IS NULL THEN '${DEFAULT_WORKSPACE}' ELSE e.workspace_id END AS w FROM requests q LEFT JOIN endpoints e ON e.id = q.endpoint_id WHERE q.id = ?`,
   delivery: 'SELECT s.workspace_id AS w FROM deliveries d LEFT JOIN subscriptions s ON s.id = d.subscription_id WHERE d.id = ?',
@@ -61,10 +61,12 @@ export function whereCountersInWorkspace(workspace: string, where: string[], par
   params.push(workspace)
 }
 
-/** The workspace of every endpoint and subscription: what a pushed list is filtered by. */
+/** The workspace of every endpoint, subscription and rule for every endpoint: what a pushed list is filtered by. */
 export interface DefinitionOwners {
   endpoints: Map<string, string>
   subscriptions: Map<string, string>
+  /** The rules for every endpoint (an endpoint's rule is its endpoint's). */
+  everyEndpointRules: Map<string, string>
 }
 
 export interface WorkspaceStore {
@@ -110,11 +112,13 @@ export function createWorkspaceStore(engine: SqlEngine): WorkspaceStore {
       return row?.w ?? undefined
     },
     async definitionOwners() {
-      const [endpoints, subscriptions] = await Promise.all([
+      const [endpoints, subscriptions, rules] = await Promise.all([
         engine.all<{ id: string; workspace_id: string }>('SELECT id, workspace_id FROM endpoints'),
         engine.all<{ id: string; workspace_id: string }>('SELECT id, workspace_id FROM subscriptions'),
+        engine.all<{ id: string; workspace_id: string }>('SELECT id, workspace_id FROM rules WHERE endpoint_id IS NULL'),
       ])
-      return { endpoints: new Map(endpoints.map((r) => [r.id, r.workspace_id])), subscriptions: new Map(subscriptions.map((r) => [r.id, r.workspace_id])) }
+      const byId = (rows: { id: string; workspace_id: string }[]) => new Map(rows.map((r) => [r.id, r.workspace_id]))
+      return { endpoints: byId(endpoints), subscriptions: byId(subscriptions), everyEndpointRules: byId(rules) }
     },
     async requestsIn(workspace) {
       const where: string[] = []

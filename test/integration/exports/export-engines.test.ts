@@ -40,6 +40,8 @@ async function fillFolder(dir: string): Promise<void> {
   try {
     await engine.putEndpoint({ slug: 'loop', scheme: 'standard-webhooks', secrets: [SECRET], dedupe: 'standard-webhooks', rules: [{ matchers: [{ type: 'event-type', value: 'booking.refused' }], steps: [{ type: 'reply', status: 422, body: 'refused' }] }] })
     await engine.receiver.rules.add(null, { name: 'teapot on demand', matchers: [{ type: 'header', name: 'x-teapot' }], steps: [{ type: 'reply', status: 418 }] })
+    // Another workspace's rule for every endpoint: it never answers these endpoints, so no export of them carries it.
+    await engine.receiver.rules.add(null, { name: 'payments only', matchers: [{ type: 'header', name: 'x-pay' }], steps: [{ type: 'reply', status: 503 }] }, { workspaceId: 'ws_pay' })
     const sub = await engine.putSubscription({ name: 'loop', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET, RETIRED], policy: 'github' })
     const bare = await engine.putSubscription({ name: 'bare', target: { endpoint: 'loop' }, scheme: 'standard-webhooks', secrets: [SECRET], policy: 'github', envelope: 'payload' })
     for (const [i, type] of ['booking.created', 'booking.refused', 'booking.created'].entries()) {
@@ -115,7 +117,7 @@ describe('exportSelection on both store engines', () => {
           expect(file.requests).toHaveLength(requestIds.length)
           expect(file.deliveries).toHaveLength(deliveryIds.length)
           expect(file.setup.subscriptions.map((s) => s.name)).toEqual(expect.arrayContaining(['loop', 'bare']))
-          expect(file.setup.global_rules).toHaveLength(1)
+          expect(file.setup.global_rules?.map((r) => r.name)).toEqual(['teapot on demand'])
           expect(file.setup.endpoints.find((e) => e.slug === 'loop')?.rules).toHaveLength(1)
         }
       })

@@ -136,7 +136,7 @@ describe.each(['sqlite', 'postgres'] as const)('the definitions on %s', (kind) =
     const endpoint = await definitions.endpoints.create({ slug: 'rules' })
     const a = await definitions.rules.add(endpoint.id, { ...reply(500), name: 'a' })
     const b = await definitions.rules.add(endpoint.id, { ...reply(501), name: 'b' })
-    const c = await definitions.rules.add(endpoint.id, { ...reply(502), name: 'c' }, 0)
+    const c = await definitions.rules.add(endpoint.id, { ...reply(502), name: 'c' }, { position: 0 })
     const order = () => definitions.rules.list(endpoint.id).map((r) => [r.rule.name, r.position])
     expect(order()).toEqual([['c', 0], ['a', 1], ['b', 2]])
     expect(await definitions.rules.reorder(a.id, 5)).toBe(true)
@@ -159,6 +159,43 @@ describe.each(['sqlite', 'postgres'] as const)('the definitions on %s', (kind) =
     // A global rule (every endpoint) keeps an order of its own.
     const global = await definitions.rules.add(null, reply(418))
     expect((await createRuleStore(stores[kind].first.engine).listFor(null)).map((r) => r.id)).toEqual([global.id])
+  })
+
+  it("keeps each workspace's rules for every endpoint to its own endpoints, in an order of their own", async () => {
+    const engine = createRuleEngine()
+    const definitions = await createDefinitions({
+      store: stores[kind].first.engine,
+      secrets: stores[kind].first.secrets,
+      clock: createRealClock(),
+      newId: () => `id-${++ids}`,
+      dedupe: createDedupeTracker(createRequestStore(requestsDb), 0),
+      engine,
+      self: () => ({ host: '127.0.0.1', port: 1, publicUrl: undefined }),
+    })
+    const shop = await definitions.endpoints.create({ slug: 'shop' })
+    const pay = await definitions.endpoints.create({ slug: 'pay' }, 'ws_pay')
+    const defaults = await definitions.rules.add(null, { ...reply(500), name: 'default every' })
+    const pays = await definitions.rules.add(null, { ...reply(503), name: 'pay every' }, { workspaceId: 'ws_pay' })
+    const paysSecond = await definitions.rules.add(null, { ...reply(504), name: 'pay second' }, { workspaceId: 'ws_pay' })
+    // An endpoint's rule is its endpoint's workspace's, whatever is asked.
+    const own = await definitions.rules.add(pay.id, { ...reply(201), matchers: [{ type: 'method', method: 'PUT' }] }, { workspaceId: 'default' })
+    expect([defaults.workspaceId, pays.workspaceId, own.workspaceId]).toEqual(['default', 'ws_pay', 'ws_pay'])
+    const rules = createRuleStore(stores[kind].second.engine)
+    expect((await rules.listFor(null)).map((r) => r.id)).toEqual([defaults.id])
+    expect((await rules.listFor(null, 'ws_pay')).map((r) => [r.id, r.position])).toEqual([[pays.id, 0], [paysSecond.id, 1]])
+    // Moving one among its workspace's: the other workspace's order is not in the count.
+    expect(await definitions.rules.reorder(paysSecond.id, 0)).toBe(true)
+    expect((await rules.listFor(null, 'ws_pay')).map((r) => [r.id, r.position])).toEqual([[paysSecond.id, 0], [pays.id, 1]])
+    expect((await rules.listFor(null)).map((r) => [r.id, r.position])).toEqual([[defaults.id, 0]])
+
+    // The receiver's routes know each endpoint's workspace, and its rules answer by it.
+    const live = { shop: definitions.live('shop'), pay: definitions.live('pay') }
+    expect([live.shop?.workspace, live.pay?.workspace]).toEqual(['default', 'ws_pay'])
+    const request = { method: 'POST', path: '/h/x', query: '', headers: {}, json: () => ({}), arrival: null, dedupeKey: null }
+    const answer = (endpointId: string, workspace: string, method = 'POST') => engine.plan(endpointId, workspace, { ...request, method })?.steps[0]
+    expect(answer(shop.id, 'default')).toEqual({ type: 'reply', status: 500 })
+    expect(answer(pay.id, 'ws_pay')).toEqual({ type: 'reply', status: 504 })
+    expect(answer(pay.id, 'ws_pay', 'PUT')).toEqual({ type: 'reply', status: 201 })
   })
 
   it('refuses an edit made on an older revision, made through the other connection', async () => {

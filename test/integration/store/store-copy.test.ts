@@ -1,5 +1,5 @@
 // A data folder made by a real engine (deliveries, attempts, captures, a duplicate, sealed
-// secrets) copied into a real PostgreSQL and back into a new folder: every row of every table
+// secrets, rules and a breakpoint for every endpoint of two workspaces) copied into a real PostgreSQL and back into a new folder: every row of every table
 // comes back the same, ids and links kept; a second copy copies nothing.
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -23,6 +23,12 @@ async function folderWithTraffic(dir: string): Promise<void> {
       for (let w = 0; w < 500 && !sent.deliveryIds.every((id) => engine.isDeliverySettled(id)); w++) await new Promise((r) => setTimeout(r, 10))
     }
     await engine.putEndpoint({ slug: 'inbox', secrets: [], dedupe: 'pandoktorek-body', rules: [] })
+    // Rules and a breakpoint for every endpoint, of default and of another workspace (schema 29's column and entry).
+    const inbox = engine.receiver.endpoints.list().find((e) => e.slug === 'inbox')!
+    await engine.receiver.rules.add(inbox.id, { matchers: [{ type: 'header', name: 'x-teapot' }], steps: [{ type: 'reply', status: 418 }] })
+    await engine.receiver.rules.add(null, { matchers: [{ type: 'header', name: 'x-gone' }], steps: [{ type: 'reply', status: 410 }] })
+    await engine.receiver.rules.add(null, { matchers: [{ type: 'header', name: 'x-busy' }], steps: [{ type: 'reply', status: 503 }] }, { workspaceId: 'ws_pay' })
+    engine.receiver.breakpoints.put({ matchers: [{ type: 'header', name: 'x-hold' }] }, 'ws_pay')
     for (const body of ['{"event_id":"a"}', '{"event_id":"a"}', Buffer.from([0xff, 0x00, 0x7b]).toString('latin1')]) {
       await fetch(`${engine.receiver.url}/h/inbox`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
     }
@@ -57,6 +63,9 @@ describe('copyStore', () => {
     expect(before.requests!.length).toBeGreaterThanOrEqual(6)
     expect(before.attempts!.length).toBe(3)
     expect(before.requests!.some((r) => (r as { duplicate_of: number | null }).duplicate_of !== null)).toBe(true)
+    expect(new Set(before.rules!.map((r) => (r as { workspace_id: string }).workspace_id))).toEqual(new Set(['default', 'ws_pay']))
+    const breakpoints = before.settings!.find((r) => (r as { key: string }).key === 'breakpoints') as { value_json: string }
+    expect(JSON.parse(breakpoints.value_json)).toEqual([expect.objectContaining({ endpointId: null, workspaceId: 'ws_pay' })])
 
     const progress: TableCopy[] = []
     const first = await copyStore(from, team, { batch: 2, onProgress: (p) => progress.push(p) })
