@@ -7,7 +7,7 @@
 // lists the snapshot holds and the definitions pushed to each socket are filtered by the same
 // owners, and so are the timeline's rows pushed as they change. Without accounts none of this is wired (run-host.ts): everything is `default`'s.
 import { randomBytes } from 'node:crypto'
-import type { CommandName, EventMessage, Snapshot } from '../../../shared/contract'
+import type { CommandName, EventMessage, PruneResult, Snapshot } from '../../../shared/contract'
 import type { Breakpoint } from '../../../shared/receiver'
 import { createWorkspaceStore, DEFAULT_WORKSPACE, type DefinitionOwners, type OwnedKind, type SqlEngine } from '../store'
 import type { Caller, CommandHandlers } from './control-server'
@@ -67,6 +67,18 @@ function withAt(value: unknown, path: Path, replacement: unknown): unknown {
   const record = value as Record<string, unknown>
   return { ...record, [key]: rest.length === 0 ? replacement : withAt(record[key], rest, replacement) }
 }
+
+/** Two clears' results as one: their counts added, the store's size the later one's. */
+const sumPrunes = (a: PruneResult, b: PruneResult): PruneResult => ({
+  deleted: a.deleted + b.deleted,
+  deliveries: a.deliveries + b.deliveries,
+  attempts: a.attempts + b.attempts,
+  events: a.events + b.events,
+  bytes: a.bytes + b.bytes,
+  batches: a.batches + b.batches,
+  reclaimedPages: a.reclaimedPages + b.reclaimedPages,
+  size: b.size,
+})
 
 export interface WorkspaceScope {
   /** The handlers, each id-taking one checked first and the snapshot's lists filtered, for a caller with a workspace. */
@@ -178,13 +190,19 @@ export function createWorkspaceScope(engine: () => SqlEngine): WorkspaceScope {
           return handler(req, caller)
         }
       }
-      // Clearing every endpoint's history would clear the other workspaces': with several, one endpoint at a time.
+      // Clearing every endpoint's history would clear the other workspaces': with several, "every
+      // endpoint" is each of the caller's workspace's, one after the other, their results summed.
       const clear = guarded['history.clear']
       guarded['history.clear'] = async (req, caller) => {
-        if (caller.workspace !== undefined && at(req, ['endpointId']) === undefined && (await store().list()).length > 1) {
-          throw new HostError('bad_request', 'history.clear: this store has several workspaces: clear one endpoint at a time (endpointId)')
+        const workspace = caller.workspace
+        if (workspace === undefined || at(req, ['endpointId']) !== undefined || (await store().list()).length <= 1) return clear(req, caller)
+        const mine = [...owners.endpoints].filter(([, w]) => w === workspace).map(([id]) => id)
+        let total: PruneResult | null = null
+        for (const endpointId of mine) {
+          const one = (await clear({ endpointId }, caller)) as PruneResult
+          total = total === null ? one : sumPrunes(total, one)
         }
-        return clear(req, caller)
+        return total ?? { deleted: 0, deliveries: 0, attempts: 0, events: 0, bytes: 0, batches: 0, reclaimedPages: 0, size: (await original['history.size']({}, caller)) as PruneResult['size'] }
       }
       // A breakpoint for every endpoint is made in the caller's workspace (the handler stamps it)
       // and holds its endpoints only. An id another workspace's breakpoint has is not this one's
