@@ -58,6 +58,19 @@ const STATEMENTS = { insert: { ...INSERT_REQUEST_SQL, takes: ['body'] }, insertK
 /** A body this large goes in a batch of large rows, a few MB at a time. */
 export const LARGE_ROW_BYTES = 256 * 1024
 const LANES = { largeBytes: LARGE_ROW_BYTES, batchBytes: 4 * 1024 * 1024 }
+// On a team's PostgreSQL a batch's statements are sent grouped, so each kind goes as one statement
+// of many rows (store/engine-writer.ts, ranks): the captures' INSERTs first, then the legs, the
+// verdicts and the outcomes, each kind in the order queued. Safe because a statement only ever moves
+// ahead of others of another kind, and those touch other rows than it reads or writes:
+// - a capture's INSERT makes a new row under an id no other write holds, and its triggers
+//   (commit_order, the counters) read other requests' endpoint, key and link only, which no leg,
+//   verdict or outcome writes; the INSERTs keep their order among themselves, so the rows are
+//   numbered and counted in the order queued;
+// - a leg, verdict or outcome is queued after its own request's INSERT (same key, so the lanes
+//   keep that order too), so moving INSERTs ahead never puts one before the row it names; an
+//   outcome writes only its row's answer columns, which no trigger and no leg or verdict reads.
+// A write's statements are one unit either way, and a split retry commits each write alone.
+const SEND_RANKS = { insert: 0, insertKeepingBody: 0, leg: 1, verdict: 2, outcome: 3 } as const satisfies Record<keyof typeof STATEMENTS, number>
 // An outcome's own settlement is not needed: a failed batch stays queued and is retried.
 const ignore = () => {}
 
@@ -88,7 +101,7 @@ export function createCaptureWriter(options: CaptureWriterOptions): CaptureWrite
   const { db, engine, thread } = options
   const nativeBinding = typeof thread === 'object' ? thread.nativeBinding : undefined
   const writer = (() => {
-    if (engine) return createEngineWriter(engine, STATEMENTS, keep)
+    if (engine) return createEngineWriter(engine, STATEMENTS, { ...keep, ranks: SEND_RANKS })
     if (!db) throw new Error('a capture writer needs a data folder (db) or a store engine')
     return thread && !db.memory
       ? createSqlWriterThread({ file: db.name, statements: STATEMENTS, ...keep, ...(nativeBinding ? { nativeBinding } : {}) })

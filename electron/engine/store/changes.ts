@@ -20,6 +20,13 @@ export interface WriteSql {
    * never reads that Buffer again once the write is queued (it is empty after the commit).
    */
   readonly takes?: readonly string[]
+  /**
+   * On PostgreSQL, this write for n rows as one statement, each row's parameters in `params`'
+   * order one row after the other, with the effect of the n statements run in that order: what a
+   * group commit sends for a run of them (engine-writer.ts). A plain `INSERT … VALUES (?, …)` needs
+   * none (its row is repeated); PostgreSQL's spelling only (never run on SQLite).
+   */
+  readonly rows?: (n: number) => string
 }
 
 const tableList = (tables: StoreTable | readonly StoreTable[]): readonly StoreTable[] => (typeof tables === 'string' ? [tables] : tables)

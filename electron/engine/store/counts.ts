@@ -1,7 +1,7 @@
 // The counts the app shows, by name: a subscription's deliveries, attempts and duplicate arrivals,
 // the 24 h failure badge's inputs, a received row's arrivals, the captured requests. Each reads
 // one definition of store/count-definitions.ts; nothing else in the engine counts these.
-import type { Database } from 'better-sqlite3'
+import type { Database, Statement } from 'better-sqlite3'
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/sender'
 import { failureRate, failureRateIsRed, FAILURE_RATE_WINDOW_MS } from '../../../shared/contract'
 import {
@@ -14,8 +14,8 @@ import {
   RECEIVED_GROUP_KEY,
   RECEIVED_REQUEST,
 } from './count-definitions'
-import { sameAs } from './engine-spelling'
-import type { SqlEngine, StoreKind } from './sql-engine'
+import { valueIs } from './engine-spelling'
+import type { SqlEngine } from './sql-engine'
 
 export interface DeliveryCounts {
   deliveries: number
@@ -48,11 +48,18 @@ export const CAPTURED_REQUESTS_SQL = 'SELECT COALESCE(SUM(requests), 0) AS n FRO
 
 /**
  * A received row's arrivals and duplicate arrivals: the requests no attempt of ours made at
- * endpoint `?` (null-safe) with group key `?`. In either engine's spelling (the timeline reads it
- * through SqlEngine for a group past its marks' limit).
+ * `endpointId` (null-safe) with group key `key`, the statement and its parameters. One text for both
+ * engines, the endpoint an index condition on each (valueIs); the timeline reads it through
+ * SqlEngine for a group past its marks' limit.
  */
-export const receivedGroupSql = (kind: StoreKind) => `SELECT COUNT(*) AS arrivals, COALESCE(SUM(CASE WHEN ${DUPLICATE_ARRIVAL} THEN 1 ELSE 0 END), 0) AS duplicates
-       FROM requests r WHERE ${RECEIVED_REQUEST} AND endpoint_id ${sameAs(kind)} ? AND ${RECEIVED_GROUP_KEY} = ?`
+export function receivedGroupSql(endpointId: string | null, key: string): { sql: string; params: unknown[] } {
+  const endpoint = valueIs('endpoint_id', endpointId)
+  return {
+    sql: `SELECT COUNT(*) AS arrivals, COALESCE(SUM(CASE WHEN ${DUPLICATE_ARRIVAL} THEN 1 ELSE 0 END), 0) AS duplicates
+       FROM requests r WHERE ${RECEIVED_REQUEST} AND ${endpoint.sql} AND ${RECEIVED_GROUP_KEY} = ?`,
+    params: [...endpoint.params, key],
+  }
+}
 
 // Each count's statement, once: the synchronous reads on a data folder's Database and the awaited
 // ones on either engine (the host on a team's PostgreSQL) run these same texts. A condition is
@@ -93,7 +100,14 @@ export function createCountReads(db: Database) {
   const attempts = db.prepare<[string], AttemptCounts>(ATTEMPTS_SQL)
   const duplicates = db.prepare<[string], { n: number }>(DUPLICATES_SQL)
   const window = db.prepare<[string, number], { deliveries: number; failed: number }>(WINDOW_SQL)
-  const group = db.prepare<[string | null, string], ArrivalCounts>(receivedGroupSql('sqlite'))
+  // Two texts, an endpoint's and no endpoint's (receivedGroupSql), each prepared when first read.
+  const groups = new Map<string, Statement<unknown[], ArrivalCounts>>()
+  const group = (endpointId: string | null, key: string): ArrivalCounts | undefined => {
+    const { sql, params } = receivedGroupSql(endpointId, key)
+    let statement = groups.get(sql)
+    if (!statement) groups.set(sql, (statement = db.prepare<unknown[], ArrivalCounts>(sql)))
+    return statement.get(...params)
+  }
   // The counters the triggers keep (count-definitions.ts, REQUEST_COUNTS_SQL), one row per endpoint.
   const captured = db.prepare<[], { n: number }>(CAPTURED_REQUESTS_SQL)
 
@@ -107,7 +121,7 @@ export function createCountReads(db: Database) {
     /** The 24 h failure badge: deliveries created in the 24 h before `wallNow`, failed among them. */
     failureWindow: (subscriptionId: string, wallNow: number): FailureWindow => failureWindowOf(window.get(subscriptionId, wallNow - FAILURE_RATE_WINDOW_MS)),
     /** A received row: requests no attempt of ours made, at one endpoint with one group key. */
-    receivedGroup: (endpointId: string | null, key: string): ArrivalCounts => group.get(endpointId, key) ?? NO_ARRIVALS,
+    receivedGroup: (endpointId: string | null, key: string): ArrivalCounts => group(endpointId, key) ?? NO_ARRIVALS,
     /** Captured requests in the data folder, every endpoint (and none) and every origin. */
     capturedRequests: (): number => captured.get()?.n ?? 0,
   }
@@ -123,7 +137,10 @@ export function createCountReadsOn(engine: SqlEngine) {
     duplicates: async (subscriptionId: string): Promise<number> => (await engine.get<{ n: number }>(DUPLICATES_SQL, [subscriptionId]))?.n ?? 0,
     failureWindow: async (subscriptionId: string, wallNow: number): Promise<FailureWindow> =>
       failureWindowOf(await engine.get<{ deliveries: number; failed: number }>(WINDOW_SQL, [subscriptionId, wallNow - FAILURE_RATE_WINDOW_MS])),
-    receivedGroup: async (endpointId: string | null, key: string): Promise<ArrivalCounts> => (await engine.get<ArrivalCounts>(receivedGroupSql(engine.kind), [endpointId, key])) ?? NO_ARRIVALS,
+    receivedGroup: async (endpointId: string | null, key: string): Promise<ArrivalCounts> => {
+      const { sql, params } = receivedGroupSql(endpointId, key)
+      return (await engine.get<ArrivalCounts>(sql, params)) ?? NO_ARRIVALS
+    },
     capturedRequests: async (): Promise<number> => (await engine.get<{ n: number }>(CAPTURED_REQUESTS_SQL))?.n ?? 0,
   }
 }

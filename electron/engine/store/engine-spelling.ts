@@ -5,8 +5,30 @@
 import { EVENT_TYPE_HEADERS } from '../../../shared/providers'
 import type { StoreKind } from './sql-engine'
 
-/** Null-safe equality (`a IS b`: NULL is NULL): SQLite's `IS`, PostgreSQL's `IS NOT DISTINCT FROM`. */
+/**
+ * Null-safe equality (`a IS b`: NULL is NULL): SQLite's `IS`, PostgreSQL's `IS NOT DISTINCT FROM`.
+ * PostgreSQL finds no row by index through IS NOT DISTINCT FROM (it filters every row): a read that
+ * should probe an index spells it with valueIs or sameAsProbe instead.
+ */
 export const sameAs = (kind: StoreKind): string => (kind === 'sqlite' ? 'IS' : 'IS NOT DISTINCT FROM')
+
+/**
+ * `column` null-safely equal to a value known when the statement is made: `IS NULL` for null, else
+ * `= ?` with the value its parameter. The same on both engines, and an index condition on both.
+ */
+export const valueIs = (column: string, value: string | null): { sql: string; params: unknown[] } =>
+  value === null ? { sql: `${column} IS NULL`, params: [] } : { sql: `${column} = ?`, params: [value] }
+
+/**
+ * `probe(condition)` with `condition` saying `column` null-safely equal to `other`, a column of
+ * another row (a correlated subquery's outer row): SQLite's `column IS other`; on PostgreSQL the
+ * probe twice, with `column IS NULL` and with `column = other`, one picked by `other` row by row,
+ * so each is an index probe.
+ */
+export function sameAsProbe(kind: StoreKind, column: string, other: string, probe: (condition: string) => string): string {
+  if (kind === 'sqlite') return probe(`${column} IS ${other}`)
+  return `(CASE WHEN ${other} IS NULL THEN ${probe(`${column} IS NULL`)} ELSE ${probe(`${column} = ${other}`)} END)`
+}
 
 /**
  * A set of values passed as one parameter, a JSON array (`JSON.stringify(ids)`), for `x IN (…)`:

@@ -37,8 +37,8 @@ const primaryKeyTaken = (error: unknown): boolean => {
   return e?.code === '23505' && typeof e.constraint === 'string' && e.constraint.endsWith('_pkey')
 }
 
-/** Rows in one multi-row INSERT at most, and parameters (PostgreSQL's protocol allows 65 535). */
-const MAX_ROWS_PER_INSERT = 500
+/** Rows in one multi-row statement at most, and parameters (PostgreSQL's protocol allows 65 535). */
+const MAX_ROWS_PER_STATEMENT = 500
 const MAX_PARAMETERS = 60_000
 
 /**
@@ -57,10 +57,22 @@ function multiRowInsert(sql: string): ((n: number) => string) | null {
   }
 }
 
-export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<string, WriteSql>>, options?: SqlWriterOptions): SqlWriter {
+export interface EngineWriterOptions extends SqlWriterOptions {
+  /**
+   * On PostgreSQL, the order a batch's statements are sent in, by statement name: lower first,
+   * equal ranks (and names not given, rank 0) in the order queued. The caller vouches that a
+   * statement may go ahead of any of a higher rank queued before it (they touch different rows,
+   * and neither reads what the other writes), so the batch commits the same rows; the writes'
+   * runs then meet and each goes as one statement (WriteSql.rows).
+   */
+  ranks?: Readonly<Record<string, number>>
+}
+
+export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<string, WriteSql>>, options?: EngineWriterOptions): SqlWriter {
   const statements = positional(sql)
-  const byIndex: Array<{ sql: string; arity: number }> = []
-  for (const s of statements.values()) byIndex[s.index] = { sql: s.sql, arity: s.names.length }
+  const byIndex: Array<{ sql: string; arity: number; rank: number }> = []
+  for (const [name, s] of statements) byIndex[s.index] = { sql: s.sql, arity: s.names.length, rank: options?.ranks?.[name] ?? 0 }
+  const ranked = byIndex.some((s) => s.rank !== 0)
   const tables = [...new Set(Object.values(sql).flatMap((s) => s.tables))].sort().join(',')
   const writesRequests = Object.values(sql).some((s) => s.tables.includes('requests'))
   let committing = false
@@ -74,12 +86,12 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
 
   const postgres = engine.kind === 'postgres'
   // On PostgreSQL every statement is parsed, planned and answered on its own, so a group commit
-  // of n captures would pay that n times: a run of the same plain INSERT goes as one statement of
-  // many rows. The
-  // rows' BEFORE triggers (the counters, the commit order) still run row by row, in order, each
-  // seeing the rows before it (PostgreSQL's rule for rows of one command); the row that fails
-  // fails the statement, as it would have failed the transaction alone.
-  const multiRow = byIndex.map((s) => (postgres && s ? multiRowInsert(s.sql) : null))
+  // of n captures would pay that n times: a run of the same write goes as one statement of many
+  // rows (a plain INSERT's row repeated, or the write's own WriteSql.rows). The rows' BEFORE
+  // triggers (the counters, the commit order) still run row by row, in order, each seeing the
+  // rows before it (PostgreSQL's rule for rows of one command); the row that fails fails the
+  // statement, as it would have failed the transaction alone.
+  const multiRow = [...statements.values()].reduce<Array<((n: number) => string) | null>>((out, s) => ((out[s.index] = postgres ? (s.rows ?? multiRowInsert(s.sql)) : null), out), [])
   // None of a commit's statements needs another's answer, so they leave together
   // (transactionAtOnce): on PostgreSQL a group commit is one round trip, BEGIN to COMMIT.
   const statementsOf = (data: readonly unknown[], from: number, to: number): SqlStatement[] => {
@@ -87,24 +99,26 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
     // The NOTIFY is sent as the transaction commits, wherever it stands in it: with the lock, it
     // costs no statement of its own.
     if (writesRequests && postgres) out.push({ sql: 'SELECT pg_advisory_xact_lock(CAST(? AS BIGINT)), pg_notify(?, ?)', params: [REQUESTS_WRITE_LOCK, CHANGES_CHANNEL, tables] })
-    for (let i = from; i < to; ) {
-      const index = data[i] as number
+    // Where each statement starts in data, in the order sent: queued, or by rank (options.ranks).
+    const starts: number[] = []
+    for (let i = from; i < to; i += 1 + (byIndex[data[i] as number] as { arity: number }).arity) starts.push(i)
+    if (ranked && postgres) starts.sort((a, b) => (byIndex[data[a] as number] as { rank: number }).rank - (byIndex[data[b] as number] as { rank: number }).rank || a - b)
+    for (let k = 0; k < starts.length; ) {
+      const index = data[starts[k] as number] as number
       const s = byIndex[index] as { sql: string; arity: number }
       const rows = multiRow[index]
-      if (!rows) {
-        out.push({ sql: s.sql, params: data.slice(i + 1, i + 1 + s.arity) })
-        i += 1 + s.arity
-        continue
-      }
+      const most = rows ? Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_PARAMETERS / Math.max(1, s.arity)))) : 1
       const params: unknown[] = []
       let n = 0
-      const most = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / Math.max(1, s.arity))))
-      while (i < to && data[i] === index && n < most) {
-        for (let k = 1; k <= s.arity; k++) params.push(data[i + k])
-        i += 1 + s.arity
+      // A run: the statements of the same text one after the other (the capture writer's two
+      // request INSERTs share theirs).
+      while (k < starts.length && n < most && (n === 0 || (byIndex[data[starts[k] as number] as number] as { sql: string }).sql === s.sql)) {
+        const at = starts[k] as number
+        for (let p = 1; p <= s.arity; p++) params.push(data[at + p])
+        k++
         n++
       }
-      out.push({ sql: rows(n), params })
+      out.push({ sql: n === 1 || !rows ? s.sql : rows(n), params })
     }
     if (postgres && !writesRequests) out.push({ sql: 'SELECT pg_notify(?, ?)', params: [CHANGES_CHANNEL, tables] })
     return out

@@ -2,7 +2,7 @@
 // assigns ids itself (it links duplicates before a row is committed), so it asks for the
 // highest id once at start; one receiver writes one database.
 import type { Database } from 'better-sqlite3'
-import { writeSql } from './changes'
+import { writeSql, type WriteSql } from './changes'
 import type { SqlEngine } from './sql-engine'
 
 export interface RequestRow {
@@ -130,11 +130,20 @@ export async function readKeyGroup(engine: SqlEngine, endpointId: string, dedupe
 
 /** The two capture statements, run by the receiver's capture writer (inline or on its thread). */
 export const INSERT_REQUEST_SQL = writeSql('requests', `INSERT INTO requests (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`, COLUMNS)
-export const UPDATE_OUTCOME_SQL = writeSql(
-  'requests',
-  'UPDATE requests SET fault_json = ?, response_status = ?, response_headers_json = ?, response_body = ?, response_ms = ? WHERE id = ?',
-  ['fault_json', 'response_status', 'response_headers_json', 'response_body', 'response_ms', 'id'],
-)
+const OUTCOME_PARAMS = ['fault_json', 'response_status', 'response_headers_json', 'response_body', 'response_ms', 'id'] as const
+// The first row's casts give the VALUES list its column types (a bare parameter would be text);
+// the rows after it take them. k numbers the rows: of two outcomes for one request the later is
+// the one kept (DISTINCT ON), as the two updates one after the other would leave it.
+const OUTCOME_TYPES = ['TEXT', 'INTEGER', 'TEXT', 'BYTEA', 'DOUBLE PRECISION', 'BIGINT'] as const
+const outcomeRows = (n: number): string =>
+  `UPDATE requests SET ${OUTCOME_PARAMS.slice(0, -1).map((c) => `${c} = v.${c}`).join(', ')}
+     FROM (SELECT DISTINCT ON (id) * FROM (VALUES ${Array.from({ length: n }, (_, k) => `(${OUTCOME_TYPES.map((t) => (k === 0 ? `CAST(? AS ${t})` : '?')).join(', ')}, ${k})`).join(', ')})
+             AS o(${OUTCOME_PARAMS.join(', ')}, k) ORDER BY id, k DESC) AS v
+    WHERE requests.id = v.id`
+export const UPDATE_OUTCOME_SQL: WriteSql = {
+  ...writeSql('requests', 'UPDATE requests SET fault_json = ?, response_status = ?, response_headers_json = ?, response_body = ?, response_ms = ? WHERE id = ?', OUTCOME_PARAMS),
+  rows: outcomeRows,
+}
 
 /** One captured request whole, also run through SqlEngine (store/detail-reads.ts). */
 export const REQUEST_BY_ID_SQL = 'SELECT * FROM requests WHERE id = ?'

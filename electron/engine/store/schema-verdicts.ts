@@ -4,7 +4,7 @@
 // read by id for the lists, the timeline, the inspector and exports, on either engine.
 import type { Database } from 'better-sqlite3'
 import { MAX_SCHEMA_PROBLEMS, SCHEMA_VERDICTS, type SchemaProblem, type SchemaVerdict, type SchemaVerdictKind } from '../../../shared/receiver'
-import { writeSql } from './changes'
+import { writeSql, type WriteSql } from './changes'
 import type { SqlEngine } from './sql-engine'
 
 export interface SchemaVerdictRow {
@@ -24,14 +24,29 @@ export interface SchemaVerdictRow {
 
 const COLUMNS = ['request_id', 'verdict', 'source', 'version', 'schema_name', 'pointer', 'expected', 'got', 'schema_says', 'problems_json', 'reason', 'checked_at'] as const
 
-// A verdict is judged once; its request may have been pruned or cleared meanwhile: then nothing is written.
-export const INSERT_SCHEMA_VERDICT_SQL = writeSql(
-  'request_schema_verdicts',
+// A group commit's run of verdicts as one statement on PostgreSQL (WriteSql.rows): the first row's
+// casts type the VALUES list's number columns (a bare parameter is text), the rows after take them.
+// A verdict is written once per request, and no trigger reads the table: the rows' order within
+// the statement changes nothing.
+const NUMBER_COLUMNS: ReadonlySet<string> = new Set(['request_id', 'checked_at', 'of_request'])
+const VERDICT_VALUES = [...COLUMNS, 'of_request'] as const
+const verdictRows = (n: number): string =>
   `INSERT INTO request_schema_verdicts (${COLUMNS.join(', ')})
+   SELECT ${COLUMNS.join(', ')} FROM (VALUES ${Array.from({ length: n }, (_, k) => `(${VERDICT_VALUES.map((c) => (k === 0 && NUMBER_COLUMNS.has(c) ? 'CAST(? AS BIGINT)' : '?')).join(', ')})`).join(', ')}) AS v(${VERDICT_VALUES.join(', ')})
+    WHERE EXISTS (SELECT 1 FROM requests WHERE id = v.of_request)
+   ON CONFLICT (request_id) DO NOTHING`
+
+// A verdict is judged once; its request may have been pruned or cleared meanwhile: then nothing is written.
+export const INSERT_SCHEMA_VERDICT_SQL: WriteSql = {
+  ...writeSql(
+    'request_schema_verdicts',
+    `INSERT INTO request_schema_verdicts (${COLUMNS.join(', ')})
    SELECT ${COLUMNS.map(() => '?').join(', ')} WHERE EXISTS (SELECT 1 FROM requests WHERE id = ?)
    ON CONFLICT (request_id) DO NOTHING`,
-  [...COLUMNS, 'request_id'],
-)
+    [...COLUMNS, 'request_id'],
+  ),
+  rows: verdictRows,
+}
 
 export function encodeSchemaVerdict(requestId: number, verdict: SchemaVerdict, checkedAt: number): SchemaVerdictRow {
   const first = verdict.problems[0]

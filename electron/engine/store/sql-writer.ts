@@ -96,6 +96,8 @@ export interface Positional {
   names: readonly string[]
   /** Parameters whose byte values the writer may take (WriteSql.takes). */
   takes: ReadonlySet<string>
+  /** The statement for n rows on PostgreSQL (WriteSql.rows). */
+  rows: ((n: number) => string) | undefined
   index: number
 }
 
@@ -106,7 +108,7 @@ export interface Positional {
 // rewritten; each write is encoded as [statement index, values in that order, …].
 export function positional(sql: Readonly<Record<string, WriteSql>>): Map<string, Positional> {
   const out = new Map<string, Positional>()
-  Object.entries(sql).forEach(([name, { sql: text, params, takes }], index) => out.set(name, { sql: text, names: params, takes: new Set(takes ?? []), index }))
+  Object.entries(sql).forEach(([name, { sql: text, params, takes, rows }], index) => out.set(name, { sql: text, names: params, takes: new Set(takes ?? []), rows, index }))
   return out
 }
 

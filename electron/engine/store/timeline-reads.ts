@@ -17,7 +17,7 @@ import type { EventRow } from './events'
 import type { RequestRow } from './requests'
 import { ATTEMPT_REQUEST, DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, SUBSCRIPTIONS_TO_ENDPOINT, ownRequest } from './count-definitions'
 import { receivedGroupSql, type ArrivalCounts } from './counts'
-import { jsonList, requestEventType, sameAs } from './engine-spelling'
+import { jsonList, requestEventType, sameAsProbe, valueIs } from './engine-spelling'
 import { whereDeliveryEventIdStartsWith, whereRequestFound } from './prefix-search'
 import type { SimulationRow } from './simulations'
 import type { SqlEngine, StoreKind } from './sql-engine'
@@ -123,9 +123,9 @@ export function createTimelineReads(engine: SqlEngine) {
   // each walks one index (a COALESCE over both would read every request of the endpoint). Keyed
   // groups: one bounded read each (requests_by_dedupe_key), joined in one statement; keyless ones:
   // their requests by id.
-  const keyedGroup = (n: number) =>
+  const keyedGroup = (n: number, endpoint: string) =>
     `SELECT * FROM (SELECT ${n} AS grp, ${GROUP_COLUMNS} FROM requests r
-      WHERE ${RECEIVED_REQUEST} AND endpoint_id ${sameAs(kind)} ? AND dedupe_key = ? ORDER BY id LIMIT ${GROUP_MARKS_LIMIT}) g${n}`
+      WHERE ${RECEIVED_REQUEST} AND ${endpoint} AND dedupe_key = ? ORDER BY id LIMIT ${GROUP_MARKS_LIMIT}) g${n}`
   const KEYLESS = `SELECT ${GROUP_COLUMNS} FROM requests r WHERE id IN (${ids}) AND ${RECEIVED_REQUEST} AND dedupe_key IS NULL`
   const PLACES = `SELECT q.id, q.endpoint_id, COALESCE(q.dedupe_key, 'request:' || q.id) AS key, q.attempt_id,
             CASE WHEN ${ownRequest('q')} THEN a.delivery_id END AS delivery_id
@@ -159,8 +159,15 @@ export function createTimelineReads(engine: SqlEngine) {
     }
     for (let start = 0; start < keyed.length; start += GROUPS_PER_READ) {
       const chunk = keyed.slice(start, start + GROUPS_PER_READ)
-      const sql = chunk.map(keyedGroup).join(' UNION ALL ')
-      const params = chunk.flatMap((index) => [(groups[index] as GroupRef).endpointId, (groups[index] as GroupRef).key])
+      const params: unknown[] = []
+      const sql = chunk
+        .map((index) => {
+          const group = groups[index] as GroupRef
+          const endpoint = valueIs('endpoint_id', group.endpointId)
+          params.push(...endpoint.params, group.key)
+          return keyedGroup(index, endpoint.sql)
+        })
+        .join(' UNION ALL ')
       for (const { grp, ...row } of await engine.all<TimelineRequestRow & { grp: number }>(sql, params)) (found[grp] as TimelineRequestRow[]).push(row)
     }
     return found
@@ -202,7 +209,10 @@ export function createTimelineReads(engine: SqlEngine) {
     /** The forward legs of these requests, one summary each (requests never forwarded are absent). */
     legsOf: async (requestIds: readonly number[]): Promise<TimelineLegRow[]> => (requestIds.length === 0 ? [] : engine.all<TimelineLegRow>(LEGS, [list(requestIds)])),
     /** A received row's arrivals and duplicates, counted whole (its marks stop at GROUP_MARKS_LIMIT). */
-    groupCounts: async (group: GroupRef): Promise<ArrivalCounts> => (await engine.get<ArrivalCounts>(receivedGroupSql(kind), [group.endpointId, group.key])) ?? { arrivals: 0, duplicates: 0 },
+    groupCounts: async (group: GroupRef): Promise<ArrivalCounts> => {
+      const { sql, params } = receivedGroupSql(group.endpointId, group.key)
+      return (await engine.get<ArrivalCounts>(sql, params)) ?? { arrivals: 0, duplicates: 0 }
+    },
     /** The first `count` row references of the timeline under `filter`, newest first, and how many there are. */
     refs,
   }
@@ -230,9 +240,9 @@ export const WALL_CLOCK = 'wall'
  * dedupe key (outside loop mode) came before it: one probe of an (endpoint_id, dedupe_key) index.
  * A request without a dedupe key is a group of its own.
  */
-const firstOfGroup = (kind: StoreKind) => `(r.dedupe_key IS NULL OR NOT EXISTS (SELECT 1 FROM requests p
-   WHERE p.attempt_id IS NULL AND p.endpoint_id ${sameAs(kind)} r.endpoint_id AND p.dedupe_key = r.dedupe_key
-     AND (p.received_at < r.received_at OR (p.received_at = r.received_at AND p.id < r.id))))`
+const firstOfGroup = (kind: StoreKind) => `(r.dedupe_key IS NULL OR NOT ${sameAsProbe(kind, 'p.endpoint_id', 'r.endpoint_id', (sameEndpoint) => `EXISTS (SELECT 1 FROM requests p
+   WHERE p.attempt_id IS NULL AND ${sameEndpoint} AND p.dedupe_key = r.dedupe_key
+     AND (p.received_at < r.received_at OR (p.received_at = r.received_at AND p.id < r.id)))`)})`
 
 /** The statements of a timeline page under `filter`, in the spelling of the store engine `kind`. */
 export function timelineParts(filter: TimelineFilter, kind: StoreKind = 'sqlite'): TimelineParts {

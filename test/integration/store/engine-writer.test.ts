@@ -100,6 +100,21 @@ function answerLostOnce(engine: SqlEngine): SqlEngine {
 }
 
 describe('a commit whose answer was lost, on PostgreSQL', () => {
+  it('a batch of many captures and outcomes sent by rank: each stored once, all resolve', async () => {
+    const { store } = await storeOf('postgres')
+    const errors: string[] = []
+    const writer = createEngineWriter(answerLostOnce(store.engine), SQL, { ranks: { insert: 0, outcome: 1 }, keep: { onError: (error) => errors.push(error.message), retryMs: 20 } })
+    const ids = Array.from({ length: 30 }, (_, i) => 21 + i)
+    const written = ids.map((id) => writer.write([['insert', capture(id, `{"n":${id}}`)], ['outcome', outcome(id, 200)]]))
+    await expect(writer.committed()).rejects.toThrow(/Connection terminated/)
+    const after = writer.write([['insert', capture(60, '{"after":true}')], ['outcome', outcome(21, 299)]])
+    await Promise.all([...written, after])
+    expect(errors).toEqual(['Connection terminated unexpectedly'])
+    const rows = (await rowsOf(store)) as Array<{ id: number; response_status: number }>
+    expect(rows.map((r) => [Number(r.id), r.response_status])).toEqual([...ids.map((id) => [id, id === 21 ? 299 : 200]), [60, null]])
+    writer.close()
+  })
+
   it.each([
     ['kept (the receiver)', true],
     ['split (the sender)', false],
@@ -123,6 +138,33 @@ describe('a commit whose answer was lost, on PostgreSQL', () => {
     expect(writer.pending()).toBe(0)
     // In doubt no more: a taken id is refused again, as ever (a kept writer would keep it queued).
     if (!keep) await expect(writer.write([['insert', capture(12, '{"again":true}')]])).rejects.toThrow(/duplicate key/)
+    writer.close()
+  })
+})
+
+describe.each(['sqlite', 'postgres'] as const)('a batch sent by rank over the %s engine (the request INSERTs first, then the outcomes)', (kind) => {
+  const RANKS = { insert: 0, outcome: 1 }
+
+  it('fails a write that cannot be stored alone, and commits the others with their outcomes', async () => {
+    const { store } = await storeOf(kind)
+    const writer = createEngineWriter(store.engine, SQL, { ranks: RANKS })
+    await writer.write([['insert', capture(1, '{}')]])
+    const results = await Promise.allSettled([
+      writer.write([['insert', capture(2, '{}')], ['outcome', outcome(2, 202)]]),
+      writer.write([['outcome', outcome(1, 201)]]),
+      writer.write([['insert', capture(1, '{"again":true}')], ['outcome', outcome(1, 500)]]),
+      writer.write([['insert', capture(3, '{}')], ['outcome', outcome(3, 203)]]),
+    ])
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled'])
+    expect((await rowsOf(store)).map((r) => [(r as { id: number }).id, (r as { response_status: number }).response_status])).toEqual([[1, 201], [2, 202], [3, 203]])
+    writer.close()
+  })
+
+  it('leaves the later of two outcomes of one request in one batch, as one update after the other does', async () => {
+    const { store } = await storeOf(kind)
+    const writer = createEngineWriter(store.engine, SQL, { ranks: RANKS })
+    await Promise.all([writer.write([['insert', capture(5, '{}')]]), writer.write([['outcome', outcome(5, 201)]]), writer.write([['insert', capture(6, '{}')]]), writer.write([['outcome', outcome(5, 203)]]), writer.write([['outcome', outcome(5, 202)]])])
+    expect((await rowsOf(store)).map((r) => (r as { response_status: number }).response_status)).toEqual([202, null])
     writer.close()
   })
 })

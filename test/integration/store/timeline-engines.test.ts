@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TimelineFilter } from '../../../shared/contract'
 import { createDetailViews, createTimelineViews, type DetailViews, type TimelineViews } from '../../../electron/engine/host'
-import type { OpenedStore } from '../../../electron/engine/store'
+import type { OpenedStore, SqlEngine } from '../../../electron/engine/store'
+import { receivedGroupSql } from '../../../electron/engine/store/counts'
 import { seedTeamStore, type TeamStoreSeed } from '../../support/team-store-seed'
 import { makeTempDir } from '../../support/temp-dir'
 import { usePostgres } from '../../support/use-postgres'
@@ -88,5 +89,53 @@ describe('the received rows counted on a copied team store', () => {
   // (store-copy.ts), since PostgreSQL fires a statement's row triggers after the whole batch.
   it('the total of received rows is the data folder’s', async () => {
     expect((await views.postgres.timeline.page({}, 0, 1)).total).toBe((await views.sqlite.timeline.page({}, 0, 1)).total)
+  })
+})
+
+describe("the timeline's group reads on PostgreSQL", () => {
+  /** The real engine, with every read it is asked kept (statement and parameters). */
+  function recording(engine: SqlEngine): { engine: SqlEngine; reads: Array<{ sql: string; params: unknown[] }> } {
+    const reads: Array<{ sql: string; params: unknown[] }> = []
+    return {
+      reads,
+      engine: {
+        ...engine,
+        all: (sql, params = []) => (reads.push({ sql, params: [...params] }), engine.all(sql, params)),
+        get: (sql, params = []) => (reads.push({ sql, params: [...params] }), engine.get(sql, params)),
+      },
+    }
+  }
+
+  // IS NOT DISTINCT FROM (SQLite's `IS` carried over) is no index condition on PostgreSQL: a
+  // group's probe spelt with it filtered every request. Spelt as IS NULL or =, each is an index
+  // probe; the rows read are the data folder's (above, and the group counts here).
+  it('find a group by its endpoint and key through an index, for an endpoint and for none', async () => {
+    const { engine, reads } = recording(seed.team.engine)
+    const timeline = createTimelineViews(engine)
+    const ordersId = (await views.sqlite.details.endpointViews()).find((e) => e.slug === 'orders')?.id ?? 'orders'
+    for (const filter of [{}, { endpointId: ordersId }, { status: ['received'] }] as TimelineFilter[]) await timeline.page(filter, 0, 100)
+    const keyed = await seed.team.engine.all<{ endpoint_id: string | null; dedupe_key: string }>('SELECT DISTINCT endpoint_id, dedupe_key FROM requests WHERE dedupe_key IS NOT NULL ORDER BY 1, 2')
+    expect(keyed.some((g) => g.endpoint_id !== null)).toBe(true)
+    // A group at no endpoint, as a request at a path no endpoint has leaves it.
+    for (const group of [...keyed, { endpoint_id: null, dedupe_key: 'evt_nowhere' }]) {
+      const { sql, params } = receivedGroupSql(group.endpoint_id, group.dedupe_key)
+      reads.push({ sql, params })
+      const counted = (kind: 'sqlite' | 'postgres') => (kind === 'sqlite' ? seed.folder : seed.team).engine.get<{ arrivals: number; duplicates: number }>(sql, params)
+      const [folder, team] = await Promise.all([counted('sqlite'), counted('postgres')])
+      expect({ arrivals: Number(team?.arrivals), duplicates: Number(team?.duplicates) }).toEqual({ arrivals: Number(folder?.arrivals), duplicates: Number(folder?.duplicates) })
+    }
+    const groupReads = reads.filter((r) => /\bdedupe_key = /.test(r.sql))
+    expect(groupReads.length).toBeGreaterThan(3)
+    const plans = await seed.team.engine.transaction(async (tx) => {
+      await tx.exec('SET LOCAL enable_seqscan = off')
+      const out: string[] = []
+      for (const { sql, params } of groupReads) out.push((await tx.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params)).map((l) => l['QUERY PLAN']).join('\n'))
+      return out
+    })
+    for (const plan of plans) {
+      expect(plan).not.toMatch(/IS NOT DISTINCT FROM/)
+      expect(plan).toMatch(/Index Cond: \(.*endpoint_id (IS NULL|=)/)
+      expect(plan).not.toMatch(/Seq Scan on requests/)
+    }
   })
 })
