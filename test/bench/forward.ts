@@ -88,7 +88,7 @@ const table = [
 printReport('forward', table, PROXIES, of, { bare: ratioBare, mockttp: ratioMockttp }, {
   added_latency_us: Object.fromEntries(PROXIES.map((p) => [p, { p50: Math.round(added(p, 'p50')), p99: Math.round(added(p, 'p99')) }])),
   direct_latency_us: { p50: Math.round(latP('direct', 'p50')), p99: Math.round(latP('direct', 'p99')) },
-  cpu_us_per_request: Object.fromEntries(PROXIES.map((p) => [p, Math.round(cpuPerRequest(p))])),
+  cpu_us: Object.fromEntries(PROXIES.map((p) => [p, Math.round(cpuPerRequest(p))])),
   hookloop_rows_on_disk: rows,
   hookloop_legs_on_disk: legs,
   target_seen_direct: targetSeen,

@@ -50,7 +50,7 @@ const table = [
   `Hookloop: ${answered} requests answered 2xx, ${rows} rows on disk (${everyAnswerOnDisk ? 'every answered request stored' : 'ROWS MISSING'}), ${valid} with a valid Standard Webhooks signature.`,
 ]
 printReport('receiver', table, TARGETS, of, { bare: ratioBare, mockttp: ratioMockttp }, {
-  cpu_us_per_request: { bare: Math.round(cpuPerRequest('bare')), mockttp: Math.round(cpuPerRequest('mockttp')), hookloop: Math.round(cpuPerRequest('hookloop')), 'hookloop-breakpoint': Math.round(cpuPerRequest('hookloop-breakpoint')) },
+  cpu_us: { bare: Math.round(cpuPerRequest('bare')), mockttp: Math.round(cpuPerRequest('mockttp')), hookloop: Math.round(cpuPerRequest('hookloop')), 'hookloop-breakpoint': Math.round(cpuPerRequest('hookloop-breakpoint')) },
   hookloop_answered_2xx: answered,
   hookloop_rows_on_disk: rows,
   hookloop_valid_signatures: valid,
