@@ -67,8 +67,9 @@ const LANES = { largeBytes: LARGE_ROW_BYTES, batchBytes: 4 * 1024 * 1024 }
 //   verdict or outcome writes; the INSERTs keep their order among themselves, so the rows are
 //   numbered and counted in the order queued;
 // - a leg, verdict or outcome is queued after its own request's INSERT (same key, so the lanes
-//   keep that order too), so moving INSERTs ahead never puts one before the row it names; an
-//   outcome writes only its row's answer columns, which no trigger and no leg or verdict reads.
+//   keep that order too), so moving INSERTs ahead never puts one before the row it names;
+// - legs and verdicts are rows of tables of their own, which no other write of a batch reads, and
+//   an outcome writes only its row's answer columns, which no trigger, leg or verdict reads.
 // A write's statements are one unit either way, and a split retry commits each write alone.
 const SEND_RANKS = { insert: 0, insertKeepingBody: 0, leg: 1, verdict: 2, outcome: 3 } as const satisfies Record<keyof typeof STATEMENTS, number>
 // An outcome's own settlement is not needed: a failed batch stays queued and is retried.

@@ -91,7 +91,8 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
   // triggers (the counters, the commit order) still run row by row, in order, each seeing the
   // rows before it (PostgreSQL's rule for rows of one command); the row that fails fails the
   // statement, as it would have failed the transaction alone.
-  const multiRow = [...statements.values()].reduce<Array<((n: number) => string) | null>>((out, s) => ((out[s.index] = postgres ? (s.rows ?? multiRowInsert(s.sql)) : null), out), [])
+  const multiRow: Array<((n: number) => string) | null> = []
+  for (const s of statements.values()) multiRow[s.index] = postgres ? (s.rows ?? multiRowInsert(s.sql)) : null
   // None of a commit's statements needs another's answer, so they leave together
   // (transactionAtOnce): on PostgreSQL a group commit is one round trip, BEGIN to COMMIT.
   const statementsOf = (data: readonly unknown[], from: number, to: number): SqlStatement[] => {
