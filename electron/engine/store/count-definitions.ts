@@ -74,13 +74,18 @@ export const RECEIVED_GROUP_KEY = `COALESCE(dedupe_key, 'request:' || id)`
 // read the whole table), so from schema 26 ('postgres') the probe is one of two, the endpoint NULL
 // (`IS NULL`) or not (`=`): each an index probe, the other never run.
 type Dialect = StoreKind | 'postgres-scan'
-const otherOfGroup = (q: string, sameEndpoint: string) => `EXISTS (
-    SELECT 1 FROM requests p WHERE ${receivedRequest('p')} AND ${sameEndpoint} AND p.dedupe_key = ${q}.dedupe_key AND p.id <> ${q}.id
+// `other` says which requests p of the group are not `q`'s own: a row trigger's row by its id, or
+// the rows a statement trigger counts (REQUEST_COUNTS_POSTGRES_STATEMENTS), whose probe ends in
+// OFFSET 0: a statement's probe runs once per group, and PostgreSQL 18 may plan an EXISTS run many
+// times as one hash of every received request (a read of the whole table per statement, chosen
+// when the plan was made on a small table); an EXISTS with an OFFSET is left a probe by index.
+const otherOfGroup = (q: string, sameEndpoint: string, other: string) => `EXISTS (
+    SELECT 1 FROM requests p WHERE ${receivedRequest('p')} AND ${sameEndpoint} AND p.dedupe_key = ${q}.dedupe_key AND ${other}
   )`
-const groupTaken = (q: string, dialect: Dialect) =>
+const groupTaken = (q: string, dialect: Dialect, other = `p.id <> ${q}.id`) =>
   dialect === 'postgres'
-    ? `(CASE WHEN ${q}.endpoint_id IS NULL THEN ${otherOfGroup(q, 'p.endpoint_id IS NULL')} ELSE ${otherOfGroup(q, `p.endpoint_id = ${q}.endpoint_id`)} END)`
-    : otherOfGroup(q, `p.endpoint_id ${sameAs(dialect === 'sqlite' ? 'sqlite' : 'postgres')} ${q}.endpoint_id`)
+    ? `(CASE WHEN ${q}.endpoint_id IS NULL THEN ${otherOfGroup(q, 'p.endpoint_id IS NULL', other)} ELSE ${otherOfGroup(q, `p.endpoint_id = ${q}.endpoint_id`, other)} END)`
+    : otherOfGroup(q, `p.endpoint_id ${sameAs(dialect === 'sqlite' ? 'sqlite' : 'postgres')} ${q}.endpoint_id`, other)
 const startsReceivedRow = (q: string, dialect: Dialect = 'sqlite') => `(CASE WHEN ${receivedRequest(q)} AND (${q}.dedupe_key IS NULL OR NOT ${groupTaken(q, dialect)}) THEN 1 ELSE 0 END)`
 
 const countIn = (dialect: Dialect = 'sqlite') => `INSERT INTO request_counts (endpoint_key, requests, received_rows) VALUES (COALESCE(NEW.endpoint_id, ''), 1, ${startsReceivedRow('NEW', dialect)})
@@ -184,3 +189,64 @@ export const REQUEST_COUNTS_POSTGRES_INDEXED = countsFunction('CREATE OR REPLACE
  * matches the probe on both columns, whatever the statistics say.
  */
 export const REQUEST_GROUPS_INDEX_POSTGRES = `CREATE INDEX requests_received_groups ON requests(endpoint_id, dedupe_key) WHERE attempt_id IS NULL AND dedupe_key IS NOT NULL;`
+
+/**
+ * The counters on PostgreSQL from schema 30: an INSERT's and a DELETE's rows counted once per
+ * statement, from the statement's rows as a set (a transition table), instead of a function call, a
+ * probe and an upsert of the same counter row for every row. A group commit's captures are one
+ * multi-row INSERT (engine-writer.ts), and retention deletes in batches: n rows of one endpoint were
+ * n versions of its counter row, all under REQUESTS_WRITE_LOCK; now one per endpoint and statement.
+ *
+ * The same numbers as the row trigger before each row (REQUEST_COUNTS_POSTGRES_PER_ROW), which sees
+ * the statement's earlier rows changed and the later ones not. Per group of endpoint and key:
+ * - INSERT: its rows each start a received row in turn only while no other received request of the
+ *   group is in the table, so the statement starts one exactly when one of its rows is received and
+ *   no received request of the group is there that the statement did not insert (after the
+ *   statement its rows are in the table: those of `new_rows` are left out by id). A keyless
+ *   received row is a group of its own: each counts one. An attempt's own row counts none and is
+ *   no group's other.
+ * - DELETE: its rows end the group in turn only when no other received request is left, so the
+ *   statement ends one exactly when one of its rows was received and no received request of the
+ *   group is left after it. Keyless received rows each end their own.
+ * An INSERT's rows that ON CONFLICT skips are in no transition table and are not counted (before,
+ * they were; `store copy`, the only writer of such INSERTs, counts again at the end either way).
+ * An UPDATE of a row's endpoint, key or link stays a row trigger before each row: a transition table
+ * cannot go with UPDATE OF's column list, and without it every UPDATE of requests (an outcome, a
+ * verdict's bookkeeping) would call the counters. One group probe per group of the statement
+ * (requests_received_groups), one upsert per endpoint.
+ */
+const statementGroups = (rows: 'new_rows' | 'old_rows') => {
+  const other = `${rows === 'new_rows' ? 'p.id NOT IN (SELECT o.id FROM new_rows o)' : 'TRUE'} OFFSET 0`
+  return `SELECT COALESCE(g.endpoint_id, '') AS endpoint_key, SUM(g.requests)::bigint AS requests, SUM(g.received_rows)::bigint AS received_rows
+      FROM (SELECT n.endpoint_id, n.dedupe_key, COUNT(*) AS requests,
+                   CASE WHEN n.dedupe_key IS NULL THEN COUNT(*) FILTER (WHERE ${receivedRequest('n')})
+                        WHEN bool_or(${receivedRequest('n')}) AND NOT ${groupTaken('n', 'postgres', other)} THEN 1
+                        ELSE 0 END AS received_rows
+              FROM ${rows} n GROUP BY n.endpoint_id, n.dedupe_key) g
+     GROUP BY 1`
+}
+export const REQUEST_COUNTS_POSTGRES_STATEMENTS = `
+  CREATE FUNCTION request_counts_follow_inserts() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO request_counts (endpoint_key, requests, received_rows)
+    ${statementGroups('new_rows')}
+    ON CONFLICT (endpoint_key) DO UPDATE SET requests = request_counts.requests + excluded.requests, received_rows = request_counts.received_rows + excluded.received_rows;
+    RETURN NULL;
+  END
+  $$;
+  CREATE FUNCTION request_counts_follow_deletes() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE request_counts c SET requests = c.requests - d.requests, received_rows = c.received_rows - d.received_rows
+      FROM (${statementGroups('old_rows')}) d
+     WHERE c.endpoint_key = d.endpoint_key;
+    RETURN NULL;
+  END
+  $$;
+  DROP TRIGGER request_counts_follow ON requests;
+  CREATE TRIGGER request_counts_follow BEFORE UPDATE OF endpoint_id, dedupe_key, attempt_id ON requests
+    FOR EACH ROW EXECUTE FUNCTION request_counts_follow();
+  CREATE TRIGGER request_counts_follow_inserts AFTER INSERT ON requests
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION request_counts_follow_inserts();
+  CREATE TRIGGER request_counts_follow_deletes AFTER DELETE ON requests
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION request_counts_follow_deletes();
+`

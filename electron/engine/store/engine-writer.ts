@@ -17,8 +17,9 @@ import { createSqlWriter, positional, type EncodedBatch, type SqlWriter, type Sq
 
 /**
  * The advisory lock a commit that writes `requests` holds on PostgreSQL (per database: per store),
- * beside the migrations' and retention's keys. Each captured row bumps its endpoint's counter row
- * (request_counts, a trigger before each row): two processes committing batches that touch the same
+ * beside the migrations' and retention's keys. Each statement that inserts or deletes requests bumps
+ * its endpoints' counter rows (request_counts, a trigger after each such statement; a change of a
+ * row's endpoint, key or link, a trigger before each row): two processes committing batches that touch the same
  * counters in a different order would deadlock, and one would be rolled back and retried. Taken
  * first, the lock makes such commits take turns; a group commit holds many rows, so a turn is short.
  * A retention batch takes it too (history-batch.ts): its deletes move the same counters.

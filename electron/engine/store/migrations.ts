@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_INDEXED, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_TRIGGER, REQUEST_GROUPS_INDEX_POSTGRES } from './count-definitions'
+import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_INDEXED, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_STATEMENTS, REQUEST_COUNTS_POSTGRES_TRIGGER, REQUEST_GROUPS_INDEX_POSTGRES } from './count-definitions'
 import { REQUESTS_WRITE_LOCK } from './engine-writer'
 import { FEED_ORDER_POSTGRES, FEED_ORDER_SQLITE } from './feed-order'
 import { StoreError } from './store-error'
@@ -727,6 +727,18 @@ export const MIGRATIONS: readonly Migration[] = [
     // workspace in its entry of the settings' list (store/breakpoints.ts): absent is `default`.
     sql: RULES_WORKSPACE_SQL(''),
     postgres: RULES_WORKSPACE_SQL(' COLLATE "C"'),
+  },
+  {
+    version: 30,
+    name: "PostgreSQL's request counters follow an INSERT's and a DELETE's rows once per statement",
+    // A group commit's captures are one INSERT of many rows and retention deletes in batches, but the
+    // counters' trigger ran for each row: a call, a probe and an upsert of the same counter row per
+    // captured request, under the requests' write lock. Now one statement trigger for each of the
+    // two counts the statement's rows as a set, the same numbers (count-definitions.ts,
+    // REQUEST_COUNTS_POSTGRES_STATEMENTS); an UPDATE of endpoint, key or link stays row by row.
+    // The counters stay as they are. Nothing to do on SQLite, whose triggers are row triggers only.
+    sql: `SELECT 1;`,
+    postgres: REQUEST_COUNTS_POSTGRES_STATEMENTS,
   },
 ]
 

@@ -79,15 +79,18 @@ export async function copyStore(from: StoreSide, to: StoreSide, options: CopyOpt
     result.push(progress)
   }
   if (to.engine.kind === 'postgres') await advanceIdentities(to.engine)
-  // Skipped rows too: a team store's counters counted each before ON CONFLICT left it out.
+  // Whatever the triggers counted while the rows went in (countAgain says why).
   if (result.some((copy) => copy.table === 'requests' && copy.rows > 0)) await countAgain(to.engine)
   return result
 }
 
 /**
  * The request counters (count-definitions.ts) made again from the requests the target holds now.
- * Their triggers count each row before it is written; a copied row the target already has is
- * skipped after that (ON CONFLICT), so the copy counts again from what is really there.
+ * A copied row the target already has is skipped (ON CONFLICT): on a team store before schema 30
+ * the counters' row trigger ran before that and counted it. From schema 30 PostgreSQL's INSERT
+ * trigger counts only the rows written (a transition table holds no skipped row), as SQLite's AFTER
+ * triggers do; one pass over the requests still makes the copy's counters what the rows say,
+ * whichever triggers ran.
  */
 async function countAgain(engine: SqlEngine): Promise<void> {
   await engine.transaction(async (tx) => {

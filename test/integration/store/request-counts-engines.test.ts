@@ -3,7 +3,10 @@
 // on several rows, batch deletes of one group and of an endpoint's duplicate arrivals. After each, the
 // counters equal a count made straight from the rows, on a real SQLite file and a real PostgreSQL.
 // On PostgreSQL the counters' trigger finds a request's group by index, not by reading every request
-// (nor every request of its endpoint, whatever plan a connection made on a nearly empty table).
+// (nor every request of its endpoint, whatever plan a connection made on a nearly empty table), and
+// from schema 30 follows an INSERT's or a DELETE's rows once per statement: the same numbers as
+// SQLite's row triggers give under the same statements, with one call and one counter row version
+// per endpoint and statement.
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStore, parseStoreLocation, type OpenedStore, type SqlEngine, type StoreKind } from '../../../electron/engine/store'
@@ -45,6 +48,12 @@ async function direct(store: OpenedStore): Promise<Counts> {
 const ROW = `(?, ?, 1000, 'POST', '/h/x', '[]', 0, ?)`
 const ENDPOINT = `INSERT INTO endpoints (id, slug, name, scheme, secrets_json, dedupe_json, dedupe_window_ms, body_limit, config_json, created_at) VALUES (?, ?, ?, NULL, '[]', NULL, 86400000, 1048576, '{}', 1000)`
 const insert = (n: number) => `INSERT INTO requests (id, endpoint_id, received_at, method, path, headers_json, body_size, dedupe_key) VALUES ${Array.from({ length: n }, () => ROW).join(', ')}`
+const LINKED_ROW = `(?, ?, 1000, 'POST', '/h/x', '[]', 0, ?, ?)`
+/** Rows of [id, endpoint, key, attempt] in one INSERT: an attempt's own request when the attempt is not null. */
+const insertLinked = (rows: (string | number | null)[][]) => [
+  `INSERT INTO requests (id, endpoint_id, received_at, method, path, headers_json, body_size, dedupe_key, attempt_id) VALUES ${rows.map(() => LINKED_ROW).join(', ')}`,
+  rows.flat(),
+] as const
 
 describe.each(['sqlite', 'postgres'] as const)('request counters on the %s engine', (kind) => {
   it('stay equal to a direct count under statements that change several rows of one group', async () => {
@@ -65,6 +74,63 @@ describe.each(['sqlite', 'postgres'] as const)('request counters on the %s engin
       expect(await counters(store), what).toEqual(await direct(store))
     }
     expect(await direct(store)).toEqual({ '': { requests: 1, received_rows: 1 } })
+  })
+
+  it('stay equal to a direct count under mixed multi-row INSERTs and DELETEs, keys repeated within and across statements', async () => {
+    const store = await storeOf(kind)
+    for (const id of ['ep_a', 'ep_b']) await store.engine.run(ENDPOINT, [id, id, id])
+    const steps: [string, string, readonly unknown[]][] = [
+      [
+        'one key twice, a keyless one, an attempt\'s own, the same key at no endpoint and a keyless one there',
+        ...insertLinked([[1, 'ep_a', 'k1', null], [2, 'ep_a', 'k1', null], [3, 'ep_a', null, null], [4, 'ep_a', 'k2', 7], [5, null, 'k1', null], [6, null, null, null]]),
+      ],
+      [
+        'keys already there, a key only an attempt\'s own had, a new key behind an attempt\'s own of it, a new key twice at no endpoint',
+        ...insertLinked([[7, 'ep_a', 'k1', null], [8, 'ep_a', 'k2', null], [9, 'ep_a', 'k2', null], [10, 'ep_b', 'k1', 8], [11, 'ep_b', 'k1', null], [12, 'ep_b', 'k1', null], [13, null, 'k1', null], [14, null, 'k3', null], [15, null, 'k3', null]]),
+      ],
+      ['attempts\' own only, of a new key and of one there', ...insertLinked([[16, 'ep_b', 'k4', 9], [17, 'ep_b', 'k4', 9], [18, 'ep_a', 'k1', 9], [19, null, null, 9]])],
+      ['one of a group and both of another, a keyless one and an attempt\'s own, in one DELETE', `DELETE FROM requests WHERE id IN (1, 14, 15, 3, 16)`, []],
+      ['every received arrival of a group, its attempt\'s own left', `DELETE FROM requests WHERE id IN (8, 9)`, []],
+      ['a group re-keyed onto one there, row by row', `UPDATE requests SET dedupe_key = 'k1' WHERE endpoint_id = 'ep_b' AND dedupe_key = 'k4'`, []],
+      ['a received arrival linked to an attempt', `UPDATE requests SET attempt_id = 9 WHERE id = 11`, []],
+      ['a new group and arrivals of old ones after the deletes', ...insertLinked([[20, 'ep_a', 'k2', null], [21, 'ep_a', 'k2', null], [22, 'ep_b', 'k1', null], [23, null, 'k3', null], [24, null, 'k1', null]])],
+      ['an endpoint emptied in one DELETE', `DELETE FROM requests WHERE endpoint_id = 'ep_a'`, []],
+      ['everything at no endpoint but one keyless', `DELETE FROM requests WHERE endpoint_id IS NULL AND id <> 6`, []],
+    ]
+    for (const [what, sql, params] of steps) {
+      await store.engine.run(sql, [...params])
+      expect(await counters(store), what).toEqual(await direct(store))
+    }
+    expect(await direct(store)).toEqual({ '': { requests: 1, received_rows: 1 }, ep_b: { requests: 5, received_rows: 1 } })
+  })
+
+  it.runIf(kind === 'postgres')('run once per INSERT or DELETE statement, not once per row, and write one counter row version per endpoint', async () => {
+    const store = await storeOf(kind)
+    for (const id of ['ep_a', 'ep_b']) await store.engine.run(ENDPOINT, [id, id, id])
+    // Function calls and counter row writes this transaction made (pg_stat_xact_*: not yet reported,
+    // read as a difference), with the calls of PL/pgSQL functions tracked for it.
+    const calls = async (tx: SqlEngine) =>
+      Object.fromEntries(
+        (await tx.all<{ funcname: string; calls: string }>(`SELECT funcname, calls FROM pg_stat_xact_user_functions WHERE funcname LIKE 'request_counts_follow%'`)).map((r) => [r.funcname, Number(r.calls)]),
+      )
+    const counterWrites = async (tx: SqlEngine) =>
+      Number((await tx.get<{ n: string }>(`SELECT n_tup_ins + n_tup_upd AS n FROM pg_stat_xact_user_tables WHERE relname = 'request_counts'`))?.n ?? 0)
+    const seen = await store.engine.transaction(async (tx) => {
+      await tx.exec(`SET LOCAL track_functions = 'pl'`)
+      const rows = Array.from({ length: 60 }, (_, i) => [i + 1, i % 2 === 0 ? 'ep_a' : 'ep_b', i % 3 === 0 ? null : `evt_${i % 7}`, null])
+      await tx.run(...insertLinked(rows))
+      const afterInsert = { calls: await calls(tx), writes: await counterWrites(tx) }
+      await tx.run(`DELETE FROM requests WHERE id <= 40`)
+      const afterDelete = { calls: await calls(tx), writes: await counterWrites(tx) }
+      await tx.run(`UPDATE requests SET dedupe_key = 'moved' WHERE id IN (41, 42, 43)`)
+      return { afterInsert, afterDelete, afterUpdate: await calls(tx) }
+    })
+    // 60 rows at two endpoints: one call, two counter rows made; 40 deleted: one call more, two rows updated.
+    expect(seen.afterInsert).toEqual({ calls: { request_counts_follow_inserts: 1 }, writes: 2 })
+    expect(seen.afterDelete).toEqual({ calls: { request_counts_follow_inserts: 1, request_counts_follow_deletes: 1 }, writes: 4 })
+    // A change of key stays row by row: three rows, three calls.
+    expect(seen.afterUpdate).toEqual({ request_counts_follow_inserts: 1, request_counts_follow_deletes: 1, request_counts_follow: 3 })
+    expect(await counters(store)).toEqual(await direct(store))
   })
 
   it('stay equal to a direct count over thousands of requests, endpoint and key each NULL or not', async () => {
