@@ -28,7 +28,8 @@ create: a new workspace named NAME (1 to 64 characters, no other workspace's), t
   account EMAIL its admin; its id is printed alone on stdout. Servers on this store see it at
   once: its admin switches to it in the app, and \`hookloop token create --workspace NAME\` makes
   its tokens. With --json: {"workspace": {...}}.
-list: every workspace by name: its id, its members and admins, when it was made. With --json:
+list: every workspace by name: its id, its members and admins, when it was made (\`default\`:
+  with the store, createdAt 0). With --json:
   {"workspaces": [{"id", "name", "createdAt", "members": [{"id", "email", "name", "role", "disabled"}]}]}.
 add-member: the existing account EMAIL becomes a member of the workspace NAME with ROLE. With
   --json: {"member": {...}}.
@@ -85,7 +86,7 @@ export const workspaceCommand: Command = async (args) => {
       process.stdout.write(
         formatTable(
           ['NAME', 'ID', 'MEMBERS', 'ADMINS', 'CREATED'],
-          listed.map((w) => [w.name, w.id, String(w.members.length), w.members.filter((m) => m.role === 'admin').map((m) => m.email).join(', ') || '-', isoSeconds(w.createdAt)]),
+          listed.map((w) => [w.name, w.id, String(w.members.length), w.members.filter((m) => m.role === 'admin').map((m) => m.email).join(', ') || '-', w.createdAt > 0 ? isoSeconds(w.createdAt) : 'with the store']),
         ),
       )
     return 0

@@ -95,6 +95,8 @@ describe.each(Object.entries(servedStores(postgres, cleanups)))('hookloop worksp
     const table = (await cli(['workspace', 'list'])).stdout.split('\n')
     expect(table[0]).toMatch(/^NAME +ID +MEMBERS +ADMINS +CREATED$/)
     expect(table.find((line) => line.startsWith('Payments'))).toMatch(new RegExp(`^Payments +${id} +2 +ada@example.com +\\d{4}-\\d\\d-\\d\\dT\\S+Z$`))
+    // default was made with the store (its migration), not at a date: said so, never 1970.
+    expect(table.find((line) => line.startsWith('default'))).toMatch(/^default +default +2 +ada@example.com +with the store$/)
 
     // Payments' audit holds both changes, the command line's.
     const gone = new Promise((done) => admin.once('close', done))
