@@ -39,7 +39,7 @@ export function AccountControl() {
         <select
           aria-label="Workspace"
           data-testid="workspace"
-          title="The workspace you are in"
+          title={`The workspace you are in; signed in as ${account.email} (${account.role})`}
           className="input small workspace-switch"
           value={workspaces.current}
           onChange={(e) => void run('Workspace', (c) => c.call('workspace.switch', { id: e.target.value })).then((moved) => moved && window.location.reload())}
@@ -51,9 +51,9 @@ export function AccountControl() {
           ))}
         </select>
       )}
-      {/* With the switcher beside it, the name gives it room (its tooltip holds it whole). */}
+      {/* With the switcher beside it, the name gives it room (its tooltip holds it whole), and on a top bar narrower than 1600 px it gives way to the role alone: the switcher's tooltip names who is signed in. */}
       <span className={`ellipsis account-name${workspaces && workspaces.workspaces.length > 1 ? ' beside-switch' : ''}`} title={`${account.email} (${account.role})`}>
-        {account.name} <span className="hint">{account.role}</span>
+        <span className="account-who">{account.name}</span> <span className="hint">{account.role}</span>
       </span>
       {account.role === 'admin' && (
         <>
