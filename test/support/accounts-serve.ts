@@ -63,14 +63,20 @@ export async function tryJoin(link: string, person: { email: string; password: s
   return post(`${origin}/join`, origin, cookie, { csrf, link: searchParams.get('link') ?? '', name: person.name ?? '', email: person.email, password: person.password })
 }
 
-/** A session's socket, opened as the app's page opens it (our Origin, the cookie); after its hello. */
-export function sessionSocket(origin: string, cookie: string): Promise<WebSocket> {
+/** The control socket opened with these headers; after its hello. */
+function controlSocket(origin: string, headers: Record<string, string>): Promise<WebSocket> {
   return new Promise((done, fail) => {
-    const ws = new WebSocket(`${origin.replace('http', 'ws')}/control`, { headers: { origin, cookie } })
+    const ws = new WebSocket(`${origin.replace('http', 'ws')}/control`, { headers })
     ws.once('message', () => done(ws))
     ws.once('unexpected-response', (_req, res) => fail(new Error(`the socket was refused: ${res.statusCode}`)))
   })
 }
+
+/** A session's socket, opened as the app's page opens it (our Origin, the cookie); after its hello. */
+export const sessionSocket = (origin: string, cookie: string): Promise<WebSocket> => controlSocket(origin, { origin, cookie })
+
+/** An API token's socket, as a script opens it (a bearer token, no Origin); after its hello. */
+export const tokenSocket = (origin: string, secret: string): Promise<WebSocket> => controlSocket(origin, { authorization: `Bearer ${secret}` })
 
 export type CommandFrame = { ok: boolean; res?: any; error?: { code: string; message: string } } // eslint-disable-line @typescript-eslint/no-explicit-any
 let ids = 0
@@ -101,4 +107,23 @@ export function servedStores(postgres: Pick<TestPostgres, 'freshDatabase'>, clea
     },
     "a team's PostgreSQL": async () => ({ args: [], env: { HOOKLOOP_STORE: await postgres.freshDatabase(), HOOKLOOP_SECRET_KEY: randomBytes(32).toString('base64') } }),
   }
+}
+
+/**
+ * A served Hookloop with accounts on a store of servedStores(), ada@example.com its first admin
+ * with `password`, and `open` for session sockets; the server and every socket opened are closed
+ * by `cleanups`.
+ */
+export async function servedWithAdmin(storeOf: () => Promise<{ args: string[]; env: Record<string, string> }>, password: string, cleanups: (() => void)[]) {
+  const store = await storeOf()
+  const serve = await startAccountsServe([...store.args, '--admin', 'ada@example.com'], { ...store.env, HOOKLOOP_ADMIN_PASSWORD: password })
+  cleanups.push(serve.stop)
+  const sockets: WebSocket[] = []
+  cleanups.push(() => sockets.forEach((ws) => ws.terminate()))
+  const open = async (cookie: string) => {
+    const ws = await sessionSocket(serve.origin, cookie)
+    sockets.push(ws)
+    return ws
+  }
+  return { store, serve, open, sockets }
 }

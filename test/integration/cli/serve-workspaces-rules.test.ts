@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
 import { createRuleStore, createWorkspaceStore, openStore, parseStoreLocation, type SqlEngine } from '../../../electron/engine/store'
 import { parseRuleOrPreset } from '../../../shared/receiver'
-import { command, servedStores, sessionSocket, signIn, startAccountsServe } from '../../support/accounts-serve'
+import { command, servedStores, servedWithAdmin, signIn } from '../../support/accounts-serve'
 import { usePostgres } from '../../support/use-postgres'
 
 const PASSWORD = 'correct horse battery'
@@ -21,16 +21,7 @@ const closed = (ws: WebSocket): Promise<void> => new Promise((done) => ws.once('
 
 describe.each(Object.entries(servedStores(postgres, cleanups)))('rules and breakpoints for every endpoint of hookloop serve --accounts on %s', (_kind, storeOf) => {
   it("act on their own workspace's endpoints only, and are listed to that workspace only", async () => {
-    const store = await storeOf()
-    const serve = await startAccountsServe([...store.args, '--admin', 'ada@example.com'], { ...store.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD })
-    cleanups.push(serve.stop)
-    const sockets: WebSocket[] = []
-    cleanups.push(() => sockets.forEach((ws) => ws.terminate()))
-    const open = async (cookie: string) => {
-      const ws = await sessionSocket(serve.origin, cookie)
-      sockets.push(ws)
-      return ws
-    }
+    const { store, serve, open } = await servedWithAdmin(storeOf, PASSWORD, cleanups)
 
     // Ada in default, and Ada again (a second session) in Payments.
     const inDefault = await open(await signIn(serve.origin, 'ada@example.com', PASSWORD))

@@ -12,7 +12,7 @@ import WebSocket from 'ws'
 import { createWorkspaceStore, openStore, parseStoreLocation } from '../../../electron/engine/store'
 import { SIGNED_OUT_CLOSE_CODE } from '../../../shared/contract'
 import { requestBodyPath } from '../../../shared/contract'
-import { command, cookieOf, servedStores, sessionSocket, signIn, startAccountsServe, tryJoin } from '../../support/accounts-serve'
+import { command, cookieOf, servedStores, servedWithAdmin, signIn, tokenSocket, tryJoin } from '../../support/accounts-serve'
 import { usePostgres } from '../../support/use-postgres'
 
 const PASSWORD = 'correct horse battery'
@@ -22,34 +22,11 @@ afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.()
 })
 
-function tokenSocket(origin: string, secret: string): Promise<WebSocket> {
-  return new Promise((done, fail) => {
-    const ws = new WebSocket(`${origin.replace('http', 'ws')}/control`, { headers: { authorization: `Bearer ${secret}` } })
-    ws.once('message', () => done(ws))
-    ws.once('unexpected-response', (_req, res) => fail(new Error(`the socket was refused: ${res.statusCode}`)))
-  })
-}
-
-/** A served Hookloop with accounts and ada as its admin, and the session sockets a test opens (all closed after it). */
-async function servedWithAdmin(storeOf: () => Promise<{ args: string[]; env: Record<string, string> }>) {
-  const store = await storeOf()
-  const serve = await startAccountsServe([...store.args, '--admin', 'ada@example.com'], { ...store.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD })
-  cleanups.push(serve.stop)
-  const sockets: WebSocket[] = []
-  cleanups.push(() => sockets.forEach((ws) => ws.terminate()))
-  const open = async (cookie: string) => {
-    const ws = await sessionSocket(serve.origin, cookie)
-    sockets.push(ws)
-    return ws
-  }
-  return { store, serve, open, sockets }
-}
-
 const closed = (ws: WebSocket): Promise<number> => new Promise((done) => (ws.readyState === WebSocket.CLOSED ? done(-1) : ws.once('close', (code) => done(code))))
 
 describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of hookloop serve --accounts on %s', (_kind, storeOf) => {
   it('switch a session, scope invites, members, tokens and the audit to the workspace acted in', async () => {
-    const { store, serve, open, sockets } = await servedWithAdmin(storeOf)
+    const { store, serve, open, sockets } = await servedWithAdmin(storeOf, PASSWORD, cleanups)
 
     const ada = await signIn(serve.origin, 'ada@example.com', PASSWORD)
     let admin = await open(ada)
@@ -136,7 +113,7 @@ describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of h
   })
 
   it('make a workspace: an admin of one, signed in, becomes the new one\'s admin; its name is checked and taken once', async () => {
-    const { serve, open, sockets } = await servedWithAdmin(storeOf)
+    const { serve, open, sockets } = await servedWithAdmin(storeOf, PASSWORD, cleanups)
     const ada = await signIn(serve.origin, 'ada@example.com', PASSWORD)
     let admin = await open(ada)
     const made = await command(admin, 'workspace.create', { name: '  Payments ' })
@@ -176,7 +153,7 @@ describe.each(Object.entries(servedStores(postgres, cleanups)))('workspaces of h
   })
 
   it('keep each workspace\'s endpoints and history to its members and tokens', async () => {
-    const { store, serve, open, sockets } = await servedWithAdmin(storeOf)
+    const { store, serve, open, sockets } = await servedWithAdmin(storeOf, PASSWORD, cleanups)
     const ada = await signIn(serve.origin, 'ada@example.com', PASSWORD)
     let admin = await open(ada)
 

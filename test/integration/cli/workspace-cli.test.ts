@@ -7,8 +7,7 @@
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
-import { command, servedStores, sessionSocket, signIn, startAccountsServe, tryJoin } from '../../support/accounts-serve'
+import { command, servedStores, servedWithAdmin, sessionSocket, signIn, tokenSocket, tryJoin } from '../../support/accounts-serve'
 import { runCli } from '../../support/run-cli'
 import { usePostgres } from '../../support/use-postgres'
 import { useTempDir } from '../../support/use-temp-dir'
@@ -21,21 +20,9 @@ afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.()
 })
 
-function tokenSocket(origin: string, secret: string): Promise<WebSocket> {
-  return new Promise((done, fail) => {
-    const ws = new WebSocket(`${origin.replace('http', 'ws')}/control`, { headers: { authorization: `Bearer ${secret}` } })
-    ws.once('message', () => done(ws))
-    ws.once('unexpected-response', (_req, res) => fail(new Error(`the socket was refused: ${res.statusCode}`)))
-  })
-}
-
 describe.each(Object.entries(servedStores(postgres, cleanups)))('hookloop workspace beside hookloop serve --accounts on %s', (_kind, storeOf) => {
   it('makes a workspace with an existing admin, lists it, adds a member, and the server sees them', async () => {
-    const store = await storeOf()
-    const serve = await startAccountsServe([...store.args, '--admin', 'ada@example.com'], { ...store.env, HOOKLOOP_ADMIN_PASSWORD: PASSWORD })
-    cleanups.push(serve.stop)
-    const sockets: WebSocket[] = []
-    cleanups.push(() => sockets.forEach((ws) => ws.terminate()))
+    const { store, serve, sockets } = await servedWithAdmin(storeOf, PASSWORD, cleanups)
     // The CLI names the store as an operator does: the folder, or the team's URL (its data key unneeded).
     const where = store.args.length > 0 ? store.args : ['--store', store.env.HOOKLOOP_STORE ?? '']
     const env = { env: { ...process.env, HOOKLOOP_SECRET_KEY_FILE: '', HOOKLOOP_SECRET_KEY: '', HOOKLOOP_STORE: '' } }
