@@ -44,8 +44,10 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
   // - On a team's PostgreSQL a block is up to 4 096 ids of the sequence, held for as long as its
   //   process takes to use it (store/sequence-ids.ts): an idle process's next request can have an
   //   id thousands below the newest, and no window of ids is wide enough. There the watch follows
-  //   the order requests were committed in instead (requests.commit_order, numbered under the lock
-  //   every such commit holds until it is visible, migration 25): nothing committed is passed over.
+  //   the order requests were committed in instead (requests.commit_order, numbered by
+  //   transaction and read below the oldest one still running, store/request-commit-order.ts):
+  //   nothing committed is passed over, and a row that waits for an earlier transaction is read
+  //   again at the next gap until it is read.
   // - On a data folder a block is 64 ids given up within 100 ms once another process claims
   //   (store/id-source.ts): the ids seen in the last ID_LOOKBACK are kept, and that window is
   //   walked again on each read of requests.
@@ -94,12 +96,14 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
         last.attempts = a.id
       }
     }
+    let heldBack = false
     if (dirty.has('requests') && byCommit) {
       for (const r of await reads.requestsCommittedAfter(lastCommit)) {
         touchedRequests.add(r.id)
         if (!r.answered && waitingRequests.size < MAX_WATCHED_REQUESTS) waitingRequests.add(r.id)
         lastCommit = r.commit_order
       }
+      heldBack = await reads.requestsHeldBack()
       await answeredSince()
     } else if (dirty.has('requests')) {
       const floor = Math.max(0, last.requests - ID_LOOKBACK)
@@ -120,6 +124,8 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
       await answeredSince()
     }
     dirty.clear()
+    // The transaction a held row waits for may tell nothing when it ends (it wrote no watched table).
+    if (heldBack) dirty.add('requests')
 
     // The rows are read in one awaited set of statements; what was touched meanwhile waits for the next read.
     const requestIds = [...touchedRequests]

@@ -2,6 +2,7 @@
 // after the last id it saw, a signature of every active delivery, and whether a request got its
 // answer. Reads only; which tables changed is told by the store's change feed (change-feed.ts).
 import type { AttemptRow } from './attempts'
+import { COMMIT_ORDER_HORIZON } from './request-commit-order'
 import type { SqlEngine } from './sql-engine'
 
 export const WATCHED_TABLES = ['deliveries', 'attempts', 'requests'] as const
@@ -23,11 +24,16 @@ export function createChangeReads(engine: SqlEngine) {
     deliveriesAfter: (id: number) => ids(`SELECT id FROM deliveries WHERE id > ? ORDER BY id LIMIT ${PAGE}`, [id]),
     attemptsAfter: (id: number) => engine.all<Pick<AttemptRow, 'id' | 'delivery_id'>>(`SELECT id, delivery_id FROM attempts WHERE id > ? ORDER BY id LIMIT ${PAGE}`, [id]),
     requestsAfter: (id: number) => engine.all<{ id: number; answered: number }>(`SELECT id, ${ANSWERED} AS answered FROM requests WHERE id > ? ORDER BY id LIMIT ${PAGE}`, [id]),
-    /** The highest commit_order of a team's PostgreSQL (migration 25): where following the commits starts. */
-    maxCommitOrder: async () => Number((await engine.get<{ n: number }>('SELECT COALESCE(MAX(commit_order), 0) AS n FROM requests'))?.n ?? 0),
-    /** Requests committed after the one numbered `commitOrder`, in commit order (a team's PostgreSQL). */
+    /** The highest commit_order of a team's PostgreSQL that no later commit can go below (request-commit-order.ts): where following the commits starts. */
+    maxCommitOrder: async () => Number((await engine.get<{ n: number }>(`SELECT COALESCE(MAX(commit_order), 0) AS n FROM requests WHERE commit_order < ${COMMIT_ORDER_HORIZON}`))?.n ?? 0),
+    /** Requests committed after the one numbered `commitOrder`, in that order, up to where every earlier transaction has ended (a team's PostgreSQL). */
     requestsCommittedAfter: (commitOrder: number) =>
-      engine.all<{ id: number; answered: number; commit_order: number }>(`SELECT id, ${ANSWERED} AS answered, commit_order FROM requests WHERE commit_order > ? ORDER BY commit_order LIMIT ${PAGE}`, [commitOrder]),
+      engine.all<{ id: number; answered: number; commit_order: number }>(
+        `SELECT id, ${ANSWERED} AS answered, commit_order FROM requests WHERE commit_order > ? AND commit_order < ${COMMIT_ORDER_HORIZON} ORDER BY commit_order LIMIT ${PAGE}`,
+        [commitOrder],
+      ),
+    /** Whether a committed request waits past that bound for an earlier transaction to end: read again soon. */
+    requestsHeldBack: async () => (await engine.get(`SELECT 1 AS held FROM requests WHERE commit_order >= ${COMMIT_ORDER_HORIZON} LIMIT 1`)) !== undefined,
     /** The ids of requests in (low, high]: rows another process numbered lower but committed later show up here. Ids only: bodies stay on disk. */
     requestIdsIn: (low: number, high: number) => ids('SELECT id FROM requests WHERE id > ? AND id <= ? ORDER BY id', [low, high]),
     /** Every pending or retrying delivery, with a signature that changes whenever its row does. */

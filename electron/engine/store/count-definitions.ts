@@ -3,6 +3,7 @@
 // thing the same way. The words for them are in shared/contract/counts.ts; docs/ui.md explains them.
 import { sameAs } from './engine-spelling'
 import type { StoreKind } from './sql-engine'
+import { REQUEST_GROUP_LOCKS, REQUEST_GROUP_LOCKS_TAKEN, REQUESTS_WRITE_LOCK } from './request-locks'
 
 /**
  * The column that says when a delivery was created on the wall clock: the 24 h failure badge
@@ -91,11 +92,13 @@ const startsReceivedRow = (q: string, dialect: Dialect = 'sqlite') => `(CASE WHE
 const countIn = (dialect: Dialect = 'sqlite') => `INSERT INTO request_counts (endpoint_key, requests, received_rows) VALUES (COALESCE(NEW.endpoint_id, ''), 1, ${startsReceivedRow('NEW', dialect)})
     ON CONFLICT (endpoint_key) DO UPDATE SET requests = request_counts.requests + 1, received_rows = request_counts.received_rows + excluded.received_rows;`
 const countOut = (dialect: Dialect = 'sqlite') => `UPDATE request_counts SET requests = requests - 1, received_rows = received_rows - ${startsReceivedRow('OLD', dialect)} WHERE endpoint_key = COALESCE(OLD.endpoint_id, '');`
-/** The counters as the requests stored now make them (a new table, or one made again: store-copy.ts). */
-export const REQUEST_COUNTS_FILL = `INSERT INTO request_counts (endpoint_key, requests, received_rows)
-    SELECT COALESCE(r.endpoint_id, ''), COUNT(*),
+/** The counters as the requests stored now make them, into `table` (and its `shard` column's value, on PostgreSQL from schema 31). */
+const countsFill = (table: string, shard: string | null) => `INSERT INTO ${table} (endpoint_key, ${shard === null ? '' : 'shard, '}requests, received_rows)
+    SELECT COALESCE(r.endpoint_id, ''), ${shard === null ? '' : `${shard}, `}COUNT(*),
            COUNT(DISTINCT CASE WHEN ${RECEIVED_REQUEST} THEN r.dedupe_key END) + SUM(CASE WHEN ${RECEIVED_REQUEST} AND r.dedupe_key IS NULL THEN 1 ELSE 0 END)
       FROM requests r GROUP BY 1;`
+/** The counters as the requests stored now make them (a new table, or one made again: store-copy.ts). */
+export const REQUEST_COUNTS_FILL = countsFill('request_counts', null)
 
 export const REQUEST_COUNTS_SQL = `
   CREATE TABLE request_counts (
@@ -250,3 +253,101 @@ export const REQUEST_COUNTS_POSTGRES_STATEMENTS = `
   CREATE TRIGGER request_counts_follow_deletes AFTER DELETE ON requests
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION request_counts_follow_deletes();
 `
+
+/** Past this many group locks in one transaction, it takes REQUESTS_WRITE_LOCK whole instead (the server's lock table is shared and bounded). */
+const MOST_GROUP_LOCKS = 256
+/** The counter rows per endpoint on PostgreSQL: a connection adds to the one its server process picks. */
+const COUNTER_SHARDS = 64
+const SHARD = `CAST(pg_backend_pid() % ${COUNTER_SHARDS} AS SMALLINT)`
+/** The lock key of request `q`'s received group, or NULL when it is in none (keyless: a group of its own; an attempt's). */
+const groupLockKey = (q: string) => `(CASE WHEN ${receivedRequest(q)} AND ${q}.dedupe_key IS NOT NULL THEN COALESCE(${q}.endpoint_id, '') || ' ' || ${q}.dedupe_key END)`
+const addToShard = (select: string) => `INSERT INTO request_count_shards (endpoint_key, shard, requests, received_rows)
+    ${select}
+    ON CONFLICT (endpoint_key, shard) DO UPDATE SET requests = request_count_shards.requests + excluded.requests, received_rows = request_count_shards.received_rows + excluded.received_rows;`
+
+/**
+ * The counters on PostgreSQL from schema 31: commits that capture run side by side. Until schema 30
+ * every commit that wrote `requests` took REQUESTS_WRITE_LOCK first, so two processes' commits took
+ * turns, each with its WAL flush under the lock, and two processes captured less than one. The
+ * lock kept two things exact; each now has a way of its own:
+ * - Two commits adding to one endpoint's counter row wait for each other's commit on that row. So
+ *   the counters are kept in shards (`request_count_shards`, one row per endpoint and shard, the
+ *   shard picked by the connection's server process), each change added to its connection's shard
+ *   (a negative number for a row out), and `request_counts` is a view that sums them: every read
+ *   of the counters reads what it read before. An upsert of several endpoints goes in their order,
+ *   so two commits never wait on each other's rows in a circle.
+ * - A received row (a group of endpoint and key) is started by the first received request of its
+ *   group in the table. Two commits adding the same group at once would each see no other, and
+ *   count it twice; one deleting while another adds, miss it. Each statement's trigger now takes
+ *   the lock of every group its rows are in (REQUEST_GROUP_LOCKS, in order) before it probes: the
+ *   second waits for the first's commit, then probes (each statement of a trigger function reads
+ *   the commits made before it, on READ COMMITTED) and sees its row. Commits of other groups (every
+ *   webhook has its own event id) do not wait at all.
+ * Every such commit holds REQUESTS_WRITE_LOCK shared; a statement past MOST_GROUP_LOCKS groups in
+ * its transaction takes it whole instead (one lock for a bulk write), and so do retention and a
+ * scenario run's removal (LOCK_REQUESTS_WHOLE), which then take no group locks at all.
+ * The numbers are those of schema 30's statements; the shards start as the old rows.
+ */
+export const REQUEST_COUNT_SHARDS_POSTGRES = `
+  CREATE TABLE request_count_shards (
+    endpoint_key  TEXT NOT NULL,
+    shard         SMALLINT NOT NULL,
+    requests      BIGINT NOT NULL DEFAULT 0,
+    received_rows BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (endpoint_key, shard)
+  );
+  INSERT INTO request_count_shards (endpoint_key, shard, requests, received_rows) SELECT endpoint_key, 0, requests, received_rows FROM request_counts;
+  DROP TABLE request_counts;
+  CREATE VIEW request_counts AS
+    SELECT endpoint_key, CAST(SUM(requests) AS BIGINT) AS requests, CAST(SUM(received_rows) AS BIGINT) AS received_rows
+      FROM request_count_shards GROUP BY endpoint_key;
+
+  CREATE FUNCTION request_groups_lock(keys TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
+  DECLARE
+    taken INTEGER := CAST(COALESCE(NULLIF(current_setting('${REQUEST_GROUP_LOCKS_TAKEN}', true), ''), '0') AS INTEGER);
+  BEGIN
+    IF taken < 0 THEN
+      RETURN;
+    END IF;
+    IF taken + cardinality(keys) > ${MOST_GROUP_LOCKS} THEN
+      PERFORM pg_advisory_xact_lock(CAST(${REQUESTS_WRITE_LOCK} AS BIGINT));
+      PERFORM set_config('${REQUEST_GROUP_LOCKS_TAKEN}', '-1', true);
+      RETURN;
+    END IF;
+    PERFORM pg_advisory_xact_lock_shared(CAST(${REQUESTS_WRITE_LOCK} AS BIGINT));
+    PERFORM pg_advisory_xact_lock(${REQUEST_GROUP_LOCKS}, s.h) FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(keys) AS k ORDER BY 1) s;
+    PERFORM set_config('${REQUEST_GROUP_LOCKS_TAKEN}', CAST(taken + cardinality(keys) AS TEXT), true);
+  END
+  $$;
+
+  CREATE OR REPLACE FUNCTION request_counts_follow_inserts() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM request_groups_lock(ARRAY(SELECT k FROM (SELECT ${groupLockKey('n')} AS k FROM new_rows n) g WHERE k IS NOT NULL));
+    ${addToShard(`SELECT g.endpoint_key, ${SHARD}, g.requests, g.received_rows FROM (${statementGroups('new_rows')}) g ORDER BY 1`)}
+    RETURN NULL;
+  END
+  $$;
+  CREATE OR REPLACE FUNCTION request_counts_follow_deletes() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM request_groups_lock(ARRAY(SELECT k FROM (SELECT ${groupLockKey('n')} AS k FROM old_rows n) g WHERE k IS NOT NULL));
+    ${addToShard(`SELECT d.endpoint_key, ${SHARD}, -d.requests, -d.received_rows FROM (${statementGroups('old_rows')}) d ORDER BY 1`)}
+    RETURN NULL;
+  END
+  $$;
+  -- An UPDATE of endpoint, key or link, before each row: out of the old group, into the new.
+  CREATE OR REPLACE FUNCTION request_counts_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM request_groups_lock(ARRAY(SELECT k FROM (VALUES (${groupLockKey('OLD')}), (${groupLockKey('NEW')})) AS g(k) WHERE k IS NOT NULL));
+    ${addToShard(`SELECT COALESCE(OLD.endpoint_id, ''), ${SHARD}, -1, -${startsReceivedRow('OLD', 'postgres')}`)}
+    ${addToShard(`SELECT COALESCE(NEW.endpoint_id, ''), ${SHARD}, 1, ${startsReceivedRow('NEW', 'postgres')}`)}
+    RETURN NEW;
+  END
+  $$;
+`
+
+/** The counters made again from the requests the store holds (store-copy.ts), on either engine. */
+export const requestCountsRefill = (kind: StoreKind): string =>
+  kind === 'postgres' ? `DELETE FROM request_count_shards; ${countsFill('request_count_shards', '0')}` : `DELETE FROM request_counts; ${REQUEST_COUNTS_FILL}`
+
+/** The table a change of the counters is written to: the shards on PostgreSQL (schema 31), the counters on SQLite. */
+export const requestCountsTable = (kind: StoreKind): string => (kind === 'postgres' ? 'request_count_shards' : 'request_counts')

@@ -15,17 +15,6 @@ import type { SqlEngine, SqlStatement } from './sql-engine'
 import type { WriteSql } from './changes'
 import { createSqlWriter, positional, type EncodedBatch, type SqlWriter, type SqlWriterOptions, type WriteTransport } from './sql-writer'
 
-/**
- * The advisory lock a commit that writes `requests` holds on PostgreSQL (per database: per store),
- * beside the migrations' and retention's keys. Each statement that inserts or deletes requests bumps
- * its endpoints' counter rows (request_counts, a trigger after each such statement; a change of a
- * row's endpoint, key or link, a trigger before each row): two processes committing batches that touch the same
- * counters in a different order would deadlock, and one would be rolled back and retried. Taken
- * first, the lock makes such commits take turns; a group commit holds many rows, so a turn is short.
- * A retention batch takes it too (history-batch.ts): its deletes move the same counters.
- */
-export const REQUESTS_WRITE_LOCK = 7_304_151_124
-
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)))
 
 /**
@@ -75,7 +64,6 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
   for (const [name, s] of statements) byIndex[s.index] = { sql: s.sql, arity: s.names.length, rank: options?.ranks?.[name] ?? 0 }
   const ranked = byIndex.some((s) => s.rank !== 0)
   const tables = [...new Set(Object.values(sql).flatMap((s) => s.tables))].sort().join(',')
-  const writesRequests = Object.values(sql).some((s) => s.tables.includes('requests'))
   let committing = false
   // A commit that failed with the connection (the server stopped, the network dropped) may have
   // committed all the same: COMMIT reached the server and its answer was lost. The kept batch is
@@ -98,9 +86,9 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
   // (transactionAtOnce): on PostgreSQL a group commit is one round trip, BEGIN to COMMIT.
   const statementsOf = (data: readonly unknown[], from: number, to: number): SqlStatement[] => {
     const out: SqlStatement[] = []
-    // The NOTIFY is sent as the transaction commits, wherever it stands in it: with the lock, it
-    // costs no statement of its own.
-    if (writesRequests && postgres) out.push({ sql: 'SELECT pg_advisory_xact_lock(CAST(? AS BIGINT)), pg_notify(?, ?)', params: [REQUESTS_WRITE_LOCK, CHANGES_CHANNEL, tables] })
+    // The NOTIFY is sent as the transaction commits, wherever it stands in it. A commit that writes
+    // requests takes their locks in the counters' triggers (request-locks.ts), not here.
+    if (postgres) out.push({ sql: 'SELECT pg_notify(?, ?)', params: [CHANGES_CHANNEL, tables] })
     // Where each statement starts in data, in the order sent: queued, or by rank (options.ranks).
     const starts: number[] = []
     for (let i = from; i < to; i += 1 + (byIndex[data[i] as number] as { arity: number }).arity) starts.push(i)
@@ -122,7 +110,6 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
       }
       out.push({ sql: n === 1 || !rows ? s.sql : rows(n), params })
     }
-    if (postgres && !writesRequests) out.push({ sql: 'SELECT pg_notify(?, ?)', params: [CHANGES_CHANNEL, tables] })
     return out
   }
   const commit = (data: readonly unknown[], from: number, to: number) => engine.transactionAtOnce(statementsOf(data, from, to))

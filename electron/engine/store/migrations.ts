@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3'
-import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_INDEXED, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_STATEMENTS, REQUEST_COUNTS_POSTGRES_TRIGGER, REQUEST_GROUPS_INDEX_POSTGRES } from './count-definitions'
-import { REQUESTS_WRITE_LOCK } from './engine-writer'
+import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_INDEXED, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_STATEMENTS, REQUEST_COUNTS_POSTGRES_TRIGGER, REQUEST_COUNT_SHARDS_POSTGRES, REQUEST_GROUPS_INDEX_POSTGRES } from './count-definitions'
+import { REQUESTS_WRITE_LOCK } from './request-locks'
+import { REQUEST_COMMIT_ORDER_BY_TRANSACTION } from './request-commit-order'
 import { FEED_ORDER_POSTGRES, FEED_ORDER_SQLITE } from './feed-order'
 import { StoreError } from './store-error'
 
@@ -739,6 +740,19 @@ export const MIGRATIONS: readonly Migration[] = [
     // The counters stay as they are. Nothing to do on SQLite, whose triggers are row triggers only.
     sql: `SELECT 1;`,
     postgres: REQUEST_COUNTS_POSTGRES_STATEMENTS,
+  },
+  {
+    version: 31,
+    name: "commits that capture on a team's PostgreSQL run side by side: counters in shards, groups locked one by one, requests numbered by transaction",
+    // Two serve processes on one database captured less than one: every commit that wrote requests
+    // took REQUESTS_WRITE_LOCK whole, for the counters and for commit_order. Now the counters are
+    // kept in shards behind a view of the same name, each group's count is kept exact by a lock of
+    // its own (count-definitions.ts, REQUEST_COUNT_SHARDS_POSTGRES), and a request is numbered by
+    // its transaction, read below the oldest one still running (request-commit-order.ts). Existing
+    // numbers are lower than every new one. Nothing to do on SQLite, where one writer commits at a time.
+    sql: `SELECT 1;`,
+    postgres: `${REQUEST_COUNT_SHARDS_POSTGRES}
+      ${REQUEST_COMMIT_ORDER_BY_TRANSACTION}`,
   },
 ]
 

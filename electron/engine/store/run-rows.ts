@@ -4,10 +4,11 @@
 // endpoint and a subscription to the team's lists, and a person's "send to every subscription"
 // delivered to each of them. The run's report (its output, --report, JUnit) is its record.
 //
-// One transaction: a team's UI never sees half a run gone. On PostgreSQL it takes the lock every
-// commit that writes `requests` takes (engine-writer.ts), as a retention batch does: the deletes
-// move the same counters a capture moves.
-import { REQUESTS_WRITE_LOCK } from './engine-writer'
+// One transaction: a team's UI never sees half a run gone. On PostgreSQL it takes the requests'
+// write lock whole (request-locks.ts), as a retention batch does: the deletes move the counts of
+// many groups at once.
+import { requestCountsTable } from './count-definitions'
+import { LOCK_REQUESTS_WHOLE_SQL } from './request-locks'
 import { noteWrite } from './engine-writes'
 import { jsonList } from './engine-spelling'
 import { createHistoryStore } from './history'
@@ -25,7 +26,7 @@ export async function removeRunRows(engine: SqlEngine, run: RunRows): Promise<vo
   const endpoints = JSON.stringify(run.endpointIds)
   const subscriptions = JSON.stringify(run.subscriptionIds)
   await engine.transaction(async (tx) => {
-    if (tx.kind === 'postgres') await tx.get('SELECT pg_advisory_xact_lock(CAST(? AS BIGINT))', [REQUESTS_WRITE_LOCK])
+    if (tx.kind === 'postgres') await tx.get(LOCK_REQUESTS_WHOLE_SQL)
     const deliveries = `SELECT id FROM deliveries WHERE subscription_id IN ${texts}`
     const events = (await tx.all<{ event_id: string }>(`SELECT DISTINCT event_id FROM deliveries WHERE subscription_id IN ${texts}`, [subscriptions])).map((row) => row.event_id)
     // A request elsewhere that one of the run's attempts made (a subscription to a URL of the
@@ -39,8 +40,9 @@ export async function removeRunRows(engine: SqlEngine, run: RunRows): Promise<vo
     await tx.run(`DELETE FROM subscriptions WHERE id IN ${texts}`, [subscriptions])
     await tx.run(`DELETE FROM rules WHERE endpoint_id IN ${texts}`, [endpoints])
     await tx.run(`DELETE FROM endpoints WHERE id IN ${texts}`, [endpoints])
-    // The counters' rows of endpoints that are gone, emptied by the deletes above.
-    await tx.run(`DELETE FROM request_counts WHERE endpoint_key IN ${texts} AND requests = 0`, [endpoints])
+    // The counters' rows of endpoints that are gone, emptied by the deletes above (on PostgreSQL
+    // each endpoint's shards, whose sum is read as its counter: request_counts is their view).
+    await tx.run(`DELETE FROM ${requestCountsTable(tx.kind)} WHERE endpoint_key IN (SELECT endpoint_key FROM request_counts WHERE endpoint_key IN ${texts} AND requests = 0)`, [endpoints])
     if (run.simulationId !== null) await tx.run(`DELETE FROM simulations WHERE id = ? AND NOT EXISTS (SELECT 1 FROM deliveries WHERE simulation_id = ?)`, [run.simulationId, run.simulationId])
     await noteWrite(tx, ['endpoints', 'rules', 'requests', 'subscriptions', 'events', 'deliveries', 'attempts', 'simulations'])
   })

@@ -3,7 +3,8 @@
 // whose key the target already has is left alone, so a second copy copies nothing twice and an
 // interrupted one resumes. Signing secrets are opened with the source's data key and sealed again
 // with the target's. Both stores are at this Hookloop's schema (openStore migrates them).
-import { REQUEST_COUNTS_FILL } from './count-definitions'
+import { requestCountsRefill } from './count-definitions'
+import { LOCK_REQUESTS_WHOLE_SQL } from './request-locks'
 import type { SecretBox } from './secret-box'
 import type { SqlEngine } from './sql-engine'
 import { StoreError } from './store-error'
@@ -94,8 +95,9 @@ export async function copyStore(from: StoreSide, to: StoreSide, options: CopyOpt
  */
 async function countAgain(engine: SqlEngine): Promise<void> {
   await engine.transaction(async (tx) => {
-    await tx.run('DELETE FROM request_counts')
-    await tx.exec(REQUEST_COUNTS_FILL)
+    // On PostgreSQL no capture commits while the counters are made again (request-locks.ts).
+    if (tx.kind === 'postgres') await tx.get(LOCK_REQUESTS_WHOLE_SQL)
+    await tx.exec(requestCountsRefill(tx.kind))
   })
 }
 

@@ -56,7 +56,7 @@ describe('migration 30: the request counters once per statement on PostgreSQL', 
     const file = storeWrittenAt(temp.dir, 29, ROWS.map((s) => `${s};`).join('\n'))
     const engine = createSqliteEngine(openDatabase({ file, notice: () => undefined }))
     try {
-      expect(await engine.get<{ user_version: number }>('PRAGMA user_version')).toEqual({ user_version: 30 })
+      expect((await engine.get<{ user_version: number }>('PRAGMA user_version'))?.user_version).toBeGreaterThanOrEqual(30)
       await expectCountsKeptAndFollowed(engine)
     } finally {
       await engine.close()

@@ -113,8 +113,9 @@ describe.each(['sqlite', 'postgres'] as const)('request counters on the %s engin
       Object.fromEntries(
         (await tx.all<{ funcname: string; calls: string }>(`SELECT funcname, calls FROM pg_stat_xact_user_functions WHERE funcname LIKE 'request_counts_follow%'`)).map((r) => [r.funcname, Number(r.calls)]),
       )
+    // The counter rows are the shards on PostgreSQL (request_counts is their view, schema 31).
     const counterWrites = async (tx: SqlEngine) =>
-      Number((await tx.get<{ n: string }>(`SELECT n_tup_ins + n_tup_upd AS n FROM pg_stat_xact_user_tables WHERE relname = 'request_counts'`))?.n ?? 0)
+      Number((await tx.get<{ n: string }>(`SELECT n_tup_ins + n_tup_upd AS n FROM pg_stat_xact_user_tables WHERE relname = 'request_count_shards'`))?.n ?? 0)
     const seen = await store.engine.transaction(async (tx) => {
       await tx.exec(`SET LOCAL track_functions = 'pl'`)
       const rows = Array.from({ length: 60 }, (_, i) => [i + 1, i % 2 === 0 ? 'ep_a' : 'ep_b', i % 3 === 0 ? null : `evt_${i % 7}`, null])
