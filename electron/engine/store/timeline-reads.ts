@@ -123,6 +123,18 @@ export function createTimelineReads(engine: SqlEngine) {
   // each walks one index (a COALESCE over both would read every request of the endpoint). Keyed
   // groups: one bounded read each (requests_by_dedupe_key), joined in one statement; keyless ones:
   // their requests by id.
+  // On PostgreSQL the keyed groups of a read are one statement of one text whatever their number:
+  // the groups as a JSON list of rows, each read by a lateral probe of requests_received_groups.
+  // A UNION ALL of n probes (SQLite's way, below) is a new text for each n, parsed and planned
+  // whole on every read: on a busy team store the live timeline's reads cost the server more than
+  // the captures they show. Two statements: the groups with an endpoint, and those at none.
+  const keyedGroups = (atEndpoint: boolean) =>
+    `SELECT g.grp, r.* FROM json_to_recordset(CAST(? AS json)) AS g(grp INTEGER, endpoint_id TEXT, gkey TEXT)
+       CROSS JOIN LATERAL (SELECT ${GROUP_COLUMNS} FROM requests r
+         WHERE ${RECEIVED_REQUEST} AND ${atEndpoint ? 'r.endpoint_id = g.endpoint_id' : 'r.endpoint_id IS NULL'} AND r.dedupe_key = g.gkey ORDER BY r.id LIMIT ${GROUP_MARKS_LIMIT}) r
+      ORDER BY g.grp, r.id`
+  const KEYED_AT_ENDPOINT = keyedGroups(true)
+  const KEYED_AT_NONE = keyedGroups(false)
   const keyedGroup = (n: number, endpoint: string) =>
     `SELECT * FROM (SELECT ${n} AS grp, ${GROUP_COLUMNS} FROM requests r
       WHERE ${RECEIVED_REQUEST} AND ${endpoint} AND dedupe_key = ? ORDER BY id LIMIT ${GROUP_MARKS_LIMIT}) g${n}`
@@ -156,6 +168,16 @@ export function createTimelineReads(engine: SqlEngine) {
       }
       // A dedupe key may itself read 'request:<n>': a keyless read that found nothing reads it as a key.
       for (const index of keyless.values()) if ((found[index] as TimelineRequestRow[]).length === 0) keyed.push(index)
+    }
+    if (kind === 'postgres') {
+      for (let start = 0; start < keyed.length; start += GROUPS_PER_READ) {
+        const chunk = keyed.slice(start, start + GROUPS_PER_READ).map((index) => ({ grp: index, endpoint_id: (groups[index] as GroupRef).endpointId, gkey: (groups[index] as GroupRef).key }))
+        for (const [sql, part] of [[KEYED_AT_ENDPOINT, chunk.filter((g) => g.endpoint_id !== null)], [KEYED_AT_NONE, chunk.filter((g) => g.endpoint_id === null)]] as const) {
+          if (part.length === 0) continue
+          for (const { grp, ...row } of await engine.all<TimelineRequestRow & { grp: number }>(sql, [JSON.stringify(part)])) (found[grp] as TimelineRequestRow[]).push(row)
+        }
+      }
+      return found
     }
     for (let start = 0; start < keyed.length; start += GROUPS_PER_READ) {
       const chunk = keyed.slice(start, start + GROUPS_PER_READ)
