@@ -9,7 +9,7 @@ import { DefinitionError, DEFAULT_BODY_LIMIT, endpointPath } from '../../../shar
 import type { ReceiverEvent, ReceiverEventListener, RequestRecord, ForwardLeg } from '../../../shared/receiver'
 import {
   createAttemptLinkStore, createBreakpointStore, createHeldRequestStore, createReceiverPresence, createSqliteEngine, secretBoxOf, type SqlEngine, createForwardLegStore, encodeLeg, createRequestStore,
-  type RequestListQuery, createIdSource, type IdSource, createIdClaims, type SecretBox, createSequenceIdSource, type SequenceIdSource, readKeyGroup, createAttemptLinkReads, attemptLinkKey,
+  type RequestListQuery, createIdSource, type IdSource, createIdClaims, type SecretBox, createSequenceIdSource, type SequenceIdSource, createKeyGroupReads, createAttemptLinkReads, attemptLinkKey,
   createBreakpointStoreOn, createHeldRequestSharingOn, createReceiverPresenceOn, readRequestRow, StoreError, type RequestRow,
 } from '../store'
 import { linkChecksOut, parseAttemptLink } from '../sender'
@@ -200,10 +200,11 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const requestIds: IdSource = teamIds ? teamIds[0] : createIdSource(createIdClaims(db as Database, 'requests'))
   const nextRequestId = teamIds ? nextOf(teamIds[0]) : () => requestIds.next()
   // Once another process is seen capturing here, a key this one never saw may be in the store.
-  // On a team's store every keyed arrival asks the server (another process may have answered the key).
+  // On a team's store every keyed arrival asks the server (another process may have answered the
+  // key), the arrivals of one turn in one statement.
   const dedupe = requestStore
     ? createDedupeTracker(requestStore, requestStore.maxId(), () => requestIds.sharing())
-    : createDedupeTracker({ keyGroup: () => undefined, hasKeyedRows: () => true }, 0, () => true, (endpointId, key, digest) => readKeyGroup(store, endpointId, key, digest))
+    : createDedupeTracker({ keyGroup: () => undefined, hasKeyedRows: () => true }, 0, () => true, createKeyGroupReads(store))
   const engine = createRuleEngine()
   let baseUrl = ''
   let port: number

@@ -33,7 +33,9 @@ export function createChangeReads(engine: SqlEngine) {
         [commitOrder],
       ),
     /** Whether a committed request waits past that bound for an earlier transaction to end: read again soon. */
-    requestsHeldBack: async () => (await engine.get(`SELECT 1 AS held FROM requests WHERE commit_order >= ${COMMIT_ORDER_HORIZON} LIMIT 1`)) !== undefined,
+    // Ordered, so the bound is a walk of requests_by_commit_order from it: without the order the
+    // planner, which cannot see the bound, may read the whole table for the one row.
+    requestsHeldBack: async () => (await engine.get(`SELECT 1 AS held FROM requests WHERE commit_order >= ${COMMIT_ORDER_HORIZON} ORDER BY commit_order LIMIT 1`)) !== undefined,
     /** The ids of requests in (low, high]: rows another process numbered lower but committed later show up here. Ids only: bodies stay on disk. */
     requestIdsIn: (low: number, high: number) => ids('SELECT id FROM requests WHERE id > ? AND id <= ? ORDER BY id', [low, high]),
     /** Every pending or retrying delivery, with a signature that changes whenever its row does. */

@@ -100,11 +100,11 @@ export const LAST_OF_KEY_SQL = `SELECT id, received_at, stored_at, attempt_id, d
 
 const FIRST_OF_KEY_SQL = 'SELECT received_at, stored_at, attempt_id FROM requests WHERE id = ?'
 
-type KeyTimes = { received_at: number; stored_at: number | null; attempt_id: number | null }
-type LastOfKey = KeyTimes & { id: number; duplicate_of: number | null; duplicate_number: number | null }
+export type KeyTimes = { received_at: number; stored_at: number | null; attempt_id: number | null }
+export type LastOfKey = KeyTimes & { id: number; duplicate_of: number | null; duplicate_number: number | null }
 
 /** A key's group from its newest row (and its first arrival's, when that is another row). */
-function groupOf(last: LastOfKey, firstRow: KeyTimes | undefined): KeyGroup {
+export function groupOf(last: LastOfKey, firstRow: KeyTimes | undefined): KeyGroup {
   // The first arrival may be pruned: its group then dates from the newest arrival.
   const first = last.duplicate_of === null ? last : (firstRow ?? last)
   return {
