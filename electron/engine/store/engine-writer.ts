@@ -2,15 +2,15 @@
 // SqlEngine: each batch is one transaction on the engine, its statements sent at once
 // (transactionAtOnce: one round trip on PostgreSQL), so the same write paths commit to a team's
 // PostgreSQL. The statements are the same WriteSql texts the SQLite transports bind
-// (carried over by postgres-dialect.ts). A commit on PostgreSQL also tells every process that
-// listens which tables changed (NOTIFY, store-notify.ts), in the same transaction: a listener hears
-// it exactly when the rows can be read, never before.
+// (carried over by postgres-dialect.ts). After a commit on PostgreSQL every process that listens
+// is told which tables changed (NOTIFY, store-notify.ts commitNotices): a listener hears it once
+// the rows can be read, never before.
 //
 // One difference from the SQLite transports: a commit cannot be waited for synchronously, so
 // flushNow() refuses with a commit in flight; code that reads right after writing awaits
 // committed() instead.
 import { isConnectionLoss } from './postgres-engine'
-import { CHANGES_CHANNEL } from './store-notify'
+import { commitNotices } from './store-notify'
 import type { SqlEngine, SqlStatement } from './sql-engine'
 import type { WriteSql } from './changes'
 import { createSqlWriter, positional, type EncodedBatch, type SqlWriter, type SqlWriterOptions, type WriteTransport } from './sql-writer'
@@ -86,9 +86,6 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
   // (transactionAtOnce): on PostgreSQL a group commit is one round trip, BEGIN to COMMIT.
   const statementsOf = (data: readonly unknown[], from: number, to: number): SqlStatement[] => {
     const out: SqlStatement[] = []
-    // The NOTIFY is sent as the transaction commits, wherever it stands in it. A commit that writes
-    // requests takes their locks in the counters' triggers (request-locks.ts), not here.
-    if (postgres) out.push({ sql: 'SELECT pg_notify(?, ?)', params: [CHANGES_CHANNEL, tables] })
     // Where each statement starts in data, in the order sent: queued, or by rank (options.ranks).
     const starts: number[] = []
     for (let i = from; i < to; i += 1 + (byIndex[data[i] as number] as { arity: number }).arity) starts.push(i)
@@ -112,7 +109,14 @@ export function createEngineWriter(engine: SqlEngine, sql: Readonly<Record<strin
     }
     return out
   }
-  const commit = (data: readonly unknown[], from: number, to: number) => engine.transactionAtOnce(statementsOf(data, from, to))
+  // Every process hears which tables changed, told once the commit is visible (commitNotices says
+  // why not inside it). A commit that writes requests takes their locks in the counters' triggers
+  // (request-locks.ts).
+  const notices = postgres ? commitNotices(engine, tables) : null
+  const commit = async (data: readonly unknown[], from: number, to: number) => {
+    await engine.transactionAtOnce(statementsOf(data, from, to))
+    notices?.told()
+  }
 
   /** Each write of `batch` in a transaction of its own: null for stored (in doubt: found stored), else why not. */
   const writeByWrite = async (batch: EncodedBatch): Promise<Array<Error | null>> => {

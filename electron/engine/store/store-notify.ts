@@ -1,10 +1,12 @@
 // Which tables another process changed, told the moment its commit lands. On a team's PostgreSQL
-// every write path's commit carries a NOTIFY on one channel naming the tables it wrote
-// (engine-writer.ts); each process LISTENs on a connection of its own and hears every other
+// every write path tells, on one channel, the tables it wrote: a transaction of its own carries a
+// NOTIFY; the group-commit writers (engine-writer.ts) tell right after each commit instead
+// (commitNotices); each process LISTENs on a connection of its own and hears every other
 // process's commits, with no polling loop that grows with the history. (A data folder has no such
 // channel: a reader polls the file's PRAGMA data_version, change-reads.ts.)
 import pg from 'pg'
 import type { StoreTable } from './changes'
+import type { SqlEngine } from './sql-engine'
 import { unreachable } from './postgres-engine'
 import { describePostgresUrl } from './store-location'
 
@@ -55,6 +57,37 @@ export async function listenForChanges(options: ListenOptions): Promise<ChangeLi
     close: () => {
       ending = true
       return client.end()
+    },
+  }
+}
+
+/**
+ * The notices of a group-commit writer's commits: `told()` after each commit sends one NOTIFY of
+ * `tables` in a statement of its own, at most one at a time (commits told while one is on its way
+ * make one more after it). A NOTIFY inside the commit would serialise every committing process:
+ * PostgreSQL holds one lock per database on its notification queue from a NOTIFY's commit until
+ * that commit is flushed (the wait `Lock:object` at COMMIT), so two processes' captures took turns
+ * on it. Sent after the commit, a listener still never hears before the rows can be read. A notice
+ * that fails is dropped: the next commit's tells the same tables.
+ */
+export function commitNotices(engine: SqlEngine, tables: string): { told(): void } {
+  let sending = false
+  let again = false
+  const send = (): void => {
+    sending = true
+    again = false
+    engine
+      .get('SELECT pg_notify(?, ?)', [CHANGES_CHANNEL, tables])
+      .catch(() => undefined)
+      .finally(() => {
+        sending = false
+        if (again) send()
+      })
+  }
+  return {
+    told() {
+      if (sending) again = true
+      else send()
     },
   }
 }

@@ -101,16 +101,16 @@ async function storedRows(engine: SqlEngine) {
   }
 }
 
-const kindOf = (sql: string) => /^\s*(SELECT pg_notify|INSERT INTO \w+|UPDATE \w+)/.exec(sql)?.[1] ?? sql
+const kindOf = (sql: string) => /^\s*(INSERT INTO \w+|UPDATE \w+)/.exec(sql)?.[1] ?? sql
 
 describe('a group commit of captures, outcomes, verdicts and legs', () => {
   it('is one statement per kind of write on PostgreSQL, and stores what SQLite stores', async () => {
     const pg = await writerOn('postgres')
     const sent = await scenario(pg.writer, pg.commits)
-    // 123 writes in one batch: the notice, the 41 captures, the 2 legs (one statement each), the 40
+    // 123 writes in one batch: the 41 captures, the 2 legs (one statement each), the 40
     // verdicts and the 41 outcomes.
     expect(sent.map((commit) => commit.map((s) => kindOf(s.sql)))).toEqual([
-      ['SELECT pg_notify', 'INSERT INTO requests', 'INSERT INTO forward_legs', 'INSERT INTO forward_legs', 'INSERT INTO request_schema_verdicts', 'UPDATE requests'],
+      ['INSERT INTO requests', 'INSERT INTO forward_legs', 'INSERT INTO forward_legs', 'INSERT INTO request_schema_verdicts', 'UPDATE requests'],
     ])
 
     const folder = await writerOn('sqlite')
