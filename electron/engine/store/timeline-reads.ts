@@ -81,6 +81,8 @@ const GROUP_SQL = RECEIVED_GROUP_KEY
 
 /** The most requests a received row reads for its marks; its counts cover the whole group. */
 export const GROUP_MARKS_LIMIT = 200
+/** The event types a timeline's reads keep, by request id. */
+const KNOWN_EVENT_TYPES = 10_000
 /** Groups read by one statement (a UNION ALL of one bounded read each; SQLite takes up to 500 terms). */
 const GROUPS_PER_READ = 200
 
@@ -150,6 +152,10 @@ export function createTimelineReads(engine: SqlEngine) {
   const SIMULATIONS = `SELECT id, mode, scale, started_at, started_wall_at, label FROM simulations WHERE id IN (${jsonList(kind, 'text')})`
 
   const list = (values: readonly (number | string)[]) => JSON.stringify(values)
+  // A request's event type never changes (its headers and body are stored once, and ids are never
+  // given twice), and the live timeline reads a row again when its answer lands: the types read
+  // lately are kept, oldest dropped first, so each request's body is parsed for it once.
+  const eventTypes = new Map<number, string | null>()
 
   /** The requests of each group, in arrival order (at most GROUP_MARKS_LIMIT each), in the order asked. */
   async function requestsOfGroups(groups: readonly GroupRef[]): Promise<TimelineRequestRow[][]> {
@@ -224,8 +230,25 @@ export function createTimelineReads(engine: SqlEngine) {
     simulations: async (simulationIds: readonly string[]) => (simulationIds.length === 0 ? [] : engine.all<SimulationRow>(SIMULATIONS, [list(simulationIds)])),
     requestsOfGroups,
     /** The event type each request names (a header such as X-GitHub-Event, else its JSON body's event_type, type or event), by request id; absent or null when it names none. */
-    eventTypesOf: async (requestIds: readonly number[]): Promise<Map<number, string | null>> =>
-      new Map(requestIds.length === 0 ? [] : (await engine.all<{ id: number; event_type: string | null }>(EVENT_TYPES, [list(requestIds)])).map((row) => [row.id, row.event_type])),
+    eventTypesOf: async (requestIds: readonly number[]): Promise<Map<number, string | null>> => {
+      const out = new Map<number, string | null>()
+      const unknown: number[] = []
+      for (const id of requestIds) {
+        const known = eventTypes.get(id)
+        if (known === undefined) unknown.push(id)
+        else out.set(id, known)
+      }
+      if (unknown.length === 0) return out
+      for (const row of await engine.all<{ id: number; event_type: string | null }>(EVENT_TYPES, [list(unknown)])) {
+        out.set(row.id, row.event_type)
+        eventTypes.set(row.id, row.event_type)
+      }
+      for (const id of eventTypes.keys()) {
+        if (eventTypes.size <= KNOWN_EVENT_TYPES) break
+        eventTypes.delete(id)
+      }
+      return out
+    },
     /** Where each of these requests belongs (absent ids are left out). */
     placesOfRequests: async (requestIds: readonly number[]) => (requestIds.length === 0 ? [] : engine.all<RequestPlaceRow & { id: number }>(PLACES, [list(requestIds)])),
     /** The forward legs of these requests, one summary each (requests never forwarded are absent). */
