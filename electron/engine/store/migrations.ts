@@ -669,7 +669,8 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'requests.commit_order: the order captured requests were committed in, on a team\'s PostgreSQL',
     // Why (host/timeline-watch.ts): processes number requests from blocks of the sequence taken
     // ahead, so a row with a low id can commit after many higher ones; a reader that follows ids
-    // misses it. Every transaction that inserts a request takes REQUESTS_WRITE_LOCK before its
+    // misses it. (Until schema 31, which numbers them by transaction instead: request-commit-order.ts.)
+    // Every transaction that inserts a request takes REQUESTS_WRITE_LOCK before its
     // first row is numbered here (this trigger fires before the counters' one, whose row locks it
     // must not hold while it waits) and holds it until its commit is visible, so these numbers
     // become visible in order: a reader that has seen n has seen, or will never see, every lower one.
