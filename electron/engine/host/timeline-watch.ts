@@ -56,6 +56,17 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
   const seenRequests = new Set(byCommit ? [] : await reads.requestIdsIn(Math.max(0, last.requests - ID_LOOKBACK), last.requests))
   let activeSigs = new Map((await reads.activeDeliveries()).map((row) => [row.id, row.sig]))
   const waitingRequests = new Set<number>()
+  // A request read before its answer is pushed at the next read, answered or not: a capture's
+  // answer lands a commit after its row, so most are answered by then and read once, not twice
+  // (a read of its group, its place, its legs), by every process that watches. One that waits
+  // longer (a breakpoint, a slow fault) shows as waiting one push gap later, and again when answered.
+  let answerAwaited = new Set<number>()
+  /** A request read for the first time: pushed now if answered, else at the next read. */
+  const arrived = (id: number, answered: boolean) => {
+    if (answered || waitingRequests.size >= MAX_WATCHED_REQUESTS) return void touchedRequests.add(id)
+    waitingRequests.add(id)
+    answerAwaited.add(id)
+  }
   const touchedDeliveries = new Set<number>()
   const touchedRequests = new Set<number>()
   /** Tables written since the last read. */
@@ -73,6 +84,8 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
 
   async function read(): Promise<void> {
     let settled = false
+    for (const id of answerAwaited) touchedRequests.add(id)
+    answerAwaited = new Set()
     if (dirty.has('deliveries')) {
       for (const id of await reads.deliveriesAfter(last.deliveries)) {
         touchedDeliveries.add((last.deliveries = id))
@@ -99,8 +112,7 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
     let heldBack = false
     if (dirty.has('requests') && byCommit) {
       for (const r of await reads.requestsCommittedAfter(lastCommit)) {
-        touchedRequests.add(r.id)
-        if (!r.answered && waitingRequests.size < MAX_WATCHED_REQUESTS) waitingRequests.add(r.id)
+        arrived(r.id, Boolean(r.answered))
         lastCommit = r.commit_order
       }
       heldBack = await reads.requestsHeldBack()
@@ -115,17 +127,17 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
         if (lateAnswered.get(id) === 0 && waitingRequests.size < MAX_WATCHED_REQUESTS) waitingRequests.add(id)
       }
       for (const r of await reads.requestsAfter(last.requests)) {
-        touchedRequests.add(r.id)
+        arrived(r.id, Boolean(r.answered))
         seenRequests.add(r.id)
-        if (!r.answered && waitingRequests.size < MAX_WATCHED_REQUESTS) waitingRequests.add(r.id)
         last.requests = r.id
       }
       for (const id of seenRequests) if (id <= last.requests - ID_LOOKBACK) seenRequests.delete(id)
       await answeredSince()
     }
     dirty.clear()
-    // The transaction a held row waits for may tell nothing when it ends (it wrote no watched table).
-    if (heldBack) dirty.add('requests')
+    // The transaction a held row waits for may tell nothing when it ends (it wrote no watched
+    // table); a row read before its answer is pushed at the next read, whatever is written.
+    if (heldBack || answerAwaited.size > 0) dirty.add('requests')
 
     // The rows are read in one awaited set of statements; what was touched meanwhile waits for the next read.
     const requestIds = [...touchedRequests]
