@@ -210,6 +210,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       timeline,
       pushGapMs: 50,
       onRows: (rows) => control?.publish('timeline.upsert', { rows }),
+      watched: () => (control?.clientCount ?? 0) > 0,
       onDeliveriesSettled: metrics.soon,
     })
     // Lists another process on the same store changed: this engine answers and routes by them too.

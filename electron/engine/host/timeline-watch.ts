@@ -22,6 +22,13 @@ export interface TimelineWatchOptions {
   onDeliveriesSettled: () => void
   /** The least time between two reads while writes keep coming (default 100 ms). */
   pushGapMs?: number
+  /**
+   * Whether anyone receives the rows (a client on the control socket); default always. While no
+   * one does, the watch follows the requests' cursor without reading their rows: a team's process
+   * behind a load balancer that no browser watches does not read back every capture. A client that
+   * connects reads its page itself, after the cursor has moved past what that page holds.
+   */
+  watched?: () => boolean
 }
 
 export interface TimelineWatch {
@@ -110,7 +117,19 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
       }
     }
     let heldBack = false
-    if (dirty.has('requests') && byCommit) {
+    const watched = options.watched?.() ?? true
+    if (dirty.has('requests') && !watched) {
+      // Nobody to push to: the cursor moves to what is stored now, no row is read.
+      waitingRequests.clear()
+      answerAwaited.clear()
+      touchedRequests.clear()
+      if (byCommit) lastCommit = Math.max(lastCommit, await reads.maxCommitOrder())
+      else {
+        last.requests = Math.max(last.requests, await reads.maxId('requests'))
+        seenRequests.clear()
+        for (const id of await reads.requestIdsIn(Math.max(0, last.requests - ID_LOOKBACK), last.requests)) seenRequests.add(id)
+      }
+    } else if (dirty.has('requests') && byCommit) {
       for (const r of await reads.requestsCommittedAfter(lastCommit)) {
         arrived(r.id, Boolean(r.answered))
         lastCommit = r.commit_order
@@ -139,6 +158,12 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
     // table); a row read before its answer is pushed at the next read, whatever is written.
     if (heldBack || answerAwaited.size > 0) dirty.add('requests')
 
+    if (!watched) {
+      touchedRequests.clear()
+      touchedDeliveries.clear()
+      if (settled && !stopped) options.onDeliveriesSettled()
+      return
+    }
     // The rows are read in one awaited set of statements; what was touched meanwhile waits for the next read.
     const requestIds = [...touchedRequests]
     const deliveryIds = new Set(touchedDeliveries)

@@ -130,6 +130,43 @@ describe('timeline watch', () => {
     expect(received).toMatchObject({ eventId: 'evt_1', status: 'received', endpointId: null, attempts: 1, lastStatusCode: 202 })
   })
 
+  it('reads no request while nobody watches, then pushes only what is committed once someone does', async () => {
+    const temp = makeTempDir('hookloop-timeline-watch-')
+    cleanups.push(() => temp.cleanup())
+    const file = join(temp.dir, 'hookloop.db')
+    const db = openDatabase({ file })
+    cleanups.push(() => void db.close())
+    const seen = collect()
+    const changes = sqliteChangeFeed(db, 20)
+    cleanups.push(() => changes.close())
+    const store = createSqliteEngine(db, { closeDatabase: false })
+    let watching = false
+    let read: () => void = () => {}
+    const readOnce = new Promise<void>((resolve) => (read = resolve))
+    const watch = await watchTimeline({ engine: store, changes, timeline: createTimelineViews(store), pushGapMs: 20, onRows: seen.onRows, onDeliveriesSettled: () => read(), watched: () => watching })
+    cleanups.push(() => watch.stop())
+    const capture = (id: number, key: string) =>
+      `INSERT INTO requests (id, received_at, method, path, headers_json, body_size, dedupe_key, response_status, response_ms) VALUES (${id}, 4, 'POST', '/h/elsewhere', '[]', 0, '${key}', 202, 1.5);`
+
+    // Unwatched: a capture and a delivery in one commit, so the read that tells of the delivery
+    // (deliveries are followed whoever watches: the metrics) has passed the capture too.
+    await writeFromAnotherProcess(
+      file,
+      `BEGIN;
+       INSERT INTO subscriptions (id, name, url, scheme, policy_json, created_at, updated_at) VALUES ('other', 'other', 'http://127.0.0.1:9/', 'standard-webhooks', '{}', 1, 1);
+       INSERT INTO events (id, event_type, payload, created_at) VALUES ('evt_x', 'order.paid', X'7B7D', 2);
+       INSERT INTO deliveries (event_id, subscription_id, status, created_at, updated_at) VALUES ('evt_x', 'other', 'pending', 2, 2);
+       ${capture(1, 'evt_unwatched')}
+       COMMIT;`,
+    )
+    await readOnce
+    watching = true
+    await writeFromAnotherProcess(file, capture(2, 'evt_watched'))
+    const pushed = await seen.next((row) => row.kind === 'received')
+    expect(pushed).toMatchObject({ eventId: 'evt_watched' })
+    expect(seen.rows.filter((row) => row.kind === 'received').map((row) => row.eventId)).toEqual(['evt_watched'])
+  })
+
   it("hears another process's commits to a team's PostgreSQL, with nothing polled: a capture, then its answer", async () => {
     const url = await postgres.freshDatabase()
     const temp = makeTempDir('hookloop-timeline-watch-')
