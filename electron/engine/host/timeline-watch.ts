@@ -119,10 +119,9 @@ export async function watchTimeline(options: TimelineWatchOptions): Promise<Time
     let heldBack = false
     const watched = options.watched?.() ?? true
     if (dirty.has('requests') && !watched) {
-      // Nobody to push to: the cursor moves to what is stored now, no row is read.
+      // Nobody to push to: the cursor moves to what is stored now, no row is read (what was
+      // touched is dropped below).
       waitingRequests.clear()
-      answerAwaited.clear()
-      touchedRequests.clear()
       if (byCommit) lastCommit = Math.max(lastCommit, await reads.maxCommitOrder())
       else {
         last.requests = Math.max(last.requests, await reads.maxId('requests'))

@@ -117,10 +117,11 @@ export function groupOf(last: LastOfKey, firstRow: KeyTimes | undefined): KeyGro
 }
 
 /**
- * RequestStore.keyGroup over either engine, awaited: on a team's PostgreSQL another process may
- * have captured any key, so the receiver asks the server for every keyed arrival (a duplicate
- * answered by one process is numbered on by the next, whichever it is). PostgreSQL returns BIGINT
- * columns as text: read back as numbers here.
+ * RequestStore.keyGroup over either engine, awaited, for one key: on a team's PostgreSQL another
+ * process may have captured any key, so the receiver asks the server for every keyed arrival (a
+ * duplicate answered by one process is numbered on by the next, whichever it is), through the
+ * batched form of this read (key-group-reads.ts), whose answers its tests hold against this one.
+ * PostgreSQL returns BIGINT columns as text: read back as numbers here.
  */
 export async function readKeyGroup(engine: SqlEngine, endpointId: string, dedupeKey: string, digest = false): Promise<KeyGroup | undefined> {
   const last = await engine.get<LastOfKey>(LAST_OF_KEY_SQL, [endpointId, dedupeKey, digest ? 1 : 0])

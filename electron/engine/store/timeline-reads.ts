@@ -153,8 +153,9 @@ export function createTimelineReads(engine: SqlEngine) {
 
   const list = (values: readonly (number | string)[]) => JSON.stringify(values)
   // A request's event type never changes (its headers and body are stored once, and ids are never
-  // given twice), and the live timeline reads a row again when its answer lands: the types read
-  // lately are kept, oldest dropped first, so each request's body is parsed for it once.
+  // given twice), and the live timeline reads a group again whenever a duplicate arrives or a slow
+  // answer lands, naming its first request each time: the types read lately are kept, oldest
+  // dropped first, so a body is parsed for its type once.
   const eventTypes = new Map<number, string | null>()
 
   /** The requests of each group, in arrival order (at most GROUP_MARKS_LIMIT each), in the order asked. */

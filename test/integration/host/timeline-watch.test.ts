@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { TimelineRow } from '../../../shared/contract'
 import { createEngine } from '../../../electron/engine/engine'
-import { watchTimeline, type TimelineWatch } from '../../../electron/engine/host/timeline-watch'
+import { watchTimeline, type TimelineWatch, type TimelineWatchOptions } from '../../../electron/engine/host/timeline-watch'
 import { createTimelineViews } from '../../../electron/engine/host/timeline-views'
 import { createEngineWriter, createSqliteEngine, INSERT_REQUEST_SQL, openDatabase, openStore, parseStoreLocation, postgresChangeFeed, sqliteChangeFeed, UPDATE_OUTCOME_SQL } from '../../../electron/engine/store'
 import { makeTempDir } from '../../support/temp-dir'
@@ -42,6 +42,22 @@ function collect() {
       return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ test, resolve }))
     },
   }
+}
+
+/** A data folder and a watch on it, polling for other writers every 20 ms; closed after the test. */
+async function watchedFolder(options: Pick<TimelineWatchOptions, 'watched'> & { onDeliveriesSettled?: () => void } = {}) {
+  const temp = makeTempDir('hookloop-timeline-watch-')
+  cleanups.push(() => temp.cleanup())
+  const file = join(temp.dir, 'hookloop.db')
+  const db = openDatabase({ file })
+  cleanups.push(() => void db.close())
+  const seen = collect()
+  const changes = sqliteChangeFeed(db, 20)
+  cleanups.push(() => changes.close())
+  const store = createSqliteEngine(db, { closeDatabase: false })
+  const watch = await watchTimeline({ engine: store, changes, timeline: createTimelineViews(store), pushGapMs: 20, onRows: seen.onRows, onDeliveriesSettled: options.onDeliveriesSettled ?? (() => {}), ...(options.watched ? { watched: options.watched } : {}) })
+  cleanups.push(() => watch.stop())
+  return { file, seen }
 }
 
 /** Runs SQL against the file from another process (its own connection), as another Hookloop would. */
@@ -93,17 +109,7 @@ describe('timeline watch', () => {
   })
 
   it('polls for writers in other processes: their deliveries, updates and requests still arrive', async () => {
-    const temp = makeTempDir('hookloop-timeline-watch-')
-    cleanups.push(() => temp.cleanup())
-    const file = join(temp.dir, 'hookloop.db')
-    const db = openDatabase({ file })
-    cleanups.push(() => void db.close())
-    const seen = collect()
-    const changes = sqliteChangeFeed(db, 20)
-    cleanups.push(() => changes.close())
-    const store = createSqliteEngine(db, { closeDatabase: false })
-    const watch = await watchTimeline({ engine: store, changes, timeline: createTimelineViews(store), pushGapMs: 20, onRows: seen.onRows, onDeliveriesSettled: () => {} })
-    cleanups.push(() => watch.stop())
+    const { file, seen } = await watchedFolder()
 
     const eventId = '7a0c3f4e-9b1d-4c2a-8e5f-0d6b7a8c9e1f'
     await writeFromAnotherProcess(
@@ -131,20 +137,10 @@ describe('timeline watch', () => {
   })
 
   it('reads no request while nobody watches, then pushes only what is committed once someone does', async () => {
-    const temp = makeTempDir('hookloop-timeline-watch-')
-    cleanups.push(() => temp.cleanup())
-    const file = join(temp.dir, 'hookloop.db')
-    const db = openDatabase({ file })
-    cleanups.push(() => void db.close())
-    const seen = collect()
-    const changes = sqliteChangeFeed(db, 20)
-    cleanups.push(() => changes.close())
-    const store = createSqliteEngine(db, { closeDatabase: false })
     let watching = false
     let read: () => void = () => {}
     const readOnce = new Promise<void>((resolve) => (read = resolve))
-    const watch = await watchTimeline({ engine: store, changes, timeline: createTimelineViews(store), pushGapMs: 20, onRows: seen.onRows, onDeliveriesSettled: () => read(), watched: () => watching })
-    cleanups.push(() => watch.stop())
+    const { file, seen } = await watchedFolder({ onDeliveriesSettled: () => read(), watched: () => watching })
     const capture = (id: number, key: string) =>
       `INSERT INTO requests (id, received_at, method, path, headers_json, body_size, dedupe_key, response_status, response_ms) VALUES (${id}, 4, 'POST', '/h/elsewhere', '[]', 0, '${key}', 202, 1.5);`
 

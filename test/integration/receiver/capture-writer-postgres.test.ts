@@ -11,7 +11,7 @@ import { createDedupeTracker } from '../../../electron/engine/receiver/dedupe'
 import { createRealClock } from '../../../electron/engine/clock'
 import { createRetention } from '../../../electron/engine/retention'
 import type { Endpoint } from '../../../shared/receiver'
-import { createSequenceIdSource, readKeyGroup, openStore, parseStoreLocation, StoreError, type OpenedStore, type RequestRow } from '../../../electron/engine/store'
+import { createKeyGroupReads, createSequenceIdSource, openStore, parseStoreLocation, StoreError, type OpenedStore, type RequestRow } from '../../../electron/engine/store'
 import { usePostgres } from '../../support/use-postgres'
 import { useTempDir } from '../../support/use-temp-dir'
 
@@ -102,7 +102,7 @@ describe('capturing to PostgreSQL from two processes', () => {
     const url = await postgres.freshDatabase()
     const sides = await Promise.all([processOn(url), processOn(url)])
     const endpoint = { id: 'ep_1', dedupeWindowMs: 86_400_000 } as Endpoint
-    const trackers = sides.map((side) => createDedupeTracker({ keyGroup: () => expect.fail('a team store is asked over the network'), hasKeyedRows: () => true }, 0, () => true, (endpointId, key, digest) => readKeyGroup(side.store.engine, endpointId, key, digest)))
+    const trackers = sides.map((side) => createDedupeTracker({ keyGroup: () => expect.fail('a team store is asked over the network'), hasKeyedRows: () => true }, 0, () => true, createKeyGroupReads(side.store.engine)))
     const expected = new Map<string, { first: number; count: number }>()
     for (let i = 0; i < 200; i++) {
       const s = (i * 7) % 3 === 0 ? 0 : 1
