@@ -4,7 +4,14 @@ import { existsSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+/** The folder holding package.json above this module: test/support/ as a test runs it, out/bench/<name>/ as a benchmark's bundle does. */
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  while (!existsSync(resolve(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir)
+  return dir
+}
+
+export const REPO_ROOT = repoRoot()
 export const CLI_PATH = resolve(REPO_ROOT, 'out/main/cli.js')
 
 export interface CliResult {
