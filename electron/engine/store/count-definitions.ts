@@ -1,7 +1,7 @@
 // The definitions behind every count the app shows, as SQL predicates over a named table alias, so
 // each query that counts (store/counts.ts) or marks a row (store/timeline-reads.ts) says the same
 // thing the same way. The words for them are in shared/contract/counts.ts; docs/ui.md explains them.
-import { sameAs } from './engine-spelling'
+import { sameAs, sameDedupeKey } from './engine-spelling'
 import type { StoreKind } from './sql-engine'
 import { REQUEST_GROUP_LOCKS, REQUEST_GROUP_LOCKS_TAKEN, REQUESTS_WRITE_LOCK } from './request-locks'
 
@@ -74,19 +74,23 @@ export const RECEIVED_GROUP_KEY = `COALESCE(dedupe_key, 'request:' || id)`
 // `IS NOT DISTINCT FROM` (schemas 12 to 25 spelt it so, 'postgres-scan': every captured request
 // read the whole table), so from schema 26 ('postgres') the probe is one of two, the endpoint NULL
 // (`IS NULL`) or not (`=`): each an index probe, the other never run.
-type Dialect = StoreKind | 'postgres-scan'
+// From schema 32 a data folder's requests_by_dedupe_key keeps its keys COLLATE NOCASE
+// ('sqlite-nocase'; engine-spelling.ts, sameDedupeKey): the probe matches case-blind, then exactly.
+type Dialect = StoreKind | 'postgres-scan' | 'sqlite-nocase'
 // `other` says which requests p of the group are not `q`'s own: a row trigger's row by its id, or
 // the rows a statement trigger counts (REQUEST_COUNTS_POSTGRES_STATEMENTS), whose probe ends in
 // OFFSET 0: a statement's probe runs once per group, and PostgreSQL 18 may plan an EXISTS run many
 // times as one hash of every received request (a read of the whole table per statement, chosen
 // when the plan was made on a small table); an EXISTS with an OFFSET is left a probe by index.
-const otherOfGroup = (q: string, sameEndpoint: string, other: string) => `EXISTS (
-    SELECT 1 FROM requests p WHERE ${receivedRequest('p')} AND ${sameEndpoint} AND p.dedupe_key = ${q}.dedupe_key AND ${other}
+const otherOfGroup = (q: string, sameEndpoint: string, other: string, sameKey = `p.dedupe_key = ${q}.dedupe_key`) => `EXISTS (
+    SELECT 1 FROM requests p WHERE ${receivedRequest('p')} AND ${sameEndpoint} AND ${sameKey} AND ${other}
   )`
 const groupTaken = (q: string, dialect: Dialect, other = `p.id <> ${q}.id`) =>
   dialect === 'postgres'
     ? `(CASE WHEN ${q}.endpoint_id IS NULL THEN ${otherOfGroup(q, 'p.endpoint_id IS NULL', other)} ELSE ${otherOfGroup(q, `p.endpoint_id = ${q}.endpoint_id`, other)} END)`
-    : otherOfGroup(q, `p.endpoint_id ${sameAs(dialect === 'sqlite' ? 'sqlite' : 'postgres')} ${q}.endpoint_id`, other)
+    : dialect === 'sqlite-nocase'
+      ? otherOfGroup(q, `p.endpoint_id IS ${q}.endpoint_id`, other, sameDedupeKey('sqlite', 'p.dedupe_key', `${q}.dedupe_key`))
+      : otherOfGroup(q, `p.endpoint_id ${sameAs(dialect === 'sqlite' ? 'sqlite' : 'postgres')} ${q}.endpoint_id`, other)
 const startsReceivedRow = (q: string, dialect: Dialect = 'sqlite') => `(CASE WHEN ${receivedRequest(q)} AND (${q}.dedupe_key IS NULL OR NOT ${groupTaken(q, dialect)}) THEN 1 ELSE 0 END)`
 
 const countIn = (dialect: Dialect = 'sqlite') => `INSERT INTO request_counts (endpoint_key, requests, received_rows) VALUES (COALESCE(NEW.endpoint_id, ''), 1, ${startsReceivedRow('NEW', dialect)})
@@ -117,6 +121,26 @@ export const REQUEST_COUNTS_SQL = `
   CREATE TRIGGER request_counts_update AFTER UPDATE OF endpoint_id, dedupe_key, attempt_id ON requests BEGIN
     ${countOut()}
     ${countIn()}
+  END;
+`
+
+/**
+ * Schema 32 on a data folder: the counters' triggers made again with the group probe that walks
+ * requests_by_dedupe_key as it is from then on (its keys COLLATE NOCASE); what they count is the same.
+ */
+export const REQUEST_COUNTS_TRIGGERS_NOCASE = `
+  DROP TRIGGER request_counts_insert;
+  DROP TRIGGER request_counts_delete;
+  DROP TRIGGER request_counts_update;
+  CREATE TRIGGER request_counts_insert AFTER INSERT ON requests BEGIN
+    ${countIn('sqlite-nocase')}
+  END;
+  CREATE TRIGGER request_counts_delete AFTER DELETE ON requests BEGIN
+    ${countOut('sqlite-nocase')}
+  END;
+  CREATE TRIGGER request_counts_update AFTER UPDATE OF endpoint_id, dedupe_key, attempt_id ON requests BEGIN
+    ${countOut('sqlite-nocase')}
+    ${countIn('sqlite-nocase')}
   END;
 `
 

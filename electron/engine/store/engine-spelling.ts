@@ -13,6 +13,20 @@ import type { StoreKind } from './sql-engine'
 export const sameAs = (kind: StoreKind): string => (kind === 'sqlite' ? 'IS' : 'IS NOT DISTINCT FROM')
 
 /**
+ * `key` the same dedupe key as `other` (a column, or `?` given twice), spelt so that it walks
+ * requests_by_dedupe_key. On a data folder that index keeps the key COLLATE NOCASE (schema 32), so
+ * that one index serves both the dedupe probe and the search of event ids in any case, instead of
+ * two indexes in random order each capture writes: a plain `=` cannot use it, so the key is matched
+ * case-blind (the index), then exactly (a key's case is its own: `evt_A` is not `evt_a`).
+ * PostgreSQL keeps its key index in the key's own order: `=`.
+ */
+export const sameDedupeKey = (kind: StoreKind, key: string, other: string): string =>
+  kind === 'sqlite' ? `${key} COLLATE NOCASE = ${other} AND ${key} = ${other}` : `${key} = ${other}`
+
+/** The parameters of sameDedupeKey(kind, key, '?'): the key once on PostgreSQL, twice on a data folder. */
+export const dedupeKeyParams = (kind: StoreKind, key: string): string[] => (kind === 'sqlite' ? [key, key] : [key])
+
+/**
  * `column` null-safely equal to a value known when the statement is made: `IS NULL` for null, else
  * `= ?` with the value its parameter. The same on both engines, and an index condition on both.
  */

@@ -5,8 +5,8 @@
 // On either engine (SqlEngine): the same rows from a data folder and from a team's PostgreSQL.
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/sender'
 import { DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, SUBSCRIPTIONS_TO_ENDPOINT } from './count-definitions'
-import { whereDeliveryEventIdStartsWith, whereStartsWith } from './prefix-search'
-import type { SqlEngine } from './sql-engine'
+import { whereDeliveryEventIdStartsWith, whereRequestKeyStartsWith } from './prefix-search'
+import type { SqlEngine, StoreKind } from './sql-engine'
 import { LIST_LIMIT_MAX, type DeliveryListRow, type RequestListRow, type RequestStatus } from '../../../shared/contract'
 import { mergeStreams, subscriptionIds, wallAgeOrder } from './wall-age-reads'
 import { DELIVERIES_IN_WORKSPACE, whereRequestInWorkspace } from './workspaces'
@@ -59,11 +59,11 @@ function checkLimit(limit: number): number {
 }
 
 /** The statement of a request list: exported for the plan checks (EXPLAIN QUERY PLAN). */
-export function requestListSql(filter: Omit<RequestListFilter, 'limit'>): { sql: string; params: unknown[] } {
+export function requestListSql(filter: Omit<RequestListFilter, 'limit'>, kind: StoreKind = 'sqlite'): { sql: string; params: unknown[] } {
   const where: string[] = []
   const params: unknown[] = []
   // Newest stored first, walking requests_by_stored_at and stopping at the limit (an endpoint's
-  // rows are picked on the way); a prefix search reads its matches from requests_by_key_nocase and
+  // rows are picked on the way); a prefix search reads its matches from the keys' case-blind index and
   // sorts those few. Stored time is the wall time of the first byte whatever clock received_at is
   // on, so a simulation's requests sit where they were made, not months away on its own clock.
   let walk = 'INDEXED BY requests_by_stored_at'
@@ -73,7 +73,7 @@ export function requestListSql(filter: Omit<RequestListFilter, 'limit'>): { sql:
   }
   if (filter.workspace !== undefined) whereRequestInWorkspace(filter.workspace, where, params)
   if (filter.eventIdPrefix !== undefined) {
-    whereStartsWith('r.dedupe_key', filter.eventIdPrefix, where, params)
+    whereRequestKeyStartsWith(kind, filter.eventIdPrefix, where, params)
     walk = ''
   }
   if (filter.sinceWall !== undefined) {
@@ -177,7 +177,7 @@ export function createListReads(engine: SqlEngine) {
       return rows.length === 1 ? rows[0] : 'ambiguous'
     },
     async requests(filter: RequestListFilter): Promise<RequestListRow[]> {
-      const { sql, params } = requestListSql(filter)
+      const { sql, params } = requestListSql(filter, engine.kind)
       return engine.all<RequestListRow>(sql, [...params, checkLimit(filter.limit)])
     },
     async deliveries(filter: DeliveryListFilter): Promise<DeliveryListRow[]> {

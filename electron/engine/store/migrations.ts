@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3'
-import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_INDEXED, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_STATEMENTS, REQUEST_COUNTS_POSTGRES_TRIGGER, REQUEST_COUNT_SHARDS_POSTGRES, REQUEST_GROUPS_INDEX_POSTGRES } from './count-definitions'
+import { REQUEST_COUNTS_SQL, REQUEST_COUNTS_POSTGRES, REQUEST_COUNTS_POSTGRES_INDEXED, REQUEST_COUNTS_POSTGRES_PER_ROW, REQUEST_COUNTS_POSTGRES_STATEMENTS, REQUEST_COUNTS_POSTGRES_TRIGGER, REQUEST_COUNT_SHARDS_POSTGRES, REQUEST_GROUPS_INDEX_POSTGRES, REQUEST_COUNTS_TRIGGERS_NOCASE } from './count-definitions'
 import { REQUESTS_WRITE_LOCK } from './request-locks'
 import { REQUEST_COMMIT_ORDER_BY_TRANSACTION } from './request-commit-order'
 import { FEED_ORDER_POSTGRES, FEED_ORDER_SQLITE } from './feed-order'
@@ -754,6 +754,22 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `SELECT 1;`,
     postgres: `${REQUEST_COUNT_SHARDS_POSTGRES}
       ${REQUEST_COMMIT_ORDER_BY_TRANSACTION}`,
+  },
+  {
+    version: 32,
+    name: "a data folder's dedupe keys in one index: requests_by_dedupe_key case-blind, requests_by_key_nocase gone",
+    // Every captured request with a key went into two indexes in the order of random keys (the
+    // dedupe probe's, and the search's case-blind one): the second cost a capture about a tenth of
+    // its CPU (docs/BENCHMARKS.md, "The receiver's keys in one index"). Now the probe's index keeps
+    // the key COLLATE NOCASE, each probe matching case-blind and then exactly
+    // (engine-spelling.ts, sameDedupeKey), and the search reads the same index endpoint by endpoint.
+    // The counters' triggers are made again with the new probe. Nothing to do on PostgreSQL, whose
+    // search index is on lower(dedupe_key) and whose probes keep their own index.
+    sql: `DROP INDEX requests_by_key_nocase;
+      DROP INDEX requests_by_dedupe_key;
+      CREATE INDEX requests_by_dedupe_key ON requests(endpoint_id, dedupe_key COLLATE NOCASE, received_at, attempt_id);
+      ${REQUEST_COUNTS_TRIGGERS_NOCASE}`,
+    postgres: `SELECT 1;`,
   },
 ]
 

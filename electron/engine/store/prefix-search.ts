@@ -10,6 +10,20 @@ export function whereStartsWith(column: string, prefix: string, where: string[],
   params.push(prefix, `${prefix}\u{10FFFF}`)
 }
 
+/**
+ * Requests (alias `r`) whose dedupe key (the event id their sender gave) starts with `prefix` in any
+ * ASCII case. On a data folder the keys' case-blind index is requests_by_dedupe_key (schema 32:
+ * one index for the dedupe probe and this search), whose first column is the endpoint, so the range
+ * is read endpoint by endpoint over the endpoints that hold requests (request_counts keeps a row for
+ * each, '' for requests at none); on PostgreSQL a range of requests_by_key_nocase (lower(dedupe_key)).
+ */
+export function whereRequestKeyStartsWith(kind: StoreKind, prefix: string, where: string[], params: unknown[]): void {
+  if (kind !== 'sqlite') return whereStartsWith('r.dedupe_key', prefix, where, params)
+  where.push(`r.id IN (SELECT k.id FROM request_counts c JOIN requests k INDEXED BY requests_by_dedupe_key
+      ON k.endpoint_id IS NULLIF(c.endpoint_key, '') AND k.dedupe_key COLLATE NOCASE >= ? AND k.dedupe_key COLLATE NOCASE < ?)`)
+  params.push(prefix, `${prefix}\u{10FFFF}`)
+}
+
 /** ASCII letters lower-cased, as SQLite's lower() and NOCASE fold them (nothing else). */
 const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase())
 
@@ -45,11 +59,11 @@ export const BODY_SEARCH_WINDOW = 5000
  * Captured requests a search finds: those whose dedupe key (the event id their sender gave) starts
  * with `text`, in any ASCII case, and among the newest BODY_SEARCH_WINDOW requests, those without a
  * key whose body holds `text` (ASCII case ignored): a row with no event id is still found by what
- * it carried. Each side reads its own index (the key's NOCASE range, a rowid range), joined by id.
+ * it carried. Each side reads its own index (the key's case-blind range, a rowid range), joined by id.
  */
 export function whereRequestFound(text: string, where: string[], params: unknown[], kind: StoreKind = 'sqlite'): void {
   const keyed: string[] = []
-  whereStartsWith('r.dedupe_key', text, keyed, params)
+  whereRequestKeyStartsWith(kind, text, keyed, params)
   params.push(BODY_SEARCH_WINDOW, text)
   where.push(
     `r.id IN (SELECT r.id FROM requests r WHERE ${keyed.join(' AND ')}

@@ -3,7 +3,8 @@
 // highest id once at start; one receiver writes one database.
 import type { Database } from 'better-sqlite3'
 import { writeSql, type WriteSql } from './changes'
-import type { SqlEngine } from './sql-engine'
+import { dedupeKeyParams, sameDedupeKey } from './engine-spelling'
+import type { SqlEngine, StoreKind } from './sql-engine'
 
 export interface RequestRow {
   id: number
@@ -95,8 +96,10 @@ const COLUMNS = REQUEST_COLUMNS
 /** The newest row of a dedupe key at an endpoint (endpoint id, key, whether the key is a digest): the receiver's count goes on from it. */
 // INDEXED BY: without statistics SQLite takes requests_by_endpoint for the ORDER BY and walks every
 // request of the endpoint (a receiver then paid that walk per arrival); this index finds the key's rows at once.
-export const LAST_OF_KEY_SQL = `SELECT id, received_at, stored_at, attempt_id, duplicate_of, duplicate_number FROM requests INDEXED BY requests_by_dedupe_key
-      WHERE endpoint_id = ? AND dedupe_key = ? AND (dedupe_key_mark IS NOT NULL) = ? ORDER BY received_at DESC, id DESC LIMIT 1`
+// Its parameters: lastOfKeyParams.
+export const lastOfKeySql = (kind: StoreKind): string => `SELECT id, received_at, stored_at, attempt_id, duplicate_of, duplicate_number FROM requests INDEXED BY requests_by_dedupe_key
+      WHERE endpoint_id = ? AND ${sameDedupeKey(kind, 'dedupe_key', '?')} AND (dedupe_key_mark IS NOT NULL) = ? ORDER BY received_at DESC, id DESC LIMIT 1`
+const lastOfKeyParams = (kind: StoreKind, endpointId: string, dedupeKey: string, digest: boolean): unknown[] => [endpointId, ...dedupeKeyParams(kind, dedupeKey), digest ? 1 : 0]
 
 const FIRST_OF_KEY_SQL = 'SELECT received_at, stored_at, attempt_id FROM requests WHERE id = ?'
 
@@ -124,7 +127,7 @@ export function groupOf(last: LastOfKey, firstRow: KeyTimes | undefined): KeyGro
  * PostgreSQL returns BIGINT columns as text: read back as numbers here.
  */
 export async function readKeyGroup(engine: SqlEngine, endpointId: string, dedupeKey: string, digest = false): Promise<KeyGroup | undefined> {
-  const last = await engine.get<LastOfKey>(LAST_OF_KEY_SQL, [endpointId, dedupeKey, digest ? 1 : 0])
+  const last = await engine.get<LastOfKey>(lastOfKeySql(engine.kind), lastOfKeyParams(engine.kind, endpointId, dedupeKey, digest))
   if (!last) return undefined
   return groupOf(last, last.duplicate_of === null ? undefined : await engine.get<KeyTimes>(FIRST_OF_KEY_SQL, [last.duplicate_of]))
 }
@@ -159,7 +162,7 @@ export function createRequestStore(db: Database): RequestStore {
   const selectPage = db.prepare('SELECT * FROM requests WHERE id < @before ORDER BY id DESC LIMIT @limit')
   const selectPageByEndpoint = db.prepare('SELECT * FROM requests WHERE endpoint_id = @endpoint AND id < @before ORDER BY id DESC LIMIT @limit')
   const selectPageUnmatched = db.prepare('SELECT * FROM requests WHERE endpoint_id IS NULL AND id < @before ORDER BY id DESC LIMIT @limit')
-  const selectLastOfKey = db.prepare(LAST_OF_KEY_SQL)
+  const selectLastOfKey = db.prepare(lastOfKeySql('sqlite'))
   const selectFirstOf = db.prepare(FIRST_OF_KEY_SQL)
   const selectByAttempt = db.prepare('SELECT * FROM requests WHERE attempt_id = ? ORDER BY id')
   const selectByEndpoint = db.prepare('SELECT * FROM requests WHERE endpoint_id = ? ORDER BY received_at, id')
@@ -178,7 +181,7 @@ export function createRequestStore(db: Database): RequestStore {
     },
     count: () => selectCount.get() as number,
     keyGroup(endpointId, dedupeKey, digest = false) {
-      const last = selectLastOfKey.get(endpointId, dedupeKey, digest ? 1 : 0) as LastOfKey | undefined
+      const last = selectLastOfKey.get(...lastOfKeyParams('sqlite', endpointId, dedupeKey, digest)) as LastOfKey | undefined
       if (!last) return undefined
       return groupOf(last, last.duplicate_of === null ? undefined : (selectFirstOf.get(last.duplicate_of) as KeyTimes | undefined))
     },

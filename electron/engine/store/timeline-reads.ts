@@ -17,7 +17,7 @@ import type { EventRow } from './events'
 import type { RequestRow } from './requests'
 import { ATTEMPT_REQUEST, DELIVERY_ENDPOINT, DUPLICATE_ARRIVAL, RECEIVED_GROUP_KEY, RECEIVED_REQUEST, SUBSCRIPTIONS_TO_ENDPOINT, ownRequest } from './count-definitions'
 import { receivedGroupSql, type ArrivalCounts } from './counts'
-import { jsonList, requestEventType, sameAsProbe, valueIs } from './engine-spelling'
+import { dedupeKeyParams, jsonList, requestEventType, sameAsProbe, sameDedupeKey, valueIs } from './engine-spelling'
 import { whereDeliveryEventIdStartsWith, whereRequestFound } from './prefix-search'
 import type { SimulationRow } from './simulations'
 import type { SqlEngine, StoreKind } from './sql-engine'
@@ -139,7 +139,7 @@ export function createTimelineReads(engine: SqlEngine) {
   const KEYED_AT_NONE = keyedGroups(false)
   const keyedGroup = (n: number, endpoint: string) =>
     `SELECT * FROM (SELECT ${n} AS grp, ${GROUP_COLUMNS} FROM requests r
-      WHERE ${RECEIVED_REQUEST} AND ${endpoint} AND dedupe_key = ? ORDER BY id LIMIT ${GROUP_MARKS_LIMIT}) g${n}`
+      WHERE ${RECEIVED_REQUEST} AND ${endpoint} AND ${sameDedupeKey(kind, 'dedupe_key', '?')} ORDER BY id LIMIT ${GROUP_MARKS_LIMIT}) g${n}`
   const KEYLESS = `SELECT ${GROUP_COLUMNS} FROM requests r WHERE id IN (${ids}) AND ${RECEIVED_REQUEST} AND dedupe_key IS NULL`
   const PLACES = `SELECT q.id, q.endpoint_id, COALESCE(q.dedupe_key, 'request:' || q.id) AS key, q.attempt_id,
             CASE WHEN ${ownRequest('q')} THEN a.delivery_id END AS delivery_id
@@ -193,7 +193,7 @@ export function createTimelineReads(engine: SqlEngine) {
         .map((index) => {
           const group = groups[index] as GroupRef
           const endpoint = valueIs('endpoint_id', group.endpointId)
-          params.push(...endpoint.params, group.key)
+          params.push(...endpoint.params, ...dedupeKeyParams(kind, group.key))
           return keyedGroup(index, endpoint.sql)
         })
         .join(' UNION ALL ')
@@ -287,7 +287,7 @@ export const WALL_CLOCK = 'wall'
  * A request without a dedupe key is a group of its own.
  */
 const firstOfGroup = (kind: StoreKind) => `(r.dedupe_key IS NULL OR NOT ${sameAsProbe(kind, 'p.endpoint_id', 'r.endpoint_id', (sameEndpoint) => `EXISTS (SELECT 1 FROM requests p
-   WHERE p.attempt_id IS NULL AND ${sameEndpoint} AND p.dedupe_key = r.dedupe_key
+   WHERE p.attempt_id IS NULL AND ${sameEndpoint} AND ${sameDedupeKey(kind, 'p.dedupe_key', 'r.dedupe_key')}
      AND (p.received_at < r.received_at OR (p.received_at = r.received_at AND p.id < r.id)))`)})`
 
 /** The statements of a timeline page under `filter`, in the spelling of the store engine `kind`. */

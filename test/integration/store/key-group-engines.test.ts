@@ -1,7 +1,8 @@
 // A dedupe key's group read through SqlEngine (readKeyGroup, what the receiver asks a team's
 // PostgreSQL for every keyed arrival) on a real SQLite file and a real PostgreSQL: the same group
 // from the same rows, numbers as numbers (PostgreSQL's BIGINT), a digest key apart from a plain one
-// of the same text, and the newest row found by arrival time, not by id. On PostgreSQL the
+// of the same text, a key in another case apart from it, and the newest row found by arrival time,
+// not by id. On PostgreSQL the
 // receiver's batched reads (createKeyGroupReads: the keys of one turn in one statement) answer each
 // key as readKeyGroup does.
 import { join } from 'node:path'
@@ -46,6 +47,9 @@ describe.each(['sqlite', 'postgres'] as const)('a key group read over the %s eng
     // The newest row by arrival time, whatever its id; the group's times are its first arrival's.
     expect(await readKeyGroup(store.engine, 'ep_1', 'evt_b')).toEqual({ firstId: 9, firstAt: T + 35, firstWallAt: T + 40, firstOnWall: true, count: 4 })
     expect(await readKeyGroup(store.engine, 'ep_1', 'evt_c')).toBeUndefined()
+    // A key's case is its own, though a data folder's key index is case-blind (schema 32).
+    expect(await readKeyGroup(store.engine, 'ep_1', 'EVT_A')).toBeUndefined()
+    expect(await readKeyGroup(store.engine, 'ep_1', 'Evt_b')).toBeUndefined()
     expect(await readKeyGroup(store.engine, 'ep_2', 'evt_a')).toBeUndefined()
   })
 })

@@ -122,12 +122,12 @@ describe('list reads on both engines', () => {
     const plans: string[] = []
     await team.engine.transaction(async (tx) => {
       await tx.exec('SET LOCAL enable_seqscan = off')
-      for (const { sql, params } of [requestListSql({ eventIdPrefix: 'EVT_29' }), deliveryListSql({ eventIdPrefix: 'EVT_D29' })]) {
+      for (const { sql, params } of [requestListSql({ eventIdPrefix: 'EVT_29' }, 'postgres'), deliveryListSql({ eventIdPrefix: 'EVT_D29' })]) {
         const lines = await tx.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [...params, 50])
         plans.push(lines.map((l) => l['QUERY PLAN']).join('\n'))
       }
     })
-    expect(postgresText(requestListSql({ eventIdPrefix: 'x' }).sql)).toContain('lower(r.dedupe_key) >= lower(CAST($1 AS TEXT) COLLATE "C")')
+    expect(postgresText(requestListSql({ eventIdPrefix: 'x' }, 'postgres').sql)).toContain('lower(r.dedupe_key) >= lower(CAST($1 AS TEXT) COLLATE "C")')
     expect(plans[0]).toMatch(/requests_by_key_nocase/)
     expect(plans[1]).toMatch(/deliveries_by_event\b/)
     expect(plans[1]).toMatch(/deliveries_by_event_with_capitals/)

@@ -64,6 +64,9 @@ describe.each(['sqlite', 'postgres'] as const)('request counters on the %s engin
     const steps: [string, string, unknown[]][] = [
       ['two arrivals of one key and a keyless one, in one INSERT', insert(3), [1, 'ep_a', 'evt_1', 2, 'ep_a', 'evt_1', 3, 'ep_a', null]],
       ['the same key at another endpoint and at none', insert(3), [4, 'ep_b', 'evt_1', 5, 'ep_b', 'evt_1', 6, null, 'evt_1']],
+      // A data folder's key index is case-blind (schema 32); a key's case is still its own.
+      ['keys that differ from one there only in case, each a group of its own', insert(3), [7, 'ep_a', 'EVT_1', 8, 'ep_a', 'Evt_1', 9, 'ep_a', 'EVT_1']],
+      ['one of those cased keys deleted', `DELETE FROM requests WHERE id = 8`, []],
       ['a key moved on several rows at once', `UPDATE requests SET dedupe_key = 'evt_2' WHERE endpoint_id = 'ep_b'`, []],
       ['two groups merged into one', `UPDATE requests SET dedupe_key = 'evt_1' WHERE endpoint_id = 'ep_a'`, []],
       ['a batch delete of one group', `DELETE FROM requests WHERE dedupe_key = 'evt_2'`, []],
