@@ -22,6 +22,7 @@ export function useElementSize(ref: RefObject<HTMLElement | null>, side: 'client
 }
 
 const NONE: ReadonlySet<string> = new Set()
+const AT_TOP = { index: 0, key: null }
 
 /** The item at the top of a scrolled-down view and how far into it the view starts; null at the list's top. */
 function anchorAt(el: HTMLElement, list: ListKeys | undefined): ScrollAnchor | null {
@@ -39,8 +40,12 @@ function anchorAt(el: HTMLElement, list: ListKeys | undefined): ScrollAnchor | n
  */
 export function useVirtualRows(count: number, onNearEnd?: () => void, list?: ListKeys) {
   const viewport = useRef<HTMLDivElement | null>(null)
-  // The first row in view, not the pixel offset: scrolling within a row renders nothing.
-  const [topRow, setTopRow] = useState(0)
+  // The first row in view, not the pixel offset: scrolling within a row renders nothing. Scrolled
+  // down, also its key: a list that changed is rendered around that row where the list has it now,
+  // at once, instead of the rows at its old index for one render and these the next (under a flood
+  // of arrivals each change mounted the rows in view twice); the layout effect below then moves the
+  // scroll position to it before the frame is painted.
+  const [top, setTop] = useState<{ index: number; key: string | null }>(AT_TOP)
   const height = useElementSize(viewport, 'clientHeight')
   // The list as last laid out, and where the person reads in it.
   const laidOut = useRef(list)
@@ -50,13 +55,13 @@ export function useVirtualRows(count: number, onNearEnd?: () => void, list?: Lis
   const onScroll = useCallback(() => {
     const el = viewport.current
     if (!el) return
-    const top = Math.floor(el.scrollTop / ROW_HEIGHT)
-    setTopRow(top)
+    const index = Math.floor(el.scrollTop / ROW_HEIGHT)
     const shown = laidOut.current
     const at = anchorAt(el, shown)
     anchor.current = at
+    setTop((t) => (t.index === index && t.key === (at?.key ?? null) ? t : { index, key: at?.key ?? null }))
     // At the top every arrival is in view; further down, the ones scrolled back up to are seen.
-    setArrived((a) => (at === null ? NONE : shown ? stillAbove(a, shown, top) : a))
+    setArrived((a) => (at === null ? NONE : shown ? stillAbove(a, shown, index) : a))
   }, [])
 
   // Before the frame is painted: the browser's own scroll anchoring is off (overflow-anchor: none
@@ -69,6 +74,7 @@ export function useVirtualRows(count: number, onNearEnd?: () => void, list?: Lis
     if (before.read !== list.read) {
       // The list was read again (a filter, a reset): nothing arrived; the place is what is at the top now.
       anchor.current = anchorAt(el, list)
+      setTop({ index: Math.floor(el.scrollTop / ROW_HEIGHT), key: anchor.current?.key ?? null })
       setArrived(NONE)
       return
     }
@@ -76,10 +82,11 @@ export function useVirtualRows(count: number, onNearEnd?: () => void, list?: Lis
     const shift = at && shiftUnder(before, list, at)
     if (!at || !shift) return
     el.scrollTop = shift.index * ROW_HEIGHT + at.offset
-    setTopRow(shift.index)
+    setTop({ index: shift.index, key: at.key })
     if (shift.arrived.length > 0) setArrived((a) => new Set([...a, ...shift.arrived]))
   }, [list])
 
+  const topRow = (top.key !== null && list ? list.indexOf(top.key) : undefined) ?? top.index
   const above = useMemo(() => (arrived.size === 0 || !list ? 0 : stillAbove(arrived, list, topRow).size), [arrived, list, topRow])
   /** To the newest row, at the top; the count clears as the view gets there. */
   const toTop = useCallback(() => {
