@@ -59,16 +59,17 @@ try {
 }
 load.push(loadavg()[0] ?? 0)
 
-const total = (store: Round['store'], key: 'answered' | 'lost' | 'storedTwice' | 'storedUnanswered') => rounds.filter((r) => r.store === store).reduce((sum, r) => sum + r[key], 0)
+type Counted = 'answered' | 'lost' | 'storedTwice' | 'storedUnanswered' | 'failedBefore'
+const total = (key: Counted, store?: Round['store']) => rounds.filter((r) => store === undefined || r.store === store).reduce((sum, r) => sum + r[key], 0)
 console.log(`Crash benchmark: hookloop listen killed with SIGKILL under ${CONNECTIONS} connections; ${cpus().length} CPUs, Node ${process.version}, load average ${load.map((l) => l.toFixed(1)).join(' → ')}`)
 console.log('| store | killed after | answered 2xx | answered/s | lost | stored twice | stored, not answered |')
 console.log('|---|---|---|---|---|---|---|')
 for (const r of rounds) console.log(`| ${r.store} | ${r.killAfterMs} ms | ${r.answered} | ${r.answeredPerS} | ${r.lost} | ${r.storedTwice} | ${r.storedUnanswered} |`)
 const stores = Object.fromEntries(
-  (['sqlite', 'postgres'] as const).map((store) => [store, { rounds: rounds.filter((r) => r.store === store).length, answered: total(store, 'answered'), lost: total(store, 'lost'), stored_twice: total(store, 'storedTwice'), stored_unanswered: total(store, 'storedUnanswered') }]),
+  (['sqlite', 'postgres'] as const).map((store) => [store, { rounds: rounds.filter((r) => r.store === store).length, answered: total('answered', store), lost: total('lost', store), stored_twice: total('storedTwice', store), stored_unanswered: total('storedUnanswered', store) }]),
 )
-const lost = total('sqlite', 'lost') + total('postgres', 'lost')
-const twice = total('sqlite', 'storedTwice') + total('postgres', 'storedTwice')
-const failed = rounds.reduce((sum, r) => sum + r.failedBefore, 0)
+const lost = total('lost')
+const twice = total('storedTwice')
+const failed = total('failedBefore')
 console.log(JSON.stringify({ bench: 'crash', connections: CONNECTIONS, kill_after_ms: KILL_AFTER_MS, stores, lost, stored_twice: twice, failed_before_kill: failed }))
 if (lost > 0 || twice > 0 || failed > 0) process.exitCode = 1

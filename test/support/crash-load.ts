@@ -34,7 +34,7 @@ export interface CrashLoadOptions {
 }
 
 /** The body of request `seq`: a webhook with an id of its own, its number readable from the stored row. */
-export const crashBody = (seq: number): string => JSON.stringify({ id: `evt_crash_${seq}`, type: 'crash.check', seq })
+const crashBody = (seq: number): string => JSON.stringify({ id: `evt_crash_${seq}`, type: 'crash.check', seq })
 
 /** Sends until `killWhen` says so, kills, and returns once every connection has ended. */
 export async function loadUntilKilled(options: CrashLoadOptions): Promise<CrashLoad> {
@@ -62,8 +62,11 @@ export async function loadUntilKilled(options: CrashLoadOptions): Promise<CrashL
         else otherStatus++
         await response.body.dump().catch(() => undefined)
       } catch {
-        if (!killed) failedBefore++
-        if (!killed) killNow()
+        // Before the kill no request fails: one that does is counted and ends the load.
+        if (!killed) {
+          failedBefore++
+          killNow()
+        }
         return
       }
       if (options.killWhen(answered.size, performance.now() - started)) killNow()

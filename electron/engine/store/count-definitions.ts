@@ -88,9 +88,12 @@ const otherOfGroup = (q: string, sameEndpoint: string, other: string, sameKey = 
 const groupTaken = (q: string, dialect: Dialect, other = `p.id <> ${q}.id`) =>
   dialect === 'postgres'
     ? `(CASE WHEN ${q}.endpoint_id IS NULL THEN ${otherOfGroup(q, 'p.endpoint_id IS NULL', other)} ELSE ${otherOfGroup(q, `p.endpoint_id = ${q}.endpoint_id`, other)} END)`
-    : dialect === 'sqlite-nocase'
-      ? otherOfGroup(q, `p.endpoint_id IS ${q}.endpoint_id`, other, sameDedupeKey('sqlite', 'p.dedupe_key', `${q}.dedupe_key`))
-      : otherOfGroup(q, `p.endpoint_id ${sameAs(dialect === 'sqlite' ? 'sqlite' : 'postgres')} ${q}.endpoint_id`, other)
+    : otherOfGroup(
+        q,
+        `p.endpoint_id ${sameAs(dialect === 'postgres-scan' ? 'postgres' : 'sqlite')} ${q}.endpoint_id`,
+        other,
+        dialect === 'sqlite-nocase' ? sameDedupeKey('sqlite', 'p.dedupe_key', `${q}.dedupe_key`) : undefined,
+      )
 const startsReceivedRow = (q: string, dialect: Dialect = 'sqlite') => `(CASE WHEN ${receivedRequest(q)} AND (${q}.dedupe_key IS NULL OR NOT ${groupTaken(q, dialect)}) THEN 1 ELSE 0 END)`
 
 const countIn = (dialect: Dialect = 'sqlite') => `INSERT INTO request_counts (endpoint_key, requests, received_rows) VALUES (COALESCE(NEW.endpoint_id, ''), 1, ${startsReceivedRow('NEW', dialect)})

@@ -96,9 +96,10 @@ const COLUMNS = REQUEST_COLUMNS
 /** The newest row of a dedupe key at an endpoint (endpoint id, key, whether the key is a digest): the receiver's count goes on from it. */
 // INDEXED BY: without statistics SQLite takes requests_by_endpoint for the ORDER BY and walks every
 // request of the endpoint (a receiver then paid that walk per arrival); this index finds the key's rows at once.
-// Its parameters: lastOfKeyParams.
-export const lastOfKeySql = (kind: StoreKind): string => `SELECT id, received_at, stored_at, attempt_id, duplicate_of, duplicate_number FROM requests INDEXED BY requests_by_dedupe_key
+// Its parameters: lastOfKeyParams. One text per engine, made once.
+const lastOfKeyText = (kind: StoreKind): string => `SELECT id, received_at, stored_at, attempt_id, duplicate_of, duplicate_number FROM requests INDEXED BY requests_by_dedupe_key
       WHERE endpoint_id = ? AND ${sameDedupeKey(kind, 'dedupe_key', '?')} AND (dedupe_key_mark IS NOT NULL) = ? ORDER BY received_at DESC, id DESC LIMIT 1`
+export const LAST_OF_KEY_SQL: Readonly<Record<StoreKind, string>> = { sqlite: lastOfKeyText('sqlite'), postgres: lastOfKeyText('postgres') }
 const lastOfKeyParams = (kind: StoreKind, endpointId: string, dedupeKey: string, digest: boolean): unknown[] => [endpointId, ...dedupeKeyParams(kind, dedupeKey), digest ? 1 : 0]
 
 const FIRST_OF_KEY_SQL = 'SELECT received_at, stored_at, attempt_id FROM requests WHERE id = ?'
@@ -127,7 +128,7 @@ export function groupOf(last: LastOfKey, firstRow: KeyTimes | undefined): KeyGro
  * PostgreSQL returns BIGINT columns as text: read back as numbers here.
  */
 export async function readKeyGroup(engine: SqlEngine, endpointId: string, dedupeKey: string, digest = false): Promise<KeyGroup | undefined> {
-  const last = await engine.get<LastOfKey>(lastOfKeySql(engine.kind), lastOfKeyParams(engine.kind, endpointId, dedupeKey, digest))
+  const last = await engine.get<LastOfKey>(LAST_OF_KEY_SQL[engine.kind], lastOfKeyParams(engine.kind, endpointId, dedupeKey, digest))
   if (!last) return undefined
   return groupOf(last, last.duplicate_of === null ? undefined : await engine.get<KeyTimes>(FIRST_OF_KEY_SQL, [last.duplicate_of]))
 }
@@ -162,7 +163,7 @@ export function createRequestStore(db: Database): RequestStore {
   const selectPage = db.prepare('SELECT * FROM requests WHERE id < @before ORDER BY id DESC LIMIT @limit')
   const selectPageByEndpoint = db.prepare('SELECT * FROM requests WHERE endpoint_id = @endpoint AND id < @before ORDER BY id DESC LIMIT @limit')
   const selectPageUnmatched = db.prepare('SELECT * FROM requests WHERE endpoint_id IS NULL AND id < @before ORDER BY id DESC LIMIT @limit')
-  const selectLastOfKey = db.prepare(lastOfKeySql('sqlite'))
+  const selectLastOfKey = db.prepare(LAST_OF_KEY_SQL.sqlite)
   const selectFirstOf = db.prepare(FIRST_OF_KEY_SQL)
   const selectByAttempt = db.prepare('SELECT * FROM requests WHERE attempt_id = ? ORDER BY id')
   const selectByEndpoint = db.prepare('SELECT * FROM requests WHERE endpoint_id = ? ORDER BY received_at, id')

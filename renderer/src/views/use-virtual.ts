@@ -59,7 +59,8 @@ export function useVirtualRows(count: number, onNearEnd?: () => void, list?: Lis
     const shown = laidOut.current
     const at = anchorAt(el, shown)
     anchor.current = at
-    setTop((t) => (t.index === index && t.key === (at?.key ?? null) ? t : { index, key: at?.key ?? null }))
+    const key = at?.key ?? null
+    setTop((t) => (t.index === index && t.key === key ? t : { index, key }))
     // At the top every arrival is in view; further down, the ones scrolled back up to are seen.
     setArrived((a) => (at === null ? NONE : shown ? stillAbove(a, shown, index) : a))
   }, [])

@@ -23,6 +23,12 @@ afterEach(async () => {
 })
 
 /** Every row the watch publishes, and a wait for the first one that satisfies `test`. */
+/** What another process's sender writes for one event: its subscription, the event and a pending delivery. */
+const pendingDelivery = (eventId: string) =>
+  `INSERT INTO subscriptions (id, name, url, scheme, policy_json, created_at, updated_at) VALUES ('other', 'other', 'http://127.0.0.1:9/', 'standard-webhooks', '{}', 1, 1);
+   INSERT INTO events (id, event_type, payload, created_at) VALUES ('${eventId}', 'order.paid', X'7B7D', 2);
+   INSERT INTO deliveries (event_id, subscription_id, status, created_at, updated_at) VALUES ('${eventId}', 'other', 'pending', 2, 2);`
+
 function collect() {
   const rows: TimelineRow[] = []
   const waiters: { test: (row: TimelineRow) => boolean; resolve: (row: TimelineRow) => void }[] = []
@@ -115,9 +121,7 @@ describe('timeline watch', () => {
     await writeFromAnotherProcess(
       file,
       `BEGIN;
-       INSERT INTO subscriptions (id, name, url, scheme, policy_json, created_at, updated_at) VALUES ('other', 'other', 'http://127.0.0.1:9/', 'standard-webhooks', '{}', 1, 1);
-       INSERT INTO events (id, event_type, payload, created_at) VALUES ('${eventId}', 'order.paid', X'7B7D', 2);
-       INSERT INTO deliveries (event_id, subscription_id, status, created_at, updated_at) VALUES ('${eventId}', 'other', 'pending', 2, 2);
+       ${pendingDelivery(eventId)}
        COMMIT;`,
     )
     const pending = await seen.next((row) => row.eventId === eventId)
@@ -149,9 +153,7 @@ describe('timeline watch', () => {
     await writeFromAnotherProcess(
       file,
       `BEGIN;
-       INSERT INTO subscriptions (id, name, url, scheme, policy_json, created_at, updated_at) VALUES ('other', 'other', 'http://127.0.0.1:9/', 'standard-webhooks', '{}', 1, 1);
-       INSERT INTO events (id, event_type, payload, created_at) VALUES ('evt_x', 'order.paid', X'7B7D', 2);
-       INSERT INTO deliveries (event_id, subscription_id, status, created_at, updated_at) VALUES ('evt_x', 'other', 'pending', 2, 2);
+       ${pendingDelivery('evt_x')}
        ${capture(1, 'evt_unwatched')}
        COMMIT;`,
     )

@@ -3,12 +3,12 @@
 // requests_by_dedupe_key (case-blind from schema 32), never a walk of the endpoint's requests.
 import { describe, expect, it } from 'vitest'
 import { openDatabase } from '../../../electron/engine/store'
-import { lastOfKeySql } from '../../../electron/engine/store/requests'
+import { LAST_OF_KEY_SQL } from '../../../electron/engine/store/requests'
 
 describe("a dedupe key's newest row", () => {
   it('is found on requests_by_dedupe_key by endpoint and key', () => {
     const db = openDatabase({ file: ':memory:' })
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${lastOfKeySql('sqlite')}`).all('e', 'k', 'k', 0) as { detail: string }[]).map((r) => r.detail)
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${LAST_OF_KEY_SQL.sqlite}`).all('e', 'k', 'k', 0) as { detail: string }[]).map((r) => r.detail)
     db.close()
     expect(plan.some((d) => /SEARCH requests USING (COVERING )?INDEX requests_by_dedupe_key \(endpoint_id=\? AND dedupe_key=\?/.test(d))).toBe(true)
     expect(plan.some((d) => /SCAN requests|requests_by_endpoint/.test(d))).toBe(false)
