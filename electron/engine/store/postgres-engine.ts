@@ -43,6 +43,9 @@ export async function openPostgresEngine(options: PostgresEngineOptions): Promis
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     application_name: options.applicationName ?? 'hookloop',
+    // Statements are prepared once per connection (text(), below) and planned on every run with
+    // their values, as unnamed ones are.
+    options: '-c plan_cache_mode=force_custom_plan',
     types,
   }
   const pool = new pg.Pool(config)
@@ -170,24 +173,49 @@ export function unreachable(where: string, error: unknown): StoreError {
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient
 
-/** `reach` on the pool's engine; null on a transaction's (its statements are told through the pool's). */
 /**
  * Statement texts carried over (postgres-dialect.ts), for every engine of the process: a
  * transaction's engine lives for one transaction and would carry each text over again. The texts
  * are the code's own, so few; a text built with values in it would grow this, so it starts afresh
  * past a bound.
+ *
+ * Each text also has a name, so every connection parses it once and then only binds and runs it
+ * (a prepared statement): on a busy team store the server spent a tenth of its time parsing the
+ * same statements again. Only small texts are named (at most NAMED_PARAMETERS parameters: a
+ * group commit's INSERT of many rows is a new text for each number of rows, and each would be
+ * kept by every connection), and no more than MAX_NAMED of them, so what the server keeps for each
+ * connection stays small. The server still plans each run with its values (the connection's
+ * plan_cache_mode, openPostgresEngine): a plan made once for any values read whole tables where a
+ * probe by index was right.
  */
-const TEXTS = new Map<string, string>()
-const MAX_TEXTS = 4_096
-const text = (sql: string): string => {
-  let numbered = TEXTS.get(sql)
-  if (numbered === undefined) {
-    if (TEXTS.size >= MAX_TEXTS) TEXTS.clear()
-    numbered = postgresText(sql)
-    TEXTS.set(sql, numbered)
-  }
-  return numbered
+interface Text {
+  text: string
+  /** The prepared statement's name, or undefined for a text sent whole each time. */
+  name: string | undefined
 }
+const TEXTS = new Map<string, Text>()
+const MAX_TEXTS = 4_096
+const MAX_NAMED = 512
+const NAMED_PARAMETERS = 200
+let named = 0
+const text = (sql: string): Text => {
+  let known = TEXTS.get(sql)
+  if (known === undefined) {
+    if (TEXTS.size >= MAX_TEXTS) TEXTS.clear()
+    const numbered = postgresText(sql)
+    const parameters = Math.max(0, ...Array.from(numbered.matchAll(/\$(\d+)/g), (m) => Number(m[1])))
+    known = { text: numbered, name: named < MAX_NAMED && parameters <= NAMED_PARAMETERS ? `hookloop_${++named}` : undefined }
+    TEXTS.set(sql, known)
+  }
+  return known
+}
+
+/**
+ * A prepared statement whose table changed under it since it was prepared (a migration, a column
+ * added): PostgreSQL refuses to run it with a different row shape. The text is sent whole from
+ * then on.
+ */
+const preparedOutOfDate = (error: unknown) => (error as { code?: unknown } | null)?.code === '0A000' && /cached plan must not change result type/.test(String((error as Error).message))
 
 function engineOver(db: Queryable, where: string, reach: Reach | null, pipelined: pg.Pool | null = null): SqlEngine {
   // The pool's statements tell `reach` what became of them; a transaction's are told once, by transaction().
@@ -202,7 +230,20 @@ function engineOver(db: Queryable, where: string, reach: Reach | null, pipelined
       throw error
     }
   }
-  const query = (sql: string, params: readonly unknown[] = []) => told(db.query({ text: text(sql), values: params as unknown[] }))
+  const query = (sql: string, params: readonly unknown[] = []) => {
+    const known = text(sql)
+    const run = (name: string | undefined) => db.query({ text: known.text, ...(name ? { name } : {}), values: params as unknown[] })
+    const name = known.name
+    return told(
+      run(name).catch((error: unknown) => {
+        if (!name || !preparedOutOfDate(error)) throw error
+        known.name = undefined
+        // Alone, sent again whole; inside a transaction, the transaction has failed: its caller's.
+        if (!reach) throw error
+        return run(undefined)
+      }),
+    )
+  }
   return {
     kind: 'postgres',
     where,
@@ -247,7 +288,10 @@ function engineOver(db: Queryable, where: string, reach: Reach | null, pipelined
         // back, so the connection goes back to the pool outside any transaction.
         const answers = await Promise.allSettled([
           client.query('BEGIN'),
-          ...statements.map((st) => client.query({ text: text(st.sql), values: (st.params ?? []) as unknown[] })),
+          ...statements.map((st) => {
+            const known = text(st.sql)
+            return client.query({ text: known.text, ...(known.name ? { name: known.name } : {}), values: (st.params ?? []) as unknown[] })
+          }),
           client.query('COMMIT'),
         ])
         const failed = answers.find((a) => a.status === 'rejected')

@@ -95,3 +95,45 @@ describe.each(['sqlite', 'postgres'] as const)('the SqlEngine on %s', (kind) => 
     expect(await engine.all('SELECT id FROM samples ORDER BY id')).toEqual([{ id: 2 }])
   })
 })
+
+describe('the SqlEngine on postgres: statements prepared once per connection', () => {
+  it('runs the same text many times on every connection of the pool, in and out of transactions, each with its own values', async () => {
+    const engine = await engineOf('postgres')
+    const insert = 'INSERT INTO samples (id, at, label) VALUES (?, ?, ?)'
+    // More at once than the pool has connections: each connection prepares the text once.
+    await Promise.all(Array.from({ length: 40 }, (_, i) => engine.run(insert, [i, i * 10, `n${i}`])))
+    await engine.transaction(async (tx) => {
+      await tx.run(insert, [100, 1000, 'in'])
+      await tx.run(insert, [101, 1010, 'in'])
+    })
+    await engine.transactionAtOnce([
+      { sql: insert, params: [200, 2000, 'at once'] },
+      { sql: insert, params: [201, 2010, 'at once'] },
+    ])
+    const byLabel = 'SELECT id FROM samples WHERE label = ? ORDER BY id'
+    expect(await engine.all(byLabel, ['in'])).toEqual([{ id: 100 }, { id: 101 }])
+    expect(await engine.all(byLabel, ['at once'])).toEqual([{ id: 200 }, { id: 201 }])
+    expect(await engine.get('SELECT COUNT(*) AS n FROM samples WHERE id < ?', [40])).toEqual({ n: 40 })
+  })
+
+  it('reads a table whose columns changed since its statement was prepared (a migration): the new shape, no refusal', async () => {
+    const engine = await engineOf('postgres')
+    await engine.run('INSERT INTO samples (id, at) VALUES (?, ?)', [1, 1])
+    const all = 'SELECT * FROM samples WHERE id = ?'
+    expect(Object.keys((await engine.get<Record<string, unknown>>(all, [1])) ?? {})).not.toContain('added')
+    await engine.exec('ALTER TABLE samples ADD COLUMN added TEXT')
+    // Every connection of the pool that prepared it, not only the one asked next.
+    const reads = await Promise.all(Array.from({ length: 12 }, () => engine.get<Record<string, unknown>>(all, [1])))
+    for (const row of reads) expect(row).toMatchObject({ id: 1, added: null })
+  })
+
+  it('refuses a statement that fails, and runs the same text with good values afterwards', async () => {
+    const engine = await engineOf('postgres')
+    const insert = 'INSERT INTO samples (id, at) VALUES (?, ?)'
+    await engine.run(insert, [1, 1])
+    await expect(engine.run(insert, [1, 2])).rejects.toThrow(/duplicate key/)
+    await expect(engine.transactionAtOnce([{ sql: insert, params: [2, 2] }, { sql: insert, params: [2, 3] }, { sql: insert, params: [3, 3] }])).rejects.toThrow(/duplicate key/)
+    await engine.transactionAtOnce([{ sql: insert, params: [2, 2] }, { sql: insert, params: [3, 3] }])
+    expect(await engine.all('SELECT id, at FROM samples ORDER BY id')).toEqual([{ id: 1, at: 1 }, { id: 2, at: 2 }, { id: 3, at: 3 }])
+  })
+})
