@@ -35,7 +35,7 @@ export async function stop(served: Served): Promise<void> {
 }
 
 /** The engine's process: `serve` forks it (electron/cli/serve.ts). */
-function enginePid(served: Served): number {
+export function enginePid(served: Served): number {
   const pid = served.child.pid!
   const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
   if (children.length !== 1) throw new Error(`expected one engine process under hookloop serve (${pid}), found ${children.length}`)

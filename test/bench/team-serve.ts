@@ -15,6 +15,8 @@ export interface ServeOptions {
   keyFile?: string
   /** People sign in (`--accounts`): the live client then holds an API token. */
   accounts?: boolean
+  /** Node's flags for the process (`--cpu-prof`…); the engine it forks runs with them too. */
+  execArgv?: string[]
 }
 
 /** `where` is a data folder's hookloop.db (team-stores.ts) or a postgres:// URL. */
@@ -22,7 +24,7 @@ export async function serveOn(where: string, options: ServeOptions = {}): Promis
   const team = where.startsWith('postgres://')
   const args = ['serve', '--port', '0', ...(team ? [] : ['--data', dirname(where)]), ...(options.accounts ? ['--accounts'] : [])]
   const env = { ...process.env, ...(team ? { HOOKLOOP_STORE: where, HOOKLOOP_SECRET_KEY_FILE: options.keyFile ?? '' } : {}) }
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env })
+  const child = spawn(process.execPath, [...(options.execArgv ?? []), CLI, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env })
   const lines: string[] = []
   await new Promise<void>((done, fail) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {

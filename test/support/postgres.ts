@@ -58,7 +58,12 @@ async function creator(adminUrl: string): Promise<TestPostgres['freshDatabase']>
   }
 }
 
-export async function startTestPostgres(): Promise<TestPostgres> {
+export interface TestPostgresOptions {
+  /** Server settings for an embedded server (`-c name=value`), such as an extension to preload; a given server keeps its own. */
+  settings?: Record<string, string>
+}
+
+export async function startTestPostgres(options: TestPostgresOptions = {}): Promise<TestPostgres> {
   const given = process.env.HOOKLOOP_TEST_POSTGRES
   if (given) {
     return { freshDatabase: await creator(given), urlOf: (db) => withDatabase(given, db), stop: async () => undefined, terminateConnections: terminator(given), outage: null }
@@ -77,6 +82,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     // Kept across a stop, so an outage's bringBack() starts the same data again; stop() removes the folder.
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     onLog: () => undefined,
     onError: () => undefined,
   })
