@@ -2,21 +2,12 @@
 // a header of EVENT_TYPE_HEADERS first (its name in any case, the first of the list with a value),
 // else the JSON body's event_type, type or event; rows that hold neither, or hold bad JSON or bytes
 // that are not UTF-8, name none. Real SQLite file, real PostgreSQL.
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createSqliteEngine, openDatabase, openPostgresEngine, type SqlEngine, type StoreKind } from '../../../electron/engine/store'
+import { describe, expect, it } from 'vitest'
+import type { SqlEngine, StoreKind } from '../../../electron/engine/store'
 import { requestEventType } from '../../../electron/engine/store/engine-spelling'
-import { usePostgres } from '../../support/use-postgres'
-import { useTempDir } from '../../support/use-temp-dir'
+import { useBareEngines } from '../../support/use-bare-engines'
 
-const postgres = usePostgres()
-const temp = useTempDir()
-let open: SqlEngine[] = []
-afterEach(async () => {
-  for (const engine of open) await engine.close()
-  open = []
-})
-
+const bareEngine = useBareEngines()
 const json = (value: unknown) => Buffer.from(JSON.stringify(value))
 const ROWS: Array<[name: string, headers: string | null, body: Buffer | null, expected: string | null]> = [
   ['a header, named in another case', JSON.stringify([['X-GitHub-Event', ' push '], ['content-type', 'application/json']]), json({ type: 'not-this' }), 'push'],
@@ -32,11 +23,7 @@ const ROWS: Array<[name: string, headers: string | null, body: Buffer | null, ex
 ]
 
 async function engineOf(kind: StoreKind): Promise<SqlEngine> {
-  const engine =
-    kind === 'sqlite'
-      ? createSqliteEngine(openDatabase({ file: join(temp.dir, 'hookloop.db'), notice: () => undefined }))
-      : await openPostgresEngine({ url: await postgres.freshDatabase() })
-  open.push(engine)
+  const engine = await bareEngine(kind)
   await engine.exec(`CREATE TABLE samples (id BIGINT PRIMARY KEY, headers_json TEXT, body ${kind === 'sqlite' ? 'BLOB' : 'BYTEA'})`)
   for (const [i, [, headers, body]] of ROWS.entries()) await engine.run('INSERT INTO samples (id, headers_json, body) VALUES (?, ?, ?)', [i, headers, body])
   return engine

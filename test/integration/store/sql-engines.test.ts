@@ -1,24 +1,12 @@
 // The one SQL the store speaks, run on both engines: a real SQLite file and a real PostgreSQL.
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createSqliteEngine, openDatabase, openPostgresEngine, type SqlEngine, type StoreKind } from '../../../electron/engine/store'
-import { usePostgres } from '../../support/use-postgres'
-import { useTempDir } from '../../support/use-temp-dir'
+import { describe, expect, it } from 'vitest'
+import type { SqlEngine, StoreKind } from '../../../electron/engine/store'
+import { useBareEngines } from '../../support/use-bare-engines'
 
-const postgres = usePostgres()
-const temp = useTempDir()
-let open: SqlEngine[] = []
-afterEach(async () => {
-  for (const engine of open) await engine.close()
-  open = []
-})
+const bareEngine = useBareEngines()
 
 async function engineOf(kind: StoreKind): Promise<SqlEngine> {
-  const engine =
-    kind === 'sqlite'
-      ? createSqliteEngine(openDatabase({ file: join(temp.dir, 'hookloop.db'), notice: () => undefined }))
-      : await openPostgresEngine({ url: await postgres.freshDatabase() })
-  open.push(engine)
+  const engine = await bareEngine(kind)
   await engine.exec('CREATE TABLE samples (id BIGINT PRIMARY KEY, at BIGINT NOT NULL, label TEXT, body BYTEA, ratio DOUBLE PRECISION)'.replace(/BYTEA/, kind === 'sqlite' ? 'BLOB' : 'BYTEA'))
   return engine
 }
