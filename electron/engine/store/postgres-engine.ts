@@ -210,6 +210,9 @@ const text = (sql: string): Text => {
   return known
 }
 
+/** A statement as pg sends it: prepared under `name`, or sent whole without one. */
+const queryOf = (known: Text, name: string | undefined, params: readonly unknown[]): pg.QueryConfig => ({ text: known.text, ...(name ? { name } : {}), values: params as unknown[] })
+
 /**
  * A prepared statement whose table changed under it since it was prepared (a migration, a column
  * added): PostgreSQL refuses to run it with a different row shape. The text is sent whole from
@@ -232,7 +235,7 @@ function engineOver(db: Queryable, where: string, reach: Reach | null, pipelined
   }
   const query = (sql: string, params: readonly unknown[] = []) => {
     const known = text(sql)
-    const run = (name: string | undefined) => db.query({ text: known.text, ...(name ? { name } : {}), values: params as unknown[] })
+    const run = (name: string | undefined) => db.query(queryOf(known, name, params))
     const name = known.name
     return told(
       run(name).catch((error: unknown) => {
@@ -290,7 +293,7 @@ function engineOver(db: Queryable, where: string, reach: Reach | null, pipelined
           client.query('BEGIN'),
           ...statements.map((st) => {
             const known = text(st.sql)
-            return client.query({ text: known.text, ...(known.name ? { name: known.name } : {}), values: (st.params ?? []) as unknown[] })
+            return client.query(queryOf(known, known.name, st.params ?? []))
           }),
           client.query('COMMIT'),
         ])
